@@ -1,0 +1,1 @@
+"""The measurable heart of the app: pure PyTorch + psutil. Never imports Qt."""
