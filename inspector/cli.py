@@ -228,7 +228,7 @@ def cmd_inspect(args) -> int:
     if move is not None and not move.ok:
         if not args.json:
             print(f"error: {move.error.message}", file=sys.stderr)
-        return 2 if move.error.kind == "device" else 1
+        return 1
     return 0
 
 

@@ -1,0 +1,168 @@
+"""The headless CLI, driven as a user would: arguments in, text/JSON and exit code out."""
+
+import json
+import pickle
+
+import pytest
+
+from inspector.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.cpu_only
+def test_version_names_app_python_torch_and_qt(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("torch-device-inspector ")
+    assert lines[1].startswith("Python ")
+    assert lines[2].startswith("torch ") and "CPU-only build" in lines[2]
+    assert lines[3].startswith("Qt ")
+
+
+@pytest.mark.cpu_only
+def test_devices_table_lists_cpu_and_says_why_no_gpu(capsys):
+    code, out, _ = run(capsys, "devices")
+    assert code == 0
+    header, rule, first = out.splitlines()[:3]
+    assert header.split()[:2] == ["ID", "NAME"]
+    assert first.startswith("cpu ")
+    assert "note: this PyTorch build has no CUDA support" in out
+
+
+def test_devices_json_has_contract_keys(capsys):
+    code, out, _ = run(capsys, "devices", "--json")
+    assert code == 0
+    data = json.loads(out)
+    cpu = data["devices"][0]
+    assert {"id", "type", "name", "total_bytes", "free_bytes"} <= set(cpu)
+    assert cpu["id"] == "cpu" and cpu["total_bytes"] > cpu["free_bytes"] > 0
+
+
+def test_inspect_example_prints_four_parameters_on_cpu(capsys):
+    code, out, _ = run(capsys, "inspect")
+    assert code == 0
+    assert "Model: example (Net) — 4 tensors, 11 elements, 44 B" in out
+    rows = [l.split() for l in out.splitlines() if l.startswith("fc")]
+    assert [(r[0], r[2], r[4]) for r in rows] == [
+        ("fc1.weight", "2x3", "cpu"),
+        ("fc1.bias", "2", "cpu"),
+        ("fc2.weight", "1x2", "cpu"),
+        ("fc2.bias", "1", "cpu"),
+    ]
+    assert "By device: cpu 44 B" in out
+
+
+def test_inspect_json_contract(capsys):
+    code, out, _ = run(capsys, "inspect", "example", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["totals"]["count"] == 4 and data["totals"]["bytes"] == 44
+    assert data["tensors"][0] == {
+        "name": "fc1.weight", "kind": "parameter", "module": "fc1", "shape": [2, 3],
+        "dtype": "float32", "device": "cpu", "bytes": 24, "elements": 6,
+        "requires_grad": True, "shares_with": None,
+    }
+    assert data["warnings"] == [] and "move" not in data
+
+
+def test_inspect_with_dtype_cast_moves_and_reports(capsys):
+    code, out, _ = run(capsys, "inspect", "--dtype", "float64", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["move"]["ok"] is True
+    assert "float64" in data["move"]["call"]
+    assert {t["dtype"] for t in data["tensors"]} == {"float64"}
+    assert data["totals"]["bytes"] == 88
+
+
+@pytest.mark.cpu_only
+def test_cuda_method_on_cpu_machine_fails_clearly_and_model_is_restored(capsys):
+    code, out, err = run(capsys, "inspect", "--method", "cuda")
+    assert code == 1
+    assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert "torch.cuda.is_available()" in err  # the tutorial's portable recipe
+    assert "Traceback" not in err
+    assert "By device: cpu 44 B" in out  # placement after the failed move: untouched
+
+
+def test_unknown_device_is_one_clear_line(capsys):
+    code, _, err = run(capsys, "inspect", "--to", "tpu")
+    assert code == 1
+    assert "'tpu' is not a device name" in err
+
+
+def test_missing_model_file_is_bad_input(capsys, tmp_path):
+    code, _, err = run(capsys, "inspect", str(tmp_path / "nope.pt"))
+    assert code == 2
+    assert err.startswith("error: ") and "nope.pt" in err
+
+
+class _Payload:
+    def __init__(self, target):
+        self.target = target
+
+    def __reduce__(self):
+        import pathlib
+
+        return (pathlib.Path.touch, (pathlib.Path(self.target),))
+
+
+def test_malicious_checkpoint_is_refused_and_its_payload_never_runs(capsys, tmp_path):
+    marker = tmp_path / "pwned"
+    ckpt = tmp_path / "evil.pt"
+    import torch
+
+    torch.save({"weights": torch.zeros(2), "x": _Payload(str(marker))}, ckpt)
+    assert not marker.exists()
+    code, _, err = run(capsys, "inspect", str(ckpt))
+    assert code == 2
+    assert "--trust" in err
+    assert not marker.exists()
+
+
+def test_bad_usage_exits_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["inspect", "--method", "teleport"])
+    assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html"])
+def test_bench_writes_the_report_by_suffix(capsys, tmp_path, suffix):
+    out_file = tmp_path / f"report{suffix}"
+    code, out, err = run(capsys, "bench", "--device", "cpu", "--runs", "5", "--output", str(out_file))
+    assert code == 0, err
+    assert out.splitlines()[0].split()[:3] == ["DEVICE", "DTYPE", "MODE"]
+    assert out.splitlines()[2].split()[:3] == ["cpu", "float32", "forward"]
+    assert out_file.stat().st_size > 0
+    if suffix == ".json":
+        from inspector.core.report import load_report
+
+        report = load_report(out_file)
+        assert len(report["latency"]) == 1 and len(report["latency"][0]["samples_ms"]) == 5
+        assert report["moves"][0]["target"] == "cpu" and report["moves"][0]["ok"] is True
+        assert "cpu" in report["memory"] and report["memory"]["cpu"]
+
+
+def test_bench_wrong_input_shape_names_the_shape(capsys):
+    code, _, err = run(capsys, "bench", "--device", "cpu", "--runs", "2", "--input-shape", "8,5")
+    assert code == 2
+    assert "8, 5" in err or "8x5" in err or "(8, 5)" in err
+
+
+def test_bench_train_step_json(capsys):
+    code, out, _ = run(capsys, "bench", "--device", "cpu", "--runs", "3", "--mode", "train-step", "--json")
+    assert code == 0
+    report = json.loads(out[out.index("{"):])
+    assert report["latency"][0]["mode"] == "train-step"
+
+
+def test_bench_rejects_unknown_report_suffix_before_working(capsys, tmp_path):
+    code, _, err = run(capsys, "bench", "--output", str(tmp_path / "r.xlsx"))
+    assert code == 2
+    assert ".json" in err and ".html" in err
