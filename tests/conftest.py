@@ -4,6 +4,8 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+
+pytest_plugins = ["tests.fake_cuda"]
 import torch  # noqa: E402
 
 
