@@ -191,6 +191,11 @@ def memory_reading(device: torch.device | str) -> MemoryReading:
         return MemoryReading(ident, now, allocated, driver, driver, total)
     backend = getattr(torch, device.type)
     index = device.index if device.index is not None else 0
+    if device.type == "cuda" and not _has_cuda_context(index):
+        # Nothing of this process lives there, and mem_get_info would create a context
+        # (hundreds of MiB) on a GPU the user never touched: report what is known for free.
+        total = torch.cuda.get_device_properties(index).total_memory
+        return MemoryReading(ident, now, 0, 0, None, total)
     allocated = backend.memory_allocated(index)
     reserved = backend.memory_reserved(index)
     try:

@@ -302,3 +302,19 @@ def test_real_nvml_figures_when_the_extra_is_installed():
     details = inventory.get("cuda:0").details
     assert details["nvml_total_bytes"] >= inventory.get("cuda:0").total_bytes, inventory.notes
     assert details["driver_version"]
+
+
+def test_memory_reading_of_an_untouched_gpu_creates_no_context(monkeypatch):
+    from inspector.core import devices
+
+    gpus = fake_cuda(monkeypatch, count=2)
+    gpus[1].has_context = False
+    calls = []
+    real = torch.cuda.mem_get_info
+    monkeypatch.setattr(torch.cuda, "mem_get_info", lambda d=None: calls.append(d) or real(d))
+    untouched = devices.memory_reading("cuda:1")
+    assert calls == []  # mem_get_info would have created a context on cuda:1
+    assert (untouched.allocated, untouched.reserved, untouched.used) == (0, 0, None)
+    assert untouched.total == gpus[1].total_bytes
+    used = devices.memory_reading("cuda:0")
+    assert calls and used.used == gpus[0].total_bytes - gpus[0].free_bytes
