@@ -1,0 +1,598 @@
+"""The timing report: build it from results, save it (.json/.csv/.md/.html), load it again.
+
+The JSON form is the source of truth and is versioned (``schema_version``); the other forms
+are views of it for a spreadsheet, a bug report, or a browser. Plot images are made on the
+Qt side (``inspector.gui.report_images``) and handed in, so this module never imports Qt.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import csv
+import dataclasses
+import datetime as _dt
+import errno
+import html
+import importlib.util
+import io
+import json
+import math
+import os
+import platform
+import secrets
+import stat
+from pathlib import Path
+from typing import Any, BinaryIO, Callable, Iterable, Mapping, Sequence
+
+import psutil
+import torch
+
+import inspector
+from inspector.core.devices import device_id
+from inspector.core.errors import InputError, InspectorError
+from inspector.core.models import LoadedModel
+from inspector.core.placement import snapshot
+from inspector.core.units import format_bytes, format_seconds
+
+SCHEMA_VERSION = 1
+SUPPORTED_SUFFIXES = (".json", ".csv", ".md", ".html")
+REQUIRED_KEYS = ("schema_version", "created", "environment", "model", "moves", "latency", "memory")
+_SECTION_TYPES = {"environment": dict, "model": dict, "moves": list, "latency": list, "memory": dict}
+_LATENCY_KEYS = ("device", "dtype", "samples_ms", "median_ms")
+_MEMORY_FIELDS = ("allocated", "reserved", "used", "total")
+
+
+# --------------------------------------------------------------------------- build
+
+
+def collect_environment() -> dict:
+    """Python, PyTorch, CUDA/cuDNN/driver where present, the OS and CPU, and the devices."""
+    cudnn = torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None
+    devices = _devices()
+    return {
+        "python": platform.python_version(),
+        "python_implementation": platform.python_implementation(),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "hip": getattr(torch.version, "hip", None),
+        "cudnn": str(cudnn) if cudnn is not None else None,
+        "driver": _driver_version(devices),
+        "os": platform.platform(),
+        "machine": platform.machine(),
+        "cpu": _cpu_name(),
+        "cpu_logical_cores": psutil.cpu_count(logical=True),
+        "cpu_physical_cores": psutil.cpu_count(logical=False),
+        "torch_threads": torch.get_num_threads(),
+        "system_memory_bytes": psutil.virtual_memory().total,
+        "devices": devices,
+    }
+
+
+def _devices() -> Any:
+    """Every device, as ``discover_devices().to_dict()`` gives it."""
+    try:
+        from inspector.core.devices import discover_devices
+
+        return _plain(discover_devices().to_dict())
+    except Exception as exc:  # a report without device details is still worth saving
+        return {"devices": [], "notes": [f"device discovery failed: {exc}"]}
+
+
+def _driver_version(devices: Any) -> str | None:
+    for entry in _device_entries(devices):
+        for key in ("driver_version", "driver"):
+            if entry.get(key):
+                return str(entry[key])
+    if torch.version.cuda is None or not torch.cuda.is_available():
+        return None
+    try:
+        from inspector.core.nvml import read_nvml
+
+        uuids = [str(torch.cuda.get_device_properties(i).uuid) for i in range(torch.cuda.device_count())]
+        for figures in read_nvml(uuids).figures.values():
+            if figures.get("driver_version"):
+                return str(figures["driver_version"])
+    except Exception:  # the driver version is a nicety; never fail a report over it
+        return None
+    return None
+
+
+def _cpu_name() -> str:
+    name = platform.processor()
+    # platform.processor() is often just "x86_64" (or empty) on Linux; the kernel knows better.
+    with contextlib.suppress(OSError):
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.partition(":")[2].strip()
+    return name or platform.machine()
+
+
+def build_report(
+    loaded: LoadedModel,
+    *,
+    moves: Sequence[Any] = (),
+    latency: Sequence[Any] = (),
+    memory: Mapping[str, Sequence[Any]] | None = None,
+) -> dict:
+    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON")."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "tool": {"name": "torch-device-inspector", "version": inspector.__version__},
+        "environment": collect_environment(),
+        "model": _model_section(loaded),
+        "moves": [_plain(_as_dict(m)) for m in moves],
+        "latency": [_plain(_as_dict(r)) for r in latency],
+        "memory": _memory_section(memory or {}),
+    }
+
+
+def _model_section(loaded: LoadedModel) -> dict:
+    placement = snapshot(loaded)
+    params = list(loaded.module.parameters())
+    return {
+        "spec": loaded.spec,
+        "class": loaded.class_name,
+        "source": loaded.source,
+        "parameters": sum(p.numel() for p in params),
+        "trainable_parameters": sum(p.numel() for p in params if p.requires_grad),
+        "optimizer": type(loaded.optimizer).__name__ if loaded.optimizer is not None else None,
+        # Totals over parameters, buffers, grads and optimizer state; tied tensors count once.
+        "tensors": placement.totals.count,
+        "elements": placement.totals.elements,
+        "bytes": placement.totals.bytes,
+        "by_device": dict(placement.totals.by_device),
+        "by_dtype": dict(placement.totals.by_dtype),
+        "notes": list(loaded.notes),
+    }
+
+
+def _memory_section(memory: Mapping[str, Sequence[Any]]) -> dict[str, list[dict]]:
+    """``{device: [{t, allocated, reserved, used, total}]}``; readings carrying an absolute
+    ``timestamp`` (``MemoryReading``) get ``t`` in seconds since the earliest one."""
+    rows = {str(dev): [_as_dict(p) for p in points] for dev, points in memory.items()}
+    stamps = [p["timestamp"] for points in rows.values() for p in points if "t" not in p and "timestamp" in p]
+    t0 = min(stamps) if stamps else 0.0
+    out: dict[str, list[dict]] = {}
+    for dev, points in rows.items():
+        out[dev] = [
+            {
+                "t": p["t"] if "t" in p else round(p.get("timestamp", t0) - t0, 4),
+                **{f: p.get(f) for f in _MEMORY_FIELDS},
+            }
+            for p in points
+        ]
+    return _plain(out)
+
+
+def _as_dict(item: Any) -> dict:
+    if hasattr(item, "to_dict"):
+        return item.to_dict()
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return dataclasses.asdict(item)
+    return dict(item)
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready values: lists for tuples, names for dtypes/devices, None for NaN/inf."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        # JSON has no NaN/inf; json.dumps would write them anyway and other tools choke on it.
+        return value if math.isfinite(value) else None
+    if isinstance(value, torch.dtype):
+        return str(value).removeprefix("torch.")
+    if isinstance(value, torch.device):
+        return device_id(value)
+    if hasattr(value, "tolist") and callable(value.tolist):  # numpy arrays/scalars, tensors
+        return _plain(value.tolist())
+    if hasattr(value, "to_dict") or dataclasses.is_dataclass(value):
+        return _plain(_as_dict(value))
+    return str(value)
+
+
+# --------------------------------------------------------------------------- save / load
+
+
+def save_report(report: dict, path: str | Path, *, images: Mapping[str, bytes] | None = None) -> Path:
+    """Write ``report`` in the format its suffix names, atomically: either the whole new file
+    is there afterwards, or whatever was there before is left untouched."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    renderers: dict[str, Callable[[], str]] = {
+        ".json": lambda: render_json(report),
+        ".csv": lambda: render_csv(report),
+        ".md": lambda: render_markdown(report),
+        ".html": lambda: render_html(report, images),
+    }
+    if suffix not in renderers:
+        raise InputError(
+            f"cannot save a report as {path.name!r}: the file name must end in "
+            + ", ".join(SUPPORTED_SUFFIXES)
+        )
+    _atomic_write(path, renderers[suffix]().encode("utf-8"))
+    return path
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    # Same directory as the target, so os.replace is a rename on one file system (atomic).
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    try:
+        # 0o666 through os.open lets the user's umask decide the final permissions.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    except OSError as exc:
+        raise _write_error(path, exc) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            _write_payload(fh, data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        _keep_mode(path, tmp)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise _write_error(path, exc) from None
+        raise
+
+
+def _write_payload(fh: BinaryIO, data: bytes) -> None:
+    """The write itself, on its own so tests can make it fail half-way."""
+    fh.write(data)
+
+
+def _keep_mode(path: Path, tmp: Path) -> None:
+    """Replacing a file keeps the permissions its owner gave it."""
+    with contextlib.suppress(OSError):
+        os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
+
+
+def _write_error(path: Path, exc: OSError) -> InspectorError:
+    folder = path.parent
+    reasons = {
+        errno.ENOENT: f"the folder {folder} does not exist",
+        errno.ENOTDIR: f"{folder} is not a folder",
+        errno.EISDIR: f"{path} is a folder",
+        errno.EACCES: f"no permission to write in {folder}",
+        errno.EPERM: f"no permission to write in {folder}",
+        errno.EROFS: f"{folder} is on a read-only file system",
+        errno.ENOSPC: "the disk is full",
+    }
+    reason = reasons.get(exc.errno, exc.strerror or str(exc))
+    return InspectorError(f"could not write the report to {path}: {reason}", detail=str(exc), kind="write")
+
+
+def load_report(path: str | Path) -> dict:
+    """Read a ``.json`` report back, checking it is one this version understands."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"no report at {path}: the file does not exist") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a folder, not a report") from None
+    except UnicodeDecodeError:
+        raise _not_a_report(path, "it is not a text file") from None
+    except OSError as exc:
+        raise InputError(f"could not read {path}: {exc.strerror or exc}") from None
+    try:
+        report = json.loads(text)
+    except json.JSONDecodeError:
+        raise _not_a_report(path, "it is not JSON") from None
+    _validate(report, path)
+    return report
+
+
+def _not_a_report(path: Path, why: str) -> InputError:
+    hint = "" if path.suffix.lower() in ("", ".json") else " (only .json reports can be opened again)"
+    return InputError(f"{path} is not a timing report: {why}{hint}")
+
+
+def _validate(report: Any, path: Path) -> None:
+    if not isinstance(report, dict) or "schema_version" not in report:
+        raise _not_a_report(path, "it has no schema_version")
+    version = report["schema_version"]
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _not_a_report(path, f"its schema_version {version!r} is not a positive whole number")
+    if version > SCHEMA_VERSION:
+        raise InputError(
+            f"{path} was written by a newer torch-device-inspector (report schema {version}; "
+            f"this version reads up to {SCHEMA_VERSION}): update torch-device-inspector to open it"
+        )
+    missing = [k for k in REQUIRED_KEYS if k not in report]
+    if missing:
+        raise _not_a_report(path, "it lacks " + ", ".join(missing))
+    for key, kind in _SECTION_TYPES.items():
+        if not isinstance(report[key], kind):
+            raise _not_a_report(path, f"its {key!r} is not a {'list' if kind is list else 'mapping'}")
+    for i, entry in enumerate(report["latency"]):
+        if not isinstance(entry, dict) or any(k not in entry for k in _LATENCY_KEYS):
+            raise _not_a_report(path, f"latency entry {i} lacks one of {', '.join(_LATENCY_KEYS)}")
+
+
+# --------------------------------------------------------------------------- render
+
+
+def render_json(report: dict) -> str:
+    return json.dumps(_plain(report), indent=2, allow_nan=False) + "\n"
+
+
+def _shape_text(shape: Any) -> str:
+    return "x".join(str(d) for d in shape) if isinstance(shape, (list, tuple)) else str(shape or "")
+
+
+def _ms(value: Any) -> str:
+    return format_seconds(value / 1e3) if isinstance(value, (int, float)) else "—"
+
+
+def _gbps(value: Any) -> str:
+    return f"{value:.2f}" if isinstance(value, (int, float)) else "—"
+
+
+def _device_entries(devices: Any) -> list[dict]:
+    """The device dicts, whether discovery gave a list or a mapping holding one."""
+    if isinstance(devices, dict):
+        devices = devices.get("devices", [])
+    return [d for d in devices if isinstance(d, dict)] if isinstance(devices, list) else []
+
+
+def _device_line(entry: dict) -> str:
+    ident = entry.get("id", "?")
+    name = entry.get("name")
+    total = entry.get("total_bytes")
+    text = f"{ident} ({name})" if name and name != ident else str(ident)
+    return f"{text}, {format_bytes(total)}" if total is not None else text
+
+
+def _environment_rows(env: dict) -> list[tuple[str, str]]:
+    def val(key: str) -> str:
+        value = env.get(key)
+        return "—" if value in (None, "") else str(value)
+
+    rows = [
+        ("Python", f"{val('python')} ({val('python_implementation')})"),
+        ("PyTorch", val("torch")),
+        ("CUDA", val("cuda")),
+        ("cuDNN", val("cudnn")),
+        ("Driver", val("driver")),
+        ("OS", val("os")),
+        ("CPU", f"{val('cpu')}, {val('cpu_physical_cores')} cores / {val('cpu_logical_cores')} threads, "
+                f"PyTorch uses {val('torch_threads')} threads"),
+        ("Memory", format_bytes(env.get("system_memory_bytes"))),
+    ]
+    if env.get("hip"):
+        rows.insert(3, ("ROCm/HIP", val("hip")))
+    entries = _device_entries(env.get("devices"))
+    rows.append(("Devices", "; ".join(_device_line(d) for d in entries) or "—"))
+    return rows
+
+
+def _model_rows(model: dict) -> list[tuple[str, str]]:
+    by_device = model.get("by_device") or {}
+    where = "".join(f"; {dev}: {format_bytes(n)}" for dev, n in by_device.items())
+    return [
+        ("Spec", str(model.get("spec", "—"))),
+        ("Class", str(model.get("class", "—"))),
+        ("Parameters", f"{model.get('parameters', '—'):,}" if isinstance(model.get("parameters"), int) else "—"),
+        ("Optimizer", str(model.get("optimizer") or "none")),
+        ("Tensors", f"{model.get('tensors', '—')} ({format_bytes(model.get('bytes'))}{where})"),
+    ]
+
+
+_MOVE_HEADERS = ("Call", "Source → target", "Time", "Bytes", "GB/s", "Result")
+_LATENCY_HEADERS = (
+    "Device", "dtype", "Mode", "Input", "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
+)
+
+
+def _move_cells(move: dict) -> tuple[str, ...]:
+    result = "ok" if move.get("ok") else f"failed: {move.get('error') or 'unknown error'}"
+    return (
+        str(move.get("call", "")),
+        f"{move.get('source', '?')} → {move.get('target', '?')}",
+        format_seconds(move.get("seconds")),
+        format_bytes(move.get("bytes")),
+        _gbps(move.get("gbps")),
+        result,
+    )
+
+
+def _latency_cells(entry: dict) -> tuple[str, ...]:
+    return (
+        str(entry.get("device", "")),
+        str(entry.get("dtype", "")),
+        str(entry.get("mode", "forward")),
+        _shape_text(entry.get("input_shape")),
+        _ms(entry.get("warmup_ms")),
+        *(_ms(entry.get(k)) for k in ("median_ms", "mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms")),
+        str(len(entry.get("samples_ms") or ())),
+    )
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def _md_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def render_markdown(report: dict) -> str:
+    """A block to paste into a bug report or an issue."""
+    lines = [
+        "### torch-device-inspector timing report",
+        "",
+        f"Created {report.get('created', '—')}",
+        "",
+        "**Environment**",
+        "",
+    ]
+    lines += [f"- {name}: {_md_cell(value)}" for name, value in _environment_rows(report.get("environment", {}))]
+    lines += ["", "**Model**", ""]
+    lines += [f"- {name}: {_md_cell(value)}" for name, value in _model_rows(report.get("model", {}))]
+    lines += ["", "**Moves**", ""]
+    moves = report.get("moves") or []
+    lines += _md_table(_MOVE_HEADERS, map(_move_cells, moves)) if moves else ["No moves."]
+    lines += ["", "**Latency**", ""]
+    latency = report.get("latency") or []
+    lines += _md_table(_LATENCY_HEADERS, map(_latency_cells, latency)) if latency else ["No latency measured."]
+    notes = [n for entry in latency for n in entry.get("notes") or ()]
+    if notes:
+        lines += [""] + [f"- {_md_cell(n)}" for n in dict.fromkeys(notes)]
+    return "\n".join(lines) + "\n"
+
+
+_CSV_COLUMNS = (
+    "section", "phase", "device", "dtype", "mode", "input_shape", "index", "ms",
+    "call", "method", "source", "target", "seconds", "bytes", "gbps", "ok", "error",
+    "t", "allocated", "reserved", "used", "total",
+)
+
+
+def _csv_rows(report: dict) -> Iterable[dict]:
+    for entry in report.get("latency") or []:
+        common = {
+            "section": "latency",
+            "device": entry.get("device"),
+            "dtype": entry.get("dtype"),
+            "mode": entry.get("mode", "forward"),
+            "input_shape": _shape_text(entry.get("input_shape")),
+        }
+        for phase, key in (("warmup", "warmup_samples_ms"), ("timed", "samples_ms")):
+            for i, ms in enumerate(entry.get(key) or ()):
+                yield {**common, "phase": phase, "index": i, "ms": ms}
+    for move in report.get("moves") or []:
+        yield {"section": "move", **{k: move.get(k) for k in _CSV_COLUMNS if k in move}}
+    for device, points in (report.get("memory") or {}).items():
+        for i, point in enumerate(points):
+            values = {k: point.get(k) for k in ("t", *_MEMORY_FIELDS)}
+            yield {"section": "memory", "device": device, "index": i, **values}
+
+
+def _csv_cell(value: Any) -> Any:
+    # A text cell starting with = + - @ is run as a formula by spreadsheets: quote it.
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
+        return "'" + value
+    return value
+
+
+def render_csv(report: dict) -> str:
+    """Tidy rows: one per latency sample, per move, per memory point; ``section`` tells which."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=_CSV_COLUMNS, restval="", extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in _csv_rows(report):
+        writer.writerow({k: _csv_cell(v) for k, v in row.items() if v is not None})
+    return out.getvalue()
+
+
+_HTML_STYLE = """
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto; max-width: 1100px;
+       padding: 0 1em; color: #1d2330; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #d8dce4; }
+table { border-collapse: collapse; margin: .5em 0; }
+th, td { border: 1px solid #d8dce4; padding: .25em .6em; text-align: left; vertical-align: top; }
+th { background: #f1f3f7; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+img { max-width: 100%; border: 1px solid #d8dce4; margin: .5em 0; }
+.muted { color: #5c6475; }
+"""
+
+
+def _html_kv(rows: Iterable[tuple[str, str]]) -> str:
+    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
+    return f"<table>{body}</table>"
+
+
+def _html_table(headers: Sequence[str], rows: Iterable[Sequence[str]], first_numeric: int) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td{" class=num" if i >= first_numeric else ""}>{html.escape(c)}</td>' for i, c in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _memory_summary_rows(memory: dict) -> list[tuple[str, ...]]:
+    rows = []
+    for device, points in memory.items():
+        def peak(field: str) -> str:
+            values = [p.get(field) for p in points if isinstance(p.get(field), (int, float))]
+            return format_bytes(max(values)) if values else "—"
+
+        rows.append((str(device), str(len(points)), *(peak(f) for f in _MEMORY_FIELDS)))
+    return rows
+
+
+def _pyside6_installed() -> bool:
+    try:  # looks for the package without importing it: core never imports Qt
+        return importlib.util.find_spec("PySide6") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _plots_html(images: Mapping[str, bytes] | None) -> str:
+    if not images:
+        if not _pyside6_installed():
+            why = "The plots were left out because PySide6 is not installed."
+        else:
+            why = "The plots were left out of this report."
+        return f'<p class="muted">{html.escape(why)}</p>'
+    parts = []
+    for title, png in images.items():
+        data = base64.b64encode(bytes(png)).decode("ascii")
+        parts.append(
+            f"<h3>{html.escape(str(title))}</h3>"
+            f'<img alt="{html.escape(str(title), quote=True)}" src="data:image/png;base64,{data}">'
+        )
+    return "".join(parts)
+
+
+def render_html(report: dict, images: Mapping[str, bytes] | None = None) -> str:
+    """One self-contained page (no external files or network): tables and embedded PNG plots."""
+    model = report.get("model", {})
+    moves = report.get("moves") or []
+    latency = report.get("latency") or []
+    memory = report.get("memory") or {}
+    title = f"Timing report — {model.get('spec', 'model')}"
+    notes = list(dict.fromkeys(n for entry in latency for n in entry.get("notes") or ()))
+    sections = [
+        f"<h1>{html.escape(title)}</h1>",
+        f'<p class="muted">Created {html.escape(str(report.get("created", "—")))} by torch-device-inspector '
+        f'{html.escape(str(report.get("tool", {}).get("version", "")))}, report schema '
+        f'{html.escape(str(report.get("schema_version")))}.</p>',
+        "<h2>Environment</h2>",
+        _html_kv(_environment_rows(report.get("environment", {}))),
+        "<h2>Model</h2>",
+        _html_kv(_model_rows(model)),
+        "<h2>Moves</h2>",
+        _html_table(_MOVE_HEADERS, map(_move_cells, moves), 2) if moves else "<p>No moves.</p>",
+        "<h2>Latency</h2>",
+        _html_table(_LATENCY_HEADERS, map(_latency_cells, latency), 4) if latency else "<p>No latency measured.</p>",
+        "".join(f"<p class=muted>{html.escape(n)}</p>" for n in notes),
+        "<h2>Memory</h2>",
+        _html_table(("Device", "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total"),
+                    _memory_summary_rows(memory), 1)
+        if memory else "<p>No memory readings.</p>",
+        "<h2>Plots</h2>",
+        _plots_html(images),
+    ]
+    return (
+        "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
+        '<meta name=viewport content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title><style>{_HTML_STYLE}</style></head><body>\n"
+        + "\n".join(sections)
+        + "\n</body></html>\n"
+    )

@@ -1,0 +1,501 @@
+"""Latency measurement: how long one forward pass (or one training step) takes on a device.
+
+The timed region is as thin as Python allows: ``perf_counter_ns()`` right around the call,
+plus a device synchronisation on accelerators only (their work is asynchronous, so without
+it we would time the kernel launch, not the kernel). Everything else — callbacks, the
+cancel check, bookkeeping — happens between samples.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import functools
+import gc
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+import numpy as np
+import torch
+from torch import nn
+
+from inspector.core.devices import device_id, synchronize
+from inspector.core.errors import Cancelled, InputError, InspectorError
+from inspector.core.models import LoadedModel
+
+MODES = ("forward", "train-step")
+DEFAULT_RUNS = 100
+#: Under ``min_time`` a tiny model could otherwise run millions of samples; every sample is
+#: kept (report, plots), so cap them at a size a report and a plot still handle comfortably.
+MAX_SAMPLES = 100_000
+_INPUT_SHAPE_HINT = "--input-shape 1,3,224,224 on the command line, or the input-shape field in the window"
+
+
+@dataclass(frozen=True)
+class LatencyResult:
+    """Every sample of one measurement, and its statistics, in milliseconds."""
+
+    device: str
+    dtype: str
+    input_shape: tuple[int, ...]
+    mode: str  # "forward" | "train-step"
+    warmup_ms: float  # the first call's cost (allocations, kernel selection, lazy init)
+    warmup_samples_ms: tuple[float, ...]  # every warm-up call, the first included
+    samples_ms: tuple[float, ...]
+    median_ms: float
+    mean_ms: float
+    p5_ms: float
+    p95_ms: float
+    min_ms: float
+    max_ms: float
+    std_ms: float  # sample standard deviation (ddof=1); 0.0 for a single sample
+    #: Things the reader should know (e.g. "train-step used SGD(lr=0.01) on a copy").
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict:
+        return {
+            "device": self.device,
+            "dtype": self.dtype,
+            "input_shape": list(self.input_shape),
+            "mode": self.mode,
+            "warmup_ms": self.warmup_ms,
+            "warmup_samples_ms": list(self.warmup_samples_ms),
+            "samples_ms": list(self.samples_ms),
+            "median_ms": self.median_ms,
+            "mean_ms": self.mean_ms,
+            "p5_ms": self.p5_ms,
+            "p95_ms": self.p95_ms,
+            "min_ms": self.min_ms,
+            "max_ms": self.max_ms,
+            "std_ms": self.std_ms,
+            "notes": list(self.notes),
+        }
+
+
+# --------------------------------------------------------------------------- input
+
+
+def parse_input_shape(text: str) -> tuple[int, ...]:
+    """``"1,3,224,224" -> (1, 3, 224, 224)``; also accepts ``1x3x224x224`` and ``(1, 3, 224)``."""
+    cleaned = text.strip().strip("()[]").strip()
+    if not cleaned:
+        raise InputError("the input shape is empty: give sizes separated by commas, e.g. 1,3,224,224")
+    parts = [p.strip() for p in re.split(r"[,x×]", cleaned)]
+    try:
+        dims = tuple(int(p) for p in parts)
+    except ValueError:
+        raise InputError(
+            f"{text!r} is not an input shape: give whole numbers separated by commas, e.g. 1,3,224,224"
+        ) from None
+    _check_shape(dims, text)
+    return dims
+
+
+def _check_shape(dims: tuple[int, ...], shown: object) -> None:
+    if not dims or any(d <= 0 for d in dims):
+        raise InputError(f"{shown!r} is not an input shape: every size must be a positive whole number")
+
+
+def model_device(module: nn.Module) -> torch.device:
+    """The device of the first floating parameter (else any parameter/buffer, else the CPU)."""
+    first = _first_floating_tensor(module)
+    if first is not None:
+        return first.device
+    for t in _tensors(module):
+        return t.device
+    return torch.device("cpu")
+
+
+def model_dtype(module: nn.Module) -> torch.dtype:
+    """The dtype of the first floating parameter (else buffer); PyTorch's default otherwise."""
+    first = _first_floating_tensor(module)
+    return first.dtype if first is not None else torch.get_default_dtype()
+
+
+def _tensors(module: nn.Module) -> Iterator[torch.Tensor]:
+    yield from module.parameters()
+    yield from (b for b in module.buffers() if b is not None)
+
+
+def _first_floating_tensor(module: nn.Module) -> torch.Tensor | None:
+    for p in module.parameters():
+        if p.is_floating_point():
+            return p
+    for b in module.buffers():
+        if b is not None and b.is_floating_point():
+            return b
+    return None
+
+
+def make_input(loaded: LoadedModel, input_shape: tuple[int, ...] | None = None) -> Any:
+    """The input to time with: a random tensor of ``input_shape``, else the model's example input.
+
+    Both end up on the model's device and, for floating tensors, in its floating dtype.
+    Returns a tensor, or a tuple of positional arguments when the example input is one.
+    """
+    device, dtype = model_device(loaded.module), model_dtype(loaded.module)
+    if input_shape is not None:
+        shape = tuple(int(d) for d in input_shape)
+        _check_shape(shape, input_shape)
+        try:
+            return torch.randn(shape, dtype=dtype, device=device)
+        except RuntimeError as exc:
+            raise InputError(
+                f"could not create an input of shape {shape} ({dtype_name(dtype)}) on {device_id(device)}: "
+                f"{_first_line(exc)}",
+                detail=str(exc),
+            ) from None
+    if loaded.example_input is None:
+        raise InputError(
+            f"this model brings no example input: give an input shape ({_INPUT_SHAPE_HINT})"
+        )
+    return _to_model(loaded.example_input, device, dtype)
+
+
+def _to_model(value: Any, device: torch.device, dtype: torch.dtype) -> Any:
+    if isinstance(value, torch.Tensor):
+        return value.to(device, dtype) if value.is_floating_point() else value.to(device)
+    if isinstance(value, (tuple, list)):
+        return tuple(_to_model(v, device, dtype) for v in value)
+    return value
+
+
+def _as_args(inputs: Any) -> tuple:
+    return inputs if isinstance(inputs, tuple) else (inputs,)
+
+
+def _input_shapes(args: tuple) -> list[tuple[int, ...]]:
+    return [tuple(a.shape) for a in args if isinstance(a, torch.Tensor)]
+
+
+def dtype_name(dtype: torch.dtype) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]
+
+
+# --------------------------------------------------------------------------- errors
+
+_MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
+
+
+def _is_out_of_memory(exc: BaseException) -> bool:
+    oom = getattr(torch, "OutOfMemoryError", None) or torch.cuda.OutOfMemoryError
+    return isinstance(exc, oom) or "out of memory" in str(exc).lower()
+
+
+def _expected_shape_hint(message: str) -> str:
+    """What PyTorch says the model expected, in words, where its message says it."""
+    m = _MATMUL.search(message)
+    if m:
+        got, wanted = m.group(2), m.group(3)
+        return f" (the model expects the last dimension to be {wanted}, not {got})"
+    return ""
+
+
+def _run_failed(exc: Exception, shapes: list[tuple[int, ...]], device: str, what: str) -> InspectorError:
+    """Turn an exception from the model into a one-line error a user can act on."""
+    shown = ", ".join(str(s) for s in shapes) or "(no tensor)"
+    noun = "shape" if len(shapes) <= 1 else "shapes"
+    if _is_out_of_memory(exc):
+        return InspectorError(
+            f"ran out of memory on {device} during the {what} with input {noun} {shown}: "
+            "try a smaller input shape or another device",
+            detail=str(exc),
+            kind="oom",
+        )
+    message = _first_line(exc)
+    return InputError(
+        f"the model's {what} failed on an input of {noun} {shown}: {message}{_expected_shape_hint(message)}",
+        detail=f"{type(exc).__name__}: {exc}",
+    )
+
+
+# --------------------------------------------------------------------------- the measurement
+
+
+def measure_latency(
+    loaded: LoadedModel,
+    *,
+    mode: str = "forward",
+    runs: int | None = None,
+    min_time: float | None = None,
+    warmup: int = 3,
+    input_shape: tuple[int, ...] | None = None,
+    on_sample: Callable[[int, float], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+) -> LatencyResult:
+    """Time ``warmup`` calls, then ``runs`` calls (or calls until ``min_time`` seconds are measured).
+
+    ``mode="forward"``: ``model(x)`` in eval mode under ``torch.inference_mode()``; the
+    train/eval flag of every submodule is restored afterwards. ``mode="train-step"``:
+    forward + backward + optimizer step on a deep copy of the model and its optimizer, so the
+    user's parameters, grads and optimizer state stay bitwise what they were.
+
+    Callbacks run between samples: ``on_sample(index, ms)``, ``progress(done, total)`` (total
+    is an estimate under ``min_time``) and ``should_cancel()`` (True -> ``Cancelled``).
+    """
+    if mode not in MODES:
+        raise InputError(f"unknown mode {mode!r}: use forward or train-step")
+    target = _sample_target(runs, min_time)
+    if warmup < 1:
+        raise InputError("warm-up needs at least one call: its cost is reported separately")
+
+    module = loaded.module
+    device = model_device(module)
+    dtype = model_dtype(module)
+    args = _as_args(make_input(loaded, input_shape))
+    shapes = _input_shapes(args)
+    notes: list[str] = []
+    if len(shapes) > 1:
+        notes.append("inputs of shapes " + ", ".join(str(s) for s in shapes))
+    sync = _synchronizer(module)
+    what = "forward pass" if mode == "forward" else "training step"
+
+    try:
+        if mode == "forward":
+            with _eval_mode(module), torch.inference_mode():
+                step = functools.partial(module, *args)
+                warm, samples = _sample(step, warmup, target, sync, on_sample, progress, should_cancel, notes)
+        else:
+            # Gradients on even when the caller runs us under no_grad (a worker, a notebook cell).
+            with torch.inference_mode(False), torch.enable_grad():
+                step = _train_step(loaded, args, notes)
+                warm, samples = _sample(step, warmup, target, sync, on_sample, progress, should_cancel, notes)
+    except InspectorError:
+        raise
+    except Exception as exc:  # anything the model raises: report it with the input's shape
+        raise _run_failed(exc, shapes, device_id(device), what) from None
+
+    return _result(
+        device=device_id(device),
+        dtype=dtype_name(dtype),
+        input_shape=shapes[0] if shapes else (),
+        mode=mode,
+        warmup_ns=warm,
+        samples_ns=samples,
+        notes=tuple(notes),
+    )
+
+
+def _sample_target(runs: int | None, min_time: float | None) -> tuple[int, int | None]:
+    """(max number of samples, minimum measured nanoseconds or None)."""
+    if runs is not None and min_time is not None:
+        raise InputError("give a number of runs or a minimum time, not both")
+    if min_time is not None:
+        if not (isinstance(min_time, (int, float)) and math.isfinite(min_time) and min_time > 0):
+            raise InputError(f"the minimum time must be a positive number of seconds, not {min_time!r}")
+        return MAX_SAMPLES, int(min_time * 1e9)
+    runs = DEFAULT_RUNS if runs is None else runs
+    if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
+        raise InputError(f"the number of runs must be a whole number of at least 1, not {runs!r}")
+    return runs, None
+
+
+def _synchronizer(module: nn.Module) -> Callable[[], None] | None:
+    """A call that waits for every accelerator the model lives on; None on a CPU-only model."""
+    accelerators = {t.device for t in _tensors(module) if t.device.type not in ("cpu", "meta")}
+    if not accelerators:
+        return None
+    devices = tuple(accelerators)
+    if len(devices) == 1:
+        return functools.partial(synchronize, devices[0])
+
+    def sync_all() -> None:
+        for d in devices:
+            synchronize(d)
+
+    return sync_all
+
+
+@contextlib.contextmanager
+def _eval_mode(module: nn.Module) -> Iterator[None]:
+    """``module.eval()`` for the block, then every submodule's own train/eval flag back."""
+    # Per submodule, not just the root: a user may keep e.g. a frozen BatchNorm in eval.
+    flags = [(m, m.training) for m in module.modules()]
+    module.eval()
+    try:
+        yield
+    finally:
+        for m, training in flags:
+            m.training = training
+
+
+def _sample(
+    step: Callable[[], object],
+    warmup: int,
+    target: tuple[int, int | None],
+    sync: Callable[[], None] | None,
+    on_sample: Callable[[int, float], None] | None,
+    progress: Callable[[int, int], None] | None,
+    should_cancel: Callable[[], bool] | None,
+    notes: list[str],
+) -> tuple[list[int], list[int]]:
+    """Warm-up samples and timed samples, in nanoseconds."""
+    max_samples, min_ns = target
+    clock = time.perf_counter_ns
+    gc_was_enabled = gc.isenabled()
+    # As timeit does: a garbage-collector pass landing inside one sample is noise, not latency.
+    gc.disable()
+    try:
+        warm: list[int] = []
+        for _ in range(warmup):
+            if should_cancel is not None and should_cancel():
+                raise Cancelled("benchmark cancelled during warm-up; the model is unchanged")
+            if sync is not None:
+                sync()
+            start = clock()
+            step()
+            if sync is not None:
+                sync()
+            warm.append(clock() - start)
+
+        samples: list[int] = []
+        measured = 0
+        total = max_samples if min_ns is None else _estimate_total(min_ns, warm[1:] or warm, max_samples)
+        if progress is not None:
+            progress(0, total)
+        while len(samples) < max_samples and (min_ns is None or measured < min_ns):
+            if should_cancel is not None and should_cancel():
+                raise Cancelled(
+                    f"benchmark cancelled after {len(samples)} samples; the model is unchanged"
+                )
+            if sync is not None:
+                sync()
+            start = clock()
+            step()
+            if sync is not None:
+                sync()
+            elapsed = clock() - start
+            samples.append(elapsed)
+            measured += elapsed
+            if on_sample is not None:
+                on_sample(len(samples) - 1, elapsed / 1e6)
+            if progress is not None:
+                if min_ns is not None:
+                    total = _remaining_estimate(len(samples), measured, min_ns, max_samples)
+                progress(len(samples), total)
+        if min_ns is not None and measured < min_ns:
+            notes.append(f"stopped at {max_samples} samples before the minimum time was reached")
+        return warm, samples
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _estimate_total(min_ns: int, warm_ns: list[int], cap: int) -> int:
+    per_call = max(float(np.median(warm_ns)), 1.0)
+    return max(1, min(cap, math.ceil(min_ns / per_call)))
+
+
+def _remaining_estimate(done: int, measured: int, min_ns: int, cap: int) -> int:
+    if measured >= min_ns:
+        return done
+    per_call = max(measured / done, 1.0)
+    return min(cap, done + math.ceil((min_ns - measured) / per_call))
+
+
+# --------------------------------------------------------------------------- train-step
+
+
+def _train_step(loaded: LoadedModel, args: tuple, notes: list[str]) -> Callable[[], None]:
+    """One forward + backward + optimizer step on a copy of the model and its optimizer."""
+    module_copy, optimizer_copy = _copy_for_training(loaded)
+    if optimizer_copy is None:
+        trainable = [p for p in module_copy.parameters() if p.requires_grad]
+        if not trainable:
+            raise InputError("train-step needs trainable parameters, and this model has none requiring grad")
+        optimizer_copy = torch.optim.SGD(trainable, lr=0.01)
+        notes.append("the model has no optimizer: train-step used SGD(lr=0.01) on a copy of the model")
+    else:
+        notes.append(f"train-step ran {type(optimizer_copy).__name__} on a copy of the model and its state")
+    module_copy.train()
+
+    def step() -> None:
+        optimizer_copy.zero_grad(set_to_none=True)
+        _scalar_loss(module_copy(*args)).backward()
+        optimizer_copy.step()
+
+    return step
+
+
+def _copy_for_training(loaded: LoadedModel) -> tuple[nn.Module, torch.optim.Optimizer | None]:
+    """Deep-copy model and optimizer together, so the copied optimizer points at the copied
+    parameters (one shared deepcopy memo) and its state is a copy, never the user's tensors."""
+    try:
+        return copy.deepcopy((loaded.module, loaded.optimizer))
+    except Exception as exc:
+        if _is_out_of_memory(exc):
+            raise InspectorError(
+                "train-step needs a second copy of the model and it does not fit in memory",
+                detail=str(exc),
+                kind="oom",
+            ) from None
+        raise InspectorError(
+            f"train-step works on a copy of the model, and this model cannot be copied: {_first_line(exc)}",
+            detail=f"{type(exc).__name__}: {exc}",
+        ) from None
+
+
+def _scalar_loss(output: Any) -> torch.Tensor:
+    """A stand-in loss: the sum of every output tensor that depends on trainable parameters."""
+    parts = [t.float().sum() for t in _output_tensors(output) if t.requires_grad and t.is_floating_point()]
+    if not parts:
+        raise InputError(
+            "train-step needs an output that depends on trainable parameters, and this model's "
+            "output does not (are all its parameters frozen?)"
+        )
+    return functools.reduce(torch.add, parts)
+
+
+def _output_tensors(output: Any) -> Iterator[torch.Tensor]:
+    if isinstance(output, torch.Tensor):
+        yield output
+    elif isinstance(output, dict):
+        for value in output.values():
+            yield from _output_tensors(value)
+    elif isinstance(output, (tuple, list)):
+        for value in output:
+            yield from _output_tensors(value)
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _result(
+    *,
+    device: str,
+    dtype: str,
+    input_shape: tuple[int, ...],
+    mode: str,
+    warmup_ns: list[int],
+    samples_ns: list[int],
+    notes: tuple[str, ...],
+) -> LatencyResult:
+    ms = np.asarray(samples_ns, dtype=np.float64) / 1e6
+    warm_ms = tuple(float(v) / 1e6 for v in warmup_ns)
+    p5, p50, p95 = np.percentile(ms, [5, 50, 95])
+    return LatencyResult(
+        device=device,
+        dtype=dtype,
+        input_shape=tuple(int(d) for d in input_shape),
+        mode=mode,
+        warmup_ms=warm_ms[0],
+        warmup_samples_ms=warm_ms,
+        samples_ms=tuple(ms.tolist()),
+        median_ms=float(p50),
+        mean_ms=float(ms.mean()),
+        p5_ms=float(p5),
+        p95_ms=float(p95),
+        min_ms=float(ms.min()),
+        max_ms=float(ms.max()),
+        std_ms=float(ms.std(ddof=1)) if ms.size > 1 else 0.0,
+        notes=notes,
+    )

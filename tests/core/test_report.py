@@ -1,0 +1,243 @@
+from __future__ import annotations
+
+import base64
+import csv
+import datetime as dt
+import io
+import json
+import os
+import re
+import stat
+
+import pytest
+import torch
+
+from inspector.core import report as report_module
+from inspector.core.devices import memory_reading
+from inspector.core.errors import InputError, InspectorError
+from inspector.core.models import example_model
+from inspector.core.report import (
+    SCHEMA_VERSION,
+    SUPPORTED_SUFFIXES,
+    build_report,
+    load_report,
+    render_csv,
+    render_html,
+    render_markdown,
+    save_report,
+)
+from inspector.core.timing import measure_latency
+
+MOVE = {
+    "call": "model.to('cpu', torch.float64)", "method": "to", "source": "cpu", "target": "cpu",
+    "seconds": 0.0012, "bytes": 44, "gbps": 0.04, "ok": True, "error": None,
+}
+
+
+class _MoveLike:
+    """Stands for inspector.core.moves.MoveResult: anything with to_dict() will do."""
+
+    def to_dict(self) -> dict:
+        return {**MOVE, "ok": False, "error": "CUDA out of memory", "call": "model.cuda()"}
+
+
+@pytest.fixture(scope="module")
+def latency():
+    return measure_latency(example_model(), runs=6, warmup=2)
+
+
+@pytest.fixture
+def report(latency):
+    readings = [memory_reading("cpu") for _ in range(3)]
+    return build_report(example_model(), moves=[MOVE, _MoveLike()], latency=[latency], memory={"cpu": readings})
+
+
+def test_report_has_the_design_sections_and_is_plain_json(report):
+    assert report["schema_version"] == SCHEMA_VERSION == 1
+    created = dt.datetime.fromisoformat(report["created"])
+    assert created.utcoffset() == dt.timedelta(0)
+    env = report["environment"]
+    assert env["python"] and env["torch"] == torch.__version__ and env["os"] and "devices" in env
+    model = report["model"]
+    assert (model["spec"], model["class"], model["parameters"], model["bytes"]) == ("example", "Net", 11, 44)
+    assert model["by_device"] == {"cpu": 44}
+    assert [m["ok"] for m in report["moves"]] == [True, False]
+    assert report["latency"][0]["samples_ms"] and report["latency"][0]["input_shape"] == [64, 3]
+    assert json.loads(json.dumps(report, allow_nan=False)) == report
+
+
+def test_memory_readings_become_seconds_since_the_first_one(report):
+    points = report["memory"]["cpu"]
+    assert points[0]["t"] == 0.0 and all(b["t"] >= a["t"] for a, b in zip(points, points[1:]))
+    assert set(points[0]) == {"t", "allocated", "reserved", "used", "total"}
+    assert points[0]["total"] > 0
+
+
+def test_json_round_trip(tmp_path, report):
+    path = save_report(report, tmp_path / "r.json")
+    assert load_report(path) == report
+
+
+def test_nan_is_written_as_null_so_other_tools_can_read_the_file(tmp_path):
+    report = build_report(example_model(), moves=[{**MOVE, "gbps": float("nan")}])
+    path = save_report(report, tmp_path / "r.json")
+
+    def reject(constant):
+        raise ValueError(constant)
+
+    assert json.loads(path.read_text(), parse_constant=reject)["moves"][0]["gbps"] is None
+
+
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        ("not json at all", "not JSON"),
+        ("[1, 2]", "no schema_version"),
+        ('{"hello": 1}', "no schema_version"),
+        ('{"schema_version": 99, "created": ""}', "newer"),
+        ('{"schema_version": 1, "created": "x"}', "lacks environment"),
+        ('{"schema_version": "1"}', "schema_version"),
+    ],
+)
+def test_load_report_refuses_what_is_not_a_report_it_can_read(tmp_path, content, match):
+    path = tmp_path / "r.json"
+    path.write_text(content)
+    with pytest.raises(InputError, match=match):
+        load_report(path)
+
+
+def test_load_report_of_a_missing_file_or_a_csv_is_a_clear_input_error(tmp_path, report):
+    with pytest.raises(InputError, match="does not exist"):
+        load_report(tmp_path / "nope.json")
+    csv_path = save_report(report, tmp_path / "r.csv")
+    with pytest.raises(InputError, match=r"only \.json reports"):
+        load_report(csv_path)
+
+
+def test_unknown_suffix_lists_the_supported_ones_and_writes_nothing(tmp_path, report):
+    with pytest.raises(InputError) as info:
+        save_report(report, tmp_path / "r.xlsx")
+    assert all(s in info.value.message for s in SUPPORTED_SUFFIXES)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_csv_has_one_row_per_sample_move_and_memory_point(report):
+    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
+    by_section = {s: [r for r in rows if r["section"] == s] for s in ("latency", "move", "memory")}
+    entry = report["latency"][0]
+    assert len(by_section["latency"]) == len(entry["samples_ms"]) + len(entry["warmup_samples_ms"])
+    timed = [float(r["ms"]) for r in by_section["latency"] if r["phase"] == "timed"]
+    assert timed == pytest.approx(entry["samples_ms"])
+    assert [r["call"] for r in by_section["move"]] == [m["call"] for m in report["moves"]]
+    assert len(by_section["memory"]) == 3 and by_section["memory"][0]["device"] == "cpu"
+
+
+def test_csv_quotes_text_a_spreadsheet_would_run_as_a_formula():
+    report = build_report(example_model(), moves=[{**MOVE, "error": "=HYPERLINK(1)", "ok": False}])
+    row = next(csv.DictReader(io.StringIO(render_csv(report))))
+    assert row["error"] == "'=HYPERLINK(1)"
+
+
+def test_markdown_block_has_environment_model_and_both_tables(report):
+    text = render_markdown(report)
+    assert f"PyTorch: {torch.__version__}" in text
+    assert "| Call | Source → target |" in text and "model.cuda()" in text and "failed: CUDA out of memory" in text
+    assert re.search(r"^\| cpu \| float32 \| forward \| 64x3 \|", text, re.M)
+
+
+def test_markdown_escapes_pipes_in_user_text(report):
+    report["model"]["spec"] = "my|model.py:make"
+    assert "my\\|model.py:make" in render_markdown(report)
+
+
+def test_html_is_one_offline_file_with_the_plots_embedded(report):
+    png = b"\x89PNG\r\n\x1a\nfake"
+    page = render_html(report, images={"Latency": png})
+    encoded = re.search(r'<img alt="Latency" src="data:image/png;base64,([^"]+)"', page).group(1)
+    assert base64.b64decode(encoded) == png
+    assert not re.search(r'(src|href)="(https?:)?//', page) and "<link" not in page
+
+
+def test_html_without_images_says_pyside6_is_missing(report, monkeypatch):
+    real = report_module.importlib.util.find_spec
+    monkeypatch.setattr(
+        report_module.importlib.util, "find_spec", lambda name, *a: None if name == "PySide6" else real(name, *a)
+    )
+    assert "plots were left out because PySide6 is not installed" in render_html(report)
+
+
+def test_html_escapes_user_provided_text(report):
+    report["model"]["spec"] = "<script>alert(1)</script>"
+    report["moves"][0]["error"] = '"><img src=x onerror=alert(2)>'
+    page = render_html(report)
+    assert "<script>alert" not in page and "<img src=x" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+@pytest.mark.parametrize("suffix", SUPPORTED_SUFFIXES)
+def test_every_format_saves_and_replaces_an_existing_file(tmp_path, report, suffix):
+    path = tmp_path / f"r{suffix}"
+    path.write_text("old")
+    save_report(report, path)
+    assert path.read_text(encoding="utf-8") != "old" and len(path.read_bytes()) > 100
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_a_write_failing_half_way_leaves_the_old_file_untouched_and_no_temp_file(tmp_path, report, monkeypatch):
+    path = tmp_path / "r.json"
+    path.write_bytes(b"the previous report")
+
+    def half_then_fail(fh, data):
+        fh.write(data[: len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report_module, "_write_payload", half_then_fail)
+    with pytest.raises(InspectorError, match=re.escape(str(path))):
+        save_report(report, path)
+    assert path.read_bytes() == b"the previous report"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_an_interrupt_mid_write_also_cleans_up(tmp_path, report, monkeypatch):
+    path = tmp_path / "r.md"
+    path.write_bytes(b"old")
+
+    def interrupted(fh, data):
+        fh.write(data[:10])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report_module, "_write_payload", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        save_report(report, path)
+    assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["r.md"]
+
+
+def test_unwritable_paths_are_clear_errors_naming_the_path(tmp_path, report):
+    a_file = tmp_path / "plain-file"
+    a_file.write_text("x")
+    target = a_file / "r.json"  # a regular file as "directory": fails even for root
+    with pytest.raises(InspectorError, match=re.escape(str(target))) as info:
+        save_report(report, target)
+    assert "not a folder" in info.value.message
+    with pytest.raises(InspectorError, match="does not exist"):
+        save_report(report, tmp_path / "missing" / "r.json")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
+def test_replacing_a_file_keeps_its_permissions(tmp_path, report):
+    path = tmp_path / "r.json"
+    path.write_text("{}")
+    path.chmod(0o600)
+    save_report(report, path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_failing_device_discovery_still_gives_a_report(monkeypatch):
+    import inspector.core.devices as devices
+
+    def broken():
+        raise RuntimeError("NVML exploded")
+
+    monkeypatch.setattr(devices, "discover_devices", broken)
+    env = build_report(example_model())["environment"]
+    assert "NVML exploded" in env["devices"]["notes"][0] and env["torch"] == torch.__version__

@@ -1,0 +1,284 @@
+from __future__ import annotations
+
+import gc
+import json
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+from inspector.core.errors import Cancelled, InputError, InspectorError
+from inspector.core.models import LoadedModel, Net, example_model
+from inspector.core.timing import LatencyResult, make_input, measure_latency, parse_input_shape
+
+DESIGN_LATENCY_KEYS = {
+    "device", "dtype", "input_shape", "warmup_ms", "samples_ms",
+    "median_ms", "mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms",
+}
+
+
+# ----------------------------------------------------------------- input shapes
+
+
+@pytest.mark.parametrize(
+    "text, shape",
+    [("1,3,224,224", (1, 3, 224, 224)), (" 64, 3 ", (64, 3)), ("(1, 3)", (1, 3)), ("8x16", (8, 16)), ("5", (5,))],
+)
+def test_parse_input_shape_reads_what_users_type(text, shape):
+    assert parse_input_shape(text) == shape
+
+
+@pytest.mark.parametrize("text", ["1,x", "", "0,-1", "1,,2", "1.5,2", "abc", "()"])
+def test_parse_input_shape_rejects_junk_with_an_input_error(text):
+    with pytest.raises(InputError, match="input shape"):
+        parse_input_shape(text)
+
+
+def test_make_input_from_a_shape_uses_the_models_dtype_and_device():
+    loaded = example_model()
+    loaded.module.double()
+    x = make_input(loaded, (4, 3))
+    assert x.shape == (4, 3) and x.dtype == torch.float64 and x.device.type == "cpu"
+
+
+def test_make_input_casts_floating_example_inputs_and_keeps_integer_ones():
+    class TwoInputs(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.emb = nn.Embedding(10, 3)
+
+        def forward(self, ids, x):
+            return self.emb(ids).sum(1) + x
+
+    loaded = LoadedModel("two", TwoInputs().double(), example_input=(torch.tensor([[1, 2]]), torch.randn(1, 3)))
+    ids, x = make_input(loaded)
+    assert ids.dtype == torch.int64 and x.dtype == torch.float64
+
+
+def test_no_input_and_no_shape_tells_the_user_to_give_a_shape():
+    loaded = LoadedModel("bare", Net())
+    with pytest.raises(InputError, match=r"--input-shape 1,3,224,224"):
+        measure_latency(loaded, runs=1)
+
+
+# ----------------------------------------------------------------- forward
+
+
+def test_forward_keeps_every_sample_and_the_statistics_agree_with_them():
+    result = measure_latency(example_model(), runs=25, warmup=4)
+    samples = np.array(result.samples_ms)
+    assert len(samples) == 25 and len(result.warmup_samples_ms) == 4
+    assert result.warmup_ms == result.warmup_samples_ms[0]
+    assert (samples > 0).all()
+    assert result.median_ms == pytest.approx(np.median(samples))
+    assert result.mean_ms == pytest.approx(samples.mean())
+    assert result.std_ms == pytest.approx(samples.std(ddof=1))
+    assert result.min_ms <= result.p5_ms <= result.median_ms <= result.p95_ms <= result.max_ms
+    assert (result.device, result.dtype, result.input_shape, result.mode) == ("cpu", "float32", (64, 3), "forward")
+
+
+def test_default_is_one_hundred_runs():
+    assert len(measure_latency(example_model()).samples_ms) == 100
+
+
+def test_to_dict_has_the_reports_keys_and_is_json_ready():
+    d = measure_latency(example_model(), runs=3).to_dict()
+    assert DESIGN_LATENCY_KEYS | {"mode", "warmup_samples_ms", "std_ms"} <= set(d)
+    assert json.loads(json.dumps(d))["input_shape"] == [64, 3]
+
+
+def test_input_shape_replaces_the_example_input():
+    result = measure_latency(example_model(), runs=2, input_shape=(5, 3))
+    assert result.input_shape == (5, 3)
+
+
+class _Recorder(nn.Module):
+    """Records, at every forward, the mode it ran in."""
+
+    seen: list[tuple[bool, bool]] = []
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 1)
+        self.bn = nn.BatchNorm1d(1)
+
+    def forward(self, x):
+        _Recorder.seen.append((self.training, torch.is_inference_mode_enabled()))
+        return self.bn(self.fc(x))
+
+
+def test_forward_runs_in_eval_and_inference_mode_and_restores_every_submodules_flag():
+    model = _Recorder().train()
+    model.bn.eval()  # a user's deliberate choice, which must survive
+    running_mean = model.bn.running_mean.clone()
+    _Recorder.seen.clear()
+    measure_latency(LoadedModel("rec", model, example_input=torch.randn(8, 3)), runs=3, warmup=1)
+    assert _Recorder.seen == [(False, True)] * 4
+    assert model.training and model.fc.training and not model.bn.training
+    assert torch.equal(model.bn.running_mean, running_mean)
+
+
+def test_forward_on_the_wrong_shape_names_the_shape_given_and_the_one_expected():
+    with pytest.raises(InputError) as info:
+        measure_latency(example_model(), runs=1, input_shape=(64, 4))
+    message = info.value.message
+    assert "(64, 4)" in message and "mat1 and mat2" in message and "expects the last dimension to be 3" in message
+
+
+def test_out_of_memory_in_the_model_is_an_operation_failure_not_bad_input():
+    class Hungry(nn.Module):
+        def forward(self, x):
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
+
+    with pytest.raises(InspectorError) as info:
+        measure_latency(LoadedModel("hungry", Hungry(), example_input=torch.zeros(1)), runs=1)
+    assert not isinstance(info.value, InputError) and info.value.kind == "oom"
+
+
+def test_the_garbage_collector_is_back_on_after_success_and_failure():
+    measure_latency(example_model(), runs=2)
+    assert gc.isenabled()
+    with pytest.raises(InputError):
+        measure_latency(example_model(), runs=2, input_shape=(2, 7))
+    assert gc.isenabled()
+
+
+# ----------------------------------------------------------------- run count, time, callbacks
+
+
+def test_min_time_measures_at_least_that_long_and_progress_ends_at_its_total():
+    calls: list[tuple[int, int]] = []
+    result = measure_latency(example_model(), min_time=0.02, progress=lambda d, t: calls.append((d, t)))
+    assert sum(result.samples_ms) >= 20.0
+    assert calls[0][0] == 0 and calls[-1] == (len(result.samples_ms), len(result.samples_ms))
+    assert [d for d, _ in calls] == list(range(len(result.samples_ms) + 1))
+
+
+def test_on_sample_streams_every_sample_in_order():
+    streamed: list[tuple[int, float]] = []
+    result = measure_latency(example_model(), runs=7, on_sample=lambda i, ms: streamed.append((i, ms)))
+    assert [i for i, _ in streamed] == list(range(7))
+    assert tuple(ms for _, ms in streamed) == pytest.approx(result.samples_ms)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"runs": 0}, {"runs": 2, "min_time": 1.0}, {"min_time": -1}, {"mode": "backward"}, {"warmup": 0}],
+)
+def test_bad_settings_are_input_errors(kwargs):
+    with pytest.raises(InputError):
+        measure_latency(example_model(), **kwargs)
+
+
+def test_cancel_stops_between_samples_and_restores_the_train_flag():
+    loaded = example_model()
+    loaded.module.train()
+    streamed: list[int] = []
+    with pytest.raises(Cancelled):
+        measure_latency(
+            loaded, runs=1000, on_sample=lambda i, ms: streamed.append(i), should_cancel=lambda: len(streamed) >= 5
+        )
+    assert len(streamed) == 5
+    assert loaded.module.training and gc.isenabled()
+
+
+# ----------------------------------------------------------------- train-step
+
+
+def _state(loaded: LoadedModel) -> dict[str, torch.Tensor]:
+    """Every tensor a train step could touch, cloned."""
+    out = {f"p.{n}": p.detach().clone() for n, p in loaded.module.named_parameters()}
+    out.update({f"g.{n}": p.grad.clone() for n, p in loaded.module.named_parameters() if p.grad is not None})
+    for i, (p, s) in enumerate(loaded.optimizer.state.items() if loaded.optimizer else ()):
+        out.update({f"o.{i}.{k}": v.clone() for k, v in s.items() if isinstance(v, torch.Tensor)})
+    return out
+
+
+def _assert_bitwise_equal(before: dict, after: dict) -> None:
+    assert before.keys() == after.keys()
+    for name in before:
+        assert torch.equal(before[name], after[name]), name
+
+
+def _trained_with_adam() -> LoadedModel:
+    loaded = example_model()
+    loaded.optimizer = torch.optim.Adam(loaded.module.parameters(), lr=0.1)
+    loaded.module(loaded.example_input).sum().backward()
+    loaded.optimizer.step()  # now there is optimizer state (exp_avg, exp_avg_sq, step) and grads
+    return loaded
+
+
+def test_train_step_leaves_parameters_grads_and_optimizer_state_bitwise_unchanged():
+    loaded = _trained_with_adam()
+    before = _state(loaded)
+    assert any(k.startswith("o.") for k in before) and any(k.startswith("g.") for k in before)
+    result = measure_latency(loaded, mode="train-step", runs=5)
+    _assert_bitwise_equal(before, _state(loaded))
+    assert result.mode == "train-step" and len(result.samples_ms) == 5
+    assert any("Adam" in note for note in result.notes)
+    assert loaded.module.training  # the user's flag, untouched
+
+
+def test_train_step_really_trains_the_copy_in_train_mode():
+    model = _Recorder().eval()
+    _Recorder.seen.clear()
+    loaded = LoadedModel("rec", model, example_input=torch.randn(8, 3))
+    measure_latency(loaded, mode="train-step", runs=2, warmup=1)
+    assert _Recorder.seen == [(True, False)] * 3
+    assert not model.training
+
+
+def test_train_step_without_an_optimizer_uses_sgd_on_a_copy_and_says_so():
+    loaded = example_model()
+    loaded.optimizer = None
+    before = _state(loaded)
+    result = measure_latency(loaded, mode="train-step", runs=3)
+    _assert_bitwise_equal(before, _state(loaded))
+    assert any("SGD(lr=0.01)" in note for note in result.notes)
+
+
+def test_train_step_works_even_when_called_under_no_grad():
+    with torch.no_grad():
+        result = measure_latency(example_model(), mode="train-step", runs=2)
+    assert len(result.samples_ms) == 2
+
+
+def test_train_step_on_a_frozen_model_is_a_clear_input_error():
+    loaded = example_model()
+    loaded.optimizer = None
+    loaded.module.requires_grad_(False)
+    with pytest.raises(InputError, match="trainable"):
+        measure_latency(loaded, mode="train-step", runs=1)
+
+
+def test_cancelled_train_step_leaves_the_model_untouched():
+    loaded = _trained_with_adam()
+    before = _state(loaded)
+    count = iter(range(100))
+    with pytest.raises(Cancelled):
+        measure_latency(loaded, mode="train-step", runs=50, should_cancel=lambda: next(count) >= 4)
+    _assert_bitwise_equal(before, _state(loaded))
+
+
+def test_result_is_frozen():
+    result = measure_latency(example_model(), runs=1)
+    assert isinstance(result, LatencyResult)
+    with pytest.raises(AttributeError):
+        result.median_ms = 0.0
+
+
+# ----------------------------------------------------------------- CUDA
+
+
+@pytest.mark.cuda
+def test_cuda_forward_and_train_step_report_the_gpu_and_leave_the_model_alone():
+    loaded = _trained_with_adam()
+    loaded.module.cuda()
+    loaded.optimizer.load_state_dict(loaded.optimizer.state_dict())  # state follows the params
+    before = _state(loaded)
+    forward = measure_latency(loaded, runs=5)
+    step = measure_latency(loaded, mode="train-step", runs=5)
+    assert forward.device == "cuda:0" and step.device == "cuda:0"
+    assert len(forward.samples_ms) == 5 and forward.min_ms > 0
+    _assert_bitwise_equal(before, _state(loaded))
