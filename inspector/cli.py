@@ -334,11 +334,14 @@ def _report_images(report: dict, output: str):
 
 def cmd_window(args) -> int:
     try:
-        from inspector.gui.app import main as gui_main
+        import pyqtgraph  # noqa: F401
+        from PySide6 import QtWidgets  # noqa: F401
     except ImportError as exc:
         raise InspectorError(
             f"the window needs PySide6 and pyqtgraph ({exc}); install them, or use the headless commands: devices, inspect, bench"
         ) from None
+    from inspector.gui.app import main as gui_main
+
     return gui_main(model_spec=args.model, trust=args.trust)
 
 

@@ -32,7 +32,7 @@ def test_devices_table_lists_cpu_and_says_why_no_gpu(capsys):
     header, rule, first = out.splitlines()[:3]
     assert header.split()[:2] == ["ID", "NAME"]
     assert first.startswith("cpu ")
-    assert "note: this PyTorch build has no CUDA support" in out
+    assert "note: no accelerator is listed: this PyTorch build has no CUDA support" in out
 
 
 def test_devices_json_has_contract_keys(capsys):
