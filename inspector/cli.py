@@ -152,7 +152,14 @@ def cmd_devices(args) -> int:
 
 
 def _load(args):
+    import os
+
     from inspector.core.models import load_model
+
+    # `python -m inspector` finds `mymodels:make` in the working folder; the console script
+    # should too. Appended, so a local file never shadows an installed package.
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
 
     return load_model(args.spec, trust=args.trust, architecture=args.arch)
 
