@@ -101,6 +101,11 @@ def version_text() -> str:
         build.append(f"CUDA {torch.version.cuda}")
     if getattr(torch.version, "hip", None):
         build.append(f"ROCm {torch.version.hip}")
+    if getattr(torch.version, "xpu", None):
+        build.append(f"XPU {torch.version.xpu}")
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_built():
+        build.append("MPS")
     if not build:
         build.append("CPU-only build")
     try:
@@ -108,6 +113,12 @@ def version_text() -> str:
         from PySide6 import QtCore
 
         qt = f"Qt {QtCore.qVersion()} (PySide6 {PySide6.__version__})"
+        try:
+            import pyqtgraph
+
+            qt += f", pyqtgraph {pyqtgraph.__version__}"
+        except ImportError:
+            qt += ", pyqtgraph not installed"
     except ImportError:
         qt = "Qt not installed (PySide6 missing: only the headless commands work)"
     return "\n".join(
@@ -358,10 +369,10 @@ COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench}
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.version:
-        _print(version_text())
-        return 0
     try:
+        if args.version:
+            _print(version_text())
+            return 0
         return COMMANDS.get(args.command, cmd_window)(args)
     except InspectorError as exc:
         if args.debug:
