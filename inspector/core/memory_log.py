@@ -6,6 +6,7 @@ kept in numpy ring buffers so an hour at 20 Hz stays small and appends stay O(1)
 
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 from typing import Iterable
@@ -34,9 +35,14 @@ class _Ring:
         else:
             self.start = (self.start + 1) % self.capacity
 
-    def view(self) -> np.ndarray:
-        idx = (self.start + np.arange(self.size)) % self.capacity
+    def view(self, first: int = 0) -> np.ndarray:
+        """Rows in time order, from the ``first``-th oldest on (a copy)."""
+        idx = (self.start + np.arange(first, self.size)) % self.capacity
         return self.data[idx]
+
+    def first_at_or_after(self, t: float) -> int:
+        """How many rows are older than ``t`` (binary search over the time column)."""
+        return bisect.bisect_left(range(self.size), t, key=lambda i: self.data[(self.start + i) % self.capacity, 0])
 
 
 class MemoryTimeline:
@@ -69,6 +75,22 @@ class MemoryTimeline:
         with self._lock:
             ring = self._rings.get(device)
             block = ring.view() if ring is not None else np.empty((0, 1 + len(_FIELDS)))
+        return {name: block[:, i].copy() for i, name in enumerate(("t",) + _FIELDS)}
+
+    def series_since(self, device: str, since: float) -> dict[str, np.ndarray]:
+        """Like ``series``, but only from time ``since`` (seconds) on, plus the reading just
+        before it (so a line drawn from it enters at the left edge). Copies only those rows:
+        a plot following the last 30 s of an hour-long timeline reads 30 s of data.
+
+        Assumes readings arrive in time order (each device's sampler appends as it reads).
+        """
+        with self._lock:
+            ring = self._rings.get(device)
+            if ring is None:
+                block = np.empty((0, 1 + len(_FIELDS)))
+            else:
+                first = max(0, ring.first_at_or_after(since) - 1)
+                block = ring.view(first)
         return {name: block[:, i].copy() for i, name in enumerate(("t",) + _FIELDS)}
 
     def clear(self) -> None:

@@ -1,0 +1,344 @@
+"""Two timing reports side by side: latency per device with ratios, moves with GB/s, environments.
+
+Pure data (no Qt): the GUI's comparison view shows these rows; a script could print them.
+Reports are the dicts ``inspector.core.report.build_report``/``load_report`` give; entries
+written by older versions may lack optional keys, so every read here tolerates absence.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import asdict, dataclass
+from typing import Any, Iterable, Mapping
+
+from inspector.core.units import format_bytes
+
+#: Ratios within this fraction of 1 read as "about the same": run-to-run noise is larger.
+SAME_WITHIN = 0.03
+
+
+@dataclass(frozen=True)
+class LatencyRow:
+    """One (device, dtype, mode, input shape) measured in A and/or B. Times in ms.
+
+    ``ratio`` is B's median divided by A's (above 1: B is slower). ``speedup_vs_cpu_*`` is
+    that report's own CPU median for the same dtype/mode/shape divided by this median.
+    """
+
+    device: str
+    dtype: str
+    mode: str
+    input_shape: tuple[int, ...]
+    device_name_a: str | None
+    device_name_b: str | None
+    median_a: float | None
+    p5_a: float | None
+    p95_a: float | None
+    samples_a: int
+    median_b: float | None
+    p5_b: float | None
+    p95_b: float | None
+    samples_b: int
+    ratio: float | None
+    speedup_vs_cpu_a: float | None
+    speedup_vs_cpu_b: float | None
+    verdict: str
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One kind of move (route, method, dtype, pinned) in A and/or B.
+
+    Seconds and GB/s are medians over the successful moves of that kind; ``ratio`` is B's
+    GB/s divided by A's (above 1: B moves faster).
+    """
+
+    source: str
+    target: str
+    method: str
+    dtype: str | None
+    pinned: bool
+    count_a: int
+    failed_a: int
+    bytes_a: int | None
+    seconds_a: float | None
+    gbps_a: float | None
+    count_b: int
+    failed_b: int
+    bytes_b: int | None
+    seconds_b: float | None
+    gbps_b: float | None
+    ratio: float | None
+    verdict: str
+
+    @property
+    def route(self) -> str:
+        return f"{self.source} → {self.target}"
+
+
+@dataclass(frozen=True)
+class EnvironmentRow:
+    """One fact about where a report was made (``section``: report, environment, device, model)."""
+
+    section: str
+    name: str
+    a: str
+    b: str
+    differs: bool
+
+
+@dataclass(frozen=True)
+class Comparison:
+    label_a: str
+    label_b: str | None  # None: one report shown on its own
+    latency: tuple[LatencyRow, ...]
+    moves: tuple[MoveRow, ...]
+    environment: tuple[EnvironmentRow, ...]
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        for row, source in zip(out["moves"], self.moves):
+            row["route"] = source.route
+        return out
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def compare_reports(a: Mapping[str, Any], b: Mapping[str, Any] | None = None, *,
+                    label_a: str = "A", label_b: str = "B") -> Comparison:  # fmt: skip
+    """Rows comparing report ``a`` with ``b`` (or describing ``a`` alone when ``b`` is None)."""
+    empty: Mapping[str, Any] = {}
+    other = b if b is not None else empty
+    return Comparison(
+        label_a=label_a,
+        label_b=label_b if b is not None else None,
+        latency=tuple(_latency_rows(a, other, label_a, label_b)),
+        moves=tuple(_move_rows(a, other, label_a, label_b)),
+        environment=tuple(_environment_rows(a, other)),
+    )
+
+
+def describe_ratio(ratio: float | None, label: str, *, higher_is_better: bool = False) -> str:
+    """``ratio`` of B over A in words from B's side, e.g. "B 2.10× faster"."""
+    if ratio is None:
+        return ""
+    if abs(ratio - 1) <= SAME_WITHIN:
+        return "about the same"
+    better = ratio > 1 if higher_is_better else ratio < 1
+    factor = ratio if ratio >= 1 else 1 / ratio
+    return f"{label} {factor:.2f}× {'faster' if better else 'slower'}"
+
+
+# --------------------------------------------------------------------------- latency
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _ratio(numerator: float | None, denominator: float | None) -> float | None:
+    if numerator is None or denominator is None or denominator <= 0:
+        return None
+    return numerator / denominator
+
+
+def _latency_key(entry: Mapping[str, Any]) -> tuple[str, str, str, tuple[int, ...]]:
+    shape = entry.get("input_shape") or ()
+    try:
+        shape = tuple(int(d) for d in shape)
+    except (TypeError, ValueError):
+        shape = ()
+    return (str(entry.get("device", "?")), str(entry.get("dtype", "?")),
+            str(entry.get("mode") or "forward"), shape)  # fmt: skip
+
+
+def _latency_by_key(report: Mapping[str, Any]) -> dict[tuple, Mapping[str, Any]]:
+    # A re-run of the same measurement replaces the earlier one: the latest is what counts.
+    return {_latency_key(e): e for e in report.get("latency") or () if isinstance(e, Mapping)}
+
+
+def _cpu_speedup(key: tuple, entries: Mapping[tuple, Mapping[str, Any]]) -> float | None:
+    device, dtype, mode, shape = key
+    if device == "cpu":
+        return None
+    cpu = entries.get(("cpu", dtype, mode, shape))
+    if cpu is None:
+        return None
+    return _ratio(_number(cpu.get("median_ms")), _number(entries[key].get("median_ms")))
+
+
+def _device_names(report: Mapping[str, Any]) -> dict[str, str]:
+    names = {}
+    for entry in _device_entries(report):
+        if entry.get("id") and entry.get("name"):
+            names[str(entry["id"])] = str(entry["name"])
+    return names
+
+
+def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str) -> Iterable[LatencyRow]:
+    entries_a, entries_b = _latency_by_key(a), _latency_by_key(b)
+    names_a, names_b = _device_names(a), _device_names(b)
+    for key in _union(entries_a, entries_b):
+        ea, eb = entries_a.get(key, {}), entries_b.get(key, {})
+        median_a, median_b = _number(ea.get("median_ms")), _number(eb.get("median_ms"))
+        ratio = _ratio(median_b, median_a)
+        if ratio is not None:
+            verdict = describe_ratio(ratio, label_b)
+        elif b and (key in entries_a) != (key in entries_b):
+            verdict = "only in " + (label_a if key in entries_a else label_b)
+        else:
+            verdict = ""
+        yield LatencyRow(
+            device=key[0], dtype=key[1], mode=key[2], input_shape=key[3],
+            device_name_a=names_a.get(key[0]) if ea else None,
+            device_name_b=names_b.get(key[0]) if eb else None,
+            median_a=median_a, p5_a=_number(ea.get("p5_ms")), p95_a=_number(ea.get("p95_ms")),
+            samples_a=len(ea.get("samples_ms") or ()),
+            median_b=median_b, p5_b=_number(eb.get("p5_ms")), p95_b=_number(eb.get("p95_ms")),
+            samples_b=len(eb.get("samples_ms") or ()),
+            ratio=ratio,
+            speedup_vs_cpu_a=_cpu_speedup(key, entries_a) if ea else None,
+            speedup_vs_cpu_b=_cpu_speedup(key, entries_b) if eb else None,
+            verdict=verdict,
+        )  # fmt: skip
+
+
+def _union(first: Mapping, second: Mapping) -> list:
+    """Keys of both, first's order then second's new ones (dicts keep insertion order)."""
+    return list(dict.fromkeys([*first, *second]))
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def _move_key(move: Mapping[str, Any]) -> tuple[str, str, str, str | None, bool]:
+    dtype = move.get("dtype")
+    return (str(move.get("source", "?")), str(move.get("target", "?")), str(move.get("method", "?")),
+            str(dtype) if dtype is not None else None, bool(move.get("pinned", False)))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _MoveSummary:
+    count: int = 0
+    failed: int = 0
+    bytes: int | None = None
+    seconds: float | None = None
+    gbps: float | None = None
+
+
+def _move_summaries(report: Mapping[str, Any]) -> dict[tuple, _MoveSummary]:
+    groups: dict[tuple, list[Mapping[str, Any]]] = {}
+    for move in report.get("moves") or ():
+        if isinstance(move, Mapping):
+            groups.setdefault(_move_key(move), []).append(move)
+    out = {}
+    for key, moves in groups.items():
+        ok = [m for m in moves if m.get("ok")]
+        seconds = [s for m in ok if (s := _number(m.get("seconds"))) is not None]
+        gbps = [g for m in ok if (g := _number(m.get("gbps"))) is not None]
+        sizes = [m["bytes"] for m in ok if isinstance(m.get("bytes"), int)]
+        out[key] = _MoveSummary(
+            count=len(moves), failed=len(moves) - len(ok),
+            bytes=max(sizes) if sizes else None,
+            seconds=statistics.median(seconds) if seconds else None,
+            gbps=statistics.median(gbps) if gbps else None,
+        )  # fmt: skip
+    return out
+
+
+def _move_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str) -> Iterable[MoveRow]:
+    summaries_a, summaries_b = _move_summaries(a), _move_summaries(b)
+    for key in _union(summaries_a, summaries_b):
+        sa, sb = summaries_a.get(key, _MoveSummary()), summaries_b.get(key, _MoveSummary())
+        ratio = _ratio(sb.gbps, sa.gbps)
+        if ratio is not None:
+            verdict = describe_ratio(ratio, label_b, higher_is_better=True)
+        elif b and (key in summaries_a) != (key in summaries_b):
+            verdict = "only in " + (label_a if key in summaries_a else label_b)
+        else:
+            verdict = ""
+        yield MoveRow(
+            source=key[0], target=key[1], method=key[2], dtype=key[3], pinned=key[4],
+            count_a=sa.count, failed_a=sa.failed, bytes_a=sa.bytes, seconds_a=sa.seconds, gbps_a=sa.gbps,
+            count_b=sb.count, failed_b=sb.failed, bytes_b=sb.bytes, seconds_b=sb.seconds, gbps_b=sb.gbps,
+            ratio=ratio, verdict=verdict,
+        )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- environment
+
+_ENVIRONMENT_FIELDS = (
+    ("python", "Python"),
+    ("torch", "PyTorch"),
+    ("cuda", "CUDA"),
+    ("hip", "ROCm (HIP)"),
+    ("cudnn", "cuDNN"),
+    ("driver", "Driver"),
+    ("os", "OS"),
+    ("cpu", "CPU"),
+    ("cpu_physical_cores", "CPU cores"),
+    ("cpu_logical_cores", "CPU threads"),
+    ("torch_threads", "PyTorch threads"),
+    ("system_memory_bytes", "System memory"),
+)
+_MODEL_FIELDS = (
+    ("spec", "Model"),
+    ("class", "Class"),
+    ("parameters", "Parameters"),
+    ("bytes", "Size"),
+    ("by_dtype", "Dtypes"),
+    ("optimizer", "Optimizer"),
+)
+
+
+def _device_entries(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    devices = (report.get("environment") or {}).get("devices")
+    if isinstance(devices, Mapping):  # discover_devices().to_dict(): {"devices": [...], "notes": [...]}
+        devices = devices.get("devices")
+    return [d for d in devices or () if isinstance(d, Mapping)]
+
+
+def _show(value: Any, *, as_bytes: bool = False) -> str:
+    if value is None or value == "":
+        return "—"
+    if as_bytes and isinstance(value, (int, float)):
+        return format_bytes(value)
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}: {format_bytes(v) if isinstance(v, (int, float)) else v}" for k, v in value.items())
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value)
+
+
+def _device_text(entry: Mapping[str, Any]) -> str:
+    name = entry.get("name") or entry.get("type") or "?"
+    total = entry.get("total_bytes")
+    return f"{name} · {format_bytes(total)}" if isinstance(total, (int, float)) else str(name)
+
+
+def _environment_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> Iterable[EnvironmentRow]:
+    alone = not b
+
+    def row(section: str, name: str, value_a: str, value_b: str) -> EnvironmentRow:
+        return EnvironmentRow(section, name, value_a, "" if alone else value_b,
+                              differs=not alone and value_a != value_b)  # fmt: skip
+
+    yield row("report", "Created", _show(a.get("created")), _show(b.get("created")))
+    env_a, env_b = a.get("environment") or {}, b.get("environment") or {}
+    for key, name in _ENVIRONMENT_FIELDS:
+        as_bytes = key.endswith("_bytes")
+        if env_a.get(key) is None and env_b.get(key) is None:
+            continue  # e.g. ROCm on two CUDA machines: a row of dashes says nothing
+        yield row("environment", name, _show(env_a.get(key), as_bytes=as_bytes), _show(env_b.get(key), as_bytes=as_bytes))
+    devices_a = {str(d.get("id")): _device_text(d) for d in _device_entries(a)}
+    devices_b = {str(d.get("id")): _device_text(d) for d in _device_entries(b)}
+    for device in _union(devices_a, devices_b):
+        yield row("device", device, devices_a.get(device, "—"), devices_b.get(device, "—"))
+    model_a, model_b = a.get("model") or {}, b.get("model") or {}
+    for key, name in _MODEL_FIELDS:
+        as_bytes = key == "bytes"
+        yield row("model", name, _show(model_a.get(key), as_bytes=as_bytes), _show(model_b.get(key), as_bytes=as_bytes))

@@ -1,0 +1,347 @@
+"""Two timing reports side by side: a thin view over ``inspector.core.compare``.
+
+Three tables (latency, moves, environment) fed by two report dicts: the current session
+(``set_session_report``) and a report opened from disk (``open_report``, read on a pool
+thread: a report holding an hour of memory readings is megabytes of JSON).
+
+Integration in the window::
+
+    self.comparison = ComparisonView()                      # objectName "comparisonView"
+    self.comparison.failed.connect(self.error_banner.show_failure)   # Failure
+    self.comparison.set_session_report(report)              # built by the ModelWorker
+    self.comparison.open_report(path)                       # compare with a saved .json
+    self.comparison.wait(2000)                              # in closeEvent
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from PySide6.QtCore import Qt, QThreadPool, Signal, Slot
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.compare import Comparison, compare_reports
+from inspector.core.errors import Failure, InspectorError
+from inspector.core.report import load_report
+from inspector.core.units import format_bytes
+
+SIDES = ("a", "b")
+_FASTER = QColor("#2e7d32")
+_SLOWER = QColor("#c62828")
+
+
+def _ms(value: float | None) -> str:
+    if value is None:
+        return "—"
+    if value >= 100:
+        return f"{value:.1f}"
+    return f"{value:.4g}"
+
+
+def _times(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}×"
+
+
+def _band(p5: float | None, p95: float | None) -> str:
+    return "—" if p5 is None or p95 is None else f"{_ms(p5)} – {_ms(p95)}"
+
+
+class _Cell(QTableWidgetItem):
+    """A read-only cell that sorts by its number (missing values last), not by its text."""
+
+    def __init__(self, text: str, sort_value: float | str | None = None, *, numeric: bool = False,
+                 tooltip: str = "") -> None:  # fmt: skip
+        super().__init__(text)
+        self.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        self.sort_value = sort_value if sort_value is not None else (math.inf if numeric else text)
+        if numeric:
+            self.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if tooltip:
+            self.setToolTip(tooltip)
+
+    def __lt__(self, other: QTableWidgetItem) -> bool:
+        mine, theirs = self.sort_value, getattr(other, "sort_value", other.text())
+        if isinstance(mine, (int, float)) and isinstance(theirs, (int, float)):
+            return mine < theirs
+        return str(mine) < str(theirs)
+
+
+def _number_cell(text: str, value: float | None, tooltip: str = "") -> _Cell:
+    return _Cell(text, value, numeric=True, tooltip=tooltip)
+
+
+def _ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) -> _Cell:
+    cell = _number_cell(_times(ratio), ratio, verdict)
+    if ratio is not None and verdict and verdict != "about the same":
+        better = ratio > 1 if higher_is_better else ratio < 1
+        cell.setForeground(_FASTER if better else _SLOWER)
+    return cell
+
+
+def _table(name: str, headers: Sequence[str]) -> QTableWidget:
+    table = QTableWidget(0, len(headers))
+    table.setObjectName(name)
+    table.setHorizontalHeaderLabels(list(headers))
+    table.verticalHeader().setVisible(False)
+    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+    table.setAlternatingRowColors(True)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    table.horizontalHeader().setStretchLastSection(True)
+    return table
+
+
+def _fill(table: QTableWidget, rows: Sequence[Sequence[QTableWidgetItem]]) -> None:
+    table.setSortingEnabled(False)  # sorting while filling scrambles the rows
+    table.clearContents()
+    table.setRowCount(len(rows))
+    for r, cells in enumerate(rows):
+        for c, cell in enumerate(cells):
+            table.setItem(r, c, cell)
+    table.setSortingEnabled(True)
+
+
+def _prefixes(comparison: Comparison) -> tuple[str, str | None]:
+    """Column prefixes: "A "/"B " side by side; none for a report shown alone."""
+    return ("A ", "B ") if comparison.label_b is not None else ("", None)
+
+
+class ComparisonView(QWidget):
+    """Report A (the session, or a report) next to report B; B alone fills A's columns."""
+
+    #: A report could not be opened: Failure(kind, message, detail) for the error banner.
+    failed = Signal(object)
+    #: (side, path) after a report from disk is shown.
+    reportOpened = Signal(str, str)
+    _loaded = Signal(str, str, object)  # pool thread -> GUI thread
+    _load_failed = Signal(str, object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("comparisonView")
+        self.reports: dict[str, Mapping[str, Any] | None] = {"a": None, "b": None}
+        self.labels: dict[str, str] = {"a": "This session", "b": "Report"}
+        self.comparison: Comparison | None = None
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._loaded.connect(self._on_loaded)
+        self._load_failed.connect(self._on_load_failed)
+
+        self.summary_label = QLabel(self, objectName="comparisonSummary", wordWrap=True)
+        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.open_button = QPushButton("Open report…", self, objectName="openComparisonButton")
+        self.open_button.setToolTip("Open a saved .json timing report to compare with this session")
+        self.open_button.clicked.connect(self._ask_for_report)
+        self.latency_table = _table("comparisonLatencyTable", ())
+        self.moves_table = _table("comparisonMovesTable", ())
+        self.environment_table = _table("comparisonEnvironmentTable", ())
+        self.tabs = QTabWidget(self, objectName="comparisonTabs")
+        self.tabs.addTab(self.latency_table, "Latency")
+        self.tabs.addTab(self.moves_table, "Moves")
+        self.tabs.addTab(self.environment_table, "Environment")
+
+        top = QHBoxLayout()
+        top.addWidget(self.summary_label, 1)
+        top.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.tabs, 1)
+        self.refresh()
+
+    # ----- input
+
+    def set_reports(self, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None = None, *,
+                    label_a: str | None = None, label_b: str | None = None) -> None:  # fmt: skip
+        """Show report ``a`` next to ``b`` (either may be None)."""
+        self.reports = {"a": a, "b": b}
+        if label_a:
+            self.labels["a"] = label_a
+        if label_b:
+            self.labels["b"] = label_b
+        self.refresh()
+
+    def set_session_report(self, report: Mapping[str, Any] | None) -> None:
+        """The current session's report as A (the window rebuilds it after each move/benchmark)."""
+        self.reports["a"] = report
+        self.labels["a"] = "This session"
+        self.refresh()
+
+    def open_report(self, path: str | Path, side: str = "b") -> None:
+        """Read a saved ``.json`` report on a pool thread, then show it as ``side``."""
+        if side not in SIDES:
+            raise ValueError(f"side must be 'a' or 'b', not {side!r}")
+        path = str(path)
+        self.summary_label.setText(f"Opening {path}…")
+        self._pool.start(lambda: self._load(side, path))
+
+    def wait(self, msecs: int = 2000) -> bool:
+        """Block until a report being read is done (for closeEvent); False on timeout."""
+        return self._pool.waitForDone(msecs)
+
+    def _load(self, side: str, path: str) -> None:
+        # Pool thread: no widget access, only signals.
+        try:
+            self._loaded.emit(side, path, load_report(path))
+        except InspectorError as exc:
+            self._load_failed.emit(path, Failure.from_exception(exc))
+        except Exception as exc:  # a bug must still reach the user, not die on the pool thread
+            self._load_failed.emit(path, Failure("error", f"could not open {path}: {exc}", repr(exc)))
+
+    @Slot(str, str, object)
+    def _on_loaded(self, side: str, path: str, report: dict) -> None:
+        self.reports[side] = report
+        self.labels[side] = Path(path).name
+        self.refresh()
+        self.reportOpened.emit(side, path)
+
+    @Slot(str, object)
+    def _on_load_failed(self, path: str, failure: Failure) -> None:
+        self.refresh()
+        self.summary_label.setText(f"{failure.message}")
+        self.failed.emit(failure)
+
+    def _ask_for_report(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a timing report", "", "Timing report (*.json)")
+        if path:
+            self.open_report(path, "b" if self.reports["a"] is not None else "a")
+
+    # ----- output
+
+    def refresh(self) -> None:
+        a, b = self.reports["a"], self.reports["b"]
+        if a is None and b is None:
+            self.comparison = None
+            self.summary_label.setText("No report yet: run a benchmark, or open a saved report.")
+            for table in (self.latency_table, self.moves_table, self.environment_table):
+                table.setRowCount(0)
+            return
+        # One report alone fills the A columns, whichever side it came in on.
+        first, second = (a, b) if a is not None else (b, None)
+        name_a = self.labels["a"] if a is not None else self.labels["b"]
+        # Columns say "A"/"B" (the names can be long file names); the line above says which.
+        self.comparison = compare_reports(first, second, label_a="A", label_b="B")
+        self.summary_label.setText(self._summary_text(first, second, name_a))
+        self._show_latency(self.comparison)
+        self._show_moves(self.comparison)
+        self._show_environment(self.comparison)
+
+    def _summary_text(self, a: Mapping[str, Any], b: Mapping[str, Any] | None, name_a: str) -> str:
+        def describe(report: Mapping[str, Any], name: str) -> str:
+            model = (report.get("model") or {}).get("spec", "?")
+            created = str(report.get("created", "?"))
+            return f"<b>{html.escape(name)}</b> ({html.escape(str(model))}, {html.escape(created)})"
+
+        if b is None:
+            return describe(a, name_a)
+        return f"<b>A</b> = {describe(a, name_a)} &nbsp;·&nbsp; <b>B</b> = {describe(b, self.labels['b'])}"
+
+    def _show_latency(self, comparison: Comparison) -> None:
+        a, b = _prefixes(comparison)
+        headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)", f"{a}p5–p95", f"{a}vs CPU"]
+        if b is not None:
+            headers += [f"{b}median (ms)", f"{b}p5–p95", f"{b}vs CPU", "B ÷ A", "Verdict"]
+        rows = []
+        for row in comparison.latency:
+            device_tip = " / ".join(n for n in (row.device_name_a, row.device_name_b) if n)
+            cells = [
+                _Cell(row.device, tooltip=device_tip),
+                _Cell(row.dtype),
+                _Cell(row.mode),
+                _Cell("×".join(map(str, row.input_shape)) or "—"),
+                _number_cell(_ms(row.median_a), row.median_a, f"{row.samples_a} samples"),
+                _number_cell(_band(row.p5_a, row.p95_a), row.p5_a),
+                _number_cell(_times(row.speedup_vs_cpu_a), row.speedup_vs_cpu_a, "speed-up over this report's CPU"),
+            ]
+            if b is not None:
+                cells += [
+                    _number_cell(_ms(row.median_b), row.median_b, f"{row.samples_b} samples"),
+                    _number_cell(_band(row.p5_b, row.p95_b), row.p5_b),
+                    _number_cell(_times(row.speedup_vs_cpu_b), row.speedup_vs_cpu_b,
+                                 "speed-up over this report's CPU"),  # fmt: skip
+                    _ratio_cell(row.ratio, row.verdict, higher_is_better=False),
+                    _Cell(row.verdict),
+                ]
+            rows.append(cells)
+        self._set_headers(self.latency_table, headers)
+        _fill(self.latency_table, rows)
+
+    def _show_moves(self, comparison: Comparison) -> None:
+        a, b = _prefixes(comparison)
+        headers = ["Route", "Method", "Dtype", "Pinned", f"{a}moves", f"{a}size", f"{a}time (s)", f"{a}GB/s"]
+        if b is not None:
+            headers += [f"{b}moves", f"{b}size", f"{b}time (s)", f"{b}GB/s", "B ÷ A (GB/s)", "Verdict"]
+        rows = []
+        for row in comparison.moves:
+            cells = [
+                _Cell(row.route),
+                _Cell(row.method),
+                _Cell(row.dtype or "—"),
+                _Cell("yes" if row.pinned else "no"),
+                *self._move_side(row.count_a, row.failed_a, row.bytes_a, row.seconds_a, row.gbps_a),
+            ]
+            if b is not None:
+                cells += [
+                    *self._move_side(row.count_b, row.failed_b, row.bytes_b, row.seconds_b, row.gbps_b),
+                    _ratio_cell(row.ratio, row.verdict, higher_is_better=True),
+                    _Cell(row.verdict),
+                ]
+            rows.append(cells)
+        self._set_headers(self.moves_table, headers)
+        _fill(self.moves_table, rows)
+
+    @staticmethod
+    def _move_side(count: int, failed: int, size: int | None, seconds: float | None,
+                   gbps: float | None) -> list[_Cell]:  # fmt: skip
+        shown = "—" if not count else (f"{count} ({failed} failed)" if failed else str(count))
+        return [
+            _number_cell(shown, count),
+            _number_cell(format_bytes(size) if size is not None else "—", size),
+            _number_cell("—" if seconds is None else f"{seconds:.4g}", seconds),
+            _number_cell("—" if gbps is None else f"{gbps:.2f}", gbps),
+        ]
+
+    def _show_environment(self, comparison: Comparison) -> None:
+        headers = ["Section", "What", "A" if comparison.label_b is not None else "Value"]
+        if comparison.label_b is not None:
+            headers.append("B")
+        bold = QFont()
+        bold.setBold(True)
+        rows = []
+        for row in comparison.environment:
+            cells = [_Cell(row.section), _Cell(row.name), _Cell(row.a)]
+            if comparison.label_b is not None:
+                cells.append(_Cell(row.b))
+            if row.differs:
+                for cell in cells:
+                    cell.setFont(bold)
+                    cell.setToolTip("differs between the two reports")
+            rows.append(cells)
+        self._set_headers(self.environment_table, headers)
+        _fill(self.environment_table, rows)
+
+    @staticmethod
+    def _set_headers(table: QTableWidget, headers: Sequence[str]) -> None:
+        table.setColumnCount(len(headers))
+        table.setHorizontalHeaderLabels(list(headers))
+
+    def cell_text(self, table: QTableWidget, row: int, header: str) -> str:
+        """The text under ``header`` in ``row`` (for tests and accessibility tools)."""
+        for column in range(table.columnCount()):
+            if table.horizontalHeaderItem(column).text() == header:
+                item = table.item(row, column)
+                return item.text() if item is not None else ""
+        raise KeyError(header)

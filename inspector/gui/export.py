@@ -1,0 +1,135 @@
+"""Export the timing report from the window: plot images, a background writer, "Copy as Markdown".
+
+The three steps keep every thread in its lane (DESIGN.md, "Data flow"):
+
+1. the ModelWorker builds the report dict (only it may read the model's tensors);
+2. the GUI thread renders the plot images (``plot_images``: offscreen twins of the live
+   plots at a fixed size, tens of milliseconds);
+3. ``ReportExporter`` renders and writes the file on a pool thread, atomically
+   (``inspector.core.report.save_report``), and reports back through signals.
+
+Integration in the window::
+
+    self.exporter = ReportExporter(self)
+    self.exporter.progress.connect(self.status_progress)         # (done, total); total 0: busy
+    self.exporter.finished.connect(lambda path: self.history.add(f"Saved {path}"))
+    self.exporter.failed.connect(self.error_banner.show_failure)  # Failure(kind, message, detail)
+    ...
+    images = plot_images(self.memory_plot, self.latency_plot)
+    self.exporter.export(report, path, images)                   # returns at once
+    ...
+    copy_markdown(report)                                         # "Copy as Markdown"
+    ...
+    self.exporter.wait(5000)                                      # in closeEvent
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any, Mapping
+
+from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtGui import QGuiApplication
+
+from inspector.core.errors import Failure, InspectorError
+from inspector.core.report import SUPPORTED_SUFFIXES, render_markdown, save_report
+
+#: Plot images are rendered at this size whatever the window's size, so reports compare.
+IMAGE_SIZE = (960, 480)
+#: For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes.
+EXPORT_FILTERS = {
+    "JSON report, opens again (*.json)": ".json",
+    "HTML page with plots (*.html)": ".html",
+    "Markdown for a bug report (*.md)": ".md",
+    "CSV for a spreadsheet (*.csv)": ".csv",
+}
+
+
+def export_filter() -> str:
+    """The ``filter`` argument of ``QFileDialog.getSaveFileName``."""
+    return ";;".join(EXPORT_FILTERS)
+
+
+def path_with_suffix(path: str | Path, selected_filter: str = "") -> Path:
+    """The path the user typed, given the chosen filter's suffix if it has none we write."""
+    path = Path(path)
+    if path.suffix.lower() in SUPPORTED_SUFFIXES:
+        return path
+    return path.with_name(path.name + EXPORT_FILTERS.get(selected_filter, ".json"))
+
+
+def plot_images(memory_plot: Any = None, latency_plot: Any = None,
+                size: tuple[int, int] = IMAGE_SIZE) -> dict[str, bytes]:  # fmt: skip
+    """PNG bytes of the plots that hold data, at ``size``, for ``save_report(images=...)``.
+
+    GUI thread only (it draws widgets). Keys are the headings the HTML report shows.
+    """
+    width, height = size
+    images: dict[str, bytes] = {}
+    if latency_plot is not None and latency_plot.series:
+        images["Latency samples"] = latency_plot.render_png(width, height, view="samples")
+        images["Latency summary"] = latency_plot.render_png(width, height, view="summary")
+    if memory_plot is not None and memory_plot.timeline.devices():
+        images["Memory"] = memory_plot.render_png(width, height)
+    return images
+
+
+def copy_markdown(report: Mapping[str, Any]) -> str:
+    """Put the report's Markdown block on the clipboard (to paste into an issue); return it."""
+    text = render_markdown(dict(report))
+    QGuiApplication.clipboard().setText(text)
+    return text
+
+
+class ReportExporter(QObject):
+    """Writes reports on a background thread, one at a time, and says how it went.
+
+    Signals (delivered on the thread that owns the exporter, the GUI thread):
+    ``started(path)``, ``progress(done, total)`` (``total`` 0 means "busy", which a
+    QProgressBar shows as a busy indicator: rendering and writing are one call),
+    ``finished(path)`` and ``failed(Failure)``. Exactly one of the last two per export.
+    A failed write leaves any file already at ``path`` untouched.
+    """
+
+    started = Signal(str)
+    progress = Signal(int, int)
+    finished = Signal(str)
+    failed = Signal(object)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        # One writer: two exports to the same path land in the order they were asked for.
+        self._pool.setMaxThreadCount(1)
+
+    def export(self, report: Mapping[str, Any], path: str | Path,
+               images: Mapping[str, bytes] | None = None) -> None:  # fmt: skip
+        """Queue ``report`` (a plain dict; a copy is taken) to be written to ``path``."""
+        # Copy on the caller's thread: the window may go on changing its own dicts.
+        report_copy = copy.deepcopy(dict(report))
+        image_copy = {str(k): bytes(v) for k, v in (images or {}).items()}
+        target = str(path)
+        self._pool.start(lambda: self._write(report_copy, target, image_copy))
+
+    def is_busy(self) -> bool:
+        return self._pool.activeThreadCount() > 0
+
+    def wait(self, msecs: int = 5000) -> bool:
+        """Block until queued exports are written (for closeEvent); False on timeout."""
+        return self._pool.waitForDone(msecs)
+
+    def _write(self, report: dict, path: str, images: dict[str, bytes]) -> None:
+        # Runs on the pool thread: nothing here may touch a widget; everything ends in a signal.
+        self.started.emit(path)
+        self.progress.emit(0, 0)
+        try:
+            written = save_report(report, path, images=images or None)
+        except InspectorError as exc:
+            self.failed.emit(Failure.from_exception(exc))
+        except Exception as exc:  # never let a bug die silently on a pool thread
+            self.failed.emit(Failure("error", f"could not export the report to {path}: {exc}", repr(exc)))
+        else:
+            self.progress.emit(1, 1)
+            self.finished.emit(str(written))
+

@@ -1,0 +1,34 @@
+"""MemoryTimeline.series_since: the tail a plot following the last seconds reads."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from inspector.core.devices import MemoryReading
+from inspector.core.memory_log import MemoryTimeline
+
+
+def _timeline(n: int, capacity: int) -> MemoryTimeline:
+    timeline = MemoryTimeline(capacity=capacity, t0=0.0)
+    timeline.add(MemoryReading("cuda:0", float(i), i, None, 2 * i, 100) for i in range(n))
+    return timeline
+
+
+def test_series_since_returns_the_tail_and_the_reading_before_it():
+    tail = _timeline(50, capacity=100).series_since("cuda:0", 45.5)
+    assert tail["t"].tolist() == [45.0, 46.0, 47.0, 48.0, 49.0]
+    assert tail["used"].tolist() == [90.0, 92.0, 94.0, 96.0, 98.0]
+    assert np.isnan(tail["reserved"]).all()
+
+
+def test_series_since_works_across_the_ring_wrapping_around():
+    timeline = _timeline(250, capacity=100)  # keeps 150..249, stored wrapped
+    assert timeline.series_since("cuda:0", 240)["t"].tolist() == [239.0 + k for k in range(11)]
+    assert timeline.series_since("cuda:0", 0)["t"].tolist() == timeline.series("cuda:0")["t"].tolist()
+    assert timeline.series_since("cuda:0", math.inf)["t"].tolist() == [249.0]
+
+
+def test_series_since_an_unknown_device_is_empty():
+    assert _timeline(3, capacity=10).series_since("cpu", 0)["t"].size == 0

@@ -1,0 +1,127 @@
+"""The comparison view: a report opened from disk next to the session (offscreen)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from inspector.core.errors import Failure  # noqa: E402
+from inspector.core.models import example_model  # noqa: E402
+from inspector.core.report import build_report, save_report  # noqa: E402
+from inspector.core.timing import measure_latency  # noqa: E402
+from inspector.gui.compare import ComparisonView  # noqa: E402
+
+GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
+
+
+@pytest.fixture(scope="module")
+def session_report():
+    loaded = example_model()
+    return build_report(loaded, latency=[measure_latency(loaded, runs=20)])
+
+
+def _server_report(session_report, cpu_median, gpu_median):
+    """What ``bench`` on a GPU server writes: the CPU and a GPU, and a host-to-GPU move."""
+    report = json.loads(json.dumps(session_report))
+    cpu = report["latency"][0]
+    report["latency"] = [
+        {**cpu, "median_ms": cpu_median, "p5_ms": cpu_median * 0.9, "p95_ms": cpu_median * 1.3},
+        {**cpu, "device": "cuda:0", "median_ms": gpu_median, "p5_ms": gpu_median * 0.9, "p95_ms": gpu_median * 1.1},
+    ]
+    report["moves"] = [{"call": "model.to('cuda:0')", "method": "to", "source": "cpu", "target": "cuda:0",
+                        "dtype": None, "pinned": False, "seconds": 0.5, "bytes": 1 << 30,
+                        "gbps": (1 << 30) / 0.5 / 1e9, "ok": True, "error": None}]  # fmt: skip
+    report["environment"]["torch"] = "2.11.0+cu128"
+    report["environment"]["devices"]["devices"].append(GPU)
+    return report
+
+
+@pytest.fixture
+def view(qtbot):
+    view = ComparisonView()
+    qtbot.addWidget(view)
+    yield view
+    assert view.wait(5000)
+
+
+def _rows(view, table):
+    return {view.cell_text(table, r, "Device"): r for r in range(table.rowCount())}
+
+
+def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, view, session_report, tmp_path):
+    session_cpu = session_report["latency"][0]["median_ms"]
+    path = save_report(_server_report(session_report, session_cpu * 2, session_cpu / 4), tmp_path / "server.json")
+    view.set_session_report(session_report)
+    with qtbot.waitSignal(view.reportOpened, timeout=10_000) as opened:
+        view.open_report(path)
+    assert opened.args == ["b", str(path)]
+
+    table = view.latency_table
+    rows = _rows(view, table)
+    assert set(rows) == {"cpu", "cuda:0"}
+    cpu, gpu = rows["cpu"], rows["cuda:0"]
+    assert view.cell_text(table, cpu, "B ÷ A") == "2.00×"
+    assert view.cell_text(table, cpu, "Verdict") == "B 2.00× slower"
+    # The GPU exists only in the server's report: no ratio across reports, but its speed-up
+    # over that report's own CPU (2x / 0.25x = 8x).
+    assert view.cell_text(table, gpu, "A median (ms)") == "—"
+    assert view.cell_text(table, gpu, "B vs CPU") == "8.00×"
+    assert view.cell_text(table, gpu, "Verdict") == "only in B"
+    assert table.item(gpu, 0).toolTip() == "NVIDIA H200"
+
+    moves = view.moves_table
+    assert moves.rowCount() == 1
+    assert view.cell_text(moves, 0, "Route") == "cpu → cuda:0"
+    assert view.cell_text(moves, 0, "B GB/s") == "2.15"
+
+    env = view.environment_table
+    torch_row = next(r for r in range(env.rowCount()) if view.cell_text(env, r, "What") == "PyTorch")
+    assert view.cell_text(env, torch_row, "B") == "2.11.0+cu128"
+    assert env.item(torch_row, 0).font().bold()  # what differs stands out
+    summary = view.summary_label.text()
+    assert "<b>A</b> = <b>This session</b>" in summary and "<b>B</b> = <b>server.json</b>" in summary
+
+
+def test_one_report_alone_shows_its_devices_with_speedups(qtbot, view, session_report, tmp_path):
+    path = save_report(_server_report(session_report, 3.0, 0.5), tmp_path / "gpu-box.json")
+    with qtbot.waitSignal(view.reportOpened, timeout=10_000):
+        view.open_report(path, side="a")
+    table = view.latency_table
+    rows = _rows(view, table)
+    assert set(rows) == {"cpu", "cuda:0"}
+    assert view.cell_text(table, rows["cuda:0"], "vs CPU") == "6.00×"
+    assert view.cell_text(table, rows["cpu"], "median (ms)") == "3"
+    assert "gpu-box.json" in view.summary_label.text()
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert not any("÷" in h for h in headers)  # nothing to divide by
+
+
+def test_sorting_by_a_number_column_sorts_numerically(view, session_report):
+    report = json.loads(json.dumps(session_report))
+    base = report["latency"][0]
+    report["latency"] = [{**base, "device": d, "median_ms": m} for d, m in (("cpu", 10.0), ("cuda:0", 9.0), ("cuda:1", 100.0))]
+    view.set_reports(report, label_a="r")
+    table = view.latency_table
+    column = next(c for c in range(table.columnCount()) if table.horizontalHeaderItem(c).text() == "median (ms)")
+    table.sortItems(column)
+    assert [table.item(r, 0).text() for r in range(3)] == ["cuda:0", "cpu", "cuda:1"]  # 9 < 10 < 100
+
+
+def test_a_file_that_is_not_a_report_is_a_clear_error(qtbot, view, tmp_path):
+    path = tmp_path / "notes.json"
+    path.write_text('{"hello": 1}')
+    with qtbot.waitSignal(view.failed, timeout=10_000) as failed:
+        view.open_report(path)
+    (failure,) = failed.args
+    assert isinstance(failure, Failure) and failure.kind == "input"
+    assert "not a timing report" in failure.message
+    assert "not a timing report" in view.summary_label.text()
+    assert view.latency_table.rowCount() == 0
+
+
+def test_the_view_starts_empty_with_a_hint(view):
+    assert view.objectName() == "comparisonView"
+    assert "No report yet" in view.summary_label.text()

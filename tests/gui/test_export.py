@@ -1,0 +1,161 @@
+"""Exporting the session's report from the window: every format, off the GUI thread, atomically."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from PySide6.QtGui import QGuiApplication, QImage  # noqa: E402
+
+from inspector.core import report as report_module  # noqa: E402
+from inspector.core.devices import memory_reading  # noqa: E402
+from inspector.core.errors import Failure  # noqa: E402
+from inspector.core.models import example_model  # noqa: E402
+from inspector.core.moves import MoveRequest, move_model  # noqa: E402
+from inspector.core.report import build_report, load_report, render_markdown  # noqa: E402
+from inspector.core.timing import measure_latency  # noqa: E402
+from inspector.gui.export import (  # noqa: E402
+    IMAGE_SIZE,
+    ReportExporter,
+    copy_markdown,
+    export_filter,
+    path_with_suffix,
+    plot_images,
+)
+from inspector.gui.plots import LatencyPlot, MemoryPlot  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def session(qapp):
+    """A short session: a dtype cast and a benchmark, with memory readings around them."""
+    loaded = example_model()
+    memory_plot, latency_plot = MemoryPlot(), LatencyPlot()
+    memory_plot.add_readings([memory_reading("cpu")])
+    started = memory_plot.mark("cast starts")
+    move = move_model(loaded, MoveRequest("to", dtype="float64"))
+    memory_plot.mark_span(move.call, started)
+    memory_plot.add_readings([memory_reading("cpu")])
+    latency_plot.begin_series("cpu", "float64")
+    latency = measure_latency(loaded, runs=30, on_sample=latency_plot.add_sample)
+    latency_plot.finish_series(latency)
+    memory_plot.redraw()
+    latency_plot.redraw()
+    report = build_report(loaded, moves=[move], latency=[latency], memory=memory_plot.timeline.to_report())
+    yield report, memory_plot, latency_plot
+    memory_plot.deleteLater()
+    latency_plot.deleteLater()
+
+
+@pytest.fixture
+def exporter(qtbot):
+    exporter = ReportExporter()
+    yield exporter
+    assert exporter.wait(5000)
+
+
+def _export(qtbot, exporter, report, path, images=None):
+    """Run one export and return ("finished", path) or ("failed", Failure)."""
+    outcome = {}
+    exporter.finished.connect(lambda p: outcome.setdefault("finished", p))
+    exporter.failed.connect(lambda f: outcome.setdefault("failed", f))
+    exporter.export(report, path, images)
+    qtbot.waitUntil(lambda: bool(outcome), timeout=10_000)
+    ((kind, value),) = outcome.items()
+    return kind, value
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html"])
+def test_export_writes_each_format(qtbot, exporter, session, tmp_path, suffix):
+    report, memory_plot, latency_plot = session
+    path = tmp_path / f"report{suffix}"
+    with qtbot.waitSignal(exporter.progress) as progress:
+        kind, value = _export(qtbot, exporter, report, path, plot_images(memory_plot, latency_plot))
+    assert (kind, value) == ("finished", str(path))
+    assert progress.args is not None
+    text = path.read_text(encoding="utf-8")
+    assert report["latency"][0]["device"] in text
+    if suffix == ".json":
+        assert load_report(path) == report
+
+
+def test_html_export_embeds_plot_images_that_are_not_blank(qtbot, exporter, session, tmp_path):
+    report, memory_plot, latency_plot = session
+    images = plot_images(memory_plot, latency_plot)
+    assert set(images) == {"Latency samples", "Latency summary", "Memory"}
+    path = tmp_path / "report.html"
+    assert _export(qtbot, exporter, report, path, images)[0] == "finished"
+
+    encoded = re.findall(r'src="data:image/png;base64,([^"]+)"', path.read_text(encoding="utf-8"))
+    assert len(encoded) == 3
+    for data in encoded:
+        image = QImage.fromData(base64.b64decode(data), "PNG")
+        assert (image.width(), image.height()) == IMAGE_SIZE  # fixed, whatever the window's size
+        colours = {image.pixel(x, y) for x in range(0, image.width(), 8) for y in range(0, image.height(), 8)}
+        assert len(colours) > 1
+
+
+def test_plot_images_leave_out_empty_plots(qtbot):
+    memory_plot, latency_plot = MemoryPlot(), LatencyPlot()
+    qtbot.addWidget(memory_plot)
+    qtbot.addWidget(latency_plot)
+    assert plot_images(memory_plot, latency_plot) == {}
+
+
+def test_a_failed_export_leaves_the_existing_file_untouched(qtbot, exporter, session, tmp_path, monkeypatch):
+    report = session[0]
+    path = tmp_path / "report.json"
+    path.write_bytes(b"the previous report")
+
+    def fail_half_way(fh, data):
+        fh.write(data[: len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report_module, "_write_payload", fail_half_way)
+    kind, failure = _export(qtbot, exporter, report, path)
+    assert kind == "failed" and isinstance(failure, Failure)
+    assert str(path) in failure.message and "disk is full" in failure.message
+    assert path.read_bytes() == b"the previous report"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temporary file left
+
+
+def test_an_unwritable_path_fails_with_a_clear_message(qtbot, exporter, session, tmp_path):
+    not_a_folder = tmp_path / "file.txt"
+    not_a_folder.write_text("x")
+    kind, failure = _export(qtbot, exporter, session[0], not_a_folder / "report.md")
+    assert kind == "failed"
+    assert "could not write the report" in failure.message and "file.txt" in failure.message
+
+
+def test_an_unknown_suffix_is_refused_as_bad_input(qtbot, exporter, session, tmp_path):
+    kind, failure = _export(qtbot, exporter, session[0], tmp_path / "report.xlsx")
+    assert kind == "failed" and failure.kind == "input"
+    assert ".json" in failure.message and ".html" in failure.message
+
+
+def test_the_exporter_writes_a_copy_taken_when_asked(qtbot, exporter, session, tmp_path):
+    report = {**session[0], "moves": list(session[0]["moves"])}
+    path = tmp_path / "report.json"
+    exporter.export(report, path)
+    report["moves"].clear()  # the window goes on changing its own dict
+    assert exporter.wait(5000)
+    qtbot.waitUntil(path.exists)
+    assert len(load_report(path)["moves"]) == 1
+
+
+def test_copy_as_markdown_puts_the_report_block_on_the_clipboard(qtbot, session):
+    report = session[0]
+    text = copy_markdown(report)
+    assert text == render_markdown(report)
+    assert QGuiApplication.clipboard().text() == text
+    assert "float64" in text
+
+
+def test_file_dialog_filter_and_suffix():
+    assert export_filter().count(";;") == 3
+    assert path_with_suffix("out", "HTML page with plots (*.html)").name == "out.html"
+    assert path_with_suffix("out.md", "HTML page with plots (*.html)").name == "out.md"
+    assert path_with_suffix("out").name == "out.json"
