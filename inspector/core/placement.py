@@ -156,7 +156,8 @@ def snapshot(loaded: LoadedModel | nn.Module, optimizer: torch.optim.Optimizer |
             TensorRow(
                 name=name,
                 kind=kind,
-                module=_module_of(name) if kind != "optimizer_state" else _module_of(_module_of(name)),
+                # Grad and optimizer-state names extend their parameter's ("fc1.weight.grad").
+                module=_module_of(name) if kind in ("parameter", "buffer") else _module_of(_module_of(name)),
                 shape=tuple(t.shape),
                 dtype=dt,
                 device=dev,

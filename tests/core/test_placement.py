@@ -64,6 +64,7 @@ def test_grads_and_optimizer_state_rows_appear_once_present():
     p = placement.snapshot(loaded)
     rows = rows_by_name(p)
     assert rows[("fc1.weight.grad", "grad")].shape == (2, 3)
+    assert rows[("fc1.weight.grad", "grad")].module == "fc1"
     assert rows[("fc1.weight.exp_avg", "optimizer_state")].shape == (2, 3)
     assert rows[("fc1.weight.exp_avg_sq", "optimizer_state")].module == "fc1"
     # 4 params + 4 grads + 4 * (step, exp_avg, exp_avg_sq)

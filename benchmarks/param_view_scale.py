@@ -1,0 +1,102 @@
+"""Time to show a model of 1k, 10k and 100k tensors in the parameter view (offscreen).
+
+The placements are synthetic (``TensorRow`` values shaped like a transformer's: 10 tensors
+per block, blocks nested two deep) so the figure is the view's alone, not the snapshot's
+(that runs on the worker thread). Measured on the GUI thread, from handing the placement
+to the panel to the view painted (``viewport().repaint()`` paints synchronously):
+
+  show     a new model: build the node tree, reset the item model, expand, paint;
+  update   the same tensors after a move (new devices/dtypes): rows swapped in place, paint.
+
+Target (DESIGN.md): 10,000 tensors <= 200 ms, linear in tensors.
+
+    python benchmarks/param_view_scale.py [--sizes 1000,10000,100000] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import torch  # noqa: E402,F401  (before Qt, as the app does)
+
+from inspector.core.placement import Placement, TensorRow, Totals  # noqa: E402
+
+_BLOCK = (
+    ("attn.q.weight", (512, 512)), ("attn.k.weight", (512, 512)), ("attn.v.weight", (512, 512)),
+    ("attn.o.weight", (512, 512)), ("mlp.up.weight", (2048, 512)), ("mlp.up.bias", (2048,)),
+    ("mlp.down.weight", (512, 2048)), ("mlp.down.bias", (512,)), ("norm.weight", (512,)), ("norm.bias", (512,)),
+)  # fmt: skip
+
+
+def synthetic_placement(count: int, device: str = "cpu", dtype: str = "float32") -> Placement:
+    rows = []
+    for i in range(count):
+        block, (leaf, shape) = i // len(_BLOCK), _BLOCK[i % len(_BLOCK)]
+        name = f"stages.{block // 100}.blocks.{block % 100}.{leaf}"
+        elements = 1
+        for n in shape:
+            elements *= n
+        rows.append(
+            TensorRow(
+                name=name, kind="parameter", module=name.rpartition(".")[0], shape=shape, dtype=dtype,
+                device=device, bytes=elements * 4, elements=elements, requires_grad=True,
+            )
+        )  # fmt: skip
+    total = sum(r.bytes for r in rows)
+    totals = Totals(count, sum(r.elements for r in rows), total, {device: total}, {dtype: total})
+    return Placement(tuple(rows), totals, ())
+
+
+def shown_ms(app, panel, placement: Placement) -> float:
+    start = time.perf_counter()
+    panel.set_placement(placement)
+    panel.view.viewport().repaint()
+    elapsed = time.perf_counter() - start
+    app.processEvents()
+    return elapsed * 1e3
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+
+    from inspector.gui.app import ensure_application, qt_binding_problem
+
+    problem = qt_binding_problem()
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
+    app = ensure_application()
+    from inspector.gui.panels.parameters import ParametersPanel
+
+    print(f"{'tensors':>8}  {'show ms':>9}  {'µs/tensor':>9}  {'update ms':>9}  {'µs/tensor':>9}")
+    for count in (int(s) for s in args.sizes.split(",")):
+        first = synthetic_placement(count)
+        moved = synthetic_placement(count, device="cuda:0", dtype="bfloat16")
+        show, update = [], []
+        for _ in range(args.repeat):
+            panel = ParametersPanel()
+            panel.resize(900, 600)
+            panel.show()
+            app.processEvents()
+            show.append(shown_ms(app, panel, first))
+            update.append(shown_ms(app, panel, moved))
+            panel.close()
+            panel.deleteLater()
+            app.processEvents()
+        s, u = statistics.median(show), statistics.median(update)
+        print(f"{count:>8}  {s:9.1f}  {s * 1e3 / count:9.2f}  {u:9.1f}  {u * 1e3 / count:9.2f}")
+    print("target: 10,000 tensors <= 200 ms, linear in tensors (µs/tensor flat)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,138 @@
+"""Application set-up: ``create_window`` (for tests and embedding) and ``main`` (the CLI's window).
+
+Order matters: torch is imported before the QApplication exists (both load native
+libraries that fight over OpenMP/CUDA state when Qt comes first), and the branding
+(application names, icon, style sheet) is applied right after the QApplication is made,
+so QSettings and every window see it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+from typing import Iterator
+
+NO_DISPLAY_MESSAGE = (
+    "error: the window needs a display, and none was found (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+    "  - to run the window without a screen (CI, a server), set QT_QPA_PLATFORM=offscreen;\n"
+    "  - for the headless commands, use: torch-device-inspector devices | inspect | bench\n"
+    "    (see torch-device-inspector --help)."
+)
+
+
+#: Keeps the QApplication made here alive: PySide deletes one whose last reference goes.
+_application = None
+
+
+def qt_binding_problem() -> str | None:
+    """Why the installed Qt binding cannot run the window, in words; None when it can.
+
+    PySide6 6.12.0 drops a reference to None/True/False on every call that returns one when
+    it runs on Python < 3.12 (where those objects are not yet immortal): after a few thousand
+    Qt calls the interpreter aborts with "deallocating None". Checked by hand here because
+    pip cannot express "not this release on that Python" once it is installed.
+    """
+    import PySide6
+
+    if PySide6.__version__ == "6.12.0" and sys.version_info < (3, 12):
+        return (
+            f"PySide6 6.12.0 crashes on Python {sys.version_info.major}.{sys.version_info.minor} "
+            "(it loses references to None/True/False); install another release with "
+            "pip install 'PySide6-Essentials<6.12', or use Python 3.12 or newer"
+        )
+    return None
+
+
+def has_display() -> bool:
+    """False on Linux/BSD when Qt would find no display and abort; elsewhere always True."""
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return True
+    env = os.environ
+    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("QT_QPA_PLATFORM"))
+
+
+def ensure_application():
+    """The running QApplication, or a new one (torch imported first, branding applied)."""
+    import torch  # noqa: F401  -- before Qt: see the module docstring
+
+    from PySide6.QtWidgets import QApplication
+
+    global _application
+    app = QApplication.instance()
+    if app is None:
+        from inspector.gui.branding import apply_branding
+
+        app = _application = QApplication(sys.argv[:1])
+        apply_branding(app)  # names (QSettings' file), desktop file name, icon, style sheet
+    return app
+
+
+def create_window(model_spec: str = "example", trust: bool = False):
+    """The main window, not shown yet; it starts loading ``model_spec`` right away.
+
+    Raises ``InspectorError`` when the installed Qt binding is known to crash.
+    """
+    problem = qt_binding_problem()
+    if problem is not None:
+        from inspector.core.errors import InspectorError
+
+        raise InspectorError(problem)
+    ensure_application()
+    from inspector.gui.main_window import MainWindow
+
+    return MainWindow(model_spec=model_spec, trust=trust)
+
+
+def main(model_spec: str = "example", trust: bool = False) -> int:
+    """Open the window and run until it closes. Returns the process exit code."""
+    if not has_display():
+        print(NO_DISPLAY_MESSAGE, file=sys.stderr)
+        return 1
+    problem = qt_binding_problem()
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 1
+    app = ensure_application()
+    window = create_window(model_spec=model_spec, trust=trust)
+    window.show()
+    with _ctrl_c_closes(window) as interrupted:
+        code = app.exec()
+    if interrupted:
+        code = 130  # the shell's convention for "stopped by Ctrl+C", as the CLI does
+    stopped = window.shutdown()  # already done by closeEvent; harmless when repeated
+    if not stopped:
+        # A torch call that does not return (a hung driver) keeps a worker thread alive.
+        # Destroying a running QThread aborts the process, so leave without destructors.
+        print("warning: a background task did not stop within 2 s; exiting anyway", file=sys.stderr)
+        sys.stderr.flush()
+        sys.stdout.flush()
+        os._exit(code)
+    return code
+
+
+@contextlib.contextmanager
+def _ctrl_c_closes(window) -> Iterator[list]:
+    """Ctrl+C in the terminal closes the window cleanly (threads stopped, settings saved).
+
+    Python runs signal handlers only between bytecodes, and Qt's event loop is C++: a timer
+    hands control back to Python a few times a second so the handler gets its turn.
+    """
+    from PySide6.QtCore import QTimer
+
+    interrupted: list = []
+
+    def close(_signum, _frame) -> None:
+        interrupted.append(True)
+        window.close()
+
+    previous = signal.signal(signal.SIGINT, close)
+    wake = QTimer()
+    wake.timeout.connect(lambda: None)
+    wake.start(200)
+    try:
+        yield interrupted
+    finally:
+        wake.stop()
+        signal.signal(signal.SIGINT, previous)

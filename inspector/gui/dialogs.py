@@ -1,0 +1,125 @@
+"""Small dialogs of the window: open a model, preferences."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.gui.workers import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
+
+MODEL_FILE_FILTERS = (
+    "PyTorch models (*.pt *.pth *.pt2 *.ckpt *.bin *.safetensors *.ptl);;"
+    "Python factories (*.py);;"
+    "All files (*)"
+)
+
+
+class OpenModelDialog(QDialog):
+    """A model spec: typed, browsed for, or picked from the recent ones."""
+
+    def __init__(self, recent: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("openModelDialog")
+        self.setWindowTitle("Open model")
+        self.setMinimumWidth(560)
+
+        self.spec_edit = QLineEdit(self)
+        self.spec_edit.setObjectName("modelSpecEdit")
+        self.spec_edit.setPlaceholderText("example, path/to/model.pt, package.module:factory or file.py:factory")
+        browse = QPushButton("Browse…", self)
+        browse.clicked.connect(self._browse)
+        spec_row = QHBoxLayout()
+        spec_row.addWidget(self.spec_edit, 1)
+        spec_row.addWidget(browse)
+
+        self.architecture_edit = QLineEdit(self)
+        self.architecture_edit.setObjectName("architectureEdit")
+        self.architecture_edit.setPlaceholderText("only for state dicts / .safetensors: package.module:factory")
+
+        self.recent_list = QListWidget(self)
+        self.recent_list.setObjectName("recentModelsList")
+        self.recent_list.addItems(recent)
+        self.recent_list.currentTextChanged.connect(self.spec_edit.setText)
+        self.recent_list.itemDoubleClicked.connect(lambda _item: self.accept())
+
+        form = QFormLayout()
+        form.addRow("Model", spec_row)
+        form.addRow("Architecture", self.architecture_edit)
+        hint = QLabel(
+            "A file that needs to run code to load (a whole pickled module) is refused unless "
+            "you confirm that you trust it.",
+            self,
+        )
+        hint.setWordWrap(True)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self._open_button = buttons.button(QDialogButtonBox.StandardButton.Open)
+        self.spec_edit.textChanged.connect(lambda text: self._open_button.setEnabled(bool(text.strip())))
+        self._open_button.setEnabled(False)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(QLabel("Recent models", self))
+        layout.addWidget(self.recent_list, 1)
+        layout.addWidget(hint)
+        layout.addWidget(buttons)
+
+    def spec(self) -> str:
+        return self.spec_edit.text().strip()
+
+    def architecture(self) -> str | None:
+        return self.architecture_edit.text().strip() or None
+
+    def _browse(self) -> None:
+        start = os.path.dirname(self.spec()) if os.path.sep in self.spec() else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open model file", start, MODEL_FILE_FILTERS)
+        if not path:
+            return
+        if path.endswith(".py"):
+            # A Python file is a factory spec: the user still names the function.
+            self.spec_edit.setText(f"{path}:")
+            self.spec_edit.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.spec_edit.setCursorPosition(len(self.spec_edit.text()))
+        else:
+            self.spec_edit.setText(path)
+
+
+class PreferencesDialog(QDialog):
+    def __init__(self, sample_hz: float, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("preferencesDialog")
+        self.setWindowTitle("Preferences")
+        self.rate_spin = QSpinBox(self)
+        self.rate_spin.setObjectName("sampleRateSpin")
+        self.rate_spin.setRange(MIN_SAMPLE_HZ, MAX_SAMPLE_HZ)
+        self.rate_spin.setSuffix(" Hz")
+        self.rate_spin.setValue(round(sample_hz))
+        self.rate_spin.setToolTip("How often device memory is read for the table and the memory plot")
+        form = QFormLayout()
+        form.addRow("Memory sampling rate", self.rate_spin)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def sample_hz(self) -> int:
+        return self.rate_spin.value()

@@ -1,0 +1,715 @@
+"""The main window: panels, menus and actions, wired to the two background workers.
+
+The window never touches the model: it sends requests to the ModelWorker through queued
+signals and shows the frozen results that come back. It keeps only snapshots (the latest
+placement, the device inventory, the last memory readings).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import QSettings, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QGroupBox,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.errors import Failure, InputError
+from inspector.core.memory_log import MemoryTimeline
+from inspector.core.units import format_bytes, format_seconds
+from inspector.gui.dialogs import OpenModelDialog, PreferencesDialog
+from inspector.gui.panels.actions import ActionBar, ActionState
+from inspector.gui.panels.code import CodePanel
+from inspector.gui.panels.devices import DevicesPanel
+from inspector.gui.panels.error_banner import ErrorBanner
+from inspector.gui.panels.history import HistoryEntry, HistoryView
+from inspector.gui.panels.parameters import ParametersPanel
+from inspector.gui.workers import (
+    DEFAULT_SAMPLE_HZ,
+    BenchmarkOutcome,
+    BenchmarkRequest,
+    ExportOutcome,
+    LoadOutcome,
+    MemorySampler,
+    ModelState,
+    ModelWorker,
+    Progress,
+    TaskFailure,
+    clamp_sample_hz,
+    start_in_thread,
+    stop_threads,
+)
+
+MAX_RECENT = 10
+#: The device table repaints from the 10 Hz samples at most this often.
+TABLE_REFRESH_S = 1.0
+REPORT_FILTERS = {
+    "HTML report (*.html)": ".html",
+    "JSON report (*.json)": ".json",
+    "CSV for spreadsheets (*.csv)": ".csv",
+    "Markdown for bug reports (*.md)": ".md",
+}
+SETTINGS_KEYS = {
+    "geometry": "window/geometry",
+    "state": "window/state",
+    "splitters": "window/splitters",
+    "recent": "models/recent",
+    "sample_hz": "memory/sampleHz",
+}
+
+
+class MainWindow(QMainWindow):
+    # Requests to the workers: queued, because the workers live on their own threads.
+    requestLoad = Signal(str, bool, str)
+    requestMove = Signal(object)
+    requestBenchmark = Signal(object)
+    requestExport = Signal(str)
+    requestSampleRate = Signal(float)
+    requestRediscover = Signal()
+    requestStopSampler = Signal()
+
+    def __init__(self, model_spec: str = "example", trust: bool = False, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.settings = settings if settings is not None else QSettings()
+        self.cancel_event = threading.Event()
+        self.timeline = MemoryTimeline()
+        self.inventory: Any = None
+        self.model_state: ModelState | None = None
+        self.busy_task: str | None = None
+        self.last_readings: tuple = ()
+        self._table_refreshed_at = 0.0
+        self._pending_move: Any = None
+        self._pending_load: tuple[str, bool, str | None] | None = None
+        self._closed = False
+        self.threads_stopped: bool | None = None
+
+        self._build_widgets()
+        self._build_menus()
+        self._build_status_bar()
+        self._restore_settings()
+        self._start_workers()
+        self._refresh_actions()
+        self.open_model(model_spec, trust=trust)
+
+    # ------------------------------------------------------------------ building
+
+    def _build_widgets(self) -> None:
+        self.errorBanner = ErrorBanner(self)
+        self.action_bar = ActionBar(self)
+        self.devices = DevicesPanel(self)
+        self.parameters = ParametersPanel(self)
+        self.historyView = HistoryView(self)
+        self.code = CodePanel(self)
+        self.memoryPlot = _plot("memoryPlot", "Memory used", "GiB", "Time", "s")
+        self.latencyPlot = _plot("latencyPlot", "Latency", "ms", "Sample", "")
+
+        devices_box = _boxed("Devices", self.devices)
+        model_box = _boxed("Model", self.parameters)
+        self.model_box = model_box
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("bottomTabs")
+        self.tabs.addTab(self.historyView, "History")
+        self.tabs.addTab(self.memoryPlot, "Memory")
+        self.tabs.addTab(self.latencyPlot, "Latency")
+        code_box = _boxed("Code", self.code)
+
+        self.top_splitter = _splitter("topSplitter", Qt.Orientation.Horizontal, devices_box, model_box, (5, 7))
+        self.bottom_splitter = _splitter("bottomSplitter", Qt.Orientation.Horizontal, self.tabs, code_box, (7, 5))
+        self.main_splitter = _splitter(
+            "mainSplitter", Qt.Orientation.Vertical, self.top_splitter, self.bottom_splitter, (3, 2)
+        )
+        # First-start proportions (a saved layout replaces them): the tables get the height,
+        # the code view enough width for a snippet's longest line.
+        self.main_splitter.setSizes([600, 400])
+        self.top_splitter.setSizes([520, 760])
+        self.bottom_splitter.setSizes([800, 480])
+
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.errorBanner)
+        layout.addWidget(self.action_bar)
+        layout.addWidget(self.main_splitter, 1)
+        self.setCentralWidget(central)
+        self.resize(1240, 760)
+
+        a = self.action_bar
+        a.toDeviceButton.clicked.connect(self.move_to_target)
+        a.cudaButton.clicked.connect(self.move_cuda)
+        a.cpuButton.clicked.connect(self.move_cpu)
+        a.benchmarkButton.clicked.connect(self.run_benchmark)
+        a.cancelButton.clicked.connect(self.cancel)
+        a.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        a.inputShapeEdit.textChanged.connect(lambda _text: self._refresh_actions())
+        a.targetDeviceCombo.currentIndexChanged.connect(lambda _i: self._target_changed())
+        a.dtypeCombo.currentIndexChanged.connect(lambda _i: self._update_move_tip())
+        self.devices.deviceSelected.connect(a.set_target_device)
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.openModelAction = self._action("openModelAction", "&Open model…", QKeySequence.StandardKey.Open, self.open_model_dialog)
+        file_menu.addAction(self.openModelAction)
+        self.recentMenu = QMenu("Open &recent", self)
+        self.recentMenu.setObjectName("recentMenu")
+        file_menu.addMenu(self.recentMenu)
+        file_menu.addSeparator()
+        self.exportReportAction = self._action("exportReportAction", "&Export report…", QKeySequence("Ctrl+E"), self.export_report_dialog)
+        file_menu.addAction(self.exportReportAction)
+        file_menu.addSeparator()
+        self.quitAction = self._action("quitAction", "&Quit", QKeySequence.StandardKey.Quit, self.close)
+        self.quitAction.setMenuRole(QAction.MenuRole.QuitRole)
+        file_menu.addAction(self.quitAction)
+
+        edit_menu = self.menuBar().addMenu("&Edit")
+        self.preferencesAction = self._action("preferencesAction", "&Preferences…", QKeySequence.StandardKey.Preferences, self.preferences_dialog)
+        self.preferencesAction.setMenuRole(QAction.MenuRole.PreferencesRole)
+        edit_menu.addAction(self.preferencesAction)
+
+        view_menu = self.menuBar().addMenu("&View")
+        self.refreshDevicesAction = self._action("refreshDevicesAction", "&Refresh devices", QKeySequence.StandardKey.Refresh, self.requestRediscover.emit)
+        view_menu.addAction(self.refreshDevicesAction)
+        self.dismissErrorAction = self._action("dismissErrorAction", "&Hide error message", None, self.errorBanner.dismiss)
+        view_menu.addAction(self.dismissErrorAction)
+
+        help_menu = self.menuBar().addMenu("&Help")
+        self.aboutAction = self._action("aboutAction", "&About Torch Device Inspector", None, self.about_dialog)
+        self.aboutAction.setMenuRole(QAction.MenuRole.AboutRole)
+        help_menu.addAction(self.aboutAction)
+        self._rebuild_recent_menu()
+
+    def _action(self, name: str, text: str, shortcut: Any, slot: Any) -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(name)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        action.triggered.connect(lambda _checked=False: slot())
+        return action
+
+    def _build_status_bar(self) -> None:
+        self.statusModel = QLabel("Model: none yet", self)
+        self.statusModel.setObjectName("statusModel")
+        self.statusDevice = QLabel("", self)
+        self.statusDevice.setObjectName("statusDevice")
+        self.statusBusy = QLabel("Starting…", self)
+        self.statusBusy.setObjectName("statusBusy")
+        bar = self.statusBar()
+        for label in (self.statusModel, self.statusDevice, self.statusBusy):
+            label.setFrameShape(QFrame.Shape.StyledPanel)
+            label.setContentsMargins(6, 0, 6, 0)
+            bar.addPermanentWidget(label)
+
+    def _start_workers(self) -> None:
+        hz = clamp_sample_hz(self.settings.value(SETTINGS_KEYS["sample_hz"], DEFAULT_SAMPLE_HZ))
+        self.worker = ModelWorker(self.cancel_event, self.timeline)
+        self.sampler = MemorySampler(self.timeline, hz)
+
+        self.requestLoad.connect(self.worker.load)
+        self.requestMove.connect(self.worker.move)
+        self.requestBenchmark.connect(self.worker.benchmark)
+        self.requestExport.connect(self.worker.export_report)
+        self.requestSampleRate.connect(self.sampler.set_rate)
+        self.requestRediscover.connect(self.sampler.rediscover)
+        self.requestStopSampler.connect(self.sampler.stop)
+
+        self.worker.taskStarted.connect(self._on_task_started)
+        self.worker.taskFinished.connect(self._on_task_finished)
+        self.worker.modelLoaded.connect(self._on_model_loaded)
+        self.worker.placementChanged.connect(self._on_placement_changed)
+        self.worker.moveFinished.connect(self._on_move_finished)
+        self.worker.benchmarkFinished.connect(self._on_benchmark_finished)
+        self.worker.progress.connect(self._on_progress)
+        self.worker.reportSaved.connect(self._on_report_saved)
+        self.worker.failed.connect(self._on_failed)
+        self.sampler.inventoryReady.connect(self._on_inventory)
+        self.sampler.samples.connect(self._on_samples)
+
+        self.model_thread = start_in_thread(self.worker, "model-worker")
+        self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
+
+    # ------------------------------------------------------------------ commands
+
+    def open_model(self, spec: str, *, trust: bool = False, architecture: str | None = None) -> bool:
+        """Load ``spec`` in the worker (the old model stays until the new one is loaded)."""
+        self._pending_load = (spec, trust, architecture)
+        return self._dispatch("load", self.requestLoad, spec, trust, architecture or "")
+
+    def request_move(self, request: Any) -> bool:
+        self._pending_move = request
+        return self._dispatch("move", self.requestMove, request)
+
+    def move_to_target(self) -> bool:
+        from inspector.core.moves import MoveRequest
+
+        return self.request_move(MoveRequest("to", device=self.action_bar.target_device(), dtype=self.action_bar.dtype()))
+
+    def move_cuda(self) -> bool:
+        from inspector.core.moves import MoveRequest
+
+        target = self.action_bar.target_device()
+        return self.request_move(MoveRequest("cuda", device=target if target.startswith("cuda") else None))
+
+    def move_cpu(self) -> bool:
+        from inspector.core.moves import MoveRequest
+
+        return self.request_move(MoveRequest("cpu"))
+
+    def run_benchmark(self) -> bool:
+        blocker = self._benchmark_blocker()
+        if blocker is not None:
+            self.errorBanner.show_failure(Failure("input", blocker), "benchmark")
+            return False
+        request = BenchmarkRequest(
+            mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self._input_shape()
+        )
+        return self._dispatch("benchmark", self.requestBenchmark, request)
+
+    def export_report(self, path: str | Path) -> bool:
+        return self._dispatch("export", self.requestExport, str(path))
+
+    def cancel(self) -> None:
+        """Ask the running move or benchmark to stop at its next safe point."""
+        if self.busy_task in ("move", "benchmark"):
+            self.cancel_event.set()
+            self.statusBusy.setText(f"Cancelling the {self.busy_task}…")
+
+    def _dispatch(self, task: str, signal: Any, *args: Any) -> bool:
+        if self._closed:
+            return False
+        if self.busy_task is not None:
+            self.statusBar().showMessage(f"Busy: wait for the {self.busy_task} to finish, or cancel it", 4000)
+            return False
+        # Cleared here, on the GUI thread, before the request leaves: a Cancel pressed
+        # right after can never be wiped out by the worker starting late.
+        self.cancel_event.clear()
+        self.busy_task = task
+        self._refresh_actions()
+        self.action_bar.show_progress(None if task in ("load", "export") else 0.0, f"{task}…")
+        self.statusBusy.setText(f"Busy: {task}")
+        signal.emit(*args)
+        return True
+
+    # ------------------------------------------------------------------ dialogs
+
+    def open_model_dialog(self) -> None:
+        dialog = OpenModelDialog(self.recent_models(), self)
+        if dialog.exec() == OpenModelDialog.DialogCode.Accepted and dialog.spec():
+            self.open_model(dialog.spec(), architecture=dialog.architecture())
+
+    def export_report_dialog(self) -> None:
+        start = str(Path.home() / "timing-report.html")
+        path, chosen = QFileDialog.getSaveFileName(self, "Export timing report", start, ";;".join(REPORT_FILTERS))
+        if not path:
+            return
+        if Path(path).suffix.lower() not in REPORT_FILTERS.values():
+            path += REPORT_FILTERS.get(chosen, ".html")
+        self.export_report(path)
+
+    def preferences_dialog(self) -> None:
+        current = clamp_sample_hz(self.settings.value(SETTINGS_KEYS["sample_hz"], DEFAULT_SAMPLE_HZ))
+        dialog = PreferencesDialog(current, self)
+        if dialog.exec() == PreferencesDialog.DialogCode.Accepted:
+            self.set_sample_rate(dialog.sample_hz())
+
+    def set_sample_rate(self, hz: float) -> None:
+        hz = clamp_sample_hz(hz)
+        self.settings.setValue(SETTINGS_KEYS["sample_hz"], hz)
+        self.requestSampleRate.emit(hz)
+
+    def about_dialog(self) -> None:
+        QMessageBox.about(self, "About Torch Device Inspector", self.about_text())
+
+    def about_text(self) -> str:
+        from inspector.cli import version_text
+
+        lines = version_text().splitlines()
+        lines += self._driver_lines()
+        body = "<br>".join(html.escape(line) for line in lines)
+        return (
+            "<p><b>Torch Device Inspector</b>: where every tensor of a PyTorch model lives, what a "
+            "move costs, and how fast the model runs on each device.</p>"
+            f"<p style='font-family:monospace'>{body}</p>"
+        )
+
+    def _driver_lines(self) -> list[str]:
+        if self.inventory is None:
+            return ["devices: not read yet"]
+        drivers = sorted({str(d.details["driver_version"]) for d in self.inventory.devices if d.details.get("driver_version")})
+        gpus = [d for d in self.inventory.devices if d.type != "cpu"]
+        if drivers:
+            return [f"GPU driver {', '.join(drivers)} ({len(gpus)} device{'s' if len(gpus) != 1 else ''})"]
+        if gpus:
+            return [f"GPU driver: not reported ({len(gpus)} device{'s' if len(gpus) != 1 else ''})"]
+        return [f"GPU driver: none in use — {note}" for note in self.inventory.notes[:1]] or ["GPU driver: none in use"]
+
+    def _ask_trust(self, failure: TaskFailure) -> None:
+        wanted = ", ".join(failure.wanted[:8]) + (" …" if len(failure.wanted) > 8 else "")
+        box = QMessageBox(self)
+        box.setObjectName("trustDialog")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Trust this file?")
+        box.setText(f"<b>{html.escape(Path(failure.path or '').name)}</b> needs to run code to load.")
+        box.setInformativeText(
+            f"It asks for: {html.escape(wanted)}.<br><br>Loading it runs that code with your "
+            "permissions. Only trust files you made yourself or got from a source you trust.<br><br>"
+            "Load this file anyway?"
+        )
+        box.setDetailedText(failure.path or "")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.button(QMessageBox.StandardButton.Yes).setText("Trust and load")
+        box.button(QMessageBox.StandardButton.No).setText("Don't load")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered() -> None:
+            trusted = box.clickedButton() is box.button(QMessageBox.StandardButton.Yes)
+            if trusted and not self._closed and failure.path:
+                architecture = self._pending_load[2] if self._pending_load else None
+                self.open_model(failure.path, trust=True, architecture=architecture)
+
+        box.finished.connect(lambda _result: answered())
+        box.open()  # window-modal and asynchronous: the event loop keeps running
+
+    # ------------------------------------------------------------------ worker results
+
+    @Slot(str)
+    def _on_task_started(self, task: str) -> None:
+        self.statusBusy.setText(f"Busy: {task}")
+
+    @Slot(str)
+    def _on_task_finished(self, task: str) -> None:
+        self.busy_task = None
+        self.cancel_event.clear()
+        self.statusBusy.setText("Ready")
+        if self.action_bar.progressBar.maximum() == 0:  # a load or export: no measured progress
+            self.action_bar.show_idle()
+        self._refresh_actions()
+
+    @Slot(object)
+    def _on_model_loaded(self, outcome: LoadOutcome) -> None:
+        state = outcome.state
+        info = state.info
+        self._show_state(state)
+        self.errorBanner.dismiss()
+        self.add_recent_model(info.spec)
+        totals = state.placement.totals
+        self.add_history(
+            f"load_model({info.spec!r})",
+            outcome.seconds,
+            None,
+            f"{info.class_name} ({info.source}): {totals.count} tensors, {format_bytes(totals.bytes)}",
+            detail="\n".join(info.notes),
+        )
+        self.action_bar.show_idle(f"loaded {info.class_name}")
+        self.setWindowTitle(f"{info.class_name} — {info.spec}")
+
+    @Slot(object)
+    def _on_placement_changed(self, state: ModelState) -> None:
+        self._show_state(state)
+
+    @Slot(object)
+    def _on_move_finished(self, result: Any) -> None:
+        if self._pending_move is not None:
+            self._show_move_code(self._pending_move, result.call)
+        if result.ok:
+            outcome = f"{result.source} → {result.target}: {format_bytes(result.bytes)}"
+            if result.dtype:
+                outcome += f" as {result.dtype}"
+            if result.note:
+                outcome += f" ({result.note})"
+            self.action_bar.show_idle(f"moved in {format_seconds(result.seconds)}")
+        elif result.error.kind == "cancelled":
+            outcome = "cancelled: rolled back, the model is as before"
+            self.action_bar.show_idle("cancelled")
+        else:
+            outcome = f"failed: {result.error.message}"
+            self.errorBanner.show_failure(result.error, result.call)
+            self.action_bar.show_idle("move failed")
+        self.add_history(
+            result.call, result.seconds, result.gbps, outcome, ok=result.ok,
+            detail=_memory_detail(result) + (f"\n\n{result.error.detail}" if result.error and result.error.detail else ""),
+        )  # fmt: skip
+
+    @Slot(object)
+    def _on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
+        r = outcome.result
+        shape = "x".join(map(str, r.input_shape))
+        call = f"{r.mode} ×{len(r.samples_ms)} · {r.device} {r.dtype} · input {shape}"
+        result = f"median {r.median_ms:.3g} ms · p95 {r.p95_ms:.3g} ms"
+        detail = [
+            f"p5 {r.p5_ms:.3g} ms, mean {r.mean_ms:.3g} ms, min {r.min_ms:.3g} ms, max {r.max_ms:.3g} ms; "
+            f"first call {r.warmup_ms:.3g} ms"
+        ]
+        self.add_history(call, outcome.seconds, None, result, detail="\n".join(detail + list(r.notes)))
+        self.action_bar.show_idle(f"median {r.median_ms:.3g} ms")
+        try:
+            from inspector.core.snippets import benchmark_snippet
+
+            code = benchmark_snippet(r.device, r.dtype, tuple(r.input_shape), r.mode)
+        except InputError as exc:
+            code = f"# no snippet for this measurement: {exc.message}"
+        self.code.show_code(code, f"Equivalent PyTorch code: {r.mode} timing on {r.device}")
+
+    @Slot(object)
+    def _on_progress(self, progress: Progress) -> None:
+        if progress.task == "move":
+            text = f"moving {format_bytes(progress.done)} / {format_bytes(progress.total)}"
+        else:
+            text = f"sample {int(progress.done):,} / {int(progress.total):,}"
+        self.action_bar.show_progress(progress.fraction, text)
+
+    @Slot(object)
+    def _on_report_saved(self, outcome: ExportOutcome) -> None:
+        self.add_history(f"save_report(report, {outcome.path!r})", outcome.seconds, None, "written")
+        self.statusBar().showMessage(f"Report written: {outcome.path}", 8000)
+
+    @Slot(object)
+    def _on_failed(self, failure: TaskFailure) -> None:
+        if failure.failure.kind == "cancelled":
+            self.add_history(failure.call, failure.seconds, None, "cancelled: stopped between samples", ok=False)
+            self.action_bar.show_idle("cancelled")
+            return
+        self.errorBanner.show_failure(failure.failure, failure.task)
+        self.add_history(
+            failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False, detail=failure.failure.detail
+        )
+        self.action_bar.show_idle(f"{failure.task} failed")
+        if failure.wanted and failure.path and not self._closed:
+            self._ask_trust(failure)
+
+    @Slot(object)
+    def _on_inventory(self, inventory: Any) -> None:
+        self.inventory = inventory
+        self.devices.set_inventory(inventory)
+        ids = inventory.ids() or ["cpu"]
+        accelerators = [i for i in ids if i != "cpu"]
+        self.action_bar.set_devices(ids, preferred=accelerators[0] if accelerators else "cpu")
+        self.devices.select_device(self.action_bar.target_device())
+        if self.last_readings:
+            self.devices.set_readings(self.last_readings)
+
+    @Slot(object)
+    def _on_samples(self, readings: tuple) -> None:
+        self.last_readings = readings
+        now = time.monotonic()
+        if now - self._table_refreshed_at >= TABLE_REFRESH_S:
+            self._table_refreshed_at = now
+            self.devices.set_readings(readings)
+
+    # ------------------------------------------------------------------ view updates
+
+    def _show_state(self, state: ModelState) -> None:
+        self.model_state = state
+        self.parameters.set_placement(state.placement)
+        info, placement = state.info, state.placement
+        self.model_box.setTitle(f"Model — {info.class_name} ({info.spec})")
+        self.statusModel.setText(f"Model: {info.class_name} ({info.source})")
+        where = ", ".join(placement.devices) or "no tensors"
+        dtypes = ", ".join(placement.totals.by_dtype) or "—"
+        self.statusDevice.setText(f"On: {where} · {dtypes}")
+        if not self.action_bar.input_shape_text() and info.example_input_shapes:
+            self.action_bar.inputShapeEdit.setPlaceholderText(
+                "model input " + ", ".join("x".join(map(str, s)) for s in info.example_input_shapes)
+            )
+        elif not info.example_input_shapes:
+            self.action_bar.inputShapeEdit.setPlaceholderText("needed, e.g. 1,3,224,224")
+        self._refresh_actions()
+
+    def _show_move_code(self, request: Any, call: str) -> None:
+        try:
+            from inspector.core.snippets import move_snippet
+
+            code = move_snippet(request)
+        except InputError as exc:
+            code = f"# no snippet for this move: {exc.message}"
+        self.code.show_code(code, f"Equivalent PyTorch code: {call}")
+
+    def add_history(
+        self, call: str, seconds: float | None, gbps: float | None, result: str, *, ok: bool = True, detail: str = ""
+    ) -> None:
+        self.historyView.add(HistoryEntry(_dt.datetime.now(), call, seconds, gbps, result, ok, detail.strip()))
+
+    def _input_shape(self) -> tuple[int, ...] | None:
+        from inspector.core.timing import parse_input_shape
+
+        text = self.action_bar.input_shape_text()
+        return parse_input_shape(text) if text else None
+
+    def _benchmark_blocker(self) -> str | None:
+        state = self.model_state
+        if state is None:
+            return "No model is loaded (File › Open model…)"
+        if any(f.code == "split_model" for f in state.placement.warnings):
+            return "The model is split across devices: move it as a whole first (.to(device) or .cpu())"
+        try:
+            shape = self._input_shape()
+        except InputError as exc:
+            return f"Input shape: {exc.message}"
+        if shape is None and not state.info.has_example_input:
+            return "This model brings no example input: enter an input shape such as 1,3,224,224"
+        return None
+
+    def _refresh_actions(self) -> None:
+        state = ActionState(
+            busy_task=self.busy_task,
+            has_model=self.model_state is not None,
+            benchmark_blocker=self._benchmark_blocker() if self.model_state is not None else None,
+        )
+        self.action_bar.apply(state)
+        idle = self.busy_task is None and not self._closed
+        self.openModelAction.setEnabled(idle)
+        self.recentMenu.setEnabled(idle)
+        self.exportReportAction.setEnabled(idle and self.model_state is not None)
+        self.exportReportAction.setToolTip(
+            "Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown"
+            if self.exportReportAction.isEnabled()
+            else "Available once a model is loaded and nothing is running"
+        )
+        self._update_move_tip()
+
+    def _target_changed(self) -> None:
+        self.devices.select_device(self.action_bar.target_device())  # keep table and combo in step
+        self._update_move_tip()
+
+    def _update_move_tip(self) -> None:
+        button = self.action_bar.toDeviceButton
+        if button.isEnabled():
+            dtype = self.action_bar.dtype()
+            call = f"model.to({self.action_bar.target_device()!r}" + (f", dtype=torch.{dtype})" if dtype else ")")
+            button.setToolTip(f"{call}: works on every machine when the device falls back to the CPU")
+
+    # ------------------------------------------------------------------ settings
+
+    def recent_models(self) -> list[str]:
+        value = self.settings.value(SETTINGS_KEYS["recent"], [])
+        if isinstance(value, str):  # QSettings gives a bare string for a one-item list
+            value = [value]
+        return [str(v) for v in (value or []) if str(v).strip()]
+
+    def add_recent_model(self, spec: str) -> None:
+        recent = [spec] + [s for s in self.recent_models() if s != spec]
+        self.settings.setValue(SETTINGS_KEYS["recent"], recent[:MAX_RECENT])
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recentMenu.clear()
+        recent = self.recent_models()
+        for spec in recent:
+            action = self.recentMenu.addAction(spec)
+            action.triggered.connect(lambda _checked=False, s=spec: self.open_model(s))
+        if recent:
+            self.recentMenu.addSeparator()
+            self.recentMenu.addAction("Clear the list", self._clear_recent)
+        else:
+            placeholder = self.recentMenu.addAction("No recent models")
+            placeholder.setEnabled(False)
+
+    def _clear_recent(self) -> None:
+        self.settings.setValue(SETTINGS_KEYS["recent"], [])
+        self._rebuild_recent_menu()
+
+    def _restore_settings(self) -> None:
+        geometry = self.settings.value(SETTINGS_KEYS["geometry"])
+        if geometry:
+            self.restoreGeometry(geometry)
+        splitters = self.settings.value(SETTINGS_KEYS["splitters"])
+        if isinstance(splitters, (list, tuple)) and len(splitters) == 3:
+            for splitter, state in zip((self.main_splitter, self.top_splitter, self.bottom_splitter), splitters):
+                splitter.restoreState(state)
+
+    def _save_settings(self) -> None:
+        self.settings.setValue(SETTINGS_KEYS["geometry"], self.saveGeometry())
+        self.settings.setValue(
+            SETTINGS_KEYS["splitters"],
+            [s.saveState() for s in (self.main_splitter, self.top_splitter, self.bottom_splitter)],
+        )
+        self.settings.sync()
+
+    # ------------------------------------------------------------------ shutdown
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._closed:
+            self._save_settings()
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self, timeout_s: float = 2.0) -> bool:
+        """Cancel running work, quit both threads and wait for them (``timeout_s`` in all).
+
+        Returns True when both threads ended. Safe to call more than once.
+        """
+        if self._closed:
+            return bool(self.threads_stopped)
+        self._closed = True
+        self.cancel_event.set()
+        self.requestStopSampler.emit()  # the sampler stops its timer and quits its own thread
+        self.model_thread.quit()  # ends once the running move/benchmark sees the cancel
+        self.threads_stopped = stop_threads([self.model_thread, self.sampler_thread], timeout_s, quit=False)
+        return self.threads_stopped
+
+    def threads(self) -> list:
+        return [self.model_thread, self.sampler_thread]
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _plot(name: str, left: str, left_units: str, bottom: str, bottom_units: str) -> pg.PlotWidget:
+    """An empty, labelled plot (filled by the plots of the next issue)."""
+    plot = pg.PlotWidget(background="w")
+    plot.setObjectName(name)
+    plot.showGrid(x=True, y=True, alpha=0.3)
+    for axis, label, units in (("left", left, left_units), ("bottom", bottom, bottom_units)):
+        item = plot.getAxis(axis)
+        item.setPen("k")
+        item.setTextPen("k")
+        # Units in the label text: pyqtgraph's SI prefixes would turn "ms" into "kms".
+        plot.setLabel(axis, f"{label} ({units})" if units else label)
+    return plot
+
+
+def _boxed(title: str, widget: QWidget) -> QGroupBox:
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(6, 6, 6, 6)
+    layout.addWidget(widget)
+    return box
+
+
+def _splitter(name: str, orientation: Qt.Orientation, first: QWidget, second: QWidget, stretch: tuple[int, int]) -> QSplitter:
+    splitter = QSplitter(orientation)
+    splitter.setObjectName(name)
+    splitter.addWidget(first)
+    splitter.addWidget(second)
+    splitter.setStretchFactor(0, stretch[0])
+    splitter.setStretchFactor(1, stretch[1])
+    splitter.setChildrenCollapsible(False)
+    return splitter
+
+
+def _memory_detail(result: Any) -> str:
+    lines = []
+    for label, readings in (("before", result.memory_before), ("after", result.memory_after)):
+        for device, reading in (readings or {}).items():
+            lines.append(
+                f"{device} {label}: allocated {format_bytes(reading.get('allocated'))}, "
+                f"used {format_bytes(reading.get('used'))} of {format_bytes(reading.get('total'))}"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""The window's panels: devices, model (parameters), history, code, error banner, actions."""

@@ -1,0 +1,218 @@
+"""The action bar: move the model (``.to`` / ``.cuda`` / ``.cpu``), benchmark it, cancel.
+
+A button that cannot act right now is disabled, and its tooltip says why. ``.cuda()`` stays
+enabled on a machine without CUDA on purpose: pressing it shows what the tutorial warns
+about, with the move engine's clear message instead of a crash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+DTYPE_CHOICES = (("keep dtype", None), ("float32", "float32"), ("float16", "float16"), ("bfloat16", "bfloat16"), ("float64", "float64"))
+MODE_CHOICES = (("forward", "forward"), ("train step", "train-step"))
+DEFAULT_RUNS = 100
+MAX_RUNS = 100_000
+
+
+@dataclass(frozen=True)
+class ActionState:
+    """What the window knows that decides which buttons can act."""
+
+    busy_task: str | None = None  # "load" | "move" | "benchmark" | "export"
+    has_model: bool = False
+    #: Why a benchmark cannot run now (no input, a bad shape, a split model); None if it can.
+    benchmark_blocker: str | None = None
+
+
+_BUSY_WORDS = {
+    "load": "a model is loading",
+    "move": "a move is running",
+    "benchmark": "a benchmark is running",
+    "export": "the report is being written",
+}
+
+
+def disabled_reasons(state: ActionState) -> dict[str, str | None]:
+    """For each control, why it is disabled (None: enabled). Kept pure so tests can read it."""
+    if state.busy_task is not None:
+        busy = f"Not now: {_BUSY_WORDS.get(state.busy_task, state.busy_task)}"
+        cancellable = state.busy_task in ("move", "benchmark")
+        if cancellable:
+            busy += " (Cancel stops it)"
+        reasons = {name: busy for name in ("toDeviceButton", "cudaButton", "cpuButton", "benchmarkButton")}
+        reasons["cancelButton"] = None if cancellable else f"{_BUSY_WORDS.get(state.busy_task, 'this')} cannot be cancelled"
+        return reasons
+    no_model = None if state.has_model else "No model is loaded (File › Open model…)"
+    return {
+        "toDeviceButton": no_model,
+        "cudaButton": no_model,
+        "cpuButton": no_model,
+        "benchmarkButton": no_model or state.benchmark_blocker,
+        "cancelButton": "Nothing to cancel: no move or benchmark is running",
+    }
+
+
+class ActionBar(QWidget):
+    """Two groups side by side: Move (target, dtype, three calls) and Measure; then Cancel."""
+
+    ENABLED_TIPS = {
+        "toDeviceButton": "model.to(device, dtype): works on every machine when device falls back to the CPU",
+        "cudaButton": "model.cuda(): needs a CUDA GPU; on a machine without one you will see why .to(device) is preferred",
+        "cpuButton": "model.cpu(): bring every tensor back to the CPU",
+        "benchmarkButton": "Time the model on its current device (warm-up first; every sample kept)",
+        "cancelButton": "Stop the running move (it rolls back) or benchmark (between samples)",
+    }
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.targetDeviceCombo = QComboBox(self)
+        self.targetDeviceCombo.setObjectName("targetDeviceCombo")
+        self.targetDeviceCombo.setToolTip("The device .to(device) moves to (selecting a row in the device table sets it)")
+        self.targetDeviceCombo.setMinimumContentsLength(8)
+        self.targetDeviceCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.targetDeviceCombo.addItem("cpu", "cpu")
+
+        self.dtypeCombo = QComboBox(self)
+        self.dtypeCombo.setObjectName("dtypeCombo")
+        self.dtypeCombo.setToolTip("Cast floating-point tensors while moving (only .to() can cast)")
+        for label, value in DTYPE_CHOICES:
+            self.dtypeCombo.addItem(label, value)
+
+        self.toDeviceButton = self._button(".to(device)", "toDeviceButton")
+        self.cudaButton = self._button(".cuda()", "cudaButton")
+        self.cpuButton = self._button(".cpu()", "cpuButton")
+
+        self.inputShapeEdit = QLineEdit(self)
+        self.inputShapeEdit.setObjectName("inputShapeEdit")
+        self.inputShapeEdit.setClearButtonEnabled(True)
+        self.inputShapeEdit.setToolTip(
+            "Input shape for the benchmark, e.g. 1,3,224,224. Leave empty to use the model's own example input."
+        )
+        self.inputShapeEdit.setMinimumWidth(130)
+
+        self.modeCombo = QComboBox(self)
+        self.modeCombo.setObjectName("modeCombo")
+        self.modeCombo.setToolTip("forward: inference only; train step: forward + backward + optimizer step on a copy")
+        for label, value in MODE_CHOICES:
+            self.modeCombo.addItem(label, value)
+
+        self.runsSpin = QSpinBox(self)
+        self.runsSpin.setObjectName("runsSpin")
+        self.runsSpin.setRange(1, MAX_RUNS)
+        self.runsSpin.setValue(DEFAULT_RUNS)
+        self.runsSpin.setToolTip("Timed samples after the warm-up")
+        self.runsSpin.setGroupSeparatorShown(True)
+
+        self.benchmarkButton = self._button("Benchmark", "benchmarkButton")
+        self.cancelButton = self._button("Cancel", "cancelButton")
+
+        self.progressBar = QProgressBar(self)
+        self.progressBar.setObjectName("progressBar")
+        self.progressBar.setRange(0, 1000)
+        self.progressBar.setValue(0)
+        self.progressBar.setTextVisible(True)
+        self.progressBar.setFormat("idle")
+        self.progressBar.setMinimumWidth(140)
+
+        move = QGroupBox("Move the model", self)
+        grid = QGridLayout(move)
+        grid.addWidget(QLabel("Target"), 0, 0)
+        grid.addWidget(self.targetDeviceCombo, 0, 1)
+        grid.addWidget(QLabel("dtype"), 0, 2)
+        grid.addWidget(self.dtypeCombo, 0, 3)
+        buttons = QHBoxLayout()
+        for button in (self.toDeviceButton, self.cudaButton, self.cpuButton):
+            buttons.addWidget(button)
+        grid.addLayout(buttons, 1, 0, 1, 4)
+
+        measure = QGroupBox("Measure latency", self)
+        grid = QGridLayout(measure)
+        grid.addWidget(QLabel("Input shape"), 0, 0)
+        grid.addWidget(self.inputShapeEdit, 0, 1)
+        grid.addWidget(QLabel("Mode"), 0, 2)
+        grid.addWidget(self.modeCombo, 0, 3)
+        grid.addWidget(QLabel("Runs"), 0, 4)
+        grid.addWidget(self.runsSpin, 0, 5)
+        grid.addWidget(self.benchmarkButton, 1, 0, 1, 2)
+        grid.addWidget(self.cancelButton, 1, 2, 1, 1)
+        grid.addWidget(self.progressBar, 1, 3, 1, 3)
+        grid.setColumnStretch(1, 1)
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(move)
+        layout.addWidget(measure, 1)
+
+    def _button(self, text: str, name: str) -> QPushButton:
+        button = QPushButton(text, self)
+        button.setObjectName(name)
+        return button
+
+    # ----- state
+
+    def apply(self, state: ActionState) -> None:
+        for name, reason in disabled_reasons(state).items():
+            button: QPushButton = getattr(self, name)
+            button.setEnabled(reason is None)
+            button.setToolTip(self.ENABLED_TIPS[name] if reason is None else reason)
+        editable = state.busy_task is None
+        for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin):
+            widget.setEnabled(editable)
+
+    def set_devices(self, device_ids: list[str], preferred: str | None = None) -> None:
+        current = self.target_device()
+        self.targetDeviceCombo.blockSignals(True)
+        self.targetDeviceCombo.clear()
+        for ident in device_ids:
+            self.targetDeviceCombo.addItem(ident, ident)
+        self.targetDeviceCombo.blockSignals(False)
+        choice = current if current in device_ids and current != "cpu" else preferred
+        self.set_target_device(choice or (device_ids[0] if device_ids else "cpu"))
+
+    def set_target_device(self, device: str) -> None:
+        index = self.targetDeviceCombo.findData(device)
+        if index >= 0:
+            self.targetDeviceCombo.setCurrentIndex(index)
+
+    def target_device(self) -> str:
+        return self.targetDeviceCombo.currentData() or "cpu"
+
+    def dtype(self) -> str | None:
+        return self.dtypeCombo.currentData()
+
+    def set_dtype(self, dtype: str | None) -> None:
+        self.dtypeCombo.setCurrentIndex(max(0, self.dtypeCombo.findData(dtype)))
+
+    def mode(self) -> str:
+        return self.modeCombo.currentData()
+
+    def input_shape_text(self) -> str:
+        return self.inputShapeEdit.text().strip()
+
+    def show_progress(self, fraction: float | None, text: str) -> None:
+        """``fraction`` None: busy without a measure of progress (a load)."""
+        if fraction is None:
+            self.progressBar.setRange(0, 0)
+        else:
+            self.progressBar.setRange(0, 1000)
+            self.progressBar.setValue(round(1000 * fraction))
+        self.progressBar.setFormat(text)
+
+    def show_idle(self, text: str = "idle") -> None:
+        self.progressBar.setRange(0, 1000)
+        self.progressBar.setValue(0)
+        self.progressBar.setFormat(text)

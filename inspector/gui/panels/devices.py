@@ -1,0 +1,258 @@
+"""The devices panel: one row per device with a live memory bar, and why no GPU is listed."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core.units import format_bytes
+
+GIB = 1 << 30
+#: Item-data role carrying (used, total) bytes for the memory bar delegate.
+MEMORY_ROLE = Qt.ItemDataRole.UserRole + 1
+#: Item-data role carrying the device id of a row.
+DEVICE_ID_ROLE = Qt.ItemDataRole.UserRole + 2
+
+# Colour-blind-friendly hues (Okabe–Ito), one per device; the CPU keeps a neutral grey.
+_DEVICE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+_CPU_COLOUR = "#7f7f7f"
+_swatches: dict[str, QIcon] = {}
+
+
+def device_colour(device: str) -> QColor:
+    """A stable colour per device id: the same in the device table and the parameter view."""
+    if device in ("cpu", "", "meta"):
+        return QColor(_CPU_COLOUR)
+    kind, _, index = device.partition(":")
+    offset = {"cuda": 0, "mps": 3, "xpu": 5}.get(kind, 7)
+    number = int(index) if index.isdigit() else 0
+    return QColor(_DEVICE_COLOURS[(offset + number) % len(_DEVICE_COLOURS)])
+
+
+def device_swatch(device: str) -> QIcon:
+    """A small filled square in the device's colour (cached: views ask for it per paint)."""
+    icon = _swatches.get(device)
+    if icon is None:
+        pixmap = QPixmap(12, 12)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setBrush(device_colour(device))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawRoundedRect(1, 1, 10, 10, 2, 2)
+        painter.end()
+        icon = _swatches[device] = QIcon(pixmap)
+    return icon
+
+
+def gib_text(used: int | None, total: int | None) -> str:
+    if used is None or total is None or total <= 0:
+        return format_bytes(used) if used is not None else "unknown"
+    return f"{used / GIB:.1f} / {total / GIB:.1f} GiB ({100 * used / total:.0f}%)"
+
+
+class DeviceTableModel(QAbstractTableModel):
+    """Rows: the devices of the last discovery; memory columns follow the latest readings."""
+
+    HEADERS = ("Device", "Name", "Memory used / total", "This process")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._snapshots: list[Any] = []  # DeviceSnapshot
+        self._readings: dict[str, Any] = {}  # device id -> MemoryReading
+
+    # ----- feeding
+
+    def set_inventory(self, inventory: Any) -> None:
+        self.beginResetModel()
+        self._snapshots = list(inventory.devices)
+        self._readings = {}
+        self.endResetModel()
+
+    def set_readings(self, readings: Sequence[Any]) -> None:
+        self._readings.update({r.device: r for r in readings})
+        if self._snapshots:
+            self.dataChanged.emit(
+                self.index(0, 2), self.index(len(self._snapshots) - 1, 3), [Qt.ItemDataRole.DisplayRole, MEMORY_ROLE]
+            )
+
+    def device_ids(self) -> list[str]:
+        return [s.id for s in self._snapshots]
+
+    def snapshot(self, row: int) -> Any:
+        return self._snapshots[row]
+
+    # ----- Qt model interface
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._snapshots)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        snap = self._snapshots[index.row()]
+        column = index.column()
+        if role == DEVICE_ID_ROLE:
+            return snap.id
+        if role == Qt.ItemDataRole.DecorationRole and column == 0:
+            return device_swatch(snap.id)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(snap)
+        used, total, own = self._memory(snap)
+        if role == MEMORY_ROLE and column == 2:
+            return (used, total)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == 0:
+                return snap.id
+            if column == 1:
+                return snap.name
+            if column == 2:
+                return gib_text(used, total)
+            if column == 3:
+                return format_bytes(own)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == 3:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _memory(self, snap: Any) -> tuple[int | None, int | None, int | None]:
+        reading = self._readings.get(snap.id)
+        if reading is None:
+            return snap.used_bytes, snap.total_bytes, snap.allocated_bytes
+        return reading.used, reading.total, reading.allocated
+
+    def _tooltip(self, snap: Any) -> str:
+        used, total, own = self._memory(snap)
+        lines = [f"{snap.id}: {snap.name}", f"memory used: {gib_text(used, total)}"]
+        own_label = "this process (RSS)" if snap.type == "cpu" else "allocated by this process"
+        lines.append(f"{own_label}: {format_bytes(own)}")
+        if snap.reserved_bytes is not None:
+            lines.append(f"reserved by this process: {format_bytes(snap.reserved_bytes)}")
+        for key, value in snap.details.items():
+            text = value if isinstance(value, (str, int, float)) else json.dumps(value)
+            lines.append(f"{key.replace('_', ' ')}: {text}")
+        return "\n".join(lines)
+
+
+class MemoryBarDelegate(QStyledItemDelegate):
+    """Paints used / total memory as a bar with the figures on it (no widget per row)."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        used, total = index.data(MEMORY_ROLE) or (None, None)
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        bar = option.rect.adjusted(4, 4, -4, -4)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QColor("#9a9a9a"))
+        painter.setBrush(QColor("#f2f2f2"))
+        painter.drawRoundedRect(bar, 3, 3)
+        if used is not None and total:
+            fraction = max(0.0, min(1.0, used / total))
+            filled = QRect(bar.left(), bar.top(), round(bar.width() * fraction), bar.height())
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(_fill_colour(fraction))
+            painter.drawRoundedRect(filled, 3, 3)
+        # The bar has fixed light colours, so the text on it is dark whatever the theme.
+        painter.setPen(QColor("#1a1a1a"))
+        painter.drawText(bar, Qt.AlignmentFlag.AlignCenter, text)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        return QSize(max(hint.width() + 16, 190), hint.height() + 8)
+
+
+def _fill_colour(fraction: float) -> QColor:
+    if fraction >= 0.9:
+        return QColor("#e57373")
+    if fraction >= 0.7:
+        return QColor("#ffb74d")
+    return QColor("#81c784")
+
+
+class DevicesPanel(QWidget):
+    """The device table and the note saying why no accelerator is listed."""
+
+    deviceSelected = Signal(str)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.model = DeviceTableModel(self)
+        self.table = QTableView(self)
+        self.table.setObjectName("deviceTable")
+        self.table.setModel(self.model)
+        self.table.setItemDelegateForColumn(2, MemoryBarDelegate(self.table))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().lineSpacing() * 1.8))
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(2, 210)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+
+        self.note = QLabel(self)
+        self.note.setObjectName("deviceNote")
+        self.note.setWordWrap(True)
+        self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note.setVisible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.table)
+        layout.addWidget(self.note)
+
+    def set_inventory(self, inventory: Any) -> None:
+        self.model.set_inventory(inventory)
+        notes = list(inventory.notes)
+        self.note.setText("\n".join(_sentence(n) for n in notes))
+        self.note.setVisible(bool(notes))
+
+    def set_readings(self, readings: Sequence[Any]) -> None:
+        self.model.set_readings(readings)
+
+    def select_device(self, device: str) -> None:
+        ids = self.model.device_ids()
+        if device in ids:
+            self.table.selectRow(ids.index(device))
+
+    def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.deviceSelected.emit(self.model.data(current, DEVICE_ID_ROLE))
+
+
+def _sentence(note: str) -> str:
+    note = note.strip()
+    return (note[:1].upper() + note[1:]) if note else note

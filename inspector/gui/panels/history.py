@@ -1,0 +1,108 @@
+"""The history: every load, move, measurement and export, with its outcome."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+
+from inspector.core.units import format_seconds
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    time: _dt.datetime
+    call: str
+    seconds: float | None
+    gbps: float | None
+    result: str
+    ok: bool = True
+    #: Longer text for the tooltip (a failure's detail, a move's memory figures).
+    detail: str = ""
+
+
+class HistoryModel(QAbstractTableModel):
+    HEADERS = ("Time", "Call", "Seconds", "GB/s", "Result")
+    TIME, CALL, SECONDS, GBPS, RESULT = range(5)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._entries: list[HistoryEntry] = []
+
+    def append(self, entry: HistoryEntry) -> None:
+        row = len(self._entries)
+        self.beginInsertRows(QModelIndex(), row, row)
+        self._entries.append(entry)
+        self.endInsertRows()
+
+    def entries(self) -> list[HistoryEntry]:
+        return list(self._entries)
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._entries)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        entry = self._entries[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.TIME:
+                return entry.time.strftime("%H:%M:%S")
+            if column == self.CALL:
+                return entry.call
+            if column == self.SECONDS:
+                return format_seconds(entry.seconds) if entry.seconds else "—"
+            if column == self.GBPS:
+                return _gbps_text(entry.gbps)
+            if column == self.RESULT:
+                return entry.result
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            return "\n\n".join(t for t in (entry.call, entry.result, entry.detail) if t)
+        elif role == Qt.ItemDataRole.ForegroundRole and column == self.RESULT and not entry.ok:
+            return QColor("#c62828")
+        elif role == Qt.ItemDataRole.TextAlignmentRole and column in (self.SECONDS, self.GBPS):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+def _gbps_text(gbps: float | None) -> str:
+    if not gbps:
+        return "—"
+    return "< 0.01" if gbps < 0.01 else f"{gbps:.2f}"
+
+
+class HistoryView(QTableView):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("historyView")
+        self.history = HistoryModel(self)
+        self.setModel(self.history)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.verticalHeader().setVisible(False)
+        self.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().lineSpacing() * 1.6))
+        header = self.horizontalHeader()
+        for column, width in ((HistoryModel.TIME, 66), (HistoryModel.SECONDS, 84), (HistoryModel.GBPS, 56)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, width)
+        header.setSectionResizeMode(HistoryModel.CALL, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(HistoryModel.CALL, 290)
+        header.setSectionResizeMode(HistoryModel.RESULT, QHeaderView.ResizeMode.Stretch)
+        self.history.rowsInserted.connect(lambda *_: self.scrollToBottom())
+
+    def add(self, entry: HistoryEntry) -> None:
+        self.history.append(entry)

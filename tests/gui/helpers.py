@@ -1,0 +1,37 @@
+"""Reading the window the way a user sees it: widgets by object name, cells by text."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
+from PySide6.QtWidgets import QWidget
+
+
+def widget(window: QWidget, cls: type, name: str):
+    found = window.findChild(cls, name)
+    assert found is not None, f"no {cls.__name__} named {name!r}"
+    return found
+
+
+def tree_rows(model: QAbstractItemModel) -> dict[str, dict[str, str]]:
+    """Every tensor row of a tree model: full dotted name -> {header: cell text}."""
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    rows: dict[str, dict[str, str]] = {}
+
+    def walk(parent: QModelIndex, prefix: str) -> None:
+        for r in range(model.rowCount(parent)):
+            first = model.index(r, 0, parent)
+            cells = {h: model.index(r, c, parent).data() for c, h in enumerate(headers)}
+            if str(cells.get("Kind", "")).startswith("module"):
+                walk(first, f"{prefix}{cells[headers[0]]}.")
+            else:
+                rows[f"{prefix}{cells[headers[0]]}"] = cells
+
+    walk(QModelIndex(), "")
+    return rows
+
+
+def table_rows(model: QAbstractItemModel) -> list[dict[str, str]]:
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    return [
+        {h: model.index(r, c).data() for c, h in enumerate(headers)} for r in range(model.rowCount())
+    ]
