@@ -341,9 +341,13 @@ def _report_images(report: dict, output: str):
     if not output.lower().endswith(".html"):
         return None
     try:
+        # The renderer imports Qt lazily, so a server without PySide6 fails at the call.
+        import pyqtgraph  # noqa: F401
+        from PySide6 import QtWidgets  # noqa: F401
+
         from inspector.gui.report_images import render_report_images
     except ImportError:
-        return None
+        return None  # the page itself says the plots were left out, and why
     return render_report_images(report)
 
 

@@ -74,3 +74,17 @@ def test_window_without_pyside6_is_a_clear_error():
     assert "error: the window needs PySide6" in proc.stderr
     assert "devices, inspect, bench" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_html_report_without_pyside6_leaves_the_plots_out_and_says_so(tmp_path):
+    out = tmp_path / "report.html"
+    proc = run_without_qt(
+        f"""
+        from inspector.cli import main
+        raise SystemExit(main(["bench", "--device", "cpu", "--runs", "3", "--output", {str(out)!r}]))
+        """
+    )
+    assert proc.returncode == 0, proc.stderr
+    page = out.read_text()
+    assert "The plots were left out because PySide6 is not installed." in page
+    assert "<img" not in page
