@@ -208,6 +208,21 @@ def check_bandwidth() -> None:
             ours.append(res.gbps or 0.0)
             move_model(loaded, MoveRequest("cpu"))
             torch.cuda.empty_cache()
+        if pinned:
+            # What Module.to itself costs on this path, without our transaction and hook.
+            plain = []
+            for _ in range(3):
+                torch.cuda.synchronize()
+                t0 = time.perf_counter()
+                with torch.no_grad():
+                    for t in list(model.parameters()) + list(model.buffers()):
+                        t.data = t.data.pin_memory()
+                    model.to("cuda:0", non_blocking=True)
+                torch.cuda.synchronize()
+                plain.append(nbytes / (time.perf_counter() - t0) / 1e9)
+                model.cpu()
+                torch.cuda.empty_cache()
+            print(f"plain pin-all-then-Module.to(non_blocking=True): best {max(plain):.2f} GB/s")
         best, ref = max(ours), max(raws)
         label = "pinned (pin + copy)" if pinned else "pageable"
         check(
