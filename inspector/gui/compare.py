@@ -115,6 +115,26 @@ def _fill(table: QTableWidget, rows: Sequence[Sequence[QTableWidgetItem]]) -> No
     table.setSortingEnabled(True)
 
 
+def _latency_side(prefix: str, median: float | None, p5: float | None, p95: float | None, samples: int,
+                  speedup: float | None) -> dict[str, _Cell]:  # fmt: skip
+    return {
+        f"{prefix}median (ms)": _number_cell(_ms(median), median, f"{samples} samples"),
+        f"{prefix}p5–p95": _number_cell(_band(p5, p95), p5),
+        f"{prefix}vs CPU": _number_cell(_times(speedup), speedup, "speed-up over this report's CPU"),
+    }
+
+
+def _move_side(prefix: str, count: int, failed: int, size: int | None, seconds: float | None,
+               gbps: float | None) -> dict[str, _Cell]:  # fmt: skip
+    shown = "—" if not count else (f"{count} ({failed} failed)" if failed else str(count))
+    return {
+        f"{prefix}moves": _number_cell(shown, count),
+        f"{prefix}size": _number_cell(format_bytes(size) if size is not None else "—", size),
+        f"{prefix}time (s)": _number_cell("—" if seconds is None else f"{seconds:.4g}", seconds),
+        f"{prefix}GB/s": _number_cell("—" if gbps is None else f"{gbps:.2f}", gbps),
+    }
+
+
 def _prefixes(comparison: Comparison) -> tuple[str, str | None]:
     """Column prefixes: "A "/"B " side by side; none for a report shown alone."""
     return ("A ", "B ") if comparison.label_b is not None else ("", None)
@@ -136,6 +156,9 @@ class ComparisonView(QWidget):
         self.reports: dict[str, Mapping[str, Any] | None] = {"a": None, "b": None}
         self.labels: dict[str, str] = {"a": "This session", "b": "Report"}
         self.comparison: Comparison | None = None
+        #: True in a window whose session is side A (possibly not built yet): a report opened
+        #: with the button then always goes to side B, never into the session's place.
+        self.follows_session = False
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._loaded.connect(self._on_loaded)
@@ -217,7 +240,7 @@ class ComparisonView(QWidget):
     def _ask_for_report(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a timing report", "", "Timing report (*.json)")
         if path:
-            self.open_report(path, "b" if self.reports["a"] is not None else "a")
+            self.open_report(path, "b" if self.follows_session or self.reports["a"] is not None else "a")
 
     # ----- output
 
@@ -249,70 +272,59 @@ class ComparisonView(QWidget):
             return describe(a, name_a)
         return f"<b>A</b> = {describe(a, name_a)} &nbsp;·&nbsp; <b>B</b> = {describe(b, self.labels['b'])}"
 
+    # Side by side, the figures that answer "which is faster" come first (medians or GB/s,
+    # ratio, verdict): in the window the view has about 800 px, and the rest scrolls.
+
     def _show_latency(self, comparison: Comparison) -> None:
         a, b = _prefixes(comparison)
-        headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)", f"{a}p5–p95", f"{a}vs CPU"]
-        if b is not None:
-            headers += [f"{b}median (ms)", f"{b}p5–p95", f"{b}vs CPU", "B ÷ A", "Verdict"]
         rows = []
         for row in comparison.latency:
             device_tip = " / ".join(n for n in (row.device_name_a, row.device_name_b) if n)
-            cells = [
-                _Cell(row.device, tooltip=device_tip),
-                _Cell(row.dtype),
-                _Cell(row.mode),
-                _Cell("×".join(map(str, row.input_shape)) or "—"),
-                _number_cell(_ms(row.median_a), row.median_a, f"{row.samples_a} samples"),
-                _number_cell(_band(row.p5_a, row.p95_a), row.p5_a),
-                _number_cell(_times(row.speedup_vs_cpu_a), row.speedup_vs_cpu_a, "speed-up over this report's CPU"),
-            ]
+            cells = {
+                "Device": _Cell(row.device, tooltip=device_tip),
+                "Dtype": _Cell(row.dtype),
+                "Mode": _Cell(row.mode),
+                "Input": _Cell("×".join(map(str, row.input_shape)) or "—"),
+                **_latency_side(a, row.median_a, row.p5_a, row.p95_a, row.samples_a, row.speedup_vs_cpu_a),
+            }
             if b is not None:
-                cells += [
-                    _number_cell(_ms(row.median_b), row.median_b, f"{row.samples_b} samples"),
-                    _number_cell(_band(row.p5_b, row.p95_b), row.p5_b),
-                    _number_cell(_times(row.speedup_vs_cpu_b), row.speedup_vs_cpu_b,
-                                 "speed-up over this report's CPU"),  # fmt: skip
-                    _ratio_cell(row.ratio, row.verdict, higher_is_better=False),
-                    _Cell(row.verdict),
-                ]
+                cells |= _latency_side(b, row.median_b, row.p5_b, row.p95_b, row.samples_b, row.speedup_vs_cpu_b)
+                cells["B ÷ A"] = _ratio_cell(row.ratio, row.verdict, higher_is_better=False)
+                cells["Verdict"] = _Cell(row.verdict)
             rows.append(cells)
-        self._set_headers(self.latency_table, headers)
-        _fill(self.latency_table, rows)
+        headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)"]
+        if b is not None:
+            headers += [f"{b}median (ms)", "B ÷ A", "Verdict", f"{a}p5–p95", f"{b}p5–p95", f"{a}vs CPU", f"{b}vs CPU"]
+        else:
+            headers += ["p5–p95", "vs CPU"]
+        self._show_rows(self.latency_table, rows, headers)
 
     def _show_moves(self, comparison: Comparison) -> None:
         a, b = _prefixes(comparison)
-        headers = ["Route", "Method", "Dtype", "Pinned", f"{a}moves", f"{a}size", f"{a}time (s)", f"{a}GB/s"]
-        if b is not None:
-            headers += [f"{b}moves", f"{b}size", f"{b}time (s)", f"{b}GB/s", "B ÷ A (GB/s)", "Verdict"]
         rows = []
         for row in comparison.moves:
-            cells = [
-                _Cell(row.route),
-                _Cell(row.method),
-                _Cell(row.dtype or "—"),
-                _Cell("yes" if row.pinned else "no"),
-                *self._move_side(row.count_a, row.failed_a, row.bytes_a, row.seconds_a, row.gbps_a),
-            ]
+            cells = {
+                "Route": _Cell(row.route),
+                "Method": _Cell(row.method),
+                "Dtype": _Cell(row.dtype or "—"),
+                "Pinned": _Cell("yes" if row.pinned else "no"),
+                **_move_side(a, row.count_a, row.failed_a, row.bytes_a, row.seconds_a, row.gbps_a),
+            }
             if b is not None:
-                cells += [
-                    *self._move_side(row.count_b, row.failed_b, row.bytes_b, row.seconds_b, row.gbps_b),
-                    _ratio_cell(row.ratio, row.verdict, higher_is_better=True),
-                    _Cell(row.verdict),
-                ]
+                cells |= _move_side(b, row.count_b, row.failed_b, row.bytes_b, row.seconds_b, row.gbps_b)
+                cells["B ÷ A (GB/s)"] = _ratio_cell(row.ratio, row.verdict, higher_is_better=True)
+                cells["Verdict"] = _Cell(row.verdict)
             rows.append(cells)
-        self._set_headers(self.moves_table, headers)
-        _fill(self.moves_table, rows)
+        headers = ["Route", "Method", "Dtype", "Pinned", f"{a}GB/s"]
+        if b is not None:
+            headers += [f"{b}GB/s", "B ÷ A (GB/s)", "Verdict"]
+        for name in ("moves", "size", "time (s)"):
+            headers += [f"{a}{name}"] + ([f"{b}{name}"] if b is not None else [])
+        self._show_rows(self.moves_table, rows, headers)
 
-    @staticmethod
-    def _move_side(count: int, failed: int, size: int | None, seconds: float | None,
-                   gbps: float | None) -> list[_Cell]:  # fmt: skip
-        shown = "—" if not count else (f"{count} ({failed} failed)" if failed else str(count))
-        return [
-            _number_cell(shown, count),
-            _number_cell(format_bytes(size) if size is not None else "—", size),
-            _number_cell("—" if seconds is None else f"{seconds:.4g}", seconds),
-            _number_cell("—" if gbps is None else f"{gbps:.2f}", gbps),
-        ]
+    def _show_rows(self, table: QTableWidget, rows: Sequence[Mapping[str, _Cell]], headers: Sequence[str]) -> None:
+        self._set_headers(table, headers)
+        _fill(table, [[cells[h] for h in headers] for cells in rows])
 
     def _show_environment(self, comparison: Comparison) -> None:
         headers = ["Section", "What", "A" if comparison.label_b is not None else "Value"]

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import html
+import logging
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import pyqtgraph as pg
 from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -34,38 +34,39 @@ from PySide6.QtWidgets import (
 from inspector.core.errors import Failure, InputError
 from inspector.core.memory_log import MemoryTimeline
 from inspector.core.units import format_bytes, format_seconds
+from inspector.gui.compare import ComparisonView
 from inspector.gui.dialogs import OpenModelDialog, PreferencesDialog
+from inspector.gui.export import ReportExporter, copy_markdown, export_filter, path_with_suffix, plot_images
 from inspector.gui.panels.actions import ActionBar, ActionState
 from inspector.gui.panels.code import CodePanel
 from inspector.gui.panels.devices import DevicesPanel
 from inspector.gui.panels.error_banner import ErrorBanner
 from inspector.gui.panels.history import HistoryEntry, HistoryView
 from inspector.gui.panels.parameters import ParametersPanel
+from inspector.gui.plots import LatencyPlot, MemoryPlot
 from inspector.gui.workers import (
     DEFAULT_SAMPLE_HZ,
     BenchmarkOutcome,
     BenchmarkRequest,
-    ExportOutcome,
     LoadOutcome,
     MemorySampler,
     ModelState,
     ModelWorker,
     Progress,
+    ReportBuilt,
+    ReportRequest,
     TaskFailure,
     clamp_sample_hz,
     start_in_thread,
     stop_threads,
 )
 
+log = logging.getLogger(__name__)
+
 MAX_RECENT = 10
 #: The device table repaints from the 10 Hz samples at most this often.
 TABLE_REFRESH_S = 1.0
-REPORT_FILTERS = {
-    "HTML report (*.html)": ".html",
-    "JSON report (*.json)": ".json",
-    "CSV for spreadsheets (*.csv)": ".csv",
-    "Markdown for bug reports (*.md)": ".md",
-}
+REPORT_OPEN_FILTER = "Timing report (*.json);;All files (*)"
 SETTINGS_KEYS = {
     "geometry": "window/geometry",
     "state": "window/state",
@@ -80,7 +81,7 @@ class MainWindow(QMainWindow):
     requestLoad = Signal(str, bool, str)
     requestMove = Signal(object)
     requestBenchmark = Signal(object)
-    requestExport = Signal(str)
+    requestReport = Signal(object)
     requestSampleRate = Signal(float)
     requestRediscover = Signal()
     requestStopSampler = Signal()
@@ -98,6 +99,17 @@ class MainWindow(QMainWindow):
         self._table_refreshed_at = 0.0
         self._pending_move: Any = None
         self._pending_load: tuple[str, bool, str | None] | None = None
+        #: The memory plot's line for the running task: (time.time() it started, label).
+        self._task_mark: tuple[float, str] | None = None
+        #: The latest report the worker built for this session (any purpose), and whether a
+        #: move, benchmark or load has happened since (the comparison's side A is then old).
+        self.session_report: dict | None = None
+        self._session_stale = True
+        self._session_in_flight = False
+        #: The file the ReportExporter is writing, when it was asked for, and its report.
+        self._exporting: str | None = None
+        self._export_asked_at: float | None = None
+        self.last_export: dict | None = None
         self._closed = False
         self.threads_stopped: bool | None = None
 
@@ -118,8 +130,12 @@ class MainWindow(QMainWindow):
         self.parameters = ParametersPanel(self)
         self.historyView = HistoryView(self)
         self.code = CodePanel(self)
-        self.memoryPlot = _plot("memoryPlot", "Memory used", "GiB", "Time", "s")
-        self.latencyPlot = _plot("latencyPlot", "Latency", "ms", "Sample", "")
+        # The window's timeline is the plot's store: the sampler fills it, the report reads it.
+        self.memoryPlot = MemoryPlot(self, timeline=self.timeline)
+        self.latencyPlot = LatencyPlot(self)
+        self.comparisonView = ComparisonView(self)
+        # Its "Open report…" puts a report next to this session even before side A is built.
+        self.comparisonView.follows_session = True
 
         devices_box = _boxed("Devices", self.devices)
         model_box = _boxed("Model", self.parameters)
@@ -129,16 +145,20 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.historyView, "History")
         self.tabs.addTab(self.memoryPlot, "Memory")
         self.tabs.addTab(self.latencyPlot, "Latency")
+        self.tabs.addTab(self.comparisonView, "Compare")
+        self.tabs.currentChanged.connect(lambda _i: self._maybe_refresh_session())
         code_box = _boxed("Code", self.code)
 
         self.top_splitter = _splitter("topSplitter", Qt.Orientation.Horizontal, devices_box, model_box, (5, 7))
         self.bottom_splitter = _splitter("bottomSplitter", Qt.Orientation.Horizontal, self.tabs, code_box, (7, 5))
         self.main_splitter = _splitter(
-            "mainSplitter", Qt.Orientation.Vertical, self.top_splitter, self.bottom_splitter, (3, 2)
+            "mainSplitter", Qt.Orientation.Vertical, self.top_splitter, self.bottom_splitter, (4, 5)
         )
-        # First-start proportions (a saved layout replaces them): the tables get the height,
-        # the code view enough width for a snippet's longest line.
-        self.main_splitter.setSizes([600, 400])
+        # First-start proportions (a saved layout replaces them): the plots get a bit more
+        # than half the height (at 1280x800 the memory plot's markers and the comparison's
+        # rows stay legible, and the device table still lists eight GPUs), the code view
+        # enough width for a snippet's longest line.
+        self.main_splitter.setSizes([450, 550])
         self.top_splitter.setSizes([520, 760])
         self.bottom_splitter.setSizes([800, 480])
 
@@ -173,12 +193,22 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self.exportReportAction = self._action("exportReportAction", "&Export report…", QKeySequence("Ctrl+E"), self.export_report_dialog)
         file_menu.addAction(self.exportReportAction)
+        self.openReportAction = self._action("openReportAction", "Open re&port…", QKeySequence("Ctrl+Shift+O"), self.open_report_dialog)
+        self.openReportAction.setToolTip("Open a saved .json timing report and compare it with this session")
+        file_menu.addAction(self.openReportAction)
+        self.compareWithAction = self._action("compareWithAction", "Compare &with…", None, self.compare_with_dialog)
+        self.compareWithAction.setToolTip("Compare the opened report with a second one from disk")
+        file_menu.addAction(self.compareWithAction)
         file_menu.addSeparator()
         self.quitAction = self._action("quitAction", "&Quit", QKeySequence.StandardKey.Quit, self.close)
         self.quitAction.setMenuRole(QAction.MenuRole.QuitRole)
         file_menu.addAction(self.quitAction)
 
         edit_menu = self.menuBar().addMenu("&Edit")
+        self.copyMarkdownAction = self._action("copyMarkdownAction", "&Copy report as Markdown", QKeySequence("Ctrl+Shift+C"), self.copy_markdown_report)
+        self.copyMarkdownAction.setToolTip("Put this session's report on the clipboard, ready to paste into an issue")
+        edit_menu.addAction(self.copyMarkdownAction)
+        edit_menu.addSeparator()
         self.preferencesAction = self._action("preferencesAction", "&Preferences…", QKeySequence.StandardKey.Preferences, self.preferences_dialog)
         self.preferencesAction.setMenuRole(QAction.MenuRole.PreferencesRole)
         edit_menu.addAction(self.preferencesAction)
@@ -224,7 +254,7 @@ class MainWindow(QMainWindow):
         self.requestLoad.connect(self.worker.load)
         self.requestMove.connect(self.worker.move)
         self.requestBenchmark.connect(self.worker.benchmark)
-        self.requestExport.connect(self.worker.export_report)
+        self.requestReport.connect(self.worker.build_report)
         self.requestSampleRate.connect(self.sampler.set_rate)
         self.requestRediscover.connect(self.sampler.rediscover)
         self.requestStopSampler.connect(self.sampler.stop)
@@ -236,10 +266,21 @@ class MainWindow(QMainWindow):
         self.worker.moveFinished.connect(self._on_move_finished)
         self.worker.benchmarkFinished.connect(self._on_benchmark_finished)
         self.worker.progress.connect(self._on_progress)
-        self.worker.reportSaved.connect(self._on_report_saved)
+        self.worker.reportBuilt.connect(self._on_report_built)
         self.worker.failed.connect(self._on_failed)
+        # The sampler stores its readings in self.timeline before it emits them: the plot
+        # only repaints (add_readings would store them twice).
+        self.worker.latencySamples.connect(self.latencyPlot.add_sample_pairs)
         self.sampler.inventoryReady.connect(self._on_inventory)
         self.sampler.samples.connect(self._on_samples)
+        self.sampler.samples.connect(self.memoryPlot.schedule_redraw)
+
+        self.exporter = ReportExporter(self)
+        self.exporter.progress.connect(self._on_export_progress)
+        self.exporter.finished.connect(self._on_export_finished)
+        self.exporter.failed.connect(self._on_export_failed)
+        self.comparisonView.failed.connect(self._on_comparison_failed)
+        self.comparisonView.reportOpened.connect(self._on_comparison_opened)
 
         self.model_thread = start_in_thread(self.worker, "model-worker")
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
@@ -249,11 +290,13 @@ class MainWindow(QMainWindow):
     def open_model(self, spec: str, *, trust: bool = False, architecture: str | None = None) -> bool:
         """Load ``spec`` in the worker (the old model stays until the new one is loaded)."""
         self._pending_load = (spec, trust, architecture)
-        return self._dispatch("load", self.requestLoad, spec, trust, architecture or "")
+        return self._dispatch("load", self.requestLoad, spec, trust, architecture or "", mark=f"load {_short_spec(spec)}")
 
     def request_move(self, request: Any) -> bool:
+        from inspector.gui.workers import request_call
+
         self._pending_move = request
-        return self._dispatch("move", self.requestMove, request)
+        return self._dispatch("move", self.requestMove, request, mark=request_call(request))
 
     def move_to_target(self) -> bool:
         from inspector.core.moves import MoveRequest
@@ -279,10 +322,53 @@ class MainWindow(QMainWindow):
         request = BenchmarkRequest(
             mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self._input_shape()
         )
-        return self._dispatch("benchmark", self.requestBenchmark, request)
+        device, dtype = self._model_device_and_dtype()
+        label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == "train-step" else "")
+        label += f" · {device} {dtype}"
+        if not self._dispatch("benchmark", self.requestBenchmark, request, mark=label):
+            return False
+        # Samples stream into this run's series; the result names it exactly when it comes.
+        self.latencyPlot.begin_series(device, dtype, request.mode)
+        self.tabs.setCurrentWidget(self.latencyPlot)
+        return True
 
     def export_report(self, path: str | Path) -> bool:
-        return self._dispatch("export", self.requestExport, str(path))
+        """Write the session's report to ``path`` (its suffix picks the format).
+
+        The worker builds the report, this thread renders the plots for an HTML page, and
+        the ReportExporter writes the file on a pool thread; the window stays busy until then.
+        """
+        self._export_asked_at = time.perf_counter()
+        return self._dispatch("export", self.requestReport, ReportRequest("export", str(path)))
+
+    def copy_markdown_report(self) -> bool:
+        """Put the session's report as Markdown on the clipboard (once the worker built it)."""
+        return self._dispatch("report", self.requestReport, ReportRequest("markdown"))
+
+    def open_report(self, path: str | Path) -> None:
+        """Show a saved ``.json`` report in the Compare tab, next to this session."""
+        self.comparisonView.follows_session = True
+        self.comparisonView.set_session_report(self.session_report)
+        self.comparisonView.open_report(path, "b")
+        self.tabs.setCurrentWidget(self.comparisonView)
+        self._maybe_refresh_session()
+
+    def compare_with(self, path: str | Path) -> None:
+        """Compare the report opened from disk (it becomes A) with a second one (B).
+
+        With no report open yet, ``path`` is opened next to the session instead.
+        """
+        view = self.comparisonView
+        # The report from disk: B next to the session, or B (else A) of two reports.
+        side = "b" if view.reports["b"] is not None or view.follows_session else "a"
+        if view.reports[side] is None:
+            self.open_report(path)
+            return
+        view.follows_session = False
+        view.set_reports(view.reports[side], None, label_a=view.labels[side])
+        view.open_report(path, "b")
+        self.tabs.setCurrentWidget(view)
+        self._refresh_actions()
 
     def cancel(self) -> None:
         """Ask the running move or benchmark to stop at its next safe point."""
@@ -290,7 +376,9 @@ class MainWindow(QMainWindow):
             self.cancel_event.set()
             self.statusBusy.setText(f"Cancelling the {self.busy_task}…")
 
-    def _dispatch(self, task: str, signal: Any, *args: Any) -> bool:
+    def _dispatch(self, task: str, signal: Any, *args: Any, mark: str | None = None) -> bool:
+        """Send one request to the worker unless another task runs; ``mark`` labels the
+        memory plot from now until the task ends."""
         if self._closed:
             return False
         if self.busy_task is not None:
@@ -301,10 +389,20 @@ class MainWindow(QMainWindow):
         self.cancel_event.clear()
         self.busy_task = task
         self._refresh_actions()
-        self.action_bar.show_progress(None if task in ("load", "export") else 0.0, f"{task}…")
+        self.action_bar.show_progress(0.0 if task in ("move", "benchmark") else None, f"{task}…")
         self.statusBusy.setText(f"Busy: {task}")
+        if mark is not None:
+            self._task_mark = (self.memoryPlot.mark(mark + " …"), mark)
         signal.emit(*args)
         return True
+
+    def _end_task_mark(self, outcome: str = "") -> None:
+        """The running task's line on the memory plot becomes a span, labelled with how it ended."""
+        if self._task_mark is None:
+            return
+        started, label = self._task_mark
+        self._task_mark = None
+        self.memoryPlot.end_mark(started, f"{label} ({outcome})" if outcome else label)
 
     # ------------------------------------------------------------------ dialogs
 
@@ -314,13 +412,20 @@ class MainWindow(QMainWindow):
             self.open_model(dialog.spec(), architecture=dialog.architecture())
 
     def export_report_dialog(self) -> None:
-        start = str(Path.home() / "timing-report.html")
-        path, chosen = QFileDialog.getSaveFileName(self, "Export timing report", start, ";;".join(REPORT_FILTERS))
-        if not path:
-            return
-        if Path(path).suffix.lower() not in REPORT_FILTERS.values():
-            path += REPORT_FILTERS.get(chosen, ".html")
-        self.export_report(path)
+        start = str(Path.home() / "timing-report.json")
+        path, chosen = QFileDialog.getSaveFileName(self, "Export timing report", start, export_filter())
+        if path:
+            self.export_report(path_with_suffix(path, chosen))
+
+    def open_report_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a timing report", "", REPORT_OPEN_FILTER)
+        if path:
+            self.open_report(path)
+
+    def compare_with_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Compare with a second timing report", "", REPORT_OPEN_FILTER)
+        if path:
+            self.compare_with(path)
 
     def preferences_dialog(self) -> None:
         current = clamp_sample_hz(self.settings.value(SETTINGS_KEYS["sample_hz"], DEFAULT_SAMPLE_HZ))
@@ -391,16 +496,25 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_task_started(self, task: str) -> None:
-        self.statusBusy.setText(f"Busy: {task}")
+        if task == self.busy_task:  # not the quiet session report
+            self.statusBusy.setText(f"Busy: {task}")
 
     @Slot(str)
     def _on_task_finished(self, task: str) -> None:
+        if task == "session":
+            self._session_in_flight = False
+        if task != self.busy_task:
+            return  # a quiet session report, which never made the window busy
+        if task == "export" and self._exporting is not None:
+            return  # built; the window stays busy until the exporter has written the file
+        self._end_task_mark()
         self.busy_task = None
         self.cancel_event.clear()
         self.statusBusy.setText("Ready")
         if self.action_bar.progressBar.maximum() == 0:  # a load or export: no measured progress
             self.action_bar.show_idle()
         self._refresh_actions()
+        self._maybe_refresh_session()
 
     @Slot(object)
     def _on_model_loaded(self, outcome: LoadOutcome) -> None:
@@ -419,6 +533,10 @@ class MainWindow(QMainWindow):
         )
         self.action_bar.show_idle(f"loaded {info.class_name}")
         self.setWindowTitle(f"{info.class_name} — {info.spec}")
+        # A new session: the report's moves and latency start afresh, and so does the plot.
+        # The memory timeline goes on (it is the devices' record, and shows the load itself).
+        self.latencyPlot.clear()
+        self._session_stale = True
 
     @Slot(object)
     def _on_placement_changed(self, state: ModelState) -> None:
@@ -435,13 +553,17 @@ class MainWindow(QMainWindow):
             if result.note:
                 outcome += f" ({result.note})"
             self.action_bar.show_idle(f"moved in {format_seconds(result.seconds)}")
+            self._end_task_mark()
         elif result.error.kind == "cancelled":
             outcome = "cancelled: rolled back, the model is as before"
             self.action_bar.show_idle("cancelled")
+            self._end_task_mark("cancelled")
         else:
             outcome = f"failed: {result.error.message}"
             self.errorBanner.show_failure(result.error, result.call)
             self.action_bar.show_idle("move failed")
+            self._end_task_mark("failed")
+        self._session_stale = True
         self.add_history(
             result.call, result.seconds, result.gbps, outcome, ok=result.ok,
             detail=_memory_detail(result) + (f"\n\n{result.error.detail}" if result.error and result.error.detail else ""),
@@ -459,6 +581,9 @@ class MainWindow(QMainWindow):
         ]
         self.add_history(call, outcome.seconds, None, result, detail="\n".join(detail + list(r.notes)))
         self.action_bar.show_idle(f"median {r.median_ms:.3g} ms")
+        self.latencyPlot.finish_series(r)
+        self._end_task_mark(f"median {r.median_ms:.3g} ms")
+        self._session_stale = True
         try:
             from inspector.core.snippets import benchmark_snippet
 
@@ -476,12 +601,107 @@ class MainWindow(QMainWindow):
         self.action_bar.show_progress(progress.fraction, text)
 
     @Slot(object)
-    def _on_report_saved(self, outcome: ExportOutcome) -> None:
-        self.add_history(f"save_report(report, {outcome.path!r})", outcome.seconds, None, "written")
-        self.statusBar().showMessage(f"Report written: {outcome.path}", 8000)
+    def _on_report_built(self, built: ReportBuilt) -> None:
+        self.session_report = built.report
+        if self.comparisonView.follows_session:
+            self.comparisonView.set_session_report(built.report)
+        if self._closed:
+            return  # closing cancels work: no file is started after that
+        if built.request.purpose == "export":
+            self._start_export(built)
+        elif built.request.purpose == "markdown":
+            copy_markdown(built.report)
+            self.statusBar().showMessage("Copied the report as Markdown: paste it into an issue or a chat", 8000)
+
+    def _start_export(self, built: ReportBuilt) -> None:
+        path = str(built.request.path)
+        images: dict[str, bytes] = {}
+        if Path(path).suffix.lower() == ".html":
+            # Drawn here (widgets live on this thread) at a fixed size; the file is written
+            # on the exporter's pool thread.
+            try:
+                images = plot_images(self.memoryPlot, self.latencyPlot)
+            except Exception:  # a report without plots is better than no report
+                log.exception("could not render the plots for %s", path)
+        self._exporting = path
+        self.last_export = built.report
+        self.action_bar.show_progress(None, f"writing {Path(path).name}…")
+        # No copy: the worker built this dict for this export, and nothing here changes it.
+        self.exporter.export(built.report, path, images, copy_report=False)
+
+    @Slot(int, int)
+    def _on_export_progress(self, done: int, total: int) -> None:
+        if self._exporting is not None:  # total 0: rendering and writing are one call
+            fraction = done / total if total else None
+            self.action_bar.show_progress(fraction, f"writing {Path(self._exporting).name}…")
+
+    @Slot(str)
+    def _on_export_finished(self, path: str) -> None:
+        seconds = self._export_done()
+        self.add_history(f"save_report(report, {path!r})", seconds, None, "written")
+        self.statusBar().showMessage(f"Report written: {path}", 8000)
+        self.action_bar.show_idle(f"wrote {Path(path).name}")
+
+    @Slot(object)
+    def _on_export_failed(self, failure: Failure) -> None:
+        path = self._exporting or "?"
+        seconds = self._export_done()
+        self.errorBanner.show_failure(failure, "export")
+        self.add_history(
+            f"save_report(report, {path!r})", seconds, None, f"failed: {failure.message}", ok=False, detail=failure.detail
+        )
+        self.action_bar.show_idle("export failed")
+
+    def _export_done(self) -> float | None:
+        """The exporter is done with the file: the window is free again. Returns the seconds
+        since the report was asked for."""
+        if self._exporting is None:
+            return None
+        self._exporting = None
+        seconds = time.perf_counter() - self._export_asked_at if self._export_asked_at else None
+        if self.busy_task == "export":
+            self.busy_task = None
+            self.statusBusy.setText("Ready")
+            self._refresh_actions()
+        return seconds
+
+    @Slot(object)
+    def _on_comparison_failed(self, failure: Failure) -> None:
+        self.errorBanner.show_failure(failure, "open report")
+
+    @Slot(str, str)
+    def _on_comparison_opened(self, _side: str, path: str) -> None:
+        self.add_history(f"load_report({path!r})", None, None, "shown in the Compare tab")
+        self._refresh_actions()
+        self._maybe_refresh_session()
+
+    def _maybe_refresh_session(self) -> None:
+        """Rebuild side A of the comparison when it shows this session and is out of date.
+
+        Quiet: the request is not a task of the window's (no busy state, no progress); the
+        worker runs it between the user's own tasks.
+        """
+        view = self.comparisonView
+        wanted = view.follows_session and (view.reports["b"] is not None or self.tabs.currentWidget() is view)
+        if not wanted or self._closed or self.model_state is None or self._session_in_flight:
+            return
+        if not self._session_stale and self.session_report is not None:
+            return
+        self._session_stale = False
+        self._session_in_flight = True
+        self.requestReport.emit(ReportRequest("session"))
 
     @Slot(object)
     def _on_failed(self, failure: TaskFailure) -> None:
+        if failure.task != self.busy_task:  # the quiet session report: no banner for it
+            log.warning("could not build the session report: %s", failure.failure.message)
+            self.add_history(failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False,
+                             detail=failure.failure.detail)  # fmt: skip
+            return
+        if failure.task == "benchmark":
+            # What was measured stays on the plot, labelled with why the run stopped.
+            self.latencyPlot.abort_series("cancelled" if failure.failure.kind == "cancelled" else "failed")
+        self._end_task_mark("cancelled" if failure.failure.kind == "cancelled" else "failed")
         if failure.failure.kind == "cancelled":
             self.add_history(failure.call, failure.seconds, None, "cancelled: stopped between samples", ok=False)
             self.action_bar.show_idle("cancelled")
@@ -552,6 +772,17 @@ class MainWindow(QMainWindow):
         text = self.action_bar.input_shape_text()
         return parse_input_shape(text) if text else None
 
+    def _model_device_and_dtype(self) -> tuple[str, str]:
+        """Where a benchmark will run and in which dtype, as the snapshot tells it ("?" when it
+        cannot: the result names the run exactly when it comes back)."""
+        state = self.model_state
+        if state is None:
+            return "?", "?"
+        devices = state.placement.devices
+        floating = (r.dtype for r in state.placement.tensors
+                    if r.kind == "parameter" and r.dtype.startswith(("float", "bfloat")))  # fmt: skip
+        return (devices[0] if len(devices) == 1 else "?"), next(floating, "?")
+
     def _benchmark_blocker(self) -> str | None:
         state = self.model_state
         if state is None:
@@ -582,6 +813,10 @@ class MainWindow(QMainWindow):
             if self.exportReportAction.isEnabled()
             else "Available once a model is loaded and nothing is running"
         )
+        self.copyMarkdownAction.setEnabled(self.exportReportAction.isEnabled())
+        view = self.comparisonView
+        # "Compare with…" needs a report from disk to compare the second one with.
+        self.compareWithAction.setEnabled(view.reports["b"] is not None or not view.follows_session)
         self._update_move_tip()
 
     def _target_changed(self) -> None:
@@ -651,18 +886,25 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
     def shutdown(self, timeout_s: float = 2.0) -> bool:
-        """Cancel running work, quit both threads and wait for them (``timeout_s`` in all).
+        """Cancel running work, quit both threads and wait for them and for a report being
+        written or read (``timeout_s`` in all).
 
-        Returns True when both threads ended. Safe to call more than once.
+        Returns True when everything ended. Safe to call more than once.
         """
         if self._closed:
             return bool(self.threads_stopped)
         self._closed = True
+        deadline = time.monotonic() + timeout_s
         self.cancel_event.set()
         self.requestStopSampler.emit()  # the sampler stops its timer and quits its own thread
         self.model_thread.quit()  # ends once the running move/benchmark sees the cancel
-        self.threads_stopped = stop_threads([self.model_thread, self.sampler_thread], timeout_s, quit=False)
-        return self.threads_stopped
+        stopped = stop_threads([self.model_thread, self.sampler_thread], timeout_s, quit=False)
+        # A file being written is finished rather than abandoned (it is written atomically,
+        # so even an interrupted one would leave the old file), within what is left of the bound.
+        for pool in (self.exporter, self.comparisonView):
+            stopped = pool.wait(max(0, int((deadline - time.monotonic()) * 1000))) and stopped
+        self.threads_stopped = stopped
+        return stopped
 
     def threads(self) -> list:
         return [self.model_thread, self.sampler_thread]
@@ -671,18 +913,12 @@ class MainWindow(QMainWindow):
 # ---------------------------------------------------------------------- helpers
 
 
-def _plot(name: str, left: str, left_units: str, bottom: str, bottom_units: str) -> pg.PlotWidget:
-    """An empty, labelled plot (filled by the plots of the next issue)."""
-    plot = pg.PlotWidget(background="w")
-    plot.setObjectName(name)
-    plot.showGrid(x=True, y=True, alpha=0.3)
-    for axis, label, units in (("left", left, left_units), ("bottom", bottom, bottom_units)):
-        item = plot.getAxis(axis)
-        item.setPen("k")
-        item.setTextPen("k")
-        # Units in the label text: pyqtgraph's SI prefixes would turn "ms" into "kms".
-        plot.setLabel(axis, f"{label} ({units})" if units else label)
-    return plot
+def _short_spec(spec: str) -> str:
+    """A model spec for a plot label: a file without its folders ("big.py:make", "model.pt")."""
+    path, colon, factory = spec.rpartition(":")
+    if colon and factory.isidentifier() and ("/" in path or "\\" in path):
+        return f"{Path(path).name}:{factory}"
+    return Path(spec).name if ("/" in spec or "\\" in spec) else spec
 
 
 def _boxed(title: str, widget: QWidget) -> QGroupBox:

@@ -18,7 +18,8 @@ Integration (the exact lines the main window needs)::
 
     # a move or a benchmark (t: a time.time() stamp, the MemoryReading clock; None = now)
     started = self.memoryPlot.mark("model.to('cuda:0')")       # a labelled vertical line
-    self.memoryPlot.mark_span(result.call, started)            # when it ends: a shaded span
+    self.memoryPlot.end_mark(started, result.call)             # when it ends: the line becomes a span
+    # (or keep both: self.memoryPlot.mark_span(result.call, started))
 
     # a benchmark: samples stream in, then the result replaces them with the exact figures
     self.latencyPlot.begin_series(device, dtype, mode)         # when it starts ("?" if unknown)
@@ -62,6 +63,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.devices import MemoryReading
 from inspector.core.memory_log import MemoryTimeline
+from inspector.gui.panels.devices import device_colour
 
 #: Redraws per second. Five to ten reads as live; more only costs CPU.
 DEFAULT_REDRAW_FPS = 8.0
@@ -70,8 +72,20 @@ MEMORY_CAPACITY = 20 * 3600
 #: Figures of a MemoryReading drawn as curves (not ``total``: a device's size would flatten
 #: every other curve against the floor).
 MEMORY_FIGURES = ("allocated", "reserved", "used")
+#: Up to this many curves the memory legend names each one; beyond (several GPUs) it names the
+#: devices (colour) and the figures (line style) apart, so it stays two rows high.
+LEGEND_CURVES_MAX = 6
+#: The line-style key of that compact legend.
+FIGURE_KEYS = {
+    "allocated": "allocated (cpu: RSS)",
+    "reserved": "reserved (cache)",
+    "used": "used (cpu: system)",
+}
 #: The memory plot's "Show" choices: label -> seconds of history (None: the whole timeline).
 MEMORY_WINDOWS = (("Whole timeline", None), ("Last 30 s", 30.0), ("Last 5 min", 300.0))
+
+#: Share of the latency samples the y axis fits by default (the rest are outliers).
+LATENCY_VISIBLE_FRACTION = 0.99
 
 # Tableau 10: distinct hues that stay readable on light and dark backgrounds.
 _PALETTE = (
@@ -92,13 +106,9 @@ _DTYPE_SYMBOLS = {"float32": "o", "float16": "t", "bfloat16": "s", "float64": "d
 
 
 def device_color(device: str) -> QColor:
-    """One colour per device, the same in every plot: cpu, cuda:0, cuda:1, ..., mps, xpu:0, ..."""
-    kind, _, index = device.partition(":")
-    n = int(index) if index.isdigit() else 0
-    slot = {"cpu": 0, "cuda": 1 + n, "mps": 5, "xpu": 6 + n}.get(kind)
-    if slot is None:  # an id we do not know (e.g. from a newer report): a stable pick
-        slot = sum(device.encode()) % len(_PALETTE)
-    return QColor(_PALETTE[slot % len(_PALETTE)])
+    """One colour per device, the one its swatch has in the device table and the parameter
+    view, so a curve and its row are told together at a glance."""
+    return device_colour(device)
 
 
 def pick_unit(max_bytes: float) -> tuple[str, int]:
@@ -229,7 +239,7 @@ class _MemoryCanvas(pg.PlotWidget):
     def __init__(self, parent: QWidget | None = None, name: str = "memoryPlotCanvas") -> None:
         super().__init__(parent)
         self.setObjectName(name)
-        _restyle(self, legend_columns=3)  # e.g. a GPU's allocated, reserved, used per row
+        _restyle(self, legend_columns=3)
         item = self.getPlotItem()
         # pyqtgraph draws only what is in view, reduced to min/max per pixel column, so an
         # hour of readings repaints as cheaply as a minute.
@@ -240,6 +250,8 @@ class _MemoryCanvas(pg.PlotWidget):
         self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}
         self.marker_items: list[pg.GraphicsObject] = []
         self.unit = ("MiB", 1 << 20)
+        self._legend_keys: list[pg.PlotDataItem] = []  # the compact legend's samples
+        self._legend_for: tuple = ()  # the curves the legend was built for
 
     def draw(self, timeline: MemoryTimeline, last_seconds: float | None = None) -> float:
         """Put the timeline's readings on the curves; returns the latest time (s).
@@ -272,7 +284,39 @@ class _MemoryCanvas(pg.PlotWidget):
                         continue  # e.g. the CPU has no allocator cache: no empty legend entry
                     curve = self._add_curve(device, figure)
                 curve.setData(col["t"], values / scale)
+        if tuple(self.curves) != self._legend_for:
+            self._rebuild_legend()
         return latest
+
+    def _rebuild_legend(self) -> None:
+        """One entry per curve, or (many curves) one per figure and one per device.
+
+        Clicking a compact entry hides or shows every curve it stands for, as clicking a
+        curve's own entry does for that curve.
+        """
+        legend = self.getPlotItem().legend
+        legend.clear()
+        self._legend_keys.clear()
+        self._legend_for = tuple(self.curves)
+        if len(self.curves) <= LEGEND_CURVES_MAX:
+            legend.setColumnCount(3)  # e.g. a GPU's allocated, reserved, used per row
+            for (device, figure), curve in self.curves.items():
+                legend.addItem(curve, figure_label(device, figure))
+            return
+        legend.setColumnCount(6)
+        foreground = _theme_colors(self)[1]
+        for figure in (f for f in MEMORY_FIGURES if any(f == fig for _, fig in self.curves)):
+            pen = pg.mkPen(foreground, width=1, style=_FIGURE_STYLES[figure])
+            self._add_legend_key(pen, FIGURE_KEYS[figure], [c for (_, f), c in self.curves.items() if f == figure])
+        for device in dict.fromkeys(device for device, _ in self.curves):
+            pen = pg.mkPen(device_color(device), width=3)
+            self._add_legend_key(pen, device, [c for (d, _), c in self.curves.items() if d == device])
+
+    def _add_legend_key(self, pen: Any, label: str, curves: list[pg.PlotDataItem]) -> None:
+        key = pg.PlotDataItem(pen=pen)  # never added to the plot: it only lends its sample
+        key.visibleChanged.connect(lambda: [curve.setVisible(key.isVisible()) for curve in curves])
+        self._legend_keys.append(key)
+        self.getPlotItem().legend.addItem(key, label)
 
     def _set_unit(self, unit: tuple[str, int]) -> None:
         if unit != self.unit:
@@ -283,8 +327,8 @@ class _MemoryCanvas(pg.PlotWidget):
         pen = pg.mkPen(device_color(device), width=1, style=_FIGURE_STYLES[figure])
         # Peak downsampling to one min/max pair per pixel column draws the exact envelope;
         # pyqtgraph's default (5 samples per pixel) draws 5x the points for no visible gain.
-        curve = self.getPlotItem().plot(name=figure_label(device, figure), pen=pen, connect="finite",
-                                        autoDownsampleFactor=1.0)  # fmt: skip
+        # Unnamed: the legend is built by _rebuild_legend, per curve or compact.
+        curve = self.getPlotItem().plot(pen=pen, connect="finite", autoDownsampleFactor=1.0)
         self.curves[(device, figure)] = curve
         return curve
 
@@ -311,16 +355,19 @@ class _MemoryCanvas(pg.PlotWidget):
         self.addItem(region, ignoreBounds=True)
         self.marker_items.append(region)
 
+    def remove_marker(self, index: int) -> None:
+        self.removeItem(self.marker_items.pop(index))
+
     def clear_all(self) -> None:
         for item in self.marker_items:
             self.removeItem(item)
         self.marker_items.clear()
-        legend = self.getPlotItem().legend
         for curve in self.curves.values():
             self.removeItem(curve)
-            if legend is not None:
-                legend.removeItem(curve)
         self.curves.clear()
+        self.getPlotItem().legend.clear()
+        self._legend_keys.clear()
+        self._legend_for = ()
 
 
 def _restyle(plot: pg.PlotWidget, legend_columns: int = 0) -> None:
@@ -462,6 +509,19 @@ class MemoryPlot(QWidget):
         """A shaded span from ``start`` to ``end`` (``time.time()`` stamps; end None = now)."""
         end = time.time() if end is None else float(end)
         self._add_marker(Marker(label, float(start), max(end, float(start))))
+
+    def end_mark(self, start: float, label: str | None = None, end: float | None = None) -> None:
+        """Turn the line ``mark`` drew at ``start`` into a span up to ``end`` (None = now),
+        relabelled with ``label`` if given: a task shows a line while it runs, a span after.
+        Without such a line (e.g. after a clear) the span is simply added."""
+        for index in range(len(self.markers) - 1, -1, -1):
+            marker = self.markers[index]
+            if marker.end is None and marker.start == start:
+                del self.markers[index]
+                self.canvas.remove_marker(index)
+                label = marker.label if label is None else label
+                break
+        self.mark_span(label if label is not None else "", start, end)
 
     def _add_marker(self, marker: Marker) -> None:
         self.markers.append(marker)
@@ -714,8 +774,13 @@ class _LatencyCanvas(QWidget):
         # Under a minimum time a run keeps up to 100,000 samples: draw what is in view, reduced.
         samples.setClipToView(True)
         samples.setDownsampling(auto=True, mode="peak")
+        # The y range spans the middle 99 % of the samples: on a tiny model one scheduler
+        # hiccup is 100x the median and would flatten every other sample against the floor.
+        # (pyqtgraph's "A" button and the menu's "View All" still show everything.)
+        samples.getViewBox().enableAutoRange(axis="y", enable=LATENCY_VISIBLE_FRACTION)
         summary = self.summary_plot.getPlotItem()
-        summary.setLabel("left", "median latency (ms), whiskers p5–p95")
+        summary.setLabel("left", "median (ms), p5–p95")
+        self.summary_plot.setToolTip("Bars: each run's median latency; whiskers: its 5th to 95th percentile")
         summary.getViewBox().setMouseEnabled(x=False, y=True)
         self.items: dict[SeriesKey, _SeriesItems] = {}
         self._warmup_counts: dict[SeriesKey, int] = {}
@@ -857,6 +922,7 @@ class LatencyPlot(QWidget):
         self.series: dict[SeriesKey, _Series] = {}
         self._colors: dict[SeriesKey, QColor] = {}
         self._current: SeriesKey | None = None
+        self._replaced: _Series | None = None
         self._dirty: set[SeriesKey] = set()
         self.canvas = _LatencyCanvas(self)
         self.tabs = QTabWidget(self, objectName="latencyTabs")
@@ -896,6 +962,9 @@ class LatencyPlot(QWidget):
     def begin_series(self, device: str, dtype: str, mode: str = "forward") -> SeriesKey:
         """Start a run: following samples belong to it. A re-run of the same key replaces it."""
         key = (str(device), str(dtype), str(mode))
+        # Kept until the new run measures something: a run that fails before its first
+        # sample (a wrong input shape) then leaves the earlier result on screen.
+        self._replaced = self.series.get(key)
         self.series[key] = _Series(*key)
         self._current = key
         self._schedule(key)
@@ -945,16 +1014,30 @@ class LatencyPlot(QWidget):
             series.stats = None  # an old/partial entry: recompute from the samples
         series.status = ""
         self.series[key] = series
-        self._current = None
+        self._current, self._replaced = None, None
         self._schedule(key)
         return key
 
     def abort_series(self, reason: str = "cancelled") -> None:
-        """The current run stopped early: keep what was measured, labelled with ``reason``."""
-        if self._current in self.series:
-            self.series[self._current].status = reason
-            self._schedule(self._current)
-        self._current = None
+        """The current run stopped early: keep what was measured, labelled with ``reason``.
+
+        A run that measured nothing leaves no empty legend entry: the run it replaced (if
+        any) comes back instead.
+        """
+        key, replaced = self._current, self._replaced
+        self._current, self._replaced = None, None
+        series = self.series.get(key)
+        if series is None:
+            return
+        if len(series.samples) or series.warmup_ms:
+            series.status = reason
+        elif replaced is not None:
+            self.series[key] = replaced
+        else:
+            del self.series[key]
+            self._drop_items(key)
+            return
+        self._schedule(key)
 
     def show_report(self, report: Mapping[str, Any]) -> None:
         """Show a report's ``latency`` entries (each as ``finish_series`` would)."""
@@ -968,7 +1051,7 @@ class LatencyPlot(QWidget):
         for key in list(self.series):
             self._drop_items(key)
         self.series.clear()
-        self._current = None
+        self._current, self._replaced = None, None
         self._dirty.clear()
         self.canvas.draw_summary([])
 

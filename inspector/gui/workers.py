@@ -72,7 +72,7 @@ class BenchmarkRequest:
 class TaskFailure:
     """A task that did not produce its result (a failed move comes back as a MoveResult)."""
 
-    task: str  # "load" | "move" | "benchmark" | "export"
+    task: str  # "load" | "move" | "benchmark" | "export" | "report" | "session"
     call: str  # what was attempted, as code or words (the history's "call" column)
     failure: Failure
     seconds: float
@@ -107,8 +107,33 @@ class BenchmarkOutcome:
 
 
 @dataclass(frozen=True)
-class ExportOutcome:
-    path: str
+class ReportRequest:
+    """Build the session's report, for ``purpose``: "export" (to ``path``), "markdown"
+    (the clipboard) or "session" (the comparison view's side A, built quietly)."""
+
+    purpose: str
+    path: str | None = None
+
+    @property
+    def task(self) -> str:
+        # The name the worker announces: "export" keeps the window busy until the file is
+        # written; "session" runs unannounced between the user's own tasks.
+        return {"export": "export", "markdown": "report"}.get(self.purpose, "session")
+
+    @property
+    def with_memory(self) -> bool:
+        # Only the file holds the memory timeline (an hour of it is megabytes of dicts);
+        # the comparison and the Markdown block never show it.
+        return self.purpose == "export"
+
+    def call(self) -> str:
+        return f"save_report(report, {self.path!r})" if self.path else "build_report(model)"
+
+
+@dataclass(frozen=True)
+class ReportBuilt:
+    request: ReportRequest
+    report: dict
     seconds: float
 
 
@@ -145,7 +170,7 @@ def failure_from(exc: BaseException) -> Failure:
 
 
 class ModelWorker(QObject):
-    """Owns the ``LoadedModel``; loads, moves, snapshots, benchmarks and exports it.
+    """Owns the ``LoadedModel``; loads, moves, snapshots and benchmarks it, and builds its report.
 
     Every slot runs on the worker's thread, one at a time; each announces itself with
     ``taskStarted`` and always ends with ``taskFinished``, whatever happened in between.
@@ -159,7 +184,7 @@ class ModelWorker(QObject):
     benchmarkFinished = Signal(object)  # BenchmarkOutcome
     latencySamples = Signal(object)  # tuple[(index, ms), ...]: streamed while measuring
     progress = Signal(object)  # Progress
-    reportSaved = Signal(object)  # ExportOutcome
+    reportBuilt = Signal(object)  # ReportBuilt
     failed = Signal(object)  # TaskFailure
 
     def __init__(self, cancel_event: threading.Event, timeline: MemoryTimeline | None = None) -> None:
@@ -246,19 +271,21 @@ class ModelWorker(QObject):
                 BenchmarkOutcome(result, request, time.perf_counter() - started)
             )
 
-    @Slot(str)
-    def export_report(self, path: str) -> None:
+    @Slot(object)
+    def build_report(self, request: ReportRequest) -> None:
+        """Build the session's report dict (only this thread may read the model's tensors).
+
+        The window renders the plot images and hands the dict to its ReportExporter, which
+        writes the file on a pool thread: rendering a large report is no work for this thread,
+        which may have a move or a benchmark waiting behind it.
+        """
         from inspector.core import report
 
-        with self._task("export", f"save_report(report, {path!r})") as started:
+        with self._task(request.task, request.call()) as started:
             self._require_model()
-            memory = self._timeline.to_report() if self._timeline is not None else {}
-            built = report.build_report(
-                self._loaded, moves=self._moves, latency=self._latencies, memory=memory
-            )
-            # TODO(next issue): plots for .html reports, rendered on the GUI thread.
-            saved = report.save_report(built, path)
-            self.reportSaved.emit(ExportOutcome(str(saved), time.perf_counter() - started))
+            memory = self._timeline.to_report() if self._timeline is not None and request.with_memory else {}
+            built = report.build_report(self._loaded, moves=self._moves, latency=self._latencies, memory=memory)
+            self.reportBuilt.emit(ReportBuilt(request, built, time.perf_counter() - started))
 
     # ----- helpers
 

@@ -94,6 +94,36 @@ def test_a_move_adds_a_marker_and_memory_points_for_both_devices(memory_plot):
     assert {"cpu RSS (this process)", "cuda:0 reserved (cache)"} <= legend_names
 
 
+def test_many_devices_get_a_compact_legend_whose_entries_hide_their_curves(memory_plot):
+    t0 = memory_plot.timeline.t0
+    memory_plot.add_readings([memory_reading("cpu")] + [
+        MemoryReading(f"cuda:{i}", t0 + 1, i * GiB, 2 * i * GiB, 3 * i * GiB, 80 * GiB) for i in range(8)
+    ])  # fmt: skip
+    memory_plot.redraw()
+    assert len(memory_plot.canvas.curves) == 2 + 8 * 3
+    legend = memory_plot.canvas.getPlotItem().legend
+    names = [label.text for _, label in legend.items]
+    assert names[:3] == ["allocated (cpu: RSS)", "reserved (cache)", "used (cpu: system)"]
+    assert names[3:] == ["cpu"] + [f"cuda:{i}" for i in range(8)]
+    assert legend.columnCount == 6  # two rows, not nine: the plot keeps its height
+    cuda7 = next(sample.item for sample, label in legend.items if label.text == "cuda:7")
+    cuda7.setVisible(False)  # what a click on its legend entry does
+    assert not any(memory_plot.canvas.curves["cuda:7", f].isVisible() for f in ("allocated", "reserved", "used"))
+    assert memory_plot.canvas.curves["cuda:6", "used"].isVisible()
+
+
+def test_a_tasks_line_becomes_a_span_when_it_ends(memory_plot):
+    t0 = memory_plot.timeline.t0
+    started = memory_plot.mark("model.to('cuda:0') …", t0 + 1)
+    memory_plot.mark("someone else's line", t0 + 1.5)
+    memory_plot.end_mark(started, "model.to('cuda:0') (failed)", t0 + 2)
+    assert [(m.label, m.end) for m in memory_plot.markers] == [
+        ("someone else's line", None), ("model.to('cuda:0') (failed)", t0 + 2)]  # fmt: skip
+    line, span = memory_plot.canvas.marker_items
+    assert isinstance(line, pg.InfiniteLine) and isinstance(span, pg.LinearRegionItem)
+    assert span.getRegion() == pytest.approx((1.0, 2.0))
+
+
 def test_labels_with_braces_are_shown_literally(memory_plot):
     memory_plot.mark("model.to({'weird': 1})")
     (line,) = memory_plot.canvas.marker_items
@@ -288,6 +318,23 @@ def test_a_cancelled_run_keeps_its_samples_labelled(latency_plot):
     assert latency_plot.drawn(key)["samples"][1].tolist() == [1.0, 3.0]
     (row,) = latency_plot.summary_rows()
     assert row["label"] == "cpu · float32 (cancelled)" and row["median_ms"] == 2.0
+
+
+def test_a_run_that_measured_nothing_gives_back_the_run_it_replaced(latency_plot):
+    key = latency_plot.begin_series("cpu", "float32")
+    latency_plot.add_samples(0, [1.0, 3.0])
+    latency_plot.finish_series({"device": "cpu", "dtype": "float32", "samples_ms": [1.0, 3.0],
+                                "median_ms": 2.0, "p5_ms": 1.1, "p95_ms": 2.9})  # fmt: skip
+    latency_plot.begin_series("cpu", "float32")  # a re-run that fails before its first sample
+    latency_plot.abort_series("failed")
+    latency_plot.redraw()
+    assert latency_plot.drawn(key)["samples"][1].tolist() == [1.0, 3.0]
+    assert [r["label"] for r in latency_plot.summary_rows()] == ["cpu · float32"]
+
+    other = latency_plot.begin_series("cpu", "float16")  # nothing to give back: no empty entry
+    latency_plot.abort_series("failed")
+    latency_plot.redraw()
+    assert other not in latency_plot.series and other not in latency_plot.canvas.items
 
 
 def test_a_reports_latency_is_shown(latency_plot):

@@ -8,7 +8,6 @@ import subprocess
 import sys
 import textwrap
 
-import pyqtgraph as pg
 import pytest
 import torch
 from PySide6.QtCore import Qt
@@ -24,6 +23,8 @@ from PySide6.QtWidgets import (
     QTreeView,
 )
 
+from inspector.gui.compare import ComparisonView
+from inspector.gui.plots import LatencyPlot, MemoryPlot
 from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, tree_rows, widget
 
@@ -70,16 +71,20 @@ def test_every_named_widget_and_action_exists(window):
         (QTableView, "deviceTable"), (QTreeView, "parameterView"), (QComboBox, "targetDeviceCombo"),
         (QComboBox, "dtypeCombo"), (QPushButton, "toDeviceButton"), (QPushButton, "cudaButton"),
         (QPushButton, "cpuButton"), (QPushButton, "benchmarkButton"), (QPushButton, "cancelButton"),
-        (pg.PlotWidget, "memoryPlot"), (pg.PlotWidget, "latencyPlot"), (QPlainTextEdit, "codeView"),
+        (MemoryPlot, "memoryPlot"), (LatencyPlot, "latencyPlot"), (QPlainTextEdit, "codeView"),
         (QTableView, "historyView"), (QFrame, "errorBanner"), (QAction, "openModelAction"),
-        (QAction, "exportReportAction"),
+        (QAction, "exportReportAction"), (QAction, "copyMarkdownAction"), (QAction, "openReportAction"),
+        (ComparisonView, "comparisonView"),
     ]:  # fmt: skip
         widget(window, cls, name)
     assert widget(window, QAction, "openModelAction").shortcut().toString() == "Ctrl+O"
     assert widget(window, QAction, "exportReportAction").shortcut().toString() == "Ctrl+E"
     assert widget(window, QAction, "exportReportAction").isEnabled()
-    plot = widget(window, pg.PlotWidget, "latencyPlot")
+    assert widget(window, QAction, "copyMarkdownAction").isEnabled()
+    plot = widget(window, LatencyPlot, "latencyPlot").samples_plot
     assert "ms" in plot.getAxis("left").labelText
+    memory = widget(window, MemoryPlot, "memoryPlot").canvas
+    assert "MiB" in memory.getAxis("left").labelText and "(s)" in memory.getAxis("bottom").labelText
 
 
 def test_create_window_returns_it_unshown(window):

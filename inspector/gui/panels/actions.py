@@ -43,6 +43,7 @@ _BUSY_WORDS = {
     "move": "a move is running",
     "benchmark": "a benchmark is running",
     "export": "the report is being written",
+    "report": "the report is being built",
 }
 
 

@@ -1,0 +1,368 @@
+"""The plots, report export and comparison, used from the main window (offscreen).
+
+Driven like the other window tests: widgets and actions by object name, waits on what the
+GUI thread shows (``qtbot.waitUntil``), never on a worker's own signals.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import pyqtgraph as pg
+from PySide6.QtGui import QAction, QGuiApplication, QImage
+from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFrame, QSpinBox, QTableView, QTableWidget
+
+from inspector.core import report as report_module
+from inspector.core.report import load_report
+from inspector.gui.compare import ComparisonView
+from inspector.gui.export import IMAGE_SIZE
+from inspector.gui.plots import LatencyPlot, MemoryPlot, QtSvgExporter
+from tests.gui.conftest import OFFSCREEN_NOISE
+from tests.gui.helpers import table_rows, widget
+from tests.gui.test_window import click, start_long_benchmark, wait_history
+
+RUN = ("cpu", "float32", "forward")  # the example Net's benchmark series
+
+
+def history(window) -> list[dict[str, str]]:
+    return table_rows(widget(window, QTableView, "historyView").model())
+
+
+def choose(window, combo: str, text: str) -> None:
+    box = widget(window, QComboBox, combo)
+    box.setCurrentIndex(box.findText(text))
+    assert box.currentText() == text
+
+
+def benchmark(qtbot, window, runs: int = 20) -> None:
+    widget(window, QSpinBox, "runsSpin").setValue(runs)
+    before = len(history(window))
+    click(qtbot, window, "benchmarkButton")
+    wait_history(qtbot, window, before + 1)
+
+
+def cast_on_cpu(qtbot, window, dtype: str) -> None:
+    choose(window, "targetDeviceCombo", "cpu")
+    choose(window, "dtypeCombo", dtype)
+    before = len(history(window))
+    click(qtbot, window, "toDeviceButton")
+    wait_history(qtbot, window, before + 1)
+
+
+def export(qtbot, window, path) -> dict[str, str]:
+    """Export through the window; returns the history row the export added."""
+    before = len(history(window))
+    assert window.export_report(path)
+    return wait_history(qtbot, window, before + 1)[-1]
+
+
+def server_report(session: dict, cpu_factor: float, gpu_factor: float) -> dict:
+    """What ``bench`` on a GPU server writes for the same model: its CPU and a GPU."""
+    report = json.loads(json.dumps(session))
+    cpu = report["latency"][0]
+    median = cpu["median_ms"]
+    report["latency"] = [
+        {**cpu, "median_ms": median * cpu_factor, "p5_ms": median * cpu_factor * 0.9,
+         "p95_ms": median * cpu_factor * 1.2},
+        {**cpu, "device": "cuda:0", "median_ms": median * gpu_factor, "p5_ms": median * gpu_factor * 0.9,
+         "p95_ms": median * gpu_factor * 1.1},
+    ]  # fmt: skip
+    report["environment"]["torch"] = "2.11.0+cu128"
+    report["environment"]["devices"]["devices"].append(
+        {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
+    )
+    return report
+
+
+def latency_rows(view: ComparisonView) -> dict[str, int]:
+    table = view.latency_table
+    return {view.cell_text(table, r, "Device"): r for r in range(table.rowCount())}
+
+
+# ---------------------------------------------------------------- latency plot
+
+
+def test_a_benchmark_fills_the_latency_plot_with_every_sample(qtbot, window):
+    window.show()
+    benchmark(qtbot, window, runs=20)
+    plot = widget(window, LatencyPlot, "latencyPlot")
+    assert window.tabs.currentWidget() is plot  # the run is shown as it happens
+    qtbot.waitUntil(lambda: RUN in plot.canvas.items and len(plot.drawn(RUN)["samples"][0]) == 20, timeout=5000)
+    drawn = plot.drawn(RUN)
+    assert drawn["samples"][0].tolist() == list(range(20))
+    warmup_x = drawn["warmup"][0].tolist()
+    assert warmup_x and all(x < 0 for x in warmup_x)  # the warm-up calls apart, left of sample 0
+    assert len(drawn["median"][0]) == 20
+
+    plot.tabs.setCurrentWidget(plot.summary_plot)
+    (row,) = plot.summary_rows()
+    assert row["label"] == "cpu · float32"
+    assert f"median {row['median_ms']:.3g} ms" in history(window)[-1]["Result"]  # the exact figure
+    assert row["p5_ms"] <= row["median_ms"] <= row["p95_ms"]
+
+
+def test_samples_stream_in_while_a_benchmark_runs_and_a_cancel_keeps_them(qtbot, window):
+    start_long_benchmark(qtbot, window)
+    plot = window.latencyPlot
+    qtbot.waitUntil(lambda: RUN in plot.series and len(plot.series[RUN].samples) > 0, timeout=10_000)
+    assert window.busy_task == "benchmark"  # they arrived before the result
+    click(qtbot, window, "cancelButton")
+    qtbot.waitUntil(lambda: window.busy_task is None, timeout=10_000)
+    plot.redraw()
+    (row,) = plot.summary_rows()
+    assert row["label"] == "cpu · float32 (cancelled)"
+    span = window.memoryPlot.markers[-1]
+    assert span.end is not None and span.label.endswith("(cancelled)")
+
+
+def test_a_run_that_fails_before_its_first_sample_leaves_the_earlier_one(qtbot, window):
+    benchmark(qtbot, window, runs=10)
+    plot = window.latencyPlot
+    first = plot.series[RUN].samples_ms.tolist()
+    widget(window, QSpinBox, "runsSpin").setValue(10)
+    window.action_bar.inputShapeEdit.setText("8,5")  # the Net takes 3 features: the forward fails
+    before = len(history(window))
+    click(qtbot, window, "benchmarkButton")
+    wait_history(qtbot, window, before + 1)
+    assert widget(window, QFrame, "errorBanner").isVisibleTo(window)
+    assert plot.series[RUN].samples_ms.tolist() == first
+    plot.redraw()
+    assert [r["label"] for r in plot.summary_rows()] == ["cpu · float32"]
+
+
+# ---------------------------------------------------------------- memory plot
+
+
+def test_a_cast_marks_the_memory_plot_which_has_points_for_every_device(qtbot, monkeypatch, make_window):
+    from tests.fake_cuda import fake_cuda
+
+    fake_cuda(monkeypatch, count=2)
+    window = make_window()
+    plot = widget(window, MemoryPlot, "memoryPlot")
+    assert plot.timeline is window.timeline and window.timeline.capacity >= 36_000  # an hour at 10 Hz
+    cast_on_cpu(qtbot, window, "float64")
+    qtbot.waitUntil(lambda: {"cpu", "cuda:0", "cuda:1"} <= set(window.timeline.devices()), timeout=5000)
+
+    span = plot.markers[-1]
+    assert span.label == "model.to('cpu', dtype=torch.float64)" and span.end >= span.start
+    assert isinstance(plot.canvas.marker_items[-1], pg.LinearRegionItem)
+    assert span.label in plot.canvas.marker_items[-1].toolTip()
+    assert not any(m.end is None and m.label.startswith("model.to") for m in plot.markers)  # line became span
+
+    window.tabs.setCurrentWidget(plot)
+    window.show()
+    qtbot.waitUntil(lambda: ("cuda:1", "allocated") in plot.canvas.curves, timeout=5000)
+    for device in ("cpu", "cuda:0", "cuda:1"):
+        assert len(plot.canvas.curves[device, "allocated"].xData) >= 1
+    # Eight curves: the legend names the devices (colour) and the figures (line style) apart.
+    legend = [label.text for _, label in plot.canvas.getPlotItem().legend.items]
+    assert legend == ["allocated (cpu: RSS)", "reserved (cache)", "used (cpu: system)",
+                      "cpu", "cuda:0", "cuda:1"]  # fmt: skip
+    assert plot.canvas.getAxis("left").labelText in ("memory (MiB)", "memory (GiB)")
+    window.close()  # while the fake GPUs are still installed: the sampler reads them until then
+
+
+def test_pause_resume_and_clear_from_the_window(qtbot, window):
+    plot = window.memoryPlot
+    qtbot.waitUntil(lambda: "cpu" in window.timeline.devices(), timeout=5000)
+    qtbot.mouseClick(plot.pause_button, pg.QtCore.Qt.MouseButton.LeftButton)
+    assert plot.paused and plot.pause_button.text() == "Resume"
+    qtbot.mouseClick(plot.pause_button, pg.QtCore.Qt.MouseButton.LeftButton)
+    assert not plot.paused
+    assert plot.markers  # the load of the example Net
+    started = window.timeline.t0
+    qtbot.mouseClick(plot.clear_button, pg.QtCore.Qt.MouseButton.LeftButton)
+    assert plot.markers == [] and plot.canvas.marker_items == []
+    assert window.timeline.t0 > started  # the session's record starts afresh, clock at 0 s
+    # The sampler goes on into the same timeline.
+    qtbot.waitUntil(lambda: "cpu" in window.timeline.devices(), timeout=5000)
+
+
+def test_every_plot_in_the_window_saves_png_and_svg(window, tmp_path):
+    window.memoryPlot.redraw()
+    for plot in (window.memoryPlot.canvas, window.latencyPlot.samples_plot, window.latencyPlot.summary_plot):
+        assert any(a.text() == "Export..." for a in plot.scene().contextMenu)
+        item = plot.getPlotItem()
+        png, svg = tmp_path / f"{plot.objectName()}.png", tmp_path / f"{plot.objectName()}.svg"
+        pg.exporters.ImageExporter(item).export(str(png))
+        assert not QImage(str(png)).isNull()
+        QtSvgExporter(item).export(str(svg))
+        assert "<svg" in svg.read_text(encoding="utf-8")
+
+
+def test_the_sampling_rate_from_preferences_applies_now_and_next_time(qtbot, make_window, monkeypatch):
+    from inspector.gui.dialogs import PreferencesDialog
+
+    def choose_4_hz(dialog):
+        dialog.rate_spin.setValue(4)
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(PreferencesDialog, "exec", choose_4_hz)
+    window = make_window()
+    widget(window, QAction, "preferencesAction").trigger()
+    qtbot.waitUntil(lambda: window.sampler._timer is not None and window.sampler._timer.interval() == 250, timeout=5000)
+    window.close()
+    again = make_window()
+    assert again.sampler._hz == 4.0
+
+
+# ---------------------------------------------------------------- report
+
+
+def test_export_writes_every_format_from_the_window(qtbot, window, tmp_path, monkeypatch):
+    cast_on_cpu(qtbot, window, "float64")
+    benchmark(qtbot, window, runs=20)
+    # The HTML through the action and its file dialog, the way a user asks for it.
+    html_path = tmp_path / "session.html"
+    chosen = (str(tmp_path / "session"), "HTML page with plots (*.html)")  # typed without a suffix
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: chosen)
+    before = len(history(window))
+    widget(window, QAction, "exportReportAction").trigger()
+    assert wait_history(qtbot, window, before + 1)[-1]["Result"] == "written"
+    written = {}
+    for suffix in (".csv", ".md", ".json"):
+        path = tmp_path / f"session{suffix}"
+        assert export(qtbot, window, path)["Result"] == "written"
+        written[suffix] = path
+
+    report = load_report(written[".json"])
+    assert report == window.last_export  # exactly what the window built, read back
+    assert [m["call"] for m in report["moves"]] == ["model.to('cpu', dtype=torch.float64)"]
+    (latency,) = report["latency"]
+    assert (latency["device"], latency["dtype"], len(latency["samples_ms"])) == ("cpu", "float64", 20)
+    assert "cpu" in report["memory"] and report["memory"]["cpu"]
+    assert "model.to('cpu', dtype=torch.float64)" in written[".md"].read_text(encoding="utf-8")
+    assert "float64" in written[".csv"].read_text(encoding="utf-8")
+
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', html_path.read_text(encoding="utf-8"))
+    assert len(images) == 3  # latency samples, latency summary, memory
+    for data in images:
+        image = QImage.fromData(base64.b64decode(data), "PNG")
+        assert (image.width(), image.height()) == IMAGE_SIZE
+        colours = {image.pixel(x, y) for x in range(0, image.width(), 8) for y in range(0, image.height(), 8)}
+        assert len(colours) > 2  # axes, text and data, not a blank page
+
+
+def test_a_failed_export_shows_the_banner_and_keeps_the_old_file(qtbot, window, tmp_path, monkeypatch):
+    banner = widget(window, QFrame, "errorBanner")
+    not_a_folder = tmp_path / "notes.txt"
+    not_a_folder.write_text("mine")
+    row = export(qtbot, window, not_a_folder / "report.json")
+    assert row["Result"].startswith("failed: could not write the report")
+    assert banner.isVisibleTo(window) and "notes.txt" in banner.failure.message
+    assert not_a_folder.read_text() == "mine"
+
+    banner.dismiss()
+    existing = tmp_path / "report.html"
+    existing.write_bytes(b"the previous report")
+
+    def disk_full_half_way(fh, data):
+        fh.write(data[: len(data) // 2])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report_module, "_write_payload", disk_full_half_way)
+    row = export(qtbot, window, existing)
+    assert row["Result"].startswith("failed:") and "disk is full" in row["Result"]
+    assert banner.isVisibleTo(window) and "disk is full" in banner.failure.message
+    assert existing.read_bytes() == b"the previous report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "report.html"]  # no temporary file
+    assert window.busy_task is None and widget(window, QAction, "exportReportAction").isEnabled()
+
+
+def test_copy_as_markdown_puts_the_report_on_the_clipboard(qtbot, window):
+    benchmark(qtbot, window, runs=10)
+    QGuiApplication.clipboard().setText("")
+    action = widget(window, QAction, "copyMarkdownAction")
+    assert action.isEnabled()
+    action.trigger()
+    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() != "", timeout=10_000)
+    text = QGuiApplication.clipboard().text()
+    assert text.startswith("### torch-device-inspector timing report\n")
+    assert "| cpu |" in text and "float32" in text
+    assert window.busy_task is None
+
+
+def test_closing_mid_export_ends_every_thread_without_qt_warnings(qtbot, window, tmp_path, monkeypatch, qtlog):
+    import time
+
+    from inspector.gui import export as export_module
+
+    real_save = export_module.save_report
+
+    def slow_save(*args, **kwargs):
+        time.sleep(0.5)  # a report of hours of readings: the window closes while it is written
+        return real_save(*args, **kwargs)
+
+    monkeypatch.setattr(export_module, "save_report", slow_save)
+    path = tmp_path / "late.json"
+    assert window.export_report(path)
+    qtbot.waitUntil(lambda: window._exporting is not None, timeout=10_000)
+    window.close()
+    assert window.threads_stopped
+    assert all(t.isFinished() for t in window.threads())
+    assert load_report(path)["model"]["class"] == "Net"  # finished within the bound, not abandoned
+    warnings = [r.message for r in qtlog.records if not r.message.startswith(OFFSCREEN_NOISE)]
+    assert warnings == []
+
+
+# ---------------------------------------------------------------- comparison
+
+
+def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, tmp_path, monkeypatch):
+    benchmark(qtbot, window, runs=20)
+    session = tmp_path / "session.json"
+    export(qtbot, window, session)
+    server = tmp_path / "gpu-server.json"
+    server.write_text(json.dumps(server_report(load_report(session), cpu_factor=2.0, gpu_factor=0.25)))
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(server), "Timing report (*.json)"))
+    widget(window, QAction, "openReportAction").trigger()
+    view = widget(window, ComparisonView, "comparisonView")
+    assert window.tabs.currentWidget() is view
+    table = widget(window, QTableWidget, "comparisonLatencyTable")
+    qtbot.waitUntil(lambda: view.reports["a"] is not None and set(latency_rows(view)) == {"cpu", "cuda:0"},
+                    timeout=10_000)  # fmt: skip
+    rows = latency_rows(view)
+    # The session's own CPU median against the server's, which was made twice as slow.
+    session_median = window.latencyPlot.series[RUN].summary()["median_ms"]
+    assert view.cell_text(table, rows["cpu"], "A median (ms)") == f"{session_median:.4g}"
+    assert view.cell_text(table, rows["cpu"], "B ÷ A") == "2.00×"
+    assert view.cell_text(table, rows["cpu"], "Verdict") == "B 2.00× slower"
+    assert view.cell_text(table, rows["cuda:0"], "B vs CPU") == "8.00×"  # 2x / 0.25x on the server
+    assert view.cell_text(table, rows["cuda:0"], "Verdict") == "only in B"
+    assert "This session" in view.summary_label.text() and "gpu-server.json" in view.summary_label.text()
+    env = view.environment_table
+    torch_row = next(r for r in range(env.rowCount()) if view.cell_text(env, r, "What") == "PyTorch")
+    assert view.cell_text(env, torch_row, "B") == "2.11.0+cu128"
+
+    # A benchmark after that updates the session's side of the comparison.
+    cast_on_cpu(qtbot, window, "float64")
+    benchmark(qtbot, window, runs=10)
+    window.tabs.setCurrentWidget(view)
+    qtbot.waitUntil(lambda: "float64" in {view.cell_text(table, r, "Dtype") for r in range(table.rowCount())},
+                    timeout=10_000)  # fmt: skip
+
+    # "Compare with…": the opened report against a second one from disk.
+    other = tmp_path / "other-server.json"
+    other.write_text(json.dumps(server_report(load_report(session), cpu_factor=1.0, gpu_factor=0.5)))
+    compare_with = widget(window, QAction, "compareWithAction")
+    assert compare_with.isEnabled()
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(other), "Timing report (*.json)"))
+    compare_with.trigger()
+    qtbot.waitUntil(lambda: view.labels["b"] == "other-server.json", timeout=10_000)
+    summary = view.summary_label.text()
+    assert "<b>A</b> = <b>gpu-server.json</b>" in summary and "<b>B</b> = <b>other-server.json</b>" in summary
+    rows = latency_rows(view)
+    assert set(rows) == {"cpu", "cuda:0"}
+    assert view.cell_text(table, rows["cuda:0"], "B ÷ A") == "2.00×"  # 0.5x against 0.25x
+
+
+def test_a_file_that_is_not_a_report_shows_the_banner(qtbot, window, tmp_path):
+    path = tmp_path / "notes.json"
+    path.write_text('{"hello": 1}')
+    window.open_report(path)
+    banner = widget(window, QFrame, "errorBanner")
+    qtbot.waitUntil(lambda: banner.isVisibleTo(window), timeout=10_000)
+    assert "not a timing report" in banner.failure.message
