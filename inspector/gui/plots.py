@@ -64,6 +64,7 @@ from PySide6.QtWidgets import (
 from inspector.core.devices import MemoryReading
 from inspector.core.memory_log import MemoryTimeline
 from inspector.gui.panels.devices import device_colour
+from inspector.gui.report_images import plot_png
 
 #: Redraws per second. Five to ten reads as live; more only costs CPU.
 DEFAULT_REDRAW_FPS = 8.0
@@ -132,23 +133,8 @@ def _label_text(text: str) -> str:
 
 
 def _png_bytes(item: pg.PlotItem, width: int, height: int) -> bytes:
-    """PNG bytes of ``item`` exactly ``width`` x ``height`` pixels (pyqtgraph's ImageExporter).
-
-    The exporter keeps the item's aspect ratio, so the item is laid out at the target size
-    first (callers pass an offscreen twin, never the live plot the user is looking at).
-    """
-    item.setGeometry(QRectF(0, 0, width, height))
-    exporter = pg.exporters.ImageExporter(item)
-    exporter.parameters()["width"] = int(width)
-    # Rounding in the aspect ratio can be one pixel off; set the height without the coupling.
-    exporter.params.param("height").setValue(int(height), blockSignal=exporter.heightChanged)
-    image = exporter.export(toBytes=True)
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    buffer.close()
-    return bytes(data.data())
+    """PNG bytes of ``item`` exactly ``width`` x ``height`` (callers pass an offscreen twin)."""
+    return plot_png(item, width, height)
 
 
 class QtSvgExporter(pg.exporters.Exporter):

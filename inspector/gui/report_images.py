@@ -14,12 +14,6 @@ from typing import Any, Sequence
 
 import numpy as np
 
-# A fixed, colour-blind-friendly palette (Tableau 10): the same device gets the same colour
-# in every report, which a hue wheel sized by the entry count would not give.
-_PALETTE = (
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-)
 #: Above this many points per curve, symbols cost more than they show: draw lines only.
 _MAX_SYMBOL_POINTS = 2_000
 _app: Any = None  # keeps an application we created alive for the life of the process
@@ -85,8 +79,8 @@ def _curve(widget: Any, x: np.ndarray, y: np.ndarray, colour: str, name: str, *,
 def _latency_plot(entries: Sequence[dict]) -> Any:
     title = "Latency per sample" if entries else "Latency — no samples in this report"
     widget = _new_plot(title, "time", "s", "sample", None)
-    for i, entry in enumerate(entries):
-        colour = _PALETTE[i % len(_PALETTE)]
+    for entry in entries:
+        colour = _colour(str(entry.get("device", "")))
         # Seconds, so pyqtgraph picks µs / ms / s for the axis by itself.
         y = np.asarray(entry.get("samples_ms") or [], dtype=float) / 1e3
         if y.size == 0:
@@ -103,21 +97,51 @@ def _latency_plot(entries: Sequence[dict]) -> Any:
 def _memory_plot(memory: dict) -> Any:
     title = "Memory allocated by this process" if memory else "Memory — no readings in this report"
     widget = _new_plot(title, "allocated (MiB)", None, "time since start", "s")
-    for i, (device, points) in enumerate(memory.items()):
+    for device, points in memory.items():
         t = np.array([_number(p.get("t")) for p in points], dtype=float)
         mib = np.array([_number(p.get("allocated")) for p in points], dtype=float) / 2**20
         if t.size:
-            _curve(widget, t, mib, _PALETTE[i % len(_PALETTE)], str(device))
+            _curve(widget, t, mib, _colour(str(device)), str(device))
     return widget
+
+
+def _colour(device: str) -> str:
+    """The device's colour in the window (table swatch, live plots), so reports match it."""
+    from inspector.gui.panels.devices import device_colour
+
+    return device_colour(device).name()
 
 
 def _number(value: Any) -> float:
     return float(value) if isinstance(value, (int, float)) else np.nan
 
 
-def _render(widget: Any, size: tuple[int, int]) -> bytes:
+def plot_png(item: Any, width: int, height: int) -> bytes:
+    """PNG bytes of a pyqtgraph PlotItem, exactly ``width`` x ``height`` pixels.
+
+    pyqtgraph's ImageExporter keeps the item's aspect ratio, so the item is laid out at the
+    target size first: pass an offscreen plot, never one a user is looking at.
+    """
     from pyqtgraph.exporters import ImageExporter
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
+
+    item.setGeometry(QRectF(0, 0, width, height))
+    exporter = ImageExporter(item)
+    params = exporter.parameters()
+    params["width"] = int(width)
+    # Setting the width rescales the height by the aspect ratio; pin it to the exact size.
+    params.param("height").setValue(int(height), blockSignal=exporter.heightChanged)
+    image = exporter.export(toBytes=True)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    buffer.close()
+    return bytes(data.data())
+
+
+def _render(widget: Any, size: tuple[int, int]) -> bytes:
+    from PySide6.QtCore import QRectF
 
     width, height = int(size[0]), int(size[1])
     if width <= 0 or height <= 0:
@@ -126,19 +150,7 @@ def _render(widget: Any, size: tuple[int, int]) -> bytes:
         # The widget is never shown (no window flashes up), so lay the plot out by hand.
         widget.resize(width, height)
         widget.setSceneRect(QRectF(0, 0, width, height))
-        widget.getPlotItem().setGeometry(QRectF(0, 0, width, height))
-        exporter = ImageExporter(widget.getPlotItem())
-        params = exporter.parameters()
-        params["width"] = width
-        # Setting the width rescales the height by the aspect ratio; pin it to the exact size.
-        params.param("height").setValue(height, blockSignal=exporter.heightChanged)
-        image = exporter.export(toBytes=True)
-        data = QByteArray()
-        buffer = QBuffer(data)
-        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-        image.save(buffer, "PNG")
-        buffer.close()
-        return bytes(data.data())
+        return plot_png(widget.getPlotItem(), width, height)
     finally:
         widget.close()
         widget.deleteLater()
