@@ -103,14 +103,17 @@ class MemoryTimeline:
         out: dict[str, list[dict]] = {}
         for device in self.devices():
             cols = self.series(device)
-            rows = []
-            for i in range(len(cols["t"])):
-                row = {"t": round(float(cols["t"][i]), 4)}
-                for f in _FIELDS:
-                    v = cols[f][i]
-                    row[f] = None if np.isnan(v) else int(v)
-                rows.append(row)
-            out[device] = rows
+            # Whole columns through numpy and tolist() (an hour of 9 devices is 324k rows:
+            # element-wise Python took 1.3 s); NaN, "unknown", becomes None.
+            columns = [np.round(cols["t"], 4).tolist()]
+            for f in _FIELDS:
+                values = cols[f]
+                known = ~np.isnan(values)
+                column = np.full(values.shape, None, dtype=object)
+                column[known] = values[known].astype(np.int64).tolist()
+                columns.append(column.tolist())
+            keys = ("t",) + _FIELDS
+            out[device] = [dict(zip(keys, row)) for row in zip(*columns)]
         return out
 
 

@@ -1,4 +1,4 @@
-"""MemoryTimeline.series_since: the tail a plot following the last seconds reads."""
+"""MemoryTimeline: the tail a plot following the last seconds reads, and the report section."""
 
 from __future__ import annotations
 
@@ -32,3 +32,25 @@ def test_series_since_works_across_the_ring_wrapping_around():
 
 def test_series_since_an_unknown_device_is_empty():
     assert _timeline(3, capacity=10).series_since("cpu", 0)["t"].size == 0
+
+
+def test_report_section_keeps_exact_bytes_and_unknowns_as_none():
+    timeline = MemoryTimeline(t0=1000.0)
+    timeline.add([MemoryReading("cpu", 1000.25, 123_456_789_012, None, 5 << 30, 8 << 30)])
+    timeline.add([MemoryReading("cuda:0", 1000.5, 0, 2 << 20, None, 80 << 30)])
+    timeline.add([MemoryReading("cpu", 1001.123456, 7, None, 6 << 30, 8 << 30)])
+    section = timeline.to_report()
+    assert section == {
+        "cpu": [
+            {"t": 0.25, "allocated": 123_456_789_012, "reserved": None, "used": 5 << 30, "total": 8 << 30},
+            {"t": 1.1235, "allocated": 7, "reserved": None, "used": 6 << 30, "total": 8 << 30},
+        ],
+        "cuda:0": [{"t": 0.5, "allocated": 0, "reserved": 2 << 20, "used": None, "total": 80 << 30}],
+    }
+    assert all(type(v) is int for row in section["cpu"] for k, v in row.items() if k != "t" and v is not None)
+
+
+def test_ring_keeps_the_newest_readings_when_full():
+    timeline = MemoryTimeline(capacity=3, t0=0.0)
+    timeline.add(MemoryReading("cpu", float(i), i, None, None, None) for i in range(5))
+    assert [row["allocated"] for row in timeline.to_report()["cpu"]] == [2, 3, 4]
