@@ -217,8 +217,11 @@ def _move_text(move) -> str:
 
     if not move.ok:
         return f"move failed: {move.call}: {move.error.message}"
-    speed = f" ({move.gbps:.2f} GB/s)" if move.gbps else ""
-    return f"moved: {move.call}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, {move.source} -> {move.target}"
+    speed = ""
+    if move.gbps:
+        speed = f" ({move.gbps:.2f} GB/s)" if move.gbps >= 0.01 else " (< 0.01 GB/s)"
+    note = f"\n  note: {move.note}" if move.note else ""
+    return f"moved: {move.call}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, {move.source} -> {move.target}{note}"
 
 
 def cmd_inspect(args) -> int:
@@ -388,6 +391,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `... | head` closed our stdout: stop quietly, as the Python docs advise.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except Exception as exc:  # a bug or an error we did not foresee: still one line
         if args.debug:
             traceback.print_exc()

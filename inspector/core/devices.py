@@ -191,7 +191,7 @@ def memory_reading(device: torch.device | str) -> MemoryReading:
         return MemoryReading(ident, now, allocated, driver, driver, total)
     backend = getattr(torch, device.type)
     index = device.index if device.index is not None else 0
-    if device.type == "cuda" and not _has_cuda_context(index):
+    if device.type == "cuda" and not has_cuda_context(index):
         # Nothing of this process lives there, and mem_get_info would create a context
         # (hundreds of MiB) on a GPU the user never touched: report what is known for free.
         total = torch.cuda.get_device_properties(index).total_memory
@@ -452,7 +452,7 @@ def _cuda_free_bytes(index: int, nvml: dict) -> tuple[int | None, str | None]:
     none, so discovery alone would occupy every GPU of the machine. NVML reports the driver's
     free memory without one, so it is used for GPUs this process has not touched yet.
     """
-    if "nvml_free_bytes" in nvml and not _has_cuda_context(index):
+    if "nvml_free_bytes" in nvml and not has_cuda_context(index):
         return nvml["nvml_free_bytes"], "nvml"
     try:
         # Creates a context on `index` if it has none: accepted when NVML cannot tell.
@@ -464,7 +464,7 @@ def _cuda_free_bytes(index: int, nvml: dict) -> tuple[int | None, str | None]:
         return None, None
 
 
-def _has_cuda_context(index: int) -> bool:
+def has_cuda_context(index: int) -> bool:
     # Private torch API (present for years); if it goes away, assume a context exists, which
     # only costs the context creation that mem_get_info would do anyway.
     has_context = getattr(torch._C, "_cuda_hasPrimaryContext", None)

@@ -586,6 +586,11 @@ def move_model(
 
     watch = _ConversionWatch(total, progress, should_cancel, pin=plan.pinned)
     outcome = _Outcome(notes=[plan.note] if plan.note else [])
+    if plan.target is not None and plan.target.type == "cuda" and not devices.has_cuda_context(plan.target.index or 0):
+        # Otherwise a user reads the first move's ~0.1-0.5 s as the cost of copying.
+        outcome.notes.append(
+            f"first use of {target_id} by this process: the time includes creating its CUDA context"
+        )
     failure: Failure | None = None
     try:
         _attempt(loaded, plan, touched, watch, outcome)

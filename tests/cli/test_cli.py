@@ -166,3 +166,25 @@ def test_bench_rejects_unknown_report_suffix_before_working(capsys, tmp_path):
     code, _, err = run(capsys, "bench", "--output", str(tmp_path / "r.xlsx"))
     assert code == 2
     assert ".json" in err and ".html" in err
+
+
+@pytest.mark.cuda
+def test_first_move_to_a_gpu_says_its_time_includes_the_cuda_context():
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "inspector", "inspect", "--to", "cuda:0", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    move = json.loads(proc.stdout)["move"]
+    assert move["ok"] and "first use of cuda:0" in move["note"]
+
+
+def test_tiny_moves_do_not_claim_zero_bandwidth(capsys):
+    code, out, _ = run(capsys, "inspect", "--dtype", "float64")
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("moved: model.to(torch.float64): 44 B in ")
+    assert "0.00 GB/s" not in first
