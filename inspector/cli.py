@@ -175,6 +175,25 @@ def _load(args):
     return load_model(args.spec, trust=args.trust, architecture=args.arch)
 
 
+def _device_name(text: str, method: str = "to") -> str:
+    """The canonical id (``cuda`` -> ``cuda:0``) of a device the user named.
+
+    A string that names no device at all is bad input (exit 2); a device that is merely
+    absent here is left to the move, whose failure is the operation failing (exit 1).
+    """
+    import torch
+
+    from inspector.core.devices import device_id
+    from inspector.core.errors import InputError
+
+    if method == "cuda" and text.isdigit():
+        text = f"cuda:{text}"  # model.cuda(1)
+    try:
+        return device_id(torch.device(text))
+    except (RuntimeError, TypeError, ValueError):
+        raise InputError(f"{text!r} is not a device name (try cpu, cuda, cuda:0, mps or xpu)") from None
+
+
 def _move_request(method: str, device: str | None, dtype: str | None, pinned: bool):
     from inspector.core.errors import InputError
     from inspector.core.moves import MoveRequest
@@ -205,8 +224,9 @@ def _placement_text(loaded, placement) -> str:
     ]
     parts = [head, "", _table(["NAME", "KIND", "SHAPE", "DTYPE", "DEVICE", "SIZE", "GRAD"], rows, right={5})]
     parts.append("")
-    parts.append("By device: " + ", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_device.items()))
-    parts.append("By dtype:  " + ", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_dtype.items()))
+    nothing = "(no tensors)"
+    parts.append("By device: " + (", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_device.items()) or nothing))
+    parts.append("By dtype:  " + (", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_dtype.items()) or nothing))
     for w in placement.warnings:
         parts.append(f"warning: {w.message}")
     return "\n".join(parts)
@@ -227,12 +247,18 @@ def _move_text(move) -> str:
 def cmd_inspect(args) -> int:
     from inspector.core.placement import snapshot
 
+    moving = args.to is not None or args.method != "to" or args.dtype is not None
+    if args.pinned and args.to is None and args.method != "cuda":
+        from inspector.core.errors import InputError
+
+        raise InputError("--pinned needs a host-to-GPU move: add --to cuda (or --method cuda)")
+    target = _device_name(args.to, args.method) if args.to is not None else None
     loaded = _load(args)
     move = None
-    if args.to is not None or args.method != "to" or args.dtype is not None:
+    if moving:
         from inspector.core.moves import move_model
 
-        request = _move_request(args.method, args.to, args.dtype, args.pinned)
+        request = _move_request(args.method, target, args.dtype, args.pinned)
         move = move_model(loaded, request, progress=_progress_bar(f"{request.method}"))
     placement = snapshot(loaded)
     if args.json:
@@ -247,8 +273,8 @@ def cmd_inspect(args) -> int:
             _print()
         _print(_placement_text(loaded, placement))
     if move is not None and not move.ok:
-        if not args.json:
-            print(f"error: {move.error.message}", file=sys.stderr)
+        # On stderr, so --json output on stdout stays parseable.
+        print(f"error: {move.error.message}", file=sys.stderr)
         return 1
     return 0
 
@@ -280,46 +306,93 @@ class _progress_bar:
         sys.stderr.flush()
 
 
+def _check_output(output: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse a report path that cannot work before minutes of measuring, not after."""
+    import os
+    from pathlib import Path
+
+    from inspector.core.errors import InputError
+
+    if not output.lower().endswith(suffixes):
+        raise InputError(f"--output must end in one of {', '.join(suffixes)}: {output}")
+    folder = Path(output).expanduser().parent
+    if not folder.is_dir():
+        raise InputError(f"cannot write the report to {output}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"cannot write the report to {output}: the folder {folder} is not writable")
+
+
+def _bench_targets(args) -> list[str]:
+    """The devices to measure on: those asked for, else every device the method can reach."""
+    from inspector.core.devices import available_device_ids
+
+    if args.device:
+        return list(dict.fromkeys(_device_name(d, args.method) for d in args.device))
+    present = available_device_ids()
+    if args.method == "cpu":
+        return ["cpu"]
+    if args.method == "cuda":
+        # None present: still try cuda:0, so the user gets the move engine's clear answer.
+        return [d for d in present if d.startswith("cuda")] or ["cuda:0"]
+    return present
+
+
 def cmd_bench(args) -> int:
     from inspector.core import report as report_mod
-    from inspector.core.devices import available_device_ids, resolve_device, device_id
+    from inspector.core.devices import available_device_ids
+    from inspector.core.errors import InputError
     from inspector.core.memory_log import BackgroundSampler, MemoryTimeline
-    from inspector.core.moves import move_model
-    from inspector.core.timing import measure_latency, parse_input_shape
-    from inspector.core.units import format_seconds
+    from inspector.core.moves import MoveRequest, move_model
+    from inspector.core.timing import measure_latency, model_device, parse_input_shape
 
     if args.runs is not None and args.runs < 1:
-        from inspector.core.errors import InputError
-
         raise InputError("--runs must be at least 1")
-    if args.output and not args.output.lower().endswith(report_mod.SUPPORTED_SUFFIXES):
-        from inspector.core.errors import InputError
-
-        raise InputError(f"--output must end in one of {', '.join(report_mod.SUPPORTED_SUFFIXES)}: {args.output}")
+    if args.min_time is not None and args.min_time <= 0:
+        raise InputError("--min-time must be more than 0 seconds")
+    if args.output:
+        _check_output(args.output, report_mod.SUPPORTED_SUFFIXES)
     shape = parse_input_shape(args.input_shape) if args.input_shape else None
+    targets = _bench_targets(args)
+    requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
     loaded = _load(args)
-    targets = args.device or available_device_ids()
-    targets = [device_id(resolve_device(d)) if args.method == "to" else d for d in targets]
     timeline = MemoryTimeline()
     moves, latencies, failures = [], [], []
-    with BackgroundSampler(timeline, sorted(set(targets) | {"cpu"})):
-        for target in targets:
-            request = _move_request(args.method, target, args.dtype, args.pinned)
-            move = move_model(loaded, request, progress=_progress_bar(f"move to {target}"))
-            moves.append(move)
-            print(_move_text(move), file=sys.stderr)
-            if not move.ok:
-                failures.append(move.error.message)
+
+    def move(request, label: str) -> bool:
+        result = move_model(loaded, request, progress=_progress_bar(label))
+        moves.append(result)
+        print(_move_text(result), file=sys.stderr)
+        if not result.ok:
+            failures.append(result.error.message)
+        return result.ok
+
+    sampled = sorted({"cpu"} | (set(targets) & set(available_device_ids())))
+    with BackgroundSampler(timeline, sampled):
+        for target, request in zip(targets, requests):
+            if request.pinned and target != "cpu" and model_device(loaded.module).type == "cpu":
+                # Both figures in one report: the plain copy first, back to the host, then pinned.
+                pageable = MoveRequest(request.method, request.device, request.dtype, pinned=False)
+                if not (move(pageable, f"move to {target}") and move(MoveRequest("cpu"), "back to cpu")):
+                    continue
+            if not move(request, f"move to {target}"):
                 continue
-            result = measure_latency(
-                loaded,
-                mode=args.mode,
-                runs=args.runs,
-                min_time=args.min_time,
-                input_shape=shape,
-                progress=_progress_bar(f"time on {move.target}"),
-            )
-            latencies.append(result)
+            try:
+                latencies.append(
+                    measure_latency(
+                        loaded,
+                        mode=args.mode,
+                        runs=args.runs,
+                        min_time=args.min_time,
+                        input_shape=shape,
+                        progress=_progress_bar(f"time on {target}"),
+                    )
+                )
+            except InputError:
+                raise  # a wrong input shape fails on every device alike: the user's input, exit 2
+            except InspectorError as exc:
+                # Out of memory on one device, say: keep what the others measured, exit 1 at the end.
+                print(f"{target}: {exc.message}", file=sys.stderr)
+                failures.append(f"{target}: {exc.message}")
     report = report_mod.build_report(loaded, moves=moves, latency=latencies, memory=timeline.to_report())
     rows = [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)), str(len(r.samples_ms)),

@@ -133,7 +133,13 @@ class BackgroundSampler:
             self._stop.wait(self.interval)
 
     def sample_once(self) -> None:
-        self.timeline.add(memory_reading(d) for d in self.device_ids)
+        readings = []
+        for device in list(self.device_ids):
+            try:
+                readings.append(memory_reading(device))
+            except Exception:  # a device that cannot be read (gone, driver error): stop asking
+                self.device_ids.remove(device)
+        self.timeline.add(readings)
 
     def __enter__(self) -> "BackgroundSampler":
         self._thread.start()

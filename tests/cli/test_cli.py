@@ -91,10 +91,30 @@ def test_cuda_method_on_cpu_machine_fails_clearly_and_model_is_restored(capsys):
     assert "By device: cpu 44 B" in out  # placement after the failed move: untouched
 
 
-def test_unknown_device_is_one_clear_line(capsys):
+def test_a_string_that_names_no_device_is_bad_input(capsys):
     code, _, err = run(capsys, "inspect", "--to", "tpu")
+    assert code == 2
+    assert err == "error: 'tpu' is not a device name (try cpu, cuda, cuda:0, mps or xpu)\n"
+
+
+@pytest.mark.cpu_only
+def test_an_absent_device_is_a_failed_move_in_both_commands(capsys, tmp_path):
+    code, _, err = run(capsys, "inspect", "--to", "cuda")
+    assert code == 1 and "no CUDA support" in err
+    out_file = tmp_path / "r.json"
+    code, _, err = run(capsys, "bench", "--device", "cpu", "--device", "cuda", "--runs", "3", "--output", str(out_file))
+    assert code == 1 and "no CUDA support" in err.splitlines()[-1]
+    report = json.loads(out_file.read_text())  # the CPU's figures are kept
+    assert [m["ok"] for m in report["moves"]] == [True, False]
+    assert [l["device"] for l in report["latency"]] == ["cpu"]
+
+
+@pytest.mark.cpu_only
+def test_failed_move_with_json_still_says_why_on_stderr(capsys):
+    code, out, err = run(capsys, "inspect", "--method", "cuda", "--json")
     assert code == 1
-    assert "'tpu' is not a device name" in err
+    json.loads(out)  # stdout stays parseable
+    assert err.startswith("error: ")
 
 
 def test_missing_model_file_is_bad_input(capsys, tmp_path):
@@ -188,3 +208,82 @@ def test_tiny_moves_do_not_claim_zero_bandwidth(capsys):
     first = out.splitlines()[0]
     assert first.startswith("moved: model.to(torch.float64): 44 B in ")
     assert "0.00 GB/s" not in first
+
+
+def test_bench_defaults_to_the_devices_the_method_can_reach(capsys, monkeypatch):
+    from tests.fake_cuda import fake_cuda
+
+    fake_cuda(monkeypatch, count=8)
+    code, out, err = run(capsys, "bench", "--method", "cpu", "--runs", "2")
+    assert code == 0, err
+    assert [line.split()[0] for line in out.splitlines()[2:]] == ["cpu"]
+
+
+def test_bench_stops_asking_a_device_that_cannot_be_read(capsys, tmp_path, monkeypatch):
+    """A device whose memory cannot be read must not leak a thread traceback or kill the run."""
+    from inspector.core import memory_log
+
+    real = memory_log.memory_reading
+
+    def flaky(device):
+        if device == "cpu":
+            raise RuntimeError("driver went away")
+        return real(device)
+
+    monkeypatch.setattr(memory_log, "memory_reading", flaky)
+    code, _, err = run(capsys, "bench", "--device", "cpu", "--runs", "2", "--output", str(tmp_path / "r.json"))
+    assert code == 0, err
+    assert "Traceback" not in err
+    assert json.loads((tmp_path / "r.json").read_text())["memory"] == {}
+
+
+def test_a_device_failing_to_measure_keeps_the_others_results(capsys, tmp_path, monkeypatch):
+    from inspector import cli
+    from inspector.core import timing
+    from inspector.core.errors import InspectorError
+
+    # Two targets on this one-device machine: the CPU twice, the second running out of memory.
+    monkeypatch.setattr(cli, "_bench_targets", lambda args: ["cpu", "cpu"])
+    real, calls = timing.measure_latency, []
+
+    def measure(loaded, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise InspectorError("out of memory while timing", kind="oom")
+        return real(loaded, **kwargs)
+
+    monkeypatch.setattr(timing, "measure_latency", measure)
+    out_file = tmp_path / "r.json"
+    code, _, err = run(capsys, "bench", "--runs", "2", "--output", str(out_file))
+    assert code == 1
+    assert err.splitlines()[-1] == "error: cpu: out of memory while timing"
+    report = json.loads(out_file.read_text())
+    assert len(report["latency"]) == 1 and len(report["moves"]) == 2
+
+
+def test_bench_refuses_an_unwritable_report_folder_before_measuring(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, out, err = run(capsys, "bench", "--runs", "2", "--output", str(blocker / "r.json"))
+    assert code == 2
+    assert "does not exist" in err and out == ""
+
+
+def test_pinned_needs_a_host_to_gpu_move(capsys):
+    code, _, err = run(capsys, "inspect", "--pinned")
+    assert code == 2 and "--pinned needs" in err
+
+
+def test_an_empty_model_says_it_has_no_tensors(capsys):
+    code, out, _ = run(capsys, "inspect", "torch.nn:Identity")
+    assert code == 0
+    assert "By device: (no tensors)" in out
+
+
+@pytest.mark.cuda
+def test_bench_pinned_puts_pageable_and_pinned_moves_in_one_report(capsys, tmp_path):
+    out_file = tmp_path / "r.json"
+    code, _, err = run(capsys, "bench", "--device", "cuda:0", "--pinned", "--runs", "3", "--output", str(out_file))
+    assert code == 0, err
+    moves = json.loads(out_file.read_text())["moves"]
+    assert [(m["target"], m["pinned"]) for m in moves] == [("cuda:0", False), ("cpu", False), ("cuda:0", True)]
