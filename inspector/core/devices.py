@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ import torch
 
 from inspector.core.errors import InputError
 from inspector.core.nvml import read_nvml
+from inspector.core.units import first_line
 
 _BACKENDS = ("cpu", "cuda", "mps", "xpu")
 #: Accelerator backends in the order they are listed after the CPU.
@@ -152,6 +154,31 @@ def empty_cache(device: torch.device | str) -> None:
     backend = getattr(torch, device.type, None)
     if backend is not None and hasattr(backend, "empty_cache"):
         backend.empty_cache()
+
+
+#: How PyTorch words running out of memory where it raises a plain RuntimeError: the MPS
+#: allocator, older XPU/CUDA builds, a failed driver allocation (cuBLAS handle, pinned host
+#: memory) and the CPU allocator (after an "[enforce fail at alloc_cpu.cpp:N] ..." prefix).
+_OOM_MESSAGE = re.compile(
+    r"^(?:(?:CUDA|HIP|XPU|MTIA|MPS backend) out of memory"
+    r"|(?:CUDA|HIP) error: out of memory)"
+    r"|DefaultCPUAllocator: can't allocate memory"
+    r"|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED"
+)
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """True when ``exc`` is PyTorch (or Python) running out of memory on some device.
+
+    By type where PyTorch gives one; else only by PyTorch's own wording at the start of a
+    RuntimeError, so a model's error that merely mentions "out of memory" is not taken
+    for one.
+    """
+    # torch.OutOfMemoryError appeared in 2.5; torch.cuda.OutOfMemoryError is the same class.
+    oom_type = getattr(torch, "OutOfMemoryError", None) or torch.cuda.OutOfMemoryError
+    if isinstance(exc, (oom_type, MemoryError)):
+        return True
+    return isinstance(exc, RuntimeError) and _OOM_MESSAGE.search(str(exc).lstrip()) is not None
 
 
 @dataclass(frozen=True)
@@ -402,7 +429,7 @@ def _cuda_properties(index: int, notes: list[str]):
     try:
         return torch.cuda.get_device_properties(index)
     except (RuntimeError, AssertionError) as exc:
-        notes.append(f"cuda:{index} could not be read: {_first_line(exc)}")
+        notes.append(f"cuda:{index} could not be read: {first_line(exc)}")
         return None
 
 
@@ -514,7 +541,7 @@ def _xpu_snapshot(index: int, notes: list[str]) -> DeviceSnapshot:
     try:
         properties = xpu.get_device_properties(index)
     except (RuntimeError, AssertionError) as exc:
-        notes.append(f"xpu:{index} could not be read: {_first_line(exc)}")
+        notes.append(f"xpu:{index} could not be read: {first_line(exc)}")
         properties = None
     if properties is not None:
         name, total = properties.name, int(properties.total_memory)
@@ -543,7 +570,3 @@ def _xpu_snapshot(index: int, notes: list[str]) -> DeviceSnapshot:
         details=details,
     )
 
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0]

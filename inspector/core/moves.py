@@ -31,7 +31,7 @@ from torch.overrides import TorchFunctionMode
 from inspector.core import devices
 from inspector.core.errors import Cancelled, Failure, InputError, InspectorError
 from inspector.core.models import LoadedModel
-from inspector.core.units import format_bytes
+from inspector.core.units import dtype_name, first_line, format_bytes
 
 METHODS = ("to", "cuda", "cpu")
 
@@ -82,11 +82,6 @@ def parse_dtype(name: str | torch.dtype) -> torch.dtype:
             f"(use one of {', '.join(DTYPES)}; bf16, fp16, fp32, fp64 also work)"
         )
     return DTYPES[key]
-
-
-def dtype_name(dtype: torch.dtype) -> str:
-    """``torch.bfloat16`` -> ``"bfloat16"``."""
-    return str(dtype).removeprefix("torch.")
 
 
 @dataclass(frozen=True)
@@ -162,7 +157,7 @@ def check_request(request: MoveRequest) -> None:
         raise InputError(f"model.cpu() takes no device (got {request.device!r})")
 
 
-def _cuda_index(spec: str | None) -> int | None:
+def cuda_index(spec: str | None) -> int | None:
     """``None`` / ``"cuda"`` -> None (the current device); ``"1"`` / ``"cuda:1"`` -> 1."""
     if spec is None:
         return None
@@ -178,9 +173,57 @@ def _cuda_index(spec: str | None) -> int | None:
     return device.index
 
 
+def call_code(request: MoveRequest, target: torch.device | None = None) -> str:
+    """The call a move makes, as Python code: ``model.cuda(1)``,
+    ``model.to('cuda:0', dtype=torch.bfloat16, non_blocking=True)``, ``model.cpu()``.
+
+    The one place that writes it, so the history, the plots, reports and error messages
+    agree. ``target`` is the device a ``to`` request resolved to (``"cuda"`` -> ``cuda:0``);
+    without it the device is written as given. Never raises: a request that is not a valid
+    move is written as well as it can be, so it can still be shown next to its error.
+    """
+    if request.method == "cuda":
+        try:
+            index = cuda_index(request.device)
+        except InputError:
+            return f"model.cuda({request.device!r})"
+        return "model.cuda()" if index is None else f"model.cuda({index})"
+    if request.method != "to":  # "cpu" (takes no device), or not a move method at all
+        return f"model.{request.method}()"
+    dtype = None if request.dtype is None else _dtype_code(request.dtype)
+    if request.device is None:
+        return f"model.to({dtype or ''})"
+    device = target if target is not None else _parsed_device(request.device)
+    if target is not None:
+        shown = devices.device_id(target)
+    else:
+        shown = str(device) if device is not None else request.device
+    args = [repr(shown)]
+    if dtype is not None:
+        args.append(f"dtype={dtype}")
+    if request.pinned and device is not None and device.type == "cuda":
+        args.append("non_blocking=True")
+    return f"model.to({', '.join(args)})"
+
+
+def _dtype_code(name: str) -> str:
+    """``"bf16"`` -> ``"torch.bfloat16"``; a name that is no dtype is written as given."""
+    try:
+        return f"torch.{dtype_name(parse_dtype(name))}"
+    except InputError:
+        return repr(name)
+
+
+def _parsed_device(spec: str) -> torch.device | None:
+    try:
+        return torch.device(spec)
+    except (RuntimeError, TypeError):
+        return None
+
+
 def _plan_cuda(request: MoveRequest) -> _Plan:
-    index = _cuda_index(request.device)
-    call = "model.cuda()" if index is None else f"model.cuda({index})"
+    index = cuda_index(request.device)
+    call = call_code(request)
     try:
         target = devices.resolve_device("cuda" if index is None else f"cuda:{index}")
     except InspectorError as exc:
@@ -196,32 +239,26 @@ def _plan_cuda(request: MoveRequest) -> _Plan:
 
 def _plan_to(request: MoveRequest) -> _Plan:
     dtype = parse_dtype(request.dtype) if request.dtype is not None else None
-    dtype_code = f"torch.{dtype_name(dtype)}" if dtype is not None else ""
     if request.device is None:
-        return _Plan(f"model.to({dtype_code})", lambda m: m.to(dtype), None, dtype, request.pinned)
+        return _Plan(call_code(request), lambda m: m.to(dtype), None, dtype, request.pinned)
     target = devices.resolve_device(request.device)
-    args = [repr(devices.device_id(target))]
-    if dtype is not None:
-        args.append(f"dtype={dtype_code}")
+    call = call_code(request, target)
     if request.pinned and target.type == "cuda":
-        args.append("non_blocking=True")
         return _Plan(
-            f"model.to({', '.join(args)})",
+            call,
             lambda m: m.to(target, dtype=dtype, non_blocking=True),
             target,
             dtype,
             pinned=True,
         )
-    return _Plan(
-        f"model.to({', '.join(args)})", lambda m: m.to(target, dtype=dtype), target, dtype, False
-    )
+    return _Plan(call, lambda m: m.to(target, dtype=dtype), target, dtype, False)
 
 
 def _plan(request: MoveRequest) -> _Plan:
     """Check ``request`` and build the call. Raises InputError (kind "device" if absent)."""
     check_request(request)
     if request.method == "cpu":
-        plan = _Plan("model.cpu()", lambda m: m.cpu(), torch.device("cpu"), None, False)
+        plan = _Plan(call_code(request), lambda m: m.cpu(), torch.device("cpu"), None, False)
     elif request.method == "cuda":
         plan = _plan_cuda(request)
     else:
@@ -419,7 +456,15 @@ def _follow(example_input: Any, target: torch.device | None, dtype: torch.dtype 
 
 
 def _readings(ids: list[str]) -> dict:
-    return {ident: devices.memory_reading(ident).to_dict() for ident in ids}
+    """Each device's memory now; a device that cannot be read (a sticky CUDA error after a
+    failed move) is left out rather than turning the move's result into an exception."""
+    readings = {}
+    for ident in ids:
+        try:
+            readings[ident] = devices.memory_reading(ident).to_dict()
+        except Exception:  # noqa: BLE001 -- the figures are a nicety next to the result
+            continue
+    return readings
 
 
 def _free_bytes(reading: dict | None) -> int | None:
@@ -431,14 +476,6 @@ def _free_bytes(reading: dict | None) -> int | None:
         if reading["device"] != "cpu":
             free += max(reading["reserved"] - reading["allocated"], 0)
     return free
-
-
-def _is_oom(exc: BaseException) -> bool:
-    oom_type = getattr(torch, "OutOfMemoryError", torch.cuda.OutOfMemoryError)
-    if isinstance(exc, (oom_type, MemoryError)):
-        return True
-    # MPS and XPU report running out of memory as a RuntimeError.
-    return isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()
 
 
 def _causes(exc: BaseException) -> Iterator[BaseException]:
@@ -455,7 +492,7 @@ def _failure(exc: BaseException, plan: _Plan, target_id: str, needed: int, befor
     for cause in _causes(exc):
         if isinstance(cause, Cancelled):
             return Failure("cancelled", cause.message)
-        if _is_oom(cause):
+        if devices.is_out_of_memory(cause):
             free = _free_bytes(before.get(target_id))
             free_text = "an unknown amount" if free is None else f"only {format_bytes(free)}"
             return Failure(
@@ -464,10 +501,9 @@ def _failure(exc: BaseException, plan: _Plan, target_id: str, needed: int, befor
                 f"but {free_text} was free; the model is as it was before",
                 f"{type(cause).__name__}: {cause}",
             )
-    first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
     return Failure(
         "error",
-        f"{plan.call} failed: {first_line}; the model is as it was before",
+        f"{plan.call} failed: {first_line(exc)}; the model is as it was before",
         f"{type(exc).__name__}: {exc}",
     )
 
@@ -511,15 +547,12 @@ def _unstarted(request: MoveRequest, failure: Failure, sources: list[str]) -> Mo
     """The result of a move that could not start (its device is absent): nothing changed."""
     readings = _readings(sources)
     if request.method == "cuda":
-        call = "model.cuda()" if request.device is None else f"model.cuda({request.device!r})"
         target = str(request.device or "cuda")
         target = f"cuda:{target}" if target.isdigit() else target
     else:  # "to": "cpu" is always there
-        dtype_code = f"torch.{dtype_name(parse_dtype(request.dtype))}" if request.dtype else ""
-        args = [repr(request.device), *([f"dtype={dtype_code}"] if dtype_code else [])]
-        call, target = f"model.to({', '.join(args)})", str(request.device)
+        target = str(request.device)
     return MoveResult(
-        call=call,
+        call=call_code(request),
         method=request.method,
         source="+".join(sources) or "none",
         target=target,
@@ -604,7 +637,9 @@ def move_model(
     if failure is not None:
         # Out of the except block, so the traceback (and the half-made copies its frames
         # hold) is gone before the cache is emptied.
-        _roll_back(snapshot, allocating)
+        cleanup_note = _roll_back(snapshot, allocating)
+        if cleanup_note:
+            outcome.notes.append(cleanup_note)
     else:
         loaded.example_input = outcome.example_input
     snapshot.release()  # the originals: freed now unless the user holds them
@@ -632,10 +667,27 @@ def _gbps(nbytes: int, seconds: float) -> float | None:
     return nbytes / seconds / 1e9 if nbytes and seconds > 0 else None
 
 
-def _roll_back(snapshot: _Snapshot, allocating: list[str]) -> None:
+def _roll_back(snapshot: _Snapshot, allocating: list[str]) -> str:
+    """Put the originals back, then free the target's cache; a note if the cleanup failed.
+
+    The model is whole once ``restore`` returns. The cleanup after it can still raise (a
+    sticky CUDA error makes every later call on that device fail): that must not turn a
+    failed move, already reported as such, into an exception, so it becomes a note.
+    """
     # No gc.collect(): the half-made copies sit in no reference cycle (the CUDA tests check
     # that memory_allocated() is back where it was), and a full collection costs ~0.1 s.
     snapshot.restore()
+    problems = []
     for ident in allocating:
-        devices.synchronize(ident)
-        devices.empty_cache(ident)
+        try:
+            devices.synchronize(ident)
+            devices.empty_cache(ident)
+        except Exception as exc:  # noqa: BLE001 -- see the docstring
+            problems.append(f"{ident}: {first_line(exc)}")
+    if not problems:
+        return ""
+    return (
+        "the model was restored, but freeing the target's memory afterwards failed ("
+        + "; ".join(problems)
+        + "): the device may be unusable until the program restarts"
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Iterator
 
@@ -11,6 +11,7 @@ from torch import nn
 
 from inspector.core.devices import device_id
 from inspector.core.models import LoadedModel
+from inspector.core.units import dtype_name
 
 KINDS = ("parameter", "buffer", "grad", "optimizer_state")
 
@@ -77,10 +78,6 @@ class Placement:
             "totals": self.totals.to_dict(),
             "warnings": [w.to_dict() for w in self.warnings],
         }
-
-
-def dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
 
 
 def _storage_key(t: torch.Tensor) -> tuple:

@@ -29,11 +29,11 @@ import psutil
 import torch
 
 import inspector
-from inspector.core.devices import device_id
+from inspector.core.devices import cpu_model_name, device_id
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
 from inspector.core.placement import snapshot
-from inspector.core.units import format_bytes, format_seconds
+from inspector.core.units import dtype_name, format_bytes, format_seconds
 
 SCHEMA_VERSION = 1
 SUPPORTED_SUFFIXES = (".json", ".csv", ".md", ".html")
@@ -60,7 +60,7 @@ def collect_environment() -> dict:
         "driver": _driver_version(devices),
         "os": platform.platform(),
         "machine": platform.machine(),
-        "cpu": _cpu_name(),
+        "cpu": cpu_model_name(),
         "cpu_logical_cores": psutil.cpu_count(logical=True),
         "cpu_physical_cores": psutil.cpu_count(logical=False),
         "torch_threads": torch.get_num_threads(),
@@ -96,17 +96,6 @@ def _driver_version(devices: Any) -> str | None:
     except Exception:  # the driver version is a nicety; never fail a report over it
         return None
     return None
-
-
-def _cpu_name() -> str:
-    name = platform.processor()
-    # platform.processor() is often just "x86_64" (or empty) on Linux; the kernel knows better.
-    with contextlib.suppress(OSError):
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    return line.partition(":")[2].strip()
-    return name or platform.machine()
 
 
 def build_report(
@@ -187,7 +176,7 @@ def _plain(value: Any) -> Any:
         # JSON has no NaN/inf; json.dumps would write them anyway and other tools choke on it.
         return value if math.isfinite(value) else None
     if isinstance(value, torch.dtype):
-        return str(value).removeprefix("torch.")
+        return dtype_name(value)
     if isinstance(value, torch.device):
         return device_id(value)
     if hasattr(value, "tolist") and callable(value.tolist):  # numpy arrays/scalars, tensors
@@ -392,8 +381,30 @@ _LATENCY_HEADERS = (
 )
 
 
+def _error_message(error: Any) -> str:
+    """A move's error in words. Reports hold it as ``{kind, message, detail}`` (older ones,
+    and hand-made ones, as plain text); the message is what a reader needs."""
+    if isinstance(error, Mapping):
+        message = str(error.get("message") or "").strip()
+        return message or str(error.get("kind") or "").strip() or "unknown error"
+    return str(error or "").strip() or "unknown error"
+
+
+def _error_kind(error: Any) -> str:
+    return str(error.get("kind") or "") if isinstance(error, Mapping) else ""
+
+
+def _move_result(move: dict) -> str:
+    if move.get("ok"):
+        return "ok"
+    error = move.get("error")
+    # "cancelled" is no failure of the device or the model: say which it was.
+    label = "cancelled" if _error_kind(error) == "cancelled" else "failed"
+    return f"{label}: {_error_message(error)}"
+
+
 def _move_cells(move: dict) -> tuple[str, ...]:
-    result = "ok" if move.get("ok") else f"failed: {move.get('error') or 'unknown error'}"
+    result = _move_result(move)
     return (
         str(move.get("call", "")),
         f"{move.get('source', '?')} → {move.get('target', '?')}",
@@ -453,7 +464,7 @@ def render_markdown(report: dict) -> str:
 
 _CSV_COLUMNS = (
     "section", "phase", "device", "dtype", "mode", "input_shape", "index", "ms",
-    "call", "method", "source", "target", "seconds", "bytes", "gbps", "ok", "error",
+    "call", "method", "source", "target", "seconds", "bytes", "gbps", "ok", "error", "error_kind",
     "t", "allocated", "reserved", "used", "total",
 )
 
@@ -471,7 +482,11 @@ def _csv_rows(report: dict) -> Iterable[dict]:
             for i, ms in enumerate(entry.get(key) or ()):
                 yield {**common, "phase": phase, "index": i, "ms": ms}
     for move in report.get("moves") or []:
-        yield {"section": "move", **{k: move.get(k) for k in _CSV_COLUMNS if k in move}}
+        row = {"section": "move", **{k: move.get(k) for k in _CSV_COLUMNS if k in move}}
+        error = move.get("error")
+        if error:
+            row["error"], row["error_kind"] = _error_message(error), _error_kind(error) or None
+        yield row
     for device, points in (report.get("memory") or {}).items():
         for i, point in enumerate(points):
             values = {k: point.get(k) for k in ("t", *_MEMORY_FIELDS)}

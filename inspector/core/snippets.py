@@ -10,7 +10,8 @@ from __future__ import annotations
 import torch
 
 from inspector.core.errors import InputError
-from inspector.core.moves import MoveRequest, check_request, dtype_name, parse_dtype
+from inspector.core.moves import MoveRequest, call_code, check_request, cuda_index, parse_dtype
+from inspector.core.units import dtype_name
 
 MODES = ("forward", "train-step")
 
@@ -43,15 +44,6 @@ def _device_expression(spec: str) -> str:
     return f'torch.device("{name}" if {test} else "cpu")'
 
 
-def _cuda_index(spec: str | None) -> str:
-    """``None`` / ``"cuda"`` -> ``""``; ``"1"`` / ``"cuda:1"`` -> ``"1"``."""
-    text = (spec or "").strip()
-    index = text.removeprefix("cuda").removeprefix(":")
-    if index and not index.isdigit():
-        raise InputError(f"model.cuda() takes a CUDA device such as 'cuda:1' or '1', not {spec!r}")
-    return index
-
-
 # What the app's pinned path does: page-locked host copies, so copies can be asynchronous.
 _PIN_HOST_TENSORS = [
     "for t in [*model.parameters(), *model.buffers()]:",
@@ -71,14 +63,12 @@ def move_snippet(request: MoveRequest) -> str:
     is written as it is, with a comment, because it fails without a CUDA GPU.
     """
     check_request(request)
-    if request.method == "cpu":
-        return "model = model.cpu()"
     if request.method == "cuda":
-        call = f"model = model.cuda({_cuda_index(request.device)})"
+        cuda_index(request.device)  # InputError for a device model.cuda() does not take
         lines = _PIN_HOST_TENSORS if request.pinned else []
-        return "\n".join([*lines, f"{call}  # needs a CUDA GPU; prefer .to(device)"])
-    if request.device is None:
-        return f"model = model.to({_dtype_code(request.dtype)})"
+        return "\n".join([*lines, f"model = {call_code(request)}  # needs a CUDA GPU; prefer .to(device)"])
+    if request.method == "cpu" or request.device is None:  # model.cpu(), or a cast alone
+        return f"model = {call_code(request)}"
     args = "device" if request.dtype is None else f"device, dtype={_dtype_code(request.dtype)}"
     lines = [f"device = {_device_expression(request.device)}"]
     if request.pinned and torch.device(_device_name(request.device)).type == "cuda":

@@ -22,9 +22,10 @@ import numpy as np
 import torch
 from torch import nn
 
-from inspector.core.devices import device_id, synchronize
+from inspector.core.devices import device_id, is_out_of_memory, synchronize
 from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.models import LoadedModel
+from inspector.core.units import dtype_name, first_line
 
 MODES = ("forward", "train-step")
 DEFAULT_RUNS = 100
@@ -145,7 +146,7 @@ def make_input(loaded: LoadedModel, input_shape: tuple[int, ...] | None = None) 
         except RuntimeError as exc:
             raise InputError(
                 f"could not create an input of shape {shape} ({dtype_name(dtype)}) on {device_id(device)}: "
-                f"{_first_line(exc)}",
+                f"{first_line(exc)}",
                 detail=str(exc),
             ) from None
     if loaded.example_input is None:
@@ -171,23 +172,22 @@ def _input_shapes(args: tuple) -> list[tuple[int, ...]]:
     return [tuple(a.shape) for a in args if isinstance(a, torch.Tensor)]
 
 
-def dtype_name(dtype: torch.dtype) -> str:
-    return str(dtype).removeprefix("torch.")
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0]
-
-
 # --------------------------------------------------------------------------- errors
 
 _MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
 
 
-def _is_out_of_memory(exc: BaseException) -> bool:
-    oom = getattr(torch, "OutOfMemoryError", None) or torch.cuda.OutOfMemoryError
-    return isinstance(exc, oom) or "out of memory" in str(exc).lower()
+class _StepFailed(Exception):
+    """What a timed step raised, and whether the model's forward call itself raised it.
+
+    Only a failing forward call is blamed on the input's shape; a backward pass, an
+    optimizer step or the device failing is reported as what it is.
+    """
+
+    def __init__(self, cause: Exception, *, in_forward: bool):
+        super().__init__(str(cause))
+        self.cause = cause
+        self.in_forward = in_forward
 
 
 def _expected_shape_hint(message: str) -> str:
@@ -199,18 +199,29 @@ def _expected_shape_hint(message: str) -> str:
     return ""
 
 
-def _run_failed(exc: Exception, shapes: list[tuple[int, ...]], device: str, what: str) -> InspectorError:
-    """Turn an exception from the model into a one-line error a user can act on."""
+def _run_failed(
+    exc: Exception, shapes: list[tuple[int, ...]], device: str, what: str, *, blame_input: bool
+) -> InspectorError:
+    """Turn an exception from the measurement into a one-line error a user can act on.
+
+    ``blame_input``: the model's forward call raised it, so the input's shape is the likely
+    cause (an InputError naming it); otherwise it is an operation that failed.
+    """
     shown = ", ".join(str(s) for s in shapes) or "(no tensor)"
     noun = "shape" if len(shapes) <= 1 else "shapes"
-    if _is_out_of_memory(exc):
+    if is_out_of_memory(exc):
         return InspectorError(
             f"ran out of memory on {device} during the {what} with input {noun} {shown}: "
             "try a smaller input shape or another device",
             detail=str(exc),
             kind="oom",
         )
-    message = _first_line(exc)
+    message = first_line(exc)
+    if not blame_input:
+        return InspectorError(
+            f"the {what} failed on {device}: {message}",
+            detail=f"{type(exc).__name__}: {exc}",
+        )
     return InputError(
         f"the model's {what} failed on an input of {noun} {shown}: {message}{_expected_shape_hint(message)}",
         detail=f"{type(exc).__name__}: {exc}",
@@ -261,7 +272,7 @@ def measure_latency(
 
     try:
         if mode == "forward":
-            with _eval_mode(module), torch.inference_mode():
+            with _eval_mode(loaded, notes), _buffers_kept(loaded), torch.inference_mode():
                 step = functools.partial(module, *args)
                 warm, samples = _sample(step, warmup, target, sync, on_sample, progress, should_cancel, notes)
         else:
@@ -269,10 +280,12 @@ def measure_latency(
             with torch.inference_mode(False), torch.enable_grad():
                 step = _train_step(loaded, args, notes)
                 warm, samples = _sample(step, warmup, target, sync, on_sample, progress, should_cancel, notes)
+    except _StepFailed as failed:
+        raise _run_failed(failed.cause, shapes, device_id(device), what, blame_input=failed.in_forward) from None
     except InspectorError:
         raise
-    except Exception as exc:  # anything the model raises: report it with the input's shape
-        raise _run_failed(exc, shapes, device_id(device), what) from None
+    except Exception as exc:  # setting up, synchronising: the input is not to blame
+        raise _run_failed(exc, shapes, device_id(device), what, blame_input=False) from None
 
     return _result(
         device=device_id(device),
@@ -315,17 +328,55 @@ def _synchronizer(module: nn.Module) -> Callable[[], None] | None:
     return sync_all
 
 
-@contextlib.contextmanager
-def _eval_mode(module: nn.Module) -> Iterator[None]:
-    """``module.eval()`` for the block, then every submodule's own train/eval flag back."""
-    # Per submodule, not just the root: a user may keep e.g. a frozen BatchNorm in eval.
-    flags = [(m, m.training) for m in module.modules()]
-    module.eval()
+_EXPORTED_MODE_NOTE = (
+    "model.{method}() does not apply to an exported program: "
+    "an exported program runs in the mode it was exported in"
+)
+
+
+def _set_mode(loaded: LoadedModel, module: nn.Module, method: str, notes: list[str]) -> None:
+    """``module.eval()`` / ``module.train()``, where the model has such a mode to set.
+
+    A torch.export program has its mode baked into its graph, and the module that
+    ``ExportedProgram.module()`` returns raises NotImplementedError from both calls.
+    """
+    if loaded.source == "export":
+        notes.append(_EXPORTED_MODE_NOTE.format(method=method))
+        return
     try:
+        getattr(module, method)()
+    except NotImplementedError:
+        notes.append(f"model.{method}() is not supported by this model: it ran in the mode it is in")
+
+
+@contextlib.contextmanager
+def _eval_mode(loaded: LoadedModel, notes: list[str]) -> Iterator[None]:
+    """``model.eval()`` for the block, then every submodule's own train/eval flag back."""
+    # Per submodule, not just the root: a user may keep e.g. a frozen BatchNorm in eval.
+    flags = [(m, m.training) for m in loaded.module.modules()]
+    try:
+        _set_mode(loaded, loaded.module, "eval", notes)
         yield
     finally:
         for m, training in flags:
             m.training = training
+
+
+@contextlib.contextmanager
+def _buffers_kept(loaded: LoadedModel) -> Iterator[None]:
+    """An exported program keeps its export-time mode: one exported in training mode updates
+    its buffers (BatchNorm's running statistics) on every forward. Put them back afterwards,
+    as ``model.eval()`` would have kept them, so a forward benchmark leaves the model as it was."""
+    if loaded.source != "export":
+        yield
+        return
+    kept = [(b, b.clone()) for b in loaded.module.buffers() if b is not None]
+    try:
+        yield
+    finally:
+        with torch.no_grad():
+            for buffer, value in kept:
+                buffer.copy_(value)
 
 
 def _sample(
@@ -349,13 +400,7 @@ def _sample(
         for _ in range(warmup):
             if should_cancel is not None and should_cancel():
                 raise Cancelled("benchmark cancelled during warm-up; the model is unchanged")
-            if sync is not None:
-                sync()
-            start = clock()
-            step()
-            if sync is not None:
-                sync()
-            warm.append(clock() - start)
+            warm.append(_timed_call(step, sync, clock))
 
         samples: list[int] = []
         measured = 0
@@ -367,13 +412,7 @@ def _sample(
                 raise Cancelled(
                     f"benchmark cancelled after {len(samples)} samples; the model is unchanged"
                 )
-            if sync is not None:
-                sync()
-            start = clock()
-            step()
-            if sync is not None:
-                sync()
-            elapsed = clock() - start
+            elapsed = _timed_call(step, sync, clock)
             samples.append(elapsed)
             measured += elapsed
             if on_sample is not None:
@@ -388,6 +427,26 @@ def _sample(
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _timed_call(step: Callable[[], object], sync: Callable[[], None] | None, clock: Callable[[], int]) -> int:
+    """One call of ``step`` in nanoseconds, the device synchronised on both sides.
+
+    What ``step`` raises comes out as ``_StepFailed``, blamed on the forward call unless
+    the step already said otherwise (a ``try`` costs nothing until something is raised).
+    """
+    if sync is not None:
+        sync()
+    start = clock()
+    try:
+        step()
+    except (InspectorError, _StepFailed):
+        raise
+    except Exception as exc:
+        raise _StepFailed(exc, in_forward=True) from exc
+    if sync is not None:
+        sync()
+    return clock() - start
 
 
 def _estimate_total(min_ns: int, warm_ns: list[int], cap: int) -> int:
@@ -416,12 +475,22 @@ def _train_step(loaded: LoadedModel, args: tuple, notes: list[str]) -> Callable[
         notes.append("the model has no optimizer: train-step used SGD(lr=0.01) on a copy of the model")
     else:
         notes.append(f"train-step ran {type(optimizer_copy).__name__} on a copy of the model and its state")
-    module_copy.train()
+    _set_mode(loaded, module_copy, "train", notes)
 
     def step() -> None:
-        optimizer_copy.zero_grad(set_to_none=True)
-        _scalar_loss(module_copy(*args)).backward()
-        optimizer_copy.step()
+        # Only the forward call may raise unmarked (the sampler blames it on the input).
+        try:
+            optimizer_copy.zero_grad(set_to_none=True)
+        except Exception as exc:
+            raise _StepFailed(exc, in_forward=False) from exc
+        output = module_copy(*args)
+        try:
+            _scalar_loss(output).backward()
+            optimizer_copy.step()
+        except InspectorError:
+            raise
+        except Exception as exc:
+            raise _StepFailed(exc, in_forward=False) from exc
 
     return step
 
@@ -430,18 +499,26 @@ def _copy_for_training(loaded: LoadedModel) -> tuple[nn.Module, torch.optim.Opti
     """Deep-copy model and optimizer together, so the copied optimizer points at the copied
     parameters (one shared deepcopy memo) and its state is a copy, never the user's tensors."""
     try:
-        return copy.deepcopy((loaded.module, loaded.optimizer))
+        # Under no_grad: a TorchScript module's deepcopy clones its parameters with autograd
+        # on, into non-leaf tensors no optimizer accepts ("can't optimize a non-leaf Tensor").
+        with torch.no_grad():
+            module_copy, optimizer_copy = copy.deepcopy((loaded.module, loaded.optimizer))
     except Exception as exc:
-        if _is_out_of_memory(exc):
+        if is_out_of_memory(exc):
             raise InspectorError(
                 "train-step needs a second copy of the model and it does not fit in memory",
                 detail=str(exc),
                 kind="oom",
             ) from None
         raise InspectorError(
-            f"train-step works on a copy of the model, and this model cannot be copied: {_first_line(exc)}",
+            f"train-step works on a copy of the model, and this model cannot be copied: {first_line(exc)}",
             detail=f"{type(exc).__name__}: {exc}",
         ) from None
+    # ...and those clones come out not requiring grad: give each the original's flag back.
+    for original, copied in zip(loaded.module.parameters(), module_copy.parameters()):
+        if original.requires_grad and not copied.requires_grad:
+            copied.requires_grad_(True)
+    return module_copy, optimizer_copy
 
 
 def _scalar_loss(output: Any) -> torch.Tensor:

@@ -1,4 +1,7 @@
-"""Human-readable sizes and durations, shared by the CLI, the GUI and reports."""
+"""Human-readable text for values: sizes, durations, dtype names, error lines.
+
+Shared by the core, the CLI, the GUI and reports, so each value reads the same everywhere.
+"""
 
 from __future__ import annotations
 
@@ -26,3 +29,18 @@ def format_seconds(s: float | None) -> str:
     if s >= 1e-3:
         return f"{s * 1e3:.3f} ms"
     return f"{s * 1e6:.1f} µs"
+
+
+def dtype_name(dtype: object) -> str:
+    """``torch.bfloat16 -> 'bfloat16'``: the name without the module, as users type it."""
+    return str(dtype).removeprefix("torch.")
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (its type's name when the message is empty).
+
+    PyTorch's messages often run on with C++ frames or hints; a one-line error keeps the
+    first line, and the rest goes to the error's detail.
+    """
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]

@@ -12,10 +12,11 @@ import contextlib
 import os
 import signal
 import sys
-from typing import Iterator
+from typing import Iterator, Mapping
 
 NO_DISPLAY_MESSAGE = (
-    "error: the window needs a display, and none was found (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+    "error: the window needs a display, and none was found (neither DISPLAY nor WAYLAND_DISPLAY is set, "
+    "or QT_QPA_PLATFORM names a platform whose display is not set).\n"
     "  - to run the window without a screen (CI, a server), set QT_QPA_PLATFORM=offscreen;\n"
     "  - for the headless commands, use: torch-device-inspector devices | inspect | bench\n"
     "    (see torch-device-inspector --help)."
@@ -45,12 +46,38 @@ def qt_binding_problem() -> str | None:
     return None
 
 
+#: Qt platform plugins that draw without a display server (into memory, a VNC client, the
+#: framebuffer or a KMS/EGL screen), so no DISPLAY or WAYLAND_DISPLAY is needed.
+_SERVERLESS_PLATFORMS = frozenset(
+    {"offscreen", "minimal", "minimalegl", "vnc", "eglfs", "linuxfb", "vkkhrdisplay"}
+)
+
+
 def has_display() -> bool:
-    """False on Linux/BSD when Qt would find no display and abort; elsewhere always True."""
+    """False on Linux/BSD when Qt would find no display and abort; elsewhere always True.
+
+    ``QT_QPA_PLATFORM`` may name the platform (``xcb``, ``wayland``, ``offscreen``), with
+    options (``vnc:size=800x600``), or a ``;``-separated list Qt tries in order; without it Qt
+    picks xcb or wayland. Either of those needs its server's variable set, or Qt aborts.
+    """
     if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         return True
     env = os.environ
-    return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or env.get("QT_QPA_PLATFORM"))
+    requested = env.get("QT_QPA_PLATFORM", "").strip()
+    if not requested:
+        return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+    names = [entry.partition(":")[0].strip().lower() for entry in requested.split(";")]
+    return any(_platform_usable(name, env) for name in names if name)
+
+
+def _platform_usable(name: str, env: Mapping[str, str]) -> bool:
+    if name in _SERVERLESS_PLATFORMS:
+        return True
+    if name.startswith("wayland"):  # wayland, wayland-egl, wayland-brcm
+        return bool(env.get("WAYLAND_DISPLAY"))
+    if name == "xcb":
+        return bool(env.get("DISPLAY"))
+    return False  # a platform we do not know: Qt would abort if it cannot load it
 
 
 def ensure_application():

@@ -76,10 +76,10 @@ class TaskFailure:
     call: str  # what was attempted, as code or words (the history's "call" column)
     failure: Failure
     seconds: float
-    #: For a refused (untrusted) file: its path, what it wanted, and the load's arguments.
+    #: For a refused (untrusted) file: its path and what it wanted (the window keeps the
+    #: load's other arguments to retry it with trust).
     path: str | None = None
     wanted: tuple[str, ...] = ()
-    architecture: str | None = None
 
 
 @dataclass(frozen=True)
@@ -370,11 +370,13 @@ class _TaskScope:
 
 
 def request_call(request: Any) -> str:
-    """A MoveRequest as the call it makes, for the history when the move cannot even start."""
-    args = [repr(request.device)] if request.device else []
-    if request.dtype:
-        args.append(f"dtype=torch.{request.dtype}")
-    return f"model.{request.method}({', '.join(args)})"
+    """A MoveRequest as the call it makes, for the history when the move cannot even start.
+
+    The same words as a MoveResult's ``call`` (one function writes both).
+    """
+    from inspector.core.moves import call_code
+
+    return call_code(request)
 
 
 def _shapes(example_input: Any) -> tuple[tuple[int, ...], ...]:

@@ -11,6 +11,7 @@ import torch
 from inspector.core.devices import (
     available_device_ids,
     discover_devices,
+    is_out_of_memory,
     memory_reading,
     resolve_device,
 )
@@ -318,3 +319,42 @@ def test_memory_reading_of_an_untouched_gpu_creates_no_context(monkeypatch):
     assert untouched.total == gpus[1].total_bytes
     used = devices.memory_reading("cuda:0")
     assert calls and used.used == gpus[0].total_bytes - gpus[0].free_bytes
+
+
+# ---------------------------------------------------------------- out of memory
+
+
+_CPU_ALLOCATOR_FAILED = (
+    "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: "
+    "you tried to allocate 1125899906842624 bytes. Error code 12 (Cannot allocate memory)"
+)
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB"),
+        MemoryError(),
+        RuntimeError(_CPU_ALLOCATOR_FAILED),
+        RuntimeError("MPS backend out of memory (MPS allocated: 17.00 GB, other allocations: 1.00 GB)"),
+        RuntimeError("XPU out of memory. Tried to allocate 1.00 GiB"),
+        RuntimeError("CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported"),
+        RuntimeError("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`"),
+    ],
+    ids=["torch-oom", "python", "cpu-allocator", "mps", "xpu-old", "cuda-driver", "cublas"],
+)
+def test_out_of_memory_is_recognised_by_type_or_pytorchs_own_wording(exc):
+    assert is_out_of_memory(exc)
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        ValueError("sequence too long: the KV cache would run out of memory"),
+        RuntimeError("mat1 and mat2 shapes cannot be multiplied (64x4 and 3x2)"),
+        RuntimeError("my layer: inputs this large run out of memory, use chunks"),
+    ],
+    ids=["value-error", "shape", "mentions-it"],
+)
+def test_other_errors_are_not_out_of_memory_even_when_they_mention_it(exc):
+    assert not is_out_of_memory(exc)

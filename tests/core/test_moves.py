@@ -13,7 +13,7 @@ from torch import nn
 from inspector.core import devices
 from inspector.core.errors import InputError
 from inspector.core.models import LoadedModel, example_model
-from inspector.core.moves import MoveRequest, move_model, parse_dtype
+from inspector.core.moves import MoveRequest, call_code, move_model, parse_dtype
 from inspector.core.units import format_bytes
 
 CAST = MoveRequest("to", dtype="float64")  # touches every floating tensor, runs on any machine
@@ -384,6 +384,80 @@ def test_pinned_is_ignored_with_a_note_where_it_cannot_help():
         result = move_model(loaded, request)
         assert result.ok and not result.pinned
         assert result.note.startswith("pinned ignored")
+
+
+def test_a_failed_rollback_cleanup_still_returns_the_failure(monkeypatch):
+    """A sticky CUDA error makes synchronize/empty_cache raise after the model is restored."""
+    loaded = _trained()
+    record, example_input = _record(loaded.module), loaded.example_input
+    broken = []
+
+    def sticky(ident):
+        if broken:
+            raise RuntimeError("CUDA error: an illegal memory access was encountered\nmore text")
+
+    monkeypatch.setattr(devices, "synchronize", sticky)
+    monkeypatch.setattr(devices, "empty_cache", sticky)
+
+    def cancel_and_break():
+        broken.append(True)
+        return True
+
+    result = move_model(loaded, CAST, should_cancel=cancel_and_break)
+    _assert_rolled_back(loaded, record, example_input, result, "cancelled")
+    assert result.error.message == "the move was cancelled; the model is as it was before"
+    assert "the model was restored, but freeing the target's memory afterwards failed" in result.note
+    assert "cpu: CUDA error: an illegal memory access was encountered" in result.note
+
+
+@pytest.mark.parametrize(
+    ("request_", "target", "call"),
+    [
+        (MoveRequest("cpu"), None, "model.cpu()"),
+        (MoveRequest("cuda"), None, "model.cuda()"),
+        (MoveRequest("cuda", "cuda:1"), None, "model.cuda(1)"),
+        (MoveRequest("cuda", " 2 "), None, "model.cuda(2)"),
+        (MoveRequest("cuda", "mps"), None, "model.cuda('mps')"),  # not a move: still shown
+        (MoveRequest("to", dtype="bf16"), None, "model.to(torch.bfloat16)"),
+        (MoveRequest("to", "cuda"), None, "model.to('cuda')"),
+        (MoveRequest("to", "cuda"), torch.device("cuda", 0), "model.to('cuda:0')"),
+        (MoveRequest("to", "cuda:0", "fp16", pinned=True), None,
+         "model.to('cuda:0', dtype=torch.float16, non_blocking=True)"),
+        (MoveRequest("to", "cpu", "double", pinned=True), None, "model.to('cpu', dtype=torch.float64)"),
+        (MoveRequest("to", "cpu", "int8"), None, "model.to('cpu', dtype='int8')"),
+    ],
+)
+def test_call_code_writes_the_call_each_request_makes(request_, target, call):
+    assert call_code(request_, target) == call
+
+
+def test_a_move_that_cannot_start_shows_the_same_call_as_its_message():
+    loaded = _trained()
+    for request, call in [
+        (MoveRequest("cuda", "cuda:97"), "model.cuda(97)"),
+        (MoveRequest("cuda", "97"), "model.cuda(97)"),
+        (MoveRequest("to", "cuda:97", "bf16"), "model.to('cuda:97', dtype=torch.bfloat16)"),
+    ]:
+        result = move_model(loaded, request)
+        assert not result.ok and result.error.kind == "device"
+        assert result.call == call
+    # The cuda messages name the call they failed on, as written in the result.
+    assert move_model(loaded, MoveRequest("cuda", "97")).error.message.startswith("model.cuda(97) ")
+
+
+def test_the_cpu_allocator_failing_is_out_of_memory():
+    loaded = _trained()
+    record, example_input = _record(loaded.module), loaded.example_input
+
+    def progress(done, total):
+        raise RuntimeError(
+            "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: "
+            "you tried to allocate 1125899906842624 bytes. Error code 12 (Cannot allocate memory)"
+        )
+
+    result = move_model(loaded, CAST, progress=progress)
+    _assert_rolled_back(loaded, record, example_input, result, "oom")
+    assert result.error.message.startswith("out of memory on cpu: model.to(torch.float64) needed ")
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ from __future__ import annotations
 import base64
 import csv
 import datetime as dt
+import html
 import io
 import json
 import os
@@ -241,3 +242,39 @@ def test_a_failing_device_discovery_still_gives_a_report(monkeypatch):
     monkeypatch.setattr(devices, "discover_devices", broken)
     env = build_report(example_model())["environment"]
     assert "NVML exploded" in env["devices"]["notes"][0] and env["torch"] == torch.__version__
+
+
+def test_a_failed_move_shows_its_message_in_every_text_format(tmp_path):
+    """MoveResult.error is {kind, message, detail} in the report: no dict repr in a cell."""
+    from inspector.core.moves import MoveRequest, move_model
+
+    loaded = example_model()
+    failed = move_model(loaded, MoveRequest("cuda", "cuda:97"))  # absent on any machine
+    assert not failed.ok and failed.error.kind == "device"
+    message = failed.error.message
+    built = build_report(loaded, moves=[failed])
+    saved = load_report(save_report(built, tmp_path / "r.json"))
+    for report in (built, saved):
+        markdown, page = render_markdown(report), render_html(report)
+        for text in (markdown, page):
+            assert "'kind'" not in text and "&#x27;kind&#x27;" not in text and "'message'" not in text
+        assert f"| failed: {report_module._md_cell(message)} |" in markdown
+        assert f">failed: {html.escape(message)}</td>" in page
+        row = next(r for r in csv.DictReader(io.StringIO(render_csv(report))) if r["section"] == "move")
+        assert row["call"] == "model.cuda(97)" and row["ok"] == "False"
+        assert row["error"] == message and row["error_kind"] == "device"
+
+
+def test_a_cancelled_move_reads_as_cancelled():
+    from inspector.core.moves import MoveRequest, move_model
+
+    loaded = example_model()
+    cancelled = move_model(loaded, MoveRequest("to", dtype="float64"), should_cancel=lambda: True)
+    text = render_markdown(build_report(loaded, moves=[cancelled]))
+    assert "| cancelled: the move was cancelled; the model is as it was before |" in text
+
+
+def test_the_report_names_the_cpu_as_the_device_list_does(report):
+    env = report["environment"]
+    cpu = next(d for d in report_module._device_entries(env["devices"]) if d["id"] == "cpu")
+    assert env["cpu"] == cpu["name"]

@@ -9,7 +9,7 @@ import torch
 from torch import nn
 
 from inspector.core.errors import Cancelled, InputError, InspectorError
-from inspector.core.models import LoadedModel, Net, example_model
+from inspector.core.models import LoadedModel, Net, example_model, load_model
 from inspector.core.timing import LatencyResult, make_input, measure_latency, parse_input_shape
 
 DESIGN_LATENCY_KEYS = {
@@ -266,6 +266,123 @@ def test_result_is_frozen():
     assert isinstance(result, LatencyResult)
     with pytest.raises(AttributeError):
         result.median_ms = 0.0
+
+
+# ----------------------------------------------------------------- saved models
+
+
+class _NormNet(nn.Module):
+    """Linear + BatchNorm + Dropout: a forward in train mode would show (stats, dropout)."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(3, 4)
+        self.norm = nn.BatchNorm1d(4)
+        self.drop = nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.drop(self.norm(self.linear(x)))
+
+
+def _buffers(module: nn.Module) -> dict[str, torch.Tensor]:
+    return {n: b.clone() for n, b in module.named_buffers()}
+
+
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+def test_an_exported_program_benchmarks_forward_and_train_step(tmp_path):
+    """ExportedProgram.module() raises NotImplementedError from eval()/train(): not an input error."""
+    path = tmp_path / "net.pt2"
+    torch.export.save(torch.export.export(_NormNet(), (torch.randn(8, 3),)), str(path))
+    loaded = load_model(str(path))
+    params, buffers = _state(loaded), _buffers(loaded.module)
+
+    forward = measure_latency(loaded, runs=3)
+    step = measure_latency(loaded, mode="train-step", runs=3)
+
+    for result in (forward, step):
+        assert len(result.samples_ms) == 3 and result.input_shape == (8, 3)
+        assert any("an exported program runs in the mode it was exported in" in n for n in result.notes)
+    _assert_bitwise_equal(params, _state(loaded))
+    # Exported in training mode, its forward updates BatchNorm's statistics: they are put back.
+    _assert_bitwise_equal(buffers, _buffers(loaded.module))
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_a_torchscript_model_benchmarks_forward_and_train_step(tmp_path):
+    path = tmp_path / "net.pt"
+    torch.jit.save(torch.jit.script(_NormNet()), str(path))
+    loaded = load_model(str(path))
+    assert loaded.source == "torchscript" and loaded.module.training
+    params, buffers = _state(loaded), _buffers(loaded.module)
+
+    forward = measure_latency(loaded, runs=3, input_shape=(8, 3))
+    # A scripted module's deepcopy gives non-leaf parameters, which no optimizer takes.
+    step = measure_latency(loaded, mode="train-step", runs=3, input_shape=(8, 3))
+
+    assert len(forward.samples_ms) == len(step.samples_ms) == 3
+    assert any("SGD(lr=0.01) on a copy" in n for n in step.notes)
+    assert loaded.module.training  # eval() for the forward, then the flag back
+    _assert_bitwise_equal(params, _state(loaded))
+    _assert_bitwise_equal(buffers, _buffers(loaded.module))  # eval(): no statistics updated
+
+
+def test_a_model_whose_eval_is_not_implemented_runs_in_its_own_mode_with_a_note():
+    class NoModes(Net):
+        def eval(self):
+            raise NotImplementedError("Calling eval() is not supported yet.")
+
+    result = measure_latency(LoadedModel("no-modes", NoModes(), example_input=torch.zeros(2, 3)), runs=2)
+    assert len(result.samples_ms) == 2
+    assert any("model.eval() is not supported by this model" in n for n in result.notes)
+
+
+class _FailingBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError("backward kernel missing for this layer")
+
+
+def test_only_a_failing_forward_call_is_blamed_on_the_input():
+    class BadBackward(Net):
+        def forward(self, x):
+            return _FailingBackward.apply(super().forward(x))
+
+    loaded = LoadedModel("bad-backward", BadBackward(), example_input=torch.zeros(2, 3))
+    assert measure_latency(loaded, runs=1).samples_ms  # the forward itself is fine
+    with pytest.raises(InspectorError) as backward:
+        measure_latency(loaded, mode="train-step", runs=1)
+    assert not isinstance(backward.value, InputError)
+    assert backward.value.message == "the training step failed on cpu: backward kernel missing for this layer"
+
+    def broken_callback(index, ms):
+        raise ValueError("the plot went away")
+
+    with pytest.raises(InspectorError) as callback:
+        measure_latency(example_model(), runs=2, on_sample=broken_callback)
+    assert not isinstance(callback.value, InputError) and "input" not in callback.value.message
+
+    class BrokenEval(Net):
+        def eval(self):
+            raise RuntimeError("eval() needs a calibration file")
+
+    with pytest.raises(InspectorError) as eval_failed:
+        measure_latency(LoadedModel("broken-eval", BrokenEval(), example_input=torch.zeros(2, 3)), runs=1)
+    assert not isinstance(eval_failed.value, InputError)
+    assert "calibration file" in eval_failed.value.message
+
+
+def test_a_models_own_error_that_mentions_memory_is_not_taken_for_out_of_memory():
+    class Picky(nn.Module):
+        def forward(self, x):
+            raise ValueError("sequence too long: the KV cache would run out of memory")
+
+    with pytest.raises(InputError) as info:
+        measure_latency(LoadedModel("picky", Picky(), example_input=torch.zeros(1)), runs=1)
+    assert info.value.kind == "input" and "KV cache" in info.value.message
 
 
 # ----------------------------------------------------------------- CUDA
