@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.units import format_bytes
+from inspector.gui.panels.table_model import HeaderedTableModel
 
 GIB = 1 << 30
 #: Item-data role carrying (used, total) bytes for the memory bar delegate.
@@ -65,7 +66,7 @@ def gib_text(used: int | None, total: int | None) -> str:
     return f"{used / GIB:.1f} / {total / GIB:.1f} GiB ({100 * used / total:.0f}%)"
 
 
-class DeviceTableModel(QAbstractTableModel):
+class DeviceTableModel(HeaderedTableModel):
     """Rows: the devices of the last discovery; memory columns follow the latest readings."""
 
     HEADERS = ("Device", "Name", "Memory used / total", "This process")
@@ -98,16 +99,8 @@ class DeviceTableModel(QAbstractTableModel):
 
     # ----- Qt model interface
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._snapshots)
-
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
+    def items(self) -> list:
+        return self._snapshots
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as _dt
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from inspector.core.units import format_seconds
+from inspector.gui.panels.table_model import HeaderedTableModel
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class HistoryEntry:
     detail: str = ""
 
 
-class HistoryModel(QAbstractTableModel):
+class HistoryModel(HeaderedTableModel):
     HEADERS = ("Time", "Call", "Seconds", "GB/s", "Result")
     TIME, CALL, SECONDS, GBPS, RESULT = range(5)
 
@@ -41,16 +42,8 @@ class HistoryModel(QAbstractTableModel):
     def entries(self) -> list[HistoryEntry]:
         return list(self._entries)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._entries)
-
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
+    def items(self) -> list:
+        return self._entries
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():

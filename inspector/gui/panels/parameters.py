@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView,
 
 from inspector.core.units import format_bytes
 from inspector.gui.panels.devices import device_colour, device_swatch  # noqa: F401
+from inspector.gui.panels.table_model import header_text
 
 KIND_LABELS = {
     "parameter": "parameter",
@@ -221,9 +222,7 @@ class PlacementModel(QAbstractItemModel):
         return self.rowCount(parent) > 0
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
+        return header_text(self.HEADERS, section, orientation, role)
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
