@@ -379,6 +379,13 @@ _MOVE_HEADERS = ("Call", "Source → target", "Time", "Bytes", "GB/s", "Result")
 _LATENCY_HEADERS = (
     "Device", "dtype", "Mode", "Input", "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
 )
+_MEMORY_HEADERS = ("Device", "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total")
+#: Columns of figures: right-aligned in the HTML page so digits line up; text stays left.
+_NUMERIC_COLUMNS = frozenset({
+    "Time", "Bytes", "GB/s",
+    "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
+    "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total",
+})  # fmt: skip
 
 
 def _error_message(error: Any) -> str:
@@ -516,7 +523,7 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin:
 h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #d8dce4; }
 table { border-collapse: collapse; margin: .5em 0; }
 th, td { border: 1px solid #d8dce4; padding: .25em .6em; text-align: left; vertical-align: top; }
-th { background: #f1f3f7; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f1f3f7; } .num { text-align: right; font-variant-numeric: tabular-nums; }
 img { max-width: 100%; border: 1px solid #d8dce4; margin: .5em 0; }
 .muted { color: #5c6475; }
 """
@@ -527,13 +534,13 @@ def _html_kv(rows: Iterable[tuple[str, str]]) -> str:
     return f"<table>{body}</table>"
 
 
-def _html_table(headers: Sequence[str], rows: Iterable[Sequence[str]], first_numeric: int) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+def _html_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A table whose figure columns (``_NUMERIC_COLUMNS``, header and cells) are right-aligned."""
+    numeric = [h in _NUMERIC_COLUMNS for h in headers]
+    head = "".join(f'<th{" class=num" if n else ""}>{html.escape(h)}</th>' for h, n in zip(headers, numeric))
     body = "".join(
         "<tr>"
-        + "".join(
-            f'<td{" class=num" if i >= first_numeric else ""}>{html.escape(c)}</td>' for i, c in enumerate(row)
-        )
+        + "".join(f'<td{" class=num" if n else ""}>{html.escape(c)}</td>' for c, n in zip(row, numeric))
         + "</tr>"
         for row in rows
     )
@@ -593,14 +600,12 @@ def render_html(report: dict, images: Mapping[str, bytes] | None = None) -> str:
         "<h2>Model</h2>",
         _html_kv(_model_rows(model)),
         "<h2>Moves</h2>",
-        _html_table(_MOVE_HEADERS, map(_move_cells, moves), 2) if moves else "<p>No moves.</p>",
+        _html_table(_MOVE_HEADERS, map(_move_cells, moves)) if moves else "<p>No moves.</p>",
         "<h2>Latency</h2>",
-        _html_table(_LATENCY_HEADERS, map(_latency_cells, latency), 4) if latency else "<p>No latency measured.</p>",
+        _html_table(_LATENCY_HEADERS, map(_latency_cells, latency)) if latency else "<p>No latency measured.</p>",
         "".join(f"<p class=muted>{html.escape(n)}</p>" for n in notes),
         "<h2>Memory</h2>",
-        _html_table(("Device", "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total"),
-                    _memory_summary_rows(memory), 1)
-        if memory else "<p>No memory readings.</p>",
+        _html_table(_MEMORY_HEADERS, _memory_summary_rows(memory)) if memory else "<p>No memory readings.</p>",
         "<h2>Plots</h2>",
         _plots_html(images),
     ]

@@ -37,7 +37,7 @@ from inspector.core.units import format_bytes, format_seconds
 from inspector.gui.compare import ComparisonView
 from inspector.gui.dialogs import OpenModelDialog, PreferencesDialog
 from inspector.gui.export import ReportExporter, copy_markdown, export_filter, path_with_suffix, plot_images
-from inspector.gui.panels.actions import ActionBar, ActionState
+from inspector.gui.panels.actions import ActionBar, ActionState, pinned_blocker
 from inspector.gui.panels.code import CodePanel
 from inspector.gui.panels.devices import DevicesPanel
 from inspector.gui.panels.error_banner import ErrorBanner
@@ -181,6 +181,7 @@ class MainWindow(QMainWindow):
         a.inputShapeEdit.textChanged.connect(lambda _text: self._refresh_actions())
         a.targetDeviceCombo.currentIndexChanged.connect(lambda _i: self._target_changed())
         a.dtypeCombo.currentIndexChanged.connect(lambda _i: self._update_move_tip())
+        a.pinnedCheck.toggled.connect(lambda _on: self._update_move_tip())
         self.devices.deviceSelected.connect(a.set_target_device)
 
     def _build_menus(self) -> None:
@@ -301,13 +302,15 @@ class MainWindow(QMainWindow):
     def move_to_target(self) -> bool:
         from inspector.core.moves import MoveRequest
 
-        return self.request_move(MoveRequest("to", device=self.action_bar.target_device(), dtype=self.action_bar.dtype()))
+        a = self.action_bar
+        return self.request_move(MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned()))
 
     def move_cuda(self) -> bool:
         from inspector.core.moves import MoveRequest
 
         target = self.action_bar.target_device()
-        return self.request_move(MoveRequest("cuda", device=target if target.startswith("cuda") else None))
+        device = target if target.startswith("cuda") else None
+        return self.request_move(MoveRequest("cuda", device=device, pinned=self.action_bar.pinned()))
 
     def move_cpu(self) -> bool:
         from inspector.core.moves import MoveRequest
@@ -802,6 +805,7 @@ class MainWindow(QMainWindow):
             busy_task=self.busy_task,
             has_model=self.model_state is not None,
             benchmark_blocker=self._benchmark_blocker() if self.model_state is not None else None,
+            pinned_blocker=self._pinned_blocker(),
         )
         self.action_bar.apply(state)
         idle = self.busy_task is None and not self._closed
@@ -819,16 +823,21 @@ class MainWindow(QMainWindow):
         self.compareWithAction.setEnabled(view.reports["b"] is not None or not view.follows_session)
         self._update_move_tip()
 
+    def _pinned_blocker(self) -> str | None:
+        devices = self.model_state.placement.devices if self.model_state is not None else ()
+        return pinned_blocker(self.action_bar.target_device(), devices)
+
     def _target_changed(self) -> None:
         self.devices.select_device(self.action_bar.target_device())  # keep table and combo in step
-        self._update_move_tip()
+        self._refresh_actions()  # whether "pinned" applies depends on the target
 
     def _update_move_tip(self) -> None:
-        button = self.action_bar.toDeviceButton
-        if button.isEnabled():
-            dtype = self.action_bar.dtype()
-            call = f"model.to({self.action_bar.target_device()!r}" + (f", dtype=torch.{dtype})" if dtype else ")")
-            button.setToolTip(f"{call}: works on every machine when the device falls back to the CPU")
+        from inspector.core.moves import MoveRequest, call_code
+
+        a = self.action_bar
+        if a.toDeviceButton.isEnabled():
+            call = call_code(MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned()))
+            a.toDeviceButton.setToolTip(f"{call}: works on every machine when the device falls back to the CPU")
 
     # ------------------------------------------------------------------ settings
 

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import stat
+from html.parser import HTMLParser
 
 import pytest
 import torch
@@ -173,6 +174,55 @@ def test_html_escapes_user_provided_text(report):
     page = render_html(report)
     assert "<script>alert" not in page and "<img src=x" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+class _TableCells(HTMLParser):
+    """Each HTML table as {header: [(class of the cell, its text), ...]}, the header first."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[dict[str, list[tuple[str | None, str]]]] = []
+        self._headers: list[str] = []
+        self._cells: list[tuple[str | None, str]] = []
+        self._cell: tuple[str | None, list[str]] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self._headers, self._cells = [], []
+        elif tag in ("th", "td"):
+            self._cell = (dict(attrs).get("class"), [])
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell[1].append(data)
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td") and self._cell is not None:
+            cls, text = self._cell[0], "".join(self._cell[1])
+            self._cell = None
+            if tag == "th":
+                self._headers.append(text)
+            self._cells.append((cls, text))
+        elif tag == "table" and self._headers:
+            width = len(self._headers)
+            self.tables.append({h: self._cells[i::width] for i, h in enumerate(self._headers)})
+
+
+def test_html_tables_right_align_figures_and_left_align_text(report):
+    parser = _TableCells()
+    parser.feed(render_html(report))
+    moves, latency, memory = (next(t for t in parser.tables if h in t) for h in ("GB/s", "Median", "Peak used"))
+    assert [text for _cls, text in moves["Result"][1:]] == ["ok", "failed: CUDA out of memory"]
+    expected_numeric = {
+        "moves": (moves, {"Time", "Bytes", "GB/s"}),
+        "latency": (latency, {"First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples"}),
+        "memory": (memory, {"Readings", "Peak allocated", "Peak reserved", "Peak used", "Total"}),
+    }
+    for name, (table, numeric) in expected_numeric.items():
+        for header, cells in table.items():
+            assert len(cells) > 1, f"{name}: no rows under {header}"
+            want = "num" if header in numeric else None
+            assert {cls for cls, _text in cells} == {want}, f"{name} column {header!r}: {cells}"
 
 
 @pytest.mark.parametrize("suffix", SUPPORTED_SUFFIXES)

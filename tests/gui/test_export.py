@@ -5,6 +5,8 @@ from __future__ import annotations
 import base64
 import re
 
+import numpy as np
+import pyqtgraph as pg
 import pytest
 
 pytest.importorskip("pytestqt")
@@ -82,6 +84,30 @@ def test_export_writes_each_format(qtbot, exporter, session, tmp_path, suffix):
         assert load_report(path) == report
 
 
+def _pixels(png: bytes) -> np.ndarray:
+    """A PNG as a height x width x RGB array."""
+    image = QImage.fromData(png, "PNG").convertToFormat(QImage.Format.Format_RGB32)
+    assert not image.isNull()
+    argb = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.width() * image.height() * 4)
+    return argb.reshape(image.height(), image.width(), 4)[..., 2::-1].copy()  # BGRA in memory
+
+
+def _ink_inside_plot_area(pixels: np.ndarray) -> int:
+    """How many pixels inside the axes are drawn darker than a grid line or a shaded span.
+
+    The plot area is found from the image itself: the left axis is the column, in the left
+    third, with the most dark pixels; the bottom axis the row, in the bottom third, with the
+    most; the area starts where the left axis line starts. Labels and the legend lie outside.
+    """
+    dark = pixels.min(axis=-1) < 100
+    height, width = dark.shape
+    left = int(dark[:, : width // 3].sum(axis=0).argmax())
+    bottom = height - height // 3 + int(dark[height - height // 3 :].sum(axis=1).argmax())
+    top = int(np.nonzero(dark[:, left])[0].min())
+    inside = pixels[top + 2 : bottom - 1, left + 2 : width - 2]
+    return int((inside.min(axis=-1) < 170).sum())
+
+
 def test_html_export_embeds_plot_images_that_are_not_blank(qtbot, exporter, session, tmp_path):
     report, memory_plot, latency_plot = session
     images = plot_images(memory_plot, latency_plot)
@@ -89,13 +115,31 @@ def test_html_export_embeds_plot_images_that_are_not_blank(qtbot, exporter, sess
     path = tmp_path / "report.html"
     assert _export(qtbot, exporter, report, path, images)[0] == "finished"
 
-    encoded = re.findall(r'src="data:image/png;base64,([^"]+)"', path.read_text(encoding="utf-8"))
-    assert len(encoded) == 3
-    for data in encoded:
-        image = QImage.fromData(base64.b64decode(data), "PNG")
-        assert (image.width(), image.height()) == IMAGE_SIZE  # fixed, whatever the window's size
-        colours = {image.pixel(x, y) for x in range(0, image.width(), 8) for y in range(0, image.height(), 8)}
-        assert len(colours) > 1
+    embedded = re.findall(r'<h3>([^<]+)</h3><img alt="[^"]*" src="data:image/png;base64,([^"]+)"', path.read_text(encoding="utf-8"))
+    assert [title for title, _data in embedded] == list(images)
+    # The same plots with no data: axes, labels and grid only.
+    empty_memory, empty_latency = MemoryPlot(), LatencyPlot()
+    qtbot.addWidget(empty_memory)
+    qtbot.addWidget(empty_latency)
+    empty = {
+        "Memory": empty_memory.render_png(*IMAGE_SIZE),
+        "Latency samples": empty_latency.render_png(*IMAGE_SIZE, view="samples"),
+        "Latency summary": empty_latency.render_png(*IMAGE_SIZE, view="summary"),
+    }
+    # And the same plots with their data items left unpainted: what markers and labels alone draw.
+    with pytest.MonkeyPatch.context() as patch:
+        for item in (pg.PlotCurveItem, pg.ScatterPlotItem, pg.BarGraphItem, pg.ErrorBarItem):
+            patch.setattr(item, "paint", lambda self, *args: None)
+        without_curves = plot_images(memory_plot, latency_plot)
+    for title, data in embedded:
+        pixels = _pixels(base64.b64decode(data))
+        assert pixels.shape[:2] == IMAGE_SIZE[::-1]  # fixed, whatever the window's size
+        blank = _ink_inside_plot_area(_pixels(empty[title]))
+        bare = _ink_inside_plot_area(_pixels(without_curves[title]))
+        drawn = _ink_inside_plot_area(pixels)
+        assert blank < 20, f"{title}: empty axes should leave the plot area clear, not {blank} pixels"
+        # The curves, points and bars themselves: hundreds of pixels more than the rest draws.
+        assert drawn > max(blank, bare) + 300, f"{title}: {drawn} pixels drawn, {bare} without curves, {blank} empty"
 
 
 def test_plot_images_leave_out_empty_plots(qtbot):

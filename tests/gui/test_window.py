@@ -127,6 +127,66 @@ def test_eight_fake_gpus_render_eight_rows(qtbot, monkeypatch, make_window):
     window.close()  # while the fake is still installed: the sampler reads it until then
 
 
+def test_pinned_is_offered_for_a_host_to_gpu_move_and_reaches_the_worker(qtbot, monkeypatch, make_window):
+    from PySide6.QtWidgets import QCheckBox
+
+    from inspector.core import moves
+    from inspector.core.moves import MoveRequest
+    from tests.fake_cuda import fake_cuda
+
+    fake_cuda(monkeypatch, count=8)
+    received = []  # what the worker hands the move engine, on the worker's thread
+    real_move = moves.move_model
+
+    def move_model(loaded, request, **kwargs):
+        received.append(request)
+        return real_move(loaded, request, **kwargs)
+
+    monkeypatch.setattr(moves, "move_model", move_model)
+    window = make_window()
+    pinned = widget(window, QCheckBox, "pinnedCheck")
+    set_target(window, "cpu")
+    assert not pinned.isEnabled()
+    assert pinned.toolTip() == "pinning only speeds host-to-GPU copies; no GPU is the target"
+
+    set_target(window, "cuda:0")
+    assert pinned.isEnabled() and "non_blocking=True" in pinned.toolTip()
+    pinned.setChecked(True)
+    assert "non_blocking=True" in widget(window, QPushButton, "toDeviceButton").toolTip()
+    before = len(history(window))
+    click(qtbot, window, "toDeviceButton")
+    rows = wait_history(qtbot, window, before + 1)
+    # The move itself fails (no kernel runs on a fake GPU) and rolls back; the request is what counts.
+    assert received[-1] == MoveRequest("to", device="cuda:0", dtype=None, pinned=True)
+    assert rows[-1]["Call"] == "model.to('cuda:0', non_blocking=True)"
+    code = widget(window, QPlainTextEdit, "codeView").toPlainText()
+    assert "pin_memory()" in code and "model = model.to(device, non_blocking=True)" in code
+    assert {r["Device"] for r in parameters(window).values()} == {"cpu"}
+
+    click(qtbot, window, "cudaButton")
+    wait_history(qtbot, window, before + 2)
+    assert received[-1] == MoveRequest("cuda", device="cuda:0", pinned=True)
+    assert "pin_memory()" in widget(window, QPlainTextEdit, "codeView").toPlainText()
+
+    set_target(window, "cpu")  # still ticked, but not offered: the move is a plain one
+    assert pinned.isChecked() and not pinned.isEnabled()
+    click(qtbot, window, "toDeviceButton")
+    rows = wait_history(qtbot, window, before + 3)
+    assert received[-1] == MoveRequest("to", device="cpu", pinned=False)
+    assert rows[-1]["Call"] == "model.to('cpu')"
+    window.close()  # while the fake is still installed: the sampler reads it until then
+
+
+def test_pinned_applies_only_to_host_to_cuda_moves():
+    from inspector.gui.panels.actions import pinned_blocker
+
+    assert pinned_blocker("cuda:3", ["cpu"]) is None
+    assert pinned_blocker("cuda:0", ["cpu", "cuda:0"]) is None  # its host tensors can be pinned
+    assert "no GPU is the target" in pinned_blocker("cpu", ["cpu"])
+    assert "host-to-CUDA" in pinned_blocker("mps", ["cpu"])
+    assert "already on cuda:1" in pinned_blocker("cuda:0", ["cuda:1"])
+
+
 # ---------------------------------------------------------------- model panel
 
 
@@ -440,6 +500,121 @@ def test_process_exits_cleanly_when_closed_mid_benchmark(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert "closing mid-benchmark" in done.stdout and "threads stopped: True" in done.stdout
+    assert "QThread" not in done.stderr and "Destroyed" not in done.stderr, done.stderr
+
+
+_MANY_LAYERS = (
+    "import torch\n\ndef make():\n"
+    "    return torch.nn.Sequential(*[torch.nn.Linear(16, 16) for _ in range(400)]), torch.randn(2, 16)\n"
+)
+
+
+def hold_moves_half_way(monkeypatch) -> tuple:
+    """Make every move pause half-way (after 400 of its 800 tensors) until it is cancelled.
+
+    Returns (halfway, outcomes): an Event set once a move is paused there, and a list that
+    receives (loaded model, MoveResult) for each move. Without the pause a close could land
+    before the move starts or after it ends, and the test would not know which it tested.
+    """
+    import threading
+
+    from inspector.core import moves
+
+    halfway, outcomes = threading.Event(), []
+    real_move = moves.move_model
+
+    def move_model(loaded, request, *, should_cancel, **kwargs):
+        cancel = should_cancel.__self__  # the window's threading.Event
+        checks = 0
+
+        def pause_half_way() -> bool:
+            nonlocal checks
+            checks += 1
+            if checks == 400:
+                halfway.set()
+                cancel.wait(10)  # released by the close; 10 s only so a broken close cannot hang the run
+            return should_cancel()
+
+        result = real_move(loaded, request, should_cancel=pause_half_way, **kwargs)
+        outcomes.append((loaded, result))
+        return result
+
+    monkeypatch.setattr(moves, "move_model", move_model)
+    return halfway, outcomes
+
+
+def test_closing_mid_move_cancels_rolls_back_and_ends_the_threads(qtbot, monkeypatch, make_window, tmp_path, qtlog):
+    factory = tmp_path / "many_layers.py"
+    factory.write_text(_MANY_LAYERS)
+    halfway, outcomes = hold_moves_half_way(monkeypatch)
+    window = make_window(f"{factory}:make")
+    set_target(window, "cpu")
+    dtype = widget(window, QComboBox, "dtypeCombo")
+    dtype.setCurrentIndex(dtype.findText("float64"))
+    click(qtbot, window, "toDeviceButton")
+    assert window.busy_task == "move"
+    qtbot.waitUntil(halfway.is_set, timeout=30_000)
+
+    window.close()
+    assert window.threads_stopped, "a worker thread did not stop within 2 s"
+    assert all(t.isFinished() for t in window.threads())
+    ((loaded, result),) = outcomes
+    assert not result.ok and result.error.kind == "cancelled"
+    tensors = list(loaded.module.parameters())
+    assert 0 < result.bytes < sum(t.nbytes for t in tensors)  # it got half-way, then rolled back
+    assert len(tensors) == 800 and {t.dtype for t in tensors} == {torch.float32}
+    assert {t.device.type for t in tensors} == {"cpu"} and loaded.example_input.dtype == torch.float32
+    warnings = [r.message for r in qtlog.records if not r.message.startswith(OFFSCREEN_NOISE)]
+    assert warnings == []
+
+
+_CLOSE_MID_MOVE = textwrap.dedent(
+    """
+    import sys
+    import pytest
+    from PySide6.QtCore import QTimer
+    from inspector.gui.app import create_window, ensure_application
+    from tests.gui.test_window import hold_moves_half_way
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        halfway, outcomes = hold_moves_half_way(monkeypatch)
+        app = ensure_application()
+        window = create_window(model_spec=sys.argv[1])
+        window.show()
+
+        def start():
+            if window.model_state is None or window.busy_task is not None:
+                return QTimer.singleShot(20, start)
+            window.action_bar.set_target_device("cpu")
+            window.action_bar.set_dtype("float64")
+            window.move_to_target()
+            QTimer.singleShot(20, close_half_way)
+
+        def close_half_way():
+            if not halfway.is_set():
+                return QTimer.singleShot(20, close_half_way)
+            print("closing mid-move", flush=True)
+            window.close()
+
+        QTimer.singleShot(0, start)
+        app.exec()
+        print("threads stopped:", window.threads_stopped, flush=True)
+        print("move:", outcomes[0][1].error.kind, flush=True)
+    """
+)
+
+
+def test_process_exits_cleanly_when_closed_mid_move(tmp_path):
+    factory = tmp_path / "many_layers.py"
+    factory.write_text(_MANY_LAYERS)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-c", _CLOSE_MID_MOVE, f"{factory}:make"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "closing mid-move" in done.stdout and "threads stopped: True" in done.stdout, done.stdout
+    assert "move: cancelled" in done.stdout, done.stdout
     assert "QThread" not in done.stderr and "Destroyed" not in done.stderr, done.stderr
 
 

@@ -1,15 +1,17 @@
 """The action bar: move the model (``.to`` / ``.cuda`` / ``.cpu``), benchmark it, cancel.
 
-A button that cannot act right now is disabled, and its tooltip says why. ``.cuda()`` stays
+A control that cannot act right now is disabled, and its tooltip says why. ``.cuda()`` stays
 enabled on a machine without CUDA on purpose: pressing it shows what the tutorial warns
 about, with the move engine's clear message instead of a crash.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QGridLayout,
     QGroupBox,
@@ -36,6 +38,25 @@ class ActionState:
     has_model: bool = False
     #: Why a benchmark cannot run now (no input, a bad shape, a split model); None if it can.
     benchmark_blocker: str | None = None
+    #: Why a pinned move makes no sense now (see ``pinned_blocker``); None if it does.
+    pinned_blocker: str | None = None
+
+
+def pinned_blocker(target: str, model_devices: Sequence[str]) -> str | None:
+    """Why the "pinned" option cannot apply to a move to ``target`` of a model whose tensors
+    are on ``model_devices``; None when it can (a CUDA target, some tensors on the host).
+
+    The move engine pins only for host -> CUDA copies (anywhere else it would ignore the
+    option with a note), so the window does not offer it there.
+    """
+    kind = target.split(":", 1)[0]
+    if kind == "cpu":
+        return "pinning only speeds host-to-GPU copies; no GPU is the target"
+    if kind != "cuda":
+        return f"pinning only speeds host-to-CUDA copies; the target is {target}"
+    if model_devices and "cpu" not in model_devices:
+        return f"pinning only speeds host-to-GPU copies; the model is already on {', '.join(model_devices)}"
+    return None
 
 
 _BUSY_WORDS = {
@@ -54,7 +75,7 @@ def disabled_reasons(state: ActionState) -> dict[str, str | None]:
         cancellable = state.busy_task in ("move", "benchmark")
         if cancellable:
             busy += " (Cancel stops it)"
-        reasons = {name: busy for name in ("toDeviceButton", "cudaButton", "cpuButton", "benchmarkButton")}
+        reasons = {name: busy for name in ("toDeviceButton", "cudaButton", "cpuButton", "benchmarkButton", "pinnedCheck")}
         reasons["cancelButton"] = None if cancellable else f"{_BUSY_WORDS.get(state.busy_task, 'this')} cannot be cancelled"
         return reasons
     no_model = None if state.has_model else "No model is loaded (File › Open model…)"
@@ -63,12 +84,13 @@ def disabled_reasons(state: ActionState) -> dict[str, str | None]:
         "cudaButton": no_model,
         "cpuButton": no_model,
         "benchmarkButton": no_model or state.benchmark_blocker,
+        "pinnedCheck": no_model or state.pinned_blocker,
         "cancelButton": "Nothing to cancel: no move or benchmark is running",
     }
 
 
 class ActionBar(QWidget):
-    """Two groups side by side: Move (target, dtype, three calls) and Measure; then Cancel."""
+    """Two groups side by side: Move (target, dtype, pinned, three calls) and Measure; then Cancel."""
 
     ENABLED_TIPS = {
         "toDeviceButton": "model.to(device, dtype): works on every machine when device falls back to the CPU",
@@ -76,6 +98,10 @@ class ActionBar(QWidget):
         "cpuButton": "model.cpu(): bring every tensor back to the CPU",
         "benchmarkButton": "Time the model on its current device (warm-up first; every sample kept)",
         "cancelButton": "Stop the running move (it rolls back) or benchmark (between samples)",
+        "pinnedCheck": (
+            "Pin the host tensors (page-locked memory) and copy with non_blocking=True, for .to(device) "
+            "and .cuda(): compare the GB/s with an unpinned move to see whether pinning pays here"
+        ),
     }
 
     def __init__(self, parent=None) -> None:
@@ -92,6 +118,9 @@ class ActionBar(QWidget):
         self.dtypeCombo.setToolTip("Cast floating-point tensors while moving (only .to() can cast)")
         for label, value in DTYPE_CHOICES:
             self.dtypeCombo.addItem(label, value)
+
+        self.pinnedCheck = QCheckBox("pinned", self)
+        self.pinnedCheck.setObjectName("pinnedCheck")
 
         self.toDeviceButton = self._button(".to(device)", "toDeviceButton")
         self.cudaButton = self._button(".cuda()", "cudaButton")
@@ -135,10 +164,11 @@ class ActionBar(QWidget):
         grid.addWidget(self.targetDeviceCombo, 0, 1)
         grid.addWidget(QLabel("dtype"), 0, 2)
         grid.addWidget(self.dtypeCombo, 0, 3)
+        grid.addWidget(self.pinnedCheck, 0, 4)
         buttons = QHBoxLayout()
         for button in (self.toDeviceButton, self.cudaButton, self.cpuButton):
             buttons.addWidget(button)
-        grid.addLayout(buttons, 1, 0, 1, 4)
+        grid.addLayout(buttons, 1, 0, 1, 5)
 
         measure = QGroupBox("Measure latency", self)
         grid = QGridLayout(measure)
@@ -167,9 +197,9 @@ class ActionBar(QWidget):
 
     def apply(self, state: ActionState) -> None:
         for name, reason in disabled_reasons(state).items():
-            button: QPushButton = getattr(self, name)
-            button.setEnabled(reason is None)
-            button.setToolTip(self.ENABLED_TIPS[name] if reason is None else reason)
+            control: QWidget = getattr(self, name)
+            control.setEnabled(reason is None)
+            control.setToolTip(self.ENABLED_TIPS[name] if reason is None else reason)
         editable = state.busy_task is None
         for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin):
             widget.setEnabled(editable)
@@ -194,6 +224,10 @@ class ActionBar(QWidget):
 
     def dtype(self) -> str | None:
         return self.dtypeCombo.currentData()
+
+    def pinned(self) -> bool:
+        """Whether a move should pin: ticked, and offered for this target and model."""
+        return self.pinnedCheck.isChecked() and self.pinnedCheck.isEnabled()
 
     def set_dtype(self, dtype: str | None) -> None:
         self.dtypeCombo.setCurrentIndex(max(0, self.dtypeCombo.findData(dtype)))
