@@ -29,6 +29,7 @@ from inspector.core.report import (
     save_report,
 )
 from inspector.core.timing import measure_latency
+from tests.faults import fill_disk_half_way_through_report_writes
 
 MOVE = {
     "call": "model.to('cpu', torch.float64)", "method": "to", "source": "cpu", "target": "cpu",
@@ -238,11 +239,7 @@ def test_a_write_failing_half_way_leaves_the_old_file_untouched_and_no_temp_file
     path = tmp_path / "r.json"
     path.write_bytes(b"the previous report")
 
-    def half_then_fail(fh, data):
-        fh.write(data[: len(data) // 2])
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(report_module, "_write_payload", half_then_fail)
+    fill_disk_half_way_through_report_writes(monkeypatch)
     with pytest.raises(InspectorError, match=re.escape(str(path))):
         save_report(report, path)
     assert path.read_bytes() == b"the previous report"

@@ -13,7 +13,6 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtGui import QGuiApplication, QImage  # noqa: E402
 
-from inspector.core import report as report_module  # noqa: E402
 from inspector.core.devices import memory_reading  # noqa: E402
 from inspector.core.errors import Failure  # noqa: E402
 from inspector.core.models import example_model  # noqa: E402
@@ -29,6 +28,7 @@ from inspector.gui.export import (  # noqa: E402
     plot_images,
 )
 from inspector.gui.plots import LatencyPlot, MemoryPlot  # noqa: E402
+from tests.faults import fill_disk_half_way_through_report_writes  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -154,11 +154,7 @@ def test_a_failed_export_leaves_the_existing_file_untouched(qtbot, exporter, ses
     path = tmp_path / "report.json"
     path.write_bytes(b"the previous report")
 
-    def fail_half_way(fh, data):
-        fh.write(data[: len(data) // 2])
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(report_module, "_write_payload", fail_half_way)
+    fill_disk_half_way_through_report_writes(monkeypatch)
     kind, failure = _export(qtbot, exporter, report, path)
     assert kind == "failed" and isinstance(failure, Failure)
     assert str(path) in failure.message and "disk is full" in failure.message

@@ -14,11 +14,11 @@ import pyqtgraph as pg
 from PySide6.QtGui import QAction, QGuiApplication, QImage
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFrame, QSpinBox, QTableView, QTableWidget
 
-from inspector.core import report as report_module
 from inspector.core.report import load_report
 from inspector.gui.compare import ComparisonView
 from inspector.gui.export import IMAGE_SIZE
 from inspector.gui.plots import LatencyPlot, MemoryPlot, QtSvgExporter
+from tests.faults import fill_disk_half_way_through_report_writes
 from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, widget
 from tests.gui.test_window import click, start_long_benchmark, wait_history
@@ -258,11 +258,7 @@ def test_a_failed_export_shows_the_banner_and_keeps_the_old_file(qtbot, window, 
     existing = tmp_path / "report.html"
     existing.write_bytes(b"the previous report")
 
-    def disk_full_half_way(fh, data):
-        fh.write(data[: len(data) // 2])
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(report_module, "_write_payload", disk_full_half_way)
+    fill_disk_half_way_through_report_writes(monkeypatch)
     row = export(qtbot, window, existing)
     assert row["Result"].startswith("failed:") and "disk is full" in row["Result"]
     assert banner.isVisibleTo(window) and "disk is full" in banner.failure.message
