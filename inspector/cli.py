@@ -71,7 +71,22 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--min-time", type=float, metavar="S", help="sample for at least S seconds per device")
     p.add_argument("--output", metavar="FILE", help="write the timing report (.json, .csv, .md or .html)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    p.add_argument("--per-module", action="store_true", help="also time each module (inclusive and self time), record output shapes, FLOPs and activation bytes (report key: modules)")
+
+    p = sub.add_parser("fit", parents=[sub_common], help="will one step fit on a device? estimated without allocating, then proven by one real step")
+    _fit_args(p)
     return parser
+
+
+def _fit_args(p: argparse.ArgumentParser) -> None:
+    _model_args(p)
+    p.add_argument("--device", default="cpu", metavar="D", help="device to fit on (default: cpu)")
+    p.add_argument("--dtype", choices=DTYPES, help="dtype of the floating parameters (default: the model's)")
+    p.add_argument("--optimizer", required=True, choices=("none", "sgd", "sgd-momentum", "adam", "adamw"), help="optimizer whose state the training step creates")
+    p.add_argument("--mode", choices=("forward", "train-step"), default="train-step", help="what one step is (default: train-step)")
+    p.add_argument("--input-shape", metavar="SHAPE", help="input shape(s), e.g. 1,3,224,224; several inputs separated by ';', each with an optional :dtype (10,32,512; 20,32,512 or 8,128:int64)")
+    p.add_argument("--no-measure", action="store_true", help="estimate only: skip the real step that proves the estimate")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int] = frozenset()) -> str:
@@ -427,6 +442,55 @@ def _report_images(report: dict, output: str):
     return render_report_images(report)
 
 
+# ---------------------------------------------------------------- fit
+
+
+def _fit_text(spec: str, result) -> str:
+    shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or "no input"
+    fits = {True: "yes", False: "NO", None: "unknown (free memory not known)"}[result.fits]
+    if result.margin_bytes is not None:
+        word = "margin" if result.margin_bytes >= 0 else "short by"
+        fits += f" ({word} {format_bytes(abs(result.margin_bytes))})"
+    if result.measured_peak_bytes is not None:
+        measured = f"{format_bytes(result.measured_peak_bytes)} (measured/estimated {result.ratio:.3f}; {result.measured_reason})"
+    else:
+        measured = f"— ({result.measured_reason})"
+    activations = format_bytes(result.activations_bytes) if result.activations_bytes is not None else "— (no input)"
+    rows = [
+        ["parameters", format_bytes(result.parameters_bytes)],
+        ["buffers", format_bytes(result.buffers_bytes)],
+        ["gradients", format_bytes(result.gradients_bytes)],
+        ["optimizer state", format_bytes(result.optimizer_state_bytes)],
+        ["activations", activations],
+        ["estimated peak", format_bytes(result.estimated_peak_bytes)],
+        ["free", format_bytes(result.free_bytes)],
+        ["fits", fits],
+        ["measured peak", measured],
+    ]
+    head = f"Will it fit? {spec} on {result.device}, {result.dtype}, optimizer {result.optimizer}, {result.mode}, input {shapes}"
+    lines = [head, ""] + [f"  {name:<16} {value}" for name, value in rows]
+    lines += [f"note: {n}" for n in result.notes]
+    return "\n".join(lines)
+
+
+def cmd_fit(args) -> int:
+    from inspector.core.fit import FitRequest, estimate_fit, parse_inputs
+
+    inputs = parse_inputs(args.input_shape) if args.input_shape else None
+    device = _device_name(args.device)
+    loaded = _load(args)
+    request = FitRequest(
+        device=device, dtype=args.dtype, optimizer=args.optimizer, mode=args.mode,
+        inputs=inputs, measure=not args.no_measure,
+    )
+    result = estimate_fit(loaded, request)
+    if args.json:
+        _print(json.dumps(result.to_dict(), indent=2))
+    else:
+        _print(_fit_text(loaded.spec, result))
+    return 0
+
+
 # ---------------------------------------------------------------- window
 
 
@@ -443,7 +507,7 @@ def cmd_window(args) -> int:
     return gui_main(model_spec=args.model, trust=args.trust)
 
 
-COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench}
+COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -35,7 +35,7 @@ from inspector.core.devices import (
 )
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
-from inspector.core.timing import model_dtype
+from inspector.core.timing import model_dtype, parse_input_shape
 from inspector.core.timing import _output_tensors as output_tensors
 from inspector.core.units import dtype_name, first_line
 
@@ -63,16 +63,42 @@ _OPTIMIZER_CALLS = {
 class FitRequest:
     """What to estimate: one step of ``mode`` on ``device`` in ``dtype`` with ``optimizer``.
 
-    ``dtype`` None keeps the model's own floating dtype. ``input_shape`` None uses the
-    model's example input. ``measure`` False skips the proof (one real step).
+    ``dtype`` None keeps the model's own floating dtype. ``inputs`` None uses the model's
+    example input; otherwise one ``(shape, dtype name or None)`` per positional input, None
+    meaning the model's floating dtype (see ``parse_inputs``). ``measure`` False skips the
+    proof (one real step).
     """
 
     device: str
     dtype: str | None = None
     optimizer: str = "none"
     mode: str = "train-step"
-    input_shape: tuple[int, ...] | None = None
+    inputs: tuple[tuple[tuple[int, ...], str | None], ...] | None = None
     measure: bool = True
+
+
+_INPUT_DTYPES = ("float32", "float16", "bfloat16", "float64", "int64", "int32", "int16", "int8", "uint8", "bool")
+
+
+def parse_inputs(text: str) -> tuple[tuple[tuple[int, ...], str | None], ...]:
+    """``"10,32,512; 20,32,512"`` -> two floating inputs; ``"8,128:int64"`` -> token ids.
+
+    The syntax of DESIGN.md's example input: inputs separated by ``;``, each a shape with an
+    optional ``:dtype``.
+    """
+    parts = [p.strip() for p in text.split(";")]
+    if not any(parts):
+        raise InputError("the input shape is empty: give sizes separated by commas, e.g. 1,3,224,224")
+    out: list[tuple[tuple[int, ...], str | None]] = []
+    for part in parts:
+        if not part:
+            raise InputError(f"{text!r} has an empty input between two ';'")
+        shape_text, _, dtype = part.partition(":")
+        dtype = dtype.strip() or None
+        if dtype is not None and dtype not in _INPUT_DTYPES:
+            raise InputError(f"{dtype!r} is not an input dtype: use one of {', '.join(_INPUT_DTYPES)}")
+        out.append((parse_input_shape(shape_text), dtype))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -206,14 +232,16 @@ def _real_maker(device: torch.device) -> TensorMaker:
 # --------------------------------------------------------------------------- inputs
 
 
-def _input_templates(loaded: LoadedModel, input_shape: tuple[int, ...] | None) -> list[Any]:
+def _input_templates(
+    loaded: LoadedModel, inputs: tuple[tuple[tuple[int, ...], str | None], ...] | None
+) -> list[Any]:
     """Shapes and dtypes of the inputs: ``[(shape, dtype or None for floating), ...]``.
 
     None in the dtype slot means "the model's floating dtype"; other entries keep theirs
     (token ids stay int64). A non-tensor positional argument is passed through as is.
     """
-    if input_shape is not None:
-        return [(tuple(int(d) for d in input_shape), None)]
+    if inputs is not None:
+        return [(tuple(int(d) for d in shape), getattr(torch, dtype) if dtype else None) for shape, dtype in inputs]
     example = loaded.example_input
     if example is None:
         return []
@@ -336,8 +364,9 @@ def estimate_fit(loaded: LoadedModel, request: FitRequest) -> FitResult:
     device exists, the step fits and ``request.measure`` is set, run it for real and measure."""
     device = _check_request(request)
     target_dtype = getattr(torch, request.dtype) if request.dtype else model_dtype(loaded.module)
-    if request.input_shape is not None and any(int(d) <= 0 for d in request.input_shape):
-        raise InputError(f"{request.input_shape!r} is not an input shape: every size must be positive")
+    for shape, _ in request.inputs or ():
+        if not shape or any(int(d) <= 0 for d in shape):
+            raise InputError(f"{shape!r} is not an input shape: every size must be a positive whole number")
     notes: list[str] = []
     present = _present(device)
     # A fake CUDA tensor on a build without CUDA aborts the process: estimate with the CPU's
@@ -348,7 +377,7 @@ def estimate_fit(loaded: LoadedModel, request: FitRequest) -> FitResult:
             f"{device_id(device)} is not present here ({unavailable_reason(device.type) or 'no such index'}): "
             "the estimate uses the CPU's layout (no allocator rounding), and nothing is measured"
         )
-    templates = _input_templates(loaded, request.input_shape)
+    templates = _input_templates(loaded, request.inputs)
     if not templates:
         notes.append("no input: activations are not estimated (give an input shape)")
     if request.mode == "forward" and request.optimizer != "none":

@@ -287,3 +287,41 @@ def test_bench_pinned_puts_pageable_and_pinned_moves_in_one_report(capsys, tmp_p
     assert code == 0, err
     moves = json.loads(out_file.read_text())["moves"]
     assert [(m["target"], m["pinned"]) for m in moves] == [("cuda:0", False), ("cpu", False), ("cuda:0", True)]
+
+
+# ---------------------------------------------------------------- fit
+
+FIT_KEYS = {
+    "parameters_bytes", "gradients_bytes", "optimizer_state_bytes", "activations_bytes",
+    "estimated_peak_bytes", "measured_peak_bytes", "free_bytes", "fits",
+    "device", "dtype", "optimizer", "mode",
+}
+
+
+def test_fit_json_has_the_contract_keys_and_exact_adam_state(capsys):
+    code, out, _ = run(capsys, "fit", "example", "--device", "cpu", "--dtype", "bfloat16", "--optimizer", "adam", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert FIT_KEYS <= set(data)
+    assert (data["device"], data["dtype"], data["optimizer"], data["mode"]) == ("cpu", "bfloat16", "adam", "train-step")
+    # 11 bfloat16 parameters in 4 tensors: grads alike; Adam: two moments + a float32 step each
+    assert data["parameters_bytes"] == 22 and data["gradients_bytes"] == 22
+    assert data["optimizer_state_bytes"] == 2 * 22 + 4 * 4
+    assert data["fits"] is True and data["measured_peak_bytes"] > 0 and data["ratio"] > 0
+
+
+def test_fit_text_names_the_verdict_and_the_measured_peak(capsys):
+    code, out, _ = run(capsys, "fit", "--optimizer", "sgd", "--mode", "forward", "--no-measure")
+    assert code == 0
+    assert out.startswith("Will it fit? example on cpu, float32, optimizer sgd, forward, input 64x3")
+    assert "  fits             yes (margin " in out
+    assert "not measured (the proof was not asked for)" in out
+
+
+def test_fit_needs_an_optimizer_and_rejects_a_bad_input_shape(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["fit", "example"])
+    assert exc.value.code == 2
+    capsys.readouterr()
+    code, _, err = run(capsys, "fit", "--optimizer", "sgd", "--input-shape", "3,x")
+    assert code == 2 and err.startswith("error: '3,x' is not an input shape")
