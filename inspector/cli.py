@@ -371,7 +371,7 @@ def cmd_bench(args) -> int:
     requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
     loaded = _load(args)
     timeline = MemoryTimeline()
-    moves, latencies, failures = [], [], []
+    moves, latencies, failures, attributions = [], [], [], []
 
     def move(request, label: str) -> bool:
         result = move_model(loaded, request, progress=_progress_bar(label))
@@ -408,7 +408,18 @@ def cmd_bench(args) -> int:
                 # Out of memory on one device, say: keep what the others measured, exit 1 at the end.
                 print(f"{target}: {exc.message}", file=sys.stderr)
                 failures.append(f"{target}: {exc.message}")
-    report = report_mod.build_report(loaded, moves=moves, latency=latencies, memory=timeline.to_report())
+                continue
+            if args.per_module:
+                try:
+                    attributions.append(_per_module(loaded, args, shape, latencies[-1], target))
+                except InputError:
+                    raise
+                except InspectorError as exc:
+                    print(f"{target}: {exc.message}", file=sys.stderr)
+                    failures.append(f"{target}: {exc.message}")
+    report = report_mod.build_report(
+        loaded, moves=moves, latency=latencies, memory=timeline.to_report(), attribution=attributions
+    )
     rows = [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)), str(len(r.samples_ms)),
          f"{r.median_ms:.4f}", f"{r.p5_ms:.4f}", f"{r.p95_ms:.4f}", f"{r.warmup_ms:.3f}"]
@@ -418,6 +429,9 @@ def cmd_bench(args) -> int:
         _print(json.dumps(report, indent=2))
     elif rows:
         _print(_table(["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "P5 ms", "P95 ms", "FIRST CALL ms"], rows, right={4, 5, 6, 7, 8}))
+    if attributions and not args.json:
+        _print()
+        _print(_modules_text(attributions))
     if args.output:
         path = report_mod.save_report(report, args.output, images=_report_images(report, args.output))
         print(f"report written: {path}", file=sys.stderr)
@@ -425,6 +439,40 @@ def cmd_bench(args) -> int:
         print(f"error: {failures[0]}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""), file=sys.stderr)
         return 1
     return 0
+
+
+def _per_module(loaded, args, shape, latency, target: str):
+    """Per-module attribution after the plain measurement, its overhead said on stderr."""
+    from inspector.core.attribution import DEFAULT_RUNS, measure_attribution
+
+    plain = latency.median_ms if latency.mode == "forward" else None
+    result = measure_attribution(
+        loaded, runs=args.runs or DEFAULT_RUNS, input_shape=shape, plain_median_ms=plain,
+        progress=_progress_bar(f"modules on {target}"),
+    )
+    line = f"per-module on {target}: forward {result.forward_with_hooks_ms:.4f} ms with hooks"
+    if result.overhead_ratio is not None:
+        line += f", {plain:.4f} ms without ({result.overhead_ratio:.2f}x: the hooks' overhead)"
+    else:
+        line += " (the attribution times the forward pass; the plain figure above is a training step)"
+    print(line, file=sys.stderr)
+    return result
+
+
+def _modules_text(attributions) -> str:
+    from inspector.core.report_modules import format_flops
+
+    parts = []
+    for run in attributions:
+        rows = [
+            [m.name or "(model)", m.type, ", ".join("x".join(map(str, s)) for s in m.output_shapes) or "—",
+             f"{m.self_ms:.4f}", f"{m.median_ms:.4f}", f"{100 * m.share:.1f}", format_flops(m.flops),
+             format_bytes(m.activation_bytes)]
+            for m in run.top(5)
+        ]
+        parts.append(f"Top modules on {run.device} (self time, of {len(run.modules)} modules; all in the report):")
+        parts.append(_table(["MODULE", "TYPE", "OUTPUT", "SELF ms", "INCL ms", "% FWD", "FLOPS", "ACTIVATIONS"], rows, right={3, 4, 5, 6, 7}))
+    return "\n".join(parts)
 
 
 def _report_images(report: dict, output: str):

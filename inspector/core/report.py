@@ -32,6 +32,7 @@ import inspector
 from inspector.core.devices import cpu_model_name, device_id
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
+from inspector.core import report_modules
 from inspector.core.placement import snapshot
 from inspector.core.units import dtype_name, format_bytes, format_seconds
 
@@ -104,9 +105,17 @@ def build_report(
     moves: Sequence[Any] = (),
     latency: Sequence[Any] = (),
     memory: Mapping[str, Sequence[Any]] | None = None,
+    attribution: Sequence[Any] = (),
+    fit: Sequence[Any] = (),
 ) -> dict:
-    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON")."""
-    return {
+    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON").
+
+    ``attribution``: per-module runs (``core.attribution.Attribution``), one per device; they
+    add ``modules`` (every module of every run) and ``attribution`` (each run's totals and
+    overhead). ``fit``: "will it fit?" answers (``core.fit.FitResult``). Both keys appear only
+    when given, so a plain report stays as it was.
+    """
+    report = {
         "schema_version": SCHEMA_VERSION,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "tool": {"name": "torch-device-inspector", "version": inspector.__version__},
@@ -116,6 +125,12 @@ def build_report(
         "latency": [_plain(_as_dict(r)) for r in latency],
         "memory": _memory_section(memory or {}),
     }
+    if attribution:
+        report["modules"] = [_plain(m.to_dict()) for run in attribution for m in run.modules]
+        report["attribution"] = [_plain(run.to_dict()) for run in attribution]
+    if fit:
+        report["fit"] = [_plain(_as_dict(f)) for f in fit]
+    return report
 
 
 def _model_section(loaded: LoadedModel) -> dict:
@@ -385,7 +400,7 @@ _NUMERIC_COLUMNS = frozenset({
     "Time", "Bytes", "GB/s",
     "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
     "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total",
-})  # fmt: skip
+}) | report_modules.NUMERIC  # fmt: skip
 
 
 def _error_message(error: Any) -> str:
@@ -466,7 +481,23 @@ def render_markdown(report: dict) -> str:
     notes = [n for entry in latency for n in entry.get("notes") or ()]
     if notes:
         lines += [""] + [f"- {_md_cell(n)}" for n in dict.fromkeys(notes)]
+    lines += _markdown_extras(report)
     return "\n".join(lines) + "\n"
+
+
+def _markdown_extras(report: dict) -> list[str]:
+    """The per-module and fit sections, when the report has them."""
+    lines: list[str] = []
+    top = report_modules.top_modules(report)
+    if top:
+        lines += ["", f"**Top modules** (by self time; {len(report.get('modules') or ())} in the JSON)", ""]
+        lines += _md_table(report_modules.MODULE_HEADERS, map(report_modules.module_cells, top))
+        lines += [""] + [f"- {_md_cell(t)}" for t in report_modules.attribution_lines(report)]
+    fits = [f for f in report.get("fit") or () if isinstance(f, dict)]
+    if fits:
+        lines += ["", "**Will it fit?**", ""]
+        lines += _md_table(report_modules.FIT_HEADERS, map(report_modules.fit_cells, fits))
+    return lines
 
 
 _CSV_COLUMNS = (
@@ -582,6 +613,22 @@ def _plots_html(images: Mapping[str, bytes] | None) -> str:
     return "".join(parts)
 
 
+def _html_extras(report: dict) -> list[str]:
+    parts: list[str] = []
+    top = report_modules.top_modules(report)
+    if top:
+        parts += [
+            "<h2>Top modules</h2>",
+            f"<p class=muted>By self time; all {len(report.get('modules') or ())} modules are in the JSON report.</p>",
+            _html_table(report_modules.MODULE_HEADERS, map(report_modules.module_cells, top)),
+            "".join(f"<p class=muted>{html.escape(t)}</p>" for t in report_modules.attribution_lines(report)),
+        ]
+    fits = [f for f in report.get("fit") or () if isinstance(f, dict)]
+    if fits:
+        parts += ["<h2>Will it fit?</h2>", _html_table(report_modules.FIT_HEADERS, map(report_modules.fit_cells, fits))]
+    return parts
+
+
 def render_html(report: dict, images: Mapping[str, bytes] | None = None) -> str:
     """One self-contained page (no external files or network): tables and embedded PNG plots."""
     model = report.get("model", {})
@@ -604,6 +651,7 @@ def render_html(report: dict, images: Mapping[str, bytes] | None = None) -> str:
         "<h2>Latency</h2>",
         _html_table(_LATENCY_HEADERS, map(_latency_cells, latency)) if latency else "<p>No latency measured.</p>",
         "".join(f"<p class=muted>{html.escape(n)}</p>" for n in notes),
+        *_html_extras(report),
         "<h2>Memory</h2>",
         _html_table(_MEMORY_HEADERS, _memory_summary_rows(memory)) if memory else "<p>No memory readings.</p>",
         "<h2>Plots</h2>",

@@ -325,3 +325,21 @@ def test_fit_needs_an_optimizer_and_rejects_a_bad_input_shape(capsys):
     capsys.readouterr()
     code, _, err = run(capsys, "fit", "--optimizer", "sgd", "--input-shape", "3,x")
     assert code == 2 and err.startswith("error: '3,x' is not an input shape")
+
+
+def test_bench_per_module_puts_modules_in_the_report_and_says_its_overhead(capsys, tmp_path):
+    out_file = tmp_path / "r.json"
+    code, out, err = run(capsys, "bench", "--device", "cpu", "--runs", "3", "--per-module", "--output", str(out_file))
+    assert code == 0
+    assert "Top modules on cpu" in out and "fc1" in out
+    assert "per-module on cpu: forward" in err and "without" in err and "the hooks' overhead" in err
+    report = json.loads(out_file.read_text())
+    assert [m["name"] for m in report["modules"]] == ["", "fc1", "fc2"]
+    assert report["modules"][1]["output_shapes"] == [[64, 2]] and report["modules"][1]["flops"] == 2 * 64 * 3 * 2
+    assert report["attribution"][0]["forward_without_hooks_ms"] == report["latency"][0]["median_ms"]
+
+
+def test_bench_without_per_module_has_no_modules_key(capsys):
+    code, out, _ = run(capsys, "bench", "--device", "cpu", "--runs", "2", "--json")
+    assert code == 0
+    assert "modules" not in json.loads(out) and "attribution" not in json.loads(out)
