@@ -28,7 +28,7 @@ import torch
 from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
-from inspector.core.devices import device_id, synchronize
+from inspector.core.devices import device_id
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.models import LoadedModel
 from inspector.core.units import dtype_name, first_line
@@ -289,7 +289,7 @@ def measure_attribution(
                         progress(i - warmup + 1, runs)
     except InspectorError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
         shown = ", ".join(str(s) for s in shapes) or "(no tensor)"
         raise InspectorError(
             f"the per-module forward failed on {device} with input {shown}: {first_line(exc)}",

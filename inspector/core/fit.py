@@ -93,8 +93,8 @@ def parse_inputs(text: str) -> tuple[tuple[tuple[int, ...], str | None], ...]:
     for part in parts:
         if not part:
             raise InputError(f"{text!r} has an empty input between two ';'")
-        shape_text, _, dtype = part.partition(":")
-        dtype = dtype.strip() or None
+        shape_text, _, dtype_text = part.partition(":")
+        dtype = dtype_text.strip() or None
         if dtype is not None and dtype not in _INPUT_DTYPES:
             raise InputError(f"{dtype!r} is not an input dtype: use one of {', '.join(_INPUT_DTYPES)}")
         out.append((parse_input_shape(shape_text), dtype))
@@ -176,11 +176,9 @@ def _check_request(request: FitRequest) -> torch.device:
         device = torch.device(request.device)
     except (RuntimeError, TypeError, ValueError):
         raise InputError(f"{request.device!r} is not a device name (try cpu, cuda, cuda:0, mps or xpu)") from None
-    if device.type in ("cuda", "xpu") and device.index is None:
-        device = torch.device(device.type, 0)
     if device.type not in ("cpu", "cuda", "mps", "xpu"):
         raise InputError(f"{request.device!r} is not a device to fit a model on (try cpu, cuda, mps or xpu)")
-    return device
+    return torch.device(device_id(device))  # cuda -> cuda:0
 
 
 def _present(device: torch.device) -> bool:
@@ -392,7 +390,7 @@ def estimate_fit(loaded: LoadedModel, request: FitRequest) -> FitResult:
         estimate = _estimate(loaded, device=fake_device, dtype=target_dtype, request=request, templates=templates)
     except InspectorError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
         shown = ", ".join(str(t[0]) for t in templates if isinstance(t, tuple)) or "no input"
         raise InspectorError(
             f"could not estimate the {request.mode} on {device_id(device)} with input {shown}: {first_line(exc)}",
@@ -471,7 +469,10 @@ def _estimate(
         optimizer = _make_optimizer(request.optimizer, module) if training else None
         args = _make_inputs(templates, dtype, device, real=False)
         tracker = MemTracker()
-        tracker.track_external(module, optimizer, *[a for a in args if isinstance(a, torch.Tensor)])
+        tracked: list[nn.Module | torch.optim.Optimizer | torch.Tensor] = [module]
+        tracked += [optimizer] if optimizer is not None else []
+        tracked += [a for a in args if isinstance(a, torch.Tensor)]
+        tracker.track_external(*tracked)
         with tracker:
             if templates:
                 _run_step(module, args, optimizer, request.mode)
@@ -555,7 +556,7 @@ def _measure(
         return peak, "CPU allocations counted by torch.profiler (profile_memory) over one real step"
     except InspectorError as exc:
         return None, f"the real step failed: {exc.message}"
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 -- a failed proof is reported as its reason, never raised
         if is_out_of_memory(exc):
             return None, f"the real step ran out of memory: {first_line(exc)}"
         return None, f"the real step failed: {first_line(exc)}"
@@ -590,7 +591,7 @@ def _measure_cpu(step: Callable[[], None]) -> int | None:
                     events.append((int(node.start_time_ns), int(fields.alloc_size)))
             walk(node.children)
 
-    walk(prof.profiler.kineto_results.experimental_event_tree())  # type: ignore[union-attr]
+    walk(prof.profiler.kineto_results.experimental_event_tree())
     if not events:
         return None
     events.sort()

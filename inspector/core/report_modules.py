@@ -59,14 +59,14 @@ def shapes_text(shapes: Any) -> str:
     return ", ".join(parts) or "—"
 
 
-def top_modules(report: dict, n: int = TOP_MODULES) -> list[dict]:
+def top_modules(report: dict[str, Any], n: int = TOP_MODULES) -> list[dict[str, Any]]:
     """The leaf modules with the most self time (a parent's time is its children's, mostly)."""
     modules = [m for m in report.get("modules") or () if isinstance(m, dict)]
     leaves = [m for m in modules if m.get("is_leaf", True) is not False]
     return sorted(leaves, key=lambda m: _number(m.get("self_ms")) or 0.0, reverse=True)[:n]
 
 
-def module_cells(entry: dict) -> tuple[str, ...]:
+def module_cells(entry: dict[str, Any]) -> tuple[str, ...]:
     share = _number(entry.get("share"))
     return (
         str(entry.get("name") or "(model)"),
@@ -83,7 +83,7 @@ def module_cells(entry: dict) -> tuple[str, ...]:
     )
 
 
-def attribution_lines(report: dict) -> list[str]:
+def attribution_lines(report: dict[str, Any]) -> list[str]:
     """One sentence per device: what the hooks cost, and the leaves' share of the forward."""
     lines = []
     for entry in report.get("attribution") or ():
@@ -98,7 +98,7 @@ def attribution_lines(report: dict) -> list[str]:
     return lines
 
 
-def fit_cells(entry: dict) -> tuple[str, ...]:
+def fit_cells(entry: dict[str, Any]) -> tuple[str, ...]:
     ratio = _number(entry.get("ratio"))
     fits = entry.get("fits")
     return (
@@ -114,5 +114,5 @@ def fit_cells(entry: dict) -> tuple[str, ...]:
         _bytes(entry.get("measured_peak_bytes")),
         f"{ratio:.3f}" if ratio is not None else "—",
         _bytes(entry.get("free_bytes")),
-        {True: "yes", False: "no"}.get(fits, "—") if isinstance(fits, bool) or fits is None else "—",
+        ("yes" if fits else "no") if isinstance(fits, bool) else "—",
     )
