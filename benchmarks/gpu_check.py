@@ -8,7 +8,10 @@ Checks (each prints PASS/FAIL and its figures): device discovery against torch's
 readings; moves with .to(), .cuda() and .cpu() (and a bf16 cast) keeping every tensor
 bitwise equal; a move that runs out of GPU memory on purpose and rolls back; latency next
 to torch.utils.benchmark; host->GPU GB/s next to a raw tensor.to("cuda") of the same bytes,
-pageable and pinned; the CLI's devices / inspect / bench commands.
+pageable and pinned; the CLI's devices / inspect / bench commands; "will it fit?": the
+estimated peak of one step next to the measured one (example, MLP, Transformer; float32 and
+bfloat16; forward and train-step), each within 15 %; per-module attribution on cuda:0
+(FLOPs equal FlopCounterMode's, the hooks' overhead printed).
 """
 
 from __future__ import annotations
@@ -236,7 +239,9 @@ def check_bandwidth() -> None:
 def check_cli(out_dir: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
     py = [sys.executable, "-m", "inspector"]
-    for args in (["devices"], ["inspect", "--to", "cuda", "--dtype", "bfloat16"], ["inspect", "--method", "cuda", "--json"]):
+    for args in (["devices"], ["inspect", "--to", "cuda", "--dtype", "bfloat16"], ["inspect", "--method", "cuda", "--json"],
+                 ["fit", "--device", "cuda", "--dtype", "bfloat16", "--optimizer", "adamw"],
+                 ["bench", "--device", "cuda:0", "--per-module", "--runs", "20"]):
         p = subprocess.run(py + args, capture_output=True, text=True, env=env, timeout=300)
         print("$ torch-device-inspector", " ".join(args), "\n" + p.stdout[-2500:] + p.stderr[-1000:])
         check(f"CLI {' '.join(args)}", p.returncode == 0)
@@ -255,6 +260,42 @@ def check_cli(out_dir: Path) -> None:
     check("CLI bench train-step bf16 on cuda:0", p.returncode == 0)
 
 
+def check_fit() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from fit_table import print_table, table
+
+    rows = table("cuda:0")
+    print_table(rows)
+    for name, r in rows:
+        ratio = r.ratio
+        check(
+            f"fit {name} {r.dtype} {r.mode}: estimated peak within 15 % of measured",
+            ratio is not None and 0.85 <= ratio <= 1.15,
+            f"estimated {r.estimated_peak_bytes:,} B, measured {r.measured_peak_bytes} B, "
+            f"ratio {ratio if ratio is None else round(ratio, 3)} ({r.measured_reason})",
+        )
+
+
+def check_attribution() -> None:
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from inspector.core.attribution import measure_attribution
+
+    layers = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 1024)).cuda()
+    loaded = LoadedModel(spec="mlp", module=layers, example_input=torch.randn(512, 4096, device="cuda"))
+    plain = measure_latency(loaded, runs=100)
+    result = measure_attribution(loaded, runs=100, plain_median_ms=plain.median_ms)
+    with torch.inference_mode(), FlopCounterMode(display=False) as counter:
+        layers(loaded.example_input)
+    leaf = result.leaf_self_ms / plain.median_ms
+    check(
+        "per-module attribution on cuda:0 (FLOPs = FlopCounterMode's)",
+        result.total_flops == counter.get_total_flops(),
+        f"plain {plain.median_ms:.4f} ms, with hooks {result.forward_with_hooks_ms:.4f} ms "
+        f"(overhead {result.overhead_ratio:.3f}x), leaf self-time sum / plain {leaf:.3f}",
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
@@ -265,7 +306,8 @@ def main() -> int:
     print(f"torch {torch.__version__} CUDA {torch.version.cuda} on {torch.cuda.get_device_name(0)}")
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for step in (check_discovery, check_methods, check_oom_rollback, check_latency, check_bandwidth, lambda: check_cli(out_dir)):
+    for step in (check_discovery, check_methods, check_oom_rollback, check_latency, check_bandwidth, check_fit,
+                 check_attribution, lambda: check_cli(out_dir)):
         try:
             step()
         except Exception as exc:  # noqa: BLE001 -- keep going: one broken path must not hide the others

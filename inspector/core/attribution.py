@@ -93,6 +93,8 @@ class Attribution:
     forward_with_hooks_ms: float  # median of whole forwards with the hooks on
     forward_without_hooks_ms: float | None  # the plain benchmark's median, when given
     notes: tuple[str, ...] = field(default=())
+    #: Every module's name in the model's own order (``named_modules``), called or not.
+    module_order: tuple[str, ...] = field(default=())
 
     @property
     def overhead_ratio(self) -> float | None:
@@ -106,8 +108,10 @@ class Attribution:
         """Sum of the leaves' self times: the forward's time spent inside leaf modules."""
         return sum(m.self_ms for m in self.modules if m.is_leaf)
 
-    def top(self, n: int = 5, *, leaves_only: bool = True) -> list[ModuleStats]:
-        """The ``n`` modules with the most self time (leaves by default: no double counting)."""
+    def top(self, n: int = 5, *, leaves_only: bool = False) -> list[ModuleStats]:
+        """The ``n`` modules with the most self time. Self times never overlap, so parents
+        and children rank fairly: a MultiheadAttention whose own code does the work (its
+        out_proj child never runs as a module) ranks by that work, a container by its glue."""
         pool = [m for m in self.modules if m.is_leaf or not leaves_only]
         return sorted(pool, key=lambda m: m.self_ms, reverse=True)[:n]
 
@@ -347,6 +351,7 @@ def measure_attribution(
         forward_with_hooks_ms=forward_ms,
         forward_without_hooks_ms=plain_median_ms,
         notes=tuple(notes),
+        module_order=tuple(names.values()),
     )
 
 

@@ -563,6 +563,9 @@ def _measure(
 
 
 def _measure_cuda(step: Callable[[], None], device: torch.device) -> int:
+    # One step first: cuBLAS keeps a workspace per handle from its first matmul on, which
+    # is the library's, not this step's; the measured step then starts with it in place.
+    step()
     synchronize(device)
     torch.cuda.empty_cache()
     torch.cuda.reset_peak_memory_stats(device)
@@ -604,9 +607,27 @@ def _measure_cpu(step: Callable[[], None]) -> int | None:
 
 @contextlib.contextmanager
 def _quiet_profiler() -> Iterator[None]:
-    """The profiler warns on stderr on some builds; the CLI's output should stay clean."""
+    """The profiler's C++ side (kineto) logs "profiler_start"/"profiler_stop" lines straight
+    to file descriptor 2; a CLI answer should not carry them. Failures still come out as
+    exceptions, which this leaves alone."""
+    import os
+    import sys
     import warnings
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no real stderr (a frozen GUI app): nothing to hide
+        saved = -1
+    try:
+        if saved >= 0:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 2)
+            os.close(devnull)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        if saved >= 0:
+            os.dup2(saved, 2)
+            os.close(saved)

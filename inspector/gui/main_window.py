@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
     requestMove = Signal(object)
     requestBenchmark = Signal(object)
     requestReport = Signal(object)
+    requestFit = Signal(object)
     requestSampleRate = Signal(float)
     requestRediscover = Signal()
     requestStopSampler = Signal()
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
         self.cancel_event = threading.Event()
         self.timeline = MemoryTimeline()
         self.inventory: Any = None
+        self.fit_dialog: Any = None  # gui.fit_dialog.FitDialog, made on first use
         self.model_state: ModelState | None = None
         self.busy_task: str | None = None
         self.last_readings: tuple = ()
@@ -220,6 +222,11 @@ class MainWindow(QMainWindow):
         self.dismissErrorAction = self._action("dismissErrorAction", "&Hide error message", None, self.errorBanner.dismiss)
         view_menu.addAction(self.dismissErrorAction)
 
+        tools_menu = self.menuBar().addMenu("&Tools")
+        self.fitAction = self._action("fitAction", "Will it &fit?…", QKeySequence("Ctrl+Shift+F"), self.show_fit_dialog)
+        self.fitAction.setToolTip("Memory of one step on each device, estimated without allocating, then proven")
+        tools_menu.addAction(self.fitAction)
+
         help_menu = self.menuBar().addMenu("&Help")
         self.aboutAction = self._action("aboutAction", "&About Torch Device Inspector", None, self.about_dialog)
         self.aboutAction.setMenuRole(QAction.MenuRole.AboutRole)
@@ -256,6 +263,7 @@ class MainWindow(QMainWindow):
         self.requestMove.connect(self.worker.move)
         self.requestBenchmark.connect(self.worker.benchmark)
         self.requestReport.connect(self.worker.build_report)
+        self.requestFit.connect(self.worker.fit)
         self.requestSampleRate.connect(self.sampler.set_rate)
         self.requestRediscover.connect(self.sampler.rediscover)
         self.requestStopSampler.connect(self.sampler.stop)
@@ -268,6 +276,7 @@ class MainWindow(QMainWindow):
         self.worker.benchmarkFinished.connect(self._on_benchmark_finished)
         self.worker.progress.connect(self._on_progress)
         self.worker.reportBuilt.connect(self._on_report_built)
+        self.worker.fitFinished.connect(self._on_fit_finished)
         self.worker.failed.connect(self._on_failed)
         # The sampler stores its readings in self.timeline before it emits them: the plot
         # only repaints (add_readings would store them twice).
@@ -323,7 +332,8 @@ class MainWindow(QMainWindow):
             self.errorBanner.show_failure(Failure("input", blocker), "benchmark")
             return False
         request = BenchmarkRequest(
-            mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self._input_shape()
+            mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self._input_shape(),
+            per_module=self.action_bar.perModuleCheck.isChecked(),
         )
         device, dtype = self._model_device_and_dtype()
         label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == "train-step" else "")
@@ -334,6 +344,43 @@ class MainWindow(QMainWindow):
         self.latencyPlot.begin_series(device, dtype, request.mode)
         self.tabs.setCurrentWidget(self.latencyPlot)
         return True
+
+    def show_fit_dialog(self) -> Any:
+        """The non-modal "will it fit?" dialog, one row per device of the machine."""
+        from inspector.gui.fit_dialog import FitDialog
+
+        if self.fit_dialog is None:
+            self.fit_dialog = FitDialog(self)
+            self.fit_dialog.requested.connect(self.request_fit)
+        ids = self.inventory.ids() if self.inventory is not None else ["cpu"]
+        self.fit_dialog.set_devices(ids)
+        self.fit_dialog.set_input_shape(self.action_bar.inputShapeEdit.text().strip())
+        self.fit_dialog.set_busy(not self.fitAction.isEnabled())
+        self.fit_dialog.show()
+        self.fit_dialog.raise_()
+        return self.fit_dialog
+
+    def request_fit(self, requests: tuple) -> bool:
+        devices = ", ".join(r.device for r in requests)
+        if not self._dispatch("fit", self.requestFit, requests, mark=f"will it fit? {devices}"):
+            if self.fit_dialog is not None:
+                self.fit_dialog.show_failure(f"Busy: wait for the {self.busy_task} to finish, or cancel it")
+            return False
+        return True
+
+    @Slot(object)
+    def _on_fit_finished(self, outcome: Any) -> None:
+        verdicts = ", ".join(
+            f"{r.device} {'fits' if r.fits else 'does not fit' if r.fits is False else 'unknown'}"
+            f" ({format_bytes(r.estimated_peak_bytes)})"
+            for r in outcome.results
+        )
+        failed = "; ".join(f"{device}: {f.message}" for device, f in outcome.failures)
+        self.add_history("will it fit?", outcome.seconds, None, verdicts or f"failed: {failed}",
+                         ok=bool(outcome.results), detail=failed)  # fmt: skip
+        self.action_bar.show_idle(verdicts[:80] or "fit failed")
+        if self.fit_dialog is not None:
+            self.fit_dialog.show_outcome(outcome)
 
     def export_report(self, path: str | Path) -> bool:
         """Write the session's report to ``path`` (its suffix picks the format).
@@ -375,7 +422,7 @@ class MainWindow(QMainWindow):
 
     def cancel(self) -> None:
         """Ask the running move or benchmark to stop at its next safe point."""
-        if self.busy_task in ("move", "benchmark"):
+        if self.busy_task in ("move", "benchmark", "fit"):
             self.cancel_event.set()
             self.statusBusy.setText(f"Cancelling the {self.busy_task}…")
 
@@ -571,8 +618,16 @@ class MainWindow(QMainWindow):
             f"p5 {r.p5_ms:.3g} ms, mean {r.mean_ms:.3g} ms, min {r.min_ms:.3g} ms, max {r.max_ms:.3g} ms; "
             f"first call {r.warmup_ms:.3g} ms"
         ]
+        idle = f"median {r.median_ms:.3g} ms"
+        if outcome.attribution is not None:
+            from inspector.gui.module_summary import summary_lines, top_line
+
+            self.parameters.set_attribution(outcome.attribution)
+            detail += summary_lines(outcome.attribution)
+            result += " · " + top_line(outcome.attribution)
+            idle += " · " + top_line(outcome.attribution, 1)
         self.add_history(call, outcome.seconds, None, result, detail="\n".join(detail + list(r.notes)))
-        self.action_bar.show_idle(f"median {r.median_ms:.3g} ms")
+        self.action_bar.show_idle(idle)
         self.latencyPlot.finish_series(r)
         self._end_task_mark(f"median {r.median_ms:.3g} ms")
         self._session_stale = True
@@ -690,6 +745,8 @@ class MainWindow(QMainWindow):
             self.add_history(failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False,
                              detail=failure.failure.detail)  # fmt: skip
             return
+        if failure.task == "fit" and self.fit_dialog is not None:
+            self.fit_dialog.show_failure(failure.failure.message)
         if failure.task == "benchmark":
             # What was measured stays on the plot, labelled with why the run stopped.
             self.latencyPlot.abort_series("cancelled" if failure.failure.kind == "cancelled" else "failed")
@@ -807,6 +864,9 @@ class MainWindow(QMainWindow):
             else "Available once a model is loaded and nothing is running"
         )
         self.copyMarkdownAction.setEnabled(self.exportReportAction.isEnabled())
+        self.fitAction.setEnabled(idle and self.model_state is not None)
+        if self.fit_dialog is not None:
+            self.fit_dialog.set_busy(not self.fitAction.isEnabled())
         view = self.comparisonView
         # "Compare with…" needs a report from disk to compare the second one with.
         self.compareWithAction.setEnabled(view.reports["b"] is not None or not view.follows_session)

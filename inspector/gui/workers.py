@@ -66,6 +66,8 @@ class BenchmarkRequest:
     runs: int = 100
     #: None: use the model's example input.
     input_shape: tuple[int, ...] | None = None
+    #: After the plain measurement, time every module (hooks on; see core.attribution).
+    per_module: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,17 @@ class LoadOutcome:
 class BenchmarkOutcome:
     result: Any  # inspector.core.timing.LatencyResult
     request: BenchmarkRequest
+    seconds: float
+    attribution: Any = None  # inspector.core.attribution.Attribution, for a per-module run
+
+
+@dataclass(frozen=True)
+class FitOutcome:
+    """"Will it fit?" answers, one per device asked about (core.fit.FitResult), and the
+    devices whose estimate failed, with why."""
+
+    results: tuple[Any, ...]
+    failures: tuple[tuple[str, Failure], ...]
     seconds: float
 
 
@@ -185,6 +198,7 @@ class ModelWorker(QObject):
     latencySamples = Signal(object)  # tuple[(index, ms), ...]: streamed while measuring
     progress = Signal(object)  # Progress
     reportBuilt = Signal(object)  # ReportBuilt
+    fitFinished = Signal(object)  # FitOutcome
     failed = Signal(object)  # TaskFailure
 
     def __init__(self, cancel_event: threading.Event, timeline: MemoryTimeline | None = None) -> None:
@@ -194,6 +208,7 @@ class ModelWorker(QObject):
         self._loaded = None  # LoadedModel, touched only on this worker's thread
         self._moves: list = []
         self._latencies: list = []
+        self._attributions: list = []
 
     # ----- slots
 
@@ -208,6 +223,7 @@ class ModelWorker(QObject):
             self._loaded = loaded
             self._moves.clear()
             self._latencies.clear()
+            self._attributions.clear()
             state = self._state()
             self.modelLoaded.emit(LoadOutcome(state, time.perf_counter() - started))
 
@@ -267,9 +283,48 @@ class ModelWorker(QObject):
                 sample_throttle.flush()
                 throttle.flush()
             self._latencies.append(result)
+            attribution = self._attribute(request, result, throttle) if request.per_module else None
             self.benchmarkFinished.emit(
-                BenchmarkOutcome(result, request, time.perf_counter() - started)
+                BenchmarkOutcome(result, request, time.perf_counter() - started, attribution)
             )
+
+    def _attribute(self, request: BenchmarkRequest, result: Any, throttle: "_ProgressThrottle") -> Any:
+        """Per-module attribution after the plain run, which it states its overhead against."""
+        from inspector.core.attribution import DEFAULT_RUNS, measure_attribution
+
+        try:
+            attribution = measure_attribution(
+                self._loaded,
+                runs=min(request.runs, DEFAULT_RUNS),
+                input_shape=request.input_shape,
+                plain_median_ms=result.median_ms if result.mode == "forward" else None,
+                progress=throttle.update,
+                should_cancel=self._cancel.is_set,
+            )
+        finally:
+            throttle.flush()
+        self._attributions.append(attribution)
+        return attribution
+
+    @Slot(object)
+    def fit(self, requests: tuple) -> None:
+        """Answer "will it fit?" for each request (one per device); a device whose estimate
+        fails keeps the others' answers."""
+        from inspector.core.fit import estimate_fit
+
+        devices = ", ".join(r.device for r in requests)
+        with self._task("fit", f"estimate_fit(model, {devices})") as started:
+            self._require_model()
+            results, failures = [], []
+            for i, request in enumerate(requests):
+                if self._cancel.is_set():
+                    break
+                try:
+                    results.append(estimate_fit(self._loaded, request))
+                except InspectorError as exc:
+                    failures.append((request.device, Failure.from_exception(exc)))
+                self.progress.emit(Progress("fit", i + 1, len(requests)))
+            self.fitFinished.emit(FitOutcome(tuple(results), tuple(failures), time.perf_counter() - started))
 
     @Slot(object)
     def build_report(self, request: ReportRequest) -> None:
@@ -284,7 +339,9 @@ class ModelWorker(QObject):
         with self._task(request.task, request.call()) as started:
             self._require_model()
             memory = self._timeline.to_report() if self._timeline is not None and request.with_memory else {}
-            built = report.build_report(self._loaded, moves=self._moves, latency=self._latencies, memory=memory)
+            built = report.build_report(
+                self._loaded, moves=self._moves, latency=self._latencies, memory=memory, attribution=self._attributions
+            )
             self.reportBuilt.emit(ReportBuilt(request, built, time.perf_counter() - started))
 
     # ----- helpers
