@@ -417,16 +417,17 @@ def _per_module(loaded, args, shape, latency, target: str):
     """Per-module attribution after the plain measurement, its overhead said on stderr."""
     from inspector.core.attribution import DEFAULT_RUNS, measure_attribution
 
-    plain = latency.median_ms if latency.mode == "forward" else None
     result = measure_attribution(
-        loaded, runs=args.runs or DEFAULT_RUNS, input_shape=shape, plain_median_ms=plain,
-        progress=_ProgressBar(f"modules on {target}"),
+        loaded, runs=args.runs or DEFAULT_RUNS, input_shape=shape, progress=_ProgressBar(f"modules on {target}"),
     )
-    line = f"per-module on {target}: forward {result.forward_with_hooks_ms:.4f} ms with hooks"
+    line = (
+        f"per-module on {target}: forward {result.forward_with_hooks_ms:.4f} ms with hooks, "
+        f"{result.forward_without_hooks_ms:.4f} ms without"
+    )
     if result.overhead_ratio is not None:
-        line += f", {plain:.4f} ms without ({result.overhead_ratio:.2f}x: the hooks' overhead)"
-    else:
-        line += " (the attribution times the forward pass; the plain figure above is a training step)"
+        line += f" ({result.overhead_ratio:.2f}x: the hooks' overhead; plain and hooked forwards alternated)"
+    if latency.mode != "forward":
+        line += "; the attribution times the forward pass, the figure above is a training step"
     print(line, file=sys.stderr)
     return result
 

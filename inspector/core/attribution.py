@@ -91,7 +91,7 @@ class Attribution:
     modules: tuple[ModuleStats, ...]
     total_flops: int  # FlopCounterMode's total for one forward
     forward_with_hooks_ms: float  # median of whole forwards with the hooks on
-    forward_without_hooks_ms: float | None  # the plain benchmark's median, when given
+    forward_without_hooks_ms: float  # median of plain forwards, alternated with the hooked ones
     notes: tuple[str, ...] = field(default=())
     #: Every module's name in the model's own order (``named_modules``), called or not.
     module_order: tuple[str, ...] = field(default=())
@@ -99,7 +99,7 @@ class Attribution:
     @property
     def overhead_ratio(self) -> float | None:
         """With hooks over without (1.0: the attribution cost nothing)."""
-        if not self.forward_without_hooks_ms:
+        if self.forward_without_hooks_ms <= 0:
             return None
         return self.forward_with_hooks_ms / self.forward_without_hooks_ms
 
@@ -138,6 +138,7 @@ class _Recorder:
 
     def __init__(self, sync: Callable[[], None] | None) -> None:
         self.sync = sync
+        self.tracked: set[int] = set()  # ids of the model's modules: the hooks are global
         self.stack: list[list[Any]] = []  # [module, start_ns, children_ns]
         self.inclusive: dict[int, int] = {}
         self.self_time: dict[int, int] = {}
@@ -151,6 +152,8 @@ class _Recorder:
         self.inclusive, self.self_time, self.calls = {}, {}, {}
 
     def pre(self, module: nn.Module, args: Any) -> None:
+        if id(module) not in self.tracked:
+            return
         if self.first_call and id(module) not in self.shapes:
             self.order.append(id(module))  # call order: a parent before its children
             self.shapes[id(module)] = ()
@@ -159,6 +162,8 @@ class _Recorder:
         self.stack.append([module, time.perf_counter_ns(), 0])
 
     def post(self, module: nn.Module, args: Any, output: Any) -> None:
+        if id(module) not in self.tracked:
+            return
         if self.sync is not None:
             self.sync()
         now = time.perf_counter_ns()
@@ -210,20 +215,22 @@ def _new_bytes(outputs: list[torch.Tensor], inputs: list[torch.Tensor]) -> int:
 
 
 @contextlib.contextmanager
-def _hooks_on(module: nn.Module, recorder: _Recorder) -> Iterator[None]:
-    handles = []
+def _hooks_on(recorder: _Recorder) -> Iterator[None]:
+    """Global module hooks: two registrations whatever the model's size, so they can come
+    and go between samples (the plain samples run with no hook at all)."""
+    from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
+
+    pre = register_module_forward_pre_hook(recorder.pre)
     try:
-        for m in _unique_modules(module):
-            handles.append(m.register_forward_pre_hook(recorder.pre))
-            handles.append(m.register_forward_hook(recorder.post, always_call=True))
+        post = register_module_forward_hook(recorder.post, always_call=True)
+    except BaseException:
+        pre.remove()
+        raise
+    try:
         yield
     finally:
-        for h in handles:
-            h.remove()
-
-
-def _unique_modules(module: nn.Module) -> list[nn.Module]:
-    return [m for _, m in module.named_modules()]
+        pre.remove()
+        post.remove()
 
 
 # --------------------------------------------------------------------------- the measurement
@@ -235,15 +242,15 @@ def measure_attribution(
     runs: int = DEFAULT_RUNS,
     warmup: int = 2,
     input_shape: tuple[int, ...] | None = None,
-    plain_median_ms: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
 ) -> Attribution:
     """Time every module over ``runs`` forwards (after ``warmup``), count FLOPs once.
 
     Runs as the plain forward benchmark does: ``model.eval()`` (every submodule's flag
-    restored afterwards) under ``torch.inference_mode()``. ``plain_median_ms``: the plain
-    benchmark's median, to state the hooks' overhead against.
+    restored afterwards) under ``torch.inference_mode()``. Each hooked forward is paired
+    with a plain one (no hooks at all), in alternating order, so the hooks' overhead is
+    measured against a reference taken at the same moment on a shared machine.
     """
     from inspector.core.timing import _as_args, _input_shapes, _synchronizer, make_input, model_device, model_dtype
 
@@ -256,8 +263,10 @@ def measure_attribution(
     sync = _synchronizer(module)
     names = {id(m): name for name, m in module.named_modules()}
     recorder = _Recorder(sync)
+    recorder.tracked = set(names)
     per_module: dict[int, list[tuple[int, int]]] = {}
     whole: list[int] = []
+    plain: list[int] = []
     notes: list[str] = []
     if loaded.source == "torchscript":
         notes.append("a TorchScript module runs its submodules inside the script: only the whole model is timed")
@@ -270,27 +279,27 @@ def measure_attribution(
         with torch.inference_mode():
             total_flops, flops_by_name = _count_flops(module, args, type(module).__name__)
             gc.disable()
-            with _hooks_on(module, recorder):
-                for i in range(warmup + runs):
-                    if should_cancel is not None and should_cancel():
-                        raise Cancelled(f"per-module timing cancelled after {max(0, i - warmup)} samples; the model is unchanged")
+            for i in range(warmup + runs):
+                if should_cancel is not None and should_cancel():
+                    raise Cancelled(f"per-module timing cancelled after {max(0, i - warmup)} samples; the model is unchanged")
+                for hooked in ((True, False) if i % 2 else (False, True)):
+                    if not hooked:
+                        elapsed = _timed_forward(module, args, sync)
+                        if i >= warmup:
+                            plain.append(elapsed)
+                        continue
                     recorder.reset()
                     recorder.stack.clear()
-                    if sync is not None:
-                        sync()
-                    start = time.perf_counter_ns()
-                    module(*args)
-                    if sync is not None:
-                        sync()
-                    elapsed = time.perf_counter_ns() - start
+                    with _hooks_on(recorder):
+                        elapsed = _timed_forward(module, args, sync)
                     recorder.first_call = False
                     if i < warmup:
                         continue
                     whole.append(elapsed)
                     for key, inclusive in recorder.inclusive.items():
                         per_module.setdefault(key, []).append((inclusive, recorder.self_time[key]))
-                    if progress is not None:
-                        progress(i - warmup + 1, runs)
+                if progress is not None and i >= warmup:
+                    progress(i - warmup + 1, runs)
     except InspectorError:
         raise
     except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
@@ -349,10 +358,20 @@ def measure_attribution(
         modules=tuple(stats),
         total_flops=total_flops,
         forward_with_hooks_ms=forward_ms,
-        forward_without_hooks_ms=plain_median_ms,
+        forward_without_hooks_ms=float(np.median(plain)) / 1e6,
         notes=tuple(notes),
         module_order=tuple(names.values()),
     )
+
+
+def _timed_forward(module: nn.Module, args: tuple[Any, ...], sync: Callable[[], None] | None) -> int:
+    if sync is not None:
+        sync()
+    start = time.perf_counter_ns()
+    module(*args)
+    if sync is not None:
+        sync()
+    return time.perf_counter_ns() - start
 
 
 def _count_flops(module: nn.Module, args: tuple[Any, ...], root: str) -> tuple[int, dict[str, int]]:

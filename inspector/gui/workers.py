@@ -297,7 +297,6 @@ class ModelWorker(QObject):
                 self._loaded,
                 runs=min(request.runs, DEFAULT_RUNS),
                 input_shape=request.input_shape,
-                plain_median_ms=result.median_ms if result.mode == "forward" else None,
                 progress=throttle.update,
                 should_cancel=self._cancel.is_set,
             )
