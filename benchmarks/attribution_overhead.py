@@ -10,7 +10,7 @@ sample by sample, so drift on a shared machine hits both alike. Each round print
   (target: within 15 % of 1: the attribution accounts for the forward's time without
   inventing any), and over the plain benchmark's median as a second reference.
 
-    PYTHONPATH=. python3 benchmarks/attribution_overhead.py [--rounds 7] [--runs 50]
+    PYTHONPATH=. python3 benchmarks/attribution_overhead.py [--rounds 7] [--runs 50] [--threads 1]
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (1: steadier on a shared machine)")
     args = parser.parse_args()
+    torch.set_num_threads(args.threads)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, CPU (machine shared with other work)")
     for loaded in (mlp(), cnn()):
         overheads, sums = [], []

@@ -103,10 +103,9 @@ class Attribution:
             return None
         return self.forward_with_hooks_ms / self.forward_without_hooks_ms
 
-    @property
-    def leaf_self_ms(self) -> float:
-        """Sum of the leaves' self times: the forward's time spent inside leaf modules."""
-        return sum(m.self_ms for m in self.modules if m.is_leaf)
+    #: Median over the samples of each sample's summed leaf self times: the forward's time
+    #: spent inside leaf modules (a median of sums, comparable with the forward's median).
+    leaf_self_ms: float = 0.0
 
     def top(self, n: int = 5, *, leaves_only: bool = False) -> list[ModuleStats]:
         """The ``n`` modules with the most self time. Self times never overlap, so parents
@@ -267,6 +266,8 @@ def measure_attribution(
     per_module: dict[int, list[tuple[int, int]]] = {}
     whole: list[int] = []
     plain: list[int] = []
+    leaves = {id(m) for m in module.modules() if not any(True for _ in m.children())}
+    leaf_sums: list[int] = []
     notes: list[str] = []
     if loaded.source == "torchscript":
         notes.append("a TorchScript module runs its submodules inside the script: only the whole model is timed")
@@ -296,6 +297,7 @@ def measure_attribution(
                     if i < warmup:
                         continue
                     whole.append(elapsed)
+                    leaf_sums.append(sum(v for k, v in recorder.self_time.items() if k in leaves))
                     for key, inclusive in recorder.inclusive.items():
                         per_module.setdefault(key, []).append((inclusive, recorder.self_time[key]))
                 if progress is not None and i >= warmup:
@@ -361,6 +363,7 @@ def measure_attribution(
         forward_without_hooks_ms=float(np.median(plain)) / 1e6,
         notes=tuple(notes),
         module_order=tuple(names.values()),
+        leaf_self_ms=float(np.median(leaf_sums)) / 1e6,
     )
 
 

@@ -73,6 +73,8 @@ def test_mlp_rows_in_call_order_with_shapes_and_bytes():
     assert rows[""].parameters_bytes == ((32 * 64 + 64) + (64 * 10 + 10)) * 4
     assert all(m.is_leaf for name, m in rows.items() if name) and not rows[""].is_leaf
     assert result.samples == 3 and all(m.calls == 1 for m in result.modules)
+    # Leaves run one after another inside the forward: their summed self time cannot exceed it.
+    assert 0 < result.leaf_self_ms <= result.forward_with_hooks_ms
     for m in result.modules:
         assert 0 <= m.self_ms <= m.median_ms  # self time is a part of the module's call
         assert m.device == "cpu"
