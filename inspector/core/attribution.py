@@ -347,7 +347,7 @@ def measure_attribution(
             )
         )
     never_called = sum(1 for m in module.modules() if id(m) not in per_module)
-    if never_called:
+    if never_called and loaded.source != "torchscript":
         notes.append(
             f"{never_called} modules never ran as modules in this forward (a fused fast path or a "
             "forward that calls their weights directly): they have no row"

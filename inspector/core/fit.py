@@ -381,8 +381,9 @@ def estimate_fit(loaded: LoadedModel, request: FitRequest) -> FitResult:
     if request.mode == "forward" and request.optimizer != "none":
         notes.append("a forward pass holds no gradients or optimizer state: both are 0 in forward mode")
     if loaded.source in ("torchscript", "export"):
+        kind = "a TorchScript archive" if loaded.source == "torchscript" else "an exported program (.pt2)"
         raise InputError(
-            f"fit needs a Python model to copy onto fake tensors, and this is a {loaded.source} file: "
+            f"fit needs a Python model to copy onto fake tensors, and this is {kind}: "
             "load it from its factory instead"
         )
 
