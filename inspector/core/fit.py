@@ -44,11 +44,15 @@ FIT_MODES = ("forward", "train-step")
 FIT_DTYPES = ("float32", "float16", "bfloat16", "float64")
 
 # The optimizers as the proof and the estimate build them (defaults, as a user's first try).
-_OPTIMIZER_FACTORIES: dict[str, Callable[[list[nn.Parameter]], torch.optim.Optimizer]] = {
-    "sgd": lambda params: torch.optim.SGD(params, lr=0.01),
-    "sgd-momentum": lambda params: torch.optim.SGD(params, lr=0.01, momentum=0.9),
-    "adam": lambda params: torch.optim.Adam(params),
-    "adamw": lambda params: torch.optim.AdamW(params),
+# ``foreach`` is passed explicitly, as torch would pick it for real tensors on that device:
+# a fake parameter's type is FakeTensor, which torch's own default would send to the
+# per-parameter loop even on CUDA, whose real step uses the foreach kernels (whose
+# temporaries are part of the peak).
+_OPTIMIZER_FACTORIES: dict[str, Callable[[list[nn.Parameter], bool], torch.optim.Optimizer]] = {
+    "sgd": lambda params, foreach: torch.optim.SGD(params, lr=0.01, foreach=foreach),
+    "sgd-momentum": lambda params, foreach: torch.optim.SGD(params, lr=0.01, momentum=0.9, foreach=foreach),
+    "adam": lambda params, foreach: torch.optim.Adam(params, foreach=foreach),
+    "adamw": lambda params, foreach: torch.optim.AdamW(params, foreach=foreach),
 }
 _OPTIMIZER_CALLS = {
     "none": "no optimizer (gradients only)",
@@ -307,13 +311,23 @@ def _run_step(
         optimizer.step()
 
 
-def _make_optimizer(name: str, module: nn.Module) -> torch.optim.Optimizer | None:
+def _make_optimizer(name: str, module: nn.Module, device: torch.device) -> torch.optim.Optimizer | None:
     if name == "none":
         return None
     trainable = [p for p in module.parameters() if p.requires_grad]
     if not trainable:
         raise InputError("this model has no parameters requiring grad, so an optimizer has nothing to hold")
-    return _OPTIMIZER_FACTORIES[name](trainable)
+    return _OPTIMIZER_FACTORIES[name](trainable, _foreach_default(device))
+
+
+def _foreach_default(device: torch.device) -> bool:
+    """What ``torch.optim`` picks by default for plain tensors on ``device``."""
+    try:
+        from torch.utils._foreach_utils import _get_foreach_kernels_supported_devices
+
+        return device.type in _get_foreach_kernels_supported_devices()
+    except ImportError:  # a torch that moved it: its long-standing default
+        return device.type == "cuda"
 
 
 def _storage_bytes(tensors: Iterator[torch.Tensor]) -> int:
@@ -467,7 +481,7 @@ def _estimate(
     module = _copy_with(loaded.module, _fake_maker(fake_mode, device), dtype)
     training = request.mode == "train-step"
     with fake_mode:
-        optimizer = _make_optimizer(request.optimizer, module) if training else None
+        optimizer = _make_optimizer(request.optimizer, module, device) if training else None
         args = _make_inputs(templates, dtype, device, real=False)
         tracker = MemTracker()
         tracked: list[nn.Module | torch.optim.Optimizer | torch.Tensor] = [module]
@@ -544,7 +558,7 @@ def _measure(
 
     def step() -> None:
         module = _copy_with(loaded.module, _real_maker(device), dtype)
-        optimizer = _make_optimizer(request.optimizer, module) if request.mode == "train-step" else None
+        optimizer = _make_optimizer(request.optimizer, module, device) if request.mode == "train-step" else None
         args = _make_inputs(templates, dtype, device, real=True)
         _run_step(module, args, optimizer, request.mode)
 

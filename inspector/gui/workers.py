@@ -209,6 +209,7 @@ class ModelWorker(QObject):
         self._moves: list = []
         self._latencies: list = []
         self._attributions: list = []
+        self._fits: list = []
 
     # ----- slots
 
@@ -224,6 +225,7 @@ class ModelWorker(QObject):
             self._moves.clear()
             self._latencies.clear()
             self._attributions.clear()
+            self._fits.clear()
             state = self._state()
             self.modelLoaded.emit(LoadOutcome(state, time.perf_counter() - started))
 
@@ -323,6 +325,7 @@ class ModelWorker(QObject):
                 except InspectorError as exc:
                     failures.append((request.device, Failure.from_exception(exc)))
                 self.progress.emit(Progress("fit", i + 1, len(requests)))
+            self._fits.extend(results)
             self.fitFinished.emit(FitOutcome(tuple(results), tuple(failures), time.perf_counter() - started))
 
     @Slot(object)
@@ -339,7 +342,8 @@ class ModelWorker(QObject):
             self._require_model()
             memory = self._timeline.to_report() if self._timeline is not None and request.with_memory else {}
             built = report.build_report(
-                self._loaded, moves=self._moves, latency=self._latencies, memory=memory, attribution=self._attributions
+                self._loaded, moves=self._moves, latency=self._latencies, memory=memory,
+                attribution=self._attributions, fit=self._fits,
             )
             self.reportBuilt.emit(ReportBuilt(request, built, time.perf_counter() - started))
 
