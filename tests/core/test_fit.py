@@ -194,3 +194,14 @@ def test_fit_results_render_in_the_report():
     assert report["fit"][0]["optimizer_state_bytes"] == 2 * 22 + 16
     assert "| cpu | bfloat16 | adam | train-step | 22 B | 22 B | 60 B |" in render_markdown(report)
     assert "<h2>Will it fit?</h2>" in render_html(report)
+
+
+def test_an_lstm_is_estimated_exactly_without_onednn_and_flagged_with_it():
+    lstm = nn.LSTM(8, 16, num_layers=2)
+    loaded = LoadedModel(spec="lstm", module=lstm, example_input=torch.randn(5, 3, 8))
+    params = sum(p.numel() for p in lstm.parameters()) * 4
+    with torch.backends.mkldnn.flags(enabled=False):  # the plain kernels: no hidden workspace
+        result = estimate_fit(loaded, FitRequest(device="cpu", optimizer="adam"))
+    assert result.parameters_bytes == params and result.optimizer_state_bytes == 2 * params + 4 * 8
+    assert result.measured_peak_bytes is not None and 0.85 <= result.ratio <= 1.15
+    assert any("recurrent layers" in n for n in result.notes)
