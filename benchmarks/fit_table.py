@@ -57,8 +57,9 @@ def print_table(rows: list[tuple[str, FitResult]]) -> None:
     print("|---|---|---|---|---:|---:|---:|")
     for name, r in rows:
         ratio = f"{r.ratio:.3f}" if r.ratio is not None else f"— ({r.measured_reason})"
+        measured = f" ({r.measured_peak_bytes:,} B)" if r.measured_peak_bytes is not None else ""
         print(f"| {name} | {r.dtype} | {r.mode} | {r.optimizer} | {format_bytes(r.estimated_peak_bytes)} "
-              f"({r.estimated_peak_bytes:,} B) | {format_bytes(r.measured_peak_bytes)} | {ratio} |")
+              f"({r.estimated_peak_bytes:,} B) | {format_bytes(r.measured_peak_bytes)}{measured} | {ratio} |")
 
 
 def main() -> int:
