@@ -10,13 +10,24 @@ import argparse
 import json
 import sys
 import traceback
+import typing
 from typing import Sequence
 
 from inspector import __version__
 from inspector.core.errors import InspectorError
+from inspector.core.terminal_text import escape_control
 from inspector.core.units import format_bytes
+from inspector.core.user_output import user_output_to_stderr
 
 DTYPES = ("float32", "float16", "bfloat16", "float64")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line starting with ``error:`` (exit 2), like every
+    other error of this program, instead of the usage block followed by the message."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"error: {escape_control(message)} (see {self.prog} --help)\n")
 
 
 def _common(default=False) -> argparse.ArgumentParser:
@@ -41,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Sub-commands accept the same flags after their name; SUPPRESS keeps them from
     # overwriting a flag given before the sub-command (an argparse quirk).
     common, sub_common = _common(), _common(default=argparse.SUPPRESS)
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="torch-device-inspector",
         description="See where every tensor of a PyTorch model lives, move it between devices, and time it. "
         "Without a sub-command, opens the window.",
@@ -76,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int] = frozenset()) -> str:
     # Hand-written: a few lines here beat a dependency (tabulate/rich) on a GPU server.
+    # Cells may hold names from a file: escaped, so none can start a line of its own.
+    rows = [[_plain(cell) for cell in row] for row in rows]
     widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)] if rows else [len(h) for h in headers]
     def line(cells):
         return "  ".join(
@@ -84,8 +97,18 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
+def _plain(value: object) -> str:
+    """Text that came from a file or a model, as one line with its control characters escaped."""
+    return escape_control(str(value))
+
+
 def _print(text: str = "") -> None:
-    print(text, flush=True)
+    print(escape_control(text, keep_newlines=True), flush=True)
+
+
+def _say(text: str) -> None:
+    """A line for the user on stderr (progress, notes): file-supplied text escaped."""
+    print(_plain(text), file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------- version
@@ -209,7 +232,7 @@ def _move_request(method: str, device: str | None, dtype: str | None, pinned: bo
 
 def _placement_text(loaded, placement) -> str:
     t = placement.totals
-    head = f"Model: {loaded.spec} ({loaded.class_name}) — {t.count} tensors, {t.elements:,} elements, {format_bytes(t.bytes)}"
+    head = f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {t.count} tensors, {t.elements:,} elements, {format_bytes(t.bytes)}"
     rows = [
         [
             r.name,
@@ -225,10 +248,10 @@ def _placement_text(loaded, placement) -> str:
     parts = [head, "", _table(["NAME", "KIND", "SHAPE", "DTYPE", "DEVICE", "SIZE", "GRAD"], rows, right={5})]
     parts.append("")
     nothing = "(no tensors)"
-    parts.append("By device: " + (", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_device.items()) or nothing))
-    parts.append("By dtype:  " + (", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_dtype.items()) or nothing))
+    parts.append("By device: " + (", ".join(f"{_plain(d)} {format_bytes(b)}" for d, b in t.by_device.items()) or nothing))
+    parts.append("By dtype:  " + (", ".join(f"{_plain(d)} {format_bytes(b)}" for d, b in t.by_dtype.items()) or nothing))
     for w in placement.warnings:
-        parts.append(f"warning: {w.message}")
+        parts.append(f"warning: {_plain(w.message)}")
     return "\n".join(parts)
 
 
@@ -236,11 +259,11 @@ def _move_text(move) -> str:
     from inspector.core.units import format_seconds
 
     if not move.ok:
-        return f"move failed: {move.call}: {move.error.message}"
+        return f"move failed: {_plain(move.call)}: {_plain(move.error.message)}"
     speed = ""
     if move.gbps:
         speed = f" ({move.gbps:.2f} GB/s)" if move.gbps >= 0.01 else " (< 0.01 GB/s)"
-    note = f"\n  note: {move.note}" if move.note else ""
+    note = f"\n  note: {_plain(move.note)}" if move.note else ""
     return f"moved: {move.call}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, {move.source} -> {move.target}{note}"
 
 
@@ -253,14 +276,15 @@ def cmd_inspect(args) -> int:
 
         raise InputError("--pinned needs a host-to-GPU move: add --to cuda (or --method cuda)")
     target = _device_name(args.to, args.method) if args.to is not None else None
-    loaded = _load(args)
     move = None
-    if moving:
-        from inspector.core.moves import move_model
+    with user_output_to_stderr():  # the factory, a pickle, the model's hooks may print
+        loaded = _load(args)
+        if moving:
+            from inspector.core.moves import move_model
 
-        request = _move_request(args.method, target, args.dtype, args.pinned)
-        move = move_model(loaded, request, progress=_progress_bar(f"{request.method}"))
-    placement = snapshot(loaded)
+            request = _move_request(args.method, target, args.dtype, args.pinned)
+            move = move_model(loaded, request, progress=_progress_bar(f"{request.method}"))
+        placement = snapshot(loaded)
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
         out.update(placement.to_dict())
@@ -274,7 +298,7 @@ def cmd_inspect(args) -> int:
         _print(_placement_text(loaded, placement))
     if move is not None and not move.ok:
         # On stderr, so --json output on stdout stays parseable.
-        print(f"error: {move.error.message}", file=sys.stderr)
+        print(f"error: {_plain(move.error.message)}", file=sys.stderr)
         return 1
     return 0
 
@@ -354,12 +378,14 @@ def cmd_bench(args) -> int:
     shape = parse_input_shape(args.input_shape) if args.input_shape else None
     targets = _bench_targets(args)
     requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
-    loaded = _load(args)
+    with user_output_to_stderr():
+        loaded = _load(args)
     timeline = MemoryTimeline()
     moves, latencies, failures = [], [], []
 
     def move(request, label: str) -> bool:
-        result = move_model(loaded, request, progress=_progress_bar(label))
+        with user_output_to_stderr():
+            result = move_model(loaded, request, progress=_progress_bar(label))
         moves.append(result)
         print(_move_text(result), file=sys.stderr)
         if not result.ok:
@@ -377,8 +403,8 @@ def cmd_bench(args) -> int:
             if not move(request, f"move to {target}"):
                 continue
             try:
-                latencies.append(
-                    measure_latency(
+                with user_output_to_stderr():  # the model's forward may print
+                    latency = measure_latency(
                         loaded,
                         mode=args.mode,
                         runs=args.runs,
@@ -386,12 +412,12 @@ def cmd_bench(args) -> int:
                         input_shape=shape,
                         progress=_progress_bar(f"time on {target}"),
                     )
-                )
+                latencies.append(latency)
             except InputError:
                 raise  # a wrong input shape fails on every device alike: the user's input, exit 2
             except InspectorError as exc:
                 # Out of memory on one device, say: keep what the others measured, exit 1 at the end.
-                print(f"{target}: {exc.message}", file=sys.stderr)
+                _say(f"{target}: {exc.message}")
                 failures.append(f"{target}: {exc.message}")
     report = report_mod.build_report(loaded, moves=moves, latency=latencies, memory=timeline.to_report())
     rows = [
@@ -405,9 +431,9 @@ def cmd_bench(args) -> int:
         _print(_table(["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "P5 ms", "P95 ms", "FIRST CALL ms"], rows, right={4, 5, 6, 7, 8}))
     if args.output:
         path = report_mod.save_report(report, args.output, images=_report_images(report, args.output))
-        print(f"report written: {path}", file=sys.stderr)
+        _say(f"report written: {path}")
     if failures:
-        print(f"error: {failures[0]}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""), file=sys.stderr)
+        _say(f"error: {failures[0]}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""))
         return 1
     return 0
 
@@ -457,9 +483,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InspectorError as exc:
         if args.debug:
             traceback.print_exc()
-        print(f"error: {exc.message}", file=sys.stderr)
+        print(f"error: {_plain(exc.message)}", file=sys.stderr)
         if exc.detail and args.debug:
-            print(exc.detail, file=sys.stderr)
+            print(escape_control(exc.detail, keep_newlines=True), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
@@ -470,11 +496,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except Exception as exc:  # a bug or an error we did not foresee: still one line
+    except SystemExit:
+        raise
+    except BaseException as exc:  # a bug, or user code raising its own BaseException: still one line
         if args.debug:
             traceback.print_exc()
         print(
-            f"error: {type(exc).__name__}: {exc} (run with --debug for the traceback)".replace("\n", " "),
+            f"error: {_plain(type(exc).__name__)}: {_plain(exc)} (run with --debug for the traceback)",
             file=sys.stderr,
         )
         return 1

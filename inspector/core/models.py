@@ -205,11 +205,19 @@ def _import_module(name: str, spec: str) -> ModuleType:
             f"importing {name} (from spec {spec}) failed: {_describe(exc)}",
             detail=traceback.format_exc(),
         ) from exc
-    except (Exception, SystemExit) as exc:  # user code may raise anything, even exit
+    except BaseException as exc:  # user code may raise anything, even exit
+        _reraise_interrupt(exc)
         raise ModelLoadError(
             f"importing {name} (from spec {spec}) failed: {_describe(exc)}",
             detail=traceback.format_exc(),
         ) from exc
+
+
+def _reraise_interrupt(exc: BaseException) -> None:
+    """Ctrl+C stays Ctrl+C; anything else user code raises (SystemExit, a custom
+    BaseException subclass) is the user's code failing, told in one line."""
+    if isinstance(exc, KeyboardInterrupt):
+        raise exc
 
 
 def _local_file_hint(name: str, spec: str) -> str:
@@ -241,7 +249,8 @@ def _user_file_module(path: Path, spec: str) -> Iterator[ModuleType]:
         with _folder_on_sys_path(path.parent):
             try:
                 import_spec.loader.exec_module(module)
-            except (Exception, SystemExit) as exc:  # user code may raise anything, even exit
+            except BaseException as exc:  # user code may raise anything, even exit
+                _reraise_interrupt(exc)
                 raise ModelLoadError(
                     f"running {path} (from spec {spec}) failed: {_describe(exc)}",
                     detail=traceback.format_exc(),
@@ -297,7 +306,8 @@ def _call_factory(factory: Any, spec: str) -> tuple[nn.Module, Any]:
         )
     try:
         result = factory()
-    except (Exception, SystemExit) as exc:  # user code may raise anything, even exit
+    except BaseException as exc:  # user code may raise anything, even exit
+        _reraise_interrupt(exc)
         hint = ""
         if inspect.isclass(factory) and isinstance(exc, TypeError):
             hint = "; a class that needs arguments must be built by a factory function"
@@ -594,6 +604,11 @@ def _torch_load(path: Path, *, trust: bool) -> Any:
         # Weights-only loading runs no code of the file: whatever it raises (RuntimeError
         # from the zip reader, EOFError, IndexError for a cut legacy pickle...) is damage.
         raise _incomplete(path, _describe(exc)) from exc
+    except BaseException as exc:  # a trusted pickle's code raised SystemExit or its own kind
+        _reraise_interrupt(exc)
+        raise ModelLoadError(
+            f"could not load {path}: {_describe(exc)}", detail=traceback.format_exc()
+        ) from exc
 
 
 def _unsafe_globals_in_checkpoint(path: Path) -> tuple[str, ...]:
