@@ -54,20 +54,21 @@ def _read_one_pickle(stream: io.BytesIO, names: list[str]) -> bool:
                 names.append(f"{module}.{attribute}")
                 strings.append(None)
             elif name == "STACK_GLOBAL":
-                module, attribute = (strings[-2:] + [None, None])[:2] if len(strings) >= 2 else (None, None)
-                names.append(f"{module}.{attribute}" if module and attribute else "(a name built at load)")
+                pushed = strings[-2:] if len(strings) >= 2 else [None, None]
+                owner, member = pushed[0], pushed[1]
+                names.append(f"{owner}.{member}" if owner and member else "(a name built at load)")
                 strings[-2:] = [None]
             elif "UNICODE" in name or name in ("STRING", "BINSTRING", "SHORT_BINSTRING"):
                 strings.append(str(arg))
             elif name in ("MEMOIZE",):
                 memo[len(memo)] = strings[-1] if strings else None
             elif name in ("PUT", "BINPUT", "LONG_BINPUT"):
-                memo[int(arg)] = strings[-1] if strings else None
+                memo[int(str(arg))] = strings[-1] if strings else None
             elif name in ("GET", "BINGET", "LONG_BINGET"):
-                strings.append(memo.get(int(arg)))
+                strings.append(memo.get(int(str(arg))))
             elif opcode.stack_after:
                 strings.append(None)
-    except Exception:  # pickletools raises ValueError & co. on damage: keep what was read
+    except Exception:  # noqa: BLE001 -- pickletools raises ValueError & co. on damage: keep what was read
         return False
     return True
 
@@ -76,7 +77,8 @@ def _weights_only_allowed() -> set[str]:
     """The globals ``torch.load(weights_only=True)`` accepts (PyTorch's own list + the user's)."""
     from torch import _weights_only_unpickler as unpickler
 
-    return set(unpickler._get_allowed_globals()) | set(unpickler._get_user_allowed_globals())
+    user_allowed = unpickler._get_user_allowed_globals()  # type: ignore[no-untyped-call]
+    return set(unpickler._get_allowed_globals()) | set(user_allowed)
 
 
 def unsafe_pickle_globals(data: bytes) -> tuple[str, ...]:
@@ -91,7 +93,7 @@ def is_pickle(data: bytes) -> bool:
         for opcode, _arg, _pos in pickletools.genops(data):
             if opcode.name == "STOP":
                 return True
-    except Exception:
+    except Exception:  # noqa: BLE001 -- any parse failure means "not a pickle"
         return False
     return False
 
@@ -101,7 +103,7 @@ def _torch_saved_unsafe_globals(data: bytes) -> tuple[str, ...]:
     if data[:4] == b"PK\x03\x04":
         try:
             found = torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data))
-        except Exception:
+        except Exception:  # noqa: BLE001 -- unreadable statically: trust decides, not us
             return ("a pickled member that cannot be read safely",)
         return tuple(sorted(found))
     return unsafe_pickle_globals(data)
@@ -274,7 +276,8 @@ def _payload_config(reader: Any, name: str) -> Any:
     from torch._export.serde import schema
     from torch._export.serde.serialize import _dict_to_dataclass
 
-    return _dict_to_dataclass(schema.PayloadConfig, json.loads(bytes(reader.get_record(name)).decode("utf-8")))
+    text = bytes(reader.get_record(name)).decode("utf-8")
+    return _dict_to_dataclass(schema.PayloadConfig, json.loads(text))  # type: ignore[no-untyped-call]
 
 
 def exported_program_risks(path: Path) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def run_child(tmp_path: Path, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """The CLI in its own process, in the test's folder (so anything it writes lands there)."""
     env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
-    return subprocess.run(
+    return subprocess.run(  # noqa: PLW1510 -- the exit code is what the tests check
         [sys.executable, "-m", "inspector", *argv],
         cwd=tmp_path,
         env=env,
@@ -168,7 +168,7 @@ def test_forward_raising_its_own_base_exception_is_one_line(tmp_path, capsys):
             return Net(), torch.randn(2, 3)
         """,
     )
-    code, out, err = run(capsys, "bench", f"{tmp_path / 'model.py'}:make", "--device", "cpu", "--runs", "2")
+    code, _, err = run(capsys, "bench", f"{tmp_path / 'model.py'}:make", "--device", "cpu", "--runs", "2")
     assert code in (1, 2)
     lines = [line for line in err.splitlines() if line.startswith("error:")]
     assert len(lines) == 1 and "forward gave up" in lines[0]

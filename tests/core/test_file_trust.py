@@ -252,7 +252,7 @@ def test_code_edited_into_a_torchscript_archive_is_found(tmp_path):
     """An attacker writes the code/ sources by hand: what torch would compile is what is read."""
     clean = tmp_path / "clean.pt"
     torch.jit.script(nn.Linear(2, 2)).save(str(clean))
-    top, members = _members(clean)
+    _, members = _members(clean)
     source = next(name for name in members if name.endswith(".py"))
     members[source] += b"\n  def __setstate__(self, state: Tuple[Tensor, Tensor, bool]) -> NoneType:\n    return None\n"
     path = _write_zip(tmp_path / "edited.pt", members)
