@@ -77,7 +77,7 @@ def _weights_only_allowed() -> set[str]:
     """The globals ``torch.load(weights_only=True)`` accepts (PyTorch's own list + the user's)."""
     from torch import _weights_only_unpickler as unpickler
 
-    user_allowed = unpickler._get_user_allowed_globals()  # type: ignore[no-untyped-call]
+    user_allowed = unpickler._get_user_allowed_globals()
     return set(unpickler._get_allowed_globals()) | set(user_allowed)
 
 
@@ -277,7 +277,7 @@ def _payload_config(reader: Any, name: str) -> Any:
     from torch._export.serde.serialize import _dict_to_dataclass
 
     text = bytes(reader.get_record(name)).decode("utf-8")
-    return _dict_to_dataclass(schema.PayloadConfig, json.loads(text))  # type: ignore[no-untyped-call]
+    return _dict_to_dataclass(schema.PayloadConfig, json.loads(text))
 
 
 def exported_program_risks(path: Path) -> tuple[str, ...]:

@@ -44,7 +44,8 @@ class Net(nn.Module):
         self.fc2 = nn.Linear(2, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fc2(self.fc1(x))
+        out: torch.Tensor = self.fc2(self.fc1(x))
+        return out
 
 
 @dataclass
@@ -622,7 +623,7 @@ def _unsafe_globals_in_checkpoint(path: Path) -> tuple[str, ...]:
         return ()
     try:
         return tuple(sorted(lister(str(path))))
-    except Exception:  # legacy format, or a pickle it cannot walk: fall back to the message
+    except Exception:  # noqa: BLE001 -- legacy format, or a pickle it cannot walk: fall back to the message
         return ()
 
 
@@ -655,7 +656,7 @@ def _zip_pickle_is_well_formed(path: Path) -> bool:
             record = next(name for name in archive.namelist() if name.endswith("/data.pkl"))
             for _ in pickletools.genops(archive.read(record)):
                 pass
-    except Exception:  # not a zip, no data.pkl, or a pickle cut short or garbled
+    except Exception:  # noqa: BLE001 -- not a zip, no data.pkl, or a pickle cut short or garbled
         return False
     return True
 
@@ -682,7 +683,7 @@ def _untrusted(
 _CHECKPOINT_MODEL_KEYS = ("state_dict", "model_state_dict", "model")
 
 
-def _unwrap_checkpoint(content: Mapping) -> tuple[Any, list[str]]:
+def _unwrap_checkpoint(content: Mapping[str, Any]) -> tuple[Any, list[str]]:
     """A training checkpoint ({"model_state_dict": ..., "epoch": ...}) -> its model part."""
     for key in _CHECKPOINT_MODEL_KEYS:
         if key in content and (
