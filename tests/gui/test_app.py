@@ -109,7 +109,7 @@ def test_main_with_a_dead_display_prints_the_message_instead_of_aborting(tmp_pat
 
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb to have an X server that answers")
 def test_a_live_x_server_is_a_display(monkeypatch):
-    number = 90 + os.getpid() % 50
+    number = 300 + os.getpid() % 200  # clear of xvfb-run -a, which starts at :99
     server = subprocess.Popen(
         ["Xvfb", f":{number}", "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
