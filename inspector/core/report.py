@@ -104,9 +104,14 @@ def build_report(
     moves: Sequence[Any] = (),
     latency: Sequence[Any] = (),
     memory: Mapping[str, Sequence[Any]] | None = None,
+    ranks: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict:
-    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON")."""
-    return {
+    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON").
+
+    ``ranks`` (a torchrun job, see ``core.ranks``): every rank's entry; the top-level
+    ``moves`` and ``latency`` are then rank 0's own.
+    """
+    report = {
         "schema_version": SCHEMA_VERSION,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "tool": {"name": "torch-device-inspector", "version": inspector.__version__},
@@ -116,6 +121,14 @@ def build_report(
         "latency": [_plain(_as_dict(r)) for r in latency],
         "memory": _memory_section(memory or {}),
     }
+    if ranks is not None:
+        report["ranks"] = [_plain(dict(r)) for r in ranks]
+    return report
+
+
+def json_ready(value: Any) -> Any:
+    """``value`` as plain JSON values, as the report writes them (tuples to lists, NaN to None)."""
+    return _plain(value)
 
 
 def _model_section(loaded: LoadedModel) -> dict:
@@ -304,6 +317,26 @@ def _validate(report: Any, path: Path) -> None:
     for i, entry in enumerate(report["latency"]):
         if not isinstance(entry, dict) or any(k not in entry for k in _LATENCY_KEYS):
             raise _not_a_report(path, f"latency entry {i} lacks one of {', '.join(_LATENCY_KEYS)}")
+    _validate_ranks(report.get("ranks"), path)
+
+
+def _validate_ranks(ranks: Any, path: Path) -> None:
+    """``ranks`` is optional; when present each entry must be one the ranks view can show."""
+    if ranks is None:
+        return
+    if not isinstance(ranks, list):
+        raise _not_a_report(path, "its 'ranks' is not a list")
+    for i, entry in enumerate(ranks):
+        if not isinstance(entry, dict):
+            raise _not_a_report(path, f"ranks entry {i} is not a mapping")
+        rank = entry.get("rank")
+        if not isinstance(rank, int) or isinstance(rank, bool) or rank < 0:
+            raise _not_a_report(path, f"ranks entry {i} has no rank number")
+        if not isinstance(entry.get("ok"), bool) or not isinstance(entry.get("latency"), list):
+            raise _not_a_report(path, f"ranks entry {i} lacks ok or latency")
+        for j, latency in enumerate(entry["latency"]):
+            if not isinstance(latency, dict) or any(k not in latency for k in _LATENCY_KEYS):
+                raise _not_a_report(path, f"rank {rank}'s latency entry {j} lacks one of {', '.join(_LATENCY_KEYS)}")
 
 
 # --------------------------------------------------------------------------- render
