@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -47,12 +48,13 @@ def recording(max_entries: int = MAX_ENTRIES) -> Iterator[None]:
         torch.cuda.memory._record_memory_history(enabled=None)
 
 
-def take_snapshot() -> dict:
+def take_snapshot() -> dict[str, Any]:
     """The allocator's state and history now (call inside ``recording``)."""
-    return torch.cuda.memory._snapshot()
+    snapshot: dict[str, Any] = torch.cuda.memory._snapshot()
+    return snapshot
 
 
-def write_snapshot(snapshot: dict, path: str | Path) -> Path:
+def write_snapshot(snapshot: dict[str, Any], path: str | Path) -> Path:
     """Pickle ``snapshot`` to ``path`` atomically (a half-written file never replaces one)."""
     target = Path(path).expanduser()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=str(target.parent))

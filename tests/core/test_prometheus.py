@@ -38,8 +38,8 @@ def test_every_metric_has_help_and_type_before_its_samples(monkeypatch):
             announced.add(line.split()[2])
         elif not line.startswith("#"):
             assert line.split("{")[0] in announced, line
-    helps = [l.split()[2] for l in lines if l.startswith("# HELP ")]
-    types = [l.split()[2] for l in lines if l.startswith("# TYPE ")]
+    helps = [line.split()[2] for line in lines if line.startswith("# HELP ")]
+    types = [line.split()[2] for line in lines if line.startswith("# TYPE ")]
     assert helps == types
 
 
