@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", metavar="DEVICE", dest="to", help="move to this device first (cpu, cuda, cuda:1, mps, xpu)")
     _move_args(p, device_flag="--to")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--device-map", metavar="FILE.json", help="place modules as this map says (module name -> device, accelerate's JSON), then explain the placement and the activations that cross devices")
+    p.add_argument("--input-shape", metavar="SHAPE", help="with --device-map: input for the forward that measures crossings, for models without an example input")
 
     p = sub.add_parser("bench", parents=[sub_common], help="move the model to each device, time it, and write a timing report")
     _model_args(p)
@@ -229,6 +231,9 @@ def _move_text(move) -> str:
 def cmd_inspect(args) -> int:
     from inspector.core.placement import snapshot
 
+    if getattr(args, "device_map", None):
+        return _inspect_device_map(args)
+
     moving = args.to is not None or args.method != "to" or args.dtype is not None
     if args.pinned and args.to is None and args.method != "cuda":
         from inspector.core.errors import InputError
@@ -259,6 +264,65 @@ def cmd_inspect(args) -> int:
         print(f"error: {move.error.message}", file=sys.stderr)
         return 1
     return 0
+
+
+def _inspect_device_map(args) -> int:
+    """``inspect --device-map``: apply the map as a transaction, then show where things are."""
+    from inspector.core import device_map
+    from inspector.core.errors import InputError
+    from inspector.core.placement import snapshot
+    from inspector.core.timing import make_input, parse_input_shape
+
+    if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
+        raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
+    dmap = device_map.read_device_map(args.device_map)  # a bad file fails before the model loads
+    shape = parse_input_shape(args.input_shape) if args.input_shape else None
+    loaded = _load(args)
+    inputs = None
+    if shape is not None or loaded.example_input is not None:
+        inputs = make_input(loaded, shape)  # where the model is now: where a data loader puts it
+    result = device_map.apply_device_map(loaded.module, dmap)
+    if result.ok and inputs is not None:
+        result = device_map.measure(loaded.module, dmap, result, inputs)
+    placement = snapshot(loaded)
+    if args.json:
+        out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
+        out.update(placement.to_dict())
+        out["device_map"] = result.to_dict()
+        _print(json.dumps(out, indent=2))
+    else:
+        _print(_device_map_text(result, has_input=inputs is not None))
+        _print()
+        _print(_placement_text(loaded, placement))
+    if not result.ok:
+        print(f"error: {result.error.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _device_map_text(result, *, has_input: bool) -> str:
+    from inspector.core.units import format_seconds
+
+    if not result.ok:
+        return f"device map {result.source} not applied: {result.error.message}"
+    parts = [f"device map {result.source} applied: {format_bytes(result.bytes)} moved in {format_seconds(result.seconds)}", ""]
+    rows = [[s.device, str(s.tensors), format_bytes(s.bytes), ", ".join(s.modules) or "-"] for s in result.layout]
+    parts.append(_table(["DEVICE", "TENSORS", "BYTES", "MODULES"], rows, right={1, 2}))
+    crossings = result.crossings.crossings if result.crossings is not None else ()
+    if crossings:
+        parts.append("")
+        rows = [[c.source, c.source_device, c.target, c.target_device, format_bytes(c.bytes_per_forward)] for c in crossings]
+        parts.append("Activations crossing devices (one forward, measured with hooks):")
+        parts.append(_table(["FROM", "ON", "TO", "ON", "BYTES/FORWARD"], rows, right={4}))
+    elif not has_input:
+        parts.append("")
+        parts.append("crossings not measured: this model brings no example input (give --input-shape)")
+    elif result.crossings is not None and result.crossings.error is None:
+        parts.append("")
+        parts.append("no activation crosses devices in a forward")
+    for finding in result.findings:
+        parts.append(f"finding: {finding}")
+    return "\n".join(parts)
 
 
 # ---------------------------------------------------------------- bench
