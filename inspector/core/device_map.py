@@ -165,12 +165,9 @@ def _tensor_slots(module: nn.Module) -> list[tuple[str, nn.Module, str, str]]:
     """(full name, owning module, key, kind) for each parameter and buffer, ties included."""
     slots: list[tuple[str, nn.Module, str, str]] = []
     for prefix, owner in module.named_modules(remove_duplicate=False):
-        for key, param in owner._parameters.items():
-            if param is not None:
-                slots.append((f"{prefix}.{key}" if prefix else key, owner, key, "parameter"))
-        for key, buf in owner._buffers.items():
-            if buf is not None:
-                slots.append((f"{prefix}.{key}" if prefix else key, owner, key, "buffer"))
+        dot = f"{prefix}." if prefix else ""
+        slots.extend((dot + key, owner, key, "parameter") for key, p in owner._parameters.items() if p is not None)
+        slots.extend((dot + key, owner, key, "buffer") for key, b in owner._buffers.items() if b is not None)
     return slots
 
 
@@ -185,10 +182,10 @@ def _target_of(name: str, mapping: Mapping[str, str]) -> str | None:
         candidate = _owner_of(candidate)
 
 
-def check_names(dmap: DeviceMap, module: nn.Module) -> None:
+def check_names(dmap: DeviceMap, module: nn.Module, slots: list[tuple[str, nn.Module, str, str]] | None = None) -> None:
     """Raise InputError when the map names something the model does not have."""
     modules = {name for name, _ in module.named_modules(remove_duplicate=False)}
-    tensors = {name for name, *_ in _tensor_slots(module)}
+    tensors = {name for name, *_ in (slots if slots is not None else _tensor_slots(module))}
     unknown = [name for name, _ in dmap.entries if name not in modules and name not in tensors]
     if unknown:
         sample = sorted(n for n in modules if n)[:3]
@@ -275,7 +272,8 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
     exist here (nothing moved). A failure while moving (out of memory, a device that
     cannot take tensors) comes back as ``ok=False`` with the model exactly as before.
     """
-    check_names(dmap, module)
+    slots = _tensor_slots(module)
+    check_names(dmap, module, slots)
     _check_devices(dmap)
     mapping = dmap.as_dict()
     originals = _Originals()
@@ -289,7 +287,7 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
     error: Failure | None = None
     try:
         with torch.no_grad():
-            for name, owner, key, kind in _tensor_slots(module):
+            for name, owner, key, kind in slots:
                 target = _target_of(name, mapping)
                 if target is None:
                     uncovered.append(name)
@@ -331,7 +329,7 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
             except Exception:  # noqa: BLE001 -- the model is whole; the cache is a nicety
                 pass
         return MapResult(False, error, seconds, 0, layout(module), (), (), source=dmap.source)
-    findings = explain(module, dmap, uncovered) + ties
+    findings = explain(module, dmap, uncovered, slots) + ties
     return MapResult(True, None, seconds, moved, layout(module), tuple(uncovered), tuple(findings), source=dmap.source)
 
 
@@ -357,14 +355,23 @@ def _failure(exc: BaseException) -> Failure:
         return Failure("oom", f"out of memory while applying the device map ({first_line(exc)}); the model is as it was before")
     if isinstance(exc, InspectorError):
         return Failure(exc.kind, f"{exc.message}; the model is as it was before")
+    if "meta tensor" in str(exc):
+        return Failure(
+            "error",
+            f"applying the device map failed: {first_line(exc)} (the model's tensors are on the meta device and hold "
+            "no values: load its weights first, e.g. load_state_dict(..., assign=True)); the model is as it was before",
+        )
     return Failure("error", f"applying the device map failed: {first_line(exc)}; the model is as it was before", f"{type(exc).__name__}: {exc}")
 
 
 # --------------------------------------------------------------------------- explaining
 
 
-def _device_of(t: torch.Tensor) -> str:
-    return "meta" if t.device.type == "meta" else devices.device_id(t.device)
+def _device_of(t: torch.Tensor, names: dict[torch.device, str] = {}) -> str:  # noqa: B006 -- a cache on purpose
+    device = t.device
+    if device not in names:
+        names[device] = "meta" if device.type == "meta" else devices.device_id(device)
+    return names[device]
 
 
 def layout(module: nn.Module) -> tuple[DeviceShare, ...]:
@@ -372,31 +379,35 @@ def layout(module: nn.Module) -> tuple[DeviceShare, ...]:
     tensors: Counter[str] = Counter()
     nbytes: Counter[str] = Counter()
     seen: set[int] = set()
-    for t in list(module.parameters()) + list(module.buffers()):
-        if id(t) in seen:
-            continue
-        seen.add(id(t))
-        tensors[_device_of(t)] += 1
-        nbytes[_device_of(t)] += t.nbytes
+    modules = list(module.named_modules())
     where: dict[str, set[str]] = {}
-    names = [name for name, _ in module.named_modules()]
-    for name, sub in reversed(list(module.named_modules())):
-        own = {_device_of(t) for t in list(sub.parameters(recurse=False)) + list(sub.buffers(recurse=False))}
-        for child_name, _ in sub.named_children():
-            own |= where.get(f"{name}.{child_name}" if name else child_name, set())
+    for name, sub in reversed(modules):  # children before parents
+        own: set[str] = set()
+        for t in (*sub._parameters.values(), *sub._buffers.values()):
+            if t is None:
+                continue
+            device = _device_of(t)
+            own.add(device)
+            if id(t) not in seen:
+                seen.add(id(t))
+                tensors[device] += 1
+                nbytes[device] += t.nbytes
+        dot = f"{name}." if name else ""
+        for child_name in sub._modules:
+            own |= where.get(dot + child_name, set())
         where[name] = own
     top: dict[str, list[str]] = defaultdict(list)
-    for name in names:
+    for name, _ in modules:
         devs = where.get(name, set())
         parent = _owner_of(name) if name else None
         parent_single = parent is not None and len(where.get(parent, set())) == 1
         if len(devs) == 1 and not parent_single:
             top[next(iter(devs))].append(name or "(the whole model)")
-    order = list(dict.fromkeys(list(tensors)))
+    order = sorted(tensors, key=lambda d: (d == "meta", d != "cpu", d))
     return tuple(DeviceShare(d, tuple(compress_names(top.get(d, []))), tensors[d], nbytes[d]) for d in order)
 
 
-_NUMBERED = re.compile(r"^(.*\.)(\d+)$")
+_NUMBERED = re.compile(r"^(.*\.)?(\d+)$")
 
 
 def compress_names(names: Iterable[str]) -> list[str]:
@@ -405,14 +416,14 @@ def compress_names(names: Iterable[str]) -> list[str]:
     run: tuple[str, int, int] | None = None
     for name in names:
         m = _NUMBERED.match(name)
-        if m and run is not None and run[0] == m.group(1) and int(m.group(2)) == run[2] + 1:
+        if m and run is not None and run[0] == (m.group(1) or "") and int(m.group(2)) == run[2] + 1:
             run = (run[0], run[1], int(m.group(2)))
             continue
         if run is not None:
             out.append(_run_text(run))
             run = None
         if m:
-            run = (m.group(1), int(m.group(2)), int(m.group(2)))
+            run = (m.group(1) or "", int(m.group(2)), int(m.group(2)))
         else:
             out.append(name)
     if run is not None:
@@ -425,12 +436,12 @@ def _run_text(run: tuple[str, int, int]) -> str:
     return f"{prefix}{first}" if first == last else f"{prefix}{first}–{last}"
 
 
-def _entry_bytes(module: nn.Module, dmap: DeviceMap) -> list[tuple[str, str, int]]:
+def _entry_bytes(slots: list[tuple[str, nn.Module, str, str]], dmap: DeviceMap) -> list[tuple[str, str, int]]:
     """(map key, device, bytes its tensors take) in the map's order; each tensor counted once."""
     sizes: Counter[str] = Counter()
     mapping = dmap.as_dict()
     seen: set[int] = set()
-    for name, owner, key, kind in _tensor_slots(module):
+    for name, owner, key, kind in slots:
         t = owner._parameters[key] if kind == "parameter" else owner._buffers[key]
         if t is None or id(t) in seen:
             continue
@@ -455,10 +466,10 @@ def _free_bytes(ident: str) -> int | None:
     return reading.total - reading.used
 
 
-def explain(module: nn.Module, dmap: DeviceMap, uncovered: list[str]) -> list[str]:
+def explain(module: nn.Module, dmap: DeviceMap, uncovered: list[str], slots: list[tuple[str, nn.Module, str, str]] | None = None) -> list[str]:
     """Mixed placement in words: what sits off the accelerators and why, what the map left out."""
     findings: list[str] = []
-    entries = _entry_bytes(module, dmap)
+    entries = _entry_bytes(slots if slots is not None else _tensor_slots(module), dmap)
     accelerators = [d for d in dict.fromkeys(d for _, d, _ in entries) if d not in ("cpu", "meta")]
     budgets = dict(dmap.max_memory)
     placed: Counter[str] = Counter()

@@ -221,3 +221,48 @@ def test_accelerate_values_read_as_our_device_ids(tmp_path):
     path = tmp_path / "map.json"
     path.write_text(json.dumps({"a": 0, "b": "cuda", "c": "cuda:1", "d": "cpu", "e": "meta", "f": "3"}))
     assert read_device_map(path).as_dict() == {"a": "cuda:0", "b": "cuda:0", "c": "cuda:1", "d": "cpu", "e": "meta", "f": "cuda:3"}
+
+
+class _Recurrent(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(8, 16, num_layers=2)
+        self.head = nn.Linear(16, 4)
+
+    def forward(self, x):
+        out, _ = self.rnn(x)
+        return self.head(out)
+
+
+def test_an_lstm_hands_its_output_sequence_to_a_head_on_another_device():
+    model = _Recurrent()
+    dmap = parse_device_map({"rnn": "cpu", "head": "meta"})
+    result = measure(model, dmap, apply_device_map(model, dmap), torch.randn(5, 3, 8))
+    (c,) = result.crossings.crossings
+    assert (c.source, c.target, c.bytes_per_forward) == ("rnn", "head", 5 * 3 * 16 * 4)
+
+
+def test_a_cnn_with_batchnorm_keeps_its_buffers_with_its_module_and_its_mode():
+    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU(), nn.Flatten(), nn.Linear(8 * 6 * 6, 10))
+    model.train()
+    dmap = parse_device_map({"0": "cpu", "1": "meta", "4": "meta"})
+    result = measure(model, dmap, apply_device_map(model, dmap), torch.randn(2, 3, 8, 8))
+    assert model[1].running_mean.device.type == "meta" and model[1].num_batches_tracked.device.type == "meta"
+    assert model.training  # measured in eval mode, given back in train mode
+    assert [(c.source, c.target) for c in result.crossings.crossings] == [("0", "1")]
+
+
+def test_a_model_of_ten_thousand_tensors_is_laid_out_in_ranges():
+    model = nn.Sequential(*[nn.Linear(2, 2) for _ in range(5000)])
+    dmap = parse_device_map({str(i): ("cpu" if i < 2500 else "meta") for i in range(5000)})
+    result = apply_device_map(model, dmap)
+    assert result.ok
+    assert {s.device: (s.modules, s.tensors) for s in result.layout} == {"cpu": (("0–2499",), 5000), "meta": (("2500–4999",), 5000)}
+
+
+def test_a_meta_model_cannot_be_mapped_to_real_devices_and_says_why():
+    with torch.device("meta"):
+        model = nn.Linear(4, 4)
+    result = apply_device_map(model, parse_device_map({"": "cpu"}))
+    assert not result.ok and "load its weights first" in result.error.message
+    assert model.weight.device.type == "meta"
