@@ -71,3 +71,26 @@ def test_a_report_with_malformed_ranks_is_refused(tmp_path, capsys):
         path.write_text(json.dumps(report))
         with pytest.raises(InputError, match=why):
             load_report(path)
+
+
+def test_memory_snapshot_records_around_the_moves_and_timing_and_writes_the_pickle(capsys, tmp_path, monkeypatch):
+    """The CUDA path's plumbing, with torch's recorder faked (the real one runs in gpu_check)."""
+    import pickle
+
+    import torch
+
+    from inspector.core import moves
+    from tests.fake_cuda import fake_cuda
+
+    fake_cuda(monkeypatch, count=1)
+    calls = []
+    monkeypatch.setattr(torch.cuda.memory, "_record_memory_history", lambda enabled="all", **kw: calls.append(("record", enabled)))
+    monkeypatch.setattr(torch.cuda.memory, "_snapshot", lambda *a, **k: calls.append(("snapshot",)) or {"segments": [], "device_traces": [[]]})
+    real_move = moves.move_model
+    monkeypatch.setattr(moves, "move_model", lambda *a, **k: calls.append(("move",)) or real_move(*a, **k))
+    path = tmp_path / "snap.pickle"
+    code, _, err = run(capsys, "bench", "--device", "cpu", "--runs", "2", "--memory-snapshot", str(path))
+    assert code == 0, err
+    assert calls == [("record", "all"), ("move",), ("snapshot",), ("record", None)]
+    assert pickle.loads(path.read_bytes()) == {"segments": [], "device_traces": [[]]}
+    assert "memory snapshot written" in err and "pytorch.org/memory_viz" in err
