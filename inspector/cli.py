@@ -248,17 +248,23 @@ def cmd_inspect(args) -> int:
         request = _move_request(args.method, target, args.dtype, args.pinned)
         move = move_model(loaded, request, progress=_ProgressBar(f"{request.method}"))
     placement = snapshot(loaded)
+    mixed = _mixed_placement(loaded, placement)
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
         out.update(placement.to_dict())
         if move is not None:
             out["move"] = move.to_dict()
+        if mixed is not None:
+            out["device_layout"] = mixed.to_dict()
         _print(json.dumps(out, indent=2))
     else:
         if move is not None:
             _print(_move_text(move))
             _print()
         _print(_placement_text(loaded, placement))
+        if mixed is not None:
+            _print()
+            _print(_device_map_text(mixed, has_input=loaded.example_input is not None, heading="The model sits on several devices:"))
     if move is not None and not move.ok:
         # On stderr, so --json output on stdout stays parseable.
         print(f"error: {move.error.message}", file=sys.stderr)
@@ -300,12 +306,32 @@ def _inspect_device_map(args) -> int:
     return 0
 
 
-def _device_map_text(result, *, has_input: bool) -> str:
+def _mixed_placement(loaded, placement):
+    """For a model already split over devices: its layout and measured crossings; else None."""
+    if len(placement.devices) < 2:
+        return None
+    from inspector.core import device_map
+    from inspector.core.crossings import measure_crossings
+
+    layout = device_map.layout(loaded.module)
+    result = device_map.MapResult(True, None, 0.0, 0, layout, (), ())
+    if loaded.example_input is None:
+        return result
+    report = measure_crossings(loaded.module, loaded.example_input)
+    words = tuple(c.describe() for c in report.crossings)
+    if report.error is not None:
+        words += (f"a forward fails with the model split like this: {report.error}",)
+    return device_map.MapResult(True, None, 0.0, 0, layout, (), words, report)
+
+
+def _device_map_text(result, *, has_input: bool, heading: str | None = None) -> str:
     from inspector.core.units import format_seconds
 
     if not result.ok:
         return f"device map {result.source} not applied: {result.error.message}"
-    parts = [f"device map {result.source} applied: {format_bytes(result.bytes)} moved in {format_seconds(result.seconds)}", ""]
+    if heading is None:
+        heading = f"device map {result.source} applied: {format_bytes(result.bytes)} moved in {format_seconds(result.seconds)}"
+    parts = [heading, ""]
     rows = [[s.device, str(s.tensors), format_bytes(s.bytes), ", ".join(s.modules) or "-"] for s in result.layout]
     parts.append(_table(["DEVICE", "TENSORS", "BYTES", "MODULES"], rows, right={1, 2}))
     crossings = result.crossings.crossings if result.crossings is not None else ()

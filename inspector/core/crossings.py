@@ -44,7 +44,7 @@ class Crossing:
     """Tensors handed from one device to another in one forward, summed per pair of ends.
 
     ``source`` is the module whose output crossed (``"the input"`` for the forward's own
-    arguments, ``"<module> (its own code)"`` for a tensor a module computed between calls to
+    arguments, ``"<module>'s forward"`` for a tensor a module computed between calls to
     its children); ``target`` the module that received it on the other device.
     """
 
@@ -103,22 +103,26 @@ class _Observer:
         found = self.producers.get(id(tensor))
         if found is not None and found[0]() is tensor:
             return found[1]
-        here = self.stack[-1] if self.stack else "the model"
-        return f"{here or 'the model'} (its own code)"
+        return _code_of(self.stack)
 
     def record(self, source: torch.Tensor, result: torch.Tensor) -> None:
         if source.device == result.device:
             return
         consumer = self.aligning_for
         if consumer is None:
-            here = self.stack[-1] if self.stack else ""
-            consumer = f"{here or 'the model'} (its own code)"
+            consumer = _code_of(self.stack)
         key = (self.producer(source), device_id(source.device), consumer, device_id(result.device))
         entry = self.totals.setdefault(key, [0, 0])
         entry[0] += source.nbytes
         entry[1] += 1
         # The moved copy carries on the producer's name: a second hop is still its output.
         self.producers[id(result)] = (weakref.ref(result), key[0])
+
+
+def _code_of(stack: list[str]) -> str:
+    """A tensor made or moved between child modules: the forward of the module running it."""
+    here = stack[-1] if stack else ""
+    return f"{here}'s forward" if here else "the model's forward"
 
 
 class _Watch(TorchFunctionMode):

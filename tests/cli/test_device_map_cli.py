@@ -90,3 +90,37 @@ def test_device_map_and_to_do_not_mix(capsys, tmp_path):
     spec, path = _setup(tmp_path, {"embed_tokens": "cpu"})
     code, _, err = run(capsys, "inspect", spec, "--device-map", path, "--to", "cpu")
     assert code == 2 and "--device-map places each module itself" in err
+
+
+SPLIT = '''
+import torch
+from torch import nn
+
+class Pipe(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4).to("meta")
+
+    def forward(self, x):
+        return self.b(self.a(x).to("meta"))
+
+def make():
+    return Pipe(), torch.randn(3, 4)
+'''
+
+
+def test_a_model_already_split_is_laid_out_and_its_hand_offs_measured(capsys, tmp_path):
+    (tmp_path / "split.py").write_text(SPLIT)
+    code, out, _ = run(capsys, "inspect", f"{tmp_path / 'split.py'}:make")
+    assert code == 0
+    assert "The model sits on several devices:" in out
+    assert "finding: a on cpu hands 48 B (1 tensor) to the model's forward on meta each forward" in out
+    code, out, _ = run(capsys, "inspect", f"{tmp_path / 'split.py'}:make", "--json")
+    layout = json.loads(out)["device_layout"]
+    assert [(d["device"], d["modules"]) for d in layout["devices"]] == [("cpu", ["a"]), ("meta", ["b"])]
+
+
+def test_a_model_on_one_device_gets_no_layout_section(capsys):
+    code, out, _ = run(capsys, "inspect", "--json")
+    assert code == 0 and "device_layout" not in json.loads(out)

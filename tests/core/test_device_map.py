@@ -103,7 +103,7 @@ def test_a_model_that_moves_its_own_activations_is_measured_without_a_map():
     report = measure_crossings(Pipeline(), torch.randn(3, 4))
     (c,) = report.crossings
     assert (c.source, c.source_device, c.target_device, c.bytes_per_forward) == ("a", "cpu", "meta", 48)
-    assert c.target == "the model (its own code)"
+    assert c.target == "the model's forward"
 
 
 def test_a_map_that_fails_half_way_leaves_the_model_exactly_as_it_was(monkeypatch):
