@@ -363,6 +363,16 @@ _LATENCY_HEADERS = (
     "Device", "dtype", "Mode", "Input", "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
 )
 _MEMORY_HEADERS = ("Device", "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total")
+_RANK_HEADERS = ("Rank", "Host", "Device", "Median", "p5", "p95", "Status")
+
+
+def _rank_cells(entry: Mapping[str, Any]) -> tuple[str, ...]:
+    """One torchrun rank: its first latency entry, or why it failed."""
+    latency = entry.get("latency") or [{}]
+    first = latency[0] if isinstance(latency[0], Mapping) else {}
+    status = "ok" if entry.get("ok") else f"failed: {entry.get('error') or 'unknown error'}"
+    return (str(entry.get("rank", "?")), str(entry.get("host", "?")), str(entry.get("device", "?")),
+            _ms(first.get("median_ms")), _ms(first.get("p5_ms")), _ms(first.get("p95_ms")), status)  # fmt: skip
 #: Columns of figures: right-aligned in the HTML page so digits line up; text stays left.
 _NUMERIC_COLUMNS = frozenset({
     "Time", "Bytes", "GB/s",
@@ -449,6 +459,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     notes = [n for entry in latency for n in entry.get("notes") or ()]
     if notes:
         lines += [""] + [f"- {_md_cell(n)}" for n in dict.fromkeys(notes)]
+    if report.get("ranks"):
+        lines += ["", "**Ranks** (torchrun; the tables above are rank 0's)", ""]
+        lines += _md_table(_RANK_HEADERS, map(_rank_cells, report["ranks"]))
     return "\n".join(lines) + "\n"
 
 
@@ -587,6 +600,8 @@ def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = Non
         "<h2>Latency</h2>",
         _html_table(_LATENCY_HEADERS, map(_latency_cells, latency)) if latency else "<p>No latency measured.</p>",
         "".join(f"<p class=muted>{html.escape(n)}</p>" for n in notes),
+        *(["<h2>Ranks</h2>", "<p class=muted>torchrun; the tables above are rank 0's.</p>",
+            _html_table(_RANK_HEADERS, map(_rank_cells, report["ranks"]))] if report.get("ranks") else []),
         "<h2>Memory</h2>",
         _html_table(_MEMORY_HEADERS, _memory_summary_rows(memory)) if memory else "<p>No memory readings.</p>",
         "<h2>Plots</h2>",

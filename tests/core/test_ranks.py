@@ -67,3 +67,19 @@ def test_summary_names_the_slowest_rank_and_the_spread():
     assert summary["slowest"] == 1 and summary["fastest"] == 0
     assert summary["spread"] == pytest.approx(0.5)
     assert summary["failed"] == [2]
+
+
+def test_markdown_and_html_reports_list_every_rank():
+    from inspector.core.models import example_model
+    from inspector.core.report import build_report, render_html, render_markdown
+
+    ranks = [
+        {"rank": 0, "host": "node-0", "device": "cuda:0", "ok": True, "latency": [{"median_ms": 1.5, "p5_ms": 1.4, "p95_ms": 1.7}]},
+        {"rank": 1, "host": "<b>node-1</b>", "device": "cuda:1", "ok": False, "error": "out of memory on cuda:1", "latency": []},
+    ]
+    report = build_report(example_model(), ranks=ranks)
+    md = render_markdown(report)
+    assert "**Ranks**" in md
+    assert "| 0 | node-0 | cuda:0 | 1.5" in md and "failed: out of memory on cuda:1" in md
+    page = render_html(report)
+    assert "<h2>Ranks</h2>" in page and "&lt;b&gt;node-1&lt;/b&gt;" in page and "<b>node-1" not in page
