@@ -162,8 +162,9 @@ def _hooks(module: nn.Module, observer: _Observer, align: Mapping[str, torch.dev
 
 @contextmanager
 def _installed(module: nn.Module, observer: _Observer, align: Mapping[str, torch.device]) -> Iterator[None]:
-    handles = list(_hooks(module, observer, align))
+    handles: list[Any] = []
     try:
+        handles.extend(_hooks(module, observer, align))  # a failure half-way still removes these
         yield
     finally:
         for handle in handles:
@@ -190,7 +191,12 @@ def measure_crossings(
     output: Any = None
     error: str | None = None
     with ExitStack() as stack:
-        stack.enter_context(_installed(module, observer, align or {}))
+        try:
+            stack.enter_context(_installed(module, observer, align or {}))
+        except RuntimeError as exc:  # TorchScript modules take no Python hooks
+            from inspector.core.units import first_line
+
+            return CrossingReport((), "", f"crossings cannot be measured on this model: {first_line(exc)}")
         module.eval()
         try:
             with torch.inference_mode(), _Watch(observer):

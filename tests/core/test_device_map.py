@@ -266,3 +266,12 @@ def test_a_meta_model_cannot_be_mapped_to_real_devices_and_says_why():
     result = apply_device_map(model, parse_device_map({"": "cpu"}))
     assert not result.ok and "load its weights first" in result.error.message
     assert model.weight.device.type == "meta"
+
+
+def test_crossings_leave_no_hook_behind_and_say_when_hooks_cannot_be_added():
+    model = Decoder()
+    measure_crossings(model, torch.randint(0, 50, (1, 3)))
+    assert all(not m._forward_pre_hooks and not m._forward_hooks for m in model.modules())
+    scripted = torch.jit.script(nn.Sequential(nn.Linear(2, 2)))
+    report = measure_crossings(scripted, torch.randn(1, 2))
+    assert report.crossings == () and report.error.startswith("crossings cannot be measured on this model")
