@@ -21,6 +21,7 @@ from inspector.core.report_modules import format_flops
 from inspector.core.units import format_bytes, format_seconds
 from inspector.gui.panels.devices import device_colour, device_swatch  # noqa: F401
 from inspector.gui.panels.table_model import header_text
+from inspector.gui.plain_text import plain_tooltip
 
 KIND_LABELS = {
     "parameter": "parameter",
@@ -362,7 +363,7 @@ class PlacementModel(QAbstractItemModel):
         elif role == Qt.ItemDataRole.ToolTipRole:
             speed = f", {format_flops(stats.flops_per_s, '/s')}" if stats.flops_per_s else ""
             calls = f", called {stats.calls}× per forward" if stats.calls != 1 else ""
-            return (
+            return plain_tooltip(
                 f"{stats.name or '(model)'} ({stats.type}) on {stats.device}{calls}\n"
                 f"median {format_seconds(stats.median_ms / 1e3)} with its children, "
                 f"{format_seconds(stats.self_ms / 1e3)} itself\n"
@@ -397,7 +398,7 @@ class PlacementModel(QAbstractItemModel):
             tip = f"{row.name} — {KIND_LABELS.get(row.kind, row.kind)}, {row.elements:,} elements on {row.device}"
             if row.shares_with:
                 tip += f"\nshares its storage with {row.shares_with} (counted once in the totals)"
-            return tip
+            return plain_tooltip(tip)
         return None
 
     def _module_data(self, node: _Node, column: int, role: int):
