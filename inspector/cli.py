@@ -17,6 +17,10 @@ from inspector.core.errors import InspectorError
 from inspector.core.units import format_bytes
 
 DTYPES = ("float32", "float16", "bfloat16", "float64")
+# The caps on a benchmark request, stated in --help (the same numbers timing.py enforces;
+# a test keeps them equal without importing torch here).
+MAX_SAMPLES = 100_000
+MAX_MEASURE_SECONDS = 3600.0
 
 
 def _common(default=False) -> argparse.ArgumentParser:
@@ -67,8 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=("forward", "train-step"), default="forward", help="what to time (default: forward)")
     p.add_argument("--input-shape", metavar="SHAPE", help="input shape for models without an example input, e.g. 1,3,224,224")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--runs", type=int, metavar="N", help="timed samples per device (default: 100)")
-    group.add_argument("--min-time", type=float, metavar="S", help="sample for at least S seconds per device")
+    group.add_argument("--runs", type=int, metavar="N", help=f"timed samples per device (default: 100; capped at {MAX_SAMPLES:,}, and a run stops after {MAX_MEASURE_SECONDS:,g} s)")
+    group.add_argument("--min-time", type=float, metavar="S", help=f"sample for at least S seconds per device (capped at {MAX_MEASURE_SECONDS:,g} s or {MAX_SAMPLES:,} samples)")
     p.add_argument("--output", metavar="FILE", help="write the timing report (.json, .csv, .md or .html)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     return parser
@@ -306,22 +310,6 @@ class _progress_bar:
         sys.stderr.flush()
 
 
-def _check_output(output: str, suffixes: tuple[str, ...]) -> None:
-    """Refuse a report path that cannot work before minutes of measuring, not after."""
-    import os
-    from pathlib import Path
-
-    from inspector.core.errors import InputError
-
-    if not output.lower().endswith(suffixes):
-        raise InputError(f"--output must end in one of {', '.join(suffixes)}: {output}")
-    folder = Path(output).expanduser().parent
-    if not folder.is_dir():
-        raise InputError(f"cannot write the report to {output}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise InputError(f"cannot write the report to {output}: the folder {folder} is not writable")
-
-
 def _bench_targets(args) -> list[str]:
     """The devices to measure on: those asked for, else every device the method can reach."""
     from inspector.core.devices import available_device_ids
@@ -343,15 +331,19 @@ def cmd_bench(args) -> int:
     from inspector.core.errors import InputError
     from inspector.core.memory_log import BackgroundSampler, MemoryTimeline
     from inspector.core.moves import MoveRequest, move_model
-    from inspector.core.timing import measure_latency, model_device, parse_input_shape
+    from inspector.core.output_path import check_output_path
+    from inspector.core.timing import measure_latency, model_device, parse_input_shape, request_caps
 
     if args.runs is not None and args.runs < 1:
         raise InputError("--runs must be at least 1")
     if args.min_time is not None and args.min_time <= 0:
         raise InputError("--min-time must be more than 0 seconds")
-    if args.output:
-        _check_output(args.output, report_mod.SUPPORTED_SUFFIXES)
+    # Before loading or measuring anything: a path that cannot work fails now, not after.
+    output = check_output_path(args.output) if args.output is not None else None
     shape = parse_input_shape(args.input_shape) if args.input_shape else None
+    announced = request_caps(args.runs, args.min_time)
+    for note in announced:  # now, not after an hour: the user may rather stop and ask again
+        print(f"note: {note}", file=sys.stderr)
     targets = _bench_targets(args)
     requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
     loaded = _load(args)
@@ -403,9 +395,16 @@ def cmd_bench(args) -> int:
         _print(json.dumps(report, indent=2))
     elif rows:
         _print(_table(["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "P5 ms", "P95 ms", "FIRST CALL ms"], rows, right={4, 5, 6, 7, 8}))
-    if args.output:
-        path = report_mod.save_report(report, args.output, images=_report_images(report, args.output))
-        print(f"report written: {path}", file=sys.stderr)
+    for note in dict.fromkeys(n for r in latencies for n in r.notes if n not in announced):
+        print(f"note: {note}", file=sys.stderr)
+    if output is not None:
+        if latencies:
+            path = report_mod.save_report(report, output, images=_report_images(report, str(output)))
+            print(f"report written: {path}", file=sys.stderr)
+        else:
+            # A run that measured nothing must not replace a good report with an empty one.
+            kept = " (the file already there is left as it was)" if output.exists() else ""
+            print(f"note: nothing was measured, so no report was written to {output}{kept}", file=sys.stderr)
     if failures:
         print(f"error: {failures[0]}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""), file=sys.stderr)
         return 1

@@ -32,11 +32,12 @@ import inspector
 from inspector.core.devices import cpu_model_name, device_id
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
+from inspector.core.output_path import REPORT_SUFFIXES
 from inspector.core.placement import snapshot
 from inspector.core.units import dtype_name, format_bytes, format_seconds
 
 SCHEMA_VERSION = 1
-SUPPORTED_SUFFIXES = (".json", ".csv", ".md", ".html")
+SUPPORTED_SUFFIXES = REPORT_SUFFIXES
 REQUIRED_KEYS = ("schema_version", "created", "environment", "model", "moves", "latency", "memory")
 _SECTION_TYPES = {"environment": dict, "model": dict, "moves": list, "latency": list, "memory": dict}
 _LATENCY_KEYS = ("device", "dtype", "samples_ms", "median_ms")

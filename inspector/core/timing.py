@@ -29,9 +29,13 @@ from inspector.core.units import dtype_name, first_line
 
 MODES = ("forward", "train-step")
 DEFAULT_RUNS = 100
-#: Under ``min_time`` a tiny model could otherwise run millions of samples; every sample is
-#: kept (report, plots), so cap them at a size a report and a plot still handle comfortably.
+#: Every sample is kept (report, plots), so one measurement takes at most this many: a size
+#: a report and a plot still handle comfortably. Asking for more runs is capped, with a note.
 MAX_SAMPLES = 100_000
+#: One measurement measures for at most this long (an hour): a longer ``min_time`` is capped,
+#: and a run count that would take longer stops here, each with a note saying so.
+MAX_MEASURE_SECONDS = 3600.0
+_MAX_MEASURE_NS = int(MAX_MEASURE_SECONDS * 1e9)
 _INPUT_SHAPE_HINT = "--input-shape 1,3,224,224 on the command line, or the input-shape field in the window"
 
 
@@ -256,6 +260,7 @@ def measure_latency(
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}: use forward or train-step")
     target = _sample_target(runs, min_time)
+    notes: list[str] = list(request_caps(runs, min_time))
     if warmup < 1:
         raise InputError("warm-up needs at least one call: its cost is reported separately")
 
@@ -264,7 +269,6 @@ def measure_latency(
     dtype = model_dtype(module)
     args = _as_args(make_input(loaded, input_shape))
     shapes = _input_shapes(args)
-    notes: list[str] = []
     if len(shapes) > 1:
         notes.append("inputs of shapes " + ", ".join(str(s) for s in shapes))
     sync = _synchronizer(module)
@@ -298,18 +302,33 @@ def measure_latency(
     )
 
 
+def request_caps(runs: int | None, min_time: float | None) -> tuple[str, ...]:
+    """Notes saying how ``runs`` / ``min_time`` are capped (none when within the caps).
+
+    Front ends print them before measuring; ``measure_latency`` keeps them in its result.
+    """
+    notes = []
+    if isinstance(runs, int) and runs > MAX_SAMPLES:
+        notes.append(f"{runs:,} runs asked for: capped at {MAX_SAMPLES:,} samples per measurement")
+    if isinstance(min_time, (int, float)) and min_time > MAX_MEASURE_SECONDS:  # inf included
+        notes.append(
+            f"a minimum time of {min_time:g} s asked for: capped at {MAX_MEASURE_SECONDS:,g} s per measurement"
+        )
+    return tuple(notes)
+
+
 def _sample_target(runs: int | None, min_time: float | None) -> tuple[int, int | None]:
     """(max number of samples, minimum measured nanoseconds or None)."""
     if runs is not None and min_time is not None:
         raise InputError("give a number of runs or a minimum time, not both")
     if min_time is not None:
-        if not (isinstance(min_time, (int, float)) and math.isfinite(min_time) and min_time > 0):
+        if not (isinstance(min_time, (int, float)) and not math.isnan(min_time) and min_time > 0):
             raise InputError(f"the minimum time must be a positive number of seconds, not {min_time!r}")
-        return MAX_SAMPLES, int(min_time * 1e9)
+        return MAX_SAMPLES, int(min(min_time, MAX_MEASURE_SECONDS) * 1e9)
     runs = DEFAULT_RUNS if runs is None else runs
     if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
         raise InputError(f"the number of runs must be a whole number of at least 1, not {runs!r}")
-    return runs, None
+    return min(runs, MAX_SAMPLES), None
 
 
 def _synchronizer(module: nn.Module) -> Callable[[], None] | None:
@@ -407,7 +426,9 @@ def _sample(
         total = max_samples if min_ns is None else _estimate_total(min_ns, warm[1:] or warm, max_samples)
         if progress is not None:
             progress(0, total)
-        while len(samples) < max_samples and (min_ns is None or measured < min_ns):
+        # A run count that would take hours stops at the time cap (min_ns is already capped).
+        stop_ns = min_ns if min_ns is not None else _MAX_MEASURE_NS
+        while len(samples) < max_samples and measured < stop_ns:
             if should_cancel is not None and should_cancel():
                 raise Cancelled(
                     f"benchmark cancelled after {len(samples)} samples; the model is unchanged"
@@ -422,7 +443,15 @@ def _sample(
                     total = _remaining_estimate(len(samples), measured, min_ns, max_samples)
                 progress(len(samples), total)
         if min_ns is not None and measured < min_ns:
-            notes.append(f"stopped at {max_samples} samples before the minimum time was reached")
+            notes.append(
+                f"stopped at the cap of {max_samples:,} samples after {measured / 1e9:.3g} s, "
+                f"before the minimum time of {min_ns / 1e9:.3g} s was reached"
+            )
+        elif min_ns is None and len(samples) < max_samples:
+            notes.append(
+                f"stopped after {len(samples):,} of {max_samples:,} runs: "
+                f"the cap of {MAX_MEASURE_SECONDS:,g} s per measurement was reached"
+            )
         return warm, samples
     finally:
         if gc_was_enabled:

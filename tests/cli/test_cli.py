@@ -266,7 +266,7 @@ def test_bench_refuses_an_unwritable_report_folder_before_measuring(capsys, tmp_
     blocker.write_text("x")
     code, out, err = run(capsys, "bench", "--runs", "2", "--output", str(blocker / "r.json"))
     assert code == 2
-    assert "does not exist" in err and out == ""
+    assert "file is not a folder" in err and out == ""
 
 
 def test_pinned_needs_a_host_to_gpu_move(capsys):

@@ -1,0 +1,90 @@
+"""Is a report path one we can write? Asked before minutes of measuring, not after.
+
+Everything that can be known without measuring is checked here: the name (a suffix we
+render, a stem before it), ``~`` expanded, the folder (exists, is a folder, takes a new
+file: proven by creating and removing one), and the target (not a folder, not a device or
+pipe, not read-only or immutable). What only the write itself can tell (the disk filling
+up half-way) is left to ``report._atomic_write``, which then keeps the old file intact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import stat
+from pathlib import Path
+
+from inspector.core.errors import InputError
+
+#: Suffixes a report can be written as (``report.save_report`` renders each).
+REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
+
+
+def check_output_path(text: str | os.PathLike[str], suffixes: tuple[str, ...] = REPORT_SUFFIXES) -> Path:
+    """The path to write a report to, ``~`` expanded; ``InputError`` (one line) if it cannot work."""
+    raw = os.fspath(text)
+    if not raw.strip():
+        raise InputError(f"the report path is empty: give a file name ending in {_names(suffixes)}")
+    path = Path(raw).expanduser()
+    suffix = path.suffix.lower()
+    if path.name.lower() in suffixes:  # ".json": Path calls that a stem with no suffix
+        raise InputError(f"cannot write the report to {raw}: the file name has nothing before {path.name}")
+    if suffix not in suffixes:
+        raise InputError(f"cannot write the report to {raw}: the file name must end in {_names(suffixes)}")
+    _check_target(path, raw)
+    _check_folder(path.parent, raw)
+    return path
+
+
+def _names(suffixes: tuple[str, ...]) -> str:
+    return ", ".join(suffixes[:-1]) + f" or {suffixes[-1]}" if len(suffixes) > 1 else suffixes[0]
+
+
+def _check_target(path: Path, raw: str) -> None:
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except NotADirectoryError:
+        raise InputError(f"cannot write the report to {raw}: {path.parent} is not a folder") from None
+    except OSError as exc:
+        raise InputError(f"cannot write the report to {raw}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"cannot write the report to {raw}: it is a folder")
+    if not stat.S_ISREG(info.st_mode):
+        # Replacing a device node or a pipe with a file would break whatever uses it.
+        raise InputError(f"cannot write the report to {raw}: it is not a regular file")
+    # access() says no for an immutable file even to root, and for a read-only one to others;
+    # a rename would otherwise replace a file its owner marked as not to be changed.
+    if not os.access(path, os.W_OK):
+        raise InputError(f"cannot write the report to {raw}: the file exists and is read-only")
+
+
+def _check_folder(folder: Path, raw: str) -> None:
+    if not folder.exists():
+        raise InputError(f"cannot write the report to {raw}: the folder {folder} does not exist")
+    if not folder.is_dir():
+        raise InputError(f"cannot write the report to {raw}: {folder} is not a folder")
+    # The only sure test of "can a file be created here" (read-only mounts, /proc, immutable
+    # folders, ACLs) is to create one: a hidden, empty file, removed at once.
+    probe = folder / f".torch-device-inspector-probe-{secrets.token_hex(4)}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise InputError(f"cannot write the report to {raw}: {_folder_reason(folder, exc)}") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+
+
+def _folder_reason(folder: Path, exc: OSError) -> str:
+    reasons = {
+        errno.EACCES: f"no permission to create files in {folder}",
+        errno.EPERM: f"no permission to create files in {folder}",
+        errno.EROFS: f"{folder} is on a read-only file system",
+        errno.ENOSPC: f"the disk holding {folder} is full",
+        errno.ENOENT: f"files cannot be created in {folder}",  # /proc and similar
+    }
+    return reasons.get(exc.errno or 0, f"files cannot be created in {folder} ({exc.strerror or exc})")
