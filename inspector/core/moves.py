@@ -115,12 +115,12 @@ class MoveResult:
     gbps: float | None
     ok: bool
     error: Failure | None
-    memory_before: dict
-    memory_after: dict
+    memory_before: dict[str, Any]
+    memory_after: dict[str, Any]
     #: Anything the user should know that is not an error (e.g. why ``pinned`` was ignored).
     note: str = ""
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -283,7 +283,7 @@ def _settle_pinned(request: MoveRequest, plan: _Plan) -> _Plan:
 # --------------------------------------------------------------------------- the snapshot
 
 
-def _tensor_key(t: torch.Tensor) -> tuple:
+def _tensor_key(t: torch.Tensor) -> tuple[Any, ...]:
     """Identifies a tensor's bytes, so tied or shared tensors are counted once."""
     return (t.device, t.data_ptr(), t.dtype, t.nbytes)
 
@@ -320,7 +320,7 @@ class _Snapshot:
             yield buf
 
     def unique_tensors(self) -> list[torch.Tensor]:
-        seen: dict[tuple, torch.Tensor] = {}
+        seen: dict[tuple[Any, ...], torch.Tensor] = {}
         for t in self.tensors():
             seen.setdefault(_tensor_key(t), t)
         return list(seen.values())
@@ -364,8 +364,8 @@ def _bytes_needed(tensors: list[torch.Tensor], plan: _Plan) -> int:
     needed = 0
     for t in tensors:
         # Module.to casts floating-point and complex tensors only.
-        castable = plan.dtype is not None and (t.is_floating_point() or t.is_complex())
-        cast = plan.dtype if castable else t.dtype
+        castable = t.is_floating_point() or t.is_complex()
+        cast = plan.dtype if plan.dtype is not None and castable else t.dtype
         moves = target_id is not None and devices.device_id(t.device) != target_id
         if moves or cast != t.dtype:
             needed += t.numel() * cast.itemsize
@@ -398,9 +398,15 @@ class _ConversionWatch(TorchFunctionMode):
         self.should_cancel = should_cancel
         self.pin = pin
         self.pinned_any = False
-        self._seen: set[tuple] = set()
+        self._seen: set[tuple[Any, ...]] = set()
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):
+    def __torch_function__(
+        self,
+        func: Callable[..., Any],
+        types: Any,
+        args: tuple[Any, ...] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
         kwargs = kwargs or {}
         name = getattr(func, "__name__", None)
         if name not in _CONVERSIONS or not args or not isinstance(args[0], torch.Tensor):
@@ -416,7 +422,9 @@ class _ConversionWatch(TorchFunctionMode):
             self.progress(min(self.done, self.total), self.total)
         return result
 
-    def _pinned_call(self, func, args, kwargs):
+    def _pinned_call(
+        self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
         source = args[0]
         pinned = source if source.is_pinned() else source.pin_memory()
         self.pinned_any = True
@@ -455,7 +463,7 @@ def _follow(example_input: Any, target: torch.device | None, dtype: torch.dtype 
     return convert(example_input)
 
 
-def _readings(ids: list[str]) -> dict:
+def _readings(ids: list[str]) -> dict[str, Any]:
     """Each device's memory now; a device that cannot be read (a sticky CUDA error after a
     failed move) is left out rather than turning the move's result into an exception."""
     readings = {}
@@ -467,14 +475,14 @@ def _readings(ids: list[str]) -> dict:
     return readings
 
 
-def _free_bytes(reading: dict | None) -> int | None:
+def _free_bytes(reading: dict[str, Any] | None) -> int | None:
     """Free memory a reading shows: the driver's free bytes plus the allocator's idle cache."""
     if not reading or reading.get("total") is None or reading.get("used") is None:
         return None
-    free = reading["total"] - reading["used"]
+    free = int(reading["total"]) - int(reading["used"])
     if reading.get("reserved") is not None and reading.get("allocated") is not None:
         if reading["device"] != "cpu":
-            free += max(reading["reserved"] - reading["allocated"], 0)
+            free += max(int(reading["reserved"]) - int(reading["allocated"]), 0)
     return free
 
 
@@ -488,7 +496,7 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
         current = current.__cause__ or current.__context__
 
 
-def _failure(exc: BaseException, plan: _Plan, target_id: str, needed: int, before: dict) -> Failure:
+def _failure(exc: BaseException, plan: _Plan, target_id: str, needed: int, before: dict[str, Any]) -> Failure:
     for cause in _causes(exc):
         if isinstance(cause, Cancelled):
             return Failure("cancelled", cause.message)
@@ -627,7 +635,7 @@ def move_model(
     failure: Failure | None = None
     try:
         _attempt(loaded, plan, touched, watch, outcome)
-    except Exception as exc:  # every failure rolls back; its kind is sorted out here
+    except Exception as exc:  # noqa: BLE001 -- every failure rolls back; its kind is sorted out here
         failure = _failure(exc, plan, target_id, needed, memory_before)
     except BaseException:
         # KeyboardInterrupt and friends: still leave the model whole, then let it through.
