@@ -358,7 +358,7 @@ def _show(value: Any, *, as_bytes: bool = False) -> str:
         )
     if isinstance(value, int) and not isinstance(value, bool) and number is not None:
         return f"{value:,}"
-    return _text(value)
+    return _text(value, "—")
 
 
 def _device_text(entry: Mapping[str, Any]) -> str:

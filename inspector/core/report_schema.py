@@ -196,16 +196,17 @@ class LatencyEntry:
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "LatencyEntry":
         f = _Fields(data, at)
-        median = f.number("median_ms", required=True)
-        assert median is not None  # required
+        device, dtype = f.text("device", required=True) or "", f.text("dtype", required=True) or ""
+        samples = f.numbers("samples_ms", required=True)
+        median = f.number("median_ms", required=True) or 0.0  # required: never None here
         return cls(
-            device=f.text("device", required=True) or "",
-            dtype=f.text("dtype", required=True) or "",
+            device=device,
+            dtype=dtype,
             mode=f.text("mode") or "forward",
             input_shape=f.shape("input_shape"),
             warmup_ms=f.number("warmup_ms"),
             warmup_samples_ms=f.numbers("warmup_samples_ms"),
-            samples_ms=f.numbers("samples_ms", required=True),
+            samples_ms=samples,
             median_ms=median,
             mean_ms=f.number("mean_ms"),
             p5_ms=f.number("p5_ms"),
