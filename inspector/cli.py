@@ -184,8 +184,11 @@ def _move_request(method: str, device: str | None, dtype: str | None, pinned: bo
 
 
 def _placement_text(loaded, placement) -> str:
+    from inspector.core.placement import device_bytes_text, meta_text, size_text
+
     t = placement.totals
-    head = f"Model: {loaded.spec} ({loaded.class_name}) — {t.count} tensors, {t.elements:,} elements, {format_bytes(t.bytes)}"
+    head = (f"Model: {loaded.spec} ({loaded.class_name}) — {t.count} tensors, {t.elements:,} elements, "
+            f"{format_bytes(t.bytes)}{meta_text(t)}")
     rows = [
         [
             r.name,
@@ -193,7 +196,7 @@ def _placement_text(loaded, placement) -> str:
             "x".join(map(str, r.shape)) or "scalar",
             r.dtype,
             r.device,
-            format_bytes(r.bytes) + (f" (= {r.shares_with})" if r.shares_with else ""),
+            size_text(r) + (f" (= {r.shares_with})" if r.shares_with else ""),
             "yes" if r.requires_grad else "no",
         ]
         for r in placement.tensors
@@ -201,7 +204,7 @@ def _placement_text(loaded, placement) -> str:
     parts = [head, "", _table(["NAME", "KIND", "SHAPE", "DTYPE", "DEVICE", "SIZE", "GRAD"], rows, right={5})]
     parts.append("")
     nothing = "(no tensors)"
-    parts.append("By device: " + (", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_device.items()) or nothing))
+    parts.append("By device: " + (", ".join(f"{d} {device_bytes_text(t, d)}" for d in t.by_device) or nothing))
     parts.append("By dtype:  " + (", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_dtype.items()) or nothing))
     for w in placement.warnings:
         parts.append(f"warning: {w.message}")

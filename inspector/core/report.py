@@ -81,7 +81,8 @@ def _model_section(loaded: LoadedModel) -> dict[str, Any]:
         # Totals over parameters, buffers, grads and optimizer state; tied tensors count once.
         "tensors": placement.totals.count,
         "elements": placement.totals.elements,
-        "bytes": placement.totals.bytes,
+        "bytes": placement.totals.bytes,  # allocated: meta tensors count 0, sparse ones their indices + values
+        "meta_bytes": placement.totals.meta_bytes,  # what the meta tensors would take
         "by_device": dict(placement.totals.by_device),
         "by_dtype": dict(placement.totals.by_dtype),
         "notes": list(loaded.notes),
@@ -345,8 +346,13 @@ def _model_rows(model: dict[str, Any]) -> list[tuple[str, str]]:
         ("Class", str(model.get("class", "—"))),
         ("Parameters", f"{model.get('parameters', '—'):,}" if isinstance(model.get("parameters"), int) else "—"),
         ("Optimizer", str(model.get("optimizer") or "none")),
-        ("Tensors", f"{model.get('tensors', '—')} ({format_bytes(model.get('bytes'))}{where})"),
+        ("Tensors", f"{model.get('tensors', '—')} ({format_bytes(model.get('bytes'))}{where}){_meta_note(model)}"),
     ]
+
+
+def _meta_note(model: Mapping[str, Any]) -> str:
+    meta = model.get("meta_bytes")
+    return f"; {format_bytes(meta)} more on meta, not allocated" if isinstance(meta, int) and meta > 0 else ""
 
 
 _MOVE_HEADERS = ("Call", "Source → target", "Time", "Bytes", "GB/s", "Result")

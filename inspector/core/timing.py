@@ -115,7 +115,8 @@ def model_device(module: nn.Module) -> torch.device:
 
 
 def model_dtype(module: nn.Module) -> torch.dtype:
-    """The dtype of the first floating parameter (else buffer); PyTorch's default otherwise."""
+    """The dtype of the first floating or complex parameter (else buffer); PyTorch's default
+    otherwise. A complex64 model is complex64 here, not the default float32."""
     first = _first_floating_tensor(module)
     return first.dtype if first is not None else torch.get_default_dtype()
 
@@ -127,10 +128,10 @@ def _tensors(module: nn.Module) -> Iterator[torch.Tensor]:
 
 def _first_floating_tensor(module: nn.Module) -> torch.Tensor | None:
     for p in module.parameters():
-        if p.is_floating_point():
+        if p.is_floating_point() or p.is_complex():
             return p
     for b in module.buffers():
-        if b is not None and b.is_floating_point():
+        if b is not None and (b.is_floating_point() or b.is_complex()):
             return b
     return None
 
@@ -162,7 +163,10 @@ def make_input(loaded: LoadedModel, input_shape: tuple[int, ...] | None = None) 
 
 def _to_model(value: Any, device: torch.device, dtype: torch.dtype) -> Any:
     if isinstance(value, torch.Tensor):
-        return value.to(device, dtype) if value.is_floating_point() else value.to(device)
+        # Real inputs follow a real dtype, complex ones a complex dtype; a real input to a
+        # complex model stays real (casting would drop or invent imaginary parts).
+        same_kind = (value.is_floating_point() and dtype.is_floating_point) or (value.is_complex() and dtype.is_complex)
+        return value.to(device, dtype) if same_kind else value.to(device)
     if isinstance(value, (tuple, list)):
         return tuple(_to_model(v, device, dtype) for v in value)
     return value
