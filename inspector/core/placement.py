@@ -44,14 +44,14 @@ class TensorRow:
 
 def size_text(row: TensorRow) -> str:
     """A row's size as users should read it: what is allocated, and what kind of storage
-    holds it where that changes the figure ("0 B (meta, would be 39.1 KiB)")."""
+    holds it where that changes the figure ("0 B (would be 39.1 KiB)" on the meta device)."""
     size = format_bytes(row.bytes)
-    if row.storage == META:
-        return f"{size} (meta, would be {format_bytes(row.dense_bytes)})"
+    if row.storage == META:  # the row's device says "meta" next to it
+        return f"{size} (would be {format_bytes(row.dense_bytes)})"
     if row.storage == QUANTIZED:
         return f"{size} (quantized)"
     if row.storage != DENSE:  # sparse layouts
-        return f"{size} ({row.storage.replace('_', ' ')}, dense {format_bytes(row.dense_bytes)})"
+        return f"{size} ({row.storage.replace('_', ' ')}; dense {format_bytes(row.dense_bytes)})"
     return size
 
 

@@ -85,7 +85,7 @@ def test_a_meta_model_holds_no_bytes_and_says_what_it_would_take(models, capsys)
 
     text = inspect_text(capsys, f"{models['path']}:meta")
     assert "10,100 elements, 0 B (+ 39.5 KiB on meta, not allocated)" in text.splitlines()[0]
-    assert "0 B (meta, would be 39.1 KiB)" in text
+    assert "0 B (would be 39.1 KiB)" in text
     assert "By device: meta 0 B (would be 39.5 KiB)" in text
     data = inspect_json(capsys, f"{models['path']}:meta")
     assert data["totals"]["bytes"] == 0 and data["totals"]["meta_bytes"] == 40_400
@@ -137,7 +137,7 @@ def test_a_sparse_buffer_is_its_indices_and_values_not_its_dense_size(models, ca
     # 10 non-zeros: 2x10 int64 indices + 10 float32 values.
     assert (mask.storage, mask.bytes, mask.dense_bytes) == ("sparse_coo", 2 * 10 * 8 + 10 * 4, 4_000_000)
     text = inspect_text(capsys, f"{models['path']}:masked")
-    assert "200 B (sparse coo, dense 3.8 MiB)" in text
+    assert "200 B (sparse coo; dense 3.8 MiB)" in text
     assert "3.8 MiB" not in text.splitlines()[0]
 
 

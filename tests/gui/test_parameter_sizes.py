@@ -45,8 +45,8 @@ def test_each_storage_kind_reads_plainly_in_the_size_column(panel, qtmodeltester
     qtmodeltester.check(panel.model)
     rows = tree_rows(panel.model)
     assert rows["w"]["Dtype"] == "complex64" and rows["w"]["Size"] == "128 B"
-    assert rows["mask"]["Size"] == "200 B (sparse coo, dense 3.8 MiB)"
-    assert rows["lazy.weight"]["Size"] == "0 B (meta, would be 39.1 KiB)"
+    assert rows["mask"]["Size"] == "200 B (sparse coo; dense 3.8 MiB)"
+    assert rows["lazy.weight"]["Size"] == "0 B (would be 39.1 KiB)"
     weight = rows["q.0._packed_params.weight"]
     assert (weight["Dtype"], weight["Size"]) == ("qint8", "2.0 KiB (quantized)")
 

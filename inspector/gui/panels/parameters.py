@@ -317,7 +317,8 @@ class ParametersPanel(QWidget):
         header = self.view.header()
         header.setStretchLastSection(False)
         # Fixed widths: ResizeToContents would measure every row of a big model.
-        for column, width in enumerate((220, 120, 90, 80, 90, 90, 44)):
+        # Size is wide enough for "0 B (would be 39.1 KiB)" and "200 B (sparse coo; dense …)".
+        for column, width in enumerate((220, 110, 90, 80, 80, 190, 44)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(PlacementModel.NAME, QHeaderView.ResizeMode.Stretch)
 
