@@ -43,23 +43,32 @@ def _names(suffixes: tuple[str, ...]) -> str:
 
 
 def _check_target(path: Path, raw: str) -> None:
+    problem = target_problem(path)
+    if problem is not None:
+        raise InputError(f"cannot write the report to {raw}: {problem}")
+
+
+def target_problem(path: Path) -> str | None:
+    """Why a report must not replace what is at ``path`` (None: nothing there, or a file
+    its owner may change). ``save_report`` asks this too, for the window's exports."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        return
+        return None
     except NotADirectoryError:
-        raise InputError(f"cannot write the report to {raw}: {path.parent} is not a folder") from None
+        return f"{path.parent} is not a folder"
     except OSError as exc:
-        raise InputError(f"cannot write the report to {raw}: {exc.strerror or exc}") from None
+        return exc.strerror or str(exc)
     if stat.S_ISDIR(info.st_mode):
-        raise InputError(f"cannot write the report to {raw}: it is a folder")
+        return "it is a folder"
     if not stat.S_ISREG(info.st_mode):
         # Replacing a device node or a pipe with a file would break whatever uses it.
-        raise InputError(f"cannot write the report to {raw}: it is not a regular file")
+        return "it is not a regular file"
     # access() says no for an immutable file even to root, and for a read-only one to others;
     # a rename would otherwise replace a file its owner marked as not to be changed.
     if not os.access(path, os.W_OK):
-        raise InputError(f"cannot write the report to {raw}: the file exists and is read-only")
+        return "the file exists and is read-only"
+    return None
 
 
 def _check_folder(folder: Path, raw: str) -> None:

@@ -31,7 +31,7 @@ from inspector.core.devices import device_id
 from inspector.core.environment import collect_environment
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
-from inspector.core.output_path import REPORT_SUFFIXES
+from inspector.core.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.placement import snapshot
 from inspector.core.report_schema import ReportSchemaError, TimingReport
 from inspector.core.units import dtype_name, format_bytes, format_seconds
@@ -158,6 +158,9 @@ def save_report(report: dict[str, Any], path: str | Path, *, images: Mapping[str
             f"cannot save a report as {path.name!r}: the file name must end in "
             + ", ".join(SUPPORTED_SUFFIXES)
         )
+    problem = target_problem(path)
+    if problem is not None:  # a folder, a pipe or device node, a read-only or immutable file
+        raise InputError(f"could not write the report to {path}: {problem}")
     _atomic_write(path, renderers[suffix]().encode("utf-8"))
     return path
 

@@ -6,11 +6,8 @@ nothing written outside the test's folder.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,6 +15,7 @@ import pytest
 from inspector import cli
 from inspector.cli import main
 from inspector.core import timing
+from tests.unwritable import unwritable
 
 GOOD_REPORT = b'{"a good report": "from yesterday"}\n'
 
@@ -56,28 +54,6 @@ def sandbox(tmp_path, monkeypatch):
         "    return torch.nn.Linear(3, 2), torch.randn(4, 3)\n"
     )
     return tmp_path
-
-
-@contextlib.contextmanager
-def unwritable(path: Path):
-    """``path`` made unchangeable: immutable (chattr +i) as root, read-only otherwise."""
-    if os.geteuid() == 0:
-        if shutil.which("chattr") is None:
-            pytest.skip("root ignores permissions and chattr is not installed")
-        made = subprocess.run(["chattr", "+i", str(path)], capture_output=True)
-        if made.returncode != 0:
-            pytest.skip(f"this file system has no immutable flag: {made.stderr.decode().strip()}")
-        try:
-            yield
-        finally:
-            subprocess.run(["chattr", "-i", str(path)], check=True)
-    else:
-        mode = path.stat().st_mode
-        path.chmod(0o555 if path.is_dir() else 0o444)
-        try:
-            yield
-        finally:
-            path.chmod(mode)
 
 
 # ----------------------------------------------------------------- item 7: --output checked first
@@ -125,6 +101,7 @@ def test_a_file_as_the_folder_is_refused(capsys, sandbox):
     _refused_before_measuring(capsys, sandbox, "plain/r.json", "plain is not a folder")
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
 def test_a_pipe_is_refused_as_the_report(capsys, sandbox):
     os.mkfifo(sandbox / "pipe.json")
     _refused_before_measuring(capsys, sandbox, "pipe.json", "it is not a regular file")
