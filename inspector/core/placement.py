@@ -11,7 +11,7 @@ from torch import nn
 
 from inspector.core.devices import device_id
 from inspector.core.models import LoadedModel
-from inspector.core.tensor_bytes import DENSE, META, QUANTIZED, allocated_bytes, dense_bytes, storage_kind
+from inspector.core.tensor_bytes import DENSE, META, QUANTIZED, measure
 from inspector.core.units import dtype_name, format_bytes
 
 KINDS = ("parameter", "buffer", "grad", "optimizer_state")
@@ -173,9 +173,7 @@ def _packed_tensors(module: nn.Module) -> Iterator[tuple[str, torch.Tensor]]:
     quantized model would read as 0 B. Its ``_save_to_state_dict`` unpacks them: listed
     from there, as state_dict() would save them (0-d scales and zero points left out: they
     are Python numbers the state dict turns into tensors, not memory the model holds)."""
-    for prefix, sub in module.named_modules(remove_duplicate=True):
-        if type(sub)._save_to_state_dict is nn.Module._save_to_state_dict:
-            continue  # the common case, checked on the class: no extra cost per tensor
+    for prefix, sub in _modules_saving_their_own_way(module):
         quantized_module = type(sub).__module__.startswith(_QUANTIZED_MODULES)
         own = {id(t) for t in (*sub._parameters.values(), *sub._buffers.values()) if t is not None}
         saved: dict[str, Any] = {}
@@ -190,6 +188,26 @@ def _packed_tensors(module: nn.Module) -> Iterator[tuple[str, torch.Tensor]]:
                 if id(t) in own or t.dim() == 0 or not (quantized_module or t.is_quantized):
                     continue
                 yield name, t
+
+
+def _modules_saving_their_own_way(module: nn.Module) -> Iterator[tuple[str, nn.Module]]:
+    """(path, module) of each module whose class overrides ``_save_to_state_dict``.
+
+    A plain stack walk, not ``named_modules()``: its recursive generators cost a model of
+    5,000 modules about 10 ms, and this runs on every snapshot."""
+    plain = nn.Module._save_to_state_dict
+    seen: set[int] = set()
+    stack: list[tuple[str, nn.Module]] = [("", module)]
+    while stack:
+        prefix, sub = stack.pop()
+        if id(sub) in seen:
+            continue
+        seen.add(id(sub))
+        if type(sub)._save_to_state_dict is not plain:
+            yield prefix, sub
+        for name, child in reversed(sub._modules.items()):
+            if child is not None:
+                stack.append((f"{prefix}.{name}" if prefix else name, child))
 
 
 def _named_items(key: str, value: Any) -> Iterator[tuple[str, torch.Tensor]]:
@@ -218,9 +236,9 @@ def snapshot(loaded: LoadedModel | nn.Module, optimizer: torch.optim.Optimizer |
     for name, kind, t, requires_grad in _iter_tensors(module, optimizer):
         key = _storage_key(t)
         shares_with = first_name_by_storage.get(key)
-        kind_of_storage = storage_kind(t)
-        nbytes, dense = allocated_bytes(t), dense_bytes(t)
-        dev, dt = device_id(t.device) if t.device.type != "meta" else "meta", dtype_name(t.dtype)
+        device = t.device
+        kind_of_storage, nbytes, dense = measure(t, device.type)
+        dev, dt = device_id(device) if device.type != "meta" else "meta", dtype_name(t.dtype)
         if shares_with is None:
             first_name_by_storage[key] = name
             count += 1
