@@ -280,8 +280,12 @@ def _validate(report: Any, path: Path) -> None:
 
 def _short(value: Any) -> str:
     """A value from the file, as one short line."""
-    text = json.dumps(value) if isinstance(value, (str, int, float)) and len(str(value)) < 40 else type(value).__name__
-    return text if len(text) < 40 else text[:37] + "..."
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value) if abs(value) < 10**12 else "a very large number"
+    if isinstance(value, (str, float, bool)) or value is None:
+        text = json.dumps(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    return "a list" if isinstance(value, list) else "a mapping"
 
 
 # --------------------------------------------------------------------------- render
