@@ -28,6 +28,8 @@ def check_output_path(text: str | os.PathLike[str], suffixes: tuple[str, ...] = 
     if not raw.strip():
         raise InputError(f"the report path is empty: give a file name ending in {_names(suffixes)}")
     path = Path(raw).expanduser()
+    if path.is_dir():  # "--output ~" or "--output out/": a folder, whatever its name ends in
+        raise InputError(f"cannot write the report to {raw}: it is a folder, give a file name in it")
     suffix = path.suffix.lower()
     if path.name.lower() in suffixes:  # ".json": Path calls that a stem with no suffix
         raise InputError(f"cannot write the report to {raw}: the file name has nothing before {path.name}")
@@ -60,7 +62,7 @@ def target_problem(path: Path) -> str | None:
     except OSError as exc:
         return exc.strerror or str(exc)
     if stat.S_ISDIR(info.st_mode):
-        return "it is a folder"
+        return "it is a folder, give a file name in it"
     if not stat.S_ISREG(info.st_mode):
         # Replacing a device node or a pipe with a file would break whatever uses it.
         return "it is not a regular file"

@@ -91,9 +91,11 @@ def test_a_report_path_that_cannot_work_is_refused_before_measuring(capsys, sand
     _refused_before_measuring(capsys, sandbox, output, reason)
 
 
-def test_an_existing_folder_is_refused_as_the_report(capsys, sandbox):
+@pytest.mark.parametrize("name", ["out.json", "out", "out/", "~"])
+def test_an_existing_folder_is_refused_as_the_report(capsys, sandbox, name):
+    (sandbox / "out").mkdir()
     (sandbox / "out.json").mkdir()
-    _refused_before_measuring(capsys, sandbox, "out.json", "out.json: it is a folder")
+    _refused_before_measuring(capsys, sandbox, name, f"{name}: it is a folder, give a file name in it")
 
 
 def test_a_file_as_the_folder_is_refused(capsys, sandbox):
