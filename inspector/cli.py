@@ -55,13 +55,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("devices", parents=[sub_common], help="list devices and their memory")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="machine-readable output")
+    shown.add_argument("--prometheus", action="store_true", help="Prometheus text exposition: memory gauges in bytes labelled device, uuid, host")
 
     p = sub.add_parser("inspect", parents=[sub_common], help="load a model, move it if asked, print where each tensor lives")
     _model_args(p)
     p.add_argument("--to", metavar="DEVICE", dest="to", help="move to this device first (cpu, cuda, cuda:1, mps, xpu)")
     _move_args(p, device_flag="--to")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--device-map", metavar="FILE.json", help="place modules as this map says (module name -> device, accelerate's JSON), then explain the placement and the activations that cross devices")
+    p.add_argument("--input-shape", metavar="SHAPE", help="with --device-map: input for the forward that measures crossings, for models without an example input")
 
     p = sub.add_parser("bench", parents=[sub_common], help="move the model to each device, time it, and write a timing report")
     _model_args(p)
@@ -74,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--min-time", type=float, metavar="S", help=f"sample for at least S seconds per device (capped at {MAX_MEASURE_SECONDS:,g} s or {MAX_SAMPLES:,} samples)")
     p.add_argument("--output", metavar="FILE", help="write the timing report (.json, .csv, .md or .html)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    p.add_argument("--trace", metavar="FILE.json", help="write a Chrome Trace Event file (Perfetto, chrome://tracing): moves, warm-up and every sample")
+    p.add_argument("--memory-snapshot", metavar="FILE.pickle", help="CUDA only: record the allocator around the moves and timing, write a snapshot pytorch.org/memory_viz opens")
     return parser
 
 
@@ -114,6 +120,12 @@ def cmd_devices(args) -> int:
     from inspector.core.devices import discover_devices
 
     inv = discover_devices()
+    if getattr(args, "prometheus", False):
+        from inspector.core.prometheus import render_prometheus
+
+        sys.stdout.write(render_prometheus(inv))
+        sys.stdout.flush()
+        return 0
     if args.json:
         _print(json.dumps(inv.to_dict(), indent=2))
         return 0
@@ -226,6 +238,9 @@ def _move_text(move) -> str:
 def cmd_inspect(args) -> int:
     from inspector.core.placement import snapshot
 
+    if getattr(args, "device_map", None):
+        return _inspect_device_map(args)
+
     moving = args.to is not None or args.method != "to" or args.dtype is not None
     if args.pinned and args.to is None and args.method != "cuda":
         from inspector.core.errors import InputError
@@ -240,22 +255,107 @@ def cmd_inspect(args) -> int:
         request = _move_request(args.method, target, args.dtype, args.pinned)
         move = move_model(loaded, request, progress=_ProgressBar(f"{request.method}"))
     placement = snapshot(loaded)
+    mixed = _mixed_placement(loaded, placement)
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
         out.update(placement.to_dict())
         if move is not None:
             out["move"] = move.to_dict()
+        if mixed is not None:
+            out["device_layout"] = mixed.to_dict()
         _print(json.dumps(out, indent=2))
     else:
         if move is not None:
             _print(_move_text(move))
             _print()
         _print(_placement_text(loaded, placement))
+        if mixed is not None:
+            _print()
+            _print(_device_map_text(mixed, has_input=loaded.example_input is not None, heading="The model sits on several devices:"))
     if move is not None and not move.ok:
         # On stderr, so --json output on stdout stays parseable.
         print(f"error: {move.error.message}", file=sys.stderr)
         return 1
     return 0
+
+
+def _inspect_device_map(args) -> int:
+    """``inspect --device-map``: apply the map as a transaction, then show where things are."""
+    from inspector.core import device_map
+    from inspector.core.errors import InputError
+    from inspector.core.placement import snapshot
+    from inspector.core.timing import make_input, parse_input_shape
+
+    if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
+        raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
+    dmap = device_map.read_device_map(args.device_map)  # a bad file fails before the model loads
+    shape = parse_input_shape(args.input_shape) if args.input_shape else None
+    loaded = _load(args)
+    inputs = None
+    if shape is not None or loaded.example_input is not None:
+        inputs = make_input(loaded, shape)  # where the model is now: where a data loader puts it
+    result = device_map.apply_device_map(loaded.module, dmap)
+    if result.ok and inputs is not None:
+        result = device_map.measure(loaded.module, dmap, result, inputs)
+    placement = snapshot(loaded)
+    if args.json:
+        out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
+        out.update(placement.to_dict())
+        out["device_map"] = result.to_dict()
+        _print(json.dumps(out, indent=2))
+    else:
+        _print(_device_map_text(result, has_input=inputs is not None))
+        _print()
+        _print(_placement_text(loaded, placement))
+    if not result.ok:
+        print(f"error: {result.error.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _mixed_placement(loaded, placement):
+    """For a model already split over devices: its layout and measured crossings; else None."""
+    if len(placement.devices) < 2:
+        return None
+    from inspector.core import device_map
+    from inspector.core.crossings import measure_crossings
+
+    layout = device_map.layout(loaded.module)
+    result = device_map.MapResult(True, None, 0.0, 0, layout, (), ())
+    if loaded.example_input is None:
+        return result
+    report = measure_crossings(loaded.module, loaded.example_input)
+    words = tuple(c.describe() for c in report.crossings)
+    if report.error is not None:
+        words += (f"a forward fails with the model split like this: {report.error}",)
+    return device_map.MapResult(True, None, 0.0, 0, layout, (), words, report)
+
+
+def _device_map_text(result, *, has_input: bool, heading: str | None = None) -> str:
+    from inspector.core.units import format_seconds
+
+    if not result.ok:
+        return f"device map {result.source} not applied: {result.error.message}"
+    if heading is None:
+        heading = f"device map {result.source} applied: {format_bytes(result.bytes)} moved in {format_seconds(result.seconds)}"
+    parts = [heading, ""]
+    rows = [[s.device, str(s.tensors), format_bytes(s.bytes), ", ".join(s.modules) or "-"] for s in result.layout]
+    parts.append(_table(["DEVICE", "TENSORS", "BYTES", "MODULES"], rows, right={1, 2}))
+    crossings = result.crossings.crossings if result.crossings is not None else ()
+    if crossings:
+        parts.append("")
+        rows = [[c.source, c.source_device, c.target, c.target_device, format_bytes(c.bytes_per_forward)] for c in crossings]
+        parts.append("Activations crossing devices (one forward, measured with hooks):")
+        parts.append(_table(["FROM", "ON", "TO", "ON", "BYTES/FORWARD"], rows, right={4}))
+    elif not has_input:
+        parts.append("")
+        parts.append("crossings not measured: this model brings no example input (give --input-shape)")
+    elif result.crossings is not None and result.crossings.error is None:
+        parts.append("")
+        parts.append("no activation crosses devices in a forward")
+    for finding in result.findings:
+        parts.append(f"finding: {finding}")
+    return "\n".join(parts)
 
 
 # ---------------------------------------------------------------- bench
@@ -300,41 +400,55 @@ def _bench_targets(args) -> list[str]:
     return present
 
 
-def cmd_bench(args) -> int:
-    from inspector.core import report as report_mod
+def _check_file(flag: str, path: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse an output path for ``flag`` that cannot work, before measuring."""
+    from inspector.core.output_path import check_output_path
+
+    check_output_path(path, suffixes, what=flag)
+
+
+class _BenchRun:
+    """What one process measured: its moves, latencies, failures and memory timeline."""
+
+    def __init__(self) -> None:
+        from inspector.core.memory_log import MemoryTimeline
+
+        self.moves: list = []
+        self.latencies: list = []
+        self.failures: list[str] = []
+        self.timeline = MemoryTimeline()
+
+
+def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str = "", snapshot_path: str | None = None) -> _BenchRun:
+    """Move to each target in turn and time it; failures are collected, not raised
+    (except an input shape that fails, which fails on every device alike: exit 2)."""
+    import contextlib
+
     from inspector.core.devices import available_device_ids
     from inspector.core.errors import InputError
-    from inspector.core.memory_log import BackgroundSampler, MemoryTimeline
+    from inspector.core.memory_log import BackgroundSampler
     from inspector.core.moves import MoveRequest, move_model
-    from inspector.core.output_path import check_output_path
-    from inspector.core.timing import measure_latency, model_device, parse_input_shape, request_caps
+    from inspector.core.timing import measure_latency, model_device
 
-    if args.runs is not None and args.runs < 1:
-        raise InputError("--runs must be at least 1")
-    if args.min_time is not None and args.min_time <= 0:
-        raise InputError("--min-time must be more than 0 seconds")
-    # Before loading or measuring anything: a path that cannot work fails now, not after.
-    output = check_output_path(args.output) if args.output is not None else None
-    shape = parse_input_shape(args.input_shape) if args.input_shape else None
-    announced = request_caps(args.runs, args.min_time)
-    for note in announced:  # now, not after an hour: the user may rather stop and ask again
-        print(f"note: {note}", file=sys.stderr)
-    targets = _bench_targets(args)
-    requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
-    loaded = _load(args)
-    timeline = MemoryTimeline()
-    moves, latencies, failures = [], [], []
+    run = _BenchRun()
 
     def move(request, label: str) -> bool:
-        result = move_model(loaded, request, progress=_ProgressBar(label))
-        moves.append(result)
-        print(_move_text(result), file=sys.stderr)
+        with recorder.span("moves", label) as extra:
+            result = move_model(loaded, request, progress=_ProgressBar(label))
+            extra.update(call=result.call, bytes=result.bytes, ok=result.ok)
+        run.moves.append(result)
+        print(prefix + _move_text(result), file=sys.stderr)
         if not result.ok:
-            failures.append(result.error.message)
+            run.failures.append(result.error.message)
         return result.ok
 
+    snapshotting = contextlib.nullcontext()
+    if snapshot_path is not None:
+        from inspector.core import memory_snapshot
+
+        snapshotting = memory_snapshot.recording()
     sampled = sorted({"cpu"} | (set(targets) & set(available_device_ids())))
-    with BackgroundSampler(timeline, sampled):
+    with BackgroundSampler(run.timeline, sampled), snapshotting:
         for target, request in zip(targets, requests):
             if request.pinned and target != "cpu" and model_device(loaded.module).type == "cpu":
                 # Both figures in one report: the plain copy first, back to the host, then pinned.
@@ -344,8 +458,8 @@ def cmd_bench(args) -> int:
             if not move(request, f"move to {target}"):
                 continue
             try:
-                latencies.append(
-                    measure_latency(
+                with recorder.span("samples", f"latency on {target}", device=target, mode=args.mode) as extra:
+                    result = measure_latency(
                         loaded,
                         mode=args.mode,
                         runs=args.runs,
@@ -353,37 +467,192 @@ def cmd_bench(args) -> int:
                         input_shape=shape,
                         progress=_ProgressBar(f"time on {target}"),
                     )
-                )
+                    extra.update(median_ms=result.median_ms, warmup_ms=result.warmup_samples_ms, samples_ms=result.samples_ms)
+                run.latencies.append(result)
             except InputError:
                 raise  # a wrong input shape fails on every device alike: the user's input, exit 2
             except InspectorError as exc:
                 # Out of memory on one device, say: keep what the others measured, exit 1 at the end.
-                print(f"{target}: {exc.message}", file=sys.stderr)
-                failures.append(f"{target}: {exc.message}")
-    report = report_mod.build_report(loaded, moves=moves, latency=latencies, memory=timeline.to_report())
-    rows = [
+                print(f"{prefix}{target}: {exc.message}", file=sys.stderr)
+                run.failures.append(f"{target}: {exc.message}")
+        if snapshot_path is not None:
+            path = memory_snapshot.write_snapshot(memory_snapshot.take_snapshot(), snapshot_path)
+            print(f"{prefix}memory snapshot written: {path} (open it at pytorch.org/memory_viz)", file=sys.stderr)
+    return run
+
+
+def _latency_rows(latencies) -> list[list[str]]:
+    return [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)), str(len(r.samples_ms)),
          f"{r.median_ms:.4f}", f"{r.p5_ms:.4f}", f"{r.p95_ms:.4f}", f"{r.warmup_ms:.3f}"]
         for r in latencies
     ]
+
+
+_LATENCY_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "P5 ms", "P95 ms", "FIRST CALL ms"]
+
+
+def _write_trace(path: str, ranks) -> None:
+    from inspector.core import trace as trace_mod
+
+    built = trace_mod.build_trace(ranks)
+    trace_mod.write_trace(built, path)
+    note = built["otherData"].get("note")
+    print(f"trace written: {path}" + (f" ({note})" if note else ""), file=sys.stderr)
+
+
+def cmd_bench(args) -> int:
+    from inspector.core import report as report_mod
+    from inspector.core.errors import InputError
+    from inspector.core.output_path import check_output_path
+    from inspector.core.ranks import rank_env
+    from inspector.core.timing import parse_input_shape, request_caps
+    from inspector.core.trace import RankSpans, TraceRecorder
+
+    if args.runs is not None and args.runs < 1:
+        raise InputError("--runs must be at least 1")
+    if args.min_time is not None and args.min_time <= 0:
+        raise InputError("--min-time must be more than 0 seconds")
+    # Before loading or measuring anything: a path that cannot work fails now, not after.
+    output = check_output_path(args.output) if args.output is not None else None
+    if args.trace:
+        _check_file("--trace", args.trace, (".json",))
+    if args.memory_snapshot:
+        from inspector.core import memory_snapshot
+
+        _check_file("--memory-snapshot", args.memory_snapshot, (".pickle", ".pkl"))
+        memory_snapshot.check_available()
+    shape = parse_input_shape(args.input_shape) if args.input_shape else None
+    announced = request_caps(args.runs, args.min_time)
+    for note in announced:  # now, not after an hour: the user may rather stop and ask again
+        print(f"note: {note}", file=sys.stderr)
+    env = rank_env()
+    if env is not None:
+        return _bench_ranks(args, env, shape, output)
+    targets = _bench_targets(args)
+    requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
+    loaded = _load(args)
+    recorder = TraceRecorder()
+    run = _run_bench(args, loaded, targets, requests, shape, recorder, snapshot_path=args.memory_snapshot)
+    report = report_mod.build_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report())
+    rows = _latency_rows(run.latencies)
     if args.json:
         _print(json.dumps(report, indent=2))
     elif rows:
-        _print(_table(["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "P5 ms", "P95 ms", "FIRST CALL ms"], rows, right={4, 5, 6, 7, 8}))
-    for note in dict.fromkeys(n for r in latencies for n in r.notes if n not in announced):
-        print(f"note: {note}", file=sys.stderr)
+        _print(_table(_LATENCY_HEADERS, rows, right={4, 5, 6, 7, 8}))
+    _print_notes(run.latencies, announced)
     if output is not None:
-        if latencies:
-            path = report_mod.save_report(report, output, images=_report_images(report, str(output)))
-            print(f"report written: {path}", file=sys.stderr)
-        else:
-            # A run that measured nothing must not replace a good report with an empty one.
-            kept = " (the file already there is left as it was)" if output.exists() else ""
-            print(f"note: nothing was measured, so no report was written to {output}{kept}", file=sys.stderr)
+        _write_report(report, output, measured=bool(run.latencies))
+    if args.trace:
+        import socket
+
+        _write_trace(args.trace, [RankSpans(0, f"torch-device-inspector bench ({socket.gethostname()})", tuple(recorder.spans))])
+    failures = run.failures
     if failures:
         print(f"error: {failures[0]}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""), file=sys.stderr)
         return 1
     return 0
+
+
+def _bench_ranks(args, env, shape, output) -> int:
+    """One rank of a torchrun job: measure this rank's device; rank 0 writes the one report.
+
+    Other ranks print nothing on stdout, write nothing and exit 0 once their results reached
+    rank 0 (exiting non-zero would make torchrun tear the job down before rank 0 writes);
+    a rank's failure is in rank 0's report, and rank 0 exits non-zero for it.
+    """
+    from inspector.core import memory_snapshot
+    from inspector.core import report as report_mod
+    from inspector.core.errors import InputError
+    from inspector.core.ranks import RankGroup, RankResult, missing_ranks, rank_device
+    from inspector.core.trace import RankSpans, Span, TraceRecorder
+
+    prefix = f"[rank {env.rank}] "
+    recorder = TraceRecorder()
+    loaded, run, device, own_error = None, None, "cpu", None
+    with RankGroup(env) as group:
+        try:
+            asked = [_device_name(d, args.method) for d in args.device or []]
+            if any(d != "cpu" for d in asked):
+                raise InputError("under torchrun each rank measures its own device (cuda:LOCAL_RANK, else the CPU); --device may only say cpu")
+            device = "cpu" if asked else rank_device(env)
+            request = _move_request(args.method, device, args.dtype, args.pinned)
+            loaded = _load(args)
+            snapshot = memory_snapshot.rank_path(args.memory_snapshot, env.rank, env.world_size) if args.memory_snapshot else None
+            run = _run_bench(args, loaded, [device], [request], shape, recorder, prefix=prefix, snapshot_path=snapshot)
+            failure = run.failures[0] if run.failures else None
+        except InspectorError as exc:
+            own_error, failure = exc, exc.message
+        except Exception as exc:  # noqa: BLE001 -- recorded in the report, as one line
+            own_error, failure = InspectorError(str(exc)), f"{type(exc).__name__}: {exc}".splitlines()[0]
+        if failure is not None:
+            print(f"{prefix}error: {failure}", file=sys.stderr)
+        result = RankResult(
+            rank=env.rank,
+            local_rank=env.local_rank,
+            world_size=env.world_size,
+            host=env.host,
+            device=device,
+            ok=failure is None,
+            error=failure,
+            moves=tuple(report_mod.json_ready(m.to_dict()) for m in (run.moves if run else [])),
+            latency=tuple(report_mod.json_ready(r.to_dict()) for r in (run.latencies if run else [])),
+            spans=tuple(s.to_dict() for s in recorder.spans),
+        )
+        gathered = group.gather(result)
+    if gathered is None:
+        return 0
+    entries = [r.to_report() for r in gathered]
+    for lost in missing_ranks(gathered, env.world_size):
+        entries.append({"rank": lost, "ok": False, "error": "this rank sent no result", "moves": [], "latency": []})
+    failed = [e for e in entries if not e["ok"]]
+    rows = [
+        [str(e["rank"]), e.get("host", "?"), e.get("device", "?"),
+         f"{e['latency'][0]['median_ms']:.4f}" if e["latency"] else "-",
+         "ok" if e["ok"] else f"failed: {e['error']}"]
+        for e in entries
+    ]
+    if loaded is not None and run is not None:
+        report = report_mod.build_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report(), ranks=entries)
+        if args.json:
+            _print(json.dumps(report, indent=2))
+        else:
+            _print(_table(["RANK", "HOST", "DEVICE", "MEDIAN ms", "STATUS"], rows, right={3}))
+        if output is not None:
+            _write_report(report, output, measured=any(e["latency"] for e in entries), what=f" ({len(entries)} ranks)")
+    else:
+        _print(_table(["RANK", "HOST", "DEVICE", "MEDIAN ms", "STATUS"], rows, right={3}))
+        print("error: rank 0 could not load or measure the model, so no report was written", file=sys.stderr)
+    if args.trace:
+        _write_trace(
+            args.trace,
+            [RankSpans(r.rank, f"rank {r.rank} ({r.host}, {r.device})", tuple(Span.from_dict(s) for s in r.spans)) for r in gathered],
+        )
+    if own_error is not None and own_error.exit_code != 1:
+        return own_error.exit_code
+    if failed:
+        print(f"error: {len(failed)} of {env.world_size} ranks failed (rank {failed[0]['rank']}: {failed[0]['error']})", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _print_notes(latencies, announced: Sequence[str]) -> None:
+    """The measurements' notes (a cap reached, a mode that could not be set) on stderr."""
+    for note in dict.fromkeys(n for r in latencies for n in r.notes if n not in announced):
+        print(f"note: {note}", file=sys.stderr)
+
+
+def _write_report(report: dict, output, *, measured: bool, what: str = "") -> None:
+    """Write the report, unless nothing was measured: a run whose every device failed must
+    not replace a good report with an empty one."""
+    from inspector.core import report as report_mod
+
+    if not measured:
+        kept = " (the file already there is left as it was)" if output.exists() else ""
+        print(f"note: nothing was measured, so no report was written to {output}{kept}", file=sys.stderr)
+        return
+    path = report_mod.save_report(report, output, images=_report_images(report, str(output)))
+    print(f"report written: {path}{what}", file=sys.stderr)
 
 
 def _report_images(report: dict, output: str):

@@ -22,32 +22,30 @@ from inspector.core.errors import InputError
 REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
 
 
-def check_output_path(text: str | os.PathLike[str], suffixes: tuple[str, ...] = REPORT_SUFFIXES) -> Path:
-    """The path to write a report to, ``~`` expanded; ``InputError`` (one line) if it cannot work."""
+def check_output_path(
+    text: str | os.PathLike[str], suffixes: tuple[str, ...] = REPORT_SUFFIXES, what: str = "the report"
+) -> Path:
+    """The path to write ``what`` to, ``~`` expanded; ``InputError`` (one line) if it cannot work."""
     raw = os.fspath(text)
     if not raw.strip():
-        raise InputError(f"the report path is empty: give a file name ending in {_names(suffixes)}")
+        raise InputError(f"cannot write {what}: the path is empty; give a file name ending in {_names(suffixes)}")
     path = Path(raw).expanduser()
+    cannot = f"cannot write {what} to {raw}"
     if path.is_dir():  # "--output ~" or "--output out/": a folder, whatever its name ends in
-        raise InputError(f"cannot write the report to {raw}: it is a folder, give a file name in it")
-    suffix = path.suffix.lower()
+        raise InputError(f"{cannot}: it is a folder, give a file name in it")
     if path.name.lower() in suffixes:  # ".json": Path calls that a stem with no suffix
-        raise InputError(f"cannot write the report to {raw}: the file name has nothing before {path.name}")
-    if suffix not in suffixes:
-        raise InputError(f"cannot write the report to {raw}: the file name must end in {_names(suffixes)}")
-    _check_target(path, raw)
-    _check_folder(path.parent, raw)
+        raise InputError(f"{cannot}: the file name has nothing before {path.name}")
+    if path.suffix.lower() not in suffixes:
+        raise InputError(f"{cannot}: the file name must end in {_names(suffixes)}")
+    problem = target_problem(path)
+    if problem is not None:
+        raise InputError(f"{cannot}: {problem}")
+    _check_folder(path.parent, cannot)
     return path
 
 
 def _names(suffixes: tuple[str, ...]) -> str:
     return ", ".join(suffixes[:-1]) + f" or {suffixes[-1]}" if len(suffixes) > 1 else suffixes[0]
-
-
-def _check_target(path: Path, raw: str) -> None:
-    problem = target_problem(path)
-    if problem is not None:
-        raise InputError(f"cannot write the report to {raw}: {problem}")
 
 
 def target_problem(path: Path) -> str | None:
@@ -73,18 +71,18 @@ def target_problem(path: Path) -> str | None:
     return None
 
 
-def _check_folder(folder: Path, raw: str) -> None:
+def _check_folder(folder: Path, cannot: str) -> None:
     if not folder.exists():
-        raise InputError(f"cannot write the report to {raw}: the folder {folder} does not exist")
+        raise InputError(f"{cannot}: the folder {folder} does not exist")
     if not folder.is_dir():
-        raise InputError(f"cannot write the report to {raw}: {folder} is not a folder")
+        raise InputError(f"{cannot}: {folder} is not a folder")
     # The only sure test of "can a file be created here" (read-only mounts, /proc, immutable
     # folders, ACLs) is to create one: a hidden, empty file, removed at once.
     probe = folder / f".torch-device-inspector-probe-{secrets.token_hex(4)}"
     try:
         fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
-        raise InputError(f"cannot write the report to {raw}: {_folder_reason(folder, exc)}") from None
+        raise InputError(f"{cannot}: {_folder_reason(folder, exc)}") from None
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)

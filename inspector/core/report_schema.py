@@ -349,6 +349,40 @@ class ModelSection:
 
 
 @dataclass(frozen=True)
+class RankEntry:
+    """One rank of a torchrun report (``core.ranks``), as the Ranks tab reads it."""
+
+    rank: int
+    ok: bool
+    host: str | None
+    device: str | None
+    error: str | None
+    latency: tuple[LatencyEntry, ...]
+    moves: tuple[MoveEntry, ...]
+
+    @classmethod
+    def from_dict(cls, data: Any, at: str) -> "RankEntry":
+        f = _Fields(data, at)
+        rank = f.whole("rank", required=True) or 0  # required: never None here
+        if not isinstance(f.data.get("ok"), bool):
+            raise ReportSchemaError(f.name("ok"), f"expected true or false, not {_kind(f.data.get('ok'))}")
+        for key in ("local_rank", "world_size"):
+            f.whole(key)
+        return cls(
+            rank=rank,
+            ok=f.flag("ok"),
+            host=f.text("host"),
+            device=f.text("device"),
+            error=f.text("error"),
+            latency=tuple(
+                LatencyEntry.from_dict(e, f"{f.name('latency')}[{i}]")
+                for i, e in enumerate(f.items("latency", required=True))
+            ),
+            moves=tuple(MoveEntry.from_dict(m, f"{f.name('moves')}[{i}]") for i, m in enumerate(f.items("moves"))),
+        )
+
+
+@dataclass(frozen=True)
 class TimingReport:
     """A report as this version reads it (the dict it came from is what callers keep)."""
 
@@ -360,6 +394,7 @@ class TimingReport:
     moves: tuple[MoveEntry, ...]
     latency: tuple[LatencyEntry, ...]
     memory: dict[str, tuple[MemoryPoint, ...]]
+    ranks: tuple[RankEntry, ...] = ()  # a torchrun job's every rank; absent otherwise
 
     @classmethod
     def from_dict(cls, data: Any) -> "TimingReport":
@@ -389,4 +424,5 @@ class TimingReport:
                 )
                 for device in memory.data
             },
+            ranks=tuple(RankEntry.from_dict(r, f"ranks[{i}]") for i, r in enumerate(f.items("ranks"))),
         )

@@ -36,6 +36,7 @@ from inspector.core.memory_log import MemoryTimeline
 from inspector.core.placement import meta_text
 from inspector.core.units import format_bytes, format_seconds
 from inspector.gui.compare import ComparisonView
+from inspector.gui.ranks import show_ranks
 from inspector.gui.dialogs import OpenModelDialog, PreferencesDialog
 from inspector.gui.export import ReportExporter, copy_markdown, export_filter, path_with_suffix, plot_images
 from inspector.gui.panels.actions import ActionBar, ActionState, pinned_blocker
@@ -663,8 +664,9 @@ class MainWindow(QMainWindow):
         self.errorBanner.show_failure(failure, "open report")
 
     @Slot(str, str)
-    def _on_comparison_opened(self, _side: str, path: str) -> None:
+    def _on_comparison_opened(self, side: str, path: str) -> None:
         self.add_history(f"load_report({path!r})", None, None, "shown in the Compare tab")
+        show_ranks(self.tabs, self.comparisonView.reports[side])  # a torchrun report: ranks side by side
         self._refresh_actions()
         self._maybe_refresh_session()
 

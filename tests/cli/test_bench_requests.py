@@ -74,8 +74,8 @@ def _refused_before_measuring(capsys, sandbox, output: str, reason: str) -> None
 @pytest.mark.parametrize(
     ("output", "reason"),
     [
-        ("", "the report path is empty"),
-        ("   ", "the report path is empty"),
+        ("", "cannot write the report: the path is empty"),
+        ("   ", "cannot write the report: the path is empty"),
         (".json", "the file name has nothing before .json"),
         ("sub/.html", "the file name has nothing before .html"),
         ("r.xlsx", "must end in .json, .csv, .md or .html"),

@@ -18,6 +18,7 @@ from inspector.core.compare import compare_reports
 from inspector.core.errors import InputError
 from inspector.core.models import example_model
 from inspector.core.moves import MoveRequest, move_model
+from inspector.core.ranks import ranks_summary
 from inspector.core.report import build_report, load_report, render_csv, render_html, render_json, render_markdown
 from inspector.core.timing import measure_latency
 
@@ -39,7 +40,15 @@ def real_report() -> dict:
     moves = [move_model(loaded, MoveRequest("to", "cpu", "float64")), move_model(loaded, MoveRequest("cuda"))]
     latency = [measure_latency(loaded, runs=5), measure_latency(loaded, runs=5, mode="train-step")]
     memory = {"cpu": [{"t": 0.0, "allocated": 1, "reserved": None, "used": 2, "total": 3}] * 3}
-    return json.loads(render_json(build_report(loaded, moves=moves, latency=latency, memory=memory)))
+    report = json.loads(render_json(build_report(loaded, moves=moves, latency=latency, memory=memory)))
+    # A torchrun job's section too: the Ranks tab reads it from opened reports.
+    report["ranks"] = [
+        {"rank": 0, "local_rank": 0, "world_size": 2, "host": "a", "device": "cpu", "ok": True, "error": None,
+         "moves": report["moves"][:1], "latency": report["latency"][:1]},
+        {"rank": 1, "local_rank": 1, "world_size": 2, "host": "a", "device": "cuda:1", "ok": False,
+         "error": "no CUDA", "moves": [], "latency": []},
+    ]  # fmt: skip
+    return report
 
 
 def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
@@ -100,6 +109,7 @@ def test_damaged_reports_load_or_are_refused_in_one_line_and_compare_never_raise
             compare_reports(real_report, loaded).to_dict()
             for render in (render_json, render_csv, render_markdown, render_html):
                 render(loaded)
+            ranks_summary(loaded.get("ranks") or [])
         # The comparison takes any dict: even one nobody checked.
         compare_reports(damaged, real_report).to_dict()
         compare_reports(real_report, damaged).to_dict()
