@@ -227,3 +227,27 @@ def test_help_states_the_caps_the_core_enforces(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "capped at 100,000" in text and "stops after 3,600 s" in text
     assert "(capped at 3,600 s or 100,000 samples)" in text
+
+
+def test_ranks_that_all_fail_leave_the_earlier_report_intact(tmp_path):
+    """The torchrun path: rank 0 gathers two failures and writes nothing over good.json."""
+    from tests.cli.test_ranks_cli import _torchrun
+
+    (tmp_path / "oom.py").write_text(
+        "import torch\n"
+        "class M(torch.nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.l = torch.nn.Linear(4, 2)\n"
+        "    def forward(self, x):\n"
+        "        raise torch.OutOfMemoryError('CUDA out of memory. Tried to allocate 2.00 GiB')\n"
+        "def make():\n"
+        "    return M(), torch.randn(3, 4)\n"
+    )
+    good = tmp_path / "good.json"
+    good.write_bytes(GOOD_REPORT)
+    proc = _torchrun(tmp_path, "oom.py:make", "--runs", "3", "--output", "good.json")
+    assert proc.returncode == 1
+    assert "note: nothing was measured, so no report was written to good.json" in proc.stderr
+    assert "error: 2 of 2 ranks failed" in proc.stderr
+    assert good.read_bytes() == GOOD_REPORT
