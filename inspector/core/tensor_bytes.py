@@ -13,6 +13,9 @@ import torch
 #: ``storage`` values: "dense", "meta", "quantized", or the sparse layout's name.
 DENSE, META, QUANTIZED = "dense", "meta", "quantized"
 
+_QUANTIZED_DTYPES = frozenset(
+    getattr(torch, name) for name in ("qint8", "quint8", "qint32", "quint4x2", "quint2x4") if hasattr(torch, name)
+)
 _SPARSE_PARTS = {
     torch.sparse_coo: ("_indices", "_values"),
     torch.sparse_csr: ("crow_indices", "col_indices", "values"),
@@ -62,7 +65,7 @@ def measure(t: torch.Tensor, device_type: str) -> tuple[str, int, int]:
     dense = t.numel() * t.element_size()
     if device_type == META:
         return META, 0, dense
-    if t.layout is torch.strided and not t.is_quantized:
+    if t.layout is torch.strided and t.dtype not in _QUANTIZED_DTYPES:  # dtype: cheaper than is_quantized
         return DENSE, dense, dense
     return storage_kind(t), allocated_bytes(t), dense
 
