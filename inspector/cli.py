@@ -10,16 +10,27 @@ import argparse
 import json
 import sys
 import traceback
+import typing
 from typing import Sequence
 
 from inspector.core.errors import InspectorError
+from inspector.core.terminal_text import escape_control
 from inspector.core.units import format_bytes
+from inspector.core.user_output import user_output_to_stderr
 
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 # The caps on a benchmark request, stated in --help (the same numbers timing.py enforces;
 # a test keeps them equal without importing torch here).
 MAX_SAMPLES = 100_000
 MAX_MEASURE_SECONDS = 3600.0
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line starting with ``error:`` (exit 2), like every
+    other error of this program, instead of the usage block followed by the message."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"error: {escape_control(message)} (see {self.prog} --help)\n")
 
 
 def _common(default=False) -> argparse.ArgumentParser:
@@ -44,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Sub-commands accept the same flags after their name; SUPPRESS keeps them from
     # overwriting a flag given before the sub-command (an argparse quirk).
     common, sub_common = _common(), _common(default=argparse.SUPPRESS)
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="torch-device-inspector",
         description="See where every tensor of a PyTorch model lives, move it between devices, and time it. "
         "Without a sub-command, opens the window.",
@@ -85,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int] = frozenset()) -> str:
     # Hand-written: a few lines here beat a dependency (tabulate/rich) on a GPU server.
+    # Cells may hold names from a file: escaped, so none can start a line of its own.
+    rows = [[_plain(cell) for cell in row] for row in rows]
     widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)] if rows else [len(h) for h in headers]
     def line(cells):
         return "  ".join(
@@ -93,8 +106,19 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
+def _plain(value: object) -> str:
+    """Text that came from a file or a model, as one line with its control characters escaped."""
+    return escape_control(str(value))
+
+
 def _print(text: str = "") -> None:
-    print(text, flush=True)
+    print(escape_control(text, keep_newlines=True), flush=True)
+
+
+def _say(text: str) -> None:
+    """A line for the user on stderr; parts from files are escaped where the text is built,
+    and any control character left is escaped here (the program's own newlines stay)."""
+    print(escape_control(text, keep_newlines=True), file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------- version
@@ -143,7 +167,7 @@ def cmd_devices(args) -> int:
         )
     _print(_table(["ID", "NAME", "USED / TOTAL", "FREE", "THIS PROCESS"], rows))
     for note in inv.notes:
-        _print(f"note: {note}")
+        _print(f"note: {_plain(note)}")
     return 0
 
 
@@ -199,7 +223,7 @@ def _placement_text(loaded, placement) -> str:
     from inspector.core.placement import device_bytes_text, meta_text, size_text
 
     t = placement.totals
-    head = (f"Model: {loaded.spec} ({loaded.class_name}) — {t.count} tensors, {t.elements:,} elements, "
+    head = (f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {t.count} tensors, {t.elements:,} elements, "
             f"{format_bytes(t.bytes)}{meta_text(t)}")
     rows = [
         [
@@ -216,10 +240,10 @@ def _placement_text(loaded, placement) -> str:
     parts = [head, "", _table(["NAME", "KIND", "SHAPE", "DTYPE", "DEVICE", "SIZE", "GRAD"], rows, right={5})]
     parts.append("")
     nothing = "(no tensors)"
-    parts.append("By device: " + (", ".join(f"{d} {device_bytes_text(t, d)}" for d in t.by_device) or nothing))
-    parts.append("By dtype:  " + (", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_dtype.items()) or nothing))
+    parts.append("By device: " + (", ".join(f"{_plain(d)} {device_bytes_text(t, d)}" for d in t.by_device) or nothing))
+    parts.append("By dtype:  " + (", ".join(f"{_plain(d)} {format_bytes(b)}" for d, b in t.by_dtype.items()) or nothing))
     for w in placement.warnings:
-        parts.append(f"warning: {w.message}")
+        parts.append(f"warning: {_plain(w.message)}")
     return "\n".join(parts)
 
 
@@ -227,11 +251,11 @@ def _move_text(move) -> str:
     from inspector.core.units import format_seconds
 
     if not move.ok:
-        return f"move failed: {move.call}: {move.error.message}"
+        return f"move failed: {_plain(move.call)}: {_plain(move.error.message)}"
     speed = ""
     if move.gbps:
         speed = f" ({move.gbps:.2f} GB/s)" if move.gbps >= 0.01 else " (< 0.01 GB/s)"
-    note = f"\n  note: {move.note}" if move.note else ""
+    note = f"\n  note: {_plain(move.note)}" if move.note else ""
     return f"moved: {move.call}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, {move.source} -> {move.target}{note}"
 
 
@@ -247,15 +271,16 @@ def cmd_inspect(args) -> int:
 
         raise InputError("--pinned needs a host-to-GPU move: add --to cuda (or --method cuda)")
     target = _device_name(args.to, args.method) if args.to is not None else None
-    loaded = _load(args)
     move = None
-    if moving:
-        from inspector.core.moves import move_model
+    with user_output_to_stderr():  # the factory, a pickle, the model's hooks may print
+        loaded = _load(args)
+        if moving:
+            from inspector.core.moves import move_model
 
-        request = _move_request(args.method, target, args.dtype, args.pinned)
-        move = move_model(loaded, request, progress=_ProgressBar(f"{request.method}"))
-    placement = snapshot(loaded)
-    mixed = _mixed_placement(loaded, placement)
+            request = _move_request(args.method, target, args.dtype, args.pinned)
+            move = move_model(loaded, request, progress=_ProgressBar(f"{request.method}"))
+        placement = snapshot(loaded)
+        mixed = _mixed_placement(loaded, placement)  # runs the model's forward
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
         out.update(placement.to_dict())
@@ -274,7 +299,7 @@ def cmd_inspect(args) -> int:
             _print(_device_map_text(mixed, has_input=loaded.example_input is not None, heading="The model sits on several devices:"))
     if move is not None and not move.ok:
         # On stderr, so --json output on stdout stays parseable.
-        print(f"error: {move.error.message}", file=sys.stderr)
+        print(f"error: {_plain(move.error.message)}", file=sys.stderr)
         return 1
     return 0
 
@@ -290,14 +315,15 @@ def _inspect_device_map(args) -> int:
         raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
     dmap = device_map.read_device_map(args.device_map)  # a bad file fails before the model loads
     shape = parse_input_shape(args.input_shape) if args.input_shape else None
-    loaded = _load(args)
-    inputs = None
-    if shape is not None or loaded.example_input is not None:
-        inputs = make_input(loaded, shape)  # where the model is now: where a data loader puts it
-    result = device_map.apply_device_map(loaded.module, dmap)
-    if result.ok and inputs is not None:
-        result = device_map.measure(loaded.module, dmap, result, inputs)
-    placement = snapshot(loaded)
+    with user_output_to_stderr():  # the factory and the model's forward may print
+        loaded = _load(args)
+        inputs = None
+        if shape is not None or loaded.example_input is not None:
+            inputs = make_input(loaded, shape)  # where the model is now: where a data loader puts it
+        result = device_map.apply_device_map(loaded.module, dmap)
+        if result.ok and inputs is not None:
+            result = device_map.measure(loaded.module, dmap, result, inputs)
+        placement = snapshot(loaded)
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
         out.update(placement.to_dict())
@@ -308,7 +334,7 @@ def _inspect_device_map(args) -> int:
         _print()
         _print(_placement_text(loaded, placement))
     if not result.ok:
-        print(f"error: {result.error.message}", file=sys.stderr)
+        print(f"error: {_plain(result.error.message)}", file=sys.stderr)
         return 1
     return 0
 
@@ -335,9 +361,9 @@ def _device_map_text(result, *, has_input: bool, heading: str | None = None) -> 
     from inspector.core.units import format_seconds
 
     if not result.ok:
-        return f"device map {result.source} not applied: {result.error.message}"
+        return f"device map {_plain(result.source)} not applied: {_plain(result.error.message)}"
     if heading is None:
-        heading = f"device map {result.source} applied: {format_bytes(result.bytes)} moved in {format_seconds(result.seconds)}"
+        heading = f"device map {_plain(result.source)} applied: {format_bytes(result.bytes)} moved in {format_seconds(result.seconds)}"
     parts = [heading, ""]
     rows = [[s.device, str(s.tensors), format_bytes(s.bytes), ", ".join(s.modules) or "-"] for s in result.layout]
     parts.append(_table(["DEVICE", "TENSORS", "BYTES", "MODULES"], rows, right={1, 2}))
@@ -354,7 +380,7 @@ def _device_map_text(result, *, has_input: bool, heading: str | None = None) -> 
         parts.append("")
         parts.append("no activation crosses devices in a forward")
     for finding in result.findings:
-        parts.append(f"finding: {finding}")
+        parts.append(f"finding: {_plain(finding)}")
     return "\n".join(parts)
 
 
@@ -433,11 +459,11 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     run = _BenchRun()
 
     def move(request, label: str) -> bool:
-        with recorder.span("moves", label) as extra:
+        with recorder.span("moves", label) as extra, user_output_to_stderr():
             result = move_model(loaded, request, progress=_ProgressBar(label))
             extra.update(call=result.call, bytes=result.bytes, ok=result.ok)
         run.moves.append(result)
-        print(prefix + _move_text(result), file=sys.stderr)
+        _say(prefix + _move_text(result))
         if not result.ok:
             run.failures.append(result.error.message)
         return result.ok
@@ -458,7 +484,8 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
             if not move(request, f"move to {target}"):
                 continue
             try:
-                with recorder.span("samples", f"latency on {target}", device=target, mode=args.mode) as extra:
+                span = recorder.span("samples", f"latency on {target}", device=target, mode=args.mode)
+                with span as extra, user_output_to_stderr():  # the model's forward may print
                     result = measure_latency(
                         loaded,
                         mode=args.mode,
@@ -473,11 +500,11 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 raise  # a wrong input shape fails on every device alike: the user's input, exit 2
             except InspectorError as exc:
                 # Out of memory on one device, say: keep what the others measured, exit 1 at the end.
-                print(f"{prefix}{target}: {exc.message}", file=sys.stderr)
+                _say(f"{prefix}{target}: {_plain(exc.message)}")
                 run.failures.append(f"{target}: {exc.message}")
         if snapshot_path is not None:
             path = memory_snapshot.write_snapshot(memory_snapshot.take_snapshot(), snapshot_path)
-            print(f"{prefix}memory snapshot written: {path} (open it at pytorch.org/memory_viz)", file=sys.stderr)
+            _say(f"{prefix}memory snapshot written: {_plain(path)} (open it at pytorch.org/memory_viz)")
     return run
 
 
@@ -498,7 +525,7 @@ def _write_trace(path: str, ranks) -> None:
     built = trace_mod.build_trace(ranks)
     trace_mod.write_trace(built, path)
     note = built["otherData"].get("note")
-    print(f"trace written: {path}" + (f" ({note})" if note else ""), file=sys.stderr)
+    _say(f"trace written: {_plain(path)}" + (f" ({_plain(note)})" if note else ""))
 
 
 def cmd_bench(args) -> int:
@@ -525,13 +552,14 @@ def cmd_bench(args) -> int:
     shape = parse_input_shape(args.input_shape) if args.input_shape else None
     announced = request_caps(args.runs, args.min_time)
     for note in announced:  # now, not after an hour: the user may rather stop and ask again
-        print(f"note: {note}", file=sys.stderr)
+        _say(f"note: {note}")
     env = rank_env()
     if env is not None:
         return _bench_ranks(args, env, shape, output)
     targets = _bench_targets(args)
     requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
-    loaded = _load(args)
+    with user_output_to_stderr():
+        loaded = _load(args)
     recorder = TraceRecorder()
     run = _run_bench(args, loaded, targets, requests, shape, recorder, snapshot_path=args.memory_snapshot)
     report = report_mod.build_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report())
@@ -549,7 +577,7 @@ def cmd_bench(args) -> int:
         _write_trace(args.trace, [RankSpans(0, f"torch-device-inspector bench ({socket.gethostname()})", tuple(recorder.spans))])
     failures = run.failures
     if failures:
-        print(f"error: {failures[0]}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""), file=sys.stderr)
+        _say(f"error: {_plain(failures[0])}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""))
         return 1
     return 0
 
@@ -577,7 +605,8 @@ def _bench_ranks(args, env, shape, output) -> int:
                 raise InputError("under torchrun each rank measures its own device (cuda:LOCAL_RANK, else the CPU); --device may only say cpu")
             device = "cpu" if asked else rank_device(env)
             request = _move_request(args.method, device, args.dtype, args.pinned)
-            loaded = _load(args)
+            with user_output_to_stderr():
+                loaded = _load(args)
             snapshot = memory_snapshot.rank_path(args.memory_snapshot, env.rank, env.world_size) if args.memory_snapshot else None
             run = _run_bench(args, loaded, [device], [request], shape, recorder, prefix=prefix, snapshot_path=snapshot)
             failure = run.failures[0] if run.failures else None
@@ -586,7 +615,7 @@ def _bench_ranks(args, env, shape, output) -> int:
         except Exception as exc:  # noqa: BLE001 -- recorded in the report, as one line
             own_error, failure = InspectorError(str(exc)), f"{type(exc).__name__}: {exc}".splitlines()[0]
         if failure is not None:
-            print(f"{prefix}error: {failure}", file=sys.stderr)
+            _say(f"{prefix}error: {_plain(failure)}")
         result = RankResult(
             rank=env.rank,
             local_rank=env.local_rank,
@@ -631,7 +660,7 @@ def _bench_ranks(args, env, shape, output) -> int:
     if own_error is not None and own_error.exit_code != 1:
         return own_error.exit_code
     if failed:
-        print(f"error: {len(failed)} of {env.world_size} ranks failed (rank {failed[0]['rank']}: {failed[0]['error']})", file=sys.stderr)
+        _say(f"error: {len(failed)} of {env.world_size} ranks failed (rank {failed[0]['rank']}: {_plain(failed[0]['error'])})")
         return 1
     return 0
 
@@ -639,7 +668,7 @@ def _bench_ranks(args, env, shape, output) -> int:
 def _print_notes(latencies, announced: Sequence[str]) -> None:
     """The measurements' notes (a cap reached, a mode that could not be set) on stderr."""
     for note in dict.fromkeys(n for r in latencies for n in r.notes if n not in announced):
-        print(f"note: {note}", file=sys.stderr)
+        _say(f"note: {_plain(note)}")
 
 
 def _write_report(report: dict, output, *, measured: bool, what: str = "") -> None:
@@ -649,10 +678,10 @@ def _write_report(report: dict, output, *, measured: bool, what: str = "") -> No
 
     if not measured:
         kept = " (the file already there is left as it was)" if output.exists() else ""
-        print(f"note: nothing was measured, so no report was written to {output}{kept}", file=sys.stderr)
+        _say(f"note: nothing was measured, so no report was written to {_plain(output)}{kept}")
         return
     path = report_mod.save_report(report, output, images=_report_images(report, str(output)))
-    print(f"report written: {path}{what}", file=sys.stderr)
+    _say(f"report written: {_plain(path)}{what}")
 
 
 def _report_images(report: dict, output: str):
@@ -700,9 +729,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InspectorError as exc:
         if args.debug:
             traceback.print_exc()
-        print(f"error: {exc.message}", file=sys.stderr)
+        print(f"error: {_plain(exc.message)}", file=sys.stderr)
         if exc.detail and args.debug:
-            print(exc.detail, file=sys.stderr)
+            print(escape_control(exc.detail, keep_newlines=True), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
@@ -713,11 +742,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except Exception as exc:  # noqa: BLE001 -- a bug or an error we did not foresee: still one line
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 -- a bug, or user code raising its own BaseException: still one line
         if args.debug:
             traceback.print_exc()
         print(
-            f"error: {type(exc).__name__}: {exc} (run with --debug for the traceback)".replace("\n", " "),
+            f"error: {_plain(type(exc).__name__)}: {_plain(exc)} (run with --debug for the traceback)",
             file=sys.stderr,
         )
         return 1

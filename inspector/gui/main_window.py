@@ -46,6 +46,7 @@ from inspector.gui.panels.error_banner import ErrorBanner
 from inspector.gui.panels.history import HistoryEntry, HistoryView
 from inspector.gui.panels.parameters import ParametersPanel
 from inspector.gui.plots import LatencyPlot, MemoryPlot
+from inspector.gui.plain_text import plain_label
 from inspector.gui.workers import (
     DEFAULT_SAMPLE_HZ,
     BenchmarkOutcome,
@@ -237,11 +238,11 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_status_bar(self) -> None:
-        self.statusModel = QLabel("Model: none yet", self)
+        self.statusModel = plain_label(QLabel("Model: none yet", self))
         self.statusModel.setObjectName("statusModel")
-        self.statusDevice = QLabel("", self)
+        self.statusDevice = plain_label(QLabel("", self))
         self.statusDevice.setObjectName("statusDevice")
-        self.statusBusy = QLabel("Starting…", self)
+        self.statusBusy = plain_label(QLabel("Starting…", self))
         self.statusBusy.setObjectName("statusBusy")
         bar = self.statusBar()
         for label in (self.statusModel, self.statusDevice, self.statusBusy):

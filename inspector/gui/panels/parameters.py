@@ -21,6 +21,7 @@ from inspector.core.placement import device_bytes_text, meta_text, size_text
 from inspector.core.units import format_bytes
 from inspector.gui.panels.devices import device_colour, device_swatch  # noqa: F401
 from inspector.gui.panels.table_model import header_text
+from inspector.gui.plain_text import plain_tooltip
 
 KIND_LABELS = {
     "parameter": "parameter",
@@ -260,7 +261,7 @@ class PlacementModel(QAbstractItemModel):
             tip += _storage_tip(row)
             if row.shares_with:
                 tip += f"\nshares its storage with {row.shares_with} (counted once in the totals)"
-            return tip
+            return plain_tooltip(tip)
         return None
 
     def _module_data(self, node: _Node, column: int, role: int):
