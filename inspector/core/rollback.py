@@ -1,0 +1,348 @@
+"""Exact rollback of a module tree after a failed ``Module.to`` / ``.cuda()`` / ``.cpu()``.
+
+Everything those calls change goes through ``Module._apply``, and this module knows each way
+it changes a model, and how to put each one back:
+
+- ``_parameters`` and ``_buffers`` entries: buffers are always rebound to their converted
+  copies, parameters too under torch's overwrite flag. A shallow copy of each module's two
+  dicts puts the original objects back.
+- a tensor's data, in place (``param.data = new``: the default path, and every grad): the
+  conversion log keeps the tensor with an alias of its old data, taken just before it
+  changes, and sets it back.
+- a tensor swapped (``torch.utils.swap_tensors``: under
+  ``torch.__future__.set_swap_module_params_on_conversion(True)``, and always for tensor
+  subclasses such as ``TwoTensor``). The swap hands the original's class, ``__dict__`` (where
+  a subclass keeps its inner tensors, and a user their attributes) and C++ tensor, with its
+  hooks, to a temporary that is then dropped. The log keeps the ``__dict__`` object and the
+  hooks, and swaps an alias of the old data back in.
+- a module whose own ``_apply`` does more (RNNs rebuild ``_flat_weights``; user code converts
+  extra tensors): its whole ``__dict__`` is copied up front, with its tensor attributes, and
+  lists/dicts of tensors one level down.
+
+What cannot be put back is named before the move (``vouch``): a module class with its own
+``to``/``_apply`` that may keep state outside its ``__dict__``, or weights packed where
+``_apply`` never sees them (quantized modules).
+
+Costs, for a model of M modules and T tensors: the snapshot is O(M) dict copies (plus an
+O(T) pass for the byte totals when progress is wanted); the log costs one alias per tensor
+that is really converted (a ``Tensor.data`` view, ~0.5 µs), taken inside the conversion
+function the move already calls; restoring is O(M + T) and only runs after a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import nn
+from torch.utils._python_dispatch import is_traceable_wrapper_subclass
+
+from inspector.core import devices
+
+_MODULE_APPLY = nn.Module._apply
+_MODULE_METHODS = {name: getattr(nn.Module, name) for name in ("to", "cuda", "cpu", "_apply")}
+#: ``_apply`` overrides in torch itself whose extra work is rebinding ``__dict__`` entries.
+_KNOWN_APPLY: tuple[type, ...] = (nn.RNNBase,)
+#: Free originals in batches of about this many bytes (or tensors), yielding the GIL
+#: between batches, so a GUI thread never waits for one long cascade of frees.
+RELEASE_BATCH_BYTES = 32 * 2**20
+RELEASE_BATCH_TENSORS = 256
+
+
+def nbytes(t: torch.Tensor) -> int:
+    """A tensor's bytes; for sparse layouts, those of its indices and values."""
+    try:
+        return int(t.nbytes)
+    except RuntimeError:
+        return _sparse_nbytes(t)
+
+
+def _sparse_nbytes(t: torch.Tensor) -> int:
+    layout = t.layout
+    if layout == torch.sparse_coo:
+        parts = [t._indices(), t._values()]
+    elif layout in (torch.sparse_csr, torch.sparse_bsr):
+        parts = [t.crow_indices(), t.col_indices(), t.values()]
+    elif layout in (torch.sparse_csc, torch.sparse_bsc):
+        parts = [t.ccol_indices(), t.row_indices(), t.values()]
+    else:
+        return t.numel() * t.element_size()
+    return sum(int(p.nbytes) for p in parts)
+
+
+def walk(root: nn.Module) -> list[nn.Module]:
+    """Every module of the tree once (shared submodules once), cheaper than ``modules()``."""
+    seen = {id(root)}
+    found = [root]
+    stack = [root]
+    while stack:
+        for child in stack.pop()._modules.values():
+            if child is not None and id(child) not in seen:
+                seen.add(id(child))
+                found.append(child)
+                stack.append(child)
+    return found
+
+
+def _is_plain_apply(module: nn.Module) -> bool:
+    return type(module)._apply is _MODULE_APPLY
+
+
+@functools.cache
+def _class_problem(cls: type) -> str | None:
+    """Why a rollback of a module of this class might not be exact (None: it will be)."""
+    if cls.__module__.startswith("torch.ao.nn.quantized"):
+        return (
+            f"{cls.__name__} keeps its weights packed where Module.to() does not reach them: "
+            "they stay on their device and in their dtype"
+        )
+    if cls._apply is not _MODULE_APPLY and not issubclass(cls, _KNOWN_APPLY):
+        return (
+            f"{cls.__name__} has its own _apply(): a rollback restores its attributes and the "
+            "tensors the move converts, not state it keeps elsewhere"
+        )
+    return None
+
+
+def vouch(modules: list[nn.Module]) -> list[str]:
+    """Why a rollback of these modules (``walk``'s list, root first) might not be exact."""
+    problems: dict[str, None] = {}
+    root = type(modules[0])
+    if not issubclass(root, torch.jit.ScriptModule):
+        for name in ("to", "cuda", "cpu"):
+            if getattr(root, name) is not _MODULE_METHODS[name]:
+                problems[
+                    f"{root.__name__} overrides Module.{name}(): a rollback restores its attributes "
+                    "and the tensors the move converts, not what else that method changes"
+                ] = None
+    for cls in {type(m) for m in modules}:
+        problem = _class_problem(cls)
+        if problem is not None:
+            problems[problem] = None
+    return list(problems)
+
+
+def has_packed_weights(modules: list[nn.Module]) -> bool:
+    """Quantized modules: their weights sit in packed C++ objects a device move leaves behind."""
+    return any(type(m).__module__.startswith("torch.ao.nn.quantized") for m in modules)
+
+
+@dataclass
+class _ModuleState:
+    module: nn.Module
+    parameters: dict[str, Any] | None
+    buffers: dict[str, Any] | None
+    #: The whole ``__dict__`` (and copies of its lists/dicts) of a module with its own _apply.
+    attributes: dict[str, Any] | None = None
+    containers: list[tuple[Any, Any]] | None = None
+
+
+class Snapshot:
+    """Each module's dicts as they were, and the byte totals of its tensors per device.
+
+    ``total``: bytes of every parameter, grad and buffer, each tensor once (tied weights
+    once); ``by_device``: the same per device id; ``sources``: the device ids.
+    """
+
+    def __init__(self, root: nn.Module):
+        self.modules = walk(root)
+        self.states: list[_ModuleState] = []
+        self.total = 0
+        self.by_device: dict[str, int] = {}
+        seen: set[int] = set()
+        names: dict[torch.device, str] = {}
+        states = self.states
+        for module in self.modules:
+            params = module._parameters
+            bufs = module._buffers
+            state = _ModuleState(module, dict(params) if params else None, dict(bufs) if bufs else None)
+            if not _is_plain_apply(module):
+                _copy_attributes(module, state)
+            states.append(state)
+            if params:
+                self._add(params.values(), seen, names, grads=True)
+            if bufs:
+                self._add(bufs.values(), seen, names, grads=False)
+        self.sources = sorted(self.by_device)
+
+    def _add(self, tensors: Any, seen: set[int], names: dict[torch.device, str], *, grads: bool) -> None:
+        by_device = self.by_device
+        for t in tensors:
+            if t is None or id(t) in seen:
+                continue
+            seen.add(id(t))
+            size = nbytes(t)
+            if grads:
+                grad = t.grad
+                if grad is not None:
+                    size += nbytes(grad)
+            device = t.device
+            name = names.get(device)
+            if name is None:
+                name = names[device] = devices.device_id(device)
+            by_device[name] = by_device.get(name, 0) + size
+            self.total += size
+
+    def tensors(self) -> Iterator[torch.Tensor]:
+        """The model's parameters, grads and buffers as they are now (once each)."""
+        seen: set[int] = set()
+        for state in self.states:
+            for d, grads in ((state.parameters, True), (state.buffers, False)):
+                for t in (d or {}).values():
+                    if t is None or id(t) in seen:
+                        continue
+                    seen.add(id(t))
+                    yield t
+                    grad = t.grad if grads else None
+                    if grad is not None:
+                        yield grad
+
+    def restore(self) -> None:
+        """Put every module's dicts back (the tensors themselves: ``ConversionLog.restore``)."""
+        for state in self.states:
+            module = state.module
+            if state.attributes is not None:
+                current = module.__dict__
+                for key in [k for k in current if k not in state.attributes]:
+                    del current[key]
+                current.update(state.attributes)
+                for container, saved in state.containers or ():
+                    if isinstance(container, list):
+                        container[:] = saved
+                    else:
+                        container.clear()
+                        container.update(saved)
+            for live, saved in ((module._parameters, state.parameters), (module._buffers, state.buffers)):
+                for key, value in (saved or {}).items():
+                    if live.get(key) is not value:
+                        live[key] = value
+
+    def release(self) -> None:
+        """Drop the references to the originals (buffers the move rebound), in batches."""
+        _release_in_batches(self.states, _state_bytes)
+
+
+def _copy_attributes(module: nn.Module, state: _ModuleState) -> None:
+    """A module with its own ``_apply`` may rebind any attribute, or refill a list or dict."""
+    attributes = dict(module.__dict__)
+    containers: list[tuple[Any, Any]] = []
+    for key, value in attributes.items():
+        if key in ("_parameters", "_buffers", "_modules"):
+            continue
+        if type(value) is list:
+            containers.append((value, list(value)))
+        elif type(value) is dict:
+            containers.append((value, dict(value)))
+    state.attributes = attributes
+    state.containers = containers
+
+
+def _state_bytes(state: _ModuleState) -> int:
+    return sum(nbytes(t) for t in (state.buffers or {}).values() if t is not None)
+
+
+@dataclass
+class _Swapped:
+    """What a swap takes away from a tensor object, to give it back."""
+
+    cls: type
+    attributes: dict[str, Any]
+    requires_grad: bool
+    hooks: Any
+    post_accumulate_hooks: Any
+    grad: torch.Tensor | None
+
+
+class ConversionLog:
+    """Each tensor the move converted, with what it takes to put it back.
+
+    ``keep(t)`` is called on a tensor just before the move changes it. In-place changes
+    (``.data =``) are undone by setting the alias back; swaps by swapping the alias back.
+    """
+
+    def __init__(self, *, swap: bool):
+        #: Whether to keep what a swap takes away for every tensor (else only for subclasses).
+        self.swap = swap
+        self.entries: list[tuple[torch.Tensor, torch.Tensor, _Swapped | None]] = []
+
+    def keep(self, t: torch.Tensor) -> None:
+        if self.swap or (type(t) is not torch.Tensor and type(t) is not nn.Parameter):
+            self.entries.append((t, t.detach(), _swapped(t)))
+        else:
+            self.entries.append((t, t.data, None))
+
+    def restore(self) -> None:
+        with torch.no_grad():
+            # Grads off first, so no setter compares a grad with a parameter mid-restore.
+            detached: list[tuple[torch.Tensor, torch.Tensor | None]] = []
+            for t, _, swapped in self.entries:
+                if isinstance(t, nn.Parameter) and t.is_leaf:
+                    grad = t.grad
+                    if swapped is not None and swapped.grad is not None:
+                        grad = swapped.grad
+                    detached.append((t, grad))
+                    t.grad = None
+            # Latest first: a tensor logged twice (tied, under swap) ends as it first was.
+            for t, alias, swapped in reversed(self.entries):
+                if swapped is None:
+                    t.data = alias
+                else:
+                    _unswap(t, alias, swapped)
+            for t, grad in detached:
+                if grad is not None:
+                    t.grad = grad
+
+    def release(self) -> None:
+        _release_in_batches(self.entries, lambda e: nbytes(e[1]))
+
+
+def _swapped(t: torch.Tensor) -> _Swapped:
+    return _Swapped(
+        cls=type(t),
+        attributes=t.__dict__,
+        requires_grad=t.requires_grad,
+        hooks=t._backward_hooks,
+        post_accumulate_hooks=getattr(t, "_post_accumulate_grad_hooks", None),
+        grad=t.grad if t.is_leaf and isinstance(t, nn.Parameter) else None,
+    )
+
+
+def _unswap(t: torch.Tensor, alias: torch.Tensor, swapped: _Swapped) -> None:
+    """Give ``t`` back its old data, class, attributes and hooks."""
+    if t.__dict__ is swapped.attributes:
+        # Not swapped: at most its data changed in place (or nothing at all).
+        if not is_traceable_wrapper_subclass(t):
+            t.data = alias
+        return
+    torch.utils.swap_tensors(t, alias)
+    t.__class__ = swapped.cls
+    t.__dict__ = swapped.attributes
+    t.requires_grad_(swapped.requires_grad)
+    if swapped.hooks is not None:
+        t._backward_hooks = swapped.hooks
+    if swapped.post_accumulate_hooks is not None:
+        t._post_accumulate_grad_hooks = swapped.post_accumulate_hooks
+
+
+def _release_in_batches(items: list[Any], size: Callable[[Any], int]) -> None:
+    """Empty ``items`` from the end, yielding the GIL after each batch of frees.
+
+    A plain ``del`` frees a big model's old storage in one C-level cascade that holds the
+    GIL for tens of milliseconds (measured ~60 ms for 1 GiB): a GUI thread stalls. Batches
+    of ``RELEASE_BATCH_BYTES`` keep each stall to a few ms, without a ``sleep(0)`` per tensor
+    (which cost more than the frees for 5,000 small tensors).
+    """
+    batch_bytes = 0
+    batch_count = 0
+    while items:
+        batch_bytes += size(items[-1])
+        batch_count += 1
+        items.pop()
+        if batch_bytes >= RELEASE_BATCH_BYTES or batch_count >= RELEASE_BATCH_TENSORS:
+            time.sleep(0)
+            batch_bytes = 0
+            batch_count = 0
