@@ -600,8 +600,7 @@ def _refusal(snapshot: rollback.Snapshot, plan: _Plan) -> str | None:
     """A move that would leave part of the model behind is refused before it starts."""
     if plan.target is None or not rollback.has_packed_weights(snapshot.modules):
         return None
-    target = devices.device_id(plan.target)
-    if snapshot.sources in ([], [target]):
+    if plan.target.type == "cpu":  # where packed quantized weights live
         return None
     return (
         f"{plan.call} refused: the model has quantized modules whose packed weights "
@@ -761,8 +760,9 @@ def _roll_back(snapshot: rollback.Snapshot, log: rollback.ConversionLog, allocat
     """
     # No gc.collect(): the half-made copies sit in no reference cycle (the CUDA tests check
     # that memory_allocated() is back where it was), and a full collection costs ~0.1 s.
-    snapshot.restore()
+    # Tensors first: the modules' weak references to them (made afresh) would block a swap.
     log.restore()
+    snapshot.restore()
     problems = []
     for ident in allocating:
         try:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -209,7 +210,7 @@ class Snapshot:
                 current = module.__dict__
                 for key in [k for k in current if k not in state.attributes]:
                     del current[key]
-                current.update(state.attributes)
+                current.update((k, _attribute(v)) for k, v in state.attributes.items())
                 for container, saved in state.containers or ():
                     if isinstance(container, list):
                         container[:] = saved
@@ -227,18 +228,48 @@ class Snapshot:
 
 
 def _copy_attributes(module: nn.Module, state: _ModuleState) -> None:
-    """A module with its own ``_apply`` may rebind any attribute, or refill a list or dict."""
+    """A module with its own ``_apply`` may rebind any attribute, or refill a list or dict.
+
+    Weak references are kept as their referents and made afresh on restore: a live weak
+    reference to a parameter makes ``swap_tensors`` refuse it (an RNN's ``_flat_weight_refs``).
+    """
     attributes = dict(module.__dict__)
     containers: list[tuple[Any, Any]] = []
     for key, value in attributes.items():
         if key in ("_parameters", "_buffers", "_modules"):
             continue
-        if type(value) is list:
-            containers.append((value, list(value)))
+        if isinstance(value, weakref.ref):
+            if value() is not None:
+                attributes[key] = _Weak(value())
+        elif type(value) is list:
+            if any(isinstance(item, weakref.ref) for item in value):
+                attributes[key] = _WeakList([_Weak(i()) if isinstance(i, weakref.ref) else i for i in value])
+            else:
+                containers.append((value, list(value)))
         elif type(value) is dict:
             containers.append((value, dict(value)))
     state.attributes = attributes
     state.containers = containers
+
+
+@dataclass
+class _Weak:
+    referent: Any
+
+    def make(self) -> Any:
+        return weakref.ref(self.referent) if self.referent is not None else None
+
+
+@dataclass
+class _WeakList:
+    items: list[Any]
+
+    def make(self) -> list[Any]:
+        return [i.make() if isinstance(i, _Weak) else i for i in self.items]
+
+
+def _attribute(value: Any) -> Any:
+    return value.make() if isinstance(value, (_Weak, _WeakList)) else value
 
 
 def _state_bytes(state: _ModuleState) -> int:
@@ -318,7 +349,13 @@ def _unswap(t: torch.Tensor, alias: torch.Tensor, swapped: _Swapped) -> None:
         if not is_traceable_wrapper_subclass(t):
             t.data = alias
         return
-    torch.utils.swap_tensors(t, alias)
+    try:
+        torch.utils.swap_tensors(t, alias)
+    except RuntimeError:
+        # Something (a weak reference) holds on to ``t``: the old data in place instead.
+        t.__class__ = swapped.cls
+        t.__dict__ = swapped.attributes
+        t.data = alias
     t.__class__ = swapped.cls
     t.__dict__ = swapped.attributes
     t.requires_grad_(swapped.requires_grad)
