@@ -336,36 +336,44 @@ class _Seam:
         self.progress = progress
         self.should_cancel = should_cancel
         self.pin = pin
-        self.done = 0
-        self.copied = 0
-        #: Bytes of the copies made (in their new dtype): the move's extra memory at its peak.
-        self.made = 0
         self.callback_seconds = 0.0
         self.pinned_any = False
         self._next_check = 0.0
+        self._done = 0
+        self._counted = 0
 
     def wrap(self, fn: Callable[[torch.Tensor], torch.Tensor]) -> Callable[[torch.Tensor], torch.Tensor]:
+        # Locals, not attributes, and no counting: this runs once per tensor, next to
+        # conversions of ~10-20 µs. Bytes are summed from the log, between checks and after.
         keep = self.log.keep
-        clock = time.perf_counter
+        entries = self.log.entries.append
         swap = self.log.swap
+        clock = time.perf_counter
+        pin = self.pin
+        plain = (torch.Tensor, nn.Parameter)
 
         def watched(t: torch.Tensor) -> torch.Tensor:
             now = clock()
             if now >= self._next_check:
                 self._check(now)
             source = t
-            if self.pin and t.is_cpu:
+            if pin and t.is_cpu:
                 source = t if t.is_pinned() else t.pin_memory()
                 self.pinned_any = True
             result = fn(source)
-            size = rollback.nbytes(t)
-            self.done += size
             if result is not t and result is not source:
-                keep(t)
-                self.copied += size
-                self.made += rollback.nbytes(result)
+                try:
+                    size = t.nbytes
+                    made = result.nbytes
+                except RuntimeError:  # sparse layouts
+                    size = rollback.nbytes(t)
+                    made = rollback.nbytes(result)
+                if swap or type(t) not in plain:
+                    keep(t, size, made)
+                else:
+                    entries((t, t.data, None, size, made))  # keep()'s common case, inlined
             elif swap:
-                keep(t)  # swapped even when nothing is copied
+                keep(t, 0, 0)  # swapped even when nothing is copied
             return result
 
         return watched
@@ -373,8 +381,12 @@ class _Seam:
     def _check(self, now: float) -> None:
         if self.should_cancel is not None and self.should_cancel():
             raise Cancelled("the move was cancelled; the model is as it was before")
-        if self.progress is not None and self.done:
-            self.progress(min(self.done, self.total), self.total)
+        if self.progress is not None:
+            entries = self.log.entries
+            self._done += self.log.copied_bytes(self._counted)
+            self._counted = len(entries)
+            if self._done:
+                self.progress(min(self._done, self.total), self.total)
         after = time.perf_counter()
         self.callback_seconds += after - now
         self._next_check = after + CHECK_INTERVAL_S
@@ -505,7 +517,7 @@ def _attempt(
     finally:
         # The user's call, without the time our progress and cancel callbacks took.
         outcome.seconds = max(time.perf_counter() - start - seam.callback_seconds, 0.0)
-        outcome.copied = seam.copied
+        outcome.copied = seam.log.copied_bytes()
     if seam.progress is not None:
         seam.progress(seam.total, seam.total)  # inside the transaction: it may still fail
     if plan.pinned and not seam.pinned_any:
@@ -701,7 +713,7 @@ def move_model(
         # KeyboardInterrupt and friends: still leave the model whole, then let it through.
         _roll_back(snapshot, log, allocating)
         raise
-    made = seam.made
+    made = log.made_bytes()
     del seam
     failure: Failure | None = None
     if caught is not None:

@@ -32,6 +32,8 @@ function the move already calls; restoring is O(M + T) and only runs after a fai
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import time
 import weakref
 from collections.abc import Callable, Iterator
@@ -51,7 +53,9 @@ _KNOWN_APPLY: tuple[type, ...] = (nn.RNNBase,)
 #: Free originals in batches of about this many bytes (or tensors), yielding the GIL
 #: between batches, so a GUI thread never waits for one long cascade of frees.
 RELEASE_BATCH_BYTES = 32 * 2**20
-RELEASE_BATCH_TENSORS = 256
+RELEASE_BATCH_TENSORS = 4096
+_SIZE = operator.itemgetter(3)
+_MADE = operator.itemgetter(4)
 
 
 def nbytes(t: torch.Tensor) -> int:
@@ -134,12 +138,11 @@ def has_packed_weights(modules: list[nn.Module]) -> bool:
 
 @dataclass
 class _ModuleState:
+    """The whole ``__dict__`` (and copies of its lists/dicts) of a module with its own _apply."""
+
     module: nn.Module
-    parameters: dict[str, Any] | None
-    buffers: dict[str, Any] | None
-    #: The whole ``__dict__`` (and copies of its lists/dicts) of a module with its own _apply.
-    attributes: dict[str, Any] | None = None
-    containers: list[tuple[Any, Any]] | None = None
+    attributes: dict[str, Any]
+    containers: list[tuple[Any, Any]]
 
 
 class Snapshot:
@@ -147,52 +150,70 @@ class Snapshot:
 
     ``total``: bytes of every parameter, grad and buffer, each tensor once (tied weights
     once); ``by_device``: the same per device id; ``sources``: the device ids.
+
+    The hot loop of every move (5,000 tensors: a few ms), so written flat: tuples, not
+    objects, and no call per tensor.
     """
 
     def __init__(self, root: nn.Module):
         self.modules = walk(root)
-        self.states: list[_ModuleState] = []
-        self.total = 0
-        self.by_device: dict[str, int] = {}
+        #: (module, copy of _parameters or None, copy of _buffers or None, buffer bytes)
+        self.dicts: list[tuple[nn.Module, dict[str, Any] | None, dict[str, Any] | None, int]] = []
+        self.custom: list[_ModuleState] = []
+        total = 0
+        cpu_bytes = 0
+        by_device: dict[str, int] = {}
         seen: set[int] = set()
-        names: dict[torch.device, str] = {}
-        states = self.states
+        dicts = self.dicts
         for module in self.modules:
+            if type(module)._apply is not _MODULE_APPLY:
+                self.custom.append(_copy_attributes(module))
             params = module._parameters
             bufs = module._buffers
-            state = _ModuleState(module, dict(params) if params else None, dict(bufs) if bufs else None)
-            if not _is_plain_apply(module):
-                _copy_attributes(module, state)
-            states.append(state)
+            buffer_bytes = 0
             if params:
-                self._add(params.values(), seen, names, grads=True)
+                for t in params.values():
+                    if t is None or id(t) in seen:
+                        continue
+                    seen.add(id(t))
+                    try:
+                        size = t.nbytes
+                    except RuntimeError:
+                        size = _sparse_nbytes(t)
+                    grad = t.grad
+                    if grad is not None:
+                        size += nbytes(grad)
+                    if t.is_cpu:
+                        cpu_bytes += size
+                    else:
+                        _add_device(by_device, t, size)
             if bufs:
-                self._add(bufs.values(), seen, names, grads=False)
-        self.sources = sorted(self.by_device)
-
-    def _add(self, tensors: Any, seen: set[int], names: dict[torch.device, str], *, grads: bool) -> None:
-        by_device = self.by_device
-        for t in tensors:
-            if t is None or id(t) in seen:
-                continue
-            seen.add(id(t))
-            size = nbytes(t)
-            if grads:
-                grad = t.grad
-                if grad is not None:
-                    size += nbytes(grad)
-            device = t.device
-            name = names.get(device)
-            if name is None:
-                name = names[device] = devices.device_id(device)
-            by_device[name] = by_device.get(name, 0) + size
-            self.total += size
+                for t in bufs.values():
+                    if t is None or id(t) in seen:
+                        continue
+                    seen.add(id(t))
+                    try:
+                        size = t.nbytes
+                    except RuntimeError:
+                        size = _sparse_nbytes(t)
+                    buffer_bytes += size
+                    if t.is_cpu:
+                        cpu_bytes += size
+                    else:
+                        _add_device(by_device, t, size)
+            if params or bufs:
+                dicts.append((module, dict(params) if params else None, dict(bufs) if bufs else None, buffer_bytes))
+        if cpu_bytes or (seen and not by_device):
+            by_device["cpu"] = cpu_bytes
+        self.total = sum(by_device.values())
+        self.by_device = by_device
+        self.sources = sorted(by_device)
 
     def tensors(self) -> Iterator[torch.Tensor]:
         """The model's parameters, grads and buffers as they are now (once each)."""
         seen: set[int] = set()
-        for state in self.states:
-            for d, grads in ((state.parameters, True), (state.buffers, False)):
+        for _, params, bufs, _ in self.dicts:
+            for d, grads in ((params, True), (bufs, False)):
                 for t in (d or {}).values():
                     if t is None or id(t) in seen:
                         continue
@@ -204,30 +225,35 @@ class Snapshot:
 
     def restore(self) -> None:
         """Put every module's dicts back (the tensors themselves: ``ConversionLog.restore``)."""
-        for state in self.states:
-            module = state.module
-            if state.attributes is not None:
-                current = module.__dict__
-                for key in [k for k in current if k not in state.attributes]:
-                    del current[key]
-                current.update((k, _attribute(v)) for k, v in state.attributes.items())
-                for container, saved in state.containers or ():
-                    if isinstance(container, list):
-                        container[:] = saved
-                    else:
-                        container.clear()
-                        container.update(saved)
-            for live, saved in ((module._parameters, state.parameters), (module._buffers, state.buffers)):
+        for state in self.custom:
+            current = state.module.__dict__
+            for key in [k for k in current if k not in state.attributes]:
+                del current[key]
+            current.update((k, _attribute(v)) for k, v in state.attributes.items())
+            for container, saved in state.containers:
+                if isinstance(container, list):
+                    container[:] = saved
+                else:
+                    container.clear()
+                    container.update(saved)
+        for module, params, bufs, _ in self.dicts:
+            for live, saved in ((module._parameters, params), (module._buffers, bufs)):
                 for key, value in (saved or {}).items():
                     if live.get(key) is not value:
                         live[key] = value
 
     def release(self) -> None:
         """Drop the references to the originals (buffers the move rebound), in batches."""
-        _release_in_batches(self.states, _state_bytes)
+        self.custom.clear()
+        _release_in_batches(self.dicts, 3)
 
 
-def _copy_attributes(module: nn.Module, state: _ModuleState) -> None:
+def _add_device(by_device: dict[str, int], t: torch.Tensor, size: int) -> None:
+    name = devices.device_id(t.device)
+    by_device[name] = by_device.get(name, 0) + size
+
+
+def _copy_attributes(module: nn.Module) -> _ModuleState:
     """A module with its own ``_apply`` may rebind any attribute, or refill a list or dict.
 
     Weak references are kept as their referents and made afresh on restore: a live weak
@@ -248,8 +274,7 @@ def _copy_attributes(module: nn.Module, state: _ModuleState) -> None:
                 containers.append((value, list(value)))
         elif type(value) is dict:
             containers.append((value, dict(value)))
-    state.attributes = attributes
-    state.containers = containers
+    return _ModuleState(module, attributes, containers)
 
 
 @dataclass
@@ -272,10 +297,6 @@ def _attribute(value: Any) -> Any:
     return value.make() if isinstance(value, (_Weak, _WeakList)) else value
 
 
-def _state_bytes(state: _ModuleState) -> int:
-    return sum(nbytes(t) for t in (state.buffers or {}).values() if t is not None)
-
-
 @dataclass
 class _Swapped:
     """What a swap takes away from a tensor object, to give it back."""
@@ -291,26 +312,40 @@ class _Swapped:
 class ConversionLog:
     """Each tensor the move converted, with what it takes to put it back.
 
-    ``keep(t)`` is called on a tensor just before the move changes it. In-place changes
-    (``.data =``) are undone by setting the alias back; swaps by swapping the alias back.
+    ``keep(t, size)`` is called on a tensor just before the move changes it (``size``: its
+    bytes). In-place changes (``.data =``) are undone by setting the alias back; swaps by
+    swapping the alias back.
     """
 
     def __init__(self, *, swap: bool):
         #: Whether to keep what a swap takes away for every tensor (else only for subclasses).
         self.swap = swap
-        self.entries: list[tuple[torch.Tensor, torch.Tensor, _Swapped | None]] = []
+        #: (tensor, alias of its old data, what a swap takes away or None, bytes copied,
+        #: bytes of the copy)
+        self.entries: list[tuple[torch.Tensor, torch.Tensor, _Swapped | None, int, int]] = []
 
-    def keep(self, t: torch.Tensor) -> None:
-        if self.swap or (type(t) is not torch.Tensor and type(t) is not nn.Parameter):
-            self.entries.append((t, t.detach(), _swapped(t)))
+    def keep(self, t: torch.Tensor, size: int, made: int) -> None:
+        """Log ``t`` before the move changes it: ``size`` bytes copied into ``made`` new ones
+        (0 and 0 for a tensor swapped without a copy)."""
+        cls = type(t)
+        if self.swap or (cls is not torch.Tensor and cls is not nn.Parameter):
+            self.entries.append((t, t.detach(), _swapped(t), size, made))
         else:
-            self.entries.append((t, t.data, None))
+            self.entries.append((t, t.data, None, size, made))
+
+    def copied_bytes(self, start: int = 0) -> int:
+        """Bytes of the originals the move copied, from entry ``start`` on."""
+        return sum(map(_SIZE, itertools.islice(self.entries, start, None)))
+
+    def made_bytes(self) -> int:
+        """Bytes of the copies the move made."""
+        return sum(map(_MADE, self.entries))
 
     def restore(self) -> None:
         with torch.no_grad():
             # Grads off first, so no setter compares a grad with a parameter mid-restore.
             detached: list[tuple[torch.Tensor, torch.Tensor | None]] = []
-            for t, _, swapped in self.entries:
+            for t, _, swapped, _, _ in self.entries:
                 if isinstance(t, nn.Parameter) and t.is_leaf:
                     grad = t.grad
                     if swapped is not None and swapped.grad is not None:
@@ -318,7 +353,7 @@ class ConversionLog:
                     detached.append((t, grad))
                     t.grad = None
             # Latest first: a tensor logged twice (tied, under swap) ends as it first was.
-            for t, alias, swapped in reversed(self.entries):
+            for t, alias, swapped, _, _ in reversed(self.entries):
                 if swapped is None:
                     t.data = alias
                 else:
@@ -328,7 +363,8 @@ class ConversionLog:
                     t.grad = grad
 
     def release(self) -> None:
-        _release_in_batches(self.entries, lambda e: nbytes(e[1]))
+        """Drop the aliases (the originals, after a success), in batches."""
+        _release_in_batches(self.entries, 3)
 
 
 def _swapped(t: torch.Tensor) -> _Swapped:
@@ -365,21 +401,23 @@ def _unswap(t: torch.Tensor, alias: torch.Tensor, swapped: _Swapped) -> None:
         t._post_accumulate_grad_hooks = swapped.post_accumulate_hooks
 
 
-def _release_in_batches(items: list[Any], size: Callable[[Any], int]) -> None:
-    """Empty ``items`` from the end, yielding the GIL after each batch of frees.
+def _release_in_batches(items: list[Any], size_at: int) -> None:
+    """Empty ``items`` a batch at a time from the end; ``item[size_at]``: the bytes it frees.
 
     A plain ``del`` frees a big model's old storage in one C-level cascade that holds the
-    GIL for tens of milliseconds (measured ~60 ms for 1 GiB): a GUI thread stalls. Batches
-    of ``RELEASE_BATCH_BYTES`` keep each stall to a few ms, without a ``sleep(0)`` per tensor
-    (which cost more than the frees for 5,000 small tensors).
+    GIL for tens of milliseconds (measured ~60 ms for 1 GiB): a GUI thread stalls. Each
+    batch frees about ``RELEASE_BATCH_BYTES`` (or one bigger tensor) and then yields the GIL;
+    small tensors go many at a time (a ``sleep(0)`` per tensor cost more than the frees for
+    5,000 small tensors, and on a busy machine each one can wait for another process).
     """
-    batch_bytes = 0
-    batch_count = 0
-    while items:
-        batch_bytes += size(items[-1])
-        batch_count += 1
-        items.pop()
-        if batch_bytes >= RELEASE_BATCH_BYTES or batch_count >= RELEASE_BATCH_TENSORS:
-            time.sleep(0)
-            batch_bytes = 0
-            batch_count = 0
+    end = len(items)
+    while end:
+        start = end
+        batch = 0
+        while start and batch < RELEASE_BATCH_BYTES and end - start < RELEASE_BATCH_TENSORS:
+            start -= 1
+            batch += items[start][size_at]
+        del items[start:end]
+        end = start
+        if batch >= RELEASE_BATCH_BYTES:
+            time.sleep(0)  # hand the GIL over after a big free
