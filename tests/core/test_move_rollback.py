@@ -420,3 +420,17 @@ def test_quantized_modules_are_refused_a_device_move_before_it_starts(monkeypatc
     # A cast leaves quantized weights alone, as Module.to does: allowed, with a warning.
     cast = move_model(loaded, CAST)
     assert cast.ok and any("packed" in w for w in cast.warnings)
+
+
+def test_the_gpu_checks_lstm_rollback_logic_holds_on_the_cpu():
+    """benchmarks/gpu_check.py runs this on CUDA where a GPU is lent; here its logic is checked."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gpu_check.py"
+    spec = importlib.util.spec_from_file_location("gpu_check", path)
+    gpu_check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gpu_check)
+    results = gpu_check.lstm_rollback("cpu")
+    assert len(results) == 3
+    assert all(ok for _, ok, _ in results), results
