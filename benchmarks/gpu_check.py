@@ -358,7 +358,7 @@ def main() -> int:
     for step in (check_discovery, check_methods, check_oom_rollback, check_lstm_rollback, check_latency, check_bandwidth, lambda: check_cli(out_dir)):
         try:
             step()
-        except Exception as exc:  # keep going: one broken path must not hide the others
+        except Exception as exc:  # noqa: BLE001 -- keep going: one broken path must not hide the others
             import traceback
 
             traceback.print_exc()

@@ -123,7 +123,7 @@ def compare(shape: str, samples: int) -> float:
     print(f"    Module.to, originals held  {med['held'] * 1e3:9.2f} ms   ratio {med['held'] / med['plain']:.3f}x  "
           f"(the floor of any transaction)")
     print(f"    ours / that floor          {med['ours'] / med['held']:.3f}x")
-    print(f"  the same in CPU time of this process (steadier when others load the machine):")
+    print("  the same in CPU time of this process (steadier when others load the machine):")
     print(f"    plain {cpu_med['plain'] * 1e3:.2f} ms, move_model {cpu_med['ours'] * 1e3:.2f} ms "
           f"(ratio {cpu_med['ours'] / cpu_med['plain']:.3f}x), originals held {cpu_med['held'] * 1e3:.2f} ms "
           f"(ratio {cpu_med['held'] / cpu_med['plain']:.3f}x)")

@@ -12,7 +12,6 @@ import sys
 import traceback
 from typing import Sequence
 
-from inspector import __version__
 from inspector.core.errors import InspectorError
 from inspector.core.units import format_bytes
 
@@ -92,43 +91,16 @@ def _print(text: str = "") -> None:
 
 
 def version_text() -> str:
-    import platform
+    from inspector.core.environment import version_lines
 
-    import torch
-
-    build = []
-    if torch.version.cuda:
-        build.append(f"CUDA {torch.version.cuda}")
-    if getattr(torch.version, "hip", None):
-        build.append(f"ROCm {torch.version.hip}")
-    if getattr(torch.version, "xpu", None):
-        build.append(f"XPU {torch.version.xpu}")
-    mps = getattr(torch.backends, "mps", None)
-    if mps is not None and mps.is_built():
-        build.append("MPS")
-    if not build:
-        build.append("CPU-only build")
     try:
-        import PySide6
-        from PySide6 import QtCore
-
-        qt = f"Qt {QtCore.qVersion()} (PySide6 {PySide6.__version__})"
-        try:
-            import pyqtgraph
-
-            qt += f", pyqtgraph {pyqtgraph.__version__}"
-        except ImportError:
-            qt += ", pyqtgraph not installed"
+        # Imports Qt: fails cleanly where PySide6 or pyqtgraph is missing (a GPU server).
+        from inspector.gui.branding import toolkit_line
     except ImportError:
-        qt = "Qt not installed (PySide6 missing: only the headless commands work)"
-    return "\n".join(
-        [
-            f"torch-device-inspector {__version__}",
-            f"Python {platform.python_version()} ({platform.python_implementation()}, {platform.system()} {platform.machine()})",
-            f"torch {torch.__version__} ({', '.join(build)})",
-            qt,
-        ]
-    )
+        toolkit = "Qt not installed (PySide6 missing: only the headless commands work)"
+    else:
+        toolkit = toolkit_line()
+    return "\n".join(version_lines(toolkit))
 
 
 # ---------------------------------------------------------------- devices
@@ -268,7 +240,7 @@ def cmd_inspect(args) -> int:
         from inspector.core.moves import move_model
 
         request = _move_request(args.method, target, args.dtype, args.pinned)
-        move = move_model(loaded, request, progress=_progress_bar(f"{request.method}"))
+        move = move_model(loaded, request, progress=_ProgressBar(f"{request.method}"))
     placement = snapshot(loaded)
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
@@ -291,7 +263,7 @@ def cmd_inspect(args) -> int:
 # ---------------------------------------------------------------- bench
 
 
-class _progress_bar:
+class _ProgressBar:
     """A one-line progress bar on stderr, only when stderr is a terminal.
 
     Hand-written (a dozen lines) rather than adding tqdm as a dependency of a GPU-server CLI.
@@ -368,7 +340,7 @@ def cmd_bench(args) -> int:
     moves, latencies, failures = [], [], []
 
     def move(request, label: str) -> bool:
-        result = move_model(loaded, request, progress=_progress_bar(label))
+        result = move_model(loaded, request, progress=_ProgressBar(label))
         moves.append(result)
         print(_move_text(result), file=sys.stderr)
         if not result.ok:
@@ -393,7 +365,7 @@ def cmd_bench(args) -> int:
                         runs=args.runs,
                         min_time=args.min_time,
                         input_shape=shape,
-                        progress=_progress_bar(f"time on {target}"),
+                        progress=_ProgressBar(f"time on {target}"),
                     )
                 )
             except InputError:
@@ -479,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except Exception as exc:  # a bug or an error we did not foresee: still one line
+    except Exception as exc:  # noqa: BLE001 -- a bug or an error we did not foresee: still one line
         if args.debug:
             traceback.print_exc()
         print(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypeVar
 
 from inspector.core.units import format_bytes
 
@@ -96,7 +96,7 @@ class Comparison:
     moves: tuple[MoveRow, ...]
     environment: tuple[EnvironmentRow, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         for row, source in zip(out["moves"], self.moves):
             row["route"] = source.route
@@ -156,12 +156,12 @@ def _latency_key(entry: Mapping[str, Any]) -> tuple[str, str, str, tuple[int, ..
             str(entry.get("mode") or "forward"), shape)  # fmt: skip
 
 
-def _latency_by_key(report: Mapping[str, Any]) -> dict[tuple, Mapping[str, Any]]:
+def _latency_by_key(report: Mapping[str, Any]) -> dict[tuple[Any, ...], Mapping[str, Any]]:
     # A re-run of the same measurement replaces the earlier one: the latest is what counts.
     return {_latency_key(e): e for e in report.get("latency") or () if isinstance(e, Mapping)}
 
 
-def _cpu_speedup(key: tuple, entries: Mapping[tuple, Mapping[str, Any]]) -> float | None:
+def _cpu_speedup(key: tuple[Any, ...], entries: Mapping[tuple[Any, ...], Mapping[str, Any]]) -> float | None:
     device, dtype, mode, shape = key
     if device == "cpu":
         return None
@@ -207,7 +207,10 @@ def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, labe
         )  # fmt: skip
 
 
-def _union(first: Mapping, second: Mapping) -> list:
+_K = TypeVar("_K")
+
+
+def _union(first: Mapping[_K, Any], second: Mapping[_K, Any]) -> list[_K]:
     """Keys of both, first's order then second's new ones (dicts keep insertion order)."""
     return list(dict.fromkeys([*first, *second]))
 
@@ -230,8 +233,8 @@ class _MoveSummary:
     gbps: float | None = None
 
 
-def _move_summaries(report: Mapping[str, Any]) -> dict[tuple, _MoveSummary]:
-    groups: dict[tuple, list[Mapping[str, Any]]] = {}
+def _move_summaries(report: Mapping[str, Any]) -> dict[tuple[Any, ...], _MoveSummary]:
+    groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
     for move in report.get("moves") or ():
         if isinstance(move, Mapping):
             groups.setdefault(_move_key(move), []).append(move)

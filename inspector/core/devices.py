@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import psutil
 import torch
@@ -82,8 +83,8 @@ def device_count(device_type: str) -> int:
         return 1
     accel = getattr(torch, "accelerator", None)
     if accel is not None and hasattr(accel, "device_count") and _built_accelerator() == device_type:
-        return accel.device_count()
-    return getattr(torch, device_type).device_count()
+        return int(accel.device_count())
+    return int(getattr(torch, device_type).device_count())
 
 
 def resolve_device(spec: str | torch.device | int) -> torch.device:
@@ -197,7 +198,7 @@ class MemoryReading:
     used: int | None
     total: int | None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -256,9 +257,9 @@ class DeviceSnapshot:
     allocated_bytes: int | None
     reserved_bytes: int | None
     peak_allocated_bytes: int | None
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)  # copies ``details`` too, so callers may change the result
 
 
@@ -277,7 +278,7 @@ class DeviceInventory:
     def ids(self) -> list[str]:
         return [d.id for d in self.devices]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"devices": [d.to_dict() for d in self.devices], "notes": list(self.notes)}
 
 
@@ -410,7 +411,7 @@ def _cuda_snapshots(with_nvml: bool, notes: list[str]) -> list[DeviceSnapshot]:
     count = device_count("cuda")
     properties = [_cuda_properties(i, notes) for i in range(count)]
     uuids = [_cuda_uuid(p) for p in properties]
-    nvml_figures: dict[str, dict] = {}
+    nvml_figures: dict[str, dict[str, Any]] = {}
     if with_nvml and not _is_rocm():  # NVML knows NVIDIA GPUs only
         reading = read_nvml([u for u in uuids if u])
         nvml_figures = reading.figures
@@ -425,7 +426,7 @@ def _is_rocm() -> bool:
     return getattr(torch.version, "hip", None) is not None
 
 
-def _cuda_properties(index: int, notes: list[str]):
+def _cuda_properties(index: int, notes: list[str]) -> torch._C._CudaDeviceProperties | None:
     try:
         return torch.cuda.get_device_properties(index)
     except (RuntimeError, AssertionError) as exc:
@@ -433,20 +434,21 @@ def _cuda_properties(index: int, notes: list[str]):
         return None
 
 
-def _cuda_uuid(properties) -> str | None:
+def _cuda_uuid(properties: torch._C._CudaDeviceProperties | None) -> str | None:
     uuid = getattr(properties, "uuid", None)  # absent on some ROCm builds
     return str(uuid) if uuid is not None else None
 
 
-def _cuda_snapshot(index: int, properties, nvml: dict) -> DeviceSnapshot:
-    details: dict = {}
+def _cuda_snapshot(index: int, properties: torch._C._CudaDeviceProperties | None, nvml: dict[str, Any]) -> DeviceSnapshot:
+    details: dict[str, Any] = {}
     name, total = f"CUDA device {index}", None
     if properties is not None:
         name, total = properties.name, int(properties.total_memory)
         details["compute_capability"] = f"{properties.major}.{properties.minor}"
         details["multiprocessors"] = int(properties.multi_processor_count)
-        if _is_rocm() and getattr(properties, "gcnArchName", ""):
-            details["gcn_arch"] = properties.gcnArchName
+        arch: str = getattr(properties, "gcnArchName", "")  # not on every build
+        if _is_rocm() and arch:
+            details["gcn_arch"] = arch
         uuid = _cuda_uuid(properties)
         if uuid:
             details["uuid"] = uuid
@@ -472,7 +474,7 @@ def _cuda_snapshot(index: int, properties, nvml: dict) -> DeviceSnapshot:
     )
 
 
-def _cuda_free_bytes(index: int, nvml: dict) -> tuple[int | None, str | None]:
+def _cuda_free_bytes(index: int, nvml: dict[str, Any]) -> tuple[int | None, str | None]:
     """Free memory per the driver, and where it came from ("cuda" or "nvml").
 
     ``torch.cuda.mem_get_info`` creates a CUDA context (a few hundred MiB) on a GPU that has
@@ -536,7 +538,7 @@ def _mps_snapshot() -> DeviceSnapshot:
 
 def _xpu_snapshot(index: int, notes: list[str]) -> DeviceSnapshot:
     xpu = torch.xpu
-    details: dict = {}
+    details: dict[str, Any] = {}
     name, total = f"XPU device {index}", None
     try:
         properties = xpu.get_device_properties(index)

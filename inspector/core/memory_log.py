@@ -9,7 +9,7 @@ from __future__ import annotations
 import bisect
 import threading
 import time
-from typing import Iterable
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -98,9 +98,9 @@ class MemoryTimeline:
             self._rings.clear()
             self.t0 = time.time()
 
-    def to_report(self) -> dict[str, list[dict]]:
+    def to_report(self) -> dict[str, list[dict[str, Any]]]:
         """The report's ``memory`` section: ``{device: [{t, allocated, reserved, used, total}]}``."""
-        out: dict[str, list[dict]] = {}
+        out: dict[str, list[dict[str, Any]]] = {}
         for device in self.devices():
             cols = self.series(device)
             # Whole columns through numpy and tolist() (an hour of 9 devices is 324k rows:
@@ -137,7 +137,7 @@ class BackgroundSampler:
         for device in list(self.device_ids):
             try:
                 readings.append(memory_reading(device))
-            except Exception:  # a device that cannot be read (gone, driver error): stop asking
+            except Exception:  # noqa: BLE001 -- a device that cannot be read (gone, driver error): stop asking
                 self.device_ids.remove(device)
         self.timeline.add(readings)
 
@@ -145,7 +145,7 @@ class BackgroundSampler:
         self._thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join(timeout=2)
         self.sample_once()  # the final state after the work

@@ -36,7 +36,8 @@ class Net(nn.Module):
         self.fc2 = nn.Linear(2, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fc2(self.fc1(x))
+        out: torch.Tensor = self.fc2(self.fc1(x))
+        return out
 
 
 @dataclass
@@ -568,7 +569,7 @@ def _unsafe_globals_in_checkpoint(path: Path) -> tuple[str, ...]:
         return ()
     try:
         return tuple(sorted(lister(str(path))))
-    except Exception:  # legacy format, or a pickle it cannot walk: fall back to the message
+    except Exception:  # noqa: BLE001 -- legacy format, or a pickle it cannot walk: fall back to the message
         return ()
 
 
@@ -591,7 +592,7 @@ def _zip_pickle_is_well_formed(path: Path) -> bool:
             record = next(name for name in archive.namelist() if name.endswith("/data.pkl"))
             for _ in pickletools.genops(archive.read(record)):
                 pass
-    except Exception:  # not a zip, no data.pkl, or a pickle cut short or garbled
+    except Exception:  # noqa: BLE001 -- not a zip, no data.pkl, or a pickle cut short or garbled
         return False
     return True
 
@@ -616,7 +617,7 @@ def _untrusted(path: Path, wanted: tuple[str, ...], detail: str = "") -> Untrust
 _CHECKPOINT_MODEL_KEYS = ("state_dict", "model_state_dict", "model")
 
 
-def _unwrap_checkpoint(content: Mapping) -> tuple[Any, list[str]]:
+def _unwrap_checkpoint(content: Mapping[str, Any]) -> tuple[Any, list[str]]:
     """A training checkpoint ({"model_state_dict": ..., "epoch": ...}) -> its model part."""
     for key in _CHECKPOINT_MODEL_KEYS:
         if key in content and (

@@ -119,17 +119,17 @@ class MoveResult:
     gbps: float | None
     ok: bool
     error: Failure | None
-    memory_before: dict
-    memory_after: dict
+    memory_before: dict[str, Any]
+    memory_after: dict[str, Any]
     #: Anything the user should know that is not an error (e.g. why ``pinned`` was ignored).
     note: str = ""
     #: Per device: the model's bytes plus the copies the move made, held together at its
     #: peak (the originals are kept until success, to roll back).
-    peak_bytes: dict = field(default_factory=dict)
+    peak_bytes: dict[str, int] = field(default_factory=dict)
     #: Known before the move started: where a rollback could not have been exact.
     warnings: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -303,8 +303,8 @@ def _bytes_needed(tensors: Iterable[torch.Tensor], plan: _Plan) -> int:
     needed = 0
     for t in tensors:
         # Module.to casts floating-point and complex tensors only.
-        castable = plan.dtype is not None and (t.is_floating_point() or t.is_complex())
-        cast = plan.dtype if castable else t.dtype
+        castable = t.is_floating_point() or t.is_complex()
+        cast = plan.dtype if plan.dtype is not None and castable else t.dtype
         moves = target_id is not None and devices.device_id(t.device) != target_id
         if moves or cast != t.dtype:
             needed += rollback.nbytes(t) // t.element_size() * cast.itemsize
@@ -396,8 +396,8 @@ class _Seam:
         """Route ``root._apply`` through ``wrap`` while the move runs."""
         slots = root.__dict__
         previous = slots.get("_apply", _MISSING)
-        inner = type(root)._apply if previous is _MISSING else previous
-        bound = inner.__get__(root) if previous is _MISSING else inner
+        # The class's _apply bound to this module, or an _apply already set on the instance.
+        bound: Callable[..., Any] = type(root)._apply.__get__(root) if previous is _MISSING else previous
 
         def _apply(fn: Callable[[torch.Tensor], torch.Tensor], recurse: bool = True) -> Any:
             # Only the move's own call; a nested call (the root's _apply calling itself)
@@ -435,7 +435,7 @@ def _follow(example_input: Any, target: torch.device | None, dtype: torch.dtype 
     return convert(example_input)
 
 
-def _readings(ids: list[str]) -> dict:
+def _readings(ids: list[str]) -> dict[str, Any]:
     """Each device's memory now; a device that cannot be read (a sticky CUDA error after a
     failed move) is left out rather than turning the move's result into an exception."""
     readings = {}
@@ -447,14 +447,14 @@ def _readings(ids: list[str]) -> dict:
     return readings
 
 
-def _free_bytes(reading: dict | None) -> int | None:
+def _free_bytes(reading: dict[str, Any] | None) -> int | None:
     """Free memory a reading shows: the driver's free bytes plus the allocator's idle cache."""
     if not reading or reading.get("total") is None or reading.get("used") is None:
         return None
-    free = reading["total"] - reading["used"]
+    free = int(reading["total"]) - int(reading["used"])
     if reading.get("reserved") is not None and reading.get("allocated") is not None:
         if reading["device"] != "cpu":
-            free += max(reading["reserved"] - reading["allocated"], 0)
+            free += max(int(reading["reserved"]) - int(reading["allocated"]), 0)
     return free
 
 
@@ -468,7 +468,9 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
         current = current.__cause__ or current.__context__
 
 
-def _failure(exc: BaseException, plan: _Plan, target_id: str, needed: Callable[[], int], before: dict) -> Failure:
+def _failure(
+    exc: BaseException, plan: _Plan, target_id: str, needed: Callable[[], int], before: dict[str, Any]
+) -> Failure:
     for cause in _causes(exc):
         if isinstance(cause, Cancelled):
             return Failure("cancelled", cause.message)
@@ -577,7 +579,7 @@ class MovePreview:
     warnings: tuple[str, ...] = ()
     refusal: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -707,7 +709,7 @@ def move_model(
     caught: Exception | None = None
     try:
         _attempt(loaded, plan, touched, seam, outcome)
-    except Exception as exc:  # every failure rolls back; its kind is sorted out after
+    except Exception as exc:  # noqa: BLE001 -- every failure rolls back; its kind is sorted out after
         caught = _without_tracebacks(exc)
     except BaseException:
         # KeyboardInterrupt and friends: still leave the model whole, then let it through.

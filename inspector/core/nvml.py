@@ -28,7 +28,7 @@ _MISSING_MODULE_NOTE = (
 class NvmlReading:
     """Figures per GPU, keyed by the bare CUDA UUID (``str(props.uuid)``), plus notes."""
 
-    figures: dict[str, dict] = field(default_factory=dict)
+    figures: dict[str, dict[str, Any]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
 
@@ -53,7 +53,7 @@ def read_nvml(uuids: Sequence[str]) -> NvmlReading:
 
 def _read_started(pynvml: Any, uuids: Sequence[str]) -> NvmlReading:
     driver = _maybe(pynvml, lambda: _text(pynvml.nvmlSystemGetDriverVersion()))
-    figures: dict[str, dict] = {}
+    figures: dict[str, dict[str, Any]] = {}
     unmatched: list[str] = []
     for uuid in uuids:
         handle = _handle_for(pynvml, uuid)
@@ -64,7 +64,7 @@ def _read_started(pynvml: Any, uuids: Sequence[str]) -> NvmlReading:
         if driver is not None:
             found["driver_version"] = driver
         figures[uuid] = found
-    notes = ()
+    notes: tuple[str, ...] = ()
     if unmatched:
         notes = (f"NVML does not know the GPU(s) with UUID {', '.join(unmatched)}; "
                  "their NVML figures are missing",)
@@ -81,7 +81,7 @@ def _handle_for(pynvml: Any, uuid: str) -> Any | None:
     return None
 
 
-def _device_figures(pynvml: Any, handle: Any) -> dict:
+def _device_figures(pynvml: Any, handle: Any) -> dict[str, Any]:
     """Every figure this GPU offers; ones it lacks (MIG slices, some boards) are left out."""
     found: dict[str, Any] = {}
     rates = _maybe(pynvml, lambda: pynvml.nvmlDeviceGetUtilizationRates(handle))
@@ -108,7 +108,7 @@ def _device_figures(pynvml: Any, handle: Any) -> dict:
     return found
 
 
-def _process_figures(pynvml: Any, handle: Any) -> dict:
+def _process_figures(pynvml: Any, handle: Any) -> dict[str, Any]:
     """Memory of the processes on this GPU, ours apart from the others.
 
     In a container NVML reports host PIDs, so our own PID may not match and this process then

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 import torch
 from torch import nn
@@ -30,7 +30,7 @@ class TensorRow:
     #: Name of the first row with the same storage (tied weights); such rows count once.
     shares_with: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["shape"] = list(self.shape)
         return d
@@ -44,7 +44,7 @@ class Totals:
     by_device: dict[str, int]  # bytes per device
     by_dtype: dict[str, int]  # bytes per dtype
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -54,7 +54,7 @@ class Finding:
     message: str
     names: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["names"] = list(self.names)
         return d
@@ -72,7 +72,7 @@ class Placement:
         seen = dict.fromkeys(r.device for r in self.tensors if r.kind in ("parameter", "buffer"))
         return tuple(seen)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "tensors": [r.to_dict() for r in self.tensors],
             "totals": self.totals.to_dict(),
@@ -80,7 +80,7 @@ class Placement:
         }
 
 
-def _storage_key(t: torch.Tensor) -> tuple:
+def _storage_key(t: torch.Tensor) -> tuple[Any, ...]:
     """Identity of the memory a tensor views: tied weights and aliases give the same key."""
     if t.numel() == 0 or t.device.type == "meta":
         return ("id", id(t))
@@ -133,7 +133,7 @@ def snapshot(loaded: LoadedModel | nn.Module, optimizer: torch.optim.Optimizer |
     else:
         module = loaded
     rows: list[TensorRow] = []
-    first_name_by_storage: dict[tuple, str] = {}
+    first_name_by_storage: dict[tuple[Any, ...], str] = {}
     count = elements = total_bytes = 0
     by_device: Counter[str] = Counter()
     by_dtype: Counter[str] = Counter()

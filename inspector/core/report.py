@@ -19,17 +19,16 @@ import io
 import json
 import math
 import os
-import platform
 import secrets
 import stat
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterable, Mapping, Sequence
 
-import psutil
 import torch
 
 import inspector
-from inspector.core.devices import cpu_model_name, device_id
+from inspector.core.devices import device_id
+from inspector.core.environment import collect_environment
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
 from inspector.core.placement import snapshot
@@ -46,71 +45,19 @@ _MEMORY_FIELDS = ("allocated", "reserved", "used", "total")
 # --------------------------------------------------------------------------- build
 
 
-def collect_environment() -> dict:
-    """Python, PyTorch, CUDA/cuDNN/driver where present, the OS and CPU, and the devices."""
-    cudnn = torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None
-    devices = _devices()
-    return {
-        "python": platform.python_version(),
-        "python_implementation": platform.python_implementation(),
-        "torch": torch.__version__,
-        "cuda": torch.version.cuda,
-        "hip": getattr(torch.version, "hip", None),
-        "cudnn": str(cudnn) if cudnn is not None else None,
-        "driver": _driver_version(devices),
-        "os": platform.platform(),
-        "machine": platform.machine(),
-        "cpu": cpu_model_name(),
-        "cpu_logical_cores": psutil.cpu_count(logical=True),
-        "cpu_physical_cores": psutil.cpu_count(logical=False),
-        "torch_threads": torch.get_num_threads(),
-        "system_memory_bytes": psutil.virtual_memory().total,
-        "devices": devices,
-    }
-
-
-def _devices() -> Any:
-    """Every device, as ``discover_devices().to_dict()`` gives it."""
-    try:
-        from inspector.core.devices import discover_devices
-
-        return _plain(discover_devices().to_dict())
-    except Exception as exc:  # a report without device details is still worth saving
-        return {"devices": [], "notes": [f"device discovery failed: {exc}"]}
-
-
-def _driver_version(devices: Any) -> str | None:
-    for entry in _device_entries(devices):
-        for key in ("driver_version", "driver"):
-            if entry.get(key):
-                return str(entry[key])
-    if torch.version.cuda is None or not torch.cuda.is_available():
-        return None
-    try:
-        from inspector.core.nvml import read_nvml
-
-        uuids = [str(torch.cuda.get_device_properties(i).uuid) for i in range(torch.cuda.device_count())]
-        for figures in read_nvml(uuids).figures.values():
-            if figures.get("driver_version"):
-                return str(figures["driver_version"])
-    except Exception:  # the driver version is a nicety; never fail a report over it
-        return None
-    return None
-
-
 def build_report(
     loaded: LoadedModel,
     *,
     moves: Sequence[Any] = (),
     latency: Sequence[Any] = (),
     memory: Mapping[str, Sequence[Any]] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON")."""
     return {
         "schema_version": SCHEMA_VERSION,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "tool": {"name": "torch-device-inspector", "version": inspector.__version__},
-        "environment": collect_environment(),
+        "environment": _plain(collect_environment()),
         "model": _model_section(loaded),
         "moves": [_plain(_as_dict(m)) for m in moves],
         "latency": [_plain(_as_dict(r)) for r in latency],
@@ -118,7 +65,7 @@ def build_report(
     }
 
 
-def _model_section(loaded: LoadedModel) -> dict:
+def _model_section(loaded: LoadedModel) -> dict[str, Any]:
     placement = snapshot(loaded)
     params = list(loaded.module.parameters())
     return {
@@ -138,13 +85,13 @@ def _model_section(loaded: LoadedModel) -> dict:
     }
 
 
-def _memory_section(memory: Mapping[str, Sequence[Any]]) -> dict[str, list[dict]]:
+def _memory_section(memory: Mapping[str, Sequence[Any]]) -> dict[str, list[dict[str, Any]]]:
     """``{device: [{t, allocated, reserved, used, total}]}``; readings carrying an absolute
     ``timestamp`` (``MemoryReading``) get ``t`` in seconds since the earliest one."""
     rows = {str(dev): [_as_dict(p) for p in points] for dev, points in memory.items()}
     stamps = [p["timestamp"] for points in rows.values() for p in points if "t" not in p and "timestamp" in p]
     t0 = min(stamps) if stamps else 0.0
-    out: dict[str, list[dict]] = {}
+    out: dict[str, list[dict[str, Any]]] = {}
     for dev, points in rows.items():
         out[dev] = [
             {
@@ -153,12 +100,14 @@ def _memory_section(memory: Mapping[str, Sequence[Any]]) -> dict[str, list[dict]
             }
             for p in points
         ]
-    return _plain(out)
+    plain: dict[str, list[dict[str, Any]]] = _plain(out)
+    return plain
 
 
-def _as_dict(item: Any) -> dict:
+def _as_dict(item: Any) -> dict[str, Any]:
     if hasattr(item, "to_dict"):
-        return item.to_dict()
+        as_dict: dict[str, Any] = item.to_dict()
+        return as_dict
     if dataclasses.is_dataclass(item) and not isinstance(item, type):
         return dataclasses.asdict(item)
     return dict(item)
@@ -189,7 +138,7 @@ def _plain(value: Any) -> Any:
 # --------------------------------------------------------------------------- save / load
 
 
-def save_report(report: dict, path: str | Path, *, images: Mapping[str, bytes] | None = None) -> Path:
+def save_report(report: dict[str, Any], path: str | Path, *, images: Mapping[str, bytes] | None = None) -> Path:
     """Write ``report`` in the format its suffix names, atomically: either the whole new file
     is there afterwards, or whatever was there before is left untouched."""
     path = Path(path)
@@ -245,7 +194,7 @@ def _keep_mode(path: Path, tmp: Path) -> None:
 
 def _write_error(path: Path, exc: OSError) -> InspectorError:
     folder = path.parent
-    reasons = {
+    reasons: dict[int | None, str] = {
         errno.ENOENT: f"the folder {folder} does not exist",
         errno.ENOTDIR: f"{folder} is not a folder",
         errno.EISDIR: f"{path} is a folder",
@@ -258,7 +207,7 @@ def _write_error(path: Path, exc: OSError) -> InspectorError:
     return InspectorError(f"could not write the report to {path}: {reason}", detail=str(exc), kind="write")
 
 
-def load_report(path: str | Path) -> dict:
+def load_report(path: str | Path) -> dict[str, Any]:
     """Read a ``.json`` report back, checking it is one this version understands."""
     path = Path(path)
     try:
@@ -276,7 +225,8 @@ def load_report(path: str | Path) -> dict:
     except json.JSONDecodeError:
         raise _not_a_report(path, "it is not JSON") from None
     _validate(report, path)
-    return report
+    checked: dict[str, Any] = report  # _validate made sure it is a dict
+    return checked
 
 
 def _not_a_report(path: Path, why: str) -> InputError:
@@ -309,7 +259,7 @@ def _validate(report: Any, path: Path) -> None:
 # --------------------------------------------------------------------------- render
 
 
-def render_json(report: dict) -> str:
+def render_json(report: dict[str, Any]) -> str:
     return json.dumps(_plain(report), indent=2, allow_nan=False) + "\n"
 
 
@@ -325,14 +275,14 @@ def _gbps(value: Any) -> str:
     return f"{value:.2f}" if isinstance(value, (int, float)) else "—"
 
 
-def _device_entries(devices: Any) -> list[dict]:
+def _device_entries(devices: Any) -> list[dict[str, Any]]:
     """The device dicts, whether discovery gave a list or a mapping holding one."""
     if isinstance(devices, dict):
         devices = devices.get("devices", [])
     return [d for d in devices if isinstance(d, dict)] if isinstance(devices, list) else []
 
 
-def _device_line(entry: dict) -> str:
+def _device_line(entry: dict[str, Any]) -> str:
     ident = entry.get("id", "?")
     name = entry.get("name")
     total = entry.get("total_bytes")
@@ -340,7 +290,7 @@ def _device_line(entry: dict) -> str:
     return f"{text}, {format_bytes(total)}" if total is not None else text
 
 
-def _environment_rows(env: dict) -> list[tuple[str, str]]:
+def _environment_rows(env: dict[str, Any]) -> list[tuple[str, str]]:
     def val(key: str) -> str:
         value = env.get(key)
         return "—" if value in (None, "") else str(value)
@@ -363,7 +313,7 @@ def _environment_rows(env: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def _model_rows(model: dict) -> list[tuple[str, str]]:
+def _model_rows(model: dict[str, Any]) -> list[tuple[str, str]]:
     by_device = model.get("by_device") or {}
     where = "".join(f"; {dev}: {format_bytes(n)}" for dev, n in by_device.items())
     return [
@@ -401,7 +351,7 @@ def _error_kind(error: Any) -> str:
     return str(error.get("kind") or "") if isinstance(error, Mapping) else ""
 
 
-def _move_result(move: dict) -> str:
+def _move_result(move: dict[str, Any]) -> str:
     if move.get("ok"):
         return "ok"
     error = move.get("error")
@@ -410,7 +360,7 @@ def _move_result(move: dict) -> str:
     return f"{label}: {_error_message(error)}"
 
 
-def _move_cells(move: dict) -> tuple[str, ...]:
+def _move_cells(move: dict[str, Any]) -> tuple[str, ...]:
     result = _move_result(move)
     return (
         str(move.get("call", "")),
@@ -422,7 +372,7 @@ def _move_cells(move: dict) -> tuple[str, ...]:
     )
 
 
-def _latency_cells(entry: dict) -> tuple[str, ...]:
+def _latency_cells(entry: dict[str, Any]) -> tuple[str, ...]:
     return (
         str(entry.get("device", "")),
         str(entry.get("dtype", "")),
@@ -444,7 +394,7 @@ def _md_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str
     return lines
 
 
-def render_markdown(report: dict) -> str:
+def render_markdown(report: dict[str, Any]) -> str:
     """A block to paste into a bug report or an issue."""
     lines = [
         "### torch-device-inspector timing report",
@@ -476,7 +426,7 @@ _CSV_COLUMNS = (
 )
 
 
-def _csv_rows(report: dict) -> Iterable[dict]:
+def _csv_rows(report: dict[str, Any]) -> Iterable[dict[str, Any]]:
     for entry in report.get("latency") or []:
         common = {
             "section": "latency",
@@ -507,7 +457,7 @@ def _csv_cell(value: Any) -> Any:
     return value
 
 
-def render_csv(report: dict) -> str:
+def render_csv(report: dict[str, Any]) -> str:
     """Tidy rows: one per latency sample, per move, per memory point; ``section`` tells which."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=_CSV_COLUMNS, restval="", extrasaction="ignore", lineterminator="\n")
@@ -547,7 +497,7 @@ def _html_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _memory_summary_rows(memory: dict) -> list[tuple[str, ...]]:
+def _memory_summary_rows(memory: dict[str, Any]) -> list[tuple[str, ...]]:
     rows = []
     for device, points in memory.items():
         def peak(field: str) -> str:
@@ -582,7 +532,7 @@ def _plots_html(images: Mapping[str, bytes] | None) -> str:
     return "".join(parts)
 
 
-def render_html(report: dict, images: Mapping[str, bytes] | None = None) -> str:
+def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = None) -> str:
     """One self-contained page (no external files or network): tables and embedded PNG plots."""
     model = report.get("model", {})
     moves = report.get("moves") or []

@@ -31,12 +31,11 @@ function the move already calls; restoring is O(M + T) and only runs after a fai
 
 from __future__ import annotations
 
-import functools
 import itertools
 import operator
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,9 +96,17 @@ def _is_plain_apply(module: nn.Module) -> bool:
     return type(module)._apply is _MODULE_APPLY
 
 
-@functools.cache
-def _class_problem(cls: type) -> str | None:
+_CLASS_PROBLEMS: dict[type[nn.Module], str | None] = {}
+
+
+def _class_problem(cls: type[nn.Module]) -> str | None:
     """Why a rollback of a module of this class might not be exact (None: it will be)."""
+    if cls not in _CLASS_PROBLEMS:
+        _CLASS_PROBLEMS[cls] = _find_class_problem(cls)
+    return _CLASS_PROBLEMS[cls]
+
+
+def _find_class_problem(cls: type[nn.Module]) -> str | None:
     if cls.__module__.startswith("torch.ao.nn.quantized"):
         return (
             f"{cls.__name__} keeps its weights packed where Module.to() does not reach them: "
@@ -160,7 +167,6 @@ class Snapshot:
         #: (module, copy of _parameters or None, copy of _buffers or None, buffer bytes)
         self.dicts: list[tuple[nn.Module, dict[str, Any] | None, dict[str, Any] | None, int]] = []
         self.custom: list[_ModuleState] = []
-        total = 0
         cpu_bytes = 0
         by_device: dict[str, int] = {}
         seen: set[int] = set()
@@ -188,19 +194,19 @@ class Snapshot:
                     else:
                         _add_device(by_device, t, size)
             if bufs:
-                for t in bufs.values():
-                    if t is None or id(t) in seen:
+                for b in bufs.values():
+                    if b is None or id(b) in seen:
                         continue
-                    seen.add(id(t))
+                    seen.add(id(b))
                     try:
-                        size = t.nbytes
+                        size = b.nbytes
                     except RuntimeError:
-                        size = _sparse_nbytes(t)
+                        size = _sparse_nbytes(b)
                     buffer_bytes += size
-                    if t.is_cpu:
+                    if b.is_cpu:
                         cpu_bytes += size
                     else:
-                        _add_device(by_device, t, size)
+                        _add_device(by_device, b, size)
             if params or bufs:
                 dicts.append((module, dict(params) if params else None, dict(bufs) if bufs else None, buffer_bytes))
         if cpu_bytes or (seen and not by_device):
@@ -378,11 +384,16 @@ def _swapped(t: torch.Tensor) -> _Swapped:
     )
 
 
+def _is_wrapper_subclass(t: torch.Tensor) -> bool:
+    """A tensor subclass whose data lives in inner tensors (``.data =`` cannot restore it)."""
+    return bool(is_traceable_wrapper_subclass(t))
+
+
 def _unswap(t: torch.Tensor, alias: torch.Tensor, swapped: _Swapped) -> None:
     """Give ``t`` back its old data, class, attributes and hooks."""
     if t.__dict__ is swapped.attributes:
         # Not swapped: at most its data changed in place (or nothing at all).
-        if not is_traceable_wrapper_subclass(t):
+        if not _is_wrapper_subclass(t):
             t.data = alias
         return
     try:

@@ -56,7 +56,7 @@ class LatencyResult:
     #: Things the reader should know (e.g. "train-step used SGD(lr=0.01) on a copy").
     notes: tuple[str, ...] = field(default=())
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "device": self.device,
             "dtype": self.dtype,
@@ -164,11 +164,11 @@ def _to_model(value: Any, device: torch.device, dtype: torch.dtype) -> Any:
     return value
 
 
-def _as_args(inputs: Any) -> tuple:
+def _as_args(inputs: Any) -> tuple[Any, ...]:
     return inputs if isinstance(inputs, tuple) else (inputs,)
 
 
-def _input_shapes(args: tuple) -> list[tuple[int, ...]]:
+def _input_shapes(args: tuple[Any, ...]) -> list[tuple[int, ...]]:
     return [tuple(a.shape) for a in args if isinstance(a, torch.Tensor)]
 
 
@@ -270,6 +270,7 @@ def measure_latency(
     sync = _synchronizer(module)
     what = "forward pass" if mode == "forward" else "training step"
 
+    step: Callable[[], object]
     try:
         if mode == "forward":
             with _eval_mode(loaded, notes), _buffers_kept(loaded), torch.inference_mode():
@@ -284,7 +285,7 @@ def measure_latency(
         raise _run_failed(failed.cause, shapes, device_id(device), what, blame_input=failed.in_forward) from None
     except InspectorError:
         raise
-    except Exception as exc:  # setting up, synchronising: the input is not to blame
+    except Exception as exc:  # noqa: BLE001 -- setting up, synchronising: the input is not to blame
         raise _run_failed(exc, shapes, device_id(device), what, blame_input=False) from None
 
     return _result(
@@ -464,7 +465,7 @@ def _remaining_estimate(done: int, measured: int, min_ns: int, cap: int) -> int:
 # --------------------------------------------------------------------------- train-step
 
 
-def _train_step(loaded: LoadedModel, args: tuple, notes: list[str]) -> Callable[[], None]:
+def _train_step(loaded: LoadedModel, args: tuple[Any, ...], notes: list[str]) -> Callable[[], None]:
     """One forward + backward + optimizer step on a copy of the model and its optimizer."""
     module_copy, optimizer_copy = _copy_for_training(loaded)
     if optimizer_copy is None:
@@ -503,7 +504,7 @@ def _copy_for_training(loaded: LoadedModel) -> tuple[nn.Module, torch.optim.Opti
         # on, into non-leaf tensors no optimizer accepts ("can't optimize a non-leaf Tensor").
         with torch.no_grad():
             module_copy, optimizer_copy = copy.deepcopy((loaded.module, loaded.optimizer))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 -- re-raised as a message the user can act on
         if is_out_of_memory(exc):
             raise InspectorError(
                 "train-step needs a second copy of the model and it does not fit in memory",

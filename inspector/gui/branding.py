@@ -19,6 +19,20 @@ from inspector.core.errors import InspectorError
 log = logging.getLogger(__name__)
 
 
+def toolkit_line() -> str:
+    """The Qt, PySide6 and pyqtgraph versions, for ``--version`` and the About box."""
+    import PySide6
+    from PySide6 import QtCore
+
+    try:
+        import pyqtgraph
+
+        plots = f"pyqtgraph {pyqtgraph.__version__}"
+    except ImportError:
+        plots = "pyqtgraph not installed"
+    return f"Qt {QtCore.qVersion()} (PySide6 {PySide6.__version__}), {plots}"
+
+
 def app_icon() -> QIcon:
     """The app icon with every PNG size added, so Qt never scales a 512 px image down to 16 px."""
     icon = QIcon()

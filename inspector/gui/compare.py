@@ -221,7 +221,7 @@ class ComparisonView(QWidget):
             self._loaded.emit(side, path, load_report(path))
         except InspectorError as exc:
             self._load_failed.emit(path, Failure.from_exception(exc))
-        except Exception as exc:  # a bug must still reach the user, not die on the pool thread
+        except Exception as exc:  # noqa: BLE001 -- a bug must still reach the user, not die on the pool thread
             self._load_failed.emit(path, Failure("error", f"could not open {path}: {exc}", repr(exc)))
 
     @Slot(str, str, object)

@@ -132,7 +132,7 @@ class ReportExporter(QObject):
             written = save_report(report, path, images=images or None)
         except InspectorError as exc:
             self.failed.emit(Failure.from_exception(exc))
-        except Exception as exc:  # never let a bug die silently on a pool thread
+        except Exception as exc:  # noqa: BLE001 -- never let a bug die silently on a pool thread
             self.failed.emit(Failure("error", f"could not export the report to {path}: {exc}", repr(exc)))
         else:
             self.progress.emit(1, 1)

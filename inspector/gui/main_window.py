@@ -445,27 +445,16 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "About Torch Device Inspector", self.about_text())
 
     def about_text(self) -> str:
-        from inspector.cli import version_text
+        from inspector.core.environment import driver_lines, version_lines
+        from inspector.gui.branding import toolkit_line
 
-        lines = version_text().splitlines()
-        lines += self._driver_lines()
+        lines = version_lines(toolkit_line()) + driver_lines(self.inventory)
         body = "<br>".join(html.escape(line) for line in lines)
         return (
             "<p><b>Torch Device Inspector</b>: where every tensor of a PyTorch model lives, what a "
             "move costs, and how fast the model runs on each device.</p>"
             f"<p style='font-family:monospace'>{body}</p>"
         )
-
-    def _driver_lines(self) -> list[str]:
-        if self.inventory is None:
-            return ["devices: not read yet"]
-        drivers = sorted({str(d.details["driver_version"]) for d in self.inventory.devices if d.details.get("driver_version")})
-        gpus = [d for d in self.inventory.devices if d.type != "cpu"]
-        if drivers:
-            return [f"GPU driver {', '.join(drivers)} ({len(gpus)} device{'s' if len(gpus) != 1 else ''})"]
-        if gpus:
-            return [f"GPU driver: not reported ({len(gpus)} device{'s' if len(gpus) != 1 else ''})"]
-        return [f"GPU driver: none in use — {note}" for note in self.inventory.notes[:1]] or ["GPU driver: none in use"]
 
     def _ask_trust(self, failure: TaskFailure) -> None:
         wanted = ", ".join(failure.wanted[:8]) + (" …" if len(failure.wanted) > 8 else "")

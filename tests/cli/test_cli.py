@@ -1,7 +1,6 @@
 """The headless CLI, driven as a user would: arguments in, text/JSON and exit code out."""
 
 import json
-import pickle
 
 import pytest
 
@@ -48,7 +47,7 @@ def test_inspect_example_prints_four_parameters_on_cpu(capsys):
     code, out, _ = run(capsys, "inspect")
     assert code == 0
     assert "Model: example (Net) — 4 tensors, 11 elements, 44 B" in out
-    rows = [l.split() for l in out.splitlines() if l.startswith("fc")]
+    rows = [line.split() for line in out.splitlines() if line.startswith("fc")]
     assert [(r[0], r[2], r[4]) for r in rows] == [
         ("fc1.weight", "2x3", "cpu"),
         ("fc1.bias", "2", "cpu"),
@@ -106,7 +105,7 @@ def test_an_absent_device_is_a_failed_move_in_both_commands(capsys, tmp_path):
     assert code == 1 and "no CUDA support" in err.splitlines()[-1]
     report = json.loads(out_file.read_text())  # the CPU's figures are kept
     assert [m["ok"] for m in report["moves"]] == [True, False]
-    assert [l["device"] for l in report["latency"]] == ["cpu"]
+    assert [entry["device"] for entry in report["latency"]] == ["cpu"]
 
 
 @pytest.mark.cpu_only
