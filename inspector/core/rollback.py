@@ -245,7 +245,8 @@ class Snapshot:
         for module, params, bufs, _ in self.dicts:
             for live, saved in ((module._parameters, params), (module._buffers, bufs)):
                 for key, value in (saved or {}).items():
-                    if live.get(key) is not value:
+                    # Not live.get: a TorchScript module's dicts are wrappers without it.
+                    if key not in live or live[key] is not value:
                         live[key] = value
 
     def release(self) -> None:

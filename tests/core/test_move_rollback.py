@@ -434,3 +434,34 @@ def test_the_gpu_checks_lstm_rollback_logic_holds_on_the_cpu():
     results = gpu_check.lstm_rollback("cpu")
     assert len(results) == 3
     assert all(ok for _, ok, _ in results), results
+
+
+@pytest.mark.parametrize("kind", ["torchscript", "transformer"])
+def test_scripted_and_transformer_models_roll_back_at_every_tensor(kind, monkeypatch):
+    """TorchScript keeps parameters in C++ behind dict-like wrappers; a Transformer has
+    many kinds of layers. Both roll back exactly wherever the move is cancelled."""
+    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    torch.manual_seed(0)
+    if kind == "torchscript":
+        model: nn.Module = torch.jit.script(nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)))
+        inputs: tuple[torch.Tensor, ...] = (torch.randn(2, 4),)
+    else:
+        model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16)
+        model.eval()
+        inputs = (torch.randn(5, 2, 8), torch.randn(4, 2, 8))
+    loaded = LoadedModel(spec=kind, module=model, example_input=inputs)
+    with torch.no_grad():
+        expected = model(*inputs)
+    params = list(model.parameters())
+    values = [p.detach().clone() for p in params]
+    for k in range(len(params)):
+        asked: list[int] = []
+        result = move_model(loaded, CAST, should_cancel=lambda: asked.append(1) or len(asked) == k + 1)
+        assert result.error is not None and result.error.kind == "cancelled", k
+        assert all(a is b for a, b in zip(model.parameters(), params, strict=True))
+        assert all(torch.equal(p.detach(), v) and p.dtype == v.dtype for p, v in zip(params, values))
+        with torch.no_grad():
+            assert torch.equal(model(*inputs), expected), k
+    assert move_model(loaded, CAST).ok
+    with torch.no_grad():
+        assert model(*loaded.example_input).dtype == torch.float64
