@@ -465,3 +465,48 @@ def test_scripted_and_transformer_models_roll_back_at_every_tensor(kind, monkeyp
     assert move_model(loaded, CAST).ok
     with torch.no_grad():
         assert model(*loaded.example_input).dtype == torch.float64
+
+
+def _many_small() -> LoadedModel:
+    with torch.no_grad():
+        model = nn.Sequential(*[nn.Linear(4, 4) for _ in range(500)])  # 1,000 tensors
+    return LoadedModel(spec="many", module=model)
+
+
+def test_by_default_progress_and_cancel_come_every_few_ms_not_every_tensor():
+    loaded = _many_small()
+    total = sum(p.nbytes for p in loaded.module.parameters())
+    calls: list[tuple[int, int]] = []
+    asked: list[int] = []
+    result = move_model(
+        loaded, CAST, progress=lambda d, t: calls.append((d, t)), should_cancel=lambda: asked.append(1) or False
+    )
+    assert result.ok
+    assert 1 <= len(asked) < 1000  # before the first tensor, then every CHECK_INTERVAL_S
+    assert calls[-1] == (total, total)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    # A cancel asked for before the move starts stops it before any tensor is converted.
+    loaded = _many_small()
+    stopped = move_model(loaded, CAST, should_cancel=lambda: True)
+    assert stopped.error.kind == "cancelled" and stopped.bytes == 0
+    assert all(p.dtype == torch.float32 for p in loaded.module.parameters())
+
+
+def test_seconds_are_the_calls_not_our_callbacks(monkeypatch):
+    """A slow progress callback (a GUI busy repainting) does not inflate the receipt."""
+    import time
+
+    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    loaded = _many_small()
+    slept: list[float] = []
+
+    def slow_progress(done: int, total: int) -> None:
+        if len(slept) < 20:
+            time.sleep(0.005)
+            slept.append(0.005)
+
+    start = time.perf_counter()
+    result = move_model(loaded, CAST, progress=slow_progress)
+    wall = time.perf_counter() - start
+    assert result.ok and len(slept) == 20
+    assert result.seconds <= wall - sum(slept)
