@@ -35,6 +35,7 @@ from inspector.core.errors import Failure, InputError
 from inspector.core.memory_log import MemoryTimeline
 from inspector.core.units import format_bytes, format_seconds
 from inspector.gui.compare import ComparisonView
+from inspector.gui.ranks import show_ranks
 from inspector.gui.dialogs import OpenModelDialog, PreferencesDialog
 from inspector.gui.export import ReportExporter, copy_markdown, export_filter, path_with_suffix, plot_images
 from inspector.gui.panels.actions import ActionBar, ActionState, pinned_blocker
@@ -44,6 +45,7 @@ from inspector.gui.panels.error_banner import ErrorBanner
 from inspector.gui.panels.history import HistoryEntry, HistoryView
 from inspector.gui.panels.parameters import ParametersPanel
 from inspector.gui.plots import LatencyPlot, MemoryPlot
+from inspector.gui.plain_text import plain_label
 from inspector.gui.workers import (
     DEFAULT_SAMPLE_HZ,
     BenchmarkOutcome,
@@ -235,11 +237,11 @@ class MainWindow(QMainWindow):
         return action
 
     def _build_status_bar(self) -> None:
-        self.statusModel = QLabel("Model: none yet", self)
+        self.statusModel = plain_label(QLabel("Model: none yet", self))
         self.statusModel.setObjectName("statusModel")
-        self.statusDevice = QLabel("", self)
+        self.statusDevice = plain_label(QLabel("", self))
         self.statusDevice.setObjectName("statusDevice")
-        self.statusBusy = QLabel("Starting…", self)
+        self.statusBusy = plain_label(QLabel("Starting…", self))
         self.statusBusy.setObjectName("statusBusy")
         bar = self.statusBar()
         for label in (self.statusModel, self.statusDevice, self.statusBusy):
@@ -662,8 +664,9 @@ class MainWindow(QMainWindow):
         self.errorBanner.show_failure(failure, "open report")
 
     @Slot(str, str)
-    def _on_comparison_opened(self, _side: str, path: str) -> None:
+    def _on_comparison_opened(self, side: str, path: str) -> None:
         self.add_history(f"load_report({path!r})", None, None, "shown in the Compare tab")
+        show_ranks(self.tabs, self.comparisonView.reports[side])  # a torchrun report: ranks side by side
         self._refresh_actions()
         self._maybe_refresh_session()
 
