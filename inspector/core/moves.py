@@ -721,11 +721,22 @@ def move_model(
     if caught is not None:
         # Out of the except block and without its tracebacks, so the half-made copies their
         # frames hold are gone before the cache is emptied.
-        cleanup_note = _roll_back(snapshot, log, allocating)
-        if cleanup_note:
-            outcome.notes.append(cleanup_note)
-        # After the rollback, so the bytes needed are counted on the originals.
-        failure = _failure(caught, plan, target_id, lambda: _bytes_needed(snapshot.tensors(), plan), memory_before)
+        try:
+            cleanup_note = _roll_back(snapshot, log, allocating)
+        except Exception as exc:  # noqa: BLE001 -- a failed move must come back as a result
+            # Never "as it was before" when it is not: say so, and what broke.
+            reason = "it was cancelled" if isinstance(caught, Cancelled) else first_line(caught)
+            failure = Failure(
+                "error",
+                f"{plan.call} failed ({reason}) and the rollback could not restore "
+                f"the model ({first_line(exc)}): load it again before using it",
+                f"{type(caught).__name__}: {caught}; rollback: {type(exc).__name__}: {exc}",
+            )
+        else:
+            if cleanup_note:
+                outcome.notes.append(cleanup_note)
+            # After the rollback, so the bytes needed are counted on the originals.
+            failure = _failure(caught, plan, target_id, lambda: _bytes_needed(snapshot.tensors(), plan), memory_before)
         del caught
     else:
         loaded.example_input = outcome.example_input

@@ -510,3 +510,19 @@ def test_seconds_are_the_calls_not_our_callbacks(monkeypatch):
     wall = time.perf_counter() - start
     assert result.ok and len(slept) == 20
     assert result.seconds <= wall - sum(slept)
+
+
+def test_a_rollback_that_breaks_says_the_model_is_not_as_before(monkeypatch):
+    """A bug in the rollback must not turn into "as it was before", nor into an exception."""
+    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    loaded = _build("linear", "sgd")
+
+    def broken(self: object) -> None:
+        raise RuntimeError("restore broke\nmore text")
+
+    monkeypatch.setattr(moves.rollback.ConversionLog, "restore", broken)
+    result = move_model(loaded, CAST, should_cancel=iter([False, True]).__next__)
+    assert not result.ok and result.error.kind == "error"
+    message = result.error.message
+    assert "could not restore the model (restore broke)" in message
+    assert "as it was before" not in message and "\n" not in message
