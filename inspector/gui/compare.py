@@ -16,6 +16,7 @@ Integration in the window::
 from __future__ import annotations
 
 import html
+import logging
 import math
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -40,6 +41,8 @@ from inspector.core.errors import Failure, InspectorError
 from inspector.core.report import load_report
 from inspector.core.units import format_bytes
 from inspector.gui.plain_text import plain_tooltip
+
+log = logging.getLogger(__name__)
 
 SIDES = ("a", "b")
 _FASTER = QColor("#2e7d32")
@@ -230,14 +233,21 @@ class ComparisonView(QWidget):
 
     @Slot(str, str, object)
     def _on_loaded(self, side: str, path: str, report: dict) -> None:
+        previous = self.reports[side], self.labels[side]
         self.reports[side] = report
         self.labels[side] = Path(path).name
-        self.refresh()
+        failure = self.refresh(announce=False)
+        if failure is not None:
+            # The reader let through what the view cannot show: put back what was there,
+            # so the view and every later action work as before this file was opened.
+            self.reports[side], self.labels[side] = previous
+            self._on_load_failed(path, Failure(failure.kind, f"could not show {path}: {failure.message}", failure.detail))
+            return
         self.reportOpened.emit(side, path)
 
     @Slot(str, object)
     def _on_load_failed(self, path: str, failure: Failure) -> None:
-        self.refresh()
+        self.refresh(announce=False)  # one failure to tell: the file's
         self.summary_label.setText(html.escape(failure.message))
         self.failed.emit(failure)
 
@@ -248,7 +258,24 @@ class ComparisonView(QWidget):
 
     # ----- output
 
-    def refresh(self) -> None:
+    def refresh(self, *, announce: bool = True) -> Failure | None:
+        """Show the reports again. Never raises: a failure empties the tables, is shown in
+        the summary line, emitted as ``failed`` (when ``announce``) and returned."""
+        try:
+            self._refresh()
+        except Exception as exc:  # a bug must not leave the view stuck at "Opening…"
+            log.exception("could not show the comparison")
+            failure = Failure("error", f"{type(exc).__name__}: {exc}".splitlines()[0], repr(exc))
+            self.comparison = None
+            for table in (self.latency_table, self.moves_table, self.environment_table):
+                table.setRowCount(0)
+            self.summary_label.setText(html.escape(f"The comparison could not be shown: {failure.message}"))
+            if announce:
+                self.failed.emit(failure)
+            return failure
+        return None
+
+    def _refresh(self) -> None:
         a, b = self.reports["a"], self.reports["b"]
         if a is None and b is None:
             self.comparison = None

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.errors import Failure, InputError
 from inspector.core.memory_log import MemoryTimeline
+from inspector.core.placement import meta_text
 from inspector.core.units import format_bytes, format_seconds
 from inspector.gui.compare import ComparisonView
 from inspector.gui.ranks import show_ranks
@@ -569,7 +570,7 @@ class MainWindow(QMainWindow):
             f"load_model({info.spec!r})",
             outcome.seconds,
             None,
-            f"{info.class_name} ({info.source}): {totals.count} tensors, {format_bytes(totals.bytes)}",
+            f"{info.class_name} ({info.source}): {totals.count} tensors, {format_bytes(totals.bytes)}{meta_text(totals)}",
             detail="\n".join(info.notes),
         )
         self.action_bar.show_idle(f"loaded {info.class_name}")
@@ -832,7 +833,7 @@ class MainWindow(QMainWindow):
             return "?", "?"
         devices = state.placement.devices
         floating = (r.dtype for r in state.placement.tensors
-                    if r.kind == "parameter" and r.dtype.startswith(("float", "bfloat")))  # fmt: skip
+                    if r.kind == "parameter" and r.dtype.startswith(("float", "bfloat", "complex")))  # fmt: skip
         return (devices[0] if len(devices) == 1 else "?"), next(floating, "?")
 
     def _benchmark_blocker(self) -> str | None:

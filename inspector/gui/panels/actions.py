@@ -24,10 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.timing import MAX_MEASURE_SECONDS, MAX_SAMPLES
+
 DTYPE_CHOICES = (("keep dtype", None), ("float32", "float32"), ("float16", "float16"), ("bfloat16", "bfloat16"), ("float64", "float64"))
 MODE_CHOICES = (("forward", "forward"), ("train step", "train-step"))
 DEFAULT_RUNS = 100
-MAX_RUNS = 100_000
+#: The same cap as the CLI's --runs: the core keeps every sample of a measurement.
+MAX_RUNS = MAX_SAMPLES
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,10 @@ class ActionBar(QWidget):
         self.runsSpin.setObjectName("runsSpin")
         self.runsSpin.setRange(1, MAX_RUNS)
         self.runsSpin.setValue(DEFAULT_RUNS)
-        self.runsSpin.setToolTip("Timed samples after the warm-up")
+        self.runsSpin.setToolTip(
+            f"Timed samples after the warm-up (at most {MAX_RUNS:,}; a run stops after "
+            f"{MAX_MEASURE_SECONDS:,g} s, with a note in the history)"
+        )
         self.runsSpin.setGroupSeparatorShown(True)
 
         self.perModuleCheck = QCheckBox("per module", self)
