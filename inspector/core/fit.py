@@ -3,8 +3,9 @@ real allocation, then proven by one real step where the device exists and the mo
 
 The estimate runs the real step (forward, or forward + backward + optimizer step) on a copy
 of the model made of fake tensors (``FakeTensorMode``: shapes, dtypes and devices, no data)
-under ``torch.distributed._tools.mem_tracker.MemTracker``, which follows every storage the
-step creates and frees. Nothing here knows a layer's formula: the optimizer's state is what
+under ``storage_counter.StorageCounter``, which follows every storage the step creates and
+frees (what ``torch.distributed._tools.mem_tracker.MemTracker`` counts, at a fraction of its
+per-operator cost). Nothing here knows a layer's formula: the optimizer's state is what
 ``optimizer.step()`` really creates in this torch version, the activations are what the
 forward really keeps. A 50 GB model on the meta device is answered in about a second, with
 no real memory used.
@@ -33,8 +34,10 @@ from inspector.core.devices import (
     synchronize,
     unavailable_reason,
 )
-from inspector.core.errors import InputError, InspectorError
+from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.models import LoadedModel
+from inspector.core.storage_counter import CancelCheck, StorageCounter
+from inspector.core.storage_counter import same_device as _same_device
 from inspector.core.timing import model_dtype, parse_input_shape
 from inspector.core.timing import _output_tensors as output_tensors
 from inspector.core.units import dtype_name, first_line
@@ -197,14 +200,17 @@ def _present(device: torch.device) -> bool:
 TensorMaker = Callable[[torch.Tensor, torch.dtype], torch.Tensor]
 
 
-def _copy_with(module: nn.Module, make: TensorMaker, dtype: torch.dtype | None) -> nn.Module:
+def _copy_with(
+    module: nn.Module, make: TensorMaker, dtype: torch.dtype | None, should_cancel: Callable[[], bool] | None = None
+) -> nn.Module:
     """A copy of ``module`` whose parameters and buffers are ``make(original, new_dtype)``.
 
     The originals are never copied: a pre-filled deepcopy memo hands deepcopy our stand-ins,
     so a 50 GB model costs no memory, and tied weights stay tied (one stand-in per tensor).
     """
     memo: dict[int, Any] = {}
-    for p in module.parameters():
+    for i, p in enumerate(module.parameters()):
+        _poll(should_cancel, i)
         if id(p) not in memo:
             made = make(p.detach(), dtype if (dtype is not None and p.is_floating_point()) else p.dtype)
             memo[id(p)] = nn.Parameter(made, requires_grad=p.requires_grad)
@@ -212,6 +218,12 @@ def _copy_with(module: nn.Module, make: TensorMaker, dtype: torch.dtype | None) 
         if b is not None and id(b) not in memo:
             memo[id(b)] = make(b, dtype if (dtype is not None and b.is_floating_point()) else b.dtype)
     return copy.deepcopy(module, memo)
+
+
+def _poll(should_cancel: Callable[[], bool] | None, i: int = 0) -> None:
+    """Raise ``Cancelled`` when asked to stop (checked every 64 calls of a loop)."""
+    if should_cancel is not None and i % 64 == 0 and should_cancel():
+        raise Cancelled("cancelled: the estimate stopped; nothing of the model was touched")
 
 
 def _fake_maker(mode: Any, device: torch.device) -> TensorMaker:
@@ -371,9 +383,16 @@ def _optimizer_state_tensors(optimizer: torch.optim.Optimizer | None) -> Iterato
 # --------------------------------------------------------------------------- estimate
 
 
-def estimate_fit(loaded: LoadedModel, request: FitRequest) -> FitResult:
+def estimate_fit(
+    loaded: LoadedModel, request: FitRequest, *, should_cancel: Callable[[], bool] | None = None
+) -> FitResult:
     """Estimate one step's memory on ``request.device`` without allocating it; then, where the
-    device exists, the step fits and ``request.measure`` is set, run it for real and measure."""
+    device exists, the step fits and ``request.measure`` is set, run it for real and measure.
+
+    ``should_cancel`` is polled every few operators of the estimate and of the proof; when it
+    returns True, ``Cancelled`` is raised (the user's model is never touched either way: both
+    steps run on copies).
+    """
     device = _check_request(request)
     target_dtype = getattr(torch, request.dtype) if request.dtype else model_dtype(loaded.module)
     for shape, _ in request.inputs or ():
@@ -408,7 +427,8 @@ def estimate_fit(loaded: LoadedModel, request: FitRequest) -> FitResult:
         )
 
     try:
-        estimate = _estimate(loaded, device=fake_device, dtype=target_dtype, request=request, templates=templates)
+        estimate = _estimate(loaded, device=fake_device, dtype=target_dtype, request=request,
+                             templates=templates, should_cancel=should_cancel)
     except InspectorError:
         raise
     except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
@@ -438,7 +458,7 @@ def estimate_fit(loaded: LoadedModel, request: FitRequest) -> FitResult:
     elif not templates:
         reason = "not measured: a step needs an input (give an input shape)"
     else:
-        measured, reason = _measure(loaded, device, target_dtype, request, templates)
+        measured, reason = _measure(loaded, device, target_dtype, request, templates, should_cancel)
 
     return FitResult(
         device=device_id(device),
@@ -479,93 +499,39 @@ def _estimate(
     dtype: torch.dtype,
     request: FitRequest,
     templates: list[Any],
+    should_cancel: Callable[[], bool] | None = None,
 ) -> _Estimate:
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     fake_mode = FakeTensorMode()
-    module = _copy_with(loaded.module, _fake_maker(fake_mode, device), dtype)
+    module = _copy_with(loaded.module, _fake_maker(fake_mode, device), dtype, should_cancel)
     training = request.mode == "train-step"
+    counter = StorageCounter(device, should_cancel)
     with fake_mode:
         optimizer = _make_optimizer(request.optimizer, module, device) if training else None
         args = _make_inputs(templates, dtype, device, real=False)
-        tracker = _root_tracker(module)
-        tracked: list[nn.Module | torch.optim.Optimizer | torch.Tensor] = [module]
-        tracked += [optimizer] if optimizer is not None else []
-        tracked += [a for a in args if isinstance(a, torch.Tensor)]
-        tracker.track_external(*tracked)
-        with tracker:
-            if templates:
-                _run_step(module, args, optimizer, request.mode)
-            elif training:
-                # No input: the optimizer's state still exists after a step on gradients.
-                for p in module.parameters():
-                    if p.requires_grad:
-                        p.grad = torch.zeros_like(p)
-                if optimizer is not None:
-                    optimizer.step()
-        peak_snapshot = tracker.get_tracker_snapshot("peak")
-        activations = _forward_activations(tracker, module, device) if templates else None
+        counter.track(*module.parameters(), *module.buffers(), *args)
+        counter.watch_forward(module)
+        try:
+            with counter:
+                if templates:
+                    _run_step(module, args, optimizer, request.mode)
+                elif training:
+                    # No input: the optimizer's state still exists after a step on gradients.
+                    for p in module.parameters():
+                        if p.requires_grad:
+                            p.grad = torch.zeros_like(p)
+                    if optimizer is not None:
+                        optimizer.step()
+        finally:
+            counter.remove_hooks()
 
     parameters = _storage_bytes(_unique(module.parameters()))
     buffers = _storage_bytes(_unique(b for b in module.buffers()))
     gradients = _storage_bytes(_unique(p.grad for p in module.parameters())) if training else 0
     state = _storage_bytes(_unique(_optimizer_state_tensors(optimizer)))
-    peak = sum(int(snap.get("Total", 0)) for dev, snap in peak_snapshot.items() if _same_device(dev, device))
-    return _Estimate(parameters, buffers, gradients, state, activations, peak)
-
-
-def _root_tracker(root: nn.Module) -> Any:
-    """A ``MemTracker`` that keeps per-module snapshots for the model itself only.
-
-    Its own per-module bookkeeping walks every tracked module on every operator, which is
-    quadratic in the model's size (minutes for 10,000 tensors); the peak and the forward's
-    activations need only the root's. The root's hooks still cover every parameter's
-    gradient, and every storage is still tracked by the dispatch mode itself.
-    """
-    from torch.distributed._tools.mem_tracker import MemTracker
-
-    class RootOnlyMemTracker(MemTracker):
-        def _pre_fw_hook(self, module: nn.Module, inputs: Any) -> None:
-            if module is root:
-                super()._pre_fw_hook(module, inputs)
-
-        def _post_fw_hook(self, module: nn.Module, inputs: Any, outputs: Any) -> None:
-            if module is root:
-                super()._post_fw_hook(module, inputs, outputs)
-
-        def _pre_bw_hook(self, module: nn.Module, args: Any) -> None:
-            if module is root:
-                super()._pre_bw_hook(module, args)
-
-        def _post_bw_hook(self, module: nn.Module, args: Any) -> None:
-            if module is root:
-                super()._post_bw_hook(module, args)
-
-    return RootOnlyMemTracker()
-
-
-def _forward_activations(tracker: Any, module: nn.Module, device: torch.device) -> int | None:
-    """Activation (and temporary) bytes live at the model's forward peak, from the tracker's
-    snapshot of the root module (its ``Peak-Forward`` state)."""
-    stats = tracker.memory_tracking.get(module)
-    if stats is None:
-        return None
-    for state, snapshots in stats.snapshots.items():
-        if str(getattr(state, "value", state)) == "Peak-Forward" and snapshots:
-            snap = snapshots[-1]
-            total = 0
-            for dev, categories in snap.items():
-                if _same_device(dev, device):
-                    total += sum(int(v) for k, v in categories.items()
-                                 if str(getattr(k, "value", k)) in ("Activation", "Temp"))
-            return total
-    return None
-
-
-def _same_device(a: torch.device, b: torch.device) -> bool:
-    if a.type != b.type:
-        return False
-    return a.type in ("cpu", "meta", "mps") or (a.index or 0) == (b.index or 0)
+    activations = counter.forward_added if templates else None
+    return _Estimate(parameters, buffers, gradients, state, activations, counter.peak)
 
 
 def _free_bytes(device: torch.device) -> int | None:
@@ -586,16 +552,20 @@ def _measure(
     dtype: torch.dtype,
     request: FitRequest,
     templates: list[Any],
+    should_cancel: Callable[[], bool] | None = None,
 ) -> tuple[int | None, str]:
-    """One real step on a copy: (peak bytes, how they were counted) or (None, why not)."""
+    """One real step on a copy: (peak bytes, how they were counted) or (None, why not).
+
+    ``Cancelled`` (polled every few operators of the step) propagates; the copy is dropped."""
     if device.type not in ("cpu", "cuda"):
         return None, f"measuring a real step's peak is implemented for the CPU and CUDA, not {device.type}"
 
     def step() -> None:
-        module = _copy_with(loaded.module, _real_maker(device), dtype)
+        module = _copy_with(loaded.module, _real_maker(device), dtype, should_cancel)
         optimizer = _make_optimizer(request.optimizer, module, device) if request.mode == "train-step" else None
         args = _make_inputs(templates, dtype, device, real=True)
-        _run_step(module, args, optimizer, request.mode)
+        with CancelCheck(should_cancel) if should_cancel is not None else contextlib.nullcontext():
+            _run_step(module, args, optimizer, request.mode)
 
     try:
         if device.type == "cuda":
@@ -604,6 +574,8 @@ def _measure(
         if peak is None:
             return None, "the profiler recorded no CPU allocations"
         return peak, "CPU allocations counted by torch.profiler (profile_memory) over one real step"
+    except Cancelled:
+        raise
     except InspectorError as exc:
         return None, f"the real step failed: {exc.message}"
     except Exception as exc:  # noqa: BLE001 -- a failed proof is reported as its reason, never raised
