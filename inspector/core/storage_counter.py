@@ -33,6 +33,26 @@ _CUDA_BLOCK = 1 if int(os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING", "0") or 
 _CANCEL_EVERY = 32  # operators between two polls: well under a millisecond of fake dispatch
 
 
+_POLLED: dict[Any, bool] = {}
+
+
+def _may_stop_at(func: Any) -> bool:
+    """Whether raising ``Cancelled`` before ``func`` is safe: only before an aten operator that
+    returns tensors. Metadata queries (``prim.device``, ``sym_size``...) are also dispatched
+    here, from C++ code that cannot pass a Python exception on (it terminates the process)."""
+    known = _POLLED.get(func)
+    if known is None:
+        try:
+            returns = func._schema.returns
+            known = func.namespace == "aten" and bool(returns) and all(
+                "Tensor" in str(r.type) for r in returns
+            )
+        except AttributeError:
+            known = False
+        _POLLED[func] = known
+    return known
+
+
 def same_device(a: torch.device, b: torch.device) -> bool:
     if a.type != b.type:
         return False
@@ -64,9 +84,10 @@ class CancelCheck(TorchDispatchMode):
         self._ops = 0
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-        self._ops += 1
-        if self._ops % _CANCEL_EVERY == 0 and self._should_cancel():
-            raise Cancelled("cancelled: the proof step stopped; its copy of the model was dropped")
+        if _may_stop_at(func):
+            self._ops += 1
+            if self._ops % _CANCEL_EVERY == 0 and self._should_cancel():
+                raise Cancelled("cancelled: the proof step stopped; its copy of the model was dropped")
         return func(*args, **(kwargs or {}))
 
 
@@ -118,7 +139,7 @@ class StorageCounter(TorchDispatchMode):
     # ----- the counting
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-        if self._should_cancel is not None:
+        if self._should_cancel is not None and _may_stop_at(func):
             self._ops += 1
             if self._ops % _CANCEL_EVERY == 0 and self._should_cancel():
                 raise Cancelled("cancelled: the estimate stopped; nothing of the model was touched")

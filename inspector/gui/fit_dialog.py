@@ -47,12 +47,14 @@ class FitDialog(QDialog):
     """Asks one question for every device listed; ``requested`` carries the FitRequests."""
 
     requested = Signal(object)  # tuple[FitRequest, ...]
+    cancelRequested = Signal()  # Cancel pressed, or the dialog closed while its estimate runs
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("fitDialog")
         self.setWindowTitle("Will it fit?")
         self._devices: list[str] = ["cpu"]
+        self._asking = False  # our estimate is running on the worker
 
         self.dtypeCombo = QComboBox(self)
         self.dtypeCombo.setObjectName("fitDtypeCombo")
@@ -78,6 +80,11 @@ class FitDialog(QDialog):
         self.estimateButton.setObjectName("fitEstimateButton")
         self.estimateButton.setDefault(True)
         self.estimateButton.clicked.connect(self.ask)
+        self.cancelButton = QPushButton("Cancel", self)
+        self.cancelButton.setObjectName("fitCancelButton")
+        self.cancelButton.setToolTip("Stop the estimate or the proof now (the model is never touched)")
+        self.cancelButton.setEnabled(False)
+        self.cancelButton.clicked.connect(self.cancel)
 
         form = QFormLayout()
         form.addRow("dtype", self.dtypeCombo)
@@ -88,6 +95,7 @@ class FitDialog(QDialog):
         row.addWidget(self.measureCheck)
         row.addStretch(1)
         row.addWidget(self.estimateButton)
+        row.addWidget(self.cancelButton)
 
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("fitTable")
@@ -159,16 +167,33 @@ class FitDialog(QDialog):
         self.status.setText("Estimating…")
         self.status.setStyleSheet("")
         self.estimateButton.setEnabled(False)
+        self._set_asking(True)
         self.requested.emit(requests)
+
+    def cancel(self) -> None:
+        if self._asking:
+            self.status.setText("Cancelling…")
+            self.cancelRequested.emit()
 
     def set_busy(self, busy: bool) -> None:
         self.estimateButton.setEnabled(not busy)
+        if not busy:
+            self._set_asking(False)
+
+    def _set_asking(self, asking: bool) -> None:
+        self._asking = asking
+        self.cancelButton.setEnabled(asking)
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 -- Qt's name
+        self.cancel()  # closing the dialog abandons its question
+        super().closeEvent(event)
 
     # ----- the answers
 
     def show_outcome(self, outcome: Any) -> None:
         """A ``workers.FitOutcome``: each device's answer in its row, failures by name."""
         self.estimateButton.setEnabled(True)
+        self._set_asking(False)
         notes: list[str] = []
         for result in outcome.results:
             row = self._row_of(result.device)
@@ -194,6 +219,7 @@ class FitDialog(QDialog):
 
     def show_failure(self, message: str) -> None:
         self.estimateButton.setEnabled(True)
+        self._set_asking(False)
         self.status.setText(message)
         self.status.setStyleSheet("color: #c62828;")
 

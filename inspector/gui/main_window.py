@@ -355,6 +355,7 @@ class MainWindow(QMainWindow):
         if self.fit_dialog is None:
             self.fit_dialog = FitDialog(self)
             self.fit_dialog.requested.connect(self.request_fit)
+            self.fit_dialog.cancelRequested.connect(self.cancel)
         ids = self.inventory.ids() if self.inventory is not None else ["cpu"]
         self.fit_dialog.set_devices(ids)
         self.fit_dialog.set_input_shape(self.action_bar.inputShapeEdit.text().strip())
@@ -756,7 +757,8 @@ class MainWindow(QMainWindow):
             self.latencyPlot.abort_series("cancelled" if failure.failure.kind == "cancelled" else "failed")
         self._end_task_mark("cancelled" if failure.failure.kind == "cancelled" else "failed")
         if failure.failure.kind == "cancelled":
-            self.add_history(failure.call, failure.seconds, None, "cancelled: stopped between samples", ok=False)
+            stopped = "nothing of the model was touched" if failure.task == "fit" else "stopped between samples"
+            self.add_history(failure.call, failure.seconds, None, f"cancelled: {stopped}", ok=False)
             self.action_bar.show_idle("cancelled")
             return
         self.errorBanner.show_failure(failure.failure, failure.task)

@@ -310,7 +310,9 @@ class ModelWorker(QObject):
     @Slot(object)
     def fit(self, requests: tuple) -> None:
         """Answer "will it fit?" for each request (one per device); a device whose estimate
-        fails keeps the others' answers."""
+        fails keeps the others' answers. Cancel stops the estimate or the proof within a few
+        operators (the model is never touched: both run on copies)."""
+        from inspector.core.errors import Cancelled
         from inspector.core.fit import estimate_fit
 
         devices = ", ".join(r.device for r in requests)
@@ -321,7 +323,9 @@ class ModelWorker(QObject):
                 if self._cancel.is_set():
                     break
                 try:
-                    results.append(estimate_fit(self._loaded, request))
+                    results.append(estimate_fit(self._loaded, request, should_cancel=self._cancel.is_set))
+                except Cancelled:
+                    raise  # the whole task is cancelled, not one device
                 except InspectorError as exc:
                     failures.append((request.device, Failure.from_exception(exc)))
                 self.progress.emit(Progress("fit", i + 1, len(requests)))
