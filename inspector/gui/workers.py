@@ -321,7 +321,7 @@ class ModelWorker(QObject):
             results, failures = [], []
             for i, request in enumerate(requests):
                 if self._cancel.is_set():
-                    break
+                    raise Cancelled("cancelled before the estimate for " + request.device)
                 try:
                     results.append(estimate_fit(self._loaded, request, should_cancel=self._cancel.is_set))
                 except Cancelled:

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import torch
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QCheckBox, QPushButton, QSpinBox, QTableView, QTableWidget, QTreeView
 
 from tests.gui.helpers import table_rows, widget
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
 
 MODULE_HEADERS = ("Time", "% of forward", "Output shape", "FLOPs")
 
@@ -114,3 +123,74 @@ def test_fit_dialog_says_what_is_wrong_with_an_input_shape(qtbot, window):
     qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
     assert "is not an input shape" in dialog.status.text()
     assert window.busy_task is None  # nothing was sent to the worker
+
+
+_TEN_THOUSAND_TENSORS = (
+    "import torch\n\ndef make():\n"
+    "    return torch.nn.Sequential(*[torch.nn.Linear(2, 2) for _ in range(5000)]), torch.randn(4, 2)\n"
+)
+
+
+def test_fit_dialog_cancel_stops_a_big_estimate_and_leaves_the_model_as_it_was(qtbot, make_window, tmp_path):
+    factory = tmp_path / "many.py"
+    factory.write_text(_TEN_THOUSAND_TENSORS)
+    window = make_window(f"{factory}:make")
+    module = window.worker._loaded.module  # the worker is idle: reading it here is safe
+    before = [(p, p.detach().clone()) for p in module.parameters()]
+    dialog = window.show_fit_dialog()
+    cancel = widget(dialog, QPushButton, "fitCancelButton")
+    assert not cancel.isEnabled()  # nothing to cancel yet
+    qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
+    assert window.busy_task == "fit" and cancel.isEnabled()
+    qtbot.wait(300)  # the worker is copying the 10,000 tensors or running the fake step
+    qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+    assert "cancelled" in dialog.status.text() and not cancel.isEnabled()
+    assert widget(dialog, QPushButton, "fitEstimateButton").isEnabled()
+    rows = table_rows(widget(window, QTableView, "historyView").model())
+    assert rows[-1]["Result"] == "cancelled: nothing of the model was touched"
+    after = list(module.parameters())
+    assert len(after) == len(before) == 10_000
+    assert all(p is q and torch.equal(p.detach(), v) and p.grad is None for p, (q, v) in zip(after, before))
+
+
+_CLOSE_MID_FIT = textwrap.dedent(
+    """
+    import sys
+    from PySide6.QtCore import QTimer
+    from inspector.gui.app import create_window, ensure_application
+
+    app = ensure_application()
+    window = create_window(model_spec=sys.argv[1])
+    window.show()
+
+    def start():
+        if window.model_state is None or window.busy_task is not None or window.inventory is None:
+            return QTimer.singleShot(20, start)
+        window.show_fit_dialog().estimateButton.click()
+        print("fit started:", window.busy_task, flush=True)
+        QTimer.singleShot(300, close_mid_fit)
+
+    def close_mid_fit():
+        print("closing mid-fit:", window.busy_task, flush=True)
+        window.close()
+
+    QTimer.singleShot(0, start)
+    app.exec()
+    print("threads stopped:", window.threads_stopped, flush=True)
+    """
+)
+
+
+def test_process_exits_cleanly_when_closed_mid_fit(tmp_path):
+    factory = tmp_path / "many.py"
+    factory.write_text(_TEN_THOUSAND_TENSORS)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-c", _CLOSE_MID_FIT, f"{factory}:make"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "fit started: fit" in done.stdout and "closing mid-fit: fit" in done.stdout, done.stdout
+    assert "threads stopped: True" in done.stdout, done.stdout
+    assert "QThread" not in done.stderr and "Destroyed" not in done.stderr, done.stderr
