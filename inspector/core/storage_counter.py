@@ -59,7 +59,7 @@ def same_device(a: torch.device, b: torch.device) -> bool:
     return a.type in ("cpu", "meta", "mps") or (a.index or 0) == (b.index or 0)
 
 
-def _storages(t: torch.Tensor) -> list[Any]:
+def _storages(t: Any) -> list[Any]:
     """The untyped storages behind ``t`` (a wrapper subclass may hold several)."""
     if not is_traceable_wrapper_subclass(t):
         try:
@@ -67,7 +67,7 @@ def _storages(t: torch.Tensor) -> list[Any]:
         except (RuntimeError, NotImplementedError):  # sparse and other storage-less layouts
             return []
     out: list[Any] = []
-    names, _ = t.__tensor_flatten__()  # type: ignore[attr-defined]
+    names, _ = t.__tensor_flatten__()
     for name in names:
         inner = getattr(t, name)
         if isinstance(inner, torch.Tensor):
@@ -79,7 +79,7 @@ class CancelCheck(TorchDispatchMode):
     """Polls ``should_cancel`` every few operators of a real step and raises ``Cancelled``."""
 
     def __init__(self, should_cancel: Callable[[], bool]) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # torch leaves it unannotated
         self._should_cancel = should_cancel
         self._ops = 0
 
@@ -101,7 +101,7 @@ class StorageCounter(TorchDispatchMode):
     """
 
     def __init__(self, device: torch.device, should_cancel: Callable[[], bool] | None = None) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # torch leaves it unannotated
         self.device = device
         self.current = 0
         self.peak = 0
