@@ -14,8 +14,11 @@ from typing import Sequence
 
 from inspector.core.errors import InspectorError
 from inspector.core.units import format_bytes
+from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType, MoveMethod
 
-DTYPES = ("float32", "float16", "bfloat16", "float64")
+DTYPES = tuple(d.value for d in DType)
+METHODS = tuple(m.value for m in MoveMethod)
+MODES = tuple(m.value for m in BenchMode)
 
 
 def _common(default=False) -> argparse.ArgumentParser:
@@ -31,7 +34,7 @@ def _model_args(p: argparse.ArgumentParser) -> None:
 
 
 def _move_args(p: argparse.ArgumentParser, *, device_flag: str) -> None:
-    p.add_argument("--method", choices=("to", "cuda", "cpu"), default="to", help="how to move: model.to(device), model.cuda() or model.cpu() (default: to)")
+    p.add_argument("--method", choices=METHODS, default=MoveMethod.TO.value, help="how to move: model.to(device), model.cuda() or model.cpu() (default: to)")
     p.add_argument("--dtype", choices=DTYPES, help="cast floating tensors to this dtype while moving")
     p.add_argument("--pinned", action="store_true", help="pin host memory and copy with non_blocking=True")
 
@@ -63,10 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     _model_args(p)
     p.add_argument("--device", action="append", metavar="D", help="device to measure on (repeat; default: every device present)")
     _move_args(p, device_flag="--device")
-    p.add_argument("--mode", choices=("forward", "train-step"), default="forward", help="what to time (default: forward)")
+    p.add_argument("--mode", choices=MODES, default=BenchMode.FORWARD.value, help="what to time (default: forward)")
     p.add_argument("--input-shape", metavar="SHAPE", help="input shape for models without an example input, e.g. 1,3,224,224")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--runs", type=int, metavar="N", help="timed samples per device (default: 100)")
+    group.add_argument("--runs", type=int, metavar="N", help=f"timed samples per device (default: {DEFAULT_RUNS})")
     group.add_argument("--min-time", type=float, metavar="S", help="sample for at least S seconds per device")
     p.add_argument("--output", metavar="FILE", help="write the timing report (.json, .csv, .md or .html)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
@@ -134,17 +137,20 @@ def cmd_devices(args) -> int:
 # ---------------------------------------------------------------- inspect
 
 
-def _load(args):
+def _session(args):
+    """A Session with the model ``args`` names loaded."""
     import os
 
-    from inspector.core.models import load_model
+    from inspector.core.session import LoadRequest, Session
 
     # `python -m inspector` finds `mymodels:make` in the working folder; the console script
     # should too. Appended, so a local file never shadows an installed package.
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.append(os.getcwd())
 
-    return load_model(args.spec, trust=args.trust, architecture=args.arch)
+    session = Session()
+    session.load(LoadRequest(args.spec, trust=args.trust, architecture=args.arch))
+    return session
 
 
 def _device_name(text: str, method: str = "to") -> str:
@@ -217,22 +223,19 @@ def _move_text(move) -> str:
 
 
 def cmd_inspect(args) -> int:
-    from inspector.core.placement import snapshot
-
     moving = args.to is not None or args.method != "to" or args.dtype is not None
     if args.pinned and args.to is None and args.method != "cuda":
         from inspector.core.errors import InputError
 
         raise InputError("--pinned needs a host-to-GPU move: add --to cuda (or --method cuda)")
     target = _device_name(args.to, args.method) if args.to is not None else None
-    loaded = _load(args)
+    session = _session(args)
+    loaded = session.require_model()
     move = None
     if moving:
-        from inspector.core.moves import move_model
-
         request = _move_request(args.method, target, args.dtype, args.pinned)
-        move = move_model(loaded, request, progress=_ProgressBar(f"{request.method}"))
-    placement = snapshot(loaded)
+        move = session.move(request, progress=_ProgressBar(f"{request.method}"))
+    placement = session.state().placement
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
         out.update(placement.to_dict())
@@ -313,9 +316,10 @@ def cmd_bench(args) -> int:
     from inspector.core import report as report_mod
     from inspector.core.devices import available_device_ids
     from inspector.core.errors import InputError
-    from inspector.core.memory_log import BackgroundSampler, MemoryTimeline
-    from inspector.core.moves import MoveRequest, move_model
-    from inspector.core.timing import measure_latency, model_device, parse_input_shape
+    from inspector.core.memory_log import BackgroundSampler
+    from inspector.core.moves import MoveRequest
+    from inspector.core.session import BenchmarkRequest
+    from inspector.core.timing import model_device, parse_input_shape
 
     if args.runs is not None and args.runs < 1:
         raise InputError("--runs must be at least 1")
@@ -326,20 +330,20 @@ def cmd_bench(args) -> int:
     shape = parse_input_shape(args.input_shape) if args.input_shape else None
     targets = _bench_targets(args)
     requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
-    loaded = _load(args)
-    timeline = MemoryTimeline()
-    moves, latencies, failures = [], [], []
+    benchmark = BenchmarkRequest(mode=args.mode, runs=args.runs, min_time=args.min_time, input_shape=shape)
+    session = _session(args)
+    loaded = session.require_model()
+    failures = []
 
     def move(request, label: str) -> bool:
-        result = move_model(loaded, request, progress=_ProgressBar(label))
-        moves.append(result)
+        result = session.move(request, progress=_ProgressBar(label))
         print(_move_text(result), file=sys.stderr)
         if not result.ok:
             failures.append(result.error.message)
         return result.ok
 
     sampled = sorted({"cpu"} | (set(targets) & set(available_device_ids())))
-    with BackgroundSampler(timeline, sampled):
+    with BackgroundSampler(session.timeline, sampled):
         for target, request in zip(targets, requests):
             if request.pinned and target != "cpu" and model_device(loaded.module).type == "cpu":
                 # Both figures in one report: the plain copy first, back to the host, then pinned.
@@ -349,27 +353,18 @@ def cmd_bench(args) -> int:
             if not move(request, f"move to {target}"):
                 continue
             try:
-                latencies.append(
-                    measure_latency(
-                        loaded,
-                        mode=args.mode,
-                        runs=args.runs,
-                        min_time=args.min_time,
-                        input_shape=shape,
-                        progress=_ProgressBar(f"time on {target}"),
-                    )
-                )
+                session.measure(benchmark, progress=_ProgressBar(f"time on {target}"))
             except InputError:
                 raise  # a wrong input shape fails on every device alike: the user's input, exit 2
             except InspectorError as exc:
                 # Out of memory on one device, say: keep what the others measured, exit 1 at the end.
                 print(f"{target}: {exc.message}", file=sys.stderr)
                 failures.append(f"{target}: {exc.message}")
-    report = report_mod.build_report(loaded, moves=moves, latency=latencies, memory=timeline.to_report())
+    report = session.report()
     rows = [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)), str(len(r.samples_ms)),
          f"{r.median_ms:.4f}", f"{r.p5_ms:.4f}", f"{r.p95_ms:.4f}", f"{r.warmup_ms:.3f}"]
-        for r in latencies
+        for r in session.latencies
     ]
     if args.json:
         _print(json.dumps(report, indent=2))
@@ -415,6 +410,14 @@ def cmd_window(args) -> int:
     return gui_main(model_spec=args.model, trust=args.trust)
 
 
+def exit_code(exc: InspectorError) -> int:
+    """2 for bad usage or input (an ``InputError``: the user can fix the command), 1 for an
+    operation that failed."""
+    from inspector.core.errors import InputError
+
+    return 2 if isinstance(exc, InputError) else 1
+
+
 COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench}
 
 
@@ -432,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc.message}", file=sys.stderr)
         if exc.detail and args.debug:
             print(exc.detail, file=sys.stderr)
-        return exc.exit_code
+        return exit_code(exc)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

@@ -33,6 +33,7 @@ from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
 from inspector.core.placement import snapshot
 from inspector.core.units import dtype_name, format_bytes, format_seconds
+from inspector.core.vocabulary import FailureKind
 
 SCHEMA_VERSION = 1
 SUPPORTED_SUFFIXES = (".json", ".csv", ".md", ".html")
@@ -204,7 +205,7 @@ def _write_error(path: Path, exc: OSError) -> InspectorError:
         errno.ENOSPC: "the disk is full",
     }
     reason = reasons.get(exc.errno, exc.strerror or str(exc))
-    return InspectorError(f"could not write the report to {path}: {reason}", detail=str(exc), kind="write")
+    return InspectorError(f"could not write the report to {path}: {reason}", detail=str(exc), kind=FailureKind.WRITE)
 
 
 def load_report(path: str | Path) -> dict[str, Any]:

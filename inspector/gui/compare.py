@@ -36,9 +36,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.compare import Comparison, compare_reports
-from inspector.core.errors import Failure, InspectorError
+from inspector.core.errors import Failure
 from inspector.core.report import load_report
 from inspector.core.units import format_bytes
+from inspector.gui.pool import run_in_pool
 
 SIDES = ("a", "b")
 _FASTER = QColor("#2e7d32")
@@ -209,20 +210,17 @@ class ComparisonView(QWidget):
             raise ValueError(f"side must be 'a' or 'b', not {side!r}")
         path = str(path)
         self.summary_label.setText(f"Opening {path}…")
-        self._pool.start(lambda: self._load(side, path))
+        run_in_pool(
+            self._pool,
+            lambda: (side, path, load_report(path)),
+            done=lambda loaded: self._loaded.emit(*loaded),
+            failed=lambda failure: self._load_failed.emit(path, failure),
+            what=f"open {path}",
+        )
 
     def wait(self, msecs: int = 2000) -> bool:
         """Block until a report being read is done (for closeEvent); False on timeout."""
         return self._pool.waitForDone(msecs)
-
-    def _load(self, side: str, path: str) -> None:
-        # Pool thread: no widget access, only signals.
-        try:
-            self._loaded.emit(side, path, load_report(path))
-        except InspectorError as exc:
-            self._load_failed.emit(path, Failure.from_exception(exc))
-        except Exception as exc:  # noqa: BLE001 -- a bug must still reach the user, not die on the pool thread
-            self._load_failed.emit(path, Failure("error", f"could not open {path}: {exc}", repr(exc)))
 
     @Slot(str, str, object)
     def _on_loaded(self, side: str, path: str, report: dict) -> None:

@@ -32,8 +32,8 @@ from typing import Any, Mapping
 from PySide6.QtCore import QObject, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
 
-from inspector.core.errors import Failure, InspectorError
 from inspector.core.report import SUPPORTED_SUFFIXES, render_markdown, save_report
+from inspector.gui.pool import run_in_pool
 
 #: Plot images are rendered at this size whatever the window's size, so reports compare.
 IMAGE_SIZE = (960, 480)
@@ -115,7 +115,15 @@ class ReportExporter(QObject):
         report_copy = copy.deepcopy(dict(report)) if copy_report else report
         image_copy = {str(k): bytes(v) for k, v in (images or {}).items()}
         target = str(path)
-        self._pool.start(lambda: self._write(report_copy, target, image_copy))
+
+        def write() -> str:
+            # On the pool thread: nothing here may touch a widget; everything ends in a signal.
+            self.started.emit(target)
+            self.progress.emit(0, 0)
+            return str(save_report(report_copy, target, images=image_copy or None))
+
+        run_in_pool(self._pool, write, done=self._written, failed=self.failed.emit,
+                    what=f"export the report to {target}")  # fmt: skip
 
     def is_busy(self) -> bool:
         return self._pool.activeThreadCount() > 0
@@ -124,17 +132,7 @@ class ReportExporter(QObject):
         """Block until queued exports are written (for closeEvent); False on timeout."""
         return self._pool.waitForDone(msecs)
 
-    def _write(self, report: dict, path: str, images: dict[str, bytes]) -> None:
-        # Runs on the pool thread: nothing here may touch a widget; everything ends in a signal.
-        self.started.emit(path)
-        self.progress.emit(0, 0)
-        try:
-            written = save_report(report, path, images=images or None)
-        except InspectorError as exc:
-            self.failed.emit(Failure.from_exception(exc))
-        except Exception as exc:  # noqa: BLE001 -- never let a bug die silently on a pool thread
-            self.failed.emit(Failure("error", f"could not export the report to {path}: {exc}", repr(exc)))
-        else:
-            self.progress.emit(1, 1)
-            self.finished.emit(str(written))
+    def _written(self, path: str) -> None:
+        self.progress.emit(1, 1)
+        self.finished.emit(path)
 

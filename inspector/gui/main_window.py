@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from inspector.core.errors import Failure, InputError
 from inspector.core.memory_log import MemoryTimeline
 from inspector.core.units import format_bytes, format_seconds
+from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui.compare import ComparisonView
 from inspector.gui.dialogs import OpenModelDialog, PreferencesDialog
 from inspector.gui.export import ReportExporter, copy_markdown, export_filter, path_with_suffix, plot_images
@@ -44,13 +45,12 @@ from inspector.gui.panels.error_banner import ErrorBanner
 from inspector.gui.panels.history import HistoryEntry, HistoryView
 from inspector.gui.panels.parameters import ParametersPanel
 from inspector.gui.plots import LatencyPlot, MemoryPlot
+from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.gui.workers import (
     DEFAULT_SAMPLE_HZ,
     BenchmarkOutcome,
-    BenchmarkRequest,
     LoadOutcome,
     MemorySampler,
-    ModelState,
     ModelWorker,
     Progress,
     ReportBuilt,
@@ -78,7 +78,7 @@ SETTINGS_KEYS = {
 
 class MainWindow(QMainWindow):
     # Requests to the workers: queued, because the workers live on their own threads.
-    requestLoad = Signal(str, bool, str)
+    requestLoad = Signal(object)  # LoadRequest
     requestMove = Signal(object)
     requestBenchmark = Signal(object)
     requestReport = Signal(object)
@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
         self.last_readings: tuple = ()
         self._table_refreshed_at = 0.0
         self._pending_move: Any = None
-        self._pending_load: tuple[str, bool, str | None] | None = None
+        self._pending_load: LoadRequest | None = None
         #: The memory plot's line for the running task: (time.time() it started, label).
         self._task_mark: tuple[float, str] | None = None
         #: The latest report the worker built for this session (any purpose), and whether a
@@ -290,8 +290,9 @@ class MainWindow(QMainWindow):
 
     def open_model(self, spec: str, *, trust: bool = False, architecture: str | None = None) -> bool:
         """Load ``spec`` in the worker (the old model stays until the new one is loaded)."""
-        self._pending_load = (spec, trust, architecture)
-        return self._dispatch("load", self.requestLoad, spec, trust, architecture or "", mark=f"load {_short_spec(spec)}")
+        request = LoadRequest(spec, trust, architecture or None)
+        self._pending_load = request
+        return self._dispatch("load", self.requestLoad, request, mark=f"load {_short_spec(spec)}")
 
     def request_move(self, request: Any) -> bool:
         from inspector.gui.workers import request_call
@@ -320,13 +321,13 @@ class MainWindow(QMainWindow):
     def run_benchmark(self) -> bool:
         blocker = self._benchmark_blocker()
         if blocker is not None:
-            self.errorBanner.show_failure(Failure("input", blocker), "benchmark")
+            self.errorBanner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark")
             return False
         request = BenchmarkRequest(
             mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self._input_shape()
         )
         device, dtype = self._model_device_and_dtype()
-        label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == "train-step" else "")
+        label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == BenchMode.TRAIN_STEP else "")
         label += f" · {device} {dtype}"
         if not self._dispatch("benchmark", self.requestBenchmark, request, mark=label):
             return False
@@ -478,7 +479,7 @@ class MainWindow(QMainWindow):
         def answered() -> None:
             trusted = box.clickedButton() is box.button(QMessageBox.StandardButton.Yes)
             if trusted and not self._closed and failure.path:
-                architecture = self._pending_load[2] if self._pending_load else None
+                architecture = self._pending_load.architecture if self._pending_load else None
                 self.open_model(failure.path, trust=True, architecture=architecture)
 
         box.finished.connect(lambda _result: answered())
@@ -546,7 +547,7 @@ class MainWindow(QMainWindow):
                 outcome += f" ({result.note})"
             self.action_bar.show_idle(f"moved in {format_seconds(result.seconds)}")
             self._end_task_mark()
-        elif result.error.kind == "cancelled":
+        elif result.error.kind == FailureKind.CANCELLED:
             outcome = "cancelled: rolled back, the model is as before"
             self.action_bar.show_idle("cancelled")
             self._end_task_mark("cancelled")
@@ -692,9 +693,9 @@ class MainWindow(QMainWindow):
             return
         if failure.task == "benchmark":
             # What was measured stays on the plot, labelled with why the run stopped.
-            self.latencyPlot.abort_series("cancelled" if failure.failure.kind == "cancelled" else "failed")
-        self._end_task_mark("cancelled" if failure.failure.kind == "cancelled" else "failed")
-        if failure.failure.kind == "cancelled":
+            self.latencyPlot.abort_series("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
+        self._end_task_mark("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
+        if failure.failure.kind == FailureKind.CANCELLED:
             self.add_history(failure.call, failure.seconds, None, "cancelled: stopped between samples", ok=False)
             self.action_bar.show_idle("cancelled")
             return

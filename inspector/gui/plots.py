@@ -63,6 +63,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.devices import MemoryReading
 from inspector.core.memory_log import MemoryTimeline
+from inspector.core.vocabulary import BenchMode, DType
 from inspector.gui.panels.devices import device_colour
 from inspector.gui.report_images import plot_png
 
@@ -100,7 +101,7 @@ _FIGURE_STYLES = {
     "reserved": Qt.PenStyle.DashLine,
     "used": Qt.PenStyle.DotLine,
 }
-_DTYPE_SYMBOLS = {"float32": "o", "float16": "t", "bfloat16": "s", "float64": "d"}
+_DTYPE_SYMBOLS = {DType.FLOAT32: "o", DType.FLOAT16: "t", DType.BFLOAT16: "s", DType.FLOAT64: "d"}
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -725,7 +726,7 @@ SeriesKey = tuple[str, str, str]  # (device, dtype, mode)
 
 def series_label(key: SeriesKey) -> str:
     device, dtype, mode = key
-    return f"{device} · {dtype}" + ("" if mode == "forward" else f" · {mode}")
+    return f"{device} · {dtype}" + ("" if mode == BenchMode.FORWARD else f" · {mode}")
 
 
 def _pick_series_color(key: SeriesKey, taken: Mapping[SeriesKey, QColor]) -> QColor:
@@ -945,7 +946,7 @@ class LatencyPlot(QWidget):
 
     # ----- data in
 
-    def begin_series(self, device: str, dtype: str, mode: str = "forward") -> SeriesKey:
+    def begin_series(self, device: str, dtype: str, mode: str = BenchMode.FORWARD.value) -> SeriesKey:
         """Start a run: following samples belong to it. A re-run of the same key replaces it."""
         key = (str(device), str(dtype), str(mode))
         # Kept until the new run measures something: a run that fails before its first
@@ -985,7 +986,7 @@ class LatencyPlot(QWidget):
         It adopts the run begun last (renamed to the result's device/dtype/mode if they
         differ, e.g. when the window could not know the dtype in advance).
         """
-        key = (str(_field(result, "device")), str(_field(result, "dtype")), str(_field(result, "mode", "forward")))
+        key = (str(_field(result, "device")), str(_field(result, "dtype")), str(_field(result, "mode", BenchMode.FORWARD.value)))
         series = self.series.pop(self._current) if self._current in self.series else _Series(*key)
         if self._current is not None and self._current != key:
             self._drop_items(self._current)
@@ -1055,7 +1056,7 @@ class LatencyPlot(QWidget):
     def _current_series(self) -> _Series:
         if self._current not in self.series:
             # Samples without begin_series: collect them; finish_series names the run.
-            self.begin_series("?", "?", "forward")
+            self.begin_series("?", "?", BenchMode.FORWARD.value)
         return self.series[self._current]
 
     # ----- drawing

@@ -641,21 +641,21 @@ def test_cancel_mid_move_rolls_back(qtbot, make_window, tmp_path):
 def test_torch_work_never_runs_on_the_gui_thread(qtbot, window, monkeypatch):
     import threading
 
-    from inspector.core import moves, placement
+    from inspector.core.session import Session
 
     threads = []
-    real_move, real_snapshot = moves.move_model, placement.snapshot
+    real_move, real_state = Session.move, Session.state
 
-    def move_model(*args, **kwargs):
+    def move(self, *args, **kwargs):
         threads.append(threading.current_thread())
-        return real_move(*args, **kwargs)
+        return real_move(self, *args, **kwargs)
 
-    def snapshot(*args, **kwargs):
+    def state(self):
         threads.append(threading.current_thread())
-        return real_snapshot(*args, **kwargs)
+        return real_state(self)
 
-    monkeypatch.setattr(moves, "move_model", move_model)
-    monkeypatch.setattr(placement, "snapshot", snapshot)
+    monkeypatch.setattr(Session, "move", move)
+    monkeypatch.setattr(Session, "state", state)
     click(qtbot, window, "cpuButton")
     wait_history(qtbot, window, 2)
     assert len(threads) == 2 and threading.main_thread() not in threads

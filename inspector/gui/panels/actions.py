@@ -24,9 +24,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-DTYPE_CHOICES = (("keep dtype", None), ("float32", "float32"), ("float16", "float16"), ("bfloat16", "bfloat16"), ("float64", "float64"))
-MODE_CHOICES = (("forward", "forward"), ("train step", "train-step"))
-DEFAULT_RUNS = 100
+from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType
+
+DTYPE_CHOICES: tuple[tuple[str, str | None], ...] = (("keep dtype", None), *((str(d), str(d)) for d in DType))
+MODE_CHOICES = tuple((mode.label, str(mode)) for mode in BenchMode)
 MAX_RUNS = 100_000
 
 
