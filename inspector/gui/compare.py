@@ -4,13 +4,14 @@ Three tables (latency, moves, environment) fed by two report dicts: the current 
 (``set_session_report``) and a report opened from disk (``open_report``, read on a pool
 thread: a report holding an hour of memory readings is megabytes of JSON).
 
-Integration in the window::
+How the window uses it (``layout.build_panels`` and ``report_flow.ReportFlow``)::
 
-    self.comparison = ComparisonView()                      # objectName "comparisonView"
-    self.comparison.failed.connect(self.error_banner.show_failure)   # Failure
-    self.comparison.set_session_report(report)              # built by the ModelWorker
-    self.comparison.open_report(path)                       # compare with a saved .json
-    self.comparison.wait(2000)                              # in closeEvent
+    window.comparisonView = ComparisonView(window)          # objectName "comparisonView"
+    view.failed.connect(flow._on_comparison_failed)         # Failure -> window.errorBanner
+    view.reportOpened.connect(flow._on_comparison_opened)   # (side, path)
+    view.set_session_report(report)                         # built by the ModelWorker
+    view.open_report(path, "b")                             # compare with a saved .json
+    view.wait(2000)                                         # in MainWindow.shutdown
 """
 
 from __future__ import annotations

@@ -8,19 +8,16 @@ The three steps keep every thread in its lane (DESIGN.md, "Data flow"):
 3. ``ReportExporter`` renders and writes the file on a pool thread, atomically
    (``inspector.core.report.save_report``), and reports back through signals.
 
-Integration in the window::
+How the window uses it (``report_flow.ReportFlow``)::
 
     self.exporter = ReportExporter(self)
-    self.exporter.progress.connect(self.status_progress)         # (done, total); total 0: busy
-    self.exporter.finished.connect(lambda path: self.history.add(f"Saved {path}"))
-    self.exporter.failed.connect(self.error_banner.show_failure)  # Failure(kind, message, detail)
-    ...
-    images = plot_images(self.memory_plot, self.latency_plot)
-    self.exporter.export(report, path, images)                   # returns at once
-    ...
-    copy_markdown(report)                                         # "Copy as Markdown"
-    ...
-    self.exporter.wait(5000)                                      # in closeEvent
+    self.exporter.progress.connect(self._on_export_progress)  # (done, total); total 0: busy
+    self.exporter.finished.connect(self._on_export_finished)  # path written
+    self.exporter.failed.connect(self._on_export_failed)      # Failure(kind, message, detail)
+    images = plot_images(window.memoryPlot, window.latencyPlot)
+    self.exporter.export(report, path, images, copy_report=False)  # returns at once
+    copy_markdown(report)                                      # "Copy report as Markdown"
+    self.exporter.wait(msecs)                                  # in MainWindow.shutdown
 """
 
 from __future__ import annotations

@@ -107,37 +107,13 @@ def _memory_plot(memory: dict) -> Any:
 
 def _colour(device: str) -> str:
     """The device's colour in the window (table swatch, live plots), so reports match it."""
-    from inspector.gui.panels.devices import device_colour
+    from inspector.gui.plots.theme import device_colour
 
     return device_colour(device).name()
 
 
 def _number(value: Any) -> float:
     return float(value) if isinstance(value, (int, float)) else np.nan
-
-
-def plot_png(item: Any, width: int, height: int) -> bytes:
-    """PNG bytes of a pyqtgraph PlotItem, exactly ``width`` x ``height`` pixels.
-
-    pyqtgraph's ImageExporter keeps the item's aspect ratio, so the item is laid out at the
-    target size first: pass an offscreen plot, never one a user is looking at.
-    """
-    from pyqtgraph.exporters import ImageExporter
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
-
-    item.setGeometry(QRectF(0, 0, width, height))
-    exporter = ImageExporter(item)
-    params = exporter.parameters()
-    params["width"] = int(width)
-    # Setting the width rescales the height by the aspect ratio; pin it to the exact size.
-    params.param("height").setValue(int(height), blockSignal=exporter.heightChanged)
-    image = exporter.export(toBytes=True)
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    buffer.close()
-    return bytes(data.data())
 
 
 def _render(widget: Any, size: tuple[int, int]) -> bytes:
@@ -150,6 +126,8 @@ def _render(widget: Any, size: tuple[int, int]) -> bytes:
         # The widget is never shown (no window flashes up), so lay the plot out by hand.
         widget.resize(width, height)
         widget.setSceneRect(QRectF(0, 0, width, height))
+        from inspector.gui.plots.render import plot_png
+
         return plot_png(widget.getPlotItem(), width, height)
     finally:
         widget.close()

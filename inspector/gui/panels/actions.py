@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -207,11 +208,10 @@ class ActionBar(QWidget):
 
     def set_devices(self, device_ids: list[str], preferred: str | None = None) -> None:
         current = self.target_device()
-        self.targetDeviceCombo.blockSignals(True)
-        self.targetDeviceCombo.clear()
-        for ident in device_ids:
-            self.targetDeviceCombo.addItem(ident, ident)
-        self.targetDeviceCombo.blockSignals(False)
+        with QSignalBlocker(self.targetDeviceCombo):  # refilling is not the user choosing
+            self.targetDeviceCombo.clear()
+            for ident in device_ids:
+                self.targetDeviceCombo.addItem(ident, ident)
         choice = current if current in device_ids and current != "cpu" else preferred
         self.set_target_device(choice or (device_ids[0] if device_ids else "cpu"))
 
