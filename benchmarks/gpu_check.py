@@ -8,7 +8,8 @@ Checks (each prints PASS/FAIL and its figures): device discovery against torch's
 readings; moves with .to(), .cuda() and .cpu() (and a bf16 cast) keeping every tensor
 bitwise equal; a move that runs out of GPU memory on purpose and rolls back; latency next
 to torch.utils.benchmark; host->GPU GB/s next to a raw tensor.to("cuda") of the same bytes,
-pageable and pinned; the CLI's devices / inspect / bench commands.
+pageable and pinned; the CLI's devices / inspect / bench commands; bench --memory-snapshot
+read back with torch.cuda._memory_viz, --trace, devices --prometheus, and a torchrun run.
 """
 
 from __future__ import annotations
@@ -255,6 +256,56 @@ def check_cli(out_dir: Path) -> None:
     check("CLI bench train-step bf16 on cuda:0", p.returncode == 0)
 
 
+def check_formats(out_dir: Path) -> None:
+    """Issue 15: memory snapshot (read back by torch's own memory_viz reader), trace, Prometheus,
+    and two torchrun ranks on cuda:0/cuda:1 (or one rank per GPU present, at most 2)."""
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    py = [sys.executable, "-m", "inspector"]
+    snap, trace = out_dir / "memory_snapshot.pickle", out_dir / "trace.json"
+    p = subprocess.run(
+        py + ["bench", "--device", "cuda:0", "--runs", "50", "--memory-snapshot", str(snap), "--trace", str(trace)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    print(p.stdout + p.stderr[-1500:])
+    check("CLI bench --memory-snapshot writes the pickle", p.returncode == 0 and snap.exists(), f"{snap.stat().st_size if snap.exists() else 0} bytes")
+    if snap.exists():
+        # memory_viz's own reader: its CLI unpickles the file and summarises the segments,
+        # and trace_plot renders the same HTML pytorch.org/memory_viz shows.
+        stats = subprocess.run([sys.executable, "-m", "torch.cuda._memory_viz", "stats", str(snap)], capture_output=True, text=True, timeout=300)
+        print("$ python -m torch.cuda._memory_viz stats", snap, "\n" + stats.stdout[-2000:] + stats.stderr[-1000:])
+        check("memory_viz stats reads the snapshot", stats.returncode == 0 and "segment" in stats.stdout.lower())
+        html = out_dir / "memory_snapshot.html"
+        plot = subprocess.run([sys.executable, "-m", "torch.cuda._memory_viz", "trace_plot", str(snap), "-o", str(html)], capture_output=True, text=True, timeout=300)
+        check("memory_viz trace_plot renders it", plot.returncode == 0 and html.exists(), plot.stderr[-300:])
+        import pickle
+
+        with open(snap, "rb") as fh:
+            data = pickle.load(fh)
+        traces = sum(len(t) for t in data.get("device_traces", []))
+        check("snapshot holds the recorded allocations", traces > 0, f"{len(data.get('segments', []))} segments, {traces} trace events")
+    if trace.exists():
+        events = json.loads(trace.read_text())["traceEvents"]
+        samples = [e for e in events if e.get("ph") == "X" and e["name"].startswith("sample ")]
+        check("trace has one event per sample", len(samples) == 50, f"{len(samples)} sample events")
+    p = subprocess.run(py + ["devices", "--prometheus"], capture_output=True, text=True, env=env, timeout=120)
+    print(p.stdout[-2000:])
+    check("devices --prometheus lists cuda:0 with its UUID", p.returncode == 0 and 'device="cuda:0",uuid="GPU-' in p.stdout)
+    nproc = min(2, torch.cuda.device_count())
+    report = out_dir / "ranks_report.json"
+    p = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(nproc), "-m", "inspector",
+         "bench", "--runs", "50", "--output", str(report)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    print(p.stdout + p.stderr[-1500:])
+    ranks = json.loads(report.read_text()).get("ranks", []) if report.exists() else []
+    check(
+        f"torchrun {nproc} ranks: one report, each rank on cuda:LOCAL_RANK",
+        p.returncode == 0 and [r["device"] for r in ranks] == [f"cuda:{i}" for i in range(nproc)],
+        ", ".join(f"rank {r['rank']} {r['device']} median {r['latency'][0]['median_ms']:.4f} ms" for r in ranks if r.get("latency")),
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
@@ -265,7 +316,7 @@ def main() -> int:
     print(f"torch {torch.__version__} CUDA {torch.version.cuda} on {torch.cuda.get_device_name(0)}")
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for step in (check_discovery, check_methods, check_oom_rollback, check_latency, check_bandwidth, lambda: check_cli(out_dir)):
+    for step in (check_discovery, check_methods, check_oom_rollback, check_latency, check_bandwidth, lambda: check_cli(out_dir), lambda: check_formats(out_dir)):
         try:
             step()
         except Exception as exc:  # noqa: BLE001 -- keep going: one broken path must not hide the others

@@ -10,15 +10,26 @@ import argparse
 import json
 import sys
 import traceback
+import typing
 from typing import Sequence
 
 from inspector.core.errors import InspectorError
+from inspector.core.terminal_text import escape_control
 from inspector.core.units import format_bytes
+from inspector.core.user_output import user_output_to_stderr
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType, MoveMethod
 
 DTYPES = tuple(d.value for d in DType)
 METHODS = tuple(m.value for m in MoveMethod)
 MODES = tuple(m.value for m in BenchMode)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line starting with ``error:`` (exit 2), like every
+    other error of this program, instead of the usage block followed by the message."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"error: {escape_control(message)} (see {self.prog} --help)\n")
 
 
 def _common(default=False) -> argparse.ArgumentParser:
@@ -43,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Sub-commands accept the same flags after their name; SUPPRESS keeps them from
     # overwriting a flag given before the sub-command (an argparse quirk).
     common, sub_common = _common(), _common(default=argparse.SUPPRESS)
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="torch-device-inspector",
         description="See where every tensor of a PyTorch model lives, move it between devices, and time it. "
         "Without a sub-command, opens the window.",
@@ -54,13 +65,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("devices", parents=[sub_common], help="list devices and their memory")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="machine-readable output")
+    shown.add_argument("--prometheus", action="store_true", help="Prometheus text exposition: memory gauges in bytes labelled device, uuid, host")
 
     p = sub.add_parser("inspect", parents=[sub_common], help="load a model, move it if asked, print where each tensor lives")
     _model_args(p)
     p.add_argument("--to", metavar="DEVICE", dest="to", help="move to this device first (cpu, cuda, cuda:1, mps, xpu)")
     _move_args(p, device_flag="--to")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--device-map", metavar="FILE.json", help="place modules as this map says (module name -> device, accelerate's JSON), then explain the placement and the activations that cross devices")
+    p.add_argument("--input-shape", metavar="SHAPE", help="with --device-map: input for the forward that measures crossings, for models without an example input")
 
     p = sub.add_parser("bench", parents=[sub_common], help="move the model to each device, time it, and write a timing report")
     _model_args(p)
@@ -73,11 +88,15 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--min-time", type=float, metavar="S", help="sample for at least S seconds per device")
     p.add_argument("--output", metavar="FILE", help="write the timing report (.json, .csv, .md or .html)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    p.add_argument("--trace", metavar="FILE.json", help="write a Chrome Trace Event file (Perfetto, chrome://tracing): moves, warm-up and every sample")
+    p.add_argument("--memory-snapshot", metavar="FILE.pickle", help="CUDA only: record the allocator around the moves and timing, write a snapshot pytorch.org/memory_viz opens")
     return parser
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int] = frozenset()) -> str:
     # Hand-written: a few lines here beat a dependency (tabulate/rich) on a GPU server.
+    # Cells may hold names from a file: escaped, so none can start a line of its own.
+    rows = [[_plain(cell) for cell in row] for row in rows]
     widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)] if rows else [len(h) for h in headers]
     def line(cells):
         return "  ".join(
@@ -86,8 +105,19 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
+def _plain(value: object) -> str:
+    """Text that came from a file or a model, as one line with its control characters escaped."""
+    return escape_control(str(value))
+
+
 def _print(text: str = "") -> None:
-    print(text, flush=True)
+    print(escape_control(text, keep_newlines=True), flush=True)
+
+
+def _say(text: str) -> None:
+    """A line for the user on stderr; parts from files are escaped where the text is built,
+    and any control character left is escaped here (the program's own newlines stay)."""
+    print(escape_control(text, keep_newlines=True), file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------- version
@@ -113,6 +143,12 @@ def cmd_devices(args) -> int:
     from inspector.core.devices import discover_devices
 
     inv = discover_devices()
+    if getattr(args, "prometheus", False):
+        from inspector.core.prometheus import render_prometheus
+
+        sys.stdout.write(render_prometheus(inv))
+        sys.stdout.flush()
+        return 0
     if args.json:
         _print(json.dumps(inv.to_dict(), indent=2))
         return 0
@@ -130,26 +166,32 @@ def cmd_devices(args) -> int:
         )
     _print(_table(["ID", "NAME", "USED / TOTAL", "FREE", "THIS PROCESS"], rows))
     for note in inv.notes:
-        _print(f"note: {note}")
+        _print(f"note: {_plain(note)}")
     return 0
 
 
 # ---------------------------------------------------------------- inspect
 
 
-def _session(args):
-    """A Session with the model ``args`` names loaded."""
+def _load(args):
     import os
 
-    from inspector.core.session import LoadRequest, Session
+    from inspector.core.models import load_model
 
     # `python -m inspector` finds `mymodels:make` in the working folder; the console script
     # should too. Appended, so a local file never shadows an installed package.
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.append(os.getcwd())
 
+    return load_model(args.spec, trust=args.trust, architecture=args.arch)
+
+
+def _session(loaded):
+    """A Session around ``loaded``: it keeps the moves, latencies and memory timeline."""
+    from inspector.core.session import Session
+
     session = Session()
-    session.load(LoadRequest(args.spec, trust=args.trust, architecture=args.arch))
+    session.adopt(loaded)
     return session
 
 
@@ -187,7 +229,7 @@ def _move_request(method: str, device: str | None, dtype: str | None, pinned: bo
 
 def _placement_text(loaded, placement) -> str:
     t = placement.totals
-    head = f"Model: {loaded.spec} ({loaded.class_name}) — {t.count} tensors, {t.elements:,} elements, {format_bytes(t.bytes)}"
+    head = f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {t.count} tensors, {t.elements:,} elements, {format_bytes(t.bytes)}"
     rows = [
         [
             r.name,
@@ -203,10 +245,10 @@ def _placement_text(loaded, placement) -> str:
     parts = [head, "", _table(["NAME", "KIND", "SHAPE", "DTYPE", "DEVICE", "SIZE", "GRAD"], rows, right={5})]
     parts.append("")
     nothing = "(no tensors)"
-    parts.append("By device: " + (", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_device.items()) or nothing))
-    parts.append("By dtype:  " + (", ".join(f"{d} {format_bytes(b)}" for d, b in t.by_dtype.items()) or nothing))
+    parts.append("By device: " + (", ".join(f"{_plain(d)} {format_bytes(b)}" for d, b in t.by_device.items()) or nothing))
+    parts.append("By dtype:  " + (", ".join(f"{_plain(d)} {format_bytes(b)}" for d, b in t.by_dtype.items()) or nothing))
     for w in placement.warnings:
-        parts.append(f"warning: {w.message}")
+        parts.append(f"warning: {_plain(w.message)}")
     return "\n".join(parts)
 
 
@@ -214,44 +256,135 @@ def _move_text(move) -> str:
     from inspector.core.units import format_seconds
 
     if not move.ok:
-        return f"move failed: {move.call}: {move.error.message}"
+        return f"move failed: {_plain(move.call)}: {_plain(move.error.message)}"
     speed = ""
     if move.gbps:
         speed = f" ({move.gbps:.2f} GB/s)" if move.gbps >= 0.01 else " (< 0.01 GB/s)"
-    note = f"\n  note: {move.note}" if move.note else ""
+    note = f"\n  note: {_plain(move.note)}" if move.note else ""
     return f"moved: {move.call}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, {move.source} -> {move.target}{note}"
 
 
 def cmd_inspect(args) -> int:
+
+    if getattr(args, "device_map", None):
+        return _inspect_device_map(args)
+
     moving = args.to is not None or args.method != "to" or args.dtype is not None
     if args.pinned and args.to is None and args.method != "cuda":
         from inspector.core.errors import InputError
 
         raise InputError("--pinned needs a host-to-GPU move: add --to cuda (or --method cuda)")
     target = _device_name(args.to, args.method) if args.to is not None else None
-    session = _session(args)
-    loaded = session.require_model()
     move = None
-    if moving:
-        request = _move_request(args.method, target, args.dtype, args.pinned)
-        move = session.move(request, progress=_ProgressBar(f"{request.method}"))
-    placement = session.state().placement
+    with user_output_to_stderr():  # the factory, a pickle, the model's hooks may print
+        session = _session(_load(args))
+        loaded = session.require_model()
+        if moving:
+            request = _move_request(args.method, target, args.dtype, args.pinned)
+            move = session.move(request, progress=_ProgressBar(f"{request.method}"))
+        placement = session.state().placement
+        mixed = _mixed_placement(loaded, placement)  # runs the model's forward
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
         out.update(placement.to_dict())
         if move is not None:
             out["move"] = move.to_dict()
+        if mixed is not None:
+            out["device_layout"] = mixed.to_dict()
         _print(json.dumps(out, indent=2))
     else:
         if move is not None:
             _print(_move_text(move))
             _print()
         _print(_placement_text(loaded, placement))
+        if mixed is not None:
+            _print()
+            _print(_device_map_text(mixed, has_input=loaded.example_input is not None, heading="The model sits on several devices:"))
     if move is not None and not move.ok:
         # On stderr, so --json output on stdout stays parseable.
-        print(f"error: {move.error.message}", file=sys.stderr)
+        print(f"error: {_plain(move.error.message)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _inspect_device_map(args) -> int:
+    """``inspect --device-map``: apply the map as a transaction, then show where things are."""
+    from inspector.core import device_map
+    from inspector.core.errors import InputError
+    from inspector.core.placement import snapshot
+    from inspector.core.timing import make_input, parse_input_shape
+
+    if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
+        raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
+    dmap = device_map.read_device_map(args.device_map)  # a bad file fails before the model loads
+    shape = parse_input_shape(args.input_shape) if args.input_shape else None
+    with user_output_to_stderr():  # the factory and the model's forward may print
+        loaded = _load(args)
+        inputs = None
+        if shape is not None or loaded.example_input is not None:
+            inputs = make_input(loaded, shape)  # where the model is now: where a data loader puts it
+        result = device_map.apply_device_map(loaded.module, dmap)
+        if result.ok and inputs is not None:
+            result = device_map.measure(loaded.module, dmap, result, inputs)
+        placement = snapshot(loaded)
+    if args.json:
+        out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
+        out.update(placement.to_dict())
+        out["device_map"] = result.to_dict()
+        _print(json.dumps(out, indent=2))
+    else:
+        _print(_device_map_text(result, has_input=inputs is not None))
+        _print()
+        _print(_placement_text(loaded, placement))
+    if not result.ok:
+        print(f"error: {_plain(result.error.message)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _mixed_placement(loaded, placement):
+    """For a model already split over devices: its layout and measured crossings; else None."""
+    if len(placement.devices) < 2:
+        return None
+    from inspector.core import device_map
+    from inspector.core.crossings import measure_crossings
+
+    layout = device_map.layout(loaded.module)
+    result = device_map.MapResult(True, None, 0.0, 0, layout, (), ())
+    if loaded.example_input is None:
+        return result
+    report = measure_crossings(loaded.module, loaded.example_input)
+    words = tuple(c.describe() for c in report.crossings)
+    if report.error is not None:
+        words += (f"a forward fails with the model split like this: {report.error}",)
+    return device_map.MapResult(True, None, 0.0, 0, layout, (), words, report)
+
+
+def _device_map_text(result, *, has_input: bool, heading: str | None = None) -> str:
+    from inspector.core.units import format_seconds
+
+    if not result.ok:
+        return f"device map {_plain(result.source)} not applied: {_plain(result.error.message)}"
+    if heading is None:
+        heading = f"device map {_plain(result.source)} applied: {format_bytes(result.bytes)} moved in {format_seconds(result.seconds)}"
+    parts = [heading, ""]
+    rows = [[s.device, str(s.tensors), format_bytes(s.bytes), ", ".join(s.modules) or "-"] for s in result.layout]
+    parts.append(_table(["DEVICE", "TENSORS", "BYTES", "MODULES"], rows, right={1, 2}))
+    crossings = result.crossings.crossings if result.crossings is not None else ()
+    if crossings:
+        parts.append("")
+        rows = [[c.source, c.source_device, c.target, c.target_device, format_bytes(c.bytes_per_forward)] for c in crossings]
+        parts.append("Activations crossing devices (one forward, measured with hooks):")
+        parts.append(_table(["FROM", "ON", "TO", "ON", "BYTES/FORWARD"], rows, right={4}))
+    elif not has_input:
+        parts.append("")
+        parts.append("crossings not measured: this model brings no example input (give --input-shape)")
+    elif result.crossings is not None and result.crossings.error is None:
+        parts.append("")
+        parts.append("no activation crosses devices in a forward")
+    for finding in result.findings:
+        parts.append(f"finding: {_plain(finding)}")
+    return "\n".join(parts)
 
 
 # ---------------------------------------------------------------- bench
@@ -312,38 +445,74 @@ def _bench_targets(args) -> list[str]:
     return present
 
 
-def cmd_bench(args) -> int:
-    from inspector.core import report as report_mod
+def _check_file(flag: str, path: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse an output path for ``flag`` that cannot work, before measuring."""
+    import os
+    from pathlib import Path
+
+    from inspector.core.errors import InputError
+
+    if not path.lower().endswith(suffixes):
+        raise InputError(f"{flag} must end in {' or '.join(suffixes)}: {path}")
+    folder = Path(path).expanduser().parent
+    if not folder.is_dir():
+        raise InputError(f"cannot write {flag} to {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise InputError(f"cannot write {flag} to {path}: the folder {folder} is not writable")
+
+
+class _BenchRun:
+    """What one process measured: the Session's moves, latencies and memory timeline, and
+    the failures to report at the end."""
+
+    def __init__(self, loaded) -> None:
+        self.session = _session(loaded)
+        self.failures: list[str] = []
+
+    @property
+    def moves(self):
+        return self.session.moves
+
+    @property
+    def latencies(self):
+        return self.session.latencies
+
+    @property
+    def timeline(self):
+        return self.session.timeline
+
+
+def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str = "", snapshot_path: str | None = None) -> _BenchRun:
+    """Move to each target in turn and time it; failures are collected, not raised
+    (except an input shape that fails, which fails on every device alike: exit 2)."""
+    import contextlib
+
     from inspector.core.devices import available_device_ids
     from inspector.core.errors import InputError
     from inspector.core.memory_log import BackgroundSampler
     from inspector.core.moves import MoveRequest
     from inspector.core.session import BenchmarkRequest
-    from inspector.core.timing import model_device, parse_input_shape
+    from inspector.core.timing import model_device
 
-    if args.runs is not None and args.runs < 1:
-        raise InputError("--runs must be at least 1")
-    if args.min_time is not None and args.min_time <= 0:
-        raise InputError("--min-time must be more than 0 seconds")
-    if args.output:
-        _check_output(args.output, report_mod.SUPPORTED_SUFFIXES)
-    shape = parse_input_shape(args.input_shape) if args.input_shape else None
-    targets = _bench_targets(args)
-    requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
+    run = _BenchRun(loaded)
     benchmark = BenchmarkRequest(mode=args.mode, runs=args.runs, min_time=args.min_time, input_shape=shape)
-    session = _session(args)
-    loaded = session.require_model()
-    failures = []
 
     def move(request, label: str) -> bool:
-        result = session.move(request, progress=_ProgressBar(label))
-        print(_move_text(result), file=sys.stderr)
+        with recorder.span("moves", label) as extra, user_output_to_stderr():
+            result = run.session.move(request, progress=_ProgressBar(label))
+            extra.update(call=result.call, bytes=result.bytes, ok=result.ok)
+        _say(prefix + _move_text(result))
         if not result.ok:
-            failures.append(result.error.message)
+            run.failures.append(result.error.message)
         return result.ok
 
+    snapshotting = contextlib.nullcontext()
+    if snapshot_path is not None:
+        from inspector.core import memory_snapshot
+
+        snapshotting = memory_snapshot.recording()
     sampled = sorted({"cpu"} | (set(targets) & set(available_device_ids())))
-    with BackgroundSampler(session.timeline, sampled):
+    with BackgroundSampler(run.timeline, sampled), snapshotting:
         for target, request in zip(targets, requests):
             if request.pinned and target != "cpu" and model_device(loaded.module).type == "cpu":
                 # Both figures in one report: the plain copy first, back to the host, then pinned.
@@ -353,28 +522,172 @@ def cmd_bench(args) -> int:
             if not move(request, f"move to {target}"):
                 continue
             try:
-                session.measure(benchmark, progress=_ProgressBar(f"time on {target}"))
+                span = recorder.span("samples", f"latency on {target}", device=target, mode=args.mode)
+                with span as extra, user_output_to_stderr():  # the model's forward may print
+                    result = run.session.measure(benchmark, progress=_ProgressBar(f"time on {target}"))
+                    extra.update(median_ms=result.median_ms, warmup_ms=result.warmup_samples_ms, samples_ms=result.samples_ms)
             except InputError:
                 raise  # a wrong input shape fails on every device alike: the user's input, exit 2
             except InspectorError as exc:
                 # Out of memory on one device, say: keep what the others measured, exit 1 at the end.
-                print(f"{target}: {exc.message}", file=sys.stderr)
-                failures.append(f"{target}: {exc.message}")
-    report = session.report()
-    rows = [
+                _say(f"{prefix}{target}: {_plain(exc.message)}")
+                run.failures.append(f"{target}: {exc.message}")
+        if snapshot_path is not None:
+            path = memory_snapshot.write_snapshot(memory_snapshot.take_snapshot(), snapshot_path)
+            _say(f"{prefix}memory snapshot written: {_plain(path)} (open it at pytorch.org/memory_viz)")
+    return run
+
+
+def _latency_rows(latencies) -> list[list[str]]:
+    return [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)), str(len(r.samples_ms)),
          f"{r.median_ms:.4f}", f"{r.p5_ms:.4f}", f"{r.p95_ms:.4f}", f"{r.warmup_ms:.3f}"]
-        for r in session.latencies
+        for r in latencies
     ]
+
+
+_LATENCY_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "P5 ms", "P95 ms", "FIRST CALL ms"]
+
+
+def _write_trace(path: str, ranks) -> None:
+    from inspector.core import trace as trace_mod
+
+    built = trace_mod.build_trace(ranks)
+    trace_mod.write_trace(built, path)
+    note = built["otherData"].get("note")
+    _say(f"trace written: {_plain(path)}" + (f" ({_plain(note)})" if note else ""))
+
+
+def cmd_bench(args) -> int:
+    from inspector.core import report as report_mod
+    from inspector.core.errors import InputError
+    from inspector.core.ranks import rank_env
+    from inspector.core.timing import parse_input_shape
+    from inspector.core.trace import RankSpans, TraceRecorder
+
+    if args.runs is not None and args.runs < 1:
+        raise InputError("--runs must be at least 1")
+    if args.min_time is not None and args.min_time <= 0:
+        raise InputError("--min-time must be more than 0 seconds")
+    if args.output:
+        _check_output(args.output, report_mod.SUPPORTED_SUFFIXES)
+    if args.trace:
+        _check_file("--trace", args.trace, (".json",))
+    if args.memory_snapshot:
+        from inspector.core import memory_snapshot
+
+        _check_file("--memory-snapshot", args.memory_snapshot, (".pickle", ".pkl"))
+        memory_snapshot.check_available()
+    shape = parse_input_shape(args.input_shape) if args.input_shape else None
+    env = rank_env()
+    if env is not None:
+        return _bench_ranks(args, env, shape)
+    targets = _bench_targets(args)
+    requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
+    with user_output_to_stderr():
+        loaded = _load(args)
+    recorder = TraceRecorder()
+    run = _run_bench(args, loaded, targets, requests, shape, recorder, snapshot_path=args.memory_snapshot)
+    report = report_mod.build_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report())
+    rows = _latency_rows(run.latencies)
     if args.json:
         _print(json.dumps(report, indent=2))
     elif rows:
-        _print(_table(["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "P5 ms", "P95 ms", "FIRST CALL ms"], rows, right={4, 5, 6, 7, 8}))
+        _print(_table(_LATENCY_HEADERS, rows, right={4, 5, 6, 7, 8}))
     if args.output:
         path = report_mod.save_report(report, args.output, images=_report_images(report, args.output))
-        print(f"report written: {path}", file=sys.stderr)
+        _say(f"report written: {_plain(path)}")
+    if args.trace:
+        import socket
+
+        _write_trace(args.trace, [RankSpans(0, f"torch-device-inspector bench ({socket.gethostname()})", tuple(recorder.spans))])
+    failures = run.failures
     if failures:
-        print(f"error: {failures[0]}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""), file=sys.stderr)
+        _say(f"error: {_plain(failures[0])}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""))
+        return 1
+    return 0
+
+
+def _bench_ranks(args, env, shape) -> int:
+    """One rank of a torchrun job: measure this rank's device; rank 0 writes the one report.
+
+    Other ranks print nothing on stdout, write nothing and exit 0 once their results reached
+    rank 0 (exiting non-zero would make torchrun tear the job down before rank 0 writes);
+    a rank's failure is in rank 0's report, and rank 0 exits non-zero for it.
+    """
+    from inspector.core import memory_snapshot
+    from inspector.core import report as report_mod
+    from inspector.core.errors import InputError
+    from inspector.core.ranks import RankGroup, RankResult, missing_ranks, rank_device
+    from inspector.core.trace import RankSpans, Span, TraceRecorder
+
+    prefix = f"[rank {env.rank}] "
+    recorder = TraceRecorder()
+    loaded, run, device, own_error = None, None, "cpu", None
+    with RankGroup(env) as group:
+        try:
+            asked = [_device_name(d, args.method) for d in args.device or []]
+            if any(d != "cpu" for d in asked):
+                raise InputError("under torchrun each rank measures its own device (cuda:LOCAL_RANK, else the CPU); --device may only say cpu")
+            device = "cpu" if asked else rank_device(env)
+            request = _move_request(args.method, device, args.dtype, args.pinned)
+            with user_output_to_stderr():
+                loaded = _load(args)
+            snapshot = memory_snapshot.rank_path(args.memory_snapshot, env.rank, env.world_size) if args.memory_snapshot else None
+            run = _run_bench(args, loaded, [device], [request], shape, recorder, prefix=prefix, snapshot_path=snapshot)
+            failure = run.failures[0] if run.failures else None
+        except InspectorError as exc:
+            own_error, failure = exc, exc.message
+        except Exception as exc:  # noqa: BLE001 -- recorded in the report, as one line
+            own_error, failure = InspectorError(str(exc)), f"{type(exc).__name__}: {exc}".splitlines()[0]
+        if failure is not None:
+            _say(f"{prefix}error: {_plain(failure)}")
+        result = RankResult(
+            rank=env.rank,
+            local_rank=env.local_rank,
+            world_size=env.world_size,
+            host=env.host,
+            device=device,
+            ok=failure is None,
+            error=failure,
+            moves=tuple(report_mod.json_ready(m.to_dict()) for m in (run.moves if run else [])),
+            latency=tuple(report_mod.json_ready(r.to_dict()) for r in (run.latencies if run else [])),
+            spans=tuple(s.to_dict() for s in recorder.spans),
+        )
+        gathered = group.gather(result)
+    if gathered is None:
+        return 0
+    entries = [r.to_report() for r in gathered]
+    for lost in missing_ranks(gathered, env.world_size):
+        entries.append({"rank": lost, "ok": False, "error": "this rank sent no result", "moves": [], "latency": []})
+    failed = [e for e in entries if not e["ok"]]
+    rows = [
+        [str(e["rank"]), e.get("host", "?"), e.get("device", "?"),
+         f"{e['latency'][0]['median_ms']:.4f}" if e["latency"] else "-",
+         "ok" if e["ok"] else f"failed: {e['error']}"]
+        for e in entries
+    ]
+    if loaded is not None and run is not None:
+        report = report_mod.build_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report(), ranks=entries)
+        if args.json:
+            _print(json.dumps(report, indent=2))
+        else:
+            _print(_table(["RANK", "HOST", "DEVICE", "MEDIAN ms", "STATUS"], rows, right={3}))
+        if args.output:
+            path = report_mod.save_report(report, args.output, images=_report_images(report, args.output))
+            _say(f"report written: {_plain(path)} ({len(entries)} ranks)")
+    else:
+        _print(_table(["RANK", "HOST", "DEVICE", "MEDIAN ms", "STATUS"], rows, right={3}))
+        print("error: rank 0 could not load or measure the model, so no report was written", file=sys.stderr)
+    if args.trace:
+        _write_trace(
+            args.trace,
+            [RankSpans(r.rank, f"rank {r.rank} ({r.host}, {r.device})", tuple(Span.from_dict(s) for s in r.spans)) for r in gathered],
+        )
+    if own_error is not None and exit_code(own_error) != 1:
+        return exit_code(own_error)
+    if failed:
+        _say(f"error: {len(failed)} of {env.world_size} ranks failed (rank {failed[0]['rank']}: {_plain(failed[0]['error'])})")
         return 1
     return 0
 
@@ -432,9 +745,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InspectorError as exc:
         if args.debug:
             traceback.print_exc()
-        print(f"error: {exc.message}", file=sys.stderr)
+        print(f"error: {_plain(exc.message)}", file=sys.stderr)
         if exc.detail and args.debug:
-            print(exc.detail, file=sys.stderr)
+            print(escape_control(exc.detail, keep_newlines=True), file=sys.stderr)
         return exit_code(exc)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
@@ -445,11 +758,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except Exception as exc:  # noqa: BLE001 -- a bug or an error we did not foresee: still one line
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 -- a bug, or user code raising its own BaseException: still one line
         if args.debug:
             traceback.print_exc()
         print(
-            f"error: {type(exc).__name__}: {exc} (run with --debug for the traceback)".replace("\n", " "),
+            f"error: {_plain(type(exc).__name__)}: {_plain(exc)} (run with --debug for the traceback)",
             file=sys.stderr,
         )
         return 1

@@ -10,9 +10,11 @@ import os
 import pickle
 import pickletools
 import re
+import stat
 import struct
 import sys
 import traceback
+import warnings
 import zipfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -26,6 +28,12 @@ from torch import nn
 
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.vocabulary import FailureKind
+from inspector.core.file_trust import (
+    exported_program_risks,
+    is_pickle,
+    torchscript_risks,
+    unsafe_pickle_globals,
+)
 
 
 class Net(nn.Module):
@@ -199,11 +207,19 @@ def _import_module(name: str, spec: str) -> ModuleType:
             f"importing {name} (from spec {spec}) failed: {_describe(exc)}",
             detail=traceback.format_exc(),
         ) from exc
-    except (Exception, SystemExit) as exc:  # user code may raise anything, even exit
+    except BaseException as exc:  # user code may raise anything, even exit
+        _reraise_interrupt(exc)
         raise ModelLoadError(
             f"importing {name} (from spec {spec}) failed: {_describe(exc)}",
             detail=traceback.format_exc(),
         ) from exc
+
+
+def _reraise_interrupt(exc: BaseException) -> None:
+    """Ctrl+C stays Ctrl+C; anything else user code raises (SystemExit, a custom
+    BaseException subclass) is the user's code failing, told in one line."""
+    if isinstance(exc, KeyboardInterrupt):
+        raise exc
 
 
 def _local_file_hint(name: str, spec: str) -> str:
@@ -235,7 +251,8 @@ def _user_file_module(path: Path, spec: str) -> Iterator[ModuleType]:
         with _folder_on_sys_path(path.parent):
             try:
                 import_spec.loader.exec_module(module)
-            except (Exception, SystemExit) as exc:  # user code may raise anything, even exit
+            except BaseException as exc:  # user code may raise anything, even exit
+                _reraise_interrupt(exc)
                 raise ModelLoadError(
                     f"running {path} (from spec {spec}) failed: {_describe(exc)}",
                     detail=traceback.format_exc(),
@@ -291,7 +308,8 @@ def _call_factory(factory: Any, spec: str) -> tuple[nn.Module, Any]:
         )
     try:
         result = factory()
-    except (Exception, SystemExit) as exc:  # user code may raise anything, even exit
+    except BaseException as exc:  # user code may raise anything, even exit
+        _reraise_interrupt(exc)
         hint = ""
         if inspect.isclass(factory) and isinstance(exc, TypeError):
             hint = "; a class that needs arguments must be built by a factory function"
@@ -332,15 +350,13 @@ def _checked_example_input(value: Any, spec: str) -> Any:
 
 
 _PICKLE_PROTOCOL_OPCODE = 0x80
-#: Members of a torch.export archive that ``torch.export.load`` hands to plain ``pickle.loads``.
-#: (torch/csrc/export/pt2_archive_constants.h: OPAQUE_OBJ_FILENAME_PREFIX)
-_PT2_PLAIN_PICKLE_PREFIX = "opaque_obj_"
+_CODE_AT_LOAD = "loading it would run code or touch files"
 
 
 def _load_file(spec: str, path: Path, *, trust: bool, architecture: str | None) -> LoadedModel:
     kind = _file_kind(path)
     if kind == "torchscript":
-        return _load_torchscript(spec, path)
+        return _load_torchscript(spec, path, trust=trust)
     if kind == "export":
         return _load_exported_program(spec, path, trust=trust)
     if kind == "safetensors":
@@ -357,12 +373,7 @@ def _file_kind(path: Path) -> str:
         raise ModelLoadError(f"no such file: {path}")
     if path.is_dir():
         raise ModelLoadError(f"{path} is a folder; give the model file inside it")
-    try:
-        with path.open("rb") as stream:
-            head = stream.read(16)
-            size = os.fstat(stream.fileno()).st_size
-    except OSError as exc:
-        raise ModelLoadError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    head, size = _read_head(path)
     if size == 0:
         raise _incomplete(path, "the file is empty")
     if head.startswith(b"PK\x03\x04"):
@@ -371,9 +382,35 @@ def _file_kind(path: Path) -> str:
         return "safetensors"
     if head[0] == _PICKLE_PROTOCOL_OPCODE:  # torch.save's legacy (pre-1.6) format
         return "checkpoint"
+    if size <= _LARGEST_TEXT_PICKLE and is_pickle(path.read_bytes()):
+        return "checkpoint"  # a protocol 0/1 pickle: weights-only loading judges it
     if path.suffix == ".safetensors":
         raise _incomplete(path, "its safetensors header is damaged")
     raise _incomplete(path, "its content is in no format PyTorch writes")
+
+
+#: Pickles of protocol 0 and 1 have no header; past this size they are not worth parsing.
+_LARGEST_TEXT_PICKLE = 64 * 2**20
+
+
+def _read_head(path: Path) -> tuple[bytes, int]:
+    """The first bytes and size of a regular file; anything else is refused unopened.
+
+    A FIFO would block the read forever and a device can be endless, so the path is checked
+    with stat before it is opened, and the opened file again with fstat (O_NONBLOCK: an
+    open of a FIFO swapped in between does not wait for a writer).
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ModelLoadError(f"{path} is not a regular file (a device, pipe or socket); give a model file")
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(descriptor, "rb") as stream:
+            status = os.fstat(stream.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                raise ModelLoadError(f"{path} is not a regular file (a device, pipe or socket); give a model file")
+            return stream.read(16), status.st_size
+    except OSError as exc:
+        raise ModelLoadError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
 
 def _zip_kind(path: Path) -> str:
@@ -416,9 +453,18 @@ def _incomplete(path: Path, reason: str) -> ModelLoadError:
     return ModelLoadError(f"not a complete PyTorch checkpoint: {path} ({reason})")
 
 
-def _load_torchscript(spec: str, path: Path) -> LoadedModel:
-    # TorchScript archives hold TorchScript code and C++-unpickled constants: loading them
-    # runs no Python code from the file, so they need no trust.
+def _load_torchscript(spec: str, path: Path, *, trust: bool) -> LoadedModel:
+    # TorchScript archives hold TorchScript code and C++-unpickled constants: no Python code
+    # of the file runs, but a scripted __setstate__ runs at load and scripted code can call
+    # ops that write files (torch.from_file(..., shared=True)): those need trust.
+    if not trust:
+        try:
+            risks = torchscript_risks(path)
+        except Exception as exc:  # PyTorch's zip reader refused it: the loader would too
+            reason = f"the TorchScript archive could not be read: {_describe(exc)}"
+            raise _incomplete(path, reason) from exc
+        if risks:
+            raise _untrusted(path, risks, reason=_CODE_AT_LOAD)
     try:
         module = torch.jit.load(str(path), map_location="cpu")
     except Exception as exc:
@@ -429,7 +475,15 @@ def _load_torchscript(spec: str, path: Path) -> LoadedModel:
 
 def _load_exported_program(spec: str, path: Path, *, trust: bool) -> LoadedModel:
     if not trust:
-        _refuse_plain_pickles_in_archive(path)
+        try:
+            risks = exported_program_risks(path)
+        except Exception as exc:  # the zip reader or the config parser refused it
+            raise ModelLoadError(
+                f"could not load the exported program {path}: {_describe(exc)}",
+                detail=traceback.format_exc(),
+            ) from exc
+        if risks:
+            raise _untrusted(path, risks, reason=_CODE_AT_LOAD)
     try:
         with _torch_load_weights_only(enabled=not trust):
             program = torch.export.load(str(path))
@@ -444,18 +498,6 @@ def _load_exported_program(spec: str, path: Path, *, trust: bool) -> LoadedModel
     return LoadedModel(
         spec=spec, module=module, example_input=_exported_example_input(program), source="export"
     )
-
-
-def _refuse_plain_pickles_in_archive(path: Path) -> None:
-    """torch.export.load unpickles "opaque" constants with plain pickle, which can run code."""
-    with zipfile.ZipFile(path) as archive:
-        opaque = [
-            name
-            for name in archive.namelist()
-            if name.rpartition("/")[2].startswith(_PT2_PLAIN_PICKLE_PREFIX)
-        ]
-    if opaque:
-        raise _untrusted(path, tuple(f"Python objects pickled in {name}" for name in opaque))
 
 
 @contextmanager
@@ -534,12 +576,19 @@ def _load_checkpoint(
 def _torch_load(path: Path, *, trust: bool) -> Any:
     """torch.load with weights_only unless trusted; every failure becomes a plain message."""
     try:
-        # map_location: a file saved on a GPU must open on a machine without one.
-        return torch.load(str(path), map_location="cpu", weights_only=not trust)
+        # map_location: a file saved on a GPU must open on a machine without one. PyTorch's
+        # warnings (an unusual pickle protocol, say) are about the file: the error says it.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return torch.load(str(path), map_location="cpu", weights_only=not trust)
     except pickle.UnpicklingError as exc:
         if trust:
             raise _incomplete(path, _describe(exc)) from exc
-        wanted = _unsafe_globals_in_checkpoint(path) or _globals_named_in(str(exc))
+        wanted = (
+            _unsafe_globals_in_checkpoint(path)
+            or _unsafe_globals_in_raw_pickle(path)
+            or _globals_named_in(str(exc))
+        )
         if not wanted and not _zip_pickle_is_well_formed(path):
             raise _incomplete(path, f"its pickle is damaged: {_describe(exc)}") from exc
         raise _untrusted(path, wanted, detail=str(exc)) from exc
@@ -557,6 +606,11 @@ def _torch_load(path: Path, *, trust: bool) -> Any:
         # Weights-only loading runs no code of the file: whatever it raises (RuntimeError
         # from the zip reader, EOFError, IndexError for a cut legacy pickle...) is damage.
         raise _incomplete(path, _describe(exc)) from exc
+    except BaseException as exc:  # a trusted pickle's code raised SystemExit or its own kind
+        _reraise_interrupt(exc)
+        raise ModelLoadError(
+            f"could not load {path}: {_describe(exc)}", detail=traceback.format_exc()
+        ) from exc
 
 
 def _unsafe_globals_in_checkpoint(path: Path) -> tuple[str, ...]:
@@ -571,6 +625,16 @@ def _unsafe_globals_in_checkpoint(path: Path) -> tuple[str, ...]:
     try:
         return tuple(sorted(lister(str(path))))
     except Exception:  # noqa: BLE001 -- legacy format, or a pickle it cannot walk: fall back to the message
+        return ()
+
+
+def _unsafe_globals_in_raw_pickle(path: Path) -> tuple[str, ...]:
+    """The same for a file that is not a zip: a raw pickle or torch.save's legacy format."""
+    try:
+        if zipfile.is_zipfile(path):
+            return ()
+        return unsafe_pickle_globals(path.read_bytes())
+    except OSError:
         return ()
 
 
@@ -598,10 +662,12 @@ def _zip_pickle_is_well_formed(path: Path) -> bool:
     return True
 
 
-def _untrusted(path: Path, wanted: tuple[str, ...], detail: str = "") -> UntrustedFileError:
+def _untrusted(
+    path: Path, wanted: tuple[str, ...], detail: str = "", *, reason: str = "loading it would run code it names"
+) -> UntrustedFileError:
     shown = ", ".join(wanted[:5]) + (f" and {len(wanted) - 5} more" if len(wanted) > 5 else "")
     reason = (
-        f"loading it would run code it names ({shown}); none of it has run"
+        f"{reason} ({shown}); none of it has run"
         if wanted
         else "it is written in a way that safe (weights-only) loading does not read, "
         "so loading it could run code"

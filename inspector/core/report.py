@@ -52,9 +52,14 @@ def build_report(
     moves: Sequence[Any] = (),
     latency: Sequence[Any] = (),
     memory: Mapping[str, Sequence[Any]] | None = None,
+    ranks: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON")."""
-    return {
+    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON").
+
+    ``ranks`` (a torchrun job, see ``core.ranks``): every rank's entry; the top-level
+    ``moves`` and ``latency`` are then rank 0's own.
+    """
+    report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "tool": {"name": "torch-device-inspector", "version": inspector.__version__},
@@ -64,6 +69,14 @@ def build_report(
         "latency": [_plain(_as_dict(r)) for r in latency],
         "memory": _memory_section(memory or {}),
     }
+    if ranks is not None:
+        report["ranks"] = [_plain(dict(r)) for r in ranks]
+    return report
+
+
+def json_ready(value: Any) -> Any:
+    """``value`` as plain JSON values, as the report writes them (tuples to lists, NaN to None)."""
+    return _plain(value)
 
 
 def _model_section(loaded: LoadedModel) -> dict[str, Any]:
@@ -255,6 +268,26 @@ def _validate(report: Any, path: Path) -> None:
     for i, entry in enumerate(report["latency"]):
         if not isinstance(entry, dict) or any(k not in entry for k in _LATENCY_KEYS):
             raise _not_a_report(path, f"latency entry {i} lacks one of {', '.join(_LATENCY_KEYS)}")
+    _validate_ranks(report.get("ranks"), path)
+
+
+def _validate_ranks(ranks: Any, path: Path) -> None:
+    """``ranks`` is optional; when present each entry must be one the ranks view can show."""
+    if ranks is None:
+        return
+    if not isinstance(ranks, list):
+        raise _not_a_report(path, "its 'ranks' is not a list")
+    for i, entry in enumerate(ranks):
+        if not isinstance(entry, dict):
+            raise _not_a_report(path, f"ranks entry {i} is not a mapping")
+        rank = entry.get("rank")
+        if not isinstance(rank, int) or isinstance(rank, bool) or rank < 0:
+            raise _not_a_report(path, f"ranks entry {i} has no rank number")
+        if not isinstance(entry.get("ok"), bool) or not isinstance(entry.get("latency"), list):
+            raise _not_a_report(path, f"ranks entry {i} lacks ok or latency")
+        for j, latency in enumerate(entry["latency"]):
+            if not isinstance(latency, dict) or any(k not in latency for k in _LATENCY_KEYS):
+                raise _not_a_report(path, f"rank {rank}'s latency entry {j} lacks one of {', '.join(_LATENCY_KEYS)}")
 
 
 # --------------------------------------------------------------------------- render
@@ -331,6 +364,16 @@ _LATENCY_HEADERS = (
     "Device", "dtype", "Mode", "Input", "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
 )
 _MEMORY_HEADERS = ("Device", "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total")
+_RANK_HEADERS = ("Rank", "Host", "Device", "Median", "p5", "p95", "Status")
+
+
+def _rank_cells(entry: Mapping[str, Any]) -> tuple[str, ...]:
+    """One torchrun rank: its first latency entry, or why it failed."""
+    latency = entry.get("latency") or [{}]
+    first = latency[0] if isinstance(latency[0], Mapping) else {}
+    status = "ok" if entry.get("ok") else f"failed: {entry.get('error') or 'unknown error'}"
+    return (str(entry.get("rank", "?")), str(entry.get("host", "?")), str(entry.get("device", "?")),
+            _ms(first.get("median_ms")), _ms(first.get("p5_ms")), _ms(first.get("p95_ms")), status)  # fmt: skip
 #: Columns of figures: right-aligned in the HTML page so digits line up; text stays left.
 _NUMERIC_COLUMNS = frozenset({
     "Time", "Bytes", "GB/s",
@@ -417,6 +460,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     notes = [n for entry in latency for n in entry.get("notes") or ()]
     if notes:
         lines += [""] + [f"- {_md_cell(n)}" for n in dict.fromkeys(notes)]
+    if report.get("ranks"):
+        lines += ["", "**Ranks** (torchrun; the tables above are rank 0's)", ""]
+        lines += _md_table(_RANK_HEADERS, map(_rank_cells, report["ranks"]))
     return "\n".join(lines) + "\n"
 
 
@@ -555,6 +601,8 @@ def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = Non
         "<h2>Latency</h2>",
         _html_table(_LATENCY_HEADERS, map(_latency_cells, latency)) if latency else "<p>No latency measured.</p>",
         "".join(f"<p class=muted>{html.escape(n)}</p>" for n in notes),
+        *(["<h2>Ranks</h2>", "<p class=muted>torchrun; the tables above are rank 0's.</p>",
+            _html_table(_RANK_HEADERS, map(_rank_cells, report["ranks"]))] if report.get("ranks") else []),
         "<h2>Memory</h2>",
         _html_table(_MEMORY_HEADERS, _memory_summary_rows(memory)) if memory else "<p>No memory readings.</p>",
         "<h2>Plots</h2>",

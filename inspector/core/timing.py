@@ -95,9 +95,17 @@ def parse_input_shape(text: str) -> tuple[int, ...]:
     return dims
 
 
+#: The most elements a tensor's size can count (PyTorch sizes are signed 64-bit).
+_MAX_ELEMENTS = 2**63 - 1
+
+
 def _check_shape(dims: tuple[int, ...], shown: object) -> None:
     if not dims or any(d <= 0 for d in dims):
         raise InputError(f"{shown!r} is not an input shape: every size must be a positive whole number")
+    if math.prod(dims) > _MAX_ELEMENTS:
+        raise InputError(
+            f"{shown!r} is not an input shape: it has more elements than any tensor can hold (2^63 - 1)"
+        )
 
 
 def model_device(module: nn.Module) -> torch.device:
@@ -184,7 +192,7 @@ class _StepFailed(Exception):
     optimizer step or the device failing is reported as what it is.
     """
 
-    def __init__(self, cause: Exception, *, in_forward: bool):
+    def __init__(self, cause: BaseException, *, in_forward: bool):
         super().__init__(str(cause))
         self.cause = cause
         self.in_forward = in_forward
@@ -200,7 +208,7 @@ def _expected_shape_hint(message: str) -> str:
 
 
 def _run_failed(
-    exc: Exception, shapes: list[tuple[int, ...]], device: str, what: str, *, blame_input: bool
+    exc: BaseException, shapes: list[tuple[int, ...]], device: str, what: str, *, blame_input: bool
 ) -> InspectorError:
     """Turn an exception from the measurement into a one-line error a user can act on.
 
@@ -408,7 +416,8 @@ def _sample(
         total = max_samples if min_ns is None else _estimate_total(min_ns, warm[1:] or warm, max_samples)
         if progress is not None:
             progress(0, total)
-        while len(samples) < max_samples and (min_ns is None or measured < min_ns):
+        # At least one sample, however small the minimum time (1e-300 s is 0 ns).
+        while len(samples) < max_samples and (min_ns is None or measured < min_ns or not samples):
             if should_cancel is not None and should_cancel():
                 raise Cancelled(
                     f"benchmark cancelled after {len(samples)} samples; the model is unchanged"
@@ -441,9 +450,9 @@ def _timed_call(step: Callable[[], object], sync: Callable[[], None] | None, clo
     start = clock()
     try:
         step()
-    except (InspectorError, _StepFailed):
+    except (InspectorError, _StepFailed, KeyboardInterrupt):
         raise
-    except Exception as exc:
+    except BaseException as exc:  # the model's code may raise anything, even SystemExit
         raise _StepFailed(exc, in_forward=True) from exc
     if sync is not None:
         sync()

@@ -9,14 +9,16 @@ so QSettings and every window see it.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import os
 import signal
 import sys
 from typing import Iterator, Mapping
 
 NO_DISPLAY_MESSAGE = (
-    "error: the window needs a display, and none was found (neither DISPLAY nor WAYLAND_DISPLAY is set, "
-    "or QT_QPA_PLATFORM names a platform whose display is not set).\n"
+    "error: the window needs a display, and none was found (neither DISPLAY nor WAYLAND_DISPLAY names a "
+    "display server that answers, or QT_QPA_PLATFORM names a platform whose display is not there).\n"
     "  - to run the window without a screen (CI, a server), set QT_QPA_PLATFORM=offscreen;\n"
     "  - for the headless commands, use: torch-device-inspector devices | inspect | bench\n"
     "    (see torch-device-inspector --help)."
@@ -65,7 +67,7 @@ def has_display() -> bool:
     env = os.environ
     requested = env.get("QT_QPA_PLATFORM", "").strip()
     if not requested:
-        return bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+        return _platform_usable("xcb", env) or _platform_usable("wayland", env)
     names = [entry.partition(":")[0].strip().lower() for entry in requested.split(";")]
     return any(_platform_usable(name, env) for name in names if name)
 
@@ -74,10 +76,68 @@ def _platform_usable(name: str, env: Mapping[str, str]) -> bool:
     if name in _SERVERLESS_PLATFORMS:
         return True
     if name.startswith("wayland"):  # wayland, wayland-egl, wayland-brcm
-        return bool(env.get("WAYLAND_DISPLAY"))
+        return bool(env.get("WAYLAND_DISPLAY")) and _wayland_compositor_answers()
     if name == "xcb":
-        return bool(env.get("DISPLAY"))
+        return bool(env.get("DISPLAY")) and _x_server_answers()
     return False  # a platform we do not know: Qt would abort if it cannot load it
+
+
+def _x_server_answers() -> bool:
+    """Whether an X connection to $DISPLAY opens, asked the way Qt's xcb plugin asks.
+
+    A DISPLAY naming no server (or one that refuses us) makes Qt abort the process (exit
+    134) instead of raising; libxcb's own connect says so first, in a millisecond. Without
+    libxcb, Qt's xcb plugin cannot load either.
+    """
+    xcb = _library("xcb", "libxcb.so.1")
+    if xcb is None:
+        return False
+    xcb.xcb_connect.restype = ctypes.c_void_p
+    xcb.xcb_connect.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+    xcb.xcb_connection_has_error.argtypes = [ctypes.c_void_p]
+    xcb.xcb_disconnect.argtypes = [ctypes.c_void_p]
+    connection = xcb.xcb_connect(None, None)  # None: $DISPLAY, as Qt does
+    try:
+        return bool(connection) and xcb.xcb_connection_has_error(connection) == 0
+    finally:
+        if connection:
+            xcb.xcb_disconnect(connection)  # also frees the error object of a failed one
+
+
+def _wayland_compositor_answers() -> bool:
+    """Whether a Wayland connection to $WAYLAND_DISPLAY opens (libwayland-client, as Qt does)."""
+    wayland = _library("wayland-client", "libwayland-client.so.0")
+    if wayland is None:
+        return False
+    wayland.wl_display_connect.restype = ctypes.c_void_p
+    wayland.wl_display_connect.argtypes = [ctypes.c_char_p]
+    wayland.wl_display_disconnect.argtypes = [ctypes.c_void_p]
+    with _stderr_silenced():  # libwayland prints its own complaint (XDG_RUNTIME_DIR...)
+        display = wayland.wl_display_connect(None)
+    if not display:
+        return False
+    wayland.wl_display_disconnect(display)
+    return True
+
+
+@contextlib.contextmanager
+def _stderr_silenced() -> Iterator[None]:
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as sink:
+            os.dup2(sink.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _library(name: str, fallback: str) -> ctypes.CDLL | None:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library(name) or fallback)
+    except OSError:
+        return None
 
 
 def ensure_application():

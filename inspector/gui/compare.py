@@ -41,6 +41,7 @@ from inspector.core.errors import Failure
 from inspector.core.report import load_report
 from inspector.core.units import format_bytes
 from inspector.gui.pool import run_in_pool
+from inspector.gui.plain_text import plain_tooltip
 
 SIDES = ("a", "b")
 _FASTER = QColor("#2e7d32")
@@ -74,7 +75,7 @@ class _Cell(QTableWidgetItem):
         if numeric:
             self.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if tooltip:
-            self.setToolTip(tooltip)
+            self.setToolTip(plain_tooltip(tooltip))
 
     def __lt__(self, other: QTableWidgetItem) -> bool:
         mine, theirs = self.sort_value, getattr(other, "sort_value", other.text())
@@ -167,6 +168,9 @@ class ComparisonView(QWidget):
         self._load_failed.connect(self._on_load_failed)
 
         self.summary_label = QLabel(self, objectName="comparisonSummary", wordWrap=True)
+        # Rich text for the A/B summary, whose file-supplied parts are escaped where it is built;
+        # every other text set here goes through html.escape.
+        self.summary_label.setTextFormat(Qt.TextFormat.RichText)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.open_button = QPushButton("Open report…", self, objectName="openComparisonButton")
         self.open_button.setToolTip("Open a saved .json timing report to compare with this session")
@@ -210,7 +214,7 @@ class ComparisonView(QWidget):
         if side not in SIDES:
             raise ValueError(f"side must be 'a' or 'b', not {side!r}")
         path = str(path)
-        self.summary_label.setText(f"Opening {path}…")
+        self.summary_label.setText(html.escape(f"Opening {path}…"))
         run_in_pool(
             self._pool,
             lambda: (side, path, load_report(path)),
@@ -233,7 +237,7 @@ class ComparisonView(QWidget):
     @Slot(str, object)
     def _on_load_failed(self, path: str, failure: Failure) -> None:
         self.refresh()
-        self.summary_label.setText(f"{failure.message}")
+        self.summary_label.setText(html.escape(failure.message))
         self.failed.emit(failure)
 
     def _ask_for_report(self) -> None:

@@ -19,6 +19,7 @@ from inspector.gui.panels.devices import DevicesPanel
 from inspector.gui.panels.error_banner import ErrorBanner
 from inspector.gui.panels.history import HistoryView
 from inspector.gui.panels.parameters import ParametersPanel
+from inspector.gui.plain_text import plain_label
 from inspector.gui.plots import LatencyPlot, MemoryPlot
 
 if TYPE_CHECKING:
@@ -75,11 +76,11 @@ def build_panels(window: MainWindow) -> None:
 
 
 def build_status_bar(window: MainWindow) -> None:
-    window.statusModel = QLabel("Model: none yet", window)
+    window.statusModel = plain_label(QLabel("Model: none yet", window))
     window.statusModel.setObjectName("statusModel")
-    window.statusDevice = QLabel("", window)
+    window.statusDevice = plain_label(QLabel("", window))
     window.statusDevice.setObjectName("statusDevice")
-    window.statusBusy = QLabel("Starting…", window)
+    window.statusBusy = plain_label(QLabel("Starting…", window))
     window.statusBusy.setObjectName("statusBusy")
     bar = window.statusBar()
     for label in (window.statusModel, window.statusDevice, window.statusBusy):

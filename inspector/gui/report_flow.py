@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.errors import Failure
+from inspector.gui.ranks import show_ranks
 from inspector.gui.export import ReportExporter, copy_markdown, export_filter, path_with_suffix, plot_images
 from inspector.gui.tasks import Task
 from inspector.gui.workers import ReportBuilt, ReportRequest, TaskFailure
@@ -215,8 +216,10 @@ class ReportFlow(QObject):
         self.window.errorBanner.show_failure(failure, "open report")
 
     @Slot(str, str)
-    def _on_comparison_opened(self, _side: str, path: str) -> None:
+    def _on_comparison_opened(self, side: str, path: str) -> None:
         self.window.add_history(f"load_report({path!r})", None, None, "shown in the Compare tab")
+        view = self.window.comparisonView
+        show_ranks(self.window.tabs, view.reports[side])  # a torchrun report: ranks side by side
         self.window.refresh_actions()
         self.maybe_refresh_session()
 

@@ -663,16 +663,3 @@ def test_garbage_that_starts_like_a_pickle_is_not_called_untrusted(tmp_path):
     with pytest.raises(ModelLoadError, match="^not a complete PyTorch checkpoint") as caught:
         load_model(str(path))
     assert not isinstance(caught.value, UntrustedFileError)
-
-
-def test_export_archive_with_plain_pickled_objects_is_refused(tmp_path):
-    clean = tmp_path / "clean.pt2"
-    torch.export.save(torch.export.export(Net(), (torch.randn(2, 3),)), str(clean))
-    path = tmp_path / "opaque.pt2"
-    with zipfile.ZipFile(clean) as source, zipfile.ZipFile(path, "w") as target:
-        for info in source.infolist():
-            target.writestr(info.filename, source.read(info))
-        top = source.namelist()[0].partition("/")[0]
-        target.writestr(f"{top}/data/constants/opaque_obj_0", b"\x80\x04N.")
-    with pytest.raises(UntrustedFileError, match="opaque_obj_0"):
-        load_model(str(path))

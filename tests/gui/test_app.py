@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -13,9 +15,12 @@ from inspector.gui import app
 
 @pytest.fixture
 def linux(monkeypatch):
+    """Linux, no display variables, and every display server named in them answering."""
     monkeypatch.setattr(app.sys, "platform", "linux")
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(app, "_x_server_answers", lambda: True)
+    monkeypatch.setattr(app, "_wayland_compositor_answers", lambda: True)
     return monkeypatch
 
 
@@ -67,3 +72,56 @@ def test_main_refuses_xcb_without_display_instead_of_letting_qt_abort():
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, done.stderr[-2000:]
     assert done.stderr.startswith("error: the window needs a display")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="display servers are a Linux/BSD matter")
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"DISPLAY": ":77"},
+        {"DISPLAY": ":77", "QT_QPA_PLATFORM": "xcb"},
+        {"WAYLAND_DISPLAY": "/nonexistent/wayland-9"},
+        {"WAYLAND_DISPLAY": "wayland-77", "QT_QPA_PLATFORM": "wayland"},
+    ],
+    ids=["dead-x", "dead-x-xcb", "dead-wayland", "dead-wayland-platform"],
+)
+def test_a_display_variable_naming_no_server_is_no_display(monkeypatch, tmp_path, env):
+    """Set but dead: Qt would abort (exit 134); the app asks the server first and says so."""
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))  # no compositor socket in here
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert app.has_display() is False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="display servers are a Linux/BSD matter")
+def test_main_with_a_dead_display_prints_the_message_instead_of_aborting(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env.update(DISPLAY=":77", WAYLAND_DISPLAY="wayland-77", XDG_RUNTIME_DIR=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector"], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert done.stderr.startswith("error: the window needs a display")
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb to have an X server that answers")
+def test_a_live_x_server_is_a_display(monkeypatch):
+    number = 300 + os.getpid() % 200  # clear of xvfb-run -a, which starts at :99
+    server = subprocess.Popen(
+        ["Xvfb", f":{number}", "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        monkeypatch.setattr(app.sys, "platform", "linux")
+        monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+        monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+        monkeypatch.setenv("DISPLAY", f":{number}")
+        deadline = time.monotonic() + 20
+        while not app.has_display() and time.monotonic() < deadline and server.poll() is None:
+            time.sleep(0.1)
+        assert app.has_display() is True
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from inspector.core.units import format_bytes
 from inspector.gui.panels.table_model import HeaderedTableModel
 from inspector.gui.plots.theme import device_colour
+from inspector.gui.plain_text import plain_label, plain_tooltip
 
 GIB = 1 << 30
 #: Item-data role carrying (used, total) bytes for the memory bar delegate.
@@ -100,7 +101,7 @@ class DeviceTableModel(HeaderedTableModel):
         if role == Qt.ItemDataRole.DecorationRole and column == 0:
             return device_swatch(snap.id)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(snap)
+            return plain_tooltip(self._tooltip(snap))
         used, total, own = self._memory(snap)
         if role == MEMORY_ROLE and column == 2:
             return (used, total)
@@ -204,7 +205,7 @@ class DevicesPanel(QWidget):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
 
-        self.note = QLabel(self)
+        self.note = plain_label(QLabel(self))
         self.note.setObjectName("deviceNote")
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

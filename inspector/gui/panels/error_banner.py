@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.errors import Failure
+from inspector.gui.plain_text import plain_label
 
 #: Headings per failure kind; anything else is just "Error".
 _TITLES = {
@@ -51,13 +52,13 @@ class ErrorBanner(QFrame):
         icon.setPixmap(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical).pixmap(24, 24))
         icon.setAlignment(Qt.AlignmentFlag.AlignTop)
 
-        self.title = QLabel(self)
+        self.title = plain_label(QLabel(self))
         self.title.setObjectName("errorBannerTitle")
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
 
-        self.message = QLabel(self)
+        self.message = plain_label(QLabel(self))
         self.message.setObjectName("errorBannerMessage")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from inspector.core.units import format_seconds
 from inspector.gui.panels.table_model import HeaderedTableModel
+from inspector.gui.plain_text import plain_tooltip
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class HistoryModel(HeaderedTableModel):
             if column == self.RESULT:
                 return entry.result
         elif role == Qt.ItemDataRole.ToolTipRole:
-            return "\n\n".join(t for t in (entry.call, entry.result, entry.detail) if t)
+            return plain_tooltip("\n\n".join(t for t in (entry.call, entry.result, entry.detail) if t))
         elif role == Qt.ItemDataRole.ForegroundRole and column == self.RESULT and not entry.ok:
             return QColor("#c62828")
         elif role == Qt.ItemDataRole.TextAlignmentRole and column in (self.SECONDS, self.GBPS):

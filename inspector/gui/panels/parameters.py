@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView,
 from inspector.core.units import format_bytes
 from inspector.gui.panels.devices import device_colour, device_swatch  # noqa: F401
 from inspector.gui.panels.table_model import header_text
+from inspector.gui.plain_text import plain_tooltip
 
 KIND_LABELS = {
     "parameter": "parameter",
@@ -258,7 +259,7 @@ class PlacementModel(QAbstractItemModel):
             tip = f"{row.name} — {KIND_LABELS.get(row.kind, row.kind)}, {row.elements:,} elements on {row.device}"
             if row.shares_with:
                 tip += f"\nshares its storage with {row.shares_with} (counted once in the totals)"
-            return tip
+            return plain_tooltip(tip)
         return None
 
     def _module_data(self, node: _Node, column: int, role: int):

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBox
 
 from inspector.core.devices import MemoryReading
 from inspector.core.memory_log import MemoryTimeline
+from inspector.gui.plain_text import plain_tooltip
 from inspector.gui.plots.render import png_bytes
 from inspector.gui.plots.theme import device_color, restyle, theme_colors, translucent
 
@@ -198,7 +199,7 @@ class _MemoryCanvas(pg.PlotWidget):
             line = pg.InfiniteLine(marker.start - t0, angle=90, movable=False,
                                    pen=pg.mkPen(foreground, width=1, style=Qt.PenStyle.DashLine),
                                    label=_label_text(marker.label), labelOpts=opts)  # fmt: skip
-            line.setToolTip(marker.label)
+            line.setToolTip(plain_tooltip(marker.label))
             self.addItem(line, ignoreBounds=True)
             self.marker_items.append(line)
             return
@@ -206,7 +207,7 @@ class _MemoryCanvas(pg.PlotWidget):
             (marker.start - t0, marker.end - t0), movable=False,
             brush=translucent(foreground, 28), pen=pg.mkPen(translucent(foreground, 120), width=1),
         )  # fmt: skip
-        region.setToolTip(f"{marker.label} ({marker.end - marker.start:.3f} s)")
+        region.setToolTip(plain_tooltip(f"{marker.label} ({marker.end - marker.start:.3f} s)"))
         pg.InfLineLabel(region.lines[0], text=_label_text(marker.label), **opts)
         self.addItem(region, ignoreBounds=True)
         self.marker_items.append(region)

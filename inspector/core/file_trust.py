@@ -1,0 +1,353 @@
+"""What in a model file would run code or touch the disk if PyTorch loaded it.
+
+Every check here reads the file statically (zip records, JSON, pickle opcodes, source text);
+nothing in the file is imported, unpickled or run. Each check returns the things the file
+asks for, in words; an empty tuple means the file opens without the user's trust.
+
+The archives are read with PyTorch's own zip reader (``torch._C.PyTorchFileReader``), the
+one ``torch.export.load`` and ``torch.jit.load`` use, so a crafted zip cannot show one set
+of records to this check and another to the loader.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import operator
+import pickletools
+import re
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import torch
+
+# --------------------------------------------------------------------------- pickles
+
+
+def pickle_globals(data: bytes) -> list[str]:
+    """Every class or function a pickle names (``module.name``), in order, read statically.
+
+    Covers every protocol: GLOBAL / INST (0-1, "module name" in the opcode), and
+    STACK_GLOBAL (2+, module and name pushed as strings, possibly through the memo). The
+    walk stops quietly where the pickle is cut short or garbled: names seen so far count.
+    """
+    names: list[str] = []
+    stream = io.BytesIO(data)
+    # torch.save's legacy format is several pickles in a row; a raw .pkl is one.
+    while stream.tell() < len(data) and _read_one_pickle(stream, names):
+        pass
+    return names
+
+
+def _read_one_pickle(stream: io.BytesIO, names: list[str]) -> bool:
+    """Add the names one pickle of ``stream`` uses; False where the data stops making sense."""
+    strings: list[str | None] = []  # recent pushes, None for a non-string value
+    memo: dict[int, str | None] = {}
+    try:
+        for opcode, arg, _pos in pickletools.genops(stream):
+            name = opcode.name
+            if name in ("GLOBAL", "INST"):
+                module, _, attribute = str(arg).partition(" ")
+                names.append(f"{module}.{attribute}")
+                strings.append(None)
+            elif name == "STACK_GLOBAL":
+                pushed = strings[-2:] if len(strings) >= 2 else [None, None]
+                owner, member = pushed[0], pushed[1]
+                names.append(f"{owner}.{member}" if owner and member else "(a name built at load)")
+                strings[-2:] = [None]
+            elif "UNICODE" in name or name in ("STRING", "BINSTRING", "SHORT_BINSTRING"):
+                strings.append(str(arg))
+            elif name in ("MEMOIZE",):
+                memo[len(memo)] = strings[-1] if strings else None
+            elif name in ("PUT", "BINPUT", "LONG_BINPUT"):
+                memo[int(str(arg))] = strings[-1] if strings else None
+            elif name in ("GET", "BINGET", "LONG_BINGET"):
+                strings.append(memo.get(int(str(arg))))
+            elif opcode.stack_after:
+                strings.append(None)
+    except Exception:  # noqa: BLE001 -- pickletools raises ValueError & co. on damage: keep what was read
+        return False
+    return True
+
+
+def _weights_only_allowed() -> set[str]:
+    """The globals ``torch.load(weights_only=True)`` accepts (PyTorch's own list + the user's)."""
+    from torch import _weights_only_unpickler as unpickler
+
+    user_allowed = unpickler._get_user_allowed_globals()
+    return set(unpickler._get_allowed_globals()) | set(user_allowed)
+
+
+def unsafe_pickle_globals(data: bytes) -> tuple[str, ...]:
+    """The names in a raw pickle that weights-only loading refuses, sorted, no repeats."""
+    allowed = _weights_only_allowed()
+    return tuple(sorted({name for name in pickle_globals(data) if name not in allowed}))
+
+
+def is_pickle(data: bytes) -> bool:
+    """Whether ``data`` parses as one whole pickle (statically; nothing is built)."""
+    try:
+        for opcode, _arg, _pos in pickletools.genops(data):
+            if opcode.name == "STOP":
+                return True
+    except Exception:  # noqa: BLE001 -- any parse failure means "not a pickle"
+        return False
+    return False
+
+
+def _torch_saved_unsafe_globals(data: bytes) -> tuple[str, ...]:
+    """The globals weights-only loading refuses in a ``torch.save`` blob (zip or legacy)."""
+    if data[:4] == b"PK\x03\x04":
+        try:
+            found = torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data))
+        except Exception:  # noqa: BLE001 -- unreadable statically: trust decides, not us
+            return ("a pickled member that cannot be read safely",)
+        return tuple(sorted(found))
+    return unsafe_pickle_globals(data)
+
+
+# --------------------------------------------------------------------------- ops
+
+#: Operators that read or write files, or talk to other processes (found by listing every
+#: registered schema with a file-name argument, and the communication namespaces).
+_FILE_OR_PROCESS_OPS = frozenset({"from_file", "save", "load_tensor"})
+_PROCESS_NAMESPACES = frozenset(
+    {"c10d", "c10d_functional", "_c10d_functional", "_c10d_functional_autograd", "symm_mem", "_dtensor", "debugprims"}
+)
+
+
+def _touches_files_or_processes(parts: list[str]) -> str | None:
+    """The offending name in a dotted call target (``torch.ops.aten.from_file.default``)."""
+    for part in parts:
+        if part in _FILE_OR_PROCESS_OPS or part in _PROCESS_NAMESPACES:
+            return part
+    return None
+
+
+# --------------------------------------------------------------------------- TorchScript
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
+_SETSTATE = re.compile(r"\bdef\s+__setstate__\b")
+
+
+def torchscript_risks(path: Path) -> tuple[str, ...]:
+    """What a TorchScript archive would run at load, or which file/process ops its code calls.
+
+    ``torch.jit.load`` compiles the sources under ``code/`` and calls a class's scripted
+    ``__setstate__`` for every object of it in the archive's pickles: that runs at load,
+    before any forward. Ops are found by their names in the source text (TorchScript has no
+    way to call an op whose name is not written out), so a false alarm costs a trust prompt,
+    never a missed op.
+    """
+    reader = torch._C.PyTorchFileReader(str(path))
+    risks: list[str] = []
+    for record in sorted(reader.get_all_records()):
+        if not (record.startswith("code/") and record.endswith(".py")):
+            continue
+        source = bytes(reader.get_record(record)).decode("utf-8", errors="replace")
+        if _SETSTATE.search(source):
+            risks.append(f"__setstate__ in {record} (runs at load)")
+        for match in _DOTTED.finditer(source):
+            parts = re.split(r"\s*\.\s*", match.group())
+            offender = _touches_files_or_processes(parts)
+            if offender is not None:
+                risks.append(f"{'.'.join(parts)} in {record} (touches files or other processes)")
+    return tuple(dict.fromkeys(risks))
+
+
+# --------------------------------------------------------------------------- torch.export
+
+#: Call targets an exported graph names outside ``torch.ops``: the symbolic-shape operators
+#: torch.export serialises by module and name (serde's _SYM_OPS), and tuple indexing.
+def _symbolic_targets() -> frozenset[str]:
+    try:
+        from torch._export.serde.serialize import _SYM_OPS
+
+        ops: set[Any] = set(_SYM_OPS)
+    except ImportError:  # a torch without the table: these are its members in 2.13
+        ops = {operator.eq, operator.add, operator.mul, math.trunc, torch.sym_int, torch.sym_float}
+    ops.add(operator.getitem)
+    return frozenset(f"{op.__module__}.{op.__name__}" for op in ops)
+
+
+#: Names a shape expression may use: torch's sympy functions, sympy's arithmetic and
+#: logic, numbers, and symbols such as s0, u3, zuf1 (torch.utils._sympy.symbol.SymT).
+_SYMPY_NAMES = frozenset(
+    {
+        "FloorDiv", "ModularIndexing", "Where", "PythonMod", "Mod", "CleanDiv", "CeilToInt",
+        "FloorToInt", "CeilDiv", "LShift", "RShift", "PowByNatural", "FloatPow", "FloatTrueDiv",
+        "IntTrueDiv", "IsNonOverlappingAndDenseIndicator", "TruncToFloat", "TruncToInt",
+        "RoundToInt", "RoundDecimal", "ToFloat", "Identity", "OpaqueUnaryFn_sqrt", "BitwiseFn_bitwise_and",
+        "BitwiseFn_bitwise_or", "BitwiseFn_bitwise_xor", "Min", "Max", "Abs", "Eq", "Ne", "Lt", "Le",
+        "Gt", "Ge", "And", "Or", "Not", "Integer", "Rational", "Float", "floor", "ceiling", "oo",
+        "zoo", "nan", "true", "false", "True", "False", "Piecewise", "ITE", "sqrt", "Pow", "Mul",
+        "Add", "Symbol",
+    }
+)
+#: Assumptions torch writes into ``Symbol('s77', positive=True, integer=True)``.
+_SYMPY_ASSUMPTIONS = frozenset(
+    {
+        "positive", "negative", "nonnegative", "nonpositive", "integer", "real", "finite",
+        "infinite", "zero", "nonzero", "even", "odd", "rational", "commutative", "extended_real",
+        "prime", "composite",
+    }
+)
+_SYMBOL_NAME = re.compile(r"[a-z]+\d+\Z")
+_EXPRESSION_TOKEN = re.compile(
+    r"\s*(?:(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)|([A-Za-z_]\w*)|'([A-Za-z_]\w*)'"
+    r"|(\*\*|//|<=|>=|==|!=|[-+*/%(),<>~&|^=]))"
+)
+
+
+def _safe_shape_expression(text: str) -> bool:
+    """Whether a serialised shape expression is arithmetic on known names only.
+
+    torch.export's loader hands ``expr_str`` to ``sympy.sympify``, which ``eval``s it: an
+    expression is allowed only if every token is a number, an operator, a bracket or comma,
+    a name from the lists above or shaped like a size symbol, or such a symbol name in
+    quotes (``Symbol('s77', positive=True)``). No other string, no dot after a name, no
+    square bracket or lambda gets through, so no Python object can be reached.
+    """
+    position = 0
+    while position < len(text):
+        match = _EXPRESSION_TOKEN.match(text, position)
+        if match is None or match.end() == position:
+            return text[position:].strip() == ""
+        name = match.group(2)
+        if name is not None and not (
+            name in _SYMPY_NAMES or name in _SYMPY_ASSUMPTIONS or _SYMBOL_NAME.match(name)
+        ):
+            return False
+        quoted = match.group(3)  # Symbol('s77', ...): only a symbol's name may be quoted
+        if quoted is not None and not _SYMBOL_NAME.match(quoted):
+            return False
+        position = match.end()
+    return True
+
+
+def _graph_nodes_and_expressions(value: Any) -> Iterator[tuple[str, str]]:
+    """("target", name) for every graph node and ("expr", text) for every shape expression."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            target = item.get("target")
+            if isinstance(target, str) and "inputs" in item and "outputs" in item:
+                yield "target", target
+            expression = item.get("expr_str")
+            if isinstance(expression, str):
+                yield "expr", expression
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _graph_risks(document: bytes, record: str) -> list[str]:
+    """File/process ops, unknown call targets and code-bearing shape expressions in a graph."""
+    try:
+        graph = json.loads(document)
+    except (ValueError, RecursionError):
+        return []  # the loader fails on it too, before building anything
+    symbolic = _symbolic_targets()
+    risks: list[str] = []
+    for kind, text in _graph_nodes_and_expressions(graph):
+        if kind == "expr":
+            if not _safe_shape_expression(text):
+                risks.append(f"Python code in a shape expression of {record}: {text[:60]!r}")
+            continue
+        if text.startswith("#"):  # an extension op: a handler registered in this process
+            continue
+        if text.startswith("torch.ops."):
+            offender = _touches_files_or_processes(text.split("."))
+            if offender is not None:
+                risks.append(f"{text} in {record} (touches files or other processes)")
+            continue
+        if text.startswith(("torch", "_operator", "math")) and text not in symbolic:
+            # The loader resolves these with getattr from the torch, operator or math
+            # module: "torch.os.system" would be os.system.
+            risks.append(f"a call of {text} in {record}")
+    return risks
+
+
+def _payload_config(reader: Any, name: str) -> Any:
+    from torch._export.serde import schema
+    from torch._export.serde.serialize import _dict_to_dataclass
+
+    text = bytes(reader.get_record(name)).decode("utf-8")
+    return _dict_to_dataclass(schema.PayloadConfig, json.loads(text))
+
+
+def exported_program_risks(path: Path) -> tuple[str, ...]:
+    """What ``torch.export.load`` would unpickle without weights-only, or run, for this file.
+
+    Follows torch 2.13's loader (torch/export/pt2_archive/_package.py ``load_pt2`` and the
+    pre-2.8 fallback in ``torch.export.load``) record by record:
+    - every entry of each model's constants config, decided by its ``path_name`` exactly as
+      the loader dispatches on it: ``tensor_*`` raw bytes are plain tensors, ``tensor_*``
+      with ``use_pickle`` go through ``torch.load`` (checked for unsafe globals),
+      ``custom_obj_*`` through TorchScript's unpickler and ``opaque_obj_*`` through plain
+      ``pickle.loads`` — both need trust;
+    - pickled weights, legacy weight/constant files and sample inputs (``torch.load``);
+    - the graph: shape expressions (``sympy.sympify`` evaluates them) and call targets.
+    """
+    from torch.export.pt2_archive import constants as pt2
+
+    risks: list[str] = []
+    reader = torch._C.PyTorchFileReader(str(path))
+    records = set(reader.get_all_records())
+
+    def torch_loaded(record: str) -> None:
+        if record in records:
+            for name in _torch_saved_unsafe_globals(bytes(reader.get_record(record))):
+                risks.append(f"{name} (pickled in {record})")
+
+    if any(record.startswith(pt2.AOTINDUCTOR_DIR) for record in records):
+        risks.append(f"compiled code in {pt2.AOTINDUCTOR_DIR}")
+    prefix, suffix = pt2.MODELS_FILENAME_FORMAT.split("{}")
+    for record in sorted(records):
+        if not record.startswith(pt2.MODELS_DIR):
+            continue
+        model = record[len(prefix) : -len(suffix)]
+        risks.extend(_graph_risks(bytes(reader.get_record(record)), record))
+        torch_loaded(pt2.SAMPLE_INPUTS_FILENAME_FORMAT.format(model))
+        torch_loaded(f"{pt2.WEIGHTS_DIR}{model}.pt")
+        torch_loaded(f"{pt2.CONSTANTS_DIR}{model}.pt")
+        weights_config = pt2.WEIGHTS_CONFIG_FILENAME_FORMAT.format(model)
+        if weights_config in records:
+            for meta in _payload_config(reader, weights_config).config.values():
+                if meta.use_pickle:
+                    torch_loaded(f"{pt2.WEIGHTS_DIR}{meta.path_name}")
+        constants_config = pt2.CONSTANTS_CONFIG_FILENAME_FORMAT.format(model)
+        if constants_config in records:
+            for fqn, meta in _payload_config(reader, constants_config).config.items():
+                where = f"{pt2.CONSTANTS_DIR}{meta.path_name}"
+                if meta.path_name.startswith(pt2.TENSOR_CONSTANT_FILENAME_PREFIX):
+                    if meta.use_pickle:
+                        torch_loaded(where)
+                elif meta.path_name.startswith(pt2.CUSTOM_OBJ_FILENAME_PREFIX):
+                    risks.append(f"a TorchScript object in constant {fqn} ({where})")
+                elif meta.path_name.startswith(pt2.OPAQUE_OBJ_FILENAME_PREFIX):
+                    risks.append(f"Python objects pickled in constant {fqn} ({where})")
+    risks.extend(_legacy_export_risks(path))
+    return tuple(dict.fromkeys(risks))
+
+
+def _legacy_export_risks(path: Path) -> list[str]:
+    """The pre-2.8 layout torch.export.load falls back to (read with zipfile, as it does)."""
+    risks: list[str] = []
+    with zipfile.ZipFile(path) as archive:
+        if "version" not in archive.namelist():
+            return risks
+        members: dict[str, bytes] = {}
+        for info in archive.infolist():  # the last of duplicate names wins, as in the loader
+            members[info.filename] = archive.read(info.filename)
+    for name in ("serialized_state_dict.pt", "serialized_constants.pt", "serialized_example_inputs.pt"):
+        if name in members:
+            risks.extend(f"{found} (pickled in {name})" for found in _torch_saved_unsafe_globals(members[name]))
+    program = members.get("serialized_exported_program.json")
+    if program is not None:
+        risks.extend(_graph_risks(program, "serialized_exported_program.json"))
+    return risks

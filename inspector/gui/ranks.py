@@ -1,0 +1,165 @@
+"""The ranks of a torchrun report side by side: latency per rank, the slowest highlighted.
+
+A report written under torchrun carries ``ranks`` (see ``inspector.core.ranks``). When the
+window opens one, a "Ranks" tab appears with a table (rank, host, device, median, p5–p95,
+how much slower than the fastest rank, status), a bar per rank, and one line that names the
+slowest rank and the spread across ranks. Failed ranks are listed with their error.
+
+Integration in the window (one call where a report was opened)::
+
+    show_ranks(self.tabs, report)     # adds/updates the tab; removes it for a report without ranks
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget
+
+from inspector.core.ranks import ranks_summary
+
+HEADERS = ("Rank", "Host", "Device", "Median (ms)", "p5–p95 (ms)", "vs fastest", "Status")
+_SLOWEST_BG = QColor("#ffebee")
+_FAILED = QColor("#c62828")
+_BAR = QColor("#1565c0")
+_SLOWEST_BAR = QColor("#c62828")
+
+
+def _ms(value: Any) -> str:
+    if not isinstance(value, (int, float)):
+        return "—"
+    return f"{value:.1f}" if value >= 100 else f"{value:.4g}"
+
+
+def _item(text: str, *, numeric: bool = False) -> QTableWidgetItem:
+    # Plain text only: host names and errors come from a file (never rich text).
+    cell = QTableWidgetItem(text)
+    cell.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+    if numeric:
+        cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return cell
+
+
+def _text(value: Any) -> str:
+    text = str(value) if value is not None else "?"
+    return "".join(c if c.isprintable() else "�" for c in text)
+
+
+class RanksView(QWidget):
+    """Ranks of one report. ``set_report(report)``; ``summary`` holds the figures shown."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ranksView")
+        self.summary: dict[str, Any] = {}
+        self.summaryLabel = QLabel(self)
+        self.summaryLabel.setObjectName("ranksSummary")
+        self.summaryLabel.setTextFormat(Qt.TextFormat.PlainText)
+        self.summaryLabel.setWordWrap(True)
+        self.table = QTableWidget(0, len(HEADERS), self)
+        self.table.setObjectName("ranksTable")
+        self.table.setHorizontalHeaderLabels(list(HEADERS))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.plot = pg.PlotWidget(self)
+        self.plot.setObjectName("ranksPlot")
+        self.plot.setBackground("w")
+        self.plot.setLabel("left", "median (ms)")
+        self.plot.setLabel("bottom", "rank")
+        self.plot.showGrid(y=True, alpha=0.3)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.setMinimumHeight(140)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.summaryLabel)
+        layout.addWidget(self.table, 3)
+        layout.addWidget(self.plot, 2)
+
+    def set_report(self, report: Mapping[str, Any]) -> None:
+        ranks = [r for r in report.get("ranks") or [] if isinstance(r, Mapping)]
+        self.summary = ranks_summary(ranks)
+        self._fill(ranks)
+        self._draw(ranks)
+        self.summaryLabel.setText(self.summary_text(ranks))
+
+    def summary_text(self, ranks: Sequence[Mapping[str, Any]]) -> str:
+        s = self.summary
+        hosts = len({r.get("host") for r in ranks})
+        parts = [f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} on {hosts} host{'s' if hosts != 1 else ''}"]
+        medians = s["medians_ms"]
+        if s["slowest"] is not None:
+            slow = next(r for r in ranks if r.get("rank") == s["slowest"])
+            parts.append(
+                f"slowest: rank {s['slowest']} ({_text(slow.get('device'))} on {_text(slow.get('host'))}), "
+                f"median {_ms(medians[s['slowest']])} ms"
+            )
+        if s["spread"] is not None:
+            parts.append(
+                f"spread {s['spread']:.1%}: the slowest rank's median over the fastest's (rank {s['fastest']}, {_ms(medians[s['fastest']])} ms)"
+            )
+        if s["failed"]:
+            parts.append(f"failed: rank{'s' if len(s['failed']) > 1 else ''} {', '.join(map(str, s['failed']))}")
+        return " · ".join(parts)
+
+    def _fill(self, ranks: Sequence[Mapping[str, Any]]) -> None:
+        s = self.summary
+        self.table.setRowCount(len(ranks))
+        bold = QFont()
+        bold.setBold(True)
+        for row, entry in enumerate(sorted(ranks, key=lambda r: r.get("rank", 0))):
+            latency = entry.get("latency") or [{}]
+            first = latency[0] if isinstance(latency[0], Mapping) else {}
+            rank = entry.get("rank")
+            median = s["medians_ms"].get(rank)
+            slower = (median / s["medians_ms"][s["fastest"]] - 1) if median is not None and s["fastest"] is not None else None
+            status = "ok" if entry.get("ok") else f"failed: {_text(entry.get('error'))}"
+            cells = [
+                _item(str(rank), numeric=True),
+                _item(_text(entry.get("host"))),
+                _item(_text(entry.get("device"))),
+                _item(_ms(median), numeric=True),
+                _item(f"{_ms(first.get('p5_ms'))} – {_ms(first.get('p95_ms'))}" if first else "—", numeric=True),
+                _item("—" if slower is None else f"+{slower:.1%}", numeric=True),
+                _item(status),
+            ]
+            for col, cell in enumerate(cells):
+                if rank == s["slowest"] and s["spread"] is not None:
+                    cell.setBackground(QBrush(_SLOWEST_BG))
+                    cell.setFont(bold)
+                    cell.setToolTip("the slowest rank")
+                if not entry.get("ok"):
+                    cell.setForeground(QBrush(_FAILED))
+                self.table.setItem(row, col, cell)
+
+    def _draw(self, ranks: Sequence[Mapping[str, Any]]) -> None:
+        self.plot.clear()
+        medians = self.summary["medians_ms"]
+        if not medians:
+            return
+        order = sorted(medians)
+        brushes = [pg.mkBrush(_SLOWEST_BAR if r == self.summary["slowest"] and len(order) > 1 else _BAR) for r in order]
+        self.bars = pg.BarGraphItem(x=order, height=[medians[r] for r in order], width=0.6, brushes=brushes)
+        self.plot.addItem(self.bars)
+        self.plot.getAxis("bottom").setTicks([[(r, str(r)) for r in order]])
+
+
+def show_ranks(tabs: QTabWidget, report: Mapping[str, Any] | None) -> RanksView | None:
+    """Show ``report``'s ranks in a "Ranks" tab of ``tabs`` (made on first use); a report
+    without ranks removes the tab. Returns the view, or None when there is nothing to show."""
+    view = tabs.findChild(RanksView, "ranksView")
+    if not report or not report.get("ranks"):
+        if view is not None:
+            tabs.removeTab(tabs.indexOf(view))
+            view.deleteLater()
+        return None
+    if view is None:
+        view = RanksView(tabs)
+        tabs.addTab(view, "Ranks")
+    view.set_report(report)
+    tabs.setCurrentWidget(view)
+    return view

@@ -1,0 +1,126 @@
+"""inspect --device-map from the command line: applied, explained, refused in one line."""
+
+import json
+
+from inspector.cli import main
+from tests.fake_cuda import fake_cuda
+
+FACTORY = '''
+import torch
+from torch import nn
+
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(50, 8)
+        self.layers = nn.ModuleList(nn.Linear(8, 8) for _ in range(3))
+        self.lm_head = nn.Linear(8, 50)
+
+    def forward(self, ids):
+        x = self.embed_tokens(ids)
+        for layer in self.layers:
+            x = layer(x)
+        return self.lm_head(x)
+
+def make():
+    return LM(), torch.randint(0, 50, (2, 4))
+'''
+
+
+def _setup(tmp_path, mapping):
+    (tmp_path / "lm.py").write_text(FACTORY)
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps(mapping) if not isinstance(mapping, str) else mapping)
+    return f"{tmp_path / 'lm.py'}:make", str(path)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_map_is_applied_and_the_crossing_shown(capsys, tmp_path):
+    spec, path = _setup(tmp_path, {"embed_tokens": "cpu", "layers.0": "cpu", "layers.1": "meta", "layers.2": "meta", "lm_head": "meta"})
+    code, out, err = run(capsys, "inspect", spec, "--device-map", path)
+    assert code == 0, err
+    assert "cpu           3  1.8 KiB  embed_tokens, layers.0" in out
+    assert "layers.1–2, lm_head" in out
+    assert "finding: layers.0 on cpu hands 256 B (1 tensor) to layers.1 on meta each forward" in out
+    rows = {line.split()[0]: line.split()[4] for line in out.splitlines() if line.startswith(("layers.", "lm_head.", "embed_tokens."))}
+    assert rows["layers.0.weight"] == "cpu" and rows["layers.1.weight"] == "meta" and rows["lm_head.bias"] == "meta"
+
+
+def test_json_carries_the_layout_and_crossings(capsys, tmp_path):
+    spec, path = _setup(tmp_path, {"embed_tokens": "meta", "layers": "meta", "lm_head": "meta"})
+    code, out, _ = run(capsys, "inspect", spec, "--device-map", path, "--json")
+    assert code == 0
+    data = json.loads(out)
+    dm = data["device_map"]
+    assert dm["ok"] and dm["devices"][0]["device"] == "meta" and dm["devices"][0]["modules"] == ["(the whole model)"]
+    (crossing,) = dm["crossings"]["crossings"]
+    assert crossing["source"] == "the input" and crossing["target"] == "embed_tokens" and crossing["bytes_per_forward"] == 64
+    assert {t["device"] for t in data["tensors"]} == {"meta"}
+
+
+def test_a_bad_map_is_one_line_and_exit_2(capsys, tmp_path):
+    spec, path = _setup(tmp_path, "{oops")
+    code, out, err = run(capsys, "inspect", spec, "--device-map", path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "is not a device map: it is not JSON" in err
+
+
+def test_an_unknown_module_name_is_exit_2(capsys, tmp_path):
+    spec, path = _setup(tmp_path, {"model.decoder": 0})
+    code, _, err = run(capsys, "inspect", spec, "--device-map", path)
+    assert code == 2 and "names 'model.decoder', which is no module or tensor of the model" in err
+
+
+def test_a_map_onto_a_gpu_that_cannot_take_tensors_rolls_back_and_exits_1(capsys, tmp_path, monkeypatch):
+    fake_cuda(monkeypatch, count=2)
+    spec, path = _setup(tmp_path, {"embed_tokens": "meta", "layers": 1, "lm_head": "cpu"})
+    code, out, err = run(capsys, "inspect", spec, "--device-map", path)
+    assert code == 1
+    assert "not applied" in out and err.startswith("error: applying the device map failed")
+    devices = {line.split()[4] for line in out.splitlines() if line.startswith(("layers.", "lm_head.", "embed_tokens."))}
+    assert devices == {"cpu"}
+
+
+def test_device_map_and_to_do_not_mix(capsys, tmp_path):
+    spec, path = _setup(tmp_path, {"embed_tokens": "cpu"})
+    code, _, err = run(capsys, "inspect", spec, "--device-map", path, "--to", "cpu")
+    assert code == 2 and "--device-map places each module itself" in err
+
+
+SPLIT = '''
+import torch
+from torch import nn
+
+class Pipe(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4).to("meta")
+
+    def forward(self, x):
+        return self.b(self.a(x).to("meta"))
+
+def make():
+    return Pipe(), torch.randn(3, 4)
+'''
+
+
+def test_a_model_already_split_is_laid_out_and_its_hand_offs_measured(capsys, tmp_path):
+    (tmp_path / "split.py").write_text(SPLIT)
+    code, out, _ = run(capsys, "inspect", f"{tmp_path / 'split.py'}:make")
+    assert code == 0
+    assert "The model sits on several devices:" in out
+    assert "finding: a on cpu hands 48 B (1 tensor) to the model's forward on meta each forward" in out
+    code, out, _ = run(capsys, "inspect", f"{tmp_path / 'split.py'}:make", "--json")
+    layout = json.loads(out)["device_layout"]
+    assert [(d["device"], d["modules"]) for d in layout["devices"]] == [("cpu", ["a"]), ("meta", ["b"])]
+
+
+def test_a_model_on_one_device_gets_no_layout_section(capsys):
+    code, out, _ = run(capsys, "inspect", "--json")
+    assert code == 0 and "device_layout" not in json.loads(out)

@@ -1,0 +1,96 @@
+"""bench --trace, bench --memory-snapshot and devices --prometheus from the command line."""
+
+import json
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from inspector.cli import main
+from inspector.core.errors import InputError
+from inspector.core.report import load_report
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_bench_trace_has_one_complete_event_per_sample_and_warm_up_call(capsys, tmp_path):
+    path = tmp_path / "trace.json"
+    code, _, err = run(capsys, "bench", "--device", "cpu", "--runs", "7", "--trace", str(path), "--output", str(tmp_path / "r.json"))
+    assert code == 0, err
+    trace = json.loads(path.read_text())
+    complete = [e for e in trace["traceEvents"] if e["ph"] == "X"]
+    assert all(isinstance(e["ts"], (int, float)) and e["dur"] >= 0 for e in complete)
+    samples = [e for e in complete if e["name"].startswith("sample ")]
+    report = json.loads((tmp_path / "r.json").read_text())
+    latency = report["latency"][0]
+    assert len(samples) == 7 == len(latency["samples_ms"])
+    assert [e["args"]["ms"] for e in samples] == latency["samples_ms"]
+    assert len([e for e in complete if e["name"].startswith("warm-up call")]) == len(latency["warmup_samples_ms"])
+    assert [e["args"]["call"] for e in complete if e["tid"] == 1] == [m["call"] for m in report["moves"]]
+    assert "trace written" in err
+
+
+@pytest.mark.parametrize(("name", "why"), [("trace.txt", "must end in .json"), ("nowhere/trace.json", "does not exist")])
+def test_a_trace_path_that_cannot_work_is_refused_before_measuring(capsys, tmp_path, name, why):
+    code, _, err = run(capsys, "bench", "--runs", "1", "--trace", str(tmp_path / name))
+    assert code == 2 and why in err and "moved:" not in err
+
+
+@pytest.mark.cpu_only
+def test_memory_snapshot_on_the_cpu_says_it_needs_cuda_before_measuring(capsys, tmp_path):
+    code, out, err = run(capsys, "bench", "--runs", "1", "--memory-snapshot", str(tmp_path / "s.pickle"))
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("error: --memory-snapshot needs CUDA")
+    assert "moved:" not in err and out == ""
+    assert not (tmp_path / "s.pickle").exists()
+
+
+def test_devices_prometheus_parses(capsys):
+    code, out, _ = run(capsys, "devices", "--prometheus")
+    assert code == 0
+    families = {f.name: f for f in text_string_to_metric_families(out)}
+    cpu = families["torch_device_inspector_memory_total_bytes"].samples[0]
+    assert cpu.labels["device"] == "cpu" and cpu.value > 0 and cpu.labels["host"]
+
+
+def test_devices_prometheus_and_json_do_not_mix(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["devices", "--json", "--prometheus"])
+    assert info.value.code == 2
+
+
+def test_a_report_with_malformed_ranks_is_refused(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    assert run(capsys, "bench", "--device", "cpu", "--runs", "2", "--output", str(path))[0] == 0
+    report = json.loads(path.read_text())
+    for ranks, why in ([{"rank": "0"}], "no rank number"), ("all", "not a list"), ([{"rank": 0, "ok": True, "latency": [{}]}], "rank 0's latency"):
+        report["ranks"] = ranks
+        path.write_text(json.dumps(report))
+        with pytest.raises(InputError, match=why):
+            load_report(path)
+
+
+def test_memory_snapshot_records_around_the_moves_and_timing_and_writes_the_pickle(capsys, tmp_path, monkeypatch):
+    """The CUDA path's plumbing, with torch's recorder faked (the real one runs in gpu_check)."""
+    import pickle
+
+    import torch
+
+    from inspector.core import moves
+    from tests.fake_cuda import fake_cuda
+
+    fake_cuda(monkeypatch, count=1)
+    calls = []
+    monkeypatch.setattr(torch.cuda.memory, "_record_memory_history", lambda enabled="all", **kw: calls.append(("record", enabled)))
+    monkeypatch.setattr(torch.cuda.memory, "_snapshot", lambda *a, **k: calls.append(("snapshot",)) or {"segments": [], "device_traces": [[]]})
+    real_move = moves.move_model
+    monkeypatch.setattr(moves, "move_model", lambda *a, **k: calls.append(("move",)) or real_move(*a, **k))
+    path = tmp_path / "snap.pickle"
+    code, _, err = run(capsys, "bench", "--device", "cpu", "--runs", "2", "--memory-snapshot", str(path))
+    assert code == 0, err
+    assert calls == [("record", "all"), ("move",), ("snapshot",), ("record", None)]
+    assert pickle.loads(path.read_bytes()) == {"segments": [], "device_traces": [[]]}
+    assert "memory snapshot written" in err and "pytorch.org/memory_viz" in err
