@@ -9,7 +9,8 @@ readings; moves with .to(), .cuda() and .cpu() (and a bf16 cast) keeping every t
 bitwise equal; a move that runs out of GPU memory on purpose and rolls back; latency next
 to torch.utils.benchmark; host->GPU GB/s next to a raw tensor.to("cuda") of the same bytes,
 pageable and pinned; the CLI's devices / inspect / bench commands; bench --memory-snapshot
-read back with torch.cuda._memory_viz, --trace, devices --prometheus, and a torchrun run.
+read back with torch.cuda._memory_viz, --trace, devices --prometheus, and a torchrun run;
+sparse and complex sizes on the GPU, and a failed run leaving an earlier report intact.
 """
 
 from __future__ import annotations
@@ -256,6 +257,52 @@ def check_cli(out_dir: Path) -> None:
     check("CLI bench train-step bf16 on cuda:0", p.returncode == 0)
 
 
+class _Masked(nn.Module):
+    """A sparse buffer and a complex64 parameter: sizes that must not be read densely."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        mask = torch.zeros(1000, 1000)
+        mask[0, :10] = 1
+        self.register_buffer("mask", mask.to_sparse())
+        self.w = nn.Parameter(torch.randn(4, 4, dtype=torch.complex64))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x @ self.w
+
+
+def check_sizes() -> None:
+    """Issue 9 item 9 on a GPU: sparse and complex tensors moved to cuda:0 keep honest sizes."""
+    loaded = LoadedModel("masked", _Masked(), None, torch.randn(2, 4, dtype=torch.complex64), "factory")
+    res = move_model(loaded, MoveRequest("to", device="cuda:0"))
+    p = placement.snapshot(loaded)
+    rows = {r.name: r for r in p.tensors}
+    ok = (
+        res.ok
+        and rows["mask"].device == "cuda:0"
+        and (rows["mask"].storage, rows["mask"].bytes) == ("sparse_coo", 200)
+        and (rows["w"].dtype, rows["w"].bytes) == ("complex64", 128)
+        and p.totals.by_device == {"cuda:0": 328}
+    )
+    check("sparse buffer + complex64 parameter moved to cuda:0 keep real sizes", ok,
+          f"move ok={res.ok} {res.error.message if res.error else ''}; totals {p.totals}")  # fmt: skip
+    result = measure_latency(loaded, runs=20)
+    check("a complex64 model times as complex64 on cuda:0", result.dtype == "complex64", f"median {result.median_ms:.4f} ms")
+
+
+def check_failed_run_keeps_report(out_dir: Path) -> None:
+    """Issue 9 item 6 on a GPU machine: a run that measures nothing leaves the report alone."""
+    good = out_dir / "good.json"
+    good.write_bytes(b'{"kept": true}\n')
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    absent = f"cuda:{torch.cuda.device_count()}"
+    p = subprocess.run([sys.executable, "-m", "inspector", "bench", "--device", absent, "--runs", "3", "--output", str(good)],
+                       capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+    errors = [line for line in p.stderr.splitlines() if line.startswith("error:")]
+    check(f"bench --device {absent} exits 1 and leaves good.json intact",
+          p.returncode == 1 and len(errors) == 1 and good.read_bytes() == b'{"kept": true}\n', p.stderr[-400:])  # fmt: skip
+
+
 def check_formats(out_dir: Path) -> None:
     """Issue 15: memory snapshot (read back by torch's own memory_viz reader), trace, Prometheus,
     and two torchrun ranks on cuda:0/cuda:1 (or one rank per GPU present, at most 2)."""
@@ -316,7 +363,9 @@ def main() -> int:
     print(f"torch {torch.__version__} CUDA {torch.version.cuda} on {torch.cuda.get_device_name(0)}")
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for step in (check_discovery, check_methods, check_oom_rollback, check_latency, check_bandwidth, lambda: check_cli(out_dir), lambda: check_formats(out_dir)):
+    steps = (check_discovery, check_methods, check_oom_rollback, check_latency, check_bandwidth, lambda: check_cli(out_dir),
+             lambda: check_formats(out_dir), check_sizes, lambda: check_failed_run_keeps_report(out_dir))  # fmt: skip
+    for step in steps:
         try:
             step()
         except Exception as exc:  # noqa: BLE001 -- keep going: one broken path must not hide the others

@@ -22,6 +22,10 @@ from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType, MoveMethod
 DTYPES = tuple(d.value for d in DType)
 METHODS = tuple(m.value for m in MoveMethod)
 MODES = tuple(m.value for m in BenchMode)
+# The caps on a benchmark request, stated in --help (the same numbers timing.py enforces;
+# a test keeps them equal without importing torch here).
+MAX_SAMPLES = 100_000
+MAX_MEASURE_SECONDS = 3600.0
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,8 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=MODES, default=BenchMode.FORWARD.value, help="what to time (default: forward)")
     p.add_argument("--input-shape", metavar="SHAPE", help="input shape for models without an example input, e.g. 1,3,224,224")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--runs", type=int, metavar="N", help=f"timed samples per device (default: {DEFAULT_RUNS})")
-    group.add_argument("--min-time", type=float, metavar="S", help="sample for at least S seconds per device")
+    group.add_argument("--runs", type=int, metavar="N", help=f"timed samples per device (default: {DEFAULT_RUNS}; capped at {MAX_SAMPLES:,}, and a run stops after {MAX_MEASURE_SECONDS:,g} s)")
+    group.add_argument("--min-time", type=float, metavar="S", help=f"sample for at least S seconds per device (capped at {MAX_MEASURE_SECONDS:,g} s or {MAX_SAMPLES:,} samples)")
     p.add_argument("--output", metavar="FILE", help="write the timing report (.json, .csv, .md or .html)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     p.add_argument("--trace", metavar="FILE.json", help="write a Chrome Trace Event file (Perfetto, chrome://tracing): moves, warm-up and every sample")
@@ -228,8 +232,11 @@ def _move_request(method: str, device: str | None, dtype: str | None, pinned: bo
 
 
 def _placement_text(loaded, placement) -> str:
+    from inspector.core.placement import device_bytes_text, meta_text, size_text
+
     t = placement.totals
-    head = f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {t.count} tensors, {t.elements:,} elements, {format_bytes(t.bytes)}"
+    head = (f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {t.count} tensors, {t.elements:,} elements, "
+            f"{format_bytes(t.bytes)}{meta_text(t)}")
     rows = [
         [
             r.name,
@@ -237,7 +244,7 @@ def _placement_text(loaded, placement) -> str:
             "x".join(map(str, r.shape)) or "scalar",
             r.dtype,
             r.device,
-            format_bytes(r.bytes) + (f" (= {r.shares_with})" if r.shares_with else ""),
+            size_text(r) + (f" (= {r.shares_with})" if r.shares_with else ""),
             "yes" if r.requires_grad else "no",
         ]
         for r in placement.tensors
@@ -245,7 +252,7 @@ def _placement_text(loaded, placement) -> str:
     parts = [head, "", _table(["NAME", "KIND", "SHAPE", "DTYPE", "DEVICE", "SIZE", "GRAD"], rows, right={5})]
     parts.append("")
     nothing = "(no tensors)"
-    parts.append("By device: " + (", ".join(f"{_plain(d)} {format_bytes(b)}" for d, b in t.by_device.items()) or nothing))
+    parts.append("By device: " + (", ".join(f"{_plain(d)} {device_bytes_text(t, d)}" for d in t.by_device) or nothing))
     parts.append("By dtype:  " + (", ".join(f"{_plain(d)} {format_bytes(b)}" for d, b in t.by_dtype.items()) or nothing))
     for w in placement.warnings:
         parts.append(f"warning: {_plain(w.message)}")
@@ -414,22 +421,6 @@ class _ProgressBar:
         sys.stderr.flush()
 
 
-def _check_output(output: str, suffixes: tuple[str, ...]) -> None:
-    """Refuse a report path that cannot work before minutes of measuring, not after."""
-    import os
-    from pathlib import Path
-
-    from inspector.core.errors import InputError
-
-    if not output.lower().endswith(suffixes):
-        raise InputError(f"--output must end in one of {', '.join(suffixes)}: {output}")
-    folder = Path(output).expanduser().parent
-    if not folder.is_dir():
-        raise InputError(f"cannot write the report to {output}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise InputError(f"cannot write the report to {output}: the folder {folder} is not writable")
-
-
 def _bench_targets(args) -> list[str]:
     """The devices to measure on: those asked for, else every device the method can reach."""
     from inspector.core.devices import available_device_ids
@@ -447,18 +438,9 @@ def _bench_targets(args) -> list[str]:
 
 def _check_file(flag: str, path: str, suffixes: tuple[str, ...]) -> None:
     """Refuse an output path for ``flag`` that cannot work, before measuring."""
-    import os
-    from pathlib import Path
+    from inspector.core.output_path import check_output_path
 
-    from inspector.core.errors import InputError
-
-    if not path.lower().endswith(suffixes):
-        raise InputError(f"{flag} must end in {' or '.join(suffixes)}: {path}")
-    folder = Path(path).expanduser().parent
-    if not folder.is_dir():
-        raise InputError(f"cannot write {flag} to {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise InputError(f"cannot write {flag} to {path}: the folder {folder} is not writable")
+    check_output_path(path, suffixes, what=flag)
 
 
 class _BenchRun:
@@ -561,16 +543,17 @@ def _write_trace(path: str, ranks) -> None:
 def cmd_bench(args) -> int:
     from inspector.core import report as report_mod
     from inspector.core.errors import InputError
+    from inspector.core.output_path import check_output_path
     from inspector.core.ranks import rank_env
-    from inspector.core.timing import parse_input_shape
+    from inspector.core.timing import parse_input_shape, request_caps
     from inspector.core.trace import RankSpans, TraceRecorder
 
     if args.runs is not None and args.runs < 1:
         raise InputError("--runs must be at least 1")
     if args.min_time is not None and args.min_time <= 0:
         raise InputError("--min-time must be more than 0 seconds")
-    if args.output:
-        _check_output(args.output, report_mod.SUPPORTED_SUFFIXES)
+    # Before loading or measuring anything: a path that cannot work fails now, not after.
+    output = check_output_path(args.output) if args.output is not None else None
     if args.trace:
         _check_file("--trace", args.trace, (".json",))
     if args.memory_snapshot:
@@ -579,9 +562,12 @@ def cmd_bench(args) -> int:
         _check_file("--memory-snapshot", args.memory_snapshot, (".pickle", ".pkl"))
         memory_snapshot.check_available()
     shape = parse_input_shape(args.input_shape) if args.input_shape else None
+    announced = request_caps(args.runs, args.min_time)
+    for note in announced:  # now, not after an hour: the user may rather stop and ask again
+        _say(f"note: {note}")
     env = rank_env()
     if env is not None:
-        return _bench_ranks(args, env, shape)
+        return _bench_ranks(args, env, shape, output)
     targets = _bench_targets(args)
     requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
     with user_output_to_stderr():
@@ -594,9 +580,9 @@ def cmd_bench(args) -> int:
         _print(json.dumps(report, indent=2))
     elif rows:
         _print(_table(_LATENCY_HEADERS, rows, right={4, 5, 6, 7, 8}))
-    if args.output:
-        path = report_mod.save_report(report, args.output, images=_report_images(report, args.output))
-        _say(f"report written: {_plain(path)}")
+    _print_notes(run.latencies, announced)
+    if output is not None:
+        _write_report(report, output, measured=bool(run.latencies))
     if args.trace:
         import socket
 
@@ -608,7 +594,7 @@ def cmd_bench(args) -> int:
     return 0
 
 
-def _bench_ranks(args, env, shape) -> int:
+def _bench_ranks(args, env, shape, output) -> int:
     """One rank of a torchrun job: measure this rank's device; rank 0 writes the one report.
 
     Other ranks print nothing on stdout, write nothing and exit 0 once their results reached
@@ -673,9 +659,8 @@ def _bench_ranks(args, env, shape) -> int:
             _print(json.dumps(report, indent=2))
         else:
             _print(_table(["RANK", "HOST", "DEVICE", "MEDIAN ms", "STATUS"], rows, right={3}))
-        if args.output:
-            path = report_mod.save_report(report, args.output, images=_report_images(report, args.output))
-            _say(f"report written: {_plain(path)} ({len(entries)} ranks)")
+        if output is not None:
+            _write_report(report, output, measured=any(e["latency"] for e in entries), what=f" ({len(entries)} ranks)")
     else:
         _print(_table(["RANK", "HOST", "DEVICE", "MEDIAN ms", "STATUS"], rows, right={3}))
         print("error: rank 0 could not load or measure the model, so no report was written", file=sys.stderr)
@@ -690,6 +675,25 @@ def _bench_ranks(args, env, shape) -> int:
         _say(f"error: {len(failed)} of {env.world_size} ranks failed (rank {failed[0]['rank']}: {_plain(failed[0]['error'])})")
         return 1
     return 0
+
+
+def _print_notes(latencies, announced: Sequence[str]) -> None:
+    """The measurements' notes (a cap reached, a mode that could not be set) on stderr."""
+    for note in dict.fromkeys(n for r in latencies for n in r.notes if n not in announced):
+        _say(f"note: {_plain(note)}")
+
+
+def _write_report(report: dict, output, *, measured: bool, what: str = "") -> None:
+    """Write the report, unless nothing was measured: a run whose every device failed must
+    not replace a good report with an empty one."""
+    from inspector.core import report as report_mod
+
+    if not measured:
+        kept = " (the file already there is left as it was)" if output.exists() else ""
+        _say(f"note: nothing was measured, so no report was written to {_plain(output)}{kept}")
+        return
+    path = report_mod.save_report(report, output, images=_report_images(report, str(output)))
+    _say(f"report written: {_plain(path)}{what}")
 
 
 def _report_images(report: dict, output: str):

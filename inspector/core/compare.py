@@ -2,7 +2,9 @@
 
 Pure data (no Qt): the GUI's comparison view shows these rows; a script could print them.
 Reports are the dicts ``inspector.core.report.build_report``/``load_report`` give; entries
-written by older versions may lack optional keys, so every read here tolerates absence.
+written by older versions may lack optional keys, so every read here tolerates absence. A
+dict nobody checked is read safely too: any field of the wrong type counts as absent, so a
+comparison never raises (``tests/core/test_report_fuzz.py`` holds it to that).
 """
 
 from __future__ import annotations
@@ -134,31 +136,70 @@ def describe_ratio(ratio: float | None, label: str, *, higher_is_better: bool = 
 # --------------------------------------------------------------------------- latency
 
 
+#: Past this a "number" from a file is nonsense (and some would not even convert to float).
+_LARGEST = 1e18
+
+
 def _number(value: Any) -> float | None:
+    """A finite number in [0, 1e18], or None for anything else (text, NaN, 10**400, -1)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value) if math.isfinite(value) else None
+    if isinstance(value, int) and not -_LARGEST <= value <= _LARGEST:
+        return None  # float() of a 400-digit int raises OverflowError
+    number = float(value)
+    return number if math.isfinite(number) and 0 <= number <= _LARGEST else None
+
+
+def _whole(value: Any) -> int | None:
+    return value if isinstance(value, int) and _number(value) is not None else None
+
+
+def _text(value: Any, default: str = "?") -> str:
+    """Text to show for a value from a report: text and numbers as they are, else ``default``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or (isinstance(value, (int, float)) and _number(abs(value)) is not None):
+        return str(value)
+    return default
+
+
+def _section(report: Any, key: str) -> Mapping[str, Any]:
+    value = report.get(key) if isinstance(report, Mapping) else None
+    return value if isinstance(value, Mapping) else {}
+
+
+def _entries(report: Any, key: str) -> list[Mapping[str, Any]]:
+    value = report.get(key) if isinstance(report, Mapping) else None
+    return [e for e in value if isinstance(e, Mapping)] if isinstance(value, list) else []
+
+
+def _count(value: Any) -> int:
+    return len(value) if isinstance(value, list) else 0
 
 
 def _ratio(numerator: float | None, denominator: float | None) -> float | None:
-    if numerator is None or denominator is None or denominator <= 0:
+    # A zero on either side is no measurement to compare against (and 1/0 in the words).
+    if numerator is None or denominator is None or numerator <= 0 or denominator <= 0:
         return None
-    return numerator / denominator
+    ratio = numerator / denominator
+    return ratio if math.isfinite(ratio) and ratio > 0 else None
+
+
+def _shape(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) > 64:
+        return ()
+    dims = tuple(_whole(d) for d in value)
+    return () if any(d is None for d in dims) else tuple(d for d in dims if d is not None)
 
 
 def _latency_key(entry: Mapping[str, Any]) -> tuple[str, str, str, tuple[int, ...]]:
-    shape = entry.get("input_shape") or ()
-    try:
-        shape = tuple(int(d) for d in shape)
-    except (TypeError, ValueError):
-        shape = ()
-    return (str(entry.get("device", "?")), str(entry.get("dtype", "?")),
-            str(entry.get("mode") or "forward"), shape)  # fmt: skip
+    return (_text(entry.get("device")), _text(entry.get("dtype")),
+            _text(entry.get("mode") or "forward"), _shape(entry.get("input_shape")))  # fmt: skip
 
 
 def _latency_by_key(report: Mapping[str, Any]) -> dict[tuple[Any, ...], Mapping[str, Any]]:
     # A re-run of the same measurement replaces the earlier one: the latest is what counts.
-    return {_latency_key(e): e for e in report.get("latency") or () if isinstance(e, Mapping)}
+    return {_latency_key(e): e for e in _entries(report, "latency")}
 
 
 def _cpu_speedup(key: tuple[Any, ...], entries: Mapping[tuple[Any, ...], Mapping[str, Any]]) -> float | None:
@@ -174,8 +215,9 @@ def _cpu_speedup(key: tuple[Any, ...], entries: Mapping[tuple[Any, ...], Mapping
 def _device_names(report: Mapping[str, Any]) -> dict[str, str]:
     names = {}
     for entry in _device_entries(report):
-        if entry.get("id") and entry.get("name"):
-            names[str(entry["id"])] = str(entry["name"])
+        ident, name = _text(entry.get("id"), ""), _text(entry.get("name"), "")
+        if ident and name:
+            names[ident] = name
     return names
 
 
@@ -197,9 +239,9 @@ def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, labe
             device_name_a=names_a.get(key[0]) if ea else None,
             device_name_b=names_b.get(key[0]) if eb else None,
             median_a=median_a, p5_a=_number(ea.get("p5_ms")), p95_a=_number(ea.get("p95_ms")),
-            samples_a=len(ea.get("samples_ms") or ()),
+            samples_a=_count(ea.get("samples_ms")),
             median_b=median_b, p5_b=_number(eb.get("p5_ms")), p95_b=_number(eb.get("p95_ms")),
-            samples_b=len(eb.get("samples_ms") or ()),
+            samples_b=_count(eb.get("samples_ms")),
             ratio=ratio,
             speedup_vs_cpu_a=_cpu_speedup(key, entries_a) if ea else None,
             speedup_vs_cpu_b=_cpu_speedup(key, entries_b) if eb else None,
@@ -220,8 +262,8 @@ def _union(first: Mapping[_K, Any], second: Mapping[_K, Any]) -> list[_K]:
 
 def _move_key(move: Mapping[str, Any]) -> tuple[str, str, str, str | None, bool]:
     dtype = move.get("dtype")
-    return (str(move.get("source", "?")), str(move.get("target", "?")), str(move.get("method", "?")),
-            str(dtype) if dtype is not None else None, bool(move.get("pinned", False)))  # fmt: skip
+    return (_text(move.get("source")), _text(move.get("target")), _text(move.get("method")),
+            _text(dtype) if dtype is not None else None, move.get("pinned") is True)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -235,15 +277,14 @@ class _MoveSummary:
 
 def _move_summaries(report: Mapping[str, Any]) -> dict[tuple[Any, ...], _MoveSummary]:
     groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
-    for move in report.get("moves") or ():
-        if isinstance(move, Mapping):
-            groups.setdefault(_move_key(move), []).append(move)
+    for move in _entries(report, "moves"):
+        groups.setdefault(_move_key(move), []).append(move)
     out = {}
     for key, moves in groups.items():
-        ok = [m for m in moves if m.get("ok")]
+        ok = [m for m in moves if m.get("ok") is True]
         seconds = [s for m in ok if (s := _number(m.get("seconds"))) is not None]
         gbps = [g for m in ok if (g := _number(m.get("gbps"))) is not None]
-        sizes = [m["bytes"] for m in ok if isinstance(m.get("bytes"), int)]
+        sizes = [b for m in ok if (b := _whole(m.get("bytes"))) is not None]
         out[key] = _MoveSummary(
             count=len(moves), failed=len(moves) - len(ok),
             bytes=max(sizes) if sizes else None,
@@ -299,28 +340,31 @@ _MODEL_FIELDS = (
 
 
 def _device_entries(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    devices = (report.get("environment") or {}).get("devices")
-    if isinstance(devices, Mapping):  # discover_devices().to_dict(): {"devices": [...], "notes": [...]}
-        devices = devices.get("devices")
-    return [d for d in devices or () if isinstance(d, Mapping)]
+    environment = _section(report, "environment")
+    if isinstance(environment.get("devices"), Mapping):  # discover_devices().to_dict(): {"devices": [...]}
+        return _entries(environment["devices"], "devices")
+    return _entries(environment, "devices")
 
 
 def _show(value: Any, *, as_bytes: bool = False) -> str:
     if value is None or value == "":
         return "—"
-    if as_bytes and isinstance(value, (int, float)):
-        return format_bytes(value)
+    number = _number(value)
+    if as_bytes and number is not None:
+        return format_bytes(number)
     if isinstance(value, Mapping):
-        return ", ".join(f"{k}: {format_bytes(v) if isinstance(v, (int, float)) else v}" for k, v in value.items())
-    if isinstance(value, int) and not isinstance(value, bool):
+        return ", ".join(
+            f"{_text(k)}: {format_bytes(n) if (n := _number(v)) is not None else _text(v)}" for k, v in value.items()
+        )
+    if isinstance(value, int) and not isinstance(value, bool) and number is not None:
         return f"{value:,}"
-    return str(value)
+    return _text(value, "—")
 
 
 def _device_text(entry: Mapping[str, Any]) -> str:
-    name = entry.get("name") or entry.get("type") or "?"
-    total = entry.get("total_bytes")
-    return f"{name} · {format_bytes(total)}" if isinstance(total, (int, float)) else str(name)
+    name = _text(entry.get("name") or entry.get("type") or "?")
+    total = _number(entry.get("total_bytes"))
+    return f"{name} · {format_bytes(total)}" if total is not None else name
 
 
 def _environment_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> Iterable[EnvironmentRow]:
@@ -331,17 +375,17 @@ def _environment_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> Iterable[En
                               differs=not alone and value_a != value_b)  # fmt: skip
 
     yield row("report", "Created", _show(a.get("created")), _show(b.get("created")))
-    env_a, env_b = a.get("environment") or {}, b.get("environment") or {}
+    env_a, env_b = _section(a, "environment"), _section(b, "environment")
     for key, name in _ENVIRONMENT_FIELDS:
         as_bytes = key.endswith("_bytes")
         if env_a.get(key) is None and env_b.get(key) is None:
             continue  # e.g. ROCm on two CUDA machines: a row of dashes says nothing
         yield row("environment", name, _show(env_a.get(key), as_bytes=as_bytes), _show(env_b.get(key), as_bytes=as_bytes))
-    devices_a = {str(d.get("id")): _device_text(d) for d in _device_entries(a)}
-    devices_b = {str(d.get("id")): _device_text(d) for d in _device_entries(b)}
+    devices_a = {_text(d.get("id")): _device_text(d) for d in _device_entries(a)}
+    devices_b = {_text(d.get("id")): _device_text(d) for d in _device_entries(b)}
     for device in _union(devices_a, devices_b):
         yield row("device", device, devices_a.get(device, "—"), devices_b.get(device, "—"))
-    model_a, model_b = a.get("model") or {}, b.get("model") or {}
+    model_a, model_b = _section(a, "model"), _section(b, "model")
     for key, name in _MODEL_FIELDS:
         as_bytes = key == "bytes"
         yield row("model", name, _show(model_a.get(key), as_bytes=as_bytes), _show(model_b.get(key), as_bytes=as_bytes))

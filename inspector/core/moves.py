@@ -31,6 +31,7 @@ from torch.overrides import TorchFunctionMode
 from inspector.core import devices
 from inspector.core.errors import Cancelled, Failure, InputError, InspectorError
 from inspector.core.models import LoadedModel
+from inspector.core.tensor_bytes import allocated_bytes
 from inspector.core.units import dtype_name, first_line, format_bytes
 from inspector.core.vocabulary import DType, FailureKind, MoveMethod
 
@@ -286,6 +287,8 @@ def _settle_pinned(request: MoveRequest, plan: _Plan) -> _Plan:
 
 def _tensor_key(t: torch.Tensor) -> tuple[Any, ...]:
     """Identifies a tensor's bytes, so tied or shared tensors are counted once."""
+    if t.layout != torch.strided or t.device.type == "meta":
+        return ("id", id(t))  # sparse and meta tensors have no data pointer to compare
     return (t.device, t.data_ptr(), t.dtype, t.nbytes)
 
 
@@ -442,9 +445,9 @@ class _ConversionWatch(TorchFunctionMode):
         result_key = _tensor_key(result)
         self._seen.add(key)
         self._seen.add(result_key)
-        self.done += source.nbytes
+        self.done += allocated_bytes(source)
         if result_key != key:
-            self.copied += source.nbytes
+            self.copied += allocated_bytes(source)
 
 
 # --------------------------------------------------------------------------- the move
@@ -621,7 +624,7 @@ def move_model(
     # A dtype cast alone allocates its copies on the devices the tensors are on.
     allocating = [target_id] if plan.target is not None else sources
     unique = snapshot.unique_tensors()
-    total = sum(t.nbytes for t in unique)
+    total = sum(allocated_bytes(t) for t in unique)
     needed = _bytes_needed(unique, plan)
     del unique
     memory_before = _readings(touched)

@@ -31,15 +31,18 @@ from inspector.core.devices import device_id
 from inspector.core.environment import collect_environment
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
+from inspector.core.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.placement import snapshot
+from inspector.core.report_schema import ReportSchemaError, TimingReport
 from inspector.core.units import dtype_name, format_bytes, format_seconds
 from inspector.core.vocabulary import FailureKind
 
 SCHEMA_VERSION = 1
-SUPPORTED_SUFFIXES = (".json", ".csv", ".md", ".html")
+SUPPORTED_SUFFIXES = REPORT_SUFFIXES
 REQUIRED_KEYS = ("schema_version", "created", "environment", "model", "moves", "latency", "memory")
-_SECTION_TYPES = {"environment": dict, "model": dict, "moves": list, "latency": list, "memory": dict}
-_LATENCY_KEYS = ("device", "dtype", "samples_ms", "median_ms")
+#: Larger than any report this version writes (an hour of memory readings is a few MiB);
+#: reading a file parses it whole, so a bigger one is refused before it is read.
+MAX_REPORT_BYTES = 64 << 20
 _MEMORY_FIELDS = ("allocated", "reserved", "used", "total")
 
 
@@ -92,7 +95,8 @@ def _model_section(loaded: LoadedModel) -> dict[str, Any]:
         # Totals over parameters, buffers, grads and optimizer state; tied tensors count once.
         "tensors": placement.totals.count,
         "elements": placement.totals.elements,
-        "bytes": placement.totals.bytes,
+        "bytes": placement.totals.bytes,  # allocated: meta tensors count 0, sparse ones their indices + values
+        "meta_bytes": placement.totals.meta_bytes,  # what the meta tensors would take
         "by_device": dict(placement.totals.by_device),
         "by_dtype": dict(placement.totals.by_dtype),
         "notes": list(loaded.notes),
@@ -168,6 +172,9 @@ def save_report(report: dict[str, Any], path: str | Path, *, images: Mapping[str
             f"cannot save a report as {path.name!r}: the file name must end in "
             + ", ".join(SUPPORTED_SUFFIXES)
         )
+    problem = target_problem(path)
+    if problem is not None:  # a folder, a pipe or device node, a read-only or immutable file
+        raise InputError(f"could not write the report to {path}: {problem}")
     _atomic_write(path, renderers[suffix]().encode("utf-8"))
     return path
 
@@ -222,22 +229,39 @@ def _write_error(path: Path, exc: OSError) -> InspectorError:
 
 
 def load_report(path: str | Path) -> dict[str, Any]:
-    """Read a ``.json`` report back, checking it is one this version understands."""
+    """Read a ``.json`` report back, checking every field its readers use (``report_schema``).
+
+    Whatever is wrong with the file comes out as one ``InputError`` line naming the field;
+    the dict returned is the file's own, so keys a later version added are kept.
+    """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{path} is a folder, not a report")
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read forever
+            raise _not_a_report(path, "it is not a regular file")
+        if info.st_size > MAX_REPORT_BYTES:
+            raise _not_a_report(path, f"it is {format_bytes(info.st_size)}, more than the {format_bytes(MAX_REPORT_BYTES)} a report can be")
+        with open(path, "rb") as fh:
+            # A file may grow after stat(): never read more than the limit.
+            data = fh.read(MAX_REPORT_BYTES + 1)
     except FileNotFoundError:
         raise InputError(f"no report at {path}: the file does not exist") from None
-    except IsADirectoryError:
-        raise InputError(f"{path} is a folder, not a report") from None
-    except UnicodeDecodeError:
-        raise _not_a_report(path, "it is not a text file") from None
     except OSError as exc:
         raise InputError(f"could not read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_REPORT_BYTES:
+        raise _not_a_report(path, f"it is more than the {format_bytes(MAX_REPORT_BYTES)} a report can be")
     try:
-        report = json.loads(text)
+        report = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise _not_a_report(path, "it is not a text file") from None
     except json.JSONDecodeError:
         raise _not_a_report(path, "it is not JSON") from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's int-from-text limit)
+        raise _not_a_report(path, "it holds a number too long to read") from None
+    except RecursionError:
+        raise _not_a_report(path, "it is nested too deeply") from None
     _validate(report, path)
     checked: dict[str, Any] = report  # _validate made sure it is a dict
     return checked
@@ -253,41 +277,29 @@ def _validate(report: Any, path: Path) -> None:
         raise _not_a_report(path, "it has no schema_version")
     version = report["schema_version"]
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise _not_a_report(path, f"its schema_version {version!r} is not a positive whole number")
+        raise _not_a_report(path, f"its schema_version {_short(version)} is not a positive whole number")
     if version > SCHEMA_VERSION:
         raise InputError(
-            f"{path} was written by a newer torch-device-inspector (report schema {version}; "
+            f"{path} was written by a newer torch-device-inspector (report schema {_short(version)}; "
             f"this version reads up to {SCHEMA_VERSION}): update torch-device-inspector to open it"
         )
     missing = [k for k in REQUIRED_KEYS if k not in report]
     if missing:
         raise _not_a_report(path, "it lacks " + ", ".join(missing))
-    for key, kind in _SECTION_TYPES.items():
-        if not isinstance(report[key], kind):
-            raise _not_a_report(path, f"its {key!r} is not a {'list' if kind is list else 'mapping'}")
-    for i, entry in enumerate(report["latency"]):
-        if not isinstance(entry, dict) or any(k not in entry for k in _LATENCY_KEYS):
-            raise _not_a_report(path, f"latency entry {i} lacks one of {', '.join(_LATENCY_KEYS)}")
-    _validate_ranks(report.get("ranks"), path)
+    try:
+        TimingReport.from_dict(report)
+    except ReportSchemaError as exc:
+        raise InputError(f"{path} is not a valid timing report: {exc.message}", kind="input") from None
 
 
-def _validate_ranks(ranks: Any, path: Path) -> None:
-    """``ranks`` is optional; when present each entry must be one the ranks view can show."""
-    if ranks is None:
-        return
-    if not isinstance(ranks, list):
-        raise _not_a_report(path, "its 'ranks' is not a list")
-    for i, entry in enumerate(ranks):
-        if not isinstance(entry, dict):
-            raise _not_a_report(path, f"ranks entry {i} is not a mapping")
-        rank = entry.get("rank")
-        if not isinstance(rank, int) or isinstance(rank, bool) or rank < 0:
-            raise _not_a_report(path, f"ranks entry {i} has no rank number")
-        if not isinstance(entry.get("ok"), bool) or not isinstance(entry.get("latency"), list):
-            raise _not_a_report(path, f"ranks entry {i} lacks ok or latency")
-        for j, latency in enumerate(entry["latency"]):
-            if not isinstance(latency, dict) or any(k not in latency for k in _LATENCY_KEYS):
-                raise _not_a_report(path, f"rank {rank}'s latency entry {j} lacks one of {', '.join(_LATENCY_KEYS)}")
+def _short(value: Any) -> str:
+    """A value from the file, as one short line."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value) if abs(value) < 10**12 else "a very large number"
+    if isinstance(value, (str, float, bool)) or value is None:
+        text = json.dumps(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    return "a list" if isinstance(value, list) else "a mapping"
 
 
 # --------------------------------------------------------------------------- render
@@ -355,8 +367,13 @@ def _model_rows(model: dict[str, Any]) -> list[tuple[str, str]]:
         ("Class", str(model.get("class", "—"))),
         ("Parameters", f"{model.get('parameters', '—'):,}" if isinstance(model.get("parameters"), int) else "—"),
         ("Optimizer", str(model.get("optimizer") or "none")),
-        ("Tensors", f"{model.get('tensors', '—')} ({format_bytes(model.get('bytes'))}{where})"),
+        ("Tensors", f"{model.get('tensors', '—')} ({format_bytes(model.get('bytes'))}{where}){_meta_note(model)}"),
     ]
+
+
+def _meta_note(model: Mapping[str, Any]) -> str:
+    meta = model.get("meta_bytes")
+    return f"; {format_bytes(meta)} more on meta, not allocated" if isinstance(meta, int) and meta > 0 else ""
 
 
 _MOVE_HEADERS = ("Call", "Source → target", "Time", "Bytes", "GB/s", "Result")

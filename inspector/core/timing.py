@@ -29,9 +29,13 @@ from inspector.core.units import dtype_name, first_line
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, FailureKind
 
 MODES = tuple(m.value for m in BenchMode)
-#: Under ``min_time`` a tiny model could otherwise run millions of samples; every sample is
-#: kept (report, plots), so cap them at a size a report and a plot still handle comfortably.
+#: Every sample is kept (report, plots), so one measurement takes at most this many: a size
+#: a report and a plot still handle comfortably. Asking for more runs is capped, with a note.
 MAX_SAMPLES = 100_000
+#: One measurement measures for at most this long (an hour): a longer ``min_time`` is capped,
+#: and a run count that would take longer stops here, each with a note saying so.
+MAX_MEASURE_SECONDS = 3600.0
+_MAX_MEASURE_NS = int(MAX_MEASURE_SECONDS * 1e9)
 _INPUT_SHAPE_HINT = "--input-shape 1,3,224,224 on the command line, or the input-shape field in the window"
 
 
@@ -119,7 +123,8 @@ def model_device(module: nn.Module) -> torch.device:
 
 
 def model_dtype(module: nn.Module) -> torch.dtype:
-    """The dtype of the first floating parameter (else buffer); PyTorch's default otherwise."""
+    """The dtype of the first floating or complex parameter (else buffer); PyTorch's default
+    otherwise. A complex64 model is complex64 here, not the default float32."""
     first = _first_floating_tensor(module)
     return first.dtype if first is not None else torch.get_default_dtype()
 
@@ -131,10 +136,10 @@ def _tensors(module: nn.Module) -> Iterator[torch.Tensor]:
 
 def _first_floating_tensor(module: nn.Module) -> torch.Tensor | None:
     for p in module.parameters():
-        if p.is_floating_point():
+        if p.is_floating_point() or p.is_complex():
             return p
     for b in module.buffers():
-        if b is not None and b.is_floating_point():
+        if b is not None and (b.is_floating_point() or b.is_complex()):
             return b
     return None
 
@@ -166,7 +171,10 @@ def make_input(loaded: LoadedModel, input_shape: tuple[int, ...] | None = None) 
 
 def _to_model(value: Any, device: torch.device, dtype: torch.dtype) -> Any:
     if isinstance(value, torch.Tensor):
-        return value.to(device, dtype) if value.is_floating_point() else value.to(device)
+        # Real inputs follow a real dtype, complex ones a complex dtype; a real input to a
+        # complex model stays real (casting would drop or invent imaginary parts).
+        same_kind = (value.is_floating_point() and dtype.is_floating_point) or (value.is_complex() and dtype.is_complex)
+        return value.to(device, dtype) if same_kind else value.to(device)
     if isinstance(value, (tuple, list)):
         return tuple(_to_model(v, device, dtype) for v in value)
     return value
@@ -264,6 +272,7 @@ def measure_latency(
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}: use forward or train-step")
     target = _sample_target(runs, min_time)
+    notes: list[str] = list(request_caps(runs, min_time))
     if warmup < 1:
         raise InputError("warm-up needs at least one call: its cost is reported separately")
 
@@ -272,7 +281,6 @@ def measure_latency(
     dtype = model_dtype(module)
     args = _as_args(make_input(loaded, input_shape))
     shapes = _input_shapes(args)
-    notes: list[str] = []
     if len(shapes) > 1:
         notes.append("inputs of shapes " + ", ".join(str(s) for s in shapes))
     sync = _synchronizer(module)
@@ -307,18 +315,33 @@ def measure_latency(
     )
 
 
+def request_caps(runs: int | None, min_time: float | None) -> tuple[str, ...]:
+    """Notes saying how ``runs`` / ``min_time`` are capped (none when within the caps).
+
+    Front ends print them before measuring; ``measure_latency`` keeps them in its result.
+    """
+    notes = []
+    if isinstance(runs, int) and runs > MAX_SAMPLES:
+        notes.append(f"{runs:,} runs asked for: capped at {MAX_SAMPLES:,} samples per measurement")
+    if isinstance(min_time, (int, float)) and min_time > MAX_MEASURE_SECONDS:  # inf included
+        notes.append(
+            f"a minimum time of {min_time:g} s asked for: capped at {MAX_MEASURE_SECONDS:,g} s per measurement"
+        )
+    return tuple(notes)
+
+
 def _sample_target(runs: int | None, min_time: float | None) -> tuple[int, int | None]:
     """(max number of samples, minimum measured nanoseconds or None)."""
     if runs is not None and min_time is not None:
         raise InputError("give a number of runs or a minimum time, not both")
     if min_time is not None:
-        if not (isinstance(min_time, (int, float)) and math.isfinite(min_time) and min_time > 0):
+        if not (isinstance(min_time, (int, float)) and not math.isnan(min_time) and min_time > 0):
             raise InputError(f"the minimum time must be a positive number of seconds, not {min_time!r}")
-        return MAX_SAMPLES, int(min_time * 1e9)
+        return MAX_SAMPLES, int(min(min_time, MAX_MEASURE_SECONDS) * 1e9)
     runs = DEFAULT_RUNS if runs is None else runs
     if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
         raise InputError(f"the number of runs must be a whole number of at least 1, not {runs!r}")
-    return runs, None
+    return min(runs, MAX_SAMPLES), None
 
 
 def _synchronizer(module: nn.Module) -> Callable[[], None] | None:
@@ -416,8 +439,10 @@ def _sample(
         total = max_samples if min_ns is None else _estimate_total(min_ns, warm[1:] or warm, max_samples)
         if progress is not None:
             progress(0, total)
-        # At least one sample, however small the minimum time (1e-300 s is 0 ns).
-        while len(samples) < max_samples and (min_ns is None or measured < min_ns or not samples):
+        # A run count that would take hours stops at the time cap (min_ns is already capped);
+        # at least one sample, however small the minimum time (1e-300 s is 0 ns).
+        stop_ns = min_ns if min_ns is not None else _MAX_MEASURE_NS
+        while len(samples) < max_samples and (measured < stop_ns or not samples):
             if should_cancel is not None and should_cancel():
                 raise Cancelled(
                     f"benchmark cancelled after {len(samples)} samples; the model is unchanged"
@@ -432,7 +457,15 @@ def _sample(
                     total = _remaining_estimate(len(samples), measured, min_ns, max_samples)
                 progress(len(samples), total)
         if min_ns is not None and measured < min_ns:
-            notes.append(f"stopped at {max_samples} samples before the minimum time was reached")
+            notes.append(
+                f"stopped at the cap of {max_samples:,} samples after {measured / 1e9:.3g} s, "
+                f"before the minimum time of {min_ns / 1e9:.3g} s was reached"
+            )
+        elif min_ns is None and len(samples) < max_samples:
+            notes.append(
+                f"stopped after {len(samples):,} of {max_samples:,} runs: "
+                f"the cap of {MAX_MEASURE_SECONDS:,g} s per measurement was reached"
+            )
         return warm, samples
     finally:
         if gc_was_enabled:

@@ -17,6 +17,7 @@ How the window uses it (``layout.build_panels`` and ``report_flow.ReportFlow``):
 from __future__ import annotations
 
 import html
+import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,9 +42,12 @@ from inspector.core.compare import Comparison, compare_reports
 from inspector.core.errors import Failure
 from inspector.core.report import load_report
 from inspector.core.units import format_bytes
+from inspector.core.vocabulary import FailureKind
 from inspector.gui.pool import run_in_pool
 from inspector.gui.panels.table_model import HeaderedTableModel
 from inspector.gui.plain_text import plain_tooltip
+
+log = logging.getLogger(__name__)
 
 SIDES = ("a", "b")
 _FASTER = QColor("#2e7d32")
@@ -162,6 +166,10 @@ class ComparisonTable(QTableView):
 
     def row_count(self) -> int:
         return self.proxy.rowCount()
+
+    def rowCount(self) -> int:
+        """The rows shown (the QTableWidget name, which callers of the old tables use)."""
+        return self.row_count()
 
     def cell(self, row: int, header: str, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """What the view shows under ``header`` in ``row`` (in the current sort order)."""
@@ -295,14 +303,21 @@ class ComparisonView(QWidget):
 
     @Slot(str, str, object)
     def _on_loaded(self, side: str, path: str, report: dict) -> None:
+        previous = self.reports[side], self.labels[side]
         self.reports[side] = report
         self.labels[side] = Path(path).name
-        self.refresh()
+        failure = self.refresh(announce=False)
+        if failure is not None:
+            # The reader let through what the view cannot show: put back what was there,
+            # so the view and every later action work as before this file was opened.
+            self.reports[side], self.labels[side] = previous
+            self._on_load_failed(path, Failure(failure.kind, f"could not show {path}: {failure.message}", failure.detail))
+            return
         self.reportOpened.emit(side, path)
 
     @Slot(str, object)
     def _on_load_failed(self, path: str, failure: Failure) -> None:
-        self.refresh()
+        self.refresh(announce=False)  # one failure to tell: the file's
         self.summary_label.setText(html.escape(failure.message))
         self.failed.emit(failure)
 
@@ -313,7 +328,24 @@ class ComparisonView(QWidget):
 
     # ----- output
 
-    def refresh(self) -> None:
+    def refresh(self, *, announce: bool = True) -> Failure | None:
+        """Show the reports again. Never raises: a failure empties the tables, is shown in
+        the summary line, emitted as ``failed`` (when ``announce``) and returned."""
+        try:
+            self._refresh()
+        except Exception as exc:  # noqa: BLE001 -- a bug must not leave the view stuck at "Opening…"
+            log.exception("could not show the comparison")
+            failure = Failure(FailureKind.ERROR, f"{type(exc).__name__}: {exc}".splitlines()[0], repr(exc))
+            self.comparison = None
+            for table in (self.latency_table, self.moves_table, self.environment_table):
+                table.set_rows(table.headers(), [])
+            self.summary_label.setText(html.escape(f"The comparison could not be shown: {failure.message}"))
+            if announce:
+                self.failed.emit(failure)
+            return failure
+        return None
+
+    def _refresh(self) -> None:
         a, b = self.reports["a"], self.reports["b"]
         if a is None and b is None:
             self.comparison = None

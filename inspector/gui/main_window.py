@@ -344,7 +344,7 @@ class MainWindow(QMainWindow):
             return "?", "?"
         devices = state.placement.devices
         floating = (r.dtype for r in state.placement.tensors
-                    if r.kind == "parameter" and r.dtype.startswith(("float", "bfloat")))  # fmt: skip
+                    if r.kind == "parameter" and r.dtype.startswith(("float", "bfloat", "complex")))  # fmt: skip
         return (devices[0] if len(devices) == 1 else "?"), next(floating, "?")
 
     def _benchmark_blocker(self) -> str | None:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, Slot
 
 from inspector.core.errors import InputError
 from inspector.core.moves import MoveRequest, MoveResult
+from inspector.core.placement import meta_text
 from inspector.core.units import format_bytes, format_seconds
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.tasks import Task
@@ -55,7 +56,7 @@ class WorkerResults(QObject):
             f"load_model({info.spec!r})",
             outcome.seconds,
             None,
-            f"{info.class_name} ({info.source}): {totals.count} tensors, {format_bytes(totals.bytes)}",
+            f"{info.class_name} ({info.source}): {totals.count} tensors, {format_bytes(totals.bytes)}{meta_text(totals)}",
             detail="\n".join(info.notes),
         )
         w.action_bar.show_idle(f"loaded {info.class_name}")

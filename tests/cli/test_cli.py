@@ -65,7 +65,7 @@ def test_inspect_json_contract(capsys):
     assert data["tensors"][0] == {
         "name": "fc1.weight", "kind": "parameter", "module": "fc1", "shape": [2, 3],
         "dtype": "float32", "device": "cpu", "bytes": 24, "elements": 6,
-        "requires_grad": True, "shares_with": None,
+        "requires_grad": True, "shares_with": None, "storage": "dense", "dense_bytes": 24,
     }
     assert data["warnings"] == [] and "move" not in data
 
@@ -265,7 +265,7 @@ def test_bench_refuses_an_unwritable_report_folder_before_measuring(capsys, tmp_
     blocker.write_text("x")
     code, out, err = run(capsys, "bench", "--runs", "2", "--output", str(blocker / "r.json"))
     assert code == 2
-    assert "does not exist" in err and out == ""
+    assert "file is not a folder" in err and out == ""
 
 
 def test_pinned_needs_a_host_to_gpu_move(capsys):

@@ -66,7 +66,12 @@ def test_a_report_with_malformed_ranks_is_refused(tmp_path, capsys):
     path = tmp_path / "r.json"
     assert run(capsys, "bench", "--device", "cpu", "--runs", "2", "--output", str(path))[0] == 0
     report = json.loads(path.read_text())
-    for ranks, why in ([{"rank": "0"}], "no rank number"), ("all", "not a list"), ([{"rank": 0, "ok": True, "latency": [{}]}], "rank 0's latency"):
+    for ranks, why in (
+        ([{"rank": "0"}], r"ranks\[0\]\.rank: expected a whole number, not text"),
+        ("all", "ranks: expected a list, not text"),
+        ([{"rank": 0, "ok": True, "latency": [{}]}], r"ranks\[0\]\.latency\[0\]\.device: missing"),
+        ([{"rank": 0, "ok": "yes", "latency": []}], r"ranks\[0\]\.ok: expected true or false, not text"),
+    ):
         report["ranks"] = ranks
         path.write_text(json.dumps(report))
         with pytest.raises(InputError, match=why):

@@ -25,11 +25,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.timing import MAX_MEASURE_SECONDS, MAX_SAMPLES
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType
 
 DTYPE_CHOICES: tuple[tuple[str, str | None], ...] = (("keep dtype", None), *((str(d), str(d)) for d in DType))
 MODE_CHOICES = tuple((mode.label, str(mode)) for mode in BenchMode)
-MAX_RUNS = 100_000
+#: The same cap as the CLI's --runs: the core keeps every sample of a measurement.
+MAX_RUNS = MAX_SAMPLES
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,10 @@ class ActionBar(QWidget):
         self.runsSpin.setObjectName("runsSpin")
         self.runsSpin.setRange(1, MAX_RUNS)
         self.runsSpin.setValue(DEFAULT_RUNS)
-        self.runsSpin.setToolTip("Timed samples after the warm-up")
+        self.runsSpin.setToolTip(
+            f"Timed samples after the warm-up (at most {MAX_RUNS:,}; a run stops after "
+            f"{MAX_MEASURE_SECONDS:,g} s, with a note in the history)"
+        )
         self.runsSpin.setGroupSeparatorShown(True)
 
         self.benchmarkButton = self._button("Benchmark", "benchmarkButton")

@@ -17,6 +17,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
+from inspector.core.placement import device_bytes_text, meta_text, size_text
 from inspector.core.units import format_bytes
 from inspector.gui.panels.devices import device_colour, device_swatch  # noqa: F401
 from inspector.gui.panels.table_model import header_text
@@ -247,7 +248,7 @@ class PlacementModel(QAbstractItemModel):
             if column == self.DEVICE:
                 return row.device
             if column == self.SIZE:
-                return f"(tied) {format_bytes(row.bytes)}" if row.shares_with else format_bytes(row.bytes)
+                return f"(tied) {size_text(row)}" if row.shares_with else size_text(row)
             if column == self.GRAD:
                 return ("yes" if row.requires_grad else "no") if row.kind == "parameter" else ""
         elif role == Qt.ItemDataRole.DecorationRole and column == self.DEVICE:
@@ -257,6 +258,7 @@ class PlacementModel(QAbstractItemModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         elif role == Qt.ItemDataRole.ToolTipRole:
             tip = f"{row.name} — {KIND_LABELS.get(row.kind, row.kind)}, {row.elements:,} elements on {row.device}"
+            tip += _storage_tip(row)
             if row.shares_with:
                 tip += f"\nshares its storage with {row.shares_with} (counted once in the totals)"
             return plain_tooltip(tip)
@@ -316,7 +318,8 @@ class ParametersPanel(QWidget):
         header = self.view.header()
         header.setStretchLastSection(False)
         # Fixed widths: ResizeToContents would measure every row of a big model.
-        for column, width in enumerate((220, 120, 90, 80, 90, 90, 44)):
+        # Size is wide enough for "0 B (would be 39.1 KiB)" and "200 B (sparse coo; dense …)".
+        for column, width in enumerate((220, 110, 90, 80, 80, 190, 44)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(PlacementModel.NAME, QHeaderView.ResizeMode.Stretch)
 
@@ -346,14 +349,28 @@ class ParametersPanel(QWidget):
         self.warnings.setVisible(True)
 
 
+def _storage_tip(row: Any) -> str:
+    storage = getattr(row, "storage", "dense")
+    if storage == "meta":
+        return f"\non the meta device: nothing allocated; {format_bytes(row.dense_bytes)} once materialised"
+    if storage == "quantized":
+        return f"\nquantized: {format_bytes(row.bytes)} of integer storage"
+    if storage != "dense":
+        return (f"\n{storage.replace('_', ' ')}: {format_bytes(row.bytes)} of indices and values "
+                f"({format_bytes(row.dense_bytes)} if dense)")  # fmt: skip
+    return ""
+
+
 def totals_html(placement: Any) -> str:
     t = placement.totals
     devices = " &nbsp; ".join(
-        f"<span style='color:{device_colour(d).name()}'>■</span> <b>{html.escape(d)}</b> {format_bytes(b)}"
-        for d, b in t.by_device.items()
+        f"<span style='color:{device_colour(d).name()}'>■</span> <b>{html.escape(d)}</b> "
+        f"{html.escape(device_bytes_text(t, d))}"
+        for d in t.by_device
     )
     dtypes = ", ".join(f"{html.escape(d)} {format_bytes(b)}" for d, b in t.by_dtype.items())
     return (
         f"<b>{t.count:,}</b> tensors · {t.elements:,} elements · <b>{format_bytes(t.bytes)}</b>"
+        f"{html.escape(meta_text(t))}"
         f" &nbsp;|&nbsp; {devices or 'no tensors'}" + (f" &nbsp;|&nbsp; {dtypes}" if dtypes else "")
     )

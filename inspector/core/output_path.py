@@ -1,0 +1,99 @@
+"""Is a report path one we can write? Asked before minutes of measuring, not after.
+
+Everything that can be known without measuring is checked here: the name (a suffix we
+render, a stem before it), ``~`` expanded, the folder (exists, is a folder, takes a new
+file: proven by creating and removing one), and the target (not a folder, not a device or
+pipe, not read-only or immutable). What only the write itself can tell (the disk filling
+up half-way) is left to ``report._atomic_write``, which then keeps the old file intact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import stat
+from pathlib import Path
+
+from inspector.core.errors import InputError
+
+#: Suffixes a report can be written as (``report.save_report`` renders each).
+REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
+
+
+def check_output_path(
+    text: str | os.PathLike[str], suffixes: tuple[str, ...] = REPORT_SUFFIXES, what: str = "the report"
+) -> Path:
+    """The path to write ``what`` to, ``~`` expanded; ``InputError`` (one line) if it cannot work."""
+    raw = os.fspath(text)
+    if not raw.strip():
+        raise InputError(f"cannot write {what}: the path is empty; give a file name ending in {_names(suffixes)}")
+    path = Path(raw).expanduser()
+    cannot = f"cannot write {what} to {raw}"
+    if path.is_dir():  # "--output ~" or "--output out/": a folder, whatever its name ends in
+        raise InputError(f"{cannot}: it is a folder, give a file name in it")
+    if path.name.lower() in suffixes:  # ".json": Path calls that a stem with no suffix
+        raise InputError(f"{cannot}: the file name has nothing before {path.name}")
+    if path.suffix.lower() not in suffixes:
+        raise InputError(f"{cannot}: the file name must end in {_names(suffixes)}")
+    problem = target_problem(path)
+    if problem is not None:
+        raise InputError(f"{cannot}: {problem}")
+    _check_folder(path.parent, cannot)
+    return path
+
+
+def _names(suffixes: tuple[str, ...]) -> str:
+    return ", ".join(suffixes[:-1]) + f" or {suffixes[-1]}" if len(suffixes) > 1 else suffixes[0]
+
+
+def target_problem(path: Path) -> str | None:
+    """Why a report must not replace what is at ``path`` (None: nothing there, or a file
+    its owner may change). ``save_report`` asks this too, for the window's exports."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        return f"{path.parent} is not a folder"
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if stat.S_ISDIR(info.st_mode):
+        return "it is a folder, give a file name in it"
+    if not stat.S_ISREG(info.st_mode):
+        # Replacing a device node or a pipe with a file would break whatever uses it.
+        return "it is not a regular file"
+    # access() says no for an immutable file even to root, and for a read-only one to others;
+    # a rename would otherwise replace a file its owner marked as not to be changed.
+    if not os.access(path, os.W_OK):
+        return "the file exists and is read-only"
+    return None
+
+
+def _check_folder(folder: Path, cannot: str) -> None:
+    if not folder.exists():
+        raise InputError(f"{cannot}: the folder {folder} does not exist")
+    if not folder.is_dir():
+        raise InputError(f"{cannot}: {folder} is not a folder")
+    # The only sure test of "can a file be created here" (read-only mounts, /proc, immutable
+    # folders, ACLs) is to create one: a hidden, empty file, removed at once.
+    probe = folder / f".torch-device-inspector-probe-{secrets.token_hex(4)}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise InputError(f"{cannot}: {_folder_reason(folder, exc)}") from None
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+
+
+def _folder_reason(folder: Path, exc: OSError) -> str:
+    reasons = {
+        errno.EACCES: f"no permission to create files in {folder}",
+        errno.EPERM: f"no permission to create files in {folder}",
+        errno.EROFS: f"{folder} is on a read-only file system",
+        errno.ENOSPC: f"the disk holding {folder} is full",
+        errno.ENOENT: f"files cannot be created in {folder}",  # /proc and similar
+    }
+    return reasons.get(exc.errno or 0, f"files cannot be created in {folder} ({exc.strerror or exc})")
