@@ -8,9 +8,14 @@ Checks (each prints PASS/FAIL and its figures): device discovery against torch's
 readings; moves with .to(), .cuda() and .cpu() (and a bf16 cast) keeping every tensor
 bitwise equal; a move that runs out of GPU memory on purpose and rolls back; latency next
 to torch.utils.benchmark; host->GPU GB/s next to a raw tensor.to("cuda") of the same bytes,
-pageable and pinned; the CLI's devices / inspect / bench commands; bench --memory-snapshot
-read back with torch.cuda._memory_viz, --trace, devices --prometheus, and a torchrun run;
-sparse and complex sizes on the GPU, and a failed run leaving an earlier report intact.
+pageable and pinned; an LSTM whose move to and cast on the GPU are cancelled at every tensor
+(cuDNN's flat weights: rolled back, the forward bitwise as before); the CLI's devices /
+inspect / bench commands; bench --memory-snapshot read back with torch.cuda._memory_viz,
+--trace, devices --prometheus, and a torchrun run; sparse and complex sizes on the GPU, and a
+failed run leaving an earlier report intact.
+
+The LSTM check's logic also runs on the CPU (``lstm_rollback("cpu")``, which the test suite
+does), so it is known to be sane before a GPU machine is lent.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspector.core import devices, placement  # noqa: E402
 from inspector.core.models import LoadedModel, example_model  # noqa: E402
+from inspector.core import moves  # noqa: E402
 from inspector.core.moves import MoveRequest, move_model  # noqa: E402
 from inspector.core.timing import measure_latency  # noqa: E402
 
@@ -129,6 +135,90 @@ def check_oom_rollback() -> None:
     before_step = weight.detach().clone()
     loaded.optimizer.step()
     check("optimizer still steps after the rollback", not torch.equal(before_step, weight.detach()))
+
+
+def lstm_rollback(device: str) -> list[tuple[str, bool, str]]:
+    """Cancel an LSTM's moves at every tensor; after each, it must be exactly as before.
+
+    Two moves, each cancelled before tensor k for every k: onto ``device`` (from the CPU),
+    then, once there, a float64 cast on ``device``. On CUDA the LSTM's weights live in one
+    cuDNN buffer (``flatten_parameters``): the rollback must leave them there, so the
+    forward runs without "weights are not part of single contiguous chunk" and gives the
+    bitwise same output. Returns (name, ok, figures) per check.
+    """
+    import warnings
+
+    torch.manual_seed(0)
+    model = nn.LSTM(8, 16, num_layers=2)
+    x = torch.randn(5, 3, 8)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    model(x)[0].square().mean().backward()
+    opt.step()
+    model(x)[0].square().mean().backward()  # grads left in place
+    loaded = LoadedModel("lstm", model, opt, x, "factory")
+    results: list[tuple[str, bool, str]] = []
+    previous = moves.CHECK_INTERVAL_S
+    moves.CHECK_INTERVAL_S = 0.0  # a cancel check before every tensor
+    try:
+        for label, request in (
+            (f"to {device}", MoveRequest("to", device)),
+            (f"float64 cast on {device}", MoveRequest("to", device, "float64")),
+        ):
+            if label.startswith("float64"):
+                assert move_model(loaded, MoveRequest("to", device)).ok
+            params = list(model.parameters())
+            flat = list(model._flat_weights)
+            with torch.no_grad():
+                expected = model(loaded.example_input)[0].clone()
+            pointers = [p.data_ptr() for p in params]
+            if device.startswith("cuda"):
+                torch.cuda.synchronize()
+            allocated = torch.cuda.memory_allocated() if device.startswith("cuda") else 0
+            count = len(params) * 2  # parameters and their grads
+            failures = []
+            for k in range(count):
+                asked: list[int] = []
+                res = move_model(loaded, request, should_cancel=lambda: asked.append(1) or len(asked) == k + 1)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")  # the "not contiguous" warning fails the check
+                    with torch.no_grad():
+                        got = model(loaded.example_input)[0]
+                same = (
+                    res.error is not None
+                    and res.error.kind == "cancelled"
+                    and list(model.parameters()) == params
+                    and all(a is b for a, b in zip(model.parameters(), params))
+                    and all(a is b for a, b in zip(model._flat_weights, flat))
+                    and [p.data_ptr() for p in params] == pointers
+                    and got.dtype == expected.dtype
+                    and torch.equal(got, expected)
+                )
+                del got, res
+                if device.startswith("cuda"):
+                    torch.cuda.synchronize()
+                    same = same and torch.cuda.memory_allocated() == allocated
+                if not same:
+                    failures.append(k)
+            results.append(
+                (
+                    f"LSTM {label} cancelled at each of {count} tensors rolls back exactly",
+                    not failures,
+                    f"failed at k={failures}" if failures else f"{count} rollbacks, forward bitwise equal each time",
+                )
+            )
+        opt.zero_grad()
+        model(loaded.example_input)[0].square().mean().backward()
+        before = model.weight_ih_l0.detach().clone()
+        opt.step()
+        results.append(("LSTM optimizer still steps after the rollbacks", not torch.equal(before, model.weight_ih_l0.detach()), ""))
+    finally:
+        moves.CHECK_INTERVAL_S = previous
+    return results
+
+
+def check_lstm_rollback() -> None:
+    for name, ok, figures in lstm_rollback("cuda:0"):
+        check(name, ok, figures)
 
 
 def check_latency() -> None:
@@ -363,9 +453,18 @@ def main() -> int:
     print(f"torch {torch.__version__} CUDA {torch.version.cuda} on {torch.cuda.get_device_name(0)}")
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    steps = (check_discovery, check_methods, check_oom_rollback, check_latency, check_bandwidth, lambda: check_cli(out_dir),
-             lambda: check_formats(out_dir), check_sizes, lambda: check_failed_run_keeps_report(out_dir))  # fmt: skip
-    for step in steps:
+    for step in (
+        check_discovery,
+        check_methods,
+        check_oom_rollback,
+        check_lstm_rollback,
+        check_latency,
+        check_bandwidth,
+        lambda: check_cli(out_dir),
+        lambda: check_formats(out_dir),
+        check_sizes,
+        lambda: check_failed_run_keeps_report(out_dir),
+    ):
         try:
             step()
         except Exception as exc:  # noqa: BLE001 -- keep going: one broken path must not hide the others

@@ -262,13 +262,23 @@ def _placement_text(loaded, placement) -> str:
 def _move_text(move) -> str:
     from inspector.core.units import format_seconds
 
+    # Warnings name module classes, which come from the user's file: shown as plain text.
+    extra = "".join(f"\n  warning: {_plain(w)}" for w in getattr(move, "warnings", ()))
     if not move.ok:
-        return f"move failed: {_plain(move.call)}: {_plain(move.error.message)}"
+        return f"move failed: {_plain(move.call)}: {_plain(move.error.message)}{extra}"
     speed = ""
     if move.gbps:
         speed = f" ({move.gbps:.2f} GB/s)" if move.gbps >= 0.01 else " (< 0.01 GB/s)"
     note = f"\n  note: {_plain(move.note)}" if move.note else ""
-    return f"moved: {move.call}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, {move.source} -> {move.target}{note}"
+    peak = getattr(move, "peak_bytes", None) or {}
+    if move.bytes and peak:
+        # The price of the rollback: every original is kept until the move has succeeded.
+        where = ", ".join(f"{d} {format_bytes(b)}" for d, b in sorted(peak.items()))
+        extra = f"\n  peak: {where} (model and copies together: originals are kept until success)" + extra
+    return (
+        f"moved: {move.call}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, "
+        f"{move.source} -> {move.target}{note}{extra}"
+    )
 
 
 def cmd_inspect(args) -> int:

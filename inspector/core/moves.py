@@ -2,36 +2,38 @@
 
 ``Module.to()`` converts tensor by tensor with no rollback: an out-of-memory error half-way
 leaves a model split across devices. ``move_model`` really makes the call the user chose,
-but first keeps a reference to every original parameter, gradient and buffer. If anything
-fails (out of memory, a cancel, any exception) it puts each one back, so the model is exactly
-as before, and empties the target's allocator cache. Either way it returns a ``MoveResult``
-of plain values: the call as Python code, seconds, bytes, GB/s and memory before and after.
+but keeps every original until the call succeeds. If anything fails (out of memory, a
+cancel, any exception) it puts the model back exactly as it was (``core.rollback``: every
+module's dicts and attributes, each tensor's data, class, attributes and hooks, under both
+of PyTorch's conversion paths), and empties the target's allocator cache. Either way it
+returns a ``MoveResult`` of plain values: the call as Python code, seconds, bytes, GB/s,
+memory before and after, and the move's peak memory per device.
 
-The seam: a ``TorchFunctionMode`` sees each ``Tensor.to`` / ``Tensor.cuda`` / ``Tensor.cpu``
-that ``Module._apply`` makes. It reports progress after each tensor, checks for a cancel
-before each one, counts the bytes PyTorch really copied, and (for the pinned path) pins each
-host tensor before it leaves.
+The seam: the conversion function ``Module._apply`` calls on each tensor, wrapped (``_Seam``).
+It logs each original before it changes, counts the bytes PyTorch really copied, pins host
+tensors on the pinned path, and every few milliseconds checks for a cancel and reports
+progress.
 
 Peak memory: because the originals stay referenced until the move succeeds, a dtype cast on
 one device briefly holds both copies (plain ``Module.to`` can free each original as it goes).
-That is the price of being able to roll back.
+That is the price of being able to roll back; ``preview_move`` states it before a move, and
+``MoveResult.peak_bytes`` after.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import torch
 from torch import nn
-from torch.overrides import TorchFunctionMode
 
-from inspector.core import devices
+from inspector.core import devices, rollback
 from inspector.core.errors import Cancelled, Failure, InputError, InspectorError
 from inspector.core.models import LoadedModel
-from inspector.core.tensor_bytes import allocated_bytes
 from inspector.core.units import dtype_name, first_line, format_bytes
 from inspector.core.vocabulary import DType, FailureKind, MoveMethod
 
@@ -104,7 +106,8 @@ class MoveRequest:
 
 @dataclass(frozen=True)
 class MoveResult:
-    """One move, as plain values. ``error.kind`` is "device", "oom", "cancelled" or "error"."""
+    """One move, as plain values. ``error.kind`` is "device", "refused", "oom", "cancelled" or
+    "error"."""
 
     call: str
     method: str
@@ -121,6 +124,11 @@ class MoveResult:
     memory_after: dict[str, Any]
     #: Anything the user should know that is not an error (e.g. why ``pinned`` was ignored).
     note: str = ""
+    #: Per device: the model's bytes plus the copies the move made, held together at its
+    #: peak (the originals are kept until success, to roll back).
+    peak_bytes: dict[str, int] = field(default_factory=dict)
+    #: Known before the move started: where a rollback could not have been exact.
+    warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -282,87 +290,15 @@ def _settle_pinned(request: MoveRequest, plan: _Plan) -> _Plan:
     return _Plan(plan.call, plan.invoke, plan.target, plan.dtype, False, note)
 
 
-# --------------------------------------------------------------------------- the snapshot
+# --------------------------------------------------------------------------- the seam
+
+#: Check for a cancel and report progress at most this often (seconds) while converting:
+#: per tensor, a user's callback would cost more than the conversion of a small tensor.
+#: Tests set it to 0 to check before every tensor.
+CHECK_INTERVAL_S = 0.005
 
 
-def _tensor_key(t: torch.Tensor) -> tuple[Any, ...]:
-    """Identifies a tensor's bytes, so tied or shared tensors are counted once."""
-    if t.layout != torch.strided or t.device.type == "meta":
-        return ("id", id(t))  # sparse and meta tensors have no data pointer to compare
-    return (t.device, t.data_ptr(), t.dtype, t.nbytes)
-
-
-class _Snapshot:
-    """References to every parameter, gradient and buffer of a module, to put them back.
-
-    Each parameter slot keeps the Parameter object itself plus a detached alias of its data
-    (the alias keeps the original storage alive after ``param.data = new`` or a tensor swap).
-    Restoring sets ``.data`` back, which works whichever of PyTorch's conversion paths ran
-    (``param.data = fn(param)``, ``swap_tensors``, or a new Parameter in the dict).
-    """
-
-    def __init__(self, module: nn.Module):
-        self.params: list[tuple[Any, str, nn.Parameter, torch.Tensor, Any, Any]] = []
-        self.buffers: list[tuple[Any, str, torch.Tensor]] = []
-        for owner in module.modules():
-            for key, param in owner._parameters.items():
-                if param is None:
-                    continue
-                grad = param.grad
-                grad_data = None if grad is None else grad.detach()
-                self.params.append((owner, key, param, param.detach(), grad, grad_data))
-            for key, buf in owner._buffers.items():
-                if buf is not None:
-                    self.buffers.append((owner, key, buf))
-
-    def tensors(self) -> Iterator[torch.Tensor]:
-        for _, _, _, data, _, grad_data in self.params:
-            yield data
-            if grad_data is not None:
-                yield grad_data
-        for _, _, buf in self.buffers:
-            yield buf
-
-    def unique_tensors(self) -> list[torch.Tensor]:
-        seen: dict[tuple[Any, ...], torch.Tensor] = {}
-        for t in self.tensors():
-            seen.setdefault(_tensor_key(t), t)
-        return list(seen.values())
-
-    def device_ids(self) -> list[str]:
-        return sorted({devices.device_id(t.device) for t in self.tensors()})
-
-    def release(self) -> None:
-        """Drop the references to the originals, one tensor at a time.
-
-        A plain ``del`` frees a big model's old storage in one C-level cascade that holds the
-        GIL for tens of milliseconds (measured ~60 ms for 1 GiB): a GUI thread stalls. One at a
-        time, with a ``sleep(0)`` after each, other threads get the GIL between frees.
-        """
-        while self.params:
-            self.params.pop()
-            time.sleep(0)
-        while self.buffers:
-            self.buffers.pop()
-            time.sleep(0)
-
-    def restore(self) -> None:
-        with torch.no_grad():
-            # Grads first off, so no setter compares a grad with a param mid-restore.
-            for owner, key, param, _, _, _ in self.params:
-                owner._parameters[key] = param
-                param.grad = None
-            for _, _, param, data, _, _ in self.params:
-                param.data = data
-            for _, _, param, _, grad, grad_data in self.params:
-                if grad is not None:
-                    grad.data = grad_data
-                    param.grad = grad
-            for owner, key, buf in self.buffers:
-                owner._buffers[key] = buf
-
-
-def _bytes_needed(tensors: list[torch.Tensor], plan: _Plan) -> int:
+def _bytes_needed(tensors: Iterable[torch.Tensor], plan: _Plan) -> int:
     """Bytes the target must hold for the converted copies (for the out-of-memory message)."""
     target_id = devices.device_id(plan.target) if plan.target is not None else None
     needed = 0
@@ -372,82 +308,115 @@ def _bytes_needed(tensors: list[torch.Tensor], plan: _Plan) -> int:
         cast = plan.dtype if plan.dtype is not None and castable else t.dtype
         moves = target_id is not None and devices.device_id(t.device) != target_id
         if moves or cast != t.dtype:
-            needed += t.numel() * cast.itemsize
+            needed += rollback.nbytes(t) // t.element_size() * cast.itemsize
     return needed
 
 
-# --------------------------------------------------------------------------- the seam
+class _Seam:
+    """Sees each tensor ``Module._apply`` converts, through the conversion function itself.
 
-
-class _ConversionWatch(TorchFunctionMode):
-    """Sees each tensor conversion ``Module._apply`` makes; all other calls pass through.
-
-    Before each: raise ``Cancelled`` if asked to stop (the move then rolls back). After each:
-    count bytes and call ``progress(done, total)``. With ``pin`` set, each host tensor is
-    pinned and copied with ``non_blocking=True``.
+    ``install`` puts an ``_apply`` on the root module's instance that wraps the function
+    ``Module.to`` / ``.cuda()`` / ``.cpu()`` hands it; children receive the wrapped one. Per
+    tensor that costs one Python call (a ``TorchFunctionMode`` cost one per torch call of
+    ``_apply``, ~6x a plain ``Module.to`` on 5,000 small tensors). The wrapper logs the
+    original before it changes (for the rollback), counts bytes, pins host tensors on the
+    pinned path, and every ``CHECK_INTERVAL_S`` checks for a cancel and reports progress.
+    The time its callbacks take is kept apart, so a move's seconds are those of the call.
     """
 
     def __init__(
         self,
+        log: rollback.ConversionLog,
         total: int,
         progress: Callable[[int, int], None] | None,
         should_cancel: Callable[[], bool] | None,
         pin: bool,
     ):
-        super().__init__()
+        self.log = log
         self.total = total
-        self.done = 0
-        self.copied = 0
         self.progress = progress
         self.should_cancel = should_cancel
         self.pin = pin
+        self.callback_seconds = 0.0
         self.pinned_any = False
-        self._seen: set[tuple[Any, ...]] = set()
+        self._next_check = 0.0
+        self._done = 0
+        self._counted = 0
 
-    def __torch_function__(
-        self,
-        func: Callable[..., Any],
-        types: Any,
-        args: tuple[Any, ...] = (),
-        kwargs: dict[str, Any] | None = None,
-    ) -> Any:
-        kwargs = kwargs or {}
-        name = getattr(func, "__name__", None)
-        if name not in _CONVERSIONS or not args or not isinstance(args[0], torch.Tensor):
-            return func(*args, **kwargs)
+    def wrap(self, fn: Callable[[torch.Tensor], torch.Tensor]) -> Callable[[torch.Tensor], torch.Tensor]:
+        # Locals, not attributes, and no counting: this runs once per tensor, next to
+        # conversions of ~10-20 µs. Bytes are summed from the log, between checks and after.
+        keep = self.log.keep
+        entries = self.log.entries.append
+        swap = self.log.swap
+        clock = time.perf_counter
+        pin = self.pin
+        plain = (torch.Tensor, nn.Parameter)
+
+        def watched(t: torch.Tensor) -> torch.Tensor:
+            now = clock()
+            if now >= self._next_check:
+                self._check(now)
+            source = t
+            if pin and t.is_cpu:
+                source = t if t.is_pinned() else t.pin_memory()
+                self.pinned_any = True
+            result = fn(source)
+            if result is not t and result is not source:
+                try:
+                    size = t.nbytes
+                    made = result.nbytes
+                except RuntimeError:  # sparse layouts
+                    size = rollback.nbytes(t)
+                    made = rollback.nbytes(result)
+                if swap or type(t) not in plain:
+                    keep(t, size, made)
+                else:
+                    entries((t, t.data, None, size, made))  # keep()'s common case, inlined
+            elif swap:
+                keep(t, 0, 0)  # swapped even when nothing is copied
+            return result
+
+        return watched
+
+    def _check(self, now: float) -> None:
         if self.should_cancel is not None and self.should_cancel():
             raise Cancelled("the move was cancelled; the model is as it was before")
-        source = args[0]
-        if self.pin and source.device.type == "cpu":
-            args, kwargs = self._pinned_call(func, args, kwargs)
-        result = func(*args, **kwargs)
-        self._count(source, result)
         if self.progress is not None:
-            self.progress(min(self.done, self.total), self.total)
-        return result
+            entries = self.log.entries
+            self._done += self.log.copied_bytes(self._counted)
+            self._counted = len(entries)
+            if self._done:
+                self.progress(min(self._done, self.total), self.total)
+        after = time.perf_counter()
+        self.callback_seconds += after - now
+        self._next_check = after + CHECK_INTERVAL_S
 
-    def _pinned_call(
-        self, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        source = args[0]
-        pinned = source if source.is_pinned() else source.pin_memory()
-        self.pinned_any = True
-        if func.__name__ == "cuda":
-            # Module.cuda() has no non_blocking argument; Module.to() already passed it.
-            kwargs = {**kwargs, "non_blocking": True}
-        return (pinned, *args[1:]), kwargs
+    @contextlib.contextmanager
+    def install(self, root: nn.Module) -> Iterator[None]:
+        """Route ``root._apply`` through ``wrap`` while the move runs."""
+        slots = root.__dict__
+        previous = slots.get("_apply", _MISSING)
+        # The class's _apply bound to this module, or an _apply already set on the instance.
+        bound: Callable[..., Any] = type(root)._apply.__get__(root) if previous is _MISSING else previous
 
-    def _count(self, source: torch.Tensor, result: torch.Tensor) -> None:
-        key = _tensor_key(source)
-        if key in self._seen:
-            # A tied or shared tensor this move already converted (or produced).
-            return
-        result_key = _tensor_key(result)
-        self._seen.add(key)
-        self._seen.add(result_key)
-        self.done += allocated_bytes(source)
-        if result_key != key:
-            self.copied += allocated_bytes(source)
+        def _apply(fn: Callable[[torch.Tensor], torch.Tensor], recurse: bool = True) -> Any:
+            # Only the move's own call; a nested call (the root's _apply calling itself)
+            # already gets the wrapped function.
+            slots.pop("_apply", None)
+            return bound(self.wrap(fn), recurse)
+
+        slots["_apply"] = _apply
+        try:
+            yield
+        finally:
+            if previous is _MISSING:
+                slots.pop("_apply", None)
+            else:
+                slots["_apply"] = previous
+
+
+_MISSING = object()
 
 
 # --------------------------------------------------------------------------- the move
@@ -500,7 +469,9 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
         current = current.__cause__ or current.__context__
 
 
-def _failure(exc: BaseException, plan: _Plan, target_id: str, needed: int, before: dict[str, Any]) -> Failure:
+def _failure(
+    exc: BaseException, plan: _Plan, target_id: str, needed: Callable[[], int], before: dict[str, Any]
+) -> Failure:
     for cause in _causes(exc):
         if isinstance(cause, Cancelled):
             return Failure(FailureKind.CANCELLED, cause.message)
@@ -509,7 +480,7 @@ def _failure(exc: BaseException, plan: _Plan, target_id: str, needed: int, befor
             free_text = "an unknown amount" if free is None else f"only {format_bytes(free)}"
             return Failure(
                 "oom",
-                f"out of memory on {target_id}: {plan.call} needed {format_bytes(needed)} there "
+                f"out of memory on {target_id}: {plan.call} needed {format_bytes(needed())} there "
                 f"but {free_text} was free; the model is as it was before",
                 f"{type(cause).__name__}: {cause}",
             )
@@ -534,7 +505,7 @@ def _attempt(
     loaded: LoadedModel,
     plan: _Plan,
     touched: list[str],
-    watch: _ConversionWatch,
+    seam: _Seam,
     outcome: _Outcome,
 ) -> None:
     """Make the call, synchronised and timed, into ``outcome``. Raises what the call raises."""
@@ -542,27 +513,33 @@ def _attempt(
         devices.synchronize(ident)
     start = time.perf_counter()
     try:
-        with watch:
+        with seam.install(loaded.module):
             plan.invoke(loaded.module)
         for ident in touched:
             devices.synchronize(ident)
     finally:
-        outcome.seconds = time.perf_counter() - start
-        outcome.copied = watch.copied
-    if plan.pinned and not watch.pinned_any:
+        # The user's call, without the time our progress and cancel callbacks took.
+        outcome.seconds = max(time.perf_counter() - start - seam.callback_seconds, 0.0)
+        outcome.copied = seam.log.copied_bytes()
+    if seam.progress is not None:
+        seam.progress(seam.total, seam.total)  # inside the transaction: it may still fail
+    if plan.pinned and not seam.pinned_any:
         outcome.notes.append("nothing was pinned: no tensor was on the host")
     # Outside the timed region, inside the transaction: if this fails the model rolls back.
     outcome.example_input = _follow(loaded.example_input, plan.target, plan.dtype)
 
 
-def _unstarted(request: MoveRequest, failure: Failure, sources: list[str]) -> MoveResult:
-    """The result of a move that could not start (its device is absent): nothing changed."""
+def _unstarted(
+    request: MoveRequest, failure: Failure, sources: list[str], target: str | None = None
+) -> MoveResult:
+    """The result of a move that could not start (absent device, refused): nothing changed."""
     readings = _readings(sources)
-    if request.method == "cuda":
-        target = str(request.device or "cuda")
-        target = f"cuda:{target}" if target.isdigit() else target
-    else:  # "to": "cpu" is always there
-        target = str(request.device)
+    if target is None:
+        if request.method == "cuda":
+            target = str(request.device or "cuda")
+            target = f"cuda:{target}" if target.isdigit() else target
+        else:  # "to": "cpu" is always there
+            target = str(request.device)
     return MoveResult(
         call=call_code(request),
         method=request.method,
@@ -580,6 +557,88 @@ def _unstarted(request: MoveRequest, failure: Failure, sources: list[str]) -> Mo
     )
 
 
+# --------------------------------------------------------------------------- the price
+
+
+@dataclass(frozen=True)
+class MovePreview:
+    """What a move will cost before it is made: the transaction's price, and its caveats.
+
+    ``model_bytes``: the model's parameters, grads and buffers per device now.
+    ``copy_bytes``: the converted copies the move makes, per device where they land.
+    ``peak_bytes``: both at once, per device: the originals are kept until the move
+    succeeds (to roll back), so a cast needs the model's bytes plus its copies there for a
+    moment (a float32 -> float64 cast: 3x; a float32 -> bfloat16 cast: 1.5x), where a plain
+    ``Module.to`` frees each original as it goes. ``warnings``: what a rollback could not
+    restore exactly; ``refusal``: why the move will not be made at all (None: it will).
+    """
+
+    call: str
+    model_bytes: dict[str, int]
+    copy_bytes: dict[str, int]
+    peak_bytes: dict[str, int]
+    warnings: tuple[str, ...] = ()
+    refusal: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def preview_move(loaded: LoadedModel, request: MoveRequest) -> MovePreview:
+    """The peak memory per device and the caveats of ``move_model(loaded, request)``.
+
+    O(tensors); touches nothing. Raises ``InputError`` like ``move_model`` for a request that
+    is not a move, and for an absent device (kind "device").
+    """
+    plan = _plan(request)
+    snapshot = rollback.Snapshot(loaded.module)
+    copies: dict[str, int] = {}
+    for t in snapshot.tensors():
+        needed = _bytes_needed((t,), plan)
+        if needed:
+            where = devices.device_id(plan.target if plan.target is not None else t.device)
+            copies[where] = copies.get(where, 0) + needed
+    peak = dict(snapshot.by_device)
+    for where, size in copies.items():
+        peak[where] = peak.get(where, 0) + size
+    return MovePreview(
+        call=plan.call,
+        model_bytes=dict(snapshot.by_device),
+        copy_bytes=copies,
+        peak_bytes=peak,
+        warnings=tuple(rollback.vouch(snapshot.modules)),
+        refusal=_refusal(snapshot, plan),
+    )
+
+
+def _refusal(snapshot: rollback.Snapshot, plan: _Plan) -> str | None:
+    """A move that would leave part of the model behind is refused before it starts."""
+    if plan.target is None or not rollback.has_packed_weights(snapshot.modules):
+        return None
+    if plan.target.type == "cpu":  # where packed quantized weights live
+        return None
+    return (
+        f"{plan.call} refused: the model has quantized modules whose packed weights "
+        f"Module.to() does not move, so it would be split across devices; "
+        f"quantized modules run on the CPU"
+    )
+
+
+def _peak(snapshot: rollback.Snapshot, plan: _Plan, target_id: str, made: int) -> dict[str, int]:
+    """The model's bytes plus the copies, per device, at the moment before the originals go."""
+    peak = dict(snapshot.by_device)
+    if plan.target is not None:
+        peak[target_id] = peak.get(target_id, 0) + made
+    elif snapshot.total:
+        # A cast alone makes each copy where its original is: share by the devices' bytes.
+        for where, size in snapshot.by_device.items():
+            peak[where] = size + made * size // snapshot.total
+    return peak
+
+
+# --------------------------------------------------------------------------- the move
+
+
 def move_model(
     loaded: LoadedModel,
     request: MoveRequest,
@@ -589,28 +648,39 @@ def move_model(
 ) -> MoveResult:
     """Move ``loaded.module`` as ``request`` says, as a transaction; return what happened.
 
-    Never raises for a failed move: an absent device (kind "device"), out of memory ("oom"),
+    Never raises for a failed move: an absent device (kind "device"), a refused move
+    ("refused": quantized modules a device move would leave behind), out of memory ("oom"),
     a cancel ("cancelled") or any other exception ("error") comes back as ``ok=False`` with
-    the model restored exactly (same Parameter objects, devices, dtypes, bitwise values,
-    grads and buffers) and the target's allocator cache emptied. For a failed move,
-    ``seconds`` and ``bytes`` say how far it got before it was rolled back (``gbps`` is None).
-    A request that is not a move at all (unknown method or dtype, a dtype with
-    ``cuda``/``cpu``) raises ``InputError``.
+    the model restored exactly (same Parameter objects with their data, attributes and
+    hooks; the same buffers; every module's attributes, such as an RNN's flat weights) and
+    the target's allocator cache emptied. For a failed move, ``seconds`` and ``bytes`` say
+    how far it got before it was rolled back (``gbps`` is None). A request that is not a
+    move at all (unknown method or dtype, a dtype with ``cuda``/``cpu``) raises
+    ``InputError``. ``warnings`` (known before the move starts) says where a rollback could
+    not be exact: module classes with their own ``to``/``_apply`` it cannot vouch for.
 
-    ``progress(bytes_done, bytes_total)`` is called after each tensor; ``should_cancel()``
-    before each one (return True to stop; the move rolls back). Both run on the calling
-    thread, inside the move.
+    ``should_cancel()`` is called before the first tensor and then every
+    ``CHECK_INTERVAL_S`` (return True to stop; the move rolls back); ``progress(bytes_done,
+    bytes_total)`` as often, and once more with ``(total, total)`` at the end of a
+    successful move. Both run on the calling thread, inside the move; their time is not
+    counted in ``seconds``.
 
-    ``bytes`` counts what PyTorch really copied, each storage once: tensors already on the
+    ``bytes`` counts what PyTorch really copied (source bytes): tensors already on the
     target in the right dtype count 0 (``Tensor.to`` hands them back as they are).
+    ``peak_bytes`` is the model's bytes plus the copies per device: the originals are kept
+    until the move succeeds, the price of a rollback (``preview_move`` says it before).
+
+    Costs next to a plain ``Module.to`` (``benchmarks/move_overhead.py``): one dict copy per
+    module, a pass over the tensors for their bytes, and per converted tensor a Python call
+    and an alias of the original, released in batches after success.
 
     After a successful move, ``loaded.example_input`` (a tensor or a tuple/list of tensors)
     follows the model: onto the target device, floating tensors cast to the new dtype, so a
     following forward works. The optimizer's state does not follow (``Module.to()`` does not
     move it either); the placement view flags it.
     """
-    snapshot = _Snapshot(loaded.module)
-    sources = snapshot.device_ids()
+    snapshot = rollback.Snapshot(loaded.module)
+    sources = snapshot.sources
     source = "+".join(sources) or "none"
     try:
         plan = _plan(request)
@@ -620,41 +690,60 @@ def move_model(
         return _unstarted(request, Failure.from_exception(exc), sources)
 
     target_id = devices.device_id(plan.target) if plan.target is not None else source
+    refusal = _refusal(snapshot, plan)
+    if refusal is not None:
+        return _unstarted(request, Failure(FailureKind.REFUSED, refusal), sources, target_id)
+    warnings = tuple(rollback.vouch(snapshot.modules))
     touched = sorted(set(sources) | ({target_id} if plan.target is not None else set()))
     # A dtype cast alone allocates its copies on the devices the tensors are on.
     allocating = [target_id] if plan.target is not None else sources
-    unique = snapshot.unique_tensors()
-    total = sum(allocated_bytes(t) for t in unique)
-    needed = _bytes_needed(unique, plan)
-    del unique
     memory_before = _readings(touched)
 
-    watch = _ConversionWatch(total, progress, should_cancel, pin=plan.pinned)
+    log = rollback.ConversionLog(swap=torch.__future__.get_swap_module_params_on_conversion())
+    seam = _Seam(log, snapshot.total, progress, should_cancel, pin=plan.pinned)
     outcome = _Outcome(notes=[plan.note] if plan.note else [])
     if plan.target is not None and plan.target.type == "cuda" and not devices.has_cuda_context(plan.target.index or 0):
         # Otherwise a user reads the first move's ~0.1-0.5 s as the cost of copying.
         outcome.notes.append(
             f"first use of {target_id} by this process: the time includes creating its CUDA context"
         )
-    failure: Failure | None = None
+    caught: Exception | None = None
     try:
-        _attempt(loaded, plan, touched, watch, outcome)
-    except Exception as exc:  # noqa: BLE001 -- every failure rolls back; its kind is sorted out here
-        failure = _failure(exc, plan, target_id, needed, memory_before)
+        _attempt(loaded, plan, touched, seam, outcome)
+    except Exception as exc:  # noqa: BLE001 -- every failure rolls back; its kind is sorted out after
+        caught = _without_tracebacks(exc)
     except BaseException:
         # KeyboardInterrupt and friends: still leave the model whole, then let it through.
-        _roll_back(snapshot, allocating)
+        _roll_back(snapshot, log, allocating)
         raise
-    del watch
-    if failure is not None:
-        # Out of the except block, so the traceback (and the half-made copies its frames
-        # hold) is gone before the cache is emptied.
-        cleanup_note = _roll_back(snapshot, allocating)
-        if cleanup_note:
-            outcome.notes.append(cleanup_note)
+    made = log.made_bytes()
+    del seam
+    failure: Failure | None = None
+    if caught is not None:
+        # Out of the except block and without its tracebacks, so the half-made copies their
+        # frames hold are gone before the cache is emptied.
+        try:
+            cleanup_note = _roll_back(snapshot, log, allocating)
+        except Exception as exc:  # noqa: BLE001 -- a failed move must come back as a result
+            # Never "as it was before" when it is not: say so, and what broke.
+            reason = "it was cancelled" if isinstance(caught, Cancelled) else first_line(caught)
+            failure = Failure(
+                "error",
+                f"{plan.call} failed ({reason}) and the rollback could not restore "
+                f"the model ({first_line(exc)}): load it again before using it",
+                f"{type(caught).__name__}: {caught}; rollback: {type(exc).__name__}: {exc}",
+            )
+        else:
+            if cleanup_note:
+                outcome.notes.append(cleanup_note)
+            # After the rollback, so the bytes needed are counted on the originals.
+            failure = _failure(caught, plan, target_id, lambda: _bytes_needed(snapshot.tensors(), plan), memory_before)
+        del caught
     else:
         loaded.example_input = outcome.example_input
-    snapshot.release()  # the originals: freed now unless the user holds them
+    # The originals: freed now unless the user holds them.
+    log.release()
+    snapshot.release()
 
     ok = failure is None
     return MoveResult(
@@ -672,14 +761,23 @@ def move_model(
         memory_before=memory_before,
         memory_after=_readings(touched),
         note="; ".join(outcome.notes),
+        peak_bytes=_peak(snapshot, plan, target_id, made),
+        warnings=warnings,
     )
+
+
+def _without_tracebacks(exc: Exception) -> Exception:
+    """``exc`` with its chain's tracebacks dropped: their frames hold the half-made copies."""
+    for cause in _causes(exc):
+        cause.__traceback__ = None
+    return exc
 
 
 def _gbps(nbytes: int, seconds: float) -> float | None:
     return nbytes / seconds / 1e9 if nbytes and seconds > 0 else None
 
 
-def _roll_back(snapshot: _Snapshot, allocating: list[str]) -> str:
+def _roll_back(snapshot: rollback.Snapshot, log: rollback.ConversionLog, allocating: list[str]) -> str:
     """Put the originals back, then free the target's cache; a note if the cleanup failed.
 
     The model is whole once ``restore`` returns. The cleanup after it can still raise (a
@@ -688,6 +786,8 @@ def _roll_back(snapshot: _Snapshot, allocating: list[str]) -> str:
     """
     # No gc.collect(): the half-made copies sit in no reference cycle (the CUDA tests check
     # that memory_allocated() is back where it was), and a full collection costs ~0.1 s.
+    # Tensors first: the modules' weak references to them (made afresh) would block a swap.
+    log.restore()
     snapshot.restore()
     problems = []
     for ident in allocating:

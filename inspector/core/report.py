@@ -289,7 +289,7 @@ def _validate(report: Any, path: Path) -> None:
     try:
         TimingReport.from_dict(report)
     except ReportSchemaError as exc:
-        raise InputError(f"{path} is not a valid timing report: {exc.message}", kind="input") from None
+        raise InputError(f"{path} is not a valid timing report: {exc.message}", kind=FailureKind.INPUT) from None
 
 
 def _short(value: Any) -> str:

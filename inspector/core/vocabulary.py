@@ -33,6 +33,7 @@ class FailureKind(StrEnum):
     DEVICE = "device"
     OOM = "oom"
     WRITE = "write"
+    REFUSED = "refused"  # a move that would not be safe to start (nothing was touched)
 
 
 class BenchMode(StrEnum):

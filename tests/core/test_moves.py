@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from inspector.cli import exit_code
-from inspector.core import devices
+from inspector.core import devices, moves
 from inspector.core.errors import InputError
 from inspector.core.models import LoadedModel, example_model
 from inspector.core.moves import MoveRequest, call_code, move_model, parse_dtype
@@ -117,6 +117,13 @@ def conversion(request):
     torch.__future__.set_swap_module_params_on_conversion(request.param)
     yield request.param
     torch.__future__.set_swap_module_params_on_conversion(previous)
+
+
+@pytest.fixture(autouse=True)
+def check_every_tensor(monkeypatch):
+    """Cancel and progress before every tensor (by default, every few ms), so each
+    failure index is reachable."""
+    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
 
 
 class Injected(RuntimeError):

@@ -522,6 +522,7 @@ def hold_moves_half_way(monkeypatch) -> tuple:
 
     halfway, outcomes = threading.Event(), []
     real_move = moves.move_model
+    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)  # a cancel check before every tensor
 
     def move_model(loaded, request, *, should_cancel, **kwargs):
         cancel = should_cancel.__self__  # the window's threading.Event

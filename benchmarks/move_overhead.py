@@ -1,0 +1,189 @@
+"""What a transactional move costs next to a plain ``Module.to`` of the same model.
+
+Two shapes (DESIGN.md target: ours <= 1.10x plain on both):
+
+  small: 2,500 x Linear(16, 16)   = 5,000 tensors, 1.3 MiB
+  large:    24 x Linear(2048, 2048) =     48 tensors, 384 MiB
+
+Each sample is a round trip float32 -> float64 -> float32 on the CPU: ``move_model`` twice
+(with a progress callback and a cancel check, as the window and the CLI pass them) against
+``model.to(torch.float64); model.to(torch.float32)``. Samples alternate which goes first;
+the figure is the ratio of medians. Also printed:
+
+- the receipts' ``seconds`` against our wall time (the receipt is the user's call, without
+  the snapshot, the rollback log's release and our callbacks);
+- a floor for any transaction: plain ``Module.to`` while a list holds the originals (the
+  memory a rollback needs). Fresh memory has to be faulted in where plain ``Module.to``
+  reuses each original it frees, so on large tensors this floor is above 1.0x;
+- ``peak_bytes``: the model plus its copies, held together for a moment.
+
+With CUDA (``--cuda``, default when present): host -> GPU moves of the large model in GB/s,
+ours against a raw ``tensor.to("cuda")`` of the same tensors (target >= 90 %).
+
+    PYTHONPATH=. python benchmarks/move_overhead.py [--samples 6] [--shape small|large|both]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from inspector.core.models import LoadedModel  # noqa: E402
+from inspector.core.moves import MoveRequest, move_model, preview_move  # noqa: E402
+from inspector.core.units import format_bytes  # noqa: E402
+
+SHAPES = {"small": (2500, 16), "large": (24, 2048)}
+TO64 = MoveRequest("to", dtype="float64")
+TO32 = MoveRequest("to", dtype="float32")
+
+
+def build(shape: str) -> nn.Module:
+    count, width = SHAPES[shape]
+    torch.manual_seed(0)
+    with torch.no_grad():
+        return nn.Sequential(*[nn.Linear(width, width) for _ in range(count)])
+
+
+class Callbacks:
+    """What the window passes: a progress sink and a cancel flag."""
+
+    def __init__(self) -> None:
+        self.cancel = threading.Event()
+        self.last = (0, 0)
+
+    def progress(self, done: int, total: int) -> None:
+        self.last = (done, total)
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, float]:
+    """Wall seconds, and this process's CPU seconds (steadier on a machine others load)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def compare(shape: str, samples: int) -> float:
+    model = build(shape)
+    loaded = LoadedModel(spec=shape, module=model)
+    calls = Callbacks()
+    receipts: list[float] = []
+
+    def ours() -> None:
+        seconds = 0.0
+        for request in (TO64, TO32):
+            result = move_model(loaded, request, progress=calls.progress, should_cancel=calls.cancel.is_set)
+            assert result.ok, result.error
+            seconds += result.seconds
+        receipts.append(seconds)
+
+    def plain() -> None:
+        model.to(torch.float64)
+        model.to(torch.float32)
+
+    def held() -> None:
+        for dtype in (torch.float64, torch.float32):
+            originals = [t.detach() for t in model.parameters()]
+            model.to(dtype)
+            del originals
+
+    ours(), plain(), held()  # warm-up
+    receipts.clear()
+    times: dict[str, list[float]] = {"ours": [], "plain": [], "held": []}
+    cpu: dict[str, list[float]] = {"ours": [], "plain": [], "held": []}
+    runs = [("ours", ours), ("plain", plain), ("held", held)]
+    for i in range(samples):
+        order = runs if i % 2 == 0 else runs[::-1]
+        for name, fn in order:
+            wall, used = timed(fn)
+            times[name].append(wall)
+            cpu[name].append(used)
+    med = {name: statistics.median(values) for name, values in times.items()}
+    cpu_med = {name: statistics.median(values) for name, values in cpu.items()}
+    ratio = med["ours"] / med["plain"]
+    preview = preview_move(loaded, TO64)
+    count, width = SHAPES[shape]
+    tensors = 2 * count
+    size = sum(t.nbytes for t in model.parameters())
+    print(f"{shape}: {count} x Linear({width}, {width}) = {tensors} tensors, {format_bytes(size)} float32")
+    print(f"  round trip float32 -> float64 -> float32, median of {samples}:")
+    print(f"    plain Module.to            {med['plain'] * 1e3:9.2f} ms")
+    print(f"    move_model (wall)          {med['ours'] * 1e3:9.2f} ms   ratio {ratio:.3f}x  (target <= 1.10x)")
+    print(f"    move_model (receipts)      {statistics.median(receipts) * 1e3:9.2f} ms   "
+          f"ratio {statistics.median(receipts) / med['plain']:.3f}x")
+    print(f"    Module.to, originals held  {med['held'] * 1e3:9.2f} ms   ratio {med['held'] / med['plain']:.3f}x  "
+          f"(the floor of any transaction)")
+    print(f"    ours / that floor          {med['ours'] / med['held']:.3f}x")
+    print("  the same in CPU time of this process (steadier when others load the machine):")
+    print(f"    plain {cpu_med['plain'] * 1e3:.2f} ms, move_model {cpu_med['ours'] * 1e3:.2f} ms "
+          f"(ratio {cpu_med['ours'] / cpu_med['plain']:.3f}x), originals held {cpu_med['held'] * 1e3:.2f} ms "
+          f"(ratio {cpu_med['held'] / cpu_med['plain']:.3f}x)")
+    best = {name: min(values) for name, values in cpu.items()}
+    print(f"    best of {samples}: plain {best['plain'] * 1e3:.2f} ms, move_model {best['ours'] * 1e3:.2f} ms "
+          f"(ratio {best['ours'] / best['plain']:.3f}x), originals held {best['held'] * 1e3:.2f} ms "
+          f"(ratio {best['held'] / best['plain']:.3f}x)")
+    print(f"  peak of the float64 cast: {format_bytes(preview.peak_bytes['cpu'])} on cpu "
+          f"(model {format_bytes(preview.model_bytes['cpu'])} + copies {format_bytes(preview.copy_bytes['cpu'])})")
+    return ratio
+
+
+def cuda_bandwidth(samples: int) -> None:
+    model = build("large")
+    loaded = LoadedModel(spec="large", module=model)
+    tensors = [t.detach() for t in model.parameters()]
+    nbytes = sum(t.nbytes for t in tensors)
+
+    def raw() -> float:
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        copies = [t.to("cuda:0") for t in tensors]
+        torch.cuda.synchronize()
+        seconds = time.perf_counter() - start
+        del copies
+        torch.cuda.empty_cache()
+        return nbytes / seconds / 1e9
+
+    def ours() -> float:
+        result = move_model(loaded, MoveRequest("to", "cuda:0"))
+        assert result.ok, result.error
+        assert move_model(loaded, MoveRequest("cpu")).ok
+        torch.cuda.empty_cache()
+        return result.gbps or 0.0
+
+    raw(), ours()
+    raws, ourss = [], []
+    for i in range(samples):
+        for name, fn in ([("raw", raw), ("ours", ours)] if i % 2 == 0 else [("ours", ours), ("raw", raw)]):
+            (raws if name == "raw" else ourss).append(fn())
+        tensors = [t.detach() for t in model.parameters()]  # the tensors the next move copies
+    r, o = statistics.median(raws), statistics.median(ourss)
+    print(f"cuda: host -> GPU of {format_bytes(nbytes)} in 48 tensors, median of {samples}: "
+          f"raw tensor.to {r:.2f} GB/s, move_model {o:.2f} GB/s: {o / r:.1%} (target >= 90 %)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--samples", type=int, default=6)
+    parser.add_argument("--shape", choices=["small", "large", "both"], default="both")
+    parser.add_argument("--cuda", action=argparse.BooleanOptionalAction, default=torch.cuda.is_available())
+    args = parser.parse_args()
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    shapes = ["small", "large"] if args.shape == "both" else [args.shape]
+    for shape in shapes:
+        compare(shape, args.samples)
+    if args.cuda:
+        cuda_bandwidth(args.samples)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
