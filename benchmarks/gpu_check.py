@@ -12,7 +12,10 @@ pageable and pinned; an LSTM whose move to and cast on the GPU are cancelled at 
 (cuDNN's flat weights: rolled back, the forward bitwise as before); the CLI's devices /
 inspect / bench commands; bench --memory-snapshot read back with torch.cuda._memory_viz,
 --trace, devices --prometheus, and a torchrun run; sparse and complex sizes on the GPU, and a
-failed run leaving an earlier report intact.
+failed run leaving an earlier report intact; "will it fit?": the estimated peak of one step
+next to the measured one (example, MLP, Transformer; float32 and bfloat16; forward and
+train-step), each within 15 %; per-module attribution on cuda:0 (FLOPs equal
+FlopCounterMode's, the hooks' overhead printed).
 
 The LSTM check's logic also runs on the CPU (``lstm_rollback("cpu")``, which the test suite
 does), so it is known to be sane before a GPU machine is lent.
@@ -328,7 +331,9 @@ def check_bandwidth() -> None:
 def check_cli(out_dir: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
     py = [sys.executable, "-m", "inspector"]
-    for args in (["devices"], ["inspect", "--to", "cuda", "--dtype", "bfloat16"], ["inspect", "--method", "cuda", "--json"]):
+    for args in (["devices"], ["inspect", "--to", "cuda", "--dtype", "bfloat16"], ["inspect", "--method", "cuda", "--json"],
+                 ["fit", "--device", "cuda", "--dtype", "bfloat16", "--optimizer", "adamw"],
+                 ["bench", "--device", "cuda:0", "--per-module", "--runs", "20"]):
         p = subprocess.run(py + args, capture_output=True, text=True, env=env, timeout=300)
         print("$ torch-device-inspector", " ".join(args), "\n" + p.stdout[-2500:] + p.stderr[-1000:])
         check(f"CLI {' '.join(args)}", p.returncode == 0)
@@ -345,6 +350,43 @@ def check_cli(out_dir: Path) -> None:
     )
     print(p.stdout + p.stderr[-1500:])
     check("CLI bench train-step bf16 on cuda:0", p.returncode == 0)
+
+
+def check_fit() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from fit_table import print_table, table
+
+    rows = table("cuda:0")
+    print_table(rows)
+    for name, r in rows:
+        ratio = r.ratio
+        check(
+            f"fit {name} {r.dtype} {r.mode}: estimated peak within 15 % of measured",
+            ratio is not None and 0.85 <= ratio <= 1.15,
+            f"estimated {r.estimated_peak_bytes:,} B, measured {r.measured_peak_bytes} B, "
+            f"ratio {ratio if ratio is None else round(ratio, 3)} ({r.measured_reason})",
+        )
+
+
+def check_attribution() -> None:
+    from torch.utils.flop_counter import FlopCounterMode
+
+    from inspector.core.attribution import measure_attribution
+
+    layers = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 1024)).cuda()
+    loaded = LoadedModel(spec="mlp", module=layers, example_input=torch.randn(512, 4096, device="cuda"))
+    plain = measure_latency(loaded, runs=100)
+    result = measure_attribution(loaded, runs=100)
+    with torch.inference_mode(), FlopCounterMode(display=False) as counter:
+        layers(loaded.example_input)
+    leaf = result.leaf_self_ms / result.forward_without_hooks_ms
+    check(
+        "per-module attribution on cuda:0 (FLOPs = FlopCounterMode's)",
+        result.total_flops == counter.get_total_flops(),
+        f"plain benchmark {plain.median_ms:.4f} ms; interleaved plain {result.forward_without_hooks_ms:.4f} ms, "
+        f"with hooks {result.forward_with_hooks_ms:.4f} ms (overhead {result.overhead_ratio:.3f}x), "
+        f"leaf self-time sum / plain {leaf:.3f}",
+    )
 
 
 class _Masked(nn.Module):
@@ -460,6 +502,8 @@ def main() -> int:
         check_lstm_rollback,
         check_latency,
         check_bandwidth,
+        check_fit,
+        check_attribution,
         lambda: check_cli(out_dir),
         lambda: check_formats(out_dir),
         check_sizes,

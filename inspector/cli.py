@@ -94,7 +94,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     p.add_argument("--trace", metavar="FILE.json", help="write a Chrome Trace Event file (Perfetto, chrome://tracing): moves, warm-up and every sample")
     p.add_argument("--memory-snapshot", metavar="FILE.pickle", help="CUDA only: record the allocator around the moves and timing, write a snapshot pytorch.org/memory_viz opens")
+    p.add_argument("--per-module", action="store_true", help="also time each module (inclusive and self time), record output shapes, FLOPs and activation bytes (report key: modules)")
+
+    p = sub.add_parser("fit", parents=[sub_common], help="will one step fit on a device? estimated without allocating, then proven by one real step")
+    _fit_args(p)
     return parser
+
+
+def _fit_args(p: argparse.ArgumentParser) -> None:
+    _model_args(p)
+    p.add_argument("--device", default="cpu", metavar="D", help="device to fit on (default: cpu)")
+    p.add_argument("--dtype", choices=DTYPES, help="dtype of the floating parameters (default: the model's)")
+    p.add_argument("--optimizer", required=True, choices=("none", "sgd", "sgd-momentum", "adam", "adamw"), help="optimizer whose state the training step creates")
+    p.add_argument("--mode", choices=("forward", "train-step"), default="train-step", help="what one step is (default: train-step)")
+    p.add_argument("--input-shape", metavar="SHAPE", help="input shape(s), e.g. 1,3,224,224; several inputs separated by ';', each with an optional :dtype (10,32,512; 20,32,512 or 8,128:int64)")
+    p.add_argument("--no-measure", action="store_true", help="estimate only: skip the real step that proves the estimate")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int] = frozenset()) -> str:
@@ -460,6 +475,7 @@ class _BenchRun:
     def __init__(self, loaded) -> None:
         self.session = _session(loaded)
         self.failures: list[str] = []
+        self.attributions: list = []  # per-module runs (bench --per-module)
 
     @property
     def moves(self):
@@ -524,6 +540,16 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 # Out of memory on one device, say: keep what the others measured, exit 1 at the end.
                 _say(f"{prefix}{target}: {_plain(exc.message)}")
                 run.failures.append(f"{target}: {exc.message}")
+                continue
+            if getattr(args, "per_module", False):
+                try:
+                    with user_output_to_stderr():
+                        run.attributions.append(_per_module(loaded, args, shape, run.latencies[-1], target, prefix))
+                except InputError:
+                    raise
+                except InspectorError as exc:
+                    _say(f"{prefix}{target}: {_plain(exc.message)}")
+                    run.failures.append(f"{target}: {exc.message}")
         if snapshot_path is not None:
             path = memory_snapshot.write_snapshot(memory_snapshot.take_snapshot(), snapshot_path)
             _say(f"{prefix}memory snapshot written: {_plain(path)} (open it at pytorch.org/memory_viz)")
@@ -584,12 +610,17 @@ def cmd_bench(args) -> int:
         loaded = _load(args)
     recorder = TraceRecorder()
     run = _run_bench(args, loaded, targets, requests, shape, recorder, snapshot_path=args.memory_snapshot)
-    report = report_mod.build_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report())
+    report = report_mod.build_report(
+        loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report(), attribution=run.attributions
+    )
     rows = _latency_rows(run.latencies)
     if args.json:
         _print(json.dumps(report, indent=2))
     elif rows:
         _print(_table(_LATENCY_HEADERS, rows, right={4, 5, 6, 7, 8}))
+    if run.attributions and not args.json:
+        _print()
+        _print(_modules_text(run.attributions))
     _print_notes(run.latencies, announced)
     if output is not None:
         _write_report(report, output, measured=bool(run.latencies))
@@ -687,6 +718,41 @@ def _bench_ranks(args, env, shape, output) -> int:
     return 0
 
 
+def _per_module(loaded, args, shape, latency, target: str, prefix: str = ""):
+    """Per-module attribution after the plain measurement, its overhead said on stderr."""
+    from inspector.core.attribution import DEFAULT_RUNS, measure_attribution
+
+    result = measure_attribution(
+        loaded, runs=args.runs or DEFAULT_RUNS, input_shape=shape, progress=_ProgressBar(f"modules on {target}"),
+    )
+    line = (
+        f"{prefix}per-module on {target}: forward {result.forward_with_hooks_ms:.4f} ms with hooks, "
+        f"{result.forward_without_hooks_ms:.4f} ms without"
+    )
+    if result.overhead_ratio is not None:
+        line += f" ({result.overhead_ratio:.2f}x: the hooks' overhead; plain and hooked forwards alternated)"
+    if latency.mode != "forward":
+        line += "; the attribution times the forward pass, the figure above is a training step"
+    _say(line)
+    return result
+
+
+def _modules_text(attributions) -> str:
+    from inspector.core.report_modules import format_flops
+
+    parts = []
+    for run in attributions:
+        rows = [
+            [m.name or "(model)", m.type, ", ".join("x".join(map(str, s)) for s in m.output_shapes) or "—",
+             f"{m.self_ms:.4f}", f"{m.median_ms:.4f}", f"{100 * m.share:.1f}", format_flops(m.flops),
+             format_bytes(m.activation_bytes)]
+            for m in run.top(5)
+        ]
+        parts.append(f"Top modules on {run.device} (self time, of {len(run.modules)} modules; all in the report):")
+        parts.append(_table(["MODULE", "TYPE", "OUTPUT", "SELF ms", "INCL ms", "% FWD", "FLOPS", "ACTIVATIONS"], rows, right={3, 4, 5, 6, 7}))
+    return "\n".join(parts)
+
+
 def _print_notes(latencies, announced: Sequence[str]) -> None:
     """The measurements' notes (a cap reached, a mode that could not be set) on stderr."""
     for note in dict.fromkeys(n for r in latencies for n in r.notes if n not in announced):
@@ -721,6 +787,57 @@ def _report_images(report: dict, output: str):
     return render_report_images(report)
 
 
+# ---------------------------------------------------------------- fit
+
+
+def _fit_text(spec: str, result) -> str:
+    shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or "no input"
+    fits = {True: "yes", False: "NO", None: "unknown (free memory not known)"}[result.fits]
+    if result.margin_bytes is not None:
+        word = "margin" if result.margin_bytes >= 0 else "short by"
+        fits += f" ({word} {format_bytes(abs(result.margin_bytes))})"
+    if result.measured_peak_bytes is not None:
+        measured = f"{format_bytes(result.measured_peak_bytes)} (measured/estimated {result.ratio:.3f}; {result.measured_reason})"
+    else:
+        measured = f"— ({result.measured_reason})"
+    activations = format_bytes(result.activations_bytes) if result.activations_bytes is not None else "— (no input)"
+    rows = [
+        ["parameters", format_bytes(result.parameters_bytes)],
+        ["buffers", format_bytes(result.buffers_bytes)],
+        ["gradients", format_bytes(result.gradients_bytes)],
+        ["optimizer state", format_bytes(result.optimizer_state_bytes)],
+        ["activations", activations],
+        ["estimated peak", format_bytes(result.estimated_peak_bytes)],
+        ["free", format_bytes(result.free_bytes)],
+        ["fits", fits],
+        ["measured peak", measured],
+    ]
+    head = f"Will it fit? {_plain(spec)} on {result.device}, {result.dtype}, optimizer {result.optimizer}, {result.mode}, input {shapes}"
+    lines = [head, ""] + [f"  {name:<16} {value}" for name, value in rows]
+    lines += [f"note: {_plain(n)}" for n in result.notes]
+    return "\n".join(lines)
+
+
+def cmd_fit(args) -> int:
+    from inspector.core.fit import FitRequest, estimate_fit, parse_inputs
+
+    inputs = parse_inputs(args.input_shape) if args.input_shape else None
+    device = _device_name(args.device)
+    with user_output_to_stderr():  # a factory's prints must not spoil --json
+        loaded = _load(args)
+    request = FitRequest(
+        device=device, dtype=args.dtype, optimizer=args.optimizer, mode=args.mode,
+        inputs=inputs, measure=not args.no_measure,
+    )
+    with user_output_to_stderr():  # the model's forward may print
+        result = estimate_fit(loaded, request)
+    if args.json:
+        _print(json.dumps(result.to_dict(), indent=2))
+    else:
+        _print(_fit_text(loaded.spec, result))
+    return 0
+
+
 # ---------------------------------------------------------------- window
 
 
@@ -745,7 +862,7 @@ def exit_code(exc: InspectorError) -> int:
     return 2 if isinstance(exc, InputError) else 1
 
 
-COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench}
+COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -31,6 +31,7 @@ from inspector.core.devices import device_id
 from inspector.core.environment import collect_environment
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
+from inspector.core import report_modules
 from inspector.core.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.placement import snapshot
 from inspector.core.report_schema import ReportSchemaError, TimingReport
@@ -55,9 +56,16 @@ def build_report(
     moves: Sequence[Any] = (),
     latency: Sequence[Any] = (),
     memory: Mapping[str, Sequence[Any]] | None = None,
+    attribution: Sequence[Any] = (),
+    fit: Sequence[Any] = (),
     ranks: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON").
+
+    ``attribution``: per-module runs (``core.attribution.Attribution``), one per device; they
+    add ``modules`` (every module of every run) and ``attribution`` (each run's totals and
+    overhead). ``fit``: "will it fit?" answers (``core.fit.FitResult``). Both keys appear only
+    when given, so a plain report stays as it was.
 
     ``ranks`` (a torchrun job, see ``core.ranks``): every rank's entry; the top-level
     ``moves`` and ``latency`` are then rank 0's own.
@@ -72,6 +80,11 @@ def build_report(
         "latency": [_plain(_as_dict(r)) for r in latency],
         "memory": _memory_section(memory or {}),
     }
+    if attribution:
+        report["modules"] = [_plain(m.to_dict()) for run in attribution for m in run.modules]
+        report["attribution"] = [_plain(run.to_dict()) for run in attribution]
+    if fit:
+        report["fit"] = [_plain(_as_dict(f)) for f in fit]
     if ranks is not None:
         report["ranks"] = [_plain(dict(r)) for r in ranks]
     return report
@@ -396,7 +409,7 @@ _NUMERIC_COLUMNS = frozenset({
     "Time", "Bytes", "GB/s",
     "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
     "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total",
-})  # fmt: skip
+}) | report_modules.NUMERIC  # fmt: skip
 
 
 def _error_message(error: Any) -> str:
@@ -480,7 +493,23 @@ def render_markdown(report: dict[str, Any]) -> str:
     if report.get("ranks"):
         lines += ["", "**Ranks** (torchrun; the tables above are rank 0's)", ""]
         lines += _md_table(_RANK_HEADERS, map(_rank_cells, report["ranks"]))
+    lines += _markdown_extras(report)
     return "\n".join(lines) + "\n"
+
+
+def _markdown_extras(report: dict[str, Any]) -> list[str]:
+    """The per-module and fit sections, when the report has them."""
+    lines: list[str] = []
+    top = report_modules.top_modules(report)
+    if top:
+        lines += ["", f"**Top modules** (by self time; {len(report.get('modules') or ())} in the JSON)", ""]
+        lines += _md_table(report_modules.MODULE_HEADERS, map(report_modules.module_cells, top))
+        lines += [""] + [f"- {_md_cell(t)}" for t in report_modules.attribution_lines(report)]
+    fits = [f for f in report.get("fit") or () if isinstance(f, dict)]
+    if fits:
+        lines += ["", "**Will it fit?**", ""]
+        lines += _md_table(report_modules.FIT_HEADERS, map(report_modules.fit_cells, fits))
+    return lines
 
 
 _CSV_COLUMNS = (
@@ -596,6 +625,22 @@ def _plots_html(images: Mapping[str, bytes] | None) -> str:
     return "".join(parts)
 
 
+def _html_extras(report: dict[str, Any]) -> list[str]:
+    parts: list[str] = []
+    top = report_modules.top_modules(report)
+    if top:
+        parts += [
+            "<h2>Top modules</h2>",
+            f"<p class=muted>By self time; all {len(report.get('modules') or ())} modules are in the JSON report.</p>",
+            _html_table(report_modules.MODULE_HEADERS, map(report_modules.module_cells, top)),
+            "".join(f"<p class=muted>{html.escape(t)}</p>" for t in report_modules.attribution_lines(report)),
+        ]
+    fits = [f for f in report.get("fit") or () if isinstance(f, dict)]
+    if fits:
+        parts += ["<h2>Will it fit?</h2>", _html_table(report_modules.FIT_HEADERS, map(report_modules.fit_cells, fits))]
+    return parts
+
+
 def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = None) -> str:
     """One self-contained page (no external files or network): tables and embedded PNG plots."""
     model = report.get("model", {})
@@ -618,6 +663,7 @@ def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = Non
         "<h2>Latency</h2>",
         _html_table(_LATENCY_HEADERS, map(_latency_cells, latency)) if latency else "<p>No latency measured.</p>",
         "".join(f"<p class=muted>{html.escape(n)}</p>" for n in notes),
+        *_html_extras(report),
         *(["<h2>Ranks</h2>", "<p class=muted>torchrun; the tables above are rank 0's.</p>",
             _html_table(_RANK_HEADERS, map(_rank_cells, report["ranks"]))] if report.get("ranks") else []),
         "<h2>Memory</h2>",

@@ -17,8 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core import models, moves, placement, timing
+from inspector.core import attribution, fit, models, moves, placement, timing
 from inspector.core import report as timing_report
+from inspector.core.attribution import Attribution
+from inspector.core.fit import FitRequest, FitResult
 from inspector.core.errors import InspectorError
 from inspector.core.memory_log import MemoryTimeline
 from inspector.core.models import LoadedModel
@@ -61,6 +63,8 @@ class BenchmarkRequest:
     runs: int | None = DEFAULT_RUNS
     min_time: float | None = None
     input_shape: tuple[int, ...] | None = None
+    #: After the plain measurement, time every module too (``Session.attribute``).
+    per_module: bool = False
 
     def call(self) -> str:
         """The request in words, for the history ("forward ×100 · input 1x3")."""
@@ -112,6 +116,8 @@ class Session:
         self._loaded: LoadedModel | None = None
         self._moves: list[MoveResult] = []
         self._latencies: list[LatencyResult] = []
+        self._attributions: list[Attribution] = []
+        self._fits: list[FitResult] = []
 
     # ----- what it holds
 
@@ -127,6 +133,14 @@ class Session:
     def latencies(self) -> tuple[LatencyResult, ...]:
         return tuple(self._latencies)
 
+    @property
+    def attributions(self) -> tuple[Attribution, ...]:
+        return tuple(self._attributions)
+
+    @property
+    def fits(self) -> tuple[FitResult, ...]:
+        return tuple(self._fits)
+
     def require_model(self) -> LoadedModel:
         if self._loaded is None:
             raise InspectorError("no model is loaded yet (open one with File › Open model…)")
@@ -138,15 +152,13 @@ class Session:
         """Load a model in place of the current one (kept if the load fails); a new ledger starts."""
         loaded = models.load_model(request.spec, trust=request.trust, architecture=request.architecture)
         self._loaded = loaded
-        self._moves.clear()
-        self._latencies.clear()
+        self._new_ledger()
         return self.state()
 
     def adopt(self, loaded: LoadedModel) -> ModelState:
         """Take a model loaded elsewhere (a notebook, a test) as this session's; a new ledger starts."""
         self._loaded = loaded
-        self._moves.clear()
-        self._latencies.clear()
+        self._new_ledger()
         return self.state()
 
     def move(
@@ -184,6 +196,31 @@ class Session:
         self._latencies.append(result)
         return result
 
+    def attribute(
+        self,
+        request: BenchmarkRequest,
+        *,
+        progress: Progress | None = None,
+        should_cancel: ShouldCancel | None = None,
+    ) -> Attribution:
+        """Per-module time, FLOPs and shapes (``core.attribution``), recorded for the report."""
+        runs = min(request.runs or attribution.DEFAULT_RUNS, attribution.DEFAULT_RUNS)
+        result = attribution.measure_attribution(
+            self.require_model(),
+            runs=runs,
+            input_shape=request.input_shape,
+            progress=progress,
+            should_cancel=should_cancel,
+        )
+        self._attributions.append(result)
+        return result
+
+    def fit(self, request: FitRequest) -> FitResult:
+        """Will one step fit on ``request.device`` (``core.fit.estimate_fit``), recorded for the report."""
+        result = fit.estimate_fit(self.require_model(), request)
+        self._fits.append(result)
+        return result
+
     # ----- views
 
     def state(self) -> ModelState:
@@ -205,7 +242,20 @@ class Session:
         dicts, and a comparison or a Markdown block never shows it.
         """
         memory = self.timeline.to_report() if with_memory else {}
-        return timing_report.build_report(self.require_model(), moves=self._moves, latency=self._latencies, memory=memory)
+        return timing_report.build_report(
+            self.require_model(),
+            moves=self._moves,
+            latency=self._latencies,
+            memory=memory,
+            attribution=self._attributions,
+            fit=self._fits,
+        )
+
+    def _new_ledger(self) -> None:
+        self._moves.clear()
+        self._latencies.clear()
+        self._attributions.clear()
+        self._fits.clear()
 
 
 def _shapes(example_input: Any) -> tuple[tuple[int, ...], ...]:

@@ -50,6 +50,7 @@ class MainWindow(QMainWindow):
     requestMove = Signal(object)  # MoveRequest
     requestBenchmark = Signal(object)  # BenchmarkRequest
     requestReport = Signal(object)  # ReportRequest
+    requestFit = Signal(object)  # tuple[FitRequest, ...]
     requestSampleRate = Signal(float)
     requestRediscover = Signal()
     requestStopSampler = Signal()
@@ -63,6 +64,7 @@ class MainWindow(QMainWindow):
         self.tasks.busyChanged.connect(self._on_busy_changed)
         self.timeline = MemoryTimeline()
         self.inventory: Any = None
+        self.fit_dialog: Any = None  # gui.fit_dialog.FitDialog, made on first use
         self.model_state: ModelState | None = None
         self.last_readings: tuple[Any, ...] = ()
         self._table_refreshed_at = 0.0
@@ -128,6 +130,7 @@ class MainWindow(QMainWindow):
         self.requestMove.connect(self.worker.move)
         self.requestBenchmark.connect(self.worker.benchmark)
         self.requestReport.connect(self.worker.build_report)
+        self.requestFit.connect(self.worker.fit)
         self.requestSampleRate.connect(self.sampler.set_rate)
         self.requestRediscover.connect(self.sampler.rediscover)
         self.requestStopSampler.connect(self.sampler.stop)
@@ -141,6 +144,7 @@ class MainWindow(QMainWindow):
         self.worker.benchmarkFinished.connect(results.on_benchmark_finished)
         self.worker.progress.connect(results.on_progress)
         self.worker.reportBuilt.connect(self.reports.on_report_built)
+        self.worker.fitFinished.connect(results.on_fit_finished)
         self.worker.failed.connect(results.on_failed)
         # The sampler stores its readings in self.timeline before it emits them: the plot
         # only repaints (add_readings would store them twice).
@@ -182,7 +186,8 @@ class MainWindow(QMainWindow):
             self.errorBanner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark")
             return False
         request = BenchmarkRequest(
-            mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self._input_shape()
+            mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self._input_shape(),
+            per_module=self.action_bar.perModuleCheck.isChecked(),
         )
         device, dtype = self._model_device_and_dtype()
         label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == BenchMode.TRAIN_STEP else "")
@@ -192,6 +197,29 @@ class MainWindow(QMainWindow):
         # Samples stream into this run's series; the result names it exactly when it comes.
         self.latencyPlot.begin_series(device, dtype, request.mode)
         self.tabs.setCurrentWidget(self.latencyPlot)
+        return True
+
+    def show_fit_dialog(self) -> Any:
+        """The non-modal "will it fit?" dialog, one row per device of the machine."""
+        from inspector.gui.fit_dialog import FitDialog
+
+        if self.fit_dialog is None:
+            self.fit_dialog = FitDialog(self)
+            self.fit_dialog.requested.connect(self.request_fit)
+        ids = self.inventory.ids() if self.inventory is not None else ["cpu"]
+        self.fit_dialog.set_devices(ids)
+        self.fit_dialog.set_input_shape(self.action_bar.inputShapeEdit.text().strip())
+        self.fit_dialog.set_busy(not self.fitAction.isEnabled())
+        self.fit_dialog.show()
+        self.fit_dialog.raise_()
+        return self.fit_dialog
+
+    def request_fit(self, requests: tuple[Any, ...]) -> bool:
+        devices = ", ".join(r.device for r in requests)
+        if not self.dispatch(Task.FIT, self.requestFit, requests, mark=f"will it fit? {devices}"):
+            if self.fit_dialog is not None:
+                self.fit_dialog.show_failure(f"Busy: wait for the {self.busy_task} to finish, or cancel it")
+            return False
         return True
 
     def export_report(self, path: str | Path) -> bool:
@@ -379,6 +407,9 @@ class MainWindow(QMainWindow):
             else "Available once a model is loaded and nothing is running"
         )
         self.copyMarkdownAction.setEnabled(self.exportReportAction.isEnabled())
+        self.fitAction.setEnabled(idle and self.model_state is not None)
+        if self.fit_dialog is not None:
+            self.fit_dialog.set_busy(not self.fitAction.isEnabled())
         view = self.comparisonView
         # "Compare with…" needs a report from disk to compare the second one with.
         self.compareWithAction.setEnabled(view.reports["b"] is not None or not view.follows_session)

@@ -55,6 +55,10 @@ MENUS: tuple[tuple[str, tuple[ActionSpec | str, ...]], ...] = (
                    "requestRediscover.emit"),
         ActionSpec("dismissErrorAction", "&Hide error message", None, "errorBanner.dismiss"),
     )),
+    ("&Tools", (
+        ActionSpec("fitAction", "Will it &fit?…", "Ctrl+Shift+F", "show_fit_dialog",
+                   "Memory of one step on each device, estimated without allocating, then proven"),
+    )),
     ("&Help", (
         ActionSpec("aboutAction", "&About Torch Device Inspector", None, "about_dialog", role=QAction.MenuRole.AboutRole),
     )),

@@ -13,7 +13,7 @@ from inspector.core.placement import meta_text
 from inspector.core.units import format_bytes, format_seconds
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.tasks import Task
-from inspector.gui.workers import BenchmarkOutcome, LoadOutcome, Progress, TaskFailure
+from inspector.gui.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Progress, TaskFailure
 
 if TYPE_CHECKING:
     from inspector.gui.main_window import MainWindow
@@ -105,8 +105,16 @@ class WorkerResults(QObject):
             f"p5 {r.p5_ms:.3g} ms, mean {r.mean_ms:.3g} ms, min {r.min_ms:.3g} ms, max {r.max_ms:.3g} ms; "
             f"first call {r.warmup_ms:.3g} ms"
         ]
+        idle = f"median {r.median_ms:.3g} ms"
+        if outcome.attribution is not None:
+            from inspector.gui.module_summary import summary_lines, top_line
+
+            w.parameters.set_attribution(outcome.attribution)
+            detail += summary_lines(outcome.attribution)
+            result += " · " + top_line(outcome.attribution)
+            idle += " · " + top_line(outcome.attribution, 1)
         w.add_history(call, outcome.seconds, None, result, detail="\n".join(detail + list(r.notes)))
-        w.action_bar.show_idle(f"median {r.median_ms:.3g} ms")
+        w.action_bar.show_idle(idle)
         w.latencyPlot.finish_series(r)
         w.end_task_mark(f"median {r.median_ms:.3g} ms")
         w.reports.mark_stale()
@@ -133,6 +141,8 @@ class WorkerResults(QObject):
         if not w.tasks.owns(failure.task):  # the quiet session report: no banner for it
             w.reports.session_failed(failure)
             return
+        if failure.task == Task.FIT and w.fit_dialog is not None:
+            w.fit_dialog.show_failure(failure.failure.message)
         if failure.task == Task.BENCHMARK:
             # What was measured stays on the plot, labelled with why the run stopped.
             w.latencyPlot.abort_series("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
@@ -148,6 +158,21 @@ class WorkerResults(QObject):
         w.action_bar.show_idle(f"{failure.task} failed")
         if failure.wanted and failure.path and not w.tasks.closed:
             w.ask_trust(failure.path, failure.wanted)
+
+    @Slot(object)
+    def on_fit_finished(self, outcome: FitOutcome) -> None:
+        w = self.window
+        verdicts = ", ".join(
+            f"{r.device} {'fits' if r.fits else 'does not fit' if r.fits is False else 'unknown'}"
+            f" ({format_bytes(r.estimated_peak_bytes)})"
+            for r in outcome.results
+        )
+        failed = "; ".join(f"{device}: {f.message}" for device, f in outcome.failures)
+        w.add_history("will it fit?", outcome.seconds, None, verdicts or f"failed: {failed}",
+                      ok=bool(outcome.results), detail=failed)  # fmt: skip
+        w.action_bar.show_idle(verdicts[:80] or "fit failed")
+        if w.fit_dialog is not None:
+            w.fit_dialog.show_outcome(outcome)
 
     def show_move_code(self, request: MoveRequest, call: str) -> None:
         w = self.window

@@ -32,11 +32,12 @@ class Task(StrEnum):
     EXPORT = "export"
     REPORT = "report"  # the Markdown block for the clipboard
     SESSION = "session"  # the comparison's side A, built quietly
+    FIT = "fit"  # "will it fit?" for the devices the dialog asked about
 
     @property
     def cancellable(self) -> bool:
-        """Stops at its next safe point when asked: between tensors or between samples."""
-        return self in (Task.MOVE, Task.BENCHMARK)
+        """Stops at its next safe point when asked: between tensors, samples or devices."""
+        return self in (Task.MOVE, Task.BENCHMARK, Task.FIT)
 
     @property
     def measured(self) -> bool:

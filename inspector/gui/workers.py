@@ -75,6 +75,17 @@ class BenchmarkOutcome:
     result: LatencyResult
     request: BenchmarkRequest
     seconds: float
+    attribution: Any = None  # inspector.core.attribution.Attribution, for a per-module run
+
+
+@dataclass(frozen=True)
+class FitOutcome:
+    """"Will it fit?" answers, one per device asked about (core.fit.FitResult), and the
+    devices whose estimate failed, with why."""
+
+    results: tuple[Any, ...]
+    failures: tuple[tuple[str, Failure], ...]
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -157,6 +168,7 @@ class ModelWorker(QObject):
     latencySamples = Signal(object)  # tuple[(index, ms), ...]: streamed while measuring
     progress = Signal(object)  # Progress
     reportBuilt = Signal(object)  # ReportBuilt
+    fitFinished = Signal(object)  # FitOutcome
     failed = Signal(object)  # TaskFailure
 
     def __init__(
@@ -215,7 +227,35 @@ class ModelWorker(QObject):
             finally:  # a cancelled run's samples still reach the plots
                 sample_throttle.flush()
                 throttle.flush()
-            self.benchmarkFinished.emit(BenchmarkOutcome(result, request, time.perf_counter() - started))
+            attribution = None
+            if request.per_module:  # after the plain run, which it states its overhead against
+                try:
+                    attribution = self.session.attribute(
+                        request, progress=throttle.update, should_cancel=self._cancel.is_set
+                    )
+                finally:
+                    throttle.flush()
+            self.benchmarkFinished.emit(
+                BenchmarkOutcome(result, request, time.perf_counter() - started, attribution)
+            )
+
+    @Slot(object)
+    def fit(self, requests: tuple[Any, ...]) -> None:
+        """Answer "will it fit?" for each request (one per device); a device whose estimate
+        fails keeps the others' answers."""
+        devices = ", ".join(r.device for r in requests)
+        with self._task("fit", f"estimate_fit(model, {devices})") as started:
+            self.session.require_model()
+            results, failures = [], []
+            for i, request in enumerate(requests):
+                if self._cancel.is_set():
+                    break
+                try:
+                    results.append(self.session.fit(request))
+                except InspectorError as exc:
+                    failures.append((request.device, Failure.from_exception(exc)))
+                self.progress.emit(Progress("fit", i + 1, len(requests)))
+            self.fitFinished.emit(FitOutcome(tuple(results), tuple(failures), time.perf_counter() - started))
 
     @Slot(object)
     def build_report(self, request: ReportRequest) -> None:

@@ -286,3 +286,60 @@ def test_bench_pinned_puts_pageable_and_pinned_moves_in_one_report(capsys, tmp_p
     assert code == 0, err
     moves = json.loads(out_file.read_text())["moves"]
     assert [(m["target"], m["pinned"]) for m in moves] == [("cuda:0", False), ("cpu", False), ("cuda:0", True)]
+
+
+# ---------------------------------------------------------------- fit
+
+FIT_KEYS = {
+    "parameters_bytes", "gradients_bytes", "optimizer_state_bytes", "activations_bytes",
+    "estimated_peak_bytes", "measured_peak_bytes", "free_bytes", "fits",
+    "device", "dtype", "optimizer", "mode",
+}
+
+
+def test_fit_json_has_the_contract_keys_and_exact_adam_state(capsys):
+    code, out, _ = run(capsys, "fit", "example", "--device", "cpu", "--dtype", "bfloat16", "--optimizer", "adam", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert FIT_KEYS <= set(data)
+    assert (data["device"], data["dtype"], data["optimizer"], data["mode"]) == ("cpu", "bfloat16", "adam", "train-step")
+    # 11 bfloat16 parameters in 4 tensors: grads alike; Adam: two moments + a float32 step each
+    assert data["parameters_bytes"] == 22 and data["gradients_bytes"] == 22
+    assert data["optimizer_state_bytes"] == 2 * 22 + 4 * 4
+    assert data["fits"] is True and data["measured_peak_bytes"] > 0 and data["ratio"] > 0
+
+
+def test_fit_text_names_the_verdict_and_the_measured_peak(capsys):
+    code, out, _ = run(capsys, "fit", "--optimizer", "sgd", "--mode", "forward", "--no-measure")
+    assert code == 0
+    assert out.startswith("Will it fit? example on cpu, float32, optimizer sgd, forward, input 64x3")
+    assert "  fits             yes (margin " in out
+    assert "not measured (the proof was not asked for)" in out
+
+
+def test_fit_needs_an_optimizer_and_rejects_a_bad_input_shape(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["fit", "example"])
+    assert exc.value.code == 2
+    capsys.readouterr()
+    code, _, err = run(capsys, "fit", "--optimizer", "sgd", "--input-shape", "3,x")
+    assert code == 2 and err.startswith("error: '3,x' is not an input shape")
+
+
+def test_bench_per_module_puts_modules_in_the_report_and_says_its_overhead(capsys, tmp_path):
+    out_file = tmp_path / "r.json"
+    code, out, err = run(capsys, "bench", "--device", "cpu", "--runs", "3", "--per-module", "--output", str(out_file))
+    assert code == 0
+    assert "Top modules on cpu" in out and "fc1" in out
+    assert "per-module on cpu: forward" in err and "without" in err and "the hooks' overhead" in err
+    report = json.loads(out_file.read_text())
+    assert [m["name"] for m in report["modules"]] == ["", "fc1", "fc2"]
+    assert report["modules"][1]["output_shapes"] == [[64, 2]] and report["modules"][1]["flops"] == 2 * 64 * 3 * 2
+    overhead = report["attribution"][0]
+    assert overhead["overhead_ratio"] == overhead["forward_with_hooks_ms"] / overhead["forward_without_hooks_ms"]
+
+
+def test_bench_without_per_module_has_no_modules_key(capsys):
+    code, out, _ = run(capsys, "bench", "--device", "cpu", "--runs", "2", "--json")
+    assert code == 0
+    assert "modules" not in json.loads(out) and "attribution" not in json.loads(out)

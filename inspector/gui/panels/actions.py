@@ -154,6 +154,13 @@ class ActionBar(QWidget):
         )
         self.runsSpin.setGroupSeparatorShown(True)
 
+        self.perModuleCheck = QCheckBox("per module", self)
+        self.perModuleCheck.setObjectName("perModuleCheck")
+        self.perModuleCheck.setToolTip(
+            "After the plain measurement, time every module (hooks on each call, a second run): "
+            "fills the Time, % of forward, Output shape and FLOPs columns of the model tree"
+        )
+
         self.benchmarkButton = self._button("Benchmark", "benchmarkButton")
         self.cancelButton = self._button("Cancel", "cancelButton")
 
@@ -185,9 +192,10 @@ class ActionBar(QWidget):
         grid.addWidget(self.modeCombo, 0, 3)
         grid.addWidget(QLabel("Runs"), 0, 4)
         grid.addWidget(self.runsSpin, 0, 5)
+        grid.addWidget(self.perModuleCheck, 0, 6)
         grid.addWidget(self.benchmarkButton, 1, 0, 1, 2)
         grid.addWidget(self.cancelButton, 1, 2, 1, 1)
-        grid.addWidget(self.progressBar, 1, 3, 1, 3)
+        grid.addWidget(self.progressBar, 1, 3, 1, 4)
         grid.setColumnStretch(1, 1)
 
         layout = QHBoxLayout(self)

@@ -18,7 +18,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
 from inspector.core.placement import device_bytes_text, meta_text, size_text
-from inspector.core.units import format_bytes
+from inspector.core.report_modules import format_flops
+from inspector.core.units import format_bytes, format_seconds
 from inspector.gui.panels.devices import device_colour, device_swatch  # noqa: F401
 from inspector.gui.panels.table_model import header_text
 from inspector.gui.plain_text import plain_tooltip
@@ -36,13 +37,15 @@ EXPAND_ALL_LIMIT = 300
 class _Node:
     """A module: its children (modules and tensors) and what they hold in total."""
 
-    __slots__ = ("name", "parent", "index", "children", "count", "bytes", "devices", "dtypes")
+    __slots__ = ("name", "parent", "index", "seq", "children", "count", "bytes", "devices", "dtypes", "stats")
     row = None  # a module has no TensorRow
 
     def __init__(self, name: str, parent: "_Node | None") -> None:
         self.name = name
         self.parent = parent
         self.index = 0  # position among the parent's children
+        self.seq = 0  # position in the model's own order (sorting by no column restores it)
+        self.stats: Any = None  # core.attribution.ModuleStats after a per-module run
         self.children: list[_Node | _Leaf] = []
         self.count = 0
         self.bytes = 0
@@ -50,7 +53,7 @@ class _Node:
         self.dtypes: dict[str, None] = {}
 
     def add(self, child: "_Node | _Leaf") -> "_Node | _Leaf":
-        child.index = len(self.children)
+        child.index = child.seq = len(self.children)
         self.children.append(child)
         return child
 
@@ -58,13 +61,15 @@ class _Node:
 class _Leaf:
     """One tensor row. Kept small: a model of 100,000 tensors makes 100,000 of these."""
 
-    __slots__ = ("name", "parent", "index", "row")
+    __slots__ = ("name", "parent", "index", "seq", "row")
     children: tuple = ()
+    stats = None
 
     def __init__(self, name: str, parent: _Node, row: Any) -> None:
         self.name = name
         self.parent = parent
         self.index = 0
+        self.seq = 0
         self.row = row
 
 
@@ -97,6 +102,7 @@ class PlacementTree:
         self.leaves: list[_Leaf] = []
         self.modules: list[_Node] = []  # creation order: every parent before its children
         by_path: dict[str, _Node] = {"": self.root}
+        self.by_path = by_path
         with _gc_paused():
             for row in placement.tensors:
                 path = _tree_parent(row)
@@ -116,6 +122,53 @@ class PlacementTree:
         node = by_path[path] = parent.add(_Node(name, parent))
         self.modules.append(node)
         return node
+
+    def attach(self, attribution: Any) -> None:
+        """Per-module figures onto the module rows; a module without tensors (a ReLU, a
+        Dropout) gets a row of its own, so its time shows too."""
+        for node in (self.root, *self.modules):
+            node.stats = None
+        added = False
+        for stats in attribution.modules:
+            node = self.by_path.get(stats.name)
+            if node is None:
+                node = self._module(stats.name, self.by_path)
+                added = True
+            node.stats = stats
+        if added:
+            self._reorder(getattr(attribution, "module_order", ()))
+
+    def _reorder(self, module_order: Any) -> None:
+        """Put added modules where the model defines them: a module's own tensors first (as
+        ``named_parameters`` lists them), then its submodules in ``named_modules`` order."""
+        rank = {name: i for i, name in enumerate(module_order)}
+        path_of = {id(node): path for path, node in self.by_path.items()}
+        last = len(rank)
+
+        def key(child: "_Node | _Leaf") -> tuple[int, int, int]:
+            if isinstance(child, _Leaf):
+                return (0, child.seq, 0)
+            return (1, rank.get(path_of.get(id(child), ""), last), child.seq)
+
+        for node in (self.root, *self.modules):
+            node.children.sort(key=key)
+            for i, child in enumerate(node.children):
+                child.index = child.seq = i
+
+    def sort(self, key: Any, descending: bool) -> None:
+        """Order every module's children by ``key(node)`` (None sorts last either way);
+        ``key`` None restores the model's own order."""
+        nodes = [self.root, *self.modules]
+        for node in nodes:
+            children = node.children
+            if key is None:
+                children.sort(key=lambda c: c.seq)
+            else:
+                keyed = [(key(c), c) for c in children]
+                present = sorted((kc for kc in keyed if kc[0] is not None), key=lambda kc: kc[0], reverse=descending)
+                node.children = [c for _, c in present] + [c for k, c in keyed if k is None]
+            for i, child in enumerate(node.children):
+                child.index = i
 
     def update_rows(self, placement: Any) -> None:
         """Same tensors, new facts (after a move): swap the rows in, keep the nodes."""
@@ -146,12 +199,16 @@ class PlacementTree:
 class PlacementModel(QAbstractItemModel):
     """Columns: name, kind, shape, dtype, device (coloured), size, requires_grad."""
 
-    HEADERS = ("Name", "Kind", "Shape", "Dtype", "Device", "Size", "Grad")
-    NAME, KIND, SHAPE, DTYPE, DEVICE, SIZE, GRAD = range(7)
+    HEADERS = ("Name", "Kind", "Shape", "Dtype", "Device", "Size", "Grad", "Time", "% of forward", "Output shape", "FLOPs")
+    NAME, KIND, SHAPE, DTYPE, DEVICE, SIZE, GRAD, TIME, SHARE, OUTPUT, FLOPS = range(11)
+    #: The per-module columns: empty (and hidden by the panel) until a per-module run.
+    MODULE_COLUMNS = (TIME, SHARE, OUTPUT, FLOPS)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._tree: PlacementTree | None = None
+        self._attribution: Any = None
+        self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
 
     # ----- feeding
 
@@ -168,8 +225,61 @@ class PlacementModel(QAbstractItemModel):
             return False
         self.beginResetModel()
         self._tree = PlacementTree(placement)
+        self._attribution = None  # another model: its timings are gone
+        self._apply_sort()
         self.endResetModel()
         return True
+
+    def set_attribution(self, attribution: Any) -> None:
+        """Show a per-module run (``core.attribution.Attribution``) in the module rows."""
+        if self._tree is None:
+            return
+        self.beginResetModel()
+        self._attribution = attribution
+        self._tree.attach(attribution)
+        self._apply_sort()
+        self.endResetModel()
+
+    @property
+    def attribution(self) -> Any:
+        return self._attribution
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self._sort = (column, order)
+        if self._tree is None:
+            return
+        self.layoutAboutToBeChanged.emit()
+        before = self.persistentIndexList()
+        nodes = [(index.internalPointer(), index.column()) for index in before]
+        self._apply_sort()
+        after = [self.createIndex(node.index, column_, node) for node, column_ in nodes]
+        self.changePersistentIndexList(before, after)
+        self.layoutChanged.emit()
+
+    def _apply_sort(self) -> None:
+        if self._tree is None:
+            return
+        column, order = self._sort
+        key = self._sort_key(column)
+        self._tree.sort(key, descending=order == Qt.SortOrder.DescendingOrder)
+
+    def _sort_key(self, column: int) -> Any:
+        if column < 0 or column >= len(self.HEADERS):
+            return None
+        figures = {
+            self.TIME: lambda s: s.median_ms,
+            self.SHARE: lambda s: s.share,
+            self.FLOPS: lambda s: s.flops,
+            self.OUTPUT: lambda s: _shapes_text(s.output_shapes),
+        }
+        if column in figures:
+            pick = figures[column]
+            return lambda node: pick(node.stats) if node.stats is not None else None
+        if column == self.SIZE:
+            return lambda node: node.row.bytes if node.row is not None else node.bytes
+        if column == self.NAME:
+            return lambda node: node.name.lower()
+        return lambda node: str(self.data(self.createIndex(0, column, node)) or "") or None
 
     def tensor_count(self) -> int:
         return len(self._tree.leaves) if self._tree is not None else 0
@@ -231,9 +341,38 @@ class PlacementModel(QAbstractItemModel):
             return None
         node = index.internalPointer()
         column = index.column()
+        if column in self.MODULE_COLUMNS:
+            return self._timing_data(node.stats, column, role)
         if node.row is None:
             return self._module_data(node, column, role)
         return self._tensor_data(node.row, node.name, column, role)
+
+    def _timing_data(self, stats: Any, column: int, role: int):
+        if stats is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.TIME:
+                return format_seconds(stats.median_ms / 1e3)
+            if column == self.SHARE:
+                return f"{100 * stats.share:.1f} %"
+            if column == self.OUTPUT:
+                return _shapes_text(stats.output_shapes)
+            if column == self.FLOPS:
+                return format_flops(stats.flops) if stats.flops else "0"
+        elif role == Qt.ItemDataRole.TextAlignmentRole and column != self.OUTPUT:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            speed = f", {format_flops(stats.flops_per_s, '/s')}" if stats.flops_per_s else ""
+            calls = f", called {stats.calls}× per forward" if stats.calls != 1 else ""
+            return plain_tooltip(
+                f"{stats.name or '(model)'} ({stats.type}) on {stats.device}{calls}\n"
+                f"median {format_seconds(stats.median_ms / 1e3)} with its children, "
+                f"{format_seconds(stats.self_ms / 1e3)} itself\n"
+                f"{format_flops(stats.flops)}{speed}\n"
+                f"outputs {format_bytes(stats.activation_bytes)} of new tensors; "
+                f"parameters {format_bytes(stats.parameters_bytes)}"
+            )
+        return None
 
     def _tensor_data(self, row: Any, name: str, column: int, role: int):
         if role == Qt.ItemDataRole.DisplayRole:
@@ -319,9 +458,11 @@ class ParametersPanel(QWidget):
         header.setStretchLastSection(False)
         # Fixed widths: ResizeToContents would measure every row of a big model.
         # Size is wide enough for "0 B (would be 39.1 KiB)" and "200 B (sparse coo; dense …)".
-        for column, width in enumerate((220, 110, 90, 80, 80, 190, 44)):
+        for column, width in enumerate((220, 110, 90, 80, 80, 190, 44, 80, 90, 110, 100)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(PlacementModel.NAME, QHeaderView.ResizeMode.Stretch)
+        for column in PlacementModel.MODULE_COLUMNS:  # until a per-module run fills them
+            self.view.setColumnHidden(column, True)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -332,12 +473,38 @@ class ParametersPanel(QWidget):
     def set_placement(self, placement: Any) -> None:
         rebuilt = self.model.set_placement(placement)
         if rebuilt:
-            if self.model.tensor_count() <= EXPAND_ALL_LIMIT:
-                self.view.expandAll()
-            else:
-                self.view.expandToDepth(0)
+            self._expand()
+            self._show_module_columns(False)
         self.totals.setText(totals_html(placement))
         self._show_warnings(placement.warnings)
+
+    def set_attribution(self, attribution: Any) -> None:
+        """Fill the Time, % of forward, Output shape and FLOPs columns, and let them sort."""
+        self.model.set_attribution(attribution)
+        self._expand()
+        self._show_module_columns(True)
+
+    def _expand(self) -> None:
+        if self.model.tensor_count() <= EXPAND_ALL_LIMIT:
+            self.view.expandAll()
+        else:
+            self.view.expandToDepth(0)
+
+    def _show_module_columns(self, shown: bool) -> None:
+        for column in PlacementModel.MODULE_COLUMNS:
+            self.view.setColumnHidden(column, not shown)
+        # Eleven columns leave a stretched Name column no room: give it a width and let the
+        # view scroll sideways instead.
+        header = self.view.header()
+        mode = QHeaderView.ResizeMode.Interactive if shown else QHeaderView.ResizeMode.Stretch
+        header.setSectionResizeMode(PlacementModel.NAME, mode)
+        if shown:
+            header.resizeSection(PlacementModel.NAME, 240)
+        if shown and not self.view.isSortingEnabled():
+            # No indicator first: enabling sorting sorts by it, and the model's own order
+            # (layer 2 before layer 10) is the right start; a header click sorts.
+            self.view.header().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+            self.view.setSortingEnabled(True)
 
     def _show_warnings(self, findings) -> None:
         if not findings:
@@ -347,6 +514,10 @@ class ParametersPanel(QWidget):
         items = "".join(f"<li>{html.escape(f.message)}</li>" for f in findings)
         self.warnings.setText(f"<b>⚠ Placement warnings</b><ul style='margin:0'>{items}</ul>")
         self.warnings.setVisible(True)
+
+
+def _shapes_text(shapes: Any) -> str:
+    return ", ".join("×".join(map(str, s)) or "scalar" for s in shapes) or "—"
 
 
 def _storage_tip(row: Any) -> str:

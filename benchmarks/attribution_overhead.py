@@ -1,0 +1,75 @@
+"""Per-module attribution: what its hooks cost, and whether the leaves' times add up.
+
+For a CPU MLP and a small CNN, each round runs the plain benchmark (``measure_latency``,
+no hooks) and then the per-module run, which itself alternates hooked and plain forwards
+sample by sample, so drift on a shared machine hits both alike. Each round prints:
+
+- overhead: the forward's median with the hooks on over the interleaved plain median (the
+  cost of attribution; the plain benchmark path has no hooks at all, so "off" costs nothing);
+- leaf sum: the sum of the leaf modules' self times over the interleaved plain median
+  (target: within 15 % of 1: the attribution accounts for the forward's time without
+  inventing any), and over the plain benchmark's median as a second reference.
+
+    PYTHONPATH=. python3 benchmarks/attribution_overhead.py [--rounds 7] [--runs 50] [--threads 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from inspector.core.attribution import measure_attribution  # noqa: E402
+from inspector.core.models import LoadedModel  # noqa: E402
+from inspector.core.timing import measure_latency  # noqa: E402
+
+
+def mlp() -> LoadedModel:
+    layers = nn.Sequential(nn.Linear(512, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.ReLU(), nn.Linear(1024, 256))
+    return LoadedModel(spec="MLP 512-1024-1024-256", module=layers, example_input=torch.randn(64, 512))
+
+
+def cnn() -> LoadedModel:
+    layers = nn.Sequential(
+        nn.Conv2d(3, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2),
+        nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(), nn.Linear(32, 10),
+    )
+    return LoadedModel(spec="small CNN (2 conv + BN)", module=layers, example_input=torch.randn(8, 3, 64, 64))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (1: steadier on a shared machine)")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, CPU (machine shared with other work)")
+    for loaded in (mlp(), cnn()):
+        overheads, sums = [], []
+        for i in range(args.rounds):
+            plain = measure_latency(loaded, runs=args.runs)
+            attributed = measure_attribution(loaded, runs=args.runs)
+            interleaved = attributed.forward_without_hooks_ms
+            overhead = attributed.forward_with_hooks_ms / interleaved
+            leaf = attributed.leaf_self_ms / interleaved
+            overheads.append(overhead)
+            sums.append(leaf)
+            print(f"  {loaded.spec} round {i + 1}: plain benchmark {plain.median_ms:.4f} ms; interleaved plain "
+                  f"{interleaved:.4f} ms, with hooks {attributed.forward_with_hooks_ms:.4f} ms "
+                  f"(overhead {overhead:.3f}x); leaf self-time sum {attributed.leaf_self_ms:.4f} ms "
+                  f"({leaf:.3f} of interleaved plain, {attributed.leaf_self_ms / plain.median_ms:.3f} of the benchmark)")
+        print(f"{loaded.spec}: median overhead {statistics.median(overheads):.3f}x, "
+              f"median leaf-sum / plain {statistics.median(sums):.3f} (target 0.85..1.15)\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,117 @@
+"""The report's per-module and fit sections as table rows (Markdown and HTML share them).
+
+A report can come from a file someone else wrote: every value is checked for its type here
+and shown as "—" when it is not what a report of ours would hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.core.units import format_bytes, format_seconds
+
+#: How many modules the Markdown and HTML reports list (the JSON keeps them all).
+TOP_MODULES = 10
+
+MODULE_HEADERS = ("Module", "Type", "Device", "Output shape", "Self", "Inclusive", "% of forward", "FLOPs", "FLOP/s", "Activations", "Parameters")
+FIT_HEADERS = ("Device", "dtype", "Optimizer", "Mode", "Parameters", "Gradients", "Optimizer state", "Activations", "Estimated peak", "Measured peak", "Measured / estimated", "Free", "Fits")
+NUMERIC = frozenset({
+    "Self", "Inclusive", "% of forward", "FLOPs", "FLOP/s", "Activations", "Parameters",
+    "Gradients", "Optimizer state", "Estimated peak", "Measured peak", "Measured / estimated", "Free",
+})  # fmt: skip
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def format_flops(value: Any, suffix: str = "") -> str:
+    """``1.3e9 -> '1.30 GFLOP'``; FLOP/s with ``suffix='/s'``."""
+    n = _number(value)
+    if n is None:
+        return "—"
+    for unit, scale in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(n) >= scale:
+            return f"{n / scale:.2f} {unit}FLOP{suffix}"
+    return f"{n:.0f} FLOP{suffix}"
+
+
+def _bytes(value: Any) -> str:
+    n = _number(value)
+    return format_bytes(int(n)) if n is not None else "—"
+
+
+def _ms(value: Any) -> str:
+    n = _number(value)
+    return format_seconds(n / 1e3) if n is not None else "—"
+
+
+def shapes_text(shapes: Any) -> str:
+    """``[[64, 10]] -> '64x10'``; several outputs joined with ', '."""
+    if not isinstance(shapes, list):
+        return "—"
+    parts = []
+    for shape in shapes:
+        if isinstance(shape, list) and all(isinstance(d, int) for d in shape):
+            parts.append("x".join(str(d) for d in shape) or "scalar")
+    return ", ".join(parts) or "—"
+
+
+def top_modules(report: dict[str, Any], n: int = TOP_MODULES) -> list[dict[str, Any]]:
+    """The modules with the most self time (self times never overlap: no double counting)."""
+    modules = [m for m in report.get("modules") or () if isinstance(m, dict)]
+    return sorted(modules, key=lambda m: _number(m.get("self_ms")) or 0.0, reverse=True)[:n]
+
+
+def module_cells(entry: dict[str, Any]) -> tuple[str, ...]:
+    share = _number(entry.get("share"))
+    return (
+        str(entry.get("name") or "(model)"),
+        str(entry.get("type", "")),
+        str(entry.get("device", "")),
+        shapes_text(entry.get("output_shapes")),
+        _ms(entry.get("self_ms")),
+        _ms(entry.get("median_ms")),
+        f"{100 * share:.1f} %" if share is not None else "—",
+        format_flops(entry.get("flops")),
+        format_flops(entry.get("flops_per_s"), "/s"),
+        _bytes(entry.get("activation_bytes")),
+        _bytes(entry.get("parameters_bytes")),
+    )
+
+
+def attribution_lines(report: dict[str, Any]) -> list[str]:
+    """One sentence per device: what the hooks cost, and the leaves' share of the forward."""
+    lines = []
+    for entry in report.get("attribution") or ():
+        if not isinstance(entry, dict):
+            continue
+        with_ms, without_ms = _number(entry.get("forward_with_hooks_ms")), _number(entry.get("forward_without_hooks_ms"))
+        text = f"{entry.get('device', '?')}: forward {_ms(with_ms)} with per-module hooks"
+        if with_ms is not None and without_ms:
+            text += f", {_ms(without_ms)} without ({with_ms / without_ms:.2f}×: the hooks' overhead)"
+        text += f"; {format_flops(entry.get('total_flops'))} per forward (FlopCounterMode)"
+        lines.append(text)
+    return lines
+
+
+def fit_cells(entry: dict[str, Any]) -> tuple[str, ...]:
+    ratio = _number(entry.get("ratio"))
+    fits = entry.get("fits")
+    return (
+        str(entry.get("device", "")),
+        str(entry.get("dtype", "")),
+        str(entry.get("optimizer", "")),
+        str(entry.get("mode", "")),
+        _bytes(entry.get("parameters_bytes")),
+        _bytes(entry.get("gradients_bytes")),
+        _bytes(entry.get("optimizer_state_bytes")),
+        _bytes(entry.get("activations_bytes")),
+        _bytes(entry.get("estimated_peak_bytes")),
+        _bytes(entry.get("measured_peak_bytes")),
+        f"{ratio:.3f}" if ratio is not None else "—",
+        _bytes(entry.get("free_bytes")),
+        ("yes" if fits else "no") if isinstance(fits, bool) else "—",
+    )

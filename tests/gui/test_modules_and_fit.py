@@ -1,0 +1,116 @@
+"""The window's per-module columns after a per-module benchmark, and the "will it fit?" dialog."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QCheckBox, QPushButton, QSpinBox, QTableView, QTableWidget, QTreeView
+
+from tests.gui.helpers import table_rows, widget
+
+MODULE_HEADERS = ("Time", "% of forward", "Output shape", "FLOPs")
+
+
+def _column(model, header: str) -> int:
+    return [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())].index(header)
+
+
+def _top_level(model) -> list[dict[str, str]]:
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    return [
+        {h: model.index(r, c, QModelIndex()).data() for c, h in enumerate(headers)} for r in range(model.rowCount())
+    ]
+
+
+def _per_module_benchmark(qtbot, window, runs: int = 5) -> None:
+    widget(window, QSpinBox, "runsSpin").setValue(runs)
+    widget(window, QCheckBox, "perModuleCheck").setChecked(True)
+    before = len(table_rows(widget(window, QTableView, "historyView").model()))
+    qtbot.mouseClick(widget(window, QPushButton, "benchmarkButton"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: window.busy_task is None
+        and len(table_rows(widget(window, QTableView, "historyView").model())) > before,
+        timeout=60_000,
+    )
+
+
+def test_module_columns_appear_after_a_per_module_run_and_sort(qtbot, make_window, tmp_path):
+    factory = tmp_path / "mlp_factory.py"
+    factory.write_text(
+        "import torch\nfrom torch import nn\n"
+        "def make():\n"
+        "    m = nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 8))\n"
+        "    return m, torch.randn(32, 64)\n"
+    )
+    window = make_window(f"{factory}:make")
+    view = widget(window, QTreeView, "parameterView")
+    model = view.model()
+    columns = [_column(model, h) for h in MODULE_HEADERS]
+    assert all(view.isColumnHidden(c) for c in columns)  # nothing to show before a per-module run
+
+    _per_module_benchmark(qtbot, window)
+
+    assert not any(view.isColumnHidden(c) for c in columns)
+    rows = {r["Name"]: r for r in _top_level(model)}
+    # The ReLUs hold no tensor but ran: they get rows of their own, in the model's order.
+    assert list(rows) == ["0", "1", "2", "3", "4"]
+    assert rows["0"]["Output shape"] == "32×256" and rows["4"]["Output shape"] == "32×8"
+    assert rows["0"]["FLOPs"] == "1.05 MFLOP"  # 2 · 32 · 64 · 256, as FlopCounterMode counts
+    assert rows["1"]["Kind"] == "module · 0 tensors" and rows["1"]["FLOPs"] == "0"
+    assert all(r["Time"] and r["% of forward"].endswith("%") for r in rows.values())
+
+    # Sorting by Time, largest first: the order follows the measured medians.
+    stats = model.attribution
+    view.sortByColumn(_column(model, "Time"), Qt.SortOrder.DescendingOrder)
+    by_time = sorted((m for m in stats.modules if m.name), key=lambda m: m.median_ms, reverse=True)
+    assert [r["Name"] for r in _top_level(model)] == [m.name for m in by_time]
+    # ...and back to the model's own order.
+    view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+    assert [r["Name"] for r in _top_level(model)] == ["0", "1", "2", "3", "4"]
+
+    # The latency summary (the history entry) names the top modules and the hooks' cost.
+    entry = table_rows(widget(window, QTableView, "historyView").model())[-1]
+    assert "top: " in entry["Result"]
+    history = widget(window, QTableView, "historyView").model()
+    detail = history.index(history.rowCount() - 1, 0).data(Qt.ItemDataRole.ToolTipRole)  # the entry's detail
+    top = [m.name or "(model)" for m in stats.top(5)]
+    assert "Top 5 modules by self time" in detail and all(f"  {n} (" in detail for n in top)
+    assert "without" in detail and "the hooks' own cost" in detail
+
+
+def test_a_plain_benchmark_leaves_the_module_columns_hidden(qtbot, window):
+    widget(window, QSpinBox, "runsSpin").setValue(3)
+    qtbot.mouseClick(widget(window, QPushButton, "benchmarkButton"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.busy_task is None and window.latencyPlot is not None, timeout=30_000)
+    view = widget(window, QTreeView, "parameterView")
+    assert all(view.isColumnHidden(_column(view.model(), h)) for h in MODULE_HEADERS)
+    assert view.model().attribution is None
+
+
+def test_fit_dialog_answers_for_every_device_of_the_machine(qtbot, window):
+    action = window.findChild(type(window.exportReportAction), "fitAction")
+    assert action is not None and action.isEnabled()
+    action.trigger()
+    dialog = window.fit_dialog
+    assert dialog.isVisible() and dialog.objectName() == "fitDialog"
+    table = widget(dialog, QTableWidget, "fitTable")
+    assert table.rowCount() == len(window.inventory.ids())
+    qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.busy_task is None and bool(table.item(0, 1) and table.item(0, 1).text()), timeout=60_000)
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    cpu = {h: table.item(0, c).text() for c, h in enumerate(headers)}
+    # The example Net in float32 with Adam: 44 B of parameters and of gradients, two moments
+    # (88 B) plus a 4-byte float32 step per parameter tensor (4 tensors).
+    assert cpu["Device"] == "cpu"
+    assert (cpu["Parameters"], cpu["Gradients"], cpu["Optimizer state"]) == ("44 B", "44 B", "104 B")
+    assert cpu["Fits"] == "yes" and cpu["Measured peak"] != "—"
+    assert float(cpu["Measured / estimated"]) > 0
+    rows = table_rows(widget(window, QTableView, "historyView").model())
+    assert rows[-1]["Call"] == "will it fit?" and "cpu fits" in rows[-1]["Result"]
+
+
+def test_fit_dialog_says_what_is_wrong_with_an_input_shape(qtbot, window):
+    dialog = window.show_fit_dialog()
+    dialog.inputEdit.setText("3,x")
+    qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
+    assert "is not an input shape" in dialog.status.text()
+    assert window.busy_task is None  # nothing was sent to the worker
