@@ -151,3 +151,19 @@ def test_requests_read_as_the_calls_they_make():
     )
     assert LoadRequest("example").call() == "load_model('example')"
     assert BenchmarkRequest(mode="train-step", runs=50, input_shape=(1, 3)).call() == "train-step ×50 · input 1x3"
+
+
+def test_per_module_times_and_fit_answers_are_part_of_the_sessions_report():
+    from inspector.core.fit import FitRequest
+
+    session = Session()
+    session.load(LoadRequest("example"))
+    attribution = session.attribute(BenchmarkRequest(runs=3, per_module=True))
+    answer = session.fit(FitRequest(device="cpu", optimizer="sgd", measure=False))
+
+    assert session.attributions == (attribution,) and session.fits == (answer,)
+    report = session.report(with_memory=False)
+    assert {m["name"] for m in report["modules"]} >= {"fc1", "fc2"}
+    assert [f["device"] for f in report["fit"]] == ["cpu"]
+    session.load(LoadRequest("example"))  # a new model: a new ledger
+    assert session.attributions == () and session.fits == ()
