@@ -192,10 +192,12 @@ class ActionBar(QWidget):
         grid.addWidget(self.modeCombo, 0, 3)
         grid.addWidget(QLabel("Runs"), 0, 4)
         grid.addWidget(self.runsSpin, 0, 5)
-        grid.addWidget(self.perModuleCheck, 0, 6)
+        # "per module" sits under Mode rather than after Runs: a seventh column made the
+        # window wider than a 1024-pixel screen.
         grid.addWidget(self.benchmarkButton, 1, 0, 1, 2)
         grid.addWidget(self.cancelButton, 1, 2, 1, 1)
-        grid.addWidget(self.progressBar, 1, 3, 1, 4)
+        grid.addWidget(self.perModuleCheck, 1, 3, 1, 1)
+        grid.addWidget(self.progressBar, 1, 4, 1, 2)
         grid.setColumnStretch(1, 1)
 
         layout = QHBoxLayout(self)
