@@ -749,3 +749,12 @@ def test_moves_to_the_gpu_benchmarks_there_and_comes_back(qtbot, window):
     rows = wait_history(qtbot, window, before + 4)
     assert rows[-1]["Call"] == "model.cuda(0)" and not rows[-1]["Result"].startswith("failed")
     assert not widget(window, QFrame, "errorBanner").isVisibleTo(window)
+
+
+def test_the_window_fits_a_1024_pixel_wide_screen(window):
+    # Every widget added to the action bar widens the window's minimum: past 1024 px a
+    # laptop screen cuts off its right edge.
+    window.show()
+    assert window.minimumSizeHint().width() <= 1024
+    window.resize(1024, 700)
+    assert window.width() == 1024
