@@ -17,8 +17,11 @@ from inspector.core.errors import InspectorError
 from inspector.core.terminal_text import escape_control
 from inspector.core.units import format_bytes
 from inspector.core.user_output import user_output_to_stderr
+from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType, MoveMethod
 
-DTYPES = ("float32", "float16", "bfloat16", "float64")
+DTYPES = tuple(d.value for d in DType)
+METHODS = tuple(m.value for m in MoveMethod)
+MODES = tuple(m.value for m in BenchMode)
 # The caps on a benchmark request, stated in --help (the same numbers timing.py enforces;
 # a test keeps them equal without importing torch here).
 MAX_SAMPLES = 100_000
@@ -46,7 +49,7 @@ def _model_args(p: argparse.ArgumentParser) -> None:
 
 
 def _move_args(p: argparse.ArgumentParser, *, device_flag: str) -> None:
-    p.add_argument("--method", choices=("to", "cuda", "cpu"), default="to", help="how to move: model.to(device), model.cuda() or model.cpu() (default: to)")
+    p.add_argument("--method", choices=METHODS, default=MoveMethod.TO.value, help="how to move: model.to(device), model.cuda() or model.cpu() (default: to)")
     p.add_argument("--dtype", choices=DTYPES, help="cast floating tensors to this dtype while moving")
     p.add_argument("--pinned", action="store_true", help="pin host memory and copy with non_blocking=True")
 
@@ -82,10 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     _model_args(p)
     p.add_argument("--device", action="append", metavar="D", help="device to measure on (repeat; default: every device present)")
     _move_args(p, device_flag="--device")
-    p.add_argument("--mode", choices=("forward", "train-step"), default="forward", help="what to time (default: forward)")
+    p.add_argument("--mode", choices=MODES, default=BenchMode.FORWARD.value, help="what to time (default: forward)")
     p.add_argument("--input-shape", metavar="SHAPE", help="input shape for models without an example input, e.g. 1,3,224,224")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("--runs", type=int, metavar="N", help=f"timed samples per device (default: 100; capped at {MAX_SAMPLES:,}, and a run stops after {MAX_MEASURE_SECONDS:,g} s)")
+    group.add_argument("--runs", type=int, metavar="N", help=f"timed samples per device (default: {DEFAULT_RUNS}; capped at {MAX_SAMPLES:,}, and a run stops after {MAX_MEASURE_SECONDS:,g} s)")
     group.add_argument("--min-time", type=float, metavar="S", help=f"sample for at least S seconds per device (capped at {MAX_MEASURE_SECONDS:,g} s or {MAX_SAMPLES:,} samples)")
     p.add_argument("--output", metavar="FILE", help="write the timing report (.json, .csv, .md or .html)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
@@ -202,6 +205,15 @@ def _load(args):
     return load_model(args.spec, trust=args.trust, architecture=args.arch)
 
 
+def _session(loaded):
+    """A Session around ``loaded``: it keeps the moves, latencies and memory timeline."""
+    from inspector.core.session import Session
+
+    session = Session()
+    session.adopt(loaded)
+    return session
+
+
 def _device_name(text: str, method: str = "to") -> str:
     """The canonical id (``cuda`` -> ``cuda:0``) of a device the user named.
 
@@ -285,7 +297,6 @@ def _move_text(move) -> str:
 
 
 def cmd_inspect(args) -> int:
-    from inspector.core.placement import snapshot
 
     if getattr(args, "device_map", None):
         return _inspect_device_map(args)
@@ -298,13 +309,12 @@ def cmd_inspect(args) -> int:
     target = _device_name(args.to, args.method) if args.to is not None else None
     move = None
     with user_output_to_stderr():  # the factory, a pickle, the model's hooks may print
-        loaded = _load(args)
+        session = _session(_load(args))
+        loaded = session.require_model()
         if moving:
-            from inspector.core.moves import move_model
-
             request = _move_request(args.method, target, args.dtype, args.pinned)
-            move = move_model(loaded, request, progress=_ProgressBar(f"{request.method}"))
-        placement = snapshot(loaded)
+            move = session.move(request, progress=_ProgressBar(f"{request.method}"))
+        placement = session.state().placement
         mixed = _mixed_placement(loaded, placement)  # runs the model's forward
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
@@ -459,16 +469,25 @@ def _check_file(flag: str, path: str, suffixes: tuple[str, ...]) -> None:
 
 
 class _BenchRun:
-    """What one process measured: its moves, latencies, failures and memory timeline."""
+    """What one process measured: the Session's moves, latencies and memory timeline, and
+    the failures to report at the end."""
 
-    def __init__(self) -> None:
-        from inspector.core.memory_log import MemoryTimeline
-
-        self.moves: list = []
-        self.latencies: list = []
+    def __init__(self, loaded) -> None:
+        self.session = _session(loaded)
         self.failures: list[str] = []
         self.attributions: list = []  # per-module runs (bench --per-module)
-        self.timeline = MemoryTimeline()
+
+    @property
+    def moves(self):
+        return self.session.moves
+
+    @property
+    def latencies(self):
+        return self.session.latencies
+
+    @property
+    def timeline(self):
+        return self.session.timeline
 
 
 def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str = "", snapshot_path: str | None = None) -> _BenchRun:
@@ -479,16 +498,17 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     from inspector.core.devices import available_device_ids
     from inspector.core.errors import InputError
     from inspector.core.memory_log import BackgroundSampler
-    from inspector.core.moves import MoveRequest, move_model
-    from inspector.core.timing import measure_latency, model_device
+    from inspector.core.moves import MoveRequest
+    from inspector.core.session import BenchmarkRequest
+    from inspector.core.timing import model_device
 
-    run = _BenchRun()
+    run = _BenchRun(loaded)
+    benchmark = BenchmarkRequest(mode=args.mode, runs=args.runs, min_time=args.min_time, input_shape=shape)
 
     def move(request, label: str) -> bool:
         with recorder.span("moves", label) as extra, user_output_to_stderr():
-            result = move_model(loaded, request, progress=_ProgressBar(label))
+            result = run.session.move(request, progress=_ProgressBar(label))
             extra.update(call=result.call, bytes=result.bytes, ok=result.ok)
-        run.moves.append(result)
         _say(prefix + _move_text(result))
         if not result.ok:
             run.failures.append(result.error.message)
@@ -512,16 +532,8 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
             try:
                 span = recorder.span("samples", f"latency on {target}", device=target, mode=args.mode)
                 with span as extra, user_output_to_stderr():  # the model's forward may print
-                    result = measure_latency(
-                        loaded,
-                        mode=args.mode,
-                        runs=args.runs,
-                        min_time=args.min_time,
-                        input_shape=shape,
-                        progress=_ProgressBar(f"time on {target}"),
-                    )
+                    result = run.session.measure(benchmark, progress=_ProgressBar(f"time on {target}"))
                     extra.update(median_ms=result.median_ms, warmup_ms=result.warmup_samples_ms, samples_ms=result.samples_ms)
-                run.latencies.append(result)
             except InputError:
                 raise  # a wrong input shape fails on every device alike: the user's input, exit 2
             except InspectorError as exc:
@@ -698,8 +710,8 @@ def _bench_ranks(args, env, shape, output) -> int:
             args.trace,
             [RankSpans(r.rank, f"rank {r.rank} ({r.host}, {r.device})", tuple(Span.from_dict(s) for s in r.spans)) for r in gathered],
         )
-    if own_error is not None and own_error.exit_code != 1:
-        return own_error.exit_code
+    if own_error is not None and exit_code(own_error) != 1:
+        return exit_code(own_error)
     if failed:
         _say(f"error: {len(failed)} of {env.world_size} ranks failed (rank {failed[0]['rank']}: {_plain(failed[0]['error'])})")
         return 1
@@ -842,6 +854,14 @@ def cmd_window(args) -> int:
     return gui_main(model_spec=args.model, trust=args.trust)
 
 
+def exit_code(exc: InspectorError) -> int:
+    """2 for bad usage or input (an ``InputError``: the user can fix the command), 1 for an
+    operation that failed."""
+    from inspector.core.errors import InputError
+
+    return 2 if isinstance(exc, InputError) else 1
+
+
 COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit}
 
 
@@ -859,7 +879,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {_plain(exc.message)}", file=sys.stderr)
         if exc.detail and args.debug:
             print(escape_control(exc.detail, keep_newlines=True), file=sys.stderr)
-        return exc.exit_code
+        return exit_code(exc)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130

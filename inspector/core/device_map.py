@@ -34,6 +34,7 @@ from inspector.core import devices
 from inspector.core.crossings import CrossingReport
 from inspector.core.errors import Failure, InputError, InspectorError
 from inspector.core.units import first_line, format_bytes
+from inspector.core.vocabulary import FailureKind
 
 #: A real map has one entry per block; 16 MiB of JSON is far beyond any model's.
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -352,7 +353,7 @@ def _move_parameter(owner: nn.Module, key: str, param: nn.Parameter, device: tor
 
 def _failure(exc: BaseException) -> Failure:
     if devices.is_out_of_memory(exc):
-        return Failure("oom", f"out of memory while applying the device map ({first_line(exc)}); the model is as it was before")
+        return Failure(FailureKind.OOM, f"out of memory while applying the device map ({first_line(exc)}); the model is as it was before")
     if isinstance(exc, InspectorError):
         return Failure(exc.kind, f"{exc.message}; the model is as it was before")
     if "meta tensor" in str(exc):
@@ -361,7 +362,7 @@ def _failure(exc: BaseException) -> Failure:
             f"applying the device map failed: {first_line(exc)} (the model's tensors are on the meta device and hold "
             "no values: load its weights first, e.g. load_state_dict(..., assign=True)); the model is as it was before",
         )
-    return Failure("error", f"applying the device map failed: {first_line(exc)}; the model is as it was before", f"{type(exc).__name__}: {exc}")
+    return Failure(FailureKind.ERROR, f"applying the device map failed: {first_line(exc)}; the model is as it was before", f"{type(exc).__name__}: {exc}")
 
 
 # --------------------------------------------------------------------------- explaining

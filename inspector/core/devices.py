@@ -23,6 +23,7 @@ import torch
 from inspector.core.errors import InputError
 from inspector.core.nvml import read_nvml
 from inspector.core.units import first_line
+from inspector.core.vocabulary import FailureKind
 
 _BACKENDS = ("cpu", "cuda", "mps", "xpu")
 #: Accelerator backends in the order they are listed after the CPU.
@@ -101,11 +102,11 @@ def resolve_device(spec: str | torch.device | int) -> torch.device:
         raise InputError(
             f"{spec!r} is not a device name (try cpu, cuda, cuda:0, mps or xpu)",
             detail=str(exc),
-            kind="device",
+            kind=FailureKind.DEVICE,
         ) from None
     reason = unavailable_reason(device.type)
     if reason is not None:
-        raise InputError(f"{device} is not available: {reason}", kind="device")
+        raise InputError(f"{device} is not available: {reason}", kind=FailureKind.DEVICE)
     if device.type in ("cuda", "xpu"):
         count = device_count(device.type)
         index = device.index if device.index is not None else 0
@@ -114,7 +115,7 @@ def resolve_device(spec: str | torch.device | int) -> torch.device:
             raise InputError(
                 f"{device} does not exist: this machine has {count} {device.type.upper()} "
                 f"device{'s' if count != 1 else ''} ({present})",
-                kind="device",
+                kind=FailureKind.DEVICE,
             )
         device = torch.device(device.type, index)
     return device

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from inspector.core.vocabulary import FailureKind
+
 
 class InspectorError(Exception):
     """A failure with a message fit to show a user as-is.
 
-    ``kind`` is a short machine-readable tag (``"load"``, ``"untrusted"``, ``"device"``,
-    ``"oom"``, ``"input"``, ``"cancelled"``, ...) the GUI and CLI use to pick wording or
-    exit codes; ``detail`` holds optional extra text (a hint, the underlying error).
+    ``kind`` is a short machine-readable tag (a ``FailureKind``: ``"load"``, ``"untrusted"``,
+    ``"device"``, ``"oom"``, ``"input"``, ``"cancelled"``, ...) the GUI and CLI use to pick
+    wording; ``detail`` holds optional extra text (a hint, the underlying error). Exit codes
+    are the CLI's business (``inspector.cli.exit_code``): an ``InputError`` is the user's to fix.
     """
 
-    kind = "error"
-    #: CLI exit code: 2 for bad usage or input, 1 for an operation that failed.
-    exit_code = 1
+    kind: str = FailureKind.ERROR
 
-    def __init__(self, message: str, *, detail: str = "", kind: str | None = None):
+    def __init__(self, message: str, *, detail: str = "", kind: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.detail = detail
@@ -28,14 +29,13 @@ class InspectorError(Exception):
 class InputError(InspectorError):
     """Something the user gave us is wrong: a spec, a file, a shape, a device name."""
 
-    kind = "input"
-    exit_code = 2
+    kind = FailureKind.INPUT
 
 
 class Cancelled(InspectorError):
     """The user asked to stop; work was rolled back or left at a safe point."""
 
-    kind = "cancelled"
+    kind = FailureKind.CANCELLED
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ import torch
 from torch import nn
 
 from inspector.core.errors import InputError, InspectorError
+from inspector.core.vocabulary import FailureKind
 from inspector.core.file_trust import (
     exported_program_risks,
     is_pickle,
@@ -88,13 +89,13 @@ def example_model() -> LoadedModel:
 class ModelLoadError(InputError):
     """A model spec or model file could not be turned into a module (the user's input: exit 2)."""
 
-    kind = "load"
+    kind = FailureKind.LOAD
 
 
 class UntrustedFileError(ModelLoadError):
     """A file needs arbitrary code to load; nothing of it ran. ``wanted``: what it asked for."""
 
-    kind = "untrusted"
+    kind = FailureKind.UNTRUSTED
 
     def __init__(self, message: str, *, path: str, wanted: tuple[str, ...], detail: str = ""):
         super().__init__(message, detail=detail)
@@ -543,7 +544,7 @@ def _load_safetensors(spec: str, path: Path, architecture: str | None) -> Loaded
     except ImportError:
         raise InspectorError(
             "reading .safetensors files needs the safetensors package: pip install safetensors",
-            kind="load",
+            kind=FailureKind.LOAD,
         ) from None
     try:
         state_dict = load_file(str(path), device="cpu")

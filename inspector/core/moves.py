@@ -35,15 +35,16 @@ from inspector.core import devices, rollback
 from inspector.core.errors import Cancelled, Failure, InputError, InspectorError
 from inspector.core.models import LoadedModel
 from inspector.core.units import dtype_name, first_line, format_bytes
+from inspector.core.vocabulary import DType, FailureKind, MoveMethod
 
-METHODS = ("to", "cuda", "cpu")
+METHODS = tuple(m.value for m in MoveMethod)
 
 #: Dtypes a move can cast to (Module.to casts floating-point tensors only).
 DTYPES: dict[str, torch.dtype] = {
-    "float32": torch.float32,
-    "float16": torch.float16,
-    "bfloat16": torch.bfloat16,
-    "float64": torch.float64,
+    DType.FLOAT32.value: torch.float32,
+    DType.FLOAT16.value: torch.float16,
+    DType.BFLOAT16.value: torch.bfloat16,
+    DType.FLOAT64.value: torch.float64,
 }
 _DTYPE_ALIASES = {
     "fp32": "float32",
@@ -239,7 +240,7 @@ def _plan_cuda(request: MoveRequest) -> _Plan:
         # Not PyTorch's bare "AssertionError: Torch not compiled with CUDA enabled".
         reason = devices.unavailable_reason("cuda")
         problem = f"needs a CUDA GPU, but {reason}" if reason else f"failed: {exc.message}"
-        raise InputError(f"{call} {problem}; {_TO_DEVICE_HINT}", kind="device") from None
+        raise InputError(f"{call} {problem}; {_TO_DEVICE_HINT}", kind=FailureKind.DEVICE) from None
     if index is None:
         # model.cuda() means the *current* CUDA device, which need not be cuda:0.
         target = torch.device("cuda", torch.cuda.current_device())
@@ -473,7 +474,7 @@ def _failure(
 ) -> Failure:
     for cause in _causes(exc):
         if isinstance(cause, Cancelled):
-            return Failure("cancelled", cause.message)
+            return Failure(FailureKind.CANCELLED, cause.message)
         if devices.is_out_of_memory(cause):
             free = _free_bytes(before.get(target_id))
             free_text = "an unknown amount" if free is None else f"only {format_bytes(free)}"
@@ -691,7 +692,7 @@ def move_model(
     target_id = devices.device_id(plan.target) if plan.target is not None else source
     refusal = _refusal(snapshot, plan)
     if refusal is not None:
-        return _unstarted(request, Failure("refused", refusal), sources, target_id)
+        return _unstarted(request, Failure(FailureKind.REFUSED, refusal), sources, target_id)
     warnings = tuple(rollback.vouch(snapshot.modules))
     touched = sorted(set(sources) | ({target_id} if plan.target is not None else set()))
     # A dtype cast alone allocates its copies on the devices the tensors are on.

@@ -36,6 +36,7 @@ from inspector.core.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.placement import snapshot
 from inspector.core.report_schema import ReportSchemaError, TimingReport
 from inspector.core.units import dtype_name, format_bytes, format_seconds
+from inspector.core.vocabulary import FailureKind
 
 SCHEMA_VERSION = 1
 SUPPORTED_SUFFIXES = REPORT_SUFFIXES
@@ -237,7 +238,7 @@ def _write_error(path: Path, exc: OSError) -> InspectorError:
         errno.ENOSPC: "the disk is full",
     }
     reason = reasons.get(exc.errno, exc.strerror or str(exc))
-    return InspectorError(f"could not write the report to {path}: {reason}", detail=str(exc), kind="write")
+    return InspectorError(f"could not write the report to {path}: {reason}", detail=str(exc), kind=FailureKind.WRITE)
 
 
 def load_report(path: str | Path) -> dict[str, Any]:
@@ -301,7 +302,7 @@ def _validate(report: Any, path: Path) -> None:
     try:
         TimingReport.from_dict(report)
     except ReportSchemaError as exc:
-        raise InputError(f"{path} is not a valid timing report: {exc.message}", kind="input") from None
+        raise InputError(f"{path} is not a valid timing report: {exc.message}", kind=FailureKind.INPUT) from None
 
 
 def _short(value: Any) -> str:

@@ -12,8 +12,9 @@ import torch
 from inspector.core.errors import InputError
 from inspector.core.moves import MoveRequest, call_code, check_request, cuda_index, parse_dtype
 from inspector.core.units import dtype_name
+from inspector.core.vocabulary import BenchMode
 
-MODES = ("forward", "train-step")
+MODES = tuple(m.value for m in BenchMode)
 
 
 def _device_name(spec: str) -> str:

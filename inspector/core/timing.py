@@ -26,9 +26,9 @@ from inspector.core.devices import device_id, is_out_of_memory, synchronize
 from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.models import LoadedModel
 from inspector.core.units import dtype_name, first_line
+from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, FailureKind
 
-MODES = ("forward", "train-step")
-DEFAULT_RUNS = 100
+MODES = tuple(m.value for m in BenchMode)
 #: Every sample is kept (report, plots), so one measurement takes at most this many: a size
 #: a report and a plot still handle comfortably. Asking for more runs is capped, with a note.
 MAX_SAMPLES = 100_000
@@ -230,7 +230,7 @@ def _run_failed(
             f"ran out of memory on {device} during the {what} with input {noun} {shown}: "
             "try a smaller input shape or another device",
             detail=str(exc),
-            kind="oom",
+            kind=FailureKind.OOM,
         )
     message = first_line(exc)
     if not blame_input:
@@ -250,7 +250,7 @@ def _run_failed(
 def measure_latency(
     loaded: LoadedModel,
     *,
-    mode: str = "forward",
+    mode: str = BenchMode.FORWARD.value,
     runs: int | None = None,
     min_time: float | None = None,
     warmup: int = 3,
@@ -551,7 +551,7 @@ def _copy_for_training(loaded: LoadedModel) -> tuple[nn.Module, torch.optim.Opti
             raise InspectorError(
                 "train-step needs a second copy of the model and it does not fit in memory",
                 detail=str(exc),
-                kind="oom",
+                kind=FailureKind.OOM,
             ) from None
         raise InspectorError(
             f"train-step works on a copy of the model, and this model cannot be copied: {first_line(exc)}",

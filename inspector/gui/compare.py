@@ -4,13 +4,14 @@ Three tables (latency, moves, environment) fed by two report dicts: the current 
 (``set_session_report``) and a report opened from disk (``open_report``, read on a pool
 thread: a report holding an hour of memory readings is megabytes of JSON).
 
-Integration in the window::
+How the window uses it (``layout.build_panels`` and ``report_flow.ReportFlow``)::
 
-    self.comparison = ComparisonView()                      # objectName "comparisonView"
-    self.comparison.failed.connect(self.error_banner.show_failure)   # Failure
-    self.comparison.set_session_report(report)              # built by the ModelWorker
-    self.comparison.open_report(path)                       # compare with a saved .json
-    self.comparison.wait(2000)                              # in closeEvent
+    window.comparisonView = ComparisonView(window)          # objectName "comparisonView"
+    view.failed.connect(flow._on_comparison_failed)         # Failure -> window.errorBanner
+    view.reportOpened.connect(flow._on_comparison_opened)   # (side, path)
+    view.set_session_report(report)                         # built by the ModelWorker
+    view.open_report(path, "b")                             # compare with a saved .json
+    view.wait(2000)                                         # in MainWindow.shutdown
 """
 
 from __future__ import annotations
@@ -18,28 +19,32 @@ from __future__ import annotations
 import html
 import logging
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from PySide6.QtCore import Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from inspector.core.compare import Comparison, compare_reports
-from inspector.core.errors import Failure, InspectorError
+from inspector.core.errors import Failure
 from inspector.core.report import load_report
 from inspector.core.units import format_bytes
+from inspector.core.vocabulary import FailureKind
+from inspector.gui.pool import run_in_pool
+from inspector.gui.panels.table_model import HeaderedTableModel
 from inspector.gui.plain_text import plain_tooltip
 
 log = logging.getLogger(__name__)
@@ -65,24 +70,114 @@ def _band(p5: float | None, p95: float | None) -> str:
     return "—" if p5 is None or p95 is None else f"{_ms(p5)} – {_ms(p95)}"
 
 
-class _Cell(QTableWidgetItem):
-    """A read-only cell that sorts by its number (missing values last), not by its text."""
+#: The role the proxy sorts by: a cell's number (missing values last), else its text.
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+_BOLD = QFont()
+_BOLD.setBold(True)
 
-    def __init__(self, text: str, sort_value: float | str | None = None, *, numeric: bool = False,
-                 tooltip: str = "") -> None:  # fmt: skip
-        super().__init__(text)
-        self.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-        self.sort_value = sort_value if sort_value is not None else (math.inf if numeric else text)
-        if numeric:
-            self.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if tooltip:
-            self.setToolTip(plain_tooltip(tooltip))
 
-    def __lt__(self, other: QTableWidgetItem) -> bool:
-        mine, theirs = self.sort_value, getattr(other, "sort_value", other.text())
+@dataclass
+class _Cell:
+    """One read-only cell: its text, what it sorts by, and how it looks."""
+
+    text: str
+    sort_value: float | str | None = None
+    numeric: bool = False
+    tooltip: str = ""
+    foreground: QColor | None = None
+    bold: bool = False
+
+    def __post_init__(self) -> None:
+        if self.sort_value is None:
+            self.sort_value = math.inf if self.numeric else self.text
+
+
+class _CellModel(HeaderedTableModel):
+    """Rows of ``_Cell``s under headers that change with each comparison."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.HEADERS: tuple[str, ...] = ()
+        self.rows: list[list[_Cell]] = []
+
+    def items(self) -> list[list[_Cell]]:
+        return self.rows
+
+    def set_rows(self, headers: Sequence[str], rows: Sequence[Sequence[_Cell]]) -> None:
+        self.beginResetModel()
+        self.HEADERS = tuple(headers)
+        self.rows = [list(r) for r in rows]
+        self.endResetModel()
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        cell = self.rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return cell.text
+        if role == SORT_ROLE:
+            return cell.sort_value
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return plain_tooltip(cell.tooltip) if cell.tooltip else None
+        if role == Qt.ItemDataRole.TextAlignmentRole and cell.numeric:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return cell.foreground
+        if role == Qt.ItemDataRole.FontRole and cell.bold:
+            return _BOLD
+        return None
+
+
+class _SortProxy(QSortFilterProxyModel):
+    """Sorts numbers as numbers and text as text (a column may hold a "—" among numbers)."""
+
+    def lessThan(self, left: QModelIndex | QPersistentModelIndex, right: QModelIndex | QPersistentModelIndex) -> bool:
+        mine, theirs = left.data(SORT_ROLE), right.data(SORT_ROLE)
         if isinstance(mine, (int, float)) and isinstance(theirs, (int, float)):
             return mine < theirs
         return str(mine) < str(theirs)
+
+
+class ComparisonTable(QTableView):
+    """A sortable table of cells: ``_CellModel`` behind a ``_SortProxy``."""
+
+    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.cells = _CellModel(self)
+        self.proxy = _SortProxy(self)
+        self.proxy.setSourceModel(self.cells)
+        self.setModel(self.proxy)
+        self.verticalHeader().setVisible(False)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setAlternatingRowColors(True)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(True)
+        # Rows stay in the order the comparison gives them until the user clicks a header.
+        self.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.setSortingEnabled(True)
+
+    def set_rows(self, headers: Sequence[str], rows: Sequence[Sequence[_Cell]]) -> None:
+        self.cells.set_rows(headers, rows)
+
+    def headers(self) -> list[str]:
+        return list(self.cells.HEADERS)
+
+    def row_count(self) -> int:
+        return self.proxy.rowCount()
+
+    def rowCount(self) -> int:
+        """The rows shown (the QTableWidget name, which callers of the old tables use)."""
+        return self.row_count()
+
+    def cell(self, row: int, header: str, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """What the view shows under ``header`` in ``row`` (in the current sort order)."""
+        column = self.headers().index(header)  # ValueError: no such column
+        return self.proxy.index(row, column).data(role)
+
+    def sort_by(self, header: str, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.sortByColumn(self.headers().index(header), order)
 
 
 def _number_cell(text: str, value: float | None, tooltip: str = "") -> _Cell:
@@ -93,30 +188,8 @@ def _ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) ->
     cell = _number_cell(_times(ratio), ratio, verdict)
     if ratio is not None and verdict and verdict != "about the same":
         better = ratio > 1 if higher_is_better else ratio < 1
-        cell.setForeground(_FASTER if better else _SLOWER)
+        cell.foreground = _FASTER if better else _SLOWER
     return cell
-
-
-def _table(name: str, headers: Sequence[str]) -> QTableWidget:
-    table = QTableWidget(0, len(headers))
-    table.setObjectName(name)
-    table.setHorizontalHeaderLabels(list(headers))
-    table.verticalHeader().setVisible(False)
-    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-    table.setAlternatingRowColors(True)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    table.horizontalHeader().setStretchLastSection(True)
-    return table
-
-
-def _fill(table: QTableWidget, rows: Sequence[Sequence[QTableWidgetItem]]) -> None:
-    table.setSortingEnabled(False)  # sorting while filling scrambles the rows
-    table.clearContents()
-    table.setRowCount(len(rows))
-    for r, cells in enumerate(rows):
-        for c, cell in enumerate(cells):
-            table.setItem(r, c, cell)
-    table.setSortingEnabled(True)
 
 
 def _latency_side(prefix: str, median: float | None, p5: float | None, p95: float | None, samples: int,
@@ -176,9 +249,9 @@ class ComparisonView(QWidget):
         self.open_button = QPushButton("Open report…", self, objectName="openComparisonButton")
         self.open_button.setToolTip("Open a saved .json timing report to compare with this session")
         self.open_button.clicked.connect(self._ask_for_report)
-        self.latency_table = _table("comparisonLatencyTable", ())
-        self.moves_table = _table("comparisonMovesTable", ())
-        self.environment_table = _table("comparisonEnvironmentTable", ())
+        self.latency_table = ComparisonTable("comparisonLatencyTable", self)
+        self.moves_table = ComparisonTable("comparisonMovesTable", self)
+        self.environment_table = ComparisonTable("comparisonEnvironmentTable", self)
         self.tabs = QTabWidget(self, objectName="comparisonTabs")
         self.tabs.addTab(self.latency_table, "Latency")
         self.tabs.addTab(self.moves_table, "Moves")
@@ -216,20 +289,17 @@ class ComparisonView(QWidget):
             raise ValueError(f"side must be 'a' or 'b', not {side!r}")
         path = str(path)
         self.summary_label.setText(html.escape(f"Opening {path}…"))
-        self._pool.start(lambda: self._load(side, path))
+        run_in_pool(
+            self._pool,
+            lambda: (side, path, load_report(path)),
+            done=lambda loaded: self._loaded.emit(*loaded),
+            failed=lambda failure: self._load_failed.emit(path, failure),
+            what=f"open {path}",
+        )
 
     def wait(self, msecs: int = 2000) -> bool:
         """Block until a report being read is done (for closeEvent); False on timeout."""
         return self._pool.waitForDone(msecs)
-
-    def _load(self, side: str, path: str) -> None:
-        # Pool thread: no widget access, only signals.
-        try:
-            self._loaded.emit(side, path, load_report(path))
-        except InspectorError as exc:
-            self._load_failed.emit(path, Failure.from_exception(exc))
-        except Exception as exc:  # noqa: BLE001 -- a bug must still reach the user, not die on the pool thread
-            self._load_failed.emit(path, Failure("error", f"could not open {path}: {exc}", repr(exc)))
 
     @Slot(str, str, object)
     def _on_loaded(self, side: str, path: str, report: dict) -> None:
@@ -263,12 +333,12 @@ class ComparisonView(QWidget):
         the summary line, emitted as ``failed`` (when ``announce``) and returned."""
         try:
             self._refresh()
-        except Exception as exc:  # a bug must not leave the view stuck at "Opening…"
+        except Exception as exc:  # noqa: BLE001 -- a bug must not leave the view stuck at "Opening…"
             log.exception("could not show the comparison")
-            failure = Failure("error", f"{type(exc).__name__}: {exc}".splitlines()[0], repr(exc))
+            failure = Failure(FailureKind.ERROR, f"{type(exc).__name__}: {exc}".splitlines()[0], repr(exc))
             self.comparison = None
             for table in (self.latency_table, self.moves_table, self.environment_table):
-                table.setRowCount(0)
+                table.set_rows(table.headers(), [])
             self.summary_label.setText(html.escape(f"The comparison could not be shown: {failure.message}"))
             if announce:
                 self.failed.emit(failure)
@@ -281,7 +351,7 @@ class ComparisonView(QWidget):
             self.comparison = None
             self.summary_label.setText("No report yet: run a benchmark, or open a saved report.")
             for table in (self.latency_table, self.moves_table, self.environment_table):
-                table.setRowCount(0)
+                table.set_rows(table.headers(), [])
             return
         # One report alone fills the A columns, whichever side it came in on.
         first, second = (a, b) if a is not None else (b, None)
@@ -353,16 +423,13 @@ class ComparisonView(QWidget):
             headers += [f"{a}{name}"] + ([f"{b}{name}"] if b is not None else [])
         self._show_rows(self.moves_table, rows, headers)
 
-    def _show_rows(self, table: QTableWidget, rows: Sequence[Mapping[str, _Cell]], headers: Sequence[str]) -> None:
-        self._set_headers(table, headers)
-        _fill(table, [[cells[h] for h in headers] for cells in rows])
+    def _show_rows(self, table: ComparisonTable, rows: Sequence[Mapping[str, _Cell]], headers: Sequence[str]) -> None:
+        table.set_rows(headers, [[cells[h] for h in headers] for cells in rows])
 
     def _show_environment(self, comparison: Comparison) -> None:
         headers = ["Section", "What", "A" if comparison.label_b is not None else "Value"]
         if comparison.label_b is not None:
             headers.append("B")
-        bold = QFont()
-        bold.setBold(True)
         rows = []
         for row in comparison.environment:
             cells = [_Cell(row.section), _Cell(row.name), _Cell(row.a)]
@@ -370,21 +437,13 @@ class ComparisonView(QWidget):
                 cells.append(_Cell(row.b))
             if row.differs:
                 for cell in cells:
-                    cell.setFont(bold)
-                    cell.setToolTip("differs between the two reports")
+                    cell.bold = True
+                    cell.tooltip = "differs between the two reports"
             rows.append(cells)
-        self._set_headers(self.environment_table, headers)
-        _fill(self.environment_table, rows)
+        self.environment_table.set_rows(headers, rows)
 
-    @staticmethod
-    def _set_headers(table: QTableWidget, headers: Sequence[str]) -> None:
-        table.setColumnCount(len(headers))
-        table.setHorizontalHeaderLabels(list(headers))
-
-    def cell_text(self, table: QTableWidget, row: int, header: str) -> str:
+    def cell_text(self, table: ComparisonTable, row: int, header: str) -> str:
         """The text under ``header`` in ``row`` (for tests and accessibility tools)."""
-        for column in range(table.columnCount()):
-            if table.horizontalHeaderItem(column).text() == header:
-                item = table.item(row, column)
-                return item.text() if item is not None else ""
-        raise KeyError(header)
+        if header not in table.headers():
+            raise KeyError(header)
+        return str(table.cell(row, header) or "")

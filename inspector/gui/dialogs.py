@@ -1,8 +1,11 @@
-"""Small dialogs of the window: open a model, preferences."""
+"""Small dialogs of the window: open a model, preferences, trust a file, about."""
 
 from __future__ import annotations
 
+import html
 import os
+from pathlib import Path
+from typing import Callable, Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -14,6 +17,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -123,3 +127,47 @@ class PreferencesDialog(QDialog):
 
     def sample_hz(self) -> int:
         return self.rate_spin.value()
+
+
+def ask_trust(parent: QWidget, path: str, wanted: Sequence[str], on_trust: Callable[[], None]) -> QMessageBox:
+    """Ask, window-modal and without blocking, whether to load a file that needs to run code;
+    ``on_trust()`` runs if the user says yes. File names are escaped: never rich text."""
+    shown = ", ".join(wanted[:8]) + (" …" if len(wanted) > 8 else "")
+    box = QMessageBox(parent)
+    box.setObjectName("trustDialog")
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("Trust this file?")
+    box.setText(f"<b>{html.escape(Path(path).name)}</b> needs to run code to load.")
+    box.setInformativeText(
+        f"It asks for: {html.escape(shown)}.<br><br>Loading it runs that code with your "
+        "permissions. Only trust files you made yourself or got from a source you trust.<br><br>"
+        "Load this file anyway?"
+    )
+    box.setDetailedText(path)
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    box.setDefaultButton(QMessageBox.StandardButton.No)
+    box.button(QMessageBox.StandardButton.Yes).setText("Trust and load")
+    box.button(QMessageBox.StandardButton.No).setText("Don't load")
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+    def answered() -> None:
+        if box.clickedButton() is box.button(QMessageBox.StandardButton.Yes):
+            on_trust()
+
+    box.finished.connect(lambda _result: answered())
+    box.open()  # window-modal and asynchronous: the event loop keeps running
+    return box
+
+
+def about_html(lines: Sequence[str]) -> str:
+    """The About box's text: what the app is, then the version lines (escaped)."""
+    body = "<br>".join(html.escape(line) for line in lines)
+    return (
+        "<p><b>Torch Device Inspector</b>: where every tensor of a PyTorch model lives, what a "
+        "move costs, and how fast the model runs on each device.</p>"
+        f"<p style='font-family:monospace'>{body}</p>"
+    )
+
+
+def show_about(parent: QWidget, text: str) -> None:
+    QMessageBox.about(parent, "About Torch Device Inspector", text)

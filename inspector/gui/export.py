@@ -8,19 +8,16 @@ The three steps keep every thread in its lane (DESIGN.md, "Data flow"):
 3. ``ReportExporter`` renders and writes the file on a pool thread, atomically
    (``inspector.core.report.save_report``), and reports back through signals.
 
-Integration in the window::
+How the window uses it (``report_flow.ReportFlow``)::
 
     self.exporter = ReportExporter(self)
-    self.exporter.progress.connect(self.status_progress)         # (done, total); total 0: busy
-    self.exporter.finished.connect(lambda path: self.history.add(f"Saved {path}"))
-    self.exporter.failed.connect(self.error_banner.show_failure)  # Failure(kind, message, detail)
-    ...
-    images = plot_images(self.memory_plot, self.latency_plot)
-    self.exporter.export(report, path, images)                   # returns at once
-    ...
-    copy_markdown(report)                                         # "Copy as Markdown"
-    ...
-    self.exporter.wait(5000)                                      # in closeEvent
+    self.exporter.progress.connect(self._on_export_progress)  # (done, total); total 0: busy
+    self.exporter.finished.connect(self._on_export_finished)  # path written
+    self.exporter.failed.connect(self._on_export_failed)      # Failure(kind, message, detail)
+    images = plot_images(window.memoryPlot, window.latencyPlot)
+    self.exporter.export(report, path, images, copy_report=False)  # returns at once
+    copy_markdown(report)                                      # "Copy report as Markdown"
+    self.exporter.wait(msecs)                                  # in MainWindow.shutdown
 """
 
 from __future__ import annotations
@@ -32,8 +29,8 @@ from typing import Any, Mapping
 from PySide6.QtCore import QObject, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
 
-from inspector.core.errors import Failure, InspectorError
 from inspector.core.report import SUPPORTED_SUFFIXES, render_markdown, save_report
+from inspector.gui.pool import run_in_pool
 
 #: Plot images are rendered at this size whatever the window's size, so reports compare.
 IMAGE_SIZE = (960, 480)
@@ -115,7 +112,15 @@ class ReportExporter(QObject):
         report_copy = copy.deepcopy(dict(report)) if copy_report else report
         image_copy = {str(k): bytes(v) for k, v in (images or {}).items()}
         target = str(path)
-        self._pool.start(lambda: self._write(report_copy, target, image_copy))
+
+        def write() -> str:
+            # On the pool thread: nothing here may touch a widget; everything ends in a signal.
+            self.started.emit(target)
+            self.progress.emit(0, 0)
+            return str(save_report(report_copy, target, images=image_copy or None))
+
+        run_in_pool(self._pool, write, done=self._written, failed=self.failed.emit,
+                    what=f"export the report to {target}")  # fmt: skip
 
     def is_busy(self) -> bool:
         return self._pool.activeThreadCount() > 0
@@ -124,17 +129,7 @@ class ReportExporter(QObject):
         """Block until queued exports are written (for closeEvent); False on timeout."""
         return self._pool.waitForDone(msecs)
 
-    def _write(self, report: dict, path: str, images: dict[str, bytes]) -> None:
-        # Runs on the pool thread: nothing here may touch a widget; everything ends in a signal.
-        self.started.emit(path)
-        self.progress.emit(0, 0)
-        try:
-            written = save_report(report, path, images=images or None)
-        except InspectorError as exc:
-            self.failed.emit(Failure.from_exception(exc))
-        except Exception as exc:  # noqa: BLE001 -- never let a bug die silently on a pool thread
-            self.failed.emit(Failure("error", f"could not export the report to {path}: {exc}", repr(exc)))
-        else:
-            self.progress.emit(1, 1)
-            self.finished.emit(str(written))
+    def _written(self, path: str) -> None:
+        self.progress.emit(1, 1)
+        self.finished.emit(path)
 

@@ -22,6 +22,9 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from inspector.core import devices
 from inspector.core.errors import Failure, InspectorError
 from inspector.core.memory_log import MemoryTimeline
+from inspector.core.moves import MoveRequest, call_code
+from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
+from inspector.core.timing import LatencyResult
 
 log = logging.getLogger(__name__)
 
@@ -34,40 +37,6 @@ MIN_SAMPLE_HZ, MAX_SAMPLE_HZ = 2, 20
 
 
 # --------------------------------------------------------------------------- payloads
-
-
-@dataclass(frozen=True)
-class ModelInfo:
-    """What the window shows about the loaded model, besides its placement."""
-
-    spec: str
-    class_name: str
-    source: str
-    #: Shape of each tensor of the example input; () when the model brings none.
-    example_input_shapes: tuple[tuple[int, ...], ...] = ()
-    notes: tuple[str, ...] = ()
-
-    @property
-    def has_example_input(self) -> bool:
-        return bool(self.example_input_shapes)
-
-
-@dataclass(frozen=True)
-class ModelState:
-    """The model after a load or a move: facts about it and where every tensor lives."""
-
-    info: ModelInfo
-    placement: Any  # inspector.core.placement.Placement
-
-
-@dataclass(frozen=True)
-class BenchmarkRequest:
-    mode: str = "forward"  # "forward" | "train-step"
-    runs: int = 100
-    #: None: use the model's example input.
-    input_shape: tuple[int, ...] | None = None
-    #: After the plain measurement, time every module (hooks on; see core.attribution).
-    per_module: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,7 +72,7 @@ class LoadOutcome:
 
 @dataclass(frozen=True)
 class BenchmarkOutcome:
-    result: Any  # inspector.core.timing.LatencyResult
+    result: LatencyResult
     request: BenchmarkRequest
     seconds: float
     attribution: Any = None  # inspector.core.attribution.Attribution, for a per-module run
@@ -146,7 +115,7 @@ class ReportRequest:
 @dataclass(frozen=True)
 class ReportBuilt:
     request: ReportRequest
-    report: dict
+    report: dict[str, Any]
     seconds: float
 
 
@@ -183,10 +152,11 @@ def failure_from(exc: BaseException) -> Failure:
 
 
 class ModelWorker(QObject):
-    """Owns the ``LoadedModel``; loads, moves, snapshots and benchmarks it, and builds its report.
+    """Drives the window's ``Session`` (the sole owner of the model) on the worker's thread.
 
     Every slot runs on the worker's thread, one at a time; each announces itself with
     ``taskStarted`` and always ends with ``taskFinished``, whatever happened in between.
+    The session is injectable, so a test can hand in one it prepared or watches.
     """
 
     taskStarted = Signal(str)
@@ -201,62 +171,41 @@ class ModelWorker(QObject):
     fitFinished = Signal(object)  # FitOutcome
     failed = Signal(object)  # TaskFailure
 
-    def __init__(self, cancel_event: threading.Event, timeline: MemoryTimeline | None = None) -> None:
+    def __init__(
+        self,
+        cancel_event: threading.Event,
+        timeline: MemoryTimeline | None = None,
+        *,
+        session: Session | None = None,
+    ) -> None:
         super().__init__()
         self._cancel = cancel_event
-        self._timeline = timeline
-        self._loaded = None  # LoadedModel, touched only on this worker's thread
-        self._moves: list = []
-        self._latencies: list = []
-        self._attributions: list = []
-        self._fits: list = []
+        # Touched only on this worker's thread once the worker has moved there.
+        self.session = session if session is not None else Session(timeline)
 
     # ----- slots
 
-    @Slot(str, bool, str)
-    def load(self, spec: str, trust: bool, architecture: str) -> None:
-        from inspector.core.models import load_model
-
-        arch = architecture or None
-        call = f"load_model({spec!r}{', trust=True' if trust else ''}{f', architecture={arch!r}' if arch else ''})"
-        with self._task("load", call) as started:
-            loaded = load_model(spec, trust=trust, architecture=arch)
-            self._loaded = loaded
-            self._moves.clear()
-            self._latencies.clear()
-            self._attributions.clear()
-            self._fits.clear()
-            state = self._state()
+    @Slot(object)
+    def load(self, request: LoadRequest) -> None:
+        with self._task("load", request.call()) as started:
+            state = self.session.load(request)
             self.modelLoaded.emit(LoadOutcome(state, time.perf_counter() - started))
 
     @Slot(object)
-    def move(self, request: Any) -> None:
-        from inspector.core.moves import move_model
-
+    def move(self, request: MoveRequest) -> None:
         with self._task("move", request_call(request)):
-            self._require_model()
+            self.session.require_model()
             throttle = self._progress_throttle("move")
-            result = move_model(
-                self._loaded,
-                request,
-                progress=throttle.update,
-                should_cancel=self._cancel.is_set,
-            )
+            result = self.session.move(request, progress=throttle.update, should_cancel=self._cancel.is_set)
             throttle.flush()
-            self._moves.append(result)
             self.moveFinished.emit(result)
             # Even a failed move is worth a fresh snapshot: it proves the rollback.
-            self.placementChanged.emit(self._state())
+            self.placementChanged.emit(self.session.state())
 
     @Slot(object)
     def benchmark(self, request: BenchmarkRequest) -> None:
-        from inspector.core.timing import measure_latency
-
-        call = f"{request.mode} ×{request.runs}"
-        if request.input_shape is not None:
-            call += f" · input {'x'.join(map(str, request.input_shape))}"
-        with self._task("benchmark", call) as started:
-            self._require_model()
+        with self._task("benchmark", request.call()) as started:
+            self.session.require_model()
             throttle = self._progress_throttle("benchmark")
             streamed: list[tuple[int, float]] = []
 
@@ -272,64 +221,45 @@ class ModelWorker(QObject):
                 sample_throttle.poke()
 
             try:
-                result = measure_latency(
-                    self._loaded,
-                    mode=request.mode,
-                    runs=request.runs,
-                    input_shape=request.input_shape,
-                    on_sample=on_sample,
-                    progress=throttle.update,
-                    should_cancel=self._cancel.is_set,
+                result = self.session.measure(
+                    request, on_sample=on_sample, progress=throttle.update, should_cancel=self._cancel.is_set
                 )
             finally:  # a cancelled run's samples still reach the plots
                 sample_throttle.flush()
                 throttle.flush()
-            self._latencies.append(result)
-            attribution = self._attribute(request, result, throttle) if request.per_module else None
+            attribution = None
+            if request.per_module:  # after the plain run, which it states its overhead against
+                try:
+                    attribution = self.session.attribute(
+                        request, progress=throttle.update, should_cancel=self._cancel.is_set
+                    )
+                finally:
+                    throttle.flush()
             self.benchmarkFinished.emit(
                 BenchmarkOutcome(result, request, time.perf_counter() - started, attribution)
             )
 
-    def _attribute(self, request: BenchmarkRequest, result: Any, throttle: "_ProgressThrottle") -> Any:
-        """Per-module attribution after the plain run, which it states its overhead against."""
-        from inspector.core.attribution import DEFAULT_RUNS, measure_attribution
-
-        try:
-            attribution = measure_attribution(
-                self._loaded,
-                runs=min(request.runs, DEFAULT_RUNS),
-                input_shape=request.input_shape,
-                progress=throttle.update,
-                should_cancel=self._cancel.is_set,
-            )
-        finally:
-            throttle.flush()
-        self._attributions.append(attribution)
-        return attribution
-
     @Slot(object)
-    def fit(self, requests: tuple) -> None:
+    def fit(self, requests: tuple[Any, ...]) -> None:
         """Answer "will it fit?" for each request (one per device); a device whose estimate
         fails keeps the others' answers. Cancel stops the estimate or the proof within a few
         operators (the model is never touched: both run on copies)."""
         from inspector.core.errors import Cancelled
-        from inspector.core.fit import estimate_fit
 
         devices = ", ".join(r.device for r in requests)
         with self._task("fit", f"estimate_fit(model, {devices})") as started:
-            self._require_model()
+            self.session.require_model()
             results, failures = [], []
             for i, request in enumerate(requests):
                 if self._cancel.is_set():
                     raise Cancelled("cancelled before the estimate for " + request.device)
                 try:
-                    results.append(estimate_fit(self._loaded, request, should_cancel=self._cancel.is_set))
+                    results.append(self.session.fit(request, should_cancel=self._cancel.is_set))
                 except Cancelled:
                     raise  # the whole task is cancelled, not one device
                 except InspectorError as exc:
                     failures.append((request.device, Failure.from_exception(exc)))
                 self.progress.emit(Progress("fit", i + 1, len(requests)))
-            self._fits.extend(results)
             self.fitFinished.emit(FitOutcome(tuple(results), tuple(failures), time.perf_counter() - started))
 
     @Slot(object)
@@ -340,35 +270,11 @@ class ModelWorker(QObject):
         writes the file on a pool thread: rendering a large report is no work for this thread,
         which may have a move or a benchmark waiting behind it.
         """
-        from inspector.core import report
-
         with self._task(request.task, request.call()) as started:
-            self._require_model()
-            memory = self._timeline.to_report() if self._timeline is not None and request.with_memory else {}
-            built = report.build_report(
-                self._loaded, moves=self._moves, latency=self._latencies, memory=memory,
-                attribution=self._attributions, fit=self._fits,
-            )
+            built = self.session.report(with_memory=request.with_memory)
             self.reportBuilt.emit(ReportBuilt(request, built, time.perf_counter() - started))
 
     # ----- helpers
-
-    def _require_model(self) -> None:
-        if self._loaded is None:
-            raise InspectorError("no model is loaded yet (open one with File › Open model…)")
-
-    def _state(self) -> ModelState:
-        from inspector.core.placement import snapshot
-
-        loaded = self._loaded
-        info = ModelInfo(
-            spec=loaded.spec,
-            class_name=loaded.class_name,
-            source=loaded.source,
-            example_input_shapes=_shapes(loaded.example_input),
-            notes=tuple(loaded.notes),
-        )
-        return ModelState(info, snapshot(loaded))
 
     def _progress_throttle(self, task: str) -> "_ProgressThrottle":
         return _ProgressThrottle(task, self.progress)
@@ -433,21 +339,12 @@ class _TaskScope:
         )
 
 
-def request_call(request: Any) -> str:
+def request_call(request: MoveRequest) -> str:
     """A MoveRequest as the call it makes, for the history when the move cannot even start.
 
     The same words as a MoveResult's ``call`` (one function writes both).
     """
-    from inspector.core.moves import call_code
-
     return call_code(request)
-
-
-def _shapes(example_input: Any) -> tuple[tuple[int, ...], ...]:
-    if example_input is None:
-        return ()
-    items = example_input if isinstance(example_input, (tuple, list)) else (example_input,)
-    return tuple(tuple(getattr(x, "shape", ())) for x in items if hasattr(x, "shape"))
 
 
 # --------------------------------------------------------------------------- memory sampler

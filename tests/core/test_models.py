@@ -15,6 +15,7 @@ import pytest
 import torch
 from torch import nn
 
+from inspector.cli import exit_code
 from inspector.core.errors import InputError
 from inspector.core.models import (
     ModelLoadError,
@@ -238,7 +239,7 @@ def test_factory_failures_name_the_spec(tmp_path, case):
     assert spec in message
     assert words in message
     assert "\n" not in message
-    assert caught.value.exit_code == 2 and caught.value.kind == "load"
+    assert exit_code(caught.value) == 2 and caught.value.kind == "load"
     # Nothing of the failed file stays registered as a module.
     assert set(sys.modules) - modules_before == set()
 

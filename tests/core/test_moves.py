@@ -10,6 +10,7 @@ import pytest
 import torch
 from torch import nn
 
+from inspector.cli import exit_code
 from inspector.core import devices, moves
 from inspector.core.errors import InputError
 from inspector.core.models import LoadedModel, example_model
@@ -483,7 +484,7 @@ def test_requests_that_are_not_moves_raise_input_error(request_):
     record = _record(loaded.module)
     with pytest.raises(InputError) as info:
         move_model(loaded, request_)
-    assert info.value.exit_code == 2
+    assert exit_code(info.value) == 2
     _assert_unchanged(loaded.module, record)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from inspector.cli import exit_code
 from inspector.core.compare import compare_reports
 from inspector.core.errors import InputError
 from inspector.core.models import example_model
@@ -101,7 +102,7 @@ def test_damaged_reports_load_or_are_refused_in_one_line_and_compare_never_raise
             outcomes["refused"] += 1
             assert "\n" not in exc.message and "\r" not in exc.message, (case, exc.message)
             assert len(exc.message) < 600, (case, exc.message)
-            assert exc.exit_code == 2
+            assert exit_code(exc) == 2
         else:
             outcomes["loaded"] += 1
             for other in (real_report, None):

@@ -13,6 +13,7 @@ import threading
 
 import pytest
 
+from inspector.cli import exit_code
 from inspector.core import report as report_module
 from inspector.core.compare import compare_reports
 from inspector.core.errors import InputError
@@ -51,7 +52,7 @@ def _refusal(tmp_path, text: str) -> str:
     with pytest.raises(InputError) as info:
         load_report(path)
     message = info.value.message
-    assert "\n" not in message and info.value.exit_code == 2
+    assert "\n" not in message and exit_code(info.value) == 2
     assert message.startswith(f"{path} is not")
     return message
 

@@ -642,21 +642,21 @@ def test_cancel_mid_move_rolls_back(qtbot, make_window, tmp_path):
 def test_torch_work_never_runs_on_the_gui_thread(qtbot, window, monkeypatch):
     import threading
 
-    from inspector.core import moves, placement
+    from inspector.core.session import Session
 
     threads = []
-    real_move, real_snapshot = moves.move_model, placement.snapshot
+    real_move, real_state = Session.move, Session.state
 
-    def move_model(*args, **kwargs):
+    def move(self, *args, **kwargs):
         threads.append(threading.current_thread())
-        return real_move(*args, **kwargs)
+        return real_move(self, *args, **kwargs)
 
-    def snapshot(*args, **kwargs):
+    def state(self):
         threads.append(threading.current_thread())
-        return real_snapshot(*args, **kwargs)
+        return real_state(self)
 
-    monkeypatch.setattr(moves, "move_model", move_model)
-    monkeypatch.setattr(placement, "snapshot", snapshot)
+    monkeypatch.setattr(Session, "move", move)
+    monkeypatch.setattr(Session, "state", state)
     click(qtbot, window, "cpuButton")
     wait_history(qtbot, window, 2)
     assert len(threads) == 2 and threading.main_thread() not in threads
@@ -749,3 +749,12 @@ def test_moves_to_the_gpu_benchmarks_there_and_comes_back(qtbot, window):
     rows = wait_history(qtbot, window, before + 4)
     assert rows[-1]["Call"] == "model.cuda(0)" and not rows[-1]["Result"].startswith("failed")
     assert not widget(window, QFrame, "errorBanner").isVisibleTo(window)
+
+
+def test_the_window_fits_a_1024_pixel_wide_screen(window):
+    # Every widget added to the action bar widens the window's minimum: past 1024 px a
+    # laptop screen cuts off its right edge.
+    window.show()
+    assert window.minimumSizeHint().width() <= 1024
+    window.resize(1024, 700)
+    assert window.width() == 1024

@@ -12,7 +12,7 @@ import re
 
 import pyqtgraph as pg
 from PySide6.QtGui import QAction, QGuiApplication, QImage
-from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFrame, QSpinBox, QTableView, QTableWidget
+from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFrame, QSpinBox, QTableView
 
 from inspector.core.report import load_report
 from inspector.gui.compare import ComparisonView
@@ -78,7 +78,7 @@ def server_report(session: dict, cpu_factor: float, gpu_factor: float) -> dict:
 
 def latency_rows(view: ComparisonView) -> dict[str, int]:
     table = view.latency_table
-    return {view.cell_text(table, r, "Device"): r for r in range(table.rowCount())}
+    return {view.cell_text(table, r, "Device"): r for r in range(table.row_count())}
 
 
 # ---------------------------------------------------------------- latency plot
@@ -317,7 +317,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, t
     widget(window, QAction, "openReportAction").trigger()
     view = widget(window, ComparisonView, "comparisonView")
     assert window.tabs.currentWidget() is view
-    table = widget(window, QTableWidget, "comparisonLatencyTable")
+    table = widget(window, QTableView, "comparisonLatencyTable")
     qtbot.waitUntil(lambda: view.reports["a"] is not None and set(latency_rows(view)) == {"cpu", "cuda:0"},
                     timeout=10_000)  # fmt: skip
     rows = latency_rows(view)
@@ -330,14 +330,14 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, t
     assert view.cell_text(table, rows["cuda:0"], "Verdict") == "only in B"
     assert "This session" in view.summary_label.text() and "gpu-server.json" in view.summary_label.text()
     env = view.environment_table
-    torch_row = next(r for r in range(env.rowCount()) if view.cell_text(env, r, "What") == "PyTorch")
+    torch_row = next(r for r in range(env.row_count()) if view.cell_text(env, r, "What") == "PyTorch")
     assert view.cell_text(env, torch_row, "B") == "2.11.0+cu128"
 
     # A benchmark after that updates the session's side of the comparison.
     cast_on_cpu(qtbot, window, "float64")
     benchmark(qtbot, window, runs=10)
     window.tabs.setCurrentWidget(view)
-    qtbot.waitUntil(lambda: "float64" in {view.cell_text(table, r, "Dtype") for r in range(table.rowCount())},
+    qtbot.waitUntil(lambda: "float64" in {view.cell_text(table, r, "Dtype") for r in range(table.row_count())},
                     timeout=10_000)  # fmt: skip
 
     # "Compare with…": the opened report against a second one from disk.

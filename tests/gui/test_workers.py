@@ -10,6 +10,7 @@ import torch
 
 from inspector.core.models import Net, example_model
 from inspector.core.moves import MoveRequest, move_model
+from inspector.core.session import LoadRequest
 from inspector.gui.workers import ModelWorker, TaskFailure, request_call
 
 
@@ -38,7 +39,7 @@ def test_a_refused_file_fails_with_its_path_and_what_it_wants(qapp, tmp_path):
     failures: list[TaskFailure] = []
     worker.failed.connect(failures.append)
 
-    worker.load(str(path), False, "")
+    worker.load(LoadRequest(str(path)))
 
     [failure] = failures
     assert failure.task == "load" and failure.failure.kind == "untrusted"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from PySide6.QtCore import QSignalBlocker
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -25,10 +26,10 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.timing import MAX_MEASURE_SECONDS, MAX_SAMPLES
+from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType
 
-DTYPE_CHOICES = (("keep dtype", None), ("float32", "float32"), ("float16", "float16"), ("bfloat16", "bfloat16"), ("float64", "float64"))
-MODE_CHOICES = (("forward", "forward"), ("train step", "train-step"))
-DEFAULT_RUNS = 100
+DTYPE_CHOICES: tuple[tuple[str, str | None], ...] = (("keep dtype", None), *((str(d), str(d)) for d in DType))
+MODE_CHOICES = tuple((mode.label, str(mode)) for mode in BenchMode)
 #: The same cap as the CLI's --runs: the core keeps every sample of a measurement.
 MAX_RUNS = MAX_SAMPLES
 
@@ -191,10 +192,12 @@ class ActionBar(QWidget):
         grid.addWidget(self.modeCombo, 0, 3)
         grid.addWidget(QLabel("Runs"), 0, 4)
         grid.addWidget(self.runsSpin, 0, 5)
-        grid.addWidget(self.perModuleCheck, 0, 6)
+        # "per module" sits under Mode rather than after Runs: a seventh column made the
+        # window wider than a 1024-pixel screen.
         grid.addWidget(self.benchmarkButton, 1, 0, 1, 2)
         grid.addWidget(self.cancelButton, 1, 2, 1, 1)
-        grid.addWidget(self.progressBar, 1, 3, 1, 4)
+        grid.addWidget(self.perModuleCheck, 1, 3, 1, 1)
+        grid.addWidget(self.progressBar, 1, 4, 1, 2)
         grid.setColumnStretch(1, 1)
 
         layout = QHBoxLayout(self)
@@ -220,11 +223,10 @@ class ActionBar(QWidget):
 
     def set_devices(self, device_ids: list[str], preferred: str | None = None) -> None:
         current = self.target_device()
-        self.targetDeviceCombo.blockSignals(True)
-        self.targetDeviceCombo.clear()
-        for ident in device_ids:
-            self.targetDeviceCombo.addItem(ident, ident)
-        self.targetDeviceCombo.blockSignals(False)
+        with QSignalBlocker(self.targetDeviceCombo):  # refilling is not the user choosing
+            self.targetDeviceCombo.clear()
+            for ident in device_ids:
+                self.targetDeviceCombo.addItem(ident, ident)
         choice = current if current in device_ids and current != "cpu" else preferred
         self.set_target_device(choice or (device_ids[0] if device_ids else "cpu"))
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.units import format_bytes
 from inspector.gui.panels.table_model import HeaderedTableModel
+from inspector.gui.plots.theme import device_colour
 from inspector.gui.plain_text import plain_label, plain_tooltip
 
 GIB = 1 << 30
@@ -29,20 +30,7 @@ MEMORY_ROLE = Qt.ItemDataRole.UserRole + 1
 #: Item-data role carrying the device id of a row.
 DEVICE_ID_ROLE = Qt.ItemDataRole.UserRole + 2
 
-# Colour-blind-friendly hues (Okabe–Ito), one per device; the CPU keeps a neutral grey.
-_DEVICE_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
-_CPU_COLOUR = "#7f7f7f"
 _swatches: dict[str, QIcon] = {}
-
-
-def device_colour(device: str) -> QColor:
-    """A stable colour per device id: the same in the device table and the parameter view."""
-    if device in ("cpu", "", "meta"):
-        return QColor(_CPU_COLOUR)
-    kind, _, index = device.partition(":")
-    offset = {"cuda": 0, "mps": 3, "xpu": 5}.get(kind, 7)
-    number = int(index) if index.isdigit() else 0
-    return QColor(_DEVICE_COLOURS[(offset + number) % len(_DEVICE_COLOURS)])
 
 
 def device_swatch(device: str) -> QIcon:

@@ -1,0 +1,267 @@
+"""The Session: one loaded model and everything measured on it, for every front end.
+
+The window's ModelWorker, the CLI's ``bench`` and (later) a remote agent each drive one
+``Session``: ``load`` a model, ``move`` it, ``measure`` its latency, read its ``state()``
+and build its ``report()``. The session keeps the ledger (the moves and latency results
+since the load, and the memory timeline the front end's sampler fills) so no front end
+keeps its own copy.
+
+Requests come in as frozen dataclasses and results go out as frozen dataclasses of plain
+values; failures the move engine sees come back inside ``MoveResult``, everything else is
+an ``InspectorError``. Only one thread may use a session at a time (it owns the tensors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from inspector.core import attribution, fit, models, moves, placement, timing
+from inspector.core import report as timing_report
+from inspector.core.attribution import Attribution
+from inspector.core.fit import FitRequest, FitResult
+from inspector.core.errors import InspectorError
+from inspector.core.memory_log import MemoryTimeline
+from inspector.core.models import LoadedModel
+from inspector.core.moves import MoveRequest, MoveResult
+from inspector.core.placement import Placement
+from inspector.core.timing import LatencyResult
+from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode
+
+Progress = Callable[[int, int], None]
+ShouldCancel = Callable[[], bool]
+
+
+# --------------------------------------------------------------------------- requests
+
+
+@dataclass(frozen=True)
+class LoadRequest:
+    """Load ``spec`` (see DESIGN.md "Model spec"); ``trust`` lets a file run its own code;
+    ``architecture`` is the factory spec a state dict or ``.safetensors`` file needs."""
+
+    spec: str
+    trust: bool = False
+    architecture: str | None = None
+
+    def call(self) -> str:
+        """The request as the code it runs (the history's "call" column)."""
+        trust = ", trust=True" if self.trust else ""
+        arch = f", architecture={self.architecture!r}" if self.architecture else ""
+        return f"load_model({self.spec!r}{trust}{arch})"
+
+
+@dataclass(frozen=True)
+class BenchmarkRequest:
+    """One latency measurement: ``runs`` samples (or ``min_time`` seconds of them) of ``mode``.
+
+    ``input_shape`` None: the model's own example input.
+    """
+
+    mode: str = BenchMode.FORWARD.value
+    runs: int | None = DEFAULT_RUNS
+    min_time: float | None = None
+    input_shape: tuple[int, ...] | None = None
+    #: After the plain measurement, time every module too (``Session.attribute``).
+    per_module: bool = False
+
+    def call(self) -> str:
+        """The request in words, for the history ("forward ×100 · input 1x3")."""
+        text = f"{self.mode} ×{self.runs}" if self.runs is not None else f"{self.mode} ≥{self.min_time} s"
+        if self.input_shape is not None:
+            text += f" · input {'x'.join(map(str, self.input_shape))}"
+        return text
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What a front end shows about the loaded model, besides its placement."""
+
+    spec: str
+    class_name: str
+    source: str
+    #: Shape of each tensor of the example input; () when the model brings none.
+    example_input_shapes: tuple[tuple[int, ...], ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def has_example_input(self) -> bool:
+        return bool(self.example_input_shapes)
+
+
+@dataclass(frozen=True)
+class ModelState:
+    """The model after a load or a move: facts about it and where every tensor lives."""
+
+    info: ModelInfo
+    placement: Placement
+
+
+# --------------------------------------------------------------------------- session
+
+
+class Session:
+    """One model at a time, and the moves and latency results measured on it since its load.
+
+    ``timeline`` is the devices' memory record: the front end's sampler fills it, the report
+    reads it. It outlives a load (it is the devices' history, and shows the load itself).
+    """
+
+    def __init__(self, timeline: MemoryTimeline | None = None) -> None:
+        self.timeline = timeline if timeline is not None else MemoryTimeline()
+        self._loaded: LoadedModel | None = None
+        self._moves: list[MoveResult] = []
+        self._latencies: list[LatencyResult] = []
+        self._attributions: list[Attribution] = []
+        self._fits: list[FitResult] = []
+
+    # ----- what it holds
+
+    @property
+    def loaded(self) -> LoadedModel | None:
+        return self._loaded
+
+    @property
+    def moves(self) -> tuple[MoveResult, ...]:
+        return tuple(self._moves)
+
+    @property
+    def latencies(self) -> tuple[LatencyResult, ...]:
+        return tuple(self._latencies)
+
+    @property
+    def attributions(self) -> tuple[Attribution, ...]:
+        return tuple(self._attributions)
+
+    @property
+    def fits(self) -> tuple[FitResult, ...]:
+        return tuple(self._fits)
+
+    def require_model(self) -> LoadedModel:
+        if self._loaded is None:
+            raise InspectorError("no model is loaded yet (open one with File › Open model…)")
+        return self._loaded
+
+    # ----- commands
+
+    def load(self, request: LoadRequest) -> ModelState:
+        """Load a model in place of the current one (kept if the load fails); a new ledger starts."""
+        loaded = models.load_model(request.spec, trust=request.trust, architecture=request.architecture)
+        self._loaded = loaded
+        self._new_ledger()
+        return self.state()
+
+    def adopt(self, loaded: LoadedModel) -> ModelState:
+        """Take a model loaded elsewhere (a notebook, a test) as this session's; a new ledger starts."""
+        self._loaded = loaded
+        self._new_ledger()
+        return self.state()
+
+    def move(
+        self,
+        request: MoveRequest,
+        *,
+        progress: Progress | None = None,
+        should_cancel: ShouldCancel | None = None,
+    ) -> MoveResult:
+        """Move the model as a transaction (``core.moves.move_model``); a failed move comes
+        back as a result with ``ok`` False, the model as before, and is recorded too."""
+        result = moves.move_model(self.require_model(), request, progress=progress, should_cancel=should_cancel)
+        self._moves.append(result)
+        return result
+
+    def measure(
+        self,
+        request: BenchmarkRequest,
+        *,
+        on_sample: Callable[[int, float], None] | None = None,
+        progress: Progress | None = None,
+        should_cancel: ShouldCancel | None = None,
+    ) -> LatencyResult:
+        """Measure latency (``core.timing.measure_latency``) and record the result."""
+        result = timing.measure_latency(
+            self.require_model(),
+            mode=request.mode,
+            runs=request.runs,
+            min_time=request.min_time,
+            input_shape=request.input_shape,
+            on_sample=on_sample,
+            progress=progress,
+            should_cancel=should_cancel,
+        )
+        self._latencies.append(result)
+        return result
+
+    def attribute(
+        self,
+        request: BenchmarkRequest,
+        *,
+        progress: Progress | None = None,
+        should_cancel: ShouldCancel | None = None,
+    ) -> Attribution:
+        """Per-module time, FLOPs and shapes (``core.attribution``), recorded for the report."""
+        runs = min(request.runs or attribution.DEFAULT_RUNS, attribution.DEFAULT_RUNS)
+        result = attribution.measure_attribution(
+            self.require_model(),
+            runs=runs,
+            input_shape=request.input_shape,
+            progress=progress,
+            should_cancel=should_cancel,
+        )
+        self._attributions.append(result)
+        return result
+
+    def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult:
+        """Will one step fit on ``request.device`` (``core.fit.estimate_fit``), recorded for the report.
+
+        ``should_cancel`` is polled inside the estimate and the proof (``Cancelled``)."""
+        result = fit.estimate_fit(self.require_model(), request, should_cancel=should_cancel)
+        self._fits.append(result)
+        return result
+
+    # ----- views
+
+    def state(self) -> ModelState:
+        """Facts about the model and a fresh snapshot of where each of its tensors lives."""
+        loaded = self.require_model()
+        info = ModelInfo(
+            spec=loaded.spec,
+            class_name=loaded.class_name,
+            source=loaded.source,
+            example_input_shapes=_shapes(loaded.example_input),
+            notes=tuple(loaded.notes),
+        )
+        return ModelState(info, placement.snapshot(loaded))
+
+    def report(self, *, with_memory: bool = True) -> dict[str, Any]:
+        """The timing report of this session (DESIGN.md "Timing report JSON").
+
+        ``with_memory`` False leaves the memory timeline out: an hour of it is megabytes of
+        dicts, and a comparison or a Markdown block never shows it.
+        """
+        memory = self.timeline.to_report() if with_memory else {}
+        return timing_report.build_report(
+            self.require_model(),
+            moves=self._moves,
+            latency=self._latencies,
+            memory=memory,
+            attribution=self._attributions,
+            fit=self._fits,
+        )
+
+    def _new_ledger(self) -> None:
+        self._moves.clear()
+        self._latencies.clear()
+        self._attributions.clear()
+        self._fits.clear()
+
+
+def _shapes(example_input: Any) -> tuple[tuple[int, ...], ...]:
+    if example_input is None:
+        return ()
+    items = example_input if isinstance(example_input, (tuple, list)) else (example_input,)
+    return tuple(tuple(getattr(x, "shape", ())) for x in items if hasattr(x, "shape"))

@@ -1,0 +1,69 @@
+"""The words core, CLI and window share: failure kinds, benchmark modes, move methods, dtypes.
+
+StrEnums, so each member *is* its string: ``BenchMode.FORWARD == "forward"``, it goes into
+JSON, argparse ``choices`` and a Qt combo box as it is, and a report written before these
+enums existed reads back unchanged.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+
+if sys.version_info >= (3, 11):
+    from enum import StrEnum
+else:  # pragma: no cover - Python 3.10
+
+    class StrEnum(str, Enum):
+        """``enum.StrEnum`` (Python 3.11+): members are strings and print as their value."""
+
+        def __str__(self) -> str:
+            return str(self.value)
+
+
+class FailureKind(StrEnum):
+    """``Failure.kind`` / ``InspectorError.kind``. An unforeseen exception keeps its class name
+    as its kind instead (``"RuntimeError"``), so a kind is not always one of these."""
+
+    ERROR = "error"
+    INPUT = "input"
+    CANCELLED = "cancelled"
+    LOAD = "load"
+    UNTRUSTED = "untrusted"
+    DEVICE = "device"
+    OOM = "oom"
+    WRITE = "write"
+    REFUSED = "refused"  # a move that would not be safe to start (nothing was touched)
+
+
+class BenchMode(StrEnum):
+    """What a latency measurement times."""
+
+    FORWARD = "forward"
+    TRAIN_STEP = "train-step"
+
+    @property
+    def label(self) -> str:
+        """The words a person reads ("train step")."""
+        return self.value.replace("-", " ")
+
+
+class MoveMethod(StrEnum):
+    """The ``nn.Module`` method a move calls."""
+
+    TO = "to"
+    CUDA = "cuda"
+    CPU = "cpu"
+
+
+class DType(StrEnum):
+    """The dtypes a move can cast a model's floating-point tensors to, in menu order."""
+
+    FLOAT32 = "float32"
+    FLOAT16 = "float16"
+    BFLOAT16 = "bfloat16"
+    FLOAT64 = "float64"
+
+
+#: Timed samples per measurement when the user names no number.
+DEFAULT_RUNS = 100

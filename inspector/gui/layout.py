@@ -1,0 +1,108 @@
+"""The window's layout: its panels, boxes, splitters, tabs and status bar.
+
+``build_panels(window)`` creates every panel as an attribute of the window (the object
+names DESIGN.md lists are set by the panels themselves) and lays them out; the window wires
+them afterwards. First-start proportions live here; a saved layout replaces them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
+
+from inspector.gui.compare import ComparisonView
+from inspector.gui.panels.actions import ActionBar
+from inspector.gui.panels.code import CodePanel
+from inspector.gui.panels.devices import DevicesPanel
+from inspector.gui.panels.error_banner import ErrorBanner
+from inspector.gui.panels.history import HistoryView
+from inspector.gui.panels.parameters import ParametersPanel
+from inspector.gui.plain_text import plain_label
+from inspector.gui.plots import LatencyPlot, MemoryPlot
+
+if TYPE_CHECKING:
+    from inspector.gui.main_window import MainWindow
+
+
+def build_panels(window: MainWindow) -> None:
+    window.errorBanner = ErrorBanner(window)
+    window.action_bar = ActionBar(window)
+    window.devices = DevicesPanel(window)
+    window.parameters = ParametersPanel(window)
+    window.historyView = HistoryView(window)
+    window.code = CodePanel(window)
+    # The window's timeline is the plot's store: the sampler fills it, the report reads it.
+    window.memoryPlot = MemoryPlot(window, timeline=window.timeline)
+    window.latencyPlot = LatencyPlot(window)
+    window.comparisonView = ComparisonView(window)
+    # Its "Open report…" puts a report next to this session even before side A is built.
+    window.comparisonView.follows_session = True
+
+    devices_box = _boxed("Devices", window.devices)
+    model_box = _boxed("Model", window.parameters)
+    window.model_box = model_box
+    window.tabs = QTabWidget(window)
+    window.tabs.setObjectName("bottomTabs")
+    window.tabs.addTab(window.historyView, "History")
+    window.tabs.addTab(window.memoryPlot, "Memory")
+    window.tabs.addTab(window.latencyPlot, "Latency")
+    window.tabs.addTab(window.comparisonView, "Compare")
+    window.tabs.currentChanged.connect(lambda _i: window.reports.maybe_refresh_session())
+    code_box = _boxed("Code", window.code)
+
+    window.top_splitter = _splitter("topSplitter", Qt.Orientation.Horizontal, devices_box, model_box, (5, 7))
+    window.bottom_splitter = _splitter("bottomSplitter", Qt.Orientation.Horizontal, window.tabs, code_box, (7, 5))
+    window.main_splitter = _splitter(
+        "mainSplitter", Qt.Orientation.Vertical, window.top_splitter, window.bottom_splitter, (4, 5)
+    )
+    # First-start proportions (a saved layout replaces them): the plots get a bit more
+    # than half the height (at 1280x800 the memory plot's markers and the comparison's
+    # rows stay legible, and the device table still lists eight GPUs), the code view
+    # enough width for a snippet's longest line.
+    window.main_splitter.setSizes([450, 550])
+    window.top_splitter.setSizes([520, 760])
+    window.bottom_splitter.setSizes([800, 480])
+
+    central = QWidget(window)
+    layout = QVBoxLayout(central)
+    layout.setContentsMargins(6, 6, 6, 6)
+    layout.addWidget(window.errorBanner)
+    layout.addWidget(window.action_bar)
+    layout.addWidget(window.main_splitter, 1)
+    window.setCentralWidget(central)
+    window.resize(1240, 760)
+
+
+def build_status_bar(window: MainWindow) -> None:
+    window.statusModel = plain_label(QLabel("Model: none yet", window))
+    window.statusModel.setObjectName("statusModel")
+    window.statusDevice = plain_label(QLabel("", window))
+    window.statusDevice.setObjectName("statusDevice")
+    window.statusBusy = plain_label(QLabel("Starting…", window))
+    window.statusBusy.setObjectName("statusBusy")
+    bar = window.statusBar()
+    for label in (window.statusModel, window.statusDevice, window.statusBusy):
+        label.setFrameShape(QFrame.Shape.StyledPanel)
+        label.setContentsMargins(6, 0, 6, 0)
+        bar.addPermanentWidget(label)
+
+
+def _boxed(title: str, widget: QWidget) -> QGroupBox:
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(6, 6, 6, 6)
+    layout.addWidget(widget)
+    return box
+
+
+def _splitter(name: str, orientation: Qt.Orientation, first: QWidget, second: QWidget, stretch: tuple[int, int]) -> QSplitter:
+    splitter = QSplitter(orientation)
+    splitter.setObjectName(name)
+    splitter.addWidget(first)
+    splitter.addWidget(second)
+    splitter.setStretchFactor(0, stretch[0])
+    splitter.setStretchFactor(1, stretch[1])
+    splitter.setChildrenCollapsible(False)
+    return splitter

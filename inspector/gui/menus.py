@@ -1,0 +1,106 @@
+"""The window's menus and actions, as data: one row per action, built by ``build_menus``.
+
+A row names the action's object name (the test handle DESIGN.md lists), its text and
+shortcut, the window attribute it calls (dotted: ``"errorBanner.dismiss"``), its tooltip and
+its platform menu role. Adding an action is adding a row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Union
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+Shortcut = Union[QKeySequence.StandardKey, str, None]
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    name: str
+    text: str
+    shortcut: Shortcut
+    slot: str
+    tooltip: str = ""
+    role: QAction.MenuRole | None = None
+
+
+#: In a menu's row list: a separator, and the "Open recent" sub-menu.
+SEPARATOR = "-"
+RECENT = "recent"
+
+MENUS: tuple[tuple[str, tuple[ActionSpec | str, ...]], ...] = (
+    ("&File", (
+        ActionSpec("openModelAction", "&Open model…", QKeySequence.StandardKey.Open, "open_model_dialog"),
+        RECENT,
+        SEPARATOR,
+        ActionSpec("exportReportAction", "&Export report…", "Ctrl+E", "export_report_dialog"),
+        ActionSpec("openReportAction", "Open re&port…", "Ctrl+Shift+O", "open_report_dialog",
+                   "Open a saved .json timing report and compare it with this session"),
+        ActionSpec("compareWithAction", "Compare &with…", None, "compare_with_dialog",
+                   "Compare the opened report with a second one from disk"),
+        SEPARATOR,
+        ActionSpec("quitAction", "&Quit", QKeySequence.StandardKey.Quit, "close", role=QAction.MenuRole.QuitRole),
+    )),
+    ("&Edit", (
+        ActionSpec("copyMarkdownAction", "&Copy report as Markdown", "Ctrl+Shift+C", "copy_markdown_report",
+                   "Put this session's report on the clipboard, ready to paste into an issue"),
+        SEPARATOR,
+        ActionSpec("preferencesAction", "&Preferences…", QKeySequence.StandardKey.Preferences, "preferences_dialog",
+                   role=QAction.MenuRole.PreferencesRole),
+    )),
+    ("&View", (
+        ActionSpec("refreshDevicesAction", "&Refresh devices", QKeySequence.StandardKey.Refresh,
+                   "requestRediscover.emit"),
+        ActionSpec("dismissErrorAction", "&Hide error message", None, "errorBanner.dismiss"),
+    )),
+    ("&Tools", (
+        ActionSpec("fitAction", "Will it &fit?…", "Ctrl+Shift+F", "show_fit_dialog",
+                   "Memory of one step on each device, estimated without allocating, then proven"),
+    )),
+    ("&Help", (
+        ActionSpec("aboutAction", "&About Torch Device Inspector", None, "about_dialog", role=QAction.MenuRole.AboutRole),
+    )),
+)  # fmt: skip
+
+
+def build_menus(window: QMainWindow) -> dict[str, QAction]:
+    """Add ``MENUS`` to ``window``'s menu bar; each action also becomes ``window.<name>``,
+    and the recent-models sub-menu ``window.recentMenu``. Returns the actions by name."""
+    actions: dict[str, QAction] = {}
+    for title, rows in MENUS:
+        menu = window.menuBar().addMenu(title)
+        for row in rows:
+            if row == SEPARATOR:
+                menu.addSeparator()
+            elif row == RECENT:
+                recent = QMenu("Open &recent", window)
+                recent.setObjectName("recentMenu")
+                menu.addMenu(recent)
+                window.recentMenu = recent  # type: ignore[attr-defined]
+            elif isinstance(row, ActionSpec):
+                action = make_action(window, row, _resolve(window, row.slot))
+                menu.addAction(action)
+                setattr(window, row.name, action)
+                actions[row.name] = action
+    return actions
+
+
+def make_action(parent: QMainWindow, spec: ActionSpec, slot: Callable[[], Any]) -> QAction:
+    action = QAction(spec.text, parent)
+    action.setObjectName(spec.name)
+    if spec.shortcut is not None:
+        action.setShortcut(QKeySequence(spec.shortcut))
+    if spec.tooltip:
+        action.setToolTip(spec.tooltip)
+    if spec.role is not None:
+        action.setMenuRole(spec.role)
+    action.triggered.connect(lambda _checked=False: slot())
+    return action
+
+
+def _resolve(obj: Any, dotted: str) -> Callable[[], Any]:
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj  # type: ignore[no-any-return]

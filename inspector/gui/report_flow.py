@@ -1,0 +1,228 @@
+"""The window's reports: export to a file, copy as Markdown, open one, compare two.
+
+The worker builds the session's report (only its thread may read the tensors); this flow
+renders the plot images on the GUI thread for an HTML page and hands the dict to the
+``ReportExporter``, which writes the file on a pool thread. It also keeps the comparison's
+side A, the session's own report, up to date: rebuilt quietly (no busy state) when it shows
+and a move, benchmark or load has made it old.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QFileDialog
+
+from inspector.core.errors import Failure
+from inspector.gui.ranks import show_ranks
+from inspector.gui.export import ReportExporter, copy_markdown, export_filter, path_with_suffix, plot_images
+from inspector.gui.tasks import Task
+from inspector.gui.workers import ReportBuilt, ReportRequest, TaskFailure
+
+if TYPE_CHECKING:
+    from inspector.gui.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+REPORT_OPEN_FILTER = "Timing report (*.json);;All files (*)"
+
+
+class ReportFlow(QObject):
+    """Export, copy, open and compare reports for ``window`` (see the module docstring)."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        #: The latest report the worker built for this session (any purpose), and whether a
+        #: move, benchmark or load has happened since (the comparison's side A is then old).
+        self.session_report: dict[str, Any] | None = None
+        self.session_stale = True
+        self._session_in_flight = False
+        #: The file the ReportExporter is writing, when it was asked for, and its report.
+        self.exporting: str | None = None
+        self._export_asked_at: float | None = None
+        self.last_export: dict[str, Any] | None = None
+
+        self.exporter = ReportExporter(self)
+        self.exporter.progress.connect(self._on_export_progress)
+        self.exporter.finished.connect(self._on_export_finished)
+        self.exporter.failed.connect(self._on_export_failed)
+        view = window.comparisonView
+        view.failed.connect(self._on_comparison_failed)
+        view.reportOpened.connect(self._on_comparison_opened)
+
+    # ----- commands
+
+    def export_report(self, path: str | Path) -> bool:
+        """Write the session's report to ``path`` (its suffix picks the format); the window
+        stays busy until the file is written."""
+        self._export_asked_at = time.perf_counter()
+        return self.window.dispatch(Task.EXPORT, self.window.requestReport, ReportRequest("export", str(path)))
+
+    def copy_markdown_report(self) -> bool:
+        """Put the session's report as Markdown on the clipboard (once the worker built it)."""
+        return self.window.dispatch(Task.REPORT, self.window.requestReport, ReportRequest("markdown"))
+
+    def open_report(self, path: str | Path) -> None:
+        """Show a saved ``.json`` report in the Compare tab, next to this session."""
+        view = self.window.comparisonView
+        view.follows_session = True
+        view.set_session_report(self.session_report)
+        view.open_report(path, "b")
+        self.window.tabs.setCurrentWidget(view)
+        self.maybe_refresh_session()
+
+    def compare_with(self, path: str | Path) -> None:
+        """Compare the report opened from disk (it becomes A) with a second one (B).
+
+        With no report open yet, ``path`` is opened next to the session instead.
+        """
+        view = self.window.comparisonView
+        # The report from disk: B next to the session, or B (else A) of two reports.
+        side = "b" if view.reports["b"] is not None or view.follows_session else "a"
+        if view.reports[side] is None:
+            self.open_report(path)
+            return
+        view.follows_session = False
+        view.set_reports(view.reports[side], None, label_a=view.labels[side])
+        view.open_report(path, "b")
+        self.window.tabs.setCurrentWidget(view)
+        self.window.refresh_actions()
+
+    def export_report_dialog(self) -> None:
+        start = str(Path.home() / "timing-report.json")
+        path, chosen = QFileDialog.getSaveFileName(self.window, "Export timing report", start, export_filter())
+        if path:
+            self.export_report(path_with_suffix(path, chosen))
+
+    def open_report_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open a timing report", "", REPORT_OPEN_FILTER)
+        if path:
+            self.open_report(path)
+
+    def compare_with_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.window, "Compare with a second timing report", "", REPORT_OPEN_FILTER)
+        if path:
+            self.compare_with(path)
+
+    def waits_for_writer(self) -> bool:
+        return self.exporting is not None
+
+    # ----- the session's own report (side A)
+
+    def mark_stale(self) -> None:
+        """A load, move or benchmark changed the session: side A needs rebuilding."""
+        self.session_stale = True
+
+    def maybe_refresh_session(self) -> None:
+        """Rebuild side A of the comparison when it shows this session and is out of date.
+
+        Quiet: the request is not a task of the window's (no busy state, no progress); the
+        worker runs it between the user's own tasks.
+        """
+        window, view = self.window, self.window.comparisonView
+        wanted = view.follows_session and (view.reports["b"] is not None or window.tabs.currentWidget() is view)
+        if not wanted or window.tasks.closed or window.model_state is None or self._session_in_flight:
+            return
+        if not self.session_stale and self.session_report is not None:
+            return
+        self.session_stale = False
+        self._session_in_flight = True
+        window.requestReport.emit(ReportRequest(Task.SESSION.value))
+
+    def session_task_finished(self) -> None:
+        self._session_in_flight = False
+
+    def session_failed(self, failure: TaskFailure) -> None:
+        log.warning("could not build the session report: %s", failure.failure.message)
+        self.window.add_history(failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False,
+                                detail=failure.failure.detail)  # fmt: skip
+
+    # ----- worker and writer results
+
+    @Slot(object)
+    def on_report_built(self, built: ReportBuilt) -> None:
+        self.session_report = built.report
+        view = self.window.comparisonView
+        if view.follows_session:
+            view.set_session_report(built.report)
+        if self.window.tasks.closed:
+            return  # closing cancels work: no file is started after that
+        if built.request.purpose == "export":
+            self._start_export(built)
+        elif built.request.purpose == "markdown":
+            copy_markdown(built.report)
+            self.window.statusBar().showMessage("Copied the report as Markdown: paste it into an issue or a chat", 8000)
+
+    def _start_export(self, built: ReportBuilt) -> None:
+        window = self.window
+        path = str(built.request.path)
+        images: dict[str, bytes] = {}
+        if Path(path).suffix.lower() == ".html":
+            # Drawn here (widgets live on this thread) at a fixed size; the file is written
+            # on the exporter's pool thread.
+            try:
+                images = plot_images(window.memoryPlot, window.latencyPlot)
+            except Exception:  # noqa: BLE001 -- a report without plots is better than no report
+                log.exception("could not render the plots for %s", path)
+        self.exporting = path
+        self.last_export = built.report
+        window.tasks.writer_started()
+        window.action_bar.show_progress(None, f"writing {Path(path).name}…")
+        # No copy: the worker built this dict for this export, and nothing here changes it.
+        self.exporter.export(built.report, path, images, copy_report=False)
+
+    @Slot(int, int)
+    def _on_export_progress(self, done: int, total: int) -> None:
+        if self.exporting is not None:  # total 0: rendering and writing are one call
+            fraction = done / total if total else None
+            self.window.action_bar.show_progress(fraction, f"writing {Path(self.exporting).name}…")
+
+    @Slot(str)
+    def _on_export_finished(self, path: str) -> None:
+        seconds = self._export_done()
+        window = self.window
+        window.add_history(f"save_report(report, {path!r})", seconds, None, "written")
+        window.statusBar().showMessage(f"Report written: {path}", 8000)
+        window.action_bar.show_idle(f"wrote {Path(path).name}")
+
+    @Slot(object)
+    def _on_export_failed(self, failure: Failure) -> None:
+        path = self.exporting or "?"
+        seconds = self._export_done()
+        window = self.window
+        window.errorBanner.show_failure(failure, "export")
+        window.add_history(
+            f"save_report(report, {path!r})", seconds, None, f"failed: {failure.message}", ok=False, detail=failure.detail
+        )
+        window.action_bar.show_idle("export failed")
+
+    def _export_done(self) -> float | None:
+        """The exporter is done with the file: the window is free again. Returns the seconds
+        since the report was asked for."""
+        if self.exporting is None:
+            return None
+        self.exporting = None
+        seconds = time.perf_counter() - self._export_asked_at if self._export_asked_at else None
+        self.window.tasks.writer_done()
+        return seconds
+
+    @Slot(object)
+    def _on_comparison_failed(self, failure: Failure) -> None:
+        self.window.errorBanner.show_failure(failure, "open report")
+
+    @Slot(str, str)
+    def _on_comparison_opened(self, side: str, path: str) -> None:
+        self.window.add_history(f"load_report({path!r})", None, None, "shown in the Compare tab")
+        view = self.window.comparisonView
+        show_ranks(self.window.tabs, view.reports[side])  # a torchrun report: ranks side by side
+        self.window.refresh_actions()
+        self.maybe_refresh_session()
+
+    def wait(self, msecs: int) -> bool:
+        """Block until a report being written is done (for shutdown); False on timeout."""
+        return self.exporter.wait(msecs)

@@ -1,0 +1,86 @@
+"""What the window remembers between runs (QSettings): recent models, the memory sampling
+rate, its geometry and splitter positions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMenu
+
+from inspector.gui.workers import DEFAULT_SAMPLE_HZ, clamp_sample_hz
+
+if TYPE_CHECKING:
+    from inspector.gui.main_window import MainWindow
+
+MAX_RECENT = 10
+KEYS = {
+    "geometry": "window/geometry",
+    "state": "window/state",
+    "splitters": "window/splitters",
+    "recent": "models/recent",
+    "sample_hz": "memory/sampleHz",
+}
+
+
+def recent_models(settings: QSettings) -> list[str]:
+    # type=list: without it QSettings gives a bare string for a one-item list.
+    value = settings.value(KEYS["recent"], [], type=list)
+    return [str(v) for v in value if str(v).strip()]
+
+
+def add_recent_model(settings: QSettings, spec: str) -> None:
+    recent = [spec] + [s for s in recent_models(settings) if s != spec]
+    settings.setValue(KEYS["recent"], recent[:MAX_RECENT])
+
+
+def fill_recent_menu(menu: QMenu, settings: QSettings, open_model: Callable[[str], Any]) -> None:
+    """The "Open recent" menu: the recent specs, then "Clear the list" (or a placeholder)."""
+    menu.clear()
+    recent = recent_models(settings)
+    for spec in recent:
+        action = menu.addAction(spec)
+        action.triggered.connect(lambda _checked=False, s=spec: open_model(s))
+    if recent:
+        menu.addSeparator()
+
+        def clear() -> None:
+            settings.setValue(KEYS["recent"], [])
+            fill_recent_menu(menu, settings, open_model)
+
+        menu.addAction("Clear the list", clear)
+    else:
+        placeholder = menu.addAction("No recent models")
+        placeholder.setEnabled(False)
+
+
+def sample_hz(settings: QSettings) -> float:
+    return clamp_sample_hz(settings.value(KEYS["sample_hz"], DEFAULT_SAMPLE_HZ, type=float))
+
+
+def set_sample_hz(settings: QSettings, hz: float) -> float:
+    hz = clamp_sample_hz(hz)
+    settings.setValue(KEYS["sample_hz"], hz)
+    return hz
+
+
+def restore_layout(window: MainWindow) -> None:
+    settings = window.settings
+    geometry = settings.value(KEYS["geometry"])
+    if geometry:
+        window.restoreGeometry(geometry)
+    splitters = settings.value(KEYS["splitters"])
+    if isinstance(splitters, (list, tuple)) and len(splitters) == 3:
+        for splitter, state in zip(_splitters(window), splitters):
+            splitter.restoreState(state)
+
+
+def save_layout(window: MainWindow) -> None:
+    settings = window.settings
+    settings.setValue(KEYS["geometry"], window.saveGeometry())
+    settings.setValue(KEYS["splitters"], [s.saveState() for s in _splitters(window)])
+    settings.sync()
+
+
+def _splitters(window: MainWindow) -> tuple[Any, Any, Any]:
+    return (window.main_splitter, window.top_splitter, window.bottom_splitter)
