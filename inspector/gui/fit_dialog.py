@@ -221,7 +221,8 @@ class FitDialog(QDialog):
         self.estimateButton.setEnabled(True)
         self._set_asking(False)
         self.status.setText(message)
-        self.status.setStyleSheet("color: #c62828;")
+        # A cancel is the user's own doing, not an error: plain text for it.
+        self.status.setStyleSheet("" if message.startswith("cancelled") else "color: #c62828;")
 
     def _row_of(self, device: str) -> int:
         if device not in self._devices:
