@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import pathlib
 import subprocess
@@ -134,6 +135,10 @@ _TEN_THOUSAND_TENSORS = (
 def test_fit_dialog_cancel_stops_a_big_estimate_and_leaves_the_model_as_it_was(qtbot, make_window, tmp_path):
     factory = tmp_path / "many.py"
     factory.write_text(_TEN_THOUSAND_TENSORS)
+    # Earlier tests' garbage is collected now, not on the GUI thread while the worker builds
+    # 5,000 layers: once in a full run that collection hung on a lock (futex) the loading
+    # thread held (see the issue-14b note).
+    gc.collect()
     window = make_window(f"{factory}:make")
     module = window.worker.session.require_model().module  # the worker is idle: reading it here is safe
     before = [(p, p.detach().clone()) for p in module.parameters()]
