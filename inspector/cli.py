@@ -15,7 +15,7 @@ from typing import Sequence
 
 from inspector.core.errors import InspectorError
 from inspector.core.terminal_text import escape_control
-from inspector.core.units import format_bytes
+from inspector.core.units import format_bytes, format_ms
 from inspector.core.user_output import user_output_to_stderr
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType, MoveMethod
 
@@ -559,7 +559,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
 def _latency_rows(latencies) -> list[list[str]]:
     return [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)), str(len(r.samples_ms)),
-         f"{r.median_ms:.4f}", f"{r.p5_ms:.4f}", f"{r.p95_ms:.4f}", f"{r.warmup_ms:.3f}"]
+         format_ms(r.median_ms, unit=False), format_ms(r.p5_ms, unit=False), format_ms(r.p95_ms, unit=False), format_ms(r.warmup_ms, unit=False)]
         for r in latencies
     ]
 
@@ -690,7 +690,7 @@ def _bench_ranks(args, env, shape, output) -> int:
     failed = [e for e in entries if not e["ok"]]
     rows = [
         [str(e["rank"]), e.get("host", "?"), e.get("device", "?"),
-         f"{e['latency'][0]['median_ms']:.4f}" if e["latency"] else "-",
+         format_ms(e['latency'][0]['median_ms'], unit=False) if e["latency"] else "-",
          "ok" if e["ok"] else f"failed: {e['error']}"]
         for e in entries
     ]
@@ -726,8 +726,8 @@ def _per_module(loaded, args, shape, latency, target: str, prefix: str = ""):
         loaded, runs=args.runs or DEFAULT_RUNS, input_shape=shape, progress=_ProgressBar(f"modules on {target}"),
     )
     line = (
-        f"{prefix}per-module on {target}: forward {result.forward_with_hooks_ms:.4f} ms with hooks, "
-        f"{result.forward_without_hooks_ms:.4f} ms without"
+        f"{prefix}per-module on {target}: forward {format_ms(result.forward_with_hooks_ms)} with hooks, "
+        f"{format_ms(result.forward_without_hooks_ms)} without"
     )
     if result.overhead_ratio is not None:
         line += f" ({result.overhead_ratio:.2f}x: the hooks' overhead; plain and hooked forwards alternated)"
@@ -744,7 +744,7 @@ def _modules_text(attributions) -> str:
     for run in attributions:
         rows = [
             [m.name or "(model)", m.type, ", ".join("x".join(map(str, s)) for s in m.output_shapes) or "—",
-             f"{m.self_ms:.4f}", f"{m.median_ms:.4f}", f"{100 * m.share:.1f}", format_flops(m.flops),
+             format_ms(m.self_ms, unit=False), format_ms(m.median_ms, unit=False), f"{100 * m.share:.1f}", format_flops(m.flops),
              format_bytes(m.activation_bytes)]
             for m in run.top(5)
         ]

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 from inspector.core.compare import Comparison, compare_reports
 from inspector.core.errors import Failure
 from inspector.core.report import load_report
-from inspector.core.units import format_bytes
+from inspector.core.units import format_bytes, format_ms
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.pool import run_in_pool
 from inspector.gui.panels.table_model import HeaderedTableModel
@@ -55,11 +55,7 @@ _SLOWER = QColor("#c62828")
 
 
 def _ms(value: float | None) -> str:
-    if value is None:
-        return "—"
-    if value >= 100:
-        return f"{value:.1f}"
-    return f"{value:.4g}"
+    return format_ms(value, unit=False)
 
 
 def _times(value: float | None) -> str:

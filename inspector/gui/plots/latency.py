@@ -17,6 +17,7 @@ from PySide6.QtCore import QTimer, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
+from inspector.core.units import format_ms
 from inspector.core.vocabulary import BenchMode, DType
 from inspector.gui.plots.memory import DEFAULT_REDRAW_FPS
 from inspector.gui.plots.render import png_bytes
@@ -176,7 +177,7 @@ class _LatencyCanvas(QWidget):
             if fastest > 0 and len(rows) > 1:
                 times = row["median_ms"] / fastest
                 ratio = " (fastest)" if times == 1 else f" ({times:.2f}× slower)"
-            text = pg.TextItem(f"{_format_ms(row['median_ms'])}{ratio}", color=foreground, anchor=(0.5, 1.0))
+            text = pg.TextItem(f"{format_ms(row['median_ms'], compact=True)}{ratio}", color=foreground, anchor=(0.5, 1.0))
             text.setPos(float(i), float(p95[i]))
             plot.addItem(text, ignoreBounds=True)
             self._summary_items.append(text)
@@ -187,16 +188,6 @@ class _LatencyCanvas(QWidget):
     @property
     def summary_rows(self) -> list[dict]:
         return list(self._summary_rows)
-
-
-def _format_ms(ms: float) -> str:
-    if ms >= 100:
-        return f"{ms:.0f} ms"
-    if ms >= 1:
-        return f"{ms:.2f} ms"
-    if ms >= 0.001:
-        return f"{ms * 1000:.1f} µs"
-    return f"{ms * 1e6:.0f} ns"
 
 
 class LatencyPlot(QWidget):
