@@ -106,7 +106,7 @@ def _fit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", default="cpu", metavar="D", help="device to fit on (default: cpu)")
     p.add_argument("--dtype", choices=DTYPES, help="dtype of the floating parameters (default: the model's)")
     p.add_argument("--optimizer", required=True, choices=("none", "sgd", "sgd-momentum", "adam", "adamw"), help="optimizer whose state the training step creates")
-    p.add_argument("--mode", choices=("forward", "train-step"), default="train-step", help="what one step is (default: train-step)")
+    p.add_argument("--mode", choices=MODES, default=BenchMode.TRAIN_STEP.value, help=f"what one step is (default: {BenchMode.TRAIN_STEP.value})")
     p.add_argument("--input-shape", metavar="SHAPE", help="input shape(s), e.g. 1,3,224,224; several inputs separated by ';', each with an optional :dtype (10,32,512; 20,32,512 or 8,128:int64)")
     p.add_argument("--no-measure", action="store_true", help="estimate only: skip the real step that proves the estimate")
     p.add_argument("--json", action="store_true", help="machine-readable output")

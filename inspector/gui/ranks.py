@@ -5,9 +5,9 @@ window opens one, a "Ranks" tab appears with a table (rank, host, device, median
 how much slower than the fastest rank, status), a bar per rank, and one line that names the
 slowest rank and the spread across ranks. Failed ranks are listed with their error.
 
-Integration in the window (one call where a report was opened)::
+Integration: ``ReportFlow`` (``gui/report_flow.py``) makes one call when a report is opened::
 
-    show_ranks(self.tabs, report)     # adds/updates the tab; removes it for a report without ranks
+    show_ranks(self.window.tabs, report)  # adds/updates the tab; removes it for a report without ranks
 """
 
 from __future__ import annotations
