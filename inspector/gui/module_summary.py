@@ -19,6 +19,19 @@ def top_line(attribution: Any, n: int = 5) -> str:
     return "top: " + ", ".join(parts) if parts else "no module ran"
 
 
+def summary_tab_text(attribution: Any, n: int = 5) -> str:
+    """The Summary tab's line: the top ``n`` modules by self time, with time and share."""
+    total = attribution.forward_with_hooks_ms or 1.0
+    parts = [
+        f"{i}. {m.name or '(model)'} ({m.type}) {format_ms(m.self_ms)}, {100 * m.self_ms / total:.0f} %"
+        for i, m in enumerate(attribution.top(n), 1)
+    ]
+    if not parts:
+        return ""
+    where = f" on {attribution.device} {attribution.dtype}" if getattr(attribution, "device", None) else ""
+    return f"Top {len(parts)} modules by self time{where} (share of the hooked forward): " + "   ".join(parts)
+
+
 def summary_lines(attribution: Any) -> list[str]:
     """The history entry's detail: the top 5 modules with their figures, then the overhead."""
     lines = ["Top 5 modules by self time (the model tree's Time column has every module):"]

@@ -107,9 +107,10 @@ class WorkerResults(QObject):
         ]
         idle = f"median {format_ms(r.median_ms, compact=True)}"
         if outcome.attribution is not None:
-            from inspector.gui.module_summary import summary_lines, top_line
+            from inspector.gui.module_summary import summary_lines, summary_tab_text, top_line
 
             w.parameters.set_attribution(outcome.attribution)
+            w.latencyPlot.set_top_modules(summary_tab_text(outcome.attribution))
             detail += summary_lines(outcome.attribution)
             result += " · " + top_line(outcome.attribution)
             idle += " · " + top_line(outcome.attribution, 1)

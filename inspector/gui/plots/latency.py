@@ -12,9 +12,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QTimer, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.plots.latency_canvas import LatencyCanvas
@@ -59,6 +59,15 @@ class LatencyPlot(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
+        # After a per-module run the Summary tab names where the time went (the model
+        # tree's Time column has every module). A label under the tabs rather than a page
+        # around the plot, so the Summary page stays the plot itself.
+        self.modulesLabel = QLabel(self, objectName="summaryModulesLabel")
+        self.modulesLabel.setTextFormat(Qt.TextFormat.PlainText)  # module names come from files
+        self.modulesLabel.setWordWrap(True)
+        self.modulesLabel.setContentsMargins(6, 2, 6, 2)
+        self.modulesLabel.hide()
+        layout.addWidget(self.modulesLabel)
         self._timer = QTimer(self, singleShot=True, interval=max(1, round(1000 / redraw_fps)))
         self._timer.timeout.connect(self._timer_fired)
         self._summary_stale = False
@@ -74,7 +83,18 @@ class LatencyPlot(QWidget):
         self._timer_fired()
 
     def _tab_changed(self, _index: int) -> None:
+        self._show_modules_label()
         self._timer_fired()
+
+    def set_top_modules(self, text: str) -> None:
+        """Show ``text`` (the top modules of the last per-module run) under the Summary tab;
+        empty hides it."""
+        self.modulesLabel.setText(text)
+        self._show_modules_label()
+
+    def _show_modules_label(self) -> None:
+        on_summary = self.tabs.currentWidget() is self.summary_plot
+        self.modulesLabel.setVisible(on_summary and bool(self.modulesLabel.text()))
 
     @property
     def samples_plot(self) -> pg.PlotWidget:
@@ -181,6 +201,7 @@ class LatencyPlot(QWidget):
         self._current, self._replaced = None, None
         self._dirty.clear()
         self.canvas.draw_summary([])
+        self.set_top_modules("")
 
     def _drop_items(self, key: SeriesKey) -> None:
         items = self.canvas.items.pop(key, None)
