@@ -65,7 +65,8 @@ def run_qt(seconds: float, hz: float) -> tuple[float, float, int] | str:
     problem = qt_binding_problem()
     if problem is not None:
         return f"skipped: {problem}"
-    from inspector.gui.workers import MemorySampler, start_in_thread, stop_threads
+    from inspector.gui.sampler import MemorySampler
+    from inspector.gui.threads import start_in_thread, stop_threads
 
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
 

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from inspector.core.errors import InspectorError
 from inspector.core.terminal_text import escape_control
-from inspector.core.units import format_bytes
+from inspector.core.units import format_bytes, format_ms
 from inspector.core.user_output import user_output_to_stderr
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType, MoveMethod
 
@@ -106,7 +106,7 @@ def _fit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", default="cpu", metavar="D", help="device to fit on (default: cpu)")
     p.add_argument("--dtype", choices=DTYPES, help="dtype of the floating parameters (default: the model's)")
     p.add_argument("--optimizer", required=True, choices=("none", "sgd", "sgd-momentum", "adam", "adamw"), help="optimizer whose state the training step creates")
-    p.add_argument("--mode", choices=("forward", "train-step"), default="train-step", help="what one step is (default: train-step)")
+    p.add_argument("--mode", choices=MODES, default=BenchMode.TRAIN_STEP.value, help=f"what one step is (default: {BenchMode.TRAIN_STEP.value})")
     p.add_argument("--input-shape", metavar="SHAPE", help="input shape(s), e.g. 1,3,224,224; several inputs separated by ';', each with an optional :dtype (10,32,512; 20,32,512 or 8,128:int64)")
     p.add_argument("--no-measure", action="store_true", help="estimate only: skip the real step that proves the estimate")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -559,7 +559,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
 def _latency_rows(latencies) -> list[list[str]]:
     return [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)), str(len(r.samples_ms)),
-         f"{r.median_ms:.4f}", f"{r.p5_ms:.4f}", f"{r.p95_ms:.4f}", f"{r.warmup_ms:.3f}"]
+         format_ms(r.median_ms, unit=False), format_ms(r.p5_ms, unit=False), format_ms(r.p95_ms, unit=False), format_ms(r.warmup_ms, unit=False)]
         for r in latencies
     ]
 
@@ -690,7 +690,7 @@ def _bench_ranks(args, env, shape, output) -> int:
     failed = [e for e in entries if not e["ok"]]
     rows = [
         [str(e["rank"]), e.get("host", "?"), e.get("device", "?"),
-         f"{e['latency'][0]['median_ms']:.4f}" if e["latency"] else "-",
+         format_ms(e['latency'][0]['median_ms'], unit=False) if e["latency"] else "-",
          "ok" if e["ok"] else f"failed: {e['error']}"]
         for e in entries
     ]
@@ -726,8 +726,8 @@ def _per_module(loaded, args, shape, latency, target: str, prefix: str = ""):
         loaded, runs=args.runs or DEFAULT_RUNS, input_shape=shape, progress=_ProgressBar(f"modules on {target}"),
     )
     line = (
-        f"{prefix}per-module on {target}: forward {result.forward_with_hooks_ms:.4f} ms with hooks, "
-        f"{result.forward_without_hooks_ms:.4f} ms without"
+        f"{prefix}per-module on {target}: forward {format_ms(result.forward_with_hooks_ms)} with hooks, "
+        f"{format_ms(result.forward_without_hooks_ms)} without"
     )
     if result.overhead_ratio is not None:
         line += f" ({result.overhead_ratio:.2f}x: the hooks' overhead; plain and hooked forwards alternated)"
@@ -744,7 +744,7 @@ def _modules_text(attributions) -> str:
     for run in attributions:
         rows = [
             [m.name or "(model)", m.type, ", ".join("x".join(map(str, s)) for s in m.output_shapes) or "—",
-             f"{m.self_ms:.4f}", f"{m.median_ms:.4f}", f"{100 * m.share:.1f}", format_flops(m.flops),
+             format_ms(m.self_ms, unit=False), format_ms(m.median_ms, unit=False), f"{100 * m.share:.1f}", format_flops(m.flops),
              format_bytes(m.activation_bytes)]
             for m in run.top(5)
         ]

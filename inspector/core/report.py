@@ -35,7 +35,7 @@ from inspector.core import report_modules
 from inspector.core.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.placement import snapshot
 from inspector.core.report_schema import ReportSchemaError, TimingReport
-from inspector.core.units import dtype_name, format_bytes, format_seconds
+from inspector.core.units import dtype_name, format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
 
 SCHEMA_VERSION = 1
@@ -327,7 +327,7 @@ def _shape_text(shape: Any) -> str:
 
 
 def _ms(value: Any) -> str:
-    return format_seconds(value / 1e3) if isinstance(value, (int, float)) else "—"
+    return format_ms(value if isinstance(value, (int, float)) else None)
 
 
 def _gbps(value: Any) -> str:

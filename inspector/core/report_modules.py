@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.core.units import format_bytes, format_seconds
+from inspector.core.units import format_bytes, format_ms
 
 #: How many modules the Markdown and HTML reports list (the JSON keeps them all).
 TOP_MODULES = 10
@@ -45,7 +45,7 @@ def _bytes(value: Any) -> str:
 
 def _ms(value: Any) -> str:
     n = _number(value)
-    return format_seconds(n / 1e3) if n is not None else "—"
+    return format_ms(n)
 
 
 def shapes_text(shapes: Any) -> str:

@@ -20,15 +20,43 @@ def format_bytes(n: int | float | None) -> str:
     raise AssertionError("unreachable")
 
 
-def format_seconds(s: float | None) -> str:
-    """Pick ms / µs / s so a figure reads at a glance."""
-    if s is None:
+def format_ms(ms: float | None, *, compact: bool = False, unit: bool = True) -> str:
+    """The one duration formatter: a figure in milliseconds as text.
+
+    - default (history, status, reports): three decimals in the unit that fits,
+      ``1234.5 -> '1.234 s'``, ``1.5 -> '1.500 ms'``, ``0.0123 -> '12.3 µs'``;
+    - ``compact=True`` (plot labels, the benchmark's status line): three significant
+      figures, ``123.4 -> '123 ms'``, ``1.234 -> '1.23 ms'``, ``0.0123 -> '12.3 µs'``;
+    - ``unit=False`` (a table column headed "ms"): a bare number of milliseconds with four
+      significant figures, ``1.23456 -> '1.235'``, ``123.456 -> '123.5'``.
+
+    ``None`` (not measured) -> ``'—'``.
+    """
+    if ms is None:
         return "—"
-    if s >= 1:
-        return f"{s:.3f} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.3f} ms"
-    return f"{s * 1e6:.1f} µs"
+    if not unit:
+        return f"{ms:.1f}" if ms >= 100 else f"{ms:.4g}"
+    for scale, name in ((1e3, "s"), (1.0, "ms"), (1e-3, "µs"), (1e-6, "ns")):
+        if ms >= scale or name == "ns":
+            value = ms / scale
+            break
+    if compact:
+        return f"{_three_figures(value)} {name}"
+    if name == "ns":  # below a microsecond the decimals say nothing: show µs
+        return f"{ms * 1e3:.1f} µs"
+    return f"{value:.1f} µs" if name == "µs" else f"{value:.3f} {name}"
+
+
+def _three_figures(value: float) -> str:
+    """Three significant figures without scientific notation (values below 1000 here)."""
+    if value >= 100:
+        return f"{value:.0f}"
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def format_seconds(s: float | None) -> str:
+    """A duration in seconds, as :func:`format_ms` writes it (moves are timed in seconds)."""
+    return format_ms(None if s is None else s * 1e3)
 
 
 def dtype_name(dtype: object) -> str:

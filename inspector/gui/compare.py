@@ -18,21 +18,16 @@ from __future__ import annotations
 
 import html
 import logging
-import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, QThreadPool, Signal, Slot
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtCore import Qt, QThreadPool, Signal, Slot
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -41,11 +36,10 @@ from PySide6.QtWidgets import (
 from inspector.core.compare import Comparison, compare_reports
 from inspector.core.errors import Failure
 from inspector.core.report import load_report
-from inspector.core.units import format_bytes
+from inspector.core.units import format_bytes, format_ms
 from inspector.core.vocabulary import FailureKind
+from inspector.gui.compare_table import Cell, ComparisonTable
 from inspector.gui.pool import run_in_pool
-from inspector.gui.panels.table_model import HeaderedTableModel
-from inspector.gui.plain_text import plain_tooltip
 
 log = logging.getLogger(__name__)
 
@@ -55,11 +49,7 @@ _SLOWER = QColor("#c62828")
 
 
 def _ms(value: float | None) -> str:
-    if value is None:
-        return "—"
-    if value >= 100:
-        return f"{value:.1f}"
-    return f"{value:.4g}"
+    return format_ms(value, unit=False)
 
 
 def _times(value: float | None) -> str:
@@ -70,121 +60,11 @@ def _band(p5: float | None, p95: float | None) -> str:
     return "—" if p5 is None or p95 is None else f"{_ms(p5)} – {_ms(p95)}"
 
 
-#: The role the proxy sorts by: a cell's number (missing values last), else its text.
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-_BOLD = QFont()
-_BOLD.setBold(True)
+def _number_cell(text: str, value: float | None, tooltip: str = "") -> Cell:
+    return Cell(text, value, numeric=True, tooltip=tooltip)
 
 
-@dataclass
-class _Cell:
-    """One read-only cell: its text, what it sorts by, and how it looks."""
-
-    text: str
-    sort_value: float | str | None = None
-    numeric: bool = False
-    tooltip: str = ""
-    foreground: QColor | None = None
-    bold: bool = False
-
-    def __post_init__(self) -> None:
-        if self.sort_value is None:
-            self.sort_value = math.inf if self.numeric else self.text
-
-
-class _CellModel(HeaderedTableModel):
-    """Rows of ``_Cell``s under headers that change with each comparison."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.HEADERS: tuple[str, ...] = ()
-        self.rows: list[list[_Cell]] = []
-
-    def items(self) -> list[list[_Cell]]:
-        return self.rows
-
-    def set_rows(self, headers: Sequence[str], rows: Sequence[Sequence[_Cell]]) -> None:
-        self.beginResetModel()
-        self.HEADERS = tuple(headers)
-        self.rows = [list(r) for r in rows]
-        self.endResetModel()
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        cell = self.rows[index.row()][index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return cell.text
-        if role == SORT_ROLE:
-            return cell.sort_value
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tooltip(cell.tooltip) if cell.tooltip else None
-        if role == Qt.ItemDataRole.TextAlignmentRole and cell.numeric:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            return cell.foreground
-        if role == Qt.ItemDataRole.FontRole and cell.bold:
-            return _BOLD
-        return None
-
-
-class _SortProxy(QSortFilterProxyModel):
-    """Sorts numbers as numbers and text as text (a column may hold a "—" among numbers)."""
-
-    def lessThan(self, left: QModelIndex | QPersistentModelIndex, right: QModelIndex | QPersistentModelIndex) -> bool:
-        mine, theirs = left.data(SORT_ROLE), right.data(SORT_ROLE)
-        if isinstance(mine, (int, float)) and isinstance(theirs, (int, float)):
-            return mine < theirs
-        return str(mine) < str(theirs)
-
-
-class ComparisonTable(QTableView):
-    """A sortable table of cells: ``_CellModel`` behind a ``_SortProxy``."""
-
-    def __init__(self, name: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
-        self.cells = _CellModel(self)
-        self.proxy = _SortProxy(self)
-        self.proxy.setSourceModel(self.cells)
-        self.setModel(self.proxy)
-        self.verticalHeader().setVisible(False)
-        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.setAlternatingRowColors(True)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.horizontalHeader().setStretchLastSection(True)
-        # Rows stay in the order the comparison gives them until the user clicks a header.
-        self.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self.setSortingEnabled(True)
-
-    def set_rows(self, headers: Sequence[str], rows: Sequence[Sequence[_Cell]]) -> None:
-        self.cells.set_rows(headers, rows)
-
-    def headers(self) -> list[str]:
-        return list(self.cells.HEADERS)
-
-    def row_count(self) -> int:
-        return self.proxy.rowCount()
-
-    def rowCount(self) -> int:
-        """The rows shown (the QTableWidget name, which callers of the old tables use)."""
-        return self.row_count()
-
-    def cell(self, row: int, header: str, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """What the view shows under ``header`` in ``row`` (in the current sort order)."""
-        column = self.headers().index(header)  # ValueError: no such column
-        return self.proxy.index(row, column).data(role)
-
-    def sort_by(self, header: str, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        self.sortByColumn(self.headers().index(header), order)
-
-
-def _number_cell(text: str, value: float | None, tooltip: str = "") -> _Cell:
-    return _Cell(text, value, numeric=True, tooltip=tooltip)
-
-
-def _ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) -> _Cell:
+def _ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) -> Cell:
     cell = _number_cell(_times(ratio), ratio, verdict)
     if ratio is not None and verdict and verdict != "about the same":
         better = ratio > 1 if higher_is_better else ratio < 1
@@ -193,7 +73,7 @@ def _ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) ->
 
 
 def _latency_side(prefix: str, median: float | None, p5: float | None, p95: float | None, samples: int,
-                  speedup: float | None) -> dict[str, _Cell]:  # fmt: skip
+                  speedup: float | None) -> dict[str, Cell]:  # fmt: skip
     return {
         f"{prefix}median (ms)": _number_cell(_ms(median), median, f"{samples} samples"),
         f"{prefix}p5–p95": _number_cell(_band(p5, p95), p5),
@@ -202,7 +82,7 @@ def _latency_side(prefix: str, median: float | None, p5: float | None, p95: floa
 
 
 def _move_side(prefix: str, count: int, failed: int, size: int | None, seconds: float | None,
-               gbps: float | None) -> dict[str, _Cell]:  # fmt: skip
+               gbps: float | None) -> dict[str, Cell]:  # fmt: skip
     shown = "—" if not count else (f"{count} ({failed} failed)" if failed else str(count))
     return {
         f"{prefix}moves": _number_cell(shown, count),
@@ -382,16 +262,16 @@ class ComparisonView(QWidget):
         for row in comparison.latency:
             device_tip = " / ".join(n for n in (row.device_name_a, row.device_name_b) if n)
             cells = {
-                "Device": _Cell(row.device, tooltip=device_tip),
-                "Dtype": _Cell(row.dtype),
-                "Mode": _Cell(row.mode),
-                "Input": _Cell("×".join(map(str, row.input_shape)) or "—"),
+                "Device": Cell(row.device, tooltip=device_tip),
+                "Dtype": Cell(row.dtype),
+                "Mode": Cell(row.mode),
+                "Input": Cell("×".join(map(str, row.input_shape)) or "—"),
                 **_latency_side(a, row.median_a, row.p5_a, row.p95_a, row.samples_a, row.speedup_vs_cpu_a),
             }
             if b is not None:
                 cells |= _latency_side(b, row.median_b, row.p5_b, row.p95_b, row.samples_b, row.speedup_vs_cpu_b)
                 cells["B ÷ A"] = _ratio_cell(row.ratio, row.verdict, higher_is_better=False)
-                cells["Verdict"] = _Cell(row.verdict)
+                cells["Verdict"] = Cell(row.verdict)
             rows.append(cells)
         headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)"]
         if b is not None:
@@ -405,16 +285,16 @@ class ComparisonView(QWidget):
         rows = []
         for row in comparison.moves:
             cells = {
-                "Route": _Cell(row.route),
-                "Method": _Cell(row.method),
-                "Dtype": _Cell(row.dtype or "—"),
-                "Pinned": _Cell("yes" if row.pinned else "no"),
+                "Route": Cell(row.route),
+                "Method": Cell(row.method),
+                "Dtype": Cell(row.dtype or "—"),
+                "Pinned": Cell("yes" if row.pinned else "no"),
                 **_move_side(a, row.count_a, row.failed_a, row.bytes_a, row.seconds_a, row.gbps_a),
             }
             if b is not None:
                 cells |= _move_side(b, row.count_b, row.failed_b, row.bytes_b, row.seconds_b, row.gbps_b)
                 cells["B ÷ A (GB/s)"] = _ratio_cell(row.ratio, row.verdict, higher_is_better=True)
-                cells["Verdict"] = _Cell(row.verdict)
+                cells["Verdict"] = Cell(row.verdict)
             rows.append(cells)
         headers = ["Route", "Method", "Dtype", "Pinned", f"{a}GB/s"]
         if b is not None:
@@ -423,7 +303,7 @@ class ComparisonView(QWidget):
             headers += [f"{a}{name}"] + ([f"{b}{name}"] if b is not None else [])
         self._show_rows(self.moves_table, rows, headers)
 
-    def _show_rows(self, table: ComparisonTable, rows: Sequence[Mapping[str, _Cell]], headers: Sequence[str]) -> None:
+    def _show_rows(self, table: ComparisonTable, rows: Sequence[Mapping[str, Cell]], headers: Sequence[str]) -> None:
         table.set_rows(headers, [[cells[h] for h in headers] for cells in rows])
 
     def _show_environment(self, comparison: Comparison) -> None:
@@ -432,9 +312,9 @@ class ComparisonView(QWidget):
             headers.append("B")
         rows = []
         for row in comparison.environment:
-            cells = [_Cell(row.section), _Cell(row.name), _Cell(row.a)]
+            cells = [Cell(row.section), Cell(row.name), Cell(row.a)]
             if comparison.label_b is not None:
-                cells.append(_Cell(row.b))
+                cells.append(Cell(row.b))
             if row.differs:
                 for cell in cells:
                     cell.bold = True

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.gui.workers import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
+from inspector.gui.sampler import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
 
 MODEL_FILE_FILTERS = (
     "PyTorch models (*.pt *.pth *.pt2 *.ckpt *.bin *.safetensors *.ptl);;"

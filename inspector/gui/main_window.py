@@ -36,7 +36,9 @@ from inspector.gui.panels.history import HistoryEntry
 from inspector.gui.report_flow import ReportFlow
 from inspector.gui.results import WorkerResults
 from inspector.gui.tasks import Task, TaskController
-from inspector.gui.workers import MemorySampler, ModelWorker, request_call, start_in_thread, stop_threads
+from inspector.gui.sampler import MemorySampler
+from inspector.gui.threads import start_in_thread, stop_threads
+from inspector.gui.workers import ModelWorker, request_call
 
 log = logging.getLogger(__name__)
 

@@ -5,9 +5,9 @@ window opens one, a "Ranks" tab appears with a table (rank, host, device, median
 how much slower than the fastest rank, status), a bar per rank, and one line that names the
 slowest rank and the spread across ranks. Failed ranks are listed with their error.
 
-Integration in the window (one call where a report was opened)::
+Integration: ``ReportFlow`` (``gui/report_flow.py``) makes one call when a report is opened::
 
-    show_ranks(self.tabs, report)     # adds/updates the tab; removes it for a report without ranks
+    show_ranks(self.window.tabs, report)  # adds/updates the tab; removes it for a report without ranks
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.ranks import ranks_summary
+from inspector.core.units import format_ms
 
 HEADERS = ("Rank", "Host", "Device", "Median (ms)", "p5–p95 (ms)", "vs fastest", "Status")
 _SLOWEST_BG = QColor("#ffebee")
@@ -29,9 +30,7 @@ _SLOWEST_BAR = QColor("#c62828")
 
 
 def _ms(value: Any) -> str:
-    if not isinstance(value, (int, float)):
-        return "—"
-    return f"{value:.1f}" if value >= 100 else f"{value:.4g}"
+    return format_ms(value if isinstance(value, (int, float)) else None, unit=False)
 
 
 def _item(text: str, *, numeric: bool = False) -> QTableWidgetItem:

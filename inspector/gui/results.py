@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject, Slot
 from inspector.core.errors import InputError
 from inspector.core.moves import MoveRequest, MoveResult
 from inspector.core.placement import meta_text
-from inspector.core.units import format_bytes, format_seconds
+from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.tasks import Task
 from inspector.gui.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Progress, TaskFailure
@@ -100,23 +100,24 @@ class WorkerResults(QObject):
         r = outcome.result
         shape = "x".join(map(str, r.input_shape))
         call = f"{r.mode} ×{len(r.samples_ms)} · {r.device} {r.dtype} · input {shape}"
-        result = f"median {r.median_ms:.3g} ms · p95 {r.p95_ms:.3g} ms"
+        result = f"median {format_ms(r.median_ms, compact=True)} · p95 {format_ms(r.p95_ms, compact=True)}"
         detail = [
-            f"p5 {r.p5_ms:.3g} ms, mean {r.mean_ms:.3g} ms, min {r.min_ms:.3g} ms, max {r.max_ms:.3g} ms; "
-            f"first call {r.warmup_ms:.3g} ms"
+            f"p5 {format_ms(r.p5_ms, compact=True)}, mean {format_ms(r.mean_ms, compact=True)}, min {format_ms(r.min_ms, compact=True)}, max {format_ms(r.max_ms, compact=True)}; "
+            f"first call {format_ms(r.warmup_ms, compact=True)}"
         ]
-        idle = f"median {r.median_ms:.3g} ms"
+        idle = f"median {format_ms(r.median_ms, compact=True)}"
         if outcome.attribution is not None:
-            from inspector.gui.module_summary import summary_lines, top_line
+            from inspector.gui.module_summary import summary_lines, summary_tab_text, top_line
 
             w.parameters.set_attribution(outcome.attribution)
+            w.latencyPlot.set_top_modules(summary_tab_text(outcome.attribution))
             detail += summary_lines(outcome.attribution)
             result += " · " + top_line(outcome.attribution)
             idle += " · " + top_line(outcome.attribution, 1)
         w.add_history(call, outcome.seconds, None, result, detail="\n".join(detail + list(r.notes)))
         w.action_bar.show_idle(idle)
         w.latencyPlot.finish_series(r)
-        w.end_task_mark(f"median {r.median_ms:.3g} ms")
+        w.end_task_mark(f"median {format_ms(r.median_ms, compact=True)}")
         w.reports.mark_stale()
         try:
             from inspector.core.snippets import benchmark_snippet

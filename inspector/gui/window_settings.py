@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMenu
 
-from inspector.gui.workers import DEFAULT_SAMPLE_HZ, clamp_sample_hz
+from inspector.gui.sampler import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
 if TYPE_CHECKING:
     from inspector.gui.main_window import MainWindow

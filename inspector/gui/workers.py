@@ -1,7 +1,7 @@
-"""The window's background threads: the ModelWorker (sole owner of the model) and the
-MemorySampler (device memory at 2–20 Hz).
+"""The ModelWorker: the window's background thread that solely owns the model (through a
+``Session``). The memory sampler is in ``gui/sampler.py``, the thread helpers in ``gui/threads.py``.
 
-Both are QObjects moved to their own QThread. The window talks to them only through queued
+The worker is a QObject moved to its own QThread. The window talks to them only through queued
 signals; they answer with frozen dataclasses of plain values (``object`` payloads) and send
 errors as ``Failure`` values, never exception objects. Cancelling is a ``threading.Event``
 the window sets directly: the worker hands ``event.is_set`` to the core functions, which
@@ -17,9 +17,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
-from inspector.core import devices
 from inspector.core.errors import Failure, InspectorError
 from inspector.core.memory_log import MemoryTimeline
 from inspector.core.moves import MoveRequest, call_code
@@ -31,9 +30,6 @@ log = logging.getLogger(__name__)
 #: Progress and streamed samples reach the window at most this often: a benchmark of a tiny
 #: model takes a sample every few microseconds, and a signal per sample would flood the GUI.
 EMIT_INTERVAL_S = 0.05
-
-DEFAULT_SAMPLE_HZ = 10
-MIN_SAMPLE_HZ, MAX_SAMPLE_HZ = 2, 20
 
 
 # --------------------------------------------------------------------------- payloads
@@ -345,117 +341,3 @@ def request_call(request: MoveRequest) -> str:
     The same words as a MoveResult's ``call`` (one function writes both).
     """
     return call_code(request)
-
-
-# --------------------------------------------------------------------------- memory sampler
-
-
-class MemorySampler(QObject):
-    """Discovers the devices once, then reads each one's memory at ``hz`` (2–20 Hz).
-
-    Its QTimer is created in ``start`` so it lives on the sampler's own thread, and the
-    readings land in the ``MemoryTimeline`` (thread-safe) before they are emitted.
-    """
-
-    inventoryReady = Signal(object)  # DeviceInventory
-    samples = Signal(object)  # tuple[MemoryReading, ...]
-
-    def __init__(self, timeline: MemoryTimeline, hz: float = DEFAULT_SAMPLE_HZ) -> None:
-        super().__init__()
-        self._timeline = timeline
-        self._hz = clamp_sample_hz(hz)
-        self._device_ids: list[str] = []
-        self._timer: QTimer | None = None
-        self._broken: set[str] = set()
-
-    @Slot()
-    def start(self) -> None:
-        self.rediscover()
-        self._timer = QTimer(self)
-        self._timer.setInterval(round(1000 / self._hz))
-        self._timer.timeout.connect(self.sample_once)
-        self._timer.start()
-        self.sample_once()
-
-    @Slot()
-    def rediscover(self) -> None:
-        try:
-            inventory = devices.discover_devices()
-        except Exception:  # discovery promises not to raise; never let the thread die on it
-            log.exception("device discovery failed; listing the CPU only")
-            inventory = devices.DeviceInventory(
-                (), ("device discovery failed: see the log for details",)
-            )
-        self._device_ids = inventory.ids() or ["cpu"]
-        self.inventoryReady.emit(inventory)
-
-    @Slot(float)
-    def set_rate(self, hz: float) -> None:
-        self._hz = clamp_sample_hz(hz)
-        if self._timer is not None:
-            self._timer.setInterval(round(1000 / self._hz))
-
-    @Slot()
-    def stop(self) -> None:
-        """Stop sampling and end the sampler's thread (runs on that thread).
-
-        The timer must be stopped on the thread it lives on; stopping or destroying it from
-        the GUI thread later would make Qt warn "Timers cannot be stopped from another thread".
-        """
-        if self._timer is not None:
-            self._timer.stop()
-        QThread.currentThread().quit()
-
-    @Slot()
-    def sample_once(self) -> None:
-        readings = []
-        for ident in self._device_ids:
-            if ident in self._broken:
-                continue
-            try:
-                readings.append(devices.memory_reading(ident))
-            except Exception:  # a device that vanished: log once, keep sampling the rest
-                log.exception("cannot read the memory of %s; no longer sampling it", ident)
-                self._broken.add(ident)
-        readings = tuple(readings)
-        self._timeline.add(readings)
-        self.samples.emit(readings)
-
-
-def clamp_sample_hz(hz: float) -> float:
-    try:
-        hz = float(hz)
-    except (TypeError, ValueError):
-        return float(DEFAULT_SAMPLE_HZ)
-    return float(min(MAX_SAMPLE_HZ, max(MIN_SAMPLE_HZ, hz)))
-
-
-# --------------------------------------------------------------------------- threads
-
-
-def start_in_thread(obj: QObject, name: str, on_started: Callable[[], None] | None = None) -> QThread:
-    """Move ``obj`` to a new QThread and start it; the object is deleted when it ends."""
-    thread = QThread()
-    thread.setObjectName(name)
-    obj.moveToThread(thread)
-    # Deleted on its own thread as that thread ends, so its timers die where they live.
-    thread.finished.connect(obj.deleteLater)
-    if on_started is not None:
-        thread.started.connect(on_started)
-    thread.start()
-    return thread
-
-
-def stop_threads(threads: list[QThread], timeout_s: float = 2.0, *, quit: bool = True) -> bool:
-    """Quit every thread (unless ``quit`` is False: they end themselves) and wait for all
-    of them, ``timeout_s`` in total; True if all ended."""
-    if quit:
-        for thread in threads:
-            thread.quit()
-    deadline = time.monotonic() + timeout_s
-    for thread in threads:
-        remaining_ms = max(0, int((deadline - time.monotonic()) * 1000))
-        if not thread.wait(remaining_ms):
-            log.warning("thread %s is still running after %.1f s", thread.objectName(), timeout_s)
-            return False
-    return True

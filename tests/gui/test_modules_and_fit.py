@@ -11,7 +11,7 @@ import textwrap
 
 import torch
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtWidgets import QCheckBox, QPushButton, QSpinBox, QTableView, QTableWidget, QTreeView
+from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QSpinBox, QTableView, QTableWidget, QTreeView
 
 from tests.gui.helpers import table_rows, widget
 
@@ -85,6 +85,18 @@ def test_module_columns_appear_after_a_per_module_run_and_sort(qtbot, make_windo
     top = [m.name or "(model)" for m in stats.top(5)]
     assert "Top 5 modules by self time" in detail and all(f"  {n} (" in detail for n in top)
     assert "without" in detail and "the hooks' own cost" in detail
+
+    # The latency plot's Summary tab names them too, in order, shown with that tab only.
+    plot = window.latencyPlot
+    label = plot.findChild(QLabel, "summaryModulesLabel")
+    assert label.textFormat() == Qt.TextFormat.PlainText
+    positions = [label.text().index(f"{i}. {n} (") for i, n in enumerate(top, 1)]
+    assert positions == sorted(positions) and label.text().startswith("Top 5 modules by self time")
+    window.show()
+    plot.tabs.setCurrentWidget(plot.samples_plot)
+    assert label.isHidden()
+    plot.tabs.setCurrentWidget(plot.summary_plot)
+    assert label.isVisible()
 
 
 def test_a_plain_benchmark_leaves_the_module_columns_hidden(qtbot, window):

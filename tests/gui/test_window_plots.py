@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QImage
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFrame, QSpinBox, QTableView
 
 from inspector.core.report import load_report
+from inspector.core.units import format_ms
 from inspector.gui.compare import ComparisonView
 from inspector.gui.export import IMAGE_SIZE
 from inspector.gui.plots import LatencyPlot, MemoryPlot, QtSvgExporter
@@ -99,7 +100,7 @@ def test_a_benchmark_fills_the_latency_plot_with_every_sample(qtbot, window):
     plot.tabs.setCurrentWidget(plot.summary_plot)
     (row,) = plot.summary_rows()
     assert row["label"] == "cpu · float32"
-    assert f"median {row['median_ms']:.3g} ms" in history(window)[-1]["Result"]  # the exact figure
+    assert f"median {format_ms(row['median_ms'], compact=True)}" in history(window)[-1]["Result"]  # the exact figure
     assert row["p5_ms"] <= row["median_ms"] <= row["p95_ms"]
 
 

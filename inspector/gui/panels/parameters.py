@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView,
 
 from inspector.core.placement import device_bytes_text, meta_text, size_text
 from inspector.core.report_modules import format_flops
-from inspector.core.units import format_bytes, format_seconds
+from inspector.core.units import format_bytes, format_ms
 from inspector.gui.panels.devices import device_colour, device_swatch  # noqa: F401
 from inspector.gui.panels.table_model import header_text
 from inspector.gui.plain_text import plain_tooltip
@@ -352,7 +352,7 @@ class PlacementModel(QAbstractItemModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.TIME:
-                return format_seconds(stats.median_ms / 1e3)
+                return format_ms(stats.median_ms)
             if column == self.SHARE:
                 return f"{100 * stats.share:.1f} %"
             if column == self.OUTPUT:
@@ -366,8 +366,8 @@ class PlacementModel(QAbstractItemModel):
             calls = f", called {stats.calls}× per forward" if stats.calls != 1 else ""
             return plain_tooltip(
                 f"{stats.name or '(model)'} ({stats.type}) on {stats.device}{calls}\n"
-                f"median {format_seconds(stats.median_ms / 1e3)} with its children, "
-                f"{format_seconds(stats.self_ms / 1e3)} itself\n"
+                f"median {format_ms(stats.median_ms)} with its children, "
+                f"{format_ms(stats.self_ms)} itself\n"
                 f"{format_flops(stats.flops)}{speed}\n"
                 f"outputs {format_bytes(stats.activation_bytes)} of new tensors; "
                 f"parameters {format_bytes(stats.parameters_bytes)}"

@@ -23,7 +23,8 @@ How the window uses them (``inspector.gui.main_window`` and ``layout``)::
 """
 
 from inspector.gui.plots.latency import LatencyPlot
-from inspector.gui.plots.memory import Marker, MemoryPlot, figure_label, pick_unit
+from inspector.gui.plots.memory import MemoryPlot
+from inspector.gui.plots.memory_canvas import Marker, figure_label, pick_unit
 from inspector.gui.plots.series import RunningMedian, series_label
 from inspector.gui.plots.svg_export import QtSvgExporter, register_if_needed
 from inspector.gui.plots.theme import device_color

@@ -1,0 +1,95 @@
+"""The MemorySampler: device memory at 2–20 Hz, on its own QThread, into the window's timeline."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+
+from inspector.core import devices
+from inspector.core.memory_log import MemoryTimeline
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SAMPLE_HZ = 10
+MIN_SAMPLE_HZ, MAX_SAMPLE_HZ = 2, 20
+
+
+class MemorySampler(QObject):
+    """Discovers the devices once, then reads each one's memory at ``hz`` (2–20 Hz).
+
+    Its QTimer is created in ``start`` so it lives on the sampler's own thread, and the
+    readings land in the ``MemoryTimeline`` (thread-safe) before they are emitted.
+    """
+
+    inventoryReady = Signal(object)  # DeviceInventory
+    samples = Signal(object)  # tuple[MemoryReading, ...]
+
+    def __init__(self, timeline: MemoryTimeline, hz: float = DEFAULT_SAMPLE_HZ) -> None:
+        super().__init__()
+        self._timeline = timeline
+        self._hz = clamp_sample_hz(hz)
+        self._device_ids: list[str] = []
+        self._timer: QTimer | None = None
+        self._broken: set[str] = set()
+
+    @Slot()
+    def start(self) -> None:
+        self.rediscover()
+        self._timer = QTimer(self)
+        self._timer.setInterval(round(1000 / self._hz))
+        self._timer.timeout.connect(self.sample_once)
+        self._timer.start()
+        self.sample_once()
+
+    @Slot()
+    def rediscover(self) -> None:
+        try:
+            inventory = devices.discover_devices()
+        except Exception:  # discovery promises not to raise; never let the thread die on it
+            log.exception("device discovery failed; listing the CPU only")
+            inventory = devices.DeviceInventory(
+                (), ("device discovery failed: see the log for details",)
+            )
+        self._device_ids = inventory.ids() or ["cpu"]
+        self.inventoryReady.emit(inventory)
+
+    @Slot(float)
+    def set_rate(self, hz: float) -> None:
+        self._hz = clamp_sample_hz(hz)
+        if self._timer is not None:
+            self._timer.setInterval(round(1000 / self._hz))
+
+    @Slot()
+    def stop(self) -> None:
+        """Stop sampling and end the sampler's thread (runs on that thread).
+
+        The timer must be stopped on the thread it lives on; stopping or destroying it from
+        the GUI thread later would make Qt warn "Timers cannot be stopped from another thread".
+        """
+        if self._timer is not None:
+            self._timer.stop()
+        QThread.currentThread().quit()
+
+    @Slot()
+    def sample_once(self) -> None:
+        readings = []
+        for ident in self._device_ids:
+            if ident in self._broken:
+                continue
+            try:
+                readings.append(devices.memory_reading(ident))
+            except Exception:  # a device that vanished: log once, keep sampling the rest
+                log.exception("cannot read the memory of %s; no longer sampling it", ident)
+                self._broken.add(ident)
+        readings = tuple(readings)
+        self._timeline.add(readings)
+        self.samples.emit(readings)
+
+
+def clamp_sample_hz(hz: float) -> float:
+    try:
+        hz = float(hz)
+    except (TypeError, ValueError):
+        return float(DEFAULT_SAMPLE_HZ)
+    return float(min(MAX_SAMPLE_HZ, max(MIN_SAMPLE_HZ, hz)))
