@@ -6,6 +6,7 @@ with ``qtbot.waitUntil`` (never sleeps).
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,17 @@ def make_window(qtbot, clean_settings):
     for window in windows:
         window.close()
         assert window.threads_stopped, "a worker thread did not stop within 2 s"
+    # Free this test's windows now, while no worker thread runs. Left to the garbage
+    # collector, a window can be collected on the GUI thread (holding the GIL) during a later
+    # test while that test's worker emits a signal (holding Qt's connection lock and waiting
+    # for the GIL): a deadlock seen twice under load.
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    for window in windows:
+        window.deleteLater()
+    windows.clear()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
 
 
 @pytest.fixture
