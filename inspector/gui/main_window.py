@@ -22,16 +22,15 @@ from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
-from inspector.core.errors import Failure, InputError
+from inspector.core.errors import Failure
 from inspector.core.memory_log import MemoryTimeline
-from inspector.core.moves import MoveRequest, call_code
+from inspector.core.moves import MoveRequest
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
-from inspector.core.timing import parse_input_shape
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui import dialogs, window_settings
 from inspector.gui.layout import build_panels, build_status_bar
+from inspector.gui.availability import CommandAvailability
 from inspector.gui.menus import build_menus
-from inspector.gui.panels.actions import ActionState, pinned_blocker
 from inspector.gui.panels.history import HistoryEntry
 from inspector.gui.report_flow import ReportFlow
 from inspector.gui.results import WorkerResults
@@ -75,6 +74,7 @@ class MainWindow(QMainWindow):
         #: The memory plot's line for the running task: (time.time() it started, label).
         self._task_mark: tuple[float, str] | None = None
         self.threads_stopped: bool | None = None
+        self.availability = CommandAvailability(self)
 
         build_panels(self)
         self._connect_panels()
@@ -117,10 +117,7 @@ class MainWindow(QMainWindow):
         a.benchmarkButton.clicked.connect(self.run_benchmark)
         a.cancelButton.clicked.connect(self.cancel)
         a.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
-        a.inputShapeEdit.textChanged.connect(lambda _text: self.refresh_actions())
-        a.targetDeviceCombo.currentIndexChanged.connect(lambda _i: self._target_changed())
-        a.dtypeCombo.currentIndexChanged.connect(lambda _i: self._update_move_tip())
-        a.pinnedCheck.toggled.connect(lambda _on: self._update_move_tip())
+        self.availability.connect(a)
         self.devices.deviceSelected.connect(a.set_target_device)
 
     def _start_workers(self) -> None:
@@ -183,15 +180,15 @@ class MainWindow(QMainWindow):
         return self.request_move(MoveRequest("cpu"))
 
     def run_benchmark(self) -> bool:
-        blocker = self._benchmark_blocker()
+        blocker = self.availability.benchmark_blocker()
         if blocker is not None:
             self.errorBanner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark")
             return False
         request = BenchmarkRequest(
-            mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self._input_shape(),
+            mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self.availability.input_shape(),
             per_module=self.action_bar.perModuleCheck.isChecked(),
         )
-        device, dtype = self._model_device_and_dtype()
+        device, dtype = self.availability.model_device_and_dtype()
         label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == BenchMode.TRAIN_STEP else "")
         label += f" · {device} {dtype}"
         if not self.dispatch(Task.BENCHMARK, self.requestBenchmark, request, mark=label):
@@ -363,74 +360,8 @@ class MainWindow(QMainWindow):
     ) -> None:
         self.historyView.add(HistoryEntry(_dt.datetime.now(), call, seconds, gbps, result, ok, detail.strip()))
 
-    def _input_shape(self) -> tuple[int, ...] | None:
-        text = self.action_bar.input_shape_text()
-        return parse_input_shape(text) if text else None
-
-    def _model_device_and_dtype(self) -> tuple[str, str]:
-        """Where a benchmark will run and in which dtype, as the snapshot tells it ("?" when it
-        cannot: the result names the run exactly when it comes back)."""
-        state = self.model_state
-        if state is None:
-            return "?", "?"
-        devices = state.placement.devices
-        floating = (r.dtype for r in state.placement.tensors
-                    if r.kind == "parameter" and r.dtype.startswith(("float", "bfloat", "complex")))  # fmt: skip
-        return (devices[0] if len(devices) == 1 else "?"), next(floating, "?")
-
-    def _benchmark_blocker(self) -> str | None:
-        state = self.model_state
-        if state is None:
-            return "No model is loaded (File › Open model…)"
-        if any(f.code == "split_model" for f in state.placement.warnings):
-            return "The model is split across devices: move it as a whole first (.to(device) or .cpu())"
-        try:
-            shape = self._input_shape()
-        except InputError as exc:
-            return f"Input shape: {exc.message}"
-        if shape is None and not state.info.has_example_input:
-            return "This model brings no example input: enter an input shape such as 1,3,224,224"
-        return None
-
     def refresh_actions(self) -> None:
-        state = ActionState(
-            busy_task=self.busy_task,
-            has_model=self.model_state is not None,
-            benchmark_blocker=self._benchmark_blocker() if self.model_state is not None else None,
-            pinned_blocker=self._pinned_blocker(),
-        )
-        self.action_bar.apply(state)
-        idle = self.busy_task is None and not self.tasks.closed
-        self.openModelAction.setEnabled(idle)
-        self.recentMenu.setEnabled(idle)
-        self.exportReportAction.setEnabled(idle and self.model_state is not None)
-        self.exportReportAction.setToolTip(
-            "Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown"
-            if self.exportReportAction.isEnabled()
-            else "Available once a model is loaded and nothing is running"
-        )
-        self.copyMarkdownAction.setEnabled(self.exportReportAction.isEnabled())
-        self.fitAction.setEnabled(idle and self.model_state is not None)
-        if self.fit_dialog is not None:
-            self.fit_dialog.set_busy(not self.fitAction.isEnabled())
-        view = self.comparisonView
-        # "Compare with…" needs a report from disk to compare the second one with.
-        self.compareWithAction.setEnabled(view.reports["b"] is not None or not view.follows_session)
-        self._update_move_tip()
-
-    def _pinned_blocker(self) -> str | None:
-        devices = self.model_state.placement.devices if self.model_state is not None else ()
-        return pinned_blocker(self.action_bar.target_device(), devices)
-
-    def _target_changed(self) -> None:
-        self.devices.select_device(self.action_bar.target_device())  # keep table and combo in step
-        self.refresh_actions()  # whether "pinned" applies depends on the target
-
-    def _update_move_tip(self) -> None:
-        a = self.action_bar
-        if a.toDeviceButton.isEnabled():
-            call = call_code(MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned()))
-            a.toDeviceButton.setToolTip(f"{call}: works on every machine when the device falls back to the CPU")
+        self.availability.refresh()
 
     # ------------------------------------------------------------------ settings
 
