@@ -217,11 +217,7 @@ class PlacementModel(QAbstractItemModel):
         names = tuple(r.name for r in placement.tensors)
         if self._tree is not None and self._tree.names == names:
             self._tree.update_rows(placement)
-            count = len(self._tree.root.children)
-            if count:
-                # One range over the top level repaints the whole viewport; children are
-                # read again as they are painted.
-                self.dataChanged.emit(self.index(0, 0), self.index(count - 1, len(self.HEADERS) - 1))
+            self._announce_all_rows()
             return False
         self.beginResetModel()
         self._tree = PlacementTree(placement)
@@ -229,6 +225,22 @@ class PlacementModel(QAbstractItemModel):
         self._apply_sort()
         self.endResetModel()
         return True
+
+    def _announce_all_rows(self) -> None:
+        """Every row's cells changed (after a move), at every depth: announced as a layout
+        change, which every view and proxy answers by reading all rows again (a tree view
+        repaints its whole viewport, a QSortFilterProxyModel re-filters and re-sorts), while
+        expansion, selection and scrolling stay (rows keep their places, so no persistent
+        index changes). Announcing the top level alone left expanded children stale.
+
+        Not one ``dataChanged`` per module: a shown QTreeView maps each range to rectangles
+        through this Python model, about 1 ms a module (9.5 s for a 10,000-tensor model, 33 s
+        behind a sort/filter proxy, which also maps every parent eagerly); a reset would
+        collapse the tree and lose the scroll position."""
+        if self._tree is None:
+            return
+        self.layoutAboutToBeChanged.emit()
+        self.layoutChanged.emit()
 
     def set_attribution(self, attribution: Any) -> None:
         """Show a per-module run (``core.attribution.Attribution``) in the module rows."""
