@@ -25,6 +25,9 @@ NO_DISPLAY_MESSAGE = (
 )
 
 
+#: How long an exit waits for a model load the close abandoned (a factory still running).
+ABANDONED_WAIT_S = 0.5
+
 #: Keeps the QApplication made here alive: PySide deletes one whose last reference goes.
 _application = None
 
@@ -185,10 +188,21 @@ def main(model_spec: str = "example", trust: bool = False) -> int:
     window = create_window(model_spec=model_spec, trust=trust)
     window.show()
     with _ctrl_c_closes(window) as interrupted:
-        code = app.exec()
+        # A window closed before the event loop runs (by code, right after show()) would
+        # leave exec() waiting for a last-window-closed that already happened.
+        code = 0 if window.closed else app.exec()
     if interrupted:
         code = 130  # the shell's convention for "stopped by Ctrl+C", as the CLI does
     stopped = window.shutdown()  # already done by closeEvent; harmless when repeated
+    from inspector.gui.threads import wait_abandoned
+
+    if stopped and not wait_abandoned(ABANDONED_WAIT_S):
+        # A model factory abandoned by the close is still running: it cannot be interrupted,
+        # and tearing the interpreter down under it could crash. Settings are already
+        # synced (closeEvent), so leave without destructors, quietly: nothing went wrong.
+        sys.stderr.flush()
+        sys.stdout.flush()
+        os._exit(code)
     if not stopped:
         # A torch call that does not return (a hung driver) keeps a worker thread alive.
         # Destroying a running QThread aborts the process, so leave without destructors.

@@ -1,14 +1,19 @@
-"""Start a QObject on its own QThread, and stop a set of threads within one time budget."""
+"""Start a QObject on its own QThread, stop a set of threads within one time budget, and run
+work that cannot be interrupted so that it can be abandoned."""
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from typing import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Callable, TypeVar
 
 from PySide6.QtCore import QObject, QThread
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def start_in_thread(obj: QObject, name: str, on_started: Callable[[], None] | None = None) -> QThread:
@@ -37,3 +42,55 @@ def stop_threads(threads: list[QThread], timeout_s: float = 2.0, *, quit: bool =
             log.warning("thread %s is still running after %.1f s", thread.objectName(), timeout_s)
             return False
     return True
+
+
+#: Plain threads running work that was abandoned (a model factory still running when the
+#: window closed): ``wait_abandoned`` gives them a bounded time before the process exits.
+_abandoned: set[threading.Thread] = set()
+
+
+def run_abandonable(
+    work: Callable[[], T], should_cancel: Callable[[], bool], *, name: str, poll_s: float = 0.05
+) -> T:
+    """``work()`` on a daemon thread of its own, waited for by the calling thread, which
+    gives up (raises ``Cancelled``) as soon as ``should_cancel()`` says so.
+
+    For work that cannot be interrupted (a user's model factory, ``torch.load``): the caller
+    (the ModelWorker) returns at once and its QThread can end, so closing the window never
+    waits on a factory or destroys a running QThread. The abandoned work runs on to its end,
+    alone (its result is dropped: nothing else ever sees it), and cannot keep the process
+    alive (a daemon thread; ``wait_abandoned`` bounds the wait at exit).
+    """
+    from inspector.core.errors import Cancelled
+
+    if should_cancel():
+        raise Cancelled(f"{name} cancelled before it started")
+    future: Future[T] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(work())
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread as is
+            future.set_exception(exc)
+        finally:
+            _abandoned.discard(threading.current_thread())
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    thread.start()
+    while True:
+        try:
+            return future.result(timeout=poll_s)
+        except FutureTimeout:
+            if should_cancel():
+                if thread.is_alive():
+                    _abandoned.add(thread)
+                    log.info("abandoned %s: it runs on, alone, and its result will be dropped", name)
+                raise Cancelled(f"{name} abandoned: it could not be interrupted") from None
+
+
+def wait_abandoned(timeout_s: float) -> bool:
+    """Wait up to ``timeout_s`` for abandoned work to end; True if none is left running."""
+    deadline = time.monotonic() + timeout_s
+    for thread in list(_abandoned):
+        thread.join(max(0.0, deadline - time.monotonic()))
+    return not any(t.is_alive() for t in _abandoned)

@@ -21,9 +21,11 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from inspector.core.errors import Failure, InspectorError
 from inspector.core.memory_log import MemoryTimeline
+from inspector.core import models
 from inspector.core.moves import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
 from inspector.core.timing import LatencyResult
+from inspector.gui.threads import run_abandonable
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +186,15 @@ class ModelWorker(QObject):
     @Slot(object)
     def load(self, request: LoadRequest) -> None:
         with self._task("load", request.call()) as started:
-            state = self.session.load(request)
+            # The factory or file runs on a thread of its own that a close can abandon
+            # (nothing interrupts a factory); only the finished model comes back to this
+            # thread, the model's sole owner, which adopts it.
+            loaded = run_abandonable(
+                lambda: models.load_model(request.spec, trust=request.trust, architecture=request.architecture),
+                self._cancel.is_set,
+                name="model-load",
+            )
+            state = self.session.adopt(loaded)
             self.modelLoaded.emit(LoadOutcome(state, time.perf_counter() - started))
 
     @Slot(object)

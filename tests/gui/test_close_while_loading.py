@@ -1,0 +1,81 @@
+"""Closing the window while its model is still loading (issue 12, item 2).
+
+A model factory cannot be interrupted: the ModelWorker runs the load on a thread of its own
+and abandons it when the window closes, so the worker's QThread ends at once and the process
+exits 0 without Qt's "QThread: Destroyed while thread is still running" abort. Each case runs
+the real ``main()`` in a fresh process (what a user launches) and closes the window a given
+time after ``show()``.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+_CLOSE_AFTER_SHOW = textwrap.dedent(
+    """
+    import sys
+    from PySide6.QtCore import QTimer
+    from inspector.gui import app
+
+    delay_ms, spec = int(float(sys.argv[1]) * 1000), sys.argv[2]
+    create = app.create_window
+
+    def create_then_close(**kwargs):
+        window = create(**kwargs)
+        show = window.show
+
+        def show_then_close():
+            show()
+            print("shown; loaded:", window.model_state is not None, flush=True)
+            if delay_ms == 0:
+                window.close()  # before the event loop even runs
+            else:
+                QTimer.singleShot(delay_ms, window.close)
+
+        window.show = show_then_close
+        return window
+
+    app.create_window = create_then_close
+    raise SystemExit(app.main(model_spec=spec))
+    """
+)
+
+#: A factory that takes far longer than a close may wait (its sleep cannot be interrupted).
+_SLOW_FACTORY = "import time\nimport torch\n\ndef make():\n    time.sleep(30)\n    return torch.nn.Linear(2, 2)\n"
+
+
+def _run(tmp_path, delay_s: float, spec: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    return subprocess.run(
+        [sys.executable, "-c", _CLOSE_AFTER_SHOW, str(delay_s), spec],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def _assert_clean_exit(done: subprocess.CompletedProcess) -> None:
+    assert done.returncode == 0, done.stderr
+    assert "shown; loaded: False" in done.stdout, done.stdout  # it really closed mid-load
+    assert "QThread" not in done.stderr and "Destroyed" not in done.stderr, done.stderr
+    assert "did not stop" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+# 0 s runs by default; 0.1 and 0.5 s (a fresh process each, seconds under load) with -m slow.
+@pytest.mark.parametrize("delay_s", [0, pytest.param(0.1, marks=pytest.mark.slow), pytest.param(0.5, marks=pytest.mark.slow)])
+def test_closing_soon_after_show_exits_cleanly(tmp_path, delay_s):
+    _assert_clean_exit(_run(tmp_path, delay_s, "example"))
+
+
+def test_closing_during_a_slow_factory_abandons_it_and_exits_at_once(tmp_path):
+    factory = tmp_path / "slow_model.py"
+    factory.write_text(_SLOW_FACTORY)
+    done = _run(tmp_path, 0.3, f"{factory}:make")
+    _assert_clean_exit(done)
+    # Exited without waiting the factory's 30 s (subprocess.run's timeout would fail first).
