@@ -16,7 +16,7 @@ import sys
 import traceback
 import warnings
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,21 +65,51 @@ class LoadedModel:
     #: "safetensors", "pickle".
     source: str = "factory"
     notes: list[str] = field(default_factory=list)
+    #: Makes ``optimizer`` when it is first needed (``ensure_optimizer``): creating the first
+    #: optimizer of a process imports ``torch._dynamo`` (about a second), which a window
+    #: should not wait for before it lists the model's tensors.
+    optimizer_factory: Callable[[nn.Module], torch.optim.Optimizer] | None = None
+    #: The class name of the optimizer ``optimizer_factory`` makes (for reports, before it exists).
+    deferred_optimizer_name: str | None = None
 
     @property
     def class_name(self) -> str:
         return type(self.module).__name__
 
+    @property
+    def optimizer_name(self) -> str | None:
+        """The optimizer's class name, made or deferred; None when the model has none."""
+        if self.optimizer is not None:
+            return type(self.optimizer).__name__
+        return self.deferred_optimizer_name if self.optimizer_factory is not None else None
 
-def example_model() -> LoadedModel:
-    """The tutorial's Net with an SGD(lr=0.01) optimizer and a random (64, 3) input."""
+    def ensure_optimizer(self) -> torch.optim.Optimizer | None:
+        """The optimizer, made now by ``optimizer_factory`` if it was deferred; None if the
+        model has none."""
+        if self.optimizer is None and self.optimizer_factory is not None:
+            self.optimizer = self.optimizer_factory(self.module)
+            self.optimizer_factory = None
+        return self.optimizer
+
+
+def example_optimizer(module: nn.Module) -> torch.optim.Optimizer:
+    """The example's optimizer: SGD(lr=0.01) as in the tutorial, with momentum 0.9 as in
+    real training, so a training step leaves state (a momentum buffer per parameter) to see."""
+    return torch.optim.SGD(module.parameters(), lr=0.01, momentum=0.9)
+
+
+def example_model(*, defer_optimizer: bool = False) -> LoadedModel:
+    """The tutorial's Net with an SGD(lr=0.01, momentum=0.9) optimizer and a random (64, 3)
+    input. ``defer_optimizer``: the optimizer is made on first need (``ensure_optimizer``)."""
     net = Net()
     return LoadedModel(
         spec="example",
         module=net,
-        optimizer=torch.optim.SGD(net.parameters(), lr=0.01),
+        optimizer=None if defer_optimizer else example_optimizer(net),
         example_input=torch.randn(64, 3),
         source="example",
+        optimizer_factory=example_optimizer if defer_optimizer else None,
+        deferred_optimizer_name="SGD" if defer_optimizer else None,
     )
 
 
@@ -155,17 +185,22 @@ def parse_spec(spec: str) -> ModelSpec:
 
 
 def load_model(
-    spec: str = "example", *, trust: bool = False, architecture: str | None = None
+    spec: str = "example",
+    *,
+    trust: bool = False,
+    architecture: str | None = None,
+    defer_optimizer: bool = False,
 ) -> LoadedModel:
     """Load what ``spec`` names (see DESIGN.md "Model spec"), on the CPU.
 
     ``trust`` lets a checkpoint run the code it needs (pickled modules); only pass it when
     the user said so for this file. ``architecture`` is a factory spec that builds the module
-    a state dict or ``.safetensors`` file is loaded into.
+    a state dict or ``.safetensors`` file is loaded into. ``defer_optimizer``: the example's
+    optimizer is made on first need (``LoadedModel.ensure_optimizer``), not now.
     """
     parsed = parse_spec(spec)
     if parsed.kind == "example":
-        loaded = example_model()
+        loaded = example_model(defer_optimizer=defer_optimizer)
         loaded.spec = spec
         return loaded
     if parsed.kind in ("module", "python_file"):

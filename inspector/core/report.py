@@ -104,7 +104,7 @@ def _model_section(loaded: LoadedModel) -> dict[str, Any]:
         "source": loaded.source,
         "parameters": sum(p.numel() for p in params),
         "trainable_parameters": sum(p.numel() for p in params if p.requires_grad),
-        "optimizer": type(loaded.optimizer).__name__ if loaded.optimizer is not None else None,
+        "optimizer": loaded.optimizer_name,
         # Totals over parameters, buffers, grads and optimizer state; tied tensors count once.
         "tensors": placement.totals.count,
         "elements": placement.totals.elements,

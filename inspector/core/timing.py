@@ -509,6 +509,7 @@ def _remaining_estimate(done: int, measured: int, min_ns: int, cap: int) -> int:
 
 def _train_step(loaded: LoadedModel, args: tuple[Any, ...], notes: list[str]) -> Callable[[], None]:
     """One forward + backward + optimizer step on a copy of the model and its optimizer."""
+    loaded.ensure_optimizer()
     module_copy, optimizer_copy = _copy_for_training(loaded)
     if optimizer_copy is None:
         trainable = [p for p in module_copy.parameters() if p.requires_grad]

@@ -25,6 +25,7 @@ from inspector.core import models
 from inspector.core.moves import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
 from inspector.core.timing import LatencyResult
+from inspector.core.vocabulary import BenchMode
 from inspector.gui.threads import run_abandonable
 
 log = logging.getLogger(__name__)
@@ -189,13 +190,38 @@ class ModelWorker(QObject):
             # The factory or file runs on a thread of its own that a close can abandon
             # (nothing interrupts a factory); only the finished model comes back to this
             # thread, the model's sole owner, which adopts it.
+            # The example's optimizer is made after its tensors are shown (see below).
             loaded = run_abandonable(
-                lambda: models.load_model(request.spec, trust=request.trust, architecture=request.architecture),
+                lambda: models.load_model(
+                    request.spec, trust=request.trust, architecture=request.architecture, defer_optimizer=True
+                ),
                 self._cancel.is_set,
                 name="model-load",
             )
             state = self.session.adopt(loaded)
             self.modelLoaded.emit(LoadOutcome(state, time.perf_counter() - started))
+
+    def _make_deferred_optimizer(self) -> None:
+        """Make the loaded model's deferred optimizer (the example's) before a task needs it.
+
+        The first optimizer of a process imports ``torch._dynamo`` (a second or two), which
+        the load does not wait for (made right after the load, that import would also compete
+        with the window's first paint for the GIL). Abandonable like a load, so a close never
+        waits on it; if abandoned, the core makes it on first need instead. Creating it only
+        reads the parameters' identities, never their values.
+        """
+        loaded = self.session.loaded
+        factory = loaded.optimizer_factory if loaded is not None and loaded.optimizer is None else None
+        if loaded is None or factory is None:
+            return
+        module = loaded.module
+        try:
+            optimizer = run_abandonable(lambda: factory(module), self._cancel.is_set, name="optimizer")
+        except Exception:  # noqa: BLE001 - a cancel, or a factory's failure: made on first need instead
+            log.info("the deferred optimizer was not made now; it is made on first need", exc_info=True)
+            return
+        if self.session.loaded is loaded and loaded.optimizer is None:
+            loaded.optimizer, loaded.optimizer_factory = optimizer, None
 
     @Slot(object)
     def move(self, request: MoveRequest) -> None:
@@ -212,6 +238,8 @@ class ModelWorker(QObject):
     def benchmark(self, request: BenchmarkRequest) -> None:
         with self._task("benchmark", request.call()) as started:
             self.session.require_model()
+            if request.mode == BenchMode.TRAIN_STEP:
+                self._make_deferred_optimizer()
             throttle = self._progress_throttle("benchmark")
             streamed: list[tuple[int, float]] = []
 

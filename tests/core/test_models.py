@@ -106,6 +106,7 @@ def test_example_is_the_tutorial_net_with_its_optimizer_and_input():
     assert sum(p.numel() * p.element_size() for p in loaded.module.parameters()) == 44
     assert isinstance(loaded.optimizer, torch.optim.SGD)
     assert loaded.optimizer.param_groups[0]["lr"] == 0.01
+    assert loaded.optimizer.param_groups[0]["momentum"] == 0.9  # as in real training: a step leaves state
     assert loaded.example_input.shape == (64, 3)
     assert loaded.module(loaded.example_input).shape == (64, 1)
 

@@ -79,3 +79,28 @@ def test_closing_during_a_slow_factory_abandons_it_and_exits_at_once(tmp_path):
     done = _run(tmp_path, 0.3, f"{factory}:make")
     _assert_clean_exit(done)
     # Exited without waiting the factory's 30 s (subprocess.run's timeout would fail first).
+
+
+def test_abandonable_work_returns_its_result_or_error_and_is_given_up_on_cancel():
+    import threading
+
+    from inspector.core.errors import Cancelled
+    from inspector.gui.threads import run_abandonable, wait_abandoned
+
+    assert run_abandonable(lambda: 42, lambda: False, name="quick") == 42
+
+    def broken() -> None:
+        raise ValueError("the factory's own error")
+
+    with pytest.raises(ValueError, match="factory's own"):
+        run_abandonable(broken, lambda: False, name="broken")
+
+    release, cancel = threading.Event(), threading.Event()
+    threading.Timer(0.05, cancel.set).start()
+    with pytest.raises(Cancelled):
+        run_abandonable(lambda: release.wait(30), cancel.is_set, name="stuck")  # returns after the cancel
+    assert not wait_abandoned(0.05)  # the abandoned work runs on...
+    release.set()
+    assert wait_abandoned(5)  # ...until its own end
+    with pytest.raises(Cancelled):  # nothing starts once cancelled
+        run_abandonable(lambda: pytest.fail("ran after the cancel"), cancel.is_set, name="late")
