@@ -89,6 +89,8 @@ class Finding:
     code: str  # "split_model" | "optimizer_state_elsewhere" | "buffer_elsewhere"
     message: str
     names: tuple[str, ...] = ()
+    #: The PyTorch code that fixes it, where one line does ("" otherwise).
+    fix: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -308,15 +310,19 @@ def _findings(rows: list[TensorRow]) -> list[Finding]:
     if stray_state:
         first = next(r for r in rows if r.name == stray_state[0])
         owner = params[_module_of(first.name)]
+        if first.device != owner.device:
+            stayed = f"The optimizer's state stayed on {first.device} while the model is on {owner.device}"
+        else:
+            stayed = f"The optimizer's state stayed in {first.dtype} while the model is in {owner.dtype}"
         findings.append(
             Finding(
                 "optimizer_state_elsewhere",
-                f"{_plural(len(stray_state), 'optimizer-state tensor')} ({_name_list(stray_state)}) "
-                f"{'is' if len(stray_state) == 1 else 'are'} not where {'its' if len(stray_state) == 1 else 'their'} "
-                f"parameter is (e.g. {first.device}/{first.dtype} vs {owner.device}/{owner.dtype}). "
-                "Module.to() does not move optimizer state: create the optimizer after moving the "
-                "model, or load its state_dict again so it follows the parameters.",
+                f"{stayed}: {_plural(len(stray_state), 'optimizer-state tensor')} ({_name_list(stray_state)}). "
+                "Module.to() does not move optimizer state; the next optimizer.step() fails or mixes "
+                "devices. Load the optimizer's state_dict again (it follows each parameter's device "
+                "and dtype), or create the optimizer after moving the model.",
                 tuple(stray_state),
+                fix="optimizer.load_state_dict(optimizer.state_dict())  # state follows the parameters",
             )
         )
 

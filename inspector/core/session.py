@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core import attribution, fit, models, moves, placement, timing
+from inspector.core import attribution, fit, models, moves, placement, timing, training
 from inspector.core import report as timing_report
 from inspector.core.attribution import Attribution
 from inspector.core.fit import FitRequest, FitResult
@@ -27,6 +27,7 @@ from inspector.core.models import LoadedModel
 from inspector.core.moves import MoveRequest, MoveResult
 from inspector.core.placement import Placement
 from inspector.core.timing import LatencyResult
+from inspector.core.training import TrainStepResult
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode
 
 Progress = Callable[[int, int], None]
@@ -214,6 +215,11 @@ class Session:
         )
         self._attributions.append(result)
         return result
+
+    def train_step(self, input_shape: tuple[int, ...] | None = None) -> TrainStepResult:
+        """One real training step on the model itself (``core.training.train_step``): its
+        weights change, and its gradients and optimizer state appear in ``state()``."""
+        return training.train_step(self.require_model(), input_shape)
 
     def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult:
         """Will one step fit on ``request.device`` (``core.fit.estimate_fit``), recorded for the report.

@@ -80,6 +80,7 @@ class CommandAvailability:
         )
         self.window.copyMarkdownAction.setEnabled(self.window.exportReportAction.isEnabled())
         self.window.fitAction.setEnabled(idle and self.window.model_state is not None)
+        self.window.trainStepAction.setEnabled(idle and self.window.model_state is not None)
         if self.window.fit_dialog is not None:
             self.window.fit_dialog.set_busy(not self.window.fitAction.isEnabled())
         view = self.window.comparisonView

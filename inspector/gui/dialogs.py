@@ -171,3 +171,18 @@ def about_html(lines: Sequence[str]) -> str:
 
 def show_about(parent: QWidget, text: str) -> None:
     QMessageBox.about(parent, "About Torch Device Inspector", text)
+
+
+def confirm_train_step(parent: QWidget) -> bool:
+    """Whether the user wants one real training step (it changes the model's weights)."""
+    answer = QMessageBox.question(
+        parent,
+        "Run one training step?",
+        "This runs one real forward, backward and optimizer step on your model: its weights "
+        "change, and its gradients and optimizer state appear in the tree.\n\n"
+        "The loss is the sum of the outputs; the input is the model's own example input, or "
+        "the input shape you entered.",
+        QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel,
+        QMessageBox.StandardButton.Cancel,
+    )
+    return answer == QMessageBox.StandardButton.Ok

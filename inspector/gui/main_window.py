@@ -52,6 +52,7 @@ class MainWindow(QMainWindow):
     requestBenchmark = Signal(object)  # BenchmarkRequest
     requestReport = Signal(object)  # ReportRequest
     requestFit = Signal(object)  # tuple[FitRequest, ...]
+    requestTrainStep = Signal(object)  # input shape, or None for the model's own input
     requestSampleRate = Signal(float)
     requestRediscover = Signal()
     requestStopSampler = Signal()
@@ -130,6 +131,7 @@ class MainWindow(QMainWindow):
         self.requestBenchmark.connect(self.worker.benchmark)
         self.requestReport.connect(self.worker.build_report)
         self.requestFit.connect(self.worker.fit)
+        self.requestTrainStep.connect(self.worker.train_step)
         self.requestSampleRate.connect(self.sampler.set_rate)
         self.requestRediscover.connect(self.sampler.rediscover)
         self.requestStopSampler.connect(self.sampler.stop)
@@ -144,6 +146,7 @@ class MainWindow(QMainWindow):
         self.worker.progress.connect(results.on_progress)
         self.worker.reportBuilt.connect(self.reports.on_report_built)
         self.worker.fitFinished.connect(results.on_fit_finished)
+        self.worker.trainStepFinished.connect(results.on_train_step_finished)
         self.worker.failed.connect(results.on_failed)
         # The sampler stores its readings in self.timeline before it emits them: the plot
         # only repaints (add_readings would store them twice).
@@ -221,6 +224,21 @@ class MainWindow(QMainWindow):
                 self.fit_dialog.show_failure(f"Busy: wait for the {self.busy_task} to finish, or cancel it")
             return False
         return True
+
+    def confirm_train_step(self) -> bool:
+        """Ask first (the step changes the model's weights), then run one training step."""
+        if self.model_state is None or not dialogs.confirm_train_step(self):
+            return False
+        return self.run_train_step()
+
+    def run_train_step(self) -> bool:
+        """One real training step on the model, with its own input or the input-shape field's."""
+        try:
+            shape = self.availability.input_shape()
+        except Exception as exc:  # noqa: BLE001 - the field's parse error, as the benchmark shows it
+            self.errorBanner.show_failure(Failure(FailureKind.INPUT, f"Input shape: {exc}"), "train step")
+            return False
+        return self.dispatch(Task.TRAIN_STEP, self.requestTrainStep, shape, mark="train step")
 
     def export_report(self, path: str | Path) -> bool:
         """Write the session's report to ``path`` (its suffix picks the format); see ReportFlow."""

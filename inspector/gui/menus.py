@@ -58,6 +58,9 @@ MENUS: tuple[tuple[str, tuple[ActionSpec | str, ...]], ...] = (
     ("&Tools", (
         ActionSpec("fitAction", "Will it &fit?…", "Ctrl+Shift+F", "show_fit_dialog",
                    "Memory of one step on each device, estimated without allocating, then proven"),
+        ActionSpec("trainStepAction", "Run one &training step…", "Ctrl+T", "confirm_train_step",
+                   "One real forward, backward and optimizer step on the model: its weights change, "
+                   "and its gradients and optimizer state appear in the tree"),
     )),
     ("&Help", (
         ActionSpec("aboutAction", "&About Torch Device Inspector", None, "about_dialog", role=QAction.MenuRole.AboutRole),

@@ -3,7 +3,7 @@ plots' series and marks, the error banner, and the end of each task."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Slot
 
@@ -14,6 +14,15 @@ from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.tasks import Task
 from inspector.gui.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Progress, TaskFailure
+
+#: What a training step runs, as the user would write it.
+TRAIN_STEP_CODE = """model.train()
+output = model(*inputs)             # the model's example input, or the input shape entered
+loss = output.sum()                 # a stand-in loss: the step's cost does not depend on it
+optimizer.zero_grad(set_to_none=True)
+loss.backward()                     # every trained parameter gets a .grad
+optimizer.step()                    # and the optimizer keeps its state (momentum, moments)
+"""
 
 if TYPE_CHECKING:
     from inspector.gui.main_window import MainWindow
@@ -175,6 +184,22 @@ class WorkerResults(QObject):
         w.action_bar.show_idle(verdicts[:80] or "fit failed")
         if w.fit_dialog is not None:
             w.fit_dialog.show_outcome(outcome)
+
+    @Slot(object)
+    def on_train_step_finished(self, result: Any) -> None:
+        """One real training step ran (``core.training.TrainStepResult``)."""
+        w = self.window
+        shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or "(no tensor)"
+        w.add_history(
+            result.call(), result.seconds, None,
+            f"loss {result.loss:.4g} · {result.optimizer} on {result.device} {result.dtype}: "
+            "gradients and optimizer state are in the tree",
+            detail="\n".join((f"input {shapes}", *result.notes)),
+        )  # fmt: skip
+        w.action_bar.show_idle(f"trained one step · loss {result.loss:.4g}")
+        w.end_task_mark(f"loss {result.loss:.4g}")
+        w.reports.mark_stale()
+        w.code.show_code(TRAIN_STEP_CODE, "Equivalent PyTorch code: one training step")
 
     def show_move_code(self, request: MoveRequest, call: str) -> None:
         w = self.window

@@ -33,6 +33,7 @@ class Task(StrEnum):
     REPORT = "report"  # the Markdown block for the clipboard
     SESSION = "session"  # the comparison's side A, built quietly
     FIT = "fit"  # "will it fit?" for the devices the dialog asked about
+    TRAIN_STEP = "train step"  # one real training step on the model (changes its weights)
 
     @property
     def cancellable(self) -> bool:

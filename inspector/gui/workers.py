@@ -168,6 +168,7 @@ class ModelWorker(QObject):
     progress = Signal(object)  # Progress
     reportBuilt = Signal(object)  # ReportBuilt
     fitFinished = Signal(object)  # FitOutcome
+    trainStepFinished = Signal(object)  # core.training.TrainStepResult
     failed = Signal(object)  # TaskFailure
 
     def __init__(
@@ -272,6 +273,18 @@ class ModelWorker(QObject):
             self.benchmarkFinished.emit(
                 BenchmarkOutcome(result, request, time.perf_counter() - started, attribution)
             )
+
+    @Slot(object)
+    def train_step(self, input_shape: Any) -> None:
+        """One real training step on the model (its weights change); then a fresh snapshot,
+        which now lists its gradients and optimizer state."""
+        with self._task("train step", "optimizer.step()"):
+            self.session.require_model()
+            self._make_deferred_optimizer()
+            try:
+                self.trainStepFinished.emit(self.session.train_step(input_shape))
+            finally:  # a failed backward may have left grads: show the model as it is
+                self.placementChanged.emit(self.session.state())
 
     @Slot(object)
     def fit(self, requests: tuple[Any, ...]) -> None:

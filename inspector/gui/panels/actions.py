@@ -69,6 +69,7 @@ _BUSY_WORDS = {
     "benchmark": "a benchmark is running",
     "export": "the report is being written",
     "report": "the report is being built",
+    "train step": "a training step is running",
 }
 
 

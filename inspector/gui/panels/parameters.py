@@ -30,6 +30,14 @@ KIND_LABELS = {
     "grad": "gradient",
     "optimizer_state": "optimizer state",
 }
+#: Header tooltips: what a column means where its title cannot say it all.
+HEADER_TIPS = {
+    6: "Grad, for a parameter: \"yes\" = requires_grad (training updates it), \"no\" = frozen; "
+    "\"· has .grad\" = a backward pass left a gradient in it now (its .grad row is listed too). "
+    "Gradients appear after a training step (Tools › Run one training step).",
+    5: "Memory really allocated; tied tensors (shared storage) are counted once in the totals.",
+}
+
 #: Models up to this many tensors open fully expanded; bigger ones show their top level.
 EXPAND_ALL_LIMIT = 300
 
@@ -112,6 +120,7 @@ class PlacementTree:
                 leaf_name = row.name[len(path) + 1 :] if path else row.name
                 self.leaves.append(parent.add(_Leaf(leaf_name, parent, row)))
             self.names = tuple(r.name for r in placement.tensors)
+            self._note_grads(placement)
             self.aggregate()
 
     def _module(self, path: str, by_path: dict[str, _Node]) -> _Node:
@@ -174,7 +183,12 @@ class PlacementTree:
         """Same tensors, new facts (after a move): swap the rows in, keep the nodes."""
         for leaf, row in zip(self.leaves, placement.tensors):
             leaf.row = row
+        self._note_grads(placement)
         self.aggregate()
+
+    def _note_grads(self, placement: Any) -> None:
+        """Parameters that hold a gradient now (their "<name>.grad" row exists)."""
+        self.with_grad = {r.name.removesuffix(".grad") for r in placement.tensors if r.kind == "grad"}
 
     def aggregate(self) -> None:
         """Count, bytes, devices and dtypes per module (shared storage counted once)."""
@@ -346,6 +360,8 @@ class PlacementModel(QAbstractItemModel):
         return self.rowCount(parent) > 0
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            return HEADER_TIPS.get(section)
         return header_text(self.HEADERS, section, orientation, role)
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
@@ -401,7 +417,10 @@ class PlacementModel(QAbstractItemModel):
             if column == self.SIZE:
                 return f"(tied) {size_text(row)}" if row.shares_with else size_text(row)
             if column == self.GRAD:
-                return ("yes" if row.requires_grad else "no") if row.kind == "parameter" else ""
+                if row.kind != "parameter":
+                    return ""
+                trains = "yes" if row.requires_grad else "no"
+                return f"{trains} · has .grad" if self._tree is not None and row.name in self._tree.with_grad else trains
         elif role == Qt.ItemDataRole.DecorationRole and column == self.DEVICE:
             # The colour goes in a swatch, not the text: light hues on white would be unreadable.
             return device_swatch(row.device)
@@ -523,7 +542,12 @@ class ParametersPanel(QWidget):
             self.warnings.setVisible(False)
             self.warnings.clear()
             return
-        items = "".join(f"<li>{html.escape(f.message)}</li>" for f in findings)
+        items = "".join(
+            f"<li>{html.escape(f.message)}"
+            + (f"<br>Fix: <code>{html.escape(f.fix)}</code>" if getattr(f, "fix", "") else "")
+            + "</li>"
+            for f in findings
+        )
         self.warnings.setText(f"<b>⚠ Placement warnings</b><ul style='margin:0'>{items}</ul>")
         self.warnings.setVisible(True)
 
