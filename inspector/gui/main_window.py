@@ -310,6 +310,12 @@ class MainWindow(QMainWindow):
     def set_sample_rate(self, hz: float) -> None:
         self.requestSampleRate.emit(window_settings.set_sample_hz(self.settings, hz))
 
+    def show_help(self, topic: str) -> Any:
+        """A Help menu page ("start", "shortcuts", "report"), non-modal."""
+        from inspector.gui.help import show_help
+
+        return show_help(self, topic)
+
     def about_dialog(self) -> None:
         dialogs.show_about(self, self.about_text())
 
@@ -338,6 +344,9 @@ class MainWindow(QMainWindow):
         ids = inventory.ids() or ["cpu"]
         accelerators = [i for i in ids if i != "cpu"]
         self.action_bar.set_devices(ids, preferred=accelerators[0] if accelerators else "cpu")
+        from inspector.gui.help import note_cpu_only_once
+
+        note_cpu_only_once(self, self.settings, accelerators)
         self.devices.select_device(self.action_bar.target_device())
         if self.last_readings:
             self.devices.set_readings(self.last_readings)

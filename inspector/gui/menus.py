@@ -63,6 +63,12 @@ MENUS: tuple[tuple[str, tuple[ActionSpec | str, ...]], ...] = (
                    "and its gradients and optimizer state appear in the tree"),
     )),
     ("&Help", (
+        ActionSpec("gettingStartedAction", "&Getting started", QKeySequence.StandardKey.HelpContents,
+                   "show_help:start", "What to click first, on a machine with and without a GPU"),
+        ActionSpec("shortcutsAction", "&Keyboard shortcuts", None, "show_help:shortcuts"),
+        ActionSpec("reportFormatAction", "The &report format", None, "show_help:report",
+                   "What an exported timing report holds, and its formats"),
+        SEPARATOR,
         ActionSpec("aboutAction", "&About Torch Device Inspector", None, "about_dialog", role=QAction.MenuRole.AboutRole),
     )),
 )  # fmt: skip
@@ -104,6 +110,12 @@ def make_action(parent: QMainWindow, spec: ActionSpec, slot: Callable[[], Any]) 
 
 
 def _resolve(obj: Any, dotted: str) -> Callable[[], Any]:
+    """``"errorBanner.dismiss"`` -> that bound method; ``"show_help:start"`` -> a call with
+    that one argument."""
+    dotted, colon, argument = dotted.partition(":")
+    if colon:
+        method = _resolve(obj, dotted)
+        return lambda: method(argument)
     for part in dotted.split("."):
         obj = getattr(obj, part)
     return obj  # type: ignore[no-any-return]

@@ -1,0 +1,52 @@
+"""The Help menu and the CPU-only machine's first-launch note (issue 12, item 9)."""
+
+from __future__ import annotations
+
+import torch
+from PySide6.QtWidgets import QTextBrowser
+
+from inspector.gui.help import CPU_ONLY_NOTE, CPU_ONLY_NOTE_KEY
+from tests.fake_cuda import fake_cuda
+from tests.gui.deep_models import TRANSFORMER, factory_spec
+
+cpu_only = __import__("pytest").mark.skipif(torch.cuda.is_available(), reason="what a machine without CUDA shows")
+
+
+def page(window, action: str) -> str:
+    getattr(window, action).trigger()
+    dialog = window._help_dialogs
+    shown = [d for d in dialog.values() if d.isVisible()]
+    assert shown, f"{action} opened no page"
+    text = shown[-1].findChild(QTextBrowser, "helpText").toPlainText()
+    for d in shown:
+        d.close()
+    return text
+
+
+def test_help_pages_say_what_to_click_the_shortcuts_and_the_report_format(qtbot, make_window, tmp_path):
+    window = make_window(factory_spec(tmp_path, TRANSFORMER, "transformer"))
+    start = page(window, "gettingStartedAction")
+    assert "with a GPU" in start and "without a GPU" in start and ".to(device)" in start
+    keys = page(window, "shortcutsAction")
+    assert "Ctrl+T" in keys and "Run one training step" in keys and "Esc" in keys and "Ctrl+E" in keys
+    report = page(window, "reportFormatAction")
+    for key in ("schema_version", "environment", "moves", "latency", "memory", ".json", ".csv"):
+        assert key in report
+
+
+@cpu_only
+def test_first_launch_on_a_cpu_only_machine_says_once_what_it_can_show(qtbot, make_window, clean_settings):
+    assert not clean_settings.value(CPU_ONLY_NOTE_KEY, False, type=bool)
+    first = make_window()
+    assert first.statusBar().currentMessage() == CPU_ONLY_NOTE
+    assert clean_settings.value(CPU_ONLY_NOTE_KEY, False, type=bool)  # remembered (in the tests' own store)
+    first.close()
+    second = make_window()
+    assert second.statusBar().currentMessage() != CPU_ONLY_NOTE
+
+
+def test_a_gpu_machine_gets_no_cpu_only_note(qtbot, monkeypatch, make_window, clean_settings):
+    fake_cuda(monkeypatch, count=1)
+    window = make_window()
+    assert window.statusBar().currentMessage() != CPU_ONLY_NOTE
+    assert not clean_settings.value(CPU_ONLY_NOTE_KEY, False, type=bool)
