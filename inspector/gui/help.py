@@ -20,11 +20,8 @@ if TYPE_CHECKING:
 #: Remembers that the CPU-only note was shown (once per user, not per launch).
 CPU_ONLY_NOTE_KEY = "hints/cpuOnlyNoteShown"
 
-CPU_ONLY_NOTE = (
-    "No GPU on this machine: you can see where every tensor lives, cast dtypes, time the model "
-    "on the CPU, and estimate whether it fits a GPU; .cuda() shows the error it raises here "
-    "(Help › Getting started)."
-)
+#: Short enough for the status bar of a 1024-pixel-wide window.
+CPU_ONLY_NOTE = "No GPU here: see placement, cast dtypes, time on CPU, estimate GPU fit (Help › Getting started)"
 
 GETTING_STARTED = """
 <h3>Getting started</h3>

@@ -17,11 +17,11 @@ from inspector.gui.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Pro
 
 #: What a training step runs, as the user would write it.
 TRAIN_STEP_CODE = """model.train()
-output = model(*inputs)             # the model's example input, or the input shape entered
-loss = output.sum()                 # a stand-in loss: the step's cost does not depend on it
+output = model(*inputs)
+loss = output.sum()          # a stand-in loss
 optimizer.zero_grad(set_to_none=True)
-loss.backward()                     # every trained parameter gets a .grad
-optimizer.step()                    # and the optimizer keeps its state (momentum, moments)
+loss.backward()              # each parameter gets a .grad
+optimizer.step()             # the optimizer keeps state
 """
 
 if TYPE_CHECKING:
@@ -196,7 +196,7 @@ class WorkerResults(QObject):
             "gradients and optimizer state are in the tree",
             detail="\n".join((f"input {shapes}", *result.notes)),
         )  # fmt: skip
-        w.action_bar.show_idle(f"trained one step · loss {result.loss:.4g}")
+        w.action_bar.show_idle("trained 1 step")
         w.end_task_mark(f"loss {result.loss:.4g}")
         w.reports.mark_stale()
         w.code.show_code(TRAIN_STEP_CODE, "Equivalent PyTorch code: one training step")
