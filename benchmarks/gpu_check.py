@@ -485,6 +485,31 @@ def check_formats(out_dir: Path) -> None:
     )
 
 
+def check_train_step_then_move() -> None:
+    """Issue 12 item 5: a real training step leaves grads and momentum; a move to cuda:0 takes
+    the grads along but leaves the optimizer's state on the CPU, and the finding says so."""
+    from inspector.core.models import load_model
+    from inspector.core.moves import MoveRequest, move_model
+    from inspector.core.placement import snapshot
+    from inspector.core.training import train_step
+
+    loaded = load_model("example")
+    step = train_step(loaded)
+    result = move_model(loaded, MoveRequest("to", device="cuda:0"))
+    placement = snapshot(loaded)
+    kinds = {(r.kind, r.device) for r in placement.tensors}
+    finding = next((w for w in placement.warnings if w.code == "optimizer_state_elsewhere"), None)
+    check(
+        "train step, then .to('cuda:0'): grads move, optimizer state stays on cpu, finding names it",
+        result.ok and ("grad", "cuda:0") in kinds and ("optimizer_state", "cpu") in kinds and finding is not None
+        and "stayed on cpu while the model is on cuda:0" in finding.message,
+        f"loss {step.loss:.4g}; {finding.message[:90] if finding else 'no finding'}",
+    )
+    loaded.optimizer.load_state_dict(loaded.optimizer.state_dict())  # the fix the finding gives
+    after = snapshot(loaded)
+    check("the finding's fix puts the state on cuda:0", not after.warnings and train_step(loaded).device == "cuda:0")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
@@ -508,6 +533,7 @@ def main() -> int:
         lambda: check_formats(out_dir),
         check_sizes,
         lambda: check_failed_run_keeps_report(out_dir),
+        check_train_step_then_move,
     ):
         try:
             step()
