@@ -26,6 +26,7 @@ _TITLES = {
     "oom": "Out of memory",
     "input": "Input problem",
     "load": "Could not load the model",
+    "architecture": "Could not load the model: its architecture is needed",
     "untrusted": "File not loaded: it needs to run code",
     "error": "Error",
 }
