@@ -349,8 +349,8 @@ def _inspect_device_map(args) -> int:
 
     if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
         raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
-    dmap = device_map.read_device_map(args.device_map)  # a bad file fails before the model loads
     shape = parse_inputs(args.input_shape) if args.input_shape else None
+    dmap = device_map.read_device_map(args.device_map)  # a bad file fails before the model loads
     with user_output_to_stderr():  # the factory and the model's forward may print
         loaded = _load(args)
         inputs = None

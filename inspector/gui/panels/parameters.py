@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeView,
     QVBoxLayout,
     QWidget,
@@ -503,6 +505,11 @@ class PlacementFilter(QSortFilterProxyModel):
         return self.source().row_at(self.mapToSource(index))
 
 
+#: The columns' order on screen (the model's own order stays, for code and tests).
+VISUAL_ORDER = (PlacementModel.NAME, PlacementModel.SIZE, PlacementModel.DEVICE, PlacementModel.DTYPE,
+                PlacementModel.SHAPE, PlacementModel.KIND, PlacementModel.GRAD)  # fmt: skip
+
+
 class ParametersPanel(QWidget):
     """Totals per device, the placement findings, a filter field, and the tree of tensors."""
 
@@ -544,8 +551,9 @@ class ParametersPanel(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        # "in_pro…weight" keeps both ends of a name: weight and bias stay apart when narrow.
-        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        # Names elide in the middle ("in_pro…weight": weight and bias stay apart when
+        # narrow), the other columns at their end.
+        self.view.setItemDelegateForColumn(PlacementModel.NAME, _MiddleElided(self.view))
         self.view.setIndentation(14)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
@@ -553,9 +561,13 @@ class ParametersPanel(QWidget):
         header.setStretchLastSection(False)
         # Fixed widths: ResizeToContents would measure every row of a big model. The Name
         # column takes what is left (``_fit_name_column``), never less than NAME_MIN_WIDTH.
-        for column, width in enumerate((NAME_MIN_WIDTH, 104, 84, 72, 76, 120, 40, 80, 90, 110, 100)):
+        for column, width in enumerate((NAME_MIN_WIDTH, 126, 84, 72, 76, 104, 40, 80, 90, 110, 100)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # Shown in the order a reader scans (where and how big first); on a narrow screen
+        # the columns that scroll out of sight are Kind and Grad, which the row's tooltip also says.
+        for visual, column in enumerate(VISUAL_ORDER):
+            header.moveSection(header.visualIndex(column), visual)
         header.setSortIndicatorClearable(True)  # a third click goes back to the model's order
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)  # the model's own order first: a header click sorts
@@ -634,7 +646,8 @@ class ParametersPanel(QWidget):
             copy_move = menu.addAction(f"Copy the .to() line for {_short(module or 'the model')}")
             copy_move.setObjectName("copyMoveLineAction")
             copy_move.setToolTip(line)
-            copy_move.triggered.connect(lambda: QGuiApplication.clipboard().setText(line))
+            # The target as it is when chosen (the action bar may change while the menu is open).
+            copy_move.triggered.connect(lambda: QGuiApplication.clipboard().setText(self.move_line(module)))
             menu.addSeparator()
         expand = menu.addAction("Expand all")
         expand.setObjectName("expandAllAction")
@@ -668,6 +681,12 @@ class ParametersPanel(QWidget):
         items = "".join(f"<li>{html.escape(f.message)}</li>" for f in findings)
         self.warnings.setText(f"<b>⚠ Placement warnings</b><ul style='margin:0'>{items}</ul>")
         self.warnings.setVisible(True)
+
+
+class _MiddleElided(QStyledItemDelegate):
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 def _short(text: str, limit: int = 48) -> str:
