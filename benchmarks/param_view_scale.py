@@ -7,6 +7,8 @@ to the panel to the view painted (``viewport().repaint()`` paints synchronously)
 
   show     a new model: build the node tree, reset the item model, expand, paint;
   update   the same tensors after a move (new devices/dtypes): rows swapped in place, paint.
+  filter   typing "down bias" in the filter field (every row tested, matches expanded), paint;
+  sort     a click on the Size header (largest first), paint.
 
 Target (DESIGN.md): 10,000 tensors <= 200 ms, linear in tensors.
 
@@ -62,6 +64,15 @@ def shown_ms(app, panel, placement: Placement) -> float:
     return elapsed * 1e3
 
 
+def _timed(app, panel, action) -> float:
+    start = time.perf_counter()
+    action()
+    panel.view.viewport().repaint()
+    elapsed = time.perf_counter() - start
+    app.processEvents()
+    return elapsed * 1e3
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000,100000")
@@ -75,13 +86,15 @@ def main() -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 1
     app = ensure_application()
+    from PySide6.QtCore import Qt
+
     from inspector.gui.panels.parameters import ParametersPanel
 
-    print(f"{'tensors':>8}  {'show ms':>9}  {'µs/tensor':>9}  {'update ms':>9}  {'µs/tensor':>9}")
+    print(f"{'tensors':>8}  {'show ms':>9}  {'µs/tensor':>9}  {'update ms':>9}  {'µs/tensor':>9}  {'filter ms':>9}  {'sort ms':>9}")
     for count in (int(s) for s in args.sizes.split(",")):
         first = synthetic_placement(count)
         moved = synthetic_placement(count, device="cuda:0", dtype="bfloat16")
-        show, update = [], []
+        show, update, filtered, sorted_ = [], [], [], []
         for _ in range(args.repeat):
             panel = ParametersPanel()
             panel.resize(900, 600)
@@ -89,11 +102,15 @@ def main() -> int:
             app.processEvents()
             show.append(shown_ms(app, panel, first))
             update.append(shown_ms(app, panel, moved))
+            filtered.append(_timed(app, panel, lambda: panel.filterEdit.setText("down bias")))
+            panel.filterEdit.clear()
+            sorted_.append(_timed(app, panel, lambda: panel.view.sortByColumn(5, Qt.SortOrder.DescendingOrder)))
             panel.close()
             panel.deleteLater()
             app.processEvents()
         s, u = statistics.median(show), statistics.median(update)
-        print(f"{count:>8}  {s:9.1f}  {s * 1e3 / count:9.2f}  {u:9.1f}  {u * 1e3 / count:9.2f}")
+        f, o = statistics.median(filtered), statistics.median(sorted_)
+        print(f"{count:>8}  {s:9.1f}  {s * 1e3 / count:9.2f}  {u:9.1f}  {u * 1e3 / count:9.2f}  {f:9.1f}  {o:9.1f}")
     print("target: 10,000 tensors <= 200 ms, linear in tensors (µs/tensor flat)")
     return 0
 
