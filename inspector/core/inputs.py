@@ -101,7 +101,7 @@ def as_specs(value: InputsLike | None) -> InputSpecs | None:
         return None
     items = tuple(value)
     if items and all(isinstance(d, int) and not isinstance(d, bool) for d in items):
-        shape = tuple(int(d) for d in items)  # type: ignore[arg-type]
+        shape = tuple(int(d) for d in items)  # type: ignore[call-overload]
         check_shape(shape, shape)
         return (InputSpec(shape),)
     specs = tuple(InputSpec(tuple(int(d) for d in s[0]), s[1]) for s in items)  # type: ignore[index]
