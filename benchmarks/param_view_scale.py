@@ -7,6 +7,8 @@ to the panel to the view painted (``viewport().repaint()`` paints synchronously)
 
   show     a new model: build the node tree, reset the item model, expand, paint;
   update   the same tensors after a move (new devices/dtypes): rows swapped in place, paint;
+  filter   typing "down bias" in the filter field (every row tested, matches expanded), paint;
+  sort     a click on the Size header (largest first), paint;
   expanded the same update with every module expanded (the worst case: the view lays out
            every row again, as it must, since every row changed).
 
@@ -64,6 +66,15 @@ def shown_ms(app, panel, placement: Placement) -> float:
     return elapsed * 1e3
 
 
+def _timed(app, panel, action) -> float:
+    start = time.perf_counter()
+    action()
+    panel.view.viewport().repaint()
+    elapsed = time.perf_counter() - start
+    app.processEvents()
+    return elapsed * 1e3
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000,100000")
@@ -77,13 +88,16 @@ def main() -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 1
     app = ensure_application()
+    from PySide6.QtCore import Qt
+
     from inspector.gui.panels.parameters import ParametersPanel
 
-    print(f"{'tensors':>8}  {'show ms':>9}  {'µs/tensor':>9}  {'update ms':>9}  {'µs/tensor':>9}  {'expanded ms':>11}")
+    print(f"{'tensors':>8}  {'show ms':>9}  {'µs/tensor':>9}  {'update ms':>9}  {'µs/tensor':>9}  {'filter ms':>9}"
+          f"  {'sort ms':>9}  {'expanded ms':>11}")
     for count in (int(s) for s in args.sizes.split(",")):
         first = synthetic_placement(count)
         moved = synthetic_placement(count, device="cuda:0", dtype="bfloat16")
-        show, update, expanded = [], [], []
+        show, update, filtered, sorted_, expanded = [], [], [], [], []
         for _ in range(args.repeat):
             panel = ParametersPanel()
             panel.resize(900, 600)
@@ -91,14 +105,19 @@ def main() -> int:
             app.processEvents()
             show.append(shown_ms(app, panel, first))
             update.append(shown_ms(app, panel, moved))
+            filtered.append(_timed(app, panel, lambda: panel.filterEdit.setText("down bias")))
+            panel.filterEdit.clear()
+            sorted_.append(_timed(app, panel, lambda: panel.view.sortByColumn(5, Qt.SortOrder.DescendingOrder)))
             panel.view.expandAll()
             app.processEvents()
             expanded.append(shown_ms(app, panel, first))
             panel.close()
             panel.deleteLater()
             app.processEvents()
-        s, u, x = statistics.median(show), statistics.median(update), statistics.median(expanded)
-        print(f"{count:>8}  {s:9.1f}  {s * 1e3 / count:9.2f}  {u:9.1f}  {u * 1e3 / count:9.2f}  {x:11.1f}")
+        s, u = statistics.median(show), statistics.median(update)
+        f, o, x = statistics.median(filtered), statistics.median(sorted_), statistics.median(expanded)
+        print(f"{count:>8}  {s:9.1f}  {s * 1e3 / count:9.2f}  {u:9.1f}  {u * 1e3 / count:9.2f}  {f:9.1f}  {o:9.1f}"
+              f"  {x:11.1f}")
     print("target: 10,000 tensors <= 200 ms, linear in tensors (µs/tensor flat)")
     return 0
 

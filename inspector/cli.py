@@ -79,14 +79,14 @@ def build_parser() -> argparse.ArgumentParser:
     _move_args(p, device_flag="--to")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--device-map", metavar="FILE.json", help="place modules as this map says (module name -> device, accelerate's JSON), then explain the placement and the activations that cross devices")
-    p.add_argument("--input-shape", metavar="SHAPE", help="with --device-map: input for the forward that measures crossings, for models without an example input")
+    p.add_argument("--input-shape", metavar="SHAPE", help="with --device-map: input(s) for the forward that measures crossings, for models without an example input; e.g. 1,3,224,224, or 10,32,512; 20,32,512 for two inputs, each with an optional :dtype")
 
     p = sub.add_parser("bench", parents=[sub_common], help="move the model to each device, time it, and write a timing report")
     _model_args(p)
     p.add_argument("--device", action="append", metavar="D", help="device to measure on (repeat; default: every device present)")
     _move_args(p, device_flag="--device")
     p.add_argument("--mode", choices=MODES, default=BenchMode.FORWARD.value, help="what to time (default: forward)")
-    p.add_argument("--input-shape", metavar="SHAPE", help="input shape for models without an example input, e.g. 1,3,224,224")
+    p.add_argument("--input-shape", metavar="SHAPE", help="input shape(s) for models without an example input, e.g. 1,3,224,224; several inputs separated by ';', each with an optional :dtype (10,32,512; 20,32,512 or 8,128:int64)")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--runs", type=int, metavar="N", help=f"timed samples per device (default: {DEFAULT_RUNS}; capped at {MAX_SAMPLES:,}, and a run stops after {MAX_MEASURE_SECONDS:,g} s)")
     group.add_argument("--min-time", type=float, metavar="S", help=f"sample for at least S seconds per device (capped at {MAX_MEASURE_SECONDS:,g} s or {MAX_SAMPLES:,} samples)")
@@ -344,12 +344,13 @@ def _inspect_device_map(args) -> int:
     from inspector.core import device_map
     from inspector.core.errors import InputError
     from inspector.core.placement import snapshot
-    from inspector.core.timing import make_input, parse_input_shape
+    from inspector.core.inputs import parse_inputs
+    from inspector.core.timing import make_input
 
     if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
         raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
+    shape = parse_inputs(args.input_shape) if args.input_shape else None
     dmap = device_map.read_device_map(args.device_map)  # a bad file fails before the model loads
-    shape = parse_input_shape(args.input_shape) if args.input_shape else None
     with user_output_to_stderr():  # the factory and the model's forward may print
         loaded = _load(args)
         inputs = None
@@ -558,7 +559,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
 
 def _latency_rows(latencies) -> list[list[str]]:
     return [
-        [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)), str(len(r.samples_ms)),
+        [r.device, r.dtype, r.mode, "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,))), str(len(r.samples_ms)),
          format_ms(r.median_ms, unit=False), format_ms(r.p5_ms, unit=False), format_ms(r.p95_ms, unit=False), format_ms(r.warmup_ms, unit=False)]
         for r in latencies
     ]
@@ -581,7 +582,8 @@ def cmd_bench(args) -> int:
     from inspector.core.errors import InputError
     from inspector.core.output_path import check_output_path
     from inspector.core.ranks import rank_env
-    from inspector.core.timing import parse_input_shape, request_caps
+    from inspector.core.inputs import parse_inputs
+    from inspector.core.timing import request_caps
     from inspector.core.trace import RankSpans, TraceRecorder
 
     if args.runs is not None and args.runs < 1:
@@ -597,7 +599,7 @@ def cmd_bench(args) -> int:
 
         _check_file("--memory-snapshot", args.memory_snapshot, (".pickle", ".pkl"))
         memory_snapshot.check_available()
-    shape = parse_input_shape(args.input_shape) if args.input_shape else None
+    shape = parse_inputs(args.input_shape) if args.input_shape else None
     announced = request_caps(args.runs, args.min_time)
     for note in announced:  # now, not after an hour: the user may rather stop and ask again
         _say(f"note: {note}")
@@ -819,7 +821,8 @@ def _fit_text(spec: str, result) -> str:
 
 
 def cmd_fit(args) -> int:
-    from inspector.core.fit import FitRequest, estimate_fit, parse_inputs
+    from inspector.core.fit import FitRequest, estimate_fit
+    from inspector.core.inputs import parse_inputs
 
     inputs = parse_inputs(args.input_shape) if args.input_shape else None
     device = _device_name(args.device)
@@ -876,7 +879,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InspectorError as exc:
         if args.debug:
             traceback.print_exc()
-        print(f"error: {_plain(exc.message)}", file=sys.stderr)
+        where = " (--arch SPEC)" if exc.kind == "architecture" else ""  # the window names its own field
+        print(f"error: {_plain(exc.message)}{where}", file=sys.stderr)
         if exc.detail and args.debug:
             print(escape_control(exc.detail, keep_newlines=True), file=sys.stderr)
         return exit_code(exc)

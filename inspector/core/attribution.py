@@ -30,6 +30,7 @@ from torch.utils.flop_counter import FlopCounterMode
 
 from inspector.core.devices import device_id
 from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.inputs import InputsLike
 from inspector.core.models import LoadedModel
 from inspector.core.units import dtype_name, first_line
 
@@ -240,7 +241,7 @@ def measure_attribution(
     *,
     runs: int = DEFAULT_RUNS,
     warmup: int = 2,
-    input_shape: tuple[int, ...] | None = None,
+    input_shape: InputsLike | None = None,
     progress: Callable[[int, int], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
 ) -> Attribution:

@@ -38,7 +38,8 @@ from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.models import LoadedModel
 from inspector.core.storage_counter import CancelCheck, StorageCounter
 from inspector.core.storage_counter import same_device as _same_device
-from inspector.core.timing import model_dtype, parse_input_shape
+from inspector.core.inputs import InputSpec
+from inspector.core.timing import model_dtype
 from inspector.core.timing import _output_tensors as output_tensors
 from inspector.core.units import dtype_name, first_line
 
@@ -72,7 +73,7 @@ class FitRequest:
 
     ``dtype`` None keeps the model's own floating dtype. ``inputs`` None uses the model's
     example input; otherwise one ``(shape, dtype name or None)`` per positional input, None
-    meaning the model's floating dtype (see ``parse_inputs``). ``measure`` False skips the
+    meaning the model's floating dtype (see ``core.inputs.parse_inputs``). ``measure`` False skips the
     proof (one real step).
     """
 
@@ -80,32 +81,8 @@ class FitRequest:
     dtype: str | None = None
     optimizer: str = "none"
     mode: str = "train-step"
-    inputs: tuple[tuple[tuple[int, ...], str | None], ...] | None = None
+    inputs: tuple[InputSpec, ...] | None = None
     measure: bool = True
-
-
-_INPUT_DTYPES = ("float32", "float16", "bfloat16", "float64", "int64", "int32", "int16", "int8", "uint8", "bool")
-
-
-def parse_inputs(text: str) -> tuple[tuple[tuple[int, ...], str | None], ...]:
-    """``"10,32,512; 20,32,512"`` -> two floating inputs; ``"8,128:int64"`` -> token ids.
-
-    The syntax of DESIGN.md's example input: inputs separated by ``;``, each a shape with an
-    optional ``:dtype``.
-    """
-    parts = [p.strip() for p in text.split(";")]
-    if not any(parts):
-        raise InputError("the input shape is empty: give sizes separated by commas, e.g. 1,3,224,224")
-    out: list[tuple[tuple[int, ...], str | None]] = []
-    for part in parts:
-        if not part:
-            raise InputError(f"{text!r} has an empty input between two ';'")
-        shape_text, _, dtype_text = part.partition(":")
-        dtype = dtype_text.strip() or None
-        if dtype is not None and dtype not in _INPUT_DTYPES:
-            raise InputError(f"{dtype!r} is not an input dtype: use one of {', '.join(_INPUT_DTYPES)}")
-        out.append((parse_input_shape(shape_text), dtype))
-    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -247,7 +224,7 @@ def _real_maker(device: torch.device) -> TensorMaker:
 
 
 def _input_templates(
-    loaded: LoadedModel, inputs: tuple[tuple[tuple[int, ...], str | None], ...] | None
+    loaded: LoadedModel, inputs: tuple[InputSpec, ...] | None
 ) -> list[Any]:
     """Shapes and dtypes of the inputs: ``[(shape, dtype or None for floating), ...]``.
 

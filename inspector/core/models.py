@@ -122,6 +122,13 @@ class ModelLoadError(InputError):
     kind = FailureKind.LOAD
 
 
+class ArchitectureNeeded(ModelLoadError):
+    """A file holds only weights: the user must name the model they belong to. Each front
+    end says where (the CLI's ``--arch``, the window's Architecture field)."""
+
+    kind = FailureKind.ARCHITECTURE
+
+
 class UntrustedFileError(ModelLoadError):
     """A file needs arbitrary code to load; nothing of it ran. ``wanted``: what it asked for."""
 
@@ -753,10 +760,10 @@ def _model_from_state_dict(
     spec: str, path: Path, state_dict: Mapping[str, Any], architecture: str | None, *, source: str
 ) -> LoadedModel:
     if architecture is None:
-        raise ModelLoadError(
+        raise ArchitectureNeeded(
             f"{path} holds only weights (a state dict of {len(state_dict)} entries); say which "
             "model they belong to with an architecture spec such as mypackage.models:make_model "
-            "or path/to/model.py:Net (CLI: --arch SPEC)"
+            "or path/to/model.py:Net"
         )
     module, example_input = _build_from_factory(architecture, parse_spec(architecture))
     state_dict, notes = _without_wrapper_prefix(state_dict, module)

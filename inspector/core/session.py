@@ -22,6 +22,7 @@ from inspector.core import report as timing_report
 from inspector.core.attribution import Attribution
 from inspector.core.fit import FitRequest, FitResult
 from inspector.core.errors import InspectorError
+from inspector.core.inputs import InputsLike, as_specs
 from inspector.core.memory_log import MemoryTimeline
 from inspector.core.models import LoadedModel
 from inspector.core.moves import MoveRequest, MoveResult
@@ -57,21 +58,23 @@ class LoadRequest:
 class BenchmarkRequest:
     """One latency measurement: ``runs`` samples (or ``min_time`` seconds of them) of ``mode``.
 
-    ``input_shape`` None: the model's own example input.
+    ``input_shape`` None: the model's own example input; else input specs
+    (``core.inputs.parse_inputs``: several inputs, each with its dtype) or one bare shape.
     """
 
     mode: str = BenchMode.FORWARD.value
     runs: int | None = DEFAULT_RUNS
     min_time: float | None = None
-    input_shape: tuple[int, ...] | None = None
+    input_shape: InputsLike | None = None
     #: After the plain measurement, time every module too (``Session.attribute``).
     per_module: bool = False
 
     def call(self) -> str:
         """The request in words, for the history ("forward ×100 · input 1x3")."""
         text = f"{self.mode} ×{self.runs}" if self.runs is not None else f"{self.mode} ≥{self.min_time} s"
-        if self.input_shape is not None:
-            text += f" · input {'x'.join(map(str, self.input_shape))}"
+        specs = as_specs(self.input_shape)
+        if specs is not None:
+            text += " · input " + "; ".join("x".join(map(str, s.shape)) + (f":{s.dtype}" if s.dtype else "") for s in specs)
         return text
 
 

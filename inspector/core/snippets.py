@@ -7,6 +7,8 @@ the accelerator is absent), except ``model.cuda()``, which is shown as the call 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import torch
 
 from inspector.core.errors import InputError
@@ -86,17 +88,23 @@ def move_snippet(request: MoveRequest) -> str:
 
 
 def benchmark_snippet(
-    device: str, dtype: str, input_shape: tuple[int, ...], mode: str = "forward"
+    device: str,
+    dtype: str,
+    input_shape: tuple[int, ...] | Sequence[tuple[int, ...]],
+    mode: str = "forward",
+    input_dtypes: Sequence[str] = (),
 ) -> str:
     """A ``torch.utils.benchmark.Timer`` recipe that measures what the app's benchmark does.
 
-    ``mode`` is ``"forward"`` (under ``torch.inference_mode()`` with ``model.eval()``) or
-    ``"train-step"`` (zero_grad, forward, a scalar loss, backward, SGD step).
+    ``input_shape`` is one shape or one per positional input (a Transformer's src and tgt);
+    ``input_dtypes`` their dtypes (integer inputs become token ids, floating ones follow
+    the model). ``mode`` is ``"forward"`` (under ``torch.inference_mode()`` with
+    ``model.eval()``) or ``"train-step"`` (zero_grad, forward, a scalar loss, backward, SGD step).
     """
     if mode not in MODES:
         raise InputError(f"{mode!r} is not a benchmark mode (use forward or train-step)")
-    shape = ", ".join(str(int(n)) for n in input_shape)
-    if not shape:
+    shapes = [tuple(input_shape)] if input_shape and isinstance(tuple(input_shape)[0], int) else [tuple(s) for s in input_shape]
+    if not shapes or not all(shapes):
         raise InputError("the input shape is empty (give one like 1,3,224,224)")
     dtype_code = _dtype_code(dtype)
     lines = [
@@ -104,14 +112,24 @@ def benchmark_snippet(
         "",
         f"device = {_device_expression(device)}",
         f"model = model.to(device, dtype={dtype_code})",
-        f"x = torch.randn({shape}, device=device, dtype={dtype_code})",
     ]
+    names = ["x"] if len(shapes) == 1 else [f"x{i}" for i in range(len(shapes))]
+    for i, (name, shape) in enumerate(zip(names, shapes)):
+        sizes = ", ".join(str(int(n)) for n in shape)
+        kind = input_dtypes[i] if i < len(input_dtypes) else dtype
+        if kind.startswith(("int", "uint")):
+            lines.append(f"{name} = torch.zeros({sizes}, device=device, dtype=torch.{kind})  # ids: any value below the embedding's size")
+        elif kind == "bool":
+            lines.append(f"{name} = torch.zeros({sizes}, device=device, dtype=torch.bool)")
+        else:
+            lines.append(f"{name} = torch.randn({sizes}, device=device, dtype={dtype_code})")
+    call = f"model({', '.join(names)})"
     if mode == "forward":
         lines += [
             "model.eval()",
             "timer = benchmark.Timer(",
-            '    stmt="model(x)",',
-            '    globals={"model": model, "x": x},',
+            f'    stmt="{call}",',
+            f'    globals={{"model": model, {", ".join(f"{chr(34)}{n}{chr(34)}: {n}" for n in names)}}},',
         ]
     else:
         lines += [
@@ -119,8 +137,8 @@ def benchmark_snippet(
             "optimizer = torch.optim.SGD(model.parameters(), lr=0.01)",
             "timer = benchmark.Timer(",
             '    stmt="optimizer.zero_grad(set_to_none=True); '
-            'model(x).float().mean().backward(); optimizer.step()",',
-            '    globals={"model": model, "x": x, "optimizer": optimizer},',
+            f'{call}.float().mean().backward(); optimizer.step()",',
+            f'    globals={{"model": model, {", ".join(f"{chr(34)}{n}{chr(34)}: {n}" for n in names)}, "optimizer": optimizer}},',
         ]
     lines += [
         "    num_threads=torch.get_num_threads(),",
@@ -138,3 +156,14 @@ def benchmark_snippet(
     # Timer's clock synchronises the GPU itself (CUDA; any accelerator in newer PyTorch).
     lines.append("print(measurement)  # measurement.median is the median, in seconds")
     return "\n".join(lines)
+
+
+def module_move_line(module_path: str, device: str, dtype: str | None = None) -> str:
+    """One line moving one submodule (``""``: the whole model): the tree's "Copy the .to() line".
+
+    ``get_submodule`` takes the dotted path as the tree shows it, list indices included
+    (``encoder.layers.0``), which attribute syntax cannot.
+    """
+    target = f"model.get_submodule({module_path!r})" if module_path else "model"
+    args = repr(_device_name(device)) + (f", dtype={_dtype_code(dtype)}" if dtype else "")
+    return f"{target}.to({args})"

@@ -24,6 +24,7 @@ from torch import nn
 
 from inspector.core.devices import device_id, is_out_of_memory, synchronize
 from inspector.core.errors import Cancelled, InputError, InspectorError
+from inspector.core.inputs import InputsLike, as_specs, make_tensors
 from inspector.core.models import LoadedModel
 from inspector.core.units import dtype_name, first_line
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, FailureKind
@@ -59,12 +60,17 @@ class LatencyResult:
     std_ms: float  # sample standard deviation (ddof=1); 0.0 for a single sample
     #: Things the reader should know (e.g. "train-step used SGD(lr=0.01) on a copy").
     notes: tuple[str, ...] = field(default=())
+    #: Every positional input's shape (``input_shape`` is the first one's): a Transformer has two.
+    input_shapes: tuple[tuple[int, ...], ...] = field(default=())
+    input_dtypes: tuple[str, ...] = field(default=())  # each input's dtype, in the same order
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "device": self.device,
             "dtype": self.dtype,
             "input_shape": list(self.input_shape),
+            "input_shapes": [list(s) for s in self.input_shapes],
+            "input_dtypes": list(self.input_dtypes),
             "mode": self.mode,
             "warmup_ms": self.warmup_ms,
             "warmup_samples_ms": list(self.warmup_samples_ms),
@@ -81,35 +87,6 @@ class LatencyResult:
 
 
 # --------------------------------------------------------------------------- input
-
-
-def parse_input_shape(text: str) -> tuple[int, ...]:
-    """``"1,3,224,224" -> (1, 3, 224, 224)``; also accepts ``1x3x224x224`` and ``(1, 3, 224)``."""
-    cleaned = text.strip().strip("()[]").strip()
-    if not cleaned:
-        raise InputError("the input shape is empty: give sizes separated by commas, e.g. 1,3,224,224")
-    parts = [p.strip() for p in re.split(r"[,x×]", cleaned)]
-    try:
-        dims = tuple(int(p) for p in parts)
-    except ValueError:
-        raise InputError(
-            f"{text!r} is not an input shape: give whole numbers separated by commas, e.g. 1,3,224,224"
-        ) from None
-    _check_shape(dims, text)
-    return dims
-
-
-#: The most elements a tensor's size can count (PyTorch sizes are signed 64-bit).
-_MAX_ELEMENTS = 2**63 - 1
-
-
-def _check_shape(dims: tuple[int, ...], shown: object) -> None:
-    if not dims or any(d <= 0 for d in dims):
-        raise InputError(f"{shown!r} is not an input shape: every size must be a positive whole number")
-    if math.prod(dims) > _MAX_ELEMENTS:
-        raise InputError(
-            f"{shown!r} is not an input shape: it has more elements than any tensor can hold (2^63 - 1)"
-        )
 
 
 def model_device(module: nn.Module) -> torch.device:
@@ -144,24 +121,26 @@ def _first_floating_tensor(module: nn.Module) -> torch.Tensor | None:
     return None
 
 
-def make_input(loaded: LoadedModel, input_shape: tuple[int, ...] | None = None) -> Any:
-    """The input to time with: a random tensor of ``input_shape``, else the model's example input.
+def make_input(loaded: LoadedModel, input_shape: InputsLike | None = None) -> Any:
+    """The input to time with: random tensors for ``input_shape`` (input specs, see
+    ``core.inputs``, or one bare shape), else the model's example input.
 
-    Both end up on the model's device and, for floating tensors, in its floating dtype.
-    Returns a tensor, or a tuple of positional arguments when the example input is one.
+    Both end up on the model's device and, for floating tensors without a dtype of their
+    own, in its floating dtype. Returns a tensor for one input, a tuple of positional
+    arguments for several (or when the example input is one).
     """
     device, dtype = model_device(loaded.module), model_dtype(loaded.module)
-    if input_shape is not None:
-        shape = tuple(int(d) for d in input_shape)
-        _check_shape(shape, input_shape)
+    specs = as_specs(input_shape)
+    if specs is not None:
         try:
-            return torch.randn(shape, dtype=dtype, device=device)
+            tensors = make_tensors(specs, loaded.module, device, dtype)
         except RuntimeError as exc:
+            shown = "; ".join(s.text() for s in specs)
             raise InputError(
-                f"could not create an input of shape {shape} ({dtype_name(dtype)}) on {device_id(device)}: "
-                f"{first_line(exc)}",
+                f"could not create inputs {shown} ({dtype_name(dtype)}) on {device_id(device)}: {first_line(exc)}",
                 detail=str(exc),
             ) from None
+        return tensors[0] if len(tensors) == 1 else tensors
     if loaded.example_input is None:
         raise InputError(
             f"this model brings no example input: give an input shape ({_INPUT_SHAPE_HINT})"
@@ -191,6 +170,8 @@ def _input_shapes(args: tuple[Any, ...]) -> list[tuple[int, ...]]:
 # --------------------------------------------------------------------------- errors
 
 _MATMUL = re.compile(r"mat1 and mat2 shapes cannot be multiplied \((\d+)x(\d+) and (\d+)x(\d+)\)")
+_MISSING = re.compile(r"missing (\d+) required positional arguments?: (.+)$")
+_TOO_MANY = re.compile(r"takes (\d+) positional arguments? but (\d+) (?:were|was) given")
 
 
 class _StepFailed(Exception):
@@ -212,6 +193,12 @@ def _expected_shape_hint(message: str) -> str:
     if m:
         got, wanted = m.group(2), m.group(3)
         return f" (the model expects the last dimension to be {wanted}, not {got})"
+    m = _MISSING.search(message)
+    if m:
+        return f" (the model takes {m.group(1)} more input(s), {m.group(2)}: separate inputs with ';', e.g. 10,32,512; 20,32,512)"
+    m = _TOO_MANY.search(message)
+    if m:
+        return f" (the forward takes {int(m.group(1)) - 1} input(s))"
     return ""
 
 
@@ -254,7 +241,7 @@ def measure_latency(
     runs: int | None = None,
     min_time: float | None = None,
     warmup: int = 3,
-    input_shape: tuple[int, ...] | None = None,
+    input_shape: InputsLike | None = None,
     on_sample: Callable[[int, float], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
@@ -308,6 +295,8 @@ def measure_latency(
         device=device_id(device),
         dtype=dtype_name(dtype),
         input_shape=shapes[0] if shapes else (),
+        input_shapes=tuple(shapes),
+        input_dtypes=tuple(dtype_name(a.dtype) for a in args if isinstance(a, torch.Tensor)),
         mode=mode,
         warmup_ns=warm,
         samples_ns=samples,
@@ -599,6 +588,8 @@ def _result(
     warmup_ns: list[int],
     samples_ns: list[int],
     notes: tuple[str, ...],
+    input_shapes: tuple[tuple[int, ...], ...] = (),
+    input_dtypes: tuple[str, ...] = (),
 ) -> LatencyResult:
     ms = np.asarray(samples_ns, dtype=np.float64) / 1e6
     warm_ms = tuple(float(v) / 1e6 for v in warmup_ns)
@@ -607,6 +598,8 @@ def _result(
         device=device,
         dtype=dtype,
         input_shape=tuple(int(d) for d in input_shape),
+        input_shapes=tuple(tuple(int(d) for d in s) for s in input_shapes),
+        input_dtypes=input_dtypes,
         mode=mode,
         warmup_ms=warm_ms[0],
         warmup_samples_ms=warm_ms,

@@ -29,6 +29,7 @@ class FailureKind(StrEnum):
     INPUT = "input"
     CANCELLED = "cancelled"
     LOAD = "load"
+    ARCHITECTURE = "architecture"  # a state dict loaded without the spec of its model
     UNTRUSTED = "untrusted"
     DEVICE = "device"
     OOM = "oom"

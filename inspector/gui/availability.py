@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from inspector.core.errors import InputError
 from inspector.core.moves import MoveRequest, call_code
-from inspector.core.timing import parse_input_shape
+from inspector.core.inputs import InputSpec, parse_inputs
 from inspector.gui.panels.actions import ActionBar, ActionState, pinned_blocker
 
 if TYPE_CHECKING:
@@ -32,9 +32,10 @@ class CommandAvailability:
         a.dtypeCombo.currentIndexChanged.connect(lambda _i: self.update_move_tip())
         a.pinnedCheck.toggled.connect(lambda _on: self.update_move_tip())
 
-    def input_shape(self) -> tuple[int, ...] | None:
+    def input_shape(self) -> tuple[InputSpec, ...] | None:
+        """The inputs the field asks for (``core.inputs`` syntax); None: the model's own."""
         text = self.window.action_bar.input_shape_text()
-        return parse_input_shape(text) if text else None
+        return parse_inputs(text) if text else None
 
     def model_device_and_dtype(self) -> tuple[str, str]:
         """Where a benchmark will run and in which dtype, as the snapshot tells it ("?" when it
@@ -61,7 +62,19 @@ class CommandAvailability:
             return "This model brings no example input: enter an input shape such as 1,3,224,224"
         return None
 
+    def input_problem(self) -> str | None:
+        """What is wrong with the input field now (shown under it), None when nothing is."""
+        state = self.window.model_state
+        try:
+            specs = self.input_shape()
+        except InputError as exc:
+            return exc.message
+        if specs is None and state is not None and not state.info.has_example_input:
+            return "This model brings no example input: enter its input shape(s), e.g. 1,3,224,224"
+        return None
+
     def refresh(self) -> None:
+        self.window.action_bar.show_input_problem(self.input_problem())
         state = ActionState(
             busy_task=self.window.busy_task,
             has_model=self.window.model_state is not None,

@@ -9,6 +9,7 @@ from typing import Callable, Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.presets import PRESETS, Preset
 from inspector.gui.sampler import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
 
 MODEL_FILE_FILTERS = (
@@ -34,13 +36,36 @@ MODEL_FILE_FILTERS = (
 
 
 class OpenModelDialog(QDialog):
-    """A model spec: typed, browsed for, or picked from the recent ones."""
+    """A model spec: typed, browsed for, picked from the presets or the recent ones; and the
+    input it takes. ``spec``/``architecture``/``inputs`` prefill it (the last failed load, to
+    fix, or the current model); ``needs_architecture`` marks the Architecture field."""
 
-    def __init__(self, recent: list[str], parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        recent: list[str],
+        parent: QWidget | None = None,
+        *,
+        spec: str = "",
+        architecture: str = "",
+        inputs: str = "",
+        needs_architecture: bool = False,
+        start_folder: str = "",
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("openModelDialog")
         self.setWindowTitle("Open model")
         self.setMinimumWidth(560)
+        self.start_folder = start_folder
+        self.browsed_path = ""
+
+        self.preset_combo = QComboBox(self)
+        self.preset_combo.setObjectName("modelPresetCombo")
+        self.preset_combo.addItem("Choose a preset…", None)
+        for preset in PRESETS:
+            self.preset_combo.addItem(preset.label, preset)
+            self.preset_combo.setItemData(self.preset_combo.count() - 1, f"{preset.spec} · input {preset.inputs or 'its own'}: {preset.description}", Qt.ItemDataRole.ToolTipRole)
+        self.preset_combo.setToolTip("Fills the model spec and its input shape")
+        self.preset_combo.activated.connect(self._preset_chosen)
 
         self.spec_edit = QLineEdit(self)
         self.spec_edit.setObjectName("modelSpecEdit")
@@ -55,6 +80,11 @@ class OpenModelDialog(QDialog):
         self.architecture_edit.setObjectName("architectureEdit")
         self.architecture_edit.setPlaceholderText("only for state dicts / .safetensors: package.module:factory")
 
+        self.inputs_edit = QLineEdit(self)
+        self.inputs_edit.setObjectName("modelInputEdit")
+        self.inputs_edit.setPlaceholderText("the model's own; else e.g. 1,3,224,224 or 10,32,512; 20,32,512")
+        self.inputs_edit.setToolTip("Fills the window's input-shape field once the model is loaded")
+
         self.recent_list = QListWidget(self)
         self.recent_list.setObjectName("recentModelsList")
         self.recent_list.addItems(recent)
@@ -62,8 +92,20 @@ class OpenModelDialog(QDialog):
         self.recent_list.itemDoubleClicked.connect(lambda _item: self.accept())
 
         form = QFormLayout()
+        form.addRow("Preset", self.preset_combo)
         form.addRow("Model", spec_row)
         form.addRow("Architecture", self.architecture_edit)
+        form.addRow("Input shape", self.inputs_edit)
+        self.architecture_hint = QLabel(
+            "This file holds only weights: name the model they belong to here "
+            "(package.module:factory or path/to/model.py:Net).",
+            self,
+        )
+        self.architecture_hint.setObjectName("architectureHint")
+        self.architecture_hint.setWordWrap(True)
+        self.architecture_hint.setStyleSheet("QLabel#architectureHint { color: #b71c1c; }")
+        self.architecture_hint.setVisible(needs_architecture)
+        form.addRow("", self.architecture_hint)
         hint = QLabel(
             "A file that needs to run code to load (a whole pickled module) is refused unless "
             "you confirm that you trust it.",
@@ -77,6 +119,12 @@ class OpenModelDialog(QDialog):
         self._open_button = buttons.button(QDialogButtonBox.StandardButton.Open)
         self.spec_edit.textChanged.connect(lambda text: self._open_button.setEnabled(bool(text.strip())))
         self._open_button.setEnabled(False)
+        self.spec_edit.setText(spec)
+        self.architecture_edit.setText(architecture)
+        self.inputs_edit.setText(inputs)
+        if needs_architecture:
+            self.architecture_edit.setStyleSheet("QLineEdit#architectureEdit { border: 2px solid #c62828; }")
+            self.architecture_edit.setFocus(Qt.FocusReason.OtherFocusReason)
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -91,11 +139,22 @@ class OpenModelDialog(QDialog):
     def architecture(self) -> str | None:
         return self.architecture_edit.text().strip() or None
 
+    def inputs(self) -> str:
+        return self.inputs_edit.text().strip()
+
+    def _preset_chosen(self, index: int) -> None:
+        preset = self.preset_combo.itemData(index)
+        if isinstance(preset, Preset):
+            self.spec_edit.setText(preset.spec)
+            self.architecture_edit.clear()
+            self.inputs_edit.setText(preset.inputs)
+
     def _browse(self) -> None:
-        start = os.path.dirname(self.spec()) if os.path.sep in self.spec() else ""
+        start = os.path.dirname(self.spec()) if os.path.sep in self.spec() else self.start_folder
         path, _ = QFileDialog.getOpenFileName(self, "Open model file", start, MODEL_FILE_FILTERS)
         if not path:
             return
+        self.browsed_path = path
         if path.endswith(".py"):
             # A Python file is a factory spec: the user still names the function.
             self.spec_edit.setText(f"{path}:")

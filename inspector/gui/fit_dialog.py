@@ -30,7 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.errors import InputError
-from inspector.core.fit import OPTIMIZERS, FitRequest, parse_inputs
+from inspector.core.fit import OPTIMIZERS, FitRequest
+from inspector.core.inputs import parse_inputs
 from inspector.core.units import format_bytes
 
 COLUMNS = (
@@ -139,8 +140,11 @@ class FitDialog(QDialog):
             self._set_row(row, [device] + ["" for _ in COLUMNS[1:]])
 
     def set_input_shape(self, text: str) -> None:
-        if not self.inputEdit.text():
+        """Follow the window's input field, unless the user typed another input here since."""
+        pushed = getattr(self, "_pushed_input", "")
+        if not self.inputEdit.text() or self.inputEdit.text() == pushed:
             self.inputEdit.setText(text)
+        self._pushed_input = text
 
     def requests(self) -> tuple[FitRequest, ...]:
         """One request per device; raises InputError for an input shape that is not one."""

@@ -68,10 +68,13 @@ def build_panels(window: MainWindow) -> None:
     central = QWidget(window)
     layout = QVBoxLayout(central)
     layout.setContentsMargins(6, 6, 6, 6)
-    layout.addWidget(window.errorBanner)
     layout.addWidget(window.action_bar)
     layout.addWidget(window.main_splitter, 1)
     window.setCentralWidget(central)
+    # The banner floats over the panels' top edge: no layout jump when it shows.
+    window.errorBanner.setParent(central)
+    window.errorBanner.setVisible(False)
+    window.errorBanner.overlay(window.main_splitter)
     window.resize(1240, 760)
 
 

@@ -72,6 +72,10 @@ class MainWindow(QMainWindow):
         self._table_refreshed_at = 0.0
         self.pending_move: MoveRequest | None = None
         self.pending_load: LoadRequest | None = None
+        #: The last load that failed (the Open model dialog reopens on it, to fix); None once one succeeds.
+        self.failed_load: Failure | None = None
+        #: (spec, input text) a preset or the Open model dialog gave for the load under way.
+        self.pending_inputs: tuple[str, str] | None = None
         #: The memory plot's line for the running task: (time.time() it started, label).
         self._task_mark: tuple[float, str] | None = None
         self.threads_stopped: bool | None = None
@@ -116,6 +120,8 @@ class MainWindow(QMainWindow):
         a.cudaButton.clicked.connect(self.move_cuda)
         a.cpuButton.clicked.connect(self.move_cpu)
         a.benchmarkButton.clicked.connect(self.run_benchmark)
+        a.inputShapeEdit.returnPressed.connect(self.run_benchmark)
+        self.parameters.move_target = lambda: (a.target_device(), a.dtype())
         a.cancelButton.clicked.connect(self.cancel)
         a.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
         self.availability.connect(a)
@@ -160,10 +166,14 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ commands
 
-    def open_model(self, spec: str, *, trust: bool = False, architecture: str | None = None) -> bool:
-        """Load ``spec`` in the worker (the old model stays until the new one is loaded)."""
+    def open_model(
+        self, spec: str, *, trust: bool = False, architecture: str | None = None, inputs: str | None = None
+    ) -> bool:
+        """Load ``spec`` in the worker (the old model stays until the new one is loaded);
+        ``inputs`` fills the input field once it is loaded (else what the model last used)."""
         request = LoadRequest(spec, trust, architecture or None)
         self.pending_load = request
+        self.pending_inputs = (spec, inputs) if inputs is not None else None
         return self.dispatch(Task.LOAD, self.requestLoad, request, mark=f"load {_short_spec(spec)}")
 
     def request_move(self, request: MoveRequest) -> bool:
@@ -191,6 +201,8 @@ class MainWindow(QMainWindow):
             mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self.availability.input_shape(),
             per_module=self.action_bar.perModuleCheck.isChecked(),
         )
+        if self.model_state is not None:
+            window_settings.remember_inputs(self.settings, self.model_state.info.spec, self.action_bar.input_shape_text())
         device, dtype = self.availability.model_device_and_dtype()
         label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == BenchMode.TRAIN_STEP else "")
         label += f" · {device} {dtype}"
@@ -288,9 +300,38 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ dialogs
 
     def open_model_dialog(self) -> None:
-        dialog = dialogs.OpenModelDialog(self.recent_models(), self)
+        dialog = self.make_open_model_dialog()
         if dialog.exec() == dialogs.OpenModelDialog.DialogCode.Accepted and dialog.spec():
-            self.open_model(dialog.spec(), architecture=dialog.architecture())
+            if dialog.browsed_path:
+                window_settings.set_last_folder(self.settings, "models", dialog.browsed_path)
+            self.open_model(dialog.spec(), architecture=dialog.architecture(), inputs=dialog.inputs())
+
+    def make_open_model_dialog(self) -> dialogs.OpenModelDialog:
+        """The Open model dialog, filled with the load that just failed (to fix it) or else
+        the current model and its input."""
+        failed, request = self.failed_load, self.pending_load
+        if failed is not None and request is not None:
+            spec, arch, inputs = request.spec, request.architecture or "", ""
+            if self.pending_inputs is not None and self.pending_inputs[0] == request.spec:
+                inputs = self.pending_inputs[1]
+        elif self.model_state is not None:
+            spec, arch, inputs = self.model_state.info.spec, "", self.action_bar.input_shape_text()
+        else:
+            spec = arch = inputs = ""
+        return dialogs.OpenModelDialog(
+            self.recent_models(), self, spec=spec, architecture=arch, inputs=inputs,
+            needs_architecture=failed is not None and failed.kind == FailureKind.ARCHITECTURE,
+            start_folder=window_settings.last_folder(self.settings, "models"),
+        )  # fmt: skip
+
+    def follow_loaded_model(self, spec: str) -> None:
+        """A model was loaded: the input field shows what it was opened with (a preset), else
+        what its last benchmark used, else nothing (its own example input, or a hint)."""
+        pending, self.pending_inputs = self.pending_inputs, None
+        self.failed_load = None
+        text = pending[1] if pending is not None and pending[0] == spec else window_settings.remembered_inputs(self.settings, spec)
+        self.action_bar.inputShapeEdit.setText(text)
+        self.code.show_code("", "")  # the last model's snippet does not apply to this one
 
     def export_report_dialog(self) -> None:
         self.reports.export_report_dialog()

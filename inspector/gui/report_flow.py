@@ -10,6 +10,7 @@ and a move, benchmark or load has made it old.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,7 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.errors import Failure
+from inspector.gui import window_settings
 from inspector.gui.ranks import show_ranks
 from inspector.gui.export import ReportExporter, copy_markdown, export_filter, path_with_suffix, plot_images
 from inspector.gui.tasks import Task
@@ -93,20 +95,32 @@ class ReportFlow(QObject):
         self.window.tabs.setCurrentWidget(view)
         self.window.refresh_actions()
 
+    def suggested_export_path(self) -> str:
+        """Where the export dialog starts: the last reports folder, a file named after the model."""
+        state = self.window.model_state
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", state.info.class_name).strip("-.") if state is not None else ""
+        name = f"{stem}-timing-report.json" if stem else "timing-report.json"
+        return str(Path(window_settings.last_folder(self.window.settings, "reports")) / name)
+
     def export_report_dialog(self) -> None:
-        start = str(Path.home() / "timing-report.json")
+        start = self.suggested_export_path()
         path, chosen = QFileDialog.getSaveFileName(self.window, "Export timing report", start, export_filter())
         if path:
+            window_settings.set_last_folder(self.window.settings, "reports", path)
             self.export_report(path_with_suffix(path, chosen))
 
     def open_report_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open a timing report", "", REPORT_OPEN_FILTER)
+        start = window_settings.last_folder(self.window.settings, "reports")
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open a timing report", start, REPORT_OPEN_FILTER)
         if path:
+            window_settings.set_last_folder(self.window.settings, "reports", path)
             self.open_report(path)
 
     def compare_with_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Compare with a second timing report", "", REPORT_OPEN_FILTER)
+        start = window_settings.last_folder(self.window.settings, "reports")
+        path, _ = QFileDialog.getOpenFileName(self.window, "Compare with a second timing report", start, REPORT_OPEN_FILTER)
         if path:
+            window_settings.set_last_folder(self.window.settings, "reports", path)
             self.compare_with(path)
 
     def waits_for_writer(self) -> bool:

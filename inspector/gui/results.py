@@ -3,6 +3,7 @@ plots' series and marks, the error banner, and the end of each task."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Slot
@@ -57,6 +58,7 @@ class WorkerResults(QObject):
         w = self.window
         state = outcome.state
         info = state.info
+        w.follow_loaded_model(info.spec)
         w.show_state(state)
         w.errorBanner.dismiss()
         w.add_recent_model(info.spec)
@@ -107,7 +109,7 @@ class WorkerResults(QObject):
     def on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
         w = self.window
         r = outcome.result
-        shape = "x".join(map(str, r.input_shape))
+        shape = "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,)))
         call = f"{r.mode} ×{len(r.samples_ms)} · {r.device} {r.dtype} · input {shape}"
         result = f"median {format_ms(r.median_ms, compact=True)} · p95 {format_ms(r.p95_ms, compact=True)}"
         detail = [
@@ -131,7 +133,7 @@ class WorkerResults(QObject):
         try:
             from inspector.core.snippets import benchmark_snippet
 
-            code = benchmark_snippet(r.device, r.dtype, tuple(r.input_shape), r.mode)
+            code = benchmark_snippet(r.device, r.dtype, r.input_shapes or (tuple(r.input_shape),), r.mode, r.input_dtypes)
         except InputError as exc:
             code = f"# no snippet for this measurement: {exc.message}"
         w.code.show_code(code, f"Equivalent PyTorch code: {r.mode} timing on {r.device}")
@@ -162,6 +164,15 @@ class WorkerResults(QObject):
             w.add_history(failure.call, failure.seconds, None, f"cancelled: {stopped}", ok=False)
             w.action_bar.show_idle("cancelled")
             return
+        if failure.task == Task.LOAD:
+            w.failed_load = failure.failure
+        if failure.failure.kind == FailureKind.ARCHITECTURE:
+            # The window's way to give it: the dialog's field (the CLI says --arch).
+            failure = replace(failure, failure=replace(
+                failure.failure,
+                message=failure.failure.message + ": enter it in the Architecture field of File › Open model… "
+                "(it opens with this file filled in)",
+            ))  # fmt: skip
         w.errorBanner.show_failure(failure.failure, failure.task)
         w.add_history(
             failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False, detail=failure.failure.detail

@@ -20,7 +20,11 @@ KEYS = {
     "splitters": "window/splitters",
     "recent": "models/recent",
     "sample_hz": "memory/sampleHz",
+    "inputs": "models/inputs",  # {spec: the input field's text the last benchmark used}
+    "folders": "folders",  # folders/<kind>: the last folder a file dialog of that kind used
 }
+#: Input texts remembered per model spec, newest kept.
+MAX_REMEMBERED_INPUTS = 50
 
 
 def recent_models(settings: QSettings) -> list[str]:
@@ -52,6 +56,35 @@ def fill_recent_menu(menu: QMenu, settings: QSettings, open_model: Callable[[str
     else:
         placeholder = menu.addAction("No recent models")
         placeholder.setEnabled(False)
+
+
+def remembered_inputs(settings: QSettings, spec: str) -> str:
+    """The input text the last benchmark of ``spec`` used ("" when none)."""
+    value = settings.value(KEYS["inputs"], {})
+    return str(value.get(spec, "")) if isinstance(value, dict) else ""
+
+
+def remember_inputs(settings: QSettings, spec: str, text: str) -> None:
+    value = settings.value(KEYS["inputs"], {})
+    remembered = {k: v for k, v in (value.items() if isinstance(value, dict) else ()) if k != spec}
+    if text:
+        remembered[spec] = text
+    settings.setValue(KEYS["inputs"], dict(list(remembered.items())[-MAX_REMEMBERED_INPUTS:]))
+
+
+def last_folder(settings: QSettings, kind: str) -> str:
+    """The folder the last ``kind`` dialog ("reports", "models") used; the home folder at first."""
+    from pathlib import Path
+
+    folder = str(settings.value(f"{KEYS['folders']}/{kind}", "") or "")
+    return folder if folder and Path(folder).is_dir() else str(Path.home())
+
+
+def set_last_folder(settings: QSettings, kind: str, path: str) -> None:
+    """Remember the folder of ``path`` (a file) for the next ``kind`` dialog."""
+    from pathlib import Path
+
+    settings.setValue(f"{KEYS['folders']}/{kind}", str(Path(path).parent))
 
 
 def sample_hz(settings: QSettings) -> float:

@@ -7,7 +7,8 @@ import torch
 from torch import nn
 
 from inspector.core.errors import InputError
-from inspector.core.fit import OPTIMIZERS, FitRequest, estimate_fit, parse_inputs
+from inspector.core.fit import OPTIMIZERS, FitRequest, estimate_fit
+from inspector.core.inputs import parse_inputs
 from inspector.core.models import LoadedModel, example_model
 
 DTYPES = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8}

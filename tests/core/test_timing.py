@@ -10,7 +10,7 @@ from torch import nn
 
 from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.models import LoadedModel, Net, example_model, load_model
-from inspector.core.timing import LatencyResult, make_input, measure_latency, parse_input_shape
+from inspector.core.timing import LatencyResult, make_input, measure_latency
 
 DESIGN_LATENCY_KEYS = {
     "device", "dtype", "input_shape", "warmup_ms", "samples_ms",
@@ -18,21 +18,7 @@ DESIGN_LATENCY_KEYS = {
 }
 
 
-# ----------------------------------------------------------------- input shapes
-
-
-@pytest.mark.parametrize(
-    "text, shape",
-    [("1,3,224,224", (1, 3, 224, 224)), (" 64, 3 ", (64, 3)), ("(1, 3)", (1, 3)), ("8x16", (8, 16)), ("5", (5,))],
-)
-def test_parse_input_shape_reads_what_users_type(text, shape):
-    assert parse_input_shape(text) == shape
-
-
-@pytest.mark.parametrize("text", ["1,x", "", "0,-1", "1,,2", "1.5,2", "abc", "()"])
-def test_parse_input_shape_rejects_junk_with_an_input_error(text):
-    with pytest.raises(InputError, match="input shape"):
-        parse_input_shape(text)
+# ----------------------------------------------------------------- input shapes (parsing: test_inputs.py)
 
 
 def test_make_input_from_a_shape_uses_the_models_dtype_and_device():

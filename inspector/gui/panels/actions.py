@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QSignalBlocker
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -32,6 +32,12 @@ DTYPE_CHOICES: tuple[tuple[str, str | None], ...] = (("keep dtype", None), *((st
 MODE_CHOICES = tuple((mode.label, str(mode)) for mode in BenchMode)
 #: The same cap as the CLI's --runs: the core keeps every sample of a measurement.
 MAX_RUNS = MAX_SAMPLES
+INPUT_TIP = (
+    "The benchmark's input: a shape such as 1,3,224,224; several inputs separated by ';' "
+    "(10,32,512; 20,32,512 for a Transformer's src and tgt), each with an optional :dtype "
+    "(8,128:int64 for token ids). Empty: the model's own example input. Enter starts the benchmark."
+)
+_INVALID_FIELD = "QLineEdit#inputShapeEdit { border: 2px solid #c62828; background: #fdecea; color: #5f2120; }"
 
 
 @dataclass(frozen=True)
@@ -134,10 +140,15 @@ class ActionBar(QWidget):
         self.inputShapeEdit = QLineEdit(self)
         self.inputShapeEdit.setObjectName("inputShapeEdit")
         self.inputShapeEdit.setClearButtonEnabled(True)
-        self.inputShapeEdit.setToolTip(
-            "Input shape for the benchmark, e.g. 1,3,224,224. Leave empty to use the model's own example input."
-        )
+        self.inputShapeEdit.setToolTip(INPUT_TIP)
         self.inputShapeEdit.setMinimumWidth(130)
+        # Why the text in the field is not an input: shown under it, in words, while it is wrong.
+        self.inputShapeProblem = QLabel(self)
+        self.inputShapeProblem.setObjectName("inputShapeProblem")
+        self.inputShapeProblem.setTextFormat(Qt.TextFormat.PlainText)
+        self.inputShapeProblem.setWordWrap(True)
+        self.inputShapeProblem.setStyleSheet("QLabel#inputShapeProblem { color: #b71c1c; }")
+        self.inputShapeProblem.setVisible(False)
 
         self.modeCombo = QComboBox(self)
         self.modeCombo.setObjectName("modeCombo")
@@ -199,6 +210,7 @@ class ActionBar(QWidget):
         grid.addWidget(self.cancelButton, 1, 2, 1, 1)
         grid.addWidget(self.perModuleCheck, 1, 3, 1, 1)
         grid.addWidget(self.progressBar, 1, 4, 1, 2)
+        grid.addWidget(self.inputShapeProblem, 2, 0, 1, 6)
         grid.setColumnStretch(1, 1)
 
         layout = QHBoxLayout(self)
@@ -254,6 +266,16 @@ class ActionBar(QWidget):
 
     def input_shape_text(self) -> str:
         return self.inputShapeEdit.text().strip()
+
+    def show_input_problem(self, problem: str | None) -> None:
+        """Mark the input field as wrong (red, with the reason under it), or as fine."""
+        wrong = problem is not None
+        if self.inputShapeEdit.property("invalid") != wrong:
+            self.inputShapeEdit.setProperty("invalid", wrong)
+            self.inputShapeEdit.setStyleSheet(_INVALID_FIELD if wrong else "")
+        self.inputShapeProblem.setText(problem or "")
+        self.inputShapeProblem.setVisible(wrong)
+        self.inputShapeEdit.setToolTip(f"{problem}\n\n{INPUT_TIP}" if wrong else INPUT_TIP)
 
     def show_progress(self, fraction: float | None, text: str) -> None:
         """``fraction`` None: busy without a measure of progress (a load)."""

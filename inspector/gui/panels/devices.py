@@ -150,6 +150,9 @@ class MemoryBarDelegate(QStyledItemDelegate):
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
         bar = option.rect.adjusted(4, 4, -4, -4)
+        tallest = opt.fontMetrics.lineSpacing() + 10  # a row grown for a wrapped name keeps a bar this tall
+        if bar.height() > tallest:
+            bar = QRect(bar.left(), bar.center().y() - tallest // 2, bar.width(), tallest)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QColor("#9a9a9a"))
@@ -196,13 +199,17 @@ class DevicesPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().lineSpacing() * 1.8))
-        self.table.setWordWrap(False)
+        # A long device name wraps onto more lines rather than being cut (a 1024-pixel
+        # screen leaves the Name column ~100 px); rows grow to fit it.
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(2, 210)
+        header.resizeSection(2, 170)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
+        header.sectionResized.connect(lambda section, _old, _new: section == 1 and self._fit_rows())
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
 
         self.note = plain_label(QLabel(self))
@@ -216,8 +223,17 @@ class DevicesPanel(QWidget):
         layout.addWidget(self.table)
         layout.addWidget(self.note)
 
+    def _fit_rows(self) -> None:
+        """Rows as tall as their wrapped name (a handful of rows: cheap)."""
+        self.table.resizeRowsToContents()
+        least = self.table.verticalHeader().defaultSectionSize()
+        for row in range(self.model.rowCount()):
+            if self.table.rowHeight(row) < least:
+                self.table.setRowHeight(row, least)
+
     def set_inventory(self, inventory: Any) -> None:
         self.model.set_inventory(inventory)
+        self._fit_rows()
         notes = list(inventory.notes)
         self.note.setText("\n".join(_sentence(n) for n in notes))
         self.note.setVisible(bool(notes))

@@ -6,15 +6,18 @@ working. Every failure shown here also lands in the history.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFrame,
+    QGraphicsDropShadowEffect,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QStyle,
     QToolButton,
     QVBoxLayout,
+    QWidget,
 )
 
 from inspector.core.errors import Failure
@@ -26,6 +29,7 @@ _TITLES = {
     "oom": "Out of memory",
     "input": "Input problem",
     "load": "Could not load the model",
+    "architecture": "Could not load the model: its architecture is needed",
     "untrusted": "File not loaded: it needs to run code",
     "error": "Error",
 }
@@ -57,6 +61,7 @@ class ErrorBanner(QFrame):
         font = self.title.font()
         font.setBold(True)
         self.title.setFont(font)
+        self.title.setWordWrap(True)  # a long call in the title wraps too
 
         self.message = plain_label(QLabel(self))
         self.message.setObjectName("errorBannerMessage")
@@ -98,6 +103,35 @@ class ErrorBanner(QFrame):
         layout.addLayout(row)
         layout.addWidget(self.details)
         self.setVisible(False)
+        self._anchor: QWidget | None = None
+
+    def overlay(self, anchor: QWidget) -> None:
+        """Float over the top of ``anchor`` (a sibling in the same parent) instead of taking
+        a place in the layout, so showing it does not push the panels down (it used to
+        move them by 60-90 px); it follows the anchor's size and position."""
+        self._anchor = anchor
+        anchor.installEventFilter(self)
+        shadow = QGraphicsDropShadowEffect(self)
+        shadow.setBlurRadius(12)
+        shadow.setOffset(0, 2)
+        shadow.setColor(QColor(0, 0, 0, 90))
+        self.setGraphicsEffect(shadow)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._anchor and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
+            self.place()
+        return False
+
+    def place(self) -> None:
+        """Over the anchor's top edge, as wide as it, as tall as the wrapped text needs."""
+        anchor = self._anchor
+        if anchor is None or not self.isVisibleTo(self.parentWidget()):
+            return
+        width = max(200, anchor.width())
+        height = self.heightForWidth(width) if self.hasHeightForWidth() else -1
+        height = max(height, self.minimumSizeHint().height())
+        self.setGeometry(anchor.x(), anchor.y(), width, min(height, max(60, anchor.height())))
+        self.raise_()
 
     def show_failure(self, failure: Failure, context: str = "") -> None:
         self.failure = failure
@@ -113,6 +147,7 @@ class ErrorBanner(QFrame):
         self.details_button.setChecked(False)
         self.details.setVisible(False)
         self.setVisible(True)
+        self.place()
 
     def dismiss(self) -> None:
         self.setVisible(False)
@@ -120,3 +155,4 @@ class ErrorBanner(QFrame):
 
     def _toggle_details(self, shown: bool) -> None:
         self.details.setVisible(shown and bool(self.details.toPlainText().strip()))
+        self.place()

@@ -93,8 +93,9 @@ class HistoryView(QTableView):
         for column, width in ((HistoryModel.TIME, 66), (HistoryModel.SECONDS, 84), (HistoryModel.GBPS, 56)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, width)
-        header.setSectionResizeMode(HistoryModel.CALL, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(HistoryModel.CALL, 290)
+        # Call and Result share the width: at 1024 pixels a fixed 290-pixel Call left the
+        # Result column (what happened) a few pixels wide.
+        header.setSectionResizeMode(HistoryModel.CALL, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(HistoryModel.RESULT, QHeaderView.ResizeMode.Stretch)
         self.history.rowsInserted.connect(lambda *_: self.scrollToBottom())
 

@@ -13,9 +13,20 @@ import gc
 import html
 from typing import Any, Iterator
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QObject, QPoint, QRegularExpression, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from inspector.core.placement import device_bytes_text, meta_text, size_text
 from inspector.core.report_modules import format_flops
@@ -40,6 +51,12 @@ HEADER_TIPS = {
 
 #: Models up to this many tensors open fully expanded; bigger ones show their top level.
 EXPAND_ALL_LIMIT = 300
+#: The text the filter field matches: a tensor's full name, kind, dtype and device; a
+#: module's full path (so a filter by device or dtype keeps only the tensors that match).
+FILTER_ROLE = Qt.ItemDataRole.UserRole + 1
+#: The Name column never gets narrower than this (the others scroll sideways instead):
+#: enough for "in_proj_weight" four modules deep.
+NAME_MIN_WIDTH = 200
 
 
 class _Node:
@@ -369,6 +386,8 @@ class PlacementModel(QAbstractItemModel):
             return None
         node = index.internalPointer()
         column = index.column()
+        if role == FILTER_ROLE:
+            return _filter_text(node)
         if column in self.MODULE_COLUMNS:
             return self._timing_data(node.stats, column, role)
         if node.row is None:
@@ -447,6 +466,8 @@ class PlacementModel(QAbstractItemModel):
             if column == self.SIZE:
                 return format_bytes(node.bytes)
             return ""
+        if role == Qt.ItemDataRole.ToolTipRole and column == self.NAME:
+            return plain_tooltip(f"{module_path(node) or '(model)'} — {node.count:,} tensors, {format_bytes(node.bytes)}")
         if role == Qt.ItemDataRole.DecorationRole and column == self.DEVICE and len(node.devices) == 1:
             return device_swatch(next(iter(node.devices)))
         if role == Qt.ItemDataRole.ForegroundRole and column == self.DEVICE and len(node.devices) > 1:
@@ -456,8 +477,72 @@ class PlacementModel(QAbstractItemModel):
         return None
 
 
+def module_path(node: Any) -> str:
+    """The dotted path of a module node ("" for the model itself)."""
+    parts = []
+    while node is not None and node.parent is not None:
+        parts.append(node.name)
+        node = node.parent
+    return ".".join(reversed(parts))
+
+
+def _filter_text(node: Any) -> str:
+    row = node.row
+    if row is None:
+        return module_path(node)
+    return f"{row.name} {KIND_LABELS.get(row.kind, row.kind)} {row.kind} {row.dtype} {row.device}"
+
+
+def filter_pattern(text: str) -> str:
+    """Every word of ``text`` must appear (in any order, any case): ``cuda float16 weight``."""
+    words = text.split()
+    return "".join(f"(?=.*{QRegularExpression.escape(w)})" for w in words) + ".*" if words else ""
+
+
+class PlacementFilter(QSortFilterProxyModel):
+    """The filter field's view of the tree: rows whose name, kind, dtype or device match every
+    word, with their modules (recursive filtering). Sorting is left to ``PlacementModel``,
+    which orders sizes and times as numbers, in O(tensors)."""
+
+    def __init__(self, source: PlacementModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.setSourceModel(source)
+        self.setRecursiveFilteringEnabled(True)
+        self.setFilterRole(FILTER_ROLE)
+        self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+
+    def source(self) -> PlacementModel:
+        return self.sourceModel()  # type: ignore[return-value]
+
+    def set_filter_text(self, text: str) -> None:
+        expression = QRegularExpression(filter_pattern(text), QRegularExpression.PatternOption.CaseInsensitiveOption)
+        self.setFilterRegularExpression(expression)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.source().sort(column, order)
+
+    # What tests and the panel read through the view's model, passed on to the source.
+    @property
+    def attribution(self) -> Any:
+        return self.source().attribution
+
+    def tensor_count(self) -> int:
+        return self.source().tensor_count()
+
+    def find(self, name: str) -> QModelIndex:
+        return self.mapFromSource(self.source().find(name))
+
+    def row_at(self, index: QModelIndex) -> Any:
+        return self.source().row_at(self.mapToSource(index))
+
+
+#: The columns' order on screen (the model's own order stays, for code and tests).
+VISUAL_ORDER = (PlacementModel.NAME, PlacementModel.SIZE, PlacementModel.DEVICE, PlacementModel.DTYPE,
+                PlacementModel.SHAPE, PlacementModel.KIND, PlacementModel.GRAD)  # fmt: skip
+
+
 class ParametersPanel(QWidget):
-    """Totals per device, the placement findings, and the tree of tensors."""
+    """Totals per device, the placement findings, a filter field, and the tree of tensors."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -477,28 +562,55 @@ class ParametersPanel(QWidget):
         )
         self.warnings.setVisible(False)
 
+        self.filterEdit = QLineEdit(self)
+        self.filterEdit.setObjectName("parameterFilterEdit")
+        self.filterEdit.setClearButtonEnabled(True)
+        self.filterEdit.setPlaceholderText("Filter: name, device, dtype or kind (e.g. cuda float16 weight)")
+        self.filterEdit.setToolTip("Rows whose full name, kind, dtype or device contain every word; empty shows all")
+        self.filterEdit.textChanged.connect(self.set_filter)
+
+        #: The move a "Copy the .to() line" writes: () -> (device, dtype or None). The window
+        #: points it at the action bar's target.
+        self.move_target: Any = lambda: ("cpu", None)
+
         self.model = PlacementModel(self)
+        self.proxy = PlacementFilter(self.model, self)
         self.view = QTreeView(self)
         self.view.setObjectName("parameterView")
-        self.view.setModel(self.model)
+        self.view.setModel(self.proxy)
         self.view.setUniformRowHeights(True)  # lets the view skip measuring 100k rows
         self.view.setAlternatingRowColors(True)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # Names elide in the middle ("in_pro…weight": weight and bias stay apart when
+        # narrow), the other columns at their end.
+        self.view.setItemDelegateForColumn(PlacementModel.NAME, _MiddleElided(self.view))
+        self.view.setIndentation(14)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._context_menu)
         header = self.view.header()
         header.setStretchLastSection(False)
-        # Fixed widths: ResizeToContents would measure every row of a big model.
-        # Size is wide enough for "0 B (would be 39.1 KiB)" and "200 B (sparse coo; dense …)".
-        for column, width in enumerate((220, 110, 90, 80, 80, 190, 44, 80, 90, 110, 100)):
+        # Fixed widths: ResizeToContents would measure every row of a big model. The Name
+        # column takes what is left (``_fit_name_column``), never less than NAME_MIN_WIDTH.
+        for column, width in enumerate((NAME_MIN_WIDTH, 126, 84, 72, 76, 104, 40, 80, 90, 110, 100)):
             header.resizeSection(column, width)
-        header.setSectionResizeMode(PlacementModel.NAME, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # Shown in the order a reader scans (where and how big first); on a narrow screen
+        # the columns that scroll out of sight are Kind and Grad, which the row's tooltip also says.
+        for visual, column in enumerate(VISUAL_ORDER):
+            header.moveSection(header.visualIndex(column), visual)
+        header.setSortIndicatorClearable(True)  # a third click goes back to the model's order
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.view.setSortingEnabled(True)  # the model's own order first: a header click sorts
         for column in PlacementModel.MODULE_COLUMNS:  # until a per-module run fills them
             self.view.setColumnHidden(column, True)
+        self.view.viewport().installEventFilter(self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.totals)
         layout.addWidget(self.warnings)
+        layout.addWidget(self.filterEdit)
         layout.addWidget(self.view, 1)
 
     def set_placement(self, placement: Any) -> None:
@@ -515,27 +627,97 @@ class ParametersPanel(QWidget):
         self._expand()
         self._show_module_columns(True)
 
+    def set_filter(self, text: str) -> None:
+        self.proxy.set_filter_text(text)
+        if not text.split():
+            self._expand()
+        elif self.model.tensor_count() <= EXPAND_ALL_LIMIT:
+            self.view.expandAll()  # the matches, wherever they are
+        else:
+            self._expand_first_matches()
+
+    def _expand_first_matches(self, budget: int = EXPAND_ALL_LIMIT) -> None:
+        """Open the modules holding the first ``budget`` matching rows (depth first): expanding
+        every module of a 10,000-tensor model takes about a second."""
+        proxy, shown = self.proxy, 0
+        stack = [QModelIndex()]
+        while stack and shown < budget:
+            parent = stack.pop()
+            rows = proxy.rowCount(parent)
+            if parent.isValid():
+                self.view.setExpanded(parent, True)
+            shown += rows
+            stack.extend(proxy.index(r, 0, parent) for r in reversed(range(rows)) if proxy.hasChildren(proxy.index(r, 0, parent)))
+
     def _expand(self) -> None:
         if self.model.tensor_count() <= EXPAND_ALL_LIMIT:
             self.view.expandAll()
         else:
+            self.view.collapseAll()
             self.view.expandToDepth(0)
 
     def _show_module_columns(self, shown: bool) -> None:
         for column in PlacementModel.MODULE_COLUMNS:
             self.view.setColumnHidden(column, not shown)
-        # Eleven columns leave a stretched Name column no room: give it a width and let the
-        # view scroll sideways instead.
+        self._fit_name_column()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_name_column()
+        return False
+
+    def _fit_name_column(self) -> None:
+        """The Name column takes the width the other columns leave; below NAME_MIN_WIDTH the
+        view scrolls sideways instead."""
         header = self.view.header()
-        mode = QHeaderView.ResizeMode.Interactive if shown else QHeaderView.ResizeMode.Stretch
-        header.setSectionResizeMode(PlacementModel.NAME, mode)
-        if shown:
-            header.resizeSection(PlacementModel.NAME, 240)
-        if shown and not self.view.isSortingEnabled():
-            # No indicator first: enabling sorting sorts by it, and the model's own order
-            # (layer 2 before layer 10) is the right start; a header click sorts.
-            self.view.header().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-            self.view.setSortingEnabled(True)
+        others = sum(header.sectionSize(c) for c in range(1, header.count()) if not header.isSectionHidden(c))
+        header.resizeSection(PlacementModel.NAME, max(NAME_MIN_WIDTH, self.view.viewport().width() - others))
+
+    # ----- context menu
+
+    def _context_menu(self, point: QPoint) -> None:
+        menu = self.context_menu(self.view.indexAt(point))
+        menu.exec(self.view.viewport().mapToGlobal(point))
+
+    def context_menu(self, index: QModelIndex) -> QMenu:
+        """Copy the name / the ``.to()`` line of the row at ``index``; expand or collapse all."""
+        menu = QMenu(self.view)
+        menu.setObjectName("parameterContextMenu")
+        name, module = self.names_at(index)
+        if index.isValid():
+            copy_name = menu.addAction(f"Copy name: {_short(name or '(model)')}")
+            copy_name.setObjectName("copyNameAction")
+            copy_name.triggered.connect(lambda: QGuiApplication.clipboard().setText(name))
+            line = self.move_line(module)
+            copy_move = menu.addAction(f"Copy the .to() line for {_short(module or 'the model')}")
+            copy_move.setObjectName("copyMoveLineAction")
+            copy_move.setToolTip(line)
+            # The target as it is when chosen (the action bar may change while the menu is open).
+            copy_move.triggered.connect(lambda: QGuiApplication.clipboard().setText(self.move_line(module)))
+            menu.addSeparator()
+        expand = menu.addAction("Expand all")
+        expand.setObjectName("expandAllAction")
+        expand.triggered.connect(self.view.expandAll)
+        collapse = menu.addAction("Collapse all")
+        collapse.setObjectName("collapseAllAction")
+        collapse.triggered.connect(self.view.collapseAll)
+        return menu
+
+    def names_at(self, index: QModelIndex) -> tuple[str, str]:
+        """(full name of the row, dotted path of its module) at a view index."""
+        if not index.isValid():
+            return "", ""
+        node = self.proxy.mapToSource(index.siblingAtColumn(0)).internalPointer()
+        if node.row is None:
+            path = module_path(node)
+            return path, path
+        return node.row.name, _tree_parent(node.row)
+
+    def move_line(self, module: str) -> str:
+        from inspector.core.snippets import module_move_line
+
+        device, dtype = self.move_target()
+        return module_move_line(module, device, dtype)
 
     def _show_warnings(self, findings) -> None:
         if not findings:
@@ -550,6 +732,17 @@ class ParametersPanel(QWidget):
         )
         self.warnings.setText(f"<b>⚠ Placement warnings</b><ul style='margin:0'>{items}</ul>")
         self.warnings.setVisible(True)
+
+
+class _MiddleElided(QStyledItemDelegate):
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
+def _short(text: str, limit: int = 48) -> str:
+    """A menu label keeps both ends of a long name."""
+    return text if len(text) <= limit else f"{text[: limit // 2 - 1]}…{text[-(limit // 2):]}"
 
 
 def _shapes_text(shapes: Any) -> str:
