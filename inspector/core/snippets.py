@@ -87,6 +87,14 @@ def move_snippet(request: MoveRequest) -> str:
     return "\n".join(lines)
 
 
+def _shapes(input_shape: tuple[int, ...] | Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """One shape, or one per positional input, as a list of shapes."""
+    items = list(input_shape)
+    if items and all(isinstance(n, int) for n in items):
+        return [tuple(int(n) for n in items if isinstance(n, int))]
+    return [tuple(int(n) for n in shape) for shape in items if isinstance(shape, tuple)]
+
+
 def benchmark_snippet(
     device: str,
     dtype: str,
@@ -103,7 +111,7 @@ def benchmark_snippet(
     """
     if mode not in MODES:
         raise InputError(f"{mode!r} is not a benchmark mode (use forward or train-step)")
-    shapes = [tuple(input_shape)] if input_shape and isinstance(tuple(input_shape)[0], int) else [tuple(s) for s in input_shape]
+    shapes = _shapes(input_shape)
     if not shapes or not all(shapes):
         raise InputError("the input shape is empty (give one like 1,3,224,224)")
     dtype_code = _dtype_code(dtype)
