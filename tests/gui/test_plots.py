@@ -259,9 +259,9 @@ def test_a_benchmark_fills_the_latency_plot_with_every_sample(latency_plot):
     assert latency_plot.finish_series(result) == key
     latency_plot.redraw()
     drawn = latency_plot.drawn(key)
-    assert drawn["samples"][1].tolist() == list(result.samples_ms)
+    assert drawn["samples"][1].tolist() == pytest.approx(result.samples_ms)
     assert drawn["warmup"][0].tolist() == [-3, -2, -1]  # warm-up apart, at negative indices
-    assert drawn["warmup"][1].tolist() == list(result.warmup_samples_ms)
+    assert drawn["warmup"][1].tolist() == pytest.approx(result.warmup_samples_ms)
     assert drawn["median"][1][-1] == pytest.approx(result.median_ms)
     (row,) = latency_plot.summary_rows()
     assert row["label"] == "cpu · float32"
@@ -282,9 +282,12 @@ def test_the_summary_compares_runs_with_bars_and_p5_p95_whiskers(latency_plot):
     summary = latency_plot.summary_plot.getPlotItem()
     bars = next(i for i in summary.items if isinstance(i, pg.BarGraphItem))
     whiskers = next(i for i in summary.items if isinstance(i, pg.ErrorBarItem))
-    assert list(bars.opts["height"]) == [first.median_ms, second.median_ms]
-    assert whiskers.opts["top"][0] == pytest.approx(first.p95_ms - first.median_ms)
-    assert whiskers.opts["bottom"][1] == pytest.approx(second.median_ms - second.p5_ms)
+    # Drawn in the unit the axis names (µs for these tiny runs), as the bar labels are.
+    unit, per_ms = latency_plot.canvas.summary_unit
+    assert summary.getAxis("left").labelText.startswith(f"median ({unit})")
+    assert list(bars.opts["height"] * per_ms) == pytest.approx([first.median_ms, second.median_ms])
+    assert whiskers.opts["top"][0] * per_ms == pytest.approx(first.p95_ms - first.median_ms)
+    assert whiskers.opts["bottom"][1] * per_ms == pytest.approx(second.median_ms - second.p5_ms)
     ticks = summary.getAxis("bottom")._tickLevels[0]
     assert [label for _, label in ticks] == ["cpu · float32", "cpu · float64"]
 
