@@ -14,8 +14,26 @@ from typing import Any, Iterable
 import numpy as np
 
 from inspector.core.devices import MemoryReading, memory_reading
+from inspector.core.model_memory import ModelBytes, model_bytes_from_dict, step_series
 
 _FIELDS = ("allocated", "reserved", "used", "total")
+#: A report's memory point: what ``MemoryReading`` holds, with the CPU's resident set size
+#: under its own name (a reading's ``allocated`` for the CPU is RSS, not an allocator's figure).
+REPORT_FIELDS = ("allocated", "reserved", "process_rss", "used", "total")
+
+
+def report_point(device: str, point: Any) -> dict[str, Any]:
+    """One memory point as reports write it: ``t`` and ``REPORT_FIELDS``.
+
+    For the CPU, ``allocated`` (as readings and reports before ``process_rss`` existed hold
+    it) is the process's RSS: it moves to ``process_rss``, so no report calls RSS
+    "allocated", and older reports read the same way.
+    """
+    data = point if isinstance(point, dict) else {}
+    out = {"t": data.get("t"), **{f: data.get(f) for f in REPORT_FIELDS}}
+    if device == "cpu" and out["process_rss"] is None:
+        out["process_rss"], out["allocated"] = out["allocated"], None
+    return out
 
 
 class _Ring:
@@ -53,6 +71,8 @@ class MemoryTimeline:
         self.capacity = capacity
         self.t0 = time.time() if t0 is None else t0
         self._rings: dict[str, _Ring] = {}
+        #: The model's own bytes after each load and move: (seconds since t0, bytes).
+        self._model: list[tuple[float, ModelBytes]] = []
         self._lock = threading.Lock()
 
     def add(self, readings: Iterable[MemoryReading]) -> None:
@@ -69,6 +89,40 @@ class MemoryTimeline:
     def devices(self) -> list[str]:
         with self._lock:
             return list(self._rings)
+
+    def record_model(self, model: ModelBytes, timestamp: float | None = None) -> None:
+        """The model's bytes per device from ``timestamp`` (``time.time()``; None = now) on.
+        A record equal to the last one adds nothing: a step is drawn only where bytes moved."""
+        t = (time.time() if timestamp is None else timestamp) - self.t0
+        with self._lock:
+            if self._model and self._model[-1][1] == model:
+                return
+            self._model.append((t, model))
+
+    def model_devices(self) -> list[str]:
+        """Devices the model has held bytes on since the timeline started."""
+        with self._lock:
+            records = list(self._model)
+        seen = dict.fromkeys(d for _, record in records for d in record.by_device)
+        return list(seen)
+
+    def model_series(self, device: str, until: float | None = None) -> dict[str, np.ndarray]:
+        """The model's bytes on ``device`` as a staircase (``model_memory.step_series``):
+        ``t``, ``total`` and one column per kind, held up to ``until`` (seconds; None: the
+        latest reading or record)."""
+        with self._lock:
+            records = list(self._model)
+            latest = max((ring.data[(ring.start + ring.size - 1) % ring.capacity, 0]
+                          for ring in self._rings.values() if ring.size), default=0.0)  # fmt: skip
+        end = float(latest) if until is None else until
+        return step_series(records, device, max(end, records[-1][0] if records else 0.0))
+
+    def model_at(self, t: float) -> ModelBytes | None:
+        """The model's bytes at ``t`` seconds (the last record at or before it)."""
+        with self._lock:
+            records = list(self._model)
+        index = bisect.bisect_right([r[0] for r in records], t) - 1
+        return records[index][1] if index >= 0 else None
 
     def series(self, device: str) -> dict[str, np.ndarray]:
         """Columns ``t``, ``allocated``, ``reserved``, ``used``, ``total`` (copies)."""
@@ -97,6 +151,8 @@ class MemoryTimeline:
         with self._lock:
             self._rings.clear()
             self.t0 = time.time()
+            # The model is still where it was: its bytes start the new record.
+            self._model = [(0.0, self._model[-1][1])] if self._model else []
 
     def to_report(self) -> dict[str, list[dict[str, Any]]]:
         """The report's ``memory`` section: ``{device: [{t, allocated, reserved, used, total}]}``."""
@@ -115,6 +171,20 @@ class MemoryTimeline:
             keys = ("t",) + _FIELDS
             out[device] = [dict(zip(keys, row)) for row in zip(*columns)]
         return out
+
+    def model_report(self) -> list[dict[str, Any]]:
+        """The report's ``model_memory`` section: ``[{t, by_device: {device: {kind: bytes}}}]``."""
+        with self._lock:
+            records = list(self._model)
+        return [{"t": round(t, 4), "by_device": record.to_dict()} for t, record in records]
+
+    def add_model_report(self, entries: object) -> None:
+        """Read a report's ``model_memory`` section back (what is malformed is skipped)."""
+        if not isinstance(entries, list):
+            return
+        for entry in entries:
+            if isinstance(entry, dict) and isinstance(entry.get("t"), (int, float)):
+                self.record_model(model_bytes_from_dict(entry.get("by_device")), self.t0 + float(entry["t"]))
 
 
 class BackgroundSampler:
