@@ -7,6 +7,7 @@ kept in numpy ring buffers so an hour at 20 Hz stays small and appends stay O(1)
 from __future__ import annotations
 
 import bisect
+import math
 import threading
 import time
 from typing import Any, Iterable
@@ -183,8 +184,11 @@ class MemoryTimeline:
         if not isinstance(entries, list):
             return
         for entry in entries:
-            if isinstance(entry, dict) and isinstance(entry.get("t"), (int, float)):
-                self.record_model(model_bytes_from_dict(entry.get("by_device")), self.t0 + float(entry["t"]))
+            if not isinstance(entry, dict):
+                continue
+            t, by_device = entry.get("t"), entry.get("by_device")
+            if isinstance(t, (int, float)) and math.isfinite(t) and isinstance(by_device, dict):
+                self.record_model(model_bytes_from_dict(by_device), self.t0 + float(t))
 
 
 class BackgroundSampler:

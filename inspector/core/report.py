@@ -601,7 +601,7 @@ def _memory_summary_rows(memory: dict[str, Any]) -> list[tuple[str, ...]]:
         labelled = [report_point(str(device), p) for p in points]
 
         def peak(field: str) -> str:
-            values = [p.get(field) for p in labelled if isinstance(p.get(field), (int, float))]
+            values = [float(v) for p in labelled if isinstance(v := p.get(field), (int, float))]
             return format_bytes(max(values)) if values else "—"
 
         rows.append((str(device), str(len(points)), *(peak(f) for f in _MEMORY_FIELDS)))
