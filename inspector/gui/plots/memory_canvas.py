@@ -304,7 +304,7 @@ class MemoryCanvas(pg.PlotWidget):
             start = item.value() if isinstance(item, pg.InfiniteLine) else item.getRegion()[0]
             left = (start - x_low) * px_per_s
             rect = label.boundingRect()
-            lane_height = max(lane_height, rect.height())
+            lane_height = max(lane_height, rect.height() + 2)  # two pixels between lanes
             right = left + rect.width()
             lanes_fit = max(1, int(height * _LABEL_HEIGHT_SHARE // max(lane_height, 1.0)))
             lane = next((i for i, end in enumerate(lane_ends) if end + _LABEL_GAP_PX <= left), len(lane_ends))
