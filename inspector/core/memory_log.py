@@ -15,12 +15,13 @@ from typing import Any, Iterable
 import numpy as np
 
 from inspector.core.devices import MemoryReading, memory_reading
+from inspector.core.other_processes import OtherProcessesMemory
 from inspector.core.model_memory import ModelBytes, model_bytes_from_dict, step_series
 
-_FIELDS = ("allocated", "reserved", "used", "total")
+_FIELDS = ("allocated", "reserved", "used", "total", "other_processes")
 #: A report's memory point: what ``MemoryReading`` holds, with the CPU's resident set size
 #: under its own name (a reading's ``allocated`` for the CPU is RSS, not an allocator's figure).
-REPORT_FIELDS = ("allocated", "reserved", "process_rss", "used", "total")
+REPORT_FIELDS = ("allocated", "reserved", "process_rss", "used", "total", "other_processes")
 
 
 def report_point(device: str, point: Any) -> dict[str, Any]:
@@ -126,7 +127,8 @@ class MemoryTimeline:
         return records[index][1] if index >= 0 else None
 
     def series(self, device: str) -> dict[str, np.ndarray]:
-        """Columns ``t``, ``allocated``, ``reserved``, ``used``, ``total`` (copies)."""
+        """Columns ``t``, ``allocated``, ``reserved``, ``used``, ``total``,
+        ``other_processes`` (copies)."""
         with self._lock:
             ring = self._rings.get(device)
             block = ring.view() if ring is not None else np.empty((0, 1 + len(_FIELDS)))
@@ -156,7 +158,8 @@ class MemoryTimeline:
             self._model = [(0.0, self._model[-1][1])] if self._model else []
 
     def to_report(self) -> dict[str, list[dict[str, Any]]]:
-        """The report's ``memory`` section: ``{device: [{t, allocated, reserved, used, total}]}``."""
+        """The report's ``memory`` section: ``{device: [{t, allocated, reserved, used, total,
+        other_processes}]}``."""
         out: dict[str, list[dict[str, Any]]] = {}
         for device in self.devices():
             cols = self.series(device)
@@ -198,6 +201,7 @@ class BackgroundSampler:
         self.timeline = timeline
         self.device_ids = list(device_ids)
         self.interval = 1.0 / hz
+        self._others = OtherProcessesMemory()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="memory-sampler", daemon=True)
 
@@ -213,7 +217,7 @@ class BackgroundSampler:
                 readings.append(memory_reading(device))
             except Exception:  # noqa: BLE001 -- a device that cannot be read (gone, driver error): stop asking
                 self.device_ids.remove(device)
-        self.timeline.add(readings)
+        self.timeline.add(self._others.annotate(readings))
 
     def __enter__(self) -> "BackgroundSampler":
         self._thread.start()

@@ -398,7 +398,8 @@ _LATENCY_HEADERS = (
     "Device", "dtype", "Mode", "Input", "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
 )
 # The CPU's RSS has a column of its own: it is the process's resident memory, not allocated bytes.
-_MEMORY_HEADERS = ("Device", "Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total")
+_MEMORY_HEADERS = ("Device", "Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total",
+                   "Peak other processes")
 _RANK_HEADERS = ("Rank", "Host", "Device", "Median", "p5", "p95", "Status")
 
 
@@ -413,7 +414,7 @@ def _rank_cells(entry: Mapping[str, Any]) -> tuple[str, ...]:
 _NUMERIC_COLUMNS = frozenset({
     "Time", "Bytes", "GB/s",
     "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
-    "Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total",
+    "Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total", "Peak other processes",
 }) | report_modules.NUMERIC  # fmt: skip
 
 
@@ -520,7 +521,7 @@ def _markdown_extras(report: dict[str, Any]) -> list[str]:
 _CSV_COLUMNS = (
     "section", "phase", "device", "dtype", "mode", "input_shape", "index", "ms",
     "call", "method", "source", "target", "seconds", "bytes", "gbps", "ok", "error", "error_kind",
-    "t", "allocated", "reserved", "process_rss", "used", "total",
+    "t", "allocated", "reserved", "process_rss", "used", "total", "other_processes",
 )
 
 

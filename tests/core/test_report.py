@@ -72,7 +72,7 @@ def test_report_has_the_design_sections_and_is_plain_json(report):
 def test_memory_readings_become_seconds_since_the_first_one(report):
     points = report["memory"]["cpu"]
     assert points[0]["t"] == 0.0 and all(b["t"] >= a["t"] for a, b in zip(points, points[1:]))
-    assert set(points[0]) == {"t", "allocated", "reserved", "process_rss", "used", "total"}
+    assert set(points[0]) == {"t", "allocated", "reserved", "process_rss", "used", "total", "other_processes"}
     assert points[0]["total"] > 0
     # The CPU's figure is the process's RSS, named as such: never "allocated".
     assert points[0]["process_rss"] > 0 and points[0]["allocated"] is None
@@ -219,7 +219,8 @@ def test_html_tables_right_align_figures_and_left_align_text(report):
     expected_numeric = {
         "moves": (moves, {"Time", "Bytes", "GB/s"}),
         "latency": (latency, {"First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples"}),
-        "memory": (memory, {"Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total"}),
+        "memory": (memory, {"Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total",
+                             "Peak other processes"}),
     }
     for name, (table, numeric) in expected_numeric.items():
         for header, cells in table.items():

@@ -67,12 +67,13 @@ def test_an_accelerator_shows_its_allocator_and_driver_figures_and_the_secondary
     plot = MemoryPlot()
     qtbot.addWidget(plot)
     t0 = plot.timeline.t0
-    plot.add_readings([memory_reading("cpu"), MemoryReading("cuda:0", t0 + 1, GiB, 2 * GiB, 3 * GiB, 80 * GiB)])
+    plot.add_readings([memory_reading("cpu"), MemoryReading("cuda:0", t0 + 1, GiB, 2 * GiB, 3 * GiB, 80 * GiB, GiB // 2)])
     plot.redraw()
-    assert {("cuda:0", f) for f in ("allocated", "reserved", "used")} <= set(plot.canvas.curves)
+    assert {("cuda:0", f) for f in ("allocated", "reserved", "used", "other_processes")} <= set(plot.canvas.curves)
+    assert plot.canvas.curves["cuda:0", "other_processes"].yData.tolist() == [0.5]  # GiB, apart from ours
     assert plot.canvas.curves["cpu", "process_rss"].isVisible() and plot.secondary_check.isChecked()
     names = {label.text for _, label in plot.canvas.getPlotItem().legend.items}
-    assert "cuda:0 used (driver, whole device)" in names
+    assert {"cuda:0 used (driver, whole device)", "cuda:0 other processes (NVML)"} <= names
 
 
 def test_hovering_reads_out_every_curve_and_the_models_split(five_moves):

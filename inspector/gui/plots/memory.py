@@ -173,7 +173,7 @@ class MemoryPlot(QWidget):
                 p = report_point(str(device), raw)  # the CPU's RSS, by its new name or its old
                 rss_or_allocated = p["process_rss"] if device == "cpu" else p["allocated"]
                 readings.append(MemoryReading(str(device), t0 + float(p.get("t") or 0.0), rss_or_allocated,
-                                              p["reserved"], p["used"], p["total"]))  # fmt: skip
+                                              p["reserved"], p["used"], p["total"], p["other_processes"]))  # fmt: skip
             self.timeline.add(readings)
         self.timeline.add_model_report(report.get("model_memory"))
         self.redraw()

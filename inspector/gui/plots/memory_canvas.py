@@ -23,7 +23,7 @@ from inspector.gui.plots.theme import device_color, restyle, theme_colors, trans
 #: resident set (``process_rss``) and the machine's used memory (``machine_used``): neither is
 #: the model's, so they are secondary curves (``SECONDARY_FIGURES``). Not ``total``: a
 #: device's size would flatten every other curve against the floor.
-MEMORY_FIGURES = ("model", "allocated", "reserved", "used", "process_rss", "machine_used")
+MEMORY_FIGURES = ("model", "allocated", "reserved", "used", "other_processes", "process_rss", "machine_used")
 #: Curves shown only on request ("Process & machine" box, or their legend entry) on a
 #: machine without an accelerator, where they would dwarf the model.
 SECONDARY_FIGURES = frozenset({"process_rss", "machine_used"})
@@ -39,6 +39,7 @@ FIGURE_KEYS = {
     "allocated": "allocated",
     "reserved": "reserved (cache)",
     "used": "used (driver, whole device)",
+    "other_processes": "other processes (NVML)",
     "process_rss": "process RSS",
     "machine_used": "machine used",
 }
@@ -49,6 +50,7 @@ _FIGURE_STYLES = {
     "allocated": Qt.PenStyle.SolidLine,
     "reserved": Qt.PenStyle.DashLine,
     "used": Qt.PenStyle.DotLine,
+    "other_processes": Qt.PenStyle.DashDotDotLine,
     "process_rss": Qt.PenStyle.DashDotLine,
     "machine_used": Qt.PenStyle.DotLine,
 }
@@ -89,6 +91,7 @@ def figure_label(device: str, figure: str) -> str:
         "allocated": f"{device} allocated",
         "reserved": f"{device} reserved (cache)",
         "used": f"{device} used (driver, whole device)",
+        "other_processes": f"{device} other processes (NVML)",
         "process_rss": "process RSS",
         "machine_used": "machine used",
     }.get(figure, f"{device} {figure}")
@@ -98,7 +101,7 @@ def _columns_of(device: str, col: dict[str, np.ndarray]) -> dict[str, np.ndarray
     """A device's readings under the figure names the plot draws them as."""
     if device == "cpu":
         return {figure: col[column] for figure, column in _CPU_COLUMNS.items()}
-    return {figure: col[figure] for figure in ("allocated", "reserved", "used")}
+    return {figure: col[figure] for figure in ("allocated", "reserved", "used", "other_processes")}
 
 
 class MemoryCanvas(pg.PlotWidget):
