@@ -90,13 +90,13 @@ def test_hovering_reads_out_every_curve_and_the_models_split(five_moves):
 def test_marker_labels_sit_right_of_their_line_in_lanes_and_never_overlap(qtbot):
     plot = MemoryPlot()
     qtbot.addWidget(plot)
-    plot.resize(1024, 500)
+    plot.resize(1024, 320)
     plot.show()
     t0 = plot.timeline.t0
     plot.add_readings([MemoryReading("cpu", t0, 1, None, 2, 3), MemoryReading("cpu", t0 + 30, 1, None, 2, 3)])
     plot.redraw()
-    for i in range(40):  # forty actions a second apart: long labels, close lines
-        plot.mark_span(f"model.to('cpu', dtype=torch.float{16 * (1 + i % 3)}) #{i}", t0 + 0.7 * i, t0 + 0.7 * i + 0.2)
+    for i in range(80):  # eighty actions, close together, with long labels
+        plot.mark_span(f"model.to('cpu', dtype=torch.float{16 * (1 + i % 3)}) #{i}", t0 + 0.35 * i, t0 + 0.35 * i + 0.2)
     plot.canvas.getPlotItem().getViewBox().setXRange(0, 30, padding=0)
     qtbot.wait(10)
     items = plot.canvas.marker_items
@@ -110,6 +110,7 @@ def test_marker_labels_sit_right_of_their_line_in_lanes_and_never_overlap(qtbot)
     for item, label in shown:
         line_x = item.lines[0].sceneBoundingRect().center().x()
         assert label.sceneBoundingRect().left() >= line_x - 2  # always on the right of its line
+    assert labels[-1].isVisible()  # the newest action is always labelled
     hidden = next(item for item, label in zip(items, labels) if not label.isVisible())
     assert "model.to" in hidden.toolTip()
 

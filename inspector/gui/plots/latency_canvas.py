@@ -205,7 +205,8 @@ class LatencyCanvas(QWidget):
         return self.items[key]
 
     def _ensure_legend_keys(self) -> None:
-        """Neutral legend entries that explain the symbols: the median line, warm-up, outliers."""
+        """Two neutral legend entries that explain the symbols: the median line and warm-up
+        (the outliers' triangles are explained by the count in the plot's corner)."""
         if self._legend_keys_added:
             return
         legend = self.samples_plot.getPlotItem().legend
@@ -213,8 +214,6 @@ class LatencyCanvas(QWidget):
         legend.addItem(pg.PlotDataItem(pen=pg.mkPen(neutral, width=1)), "running median")
         legend.addItem(pg.PlotDataItem(pen=None, symbol="x", symbolPen=pg.mkPen(neutral), symbolBrush=None),
                        "warm-up call (not timed)")  # fmt: skip
-        legend.addItem(pg.ScatterPlotItem(symbol="t1", pen=pg.mkPen(neutral), brush=neutral),
-                       "outlier, above the view")  # fmt: skip
         self._legend_keys_added = True
 
     def _update_warmup_region(self) -> None:

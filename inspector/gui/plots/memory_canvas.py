@@ -58,7 +58,9 @@ _FIGURE_STYLES = {
 _FIGURE_WIDTHS = {"model": 3}
 #: Marker labels: pixels between lanes' labels, and the share of the plot's height they may use.
 _LABEL_GAP_PX = 6
-_LABEL_HEIGHT_SHARE = 0.6
+_LABEL_HEIGHT_SHARE = 0.85
+#: Longer labels are shortened on the plot (the marker's tooltip has them whole).
+_LABEL_MAX_CHARS = 32
 
 def pick_unit(max_bytes: float) -> tuple[str, int]:
     """The largest binary unit in which ``max_bytes`` is still at least 1 (bytes at the least:
@@ -71,6 +73,9 @@ def pick_unit(max_bytes: float) -> tuple[str, int]:
 
 
 def _label_text(text: str) -> str:
+    text = text.replace("dtype=torch.", "dtype=")  # on the plot only: the tooltip has the call
+    if len(text) > _LABEL_MAX_CHARS:  # the head says what ran; the tail how it ended
+        text = text[: _LABEL_MAX_CHARS - 12] + "…" + text[-11:]
     # InfLineLabel formats its text with str.format({value}); braces in a label are literal.
     return text.replace("{", "{{").replace("}", "}}")
 
@@ -270,6 +275,7 @@ class MemoryCanvas(pg.PlotWidget):
                                    pen=pg.mkPen(foreground, width=1, style=Qt.PenStyle.DashLine),
                                    label=_label_text(marker.label), labelOpts=opts)  # fmt: skip
             line.setToolTip(plain_tooltip(marker.label))
+            line.setZValue(20)  # its label above the curves, readable
             self.addItem(line, ignoreBounds=True)
             self.marker_items.append(line)
             self.layout_marker_labels()
@@ -280,6 +286,7 @@ class MemoryCanvas(pg.PlotWidget):
         )  # fmt: skip
         region.setToolTip(plain_tooltip(f"{marker.label} ({marker.end - marker.start:.3f} s)"))
         region.label = pg.InfLineLabel(region.lines[0], text=_label_text(marker.label), **opts)
+        region.setZValue(20)
         self.addItem(region, ignoreBounds=True)
         self.marker_items.append(region)
         self.layout_marker_labels()
@@ -289,8 +296,9 @@ class MemoryCanvas(pg.PlotWidget):
         return [item.label for item in self.marker_items]
 
     def layout_marker_labels(self, *_: object) -> None:
-        """Put each marker's label in the first lane (from the top) where it clears the label
-        before it; a label no lane has room for is hidden (its marker's tooltip has it).
+        """Put each marker's label in the first lane (from the top) where it ends before the
+        label after it; a label no lane has room for is hidden (its marker's tooltip has it).
+        The newest markers are placed first: what just happened is always labelled.
 
         Lanes are worked out in pixels, so they follow zoom and resizes: labels never overlap.
         """
@@ -300,24 +308,22 @@ class MemoryCanvas(pg.PlotWidget):
         if width <= 0 or height <= 0 or x_high <= x_low:
             return
         px_per_s = width / (x_high - x_low)
-        lane_ends: list[float] = []
-        lane_height = 0.0
-        for item in self.marker_items:
+        lane_starts: list[float] = []  # per lane, the left edge of its leftmost label so far
+        lane_height = max((item.label.boundingRect().height() + 2 for item in self.marker_items), default=0.0)
+        lanes_fit = max(1, int(height * _LABEL_HEIGHT_SHARE // max(lane_height, 1.0)))
+        for item in reversed(self.marker_items):
             label = item.label
             start = item.value() if isinstance(item, pg.InfiniteLine) else item.getRegion()[0]
             left = (start - x_low) * px_per_s
-            rect = label.boundingRect()
-            lane_height = max(lane_height, rect.height() + 2)  # two pixels between lanes
-            right = left + rect.width()
-            lanes_fit = max(1, int(height * _LABEL_HEIGHT_SHARE // max(lane_height, 1.0)))
-            lane = next((i for i, end in enumerate(lane_ends) if end + _LABEL_GAP_PX <= left), len(lane_ends))
+            right = left + label.boundingRect().width()
+            lane = next((i for i, begins in enumerate(lane_starts) if right + _LABEL_GAP_PX <= begins), len(lane_starts))
             if lane >= lanes_fit:
                 label.setVisible(False)
                 continue
-            if lane == len(lane_ends):
-                lane_ends.append(right)
+            if lane == len(lane_starts):
+                lane_starts.append(left)
             else:
-                lane_ends[lane] = right
+                lane_starts[lane] = left
             label.setVisible(True)
             label.setPosition(1.0 - (2 + lane * lane_height) / height)
 
