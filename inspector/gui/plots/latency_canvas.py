@@ -72,9 +72,11 @@ class LatencyCanvas(QWidget):
         self.log_scale = False
         self.unit: tuple[str, float] = ("ms", 1.0)
         self.bulk: BulkRange | None = None
-        self.outlier_text = pg.TextItem("", color=theme_colors(self)[1], anchor=(1, 0),
+        self.outlier_text = pg.TextItem("", color=theme_colors(self)[1], anchor=(1, 1),
                                         fill=translucent(theme_colors(self)[0], 210))  # fmt: skip
-        self.outlier_text.setParentItem(view)  # in the view's pixels: stays in its corner
+        # In the view's pixels, bottom right: the axis starts at zero, so the floor is where
+        # samples are least likely to be (the bulk sits at its median, outliers at the top).
+        self.outlier_text.setParentItem(view)
         view.sigResized.connect(self._place_outlier_text)
         summary = self.summary_plot.getPlotItem()
         summary.setLabel("left", "median (ms), p5–p95")
@@ -173,7 +175,7 @@ class LatencyCanvas(QWidget):
         parts = []
         if clipping and bulk is not None and bulk.outliers:
             many = "s" if bulk.outliers > 1 else ""
-            parts.append(f"▲ {bulk.outliers} outlier{many} above (largest {format_in_unit(bulk.largest_ms, self.unit)})")
+            parts.append(f"▲ {bulk.outliers} outlier{many} above (largest {format_in_unit(bulk.largest_ms, time_unit(bulk.largest_ms))})")
         if clipping and warmups_above:
             parts.append(f"▲ {warmups_above} warm-up call{'s' if warmups_above > 1 else ''} above")
         self.outlier_text.setText("\n".join(parts + (["log scale shows all"] if parts else [])))
@@ -182,7 +184,7 @@ class LatencyCanvas(QWidget):
 
     def _place_outlier_text(self, *_: object) -> None:
         view = self.samples_plot.getPlotItem().getViewBox()
-        self.outlier_text.setPos(view.width() - 4, 2)
+        self.outlier_text.setPos(view.width() - 4, view.height() - 2)
 
     def _add_series_items(self, key: SeriesKey, color: QColor) -> _SeriesItems:
         plot = self.samples_plot.getPlotItem()
