@@ -9,6 +9,7 @@ device to the other. The session records one ``ModelBytes`` after each load and 
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -55,7 +56,8 @@ def model_bytes_from_dict(data: object) -> ModelBytes:
             if not isinstance(kinds, Mapping):
                 continue
             clean = {k: int(v) for k, v in kinds.items()
-                     if k in KINDS and isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0}  # fmt: skip
+                     if k in KINDS and isinstance(v, (int, float)) and not isinstance(v, bool)
+                     and math.isfinite(v) and v >= 0}  # fmt: skip
             if clean:
                 by_device[str(device)] = {k: clean.get(k, 0) for k in KINDS}
     return ModelBytes(by_device)
