@@ -17,6 +17,10 @@ next to the measured one (example, MLP, Transformer; float32 and bfloat16; forwa
 train-step), each within 15 %; per-module attribution on cuda:0 (FLOPs equal
 FlopCounterMode's, the hooks' overhead printed).
 
+Memory that shows the model (issue 13): after a move to cuda:0 the session's record of the
+model's own bytes drops to 0 on the CPU and equals the model's bytes on the GPU, next to the
+allocator's allocated/reserved and NVML's other-processes figure (``check_model_memory``).
+
 The LSTM check's logic also runs on the CPU (``lstm_rollback("cpu")``, which the test suite
 does), so it is known to be sane before a GPU machine is lent.
 """
@@ -484,6 +488,36 @@ def check_formats(out_dir: Path) -> None:
         ", ".join(f"rank {r['rank']} {r['device']} median {r['latency'][0]['median_ms']:.4f} ms" for r in ranks if r.get("latency")),
     )
 
+def check_model_memory(device: str = "cuda:0") -> None:
+    """The memory plot's first curves on a GPU: the model's bytes per device, with the
+    allocator's and NVML's figures beside them (no Qt: the timeline the plot draws)."""
+    from inspector.core.memory_log import MemoryTimeline
+    from inspector.core.other_processes import OtherProcessesMemory
+    from inspector.core.session import Session
+
+    timeline = MemoryTimeline()
+    session = Session(timeline)
+    session.adopt(LoadedModel("mlp", mlp(256)))
+    model_bytes = sum(p.numel() * p.element_size() for p in session.require_model().module.parameters())
+    result = session.move(MoveRequest("to", device))
+    torch.cuda.synchronize()
+    cpu = timeline.model_series("cpu")["total"]
+    gpu = timeline.model_series(device)["total"]
+    reading = OtherProcessesMemory().annotate([devices.memory_reading(device)])[0]
+    allocated = torch.cuda.memory_allocated(torch.device(device))
+    check(
+        "model bytes per device follow a move to the GPU",
+        result.ok and cpu[-1] == 0 and gpu[-1] == model_bytes and allocated >= model_bytes,
+        f"model {model_bytes / 2**20:.1f} MiB: cpu {cpu[0] / 2**20:.1f} -> {cpu[-1] / 2**20:.1f} MiB, "
+        f"{device} {gpu[0] / 2**20:.1f} -> {gpu[-1] / 2**20:.1f} MiB; allocator allocated "
+        f"{reading.allocated / 2**20 if reading.allocated is not None else float('nan'):.1f} MiB, reserved "
+        f"{reading.reserved / 2**20 if reading.reserved is not None else float('nan'):.1f} MiB, driver used "
+        f"{reading.used / 2**30 if reading.used is not None else float('nan'):.2f} GiB, other processes (NVML) "
+        + (f"{reading.other_processes / 2**30:.2f} GiB" if reading.other_processes is not None else "unknown"),
+    )
+    del session  # the model goes with it: the GPU's memory back for the next check
+    torch.cuda.empty_cache()
+
 
 def check_train_step_then_move() -> None:
     """Issue 12 item 5: a real training step leaves grads and momentum; a move to cuda:0 takes
@@ -529,6 +563,7 @@ def main() -> int:
         check_bandwidth,
         check_fit,
         check_attribution,
+        check_model_memory,
         lambda: check_cli(out_dir),
         lambda: check_formats(out_dir),
         check_sizes,

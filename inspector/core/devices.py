@@ -190,6 +190,8 @@ class MemoryReading:
     For accelerators, ``allocated``/``reserved`` are this process's tensors and allocator
     cache, ``used``/``total`` the whole device as the driver sees it. For the CPU,
     ``allocated`` is this process's resident set size (RSS) and ``used``/``total`` the system's.
+    ``other_processes``: what other processes hold on a GPU, where NVML tells it (the
+    samplers add it, ``core.other_processes``); None elsewhere.
     """
 
     device: str
@@ -198,6 +200,7 @@ class MemoryReading:
     reserved: int | None
     used: int | None
     total: int | None
+    other_processes: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -7,6 +7,7 @@ kept in numpy ring buffers so an hour at 20 Hz stays small and appends stay O(1)
 from __future__ import annotations
 
 import bisect
+import math
 import threading
 import time
 from typing import Any, Iterable
@@ -14,8 +15,27 @@ from typing import Any, Iterable
 import numpy as np
 
 from inspector.core.devices import MemoryReading, memory_reading
+from inspector.core.other_processes import OtherProcessesMemory
+from inspector.core.model_memory import ModelBytes, model_bytes_from_dict, step_series
 
-_FIELDS = ("allocated", "reserved", "used", "total")
+_FIELDS = ("allocated", "reserved", "used", "total", "other_processes")
+#: A report's memory point: what ``MemoryReading`` holds, with the CPU's resident set size
+#: under its own name (a reading's ``allocated`` for the CPU is RSS, not an allocator's figure).
+REPORT_FIELDS = ("allocated", "reserved", "process_rss", "used", "total", "other_processes")
+
+
+def report_point(device: str, point: Any) -> dict[str, Any]:
+    """One memory point as reports write it: ``t`` and ``REPORT_FIELDS``.
+
+    For the CPU, ``allocated`` (as readings and reports before ``process_rss`` existed hold
+    it) is the process's RSS: it moves to ``process_rss``, so no report calls RSS
+    "allocated", and older reports read the same way.
+    """
+    data = point if isinstance(point, dict) else {}
+    out = {"t": data.get("t"), **{f: data.get(f) for f in REPORT_FIELDS}}
+    if device == "cpu" and out["process_rss"] is None:
+        out["process_rss"], out["allocated"] = out["allocated"], None
+    return out
 
 
 class _Ring:
@@ -53,6 +73,8 @@ class MemoryTimeline:
         self.capacity = capacity
         self.t0 = time.time() if t0 is None else t0
         self._rings: dict[str, _Ring] = {}
+        #: The model's own bytes after each load and move: (seconds since t0, bytes).
+        self._model: list[tuple[float, ModelBytes]] = []
         self._lock = threading.Lock()
 
     def add(self, readings: Iterable[MemoryReading]) -> None:
@@ -70,8 +92,43 @@ class MemoryTimeline:
         with self._lock:
             return list(self._rings)
 
+    def record_model(self, model: ModelBytes, timestamp: float | None = None) -> None:
+        """The model's bytes per device from ``timestamp`` (``time.time()``; None = now) on.
+        A record equal to the last one adds nothing: a step is drawn only where bytes moved."""
+        t = (time.time() if timestamp is None else timestamp) - self.t0
+        with self._lock:
+            if self._model and self._model[-1][1] == model:
+                return
+            self._model.append((t, model))
+
+    def model_devices(self) -> list[str]:
+        """Devices the model has held bytes on since the timeline started."""
+        with self._lock:
+            records = list(self._model)
+        seen = dict.fromkeys(d for _, record in records for d in record.by_device)
+        return list(seen)
+
+    def model_series(self, device: str, until: float | None = None) -> dict[str, np.ndarray]:
+        """The model's bytes on ``device`` as a staircase (``model_memory.step_series``):
+        ``t``, ``total`` and one column per kind, held up to ``until`` (seconds; None: the
+        latest reading or record)."""
+        with self._lock:
+            records = list(self._model)
+            latest = max((ring.data[(ring.start + ring.size - 1) % ring.capacity, 0]
+                          for ring in self._rings.values() if ring.size), default=0.0)  # fmt: skip
+        end = float(latest) if until is None else until
+        return step_series(records, device, max(end, records[-1][0] if records else 0.0))
+
+    def model_at(self, t: float) -> ModelBytes | None:
+        """The model's bytes at ``t`` seconds (the last record at or before it)."""
+        with self._lock:
+            records = list(self._model)
+        index = bisect.bisect_right([r[0] for r in records], t) - 1
+        return records[index][1] if index >= 0 else None
+
     def series(self, device: str) -> dict[str, np.ndarray]:
-        """Columns ``t``, ``allocated``, ``reserved``, ``used``, ``total`` (copies)."""
+        """Columns ``t``, ``allocated``, ``reserved``, ``used``, ``total``,
+        ``other_processes`` (copies)."""
         with self._lock:
             ring = self._rings.get(device)
             block = ring.view() if ring is not None else np.empty((0, 1 + len(_FIELDS)))
@@ -97,9 +154,12 @@ class MemoryTimeline:
         with self._lock:
             self._rings.clear()
             self.t0 = time.time()
+            # The model is still where it was: its bytes start the new record.
+            self._model = [(0.0, self._model[-1][1])] if self._model else []
 
     def to_report(self) -> dict[str, list[dict[str, Any]]]:
-        """The report's ``memory`` section: ``{device: [{t, allocated, reserved, used, total}]}``."""
+        """The report's ``memory`` section: ``{device: [{t, allocated, reserved, used, total,
+        other_processes}]}``."""
         out: dict[str, list[dict[str, Any]]] = {}
         for device in self.devices():
             cols = self.series(device)
@@ -116,6 +176,23 @@ class MemoryTimeline:
             out[device] = [dict(zip(keys, row)) for row in zip(*columns)]
         return out
 
+    def model_report(self) -> list[dict[str, Any]]:
+        """The report's ``model_memory`` section: ``[{t, by_device: {device: {kind: bytes}}}]``."""
+        with self._lock:
+            records = list(self._model)
+        return [{"t": round(t, 4), "by_device": record.to_dict()} for t, record in records]
+
+    def add_model_report(self, entries: object) -> None:
+        """Read a report's ``model_memory`` section back (what is malformed is skipped)."""
+        if not isinstance(entries, list):
+            return
+        for entry in entries:
+            if not isinstance(entry, dict):
+                continue
+            t, by_device = entry.get("t"), entry.get("by_device")
+            if isinstance(t, (int, float)) and math.isfinite(t) and isinstance(by_device, dict):
+                self.record_model(model_bytes_from_dict(by_device), self.t0 + float(t))
+
 
 class BackgroundSampler:
     """Reads the given devices every ``1/hz`` seconds on a daemon thread (for the CLI)."""
@@ -124,6 +201,7 @@ class BackgroundSampler:
         self.timeline = timeline
         self.device_ids = list(device_ids)
         self.interval = 1.0 / hz
+        self._others = OtherProcessesMemory()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="memory-sampler", daemon=True)
 
@@ -139,7 +217,7 @@ class BackgroundSampler:
                 readings.append(memory_reading(device))
             except Exception:  # noqa: BLE001 -- a device that cannot be read (gone, driver error): stop asking
                 self.device_ids.remove(device)
-        self.timeline.add(readings)
+        self.timeline.add(self._others.annotate(readings))
 
     def __enter__(self) -> "BackgroundSampler":
         self._thread.start()

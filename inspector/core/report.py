@@ -30,6 +30,7 @@ import inspector
 from inspector.core.devices import device_id
 from inspector.core.environment import collect_environment
 from inspector.core.errors import InputError, InspectorError
+from inspector.core.memory_log import REPORT_FIELDS, report_point
 from inspector.core.models import LoadedModel
 from inspector.core import report_modules
 from inspector.core.output_path import REPORT_SUFFIXES, target_problem
@@ -44,7 +45,7 @@ REQUIRED_KEYS = ("schema_version", "created", "environment", "model", "moves", "
 #: Larger than any report this version writes (an hour of memory readings is a few MiB);
 #: reading a file parses it whole, so a bigger one is refused before it is read.
 MAX_REPORT_BYTES = 64 << 20
-_MEMORY_FIELDS = ("allocated", "reserved", "used", "total")
+_MEMORY_FIELDS = REPORT_FIELDS
 
 
 # --------------------------------------------------------------------------- build
@@ -59,6 +60,7 @@ def build_report(
     attribution: Sequence[Any] = (),
     fit: Sequence[Any] = (),
     ranks: Sequence[Mapping[str, Any]] | None = None,
+    model_memory: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON").
 
@@ -69,6 +71,9 @@ def build_report(
 
     ``ranks`` (a torchrun job, see ``core.ranks``): every rank's entry; the top-level
     ``moves`` and ``latency`` are then rank 0's own.
+
+    ``model_memory`` (``MemoryTimeline.model_report``): the model's bytes per device and
+    kind after each load and move, ``[{t, by_device: {device: {kind: bytes}}}]``.
     """
     report: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
@@ -87,6 +92,8 @@ def build_report(
         report["fit"] = [_plain(_as_dict(f)) for f in fit]
     if ranks is not None:
         report["ranks"] = [_plain(dict(r)) for r in ranks]
+    if model_memory:  # the model's own bytes per device after each load and move
+        report["model_memory"] = [_plain(dict(m)) for m in model_memory]
     return report
 
 
@@ -125,10 +132,7 @@ def _memory_section(memory: Mapping[str, Sequence[Any]]) -> dict[str, list[dict[
     out: dict[str, list[dict[str, Any]]] = {}
     for dev, points in rows.items():
         out[dev] = [
-            {
-                "t": p["t"] if "t" in p else round(p.get("timestamp", t0) - t0, 4),
-                **{f: p.get(f) for f in _MEMORY_FIELDS},
-            }
+            report_point(dev, {**p, "t": p["t"] if "t" in p else round(p.get("timestamp", t0) - t0, 4)})
             for p in points
         ]
     plain: dict[str, list[dict[str, Any]]] = _plain(out)
@@ -393,7 +397,9 @@ _MOVE_HEADERS = ("Call", "Source → target", "Time", "Bytes", "GB/s", "Result")
 _LATENCY_HEADERS = (
     "Device", "dtype", "Mode", "Input", "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
 )
-_MEMORY_HEADERS = ("Device", "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total")
+# The CPU's RSS has a column of its own: it is the process's resident memory, not allocated bytes.
+_MEMORY_HEADERS = ("Device", "Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total",
+                   "Peak other processes")
 _RANK_HEADERS = ("Rank", "Host", "Device", "Median", "p5", "p95", "Status")
 
 
@@ -408,7 +414,7 @@ def _rank_cells(entry: Mapping[str, Any]) -> tuple[str, ...]:
 _NUMERIC_COLUMNS = frozenset({
     "Time", "Bytes", "GB/s",
     "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
-    "Readings", "Peak allocated", "Peak reserved", "Peak used", "Total",
+    "Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total", "Peak other processes",
 }) | report_modules.NUMERIC  # fmt: skip
 
 
@@ -515,7 +521,7 @@ def _markdown_extras(report: dict[str, Any]) -> list[str]:
 _CSV_COLUMNS = (
     "section", "phase", "device", "dtype", "mode", "input_shape", "index", "ms",
     "call", "method", "source", "target", "seconds", "bytes", "gbps", "ok", "error", "error_kind",
-    "t", "allocated", "reserved", "used", "total",
+    "t", "allocated", "reserved", "process_rss", "used", "total", "other_processes",
 )
 
 
@@ -539,7 +545,7 @@ def _csv_rows(report: dict[str, Any]) -> Iterable[dict[str, Any]]:
         yield row
     for device, points in (report.get("memory") or {}).items():
         for i, point in enumerate(points):
-            values = {k: point.get(k) for k in ("t", *_MEMORY_FIELDS)}
+            values = report_point(str(device), point)
             yield {"section": "memory", "device": device, "index": i, **values}
 
 
@@ -593,8 +599,10 @@ def _html_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
 def _memory_summary_rows(memory: dict[str, Any]) -> list[tuple[str, ...]]:
     rows = []
     for device, points in memory.items():
+        labelled = [report_point(str(device), p) for p in points]
+
         def peak(field: str) -> str:
-            values = [p.get(field) for p in points if isinstance(p.get(field), (int, float))]
+            values = [float(v) for p in labelled if isinstance(v := p.get(field), (int, float))]
             return format_bytes(max(values)) if values else "—"
 
         rows.append((str(device), str(len(points)), *(peak(f) for f in _MEMORY_FIELDS)))

@@ -269,11 +269,13 @@ class MemoryPoint:
     reserved: float | None
     used: float | None
     total: float | None
+    process_rss: float | None = None  # the CPU's resident set (older reports: its "allocated")
+    other_processes: float | None = None  # a GPU's memory held by other processes (NVML)
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "MemoryPoint":
         f = _Fields(data, at)
-        return cls(*(f.number(k) for k in ("t", "allocated", "reserved", "used", "total")))
+        return cls(*(f.number(k) for k in ("t", "allocated", "reserved", "used", "total", "process_rss", "other_processes")))
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from inspector.core.fit import FitRequest, FitResult
 from inspector.core.errors import InspectorError
 from inspector.core.inputs import InputsLike, as_specs
 from inspector.core.memory_log import MemoryTimeline
+from inspector.core.model_memory import model_bytes
 from inspector.core.models import LoadedModel
 from inspector.core.moves import MoveRequest, MoveResult
 from inspector.core.placement import Placement
@@ -122,6 +123,9 @@ class Session:
         self._latencies: list[LatencyResult] = []
         self._attributions: list[Attribution] = []
         self._fits: list[FitResult] = []
+        #: A placement taken right after a load or move, until ``state()`` hands it out
+        #: (the window asks for one after each move: the snapshot is taken once).
+        self._fresh: Placement | None = None
 
     # ----- what it holds
 
@@ -176,6 +180,7 @@ class Session:
         back as a result with ``ok`` False, the model as before, and is recorded too."""
         result = moves.move_model(self.require_model(), request, progress=progress, should_cancel=should_cancel)
         self._moves.append(result)
+        self._record_model()  # a failed move too: the record shows the rollback held
         return result
 
     def measure(
@@ -237,6 +242,7 @@ class Session:
     def state(self) -> ModelState:
         """Facts about the model and a fresh snapshot of where each of its tensors lives."""
         loaded = self.require_model()
+        fresh, self._fresh = self._fresh, None
         info = ModelInfo(
             spec=loaded.spec,
             class_name=loaded.class_name,
@@ -244,7 +250,9 @@ class Session:
             example_input_shapes=_shapes(loaded.example_input),
             notes=tuple(loaded.notes),
         )
-        return ModelState(info, placement.snapshot(loaded))
+        taken = fresh if fresh is not None else self._record_model()
+        self._fresh = None  # handed out: the next state() looks again
+        return ModelState(info, taken)
 
     def report(self, *, with_memory: bool = True) -> dict[str, Any]:
         """The timing report of this session (DESIGN.md "Timing report JSON").
@@ -260,9 +268,18 @@ class Session:
             memory=memory,
             attribution=self._attributions,
             fit=self._fits,
+            model_memory=self.timeline.model_report() if with_memory else None,
         )
 
+    def _record_model(self) -> Placement:
+        """Snapshot the placement and record the model's bytes per device in the timeline."""
+        taken = placement.snapshot(self.require_model())
+        self.timeline.record_model(model_bytes(taken))
+        self._fresh = taken
+        return taken
+
     def _new_ledger(self) -> None:
+        self._fresh = None
         self._moves.clear()
         self._latencies.clear()
         self._attributions.clear()

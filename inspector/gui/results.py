@@ -227,8 +227,10 @@ def _memory_detail(result: MoveResult) -> str:
     lines = []
     for label, readings in (("before", result.memory_before), ("after", result.memory_after)):
         for device, reading in (readings or {}).items():
+            # The CPU's reading holds this process's RSS where a GPU's holds allocated bytes.
+            own = "process RSS" if device == "cpu" else "allocated"
             lines.append(
-                f"{device} {label}: allocated {format_bytes(reading.get('allocated'))}, "
+                f"{device} {label}: {own} {format_bytes(reading.get('allocated'))}, "
                 f"used {format_bytes(reading.get('used'))} of {format_bytes(reading.get('total'))}"
             )
     return "\n".join(lines)

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from inspector.core import devices
 from inspector.core.memory_log import MemoryTimeline
+from inspector.core.other_processes import OtherProcessesMemory
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,7 @@ class MemorySampler(QObject):
         self._device_ids: list[str] = []
         self._timer: QTimer | None = None
         self._broken: set[str] = set()
+        self._others = OtherProcessesMemory()  # NVML, at most once a second, CUDA only
 
     @Slot()
     def start(self) -> None:
@@ -82,7 +84,7 @@ class MemorySampler(QObject):
             except Exception:  # a device that vanished: log once, keep sampling the rest
                 log.exception("cannot read the memory of %s; no longer sampling it", ident)
                 self._broken.add(ident)
-        readings = tuple(readings)
+        readings = self._others.annotate(readings)
         self._timeline.add(readings)
         self.samples.emit(readings)
 

@@ -37,15 +37,18 @@ def test_series_since_an_unknown_device_is_empty():
 def test_report_section_keeps_exact_bytes_and_unknowns_as_none():
     timeline = MemoryTimeline(t0=1000.0)
     timeline.add([MemoryReading("cpu", 1000.25, 123_456_789_012, None, 5 << 30, 8 << 30)])
-    timeline.add([MemoryReading("cuda:0", 1000.5, 0, 2 << 20, None, 80 << 30)])
+    timeline.add([MemoryReading("cuda:0", 1000.5, 0, 2 << 20, None, 80 << 30, 3 << 30)])
     timeline.add([MemoryReading("cpu", 1001.123456, 7, None, 6 << 30, 8 << 30)])
     section = timeline.to_report()
     assert section == {
         "cpu": [
-            {"t": 0.25, "allocated": 123_456_789_012, "reserved": None, "used": 5 << 30, "total": 8 << 30},
-            {"t": 1.1235, "allocated": 7, "reserved": None, "used": 6 << 30, "total": 8 << 30},
+            {"t": 0.25, "allocated": 123_456_789_012, "reserved": None, "used": 5 << 30, "total": 8 << 30,
+             "other_processes": None},
+            {"t": 1.1235, "allocated": 7, "reserved": None, "used": 6 << 30, "total": 8 << 30,
+             "other_processes": None},
         ],
-        "cuda:0": [{"t": 0.5, "allocated": 0, "reserved": 2 << 20, "used": None, "total": 80 << 30}],
+        "cuda:0": [{"t": 0.5, "allocated": 0, "reserved": 2 << 20, "used": None, "total": 80 << 30,
+                    "other_processes": 3 << 30}],
     }
     assert all(type(v) is int for row in section["cpu"] for k, v in row.items() if k != "t" and v is not None)
 
@@ -54,3 +57,28 @@ def test_ring_keeps_the_newest_readings_when_full():
     timeline = MemoryTimeline(capacity=3, t0=0.0)
     timeline.add(MemoryReading("cpu", float(i), i, None, None, None) for i in range(5))
     assert [row["allocated"] for row in timeline.to_report()["cpu"]] == [2, 3, 4]
+
+
+def test_other_processes_memory_comes_from_nvml_once_a_second_and_stops_when_nvml_is_missing(monkeypatch):
+    from inspector.core.other_processes import OtherProcessesMemory
+    from tests.fake_cuda import GiB, OTHER_PID, fake_cuda, no_nvml
+
+    gpus = fake_cuda(monkeypatch, count=2)  # also a fake NVML that knows them
+    gpus[1].other_processes = [(OTHER_PID, 3 * GiB)]
+    now = [100.0]
+    others = OtherProcessesMemory(interval=1.0, clock=lambda: now[0])
+    readings = [MemoryReading("cpu", 1.0, 1, None, 2, 3), MemoryReading("cuda:0", 1.0, 0, 0, 5, 9),
+                MemoryReading("cuda:1", 1.0, 0, 0, 5, 9)]  # fmt: skip
+    annotated = {r.device: r.other_processes for r in others.annotate(readings)}
+    assert annotated == {"cpu": None, "cuda:0": 0, "cuda:1": 3 * GiB}
+
+    gpus[1].other_processes = []
+    now[0] += 0.5  # within the interval: the last figure, NVML not asked
+    assert others.annotate(readings)[2].other_processes == 3 * GiB
+    now[0] += 0.6
+    assert others.annotate(readings)[2].other_processes == 0
+
+    no_nvml(monkeypatch)
+    missing = OtherProcessesMemory(clock=lambda: now[0])
+    assert [r.other_processes for r in missing.annotate(readings)] == [None, None, None]
+    assert missing.unavailable

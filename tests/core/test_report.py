@@ -72,8 +72,10 @@ def test_report_has_the_design_sections_and_is_plain_json(report):
 def test_memory_readings_become_seconds_since_the_first_one(report):
     points = report["memory"]["cpu"]
     assert points[0]["t"] == 0.0 and all(b["t"] >= a["t"] for a, b in zip(points, points[1:]))
-    assert set(points[0]) == {"t", "allocated", "reserved", "used", "total"}
+    assert set(points[0]) == {"t", "allocated", "reserved", "process_rss", "used", "total", "other_processes"}
     assert points[0]["total"] > 0
+    # The CPU's figure is the process's RSS, named as such: never "allocated".
+    assert points[0]["process_rss"] > 0 and points[0]["allocated"] is None
 
 
 def test_json_round_trip(tmp_path, report):
@@ -217,7 +219,8 @@ def test_html_tables_right_align_figures_and_left_align_text(report):
     expected_numeric = {
         "moves": (moves, {"Time", "Bytes", "GB/s"}),
         "latency": (latency, {"First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples"}),
-        "memory": (memory, {"Readings", "Peak allocated", "Peak reserved", "Peak used", "Total"}),
+        "memory": (memory, {"Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total",
+                             "Peak other processes"}),
     }
     for name, (table, numeric) in expected_numeric.items():
         for header, cells in table.items():
@@ -325,3 +328,27 @@ def test_the_report_names_the_cpu_as_the_device_list_does(report):
     env = report["environment"]
     cpu = next(d for d in report_module._device_entries(env["devices"]) if d["id"] == "cpu")
     assert env["cpu"] == cpu["name"]
+
+
+def test_the_cpus_rss_is_called_process_rss_in_every_format_and_old_reports_read_the_same(tmp_path, report):
+    rss = report["memory"]["cpu"][0]["process_rss"]
+    text = render_html(report)
+    assert "Peak process RSS" in text and "Peak allocated" in text  # allocated: a GPU's column
+    memory_table = text[text.index("<h2>Memory</h2>"):]
+    cpu_row = re.search(r"<tr><td>cpu</td>(.*?)</tr>", memory_table).group(1)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", cpu_row)
+    assert cells[1] == "—" and cells[3] != "—"  # no "allocated" for the CPU; its RSS apart
+    rows = [r for r in csv.DictReader(io.StringIO(render_csv(report))) if r["section"] == "memory"]
+    assert rows[0]["process_rss"] == str(rss) and rows[0]["allocated"] == ""
+
+    # A report written before process_rss existed holds the CPU's RSS as "allocated".
+    old = json.loads(json.dumps(report))
+    for point in old["memory"]["cpu"]:
+        point["allocated"] = point.pop("process_rss")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    reread = load_report(path)
+    old_rows = [r for r in csv.DictReader(io.StringIO(render_csv(reread))) if r["section"] == "memory"]
+    assert old_rows[0]["process_rss"] == str(rss) and old_rows[0]["allocated"] == ""
+    assert re.findall(r"<td[^>]*>(.*?)</td>", re.search(r"<tr><td>cpu</td>(.*?)</tr>",
+                      render_html(reread)[render_html(reread).index("<h2>Memory</h2>"):]).group(1)) == cells  # fmt: skip

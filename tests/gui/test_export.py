@@ -15,6 +15,8 @@ from PySide6.QtGui import QGuiApplication, QImage  # noqa: E402
 
 from inspector.core.devices import memory_reading  # noqa: E402
 from inspector.core.errors import Failure  # noqa: E402
+from inspector.core.model_memory import model_bytes  # noqa: E402
+from inspector.core.placement import snapshot  # noqa: E402
 from inspector.core.models import example_model  # noqa: E402
 from inspector.core.moves import MoveRequest, move_model  # noqa: E402
 from inspector.core.report import build_report, load_report, render_markdown  # noqa: E402
@@ -37,8 +39,11 @@ def session(qapp):
     loaded = example_model()
     memory_plot, latency_plot = MemoryPlot(), LatencyPlot()
     memory_plot.add_readings([memory_reading("cpu")])
+    # The model's own bytes, as the window's Session records them after a load and a move.
+    memory_plot.timeline.record_model(model_bytes(snapshot(loaded)))
     started = memory_plot.mark("cast starts")
     move = move_model(loaded, MoveRequest("to", dtype="float64"))
+    memory_plot.timeline.record_model(model_bytes(snapshot(loaded)))
     memory_plot.mark_span(move.call, started)
     memory_plot.add_readings([memory_reading("cpu")])
     latency_plot.begin_series("cpu", "float64")

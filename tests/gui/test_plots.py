@@ -73,8 +73,9 @@ def test_a_move_adds_a_marker_and_memory_points_for_both_devices(memory_plot):
     memory_plot.redraw()
 
     curves = memory_plot.canvas.curves
-    # CPU: this process's RSS and the system's used memory (it has no allocator cache).
-    assert set(curves) == {("cpu", "allocated"), ("cpu", "used"),
+    # CPU: this process's RSS and the machine's used memory (it has no allocator cache),
+    # named as what they are.
+    assert set(curves) == {("cpu", "process_rss"), ("cpu", "machine_used"),
                            ("cuda:0", "allocated"), ("cuda:0", "reserved"), ("cuda:0", "used")}  # fmt: skip
     for curve in curves.values():
         x, _ = _data(curve)
@@ -91,7 +92,8 @@ def test_a_move_adds_a_marker_and_memory_points_for_both_devices(memory_plot):
     assert span.getRegion() == pytest.approx((0.15, 0.3))
     assert result.call in span.toolTip()
     legend_names = {label.text for _, label in memory_plot.canvas.getPlotItem().legend.items}
-    assert {"cpu RSS (this process)", "cuda:0 reserved (cache)"} <= legend_names
+    assert {"process RSS", "machine used", "cuda:0 reserved (cache)"} <= legend_names
+    assert not any("allocated" in name for name in legend_names if "cuda" not in name)
 
 
 def test_many_devices_get_a_compact_legend_whose_entries_hide_their_curves(memory_plot):
@@ -103,8 +105,8 @@ def test_many_devices_get_a_compact_legend_whose_entries_hide_their_curves(memor
     assert len(memory_plot.canvas.curves) == 2 + 8 * 3
     legend = memory_plot.canvas.getPlotItem().legend
     names = [label.text for _, label in legend.items]
-    assert names[:3] == ["allocated (cpu: RSS)", "reserved (cache)", "used (cpu: system)"]
-    assert names[3:] == ["cpu"] + [f"cuda:{i}" for i in range(8)]
+    assert names[:5] == ["allocated", "reserved (cache)", "used (driver, whole device)", "process RSS", "machine used"]
+    assert names[5:] == ["cpu"] + [f"cuda:{i}" for i in range(8)]
     assert legend.columnCount == 6  # two rows, not nine: the plot keeps its height
     cuda7 = next(sample.item for sample, label in legend.items if label.text == "cuda:7")
     cuda7.setVisible(False)  # what a click on its legend entry does
@@ -132,7 +134,7 @@ def test_labels_with_braces_are_shown_literally(memory_plot):
 
 @pytest.mark.parametrize(
     ("peak", "unit", "shown"),
-    [(300 * MiB, "MiB", 300.0), (3 * GiB, "GiB", 3.0), (2048 * GiB, "TiB", 2.0), (10, "MiB", 10 / MiB)],
+    [(300 * MiB, "MiB", 300.0), (3 * GiB, "GiB", 3.0), (2048 * GiB, "TiB", 2.0), (10, "B", 10.0), (4096, "KiB", 4.0)],
 )
 def test_the_unit_follows_the_largest_value(memory_plot, peak, unit, shown):
     t0 = memory_plot.timeline.t0
@@ -142,8 +144,9 @@ def test_the_unit_follows_the_largest_value(memory_plot, peak, unit, shown):
     assert _data(memory_plot.canvas.curves["cuda:0", "allocated"])[1][-1] == pytest.approx(shown)
 
 
-def test_pick_unit_never_goes_below_mib():
-    assert pick_unit(0) == ("MiB", MiB)
+def test_pick_unit_goes_down_to_bytes_for_a_tiny_model():
+    assert pick_unit(0) == ("B", 1)
+    assert pick_unit(44) == ("B", 1)  # the example Net's parameters
     assert pick_unit(GiB - 1) == ("MiB", MiB)
     assert pick_unit(GiB) == ("GiB", GiB)
 
@@ -179,7 +182,7 @@ def test_readings_reach_the_screen_through_the_redraw_timer(memory_plot, qtbot):
     memory_plot.show()
     memory_plot.add_readings([memory_reading("cpu")])
     assert memory_plot.canvas.curves == {}  # nothing drawn per sample
-    qtbot.waitUntil(lambda: ("cpu", "allocated") in memory_plot.canvas.curves, timeout=2000)
+    qtbot.waitUntil(lambda: ("cpu", "process_rss") in memory_plot.canvas.curves, timeout=2000)
 
 
 def test_a_hidden_plot_draws_nothing_until_it_is_shown(memory_plot, qtbot):
@@ -187,7 +190,7 @@ def test_a_hidden_plot_draws_nothing_until_it_is_shown(memory_plot, qtbot):
     qtbot.wait(300)  # past the redraw timer
     assert memory_plot.canvas.curves == {}  # behind another tab: no work
     memory_plot.show()
-    assert ("cpu", "allocated") in memory_plot.canvas.curves
+    assert ("cpu", "process_rss") in memory_plot.canvas.curves
 
 
 def test_the_latency_summary_is_computed_when_its_tab_is_shown(latency_plot, qtbot):
@@ -212,7 +215,7 @@ def test_a_shared_timeline_filled_elsewhere_is_drawn_and_kept_when_a_report_is_s
     qtbot.waitUntil(lambda: ("cuda:0", "allocated") in plot.canvas.curves, timeout=2000)
 
     plot.show_report({"memory": {"cpu": [{"t": 0.0, "allocated": GiB, "reserved": None, "used": None, "total": None}]}})
-    assert set(plot.canvas.curves) == {("cpu", "allocated")}
+    assert set(plot.canvas.curves) == {("cpu", "process_rss")}  # an older report's CPU "allocated" is RSS
     assert shared.devices() == ["cuda:0"]  # the session's record is untouched
 
 
@@ -241,7 +244,7 @@ def test_a_reports_memory_section_is_shown(memory_plot):
     report = {"memory": {"cpu": [{"t": 0.0, "allocated": GiB, "reserved": None, "used": 4 * GiB, "total": 8 * GiB},
                                  {"t": 1.5, "allocated": 2 * GiB, "reserved": None, "used": 5 * GiB, "total": 8 * GiB}]}}  # fmt: skip
     memory_plot.show_report(report)
-    x, y = _data(memory_plot.canvas.curves["cpu", "allocated"])
+    x, y = _data(memory_plot.canvas.curves["cpu", "process_rss"])
     assert x.tolist() == pytest.approx([0.0, 1.5]) and y.tolist() == [1.0, 2.0]
 
 
@@ -259,9 +262,9 @@ def test_a_benchmark_fills_the_latency_plot_with_every_sample(latency_plot):
     assert latency_plot.finish_series(result) == key
     latency_plot.redraw()
     drawn = latency_plot.drawn(key)
-    assert drawn["samples"][1].tolist() == list(result.samples_ms)
+    assert drawn["samples"][1].tolist() == pytest.approx(result.samples_ms)
     assert drawn["warmup"][0].tolist() == [-3, -2, -1]  # warm-up apart, at negative indices
-    assert drawn["warmup"][1].tolist() == list(result.warmup_samples_ms)
+    assert drawn["warmup"][1].tolist() == pytest.approx(result.warmup_samples_ms)
     assert drawn["median"][1][-1] == pytest.approx(result.median_ms)
     (row,) = latency_plot.summary_rows()
     assert row["label"] == "cpu · float32"
@@ -282,9 +285,12 @@ def test_the_summary_compares_runs_with_bars_and_p5_p95_whiskers(latency_plot):
     summary = latency_plot.summary_plot.getPlotItem()
     bars = next(i for i in summary.items if isinstance(i, pg.BarGraphItem))
     whiskers = next(i for i in summary.items if isinstance(i, pg.ErrorBarItem))
-    assert list(bars.opts["height"]) == [first.median_ms, second.median_ms]
-    assert whiskers.opts["top"][0] == pytest.approx(first.p95_ms - first.median_ms)
-    assert whiskers.opts["bottom"][1] == pytest.approx(second.median_ms - second.p5_ms)
+    # Drawn in the unit the axis names (µs for these tiny runs), as the bar labels are.
+    unit, per_ms = latency_plot.canvas.summary_unit
+    assert summary.getAxis("left").labelText.startswith(f"median ({unit})")
+    assert list(bars.opts["height"] * per_ms) == pytest.approx([first.median_ms, second.median_ms])
+    assert whiskers.opts["top"][0] * per_ms == pytest.approx(first.p95_ms - first.median_ms)
+    assert whiskers.opts["bottom"][1] * per_ms == pytest.approx(second.median_ms - second.p5_ms)
     ticks = summary.getAxis("bottom")._tickLevels[0]
     assert [label for _, label in ticks] == ["cpu · float32", "cpu · float64"]
 

@@ -155,12 +155,14 @@ def test_a_cast_marks_the_memory_plot_which_has_points_for_every_device(qtbot, m
     window.tabs.setCurrentWidget(plot)
     window.show()
     qtbot.waitUntil(lambda: ("cuda:1", "allocated") in plot.canvas.curves, timeout=5000)
-    for device in ("cpu", "cuda:0", "cuda:1"):
-        assert len(plot.canvas.curves[device, "allocated"].xData) >= 1
-    # Eight curves: the legend names the devices (colour) and the figures (line style) apart.
+    for key in (("cpu", "model"), ("cpu", "process_rss"), ("cuda:0", "allocated"), ("cuda:1", "allocated")):
+        assert len(plot.canvas.curves[key].xData) >= 1
+    # Nine curves: the legend names the devices (colour) and the figures (line style) apart,
+    # the model's own bytes first; with GPUs present the process and machine curves show.
     legend = [label.text for _, label in plot.canvas.getPlotItem().legend.items]
-    assert legend == ["allocated (cpu: RSS)", "reserved (cache)", "used (cpu: system)",
-                      "cpu", "cuda:0", "cuda:1"]  # fmt: skip
+    assert legend[0].startswith("model") and legend[-3:] == ["cpu", "cuda:0", "cuda:1"]
+    assert {"allocated", "reserved (cache)", "process RSS", "machine used"} <= set(legend)
+    assert plot.canvas.curves["cpu", "process_rss"].isVisible() and plot.secondary_check.isChecked()
     assert plot.canvas.getAxis("left").labelText in ("memory (MiB)", "memory (GiB)")
     window.close()  # while the fake GPUs are still installed: the sampler reads them until then
 

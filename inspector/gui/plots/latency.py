@@ -14,11 +14,12 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.plots.latency_canvas import LatencyCanvas
 from inspector.gui.plots.memory import DEFAULT_REDRAW_FPS
+from inspector.gui.plots.readable import batch_of, format_in_unit, throughput_text
 from inspector.gui.plots.render import png_bytes
 from inspector.gui.plots.series import Series, SeriesKey, field_of, series_label
 from inspector.gui.plots.theme import PALETTE, device_color
@@ -56,9 +57,24 @@ class LatencyPlot(QWidget):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.canvas.samples_plot, "Samples")
         self.tabs.addTab(self.canvas.summary_plot, "Summary")
+        self.logCheck = QCheckBox("Log scale", self, objectName="latencyLogCheck")
+        self.logCheck.setToolTip("A logarithmic latency axis: every sample in view, outliers included")
+        self.logCheck.toggled.connect(self._log_toggled)
+        # The hover readout: the sample under the pointer (or the bar), in words.
+        self.readout = QLabel(self, objectName="latencyReadout")
+        self.readout.setTextFormat(Qt.TextFormat.PlainText)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(6, 0, 6, 0)
+        bar.addWidget(self.logCheck)
+        bar.addSpacing(12)
+        bar.addWidget(self.readout, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(bar)
         layout.addWidget(self.tabs)
+        self.canvas.samples_plot.scene().sigMouseMoved.connect(self._samples_hovered)
+        self.canvas.summary_plot.scene().sigMouseMoved.connect(self._summary_hovered)
         # After a per-module run the Summary tab names where the time went (the model
         # tree's Time column has every module). A label under the tabs rather than a page
         # around the plot, so the Summary page stays the plot itself.
@@ -114,6 +130,7 @@ class LatencyPlot(QWidget):
         self._replaced = self.series.get(key)
         self.series[key] = Series(*key)
         self._current = key
+        self.canvas.follow_bulk = True  # a new run: fit its bulk again, whatever the zoom was
         self._schedule(key)
         return key
 
@@ -159,6 +176,7 @@ class LatencyPlot(QWidget):
                         if field_of(result, name) is not None} or None  # fmt: skip
         if series.stats is not None and len(series.stats) < 3:
             series.stats = None  # an old/partial entry: recompute from the samples
+        series.batch = batch_of(field_of(result, "input_shape"))
         series.status = ""
         self.series[key] = series
         self._current, self._replaced = None, None
@@ -200,19 +218,13 @@ class LatencyPlot(QWidget):
         self.series.clear()
         self._current, self._replaced = None, None
         self._dirty.clear()
+        self.canvas.refresh_range()
         self.canvas.draw_summary([])
         self.set_top_modules("")
 
     def _drop_items(self, key: SeriesKey) -> None:
-        items = self.canvas.items.pop(key, None)
-        self.canvas._warmup_counts.pop(key, None)
         self._colors.pop(key, None)
-        if items is None:
-            return
-        plot = self.canvas.samples_plot.getPlotItem()
-        for item in (items.samples, items.warmup, items.median):
-            plot.removeItem(item)
-        self.canvas._update_warmup_region()
+        self.canvas.drop(key)
 
     def _current_series(self) -> Series:
         if self._current not in self.series:
@@ -237,6 +249,7 @@ class LatencyPlot(QWidget):
                 if key in self.series:
                     self.canvas.draw_series(key, self.series[key], self._color(key))
             self._dirty.clear()
+            self.canvas.refresh_range()
             self._summary_stale = True
         if summary and self._summary_stale:
             self._summary_stale = False
@@ -254,7 +267,8 @@ class LatencyPlot(QWidget):
             if stats is None:
                 continue
             label = series_label(key) + (f" ({s.status})" if s.status else "")
-            rows.append({"key": key, "label": label, "color": self._color(key), **stats})
+            rows.append({"key": key, "label": label, "color": self._color(key), "mode": key[2],
+                         "batch": s.batch, **stats})  # fmt: skip
         return rows
 
     def summary_rows(self) -> list[dict]:
@@ -262,13 +276,75 @@ class LatencyPlot(QWidget):
         return self.canvas.summary_rows
 
     def drawn(self, key: SeriesKey) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """The points on screen for one run: ``samples``, ``warmup`` and ``median`` as (x, y)."""
+        """The points on screen for one run: ``samples``, ``warmup`` and ``median`` as (x, y),
+        y in ms whatever unit the axis shows; ``clipped``: the outliers' indices at the edge."""
         items = self.canvas.items[key]
         out = {}
         for name in ("samples", "warmup", "median"):
             x, y = getattr(items, name).getData()
-            out[name] = (np.asarray(x if x is not None else []), np.asarray(y if y is not None else []))
+            y = np.asarray(y if y is not None else [], dtype=float) * self.canvas.unit[1]
+            out[name] = (np.asarray(x if x is not None else []), y)
+        x, y = items.clipped.getData()
+        out["clipped"] = (np.asarray(x), np.asarray(y, dtype=float) * self.canvas.unit[1])
         return out
+
+    # ----- controls and hover
+
+    def _log_toggled(self, on: bool) -> None:
+        self.canvas.set_log_scale(on)
+
+    def _samples_hovered(self, scene_pos) -> None:
+        view = self.samples_plot.getPlotItem().getViewBox()
+        if not view.sceneBoundingRect().contains(scene_pos):
+            return
+        point = view.mapSceneToView(scene_pos)
+        self.readout.setText(self.readout_at(point.x(), point.y()))
+
+    def readout_at(self, x: float, y: float) -> str:
+        """The hover text for view coordinates (x, y): the sample nearest the pointer at
+        index ``round(x)`` among the runs on screen, as "sample 37 · cpu · float32: 41.2 µs"."""
+        index = int(round(x))
+        if self.canvas.log_scale:
+            y_ms = 10.0 ** y * self.canvas.unit[1] if y < 300 else float("inf")
+        else:
+            y_ms = y * self.canvas.unit[1]
+        best: tuple[float, str] | None = None
+        for key, series in self.series.items():
+            items = self.canvas.items.get(key)
+            if items is None or not items.samples.isVisible():
+                continue
+            if index >= 0:
+                values = series.samples.values()
+                value = float(values[index]) if index < len(values) else float("nan")
+                what = f"sample {index}"
+            else:
+                k = len(series.warmup_ms)
+                value = float(series.warmup_ms[index + k]) if -index <= k else float("nan")
+                what = f"warm-up call {index + k + 1} of {k}"
+            if not np.isfinite(value):
+                continue
+            distance = abs(np.log(value / y_ms)) if value > 0 and y_ms > 0 else abs(value - y_ms)
+            text = f"{what} · {series_label(key)}: {format_in_unit(value, self.canvas.unit)}"
+            if best is None or distance < best[0]:
+                best = (distance, text)
+        return best[1] if best is not None else ""
+
+    def _summary_hovered(self, scene_pos) -> None:
+        view = self.summary_plot.getPlotItem().getViewBox()
+        if not view.sceneBoundingRect().contains(scene_pos):
+            return
+        self.readout.setText(self.summary_readout_at(view.mapSceneToView(scene_pos).x()))
+
+    def summary_readout_at(self, x: float) -> str:
+        """The hover text for the summary bar at ``x``: its figures and throughput."""
+        rows = self.canvas.summary_rows
+        index = int(round(x))
+        if not 0 <= index < len(rows) or abs(x - index) > 0.4:
+            return ""
+        row, unit = rows[index], self.canvas.summary_unit
+        figures = ", ".join(f"{name} {format_in_unit(row[f'{name}_ms'], unit)}" for name in ("median", "p5", "p95"))
+        rate = throughput_text(row["median_ms"], str(row.get("mode", "")), row.get("batch"))
+        return f"{row['label']}: {figures}" + (f" · {rate}" if rate else "")
 
     def render_png(self, width: int = 960, height: int = 480, view: str = "samples") -> bytes:
         """One view (``"samples"`` or ``"summary"``) as a PNG of exactly ``width`` x ``height``."""
@@ -278,6 +354,9 @@ class LatencyPlot(QWidget):
         try:
             for key, series in self.series.items():
                 twin.draw_series(key, series, self._color(key))
+            twin.log_scale = self.canvas.log_scale
+            twin.samples_plot.getPlotItem().setLogMode(y=twin.log_scale)
+            twin.refresh_range()
             twin.draw_summary(self._summary_rows())
             plot = twin.samples_plot if view == "samples" else twin.summary_plot
             return png_bytes(plot.getPlotItem(), width, height)

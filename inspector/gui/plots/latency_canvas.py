@@ -12,16 +12,27 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
-from inspector.core.units import format_ms
 from inspector.core.vocabulary import DType
+from inspector.gui.plots.readable import BulkRange, bulk_range, format_in_unit, throughput_text, time_unit
 from inspector.gui.plots.series import Series, SeriesKey, series_label
 from inspector.gui.plots.theme import restyle, theme_colors, translucent
 
-#: Share of the latency samples the y axis fits by default (the rest are outliers).
-LATENCY_VISIBLE_FRACTION = 0.99
-
 _DTYPE_SYMBOLS = {DType.FLOAT32: "o", DType.FLOAT16: "t", DType.BFLOAT16: "s", DType.FLOAT64: "d"}
+#: A summary whisker reaching higher than this many times the largest median is clipped at
+#: that height (its p95 written beside it), so a noisy run's bars keep most of the plot.
+SUMMARY_WHISKER_CAP = 3.0
 
+
+class IntegerAxis(pg.AxisItem):
+    """An axis of sample indices: ticks only at whole numbers, written without decimals."""
+
+    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802,N803 (pyqtgraph's names)
+        levels = [(max(1.0, float(round(spacing))), offset)
+                  for spacing, offset in super().tickSpacing(minVal, maxVal, size) if spacing >= 0.5]  # fmt: skip
+        return levels or [(1.0, 0.0)]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
+        return [f"{round(v):d}" for v in values]
 
 
 
@@ -30,6 +41,7 @@ class _SeriesItems:
     samples: pg.PlotDataItem
     warmup: pg.PlotDataItem
     median: pg.PlotDataItem
+    clipped: pg.ScatterPlotItem  # outliers, drawn at the top edge of the view
 
 
 class LatencyCanvas(QWidget):
@@ -37,7 +49,7 @@ class LatencyCanvas(QWidget):
 
     def __init__(self, parent: QWidget | None = None, prefix: str = "latency") -> None:
         super().__init__(parent)
-        self.samples_plot = pg.PlotWidget(self)
+        self.samples_plot = pg.PlotWidget(self, axisItems={"bottom": IntegerAxis("bottom")})
         self.samples_plot.setObjectName(f"{prefix}SamplesPlot")
         self.summary_plot = pg.PlotWidget(self)
         self.summary_plot.setObjectName(f"{prefix}SummaryPlot")
@@ -49,15 +61,31 @@ class LatencyCanvas(QWidget):
         # Under a minimum time a run keeps up to 100,000 samples: draw what is in view, reduced.
         samples.setClipToView(True)
         samples.setDownsampling(auto=True, mode="peak")
-        # The y range spans the middle 99 % of the samples: on a tiny model one scheduler
-        # hiccup is 100x the median and would flatten every other sample against the floor.
-        # (pyqtgraph's "A" button and the menu's "View All" still show everything.)
-        samples.getViewBox().enableAutoRange(axis="y", enable=LATENCY_VISIBLE_FRACTION)
+        # The y range follows the bulk of the samples (``refresh_range``): on a tiny model one
+        # scheduler hiccup is 100x the median and would flatten every other sample against the
+        # floor. Outliers are drawn clipped at the top edge and counted; the log scale, the
+        # "A" button and the menu's "View All" still show everything.
+        view = samples.getViewBox()
+        view.enableAutoRange(axis="y", enable=False)
+        view.sigRangeChangedManually.connect(self._user_moved_view)
+        self.follow_bulk = True  # until the user pans or zooms
+        self.log_scale = False
+        self.unit: tuple[str, float] = ("ms", 1.0)
+        self.bulk: BulkRange | None = None
+        self._bulk_for: tuple[tuple, int] = ((), 0)  # the runs and sample count it was found for
+        self.outlier_text = pg.TextItem("", color=theme_colors(self)[1], anchor=(1, 1),
+                                        fill=translucent(theme_colors(self)[0], 210))  # fmt: skip
+        # In the view's pixels, bottom right: the axis starts at zero, so the floor is where
+        # samples are least likely to be (the bulk sits at its median, outliers at the top).
+        self.outlier_text.setParentItem(view)
+        view.sigResized.connect(self._place_outlier_text)
         summary = self.summary_plot.getPlotItem()
         summary.setLabel("left", "median (ms), p5–p95")
+        self.summary_unit: tuple[str, float] = ("ms", 1.0)
         self.summary_plot.setToolTip("Bars: each run's median latency; whiskers: its 5th to 95th percentile")
         summary.getViewBox().setMouseEnabled(x=False, y=True)
         self.items: dict[SeriesKey, _SeriesItems] = {}
+        self._series: dict[SeriesKey, Series] = {}
         self._warmup_counts: dict[SeriesKey, int] = {}
         self._warmup_region: pg.LinearRegionItem | None = None
         self._summary_items: list[pg.GraphicsObject] = []
@@ -68,11 +96,8 @@ class LatencyCanvas(QWidget):
 
     def draw_series(self, key: SeriesKey, series: Series, color: QColor) -> None:
         items = self.items.get(key) or self._add_series_items(key, color)
-        x = np.arange(len(series.samples), dtype=float)
-        items.samples.setData(x, series.samples.values())
-        items.median.setData(x, series.medians.values())
-        k = self._warmup_counts[key] = len(series.warmup_ms)
-        items.warmup.setData(np.arange(-k, 0, dtype=float), np.asarray(series.warmup_ms, dtype=float))
+        self._series[key] = series
+        self._set_series_data(key)
         name = series_label(key) + (f" ({series.status})" if series.status else "")
         legend = self.samples_plot.getPlotItem().legend
         if legend is not None:
@@ -80,6 +105,96 @@ class LatencyCanvas(QWidget):
                 if sample.item is items.samples and label.text != name:
                     label.setText(name)
         self._update_warmup_region()
+
+    def _set_series_data(self, key: SeriesKey) -> None:
+        """Hand one run's points to its items, in the axis's unit."""
+        items, series, scale = self.items[key], self._series[key], self.unit[1]
+        x = np.arange(len(series.samples), dtype=float)
+        items.samples.setData(x, series.samples.values() / scale)
+        items.median.setData(x, series.medians.values() / scale)
+        k = self._warmup_counts[key] = len(series.warmup_ms)
+        items.warmup.setData(np.arange(-k, 0, dtype=float), np.asarray(series.warmup_ms, dtype=float) / scale)
+
+    def drop(self, key: SeriesKey) -> None:
+        """Forget one run and take its items off the plot."""
+        self._series.pop(key, None)
+        self._warmup_counts.pop(key, None)
+        items = self.items.pop(key, None)
+        if items is not None:
+            plot = self.samples_plot.getPlotItem()
+            for item in (items.samples, items.warmup, items.median, items.clipped):
+                plot.removeItem(item)
+        self._update_warmup_region()
+
+    def set_log_scale(self, on: bool) -> None:
+        """A log y axis shows every sample, outliers included; linear follows the bulk."""
+        self.log_scale = bool(on)
+        self.follow_bulk = True
+        self.samples_plot.getPlotItem().setLogMode(y=self.log_scale)
+        self.refresh_range()
+
+    def _user_moved_view(self, *_: object) -> None:
+        self.follow_bulk = False  # a user's zoom or pan is theirs until the next run
+
+    def refresh_range(self) -> None:
+        """Fit the y axis to the bulk of every run's samples, pick the unit it reads in,
+        and draw the samples above it as markers at its top edge, counted in its corner."""
+        # The quartiles of 100,000 samples cost ~3 ms: worked out again only when the runs
+        # change or their samples grow by a hundredth (the bulk cannot move much meanwhile).
+        runs = tuple((key, id(s.samples)) for key, s in self._series.items())
+        count = sum(len(s.samples) for s in self._series.values())
+        last_runs, last_count = self._bulk_for
+        if runs != last_runs or not last_count <= count < last_count * 1.01 + 1:
+            values = [s.samples.values() for s in self._series.values()]
+            self.bulk = bulk_range(np.concatenate(values)) if values else None
+            self._bulk_for = (runs, count)
+        unit = time_unit(self.bulk.top_ms) if self.bulk is not None else ("ms", 1.0)
+        if unit != self.unit:
+            self.unit = unit
+            self.samples_plot.getPlotItem().setLabel("left", f"latency ({unit[0]})")
+            for key in self._series:
+                self._set_series_data(key)
+        clipping = self.bulk is not None and not self.log_scale
+        top = self.bulk.top_ms if clipping and self.bulk is not None else np.inf
+        warmups_above = 0
+        for key, items in self.items.items():
+            series = self._series.get(key)
+            if series is None or not clipping:
+                items.clipped.setData([], [])
+                continue
+            samples = series.samples.values()
+            warmup = np.asarray(series.warmup_ms, dtype=float)
+            over = np.flatnonzero(samples > top).astype(float)
+            warm_over = np.flatnonzero(warmup > top) - len(warmup)
+            warmups_above += len(warm_over)
+            x = np.concatenate([over, warm_over.astype(float)])
+            items.clipped.setData(x, np.full(x.shape, top / self.unit[1]))
+        self._write_outlier_text(clipping, warmups_above)
+        if not self.follow_bulk:
+            return
+        view = self.samples_plot.getPlotItem().getViewBox()
+        if self.log_scale or self.bulk is None:
+            view.enableAutoRange(axis="y", enable=True)
+        else:
+            view.setYRange(0.0, self.bulk.top_ms / self.unit[1], padding=0)
+
+    def _write_outlier_text(self, clipping: bool, warmups_above: int) -> None:
+        bulk = self.bulk
+        parts = []
+        if clipping and bulk is not None and bulk.outliers:
+            many = "s" if bulk.outliers > 1 else ""
+            parts.append(f"▲ {bulk.outliers} outlier{many} above (largest {format_in_unit(bulk.largest_ms, time_unit(bulk.largest_ms))})")
+        if clipping and warmups_above:
+            parts.append(f"▲ {warmups_above} warm-up call{'s' if warmups_above > 1 else ''} above")
+        text = "\n".join(parts + (["log scale shows all"] if parts else []))
+        if text != self.outlier_text.textItem.toPlainText():  # laying text out costs a frame
+            self.outlier_text.setText(text)
+            self._place_outlier_text()
+        self.outlier_text.setVisible(bool(parts))
+
+    def _place_outlier_text(self, *_: object) -> None:
+        view = self.samples_plot.getPlotItem().getViewBox()
+        self.outlier_text.setPos(view.width() - 4, view.height() - 2)
 
     def _add_series_items(self, key: SeriesKey, color: QColor) -> _SeriesItems:
         plot = self.samples_plot.getPlotItem()
@@ -93,13 +208,17 @@ class LatencyCanvas(QWidget):
         # rest: drawn, but left out of the auto-range so the timed samples fill the plot.
         warmup = pg.PlotDataItem(pen=None, symbol="x", symbolSize=8, symbolPen=pg.mkPen(color, width=1),
                                  symbolBrush=None)  # fmt: skip
+        # Outliers: a triangle pointing up at the top edge, where the sample left the view.
+        clipped = pg.ScatterPlotItem(symbol="t1", size=9, pen=pg.mkPen(color, width=1), brush=color)
         plot.addItem(median)
         plot.addItem(warmup, ignoreBounds=True)
-        self.items[key] = _SeriesItems(samples, warmup, median)
+        plot.addItem(clipped, ignoreBounds=True)
+        self.items[key] = _SeriesItems(samples, warmup, median, clipped)
         return self.items[key]
 
     def _ensure_legend_keys(self) -> None:
-        """Two neutral legend entries that explain the symbols: the median line and warm-up."""
+        """Two neutral legend entries that explain the symbols: the median line and warm-up
+        (the outliers' triangles are explained by the count in the plot's corner)."""
         if self._legend_keys_added:
             return
         legend = self.samples_plot.getPlotItem().legend
@@ -143,12 +262,21 @@ class LatencyCanvas(QWidget):
         median = np.array([r["median_ms"] for r in rows], dtype=float)
         p5 = np.array([r["p5_ms"] for r in rows], dtype=float)
         p95 = np.array([r["p95_ms"] for r in rows], dtype=float)
-        bars = pg.BarGraphItem(x=x, height=median, width=0.6,
+        # A whisker far above every bar (a noisy train step: p95 84x the median) is cut at
+        # SUMMARY_WHISKER_CAP x the largest median and its p95 written out, so the bars keep
+        # the plot's height instead of a sliver at its floor.
+        cap = SUMMARY_WHISKER_CAP * float(np.max(median))
+        shown_top = np.minimum(p95, cap) if cap > 0 else p95
+        top_ms = float(max(np.max(shown_top), np.max(median)))
+        unit = self.summary_unit = time_unit(top_ms)
+        scale = unit[1]
+        plot.setLabel("left", f"median ({unit[0]}), p5–p95")
+        bars = pg.BarGraphItem(x=x, height=median / scale, width=0.6,
                                brushes=[translucent(r["color"], 200) for r in rows],
                                pens=[pg.mkPen(r["color"], width=1) for r in rows])  # fmt: skip
         foreground = theme_colors(self)[1]
-        whiskers = pg.ErrorBarItem(x=x, y=median, top=np.maximum(p95 - median, 0),
-                                   bottom=np.maximum(median - p5, 0), beam=0.2,
+        whiskers = pg.ErrorBarItem(x=x, y=median / scale, top=np.maximum(shown_top - median, 0) / scale,
+                                   bottom=np.maximum(median - p5, 0) / scale, beam=0.2,
                                    pen=pg.mkPen(foreground, width=1))  # fmt: skip
         self._summary_items += [bars, whiskers]
         for item in (bars, whiskers):
@@ -159,13 +287,19 @@ class LatencyCanvas(QWidget):
             if fastest > 0 and len(rows) > 1:
                 times = row["median_ms"] / fastest
                 ratio = " (fastest)" if times == 1 else f" ({times:.2f}× slower)"
-            text = pg.TextItem(f"{format_ms(row['median_ms'], compact=True)}{ratio}", color=foreground, anchor=(0.5, 1.0))
-            text.setPos(float(i), float(p95[i]))
+            lines = [f"{format_in_unit(row['median_ms'], unit)}{ratio}"]
+            if p95[i] > shown_top[i]:
+                lines.append(f"p95 {format_in_unit(float(p95[i]), unit)} ↑ (clipped)")
+            rate = throughput_text(row["median_ms"], str(row.get("mode", "")), row.get("batch"))
+            if rate:
+                lines.append(rate)
+            text = pg.TextItem("\n".join(lines), color=foreground, anchor=(0.5, 1.0))
+            text.setPos(float(i), float(shown_top[i]) / scale)
             plot.addItem(text, ignoreBounds=True)
             self._summary_items.append(text)
         plot.setXRange(-0.6, len(rows) - 0.4, padding=0)
-        # Room above the tallest whisker for its label; bars start at zero.
-        plot.setYRange(0, float(np.max(p95)) * 1.18 or 1.0, padding=0)
+        # Room above the tallest whisker for its label (up to three lines); bars start at zero.
+        plot.setYRange(0, top_ms / scale * 1.35 or 1.0, padding=0)
 
     @property
     def summary_rows(self) -> list[dict]:

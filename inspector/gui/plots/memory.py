@@ -11,13 +11,15 @@ from __future__ import annotations
 import time
 from typing import Any, Iterable, Mapping
 
-from PySide6.QtCore import QTimer, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from inspector.core.devices import MemoryReading
-from inspector.core.memory_log import MemoryTimeline
-from inspector.gui.plots.memory_canvas import Marker, MemoryCanvas
+from inspector.core.memory_log import MemoryTimeline, report_point
+from inspector.core.placement import KINDS
+from inspector.core.units import format_bytes
+from inspector.gui.plots.memory_canvas import Marker, MemoryCanvas, figure_label
 from inspector.gui.plots.render import png_bytes
 
 #: Redraws per second. Five to ten reads as live; more only costs CPU.
@@ -56,6 +58,15 @@ class MemoryPlot(QWidget):
         for text, seconds in MEMORY_WINDOWS:
             self.window_combo.addItem(text, seconds)
         self.window_combo.currentIndexChanged.connect(self._window_changed)
+        self.secondary_check = QCheckBox("Process RSS && machine", self, objectName="memorySecondaryCheck")
+        self.secondary_check.setToolTip(
+            "Also draw this process's resident memory (RSS: mostly torch itself) and the whole "
+            "machine's used memory. Neither is the model's; off by default without an accelerator."
+        )
+        self.secondary_check.toggled.connect(self._secondary_toggled)
+        self.readout = QLabel(self, objectName="memoryReadout")
+        self.readout.setTextFormat(Qt.TextFormat.PlainText)
+        self.canvas.scene().sigMouseMoved.connect(self._hovered)
         self._build_layout()
         self._add_menu_actions()
         self._update_pause_text()
@@ -83,7 +94,10 @@ class MemoryPlot(QWidget):
         bar.addSpacing(12)
         bar.addWidget(QLabel("Show:", self))
         bar.addWidget(self.window_combo)
-        bar.addStretch(1)
+        bar.addSpacing(12)
+        bar.addWidget(self.secondary_check)
+        bar.addSpacing(12)
+        bar.addWidget(self.readout, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
@@ -154,11 +168,14 @@ class MemoryPlot(QWidget):
         self.canvas.clear_all()
         t0 = self.timeline.t0
         for device, points in (report.get("memory") or {}).items():
-            self.timeline.add(
-                MemoryReading(str(device), t0 + float(p.get("t", 0.0)), p.get("allocated"),
-                              p.get("reserved"), p.get("used"), p.get("total"))  # fmt: skip
-                for p in points
-            )
+            readings = []
+            for raw in points:
+                p = report_point(str(device), raw)  # the CPU's RSS, by its new name or its old
+                rss_or_allocated = p["process_rss"] if device == "cpu" else p["allocated"]
+                readings.append(MemoryReading(str(device), t0 + float(p.get("t") or 0.0), rss_or_allocated,
+                                              p["reserved"], p["used"], p["total"], p["other_processes"]))  # fmt: skip
+            self.timeline.add(readings)
+        self.timeline.add_model_report(report.get("model_memory"))
         self.redraw()
 
     # ----- controls
@@ -201,6 +218,41 @@ class MemoryPlot(QWidget):
         self.canvas.clear_all()
         self._dirty = False
 
+    def _secondary_toggled(self, on: bool) -> None:
+        self.canvas.set_secondary_visible(on)
+        self.redraw()
+
+    def _sync_secondary_check(self) -> None:
+        shown = bool(self.canvas.show_secondary)
+        if self.secondary_check.isChecked() != shown:
+            self.secondary_check.blockSignals(True)
+            self.secondary_check.setChecked(shown)
+            self.secondary_check.blockSignals(False)
+
+    def _hovered(self, scene_pos) -> None:
+        view = self.canvas.getPlotItem().getViewBox()
+        if view.sceneBoundingRect().contains(scene_pos):
+            self.readout.setText(self.readout_at(view.mapSceneToView(scene_pos).x()))
+
+    def readout_at(self, t: float) -> str:
+        """The hover text at ``t`` seconds: every curve on screen's value there, the model's
+        split into its kinds ("t 12.3 s · model on cpu 1.2 MiB (parameter 1.0 MiB, ...)")."""
+        parts = [f"t {t:.1f} s"]
+        model = self.timeline.model_at(t)
+        for (device, figure), curve in self.canvas.curves.items():
+            if not curve.isVisible():
+                continue
+            value = self.canvas.value_at((device, figure), t)
+            if value is None:
+                continue
+            text = f"{figure_label(device, figure)} {format_bytes(value)}"
+            if figure == "model" and model is not None:
+                kinds = model.by_device.get(device, {})
+                split = ", ".join(f"{k.replace('_', ' ')} {format_bytes(kinds[k])}" for k in KINDS if kinds.get(k))
+                text += f" ({split})" if split else ""
+            parts.append(text)
+        return " · ".join(parts) if len(parts) > 1 else ""
+
     def _window_changed(self, index: int) -> None:
         self._window = self.window_combo.itemData(index)
         if self._window is None:
@@ -234,6 +286,7 @@ class MemoryPlot(QWidget):
             return
         self._dirty = False
         latest = self.canvas.draw(self.timeline, self._window)
+        self._sync_secondary_check()
         if self._window is not None:
             view = self.canvas.getPlotItem().getViewBox()
             view.setXRange(max(0.0, latest - self._window), max(latest, self._window), padding=0)
@@ -244,6 +297,7 @@ class MemoryPlot(QWidget):
         """The whole timeline and its markers as a PNG of exactly ``width`` x ``height``."""
         twin = MemoryCanvas(None, name="memoryPlotExport")
         try:
+            twin.show_secondary = self.canvas.show_secondary
             twin.draw(self.timeline)
             for number, marker in enumerate(self.markers):
                 twin.add_marker(marker, self.timeline.t0, number)

@@ -17,28 +17,54 @@ from inspector.core.memory_log import MemoryTimeline
 from inspector.gui.plain_text import plain_tooltip
 from inspector.gui.plots.theme import device_color, restyle, theme_colors, translucent
 
-#: Figures of a MemoryReading drawn as curves (not ``total``: a device's size would flatten
-#: every other curve against the floor).
-MEMORY_FIGURES = ("allocated", "reserved", "used")
+#: The curves of one device, in legend order. ``model``: the model's own bytes there (from the
+#: placement ledger, steps at each move). Accelerators: the allocator's ``allocated`` and
+#: ``reserved`` bytes and the driver's ``used`` (whole device). The CPU: this process's
+#: resident set (``process_rss``) and the machine's used memory (``machine_used``): neither is
+#: the model's, so they are secondary curves (``SECONDARY_FIGURES``). Not ``total``: a
+#: device's size would flatten every other curve against the floor.
+MEMORY_FIGURES = ("model", "allocated", "reserved", "used", "other_processes", "process_rss", "machine_used")
+#: Curves shown only on request ("Process & machine" box, or their legend entry) on a
+#: machine without an accelerator, where they would dwarf the model.
+SECONDARY_FIGURES = frozenset({"process_rss", "machine_used"})
+#: Which column of a reading each CPU figure is drawn from (``MemoryReading`` keeps the RSS
+#: in ``allocated`` for the CPU).
+_CPU_COLUMNS = {"process_rss": "allocated", "machine_used": "used"}
 #: Up to this many curves the memory legend names each one; beyond (several GPUs) it names the
 #: devices (colour) and the figures (line style) apart, so it stays two rows high.
-LEGEND_CURVES_MAX = 6
+LEGEND_CURVES_MAX = 8
 #: The line-style key of that compact legend.
 FIGURE_KEYS = {
-    "allocated": "allocated (cpu: RSS)",
+    "model": "model (params, buffers, grads, optimizer state)",
+    "allocated": "allocated",
     "reserved": "reserved (cache)",
-    "used": "used (cpu: system)",
+    "used": "used (driver, whole device)",
+    "other_processes": "other processes (NVML)",
+    "process_rss": "process RSS",
+    "machine_used": "machine used",
 }
-_BINARY_UNITS = (("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40))
+_BINARY_UNITS = (("B", 1), ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40))
 # Lines tell a device's figures apart by style; the device is the colour.
 _FIGURE_STYLES = {
+    "model": Qt.PenStyle.SolidLine,
     "allocated": Qt.PenStyle.SolidLine,
     "reserved": Qt.PenStyle.DashLine,
     "used": Qt.PenStyle.DotLine,
+    "other_processes": Qt.PenStyle.DashDotDotLine,
+    "process_rss": Qt.PenStyle.DashDotLine,
+    "machine_used": Qt.PenStyle.DotLine,
 }
+#: The model's curve is the one to read first: drawn thicker, above the others.
+_FIGURE_WIDTHS = {"model": 3}
+#: Marker labels: pixels between lanes' labels, and the share of the plot's height they may use.
+_LABEL_GAP_PX = 6
+_LABEL_HEIGHT_SHARE = 0.85
+#: Longer labels are shortened on the plot (the marker's tooltip has them whole).
+_LABEL_MAX_CHARS = 32
 
 def pick_unit(max_bytes: float) -> tuple[str, int]:
-    """The largest binary unit in which ``max_bytes`` is still at least 1 (MiB at the least)."""
+    """The largest binary unit in which ``max_bytes`` is still at least 1 (bytes at the least:
+    the example model is 44 bytes)."""
     name, size = _BINARY_UNITS[0]
     for unit, unit_size in _BINARY_UNITS:
         if max_bytes >= unit_size:
@@ -47,6 +73,9 @@ def pick_unit(max_bytes: float) -> tuple[str, int]:
 
 
 def _label_text(text: str) -> str:
+    text = text.replace("dtype=torch.", "dtype=")  # on the plot only: the tooltip has the call
+    if len(text) > _LABEL_MAX_CHARS:  # the head says what ran; the tail how it ended
+        text = text[: _LABEL_MAX_CHARS - 12] + "…" + text[-11:]
     # InfLineLabel formats its text with str.format({value}); braces in a label are literal.
     return text.replace("{", "{{").replace("}", "}}")
 
@@ -61,14 +90,23 @@ class Marker:
 
 
 def figure_label(device: str, figure: str) -> str:
-    """Legend text: what each figure means on that kind of device (see ``MemoryReading``)."""
-    if device == "cpu":
-        return {"allocated": "cpu RSS (this process)", "used": "cpu system used"}.get(figure, f"cpu {figure}")
+    """Legend text: what each figure is, named as what it measures."""
     return {
+        "model": f"model on {device}",
         "allocated": f"{device} allocated",
         "reserved": f"{device} reserved (cache)",
-        "used": f"{device} used (whole device)",
+        "used": f"{device} used (driver, whole device)",
+        "other_processes": f"{device} other processes (NVML)",
+        "process_rss": "process RSS",
+        "machine_used": "machine used",
     }.get(figure, f"{device} {figure}")
+
+
+def _columns_of(device: str, col: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A device's readings under the figure names the plot draws them as."""
+    if device == "cpu":
+        return {figure: col[column] for figure, column in _CPU_COLUMNS.items()}
+    return {figure: col[figure] for figure in ("allocated", "reserved", "used", "other_processes")}
 
 
 class MemoryCanvas(pg.PlotWidget):
@@ -92,8 +130,14 @@ class MemoryCanvas(pg.PlotWidget):
         self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}
         self.marker_items: list[pg.GraphicsObject] = []
         self.unit = ("MiB", 1 << 20)
+        #: Process RSS and machine used shown? None: not decided yet (shown once an
+        #: accelerator appears, hidden on a CPU-only machine); then the user's choice.
+        self.show_secondary: bool | None = None
         self._legend_keys: list[pg.PlotDataItem] = []  # the compact legend's samples
         self._legend_for: tuple = ()  # the curves the legend was built for
+        view = item.getViewBox()
+        view.sigXRangeChanged.connect(self.layout_marker_labels)
+        view.sigResized.connect(self.layout_marker_labels)
 
     def draw(self, timeline: MemoryTimeline, last_seconds: float | None = None) -> float:
         """Put the timeline's readings on the curves; returns the latest time (s).
@@ -110,25 +154,63 @@ class MemoryCanvas(pg.PlotWidget):
             lasts = [timeline.series_since(device, math.inf)["t"] for device in devices]
             latest = max((float(t[-1]) for t in lasts if t.size), default=0.0)
             columns = {device: timeline.series_since(device, latest - last_seconds) for device in devices}
-        peak = max(
-            (float(np.nanmax(col[f])) for col in columns.values() for f in MEMORY_FIGURES
-             if col[f].size and not np.all(np.isnan(col[f]))),
-            default=0.0,
-        )  # fmt: skip
+        if self.show_secondary is None:
+            self.show_secondary = any(device != "cpu" for device in devices)
+        # Per device, the model's own bytes first, then what the device's readings say.
+        figures: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
+        for device in dict.fromkeys([*timeline.model_devices(), *devices]):
+            model = timeline.model_series(device, until=latest)
+            if model["t"].size:
+                figures[device, "model"] = (model["t"], model["total"])
+            if device in columns:
+                col = columns[device]
+                for figure, values in _columns_of(device, col).items():
+                    figures[device, figure] = (col["t"], values)
+        known = {key: float(np.nanmax(values)) for key, (_, values) in figures.items()
+                 if values.size and not np.all(np.isnan(values))}  # fmt: skip
+        # The unit follows what is on screen (a 44-byte model next to a hidden 470 MiB RSS
+        # reads in bytes); with nothing on screen, what could be shown.
+        shown = [peak for key, peak in known.items() if self._would_show(key)]
+        peak = max(shown or known.values() or [0.0])
         self._set_unit(pick_unit(peak))
         scale = self.unit[1]
-        for device, col in columns.items():
-            for figure in MEMORY_FIGURES:
-                values = col[figure]
-                curve = self.curves.get((device, figure))
-                if curve is None:
-                    if not values.size or np.all(np.isnan(values)):
-                        continue  # e.g. the CPU has no allocator cache: no empty legend entry
-                    curve = self._add_curve(device, figure)
-                curve.setData(col["t"], values / scale)
+        for key, (t, values) in figures.items():
+            curve = self.curves.get(key)
+            if curve is None:
+                if not values.size or np.all(np.isnan(values)):
+                    continue  # e.g. the CPU has no allocator cache: no empty legend entry
+                curve = self._add_curve(*key)
+            curve.setData(t, values / scale)
         if tuple(self.curves) != self._legend_for:
             self._rebuild_legend()
         return latest
+
+    def _would_show(self, key: tuple[str, str]) -> bool:
+        curve = self.curves.get(key)
+        if curve is not None:
+            return curve.isVisible()
+        return bool(self.show_secondary) or key[1] not in SECONDARY_FIGURES
+
+    def set_secondary_visible(self, on: bool) -> None:
+        """Show or hide the process RSS and machine used curves (and their legend keys)."""
+        self.show_secondary = bool(on)
+        for (_, figure), curve in self.curves.items():
+            if figure in SECONDARY_FIGURES:
+                curve.setVisible(self.show_secondary)
+        for key in self._legend_keys:
+            if getattr(key, "figure", None) in SECONDARY_FIGURES:
+                key.setVisible(self.show_secondary)
+
+    def value_at(self, key: tuple[str, str], t: float) -> float | None:
+        """A curve's value in bytes at ``t`` seconds (its last point at or before ``t``)."""
+        curve = self.curves.get(key)
+        if curve is None or curve.xData is None or not len(curve.xData):
+            return None
+        index = int(np.searchsorted(curve.xData, t, side="right")) - 1
+        if index < 0:
+            return None
+        value = float(curve.yData[index])
+        return None if math.isnan(value) else value * self.unit[1]
 
     def _rebuild_legend(self) -> None:
         """One entry per curve, or (many curves) one per figure and one per device.
@@ -141,24 +223,28 @@ class MemoryCanvas(pg.PlotWidget):
         self._legend_keys.clear()
         self._legend_for = tuple(self.curves)
         if len(self.curves) <= LEGEND_CURVES_MAX:
-            legend.setColumnCount(3)  # e.g. a GPU's allocated, reserved, used per row
+            legend.setColumnCount(4)  # e.g. a GPU's model, allocated, reserved, used per row
             for (device, figure), curve in self.curves.items():
                 legend.addItem(curve, figure_label(device, figure))
             return
         legend.setColumnCount(6)
         foreground = theme_colors(self)[1]
         for figure in (f for f in MEMORY_FIGURES if any(f == fig for _, fig in self.curves)):
-            pen = pg.mkPen(foreground, width=1, style=_FIGURE_STYLES[figure])
-            self._add_legend_key(pen, FIGURE_KEYS[figure], [c for (_, f), c in self.curves.items() if f == figure])
+            pen = pg.mkPen(foreground, width=_FIGURE_WIDTHS.get(figure, 1), style=_FIGURE_STYLES[figure])
+            key = self._add_legend_key(pen, FIGURE_KEYS[figure], [c for (_, f), c in self.curves.items() if f == figure])
+            key.figure = figure
+            if figure in SECONDARY_FIGURES and not self.show_secondary:
+                key.setVisible(False)
         for device in dict.fromkeys(device for device, _ in self.curves):
             pen = pg.mkPen(device_color(device), width=3)
             self._add_legend_key(pen, device, [c for (d, _), c in self.curves.items() if d == device])
 
-    def _add_legend_key(self, pen: Any, label: str, curves: list[pg.PlotDataItem]) -> None:
+    def _add_legend_key(self, pen: Any, label: str, curves: list[pg.PlotDataItem]) -> pg.PlotDataItem:
         key = pg.PlotDataItem(pen=pen)  # never added to the plot: it only lends its sample
         key.visibleChanged.connect(lambda: [curve.setVisible(key.isVisible()) for curve in curves])
         self._legend_keys.append(key)
         self.getPlotItem().legend.addItem(key, label)
+        return key
 
     def _set_unit(self, unit: tuple[str, int]) -> None:
         if unit != self.unit:
@@ -166,39 +252,84 @@ class MemoryCanvas(pg.PlotWidget):
             self.getPlotItem().setLabel("left", f"memory ({unit[0]})")
 
     def _add_curve(self, device: str, figure: str) -> pg.PlotDataItem:
-        pen = pg.mkPen(device_color(device), width=1, style=_FIGURE_STYLES[figure])
+        pen = pg.mkPen(device_color(device), width=_FIGURE_WIDTHS.get(figure, 1), style=_FIGURE_STYLES[figure])
         # Peak downsampling to one min/max pair per pixel column draws the exact envelope;
         # pyqtgraph's default (5 samples per pixel) draws 5x the points for no visible gain.
         # Unnamed: the legend is built by _rebuild_legend, per curve or compact.
         curve = self.getPlotItem().plot(pen=pen, connect="finite", autoDownsampleFactor=1.0)
+        if figure == "model":
+            curve.setZValue(10)  # above the readings it is compared with
+        if figure in SECONDARY_FIGURES and not self.show_secondary:
+            curve.setVisible(False)  # its legend entry shows it greyed: a click brings it
         self.curves[(device, figure)] = curve
         return curve
 
     def add_marker(self, marker: Marker, t0: float, number: int) -> None:
         foreground = theme_colors(self)[1]
-        # Labels sit beside their line near the top, staggered so close neighbours stay legible
-        # (right of the line, or left of it near the right edge).
-        opts = {"position": 0.97 - 0.08 * (number % 5), "anchors": [(0, 0), (1, 0)],
+        # Every label starts at its line and reads rightwards (never flipping sides); lanes
+        # keep neighbours apart (layout_marker_labels), and the tooltip has the full text.
+        opts = {"position": 0.97, "anchors": [(0, 0), (0, 0)],
                 "color": foreground, "fill": translucent(self.backgroundBrush().color(), 200)}
         if marker.end is None:
             line = pg.InfiniteLine(marker.start - t0, angle=90, movable=False,
                                    pen=pg.mkPen(foreground, width=1, style=Qt.PenStyle.DashLine),
                                    label=_label_text(marker.label), labelOpts=opts)  # fmt: skip
             line.setToolTip(plain_tooltip(marker.label))
+            line.setZValue(20)  # its label above the curves, readable
             self.addItem(line, ignoreBounds=True)
             self.marker_items.append(line)
+            self.layout_marker_labels()
             return
         region = pg.LinearRegionItem(
             (marker.start - t0, marker.end - t0), movable=False,
             brush=translucent(foreground, 28), pen=pg.mkPen(translucent(foreground, 120), width=1),
         )  # fmt: skip
         region.setToolTip(plain_tooltip(f"{marker.label} ({marker.end - marker.start:.3f} s)"))
-        pg.InfLineLabel(region.lines[0], text=_label_text(marker.label), **opts)
+        region.label = pg.InfLineLabel(region.lines[0], text=_label_text(marker.label), **opts)
+        region.setZValue(20)
         self.addItem(region, ignoreBounds=True)
         self.marker_items.append(region)
+        self.layout_marker_labels()
+
+    def marker_labels(self) -> list[pg.InfLineLabel]:
+        """Each marker's label, in the order the markers were added."""
+        return [item.label for item in self.marker_items]
+
+    def layout_marker_labels(self, *_: object) -> None:
+        """Put each marker's label in the first lane (from the top) where it ends before the
+        label after it; a label no lane has room for is hidden (its marker's tooltip has it).
+        The newest markers are placed first: what just happened is always labelled.
+
+        Lanes are worked out in pixels, so they follow zoom and resizes: labels never overlap.
+        """
+        view = self.getPlotItem().getViewBox()
+        (x_low, x_high), height = view.viewRange()[0], view.height()
+        width = view.width()
+        if width <= 0 or height <= 0 or x_high <= x_low:
+            return
+        px_per_s = width / (x_high - x_low)
+        lane_starts: list[float] = []  # per lane, the left edge of its leftmost label so far
+        lane_height = max((item.label.boundingRect().height() + 2 for item in self.marker_items), default=0.0)
+        lanes_fit = max(1, int(height * _LABEL_HEIGHT_SHARE // max(lane_height, 1.0)))
+        for item in reversed(self.marker_items):
+            label = item.label
+            start = item.value() if isinstance(item, pg.InfiniteLine) else item.getRegion()[0]
+            left = (start - x_low) * px_per_s
+            right = left + label.boundingRect().width()
+            lane = next((i for i, begins in enumerate(lane_starts) if right + _LABEL_GAP_PX <= begins), len(lane_starts))
+            if lane >= lanes_fit:
+                label.setVisible(False)
+                continue
+            if lane == len(lane_starts):
+                lane_starts.append(left)
+            else:
+                lane_starts[lane] = left
+            label.setVisible(True)
+            label.setPosition(1.0 - (2 + lane * lane_height) / height)
 
     def remove_marker(self, index: int) -> None:
         self.removeItem(self.marker_items.pop(index))
+        self.layout_marker_labels()
 
     def clear_all(self) -> None:
         for item in self.marker_items:

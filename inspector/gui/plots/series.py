@@ -82,6 +82,7 @@ class Series:
     running: RunningMedian = field(default_factory=RunningMedian)
     stats: dict | None = None  # the finished result's statistics (exact, from the core)
     status: str = ""  # "", "cancelled", "failed", ...
+    batch: int | None = None  # the first dimension of the input, once the result says it
 
     @property
     def samples_ms(self) -> np.ndarray:

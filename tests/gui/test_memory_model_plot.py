@@ -1,0 +1,124 @@
+"""The memory view shows the model: its own bytes per device first, moves as steps, process
+RSS and machine memory as labelled secondary curves, marker labels that never collide."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from inspector.core.devices import MemoryReading, memory_reading  # noqa: E402
+from inspector.core.memory_log import MemoryTimeline  # noqa: E402
+from inspector.core.moves import MoveRequest  # noqa: E402
+from inspector.core.session import LoadRequest, Session  # noqa: E402
+from inspector.gui.plots import MemoryPlot  # noqa: E402
+
+MiB, GiB = 1 << 20, 1 << 30
+DTYPES = ("float64", "float16", "float32", "float64", "bfloat16")
+
+
+@pytest.fixture
+def five_moves(qtbot):
+    """A plot on a session's timeline after a load and five casts, with CPU readings."""
+    timeline = MemoryTimeline()
+    session = Session(timeline)
+    plot = MemoryPlot(timeline=timeline)
+    qtbot.addWidget(plot)
+    timeline.add([memory_reading("cpu")])
+    session.load(LoadRequest("example"))
+    for dtype in DTYPES:
+        started = plot.mark(f"model.to('cpu', dtype=torch.{dtype}) …")
+        session.move(MoveRequest("to", "cpu", dtype))
+        plot.end_mark(started, f"model.to('cpu', dtype=torch.{dtype})")
+        timeline.add([memory_reading("cpu")])
+    plot.redraw()
+    return plot
+
+
+def test_the_models_own_bytes_come_first_and_step_at_each_move(five_moves):
+    plot = five_moves
+    legend = [label.text for _, label in plot.canvas.getPlotItem().legend.items]
+    assert legend[0] == "model on cpu"
+    assert plot.unit == "B"  # the example's 44 bytes, not the process's hundreds of MiB
+    _, y = plot.canvas.curves["cpu", "model"].xData, plot.canvas.curves["cpu", "model"].yData
+    levels = [int(v) for i, v in enumerate(y) if i == 0 or v != y[i - 1]]
+    assert levels == [44, 88, 22, 44, 88, 22]
+    assert plot.canvas.getPlotItem().getAxis("left").labelText == "memory (B)"
+
+
+def test_process_rss_and_machine_memory_are_secondary_and_named_as_what_they_are(five_moves):
+    plot = five_moves
+    rss, machine = plot.canvas.curves["cpu", "process_rss"], plot.canvas.curves["cpu", "machine_used"]
+    assert not rss.isVisible() and not machine.isVisible()  # CPU-only: off by default
+    assert not plot.secondary_check.isChecked()
+    names = {label.text for _, label in plot.canvas.getPlotItem().legend.items}
+    assert {"process RSS", "machine used"} <= names and not any("allocated" in n for n in names)
+    view = plot.canvas.getPlotItem().getViewBox()
+    view.autoRange()
+    assert view.viewRange()[1][1] < 1000  # bytes: the hidden RSS does not flatten the model
+
+    plot.secondary_check.setChecked(True)
+    assert rss.isVisible() and machine.isVisible() and plot.unit in ("MiB", "GiB")
+    plot.secondary_check.setChecked(False)
+    assert not rss.isVisible() and plot.unit == "B"
+
+
+def test_an_accelerator_shows_its_allocator_and_driver_figures_and_the_secondary_curves(qtbot):
+    plot = MemoryPlot()
+    qtbot.addWidget(plot)
+    t0 = plot.timeline.t0
+    plot.add_readings([memory_reading("cpu"), MemoryReading("cuda:0", t0 + 1, GiB, 2 * GiB, 3 * GiB, 80 * GiB, GiB // 2)])
+    plot.redraw()
+    assert {("cuda:0", f) for f in ("allocated", "reserved", "used", "other_processes")} <= set(plot.canvas.curves)
+    assert plot.canvas.curves["cuda:0", "other_processes"].yData.tolist() == [0.5]  # GiB, apart from ours
+    assert plot.canvas.curves["cpu", "process_rss"].isVisible() and plot.secondary_check.isChecked()
+    names = {label.text for _, label in plot.canvas.getPlotItem().legend.items}
+    assert {"cuda:0 used (driver, whole device)", "cuda:0 other processes (NVML)"} <= names
+
+
+def test_hovering_reads_out_every_curve_and_the_models_split(five_moves):
+    plot = five_moves
+    t = plot.timeline.model_report()[-1]["t"] + 0.001
+    text = plot.readout_at(t)
+    assert text.startswith(f"t {t:.1f} s") and "model on cpu 22 B (parameter 22 B)" in text
+    assert "process RSS" not in text  # hidden curves are not read out
+    plot.secondary_check.setChecked(True)
+    assert "process RSS" in plot.readout_at(t)
+    assert plot.readout_at(-10.0) == ""
+
+
+def test_marker_labels_sit_right_of_their_line_in_lanes_and_never_overlap(qtbot):
+    plot = MemoryPlot()
+    qtbot.addWidget(plot)
+    plot.resize(1024, 320)
+    plot.show()
+    t0 = plot.timeline.t0
+    plot.add_readings([MemoryReading("cpu", t0, 1, None, 2, 3), MemoryReading("cpu", t0 + 30, 1, None, 2, 3)])
+    plot.redraw()
+    for i in range(80):  # eighty actions, close together, with long labels
+        plot.mark_span(f"model.to('cpu', dtype=torch.float{16 * (1 + i % 3)}) #{i}", t0 + 0.35 * i, t0 + 0.35 * i + 0.2)
+    plot.canvas.getPlotItem().getViewBox().setXRange(0, 30, padding=0)
+    qtbot.wait(10)
+    items = plot.canvas.marker_items
+    labels = plot.canvas.marker_labels()
+    shown = [(item, label) for item, label in zip(items, labels) if label.isVisible()]
+    assert len(shown) >= 4 and len(shown) < len(labels)  # some get a lane; the rest live in tooltips
+    rects = [label.sceneBoundingRect() for _, label in shown]
+    for i, a in enumerate(rects):
+        for b in rects[i + 1 :]:
+            assert not a.intersects(b)
+    for item, label in shown:
+        line_x = item.lines[0].sceneBoundingRect().center().x()
+        assert label.sceneBoundingRect().left() >= line_x - 2  # always on the right of its line
+    assert labels[-1].isVisible()  # the newest action is always labelled
+    hidden = next(item for item, label in zip(items, labels) if not label.isVisible())
+    assert "model.to" in hidden.toolTip()
+
+
+def test_a_reports_model_bytes_are_drawn_again(qtbot, five_moves):
+    report = {"memory": five_moves.timeline.to_report(), "model_memory": five_moves.timeline.model_report()}
+    again = MemoryPlot()
+    qtbot.addWidget(again)
+    again.show_report(report)
+    assert list(again.canvas.curves)[0] == ("cpu", "model")
+    assert again.canvas.curves["cpu", "model"].yData.max() == 88
