@@ -153,13 +153,11 @@ class LatencyCanvas(QWidget):
         self._summary_items += [bars, whiskers]
         for item in (bars, whiskers):
             plot.addItem(item)
-        fastest = float(np.min(median)) if median.size else 0.0
         for i, row in enumerate(rows):
-            ratio = ""
-            if fastest > 0 and len(rows) > 1:
-                times = row["median_ms"] / fastest
-                ratio = " (fastest)" if times == 1 else f" ({times:.2f}× slower)"
-            text = pg.TextItem(f"{format_ms(row['median_ms'], compact=True)}{ratio}", color=foreground, anchor=(0.5, 1.0))
+            # Like with like only (core.compare.run_verdicts): "fastest", "2.10× slower",
+            # "no clear difference", "not compared"; never a ratio of a train step to a forward.
+            verdict = f" ({row['verdict']})" if row.get("verdict") else ""
+            text = pg.TextItem(f"{format_ms(row['median_ms'], compact=True)}{verdict}", color=foreground, anchor=(0.5, 1.0))
             text.setPos(float(i), float(p95[i]))
             plot.addItem(text, ignoreBounds=True)
             self._summary_items.append(text)
