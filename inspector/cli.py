@@ -434,20 +434,26 @@ class _ProgressBar:
     """
 
     def __init__(self, label: str) -> None:
+        from inspector.core.time_left import TimeLeft, time_left_text
+
+        self._left_text = time_left_text
         self.label = label
         self.enabled = sys.stderr.isatty()
         self._last = -1
+        self._time_left = TimeLeft()
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total <= 0:
             return
+        left = self._left_text(self._time_left.update(done, total))
         pct = min(100, int(100 * done / total))
         if pct == self._last:
             return
         self._last = pct
         filled = pct // 4
         end = "\n" if pct >= 100 else ""
-        sys.stderr.write(f"\r{self.label:<24} [{'#' * filled}{' ' * (25 - filled)}] {pct:3d}%{end}")
+        left = f" {left}" if left and pct < 100 else ""
+        sys.stderr.write(f"\r{self.label:<24} [{'#' * filled}{' ' * (25 - filled)}] {pct:3d}%{left:<26}{end}")
         sys.stderr.flush()
 
 
@@ -561,15 +567,21 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     return run
 
 
+def _interval(r) -> str:
+    ci = getattr(r, "median_ci_ms", None)
+    return "—" if not ci else f"{format_ms(ci[0], unit=False)}–{format_ms(ci[1], unit=False)}"
+
+
 def _latency_rows(latencies) -> list[list[str]]:
     return [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)), str(len(r.samples_ms)),
-         format_ms(r.median_ms, unit=False), format_ms(r.p5_ms, unit=False), format_ms(r.p95_ms, unit=False), format_ms(r.warmup_ms, unit=False)]
+         format_ms(r.median_ms, unit=False), _interval(r), format_ms(r.p5_ms, unit=False), format_ms(r.p95_ms, unit=False),
+         format_ms(r.warmup_ms, unit=False)]
         for r in latencies
-    ]
+    ]  # fmt: skip
 
 
-_LATENCY_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "P5 ms", "P95 ms", "FIRST CALL ms"]
+_LATENCY_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "95% CI ms", "P5 ms", "P95 ms", "FIRST CALL ms"]
 
 
 def _write_trace(path: str, ranks) -> None:
@@ -622,7 +634,7 @@ def cmd_bench(args) -> int:
     if args.json:
         _print(json.dumps(report, indent=2))
     elif rows:
-        _print(_table(_LATENCY_HEADERS, rows, right={4, 5, 6, 7, 8}))
+        _print(_table(_LATENCY_HEADERS, rows, right={4, 5, 6, 7, 8, 9}))
     if run.attributions and not args.json:
         _print()
         _print(_modules_text(run.attributions))
@@ -762,6 +774,9 @@ def _print_notes(latencies, announced: Sequence[str]) -> None:
     """The measurements' notes (a cap reached, a mode that could not be set) on stderr."""
     for note in dict.fromkeys(n for r in latencies for n in r.notes if n not in announced):
         _say(f"note: {_plain(note)}")
+    for r in latencies:
+        if getattr(r, "noise", None):
+            _say(f"note: {r.device} {r.dtype} {r.mode}: {_plain(r.noise)}")
 
 
 def _write_report(report: dict, output, *, measured: bool, what: str = "") -> None:

@@ -70,3 +70,32 @@ def test_runs_from_one_distribution_show_no_clear_difference(plot):
     _show(plot, _result("cpu", _lognormal(0.036, 1)), _result("cuda:0", _lognormal(0.036, 2)))
     assert any(t.endswith("(no clear difference)") for t in _bar_texts(plot))
     assert "no clear difference from" in plot.verdictLabel.text()
+
+
+def test_a_long_benchmark_shows_the_time_left_in_the_progress_bar_and_status_bar(window, monkeypatch):
+    from inspector.gui.workers import Progress
+
+    monkeypatch.setattr(type(window), "busy_task", property(lambda self: "benchmark"))
+    window.results.on_progress(Progress("benchmark", 400, 1000, seconds_left=75.0))
+    assert window.action_bar.progressBar.format() == "sample 400 / 1,000 · about 1 min 15 s left"
+    assert window.statusBusy.text() == "Busy: benchmark · about 1 min 15 s left"
+    window.results.on_progress(Progress("benchmark", 5, 1000))  # too early to say: no estimate
+    assert window.action_bar.progressBar.format() == "sample 5 / 1,000"
+
+
+def test_the_workers_progress_carries_the_estimate():
+    from inspector.gui import workers
+
+    sent = []
+
+    class Signal:
+        emit = staticmethod(sent.append)
+
+    throttle = workers._ProgressThrottle("benchmark", Signal())
+    now = [0.0]
+    throttle._time_left._clock = lambda: now[0]
+    throttle.update(0, 100)
+    now[0] = 2.0
+    throttle.update(50, 100)
+    throttle.flush()
+    assert sent[-1].seconds_left == pytest.approx(2.0) and (sent[-1].done, sent[-1].total) == (50, 100)
