@@ -219,6 +219,7 @@ def benchmark_snippet(
             "            samples_ms.append(timed_ms())",
         ]
     else:
+        assert min_time is not None  # one of the two, checked above
         lines += [
             "        measured_ms = 0.0",
             f"        while measured_ms < {float(min_time) * 1e3!r} and len(samples_ms) < 100_000:  # at least {min_time:g} s",

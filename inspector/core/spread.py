@@ -162,11 +162,16 @@ def _bootstrap_medians(ordered: np.ndarray, rng: np.random.Generator, resamples:
     n = ordered.size
     k = (n + 1) // 2
     lower = rng.beta(k, n - k + 1, size=resamples)
-    pick = lambda u: ordered[np.clip(np.ceil(u * n).astype(np.int64) - 1, 0, n - 1)]  # noqa: E731
+
+    def pick(u: np.ndarray) -> np.ndarray:  # F⁻¹(u) = the ⌈n·u⌉-th smallest sample
+        picked: np.ndarray = ordered[np.clip(np.ceil(u * n).astype(np.int64) - 1, 0, n - 1)]
+        return picked
+
     if n % 2:
         return pick(lower)
     upper = lower + (1 - lower) * rng.beta(1, n - k, size=resamples)
-    return (pick(lower) + pick(upper)) / 2
+    both: np.ndarray = (pick(lower) + pick(upper)) / 2
+    return both
 
 
 def ratio_of_medians(
