@@ -165,3 +165,20 @@ def test_a_schema_1_report_still_loads_and_gets_its_spread_from_its_samples(tmp_
     loaded = load_report(path)
     assert "noisy: p95 is" in render_markdown(loaded)
     assert load_report(save_report(noisy_report, tmp_path / "new.json"))["latency"][0]["noisy"] is True
+
+
+def test_the_gpu_checks_latency_comparison_runs_on_the_cpu(capsys):
+    """benchmarks/gpu_check.py compares CUDA-event timing with torch.utils.benchmark on a GPU;
+    here its logic runs on the CPU, briefly: both models, a ratio each, what timed them."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gpu_check.py"
+    spec = importlib.util.spec_from_file_location("gpu_check", path)
+    gpu_check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gpu_check)
+    rows = gpu_check.latency_vs_timer("cpu", min_time=0.005, rounds=1, dtypes=("float32",), mlp_mib=1, width=64)
+    assert [(label, timer) for label, _, timer in rows] == [("example Net float32", "host clock"),
+                                                          ("MLP 1 MiB float32", "host clock")]  # fmt: skip
+    assert all(0 < ratio < 100 for _, ratio, _ in rows)
+    assert "median ratio" in capsys.readouterr().out
