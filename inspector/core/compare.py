@@ -523,17 +523,19 @@ def run_verdicts(runs: Sequence[Run]) -> list[RunVerdict]:
     for i, run in enumerate(runs):
         groups.setdefault(_like(run), []).append(i)
     out = [RunVerdict("", "")] * len(runs)
+    said: set[frozenset[str]] = set()  # pairs already named: "A not compared with B" says it for B too
     for members in groups.values():
         if len(members) == 1:
             [i] = members
             others = [r for j, r in enumerate(runs) if j != i]
             if others:
                 nearest = min(others, key=lambda r: len(_run_differences(runs[i], r).split(";")))
-                out[i] = RunVerdict(
-                    "not compared",
+                pair = frozenset((runs[i].label, nearest.label))
+                sentence = "" if pair in said else (
                     f"{runs[i].label}: not compared with {nearest.label} ({_run_differences(runs[i], nearest)}): "
-                    "only runs of the same mode, dtype and input shape are compared",
-                )
+                    "only runs alike in mode, dtype and input shape are compared")  # fmt: skip
+                said.add(pair)
+                out[i] = RunVerdict("not compared", sentence)
             continue
         fastest = min(members, key=lambda k: runs[k].median_ms)
         reference = runs[fastest]

@@ -50,7 +50,8 @@ def test_a_train_step_is_never_given_a_ratio_to_a_forward_pass(plot):
     assert len(texts) == 2 and not any("×" in t for t in texts)
     assert texts[1].endswith("(not compared · noisy)")
     said = plot.verdictLabel.text()
-    assert "cpu · float32 · train-step: not compared with cpu · float32 (mode: train-step vs forward)" in said
+    assert "cpu · float32: not compared with cpu · float32 · train-step (mode: forward vs train-step)" in said
+    assert said.count("not compared") == 1  # said once for the pair
     assert f"cpu · float32 · train-step: {noisy}" in said
     assert plot.verdictLabel.isVisibleTo(plot)
 
