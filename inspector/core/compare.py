@@ -293,7 +293,9 @@ def _unmatched(key: tuple[Any, ...], others: Mapping[tuple[Any, ...], Any], labe
     candidates = [_differences(key, other) for other in others if other[0] == key[0]]
     if not candidates:
         return "only in " + label
-    fewest = min(candidates, key=len)
+    # The nearest counterpart: fewest differences, and the same mode before another mode
+    # (a train step differs more from a forward pass than from a train step on another input).
+    fewest = min(candidates, key=lambda d: (len(d), any(x.startswith("mode") for x in d)))
     return f"not compared: {other_label}'s {key[0]} run differs in " + " and ".join(fewest)
 
 
