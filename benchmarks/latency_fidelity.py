@@ -46,14 +46,19 @@ def compare(loaded: LoadedModel, min_time: float, rounds: int) -> float:
     print(f"{loaded.spec}, input {tuple(make_input(loaded).shape)}:")
     ratios = []
     for i in range(rounds):
-        ours = measure_latency(loaded, min_time=min_time, warmup=10)
-        measurement = timer_measurement(loaded, min_time)
+        # Which goes first swaps every round, so a drift in the machine's load hits both alike.
+        if i % 2:
+            measurement = timer_measurement(loaded, min_time)
+            ours = measure_latency(loaded, min_time=min_time, warmup=10)
+        else:
+            ours = measure_latency(loaded, min_time=min_time, warmup=10)
+            measurement = timer_measurement(loaded, min_time)
         theirs = measurement.median * 1e3
         ratios.append(ours.median_ms / theirs)
         print(
             f"  round {i + 1}: ours {ours.median_ms * 1e3:9.2f} µs ({len(ours.samples_ms)} samples)"
             f"   torch.utils.benchmark {theirs * 1e3:9.2f} µs (blocks of {measurement.number_per_run})"
-            f"   ratio {ratios[-1]:.4f}"
+            f"   ratio {ratios[-1]:.4f}   ({ours.timer})"
         )
     ratio = statistics.median(ratios)
     print(f"  median ratio {ratio:.4f}  ({(ratio - 1) * 100:+.2f} %, target within ±3 %)")

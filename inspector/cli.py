@@ -98,6 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fit", parents=[sub_common], help="will one step fit on a device? estimated without allocating, then proven by one real step")
     _fit_args(p)
+
+    p = sub.add_parser("compare", parents=[sub_common], help="compare two timing reports: latency ratios with 95 % confidence intervals, moves, environments")
+    p.add_argument("report_a", metavar="A.json", help="a timing report written by bench or the window (.json)")
+    p.add_argument("report_b", metavar="B.json", help="the report to compare with A (ratios are B over A)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
     return parser
 
 
@@ -430,20 +435,26 @@ class _ProgressBar:
     """
 
     def __init__(self, label: str) -> None:
+        from inspector.core.time_left import TimeLeft, time_left_text
+
+        self._left_text = time_left_text
         self.label = label
         self.enabled = sys.stderr.isatty()
         self._last = -1
+        self._time_left = TimeLeft()
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total <= 0:
             return
+        left = self._left_text(self._time_left.update(done, total))
         pct = min(100, int(100 * done / total))
         if pct == self._last:
             return
         self._last = pct
         filled = pct // 4
         end = "\n" if pct >= 100 else ""
-        sys.stderr.write(f"\r{self.label:<24} [{'#' * filled}{' ' * (25 - filled)}] {pct:3d}%{end}")
+        left = f" {left}" if left and pct < 100 else ""
+        sys.stderr.write(f"\r{self.label:<24} [{'#' * filled}{' ' * (25 - filled)}] {pct:3d}%{left:<26}{end}")
         sys.stderr.flush()
 
 
@@ -557,15 +568,21 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     return run
 
 
+def _interval(r) -> str:
+    ci = getattr(r, "median_ci_ms", None)
+    return "—" if not ci else f"{format_ms(ci[0], unit=False)}–{format_ms(ci[1], unit=False)}"
+
+
 def _latency_rows(latencies) -> list[list[str]]:
     return [
-        [r.device, r.dtype, r.mode, "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,))), str(len(r.samples_ms)),
-         format_ms(r.median_ms, unit=False), format_ms(r.p5_ms, unit=False), format_ms(r.p95_ms, unit=False), format_ms(r.warmup_ms, unit=False)]
+        [r.device, r.dtype, r.mode, "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,))),
+         str(len(r.samples_ms)), format_ms(r.median_ms, unit=False), _interval(r), format_ms(r.p5_ms, unit=False),
+         format_ms(r.p95_ms, unit=False), format_ms(r.warmup_ms, unit=False)]
         for r in latencies
-    ]
+    ]  # fmt: skip
 
 
-_LATENCY_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "P5 ms", "P95 ms", "FIRST CALL ms"]
+_LATENCY_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "95% CI ms", "P5 ms", "P95 ms", "FIRST CALL ms"]
 
 
 def _write_trace(path: str, ranks) -> None:
@@ -619,7 +636,7 @@ def cmd_bench(args) -> int:
     if args.json:
         _print(json.dumps(report, indent=2))
     elif rows:
-        _print(_table(_LATENCY_HEADERS, rows, right={4, 5, 6, 7, 8}))
+        _print(_table(_LATENCY_HEADERS, rows, right={4, 5, 6, 7, 8, 9}))
     if run.attributions and not args.json:
         _print()
         _print(_modules_text(run.attributions))
@@ -759,6 +776,9 @@ def _print_notes(latencies, announced: Sequence[str]) -> None:
     """The measurements' notes (a cap reached, a mode that could not be set) on stderr."""
     for note in dict.fromkeys(n for r in latencies for n in r.notes if n not in announced):
         _say(f"note: {_plain(note)}")
+    for r in latencies:
+        if getattr(r, "noise", None):
+            _say(f"note: {r.device} {r.dtype} {r.mode}: {_plain(r.noise)}")
 
 
 def _write_report(report: dict, output, *, measured: bool, what: str = "") -> None:
@@ -841,6 +861,56 @@ def cmd_fit(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- compare
+
+
+_COMPARE_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "A MEDIAN ms", "B MEDIAN ms", "B/A", "95% CI", "VERDICT"]
+
+
+def cmd_compare(args) -> int:
+    """Two reports side by side. Ratios of latency medians get a 95 % bootstrap interval
+    and "no clear difference" when it holds 1; entries that differ in dtype, mode or input
+    shape are named, never given a ratio. A file that is no report: exit 2."""
+    from inspector.core.compare import compare_reports
+    from inspector.core.report import load_report
+
+    reports = [load_report(path) for path in (args.report_a, args.report_b)]
+    comparison = compare_reports(*reports, label_a="A", label_b="B")
+    if args.json:
+        out = comparison.to_dict()
+        out["files"] = {"a": args.report_a, "b": args.report_b}
+        _print(json.dumps(out, indent=2))
+        return 0
+    _print(f"A = {_plain(args.report_a)}\nB = {_plain(args.report_b)}")
+    rows = [
+        [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)) or "—",
+         format_ms(r.median_a, unit=False), format_ms(r.median_b, unit=False),
+         "—" if r.ratio is None else f"{r.ratio:.2f}", r.interval_text, r.verdict or "—"]
+        for r in comparison.latency
+    ]  # fmt: skip
+    _print()
+    _print(_table(_COMPARE_HEADERS, rows, right={4, 5, 6}) if rows else "No latency in either report.")
+    notes = [f"{side} {r.device} {r.dtype} {r.mode}: {noise}"
+             for r in comparison.latency for side, noise in (("A", r.noise_a), ("B", r.noise_b)) if noise]  # fmt: skip
+    for note in dict.fromkeys(notes):
+        _print(f"note: {_plain(note)}")
+    moves = [m for m in comparison.moves if m.count_a and m.count_b]
+    if moves:
+        from inspector.core.units import format_gbps
+
+        _print()
+        _print(_table(["ROUTE", "METHOD", "A GB/s", "B GB/s", "VERDICT"],
+                      [[m.route, m.method, format_gbps(m.gbps_a), format_gbps(m.gbps_b), m.verdict or "—"] for m in moves],
+                      right={2, 3}))  # fmt: skip
+    differs = [e for e in comparison.environment if e.differs and e.section != "report"]
+    if differs:
+        _print()
+        _print("Differences between where A and B were made:")
+        for e in differs:
+            _print(f"  {_plain(e.name)}: A {_plain(e.a)}; B {_plain(e.b)}")
+    return 0
+
+
 # ---------------------------------------------------------------- window
 
 
@@ -865,7 +935,7 @@ def exit_code(exc: InspectorError) -> int:
     return 2 if isinstance(exc, InputError) else 1
 
 
-COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit}
+COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit, "compare": cmd_compare}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,11 +12,14 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Mapping, TypeVar
+from typing import Any, Iterable, Mapping, Sequence, TypeVar
 
+from inspector.core.spread import RatioEstimate, ratio_of_medians, ratio_verdict, spread_of
 from inspector.core.units import format_bytes
 
-#: Ratios within this fraction of 1 read as "about the same": run-to-run noise is larger.
+#: Move ratios within this fraction of 1 read as "about the same": a move is one
+#: measurement, with no samples to judge its noise by. Latency ratios are judged by the
+#: confidence interval of their medians instead (``core.spread``).
 SAME_WITHIN = 0.03
 
 
@@ -24,8 +27,13 @@ SAME_WITHIN = 0.03
 class LatencyRow:
     """One (device, dtype, mode, input shape) measured in A and/or B. Times in ms.
 
-    ``ratio`` is B's median divided by A's (above 1: B is slower). ``speedup_vs_cpu_*`` is
-    that report's own CPU median for the same dtype/mode/shape divided by this median.
+    ``ratio`` is B's median divided by A's (above 1: B is slower), ``ratio_low``/``ratio_high``
+    its 95 % bootstrap interval (None: too few samples); the verdict says "no clear
+    difference" when the interval holds 1. Only entries alike in device, dtype, mode and
+    input shape get a ratio; an entry whose counterpart differs in one of those gets a
+    verdict naming the difference. ``noise_*``: that side's noise flag, or None.
+    ``speedup_vs_cpu_*`` is that report's own CPU median for the same dtype/mode/shape
+    divided by this median.
     """
 
     device: str
@@ -46,6 +54,17 @@ class LatencyRow:
     speedup_vs_cpu_a: float | None
     speedup_vs_cpu_b: float | None
     verdict: str
+    ratio_low: float | None = None
+    ratio_high: float | None = None
+    noise_a: str | None = None
+    noise_b: str | None = None
+
+    @property
+    def interval_text(self) -> str:
+        """``'1.93–2.08×'``, or ``'—'`` without an interval."""
+        if self.ratio is None:
+            return "—"
+        return RatioEstimate(self.ratio, self.ratio_low, self.ratio_high).interval_text()
 
 
 @dataclass(frozen=True)
@@ -221,17 +240,82 @@ def _device_names(report: Mapping[str, Any]) -> dict[str, str]:
     return names
 
 
+_MAX_SAMPLES_READ = 1_000_000  # more than any report holds (100,000 per measurement)
+
+
+def _samples(entry: Mapping[str, Any]) -> list[float]:
+    values = entry.get("samples_ms")
+    if not isinstance(values, list):
+        return []
+    return [n for v in values[:_MAX_SAMPLES_READ] if (n := _number(v)) is not None]
+
+
+def _noise(entry: Mapping[str, Any]) -> str | None:
+    """The entry's noise flag: as written (schema 2 on), else judged from its samples."""
+    if not entry:
+        return None
+    if "noise" in entry or "noisy" in entry:
+        noise = entry.get("noise")
+        if isinstance(noise, str) and noise:
+            return noise
+        return "noisy" if entry.get("noisy") is True else None
+    samples = _samples(entry)
+    return spread_of(samples).noise if samples else None
+
+
+def _estimate(ea: Mapping[str, Any], eb: Mapping[str, Any]) -> RatioEstimate | None:
+    median_a, median_b = _number(ea.get("median_ms")), _number(eb.get("median_ms"))
+    if _ratio(median_b, median_a) is None:
+        return None
+    return ratio_of_medians(_samples(ea), _samples(eb), median_a=median_a, median_b=median_b)
+
+
+_KEY_PARTS = ((1, "dtype"), (2, "mode"), (3, "input shape"))
+
+
+def _shape_words(shape: tuple[int, ...]) -> str:
+    return "x".join(map(str, shape)) or "?"
+
+
+def _differences(key: tuple[Any, ...], other: tuple[Any, ...]) -> list[str]:
+    """How two entries of the same device differ: ["mode (forward vs train-step)", ...]."""
+    out = []
+    for index, name in _KEY_PARTS:
+        if key[index] != other[index]:
+            mine, theirs = (key[index], other[index]) if index != 3 else (_shape_words(key[index]), _shape_words(other[index]))
+            out.append(f"{name} ({mine} vs {theirs})")
+    return out
+
+
+def _unmatched(key: tuple[Any, ...], others: Mapping[tuple[Any, ...], Any], label: str, other_label: str) -> str:
+    """Why an entry of ``label``'s report has no ratio: its nearest counterpart on the same
+    device differs in dtype, mode or input shape (named), or there is none."""
+    candidates = [_differences(key, other) for other in others if other[0] == key[0]]
+    if not candidates:
+        return "only in " + label
+    # The nearest counterpart: fewest differences, and the same mode before another mode
+    # (a train step differs more from a forward pass than from a train step on another input).
+    fewest = min(candidates, key=lambda d: (len(d), any(x.startswith("mode") for x in d)))
+    return f"not compared: {other_label}'s {key[0]} run differs in " + " and ".join(fewest)
+
+
 def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str) -> Iterable[LatencyRow]:
     entries_a, entries_b = _latency_by_key(a), _latency_by_key(b)
     names_a, names_b = _device_names(a), _device_names(b)
     for key in _union(entries_a, entries_b):
         ea, eb = entries_a.get(key, {}), entries_b.get(key, {})
         median_a, median_b = _number(ea.get("median_ms")), _number(eb.get("median_ms"))
-        ratio = _ratio(median_b, median_a)
-        if ratio is not None:
-            verdict = describe_ratio(ratio, label_b)
-        elif b and (key in entries_a) != (key in entries_b):
-            verdict = "only in " + (label_a if key in entries_a else label_b)
+        estimate = _estimate(ea, eb) if ea and eb else None
+        noise_a, noise_b = _noise(ea), _noise(eb)
+        if estimate is not None:
+            verdict = ratio_verdict(estimate, label_b)
+            noisy = [label for label, noise in ((label_a, noise_a), (label_b, noise_b)) if noise]
+            if noisy and estimate.clear:  # the interval sees one run's noise, not what changes between runs
+                verdict += f" ({' and '.join(noisy)} noisy: may not repeat)"
+        elif b and key not in entries_b:
+            verdict = _unmatched(key, entries_b, label_a, label_b)
+        elif b and key not in entries_a:
+            verdict = _unmatched(key, entries_a, label_b, label_a)
         else:
             verdict = ""
         yield LatencyRow(
@@ -242,10 +326,13 @@ def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, labe
             samples_a=_count(ea.get("samples_ms")),
             median_b=median_b, p5_b=_number(eb.get("p5_ms")), p95_b=_number(eb.get("p95_ms")),
             samples_b=_count(eb.get("samples_ms")),
-            ratio=ratio,
+            ratio=estimate.ratio if estimate is not None else None,
             speedup_vs_cpu_a=_cpu_speedup(key, entries_a) if ea else None,
             speedup_vs_cpu_b=_cpu_speedup(key, entries_b) if eb else None,
             verdict=verdict,
+            ratio_low=estimate.low if estimate is not None else None,
+            ratio_high=estimate.high if estimate is not None else None,
+            noise_a=noise_a, noise_b=noise_b,
         )  # fmt: skip
 
 
@@ -389,3 +476,86 @@ def _environment_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> Iterable[En
     for key, name in _MODEL_FIELDS:
         as_bytes = key == "bytes"
         yield row("model", name, _show(model_a.get(key), as_bytes=as_bytes), _show(model_b.get(key), as_bytes=as_bytes))
+
+
+# --------------------------------------------------------------------------- runs of one session
+
+
+@dataclass(frozen=True)
+class Run:
+    """One latency run of a session (the window's Summary tab): what it measured and its samples."""
+
+    label: str  # "cpu · float32", "cuda:0 · bfloat16 · train-step"
+    dtype: str
+    mode: str
+    input_shape: tuple[int, ...] | None  # None: not known yet (samples still streaming)
+    median_ms: float
+    samples_ms: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunVerdict:
+    """How one run compares with the others: ``short`` for its bar ("fastest", "2.10×
+    slower", "no clear difference"), ``sentence`` for the line under the plot ("" if none)."""
+
+    short: str
+    sentence: str
+
+
+def _like(run: Run) -> tuple[str, str, tuple[int, ...] | None]:
+    return run.dtype, run.mode, run.input_shape
+
+
+def _run_differences(run: Run, other: Run) -> str:
+    parts = []
+    if run.mode != other.mode:
+        parts.append(f"mode: {run.mode} vs {other.mode}")
+    if run.dtype != other.dtype:
+        parts.append(f"dtype: {run.dtype} vs {other.dtype}")
+    if run.input_shape != other.input_shape and run.input_shape is not None and other.input_shape is not None:
+        parts.append(f"input: {_shape_words(run.input_shape)} vs {_shape_words(other.input_shape)}")
+    return "; ".join(parts) or "not alike"
+
+
+def run_verdicts(runs: Sequence[Run]) -> list[RunVerdict]:
+    """Compare like with like: runs of the same dtype, mode and input shape against the
+    fastest of them (the device is what differs), each ratio with its 95 % interval; a run
+    with no alike run gets no ratio, and a sentence saying what it differs in."""
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i, run in enumerate(runs):
+        groups.setdefault(_like(run), []).append(i)
+    out = [RunVerdict("", "")] * len(runs)
+    said: set[frozenset[str]] = set()  # pairs already named: "A not compared with B" says it for B too
+    for members in groups.values():
+        if len(members) == 1:
+            [i] = members
+            others = [r for j, r in enumerate(runs) if j != i]
+            if others:
+                nearest = min(others, key=lambda r: len(_run_differences(runs[i], r).split(";")))
+                pair = frozenset((runs[i].label, nearest.label))
+                sentence = "" if pair in said else (
+                    f"{runs[i].label}: not compared with {nearest.label} ({_run_differences(runs[i], nearest)}): "
+                    "only runs alike in mode, dtype and input shape are compared")  # fmt: skip
+                said.add(pair)
+                out[i] = RunVerdict("not compared", sentence)
+            continue
+        fastest = min(members, key=lambda k: runs[k].median_ms)
+        reference = runs[fastest]
+        out[fastest] = RunVerdict("fastest", "")
+        for i in members:
+            if i == fastest:
+                continue
+            run = runs[i]
+            estimate = ratio_of_medians(reference.samples_ms, run.samples_ms,
+                                        median_a=reference.median_ms, median_b=run.median_ms)  # fmt: skip
+            if estimate is None:
+                continue
+            words = ratio_verdict(estimate, "", than=f" than {reference.label}").strip()
+            interval = f" (95 % CI {estimate.interval_text()})" if estimate.has_interval else ""
+            if words == "no clear difference" or words.startswith("about the same"):
+                sentence = f"{run.label}: {words} from {reference.label}{interval}"
+            else:
+                sentence = f"{run.label}: {words}{interval}"
+            short = words.split(" than ")[0] if " than " in words else words
+            out[i] = RunVerdict(short, sentence)
+    return out

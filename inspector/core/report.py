@@ -36,10 +36,14 @@ from inspector.core import report_modules
 from inspector.core.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.placement import snapshot
 from inspector.core.report_schema import ReportSchemaError, TimingReport
-from inspector.core.units import dtype_name, format_bytes, format_ms, format_seconds
+from inspector.core.spread import spread_of
+from inspector.core.units import dtype_name, format_bytes, format_gbps, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
 
-SCHEMA_VERSION = 1
+#: 2: each latency entry adds its spread (``iqr_ms``, ``median_ci_ms``, ``noisy``, ``noise``),
+#: ``timer`` and how it was asked for (``runs``/``min_time``, ``warmup``). Schema 1 reports
+#: still load: readers compute the spread from their samples.
+SCHEMA_VERSION = 2
 SUPPORTED_SUFFIXES = REPORT_SUFFIXES
 REQUIRED_KEYS = ("schema_version", "created", "environment", "model", "moves", "latency", "memory")
 #: Larger than any report this version writes (an hour of memory readings is a few MiB);
@@ -335,7 +339,8 @@ def _ms(value: Any) -> str:
 
 
 def _gbps(value: Any) -> str:
-    return f"{value:.2f}" if isinstance(value, (int, float)) else "—"
+    # As the window's history writes it: "< 0.01" for a trickle, never "0.00".
+    return format_gbps(float(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else "—"
 
 
 def _device_entries(devices: Any) -> list[dict[str, Any]]:
@@ -395,7 +400,8 @@ def _meta_note(model: Mapping[str, Any]) -> str:
 
 _MOVE_HEADERS = ("Call", "Source → target", "Time", "Bytes", "GB/s", "Result")
 _LATENCY_HEADERS = (
-    "Device", "dtype", "Mode", "Input", "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
+    "Device", "dtype", "Mode", "Input", "First call", "Median", "Median 95 % CI", "IQR", "Mean", "p5", "p95", "Min",
+    "Max", "Std", "Samples",
 )
 # The CPU's RSS has a column of its own: it is the process's resident memory, not allocated bytes.
 _MEMORY_HEADERS = ("Device", "Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total",
@@ -413,7 +419,7 @@ def _rank_cells(entry: Mapping[str, Any]) -> tuple[str, ...]:
 #: Columns of figures: right-aligned in the HTML page so digits line up; text stays left.
 _NUMERIC_COLUMNS = frozenset({
     "Time", "Bytes", "GB/s",
-    "First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
+    "First call", "Median", "Median 95 % CI", "IQR", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples",
     "Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total", "Peak other processes",
 }) | report_modules.NUMERIC  # fmt: skip
 
@@ -442,26 +448,65 @@ def _move_result(move: dict[str, Any]) -> str:
 
 def _move_cells(move: dict[str, Any]) -> tuple[str, ...]:
     result = _move_result(move)
+    seconds = move.get("seconds") if move.get("ok") else None  # a failed move has no time to show
     return (
         str(move.get("call", "")),
         f"{move.get('source', '?')} → {move.get('target', '?')}",
-        format_seconds(move.get("seconds")),
+        format_seconds(seconds if isinstance(seconds, (int, float)) else None),
         format_bytes(move.get("bytes")),
         _gbps(move.get("gbps")),
         result,
     )
 
 
+def latency_spread(entry: Mapping[str, Any]) -> tuple[float | None, tuple[float, float] | None, str | None]:
+    """(IQR, median interval, noise note) of a latency entry: its own keys, or for a schema 1
+    entry computed from its samples."""
+    if "iqr_ms" in entry or "noise" in entry:
+        interval = entry.get("median_ci_ms")
+        ci = (float(interval[0]), float(interval[1])) if isinstance(interval, (list, tuple)) and len(interval) == 2 else None
+        iqr = entry.get("iqr_ms")
+        noise = entry.get("noise")
+        return (float(iqr) if isinstance(iqr, (int, float)) else None), ci, (str(noise) if noise else None)
+    samples = [v for v in entry.get("samples_ms") or () if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    if not samples:
+        return None, None, None
+    spread = spread_of(samples)
+    return spread.iqr_ms, spread.median_ci_ms, spread.noise
+
+
+def _interval_text(interval: tuple[float, float] | None) -> str:
+    return "—" if interval is None else f"{_ms(interval[0])} – {_ms(interval[1])}"
+
+
 def _latency_cells(entry: dict[str, Any]) -> tuple[str, ...]:
+    iqr, interval, _ = latency_spread(entry)
     return (
         str(entry.get("device", "")),
         str(entry.get("dtype", "")),
         str(entry.get("mode", "forward")),
         _shape_text(entry.get("input_shape")),
         _ms(entry.get("warmup_ms")),
-        *(_ms(entry.get(k)) for k in ("median_ms", "mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms")),
+        _ms(entry.get("median_ms")),
+        _interval_text(interval),
+        _ms(iqr),
+        *(_ms(entry.get(k)) for k in ("mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms")),
         str(len(entry.get("samples_ms") or ())),
     )
+
+
+def _latency_notes(latency: Sequence[Any]) -> list[str]:
+    """Each entry's noise flag (named by its run) and notes, once each."""
+    lines: list[str] = []
+    for entry in latency:
+        if not isinstance(entry, Mapping):
+            continue
+        noise = latency_spread(entry)[2]
+        if noise:
+            run = " ".join(str(entry.get(k, "")) for k in ("device", "dtype", "mode"))
+            lines.append(f"{run}: {noise}")
+        lines += [str(n) for n in entry.get("notes") or ()]
+    return list(dict.fromkeys(lines))
 
 
 def _md_cell(text: str) -> str:
@@ -493,9 +538,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines += ["", "**Latency**", ""]
     latency = report.get("latency") or []
     lines += _md_table(_LATENCY_HEADERS, map(_latency_cells, latency)) if latency else ["No latency measured."]
-    notes = [n for entry in latency for n in entry.get("notes") or ()]
+    notes = _latency_notes(latency)
     if notes:
-        lines += [""] + [f"- {_md_cell(n)}" for n in dict.fromkeys(notes)]
+        lines += [""] + [f"- {_md_cell(n)}" for n in notes]
     if report.get("ranks"):
         lines += ["", "**Ranks** (torchrun; the tables above are rank 0's)", ""]
         lines += _md_table(_RANK_HEADERS, map(_rank_cells, report["ranks"]))
@@ -522,6 +567,7 @@ _CSV_COLUMNS = (
     "section", "phase", "device", "dtype", "mode", "input_shape", "index", "ms",
     "call", "method", "source", "target", "seconds", "bytes", "gbps", "ok", "error", "error_kind",
     "t", "allocated", "reserved", "process_rss", "used", "total", "other_processes",
+    "median_ms", "iqr_ms", "median_ci_low_ms", "median_ci_high_ms", "noise",
 )
 
 
@@ -537,6 +583,11 @@ def _csv_rows(report: dict[str, Any]) -> Iterable[dict[str, Any]]:
         for phase, key in (("warmup", "warmup_samples_ms"), ("timed", "samples_ms")):
             for i, ms in enumerate(entry.get(key) or ()):
                 yield {**common, "phase": phase, "index": i, "ms": ms}
+        # One row with the run's median and how far to trust it.
+        iqr, interval, noise = latency_spread(entry)
+        yield {**common, "phase": "summary", "median_ms": entry.get("median_ms"), "iqr_ms": iqr,
+               "median_ci_low_ms": interval[0] if interval else None,
+               "median_ci_high_ms": interval[1] if interval else None, "noise": noise}  # fmt: skip
     for move in report.get("moves") or []:
         row = {"section": "move", **{k: move.get(k) for k in _CSV_COLUMNS if k in move}}
         error = move.get("error")
@@ -656,7 +707,7 @@ def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = Non
     latency = report.get("latency") or []
     memory = report.get("memory") or {}
     title = f"Timing report — {model.get('spec', 'model')}"
-    notes = list(dict.fromkeys(n for entry in latency for n in entry.get("notes") or ()))
+    notes = _latency_notes(latency)
     sections = [
         f"<h1>{html.escape(title)}</h1>",
         f'<p class="muted">Created {html.escape(str(report.get("created", "—")))} by torch-device-inspector '

@@ -192,6 +192,12 @@ class LatencyEntry:
     max_ms: float | None
     std_ms: float | None
     notes: tuple[str, ...]
+    # Schema 2 on (absent from older reports: readers compute them from the samples).
+    iqr_ms: float | None = None
+    median_ci_ms: tuple[float, float] | None = None
+    noisy: bool = False
+    noise: str | None = None
+    timer: str | None = None
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "LatencyEntry":
@@ -199,6 +205,7 @@ class LatencyEntry:
         device, dtype = f.text("device", required=True) or "", f.text("dtype", required=True) or ""
         samples = f.numbers("samples_ms", required=True)
         median = f.number("median_ms", required=True) or 0.0  # required: never None here
+        f.whole("runs"), f.number("min_time"), f.whole("warmup")  # how it was asked for: checked, not kept
         return cls(
             device=device,
             dtype=dtype,
@@ -215,7 +222,22 @@ class LatencyEntry:
             max_ms=f.number("max_ms"),
             std_ms=f.number("std_ms"),
             notes=f.texts("notes"),
+            iqr_ms=f.number("iqr_ms"),
+            median_ci_ms=_interval(f, "median_ci_ms"),
+            noisy=f.flag("noisy"),
+            noise=f.text("noise"),
+            timer=f.text("timer"),
         )
+
+
+def _interval(f: _Fields, key: str) -> tuple[float, float] | None:
+    """``[low, high]`` (two numbers, low <= high), or None when absent."""
+    if f.data.get(key) is None:
+        return None
+    values = f.numbers(key)
+    if len(values) != 2 or values[0] > values[1]:
+        raise ReportSchemaError(f.name(key), "expected [low, high]: two numbers, low first")
+    return values[0], values[1]
 
 
 @dataclass(frozen=True)

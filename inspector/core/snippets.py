@@ -7,7 +7,7 @@ the accelerator is absent), except ``model.cuda()``, which is shown as the call 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Any
 
 import torch
 
@@ -87,82 +87,153 @@ def move_snippet(request: MoveRequest) -> str:
     return "\n".join(lines)
 
 
-def _shapes(input_shape: tuple[int, ...] | Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """One shape, or one per positional input, as a list of shapes."""
-    items = list(input_shape)
-    if items and all(isinstance(n, int) for n in items):
-        return [tuple(int(n) for n in items if isinstance(n, int))]
-    return [tuple(int(n) for n in shape) for shape in items if isinstance(shape, tuple)]
+def _input_code(shape: tuple[int, ...], dtype: str) -> str:
+    """A random tensor of ``shape`` and ``dtype`` on ``device``, as the app makes one."""
+    dims = ", ".join(str(int(n)) for n in shape)
+    torch_dtype = parse_input_dtype(dtype)
+    if torch_dtype.is_floating_point or torch_dtype.is_complex:
+        return f"torch.randn({dims}, device=device, dtype=torch.{dtype_name(torch_dtype)})"
+    # Integer inputs are ids or indices: the app used the model's own example input.
+    return f"torch.randint(0, 2, ({dims},), device=device, dtype=torch.{dtype_name(torch_dtype)})  # use your own ids"
+
+
+def parse_input_dtype(name: str) -> torch.dtype:
+    """A dtype name from a measurement (``float32``, ``int64``, ``bool``, ``complex64``)."""
+    dtype = getattr(torch, str(name).removeprefix("torch."), None)
+    if not isinstance(dtype, torch.dtype):
+        raise InputError(f"{name!r} is not a dtype")
+    return dtype
+
+
+def _timer_for(device: str, timer: str | None) -> str:
+    """What times each sample: device events on CUDA/XPU (as the app does), else the host clock."""
+    if timer is not None:
+        return timer
+    kind = torch.device(_device_name(device)).type
+    return f"{kind} events" if kind in ("cuda", "xpu") else "host clock"
 
 
 def benchmark_snippet(
     device: str,
     dtype: str,
-    input_shape: tuple[int, ...] | Sequence[tuple[int, ...]],
+    input_shape: tuple[int, ...],
     mode: str = "forward",
-    input_dtypes: Sequence[str] = (),
+    *,
+    runs: int | None = 100,
+    min_time: float | None = None,
+    warmup: int = 3,
+    timer: str | None = None,
+    inputs: tuple[tuple[tuple[int, ...], str], ...] = (),
 ) -> str:
-    """A ``torch.utils.benchmark.Timer`` recipe that measures what the app's benchmark does.
+    """Code that repeats the app's measurement on ``model``: the same warm-up calls, the
+    same number of runs (or minimum time), the same clock and synchronisation, the same
+    mode and input; it prints the median, which reads like the app's.
 
-    ``input_shape`` is one shape or one per positional input (a Transformer's src and tgt);
-    ``input_dtypes`` their dtypes (integer inputs become token ids, floating ones follow
-    the model). ``mode`` is ``"forward"`` (under ``torch.inference_mode()`` with
-    ``model.eval()``) or ``"train-step"`` (zero_grad, forward, a scalar loss, backward, SGD step).
+    ``mode`` is ``"forward"`` (``model.eval()`` under ``torch.inference_mode()``) or
+    ``"train-step"`` (zero_grad, forward, the sum of the output as loss, backward, an SGD
+    step, on a copy of the model). ``timer``: "cuda events" / "xpu events" (a pair of
+    device events around each call) or "host clock" (``perf_counter_ns`` with the device
+    synchronised around the call); by default what the app uses on ``device``. ``inputs``:
+    each positional input's (shape, dtype); by default one input of ``input_shape`` in
+    ``dtype``.
     """
     if mode not in MODES:
         raise InputError(f"{mode!r} is not a benchmark mode (use forward or train-step)")
-    shapes = _shapes(input_shape)
-    if not shapes or not all(shapes):
+    if not input_shape and not inputs:
         raise InputError("the input shape is empty (give one like 1,3,224,224)")
+    if (runs is None) == (min_time is None):
+        raise InputError("give a number of runs or a minimum time, not both")
     dtype_code = _dtype_code(dtype)
-    lines = [
-        "from torch.utils import benchmark",
-        "",
-        f"device = {_device_expression(device)}",
+    name = _device_name(device)
+    kind = torch.device(name).type
+    clock = _timer_for(name, timer)
+    events = clock.endswith(" events") and kind in ("cuda", "xpu")
+    backend = f"torch.{kind}"
+    specs = inputs or ((tuple(input_shape), dtype_name(parse_dtype(dtype))),)
+    imports = ["import copy"] if mode != "forward" else []
+    lines = [*imports, "import gc", *([] if events else ["import time"]), "", "import torch", ""]
+    lines += [
+        f'device = torch.device("{name}")  # where the app measured',
         f"model = model.to(device, dtype={dtype_code})",
     ]
-    names = ["x"] if len(shapes) == 1 else [f"x{i}" for i in range(len(shapes))]
-    for i, (name, shape) in enumerate(zip(names, shapes)):
-        sizes = ", ".join(str(int(n)) for n in shape)
-        kind = input_dtypes[i] if i < len(input_dtypes) else dtype
-        if kind.startswith(("int", "uint")):
-            lines.append(f"{name} = torch.zeros({sizes}, device=device, dtype=torch.{kind})  # ids: any value below the embedding's size")
-        elif kind == "bool":
-            lines.append(f"{name} = torch.zeros({sizes}, device=device, dtype=torch.bool)")
-        else:
-            lines.append(f"{name} = torch.randn({sizes}, device=device, dtype={dtype_code})")
+    names = [f"x{i}" if len(specs) > 1 else "x" for i in range(len(specs))]
+    lines += [f"{n} = {_input_code(shape, d)}" for n, (shape, d) in zip(names, specs)]
     call = f"model({', '.join(names)})"
     if mode == "forward":
-        lines += [
-            "model.eval()",
-            "timer = benchmark.Timer(",
-            f'    stmt="{call}",',
-            f'    globals={{"model": model, {", ".join(f"{chr(34)}{n}{chr(34)}: {n}" for n in names)}}},',
-        ]
+        lines += ["model.eval()", "", "", "def step():", f"    {call}"]
     else:
         lines += [
+            "model = copy.deepcopy(model)  # the app trains a copy: your weights stay as they are",
             "model.train()",
-            "optimizer = torch.optim.SGD(model.parameters(), lr=0.01)",
-            "timer = benchmark.Timer(",
-            '    stmt="optimizer.zero_grad(set_to_none=True); '
-            f'{call}.float().mean().backward(); optimizer.step()",',
-            f'    globals={{"model": model, {", ".join(f"{chr(34)}{n}{chr(34)}: {n}" for n in names)}, "optimizer": optimizer}},',
+            "# The app copies your optimizer when the model has one; SGD(lr=0.01) otherwise.",
+            "optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.01)",
+            "",
+            "",
+            "def step():",
+            "    optimizer.zero_grad(set_to_none=True)",
+            f"    output = {call}",
+            "    outputs = output if isinstance(output, (tuple, list)) else (output,)",
+            "    sum(o.float().sum() for o in outputs if o.requires_grad).backward()",
+            "    optimizer.step()",
+        ]
+    sync = f"{backend}.synchronize()" if kind == "mps" else f"{backend}.synchronize(device)"
+    lines += ["", ""]
+    if events:
+        lines += [
+            "# Each sample between two device events on the model's stream (the wait is outside it).",
+            f"start, end = {backend}.Event(enable_timing=True), {backend}.Event(enable_timing=True)",
+            f"stream = {backend}.current_stream(device)",
+            "",
+            "",
+            "def timed_ms():",
+            "    start.record(stream)",
+            "    step()",
+            "    end.record(stream)",
+            "    end.synchronize()",
+            "    return start.elapsed_time(end)",
+        ]
+    else:
+        body = ["    start = time.perf_counter_ns()", "    step()"]
+        if kind != "cpu":
+            body = [f"    {sync}", *body, f"    {sync}"]
+        lines += [
+            "def timed_ms():",
+            *body,
+            "    return (time.perf_counter_ns() - start) / 1e6",
+        ]
+    warm_body = ["        step()"] + ([f"        {sync}"] if kind != "cpu" else [])
+    lines += [
+        "",
+        "",
+        "samples_ms = []",
+        "gc.disable()  # as the app does: a collection inside a sample is noise, not latency",
+        "try:",
+        "    with torch.inference_mode():" if mode == "forward" else "    with torch.enable_grad():",
+        f"        for _ in range({int(warmup)}):  # warm-up; the first call's cost is reported apart",
+        "    " + warm_body[0],
+        *(("    " + line) for line in warm_body[1:]),
+    ]
+    if runs is not None:
+        lines += [
+            f"        for _ in range({int(runs)}):",
+            "            samples_ms.append(timed_ms())",
+        ]
+    else:
+        assert min_time is not None  # one of the two, checked above
+        lines += [
+            "        measured_ms = 0.0",
+            f"        while measured_ms < {float(min_time) * 1e3!r} and len(samples_ms) < 100_000:  # at least {min_time:g} s",
+            "            samples_ms.append(timed_ms())",
+            "            measured_ms += samples_ms[-1]",
         ]
     lines += [
-        "    num_threads=torch.get_num_threads(),",
-        f'    label="{mode}",',
-        "    sub_label=str(device),",
-        ")",
+        "finally:",
+        "    gc.enable()",
+        "samples_ms.sort()",
+        "n = len(samples_ms)",
+        "median = (samples_ms[(n - 1) // 2] + samples_ms[n // 2]) / 2",
+        'print(f"median {median:.4f} ms over {n} samples")',
     ]
-    if mode == "forward":
-        lines += [
-            "with torch.inference_mode():",
-            "    measurement = timer.blocked_autorange(min_run_time=1.0)",
-        ]
-    else:
-        lines.append("measurement = timer.blocked_autorange(min_run_time=1.0)")
-    # Timer's clock synchronises the GPU itself (CUDA; any accelerator in newer PyTorch).
-    lines.append("print(measurement)  # measurement.median is the median, in seconds")
     return "\n".join(lines)
 
 
@@ -175,3 +246,20 @@ def module_move_line(module_path: str, device: str, dtype: str | None = None) ->
     target = f"model.get_submodule({module_path!r})" if module_path else "model"
     args = repr(_device_name(device)) + (f", dtype={_dtype_code(dtype)}" if dtype else "")
     return f"{target}.to({args})"
+
+
+def measurement_snippet(result: Any) -> str:
+    """``benchmark_snippet`` with every parameter of the measurement ``result``
+    (``core.timing.LatencyResult``) made: its runs or minimum time, warm-up, clock, mode,
+    device, dtype and input."""
+    return benchmark_snippet(
+        result.device,
+        result.dtype,
+        tuple(result.input_shape),
+        result.mode,
+        runs=result.runs if result.min_time is None else None,
+        min_time=result.min_time,
+        warmup=max(1, int(result.warmup or len(result.warmup_samples_ms) or 1)),
+        timer=result.timer,
+        inputs=tuple(result.inputs),
+    )

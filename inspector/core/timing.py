@@ -1,9 +1,16 @@
 """Latency measurement: how long one forward pass (or one training step) takes on a device.
 
-The timed region is as thin as Python allows: ``perf_counter_ns()`` right around the call,
-plus a device synchronisation on accelerators only (their work is asynchronous, so without
-it we would time the kernel launch, not the kernel). Everything else — callbacks, the
-cancel check, bookkeeping — happens between samples.
+The timed region is as thin as Python allows: ``perf_counter_ns()`` right around the call
+on the CPU. On CUDA and XPU each sample is timed by two device events recorded around the
+call (``core.device_events``): the device's work is asynchronous, and a host clock would
+need a full synchronisation on both sides whose cost lands in the figure. Other
+accelerators (MPS), and models spread over several devices, keep the host clock with the
+devices synchronised around the call. Warm-up calls are always timed by the host clock, so
+the first call's cost includes host-side work (lazy initialisation, kernel selection).
+Everything else — callbacks, the cancel check, bookkeeping — happens between samples.
+
+Every result carries its spread (``core.spread``): IQR, the 95 % interval of the median and
+a noise flag.
 """
 
 from __future__ import annotations
@@ -22,10 +29,12 @@ import numpy as np
 import torch
 from torch import nn
 
+from inspector.core.device_events import DeviceEvents, device_events
 from inspector.core.devices import device_id, is_out_of_memory, synchronize
 from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.inputs import InputsLike, as_specs, make_tensors
 from inspector.core.models import LoadedModel
+from inspector.core.spread import spread_of
 from inspector.core.units import dtype_name, first_line
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, FailureKind
 
@@ -63,6 +72,23 @@ class LatencyResult:
     #: Every positional input's shape (``input_shape`` is the first one's): a Transformer has two.
     input_shapes: tuple[tuple[int, ...], ...] = field(default=())
     input_dtypes: tuple[str, ...] = field(default=())  # each input's dtype, in the same order
+    iqr_ms: float = 0.0  # p75 - p25
+    #: The 95 % interval of the median (order statistics, ``core.spread``); None under 6 samples.
+    median_ci_ms: tuple[float, float] | None = None
+    #: "noisy: p95 is 84× the median; results may not be repeatable", or None.
+    noise: str | None = None
+    #: What timed the samples: "host clock" or "cuda events" / "xpu events".
+    timer: str = "host clock"
+    #: How the measurement was asked for: ``runs`` samples, or samples for ``min_time`` seconds.
+    runs: int | None = None
+    min_time: float | None = None
+    warmup: int = 0  # warm-up calls made before timing
+    #: Each positional tensor input's (shape, dtype): what the code view's snippet rebuilds.
+    inputs: tuple[tuple[tuple[int, ...], str], ...] = ()
+
+    @property
+    def noisy(self) -> bool:
+        return self.noise is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -82,6 +108,14 @@ class LatencyResult:
             "min_ms": self.min_ms,
             "max_ms": self.max_ms,
             "std_ms": self.std_ms,
+            "iqr_ms": self.iqr_ms,
+            "median_ci_ms": list(self.median_ci_ms) if self.median_ci_ms is not None else None,
+            "noisy": self.noisy,
+            "noise": self.noise,
+            "timer": self.timer,
+            "runs": self.runs,
+            "min_time": self.min_time,
+            "warmup": self.warmup,
             "notes": list(self.notes),
         }
 
@@ -273,17 +307,18 @@ def measure_latency(
     sync = _synchronizer(module)
     what = "forward pass" if mode == "forward" else "training step"
 
+    events = _sample_events(module)
     step: Callable[[], object]
     try:
         if mode == "forward":
             with _eval_mode(loaded, notes), _buffers_kept(loaded), torch.inference_mode():
                 step = functools.partial(module, *args)
-                warm, samples = _sample(step, warmup, target, sync, on_sample, progress, should_cancel, notes)
+                warm, samples = _sample(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events)
         else:
             # Gradients on even when the caller runs us under no_grad (a worker, a notebook cell).
             with torch.inference_mode(False), torch.enable_grad():
                 step = _train_step(loaded, args, notes)
-                warm, samples = _sample(step, warmup, target, sync, on_sample, progress, should_cancel, notes)
+                warm, samples = _sample(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events)
     except _StepFailed as failed:
         raise _run_failed(failed.cause, shapes, device_id(device), what, blame_input=failed.in_forward) from None
     except InspectorError:
@@ -301,6 +336,10 @@ def measure_latency(
         warmup_ns=warm,
         samples_ns=samples,
         notes=tuple(notes),
+        timer=events.kind if events is not None else "host clock",
+        inputs=tuple((tuple(a.shape), dtype_name(a.dtype)) for a in args if isinstance(a, torch.Tensor)),
+        runs=None if min_time is not None else target[0],
+        min_time=min(float(min_time), MAX_MEASURE_SECONDS) if min_time is not None else None,
     )
 
 
@@ -333,9 +372,20 @@ def _sample_target(runs: int | None, min_time: float | None) -> tuple[int, int |
     return min(runs, MAX_SAMPLES), None
 
 
+def _accelerators(module: nn.Module) -> set[torch.device]:
+    return {t.device for t in _tensors(module) if t.device.type not in ("cpu", "meta")}
+
+
+def _sample_events(module: nn.Module) -> DeviceEvents | None:
+    """Device events to time each sample with: a model on one CUDA/XPU device only (events
+    on one stream would miss the work of a second device)."""
+    accelerators = _accelerators(module)
+    return device_events(next(iter(accelerators))) if len(accelerators) == 1 else None
+
+
 def _synchronizer(module: nn.Module) -> Callable[[], None] | None:
     """A call that waits for every accelerator the model lives on; None on a CPU-only model."""
-    accelerators = {t.device for t in _tensors(module) if t.device.type not in ("cpu", "meta")}
+    accelerators = _accelerators(module)
     if not accelerators:
         return None
     devices = tuple(accelerators)
@@ -409,8 +459,9 @@ def _sample(
     progress: Callable[[int, int], None] | None,
     should_cancel: Callable[[], bool] | None,
     notes: list[str],
+    events: DeviceEvents | None = None,
 ) -> tuple[list[int], list[int]]:
-    """Warm-up samples and timed samples, in nanoseconds."""
+    """Warm-up samples (host clock) and timed samples (``events`` where given), in nanoseconds."""
     max_samples, min_ns = target
     clock = time.perf_counter_ns
     gc_was_enabled = gc.isenabled()
@@ -436,7 +487,7 @@ def _sample(
                 raise Cancelled(
                     f"benchmark cancelled after {len(samples)} samples; the model is unchanged"
                 )
-            elapsed = _timed_call(step, sync, clock)
+            elapsed = _timed_call(step, sync, clock) if events is None else _event_timed_call(step, events)
             samples.append(elapsed)
             measured += elapsed
             if on_sample is not None:
@@ -479,6 +530,22 @@ def _timed_call(step: Callable[[], object], sync: Callable[[], None] | None, clo
     if sync is not None:
         sync()
     return clock() - start
+
+
+def _event_timed_call(step: Callable[[], object], events: DeviceEvents) -> int:
+    """One call of ``step`` in nanoseconds of device time, between two events on its stream.
+
+    The previous sample waited for its end event, so the stream is idle when this starts;
+    the wait for this sample's end event is not in its figure.
+    """
+    events.start()
+    try:
+        step()
+    except (InspectorError, _StepFailed, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # the model's code may raise anything, even SystemExit
+        raise _StepFailed(exc, in_forward=True) from exc
+    return events.stop()
 
 
 def _estimate_total(min_ns: int, warm_ns: list[int], cap: int) -> int:
@@ -590,10 +657,15 @@ def _result(
     notes: tuple[str, ...],
     input_shapes: tuple[tuple[int, ...], ...] = (),
     input_dtypes: tuple[str, ...] = (),
+    timer: str = "host clock",
+    runs: int | None = None,
+    min_time: float | None = None,
+    inputs: tuple[tuple[tuple[int, ...], str], ...] = (),
 ) -> LatencyResult:
     ms = np.asarray(samples_ns, dtype=np.float64) / 1e6
     warm_ms = tuple(float(v) / 1e6 for v in warmup_ns)
     p5, p50, p95 = np.percentile(ms, [5, 50, 95])
+    spread = spread_of(ms)
     return LatencyResult(
         device=device,
         dtype=dtype,
@@ -612,4 +684,12 @@ def _result(
         max_ms=float(ms.max()),
         std_ms=float(ms.std(ddof=1)) if ms.size > 1 else 0.0,
         notes=notes,
+        iqr_ms=spread.iqr_ms,
+        median_ci_ms=spread.median_ci_ms,
+        noise=spread.noise,
+        timer=timer,
+        runs=runs,
+        min_time=min_time,
+        warmup=len(warmup_ns),
+        inputs=inputs,
     )

@@ -59,6 +59,14 @@ def format_seconds(s: float | None) -> str:
     return format_ms(None if s is None else s * 1e3)
 
 
+def format_gbps(gbps: float | None) -> str:
+    """A transfer rate in GB/s: ``'1.25'``, ``'< 0.01'`` for a trickle, ``'—'`` when there is
+    none (a failed move, or one that copied nothing)."""
+    if gbps is None or gbps <= 0:
+        return "—"
+    return "< 0.01" if gbps < 0.01 else f"{gbps:.2f}"
+
+
 def dtype_name(dtype: object) -> str:
     """``torch.bfloat16 -> 'bfloat16'``: the name without the module, as users type it."""
     return str(dtype).removeprefix("torch.")

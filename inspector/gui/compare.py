@@ -66,9 +66,22 @@ def _number_cell(text: str, value: float | None, tooltip: str = "") -> Cell:
 
 def _ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) -> Cell:
     cell = _number_cell(_times(ratio), ratio, verdict)
-    if ratio is not None and verdict and verdict != "about the same":
+    # Coloured only when the verdict is clear: not "about the same", "no clear difference",
+    # nor a ratio of too few samples ("…? too few samples to tell").
+    if ratio is not None and verdict and verdict not in ("about the same", "no clear difference") and "?" not in verdict:
         better = ratio > 1 if higher_is_better else ratio < 1
         cell.foreground = _FASTER if better else _SLOWER
+    return cell
+
+
+def _noise_cell(noise_a: str | None, noise_b: str | None, two: bool) -> Cell:
+    """Which side is noisy ("A noisy", "B noisy", "A, B noisy"); the reasons in the tooltip."""
+    sides = [(name, noise) for name, noise in (("A", noise_a), ("B", noise_b)) if noise and (two or name == "A")]
+    if not sides:
+        return Cell("—")
+    text = ("noisy" if not two else ", ".join(n for n, _ in sides) + " noisy")
+    cell = Cell(text, tooltip="\n".join((f"{n}: {why}" if two else why) for n, why in sides))
+    cell.foreground = _SLOWER
     return cell
 
 
@@ -271,13 +284,17 @@ class ComparisonView(QWidget):
             if b is not None:
                 cells |= _latency_side(b, row.median_b, row.p5_b, row.p95_b, row.samples_b, row.speedup_vs_cpu_b)
                 cells["B ÷ A"] = _ratio_cell(row.ratio, row.verdict, higher_is_better=False)
+                cells["95 % CI"] = _number_cell(row.interval_text, row.ratio_low,
+                                                "95 % bootstrap interval of B's median over A's")  # fmt: skip
                 cells["Verdict"] = Cell(row.verdict)
+            cells["Noise"] = _noise_cell(row.noise_a, row.noise_b, b is not None)
             rows.append(cells)
         headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)"]
         if b is not None:
-            headers += [f"{b}median (ms)", "B ÷ A", "Verdict", f"{a}p5–p95", f"{b}p5–p95", f"{a}vs CPU", f"{b}vs CPU"]
+            headers += [f"{b}median (ms)", "B ÷ A", "95 % CI", "Verdict", "Noise", f"{a}p5–p95", f"{b}p5–p95",
+                        f"{a}vs CPU", f"{b}vs CPU"]  # fmt: skip
         else:
-            headers += ["p5–p95", "vs CPU"]
+            headers += ["p5–p95", "Noise", "vs CPU"]
         self._show_rows(self.latency_table, rows, headers)
 
     def _show_moves(self, comparison: Comparison) -> None:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Slot
 from inspector.core.errors import InputError
 from inspector.core.moves import MoveRequest, MoveResult
 from inspector.core.placement import meta_text
+from inspector.core.time_left import time_left_text
 from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.tasks import Task
@@ -101,7 +102,8 @@ class WorkerResults(QObject):
             w.end_task_mark("failed")
         w.reports.mark_stale()
         w.add_history(
-            result.call, result.seconds, result.gbps, outcome, ok=result.ok,
+            # A failed move has no time worth a figure (it may not have started): "—".
+            result.call, result.seconds if result.ok else None, result.gbps, outcome, ok=result.ok,
             detail=_memory_detail(result) + (f"\n\n{result.error.detail}" if result.error and result.error.detail else ""),
         )  # fmt: skip
 
@@ -112,11 +114,19 @@ class WorkerResults(QObject):
         shape = "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,)))
         call = f"{r.mode} ×{len(r.samples_ms)} · {r.device} {r.dtype} · input {shape}"
         result = f"median {format_ms(r.median_ms, compact=True)} · p95 {format_ms(r.p95_ms, compact=True)}"
+        interval = (f"95 % CI of the median {format_ms(r.median_ci_ms[0], compact=True)} – "
+                    f"{format_ms(r.median_ci_ms[1], compact=True)}, " if r.median_ci_ms else "")  # fmt: skip
         detail = [
             f"p5 {format_ms(r.p5_ms, compact=True)}, mean {format_ms(r.mean_ms, compact=True)}, min {format_ms(r.min_ms, compact=True)}, max {format_ms(r.max_ms, compact=True)}; "
-            f"first call {format_ms(r.warmup_ms, compact=True)}"
+            f"first call {format_ms(r.warmup_ms, compact=True)}",
+            f"{interval}IQR {format_ms(r.iqr_ms, compact=True)}; timed by {r.timer}",
         ]
         idle = f"median {format_ms(r.median_ms, compact=True)}"
+        if r.noise:
+            # Said where it is seen first: the history row, the status line and its tooltip.
+            result += f" · {r.noise}"
+            idle += " · noisy"
+            detail.insert(0, r.noise)
         if outcome.attribution is not None:
             from inspector.gui.module_summary import summary_lines, summary_tab_text, top_line
 
@@ -131,9 +141,9 @@ class WorkerResults(QObject):
         w.end_task_mark(f"median {format_ms(r.median_ms, compact=True)}")
         w.reports.mark_stale()
         try:
-            from inspector.core.snippets import benchmark_snippet
+            from inspector.core.snippets import measurement_snippet
 
-            code = benchmark_snippet(r.device, r.dtype, r.input_shapes or (tuple(r.input_shape),), r.mode, r.input_dtypes)
+            code = measurement_snippet(r)
         except InputError as exc:
             code = f"# no snippet for this measurement: {exc.message}"
         w.code.show_code(code, f"Equivalent PyTorch code: {r.mode} timing on {r.device}")
@@ -145,6 +155,11 @@ class WorkerResults(QObject):
             text = f"moving {format_bytes(progress.done)} / {format_bytes(progress.total)}"
         else:
             text = f"sample {int(progress.done):,} / {int(progress.total):,}"
+        left = time_left_text(progress.seconds_left)
+        if left:  # a long benchmark: an estimate in the bar and in the status bar
+            text += f" · {left}"
+            if w.busy_task is not None:
+                w.statusBusy.setText(f"Busy: {w.busy_task} · {left}")
         w.action_bar.show_progress(progress.fraction, text)
 
     @Slot(object)

@@ -24,6 +24,7 @@ from inspector.core.memory_log import MemoryTimeline
 from inspector.core import models
 from inspector.core.moves import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
+from inspector.core.time_left import TimeLeft
 from inspector.core.timing import LatencyResult
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.threads import run_abandonable
@@ -57,6 +58,8 @@ class Progress:
     task: str
     done: float
     total: float
+    #: An estimate of the time left (``core.time_left``); None while there is nothing to say.
+    seconds_left: float | None = None
 
     @property
     def fraction(self) -> float:
@@ -336,19 +339,19 @@ class _ProgressThrottle:
     def __init__(self, task: str, signal: Any) -> None:
         self._task = task
         self._signal = signal
-        self._latest = (0, 0)
+        self._latest: tuple[float, float, float | None] = (0, 0, None)
         self._throttle = _Throttle(self._emit)
+        self._time_left = TimeLeft()
 
     def update(self, done: float, total: float) -> None:
-        self._latest = (done, total)
+        self._latest = (done, total, self._time_left.update(done, total))
         self._throttle.poke()
 
     def flush(self) -> None:
         self._throttle.flush()
 
     def _emit(self) -> None:
-        done, total = self._latest
-        self._signal.emit(Progress(self._task, done, total))
+        self._signal.emit(Progress(self._task, *self._latest))
 
 
 class _TaskScope:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from inspector.core.compare import compare_reports, describe_ratio
@@ -48,9 +49,10 @@ def test_latency_rows_pair_the_same_device_and_dtype_and_give_the_ratio():
     cpu = rows["cpu", "float32"]
     assert (cpu.median_a, cpu.median_b, cpu.ratio) == (2.0, 1.0, 0.5)
     assert cpu.verdict == "server 2.00× faster"
-    assert rows["cuda:0", "float32"].verdict == "about the same"
+    assert rows["cuda:0", "float32"].verdict == "no clear difference"
     only_b = rows["cuda:0", "bfloat16"]
-    assert only_b.median_a is None and only_b.ratio is None and only_b.verdict == "only in server"
+    assert only_b.median_a is None and only_b.ratio is None
+    assert only_b.verdict == "not compared: A's cuda:0 run differs in dtype (bfloat16 vs float32)"
     # Within each report: how much faster than that report's own CPU.
     assert rows["cuda:0", "float32"].speedup_vs_cpu_a == pytest.approx(4.0)
     assert rows["cuda:0", "float32"].speedup_vs_cpu_b == pytest.approx(2.0)
@@ -63,6 +65,60 @@ def test_different_input_shapes_or_modes_are_not_compared_with_each_other():
     rows = compare_reports(a, b).latency
     assert len(rows) == 3
     assert all(r.ratio is None for r in rows)
+    # ...and say plainly how each pair differs, never "×" of any kind.
+    assert [r.verdict for r in rows] == [
+        "not compared: B's cpu run differs in input shape (64x3 vs 1x3)",
+        "not compared: A's cpu run differs in input shape (1x3 vs 64x3)",
+        "not compared: A's cpu run differs in mode (train-step vs forward)",
+    ]
+    assert not any("×" in r.verdict for r in rows)
+
+
+def _noisy_samples(median, n=200, seed=0):
+    """Latency-like samples: lognormal around ``median`` with a heavy right tail."""
+    rng = np.random.default_rng(seed)
+    return (median * rng.lognormal(0.0, 0.25, n)).tolist()
+
+
+def _measured(device, samples, **kw):
+    entry = _latency(device, float(np.median(samples)), **kw)
+    entry["samples_ms"] = samples
+    return entry
+
+
+def test_two_runs_of_the_same_model_and_machine_show_no_clear_difference():
+    # Two draws from one distribution: their medians differ by chance, the interval holds 1.
+    a = _report([_measured("cpu", _noisy_samples(0.036, seed=1))])
+    b = _report([_measured("cpu", _noisy_samples(0.036, seed=2))])
+    [row] = compare_reports(a, b).latency
+    assert row.ratio != 1.0 and row.ratio_low < 1 < row.ratio_high
+    assert row.verdict == "no clear difference"
+
+
+def test_a_model_twice_as_slow_is_slower_with_an_interval_excluding_one():
+    a = _report([_measured("cpu", _noisy_samples(0.036, seed=1))])
+    b = _report([_measured("cpu", _noisy_samples(0.072, seed=2))])
+    [row] = compare_reports(a, b, label_b="B").latency
+    assert 1 < row.ratio_low < row.ratio < row.ratio_high
+    assert 1.7 < row.ratio < 2.3
+    assert row.verdict == f"B {row.ratio:.2f}× slower"
+    # The interval is seeded: the same two reports always read the same.
+    assert compare_reports(a, b).latency[0].ratio_low == row.ratio_low
+
+
+def test_a_noisy_run_is_flagged_and_an_old_report_is_judged_from_its_samples():
+    noisy = [0.036] * 90 + [3.0] * 10  # p95 is 83× the median
+    entry = _measured("cpu", noisy)
+    assert "noise" not in entry  # written before schema 2
+    [row] = compare_reports(_report([entry])).latency
+    assert row.noise_a == "noisy: p95 is 83× the median; results may not be repeatable"
+
+
+def test_too_few_samples_give_the_ratio_with_a_question_not_a_verdict():
+    a = _report([_measured("cpu", [1.0, 1.1, 0.9])])
+    b = _report([_measured("cpu", [2.0, 2.1, 1.9])])
+    [row] = compare_reports(a, b).latency
+    assert row.ratio_low is None and row.verdict == "B 2.00× slower? too few samples to tell"
 
 
 def test_a_re_run_replaces_the_earlier_measurement():

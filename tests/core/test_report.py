@@ -56,7 +56,7 @@ def report(latency):
 
 
 def test_report_has_the_design_sections_and_is_plain_json(report):
-    assert report["schema_version"] == SCHEMA_VERSION == 1
+    assert report["schema_version"] == SCHEMA_VERSION == 2
     created = dt.datetime.fromisoformat(report["created"])
     assert created.utcoffset() == dt.timedelta(0)
     env = report["environment"]
@@ -130,9 +130,15 @@ def test_csv_has_one_row_per_sample_move_and_memory_point(report):
     rows = list(csv.DictReader(io.StringIO(render_csv(report))))
     by_section = {s: [r for r in rows if r["section"] == s] for s in ("latency", "move", "memory")}
     entry = report["latency"][0]
-    assert len(by_section["latency"]) == len(entry["samples_ms"]) + len(entry["warmup_samples_ms"])
+    samples = [r for r in by_section["latency"] if r["phase"] != "summary"]
+    assert len(samples) == len(entry["samples_ms"]) + len(entry["warmup_samples_ms"])
     timed = [float(r["ms"]) for r in by_section["latency"] if r["phase"] == "timed"]
     assert timed == pytest.approx(entry["samples_ms"])
+    # One summary row per run: its median and how far to trust it.
+    [summary] = [r for r in by_section["latency"] if r["phase"] == "summary"]
+    assert float(summary["median_ms"]) == pytest.approx(entry["median_ms"])
+    assert float(summary["median_ci_low_ms"]) <= float(summary["median_ms"]) <= float(summary["median_ci_high_ms"])
+    assert float(summary["iqr_ms"]) == pytest.approx(entry["iqr_ms"])
     assert [r["call"] for r in by_section["move"]] == [m["call"] for m in report["moves"]]
     assert len(by_section["memory"]) == 3 and by_section["memory"][0]["device"] == "cpu"
 
@@ -218,7 +224,8 @@ def test_html_tables_right_align_figures_and_left_align_text(report):
     assert [text for _cls, text in moves["Result"][1:]] == ["ok", "failed: CUDA out of memory"]
     expected_numeric = {
         "moves": (moves, {"Time", "Bytes", "GB/s"}),
-        "latency": (latency, {"First call", "Median", "Mean", "p5", "p95", "Min", "Max", "Std", "Samples"}),
+        "latency": (latency, {"First call", "Median", "Median 95 % CI", "IQR", "Mean", "p5", "p95", "Min", "Max", "Std",
+                              "Samples"}),
         "memory": (memory, {"Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total",
                              "Peak other processes"}),
     }

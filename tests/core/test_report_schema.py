@@ -126,7 +126,7 @@ def _catch(path):
 
 def test_a_report_of_this_version_loads_whole_and_keeps_keys_added_later(tmp_path, good):
     later = json.loads(json.dumps(good))
-    later["latency"][0]["iqr_ms"] = [0.1, 0.2]  # additions a later minor version may make
+    later["latency"][0]["mad_ms"] = [0.1, 0.2]  # additions a later minor version may make
     later["modules"] = [{"name": "fc1", "deeply": {"nested": [[[1]]]}}]
     loaded = load_report(save_report(later, tmp_path / "r.json"))
     assert loaded == later

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
+import statistics
+
 import pytest
 import torch
 from torch import nn
 
 from inspector.core.errors import InputError
-from inspector.core.models import LoadedModel, Net
+from inspector.core.models import LoadedModel, Net, example_model
 from inspector.core.moves import MoveRequest, move_model
-from inspector.core.snippets import benchmark_snippet, move_snippet
+from inspector.core.snippets import benchmark_snippet, measurement_snippet, move_snippet
+from inspector.core.timing import measure_latency
 
 REQUESTS = [
     MoveRequest("to", "cuda:0", "bfloat16"),
@@ -92,30 +96,72 @@ def test_move_snippet_to_an_absent_accelerator_falls_back_to_cpu():
 
 
 @pytest.mark.parametrize("mode", ["forward", "train-step"])
-@pytest.mark.parametrize("device", ["cpu", "cuda:0", "mps"])
+@pytest.mark.parametrize("device", ["cpu", "cuda:0", "mps", "xpu"])
 def test_benchmark_snippet_compiles(device, mode):
     code = benchmark_snippet(device, "bf16", (1, 3, 224, 224), mode)
     compile(code, "<snippet>", "exec")
-    assert "benchmark.Timer(" in code
-    assert "num_threads=torch.get_num_threads()" in code
     assert "torch.randn(1, 3, 224, 224" in code and "dtype=torch.bfloat16" in code
+    # Not a different measurement (the old blocked_autorange recipe): the app's own loop.
+    assert "blocked_autorange" not in code and "for _ in range(3):" in code and "for _ in range(100):" in code
+    kind = device.split(":")[0]
+    if kind in ("cuda", "xpu"):  # timed by device events, as the app times them
+        assert f"torch.{kind}.Event(enable_timing=True)" in code and "start.elapsed_time(end)" in code
+    else:
+        assert "time.perf_counter_ns()" in code and ("synchronize" in code) == (kind != "cpu")
+
+
+class _Counting(Net):
+    """The example Net, counting its forward calls."""
+
+    calls = 0
+
+    def forward(self, x):
+        type(self).calls += 1
+        return super().forward(x)
+
+
+def _run(code, model):
+    printed = []
+    namespace = {"model": model, "print": printed.append}
+    exec(code, namespace)
+    return namespace, printed
 
 
 @pytest.mark.parametrize("mode", ["forward", "train-step"])
-def test_benchmark_snippet_runs_on_cpu(mode):
-    """Pasted after a model is defined, it measures: a Measurement with a positive median."""
-    code = benchmark_snippet("cpu", "float32", (8, 3), mode)
-    # Shorten the run only; the recipe is otherwise exactly what a user pastes.
-    code = code.replace("min_run_time=1.0", "min_run_time=0.05")
-    namespace = {"torch": torch, "model": Net(), "print": lambda *args: None}
-    exec(code, namespace)
-    measurement = namespace["measurement"]
-    assert measurement.median > 0
-    assert measurement.task_spec.sub_label == "cpu"
+def test_the_snippet_repeats_the_measurement_the_app_made(mode):
+    """Executed on the example, it makes the app's calls: the same warm-ups and runs, mode and input."""
+    loaded = example_model()
+    result = measure_latency(loaded, mode=mode, runs=7, warmup=2)
+    code = measurement_snippet(result)
+    assert "x = torch.randn(64, 3, device=device, dtype=torch.float32)" in code
+    model = _Counting()
+    _Counting.calls = 0
+    namespace, printed = _run(code, model)
+    assert _Counting.calls == 2 + 7  # warm-up calls, then the timed runs
+    assert len(namespace["samples_ms"]) == 7 and all(ms > 0 for ms in namespace["samples_ms"])
+    assert printed == [f"median {statistics.median(namespace['samples_ms']):.4f} ms over 7 samples"]
     if mode == "forward":
-        assert not namespace["model"].training
+        assert not model.training  # eval, under inference_mode
     else:
-        assert all(p.grad is not None for p in namespace["model"].parameters())
+        assert model.training and all(p.grad is None for p in model.parameters())  # a copy was trained
+
+
+def test_a_minimum_time_measurement_gives_a_minimum_time_snippet():
+    result = measure_latency(example_model(), min_time=0.02, warmup=1)
+    code = measurement_snippet(result)
+    assert "while measured_ms < 20.0 and len(samples_ms) < 100_000:" in code and "range(1):" in code
+    namespace, _ = _run(code, Net())
+    assert sum(namespace["samples_ms"]) >= 20.0
+
+
+def test_a_cuda_events_measurement_gives_an_events_snippet():
+    """What a GPU measurement shows (no GPU here: the result is what measure_latency returns there)."""
+    result = measure_latency(example_model(), runs=5)
+    on_gpu = dataclasses.replace(result, device="cuda:0", timer="cuda events", runs=250, warmup=3)
+    code = measurement_snippet(on_gpu)
+    compile(code, "<snippet>", "exec")
+    assert 'device = torch.device("cuda:0")' in code and "for _ in range(250):" in code
+    assert "torch.cuda.Event(enable_timing=True)" in code and "torch.cuda.synchronize(device)" in code
 
 
 @pytest.mark.parametrize(

@@ -261,6 +261,7 @@ def test_cuda_on_cpu_only_machine_shows_banner_and_window_keeps_working(qtbot, w
     assert banner.isVisibleTo(window)
     assert "needs a CUDA GPU" in banner.failure.message and ".to(device)" in banner.failure.message
     assert rows[-1]["Call"] == "model.cuda()" and rows[-1]["Result"].startswith("failed:")
+    assert rows[-1]["Seconds"] == "—" and rows[-1]["GB/s"] == "—"  # a failed move: no "0.0 µs"
     assert "model.cuda()" in widget(window, QPlainTextEdit, "codeView").toPlainText()
     assert {r["Device"] for r in parameters(window).values()} == {"cpu"}  # nothing moved
 
@@ -271,7 +272,9 @@ def test_cuda_on_cpu_only_machine_shows_banner_and_window_keeps_working(qtbot, w
     click(qtbot, window, "benchmarkButton")  # ...and benchmarks
     rows = wait_history(qtbot, window, before + 3)
     assert rows[-1]["Call"] == "forward ×20 · cpu float32 · input 64x3" and rows[-1]["Result"].startswith("median")
-    assert "benchmark.Timer" in widget(window, QPlainTextEdit, "codeView").toPlainText()
+    # The code shows the measurement the app made: its 3 warm-up calls and 20 runs.
+    code = widget(window, QPlainTextEdit, "codeView").toPlainText()
+    assert "for _ in range(3):" in code and "for _ in range(20):" in code and "blocked_autorange" not in code
 
 
 def test_banner_details_toggle_and_dismiss(qtbot, window):

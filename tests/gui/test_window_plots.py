@@ -328,7 +328,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, t
     session_median = window.latencyPlot.series[RUN].summary()["median_ms"]
     assert view.cell_text(table, rows["cpu"], "A median (ms)") == f"{session_median:.4g}"
     assert view.cell_text(table, rows["cpu"], "B ÷ A") == "2.00×"
-    assert view.cell_text(table, rows["cpu"], "Verdict") == "B 2.00× slower"
+    assert view.cell_text(table, rows["cpu"], "Verdict").startswith("B 2.00× slower")  # "(… noisy …)" on a loaded machine
     assert view.cell_text(table, rows["cuda:0"], "B vs CPU") == "8.00×"  # 2x / 0.25x on the server
     assert view.cell_text(table, rows["cuda:0"], "Verdict") == "only in B"
     assert "This session" in view.summary_label.text() and "gpu-server.json" in view.summary_label.text()

@@ -9,7 +9,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from inspector.core.units import format_seconds
+from inspector.core.units import format_gbps, format_seconds
 from inspector.gui.panels.table_model import HeaderedTableModel
 from inspector.gui.plain_text import plain_tooltip
 
@@ -72,9 +72,7 @@ class HistoryModel(HeaderedTableModel):
 
 
 def _gbps_text(gbps: float | None) -> str:
-    if not gbps:
-        return "—"
-    return "< 0.01" if gbps < 0.01 else f"{gbps:.2f}"
+    return format_gbps(gbps)  # the reports' words: "< 0.01", "—"
 
 
 class HistoryView(QTableView):

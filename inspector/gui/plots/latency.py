@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from inspector.core.compare import Run, run_verdicts
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.plots.latency_canvas import LatencyCanvas
 from inspector.gui.plots.memory import DEFAULT_REDRAW_FPS
@@ -84,6 +85,14 @@ class LatencyPlot(QWidget):
         self.modulesLabel.setContentsMargins(6, 2, 6, 2)
         self.modulesLabel.hide()
         layout.addWidget(self.modulesLabel)
+        # How the runs compare (like with like, each ratio with its interval) and which are
+        # noisy, in sentences: the bars carry the short form.
+        self.verdictLabel = QLabel(self, objectName="summaryVerdictLabel")
+        self.verdictLabel.setTextFormat(Qt.TextFormat.PlainText)  # labels hold device names
+        self.verdictLabel.setWordWrap(True)
+        self.verdictLabel.setContentsMargins(6, 2, 6, 2)
+        self.verdictLabel.hide()
+        layout.addWidget(self.verdictLabel)
         self._timer = QTimer(self, singleShot=True, interval=max(1, round(1000 / redraw_fps)))
         self._timer.timeout.connect(self._timer_fired)
         self._summary_stale = False
@@ -111,6 +120,7 @@ class LatencyPlot(QWidget):
     def _show_modules_label(self) -> None:
         on_summary = self.tabs.currentWidget() is self.summary_plot
         self.modulesLabel.setVisible(on_summary and bool(self.modulesLabel.text()))
+        self.verdictLabel.setVisible(on_summary and bool(self.verdictLabel.text()))
 
     @property
     def samples_plot(self) -> pg.PlotWidget:
@@ -177,6 +187,9 @@ class LatencyPlot(QWidget):
         if series.stats is not None and len(series.stats) < 3:
             series.stats = None  # an old/partial entry: recompute from the samples
         series.batch = batch_of(field_of(result, "input_shape"))
+        shape = field_of(result, "input_shape")
+        series.input_shape = tuple(int(d) for d in shape) if isinstance(shape, (list, tuple)) else None
+        series.noise = field_of(result, "noise") or None
         series.status = ""
         self.series[key] = series
         self._current, self._replaced = None, None
@@ -253,7 +266,10 @@ class LatencyPlot(QWidget):
             self._summary_stale = True
         if summary and self._summary_stale:
             self._summary_stale = False
-            self.canvas.draw_summary(self._summary_rows())
+            rows = self._summary_rows()
+            self.canvas.draw_summary(rows)
+            self.verdictLabel.setText("\n".join(r["sentence"] for r in rows if r["sentence"]))
+            self._show_modules_label()
 
     def _color(self, key: SeriesKey) -> QColor:
         if key not in self._colors:
@@ -261,7 +277,7 @@ class LatencyPlot(QWidget):
         return self._colors[key]
 
     def _summary_rows(self) -> list[dict]:
-        rows = []
+        rows, runs = [], []
         for key, s in self.series.items():
             stats = s.summary()
             if stats is None:
@@ -269,6 +285,14 @@ class LatencyPlot(QWidget):
             label = series_label(key) + (f" ({s.status})" if s.status else "")
             rows.append({"key": key, "label": label, "color": self._color(key), "mode": key[2],
                          "batch": s.batch, **stats})  # fmt: skip
+            samples = s.samples_ms
+            runs.append(Run(label, key[1], key[2], s.input_shape, stats["median_ms"],
+                            tuple(samples[np.isfinite(samples)].tolist())))  # fmt: skip
+        for row, run, verdict in zip(rows, runs, run_verdicts(runs)):
+            noise = self.series[row["key"]].noise
+            # The bar's words: how it compares with alike runs, and a flag when it is noisy.
+            row["verdict"] = verdict.short + (" · noisy" if noise else "")
+            row["sentence"] = "\n".join(t for t in (verdict.sentence, f"{run.label}: {noise}" if noise else "") if t)
         return rows
 
     def summary_rows(self) -> list[dict]:

@@ -281,13 +281,11 @@ class LatencyCanvas(QWidget):
         self._summary_items += [bars, whiskers]
         for item in (bars, whiskers):
             plot.addItem(item)
-        fastest = float(np.min(median)) if median.size else 0.0
         for i, row in enumerate(rows):
-            ratio = ""
-            if fastest > 0 and len(rows) > 1:
-                times = row["median_ms"] / fastest
-                ratio = " (fastest)" if times == 1 else f" ({times:.2f}× slower)"
-            lines = [f"{format_in_unit(row['median_ms'], unit)}{ratio}"]
+            # Like with like only (core.compare.run_verdicts): "fastest", "2.10× slower",
+            # "no clear difference", "not compared"; never a ratio of a train step to a forward.
+            verdict = f" ({row['verdict']})" if row.get("verdict") else ""
+            lines = [f"{format_in_unit(row['median_ms'], unit)}{verdict}"]
             if p95[i] > shown_top[i]:
                 lines.append(f"p95 {format_in_unit(float(p95[i]), unit)} ↑ (clipped)")
             rate = throughput_text(row["median_ms"], str(row.get("mode", "")), row.get("batch"))

@@ -83,6 +83,8 @@ class Series:
     stats: dict | None = None  # the finished result's statistics (exact, from the core)
     status: str = ""  # "", "cancelled", "failed", ...
     batch: int | None = None  # the first dimension of the input, once the result says it
+    input_shape: tuple[int, ...] | None = None  # known once the run is finished
+    noise: str | None = None  # the finished result's noise flag ("noisy: p95 is 84× the median; …")
 
     @property
     def samples_ms(self) -> np.ndarray:

@@ -1,0 +1,230 @@
+"""How far to trust a latency figure: its spread, a confidence interval of its median, a
+noise flag, and the ratio of two medians with a confidence interval.
+
+Two intervals, chosen for what each must do:
+
+- The median's own interval is the **order-statistic** (distribution-free) interval: the
+  ranks ``j`` and ``n + 1 - j`` of the sorted samples, with ``j`` from the Binomial(n, ½)
+  distribution, cover the true median with at least 95 % probability whatever the shape of
+  the distribution (latencies are skewed and heavy-tailed, so no normal approximation of
+  the values). It is exact, costs one sort, and has no randomness: the same samples always
+  give the same interval.
+- A ratio of two medians has no such closed form, so it gets a **bootstrap** percentile
+  interval: each side is resampled with replacement and the ratio of the resampled medians
+  taken, 2,000 times, with a fixed seed so a comparison reads the same every time. The
+  median of a resample is drawn directly (see ``_bootstrap_medians``), so this costs O(2,000)
+  after a sort even for 100,000 samples.
+
+Both treat the samples as independent draws. Samples of one run on a shared machine are
+not quite that (a burst of contention spoils neighbours together), and a drift between two
+runs is not in either interval: the noise flag is there to say when a figure is shaky.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+#: The confidence of every interval here.
+CONFIDENCE = 0.95
+_Z = 1.959963984540054  # the normal quantile of 0.975
+#: With fewer samples no pair of order statistics covers the median with 95 %
+#: (five samples: even (min, max) misses it with 2 / 32 = 6.25 %).
+MIN_SAMPLES_FOR_INTERVAL = 6
+#: Exact binomial ranks up to here; the normal approximation beyond (it is then exact to a rank).
+_EXACT_UP_TO = 1000
+#: Noise flags: a tail this many times the median, a middle half this wide relative to the
+#: median, or a median known only to within this fraction of itself.
+NOISY_TAIL = 2.0
+NOISY_IQR = 0.5
+NOISY_INTERVAL = 0.10
+#: A ratio whose interval excludes 1 but lies within this fraction of it reads "about the
+#: same": with thousands of samples the interval is narrow, and a 1 % shift is smaller than
+#: what changes between two runs on one machine (the DESIGN's fidelity target is 3 %).
+SAME_WITHIN = 0.03
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 0
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The spread of one run's samples (milliseconds)."""
+
+    iqr_ms: float  # p75 - p25
+    #: The 95 % interval of the median (order statistics); None under 6 samples.
+    median_ci_ms: tuple[float, float] | None
+    #: "noisy: p95 is 84× the median; results may not be repeatable", or None.
+    noise: str | None
+
+    @property
+    def noisy(self) -> bool:
+        return self.noise is not None
+
+
+def factor_text(value: float) -> str:
+    """``84.3 -> '84×'``, ``2.345 -> '2.3×'``, ``1.234 -> '1.23×'``."""
+    if value >= 10:
+        return f"{value:.0f}×"
+    return f"{value:.1f}×" if value >= 2 else f"{value:.2f}×"
+
+
+def _clean(samples_ms: Sequence[float] | np.ndarray) -> np.ndarray:
+    values = np.asarray(samples_ms, dtype=np.float64)
+    return np.sort(values[np.isfinite(values)])
+
+
+def median_interval(samples_ms: Sequence[float] | np.ndarray) -> tuple[float, float] | None:
+    """The distribution-free 95 % interval of the median, or None under 6 samples."""
+    ordered = _clean(samples_ms)
+    n = ordered.size
+    if n < MIN_SAMPLES_FOR_INTERVAL:
+        return None
+    j = _lower_rank(n)
+    return float(ordered[j - 1]), float(ordered[n - j])
+
+
+def _lower_rank(n: int) -> int:
+    """The largest 1-based rank j with P(Binomial(n, ½) < j) <= 2.5 %."""
+    alpha = (1 - CONFIDENCE) / 2
+    if n > _EXACT_UP_TO:
+        return max(1, math.floor((n - _Z * math.sqrt(n)) / 2))
+    total, cumulative, j = 2**n, 0, 0
+    while True:
+        cumulative += math.comb(n, j)  # P(X <= j), times 2**n
+        if cumulative > alpha * total:
+            return max(1, j)
+        j += 1
+
+
+def spread_of(samples_ms: Sequence[float] | np.ndarray) -> Spread:
+    """IQR, the median's interval and the noise flag of one run's samples."""
+    ordered = _clean(samples_ms)
+    if ordered.size == 0:
+        return Spread(0.0, None, None)
+    p25, median, p75, p95 = (float(v) for v in np.percentile(ordered, [25, 50, 75, 95]))
+    interval = median_interval(ordered)
+    return Spread(iqr_ms=p75 - p25, median_ci_ms=interval, noise=noise_note(median, p95, p75 - p25, interval))
+
+
+def noise_note(median: float, p95: float, iqr: float, interval: tuple[float, float] | None) -> str | None:
+    """Why these figures may not repeat, in words; None when they look steady."""
+    if median <= 0:
+        return None
+    repeat = "; results may not be repeatable"
+    if p95 >= NOISY_TAIL * median:
+        return f"noisy: p95 is {factor_text(p95 / median)} the median{repeat}"
+    if iqr >= NOISY_IQR * median:
+        return f"noisy: the middle half of the samples spans {iqr / median:.0%} of the median{repeat}"
+    if interval is not None:
+        half = max(median - interval[0], interval[1] - median) / median
+        if half > NOISY_INTERVAL:
+            return f"noisy: the median is only known to ±{half:.0%}{repeat}"
+    return None
+
+
+# --------------------------------------------------------------------------- ratios
+
+
+@dataclass(frozen=True)
+class RatioEstimate:
+    """``b / a`` of two medians, with its 95 % bootstrap interval (None: too few samples)."""
+
+    ratio: float
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def has_interval(self) -> bool:
+        return self.low is not None and self.high is not None
+
+    @property
+    def clear(self) -> bool:
+        """The interval excludes 1: one is really slower than the other."""
+        return self.low is not None and self.high is not None and (self.high < 1 or self.low > 1)
+
+    def interval_text(self) -> str:
+        if self.low is None or self.high is None:
+            return "—"
+        return f"{self.low:.2f}–{self.high:.2f}×"
+
+
+def _bootstrap_medians(ordered: np.ndarray, rng: np.random.Generator, resamples: int) -> np.ndarray:
+    """Medians of ``resamples`` bootstrap resamples of ``ordered`` (sorted), without drawing them.
+
+    A resample is n draws ``F⁻¹(U)`` from the samples' own distribution, and ``F⁻¹`` is
+    monotone, so its k-th smallest value is ``F⁻¹(U₍ₖ₎)``: the k-th order statistic of n
+    uniforms, which is Beta(k, n - k + 1). For an even n the next one up is
+    ``U₍ₖ₎ + (1 - U₍ₖ₎) · Beta(1, n - k)``. Same distribution as resampling, O(1) per resample.
+    """
+    n = ordered.size
+    k = (n + 1) // 2
+    lower = rng.beta(k, n - k + 1, size=resamples)
+
+    def pick(u: np.ndarray) -> np.ndarray:  # F⁻¹(u) = the ⌈n·u⌉-th smallest sample
+        picked: np.ndarray = ordered[np.clip(np.ceil(u * n).astype(np.int64) - 1, 0, n - 1)]
+        return picked
+
+    if n % 2:
+        return pick(lower)
+    upper = lower + (1 - lower) * rng.beta(1, n - k, size=resamples)
+    both: np.ndarray = (pick(lower) + pick(upper)) / 2
+    return both
+
+
+def ratio_of_medians(
+    a_ms: Sequence[float] | np.ndarray,
+    b_ms: Sequence[float] | np.ndarray,
+    *,
+    median_a: float | None = None,
+    median_b: float | None = None,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> RatioEstimate | None:
+    """B's median over A's, with a seeded bootstrap interval; None when either median is 0
+    or missing. ``median_a``/``median_b``: the medians as reported (else from the samples);
+    the interval is centred on them, with the relative spread the samples show (a report's
+    median is its samples' median, unless someone edited one and not the other)."""
+    a, b = _clean(a_ms), _clean(b_ms)
+    sample_median_a = float(np.median(a)) if a.size else None
+    sample_median_b = float(np.median(b)) if b.size else None
+    if median_a is None:
+        median_a = sample_median_a
+    if median_b is None:
+        median_b = sample_median_b
+    if not median_a or not median_b or median_a <= 0 or median_b <= 0:
+        return None
+    ratio = median_b / median_a
+    if not math.isfinite(ratio):
+        return None
+    if a.size < MIN_SAMPLES_FOR_INTERVAL or b.size < MIN_SAMPLES_FOR_INTERVAL:
+        return RatioEstimate(ratio)
+    rng = np.random.default_rng(seed)
+    boot_a = _bootstrap_medians(a, rng, resamples)
+    boot_b = _bootstrap_medians(b, rng, resamples)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = ratio * (boot_b / (sample_median_b or np.nan)) / (boot_a / (sample_median_a or np.nan))
+    ratios = ratios[np.isfinite(ratios)]
+    if ratios.size < resamples // 2:  # medians of 0 in most resamples: no interval to speak of
+        return RatioEstimate(ratio)
+    low, high = np.percentile(ratios, [100 * (1 - CONFIDENCE) / 2, 100 * (1 + CONFIDENCE) / 2])
+    return RatioEstimate(ratio, float(low), float(high))
+
+
+def ratio_verdict(estimate: RatioEstimate | None, label: str, *, than: str = "") -> str:
+    """The estimate in words from B's side: "B 2.10× slower", "no clear difference", or
+    "B 1.37× slower? too few samples to tell". ``than``: " than cpu" and the like."""
+    if estimate is None:
+        return ""
+    ratio = estimate.ratio
+    factor = ratio if ratio >= 1 else 1 / ratio
+    words = f"{label} {factor:.2f}× {'slower' if ratio >= 1 else 'faster'}{than}"
+    if not estimate.has_interval:
+        return f"{words}? too few samples to tell"
+    if not estimate.clear:
+        return "no clear difference"
+    if abs(ratio - 1) <= SAME_WITHIN:
+        return f"about the same (within {SAME_WITHIN:.0%})"
+    return words

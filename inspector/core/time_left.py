@@ -1,0 +1,52 @@
+"""How long a measurement has left, from how fast it has gone so far.
+
+Fed the ``progress(done, total)`` calls of a benchmark (or a move): the rate is taken from
+the first call on, so a warm-up before it does not count, and a new phase (``done`` going
+back, as when a per-module run follows the plain one) starts the estimate again.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Callable
+
+#: Say nothing until the estimate has this much to go on, or when little is left:
+#: a short benchmark needs no countdown, and an early one would jump about.
+MIN_ELAPSED_S = 1.0
+MIN_LEFT_S = 2.0
+
+
+class TimeLeft:
+    """``update(done, total)`` -> seconds left (None while there is nothing worth saying)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._start: float | None = None
+        self._start_done = 0.0
+        self._last_done = 0.0
+
+    def update(self, done: float, total: float) -> float | None:
+        now = self._clock()
+        if self._start is None or done < self._last_done:
+            self._start, self._start_done = now, done
+        self._last_done = done
+        elapsed, progressed = now - self._start, done - self._start_done
+        if total <= 0 or progressed <= 0 or elapsed < MIN_ELAPSED_S:
+            return None
+        left = elapsed / progressed * max(total - done, 0.0)
+        return left if math.isfinite(left) and left >= MIN_LEFT_S else None
+
+
+def time_left_text(seconds: float | None) -> str:
+    """``75 -> 'about 1 min 15 s left'``; None -> ``''``."""
+    if seconds is None:
+        return ""
+    whole = round(seconds)
+    if whole < 60:
+        return f"about {whole} s left"
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"about {minutes} min {secs} s left" if minutes < 10 and secs else f"about {minutes} min left"
+    hours, minutes = divmod(minutes, 60)
+    return f"about {hours} h {minutes} min left"

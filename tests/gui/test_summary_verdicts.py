@@ -1,0 +1,102 @@
+"""The latency Summary tab judges like with like, with intervals, and says when a run is noisy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pytestqt")
+
+import pyqtgraph as pg  # noqa: E402
+
+from inspector.gui.plots.latency import LatencyPlot  # noqa: E402
+
+
+@pytest.fixture
+def plot(qtbot):
+    plot = LatencyPlot()
+    qtbot.addWidget(plot)
+    return plot
+
+
+def _result(device, samples, *, mode="forward", noise=None, shape=(64, 3)):
+    samples = list(samples)
+    return {"device": device, "dtype": "float32", "mode": mode, "input_shape": list(shape), "samples_ms": samples,
+            "median_ms": float(np.median(samples)), "p5_ms": float(np.percentile(samples, 5)),
+            "p95_ms": float(np.percentile(samples, 95)), "noise": noise}  # fmt: skip
+
+
+def _show(plot, *results):
+    for r in results:
+        plot.begin_series(r["device"], r["dtype"], r["mode"])
+        plot.finish_series(r)
+    plot.tabs.setCurrentWidget(plot.summary_plot)
+    plot.redraw()
+
+
+def _bar_texts(plot) -> list[str]:
+    return [i.textItem.toPlainText() for i in plot.canvas._summary_items if isinstance(i, pg.TextItem)]
+
+
+def _lognormal(median, seed, n=200):
+    return median * np.random.default_rng(seed).lognormal(0.0, 0.1, n)
+
+
+def test_a_train_step_is_never_given_a_ratio_to_a_forward_pass(plot):
+    # The issue's case: a train step 21× a forward pass, which the Summary called "20.97× slower".
+    noisy = "noisy: p95 is 84× the median; results may not be repeatable"
+    _show(plot, _result("cpu", _lognormal(0.036, 1)), _result("cpu", _lognormal(0.75, 2), mode="train-step", noise=noisy))
+    texts = _bar_texts(plot)
+    assert len(texts) == 2 and not any("×" in t for t in texts)
+    assert texts[1].endswith("(not compared · noisy)")
+    said = plot.verdictLabel.text()
+    assert "cpu · float32: not compared with cpu · float32 · train-step (mode: forward vs train-step)" in said
+    assert said.count("not compared") == 1  # said once for the pair
+    assert f"cpu · float32 · train-step: {noisy}" in said
+    assert plot.verdictLabel.isVisibleTo(plot)
+
+
+def test_alike_runs_on_two_devices_get_a_ratio_with_its_interval(plot):
+    _show(plot, _result("cpu", _lognormal(0.072, 1)), _result("cuda:0", _lognormal(0.036, 2)))
+    texts = _bar_texts(plot)
+    assert texts[1].endswith("(fastest)")
+    assert texts[0].endswith("× slower)")
+    factor = float(texts[0].rsplit("(", 1)[1].split("×")[0])
+    assert 1.8 < factor < 2.2
+    [sentence] = plot.verdictLabel.text().splitlines()
+    assert sentence.startswith("cpu · float32: ") and "slower than cuda:0 · float32 (95 % CI " in sentence
+
+
+def test_runs_from_one_distribution_show_no_clear_difference(plot):
+    _show(plot, _result("cpu", _lognormal(0.036, 1)), _result("cuda:0", _lognormal(0.036, 2)))
+    assert any(t.endswith("(no clear difference)") for t in _bar_texts(plot))
+    assert "no clear difference from" in plot.verdictLabel.text()
+
+
+def test_a_long_benchmark_shows_the_time_left_in_the_progress_bar_and_status_bar(window, monkeypatch):
+    from inspector.gui.workers import Progress
+
+    monkeypatch.setattr(type(window), "busy_task", property(lambda self: "benchmark"))
+    window.results.on_progress(Progress("benchmark", 400, 1000, seconds_left=75.0))
+    assert window.action_bar.progressBar.format() == "sample 400 / 1,000 · about 1 min 15 s left"
+    assert window.statusBusy.text() == "Busy: benchmark · about 1 min 15 s left"
+    window.results.on_progress(Progress("benchmark", 5, 1000))  # too early to say: no estimate
+    assert window.action_bar.progressBar.format() == "sample 5 / 1,000"
+
+
+def test_the_workers_progress_carries_the_estimate():
+    from inspector.gui import workers
+
+    sent = []
+
+    class Signal:
+        emit = staticmethod(sent.append)
+
+    throttle = workers._ProgressThrottle("benchmark", Signal())
+    now = [0.0]
+    throttle._time_left._clock = lambda: now[0]
+    throttle.update(0, 100)
+    now[0] = 2.0
+    throttle.update(50, 100)
+    throttle.flush()
+    assert sent[-1].seconds_left == pytest.approx(2.0) and (sent[-1].done, sent[-1].total) == (50, 100)
