@@ -98,6 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fit", parents=[sub_common], help="will one step fit on a device? estimated without allocating, then proven by one real step")
     _fit_args(p)
+
+    sub.add_parser(
+        "agent",
+        parents=[sub_common],
+        help="serve a session over JSON lines on stdin/stdout, for the window's Connect to server… "
+        "(run it through ssh; it never listens on a socket and exits when stdin closes)",
+    )
     return parser
 
 
@@ -862,7 +869,14 @@ def exit_code(exc: InspectorError) -> int:
     return 2 if isinstance(exc, InputError) else 1
 
 
-COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit}
+def cmd_agent(args) -> int:
+    """The remote session's far end (``inspector.core.agent``): protocol on stdout, all else on stderr."""
+    from inspector.core.agent import run_agent
+
+    return run_agent()
+
+
+COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit, "agent": cmd_agent}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
