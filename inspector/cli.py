@@ -871,9 +871,16 @@ def exit_code(exc: InspectorError) -> int:
 
 def cmd_agent(args) -> int:
     """The remote session's far end (``inspector.core.agent``): protocol on stdout, all else on stderr."""
+    import os
+
     from inspector.core.agent import run_agent
 
-    return run_agent()
+    status = run_agent()
+    sys.stderr.flush()
+    # At once: its work is cancelled and answered, nothing is left to write, and tearing down
+    # the interpreter (torch's modules, a worker still leaving a long forward) takes seconds
+    # the window would spend waiting for it to go.
+    os._exit(status)
 
 
 COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit, "agent": cmd_agent}

@@ -151,18 +151,24 @@ class AgentConnection:
 
         ``protocol`` is the version this client announces (a test announces another)."""
         connection = cls(command_argv(command), env=env)
-        greeting = {"protocol": protocol, "client": "torch-device-inspector"}
         try:
-            connection.info = _agent_info(connection.call(Op.HELLO, greeting, timeout=timeout), time.time())
-            # The first hello waited for the agent to start (torch's import): a second one,
-            # answered at once, dates the agent's clock to within half a round trip.
-            sent = time.time()
-            again = connection.call(Op.HELLO, greeting, timeout=timeout)
-            connection.info = _agent_info(again, (sent + time.time()) / 2)
+            connection.handshake(timeout=timeout, protocol=protocol)
         except BaseException:
             connection.close()
             raise
         return connection
+
+    def handshake(self, *, timeout: float = HELLO_TIMEOUT_S, protocol: str = proto.PROTOCOL_VERSION) -> AgentInfo:
+        """Say hello and check the agent's version (``open`` does it; a window that must be able
+        to abandon a slow ssh login constructs, keeps the connection, then calls this)."""
+        greeting = {"protocol": protocol, "client": "torch-device-inspector"}
+        self.info = _agent_info(self.call(Op.HELLO, greeting, timeout=timeout), time.time())
+        # The first hello waited for the agent to start (torch's import): a second one,
+        # answered at once, dates the agent's clock to within half a round trip.
+        sent = time.time()
+        again = self.call(Op.HELLO, greeting, timeout=timeout)
+        self.info = _agent_info(again, (sent + time.time()) / 2)
+        return self.info
 
     # ------------------------------------------------------------------ calls
 
@@ -186,17 +192,22 @@ class AgentConnection:
         on_event: EventHandler | None = None,
         should_cancel: Callable[[], bool] | None = None,
         timeout: float | None = None,
+        on_poll: Callable[[], None] | None = None,
     ) -> Any:
         """Send one request and wait for its result; the agent's failure raises ``AgentError``.
 
         ``should_cancel`` is polled every POLL_S: once True, a ``cancel`` goes to the agent,
         which answers the request with a ``cancelled`` error at its next safe point.
+        ``on_poll`` runs every POLL_S on the calling thread (``on_event`` runs on the reader's):
+        a window's worker forwards what the events gathered from its own thread, in order.
         """
         ident, pending = self._send(op, args, on_event)
         cancel_sent_at: float | None = None
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             while not pending.done.wait(POLL_S):
+                if on_poll is not None:
+                    on_poll()
                 now = time.monotonic()
                 if cancel_sent_at is None and should_cancel is not None and should_cancel():
                     cancel_sent_at = now
@@ -368,11 +379,7 @@ class AgentConnection:
     def close(self, timeout: float = 2.0) -> int | None:
         """Close the agent's stdin (it cancels its work and exits), wait ``timeout``, then
         terminate and kill. Returns its exit status (None if it would not die). Idempotent."""
-        with self._write_lock:
-            try:
-                self._stdin.close()
-            except OSError:
-                pass
+        self.close_input()
         try:
             status = self._process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -388,6 +395,14 @@ class AgentConnection:
         self._reader.join(timeout=2)
         self._connection_ended("closed")
         return status
+
+    def close_input(self) -> None:
+        """Close the agent's stdin without waiting: it cancels its work and exits."""
+        with self._write_lock:
+            try:
+                self._stdin.close()
+            except OSError:
+                pass
 
     def kill(self) -> None:
         """End the agent's process at once (a test's dropped connection)."""

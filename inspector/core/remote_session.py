@@ -64,11 +64,14 @@ class RemoteSession:
         *,
         progress: Progress | None = None,
         should_cancel: ShouldCancel | None = None,
+        on_poll: Callable[[], None] | None = None,
     ) -> tuple[MoveResult, ModelState]:
-        """The move's result (ok or not: a failed move is rolled back there) and the state after it."""
+        """The move's result (ok or not: a failed move is rolled back there) and the state after it.
+
+        Callbacks: see ``measure``."""
         args = {"method": request.method, "device": request.device, "dtype": request.dtype, "pinned": request.pinned}
         data = self.connection.call(
-            Op.MOVE, args, on_event=_progress_events(progress), should_cancel=should_cancel
+            Op.MOVE, args, on_event=_progress_events(progress), should_cancel=should_cancel, on_poll=on_poll
         )
         if not isinstance(data, dict):
             raise WireError("move: expected an object")
@@ -81,8 +84,12 @@ class RemoteSession:
         on_sample: Callable[[int, float], None] | None = None,
         progress: Progress | None = None,
         should_cancel: ShouldCancel | None = None,
+        on_poll: Callable[[], None] | None = None,
     ) -> tuple[LatencyResult, Attribution | None]:
-        """Latency measured there (and per-module attribution when ``request.per_module``)."""
+        """Latency measured there (and per-module attribution when ``request.per_module``).
+
+        ``on_sample`` and ``progress`` run on the connection's reader thread as events come;
+        ``should_cancel`` and ``on_poll`` on the calling thread while it waits."""
         args: dict[str, Any] = {
             "mode": str(request.mode),
             "runs": request.runs,
@@ -99,7 +106,7 @@ class RemoteSession:
             elif on_progress is not None:
                 on_progress(name, data)
 
-        data = self.connection.call(Op.BENCHMARK, args, on_event=on_event, should_cancel=should_cancel)
+        data = self.connection.call(Op.BENCHMARK, args, on_event=on_event, should_cancel=should_cancel, on_poll=on_poll)
         if not isinstance(data, dict):
             raise WireError("benchmark: expected an object")
         attribution = data.get("attribution")

@@ -122,8 +122,7 @@ class MainWindow(QMainWindow):
 
     def _start_workers(self) -> None:
         hz = window_settings.sample_hz(self.settings)
-        self.worker = ModelWorker(self.cancel_event, self.timeline)
-        self.sampler = MemorySampler(self.timeline, hz)
+        self.worker, self.sampler = self._make_workers(hz)
 
         self.requestLoad.connect(self.worker.load)
         self.requestMove.connect(self.worker.move)
@@ -154,6 +153,10 @@ class MainWindow(QMainWindow):
 
         self.model_thread = start_in_thread(self.worker, "model-worker")
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
+
+    def _make_workers(self, hz: float) -> tuple[Any, Any]:
+        """The model worker and the memory sampler; a remote window's come from its agent."""
+        return ModelWorker(self.cancel_event, self.timeline), MemorySampler(self.timeline, hz)
 
     # ------------------------------------------------------------------ commands
 
@@ -273,6 +276,12 @@ class MainWindow(QMainWindow):
         dialog = dialogs.OpenModelDialog(self.recent_models(), self)
         if dialog.exec() == dialogs.OpenModelDialog.DialogCode.Accepted and dialog.spec():
             self.open_model(dialog.spec(), architecture=dialog.architecture())
+
+    def connect_server_dialog(self) -> None:
+        """File › Connect to server…: a second window whose session runs on another machine."""
+        from inspector.gui.remote_window import connect_server_dialog
+
+        connect_server_dialog(self)
 
     def export_report_dialog(self) -> None:
         self.reports.export_report_dialog()

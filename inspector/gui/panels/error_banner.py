@@ -27,6 +27,7 @@ _TITLES = {
     "input": "Input problem",
     "load": "Could not load the model",
     "untrusted": "File not loaded: it needs to run code",
+    "disconnected": "Connection to the server lost",
     "error": "Error",
 }
 
