@@ -55,6 +55,9 @@ class MainWindow(QMainWindow):
     requestSampleRate = Signal(float)
     requestRediscover = Signal()
     requestStopSampler = Signal()
+    #: File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it;
+    #: the window cannot import the remote window, which is a kind of window itself).
+    connectServerRequested = Signal()
 
     def __init__(self, model_spec: str = "example", trust: bool = False, settings: QSettings | None = None) -> None:
         super().__init__()
@@ -276,12 +279,6 @@ class MainWindow(QMainWindow):
         dialog = dialogs.OpenModelDialog(self.recent_models(), self)
         if dialog.exec() == dialogs.OpenModelDialog.DialogCode.Accepted and dialog.spec():
             self.open_model(dialog.spec(), architecture=dialog.architecture())
-
-    def connect_server_dialog(self) -> None:
-        """File › Connect to server…: a second window whose session runs on another machine."""
-        from inspector.gui.remote_window import connect_server_dialog
-
-        connect_server_dialog(self)
 
     def export_report_dialog(self) -> None:
         self.reports.export_report_dialog()

@@ -34,7 +34,7 @@ MENUS: tuple[tuple[str, tuple[ActionSpec | str, ...]], ...] = (
     ("&File", (
         ActionSpec("openModelAction", "&Open model…", QKeySequence.StandardKey.Open, "open_model_dialog"),
         RECENT,
-        ActionSpec("connectServerAction", "Co&nnect to server…", "Ctrl+Shift+N", "connect_server_dialog",
+        ActionSpec("connectServerAction", "Co&nnect to server…", "Ctrl+Shift+N", "connectServerRequested.emit",
                    "Open a second window whose model, moves and benchmarks run on another machine, "
                    "reached through your own command (ssh HOST torch-device-inspector agent)"),
         SEPARATOR,

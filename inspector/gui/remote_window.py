@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QSettings, Qt, Slot
 from PySide6.QtGui import QCloseEvent
@@ -151,6 +151,15 @@ class ConnectDialog(QDialog):
         self._ok.setEnabled(bool(self.host()) and bool(self.command()))
 
 
+W = TypeVar("W", bound=MainWindow)
+
+
+def offer_remote_sessions(window: W) -> W:
+    """Wire ``window``'s File › Connect to server… to the dialog; returns the window."""
+    window.connectServerRequested.connect(lambda: connect_server_dialog(window))
+    return window
+
+
 def connect_server_dialog(window: MainWindow) -> None:
     dialog = ConnectDialog(window.settings, window)
     if dialog.exec() == QDialog.DialogCode.Accepted and dialog.host() and dialog.command():
@@ -163,7 +172,7 @@ def connect_server(
     """Open (and show) a window connected to ``host`` through ``command``; remembered in the recent list."""
     if isinstance(command, str):
         remember(window.settings, host, command)
-    remote = RemoteWindow(host, command, model_spec=model_spec, settings=window.settings)
+    remote = offer_remote_sessions(RemoteWindow(host, command, model_spec=model_spec, settings=window.settings))
     opened = window.__dict__.setdefault("remote_windows", [])
     opened.append(remote)
     remote.destroyed.connect(lambda *_: opened.remove(remote) if remote in opened else None)

@@ -65,10 +65,13 @@ def test_connect_dialog_suggests_the_command_and_remembers_hosts(clean_settings,
 
 
 def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_killed_agent(
-    make_window, remote_windows, qtbot, tmp_path
+    make_window, remote_windows, qtbot, tmp_path, monkeypatch
 ):
     local = make_window()
-    assert local.connectServerAction.text().startswith("Co&nnect to server")
+    asked = []
+    monkeypatch.setattr(ConnectDialog, "exec", lambda dialog: asked.append(dialog.command()) or 0)
+    local.connectServerAction.trigger()
+    assert asked == ["ssh HOST torch-device-inspector agent"]  # the menu item opens the dialog
     remote = _connect(qtbot, local, remote_windows, local_agent_command())
     _idle(qtbot, remote)
     qtbot.waitUntil(lambda: remote.inventory is not None, timeout=10_000)
