@@ -406,27 +406,15 @@ class Agent:
         )
         if request.runs is None and request.min_time is None:
             request = BenchmarkRequest(request.mode, 100, None, request.input_shape, request.per_module)
-        streamed: list[list[float]] = []
-
-        def send_samples() -> None:
-            batch = list(streamed)
-            streamed.clear()
-            self.send(proto.event(job.ident, EventName.LATENCY, {"samples": batch}))
-
-        samples = _Throttle(send_samples)
-
-        def on_sample(index: int, ms: float) -> None:
-            streamed.append([index, ms])
-            samples.poke()
-
-        progress = self._progress(job, "benchmark")
+        stream = _SampleStream(self, job.ident, request.runs, request.min_time)
         try:
-            result = self.session.measure(
-                request, on_sample=on_sample, progress=progress.update, should_cancel=job.cancel.is_set
-            )
+            # One small callback per sample and nothing else (no progress callback, no clock
+            # read): whatever runs between samples warms or cools the caches the next sample
+            # runs in, so the agent keeps it to what the CLI's own bench does.
+            result = self.session.measure(request, on_sample=stream.on_sample, should_cancel=job.cancel.is_set)
         finally:  # a cancelled run's samples still reach the client's plot
-            samples.flush()
-            progress.flush()
+            stream.flush()
+        progress = self._progress(job, "benchmark")
         attribution = None
         if request.per_module:
             attribution = self.session.attribute(request, progress=progress.update, should_cancel=job.cancel.is_set)
@@ -435,6 +423,45 @@ class Agent:
 
     def _progress(self, job: _Job, task: str) -> "_ProgressEvents":
         return _ProgressEvents(self, job.ident, task)
+
+
+class _SampleStream:
+    """A benchmark's samples as ``latency`` and ``progress`` events, every EVENT_INTERVAL_S
+    of measured time (the samples' own durations: no clock is read between samples)."""
+
+    __slots__ = ("_agent", "_ident", "_runs", "_min_ms", "_values", "_first", "_pending_ms", "_measured_ms")
+
+    def __init__(self, agent: Agent, ident: int | str, runs: int | None, min_time: float | None) -> None:
+        self._agent, self._ident = agent, ident
+        self._runs, self._min_ms = runs, None if min_time is None else min_time * 1000
+        self._values: list[float] = []
+        self._first = 0
+        self._pending_ms = 0.0
+        self._measured_ms = 0.0
+
+    def on_sample(self, index: int, ms: float) -> None:
+        self._values.append(ms)
+        self._pending_ms += ms
+        if self._pending_ms >= EVENT_INTERVAL_S * 1000:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._values:
+            return
+        values, self._values = self._values, []
+        first, self._first = self._first, self._first + len(values)
+        self._measured_ms += self._pending_ms
+        self._pending_ms = 0.0
+        samples = [[first + i, ms] for i, ms in enumerate(values)]
+        self._agent.send(proto.event(self._ident, EventName.LATENCY, {"samples": samples}))
+        done = self._first
+        if self._runs is not None:
+            total = float(self._runs)
+        elif self._min_ms:  # an estimate, as the local progress bar's
+            total = max(done, done * self._min_ms / max(self._measured_ms, 1e-9))
+        else:
+            total = float(done)
+        self._agent.send(proto.event(self._ident, EventName.PROGRESS, {"task": "benchmark", "done": done, "total": total}))
 
 
 class _ProgressEvents:

@@ -366,8 +366,9 @@ class AgentConnection:
             callbacks, self._lost_callbacks = self._lost_callbacks, []
             self._streams.clear()
         for p in pending:
-            p.response = proto.error(None, ErrorKind.DISCONNECTED, reason)
-            p.done.set()
+            if not p.done.is_set():  # an answer that came before the end stands
+                p.response = proto.error(None, ErrorKind.DISCONNECTED, reason)
+                p.done.set()
         for callback in callbacks:
             try:
                 callback(reason)

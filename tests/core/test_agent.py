@@ -263,3 +263,17 @@ def test_a_command_that_fails_says_why():
     assert "127" in lost.value.message and "command not found" in lost.value.message
     with pytest.raises(InspectorError, match="cannot read the command"):
         AgentConnection.open("ssh 'unclosed")
+
+
+@pytest.mark.slow  # one more agent start; benchmarks/gpu_check.py runs the same on cuda:0
+def test_the_gpu_checks_agent_logic_holds_on_the_cpu():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gpu_check.py"
+    spec = importlib.util.spec_from_file_location("gpu_check", path)
+    gpu_check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gpu_check)
+    results = gpu_check.agent_pipe("cpu", oom=False, runs=5)
+    assert [name for name, ok, _ in results if not ok] == []
+    assert len(results) == 6
