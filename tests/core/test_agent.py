@@ -23,11 +23,16 @@ from inspector.core.moves import MoveRequest
 from inspector.core.remote_session import RemoteSession
 from inspector.core.session import BenchmarkRequest, LoadRequest
 from inspector.core.wire import WireError
+from tests.cli.test_headless_import import BLOCK_QT
+
+
+#: The agent as a GPU server runs it: PySide6 and pyqtgraph cannot be imported there.
+AGENT_WITHOUT_QT = [sys.executable, "-c", BLOCK_QT + "from inspector.cli import main; sys.exit(main(['agent']))"]
 
 
 @pytest.fixture(scope="module")
 def remote():
-    session = RemoteSession(AgentConnection.open(local_agent_command()))
+    session = RemoteSession(AgentConnection.open(AGENT_WITHOUT_QT))
     yield session
     assert session.close() == 0  # closing its stdin ends it cleanly
 
