@@ -70,7 +70,11 @@ class _Writer:
         self.broken = threading.Event()
 
     def send(self, message: dict[str, Any]) -> None:
-        line = proto.dumps(message)
+        try:
+            line = proto.dumps(message)
+        except (TypeError, ValueError) as exc:  # a value JSON cannot hold: answer, never die
+            log.exception("cannot send a message")
+            line = proto.dumps(proto.error(message.get("id"), "error", f"the agent could not encode its answer: {exc}"))
         with self._lock:
             if self.broken.is_set():
                 return

@@ -282,3 +282,14 @@ def test_the_gpu_checks_agent_logic_holds_on_the_cpu():
     results = gpu_check.agent_pipe("cpu", oom=False, runs=5)
     assert [name for name, ok, _ in results if not ok] == []
     assert len(results) == 6
+
+
+def test_an_answer_json_cannot_hold_becomes_an_error_line_not_a_dead_agent():
+    import io
+
+    from inspector.core.agent import Agent
+
+    out = io.BytesIO()
+    Agent(out).send({"id": 1, "ok": True, "result": float("nan")})
+    answer = json.loads(out.getvalue())
+    assert answer["id"] == 1 and answer["ok"] is False and "encode" in answer["error"]["message"]
