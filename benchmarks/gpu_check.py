@@ -16,7 +16,9 @@ inspect / bench commands; bench --memory-snapshot read back with torch.cuda._mem
 failed run leaving an earlier report intact; "will it fit?": the estimated peak of one step
 next to the measured one (example, MLP, Transformer; float32 and bfloat16; forward and
 train-step), each within 15 %; per-module attribution on cuda:0 (FLOPs equal
-FlopCounterMode's, the hooks' overhead printed).
+FlopCounterMode's, the hooks' overhead printed); the remote session's agent driven through a
+local pipe with Qt made unimportable in it (list devices, move to cuda:0, benchmark, an
+out-of-memory move rolled back in the agent).
 
 Memory that shows the model (issue 13): after a move to cuda:0 the session's record of the
 model's own bytes drops to 0 on the CPU and equals the model's bytes on the GPU, next to the
@@ -25,6 +27,7 @@ allocator's allocated/reserved and NVML's other-processes figure (``check_model_
 The LSTM check's logic and the latency comparison also run on the CPU
 (``lstm_rollback("cpu")``, ``latency_vs_timer("cpu", ...)``, which the test suite runs), so
 they are known to be sane before a GPU machine is lent.
+The agent's logic runs on the CPU too (``agent_pipe("cpu")``, a slow-marked test).
 """
 
 from __future__ import annotations
@@ -555,6 +558,78 @@ def check_train_step_then_move() -> None:
     check("the finding's fix puts the state on cuda:0", not after.warnings and train_step(loaded).device == "cuda:0")
 
 
+# ---------------------------------------------------------------- the agent over a pipe
+
+#: The agent as the window starts it, but with PySide6 and pyqtgraph unimportable: a GPU
+#: server has no Qt, and nothing the agent runs may need it.
+AGENT_WITHOUT_QT = (
+    "import sys; sys.modules.update(PySide6=None, shiboken6=None, pyqtgraph=None); "
+    "from inspector.cli import main; sys.exit(main(['agent']))"
+)
+_HOG: list[torch.Tensor] = []
+
+
+def agent_model() -> tuple[nn.Module, torch.Tensor]:
+    """The agent's benchmark model: an MLP of ~64 MiB with an example input."""
+    return mlp(64, width=1024), torch.randn(64, 1024)
+
+
+def agent_oom_model() -> nn.Module:
+    """Runs in the agent: a ~2 GiB MLP, and a hog that leaves ~1 GiB free on cuda:0, so the
+    agent's move of the model there runs out of memory half-way."""
+    torch.cuda.empty_cache()
+    free, _ = torch.cuda.mem_get_info(0)
+    _HOG.append(torch.empty(max(0, free - GiB), dtype=torch.uint8, device="cuda:0"))
+    return mlp(2048)
+
+
+def agent_pipe(device: str, *, oom: bool = True, runs: int = 200) -> list[tuple[str, bool, str]]:
+    """Drive ``python -m inspector agent`` (Qt unimportable) through a local pipe on ``device``."""
+    from inspector.core.agent_client import AgentConnection
+    from inspector.core.remote_session import RemoteSession
+    from inspector.core.session import BenchmarkRequest, LoadRequest
+
+    here = Path(__file__).resolve()
+    env = {**os.environ, "PYTHONPATH": str(here.parents[1])}
+    results: list[tuple[str, bool, str]] = []
+    started = time.perf_counter()
+    connection = AgentConnection.open([sys.executable, "-c", AGENT_WITHOUT_QT], env=env)
+    remote = RemoteSession(connection)
+    try:
+        info = connection.info
+        results.append(("agent starts without Qt and says hello", info is not None,
+                        f"{time.perf_counter() - started:.1f} s; torch {info.torch if info else '?'} on {info.host if info else '?'}"))
+        inventory = remote.devices()
+        results.append((f"agent lists {device}", device in inventory.ids(), f"{inventory.ids()}"))
+        remote.load(LoadRequest(f"{here}:agent_model"))
+        steps: list[float] = []
+        move, state = remote.move(MoveRequest("to", device=device), progress=lambda done, total: steps.append(done))
+        results.append((f"agent moves the model to {device}", move.ok and state.placement.devices == (device,),
+                        f"{move.bytes / 2**20:.0f} MiB in {move.seconds * 1000:.1f} ms ({move.gbps or 0:.2f} GB/s), {len(steps)} progress events"))
+        samples: list[int] = []
+        latency, _ = remote.measure(BenchmarkRequest(runs=runs), on_sample=lambda i, ms: samples.append(i))
+        results.append((f"agent benchmarks on {device}", latency.device == device and len(samples) == runs,
+                        f"median {latency.median_ms:.4f} ms, p95 {latency.p95_ms:.4f} ms, {len(samples)} samples streamed"))
+        if oom:
+            remote.load(LoadRequest(f"{here}:agent_oom_model"))
+            move, state = remote.move(MoveRequest("to", device=device))
+            results.append(("agent's out-of-memory move rolls back", not move.ok and move.error is not None
+                            and move.error.kind == "oom" and state.placement.devices == ("cpu",),
+                            f"error: {move.error.message if move.error else None}; devices {state.placement.devices}"))
+            remote.load(LoadRequest("example"))  # the next check's model (the hog stays in the agent)
+        report = remote.report(with_memory=False)
+        results.append(("agent's report holds the move and the latency", bool(report["moves"]) and bool(report["latency"]), ""))
+    finally:
+        status = connection.close(timeout=10)
+    results.append(("agent exits 0 when its stdin closes", status == 0, f"status {status}"))
+    return results
+
+
+def check_agent() -> None:
+    for name, ok, figures in agent_pipe("cuda:0"):
+        check(name, ok, figures)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.environ.get("OUT", "."))
@@ -580,6 +655,7 @@ def main() -> int:
         check_sizes,
         lambda: check_failed_run_keeps_report(out_dir),
         check_train_step_then_move,
+        check_agent,
     ):
         try:
             step()

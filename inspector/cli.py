@@ -103,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("report_a", metavar="A.json", help="a timing report written by bench or the window (.json)")
     p.add_argument("report_b", metavar="B.json", help="the report to compare with A (ratios are B over A)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    sub.add_parser(
+        "agent",
+        parents=[sub_common],
+        help="serve a session over JSON lines on stdin/stdout, for the window's Connect to server… "
+        "(run it through ssh; it never listens on a socket and exits when stdin closes)",
+    )
     return parser
 
 
@@ -935,7 +941,22 @@ def exit_code(exc: InspectorError) -> int:
     return 2 if isinstance(exc, InputError) else 1
 
 
-COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit, "compare": cmd_compare}
+def cmd_agent(args) -> int:
+    """The remote session's far end (``inspector.core.agent``): protocol on stdout, all else on stderr."""
+    import os
+
+    from inspector.core.agent import run_agent
+
+    status = run_agent()
+    sys.stderr.flush()
+    # At once: its work is cancelled and answered, nothing is left to write, and tearing down
+    # the interpreter (torch's modules, a worker still leaving a long forward) takes seconds
+    # the window would spend waiting for it to go.
+    os._exit(status)
+
+
+COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, "fit": cmd_fit, "compare": cmd_compare,
+            "agent": cmd_agent}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -171,8 +171,9 @@ def create_window(model_spec: str = "example", trust: bool = False):
         raise InspectorError(problem)
     ensure_application()
     from inspector.gui.main_window import MainWindow
+    from inspector.gui.remote_window import offer_remote_sessions
 
-    return MainWindow(model_spec=model_spec, trust=trust)
+    return offer_remote_sessions(MainWindow(model_spec=model_spec, trust=trust))
 
 
 def main(model_spec: str = "example", trust: bool = False) -> int:

@@ -56,6 +56,9 @@ class MainWindow(QMainWindow):
     requestSampleRate = Signal(float)
     requestRediscover = Signal()
     requestStopSampler = Signal()
+    #: File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it;
+    #: the window cannot import the remote window, which is a kind of window itself).
+    connectServerRequested = Signal()
 
     def __init__(self, model_spec: str = "example", trust: bool = False, settings: QSettings | None = None) -> None:
         super().__init__()
@@ -129,8 +132,7 @@ class MainWindow(QMainWindow):
 
     def _start_workers(self) -> None:
         hz = window_settings.sample_hz(self.settings)
-        self.worker = ModelWorker(self.cancel_event, self.timeline)
-        self.sampler = MemorySampler(self.timeline, hz)
+        self.worker, self.sampler = self._make_workers(hz)
 
         self.requestLoad.connect(self.worker.load)
         self.requestMove.connect(self.worker.move)
@@ -163,6 +165,10 @@ class MainWindow(QMainWindow):
 
         self.model_thread = start_in_thread(self.worker, "model-worker")
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
+
+    def _make_workers(self, hz: float) -> tuple[Any, Any]:
+        """The model worker and the memory sampler; a remote window's come from its agent."""
+        return ModelWorker(self.cancel_event, self.timeline), MemorySampler(self.timeline, hz)
 
     # ------------------------------------------------------------------ commands
 

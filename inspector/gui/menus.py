@@ -34,6 +34,9 @@ MENUS: tuple[tuple[str, tuple[ActionSpec | str, ...]], ...] = (
     ("&File", (
         ActionSpec("openModelAction", "&Open model…", QKeySequence.StandardKey.Open, "open_model_dialog"),
         RECENT,
+        ActionSpec("connectServerAction", "Co&nnect to server…", "Ctrl+Shift+N", "connectServerRequested.emit",
+                   "Open a second window whose model, moves and benchmarks run on another machine, "
+                   "reached through your own command (ssh HOST torch-device-inspector agent)"),
         SEPARATOR,
         ActionSpec("exportReportAction", "&Export report…", "Ctrl+E", "export_report_dialog"),
         ActionSpec("openReportAction", "Open re&port…", "Ctrl+Shift+O", "open_report_dialog",

@@ -195,6 +195,9 @@ class ModelWorker(QObject):
             # (nothing interrupts a factory); only the finished model comes back to this
             # thread, the model's sole owner, which adopts it.
             # The example's optimizer is made after its tensors are shown (see below).
+            if not isinstance(self.session, Session):  # a remote session: the agent loads it there
+                self.modelLoaded.emit(LoadOutcome(self.session.load(request), time.perf_counter() - started))
+                return
             loaded = run_abandonable(
                 lambda: models.load_model(
                     request.spec, trust=request.trust, architecture=request.architecture, defer_optimizer=True
@@ -214,6 +217,8 @@ class ModelWorker(QObject):
         waits on it; if abandoned, the core makes it on first need instead. Creating it only
         reads the parameters' identities, never their values.
         """
+        if not isinstance(self.session, Session):  # a remote session's optimizer lives there
+            return
         loaded = self.session.loaded
         factory = loaded.optimizer_factory if loaded is not None and loaded.optimizer is None else None
         if loaded is None or factory is None:

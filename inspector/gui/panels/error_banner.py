@@ -31,6 +31,7 @@ _TITLES = {
     "load": "Could not load the model",
     "architecture": "Could not load the model: its architecture is needed",
     "untrusted": "File not loaded: it needs to run code",
+    "disconnected": "Connection to the server lost",
     "error": "Error",
 }
 
