@@ -612,8 +612,12 @@ def preview_move(loaded: LoadedModel, request: MoveRequest) -> MovePreview:
 
 
 def _refusal(snapshot: rollback.Snapshot, plan: _Plan) -> str | None:
+    return refusal_text(plan, rollback.has_packed_weights(snapshot.modules))
+
+
+def refusal_text(plan: _Plan, packed_weights: bool) -> str | None:
     """A move that would leave part of the model behind is refused before it starts."""
-    if plan.target is None or not rollback.has_packed_weights(snapshot.modules):
+    if plan.target is None or not packed_weights:
         return None
     if plan.target.type == "cpu":  # where packed quantized weights live
         return None
