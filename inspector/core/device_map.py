@@ -23,14 +23,14 @@ import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
 from torch import nn
 
-from inspector.core import devices
+from inspector.core import devices, rollback
 from inspector.core.crossings import CrossingReport
 from inspector.core.errors import Failure, InputError, InspectorError
 from inspector.core.units import first_line, format_bytes
@@ -240,26 +240,6 @@ class MapResult:
         }
 
 
-@dataclass
-class _Originals:
-    """Each parameter's Parameter object, data and grad, and each buffer, to put back."""
-
-    params: list[tuple[nn.Module, str, nn.Parameter, torch.Tensor, torch.Tensor | None]] = field(default_factory=list)
-    buffers: list[tuple[nn.Module, str, torch.Tensor]] = field(default_factory=list)
-
-    def restore(self) -> None:
-        with torch.no_grad():
-            for owner, key, param, _, _ in self.params:
-                owner._parameters[key] = param
-                param.grad = None
-            for _, _, param, data, _ in self.params:
-                param.data = data
-            for _, _, param, _, grad in self.params:
-                param.grad = grad
-            for owner, key, buf in self.buffers:
-                owner._buffers[key] = buf
-
-
 def _check_devices(dmap: DeviceMap) -> None:
     for ident in dict.fromkeys(device for _, device in dmap.entries):
         if ident != "meta":
@@ -277,7 +257,10 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
     check_names(dmap, module, slots)
     _check_devices(dmap)
     mapping = dmap.as_dict()
-    originals = _Originals()
+    # The same rollback as core.moves: every module's dicts (slots rebound to buffers and to
+    # fresh meta Parameters) and each tensor whose data changes in place, with its old data.
+    snapshot = rollback.Snapshot(module)
+    log = rollback.ConversionLog(swap=False)
     seen_params: dict[int, str] = {}
     seen_buffers: set[tuple[int, str]] = set()
     uncovered: list[str] = []
@@ -299,23 +282,20 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
                     assert param is not None
                     if id(param) in replaced:  # tied to one already replaced (meta)
                         owner._parameters[key] = replaced[id(param)]
-                        originals.params.append((owner, key, param, param.data, param.grad))
                     if id(param) in seen_params:
                         if seen_params[id(param)] != target:
                             ties.append(f"{name} is tied to a weight the map put on {seen_params[id(param)]}, but its own entry says {target}: it stays on {seen_params[id(param)]}")
                         continue
                     seen_params[id(param)] = target
-                    originals.params.append((owner, key, param, param.data, param.grad))
                     if param.device != device:
                         moved += param.nbytes
-                        _move_parameter(owner, key, param, device, replaced)
+                        _move_parameter(owner, key, param, device, replaced, log)
                 else:
                     buf = owner._buffers[key]
                     assert buf is not None
                     if (id(owner), key) in seen_buffers:
                         continue
                     seen_buffers.add((id(owner), key))
-                    originals.buffers.append((owner, key, buf))
                     if buf.device != device:
                         moved += buf.nbytes
                         owner._buffers[key] = buf.to(device)
@@ -323,7 +303,11 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
         error = _failure(exc)
     seconds = time.perf_counter() - start
     if error is not None:
-        originals.restore()
+        log.restore()  # tensors first, then the modules' dicts (as core.moves does)
+        snapshot.restore()
+    log.release()
+    snapshot.release()
+    if error is not None:
         for ident in {d for _, d in dmap.entries} - {"cpu", "meta"}:
             try:
                 devices.empty_cache(ident)
@@ -334,15 +318,22 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
     return MapResult(True, None, seconds, moved, layout(module), tuple(uncovered), tuple(findings), source=dmap.source)
 
 
-def _move_parameter(owner: nn.Module, key: str, param: nn.Parameter, device: torch.device, replaced: dict[int, nn.Parameter]) -> None:
-    """Move one parameter as ``Module._apply`` does: in place (``.data``) where the tensor
-    types allow, else a new Parameter in its slot (cpu -> meta); the original is kept either way."""
+def _move_parameter(
+    owner: nn.Module, key: str, param: nn.Parameter, device: torch.device, replaced: dict[int, nn.Parameter],
+    log: rollback.ConversionLog,
+) -> None:
+    """Move one parameter as ``Module._apply`` does: in place (``.data``, the grad's too) where
+    the tensor types allow, else a new Parameter in its slot (cpu -> meta); the original is
+    kept either way (``log``; the slot by the caller's snapshot)."""
     data = param.data.to(device)
     grad = None if param.grad is None else param.grad.to(device)
     if torch._has_compatible_shallow_copy_type(param.data, data):
+        log.keep(param, rollback.nbytes(param), rollback.nbytes(data))
         param.data = data
         if grad is not None:
-            param.grad = grad
+            assert param.grad is not None
+            log.keep(param.grad, rollback.nbytes(param.grad), rollback.nbytes(grad))
+            param.grad.data = grad
         return
     fresh = nn.Parameter(data, requires_grad=param.requires_grad)
     if grad is not None:

@@ -331,12 +331,17 @@ class _Seam:
         progress: Callable[[int, int], None] | None,
         should_cancel: Callable[[], bool] | None,
         pin: bool,
+        copy_to: torch.device | None = None,
     ):
         self.log = log
         self.total = total
         self.progress = progress
         self.should_cancel = should_cancel
         self.pin = pin
+        #: ``model.cuda()`` on the pinned path: its per-tensor ``t.cuda(i)`` blocks, so each
+        #: pinned tensor is copied with ``t.to(device, non_blocking=True)`` instead (the same
+        #: tensor results), letting the next tensor's pinning overlap this one's transfer.
+        self.copy_to = copy_to
         self.callback_seconds = 0.0
         self.pinned_any = False
         self._next_check = 0.0
@@ -351,6 +356,7 @@ class _Seam:
         swap = self.log.swap
         clock = time.perf_counter
         pin = self.pin
+        copy_to = self.copy_to
         plain = (torch.Tensor, nn.Parameter)
 
         def watched(t: torch.Tensor) -> torch.Tensor:
@@ -361,7 +367,12 @@ class _Seam:
             if pin and t.is_cpu:
                 source = t if t.is_pinned() else t.pin_memory()
                 self.pinned_any = True
-            result = fn(source)
+                if copy_to is not None:
+                    result = source.to(copy_to, non_blocking=True)
+                else:
+                    result = fn(source)
+            else:
+                result = fn(source)
             if result is not t and result is not source:
                 try:
                     size = t.nbytes
@@ -612,8 +623,12 @@ def preview_move(loaded: LoadedModel, request: MoveRequest) -> MovePreview:
 
 
 def _refusal(snapshot: rollback.Snapshot, plan: _Plan) -> str | None:
+    return refusal_text(plan, rollback.has_packed_weights(snapshot.modules))
+
+
+def refusal_text(plan: _Plan, packed_weights: bool) -> str | None:
     """A move that would leave part of the model behind is refused before it starts."""
-    if plan.target is None or not rollback.has_packed_weights(snapshot.modules):
+    if plan.target is None or not packed_weights:
         return None
     if plan.target.type == "cpu":  # where packed quantized weights live
         return None
@@ -700,7 +715,8 @@ def move_model(
     memory_before = _readings(touched)
 
     log = rollback.ConversionLog(swap=torch.__future__.get_swap_module_params_on_conversion())
-    seam = _Seam(log, snapshot.total, progress, should_cancel, pin=plan.pinned)
+    copy_to = plan.target if plan.pinned and request.method == "cuda" else None
+    seam = _Seam(log, snapshot.total, progress, should_cancel, pin=plan.pinned, copy_to=copy_to)
     outcome = _Outcome(notes=[plan.note] if plan.note else [])
     if plan.target is not None and plan.target.type == "cuda" and not devices.has_cuda_context(plan.target.index or 0):
         # Otherwise a user reads the first move's ~0.1-0.5 s as the cost of copying.

@@ -56,6 +56,9 @@ RELEASE_BATCH_BYTES = 32 * 2**20
 RELEASE_BATCH_TENSORS = 4096
 _SIZE = operator.itemgetter(3)
 _MADE = operator.itemgetter(4)
+_GRAD = operator.attrgetter("grad")
+_DEVICE = operator.attrgetter("device")
+_NBYTES = operator.attrgetter("nbytes")
 
 
 def nbytes(t: torch.Tensor) -> int:
@@ -155,53 +158,40 @@ class Snapshot:
         #: (module, copy of _parameters or None, copy of _buffers or None, buffer bytes)
         self.dicts: list[tuple[nn.Module, dict[str, Any] | None, dict[str, Any] | None, int]] = []
         self.custom: list[_ModuleState] = []
-        cpu_bytes = 0
-        by_device: dict[str, int] = {}
-        seen: set[int] = set()
         dicts = self.dicts
+        params: list[Any] = []
+        buffers: list[Any] = []
         for module in self.modules:
             if type(module)._apply is not _MODULE_APPLY:
                 self.custom.append(_copy_attributes(module))
-            params = module._parameters
-            bufs = module._buffers
+            live_params = module._parameters
+            live_bufs = module._buffers
+            if not (live_params or live_bufs):
+                continue
+            saved_params = dict(live_params) if live_params else None
+            saved_bufs = dict(live_bufs) if live_bufs else None
             buffer_bytes = 0
-            if params:
-                for t in params.values():
-                    if t is None or id(t) in seen:
-                        continue
-                    seen.add(id(t))
-                    try:
-                        size = t.nbytes
-                    except RuntimeError:
-                        size = allocated_bytes(t)
-                    grad = t.grad
-                    if grad is not None:
-                        size += nbytes(grad)
-                    if t.is_cpu:
-                        cpu_bytes += size
-                    else:
-                        _add_device(by_device, t, size)
-            if bufs:
-                for b in bufs.values():
-                    if b is None or id(b) in seen:
-                        continue
-                    seen.add(id(b))
-                    try:
-                        size = b.nbytes
-                    except RuntimeError:
-                        size = allocated_bytes(b)
-                    buffer_bytes += size
-                    if b.is_cpu:
-                        cpu_bytes += size
-                    else:
-                        _add_device(by_device, b, size)
-            if params or bufs:
-                dicts.append((module, dict(params) if params else None, dict(bufs) if bufs else None, buffer_bytes))
-        if cpu_bytes or (seen and not by_device):
-            by_device["cpu"] = cpu_bytes
-        self.total = sum(by_device.values())
-        self.by_device = by_device
-        self.sources = sorted(by_device)
+            if saved_params:
+                params.extend(saved_params.values())
+            if saved_bufs:
+                for b in saved_bufs.values():
+                    if b is not None:
+                        buffers.append(b)
+                        buffer_bytes += nbytes(b)
+            dicts.append((module, saved_params, saved_bufs, buffer_bytes))
+        # Per tensor only C-level passes (map, zip, dict): a Python loop over 5,000 tensors
+        # cost ~1 µs each, a tenth of a plain Module.to of that model.
+        unique = dict(zip(map(id, params), params))
+        unique.pop(id(None), None)
+        tensors = list(unique.values())
+        tensors.extend(g for g in map(_GRAD, tensors) if g is not None)
+        for b in buffers:  # tied weights once; a buffer is never asked for a grad
+            if id(b) not in unique:
+                unique[id(b)] = b
+                tensors.append(b)
+        self.by_device = _bytes_by_device(tensors)
+        self.total = sum(self.by_device.values())
+        self.sources = sorted(self.by_device)
 
     def tensors(self) -> Iterator[torch.Tensor]:
         """The model's parameters, grads and buffers as they are now (once each)."""
@@ -243,9 +233,22 @@ class Snapshot:
         _release_in_batches(self.dicts, 3)
 
 
-def _add_device(by_device: dict[str, int], t: torch.Tensor, size: int) -> None:
-    name = devices.device_id(t.device)
-    by_device[name] = by_device.get(name, 0) + size
+def _bytes_by_device(tensors: list[torch.Tensor]) -> dict[str, int]:
+    """Bytes per device id; the common case (one device, dense tensors) without a Python loop."""
+    if not tensors:
+        return {}
+    places = set(map(_DEVICE, tensors))
+    if len(places) == 1:
+        try:
+            total = sum(map(_NBYTES, tensors))
+        except RuntimeError:  # sparse layouts
+            total = sum(map(nbytes, tensors))
+        return {devices.device_id(places.pop()): total}
+    by_device: dict[str, int] = {}
+    for t in tensors:
+        name = devices.device_id(t.device)
+        by_device[name] = by_device.get(name, 0) + nbytes(t)
+    return by_device
 
 
 def _copy_attributes(module: nn.Module) -> _ModuleState:

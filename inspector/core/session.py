@@ -17,7 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.core import attribution, fit, models, moves, placement, timing, training
+from torch import nn
+
+from inspector.core import attribution, fit, models, moves, placement, rollback, timing, training
 from inspector.core import report as timing_report
 from inspector.core.attribution import Attribution
 from inspector.core.fit import FitRequest, FitResult
@@ -92,6 +94,10 @@ class ModelInfo:
     #: Shape of each tensor of the example input; () when the model brings none.
     example_input_shapes: tuple[tuple[int, ...], ...] = ()
     notes: tuple[str, ...] = ()
+    #: Known before any move: where a rollback could not be exact (``rollback.vouch``).
+    move_warnings: tuple[str, ...] = ()
+    #: Quantized modules whose packed weights a device move would leave behind.
+    packed_weights: bool = False
 
     @property
     def has_example_input(self) -> bool:
@@ -249,6 +255,7 @@ class Session:
             source=loaded.source,
             example_input_shapes=_shapes(loaded.example_input),
             notes=tuple(loaded.notes),
+            **_move_facts(loaded.module),
         )
         taken = fresh if fresh is not None else self._record_model()
         self._fresh = None  # handed out: the next state() looks again
@@ -284,6 +291,12 @@ class Session:
         self._latencies.clear()
         self._attributions.clear()
         self._fits.clear()
+
+
+def _move_facts(module: nn.Module) -> dict[str, Any]:
+    """What a front end needs to price a move without touching the model (``core.move_price``)."""
+    modules = rollback.walk(module)
+    return {"move_warnings": tuple(rollback.vouch(modules)), "packed_weights": rollback.has_packed_weights(modules)}
 
 
 def _shapes(example_input: Any) -> tuple[tuple[int, ...], ...]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from inspector.core import move_price
 from inspector.core.errors import InputError
 from inspector.core.moves import MoveRequest, call_code
 from inspector.core.inputs import InputSpec, parse_inputs
@@ -24,6 +25,9 @@ class CommandAvailability:
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
+        # The placement last priced, and its bytes per (device, dtype): one pass per snapshot,
+        # so a change of target or dtype prices a 10,000-tensor model in microseconds.
+        self._priced: tuple[object, dict[tuple[str, str], int]] | None = None
 
     def connect(self, a: ActionBar) -> None:
         """Re-check whenever an input the checks read changes."""
@@ -110,7 +114,26 @@ class CommandAvailability:
         self.refresh()  # whether "pinned" applies depends on the target
 
     def update_move_tip(self) -> None:
+        """The move buttons' tooltips and the price label: what each move holds at its peak."""
         a = self.window.action_bar
+        state = self.window.model_state
+        to_request = MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned())
+        if state is None:
+            a.set_move_price("")
+            return
+        placement = state.placement
+        if self._priced is None or self._priced[0] is not placement:
+            self._priced = (placement, move_price.held_bytes(placement))
+        held = self._priced[1]
+        facts = {"warnings": state.info.move_warnings, "packed_weights": state.info.packed_weights}
+        to_price = move_price.price_line(held, to_request, **facts)
+        a.set_move_price(to_price)
         if a.toDeviceButton.isEnabled():
-            call = call_code(MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned()))
-            a.toDeviceButton.setToolTip(f"{call}: works on every machine when the device falls back to the CPU")
+            call = call_code(to_request)
+            a.toDeviceButton.setToolTip(
+                f"{call}: works on every machine when the device falls back to the CPU.\n{to_price}"
+            )
+        for button, request in ((a.cudaButton, MoveRequest("cuda")), (a.cpuButton, MoveRequest("cpu"))):
+            if button.isEnabled():
+                tip = ActionBar.ENABLED_TIPS[button.objectName()]
+                button.setToolTip(f"{tip}.\n{move_price.price_line(held, request, **facts)}")

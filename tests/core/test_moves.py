@@ -11,7 +11,7 @@ import torch
 from torch import nn
 
 from inspector.cli import exit_code
-from inspector.core import devices, moves
+from inspector.core import devices, moves, rollback
 from inspector.core.errors import InputError
 from inspector.core.models import LoadedModel, example_model
 from inspector.core.moves import MoveRequest, call_code, move_model, parse_dtype
@@ -617,3 +617,34 @@ def test_cuda_out_of_memory_rolls_back_and_says_how_much():
     finally:
         del reserve
         torch.cuda.empty_cache()
+
+
+def test_pinned_cuda_method_copies_each_pinned_tensor_without_blocking(monkeypatch):
+    """``model.cuda()``'s own per-tensor ``t.cuda(i)`` blocks; on the pinned path the seam copies
+    each pinned tensor with ``to(device, non_blocking=True)`` instead (here onto meta, with a
+    stand-in for pinning: this build has no CUDA)."""
+    calls: list[dict] = []
+    real_to = torch.Tensor.to
+
+    def recording_to(self, *args, **kwargs):
+        calls.append(kwargs)
+        return real_to(self, *args, **kwargs)
+
+    monkeypatch.setattr(torch.Tensor, "pin_memory", lambda self: self.clone())
+    monkeypatch.setattr(torch.Tensor, "is_pinned", lambda self: False)
+    monkeypatch.setattr(torch.Tensor, "to", recording_to)
+    module = nn.Linear(3, 2)
+    snapshot = rollback.Snapshot(module)
+    log = rollback.ConversionLog(swap=False)
+    seam = moves._Seam(log, 0, None, None, pin=True, copy_to=torch.device("meta"))
+
+    def blocking_cuda(t):
+        raise AssertionError("the blocking per-tensor copy ran")
+
+    with seam.install(module):
+        module._apply(blocking_cuda)
+    assert seam.pinned_any and {p.device.type for p in module.parameters()} == {"meta"}
+    assert calls and all(c.get("non_blocking") is True for c in calls)
+    log.restore()
+    snapshot.restore()  # rolls back as a move does
+    assert {p.device.type for p in module.parameters()} == {"cpu"}

@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
+    QLabel,
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
@@ -309,6 +310,26 @@ def test_dtype_cast_changes_dtype_column_and_code(qtbot, window):
     code = widget(window, QPlainTextEdit, "codeView").toPlainText()
     assert "dtype=torch.bfloat16" in code
     assert "bfloat16" in window.statusDevice.text()
+
+
+def test_the_move_controls_state_the_price_before_a_move_and_follow_the_model(qtbot, window):
+    set_target(window, "cpu")
+    dtype = widget(window, QComboBox, "dtypeCombo")
+    label = widget(window, QLabel, "movePriceLabel")
+    dtype.setCurrentIndex(dtype.findText("float64"))
+    assert label.isVisibleTo(window)
+    assert "model.to('cpu', dtype=torch.float64) needs" in label.text()
+    assert "(3.0x the model's bytes there)" in label.text()
+    assert label.text() in widget(window, QPushButton, "toDeviceButton").toolTip()
+    assert "nothing to copy" in widget(window, QPushButton, "cpuButton").toolTip()
+    dtype.setCurrentIndex(dtype.findText("bfloat16"))
+    assert "(1.5x the model's bytes there)" in label.text()
+    before = len(history(window))
+    click(qtbot, window, "toDeviceButton")
+    wait_history(qtbot, window, before + 1)
+    qtbot.waitUntil(lambda: window.busy_task is None)
+    dtype.setCurrentIndex(dtype.findText("float64"))  # from bfloat16 now: 4x the bytes in copies
+    assert "(5.0x the model's bytes there)" in label.text()
 
 
 # ---------------------------------------------------------------- benchmark

@@ -195,6 +195,14 @@ class ActionBar(QWidget):
         for button in (self.toDeviceButton, self.cudaButton, self.cpuButton):
             buttons.addWidget(button)
         grid.addLayout(buttons, 1, 0, 1, 5)
+        # The transaction's price before a move: a cast holds the model and its copies.
+        self.movePriceLabel = QLabel(move)
+        self.movePriceLabel.setObjectName("movePriceLabel")
+        self.movePriceLabel.setTextFormat(Qt.TextFormat.PlainText)  # warnings name classes from files
+        self.movePriceLabel.setWordWrap(True)
+        self.movePriceLabel.setMaximumWidth(420)
+        self.movePriceLabel.hide()
+        grid.addWidget(self.movePriceLabel, 2, 0, 1, 5)
 
         measure = QGroupBox("Measure latency", self)
         grid = QGridLayout(measure)
@@ -233,6 +241,12 @@ class ActionBar(QWidget):
         editable = state.busy_task is None
         for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin):
             widget.setEnabled(editable)
+
+    def set_move_price(self, text: str) -> None:
+        """What ``.to(device)`` with the chosen target and dtype holds at its peak ("": hidden)."""
+        self.movePriceLabel.setText(text)
+        self.movePriceLabel.setToolTip(text)
+        self.movePriceLabel.setVisible(bool(text))
 
     def set_devices(self, device_ids: list[str], preferred: str | None = None) -> None:
         current = self.target_device()
