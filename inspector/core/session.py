@@ -230,7 +230,7 @@ class Session:
         self._attributions.append(result)
         return result
 
-    def train_step(self, input_shape: tuple[int, ...] | None = None) -> TrainStepResult:
+    def train_step(self, input_shape: InputsLike | None = None) -> TrainStepResult:
         """One real training step on the model itself (``core.training.train_step``): its
         weights change, and its gradients and optimizer state appear in ``state()``."""
         return training.train_step(self.require_model(), input_shape)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import torch
 
+from inspector.core.inputs import InputsLike
 from inspector.core.devices import device_id
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.models import LoadedModel
@@ -50,7 +51,7 @@ class TrainStepResult:
         return "loss = model(*inputs).sum(); loss.backward(); optimizer.step()"
 
 
-def train_step(loaded: LoadedModel, input_shape: tuple[int, ...] | None = None) -> TrainStepResult:
+def train_step(loaded: LoadedModel, input_shape: InputsLike | None = None) -> TrainStepResult:
     """Run one training step on ``loaded`` itself, with its optimizer (one is made if it
     has none: ``DEFAULT_OPTIMIZER``, kept for the next steps) and its example input or a
     random input of ``input_shape``. The loss is the sum of the outputs (a stand-in: the

@@ -13,6 +13,7 @@ from inspector.core.memory_log import MemoryTimeline
 from inspector.core.models import Net, example_model
 from inspector.core.moves import MoveRequest
 from inspector.core.report import load_report, save_report
+from inspector.core.inputs import parse_inputs
 from inspector.core.session import BenchmarkRequest, LoadRequest, Session
 from inspector.core.vocabulary import BenchMode
 
@@ -167,3 +168,24 @@ def test_per_module_times_and_fit_answers_are_part_of_the_sessions_report():
     assert [f["device"] for f in report["fit"]] == ["cpu"]
     session.load(LoadRequest("example"))  # a new model: a new ledger
     assert session.attributions == () and session.fits == ()
+
+
+def test_one_real_training_step_on_a_transformer_takes_its_two_inputs_from_the_field_syntax(tmp_path):
+    factory = tmp_path / "small_transformer.py"
+    factory.write_text(
+        "import torch\n"
+        "def make():\n"
+        "    return torch.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,\n"
+        "                                dim_feedforward=16, dropout=0.0)\n"
+    )
+    session = Session()
+    session.load(LoadRequest(f"{factory}:make"))
+    module = session.require_model().module
+    before = {n: p.detach().clone() for n, p in module.named_parameters()}
+    result = session.train_step(parse_inputs("5,2,8; 4,2,8"))
+    assert result.input_shapes == ((5, 2, 8), (4, 2, 8))
+    # A real step: the weights changed, and every parameter now has a grad and momentum.
+    assert any(not torch.equal(p.detach(), before[n]) for n, p in module.named_parameters())
+    kinds = [t.kind for t in session.state().placement.tensors]
+    parameters = sum(1 for _ in module.parameters())
+    assert kinds.count("grad") == parameters and kinds.count("optimizer_state") >= parameters
