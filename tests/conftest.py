@@ -18,3 +18,21 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_cuda)
         if "cpu_only" in item.keywords and has_cuda:
             item.add_marker(skip_cpu_only)
+
+
+#: A narrow ``torch.nn.Transformer`` (one encoder and one decoder layer, d_model 16) that
+#: brings no example input: its src and tgt come from the input-spec syntax.
+SMALL_TRANSFORMER = (
+    "from torch import nn\n"
+    "def make():\n"
+    "    return nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=32,\n"
+    "                          dropout=0.0)\n"
+)
+
+
+@pytest.fixture
+def small_transformer(tmp_path):
+    """The spec of ``SMALL_TRANSFORMER`` written as a factory file."""
+    path = tmp_path / "small_transformer.py"
+    path.write_text(SMALL_TRANSFORMER)
+    return f"{path}:make"

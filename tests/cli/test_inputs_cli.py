@@ -6,11 +6,6 @@ import pytest
 
 from inspector.cli import main
 
-_SMALL_TRANSFORMER = (
-    "from torch import nn\n"
-    "def make():\n"
-    "    return nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=32)\n"
-)
 
 
 def run(capsys, *argv):
@@ -20,10 +15,8 @@ def run(capsys, *argv):
 
 
 @pytest.fixture
-def transformer(tmp_path):
-    path = tmp_path / "tr.py"
-    path.write_text(_SMALL_TRANSFORMER)
-    return f"{path}:make"
+def transformer(small_transformer):
+    return small_transformer
 
 
 @pytest.mark.parametrize("mode", ["forward", "train-step"])

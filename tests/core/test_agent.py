@@ -296,17 +296,10 @@ def test_an_answer_json_cannot_hold_becomes_an_error_line_not_a_dead_agent():
     assert answer["id"] == 1 and answer["ok"] is False and "encode" in answer["error"]["message"]
 
 
-def test_a_transformer_benchmarks_there_with_its_two_inputs(remote, tmp_path):
-    factory = tmp_path / "small_transformer.py"
-    factory.write_text(
-        "import torch\n"
-        "def make():\n"
-        "    return torch.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,\n"
-        "                                dim_feedforward=16, dropout=0.0)\n"
-    )
-    remote.load(LoadRequest(f"{factory}:make"))
-    latency, _ = remote.measure(BenchmarkRequest(runs=3, input_shape=parse_inputs("5,2,8; 4,2,8")))
-    assert latency.input_shapes == ((5, 2, 8), (4, 2, 8)) and len(latency.samples_ms) == 3
+def test_a_transformer_benchmarks_there_with_its_two_inputs(remote, small_transformer):
+    remote.load(LoadRequest(small_transformer))
+    latency, _ = remote.measure(BenchmarkRequest(runs=3, input_shape=parse_inputs("5,2,16; 4,2,16")))
+    assert latency.input_shapes == ((5, 2, 16), (4, 2, 16)) and len(latency.samples_ms) == 3
     with pytest.raises(AgentError) as one_input:
-        remote.measure(BenchmarkRequest(runs=3, input_shape=parse_inputs("5,2,8")))
-    assert one_input.value.kind == "input" and "5,2,8" in one_input.value.message.replace(" ", "").replace("(", "")
+        remote.measure(BenchmarkRequest(runs=3, input_shape=parse_inputs("5,2,16")))
+    assert one_input.value.kind == "input" and "5,2,16" in one_input.value.message.replace(" ", "").replace("(", "")

@@ -170,20 +170,13 @@ def test_per_module_times_and_fit_answers_are_part_of_the_sessions_report():
     assert session.attributions == () and session.fits == ()
 
 
-def test_one_real_training_step_on_a_transformer_takes_its_two_inputs_from_the_field_syntax(tmp_path):
-    factory = tmp_path / "small_transformer.py"
-    factory.write_text(
-        "import torch\n"
-        "def make():\n"
-        "    return torch.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1,\n"
-        "                                dim_feedforward=16, dropout=0.0)\n"
-    )
+def test_one_real_training_step_on_a_transformer_takes_its_two_inputs_from_the_field_syntax(small_transformer):
     session = Session()
-    session.load(LoadRequest(f"{factory}:make"))
+    session.load(LoadRequest(small_transformer))
     module = session.require_model().module
     before = {n: p.detach().clone() for n, p in module.named_parameters()}
-    result = session.train_step(parse_inputs("5,2,8; 4,2,8"))
-    assert result.input_shapes == ((5, 2, 8), (4, 2, 8))
+    result = session.train_step(parse_inputs("5,2,16; 4,2,16"))
+    assert result.input_shapes == ((5, 2, 16), (4, 2, 16))
     # A real step: the weights changed, and every parameter now has a grad and momentum.
     assert any(not torch.equal(p.detach(), before[n]) for n, p in module.named_parameters())
     kinds = [t.kind for t in session.state().placement.tensors]
