@@ -91,12 +91,15 @@ class LatencyResult:
     runs: int | None = None
     min_time: float | None = None
     warmup: int = 0  # warm-up calls made before timing
-    #: Each positional tensor input's (shape, dtype): what the code view's snippet rebuilds.
-    inputs: tuple[tuple[tuple[int, ...], str], ...] = ()
 
     @property
     def noisy(self) -> bool:
         return self.noise is not None
+
+    @property
+    def inputs(self) -> tuple[tuple[tuple[int, ...], str], ...]:
+        """Each positional tensor input's (shape, dtype): what the code view's snippet rebuilds."""
+        return tuple(zip(self.input_shapes, self.input_dtypes))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -347,7 +350,6 @@ def measure_latency(
         samples_ns=samples,
         notes=tuple(notes),
         timer=events.kind if events is not None else "host clock",
-        inputs=tuple((tuple(a.shape), dtype_name(a.dtype)) for a in args if isinstance(a, torch.Tensor)),
         runs=None if min_time is not None else target[0],
         min_time=min(float(min_time), MAX_MEASURE_SECONDS) if min_time is not None else None,
     )
@@ -680,7 +682,6 @@ def _result(
     timer: str = "host clock",
     runs: int | None = None,
     min_time: float | None = None,
-    inputs: tuple[tuple[tuple[int, ...], str], ...] = (),
 ) -> LatencyResult:
     ms = np.asarray(samples_ns, dtype=np.float64) / 1e6
     warm_ms = tuple(float(v) / 1e6 for v in warmup_ns)
@@ -711,5 +712,4 @@ def _result(
         runs=runs,
         min_time=min_time,
         warmup=len(warmup_ns),
-        inputs=inputs,
     )
