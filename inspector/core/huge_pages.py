@@ -26,10 +26,10 @@ def prefer_huge_pages() -> None:
     os.environ.setdefault(ENV, "1")
 
 
-def kernel_mode(setting: Path = _KERNEL_SETTING) -> str | None:
+def kernel_mode(setting: Path | None = None) -> str | None:
     """The kernel's THP mode (``always``, ``madvise`` or ``never``); None where there is none."""
     try:
-        text = setting.read_text()
+        text = (setting or _KERNEL_SETTING).read_text()
     except OSError:  # not Linux, or a kernel without THP
         return None
     for word in text.split():
