@@ -303,20 +303,31 @@ class _Swapped:
     grad: torch.Tensor | None
 
 
+#: Dtypes whose tensors can be rebuilt from their storage, shape and strides alone (no
+#: quantizer, no conjugate or negative bit).
+STORAGE_DTYPES = frozenset({
+    torch.float64, torch.float32, torch.float16, torch.bfloat16,
+    torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool,
+})
+
+
 class ConversionLog:
     """Each tensor the move converted, with what it takes to put it back.
 
     ``keep(t, size)`` is called on a tensor just before the move changes it (``size``: its
     bytes). In-place changes (``.data =``) are undone by setting the alias back; swaps by
-    swapping the alias back.
+    swapping the alias back. The move's common case (``moves._Seam``) logs instead of an
+    alias ``(storage, dtype, copy)`` for a plain tensor that spans its whole storage: the
+    copy has its shape and strides (``Tensor.to`` keeps the strides of a dense tensor), and
+    a tensor is rebuilt from the three only after a failure.
     """
 
     def __init__(self, *, swap: bool):
         #: Whether to keep what a swap takes away for every tensor (else only for subclasses).
         self.swap = swap
-        #: (tensor, alias of its old data, what a swap takes away or None, bytes copied,
-        #: bytes of the copy)
-        self.entries: list[tuple[torch.Tensor, torch.Tensor, _Swapped | None, int, int]] = []
+        #: (tensor, alias of its old data or (storage, dtype, copy), what a swap takes away
+        #: or None, bytes copied, bytes of the copy)
+        self.entries: list[tuple[torch.Tensor, Any, _Swapped | None, int, int]] = []
 
     def keep(self, t: torch.Tensor, size: int, made: int) -> None:
         """Log ``t`` before the move changes it: ``size`` bytes copied into ``made`` new ones
@@ -348,13 +359,21 @@ class ConversionLog:
                     t.grad = None
             # Latest first: a tensor logged twice (tied, under swap) ends as it first was.
             for t, alias, swapped, _, _ in reversed(self.entries):
-                if swapped is None:
-                    t.data = alias
-                else:
+                if swapped is not None:
                     _unswap(t, alias, swapped)
+                elif type(alias) is tuple:
+                    storage, dtype, copy = alias
+                    t.data = torch.empty(0, dtype=dtype, device=storage.device).set_(
+                        storage, 0, copy.shape, copy.stride()
+                    )
+                else:
+                    t.data = alias
             for t, grad in detached:
                 if grad is not None:
                     t.grad = grad
+        # The copies go now (the originals are the model's again), before the caller
+        # empties the device's cache.
+        _release_in_batches(self.entries, 4)
 
     def release(self) -> None:
         """Drop the aliases (the originals, after a success), in batches."""
