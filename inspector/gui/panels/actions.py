@@ -25,8 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.timing import MAX_MEASURE_SECONDS, MAX_SAMPLES
-from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType
+from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_SAMPLES, BenchMode, DType
 
 DTYPE_CHOICES: tuple[tuple[str, str | None], ...] = (("keep dtype", None), *((str(d), str(d)) for d in DType))
 MODE_CHOICES = tuple((mode.label, str(mode)) for mode in BenchMode)
