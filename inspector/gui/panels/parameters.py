@@ -684,7 +684,7 @@ class ParametersPanel(QWidget):
         title = self.view.header().fontMetrics()
         margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1) + 6
         rows = placement.tensors
-        shapes = ["×".join(map(str, r.shape)) if r.shape else "scalar" for r in _widest_shapes(rows)]
+        shapes = ["×".join(map(str, s)) if s else "scalar" for s in _widest_shapes({r.shape for r in rows})]
         kinds = {KIND_LABELS.get(kind, kind) for kind in {r.kind for r in rows}}
         texts = {
             m.SIZE: ["888.8 MiB"] + (["(tied) 888.8 MiB"] if any(r.shares_with for r in rows) else []),
@@ -781,15 +781,11 @@ class _MiddleElided(QStyledItemDelegate):
         option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
-def _widest_shapes(rows: Any) -> list[Any]:
-    """The rows whose shape text is longest (digits and dimensions), one pass, no strings."""
-    best: list[Any] = []
-    longest = -1
-    for row in rows:
-        length = sum(len(str(d)) + 1 for d in row.shape) if row.shape else 6
-        if length > longest:
-            best, longest = [row], length
-    return best or list(rows[:1])
+def _widest_shapes(shapes: Any) -> list[Any]:
+    """The distinct shapes whose text is longest (digits and dimensions), without their text."""
+    lengths = {shape: sum(len(str(d)) + 1 for d in shape) if shape else 6 for shape in shapes}
+    longest = max(lengths.values(), default=0)
+    return [shape for shape, length in lengths.items() if length == longest][:3]
 
 
 def _short(text: str, limit: int = 48) -> str:
