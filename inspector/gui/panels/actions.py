@@ -175,7 +175,7 @@ class ActionBar(QWidget):
         self.benchmarkButton = self._button("Benchmark", "benchmarkButton")
         self.cancelButton = self._button("Cancel", "cancelButton")
 
-        self.progressBar = QProgressBar(self)
+        self.progressBar = _ElidedProgressBar(self)
         self.progressBar.setObjectName("progressBar")
         self.progressBar.setRange(0, 1000)
         self.progressBar.setValue(0)
@@ -303,3 +303,17 @@ class ActionBar(QWidget):
         self.progressBar.setRange(0, 1000)
         self.progressBar.setValue(0)
         self.progressBar.setFormat(text)
+
+
+class _ElidedProgressBar(QProgressBar):
+    """A progress bar whose text ends in "…" where it would be cut (a fit's verdicts, a
+    noisy median at 1024 px); the tooltip has all of it."""
+
+    def setFormat(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setFormat(text)
+        self.setToolTip(text)
+
+    def text(self) -> str:
+        full = super().text()
+        room = self.width() - 6  # the frame
+        return self.fontMetrics().elidedText(full, Qt.TextElideMode.ElideRight, max(room, 0)) if room > 0 else full

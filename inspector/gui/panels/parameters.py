@@ -247,6 +247,10 @@ class PlacementModel(QAbstractItemModel):
         self._attribution: Any = None
         self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
 
+    def largest_module(self) -> int:
+        """The most tensors one module row counts (its Kind cell says "module (N)")."""
+        return max((node.count for node in self._tree.modules), default=0) if self._tree is not None else 0
+
     def has_grads(self) -> bool:
         """Whether a parameter has a gradient now (the Grad column then says so)."""
         return self._tree is not None and bool(self._tree.with_grad)
@@ -691,14 +695,14 @@ class ParametersPanel(QWidget):
             m.DEVICE: [", ".join(placement.devices) or "cpu"],
             m.DTYPE: [", ".join(placement.totals.by_dtype) or "float32"],
             m.SHAPE: shapes,
-            m.KIND: [*kinds, f"module ({len(rows):,})"],
+            m.KIND: [*kinds, f"module ({self.model.largest_module():,})"],
             m.GRAD: ["yes · has .grad" if self.model.has_grads() else "yes"],
         }
         header = self.view.header()
         for column, candidates in texts.items():
             icon = 16 if column == m.DEVICE else 0  # the device's colour swatch
             width = max(cell.horizontalAdvance(t) for t in candidates) + icon + margin
-            heading = title.horizontalAdvance(m.HEADERS[column]) + margin + 14  # + the sort arrow
+            heading = title.horizontalAdvance(m.HEADERS[column]) + margin + 6  # + most of a sort arrow
             header.resizeSection(column, min(COLUMN_MAX_WIDTH, max(width, heading)))
         self._fit_name_column()
 
