@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence
@@ -27,7 +27,7 @@ from inspector.core.memory_log import MemoryTimeline
 from inspector.core.moves import MoveRequest
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.vocabulary import BenchMode, FailureKind
-from inspector.gui import dialogs, window_settings
+from inspector.gui import window_settings
 from inspector.gui.layout import build_panels, build_status_bar
 from inspector.gui.availability import CommandAvailability
 from inspector.gui.menus import build_menus
@@ -38,6 +38,9 @@ from inspector.gui.tasks import Task, TaskController
 from inspector.gui.sampler import MemorySampler
 from inspector.gui.threads import start_in_thread, stop_threads
 from inspector.gui.workers import ModelWorker, request_call
+
+if TYPE_CHECKING:
+    from inspector.gui import dialogs
 
 log = logging.getLogger(__name__)
 
@@ -262,7 +265,7 @@ class MainWindow(QMainWindow):
 
     def confirm_train_step(self) -> bool:
         """Ask first (the step changes the model's weights), then run one training step."""
-        if self.model_state is None or not dialogs.confirm_train_step(self):
+        if self.model_state is None or not _dialogs().confirm_train_step(self):
             return False
         return self.run_train_step()
 
@@ -337,7 +340,7 @@ class MainWindow(QMainWindow):
 
     def open_model_dialog(self) -> None:
         dialog = self.make_open_model_dialog()
-        if dialog.exec() == dialogs.OpenModelDialog.DialogCode.Accepted and dialog.spec():
+        if dialog.exec() == _dialogs().OpenModelDialog.DialogCode.Accepted and dialog.spec():
             if dialog.browsed_path:
                 window_settings.set_last_folder(self.settings, "models", dialog.browsed_path)
             self.open_model(dialog.spec(), architecture=dialog.architecture(), inputs=dialog.inputs())
@@ -354,7 +357,7 @@ class MainWindow(QMainWindow):
             spec, arch, inputs = self.model_state.info.spec, "", self.action_bar.input_shape_text()
         else:
             spec = arch = inputs = ""
-        return dialogs.OpenModelDialog(
+        return _dialogs().OpenModelDialog(
             self.recent_models(), self, spec=spec, architecture=arch, inputs=inputs,
             needs_architecture=failed is not None and failed.kind == FailureKind.ARCHITECTURE,
             start_folder=window_settings.last_folder(self.settings, "models"),
@@ -380,8 +383,8 @@ class MainWindow(QMainWindow):
 
     def preferences_dialog(self) -> None:
         current = window_settings.sample_hz(self.settings)
-        dialog = dialogs.PreferencesDialog(current, self)
-        if dialog.exec() == dialogs.PreferencesDialog.DialogCode.Accepted:
+        dialog = _dialogs().PreferencesDialog(current, self)
+        if dialog.exec() == _dialogs().PreferencesDialog.DialogCode.Accepted:
             self.set_sample_rate(dialog.sample_hz())
 
     def set_sample_rate(self, hz: float) -> None:
@@ -394,13 +397,13 @@ class MainWindow(QMainWindow):
         return show_help(self, topic)
 
     def about_dialog(self) -> None:
-        dialogs.show_about(self, self.about_text())
+        _dialogs().show_about(self, self.about_text())
 
     def about_text(self) -> str:
         from inspector.core.environment import driver_lines, version_lines
         from inspector.gui.branding import toolkit_line
 
-        return dialogs.about_html(version_lines(toolkit_line()) + driver_lines(self.inventory))
+        return _dialogs().about_html(version_lines(toolkit_line()) + driver_lines(self.inventory))
 
     def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
         """Offer to load a refused file again with trust (the load's other arguments kept)."""
@@ -410,7 +413,7 @@ class MainWindow(QMainWindow):
                 architecture = self.pending_load.architecture if self.pending_load else None
                 self.open_model(path, trust=True, architecture=architecture)
 
-        dialogs.ask_trust(self, path, wanted, trusted)
+        _dialogs().ask_trust(self, path, wanted, trusted)
 
     # ------------------------------------------------------------------ sampler results
 
@@ -537,3 +540,10 @@ def _short_spec(spec: str) -> str:
     if colon and factory.isidentifier() and ("/" in path or "\\" in path):
         return f"{Path(path).name}:{factory}"
     return Path(spec).name if ("/" in spec or "\\" in spec) else spec
+
+
+def _dialogs() -> Any:
+    """``gui.dialogs``, imported when a dialog first opens (not in the first second)."""
+    from inspector.gui import dialogs
+
+    return dialogs
