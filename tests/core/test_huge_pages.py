@@ -48,3 +48,13 @@ def test_the_state_line_says_whether_huge_pages_are_on(monkeypatch, tmp_path):
     setting.write_text("always madvise [never]\n")
     assert "off in the kernel" in huge_pages.huge_pages_state()
     assert huge_pages.kernel_mode(tmp_path / "absent") is None
+
+
+def test_a_report_says_whether_its_figures_were_taken_with_huge_pages(tmp_path):
+    from inspector.core.models import example_model
+    from inspector.core.report import build_report, load_report, render_markdown, save_report
+
+    report = build_report(example_model())
+    assert report["environment"]["cpu_huge_pages"] == huge_pages.huge_pages_state()
+    loaded = load_report(save_report(report, tmp_path / "report.json"))
+    assert f"- CPU pages: {huge_pages.huge_pages_state()}" in render_markdown(loaded)
