@@ -38,15 +38,9 @@ from inspector.core.inputs import InputsLike, as_specs, make_tensors
 from inspector.core.models import LoadedModel
 from inspector.core.spread import spread_of
 from inspector.core.units import dtype_name, first_line
-from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, FailureKind
+from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_SAMPLES, BenchMode, FailureKind
 
 MODES = tuple(m.value for m in BenchMode)
-#: Every sample is kept (report, plots), so one measurement takes at most this many: a size
-#: a report and a plot still handle comfortably. Asking for more runs is capped, with a note.
-MAX_SAMPLES = 100_000
-#: One measurement measures for at most this long (an hour): a longer ``min_time`` is capped,
-#: and a run count that would take longer stops here, each with a note saying so.
-MAX_MEASURE_SECONDS = 3600.0
 _MAX_MEASURE_NS = int(MAX_MEASURE_SECONDS * 1e9)
 #: Samples are timed in chunks of back-to-back calls; ``on_sample``, ``progress`` and the
 #: cancel check run between chunks. A chunk ends after this many samples or this much
