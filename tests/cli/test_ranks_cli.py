@@ -13,6 +13,9 @@ REPO = Path(__file__).resolve().parents[2]
 def _torchrun(tmp_path, *argv, timeout=120):
     env = {k: v for k, v in os.environ.items() if k not in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")}
     env["OMP_NUM_THREADS"] = "1"
+    # A rank that dies of a signal (a SIGABRT was seen once under load) prints every thread's
+    # Python stack to its stderr, which the failing assertion shows.
+    env["PYTHONFAULTHANDLER"] = "1"
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), str(tmp_path), env.get("PYTHONPATH", "")) if p)
     # The launcher forks from a warm interpreter (its own import torch is seconds); the two
     # ranks it starts are fresh processes, as under a user's torchrun.
