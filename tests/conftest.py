@@ -22,6 +22,10 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_cuda)
         if "cpu_only" in item.keywords and has_cuda:
             item.add_marker(skip_cpu_only)
+    # The warm interpreter's imports run on the other core while the first tests run.
+    from tests.warm_python import start_if_used
+
+    start_if_used(items)
 
 
 #: A narrow ``torch.nn.Transformer`` (one encoder and one decoder layer, d_model 16) that

@@ -229,21 +229,62 @@ def test_help_states_the_caps_the_core_enforces(capsys):
     assert "(capped at 3,600 s or 100,000 samples)" in text
 
 
+_OUT_OF_MEMORY = (
+    "import torch\n"
+    "class M(torch.nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.l = torch.nn.Linear(4, 2)\n"
+    "    def forward(self, x):\n"
+    "        raise torch.OutOfMemoryError('CUDA out of memory. Tried to allocate 2.00 GiB')\n"
+    "def make():\n"
+    "    return M(), torch.randn(3, 4)\n"
+)
+
+
+def test_rank_zero_writes_nothing_over_the_report_when_every_rank_failed(capsys, tmp_path, monkeypatch):
+    """Rank 0 of a two-rank torchrun job: its own failure and rank 1's come back from the
+    gather; nothing over good.json, exit 1. (Only the gather is stood in for here; a real
+    one gathers a rank's failure in tests/cli/test_ranks_cli.py.)"""
+    import dataclasses
+
+    from inspector.core import ranks
+
+    class TwoRanks:
+        def __init__(self, env, timeout_s=1800.0):
+            self.env = env
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+        def gather(self, result):
+            assert result.rank == 0 and not result.ok  # rank 0's own failure, as it is sent
+            return [result, dataclasses.replace(result, rank=1, local_rank=1)]
+
+    monkeypatch.setattr(ranks, "RankGroup", TwoRanks)
+    for name, value in (("RANK", "0"), ("LOCAL_RANK", "0"), ("WORLD_SIZE", "2")):
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "oom.py").write_text(_OUT_OF_MEMORY)
+    good = tmp_path / "good.json"
+    good.write_bytes(GOOD_REPORT)
+    code, out, err = run(capsys, "bench", f"{tmp_path / 'oom.py'}:make", "--runs", "3", "--output", "good.json")
+    assert code == 1, err
+    assert "note: nothing was measured, so no report was written to good.json" in err
+    assert "error: 2 of 2 ranks failed" in err and "out of memory" in err
+    assert good.read_bytes() == GOOD_REPORT
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.json", "oom.py"]
+
+
+@pytest.mark.slow  # ~10 s of torchrun; rank 0's logic runs in the test above, a real gather in test_ranks_cli
 def test_ranks_that_all_fail_leave_the_earlier_report_intact(tmp_path):
     """The torchrun path: rank 0 gathers two failures and writes nothing over good.json."""
     from tests.cli.test_ranks_cli import _torchrun
 
-    (tmp_path / "oom.py").write_text(
-        "import torch\n"
-        "class M(torch.nn.Module):\n"
-        "    def __init__(self):\n"
-        "        super().__init__()\n"
-        "        self.l = torch.nn.Linear(4, 2)\n"
-        "    def forward(self, x):\n"
-        "        raise torch.OutOfMemoryError('CUDA out of memory. Tried to allocate 2.00 GiB')\n"
-        "def make():\n"
-        "    return M(), torch.randn(3, 4)\n"
-    )
+    (tmp_path / "oom.py").write_text(_OUT_OF_MEMORY)
     good = tmp_path / "good.json"
     good.write_bytes(GOOD_REPORT)
     proc = _torchrun(tmp_path, "oom.py:make", "--runs", "3", "--output", "good.json")

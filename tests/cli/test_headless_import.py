@@ -1,9 +1,16 @@
-"""The core and the headless CLI must work where Qt is not installed (a GPU server)."""
+"""The core and the headless CLI must work where Qt is not installed (a GPU server).
+
+All four checks run in ONE child process with PySide6 made unimportable (each fresh
+interpreter costs seconds of ``import torch``): the core's modules are imported first, while
+nothing else is loaded, then each CLI call runs with its own captured stdout and stderr.
+"""
 
 import json
 import subprocess
 import sys
 import textwrap
+
+import pytest
 
 BLOCK_QT = textwrap.dedent(
     """
@@ -29,62 +36,87 @@ def run_without_qt(code: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_core_modules_import_without_pyside6():
-    proc = run_without_qt(
-        """
-        import pkgutil, importlib, inspector.core
-        names = [m.name for m in pkgutil.iter_modules(inspector.core.__path__, "inspector.core.")]
-        for name in names:
-            importlib.import_module(name)
-        assert not any(k.startswith(("PySide6", "pyqtgraph")) for k in sys.modules)
-        print(len(names))
-        """
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert int(proc.stdout.strip()) >= 5
+#: Each check's {exit code, stdout, stderr}, as if it were a process of its own: a check that
+#: raises gets exit code 1 and the traceback on its stderr, as a bare ``python -c`` would.
+_CHECKS = """
+import contextlib, importlib, io, json, pkgutil, traceback
+
+def run(check):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = check()
+        except SystemExit as exc:
+            code = exc.code
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+    return {"returncode": code or 0, "stdout": out.getvalue(), "stderr": err.getvalue()}
+
+def core_modules():
+    import inspector.core
+    names = [m.name for m in pkgutil.iter_modules(inspector.core.__path__, "inspector.core.")]
+    for name in names:
+        importlib.import_module(name)
+    assert not any(k.startswith(("PySide6", "pyqtgraph")) for k in sys.modules)
+    print(len(names))
+
+def devices_and_inspect():
+    from inspector.cli import main
+    assert main(["devices", "--json"]) == 0
+    assert main(["inspect", "--json"]) == 0
+
+def window():
+    from inspector.cli import main
+    return main([])
+
+def html_report():
+    from inspector.cli import main
+    return main(["bench", "--device", "cpu", "--runs", "3", "--output", sys.argv[1]])
+
+# The core first, before the CLI has loaded anything.
+results = {f.__name__: run(f) for f in (core_modules, devices_and_inspect, window, html_report)}
+print(json.dumps(results))
+"""
 
 
-def test_headless_cli_devices_and_inspect_run_without_pyside6():
-    proc = run_without_qt(
-        """
-        import io, contextlib, json
-        from inspector.cli import main
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            assert main(["devices", "--json"]) == 0
-            assert main(["inspect", "--json"]) == 0
-        print(out.getvalue())
-        """
+@pytest.fixture(scope="module")
+def without_qt(tmp_path_factory):
+    """The four checks' results, and the HTML report's path."""
+    out = tmp_path_factory.mktemp("headless") / "report.html"
+    proc = subprocess.run(
+        [sys.executable, "-c", BLOCK_QT + _CHECKS, str(out)], capture_output=True, text=True, timeout=180
     )
     assert proc.returncode == 0, proc.stderr
-    first, second = proc.stdout.split("\n}\n", 1)
+    return json.loads(proc.stdout.splitlines()[-1]), out
+
+
+def test_core_modules_import_without_pyside6(without_qt):
+    done = without_qt[0]["core_modules"]
+    assert done["returncode"] == 0, done["stderr"]
+    assert int(done["stdout"].strip()) >= 5
+
+
+def test_headless_cli_devices_and_inspect_run_without_pyside6(without_qt):
+    done = without_qt[0]["devices_and_inspect"]
+    assert done["returncode"] == 0, done["stderr"]
+    first, second = done["stdout"].split("\n}\n", 1)
     devices = json.loads(first + "\n}")
     assert devices["devices"][0]["id"] == "cpu"
     assert json.loads(second)["totals"]["bytes"] == 44
 
 
-def test_window_without_pyside6_is_a_clear_error():
-    proc = run_without_qt(
-        """
-        from inspector.cli import main
-        raise SystemExit(main([]))
-        """
-    )
-    assert proc.returncode == 1
-    assert "error: the window needs PySide6" in proc.stderr
-    assert "devices, inspect, bench" in proc.stderr
-    assert "Traceback" not in proc.stderr
+def test_window_without_pyside6_is_a_clear_error(without_qt):
+    done = without_qt[0]["window"]
+    assert done["returncode"] == 1
+    assert "error: the window needs PySide6" in done["stderr"]
+    assert "devices, inspect, bench" in done["stderr"]
+    assert "Traceback" not in done["stderr"]
 
 
-def test_html_report_without_pyside6_leaves_the_plots_out_and_says_so(tmp_path):
-    out = tmp_path / "report.html"
-    proc = run_without_qt(
-        f"""
-        from inspector.cli import main
-        raise SystemExit(main(["bench", "--device", "cpu", "--runs", "3", "--output", {str(out)!r}]))
-        """
-    )
-    assert proc.returncode == 0, proc.stderr
+def test_html_report_without_pyside6_leaves_the_plots_out_and_says_so(without_qt):
+    done, out = without_qt[0]["html_report"], without_qt[1]
+    assert done["returncode"] == 0, done["stderr"]
     page = out.read_text()
     assert "The plots were left out because PySide6 is not installed." in page
     assert "<img" not in page

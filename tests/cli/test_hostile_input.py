@@ -3,7 +3,7 @@ no traceback, nothing written outside the test's folder, and stdout kept for the
 
 Inputs are built here. Tests that depend on real file descriptors (what C code or a
 subprocess writes, PyTorch's warnings, a FIFO that could block) run the CLI in a child
-process; the rest call ``main`` in-process.
+process (forked from a warm interpreter: tests/warm_python.py); the rest call ``main`` in-process.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import os
 import pickle
 import shlex
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import pytest
 import torch
 
 from inspector.cli import main
+from tests.warm_python import run_python
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,14 +34,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def run_child(tmp_path: Path, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """The CLI in its own process, in the test's folder (so anything it writes lands there)."""
     env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
-    return subprocess.run(  # noqa: PLW1510 -- the exit code is what the tests check
-        [sys.executable, "-m", "inspector", *argv],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return run_python(["-m", "inspector", *argv], cwd=tmp_path, env=env, timeout=timeout)
 
 
 def assert_one_error_line(err: str) -> str:

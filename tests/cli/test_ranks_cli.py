@@ -2,11 +2,10 @@
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from inspector.core.report import load_report
+from tests.warm_python import run_python
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -14,9 +13,14 @@ REPO = Path(__file__).resolve().parents[2]
 def _torchrun(tmp_path, *argv, timeout=120):
     env = {k: v for k, v in os.environ.items() if k not in ("RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")}
     env["OMP_NUM_THREADS"] = "1"
+    # A rank that dies of a signal (a SIGABRT was seen once under load) prints every thread's
+    # Python stack to its stderr, which the failing assertion shows.
+    env["PYTHONFAULTHANDLER"] = "1"
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), str(tmp_path), env.get("PYTHONPATH", "")) if p)
-    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2", "-m", "inspector", "bench", *argv]
-    return subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
+    # The launcher forks from a warm interpreter (its own import torch is seconds); the two
+    # ranks it starts are fresh processes, as under a user's torchrun.
+    cmd = ["-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2", "-m", "inspector", "bench", *argv]
+    return run_python(cmd, cwd=tmp_path, env=env, timeout=timeout)
 
 
 def test_two_ranks_write_one_report_with_both_and_one_trace(tmp_path):

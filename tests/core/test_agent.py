@@ -1,7 +1,8 @@
 """The agent over a real pipe: ``python -m inspector agent`` as a local subprocess.
 
 One agent serves the round-trip tests (starting one costs torch's import); the tests that end
-an agent start their own. Misbehaving agents are small Python scripts (no torch: fast).
+an agent start their own, forked from a warm interpreter (tests/warm_python.py). Misbehaving
+agents are small Python scripts (no torch: fast).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from inspector.core.inputs import parse_inputs
 from inspector.core.session import BenchmarkRequest, LoadRequest
 from inspector.core.wire import WireError
 from tests.cli.test_headless_import import BLOCK_QT
+from tests.warm_python import warm_command
 
 
 #: The agent as a GPU server runs it: PySide6 and pyqtgraph cannot be imported there.
@@ -149,8 +151,13 @@ def test_cancel_mid_benchmark(remote):
 # ---------------------------------------------------------------- lifetimes
 
 
+def _local_agent() -> list[str]:
+    """``python -m inspector agent``, forked from a warm interpreter (tests/warm_python.py)."""
+    return warm_command(local_agent_command()[1:])
+
+
 def test_agent_exits_when_stdin_closes_mid_benchmark():
-    connection = AgentConnection.open(local_agent_command())
+    connection = AgentConnection.open(_local_agent())
     session = RemoteSession(connection)
     session.load(LoadRequest("example"))
     running, outcome = threading.Event(), {}
@@ -171,7 +178,7 @@ def test_agent_exits_when_stdin_closes_mid_benchmark():
 
 
 def _raw_agent():
-    return subprocess.Popen(local_agent_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(_local_agent(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def test_malformed_requests_get_errors_and_an_old_client_is_refused():
@@ -190,7 +197,7 @@ def test_malformed_requests_get_errors_and_an_old_client_is_refused():
 
 def test_client_refuses_an_agent_of_another_major_version():
     with pytest.raises(AgentError) as refused:
-        AgentConnection.open(local_agent_command(), protocol="2.0")
+        AgentConnection.open(_local_agent(), protocol="2.0")
     assert refused.value.kind == "version"
 
 

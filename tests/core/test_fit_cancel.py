@@ -42,10 +42,11 @@ def _assert_untouched(module: nn.Module, before: list[tuple[nn.Parameter, torch.
     assert not module._forward_hooks and not module._forward_pre_hooks
 
 
-# 500 tensors: big enough that every phase (copying, forward, backward, Adam's per-parameter
-# loop) spans many polls, small enough for the default suite (a 10,000-tensor estimate takes a
-# minute of FakeTensor dispatch; the polls are per operator, so the phases scale alike).
-_LAYERS = 250
+# 200 tensors: big enough that every phase (copying, forward, backward, Adam's per-parameter
+# loop) spans many polls (over a hundred in all), small enough for the default suite (a
+# 10,000-tensor estimate takes a minute of FakeTensor dispatch; the polls are per operator, so
+# the phases scale alike: 500 tensors cost about 10 s of the suite).
+_LAYERS = 100
 
 
 @pytest.fixture(scope="module")

@@ -166,13 +166,13 @@ def _build(kind: str, optimizer: str) -> LoadedModel:
 def _tensor_count(kind: str) -> int:
     """How many tensors a cast of this kind hands to Tensor.to (grads included)."""
     loaded = _build(kind, "sgd")
-    seen: list[int] = []
+    seen: list[torch.Tensor] = []
     original_to = torch.Tensor.to
 
     @functools.wraps(original_to)
     def counting_to(self: torch.Tensor, *args: Any, **kwargs: Any) -> Any:
-        if id(self) not in seen:
-            seen.append(id(self))
+        if not _seen(self, seen):
+            seen.append(self)
         return original_to(self, *args, **kwargs)
 
     torch.Tensor.to = counting_to  # type: ignore[method-assign]
@@ -181,6 +181,13 @@ def _tensor_count(kind: str) -> int:
     finally:
         torch.Tensor.to = original_to  # type: ignore[method-assign]
     return len(seen)
+
+
+def _seen(tensor: torch.Tensor, seen: list[torch.Tensor]) -> bool:
+    """By identity, holding the tensors: a grad's Python object is made on first access and
+    can reuse the ``id`` of a buffer the move already replaced, so counting ids miscounted
+    (a kind's count, so the matrix, changed from run to run)."""
+    return any(t is tensor for t in seen)
 
 
 MATRIX = [(kind, k) for kind in KINDS for k in range(_tensor_count(kind))]
@@ -316,12 +323,12 @@ class Injected(RuntimeError):
 def _failing_at(k: int) -> Callable[..., Any]:
     """A ``Tensor.to`` that fails on the k-th distinct tensor it converts."""
     original_to = torch.Tensor.to
-    sources: list[int] = []
+    sources: list[torch.Tensor] = []
 
     @functools.wraps(original_to)
     def failing_to(self: torch.Tensor, *args: Any, **kwargs: Any) -> Any:
-        if id(self) not in sources:
-            sources.append(id(self))
+        if not _seen(self, sources):
+            sources.append(self)
             if len(sources) == k + 1:
                 raise Injected(f"injected failure at tensor {k}")
         return original_to(self, *args, **kwargs)

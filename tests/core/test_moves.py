@@ -286,13 +286,14 @@ def test_converter_failure_at_every_tensor_rolls_back(conversion, monkeypatch, k
     loaded = _trained("sgd")
     record, example_input = _record(loaded.module), loaded.example_input
     original_to = torch.Tensor.to
-    sources: list[int] = []
+    sources: list[torch.Tensor] = []
 
     @functools.wraps(original_to)  # a wrapper named "to", as libraries that patch it do
     def failing_to(self, *args, **kwargs):
-        # Count tensors, not calls: the seam sees this wrapper once more per tensor.
-        if id(self) not in sources:
-            sources.append(id(self))
+        # Count tensors, not calls: the seam sees this wrapper once more per tensor. By
+        # identity, holding them: an id can be reused by a tensor made during the move.
+        if not any(t is self for t in sources):
+            sources.append(self)
             if len(sources) == k + 1:
                 raise Injected(f"injected failure at tensor {k}")
         return original_to(self, *args, **kwargs)

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from inspector.gui import app
+from tests.warm_python import run_python
 
 
 @pytest.fixture
@@ -69,7 +70,7 @@ def test_main_refuses_xcb_without_display_instead_of_letting_qt_abort():
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["QT_QPA_PLATFORM"] = "xcb"
     code = "from inspector.gui.app import main; raise SystemExit(main())"
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    done = run_python(["-c", code], cwd=os.getcwd(), env=env, timeout=120)
     assert done.returncode == 1, done.stderr[-2000:]
     assert done.stderr.startswith("error: the window needs a display")
 
@@ -99,9 +100,7 @@ def test_a_display_variable_naming_no_server_is_no_display(monkeypatch, tmp_path
 def test_main_with_a_dead_display_prints_the_message_instead_of_aborting(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     env.update(DISPLAY=":77", WAYLAND_DISPLAY="wayland-77", XDG_RUNTIME_DIR=str(tmp_path))
-    done = subprocess.run(
-        [sys.executable, "-m", "inspector"], env=env, capture_output=True, text=True, timeout=120
-    )
+    done = run_python(["-m", "inspector"], cwd=os.getcwd(), env=env, timeout=120)
     assert done.returncode == 1, done.stderr[-2000:]
     assert done.stderr.startswith("error: the window needs a display")
     assert "Traceback" not in done.stderr

@@ -3,8 +3,8 @@
 A model factory cannot be interrupted: the ModelWorker runs the load on a thread of its own
 and abandons it when the window closes, so the worker's QThread ends at once and the process
 exits 0 without Qt's "QThread: Destroyed while thread is still running" abort. Each case runs
-the real ``main()`` in a fresh process (what a user launches) and closes the window a given
-time after ``show()``.
+the real ``main()`` in a fresh process (what a user launches; forked from a warm interpreter,
+see tests/warm_python.py) and closes the window a given time after ``show()``.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from __future__ import annotations
 import os
 import pathlib
 import subprocess
-import sys
 import textwrap
 
 import pytest
+
+from tests.warm_python import run_python
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -54,10 +55,7 @@ _SLOW_FACTORY = "import time\nimport torch\n\ndef make():\n    time.sleep(30)\n 
 
 def _run(tmp_path, delay_s: float, spec: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
-    return subprocess.run(
-        [sys.executable, "-c", _CLOSE_AFTER_SHOW, str(delay_s), spec],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    return run_python(["-c", _CLOSE_AFTER_SHOW, str(delay_s), spec], cwd=REPO, env=env, timeout=60)
 
 
 def _assert_clean_exit(done: subprocess.CompletedProcess) -> None:

@@ -15,6 +15,7 @@ import torch
 from torch import nn
 
 from inspector.core.agent_client import local_agent_command
+from tests.warm_python import warm_command
 from inspector.gui.remote_window import ConnectDialog, RemoteWindow, connect_server, remember
 
 HOST = "gpu-test"
@@ -72,7 +73,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     monkeypatch.setattr(ConnectDialog, "exec", lambda dialog: asked.append(dialog.command()) or 0)
     local.connectServerAction.trigger()
     assert asked == ["ssh HOST torch-device-inspector agent"]  # the menu item opens the dialog
-    remote = _connect(qtbot, local, remote_windows, local_agent_command())
+    remote = _connect(qtbot, local, remote_windows, warm_command(local_agent_command()[1:]))
     _idle(qtbot, remote)
     qtbot.waitUntil(lambda: remote.inventory is not None, timeout=10_000)
     # Labelled with the host everywhere the user looks.
@@ -148,7 +149,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
 @pytest.mark.slow  # a second agent start (torch's import) on top of the first
 def test_reconnect_after_a_killed_agent_starts_a_new_one_and_reopens_the_model(make_window, remote_windows, qtbot):
     local = make_window()
-    remote = _connect(qtbot, local, remote_windows, local_agent_command())
+    remote = _connect(qtbot, local, remote_windows, warm_command(local_agent_command()[1:]))
     _idle(qtbot, remote)
     first = remote.link._connection
     first.kill()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import subprocess
 import sys
 import textwrap
 
@@ -28,6 +27,7 @@ from inspector.gui.compare import ComparisonView
 from inspector.gui.plots import LatencyPlot, MemoryPlot
 from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, tree_rows, widget
+from tests.warm_python import run_python
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 cpu_only = pytest.mark.skipif(torch.cuda.is_available(), reason="checks what a machine without CUDA shows")
@@ -545,9 +545,7 @@ _CLOSE_MID_BENCHMARK = textwrap.dedent(
 
 def test_process_exits_cleanly_when_closed_mid_benchmark(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
-    done = subprocess.run(
-        [sys.executable, "-c", _CLOSE_MID_BENCHMARK], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
-    )
+    done = run_python(["-c", _CLOSE_MID_BENCHMARK], cwd=REPO, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "closing mid-benchmark" in done.stdout and "threads stopped: True" in done.stdout
     assert "QThread" not in done.stderr and "Destroyed" not in done.stderr, done.stderr
@@ -659,10 +657,7 @@ def test_process_exits_cleanly_when_closed_mid_move(tmp_path):
     factory = tmp_path / "many_layers.py"
     factory.write_text(_MANY_LAYERS)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
-    done = subprocess.run(
-        [sys.executable, "-c", _CLOSE_MID_MOVE, f"{factory}:make"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    done = run_python(["-c", _CLOSE_MID_MOVE, f"{factory}:make"], cwd=REPO, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "closing mid-move" in done.stdout and "threads stopped: True" in done.stdout, done.stdout
     assert "move: cancelled" in done.stdout, done.stdout
@@ -771,9 +766,7 @@ _CTRL_C_AFTER_LOAD = textwrap.dedent(
 
 def test_main_opens_the_window_and_ctrl_c_closes_it_cleanly(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
-    done = subprocess.run(
-        [sys.executable, "-c", _CTRL_C_AFTER_LOAD], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
-    )
+    done = run_python(["-c", _CTRL_C_AFTER_LOAD], cwd=REPO, env=env, timeout=120)
     assert done.returncode == 130, done.stderr
     assert "Traceback" not in done.stderr and "QThread" not in done.stderr, done.stderr
     assert list(tmp_path.rglob("*.conf")), "the settings (window geometry) were not saved"
