@@ -46,6 +46,9 @@ log = logging.getLogger(__name__)
 
 #: The device table repaints from the 10 Hz samples at most this often.
 TABLE_REFRESH_S = 1.0
+#: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
+#: be interrupted to reach its next cancel check.
+LINGER_S = 20.0
 
 
 class MainWindow(QMainWindow):
@@ -519,6 +522,13 @@ class MainWindow(QMainWindow):
         self.requestStopSampler.emit()  # the sampler stops its timer and quits its own thread
         self.model_thread.quit()  # ends once the running move/benchmark sees the cancel
         stopped = stop_threads([self.model_thread, self.sampler_thread], timeout_s, quit=False)
+        if not stopped:
+            # The cancel is set; what still runs cannot be interrupted (a first import of
+            # torch._dynamo takes ~2 s under load). A QThread destroyed while it runs aborts
+            # the process, so the window goes out of sight and waits for it a while longer.
+            self.hide()
+            stopped = stop_threads([self.model_thread, self.sampler_thread], LINGER_S, quit=False)
+            deadline = time.monotonic() + timeout_s
         # A file being written is finished rather than abandoned (it is written atomically,
         # so even an interrupted one would leave the old file), within what is left of the bound.
         pools = [self.reports] + ([self.comparisonView] if self.lazy_tabs.is_built("comparisonView") else [])

@@ -213,3 +213,30 @@ def test_process_exits_cleanly_when_closed_mid_fit(tmp_path):
     assert "fit started: fit" in done.stdout and "closing mid-fit: fit" in done.stdout, done.stdout
     assert "threads stopped: True" in done.stdout, done.stdout
     assert "QThread" not in done.stderr and "Destroyed" not in done.stderr, done.stderr
+
+
+def test_a_close_waits_out_work_that_cannot_be_interrupted_instead_of_aborting(make_window, qtbot, monkeypatch):
+    """A first estimate imports torch._dynamo (~2 s under load), deaf to the cancel: past the
+    close's 2 s bound the window hides and waits, rather than destroy a running QThread
+    (which aborts the process with "QThread: Destroyed while thread is still running")."""
+    import time
+
+    window = make_window()
+    session = window.worker.session
+    real_fit = session.fit
+    entered: list[bool] = []
+
+    def deaf_fit(request, should_cancel=None):
+        entered.append(True)
+        time.sleep(2.6)  # an import: no cancel check until it is done
+        return real_fit(request, should_cancel=should_cancel)
+
+    monkeypatch.setattr(session, "fit", deaf_fit)
+    window.show()
+    dialog = window.show_fit_dialog()
+    qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(entered), timeout=10_000)
+    started = time.monotonic()
+    window.close()
+    assert window.threads_stopped and time.monotonic() - started > 2.0
+    assert not window.isVisible()
