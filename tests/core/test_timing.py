@@ -123,7 +123,17 @@ def test_out_of_memory_in_the_model_is_an_operation_failure_not_bad_input():
     assert not isinstance(info.value, InputError) and info.value.kind == "oom"
 
 
-def test_the_garbage_collector_is_back_on_after_success_and_failure():
+@pytest.fixture
+def collector_on():
+    """Automatic collection on for the test (the window's tests leave it to a GUI timer)."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()
+
+
+def test_the_garbage_collector_is_back_on_after_success_and_failure(collector_on):
     measure_latency(example_model(), runs=2)
     assert gc.isenabled()
     with pytest.raises(InputError):
@@ -160,7 +170,7 @@ def test_bad_settings_are_input_errors(kwargs):
         measure_latency(example_model(), **kwargs)
 
 
-def test_cancel_stops_between_samples_and_restores_the_train_flag():
+def test_cancel_stops_between_samples_and_restores_the_train_flag(collector_on):
     loaded = example_model()
     loaded.module.train()
     streamed: list[int] = []
