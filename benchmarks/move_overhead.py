@@ -23,13 +23,15 @@ ours against a raw ``tensor.to("cuda")`` of the same tensors (target >= 90 %).
     PYTHONPATH=. python benchmarks/move_overhead.py [--samples 6] [--shape small|large|both]
 
 The large shape's floor is page faults (fresh pages for copies made while the originals are
-held). ``THP_MEM_ALLOC_ENABLE=1`` in the environment (torch's CPU allocator then asks for
-transparent huge pages) cut them 5x here, for plain and ours alike; compare both ways.
+held). The app asks torch's CPU allocator for transparent huge pages first thing
+(``inspector/core/huge_pages.py``), so this script does too, for plain and ours alike;
+``--no-huge-pages`` measures without them (4 KiB pages, as a bare ``import torch`` gets).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import threading
@@ -37,10 +39,18 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import torch
-from torch import nn
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from inspector.core.huge_pages import ENV, huge_pages_state, prefer_huge_pages  # noqa: E402
+
+# As inspector.cli.main does, before torch allocates anything large.
+if "--no-huge-pages" in sys.argv:
+    os.environ[ENV] = "0"
+else:
+    prefer_huge_pages()
+
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
 
 from inspector.core.models import LoadedModel  # noqa: E402
 from inspector.core.moves import MoveRequest, move_model, preview_move  # noqa: E402
@@ -202,8 +212,10 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=6)
     parser.add_argument("--shape", choices=["small", "large", "both"], default="both")
     parser.add_argument("--cuda", action=argparse.BooleanOptionalAction, default=torch.cuda.is_available())
+    parser.add_argument("--no-huge-pages", action="store_true",
+                        help="4 KiB pages for CPU tensors (the app asks for huge pages; read before torch imports)")
     args = parser.parse_args()
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; {huge_pages_state()}")
     shapes = ["small", "large"] if args.shape == "both" else [args.shape]
     for shape in shapes:
         compare(shape, args.samples)

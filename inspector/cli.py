@@ -14,6 +14,7 @@ import typing
 from typing import Sequence
 
 from inspector.core.errors import InspectorError
+from inspector.core.huge_pages import prefer_huge_pages
 from inspector.core.terminal_text import escape_control
 from inspector.core.units import format_bytes, format_ms
 from inspector.core.user_output import user_output_to_stderr
@@ -960,6 +961,8 @@ COMMANDS = {"devices": cmd_devices, "inspect": cmd_inspect, "bench": cmd_bench, 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Before anything allocates a large tensor: torch's CPU allocator reads this only once.
+    prefer_huge_pages()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

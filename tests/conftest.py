@@ -3,6 +3,10 @@ import os
 # Qt must never try to reach a display in the test suite.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from inspector.core.huge_pages import prefer_huge_pages  # noqa: E402
+
+prefer_huge_pages()  # as every command of the app does, before torch allocates
+
 import pytest  # noqa: E402
 
 pytest_plugins = ["tests.fake_cuda"]

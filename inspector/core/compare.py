@@ -415,6 +415,7 @@ _ENVIRONMENT_FIELDS = (
     ("cpu_logical_cores", "CPU threads"),
     ("torch_threads", "PyTorch threads"),
     ("system_memory_bytes", "System memory"),
+    ("cpu_huge_pages", "CPU huge pages"),
 )
 _MODEL_FIELDS = (
     ("spec", "Model"),

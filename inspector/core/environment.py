@@ -17,6 +17,7 @@ import torch
 import inspector
 from inspector.core import devices as device_discovery
 from inspector.core.devices import DeviceInventory, cpu_model_name
+from inspector.core.huge_pages import huge_pages_state
 
 
 def torch_build() -> list[str]:
@@ -82,6 +83,8 @@ def collect_environment() -> dict[str, Any]:
         "cpu_physical_cores": psutil.cpu_count(logical=False),
         "torch_threads": torch.get_num_threads(),
         "system_memory_bytes": psutil.virtual_memory().total,
+        # Moves and large allocations cost less with them: figures carry the setting.
+        "cpu_huge_pages": huge_pages_state(),
         "devices": devices,
     }
 

@@ -374,6 +374,8 @@ def _environment_rows(env: dict[str, Any]) -> list[tuple[str, str]]:
                 f"PyTorch uses {val('torch_threads')} threads"),
         ("Memory", format_bytes(env.get("system_memory_bytes"))),
     ]
+    if env.get("cpu_huge_pages"):
+        rows.append(("CPU pages", val("cpu_huge_pages")))
     if env.get("hip"):
         rows.insert(3, ("ROCm/HIP", val("hip")))
     entries = _device_entries(env.get("devices"))

@@ -313,7 +313,7 @@ class DeviceEntry:
         return cls(f.text("id"), f.text("type"), f.text("name"), f.number("total_bytes"))
 
 
-_ENVIRONMENT_TEXT = ("python", "python_implementation", "torch", "cuda", "hip", "cudnn", "driver", "os", "machine", "cpu")
+_ENVIRONMENT_TEXT = ("python", "python_implementation", "torch", "cuda", "hip", "cudnn", "driver", "os", "machine", "cpu", "cpu_huge_pages")
 _ENVIRONMENT_COUNTS = ("cpu_logical_cores", "cpu_physical_cores", "torch_threads", "system_memory_bytes")
 
 

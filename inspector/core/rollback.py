@@ -57,6 +57,8 @@ RELEASE_BATCH_TENSORS = 4096
 _SIZE = operator.itemgetter(3)
 _MADE = operator.itemgetter(4)
 _GRAD = operator.attrgetter("grad")
+_PARAMETERS = operator.attrgetter("_parameters")
+_BUFFERS = operator.attrgetter("_buffers")
 _DEVICE = operator.attrgetter("device")
 _NBYTES = operator.attrgetter("nbytes")
 
@@ -154,39 +156,21 @@ class Snapshot:
     """
 
     def __init__(self, root: nn.Module):
-        self.modules = walk(root)
-        #: (module, copy of _parameters or None, copy of _buffers or None, buffer bytes)
-        self.dicts: list[tuple[nn.Module, dict[str, Any] | None, dict[str, Any] | None, int]] = []
-        self.custom: list[_ModuleState] = []
-        dicts = self.dicts
-        params: list[Any] = []
-        buffers: list[Any] = []
-        for module in self.modules:
-            if type(module)._apply is not _MODULE_APPLY:
-                self.custom.append(_copy_attributes(module))
-            live_params = module._parameters
-            live_bufs = module._buffers
-            if not (live_params or live_bufs):
-                continue
-            saved_params = dict(live_params) if live_params else None
-            saved_bufs = dict(live_bufs) if live_bufs else None
-            buffer_bytes = 0
-            if saved_params:
-                params.extend(saved_params.values())
-            if saved_bufs:
-                for b in saved_bufs.values():
-                    if b is not None:
-                        buffers.append(b)
-                        buffer_bytes += nbytes(b)
-            dicts.append((module, saved_params, saved_bufs, buffer_bytes))
-        # Per tensor only C-level passes (map, zip, dict): a Python loop over 5,000 tensors
-        # cost ~1 µs each, a tenth of a plain Module.to of that model.
+        self.modules = modules = walk(root)
+        self.custom = [_copy_attributes(m) for m in modules if type(m)._apply is not _MODULE_APPLY]
+        # Per module and per tensor only C-level passes (map, zip, dict): a Python loop over
+        # 2,500 modules and 5,000 tensors cost ~10 ms, a seventh of a plain Module.to of them.
+        #: A copy of each module's _parameters and _buffers, in ``modules``' order.
+        self.params: list[dict[str, Any]] = list(map(dict, map(_PARAMETERS, modules)))
+        self.buffers: list[dict[str, Any]] = list(map(dict, map(_BUFFERS, modules)))
+        params = list(itertools.chain.from_iterable(map(dict.values, self.params)))
         unique = dict(zip(map(id, params), params))
         unique.pop(id(None), None)
         tensors = list(unique.values())
         tensors.extend(g for g in map(_GRAD, tensors) if g is not None)
+        buffers = itertools.chain.from_iterable(map(dict.values, self.buffers))
         for b in buffers:  # tied weights once; a buffer is never asked for a grad
-            if id(b) not in unique:
+            if b is not None and id(b) not in unique:
                 unique[id(b)] = b
                 tensors.append(b)
         self.by_device = _bytes_by_device(tensors)
@@ -196,9 +180,9 @@ class Snapshot:
     def tensors(self) -> Iterator[torch.Tensor]:
         """The model's parameters, grads and buffers as they are now (once each)."""
         seen: set[int] = set()
-        for _, params, bufs, _ in self.dicts:
+        for params, bufs in zip(self.params, self.buffers):
             for d, grads in ((params, True), (bufs, False)):
-                for t in (d or {}).values():
+                for t in d.values():
                     if t is None or id(t) in seen:
                         continue
                     seen.add(id(t))
@@ -220,17 +204,29 @@ class Snapshot:
                 else:
                     container.clear()
                     container.update(saved)
-        for module, params, bufs, _ in self.dicts:
+        for module, params, bufs in zip(self.modules, self.params, self.buffers):
             for live, saved in ((module._parameters, params), (module._buffers, bufs)):
-                for key, value in (saved or {}).items():
+                for key, value in saved.items():
                     # Not live.get: a TorchScript module's dicts are wrappers without it.
                     if key not in live or live[key] is not value:
                         live[key] = value
 
     def release(self) -> None:
-        """Drop the references to the originals (buffers the move rebound), in batches."""
+        """Drop the references to the originals the move rebound, in batches.
+
+        Buffers are always rebound to their copies; parameters only under torch's overwrite
+        flag (else the saved dicts hold the very objects the model still holds).
+        """
         self.custom.clear()
-        _release_in_batches(self.dicts, 3)
+        rebound = [d for d in self.buffers if d]
+        if torch.__future__.get_overwrite_module_params_on_conversion():
+            rebound += [d for d in self.params if d]
+        self.params, self.buffers = [], []
+        _release_in_batches([(d, _dict_bytes(d)) for d in rebound], 1)
+
+
+def _dict_bytes(tensors: dict[str, Any]) -> int:
+    return sum(nbytes(t) for t in tensors.values() if t is not None)
 
 
 def _bytes_by_device(tensors: list[torch.Tensor]) -> dict[str, int]:
@@ -307,20 +303,31 @@ class _Swapped:
     grad: torch.Tensor | None
 
 
+#: Dtypes whose tensors can be rebuilt from their storage, shape and strides alone (no
+#: quantizer, no conjugate or negative bit).
+STORAGE_DTYPES = frozenset({
+    torch.float64, torch.float32, torch.float16, torch.bfloat16,
+    torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool,
+})
+
+
 class ConversionLog:
     """Each tensor the move converted, with what it takes to put it back.
 
     ``keep(t, size)`` is called on a tensor just before the move changes it (``size``: its
     bytes). In-place changes (``.data =``) are undone by setting the alias back; swaps by
-    swapping the alias back.
+    swapping the alias back. The move's common case (``moves._Seam``) logs instead of an
+    alias ``(storage, dtype, copy)`` for a plain tensor that spans its whole storage: the
+    copy has its shape and strides (``Tensor.to`` keeps the strides of a dense tensor), and
+    a tensor is rebuilt from the three only after a failure.
     """
 
     def __init__(self, *, swap: bool):
         #: Whether to keep what a swap takes away for every tensor (else only for subclasses).
         self.swap = swap
-        #: (tensor, alias of its old data, what a swap takes away or None, bytes copied,
-        #: bytes of the copy)
-        self.entries: list[tuple[torch.Tensor, torch.Tensor, _Swapped | None, int, int]] = []
+        #: (tensor, alias of its old data or (storage, dtype, copy), what a swap takes away
+        #: or None, bytes copied, bytes of the copy)
+        self.entries: list[tuple[torch.Tensor, Any, _Swapped | None, int, int]] = []
 
     def keep(self, t: torch.Tensor, size: int, made: int) -> None:
         """Log ``t`` before the move changes it: ``size`` bytes copied into ``made`` new ones
@@ -352,13 +359,21 @@ class ConversionLog:
                     t.grad = None
             # Latest first: a tensor logged twice (tied, under swap) ends as it first was.
             for t, alias, swapped, _, _ in reversed(self.entries):
-                if swapped is None:
-                    t.data = alias
-                else:
+                if swapped is not None:
                     _unswap(t, alias, swapped)
+                elif type(alias) is tuple:
+                    storage, dtype, copy = alias
+                    t.data = torch.empty(0, dtype=dtype, device=storage.device).set_(
+                        storage, 0, copy.shape, copy.stride()
+                    )
+                else:
+                    t.data = alias
             for t, grad in detached:
                 if grad is not None:
                     t.grad = grad
+        # The copies go now (the originals are the model's again), before the caller
+        # empties the device's cache.
+        _release_in_batches(self.entries, 4)
 
     def release(self) -> None:
         """Drop the aliases (the originals, after a success), in batches."""

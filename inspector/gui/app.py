@@ -30,6 +30,8 @@ ABANDONED_WAIT_S = 0.5
 
 #: Keeps the QApplication made here alive: PySide deletes one whose last reference goes.
 _application = None
+#: pyqtgraph's GarbageCollector, once per process (see ``_collect_garbage_on_gui_thread``).
+_collector = None
 
 
 def qt_binding_problem() -> str | None:
@@ -156,7 +158,26 @@ def ensure_application():
 
         app = _application = QApplication(sys.argv[:1])
         apply_branding(app)  # names (QSettings' file), desktop file name, icon, style sheet
+    _collect_garbage_on_gui_thread()
     return app
+
+
+def _collect_garbage_on_gui_thread() -> None:
+    """Run Python's cycle collector only on the GUI thread, from a timer.
+
+    Left automatic, a collection runs in whichever thread allocates at that moment: a model
+    load (a Transformer's deepcopy) then frees an earlier window's Qt objects there. Their
+    C++ destructors take Qt's connection lock and wait for the GIL while the GUI thread,
+    deleting another object, holds the GIL and waits for that lock: the window froze for
+    good (seen in the test suite). pyqtgraph's GarbageCollector turns automatic collection
+    off and collects on a 1 s timer with the same generation thresholds; code that pauses
+    the collector around a timed loop restores it to off.
+    """
+    global _collector
+    if _collector is None:
+        from pyqtgraph.util.garbage_collector import GarbageCollector
+
+        _collector = GarbageCollector(interval=1.0)
 
 
 def create_window(model_spec: str = "example", trust: bool = False):

@@ -92,6 +92,25 @@ class Tied(nn.Module):
         return self.head(self.embed(x))
 
 
+class OddStrides(nn.Module):
+    """Parameters a fresh ``Linear`` never has: a transposed weight, a channels-last
+    convolution, and two parameters that are views into one shared storage (as cuDNN's
+    flattened RNN weights are), one of them at an offset."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.transposed = nn.Parameter(torch.randn(3, 4).t())
+        self.conv = nn.Conv2d(2, 3, 2).to(memory_format=torch.channels_last)
+        shared = torch.randn(16)
+        self.first = nn.Parameter(shared[:8].view(2, 4))
+        self.second = nn.Parameter(shared[8:].view(4, 2))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        image = self.conv(x.view(2, 2, 2, 2).contiguous(memory_format=torch.channels_last)).flatten(1)
+        hidden = x[:, :4] @ self.transposed + image
+        return hidden @ self.first[:, :3].t() + x[:, 4:] @ self.second
+
+
 def _tokens() -> torch.Tensor:
     return torch.tensor([[0, 3, 5], [7, 0, 9]])
 
@@ -120,6 +139,7 @@ KINDS: dict[str, Kind] = {
     "spectral-norm": Kind(lambda: parametrizations.spectral_norm(nn.Linear(4, 3)), lambda: torch.randn(2, 4)),
     "tied": Kind(Tied, _tokens),
     "custom-apply": Kind(ExtraApply, lambda: torch.randn(2, 4)),
+    "odd-strides": Kind(OddStrides, lambda: torch.randn(2, 8)),
 }
 
 
@@ -191,7 +211,9 @@ def _values(t: torch.Tensor) -> torch.Tensor:
 
 def _same(t: torch.Tensor, saved: torch.Tensor) -> bool:
     values = _values(t)
-    return values.dtype == saved.dtype and values.device == saved.device and torch.equal(values, saved)
+    # A clone keeps a dense tensor's strides: a transposed or channels-last one comes back so.
+    strides = isinstance(t, TwoTensor) or values.stride() == saved.stride()
+    return values.dtype == saved.dtype and values.device == saved.device and strides and torch.equal(values, saved)
 
 
 def _record(loaded: LoadedModel) -> Before:
@@ -347,6 +369,19 @@ def test_every_kind_moves_and_still_works(conversion, kind):
     assert all(p.dtype == torch.float64 for p in loaded.module.parameters())
     assert _forward(loaded).dtype == torch.float64
     assert result.peak_bytes["cpu"] > 0
+
+
+def test_parameters_sharing_one_storage_share_it_again_after_a_rollback(conversion, monkeypatch):
+    loaded = _build("odd-strides", "sgd")
+    module = loaded.module
+    storage = module.first.untyped_storage().data_ptr()
+    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    calls = iter(range(1_000))
+    result = move_model(loaded, CAST, should_cancel=lambda: next(calls) == 4)
+    assert result.error is not None and result.error.kind == "cancelled"
+    assert module.first.untyped_storage().data_ptr() == storage == module.second.untyped_storage().data_ptr()
+    assert module.second.storage_offset() == 8 and module.transposed.stride() == (1, 4)
+    assert module.conv.weight.is_contiguous(memory_format=torch.channels_last)
 
 
 def test_a_recurrent_module_after_a_rollback_matches_a_fresh_copy(monkeypatch):

@@ -1,0 +1,41 @@
+"""Garbage holding Qt objects is collected on the GUI thread only, never in a worker.
+
+A collection in a worker thread (a model load allocating) used to free an old window's Qt
+objects there and deadlock against the GUI thread: the suite hung on it.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+
+
+class _Cycle:
+    """A reference cycle that owns a Qt object, as a closed dialog's wrapper can."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import QObject
+
+        self.me = self
+        self.qt = QObject()
+
+
+def test_a_worker_allocating_never_collects_qt_garbage_the_gui_timer_does(qapp, qtbot):
+    assert not gc.isenabled(), "the window's QApplication should leave collection to the GUI timer"
+    freed_in: list[str] = []
+    cycle = _Cycle()
+    weakref.finalize(cycle, lambda: freed_in.append(threading.current_thread().name))
+    del cycle
+    kept: list[list[int]] = []
+
+    def allocate() -> None:
+        # Far over the first generation's threshold: an automatic collection would run here.
+        kept.extend([i] for i in range(20 * gc.get_threshold()[0]))
+
+    worker = threading.Thread(target=allocate, name="model-load")
+    worker.start()
+    worker.join()
+    assert freed_in == []
+    qtbot.waitUntil(lambda: bool(freed_in), timeout=5_000)
+    assert freed_in == ["MainThread"]
