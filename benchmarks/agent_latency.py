@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from inspector.core.agent_client import AgentConnection, local_agent_command  # noqa: E402
+from inspector.core.huge_pages import prefer_huge_pages  # noqa: E402
 from inspector.core.memory_log import BackgroundSampler  # noqa: E402
 from inspector.core.remote_session import RemoteSession  # noqa: E402
 from inspector.core.session import BenchmarkRequest, LoadRequest, Session  # noqa: E402
@@ -73,6 +74,7 @@ def main() -> int:
     parser.add_argument("--legacy", action="store_true", help="also an agent on protocol 1.0 ([index, ms] pairs)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply each chunk's runs")
     args = parser.parse_args()
+    prefer_huge_pages()  # as the commands (bench, agent) do before torch allocates
     torch.set_num_threads(args.threads)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": str(args.threads)}
     # (label, spec, runs per chunk: ~0.1-0.2 s each)
