@@ -11,17 +11,31 @@ seconds from the start of its code to its end point:
   ready     the example's tensors listed in the parameter tree (the model loads in the
             worker after ``show()``; its optimizer is made after its tensors are listed).
 
-The two processes alternate, several times; medians are printed. Targets (DESIGN.md): the
+The two processes alternate, several times; medians are printed, and the median of the
+differences between each window run and the floor run just before it ("paired"). Targets (DESIGN.md): the
 window shown, and ready, each within 0.5 s of the floor. Share the machine with nothing
 heavy while measuring: the figures are seconds of one process's wall clock.
 
-    python benchmarks/startup.py [--runs 5]
+Python's compiled bytecode changes the figures by a third of a second: ``--bytecode``
+picks the case, and the output names it.
+
+  compiled  the app's modules compiled first (``compileall``), as a pip-installed app has
+            them; the processes may write bytecode.
+  source    no bytecode of the app's own modules (``inspector/**/__pycache__`` removed before
+            each run, PYTHONDONTWRITEBYTECODE=1): every run compiles them, as a checkout run
+            on a machine that sets PYTHONDONTWRITEBYTECODE does. torch, PySide6 and
+            pyqtgraph keep their installed bytecode in both cases (the floor pays for it).
+  both      (default) one after the other.
+
+    python benchmarks/startup.py [--runs 5] [--bytecode compiled|source|both]
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -99,9 +113,15 @@ WINDOW = textwrap.dedent(
 )
 
 
-def run(code: str) -> list[float]:
+def run(code: str, bytecode: str) -> list[float]:
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if bytecode == "source":
+        for cache in (REPO / "inspector").rglob("__pycache__"):
+            shutil.rmtree(cache, ignore_errors=True)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, timeout=300, check=False
     )
@@ -110,9 +130,40 @@ def run(code: str) -> list[float]:
     return [float(x) for x in done.stdout.split()]
 
 
+def measure(bytecode: str, runs: int) -> None:
+    """Alternate ``runs`` floor and window processes in one bytecode case; print the medians."""
+    if bytecode == "compiled":
+        compileall.compile_dir(REPO / "inspector", quiet=1)
+    run(FLOOR, bytecode)  # warm the disk cache once, so neither side pays it alone
+    floor, shown, ready = [], [], []
+    for _ in range(runs):
+        floor += run(FLOOR, bytecode)
+        window_times = run(WINDOW, bytecode)
+        shown.append(window_times[0])
+        ready.append(window_times[1])
+    f, s, r = (statistics.median(x) for x in (floor, shown, ready))
+    where = {
+        "compiled": "the app's modules compiled beforehand, as installed",
+        "source": "no bytecode of the app's modules: each run compiles them",
+    }[bytecode]
+    print(f"bytecode: {bytecode} ({where}); runs: {runs} of each, alternating, "
+          f"platform {os.environ.get('QT_QPA_PLATFORM', 'offscreen')}")
+    # Each window run is paired with the floor run just before it (the same load on a shared
+    # machine): the median of those differences moves less than a difference of medians.
+    paired_shown = statistics.median(b - a for a, b in zip(floor, shown))
+    paired_ready = statistics.median(b - a for a, b in zip(floor, ready))
+    print(f"  floor (imports + QApplication + empty window shown):  median {f:.3f} s  (min {min(floor):.3f})")
+    print(f"  window shown (first paint):                           median {s:.3f} s  (min {min(shown):.3f})  "
+          f"{s - f:+.3f} s over the floor; paired {paired_shown:+.3f} s (target <= 0.5 s)")
+    print(f"  ready (example's tensors listed in the tree):         median {r:.3f} s  (min {min(ready):.3f})  "
+          f"{r - f:+.3f} s over the floor; paired {paired_ready:+.3f} s (target <= 0.5 s)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--bytecode", choices=("compiled", "source", "both"), default="both",
+                        help="whether the app's modules are compiled to bytecode beforehand (see above)")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     from inspector.gui.app import qt_binding_problem
@@ -122,20 +173,9 @@ def main() -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 1
 
-    run(FLOOR)  # warm the disk cache once, so neither side pays it alone
-    floor, shown, ready = [], [], []
-    for _ in range(args.runs):
-        floor += run(FLOOR)
-        window_times = run(WINDOW)
-        shown.append(window_times[0])
-        ready.append(window_times[1])
-    f, s, r = (statistics.median(x) for x in (floor, shown, ready))
-    print(f"runs: {args.runs} of each, alternating, platform {os.environ.get('QT_QPA_PLATFORM', 'offscreen')}")
-    print(f"floor (imports + QApplication + empty window shown):  median {f:.3f} s  (min {min(floor):.3f})")
-    print(f"window shown (first paint):                           median {s:.3f} s  (min {min(shown):.3f})  "
-          f"{s - f:+.3f} s over the floor (target <= 0.5 s)")
-    print(f"ready (example's tensors listed in the tree):         median {r:.3f} s  (min {min(ready):.3f})  "
-          f"{r - f:+.3f} s over the floor (target <= 0.5 s)")
+    cases = ("compiled", "source") if args.bytecode == "both" else (args.bytecode,)
+    for case in cases:
+        measure(case, args.runs)
     return 0
 
 

@@ -41,11 +41,12 @@ def kernel_mode(setting: Path | None = None) -> str | None:
 def huge_pages_state() -> str:
     """One line for benchmarks and reports: whether large CPU tensors get huge pages."""
     mode = kernel_mode()
-    asked = os.environ.get(ENV, "") not in ("", "0")
+    value = os.environ.get(ENV, "")
     if mode is None:
         return "huge pages: not available on this system"
     if mode == "never":
         return "huge pages: off in the kernel (transparent_hugepage=never)"
-    if not asked and mode != "always":
-        return f"huge pages: off ({ENV} is not set; the kernel gives them only when asked)"
+    if value in ("", "0") and mode != "always":
+        why = f"{ENV}={value}" if value else f"{ENV} is not set"
+        return f"huge pages: off ({why}; the kernel gives them only when asked)"
     return f"huge pages: on for CPU tensors of 2 MiB or more (kernel mode {mode})"

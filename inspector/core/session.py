@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from torch import nn
 
-from inspector.core import attribution, fit, models, moves, placement, rollback, timing, training
-from inspector.core import report as timing_report
-from inspector.core.attribution import Attribution
-from inspector.core.fit import FitRequest, FitResult
+from inspector.core import models, moves, placement, rollback
 from inspector.core.errors import InspectorError
 from inspector.core.inputs import InputsLike, as_specs
 from inspector.core.memory_log import MemoryTimeline
@@ -30,9 +27,15 @@ from inspector.core.model_memory import model_bytes
 from inspector.core.models import LoadedModel
 from inspector.core.moves import MoveRequest, MoveResult
 from inspector.core.placement import Placement
-from inspector.core.timing import LatencyResult
-from inspector.core.training import TrainStepResult
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode
+
+if TYPE_CHECKING:
+    # Imported where used: the window's first second loads a model and lists its tensors,
+    # and should not pay for timing, attribution, fit, training or the report (issue 12).
+    from inspector.core.attribution import Attribution
+    from inspector.core.fit import FitRequest, FitResult
+    from inspector.core.timing import LatencyResult
+    from inspector.core.training import TrainStepResult
 
 Progress = Callable[[int, int], None]
 ShouldCancel = Callable[[], bool]
@@ -198,6 +201,8 @@ class Session:
         should_cancel: ShouldCancel | None = None,
     ) -> LatencyResult:
         """Measure latency (``core.timing.measure_latency``) and record the result."""
+        from inspector.core import timing
+
         result = timing.measure_latency(
             self.require_model(),
             mode=request.mode,
@@ -219,6 +224,8 @@ class Session:
         should_cancel: ShouldCancel | None = None,
     ) -> Attribution:
         """Per-module time, FLOPs and shapes (``core.attribution``), recorded for the report."""
+        from inspector.core import attribution
+
         runs = min(request.runs or attribution.DEFAULT_RUNS, attribution.DEFAULT_RUNS)
         result = attribution.measure_attribution(
             self.require_model(),
@@ -233,12 +240,16 @@ class Session:
     def train_step(self, input_shape: InputsLike | None = None) -> TrainStepResult:
         """One real training step on the model itself (``core.training.train_step``): its
         weights change, and its gradients and optimizer state appear in ``state()``."""
+        from inspector.core import training
+
         return training.train_step(self.require_model(), input_shape)
 
     def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult:
         """Will one step fit on ``request.device`` (``core.fit.estimate_fit``), recorded for the report.
 
         ``should_cancel`` is polled inside the estimate and the proof (``Cancelled``)."""
+        from inspector.core import fit
+
         result = fit.estimate_fit(self.require_model(), request, should_cancel=should_cancel)
         self._fits.append(result)
         return result
@@ -267,6 +278,8 @@ class Session:
         ``with_memory`` False leaves the memory timeline out: an hour of it is megabytes of
         dicts, and a comparison or a Markdown block never shows it.
         """
+        from inspector.core import report as timing_report
+
         memory = self.timeline.to_report() if with_memory else {}
         return timing_report.build_report(
             self.require_model(),

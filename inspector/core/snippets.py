@@ -127,7 +127,7 @@ def benchmark_snippet(
 ) -> str:
     """Code that repeats the app's measurement on ``model``: the same warm-up calls, the
     same number of runs (or minimum time), the same clock and synchronisation, the same
-    mode and input; it prints the median, which reads like the app's.
+    mode and input; it prints the median, which reads like the app's, and the mean.
 
     ``mode`` is ``"forward"`` (``model.eval()`` under ``torch.inference_mode()``) or
     ``"train-step"`` (zero_grad, forward, the sum of the output as loss, backward, an SGD
@@ -232,7 +232,10 @@ def benchmark_snippet(
         "samples_ms.sort()",
         "n = len(samples_ms)",
         "median = (samples_ms[(n - 1) // 2] + samples_ms[n // 2]) / 2",
-        'print(f"median {median:.4f} ms over {n} samples")',
+        "mean = sum(samples_ms) / n",
+        "# The app reports the median of single calls; torch.utils.benchmark.Timer reports a median",
+        "# of means of blocks of calls, which reads nearer the mean when some calls are slow.",
+        'print(f"median {median:.4f} ms (mean {mean:.4f} ms) over {n} samples")',
     ]
     return "\n".join(lines)
 

@@ -68,3 +68,9 @@ class DType(StrEnum):
 
 #: Timed samples per measurement when the user names no number.
 DEFAULT_RUNS = 100
+#: Every sample is kept (report, plots), so one measurement takes at most this many: a size
+#: a report and a plot still handle comfortably. Asking for more runs is capped, with a note.
+MAX_SAMPLES = 100_000
+#: One measurement measures for at most this long (an hour): a longer ``min_time`` is capped,
+#: and a run count that would take longer stops here, each with a note saying so.
+MAX_MEASURE_SECONDS = 3600.0

@@ -192,9 +192,18 @@ def create_window(model_spec: str = "example", trust: bool = False):
         raise InspectorError(problem)
     ensure_application()
     from inspector.gui.main_window import MainWindow
-    from inspector.gui.remote_window import offer_remote_sessions
 
-    return offer_remote_sessions(MainWindow(model_spec=model_spec, trust=trust))
+    window = MainWindow(model_spec=model_spec, trust=trust)
+    # File › Connect to server… imports the remote window (and the agent client) when asked,
+    # not in the first second (issue 12).
+    window.connectServerRequested.connect(lambda: _connect_server_dialog(window))
+    return window
+
+
+def _connect_server_dialog(window) -> None:
+    from inspector.gui.remote_window import connect_server_dialog
+
+    connect_server_dialog(window)
 
 
 def main(model_spec: str = "example", trust: bool = False) -> int:

@@ -100,9 +100,13 @@ class CommandAvailability:
         self.window.trainStepAction.setEnabled(idle and self.window.model_state is not None)
         if self.window.fit_dialog is not None:
             self.window.fit_dialog.set_busy(not self.window.fitAction.isEnabled())
-        view = self.window.comparisonView
-        # "Compare with…" needs a report from disk to compare the second one with.
-        self.window.compareWithAction.setEnabled(view.reports["b"] is not None or not view.follows_session)
+        # "Compare with…" needs a report from disk to compare the second one with (none
+        # before the Compare view is built).
+        if self.window.lazy_tabs.is_built("comparisonView"):
+            view = self.window.comparisonView
+            self.window.compareWithAction.setEnabled(view.reports["b"] is not None or not view.follows_session)
+        else:
+            self.window.compareWithAction.setEnabled(False)
         self.update_move_tip()
 
     def pinned_blocker(self) -> str | None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.gui.compare import ComparisonView
+from inspector.gui.lazy_tabs import LazyTabs
 from inspector.gui.panels.actions import ActionBar
 from inspector.gui.panels.code import CodePanel
 from inspector.gui.panels.devices import DevicesPanel
@@ -20,7 +20,6 @@ from inspector.gui.panels.error_banner import ErrorBanner
 from inspector.gui.panels.history import HistoryView
 from inspector.gui.panels.parameters import ParametersPanel
 from inspector.gui.plain_text import plain_label
-from inspector.gui.plots import LatencyPlot, MemoryPlot
 
 if TYPE_CHECKING:
     from inspector.gui.main_window import MainWindow
@@ -33,22 +32,17 @@ def build_panels(window: MainWindow) -> None:
     window.parameters = ParametersPanel(window)
     window.historyView = HistoryView(window)
     window.code = CodePanel(window)
-    # The window's timeline is the plot's store: the sampler fills it, the report reads it.
-    window.memoryPlot = MemoryPlot(window, timeline=window.timeline)
-    window.latencyPlot = LatencyPlot(window)
-    window.comparisonView = ComparisonView(window)
-    # Its "Open report…" puts a report next to this session even before side A is built.
-    window.comparisonView.follows_session = True
-
     devices_box = _boxed("Devices", window.devices)
     model_box = _boxed("Model", window.parameters)
     window.model_box = model_box
     window.tabs = QTabWidget(window)
     window.tabs.setObjectName("bottomTabs")
     window.tabs.addTab(window.historyView, "History")
-    window.tabs.addTab(window.memoryPlot, "Memory")
-    window.tabs.addTab(window.latencyPlot, "Latency")
-    window.tabs.addTab(window.comparisonView, "Compare")
+    # Behind tabs nobody sees at start: built when first shown or asked for (window.latencyPlot).
+    window.lazy_tabs = LazyTabs(window.tabs)
+    window.lazy_tabs.add("memoryPlot", "Memory", lambda: _memory_plot(window))
+    window.lazy_tabs.add("latencyPlot", "Latency", lambda: _latency_plot(window))
+    window.lazy_tabs.add("comparisonView", "Compare", lambda: _comparison_view(window))
     window.tabs.currentChanged.connect(lambda _i: window.reports.maybe_refresh_session())
     code_box = _boxed("Code", window.code)
 
@@ -76,6 +70,38 @@ def build_panels(window: MainWindow) -> None:
     window.errorBanner.setVisible(False)
     window.errorBanner.overlay(window.main_splitter)
     window.resize(1240, 760)
+
+
+def _memory_plot(window: MainWindow) -> QWidget:
+    from inspector.gui.plots.memory import MemoryPlot
+
+    # The window's timeline is the plot's store: the sampler fills it, the report reads it,
+    # so the plot shows everything since the start, and the task marks made before it.
+    plot = MemoryPlot(window, timeline=window.timeline)
+    for label, start, end in window.unplotted_marks:
+        if end is None:
+            plot.mark(label, start)
+        else:
+            plot.end_mark(start, label, end)
+    window.unplotted_marks.clear()
+    plot.schedule_redraw()
+    return plot
+
+
+def _latency_plot(window: MainWindow) -> QWidget:
+    from inspector.gui.plots.latency import LatencyPlot
+
+    return LatencyPlot(window)
+
+
+def _comparison_view(window: MainWindow) -> QWidget:
+    from inspector.gui.compare import ComparisonView
+
+    view = ComparisonView(window)
+    # Its "Open report…" puts a report next to this session even before side A is built.
+    view.follows_session = True
+    window.reports.comparison_view_built(view)
+    return view
 
 
 def build_status_bar(window: MainWindow) -> None:

@@ -16,9 +16,9 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt, Signal, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
@@ -27,7 +27,7 @@ from inspector.core.memory_log import MemoryTimeline
 from inspector.core.moves import MoveRequest
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.vocabulary import BenchMode, FailureKind
-from inspector.gui import dialogs, window_settings
+from inspector.gui import window_settings
 from inspector.gui.layout import build_panels, build_status_bar
 from inspector.gui.availability import CommandAvailability
 from inspector.gui.menus import build_menus
@@ -38,6 +38,9 @@ from inspector.gui.tasks import Task, TaskController
 from inspector.gui.sampler import MemorySampler
 from inspector.gui.threads import start_in_thread, stop_threads
 from inspector.gui.workers import ModelWorker, request_call
+
+if TYPE_CHECKING:
+    from inspector.gui import dialogs
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +85,8 @@ class MainWindow(QMainWindow):
         #: The memory plot's line for the running task: (time.time() it started, label).
         self._task_mark: tuple[float, str] | None = None
         self.threads_stopped: bool | None = None
+        #: Task marks (label, start, end or None) made before the memory plot was built.
+        self.unplotted_marks: list[tuple[str, float, float | None]] = []
         self.availability = CommandAvailability(self)
 
         build_panels(self)
@@ -102,6 +107,21 @@ class MainWindow(QMainWindow):
     def busy_task(self) -> str | None:
         """The task the window waits for (a ``Task``, which is its name); None when idle."""
         return self.tasks.task
+
+    @property
+    def memoryPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
+        """The Memory tab's plot (``gui.plots.memory.MemoryPlot``), built on first use."""
+        return self.lazy_tabs.page("memoryPlot")
+
+    @property
+    def latencyPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
+        """The Latency tab's plot (``gui.plots.latency.LatencyPlot``), built on first use."""
+        return self.lazy_tabs.page("latencyPlot")
+
+    @property
+    def comparisonView(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
+        """The Compare tab (``gui.compare.ComparisonView``), built on first use."""
+        return self.lazy_tabs.page("comparisonView")
 
     @property
     def closed(self) -> bool:
@@ -158,10 +178,10 @@ class MainWindow(QMainWindow):
         self.worker.failed.connect(results.on_failed)
         # The sampler stores its readings in self.timeline before it emits them: the plot
         # only repaints (add_readings would store them twice).
-        self.worker.latencySamples.connect(self.latencyPlot.add_sample_pairs)
+        self.worker.latencySamples.connect(self._on_latency_samples)
         self.sampler.inventoryReady.connect(self._on_inventory)
         self.sampler.samples.connect(self._on_samples)
-        self.sampler.samples.connect(self.memoryPlot.schedule_redraw)
+        self.sampler.samples.connect(self._on_memory_samples)
 
         self.model_thread = start_in_thread(self.worker, "model-worker")
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
@@ -245,7 +265,7 @@ class MainWindow(QMainWindow):
 
     def confirm_train_step(self) -> bool:
         """Ask first (the step changes the model's weights), then run one training step."""
-        if self.model_state is None or not dialogs.confirm_train_step(self):
+        if self.model_state is None or not _dialogs().confirm_train_step(self):
             return False
         return self.run_train_step()
 
@@ -286,7 +306,7 @@ class MainWindow(QMainWindow):
             return False
         self.action_bar.show_progress(0.0 if task.measured else None, f"{task}…")
         if mark is not None:
-            self._task_mark = (self.memoryPlot.mark(mark + " …"), mark)
+            self._task_mark = (self._mark(mark + " …"), mark)
         signal.emit(*args)
         return True
 
@@ -296,7 +316,20 @@ class MainWindow(QMainWindow):
             return
         started, label = self._task_mark
         self._task_mark = None
-        self.memoryPlot.end_mark(started, f"{label} ({outcome})" if outcome else label)
+        label = f"{label} ({outcome})" if outcome else label
+        if self.lazy_tabs.is_built("memoryPlot"):
+            self.memoryPlot.end_mark(started, label)
+        else:
+            self.unplotted_marks.append((label, started, time.time()))
+
+    def _mark(self, label: str) -> float:
+        """A line on the memory plot from now (its ``time.time()`` stamp); kept for the plot
+        until its tab is first shown."""
+        if self.lazy_tabs.is_built("memoryPlot"):
+            return float(self.memoryPlot.mark(label))
+        started = time.time()
+        self.unplotted_marks.append((label, started, None))
+        return started
 
     @Slot(object)
     def _on_busy_changed(self, task: Task | None) -> None:
@@ -307,7 +340,7 @@ class MainWindow(QMainWindow):
 
     def open_model_dialog(self) -> None:
         dialog = self.make_open_model_dialog()
-        if dialog.exec() == dialogs.OpenModelDialog.DialogCode.Accepted and dialog.spec():
+        if dialog.exec() == _dialogs().OpenModelDialog.DialogCode.Accepted and dialog.spec():
             if dialog.browsed_path:
                 window_settings.set_last_folder(self.settings, "models", dialog.browsed_path)
             self.open_model(dialog.spec(), architecture=dialog.architecture(), inputs=dialog.inputs())
@@ -324,7 +357,7 @@ class MainWindow(QMainWindow):
             spec, arch, inputs = self.model_state.info.spec, "", self.action_bar.input_shape_text()
         else:
             spec = arch = inputs = ""
-        return dialogs.OpenModelDialog(
+        return _dialogs().OpenModelDialog(
             self.recent_models(), self, spec=spec, architecture=arch, inputs=inputs,
             needs_architecture=failed is not None and failed.kind == FailureKind.ARCHITECTURE,
             start_folder=window_settings.last_folder(self.settings, "models"),
@@ -350,8 +383,8 @@ class MainWindow(QMainWindow):
 
     def preferences_dialog(self) -> None:
         current = window_settings.sample_hz(self.settings)
-        dialog = dialogs.PreferencesDialog(current, self)
-        if dialog.exec() == dialogs.PreferencesDialog.DialogCode.Accepted:
+        dialog = _dialogs().PreferencesDialog(current, self)
+        if dialog.exec() == _dialogs().PreferencesDialog.DialogCode.Accepted:
             self.set_sample_rate(dialog.sample_hz())
 
     def set_sample_rate(self, hz: float) -> None:
@@ -364,13 +397,13 @@ class MainWindow(QMainWindow):
         return show_help(self, topic)
 
     def about_dialog(self) -> None:
-        dialogs.show_about(self, self.about_text())
+        _dialogs().show_about(self, self.about_text())
 
     def about_text(self) -> str:
         from inspector.core.environment import driver_lines, version_lines
         from inspector.gui.branding import toolkit_line
 
-        return dialogs.about_html(version_lines(toolkit_line()) + driver_lines(self.inventory))
+        return _dialogs().about_html(version_lines(toolkit_line()) + driver_lines(self.inventory))
 
     def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
         """Offer to load a refused file again with trust (the load's other arguments kept)."""
@@ -380,7 +413,7 @@ class MainWindow(QMainWindow):
                 architecture = self.pending_load.architecture if self.pending_load else None
                 self.open_model(path, trust=True, architecture=architecture)
 
-        dialogs.ask_trust(self, path, wanted, trusted)
+        _dialogs().ask_trust(self, path, wanted, trusted)
 
     # ------------------------------------------------------------------ sampler results
 
@@ -399,6 +432,17 @@ class MainWindow(QMainWindow):
             self.devices.set_readings(self.last_readings)
 
     @Slot(object)
+    def _on_memory_samples(self, _readings: tuple) -> None:
+        # The sampler stored them in the timeline: a built plot repaints, an unbuilt one
+        # draws the whole timeline when it is built.
+        if self.lazy_tabs.is_built("memoryPlot"):
+            self.memoryPlot.schedule_redraw()
+
+    @Slot(object)
+    def _on_latency_samples(self, pairs: Any) -> None:
+        self.latencyPlot.add_sample_pairs(pairs)
+
+    @Slot(object)
     def _on_samples(self, readings: tuple) -> None:
         self.last_readings = readings
         now = time.monotonic()
@@ -413,6 +457,7 @@ class MainWindow(QMainWindow):
         self.show_state(state)
 
     def show_state(self, state: ModelState) -> None:
+        first = self.model_state is None
         self.model_state = state
         self.parameters.set_placement(state.placement)
         info, placement = state.info, state.placement
@@ -428,6 +473,10 @@ class MainWindow(QMainWindow):
         elif not info.example_input_shapes:
             self.action_bar.inputShapeEdit.setPlaceholderText("needed, e.g. 1,3,224,224")
         self.refresh_actions()
+        if first:  # the tensors are listed: now the plots' SVG export, off the first second
+            from inspector.gui.plots import register_svg_exporter
+
+            QTimer.singleShot(0, register_svg_exporter)
 
     def add_history(
         self, call: str, seconds: float | None, gbps: float | None, result: str, *, ok: bool = True, detail: str = ""
@@ -472,7 +521,8 @@ class MainWindow(QMainWindow):
         stopped = stop_threads([self.model_thread, self.sampler_thread], timeout_s, quit=False)
         # A file being written is finished rather than abandoned (it is written atomically,
         # so even an interrupted one would leave the old file), within what is left of the bound.
-        for pool in (self.reports, self.comparisonView):
+        pools = [self.reports] + ([self.comparisonView] if self.lazy_tabs.is_built("comparisonView") else [])
+        for pool in pools:
             stopped = pool.wait(max(0, int((deadline - time.monotonic()) * 1000))) and stopped
         self.threads_stopped = stopped
         return stopped
@@ -490,3 +540,10 @@ def _short_spec(spec: str) -> str:
     if colon and factory.isidentifier() and ("/" in path or "\\" in path):
         return f"{Path(path).name}:{factory}"
     return Path(spec).name if ("/" in spec or "\\" in spec) else spec
+
+
+def _dialogs() -> Any:
+    """``gui.dialogs``, imported when a dialog first opens (not in the first second)."""
+    from inspector.gui import dialogs
+
+    return dialogs

@@ -20,13 +20,16 @@ from PySide6.QtWidgets import QFileDialog
 
 from inspector.core.errors import Failure
 from inspector.gui import window_settings
-from inspector.gui.ranks import show_ranks
-from inspector.gui.export import ReportExporter, copy_markdown, export_filter, path_with_suffix, plot_images
 from inspector.gui.tasks import Task
 from inspector.gui.workers import ReportBuilt, ReportRequest, TaskFailure
 
 if TYPE_CHECKING:
+    from inspector.gui.compare import ComparisonView
+    from inspector.gui.export import ReportExporter
     from inspector.gui.main_window import MainWindow
+
+# ``gui.export`` (and with it ``core.report``), ``gui.ranks`` and the Compare view are
+# imported when first used: the window's first second lists the model's tensors (issue 12).
 
 log = logging.getLogger(__name__)
 
@@ -49,13 +52,26 @@ class ReportFlow(QObject):
         self._export_asked_at: float | None = None
         self.last_export: dict[str, Any] | None = None
 
-        self.exporter = ReportExporter(self)
-        self.exporter.progress.connect(self._on_export_progress)
-        self.exporter.finished.connect(self._on_export_finished)
-        self.exporter.failed.connect(self._on_export_failed)
-        view = window.comparisonView
+        self._exporter: ReportExporter | None = None
+
+    @property
+    def exporter(self) -> ReportExporter:
+        """The background writer of report files, made on the first export."""
+        if self._exporter is None:
+            from inspector.gui.export import ReportExporter
+
+            self._exporter = ReportExporter(self)
+            self._exporter.progress.connect(self._on_export_progress)
+            self._exporter.finished.connect(self._on_export_finished)
+            self._exporter.failed.connect(self._on_export_failed)
+        return self._exporter
+
+    def comparison_view_built(self, view: ComparisonView) -> None:
+        """The Compare tab was just built (``layout``): hear it, and give it this session's report."""
         view.failed.connect(self._on_comparison_failed)
         view.reportOpened.connect(self._on_comparison_opened)
+        if self.session_report is not None:
+            view.set_session_report(self.session_report)
 
     # ----- commands
 
@@ -103,6 +119,8 @@ class ReportFlow(QObject):
         return str(Path(window_settings.last_folder(self.window.settings, "reports")) / name)
 
     def export_report_dialog(self) -> None:
+        from inspector.gui.export import export_filter, path_with_suffix
+
         start = self.suggested_export_path()
         path, chosen = QFileDialog.getSaveFileName(self.window, "Export timing report", start, export_filter())
         if path:
@@ -138,7 +156,10 @@ class ReportFlow(QObject):
         Quiet: the request is not a task of the window's (no busy state, no progress); the
         worker runs it between the user's own tasks.
         """
-        window, view = self.window, self.window.comparisonView
+        window = self.window
+        if not window.lazy_tabs.is_built("comparisonView"):
+            return  # built when its tab shows (that calls this again) or a report opens
+        view = window.comparisonView
         wanted = view.follows_session and (view.reports["b"] is not None or window.tabs.currentWidget() is view)
         if not wanted or window.tasks.closed or window.model_state is None or self._session_in_flight:
             return
@@ -161,14 +182,17 @@ class ReportFlow(QObject):
     @Slot(object)
     def on_report_built(self, built: ReportBuilt) -> None:
         self.session_report = built.report
-        view = self.window.comparisonView
-        if view.follows_session:
-            view.set_session_report(built.report)
+        if self.window.lazy_tabs.is_built("comparisonView"):  # (else it takes it when built)
+            view = self.window.comparisonView
+            if view.follows_session:
+                view.set_session_report(built.report)
         if self.window.tasks.closed:
             return  # closing cancels work: no file is started after that
         if built.request.purpose == "export":
             self._start_export(built)
         elif built.request.purpose == "markdown":
+            from inspector.gui.export import copy_markdown
+
             copy_markdown(built.report)
             self.window.statusBar().showMessage("Copied the report as Markdown: paste it into an issue or a chat", 8000)
 
@@ -180,6 +204,8 @@ class ReportFlow(QObject):
             # Drawn here (widgets live on this thread) at a fixed size; the file is written
             # on the exporter's pool thread.
             try:
+                from inspector.gui.export import plot_images
+
                 images = plot_images(window.memoryPlot, window.latencyPlot)
             except Exception:  # noqa: BLE001 -- a report without plots is better than no report
                 log.exception("could not render the plots for %s", path)
@@ -233,10 +259,12 @@ class ReportFlow(QObject):
     def _on_comparison_opened(self, side: str, path: str) -> None:
         self.window.add_history(f"load_report({path!r})", None, None, "shown in the Compare tab")
         view = self.window.comparisonView
+        from inspector.gui.ranks import show_ranks
+
         show_ranks(self.window.tabs, view.reports[side])  # a torchrun report: ranks side by side
         self.window.refresh_actions()
         self.maybe_refresh_session()
 
     def wait(self, msecs: int) -> bool:
         """Block until a report being written is done (for shutdown); False on timeout."""
-        return self.exporter.wait(msecs)
+        return self._exporter is None or self._exporter.wait(msecs)

@@ -75,7 +75,8 @@ class WorkerResults(QObject):
         w.setWindowTitle(f"{info.class_name} — {info.spec}")
         # A new session: the report's moves and latency start afresh, and so does the plot.
         # The memory timeline goes on (it is the devices' record, and shows the load itself).
-        w.latencyPlot.clear()
+        if w.lazy_tabs.is_built("latencyPlot"):  # (else it has nothing to clear yet)
+            w.latencyPlot.clear()
         w.reports.mark_stale()
 
     @Slot(object)

@@ -15,7 +15,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -25,9 +25,11 @@ from inspector.core import models
 from inspector.core.moves import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
 from inspector.core.time_left import TimeLeft
-from inspector.core.timing import LatencyResult
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.threads import run_abandonable
+
+if TYPE_CHECKING:
+    from inspector.core.timing import LatencyResult  # imported by the first benchmark, not at start
 
 log = logging.getLogger(__name__)
 

@@ -42,7 +42,9 @@ def test_the_state_line_says_whether_huge_pages_are_on(monkeypatch, tmp_path):
     assert huge_pages.kernel_mode(setting) == "madvise"
     monkeypatch.setattr(huge_pages, "_KERNEL_SETTING", setting)
     monkeypatch.setenv(huge_pages.ENV, "0")
-    assert huge_pages.huge_pages_state().startswith("huge pages: off")
+    assert huge_pages.huge_pages_state().startswith("huge pages: off (THP_MEM_ALLOC_ENABLE=0;")
+    monkeypatch.delenv(huge_pages.ENV)
+    assert "is not set" in huge_pages.huge_pages_state()
     monkeypatch.setenv(huge_pages.ENV, "1")
     assert huge_pages.huge_pages_state().startswith("huge pages: on")
     setting.write_text("always madvise [never]\n")

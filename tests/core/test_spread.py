@@ -180,5 +180,6 @@ def test_the_gpu_checks_latency_comparison_runs_on_the_cpu(capsys):
     rows = gpu_check.latency_vs_timer("cpu", min_time=0.005, rounds=1, dtypes=("float32",), mlp_mib=1, width=64)
     assert [(label, timer) for label, _, timer in rows] == [("example Net float32", "host clock"),
                                                           ("MLP 1 MiB float32", "host clock")]  # fmt: skip
-    assert all(0 < ratio < 100 for _, ratio, _ in rows)
-    assert "median ratio" in capsys.readouterr().out
+    assert all(0 < f.blocks < 100 and 0 < f.median < 100 and f.rounds == 1 for _, f, _ in rows)
+    out = capsys.readouterr().out
+    assert "blocks" in out and "TARGET ±3 %" in out and "median ratio" in out

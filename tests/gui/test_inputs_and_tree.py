@@ -18,6 +18,12 @@ TRANSFORMER = (
     "def make():\n"
     "    return nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=32)\n"
 )
+#: As wide as torch.nn.Transformer's defaults (shapes "1536×512", "2048×512"), one layer each.
+WIDE_TRANSFORMER = (
+    "from torch import nn\n"
+    "def make():\n"
+    "    return nn.Transformer(num_encoder_layers=1, num_decoder_layers=1)\n"
+)
 #: 5,000 Linear(1, 1): 10,000 tensors, two per block (as deep as a tree gets wide).
 TEN_THOUSAND = (
     "from torch import nn\n"
@@ -176,17 +182,14 @@ def test_a_state_dict_error_points_at_the_dialogs_architecture_field(qtbot, wind
 def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path):
     from inspector.gui.panels.parameters import NAME_MIN_WIDTH, PlacementModel
 
-    window = make_window(_factory(tmp_path, "tr", TRANSFORMER))
+    window = make_window(_factory(tmp_path, "tr", WIDE_TRANSFORMER))
     window.show()
     window.resize(1024, 700)
     qtbot.waitUntil(lambda: window.width() == 1024)
     view = widget(window, QTreeView, "parameterView")
     header = view.header()
     assert header.sectionSize(PlacementModel.NAME) >= NAME_MIN_WIDTH
-    # Name, Size, Device and Dtype are on screen without scrolling.
-    right = max(header.sectionViewportPosition(c) + header.sectionSize(c)
-                for c in (PlacementModel.NAME, PlacementModel.SIZE, PlacementModel.DEVICE, PlacementModel.DTYPE))  # fmt: skip
-    assert right <= view.viewport().width()
+    _assert_every_column_in_view_and_uncut(view)
     model = view.model()
     encoder = model.index(0, 0)
     assert encoder.data(Qt.ItemDataRole.ToolTipRole).startswith("encoder —")
@@ -211,6 +214,38 @@ def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path
     banner = window.errorBanner
     assert banner.width() == window.main_splitter.width() and banner.message.wordWrap()
     assert banner.height() >= banner.message.heightForWidth(banner.message.width())  # all of the message
+
+    dtype = widget(window, QComboBox, "dtypeCombo")  # a move: the Dtype column follows it
+    dtype.setCurrentIndex(dtype.findText("float64"))
+    widget(window, QPushButton, "toDeviceButton").click()
+    qtbot.waitUntil(lambda: window.busy_task is None and window.model_state.placement.totals.by_dtype.keys() == {"float64"},
+                    timeout=30_000)  # fmt: skip
+    _assert_every_column_in_view_and_uncut(view)
+    assert view.model().index(0, PlacementModel.DTYPE).data() == "float64"
+
+
+def _assert_every_column_in_view_and_uncut(view) -> None:
+    """No sideways scrolling: every column's section lies inside the viewport, and every
+    cell on screen outside the Name column (which elides in the middle by design) fits."""
+    from inspector.gui.panels.parameters import PlacementModel
+
+    header, width = view.header(), view.viewport().width()
+    shown = [c for c in range(header.count()) if not header.isSectionHidden(c)]
+    assert {PlacementModel.KIND, PlacementModel.GRAD, PlacementModel.SHAPE} <= set(shown)
+    for column in shown:
+        left = header.sectionViewportPosition(column)
+        assert 0 <= left and left + header.sectionSize(column) <= width, header.model().headerData(column, Qt.Orientation.Horizontal)
+    assert view.horizontalScrollBar().maximum() == 0
+    metrics, index, rows = view.fontMetrics(), view.indexAt(view.viewport().rect().topLeft()), 0
+    while index.isValid() and rows < 40:
+        for column in shown:
+            if column == PlacementModel.NAME:
+                continue
+            text = index.siblingAtColumn(column).data() or ""
+            icon = 16 if column == PlacementModel.DEVICE else 0
+            assert metrics.horizontalAdvance(text) + icon + 6 <= header.sectionSize(column), (text, column)
+        index, rows = view.indexBelow(index), rows + 1
+    assert rows >= 8  # the check saw the tree's rows
 
 
 # ----------------------------------------------------------------- item 8: find the tensors that matter

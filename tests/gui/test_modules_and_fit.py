@@ -65,7 +65,7 @@ def test_module_columns_appear_after_a_per_module_run_and_sort(qtbot, make_windo
     assert list(rows) == ["0", "1", "2", "3", "4"]
     assert rows["0"]["Output shape"] == "32×256" and rows["4"]["Output shape"] == "32×8"
     assert rows["0"]["FLOPs"] == "1.05 MFLOP"  # 2 · 32 · 64 · 256, as FlopCounterMode counts
-    assert rows["1"]["Kind"] == "module · 0 tensors" and rows["1"]["FLOPs"] == "0"
+    assert rows["1"]["Kind"] == "module (0)" and rows["1"]["FLOPs"] == "0"
     assert all(r["Time"] and r["% of forward"].endswith("%") for r in rows.values())
 
     # Sorting by Time, largest first: the order follows the measured medians.

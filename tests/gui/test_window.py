@@ -68,6 +68,8 @@ def start_long_benchmark(qtbot, window) -> None:
 def test_every_named_widget_and_action_exists(window):
     from PySide6.QtGui import QAction
 
+    for index in range(window.tabs.count()):  # a tab's page is built when it first shows
+        window.tabs.setCurrentIndex(index)
     for cls, name in [
         (QTableView, "deviceTable"), (QTreeView, "parameterView"), (QComboBox, "targetDeviceCombo"),
         (QComboBox, "dtypeCombo"), (QPushButton, "toDeviceButton"), (QPushButton, "cudaButton"),
@@ -90,6 +92,30 @@ def test_every_named_widget_and_action_exists(window):
 
 def test_create_window_returns_it_unshown(window):
     assert not window.isVisible()
+
+
+def test_hidden_tabs_are_built_when_first_shown_or_asked_for(qtbot, window):
+    """The Latency and Compare tabs wait behind an empty page (the first second goes to the
+    tree), and are built before they ever show: the tab shows the real page, in its place."""
+    tabs = window.tabs
+    titles = [tabs.tabText(i) for i in range(tabs.count())]
+    assert titles == ["History", "Memory", "Latency", "Compare"]
+    assert window.findChild(LatencyPlot, "latencyPlot") is None
+    assert window.findChild(ComparisonView, "comparisonView") is None
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+
+    tabs.setCurrentIndex(titles.index("Compare"))  # as a click on the tab does
+    view = widget(window, ComparisonView, "comparisonView")
+    assert tabs.currentWidget() is view and view.isVisible()
+    assert [tabs.tabText(i) for i in range(tabs.count())] == titles
+    assert window.comparisonView is view  # built once
+
+    tabs.setCurrentIndex(0)
+    plot = window.latencyPlot  # code asking for it (a benchmark) builds it where its tab is
+    assert tabs.indexOf(plot) == titles.index("Latency") and tabs.currentIndex() == 0
+    assert not plot.isVisible() and widget(window, LatencyPlot, "latencyPlot") is plot
 
 
 # ---------------------------------------------------------------- devices

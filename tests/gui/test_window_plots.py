@@ -141,10 +141,14 @@ def test_a_cast_marks_the_memory_plot_which_has_points_for_every_device(qtbot, m
 
     fake_cuda(monkeypatch, count=2)
     window = make_window()
-    plot = widget(window, MemoryPlot, "memoryPlot")
-    assert plot.timeline is window.timeline and window.timeline.capacity >= 36_000  # an hour at 10 Hz
+    # The plot is built when its tab first shows; what happened before is on it then.
+    assert window.findChild(MemoryPlot, "memoryPlot") is None
     cast_on_cpu(qtbot, window, "float64")
     qtbot.waitUntil(lambda: {"cpu", "cuda:0", "cuda:1"} <= set(window.timeline.devices()), timeout=5000)
+    window.tabs.setCurrentIndex([window.tabs.tabText(i) for i in range(window.tabs.count())].index("Memory"))
+    plot = widget(window, MemoryPlot, "memoryPlot")
+    assert plot.timeline is window.timeline and window.timeline.capacity >= 36_000  # an hour at 10 Hz
+    assert plot.markers[0].label.startswith("load example") and plot.markers[0].end is not None
 
     span = plot.markers[-1]
     assert span.label == "model.to('cpu', dtype=torch.float64)" and span.end >= span.start

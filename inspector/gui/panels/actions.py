@@ -25,8 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.timing import MAX_MEASURE_SECONDS, MAX_SAMPLES
-from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType
+from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_SAMPLES, BenchMode, DType
 
 DTYPE_CHOICES: tuple[tuple[str, str | None], ...] = (("keep dtype", None), *((str(d), str(d)) for d in DType))
 MODE_CHOICES = tuple((mode.label, str(mode)) for mode in BenchMode)
@@ -176,7 +175,7 @@ class ActionBar(QWidget):
         self.benchmarkButton = self._button("Benchmark", "benchmarkButton")
         self.cancelButton = self._button("Cancel", "cancelButton")
 
-        self.progressBar = QProgressBar(self)
+        self.progressBar = _ElidedProgressBar(self)
         self.progressBar.setObjectName("progressBar")
         self.progressBar.setRange(0, 1000)
         self.progressBar.setValue(0)
@@ -304,3 +303,17 @@ class ActionBar(QWidget):
         self.progressBar.setRange(0, 1000)
         self.progressBar.setValue(0)
         self.progressBar.setFormat(text)
+
+
+class _ElidedProgressBar(QProgressBar):
+    """A progress bar whose text ends in "…" where it would be cut (a fit's verdicts, a
+    noisy median at 1024 px); the tooltip has all of it."""
+
+    def setFormat(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setFormat(text)
+        self.setToolTip(text)
+
+    def text(self) -> str:
+        full = super().text()
+        room = self.width() - 6  # the frame
+        return self.fontMetrics().elidedText(full, Qt.TextElideMode.ElideRight, max(room, 0)) if room > 0 else full

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase, QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+from inspector.gui.plain_text import plain_label
 
 PLACEHOLDER = "The PyTorch code for your last move or benchmark appears here."
 
@@ -12,7 +14,11 @@ PLACEHOLDER = "The PyTorch code for your last move or benchmark appears here."
 class CodePanel(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.caption = QLabel("Equivalent PyTorch code", self)
+        self.caption = plain_label(QLabel("Equivalent PyTorch code", self))
+        # A long call in the caption wraps rather than widening the panel (it would push
+        # the splitter and squeeze the History beside it).
+        self.caption.setWordWrap(True)
+        self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.copy_button = QPushButton("Copy", self)
         self.copy_button.setObjectName("copyCodeButton")
         self.copy_button.setToolTip("Copy the code to the clipboard")

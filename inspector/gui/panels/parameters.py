@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeView,
@@ -43,6 +44,8 @@ KIND_LABELS = {
 }
 #: Header tooltips: what a column means where its title cannot say it all.
 HEADER_TIPS = {
+    1: "What the row holds: a parameter, buffer, gradient or optimizer state; "
+    "\"module (N)\" = a module and the N tensors under it.",
     6: "Grad, for a parameter: \"yes\" = requires_grad (training updates it), \"no\" = frozen; "
     "\"· has .grad\" = a backward pass left a gradient in it now (its .grad row is listed too). "
     "Gradients appear after a training step (Tools › Run one training step).",
@@ -55,8 +58,11 @@ EXPAND_ALL_LIMIT = 300
 #: module's full path (so a filter by device or dtype keeps only the tensors that match).
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 1
 #: The Name column never gets narrower than this (the others scroll sideways instead):
-#: enough for "in_proj_weight" four modules deep.
-NAME_MIN_WIDTH = 200
+#: "in_p…weight" four modules deep (names elide in the middle; the tooltip has them whole).
+NAME_MIN_WIDTH = 150
+#: The other columns are sized to what they show (``fit_columns``), each at most this wide:
+#: a longer cell (a mixed module's dtypes, a 6-d shape) elides, its tooltip has it whole.
+COLUMN_MAX_WIDTH = 150
 
 
 class _Node:
@@ -240,6 +246,14 @@ class PlacementModel(QAbstractItemModel):
         self._tree: PlacementTree | None = None
         self._attribution: Any = None
         self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
+
+    def largest_module(self) -> int:
+        """The most tensors one module row counts (its Kind cell says "module (N)")."""
+        return max((node.count for node in self._tree.modules), default=0) if self._tree is not None else 0
+
+    def has_grads(self) -> bool:
+        """Whether a parameter has a gradient now (the Grad column then says so)."""
+        return self._tree is not None and bool(self._tree.with_grad)
 
     # ----- feeding
 
@@ -457,8 +471,8 @@ class PlacementModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.NAME:
                 return node.name
-            if column == self.KIND:
-                return f"module · {node.count} tensor{'s' if node.count != 1 else ''}"
+            if column == self.KIND:  # (short: the Kind column stays narrow at 1024 px)
+                return f"module ({node.count:,})"
             if column == self.DTYPE:
                 return ", ".join(node.dtypes)
             if column == self.DEVICE:
@@ -615,6 +629,7 @@ class ParametersPanel(QWidget):
 
     def set_placement(self, placement: Any) -> None:
         rebuilt = self.model.set_placement(placement)
+        self.fit_columns(placement)
         if rebuilt:
             self._expand()
             self._show_module_columns(False)
@@ -659,6 +674,36 @@ class ParametersPanel(QWidget):
     def _show_module_columns(self, shown: bool) -> None:
         for column in PlacementModel.MODULE_COLUMNS:
             self.view.setColumnHidden(column, not shown)
+        self._fit_name_column()
+
+    def fit_columns(self, placement: Any) -> None:
+        """Size Size, Device, Dtype, Shape, Kind and Grad to what they show (never less than
+        their title), so Name gets the rest: at 1024 px every column is in view.
+
+        Measured on a few widest candidates, not every row: ResizeToContents would ask the
+        model for every cell of a 10,000-tensor model.
+        """
+        m = PlacementModel
+        cell = self.view.fontMetrics()
+        title = self.view.header().fontMetrics()
+        margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1) + 6
+        rows = placement.tensors
+        shapes = ["×".join(map(str, s)) if s else "scalar" for s in _widest_shapes({r.shape for r in rows})]
+        kinds = {KIND_LABELS.get(kind, kind) for kind in {r.kind for r in rows}}
+        texts = {
+            m.SIZE: ["888.8 MiB"] + (["(tied) 888.8 MiB"] if any(r.shares_with for r in rows) else []),
+            m.DEVICE: [", ".join(placement.devices) or "cpu"],
+            m.DTYPE: [", ".join(placement.totals.by_dtype) or "float32"],
+            m.SHAPE: shapes,
+            m.KIND: [*kinds, f"module ({self.model.largest_module():,})"],
+            m.GRAD: ["yes · has .grad" if self.model.has_grads() else "yes"],
+        }
+        header = self.view.header()
+        for column, candidates in texts.items():
+            icon = 16 if column == m.DEVICE else 0  # the device's colour swatch
+            width = max(cell.horizontalAdvance(t) for t in candidates) + icon + margin
+            heading = title.horizontalAdvance(m.HEADERS[column]) + margin + 6  # + most of a sort arrow
+            header.resizeSection(column, min(COLUMN_MAX_WIDTH, max(width, heading)))
         self._fit_name_column()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -738,6 +783,13 @@ class _MiddleElided(QStyledItemDelegate):
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
+def _widest_shapes(shapes: Any) -> list[Any]:
+    """The distinct shapes whose text is longest (digits and dimensions), without their text."""
+    lengths = {shape: sum(len(str(d)) + 1 for d in shape) if shape else 6 for shape in shapes}
+    longest = max(lengths.values(), default=0)
+    return [shape for shape, length in lengths.items() if length == longest][:3]
 
 
 def _short(text: str, limit: int = 48) -> str:

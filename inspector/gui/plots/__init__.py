@@ -22,23 +22,43 @@ How the window uses them (``inspector.gui.main_window`` and ``layout``)::
     window.latencyPlot.show_report(report); window.memoryPlot.show_report(report)    # a saved report
 """
 
-from inspector.gui.plots.latency import LatencyPlot
-from inspector.gui.plots.memory import MemoryPlot
-from inspector.gui.plots.memory_canvas import Marker, figure_label, pick_unit
-from inspector.gui.plots.series import RunningMedian, series_label
-from inspector.gui.plots.svg_export import QtSvgExporter, register_if_needed
-from inspector.gui.plots.theme import device_color
+from __future__ import annotations
 
-register_if_needed()
+import importlib
+from typing import Any
 
-__all__ = [
-    "LatencyPlot",
-    "Marker",
-    "MemoryPlot",
-    "QtSvgExporter",
-    "RunningMedian",
-    "device_color",
-    "figure_label",
-    "pick_unit",
-    "series_label",
-]
+# Names are imported on first use (PEP 562): the window builds the memory plot at start and
+# the latency plot when its tab first shows, and its first second should not pay for the
+# other (issue 12). ``QtSvgExporter`` registers itself in pyqtgraph's "Export..." when first
+# asked for; the window asks once its model is listed (``register_svg_exporter``).
+_HOMES = {
+    "LatencyPlot": "latency",
+    "MemoryPlot": "memory",
+    "Marker": "memory_canvas",
+    "figure_label": "memory_canvas",
+    "pick_unit": "memory_canvas",
+    "RunningMedian": "series",
+    "series_label": "series",
+    "QtSvgExporter": "svg_export",
+    "device_color": "theme",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name == "QtSvgExporter":
+        register_svg_exporter()
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def register_svg_exporter() -> None:
+    """Offer the Qt-drawn SVG exporter in every plot's "Export..." where pyqtgraph's fails."""
+    from inspector.gui.plots.svg_export import register_if_needed
+
+    register_if_needed()

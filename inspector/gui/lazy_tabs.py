@@ -1,0 +1,70 @@
+"""Tab pages built when first needed: when their tab is first shown, or first asked for.
+
+The window's first second goes to listing the model's tensors (issue 12: "ready" within
+0.5 s of the floor); the Latency plot and the Compare view sit behind tabs nobody sees at
+start and cost a tenth of a second to build (pyqtgraph plots, the comparison tables and the
+report modules they import). Each waits behind an empty page until its tab is selected (it
+is built before that paint, so the window never shows the empty page) or code asks for it
+(``page(name)``: a benchmark streaming samples, a report opened).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import QTabWidget, QWidget
+
+
+@dataclass
+class _Pending:
+    title: str
+    placeholder: QWidget
+    factory: Callable[[], QWidget]
+
+
+class LazyTabs:
+    """Pages of ``tabs`` made by a factory on first use (see the module docstring)."""
+
+    def __init__(self, tabs: QTabWidget) -> None:
+        self.tabs = tabs
+        self._pending: dict[str, _Pending] = {}
+        self._built: dict[str, QWidget] = {}
+        # Connected before anyone else's slot, so theirs sees the real page.
+        tabs.currentChanged.connect(self._on_current_changed)
+
+    def add(self, name: str, title: str, factory: Callable[[], QWidget]) -> None:
+        """A tab titled ``title`` whose page ``factory()`` makes when first needed."""
+        placeholder = QWidget()
+        placeholder.setObjectName(f"{name}Pending")
+        self._pending[name] = _Pending(title, placeholder, factory)
+        self.tabs.addTab(placeholder, title)
+
+    def is_built(self, name: str) -> bool:
+        return name in self._built
+
+    def page(self, name: str) -> QWidget:
+        """The page ``name``, built now if it was not yet."""
+        built = self._built.get(name)
+        if built is not None:
+            return built
+        pending = self._pending.pop(name)
+        widget = pending.factory()
+        self._built[name] = widget
+        index = self.tabs.indexOf(pending.placeholder)
+        current = self.tabs.currentIndex()
+        # Swapping the page is not a change of tab: nobody hears about it.
+        with QSignalBlocker(self.tabs):
+            self.tabs.insertTab(index, widget, pending.title)
+            self.tabs.removeTab(index + 1)
+            self.tabs.setCurrentIndex(current)
+        pending.placeholder.deleteLater()
+        return widget
+
+    def _on_current_changed(self, index: int) -> None:
+        shown = self.tabs.widget(index)
+        for name, pending in list(self._pending.items()):
+            if pending.placeholder is shown:
+                self.page(name)
+                return
