@@ -159,6 +159,8 @@ class Agent:
         self._active_lock = threading.Lock()
         self._memory: _MemoryStream | None = None
         self._greeted = False
+        # A 1.0 client reads latency samples as [index, ms] pairs; newer ones as nanoseconds.
+        self.compact_samples = True
         self._worker = threading.Thread(target=self._work, name="agent-worker", daemon=True)
 
     @property
@@ -287,6 +289,7 @@ class Agent:
 
         self.session  # noqa: B018 -- imports the session's modules (torch) before the first op
         self._greeted = True
+        self.compact_samples = proto.minor(theirs) >= proto.COMPACT_SAMPLES_MINOR
         self.send(
             proto.ok(
                 ident,
@@ -457,8 +460,8 @@ class _SampleStream:
         first, self._first = self._first, self._first + len(values)
         self._measured_ms += self._pending_ms
         self._pending_ms = 0.0
-        samples = [[first + i, ms] for i, ms in enumerate(values)]
-        self._agent.send(proto.event(self._ident, EventName.LATENCY, {"samples": samples}))
+        data = proto.latency_data(first, values, compact=self._agent.compact_samples)
+        self._agent.send(proto.event(self._ident, EventName.LATENCY, data))
         done = self._first
         if self._runs is not None:
             total = float(self._runs)

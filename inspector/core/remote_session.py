@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.core.agent_client import AgentConnection
-from inspector.core.agent_protocol import EventName, Op
+from inspector.core.agent_protocol import EventName, Op, latency_samples
 from inspector.core.attribution import Attribution
 from inspector.core.inputs import InputsLike, as_specs, format_inputs
 from inspector.core.devices import DeviceInventory, DeviceSnapshot, MemoryReading
@@ -103,7 +103,7 @@ class RemoteSession:
 
         def on_event(name: str, data: Any) -> None:
             if name == EventName.LATENCY and on_sample is not None:
-                for index, ms in decode(tuple[tuple[int, float], ...], _field(data, "samples"), "samples"):
+                for index, ms in latency_samples(data):
                     on_sample(index, ms)
             elif on_progress is not None:
                 on_progress(name, data)

@@ -246,18 +246,21 @@ def main(model_spec: str = "example", trust: bool = False) -> int:
 
 @contextlib.contextmanager
 def _ctrl_c_closes(window) -> Iterator[list]:
-    """Ctrl+C in the terminal closes the window cleanly (threads stopped, settings saved).
+    """Ctrl+C in the terminal closes the window cleanly (threads stopped, settings saved),
+    and every other top-level window with it (a remote session's window ends its agent).
 
     Python runs signal handlers only between bytecodes, and Qt's event loop is C++: a timer
     hands control back to Python a few times a second so the handler gets its turn.
     """
     from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
 
     interrupted: list = []
 
     def close(_signum, _frame) -> None:
         interrupted.append(True)
         window.close()
+        QApplication.closeAllWindows()  # the remote windows: the app quits when the last one closes
 
     previous = signal.signal(signal.SIGINT, close)
     wake = QTimer()

@@ -69,9 +69,10 @@ def test_every_op_round_trips(remote):
     assert steps and steps[-1][0] == steps[-1][1]  # the last progress says "done"
 
     streamed = []
-    latency, attribution = remote.measure(BenchmarkRequest(runs=60), on_sample=lambda i, ms: streamed.append(i))
+    latency, attribution = remote.measure(BenchmarkRequest(runs=60), on_sample=lambda i, ms: streamed.append((i, ms)))
     assert len(latency.samples_ms) == 60 and latency.dtype == "float64" and attribution is None
-    assert streamed == list(range(60))  # every sample reached the client, in order
+    assert [i for i, _ in streamed] == list(range(60))  # every sample reached the client, in order
+    assert tuple(ms for _, ms in streamed) == latency.samples_ms  # the plot shows exactly what the result holds
 
     readings = []
     assert remote.start_memory(20, readings.extend) == 20
@@ -301,6 +302,32 @@ def test_an_answer_json_cannot_hold_becomes_an_error_line_not_a_dead_agent():
     Agent(out).send({"id": 1, "ok": True, "result": float("nan")})
     answer = json.loads(out.getvalue())
     assert answer["id"] == 1 and answer["ok"] is False and "encode" in answer["error"]["message"]
+
+
+def test_samples_stream_as_nanoseconds_and_a_1_0_client_still_gets_index_ms_pairs():
+    import io
+
+    from inspector.core.agent import Agent, _SampleStream
+    from inspector.core.agent_protocol import latency_samples
+
+    def streamed(client_protocol):
+        out = io.BytesIO()
+        agent = Agent(out)
+        agent._handle_line(json.dumps({"id": 1, "op": "hello", "args": {"protocol": client_protocol}}).encode())
+        stream = _SampleStream(agent, 7, 3, None)
+        for i, ns in enumerate([21_000, 20_731, 3_600_000_000_001]):  # up to an hour, to the nanosecond
+            stream.on_sample(i, ns / 1e6)
+        stream.flush()
+        events = [json.loads(line) for line in out.getvalue().splitlines()[1:]]
+        return next(e["data"] for e in events if e["event"] == "latency")
+
+    sent = [(0, 0.021), (1, 0.020731), (2, 3_600_000.000001)]
+    assert streamed(PROTOCOL_VERSION) == {"first": 0, "ns": [21_000, 20_731, 3_600_000_000_001]}
+    assert streamed("1.0") == {"samples": [list(pair) for pair in sent]}  # what a 1.0 client reads
+    assert latency_samples(streamed(PROTOCOL_VERSION)) == latency_samples(streamed("1.0")) == sent
+    for bad in ({"first": -1, "ns": [1]}, {"first": 0, "ns": [1.5]}, {"first": True, "ns": []}, {"first": 0, "ns": "x"}, [1]):
+        with pytest.raises(WireError):
+            latency_samples(bad)
 
 
 def test_a_transformer_benchmarks_there_with_its_two_inputs(remote, small_transformer):

@@ -199,3 +199,18 @@ def test_malformed_lines_from_the_agent_never_crash_the_window(make_window, remo
     assert connection.malformed_lines >= 3
     remote.close()
     assert remote.threads_stopped and connection._process.returncode == 0  # stdin closed: it ended
+
+
+def test_ctrl_c_in_the_terminal_closes_the_remote_windows_too(make_window, remote_windows, qtbot):
+    import signal
+
+    from inspector.gui.app import _ctrl_c_closes
+
+    local = make_window()
+    remote = _connect(qtbot, local, remote_windows, [sys.executable, "-c", _GARBAGE_AGENT], host="odd")
+    qtbot.waitUntil(lambda: remote.busy_task is None and remote.link.alive, timeout=30_000)
+    connection = remote.link._connection
+    with _ctrl_c_closes(local) as interrupted:
+        signal.getsignal(signal.SIGINT)(signal.SIGINT, None)  # what Ctrl+C runs
+    assert interrupted and local.closed
+    assert remote.threads_stopped and connection._process.returncode == 0  # its agent ended too
