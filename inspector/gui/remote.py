@@ -29,6 +29,7 @@ from inspector.core.memory_log import MemoryTimeline
 from inspector.core.attribution import Attribution
 from inspector.core.moves import MoveRequest, MoveResult
 from inspector.core.remote_session import RemoteSession
+from inspector.core.model_memory import model_bytes
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.timing import LatencyResult
 from inspector.core.vocabulary import FailureKind
@@ -174,9 +175,9 @@ class RemoteLink:
     def load(self, request: LoadRequest) -> ModelState:
         """Connect first when there is no connection (the first load, Reconnect)."""
         remote = self._connect_if_needed()
-        self.last_state = remote.load(request)
+        self._keep_state(remote.load(request))
         self._keep_report(remote)
-        return self.last_state
+        return self.require_model()
 
     def state(self) -> ModelState:
         return self.require_model()  # the agent sent it with the load or the move
@@ -191,11 +192,12 @@ class RemoteLink:
         remote = self.require()
         relay = _Relay(progress=progress)
         try:
-            result, self.last_state = remote.move(
+            result, state = remote.move(
                 request, progress=relay.progress, should_cancel=should_cancel, on_poll=relay.forward
             )
         finally:
             relay.forward()
+        self._keep_state(state)  # a failed move too: the record shows the rollback held
         self._keep_report(remote)
         return result
 
@@ -251,7 +253,14 @@ class RemoteLink:
         report = dict(self.last_report)
         if with_memory:
             report["memory"] = self.timeline.to_report()
+            report["model_memory"] = self.timeline.model_report()
         return report
+
+    def _keep_state(self, state: ModelState) -> None:
+        """The model as the agent last sent it; its bytes per device go on the memory
+        plot's model curves (on this window's clock), as a local session records them."""
+        self.last_state = state
+        self.timeline.record_model(model_bytes(state.placement))
 
     def _keep_report(self, remote: RemoteSession) -> None:
         # Outside the measured work; a failure here only means an older copy stays.

@@ -102,6 +102,9 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     remote.action_bar.toDeviceButton.click()
     qtbot.waitUntil(lambda: remote.busy_task is None and remote.model_state.placement.totals.by_dtype.keys() == {"float64"}, timeout=30_000)
     assert threads and threads[0] is not threading.main_thread()
+    # The memory view's model curve steps with the move, as for a local model (44 B -> 88 B).
+    steps = [entry["by_device"]["cpu"]["parameter"] for entry in remote.timeline.model_report()]
+    assert steps[-2:] == [44, 88]
 
     remote.action_bar.runsSpin.setValue(50)
     remote.action_bar.benchmarkButton.click()
@@ -124,6 +127,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     report = json.loads(exported.read_text())
     assert report["moves"][-1]["call"] == "model.to('cpu', dtype=torch.float64)"
     assert report["latency"][0]["dtype"] == "float64" and report["memory"]["cpu"]
+    assert report["model_memory"][-1]["by_device"]["cpu"]["parameter"] == 88
 
     # A killed agent: a banner, what was measured kept, Export still writes it, Reconnect works.
     rows = len(_results(remote))
