@@ -46,7 +46,9 @@ def huge_pages_state() -> str:
         return "huge pages: not available on this system"
     if mode == "never":
         return "huge pages: off in the kernel (transparent_hugepage=never)"
-    if value in ("", "0") and mode != "always":
-        why = f"{ENV}={value}" if value else f"{ENV} is not set"
+    # torch reads only "1" as on ("0" off; anything else: a warning, and off). The value
+    # itself is never echoed: it is the user's text, and this line goes into reports.
+    if value != "1" and mode != "always":
+        why = {"": f"{ENV} is not set", "0": f"{ENV}=0"}.get(value, f"{ENV} is neither 0 nor 1")
         return f"huge pages: off ({why}; the kernel gives them only when asked)"
     return f"huge pages: on for CPU tensors of 2 MiB or more (kernel mode {mode})"

@@ -45,6 +45,10 @@ def test_the_state_line_says_whether_huge_pages_are_on(monkeypatch, tmp_path):
     assert huge_pages.huge_pages_state().startswith("huge pages: off (THP_MEM_ALLOC_ENABLE=0;")
     monkeypatch.delenv(huge_pages.ENV)
     assert "is not set" in huge_pages.huge_pages_state()
+    # torch takes anything but 1 as off, and the user's text never reaches a report.
+    monkeypatch.setenv(huge_pages.ENV, "yes\x1b[2J")
+    state = huge_pages.huge_pages_state()
+    assert state.startswith("huge pages: off (THP_MEM_ALLOC_ENABLE is neither 0 nor 1;") and "\x1b" not in state
     monkeypatch.setenv(huge_pages.ENV, "1")
     assert huge_pages.huge_pages_state().startswith("huge pages: on")
     setting.write_text("always madvise [never]\n")
