@@ -31,7 +31,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from inspector.core import devices, rollback
+from inspector.core import devices, gc_pause, rollback
 from inspector.core.errors import Cancelled, Failure, InputError, InspectorError
 from inspector.core.models import LoadedModel
 from inspector.core.units import dtype_name, first_line, format_bytes
@@ -663,6 +663,8 @@ def _peak(snapshot: rollback.Snapshot, plan: _Plan, target_id: str, made: int) -
 # --------------------------------------------------------------------------- the move
 
 
+# The rollback log and snapshot make a tuple or dict per tensor; see gc_pause.
+@gc_pause.paused()
 def move_model(
     loaded: LoadedModel,
     request: MoveRequest,

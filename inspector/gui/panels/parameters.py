@@ -8,10 +8,8 @@ placement findings (split model, optimizer state left behind) show as warnings a
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import html
-from typing import Any, Iterator
+from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QObject, QPoint, QRegularExpression, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QGuiApplication
@@ -29,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core import gc_pause
 from inspector.core.placement import device_bytes_text, meta_text, size_text
 from inspector.core.report_modules import format_flops
 from inspector.core.units import format_bytes, format_ms
@@ -111,20 +110,6 @@ def _tree_parent(row: Any) -> str:
     return row.module
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Building 100,000 nodes would trigger full garbage collections that walk every object
-    of the process (torch holds millions) over and over; the nodes hold no garbage, so the
-    collector waits until the tree is built (as ``timeit`` does around its loop)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 class PlacementTree:
     """The node tree of a placement: modules nest by their dotted path. Built in O(tensors)."""
 
@@ -134,7 +119,7 @@ class PlacementTree:
         self.modules: list[_Node] = []  # creation order: every parent before its children
         by_path: dict[str, _Node] = {"": self.root}
         self.by_path = by_path
-        with _gc_paused():
+        with gc_pause.paused():
             for row in placement.tensors:
                 path = _tree_parent(row)
                 parent = by_path.get(path)
