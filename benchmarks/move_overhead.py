@@ -4,6 +4,7 @@ Two shapes (DESIGN.md target: ours <= 1.10x plain on both):
 
   small: 2,500 x Linear(16, 16)   = 5,000 tensors, 1.3 MiB
   large:    24 x Linear(2048, 2048) =     48 tensors, 384 MiB
+  (medium: 2,500 x Linear(128, 128) = 5,000 tensors, 161 MiB, on request)
 
 Each sample is a round trip float32 -> float64 -> float32 on the CPU: ``move_model`` twice
 (with a progress callback and a cancel check, as the window and the CLI pass them) against
@@ -60,7 +61,7 @@ from inspector.core.moves import MoveRequest, move_model, preview_move  # noqa: 
 from inspector.core.spread import median_interval  # noqa: E402
 from inspector.core.units import format_bytes  # noqa: E402
 
-SHAPES = {"small": (2500, 16), "large": (24, 2048)}
+SHAPES = {"small": (2500, 16), "medium": (2500, 128), "large": (24, 2048)}
 TO64 = MoveRequest("to", dtype="float64")
 TO32 = MoveRequest("to", dtype="float32")
 
@@ -233,7 +234,10 @@ def cuda_bandwidth(samples: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--samples", type=int, default=6)
-    parser.add_argument("--shape", choices=["small", "large", "both"], default="both")
+    parser.add_argument("--shape", choices=["small", "medium", "large", "both"], default="both",
+                        help="both: small and large, the two the target names; medium (2,500 x "
+                        "Linear(128, 128), 64 KiB a weight: as many tensors as small, each too "
+                        "small for huge pages) is there to measure on request")
     parser.add_argument("--cuda", action=argparse.BooleanOptionalAction, default=torch.cuda.is_available())
     parser.add_argument("--no-huge-pages", action="store_true",
                         help="4 KiB pages for CPU tensors (the app asks for huge pages; read before torch imports)")
