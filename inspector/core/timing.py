@@ -508,12 +508,14 @@ def _sample(
             # callbacks, benchmarks/latency_fidelity.py). Callbacks and the cancel check run
             # between chunks: every CHUNK_SAMPLES samples or CHUNK_SECONDS measured.
             first = len(samples)
-            chunk_end = min(max_samples, first + CHUNK_SAMPLES)
-            chunk_stop = min(stop_ns, measured + _CHUNK_NS)
-            while len(samples) < chunk_end and (measured < chunk_stop or not samples):
-                elapsed = _timed_call(step, sync, clock, cost) if events is None else _event_timed_call(step, events)
-                samples.append(elapsed)
-                measured += elapsed
+            count = min(max_samples, first + CHUNK_SAMPLES) - first
+            budget = min(stop_ns, measured + _CHUNK_NS) - measured
+            if sync is None and events is None:
+                chunk = _host_chunk(step, clock, cost, count, budget)
+            else:
+                chunk = _device_chunk(step, sync, clock, cost, events, count, budget)
+            samples += chunk
+            measured += sum(chunk)
             if on_sample is not None:
                 for index in range(first, len(samples)):
                     on_sample(index, samples[index] / 1e6)
@@ -549,6 +551,54 @@ def clock_cost_ns(clock: Callable[[], int] = time.perf_counter_ns) -> int:
         start = clock()
         gaps.append(clock() - start)
     return max(0, int(np.median(gaps)))
+
+
+def _host_chunk(step: Callable[[], object], clock: Callable[[], int], clock_cost: int, count: int, budget_ns: int) -> list[int]:
+    """Up to ``count`` back-to-back calls of ``step`` (at least one, until ``budget_ns`` are
+    measured), each timed by the host clock less its own cost: a model on the CPU.
+
+    Between two calls only an append and a sum run, as lean as ``timeit``'s loop: a helper
+    called per sample (its frame, its branches) made a 20 µs model's calls ~0.7 % slower
+    than in a bare loop, by the interpreter's caches and branch predictors. Raises as
+    ``_timed_call`` does.
+    """
+    samples: list[int] = []
+    append = samples.append
+    measured = 0
+    try:
+        for _ in range(count):
+            start = clock()
+            step()
+            elapsed = clock() - start - clock_cost
+            append(elapsed)
+            measured += elapsed
+            if measured >= budget_ns:
+                break
+    except (InspectorError, _StepFailed, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # the model's code may raise anything, even SystemExit
+        raise _StepFailed(exc, in_forward=True) from exc
+    return [e if e > 0 else 0 for e in samples]  # never below zero, as _timed_call
+
+
+def _device_chunk(
+    step: Callable[[], object],
+    sync: Callable[[], None] | None,
+    clock: Callable[[], int],
+    clock_cost: int,
+    events: DeviceEvents | None,
+    count: int,
+    budget_ns: int,
+) -> list[int]:
+    """``_host_chunk`` for a model on an accelerator: each call between device events, or
+    by the host clock with the devices synchronised around it."""
+    samples: list[int] = []
+    measured = 0
+    while len(samples) < count and (measured < budget_ns or not samples):
+        elapsed = _timed_call(step, sync, clock, clock_cost) if events is None else _event_timed_call(step, events)
+        samples.append(elapsed)
+        measured += elapsed
+    return samples
 
 
 def _timed_call(
