@@ -237,6 +237,25 @@ def test_host_clock_samples_leave_out_the_clocks_own_cost(monkeypatch):
     assert result.warmup_samples_ms == pytest.approx([0.01] * 2, rel=1e-9) and result.median_ms == pytest.approx(0.01)
 
 
+def test_without_device_events_each_sample_waits_for_the_device_on_both_sides(monkeypatch):
+    # An MPS model (no events there): the host clock, the device synchronised before the call
+    # (outside the sample) and after it (inside: the device's work is part of the call).
+    clock = FakeClock(read_ns=70)
+    syncs: list[int] = []
+
+    def synchronize(device):
+        syncs.append(clock.now)
+        clock.now += 1_000  # the device finishing its queued work
+
+    monkeypatch.setattr(timing, "_clock", clock)
+    monkeypatch.setattr(timing, "_accelerators", lambda module: {torch.device("mps")})
+    monkeypatch.setattr(timing, "synchronize", synchronize)
+    loaded = LoadedModel("takes-time", TakesTime(clock, call_ns=10_000), example_input=torch.zeros(2, 3))
+    result = measure_latency(loaded, runs=6, warmup=1)
+    assert result.timer == "host clock" and len(syncs) == 2 * (1 + 6)
+    assert result.samples_ms == pytest.approx([0.011] * 6, rel=1e-9)  # the call and the wait after it
+
+
 def test_a_clock_that_costs_more_than_the_call_never_gives_a_negative_sample(monkeypatch):
     clock = FakeClock(read_ns=500)
     monkeypatch.setattr(timing, "_clock", clock)
@@ -436,6 +455,36 @@ def test_only_a_failing_forward_call_is_blamed_on_the_input():
         measure_latency(LoadedModel("broken-eval", BrokenEval(), example_input=torch.zeros(2, 3)), runs=1)
     assert not isinstance(eval_failed.value, InputError)
     assert "calibration file" in eval_failed.value.message
+
+
+def test_a_forward_that_fails_mid_measurement_is_reported_as_it_would_be_in_warm_up():
+    # Past the warm-up, samples come from the lean CPU loop: a failure there reads the same.
+    class FailsLater(Net):
+        calls = 0
+
+        def forward(self, x):
+            type(self).calls += 1
+            if type(self).calls > 5:
+                raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)")
+            return super().forward(x)
+
+    loaded = LoadedModel("fails-later", FailsLater(), example_input=torch.zeros(2, 3))
+    with pytest.raises(InputError) as failed:
+        measure_latency(loaded, runs=10, warmup=3)
+    assert failed.value.message.startswith("the model's forward pass failed on an input of shape (2, 3)")
+    assert "expects the last dimension to be 4, not 3" in failed.value.message
+
+    class BackwardFailsLater(Net):
+        calls = 0
+
+        def forward(self, x):
+            type(self).calls += 1
+            out = super().forward(x)
+            return _FailingBackward.apply(out) if type(self).calls > 5 else out
+
+    with pytest.raises(InspectorError) as backward:
+        measure_latency(LoadedModel("b", BackwardFailsLater(), example_input=torch.zeros(2, 3)), mode="train-step", runs=10, warmup=3)
+    assert not isinstance(backward.value, InputError) and backward.value.message.startswith("the training step failed")
 
 
 def test_a_models_own_error_that_mentions_memory_is_not_taken_for_out_of_memory():
