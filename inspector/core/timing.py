@@ -23,6 +23,7 @@ import contextlib
 import copy
 import functools
 import gc
+import itertools
 import math
 import re
 import time
@@ -562,13 +563,17 @@ def _host_chunk(step: Callable[[], object], clock: Callable[[], int], clock_cost
     than in a bare loop, by the interpreter's caches and branch predictors. Raises as
     ``_timed_call`` does.
     """
+    # The model itself, called straight (a forward's step is partial(model, *inputs)): the
+    # partial's extra hop is inside the sample. ``itertools.repeat`` as ``timeit``'s loop.
+    # Together ~1 % on a 20 µs forward against ``partial`` over ``range``.
+    fn, args = (step.func, step.args) if isinstance(step, functools.partial) and not step.keywords else (step, ())
     samples: list[int] = []
     append = samples.append
     measured = 0
     try:
-        for _ in range(count):
+        for _ in itertools.repeat(None, count):
             start = clock()
-            step()
+            fn(*args)
             elapsed = clock() - start - clock_cost
             append(elapsed)
             measured += elapsed
