@@ -8,13 +8,16 @@ Two shapes (DESIGN.md target: ours <= 1.10x plain on both):
 Each sample is a round trip float32 -> float64 -> float32 on the CPU: ``move_model`` twice
 (with a progress callback and a cancel check, as the window and the CLI pass them) against
 ``model.to(torch.float64); model.to(torch.float32)``. Samples alternate which goes first;
-the figure is the ratio of medians. Also printed:
+the figures are the ratio of medians and the median of the per-sample ratios (each pair ran
+back to back), with the latter's 95 % interval (order statistics). Also printed:
 
 - the receipts' ``seconds`` against our wall time (the receipt is the user's call, without
   the snapshot, the rollback log's release and our callbacks);
-- a floor for any transaction: plain ``Module.to`` while a list holds the originals (the
-  memory a rollback needs). Fresh memory has to be faulted in where plain ``Module.to``
-  reuses each original it frees, so on large tensors this floor is above 1.0x;
+- a floor for any transaction: plain ``Module.to`` while a list holds the originals'
+  storages (the memory a rollback needs), then freeing them, both timed; the storages are
+  taken before the clock starts, so the figure is the price of holding, not of our log
+  (fresh memory has to be faulted in where plain ``Module.to`` reuses each original it
+  frees, and the frees come after);
 - ``peak_bytes``: the model plus its copies, held together for a moment.
 
 With CUDA (``--cuda``, default when present): host -> GPU moves of the large model in GB/s,
@@ -54,6 +57,7 @@ from torch import nn  # noqa: E402
 
 from inspector.core.models import LoadedModel  # noqa: E402
 from inspector.core.moves import MoveRequest, move_model, preview_move  # noqa: E402
+from inspector.core.spread import median_interval  # noqa: E402
 from inspector.core.units import format_bytes  # noqa: E402
 
 SHAPES = {"small": (2500, 16), "large": (24, 2048)}
@@ -80,9 +84,12 @@ class Callbacks:
 
 
 def timed(fn: Callable[[], object]) -> tuple[float, float]:
-    """Wall seconds, and this process's CPU seconds (steadier on a machine others load)."""
+    """Wall seconds, and this process's CPU seconds (steadier on a machine others load);
+    a function that times itself returns its own pair."""
     start, cpu = time.perf_counter(), time.process_time()
-    fn()
+    own = fn()
+    if isinstance(own, tuple):
+        return own
     return time.perf_counter() - start, time.process_time() - cpu
 
 
@@ -104,17 +111,24 @@ def compare(shape: str, samples: int) -> float:
         model.to(torch.float64)
         model.to(torch.float32)
 
-    def held() -> None:
+    params = list(model.parameters())
+
+    def held() -> tuple[float, float]:
+        wall = used = 0.0
         for dtype in (torch.float64, torch.float32):
-            originals = [t.detach() for t in model.parameters()]
+            originals = list(map(torch.Tensor.untyped_storage, params))  # before the clock
+            start, cpu = time.perf_counter(), time.process_time()
             model.to(dtype)
             del originals
+            wall += time.perf_counter() - start
+            used += time.process_time() - cpu
+        return wall, used
 
     ours(), plain(), held()  # warm-up
     receipts.clear()
     times: dict[str, list[float]] = {"ours": [], "plain": [], "held": []}
     cpu: dict[str, list[float]] = {"ours": [], "plain": [], "held": []}
-    runs = [("ours", ours), ("plain", plain), ("held", held)]
+    runs: list[tuple[str, Callable[[], object]]] = [("ours", ours), ("plain", plain), ("held", held)]
     for i in range(samples):
         order = runs if i % 2 == 0 else runs[::-1]
         for name, fn in order:
@@ -137,6 +151,15 @@ def compare(shape: str, samples: int) -> float:
     print(f"    Module.to, originals held  {med['held'] * 1e3:9.2f} ms   ratio {med['held'] / med['plain']:.3f}x  "
           f"(the floor of any transaction)")
     print(f"    ours / that floor          {med['ours'] / med['held']:.3f}x")
+    # Each sample's ours and plain ran back to back: their ratio cancels the machine's
+    # drift (on this VM a plain round trip ranges 105-140 ms within one run).
+    paired = [o / p for o, p in zip(times["ours"], times["plain"])]
+    paired_cpu = [o / p for o, p in zip(cpu["ours"], cpu["plain"])]
+    for label, ratios in (("wall", paired), ("CPU time", paired_cpu)):
+        interval = median_interval(ratios)
+        span = f"{interval[0]:.3f}-{interval[1]:.3f}x" if interval else "too few samples"
+        print(f"    paired ({label}): median of per-sample ratios {statistics.median(ratios):.3f}x, "
+              f"95 % interval {span}")
     print("  the same in CPU time of this process (steadier when others load the machine):")
     print(f"    plain {cpu_med['plain'] * 1e3:.2f} ms, move_model {cpu_med['ours'] * 1e3:.2f} ms "
           f"(ratio {cpu_med['ours'] / cpu_med['plain']:.3f}x), originals held {cpu_med['held'] * 1e3:.2f} ms "

@@ -95,7 +95,9 @@ class Tied(nn.Module):
 class OddStrides(nn.Module):
     """Parameters a fresh ``Linear`` never has: a transposed weight, a channels-last
     convolution, and two parameters that are views into one shared storage (as cuDNN's
-    flattened RNN weights are), one of them at an offset."""
+    flattened RNN weights are), one of them at an offset; and two buffers a storage alone
+    cannot rebuild: a negative view (its sign is a bit, not in the storage) and one element
+    expanded at an offset (stride 0: as many elements as its storage holds, all one)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -104,11 +106,14 @@ class OddStrides(nn.Module):
         shared = torch.randn(16)
         self.first = nn.Parameter(shared[:8].view(2, 4))
         self.second = nn.Parameter(shared[8:].view(4, 2))
+        self.register_buffer("negated", torch._neg_view(torch.randn(2)))
+        self.register_buffer("expanded", torch.randn(2).as_strided((2,), (0,), 1))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         image = self.conv(x.view(2, 2, 2, 2).contiguous(memory_format=torch.channels_last)).flatten(1)
         hidden = x[:, :4] @ self.transposed + image
-        return hidden @ self.first[:, :3].t() + x[:, 4:] @ self.second
+        out = hidden @ self.first[:, :3].t() + x[:, 4:] @ self.second
+        return out * self.negated + self.expanded
 
 
 def _tokens() -> torch.Tensor:
