@@ -279,7 +279,8 @@ def check_latency() -> None:
             check(
                 f"latency {label} on cuda:0 ({timer}) vs torch.utils.benchmark within 5 % ({what})",
                 abs(ratio - 1) <= 0.05,
-                f"median ratio ours / Timer {ratio:.4f} ({(ratio - 1) * 100:+.2f} %; tail {fidelity.tail:.4f})",
+                f"median ratio ours / Timer {ratio:.4f} ({(ratio - 1) * 100:+.2f} %; tail {fidelity.tail:.4f}; "
+                f"block ratio's 95 % interval {fidelity.blocks_ci[0]:.4f}-{fidelity.blocks_ci[1]:.4f})",
             )
 
 

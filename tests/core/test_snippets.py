@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
+import time
 
 import pytest
 import torch
@@ -13,7 +14,9 @@ from inspector.core.errors import InputError
 from inspector.core.models import LoadedModel, Net, example_model
 from inspector.core.moves import MoveRequest, move_model
 from inspector.core.snippets import benchmark_snippet, measurement_snippet, move_snippet
+from inspector.core import timing
 from inspector.core.timing import measure_latency
+from tests.fake_clock import FakeClock, TakesTime
 
 REQUESTS = [
     MoveRequest("to", "cuda:0", "bfloat16"),
@@ -145,6 +148,20 @@ def test_the_snippet_repeats_the_measurement_the_app_made(mode):
         assert not model.training  # eval, under inference_mode
     else:
         assert model.training and all(p.grad is None for p in model.parameters())  # a copy was trained
+
+
+def test_the_snippet_takes_the_clocks_own_cost_off_each_sample_as_the_app_does(monkeypatch):
+    # One clock for both: every read costs 70 ns, every call 10 µs. The app's samples and the
+    # snippet's are both the 10 µs, not 10.07.
+    clock = FakeClock(read_ns=70)
+    monkeypatch.setattr(timing, "_clock", clock)
+    monkeypatch.setattr(time, "perf_counter_ns", clock)
+    loaded = LoadedModel("takes-time", TakesTime(clock, call_ns=10_000), example_input=torch.zeros(2, 3))
+    result = measure_latency(loaded, runs=9, warmup=1)
+    namespace, printed = _run(measurement_snippet(result), loaded.module)
+    assert result.samples_ms == pytest.approx([0.01] * 9, rel=1e-9)
+    assert namespace["samples_ms"] == pytest.approx(result.samples_ms, rel=1e-9)
+    assert printed == ["median 0.0100 ms (mean 0.0100 ms) over 9 samples"]
 
 
 def test_a_minimum_time_measurement_gives_a_minimum_time_snippet():

@@ -12,6 +12,7 @@ from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.models import LoadedModel, Net, example_model, load_model
 from inspector.core import timing
 from inspector.core.timing import CHUNK_SAMPLES, LatencyResult, make_input, measure_latency
+from tests.fake_clock import FakeClock, TakesTime
 
 DESIGN_LATENCY_KEYS = {
     "device", "dtype", "input_shape", "warmup_ms", "samples_ms",
@@ -176,9 +177,12 @@ def test_cancel_stops_between_samples_and_restores_the_train_flag(collector_on):
     streamed: list[int] = []
     with pytest.raises(Cancelled):
         measure_latency(
-            loaded, runs=1000, on_sample=lambda i, ms: streamed.append(i), should_cancel=lambda: len(streamed) >= 5
+            loaded,
+            runs=5 * CHUNK_SAMPLES,
+            on_sample=lambda i, ms: streamed.append(i),
+            should_cancel=lambda: len(streamed) >= 5,
         )
-    # Seen at the end of the chunk it was asked in: a few samples later, never the 1000 asked for.
+    # Seen at the end of the chunk it was asked in: a few samples later, never the 5000 asked for.
     assert 5 <= len(streamed) <= 5 + CHUNK_SAMPLES
     assert loaded.module.training and gc.isenabled()
 
@@ -201,9 +205,10 @@ def test_samples_are_timed_back_to_back_with_the_callbacks_between_chunks(monkey
     # would land in the next call's caches: the window's figure read 3.6 % above
     # torch.utils.benchmark's on a 20 µs model. Calls now run back to back in chunks.
     monkeypatch.setattr(timing, "_CHUNK_NS", 10**15)  # chunks end by count only: no clock in the test
+    monkeypatch.setattr(timing, "CHUNK_SAMPLES", 100)  # a few hundred calls, not 10,000
     log: list[str] = []
     loaded = LoadedModel("call-log", _CallLog(log), example_input=torch.zeros(2, 3))
-    runs = 2 * CHUNK_SAMPLES + 7
+    runs = 2 * 100 + 7
     result = measure_latency(
         loaded,
         runs=runs,
@@ -215,8 +220,48 @@ def test_samples_are_timed_back_to_back_with_the_callbacks_between_chunks(monkey
     timed = log[log.index("progress") + 1 :]  # after warm-up and the first progress(0, total)
     bursts = "".join("c" if e == "call" else "." for e in timed).split(".")
     calls_per_chunk = [len(b) for b in bursts if b]
-    assert calls_per_chunk == [CHUNK_SAMPLES, CHUNK_SAMPLES, 7] and len(result.samples_ms) == runs
+    assert calls_per_chunk == [100, 100, 7] and len(result.samples_ms) == runs
     assert timed.count("sample") == runs and timed.count("cancel?") == len(calls_per_chunk)
+
+
+def test_host_clock_samples_leave_out_the_clocks_own_cost(monkeypatch):
+    # A sample reads the clock before and after the call, so it holds one gap between two
+    # reads (~60 ns here, +0.3 % on a 20 µs call) that torch.utils.benchmark's loop-timed
+    # blocks do not: that gap is measured and taken off. Every read of this clock costs
+    # 70 ns and every call 10 µs: the samples are the 10 µs, warm-up calls included.
+    clock = FakeClock(read_ns=70)
+    monkeypatch.setattr(timing, "_clock", clock)
+    loaded = LoadedModel("takes-time", TakesTime(clock, call_ns=10_000), example_input=torch.zeros(2, 3))
+    result = measure_latency(loaded, runs=30, warmup=2)
+    assert result.samples_ms == pytest.approx([0.01] * 30, rel=1e-9)
+    assert result.warmup_samples_ms == pytest.approx([0.01] * 2, rel=1e-9) and result.median_ms == pytest.approx(0.01)
+
+
+def test_without_device_events_each_sample_waits_for_the_device_on_both_sides(monkeypatch):
+    # An MPS model (no events there): the host clock, the device synchronised before the call
+    # (outside the sample) and after it (inside: the device's work is part of the call).
+    clock = FakeClock(read_ns=70)
+    syncs: list[int] = []
+
+    def synchronize(device):
+        syncs.append(clock.now)
+        clock.now += 1_000  # the device finishing its queued work
+
+    monkeypatch.setattr(timing, "_clock", clock)
+    monkeypatch.setattr(timing, "_accelerators", lambda module: {torch.device("mps")})
+    monkeypatch.setattr(timing, "synchronize", synchronize)
+    loaded = LoadedModel("takes-time", TakesTime(clock, call_ns=10_000), example_input=torch.zeros(2, 3))
+    result = measure_latency(loaded, runs=6, warmup=1)
+    assert result.timer == "host clock" and len(syncs) == 2 * (1 + 6)
+    assert result.samples_ms == pytest.approx([0.011] * 6, rel=1e-9)  # the call and the wait after it
+
+
+def test_a_clock_that_costs_more_than_the_call_never_gives_a_negative_sample(monkeypatch):
+    clock = FakeClock(read_ns=500)
+    monkeypatch.setattr(timing, "_clock", clock)
+    monkeypatch.setattr(timing, "clock_cost_ns", lambda clock: 900)  # a cost estimate above one gap
+    loaded = LoadedModel("takes-time", TakesTime(clock, call_ns=100), example_input=torch.zeros(2, 3))
+    assert measure_latency(loaded, runs=5, warmup=1).samples_ms == (0.0,) * 5
 
 
 # ----------------------------------------------------------------- train-step
@@ -288,7 +333,8 @@ def test_train_step_on_a_frozen_model_is_a_clear_input_error():
         measure_latency(loaded, mode="train-step", runs=1)
 
 
-def test_cancelled_train_step_leaves_the_model_untouched():
+def test_cancelled_train_step_leaves_the_model_untouched(monkeypatch):
+    monkeypatch.setattr(timing, "CHUNK_SAMPLES", 10)  # cancel checks after every 10 steps
     loaded = _trained_with_adam()
     before = _state(loaded)
     count = iter(range(100))
@@ -409,6 +455,36 @@ def test_only_a_failing_forward_call_is_blamed_on_the_input():
         measure_latency(LoadedModel("broken-eval", BrokenEval(), example_input=torch.zeros(2, 3)), runs=1)
     assert not isinstance(eval_failed.value, InputError)
     assert "calibration file" in eval_failed.value.message
+
+
+def test_a_forward_that_fails_mid_measurement_is_reported_as_it_would_be_in_warm_up():
+    # Past the warm-up, samples come from the lean CPU loop: a failure there reads the same.
+    class FailsLater(Net):
+        calls = 0
+
+        def forward(self, x):
+            type(self).calls += 1
+            if type(self).calls > 5:
+                raise RuntimeError("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x2)")
+            return super().forward(x)
+
+    loaded = LoadedModel("fails-later", FailsLater(), example_input=torch.zeros(2, 3))
+    with pytest.raises(InputError) as failed:
+        measure_latency(loaded, runs=10, warmup=3)
+    assert failed.value.message.startswith("the model's forward pass failed on an input of shape (2, 3)")
+    assert "expects the last dimension to be 4, not 3" in failed.value.message
+
+    class BackwardFailsLater(Net):
+        calls = 0
+
+        def forward(self, x):
+            type(self).calls += 1
+            out = super().forward(x)
+            return _FailingBackward.apply(out) if type(self).calls > 5 else out
+
+    with pytest.raises(InspectorError) as backward:
+        measure_latency(LoadedModel("b", BackwardFailsLater(), example_input=torch.zeros(2, 3)), mode="train-step", runs=10, warmup=3)
+    assert not isinstance(backward.value, InputError) and backward.value.message.startswith("the training step failed")
 
 
 def test_a_models_own_error_that_mentions_memory_is_not_taken_for_out_of_memory():
