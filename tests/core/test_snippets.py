@@ -210,3 +210,11 @@ def test_move_snippet_on_cuda_matches_move_model():
     exec(move_snippet(request), namespace)
     assert move_model(LoadedModel(spec="test", module=by_move), request).ok
     assert _placement(namespace["model"]) == _placement(by_move)
+
+
+def test_the_snippets_lines_fit_the_code_panel() -> None:
+    """The Code panel shows ~80 columns at 1024 px: a comment cut at its edge is lost."""
+    for mode in ("forward", "train-step"):
+        code = benchmark_snippet(mode=mode, device="cpu", input_shape=(64, 3), dtype="float32", runs=100)
+        comments = [line for line in code.splitlines() if line.lstrip().startswith("#")]
+        assert comments and all(len(line) <= 100 for line in comments), max(comments, key=len)
