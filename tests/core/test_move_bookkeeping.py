@@ -1,0 +1,70 @@
+"""The move's own bookkeeping: what it must not cost a user (collections, long frees)."""
+
+from __future__ import annotations
+
+import gc
+
+import torch
+from torch import nn
+
+from inspector.core import rollback
+from inspector.core.models import LoadedModel
+from inspector.core.moves import MoveRequest, move_model
+
+CAST = MoveRequest("to", dtype="float64")
+
+
+def _many_layers(count: int = 1500) -> LoadedModel:
+    torch.manual_seed(0)
+    return LoadedModel(spec="many", module=nn.Sequential(*[nn.Linear(4, 4) for _ in range(count)]))
+
+
+def test_a_move_sets_off_no_garbage_collection() -> None:
+    """The log keeps a tuple per tensor: 3,000 of them set off a dozen collections, older
+    generations among them (a full one walks every object of the process); plain Module.to
+    sets off none. One young collection may come as the collector is turned back on."""
+    loaded = _many_layers()
+    collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.collect()
+    assert gc.isenabled()
+    gc.callbacks.append(count)
+    try:
+        result = move_model(loaded, CAST, progress=lambda done, total: None)
+    finally:
+        gc.callbacks.remove(count)
+    assert result.ok and collections in ([], [0])
+    assert gc.isenabled()  # back on after the move
+
+
+def test_the_collector_is_off_during_a_move_and_stays_as_the_window_left_it() -> None:
+    loaded = _many_layers(10)
+    seen: list[bool] = []
+    assert move_model(loaded, CAST, should_cancel=lambda: seen.append(gc.isenabled()) or False).ok
+    assert seen and not any(seen) and gc.isenabled()
+    gc.disable()  # as pyqtgraph's GarbageCollector leaves it in the window
+    try:
+        assert move_model(loaded, MoveRequest("to", dtype="float32")).ok
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_originals_are_freed_in_batches_that_hand_the_gil_over(monkeypatch) -> None:
+    """A batch ends after RELEASE_BATCH_BYTES (then the GIL is handed over) or after
+    RELEASE_BATCH_TENSORS small ones; the last items go first and every item goes."""
+    monkeypatch.setattr(rollback, "RELEASE_BATCH_BYTES", 100)
+    monkeypatch.setattr(rollback, "RELEASE_BATCH_TENSORS", 3)
+    items = [f"item{i}" for i in range(10)]
+    sizes = [10, 10, 10, 10, 150, 10, 60, 50, 10, 10]
+    left: list[list[str]] = []
+    monkeypatch.setattr(rollback.time, "sleep", lambda seconds: left.append(list(items)))
+    rollback._release_in_batches(items, sizes)
+    assert items == []
+    # From the end: 10+10+50 (3 items), then 60+10+150 crosses 100 (hand over),
+    # then 10+10+10 (3 items), then the first 10.
+    assert left == [[f"item{i}" for i in range(4)]]
