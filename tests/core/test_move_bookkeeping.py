@@ -8,6 +8,7 @@ import torch
 from torch import nn
 
 from inspector.core import rollback
+from inspector.core.devices import device_id
 from inspector.core.models import LoadedModel
 from inspector.core.moves import MoveRequest, move_model
 
@@ -68,3 +69,36 @@ def test_originals_are_freed_in_batches_that_hand_the_gil_over(monkeypatch) -> N
     # From the end: 10+10+50 (3 items), then 60+10+150 crosses 100 (hand over),
     # then 10+10+10 (3 items), then the first 10.
     assert left == [[f"item{i}" for i in range(4)]]
+
+
+def test_the_models_bytes_per_device_count_each_tensor_once() -> None:
+    """Tied weights, a buffer shared by two modules, grads, an integer buffer, a sparse
+    buffer and a part on the meta device: each tensor once, on its own device."""
+    from inspector.core.moves import preview_move
+
+    embedding = nn.Embedding(10, 4)
+    head = nn.Linear(4, 10, bias=False)
+    head.weight = embedding.weight  # tied
+    norm = nn.BatchNorm1d(4)  # float buffers and an int64 counter
+    shared = torch.ones(3)
+    first, second = nn.Module(), nn.Module()
+    first.register_buffer("shared", shared)
+    second.register_buffer("shared", shared)
+    first.register_buffer("mask", torch.eye(3).to_sparse())
+    with torch.device("meta"):
+        ghost = nn.Linear(8, 8)
+    model = nn.Sequential(embedding, head, norm, first, second, ghost)
+    head(embedding(torch.tensor([1, 2]))).sum().backward()  # grads on the tied weight
+
+    tensors: dict[int, torch.Tensor] = {}
+    for t in [*model.parameters(), *model.buffers()]:
+        tensors[id(t)] = t
+        if isinstance(t, nn.Parameter) and t.grad is not None:
+            tensors[id(t.grad)] = t.grad
+    expected: dict[str, int] = {}
+    for t in tensors.values():
+        size = rollback.nbytes(t)
+        where = device_id(t.device)
+        expected[where] = expected.get(where, 0) + size
+    assert set(expected) == {"cpu", device_id(torch.device("meta"))}
+    assert preview_move(LoadedModel(spec="mixed", module=model), CAST).model_bytes == expected
