@@ -378,27 +378,14 @@ class _Seam:
                 entries((t, t.data, None, size, made))
 
         if not swap and not self.pin:
-            # torch's default path, the common case: the above inlined for plain tensors.
+            # torch's default path, the common case: nothing but the check and the log.
             def converted(t: torch.Tensor) -> torch.Tensor:
                 now = clock()
                 if now >= self._next_check:
                     self._check(now)
                 result = fn(t)
                 if result is not t:
-                    if type(t) in plain:
-                        try:
-                            size = t.nbytes
-                            made = result.nbytes
-                            dtype = t.dtype
-                            if dtype in whole_storage and t.is_contiguous() and not t.storage_offset() and not t.is_neg():
-                                entries((t, (t.untyped_storage(), dtype), None, size, made))
-                                return result
-                        except RuntimeError:
-                            keep(t, result)
-                            return result
-                        entries((t, t.data, None, size, made))
-                    else:
-                        keep(t, result)
+                    keep(t, result)
                 return result
 
             return converted
