@@ -366,9 +366,17 @@ class _Seam:
             try:
                 size = t.nbytes
                 made = result.nbytes
-                # A contiguous tensor at the start of its storage (not a negative view) is
-                # rebuilt from the storage alone; ``is_contiguous`` raises for sparse layouts.
-                simple = t.dtype in whole_storage and t.is_contiguous() and not t.storage_offset() and not t.is_neg()
+                # A small contiguous tensor at the start of its storage (not a negative view)
+                # is rebuilt from the storage alone; ``is_contiguous`` raises for sparse
+                # layouts. A big one keeps a Tensor alias: freeing a Tensor lets go of the
+                # GIL, freeing a storage object does not (~30 ms for 256 MiB: a GUI stall).
+                simple = (
+                    size < rollback.STORAGE_ENTRY_MAX_BYTES
+                    and t.dtype in whole_storage
+                    and t.is_contiguous()
+                    and not t.storage_offset()
+                    and not t.is_neg()
+                )
             except RuntimeError:  # sparse layouts: no single storage
                 log.keep(t, rollback.nbytes(t), rollback.nbytes(result))
                 return

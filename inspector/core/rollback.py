@@ -56,6 +56,10 @@ _KNOWN_APPLY: tuple[type, ...] = (nn.RNNBase,)
 #: between batches, so a GUI thread never waits for one long cascade of frees.
 RELEASE_BATCH_BYTES = 32 * 2**20
 RELEASE_BATCH_TENSORS = 4096
+#: Originals up to this size may be logged as a storage object (cheaper to make and to free
+#: than a Tensor alias); bigger ones as a Tensor, whose freeing lets go of the GIL (a storage
+#: object frees its memory with the GIL held: ~30 ms for 256 MiB, measured).
+STORAGE_ENTRY_MAX_BYTES = 2**20
 _SIZE = operator.itemgetter(3)
 _MADE = operator.itemgetter(4)
 _GRAD = operator.attrgetter("grad")
@@ -348,8 +352,8 @@ class ConversionLog:
     ``keep(t, size, made)`` is called on a tensor just before the move changes it (``size``:
     its bytes, ``made``: the copy's). In-place changes (``.data =``) are undone by setting
     the alias back; swaps by swapping the alias back. The move's common case (``moves._Seam``:
-    a plain contiguous tensor that spans its whole storage) logs ``(storage, dtype)`` in the
-    alias's place, and the tensor is rebuilt from them, with the shape and strides it has,
+    a small plain contiguous tensor at the start of its storage) logs ``(storage, dtype)`` in
+    the alias's place, and the tensor is rebuilt from them, with the shape and strides it has,
     only after a failure: ``Tensor.to`` keeps a dense tensor's strides, and a storage object
     costs less to make and to free than a Tensor alias (~0.25 µs a tensor, ~2.5 % of a plain
     ``Module.to`` of 5,000 small ones). The copies are not kept: the model holds them.

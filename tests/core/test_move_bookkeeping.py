@@ -102,3 +102,20 @@ def test_the_models_bytes_per_device_count_each_tensor_once() -> None:
         expected[where] = expected.get(where, 0) + size
     assert set(expected) == {"cpu", device_id(torch.device("meta"))}
     assert preview_move(LoadedModel(spec="mixed", module=model), CAST).model_bytes == expected
+
+
+def test_a_big_original_is_kept_as_a_tensor_whose_freeing_lets_go_of_the_gil() -> None:
+    """Freeing a storage object holds the GIL while the memory goes back (~30 ms for
+    256 MiB: the window would stall); freeing a Tensor does not. So a small original is
+    logged as its storage (cheaper), a big one as a Tensor alias."""
+    from inspector.core.moves import _Seam
+
+    model = nn.Sequential(nn.Linear(4, 4), nn.Linear(1024, 512, bias=False))  # a 2 MiB weight
+    log = rollback.ConversionLog(swap=False)
+    seam = _Seam(log, 1, None, None, pin=False)
+    with seam.install(model):
+        model.to(torch.float64)
+    kept = {tuple(t.shape): type(alias) for t, alias, *_ in log.entries}
+    assert kept[(4, 4)] is tuple  # (storage, dtype)
+    assert kept[(512, 1024)] is torch.Tensor
+    log.release()

@@ -21,7 +21,7 @@ from torch import nn
 from torch.nn.utils import parametrizations
 from torch.testing._internal.two_tensor import TwoTensor
 
-from inspector.core import moves
+from inspector.core import moves, rollback
 from inspector.core.models import LoadedModel
 from inspector.core.moves import MoveRequest, move_model, preview_move
 from tests.fake_cuda import fake_cuda
@@ -359,9 +359,14 @@ def test_failure_at_every_tensor_leaves_the_module_as_it_was(conversion, optimiz
     _assert_trains(loaded, fired)
 
 
+@pytest.mark.parametrize("entries", ["storage", "tensor"])
 @pytest.mark.parametrize("kind", list(KINDS))
-def test_cancel_before_every_tensor_leaves_the_module_as_it_was(conversion, kind, monkeypatch):
+def test_cancel_before_every_tensor_leaves_the_module_as_it_was(conversion, kind, entries, monkeypatch):
+    """``entries``: small originals are logged as storage objects, big ones (over
+    ``STORAGE_ENTRY_MAX_BYTES``, none in these tiny models) as Tensor aliases: both rebuilt."""
     monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    if entries == "tensor":
+        monkeypatch.setattr(rollback, "STORAGE_ENTRY_MAX_BYTES", 0)
     for k in range(_tensor_count(kind)):
         loaded = _build(kind, "adam")
         before = _record(loaded)
