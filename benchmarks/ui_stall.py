@@ -10,6 +10,9 @@ worker does, one after the other, through the window's own buttons:
   3. a forward benchmark (batch 8) of the float32 model.
 
 Targets (DESIGN.md): longest stall <= 50 ms, p99 <= 16 ms. Prints max and p99 per phase.
+Huge pages for CPU tensors are asked for as the app asks for them (``THP_MEM_ALLOC_ENABLE=0``
+measures without: freeing a 256 MiB original in 4 KiB pages holds the kernel's memory-map
+lock for tens of ms, and the GUI thread's own page faults wait for it).
 
     python benchmarks/ui_stall.py [--layers 4] [--width 8192] [--runs 20]
 """
@@ -22,6 +25,11 @@ import sys
 import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from inspector.core.huge_pages import prefer_huge_pages  # noqa: E402
+
+prefer_huge_pages()  # as the app's entry point does, before torch allocates
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402  (before Qt, as the app does)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import gc
 import os
 import signal
 import sys
@@ -172,12 +173,20 @@ def _collect_garbage_on_gui_thread() -> None:
     good (seen in the test suite). pyqtgraph's GarbageCollector turns automatic collection
     off and collects on a 1 s timer with the same generation thresholds; code that pauses
     the collector around a timed loop restores it to off.
+
+    What is alive by now (torch, Qt, pyqtgraph: ~215,000 objects) is frozen
+    (``gc.freeze``): a full collection walked all of it, ~95 ms on the GUI thread, and the
+    timer ran one every ~70,000 allocations, so a benchmark or a move stalled the window
+    ~100 ms at a time (``benchmarks/ui_stall.py``). Frozen objects are never collected as
+    cycles; they are the modules and their objects, which live as long as the process.
     """
     global _collector
     if _collector is None:
         from pyqtgraph.util.garbage_collector import GarbageCollector
 
         _collector = GarbageCollector(interval=1.0)
+        gc.collect()  # what is garbage now goes first, not into the permanent generation
+        gc.freeze()
 
 
 def create_window(model_spec: str = "example", trust: bool = False):
