@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 
+import pytest
 import torch
 from torch import nn
 
@@ -20,7 +22,17 @@ def _many_layers(count: int = 1500) -> LoadedModel:
     return LoadedModel(spec="many", module=nn.Sequential(*[nn.Linear(4, 4) for _ in range(count)]))
 
 
-def test_a_move_sets_off_no_garbage_collection() -> None:
+@pytest.fixture
+def automatic_collection() -> Iterator[None]:
+    """Automatic collection on, as a script has it (a window's tests leave it off: pyqtgraph's
+    collector runs it from a timer), and back as it was after."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    (gc.enable if was else gc.disable)()
+
+
+def test_a_move_sets_off_no_garbage_collection(automatic_collection) -> None:
     """The log keeps a tuple per tensor: 3,000 of them set off a dozen collections, older
     generations among them (a full one walks every object of the process); plain Module.to
     sets off none. One young collection may come as the collector is turned back on."""
@@ -32,7 +44,6 @@ def test_a_move_sets_off_no_garbage_collection() -> None:
             collections.append(info["generation"])
 
     gc.collect()
-    assert gc.isenabled()
     gc.callbacks.append(count)
     try:
         result = move_model(loaded, CAST, progress=lambda done, total: None)
@@ -42,17 +53,14 @@ def test_a_move_sets_off_no_garbage_collection() -> None:
     assert gc.isenabled()  # back on after the move
 
 
-def test_the_collector_is_off_during_a_move_and_stays_as_the_window_left_it() -> None:
+def test_the_collector_is_off_during_a_move_and_stays_as_the_window_left_it(automatic_collection) -> None:
     loaded = _many_layers(10)
     seen: list[bool] = []
     assert move_model(loaded, CAST, should_cancel=lambda: seen.append(gc.isenabled()) or False).ok
     assert seen and not any(seen) and gc.isenabled()
     gc.disable()  # as pyqtgraph's GarbageCollector leaves it in the window
-    try:
-        assert move_model(loaded, MoveRequest("to", dtype="float32")).ok
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
+    assert move_model(loaded, MoveRequest("to", dtype="float32")).ok
+    assert not gc.isenabled()
 
 
 def test_originals_are_freed_in_batches_that_hand_the_gil_over(monkeypatch) -> None:
