@@ -629,6 +629,8 @@ def cmd_bench(args) -> int:
         _say(f"note: {note}")
     env = rank_env()
     if env is not None:
+        global _LEAVE_AT_ONCE
+        _LEAVE_AT_ONCE = True
         return _bench_ranks(args, env, shape, output)
     targets = _bench_targets(args)
     requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
@@ -999,5 +1001,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+#: Set by a torchrun rank: ``entry`` leaves without the interpreter's teardown. A rank's work
+#: is done and sent by then; tearing down torch.distributed's C++ threads at exit sometimes
+#: aborted a rank ("terminate called without an active exception", SIGABRT), and torchrun
+#: then failed the whole job after rank 0 had written the report.
+_LEAVE_AT_ONCE = False
+
+
+def entry() -> None:
+    """The console script and ``python -m inspector``: ``main``, then exit with its status."""
+    status = main()
+    if _LEAVE_AT_ONCE:
+        import os
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    raise SystemExit(status)
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    entry()

@@ -343,3 +343,48 @@ def test_bench_without_per_module_has_no_modules_key(capsys):
     code, out, _ = run(capsys, "bench", "--device", "cpu", "--runs", "2", "--json")
     assert code == 0
     assert "modules" not in json.loads(out) and "attribution" not in json.loads(out)
+
+
+def test_a_torchrun_rank_leaves_without_the_interpreters_teardown(monkeypatch):
+    """Tearing down torch.distributed's threads at exit sometimes aborted a rank (SIGABRT)
+    after its work was sent, and torchrun failed the job; a rank exits at once instead,
+    its output flushed. Any other command exits the usual way."""
+    import os
+
+    from inspector import cli
+
+    left: list[int] = []
+
+    class Left(Exception):
+        pass
+
+    def leave(status: int) -> None:
+        left.append(status)
+        raise Left
+
+    monkeypatch.setattr(os, "_exit", leave)
+    monkeypatch.setattr(cli, "main", lambda: 0)
+    monkeypatch.setattr(cli, "_LEAVE_AT_ONCE", False)
+    with pytest.raises(SystemExit) as ended:
+        cli.entry()
+    assert ended.value.code == 0 and left == []
+
+    def rank() -> int:
+        cli._LEAVE_AT_ONCE = True  # as cmd_bench does under torchrun
+        return 3
+
+    monkeypatch.setattr(cli, "main", rank)
+    with pytest.raises(Left):
+        cli.entry()
+    assert left == [3]
+
+
+def test_bench_under_torchrun_asks_to_leave_at_once(monkeypatch):
+    from inspector import cli
+
+    monkeypatch.setattr(cli, "_LEAVE_AT_ONCE", False)
+    monkeypatch.setattr(cli, "_bench_ranks", lambda args, env, shape, output: 0)
+    for name, value in (("RANK", "1"), ("LOCAL_RANK", "1"), ("WORLD_SIZE", "2")):
+        monkeypatch.setenv(name, value)
+    assert main(["bench", "example", "--runs", "3"]) == 0
+    assert cli._LEAVE_AT_ONCE
