@@ -37,7 +37,7 @@ import itertools
 import operator
 import time
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,14 +62,10 @@ RELEASE_BATCH_TENSORS = 4096
 STORAGE_ENTRY_MAX_BYTES = 2**20
 _SIZE = operator.itemgetter(3)
 _MADE = operator.itemgetter(4)
-_GRAD = operator.attrgetter("grad")
 _MODULES = operator.attrgetter("_modules")
 _VALUES = operator.methodcaller("values")  # TorchScript modules' dicts are wrappers, not dicts
 _PARAMETERS = operator.attrgetter("_parameters")
 _BUFFERS = operator.attrgetter("_buffers")
-_DEVICE = operator.attrgetter("device")
-_NBYTES = operator.attrgetter("nbytes")
-_IS_CPU = operator.attrgetter("is_cpu")
 _IS_SOMETHING = functools.partial(operator.is_not, None)
 
 
@@ -255,24 +251,18 @@ def _bytes_by_device(params: list[torch.Tensor], buffers: list[torch.Tensor]) ->
         return {}
     on_cpu = 0
     elsewhere: list[torch.Tensor] = []  # accelerators, meta, sparse layouts: by name, below
-    grads: list[torch.Tensor] = []
-    for t in params:
-        grad = t.grad
-        if grad is not None:
-            grads.append(grad)
+    grads: list[torch.Tensor] = []  # filled while the parameters are read, then read itself
+    asks_grad = len(params)
+    for index, t in enumerate(itertools.chain(params, grads, buffers)):
+        if index < asks_grad:  # a parameter (a buffer is never asked for a grad)
+            grad = t.grad
+            if grad is not None:
+                grads.append(grad)
         try:
             if t.is_cpu:
                 on_cpu += t.nbytes
                 continue
         except RuntimeError:  # sparse layouts have no single storage
-            pass
-        elsewhere.append(t)
-    for t in itertools.chain(grads, buffers):  # few, as a rule
-        try:
-            if t.is_cpu:
-                on_cpu += t.nbytes
-                continue
-        except RuntimeError:
             pass
         elsewhere.append(t)
     by_device = {"cpu": on_cpu} if on_cpu or not elsewhere else {}
@@ -415,15 +405,6 @@ class ConversionLog:
     def release(self) -> None:
         """Drop the aliases (the originals, after a success), in batches."""
         _release_in_batches(self.entries, list(map(_SIZE, self.entries)))
-
-
-def _bytes_each(tensors: Iterable[torch.Tensor]) -> list[int]:
-    """Each tensor's bytes by a C-level pass; sparse layouts (no single storage) one by one."""
-    tensors = list(tensors)
-    try:
-        return list(map(_NBYTES, tensors))
-    except RuntimeError:
-        return list(map(nbytes, tensors))
 
 
 def _swapped(t: torch.Tensor) -> _Swapped:
