@@ -360,30 +360,27 @@ class _Seam:
         whole_storage = rollback.STORAGE_DTYPES
 
         def keep(t: torch.Tensor, result: torch.Tensor) -> None:
-            if swap or type(t) not in plain:
-                log.keep(t, rollback.nbytes(t), rollback.nbytes(result))
-                return
-            try:
-                size = t.nbytes
-                made = result.nbytes
-                # A small contiguous tensor at the start of its storage (not a negative view)
-                # is rebuilt from the storage alone; ``is_contiguous`` raises for sparse
-                # layouts. A big one keeps a Tensor alias: freeing a Tensor lets go of the
-                # GIL, freeing a storage object does not (~30 ms for 256 MiB: a GUI stall).
-                simple = (
-                    size < rollback.STORAGE_ENTRY_MAX_BYTES
-                    and t.dtype in whole_storage
-                    and t.is_contiguous()
-                    and not t.storage_offset()
-                    and not t.is_neg()
-                )
-            except RuntimeError:  # sparse layouts: no single storage
-                log.keep(t, rollback.nbytes(t), rollback.nbytes(result))
-                return
-            if simple:
-                entries((t, (t.untyped_storage(), t.dtype), None, size, made))
-            else:
-                entries((t, t.data, None, size, made))
+            if not swap and type(t) in plain:
+                try:
+                    size = t.nbytes
+                    made = result.nbytes
+                    # A small contiguous tensor at the start of its storage (not a negative
+                    # view) is rebuilt from the storage alone. A big one keeps a Tensor alias:
+                    # freeing a Tensor lets go of the GIL, freeing a storage object does not
+                    # (~30 ms for 256 MiB: a GUI stall).
+                    simple = (
+                        size < rollback.STORAGE_ENTRY_MAX_BYTES
+                        and t.dtype in whole_storage
+                        and t.is_contiguous()
+                        and not t.storage_offset()
+                        and not t.is_neg()
+                    )
+                except RuntimeError:  # sparse layouts (no single storage, no is_contiguous)
+                    pass
+                else:
+                    entries((t, (t.untyped_storage(), t.dtype) if simple else t.data, None, size, made))
+                    return
+            log.keep(t, rollback.nbytes(t), rollback.nbytes(result))
 
         if not swap and not self.pin:
             # torch's default path, the common case: nothing but the check and the log.
