@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
-import gc
 import itertools
 import math
 import re
@@ -34,6 +33,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from inspector.core import gc_pause
 from inspector.core.device_events import DeviceEvents, device_events
 from inspector.core.devices import device_id, is_out_of_memory, synchronize
 from inspector.core.errors import Cancelled, InputError, InspectorError
@@ -479,10 +479,8 @@ def _sample(
     """Warm-up samples (host clock) and timed samples (``events`` where given), in nanoseconds."""
     max_samples, min_ns = target
     clock = _clock
-    gc_was_enabled = gc.isenabled()
     # As timeit does: a garbage-collector pass landing inside one sample is noise, not latency.
-    gc.disable()
-    try:
+    with gc_pause.paused():
         cost = clock_cost_ns(clock)
         warm: list[int] = []
         for _ in range(warmup):
@@ -535,9 +533,6 @@ def _sample(
                 f"the cap of {MAX_MEASURE_SECONDS:,g} s per measurement was reached"
             )
         return warm, samples
-    finally:
-        if gc_was_enabled:
-            gc.enable()
 
 
 def clock_cost_ns(clock: Callable[[], int] = time.perf_counter_ns) -> int:
