@@ -19,6 +19,12 @@ back to back), with the latter's 95 % interval (order statistics). Also printed:
   taken before the clock starts, so the figure is the price of holding, not of our log
   (fresh memory has to be faulted in where plain ``Module.to`` reuses each original it
   frees, and the frees come after);
+- the least any per-tensor seam costs, in the same samples: ``Module.to`` with its conversion
+  function wrapped as ``move_model`` wraps it (the root's ``_apply``; the collector paused, as
+  in a move), the wrapper (a) only calling it (what seeing each tensor costs, which progress
+  and cancel need) and (b) also keeping each original's storage and dtype (the least a
+  rollback must keep), then letting them go. No snapshot, no checks, no memory readings:
+  a lower bound for any move that reports progress and can roll back, written in Python;
 - ``peak_bytes``: the model plus its copies, held together for a moment.
 
 With CUDA (``--cuda``, default when present): host -> GPU moves of the large model in GB/s,
@@ -56,6 +62,7 @@ else:
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
+from inspector.core import gc_pause  # noqa: E402
 from inspector.core.models import LoadedModel  # noqa: E402
 from inspector.core.moves import MoveRequest, move_model, preview_move  # noqa: E402
 from inspector.core.spread import median_interval  # noqa: E402
@@ -125,11 +132,23 @@ def compare(shape: str, samples: int) -> float:
             used += time.process_time() - cpu
         return wall, used
 
+    def seam(keep: bool) -> Callable[[], None]:
+        @gc_pause.paused()
+        def run() -> None:
+            for dtype in (torch.float64, torch.float32):
+                kept: list[tuple[torch.Tensor, torch.UntypedStorage, torch.dtype]] = []
+                through_seam(model, dtype, kept if keep else None)
+                del kept
+
+        return run
+
     ours(), plain(), held()  # warm-up
     receipts.clear()
-    times: dict[str, list[float]] = {"ours": [], "plain": [], "held": []}
-    cpu: dict[str, list[float]] = {"ours": [], "plain": [], "held": []}
-    runs: list[tuple[str, Callable[[], object]]] = [("ours", ours), ("plain", plain), ("held", held)]
+    runs: list[tuple[str, Callable[[], object]]] = [
+        ("ours", ours), ("plain", plain), ("held", held), ("seam", seam(False)), ("seam+keep", seam(True)),
+    ]
+    times: dict[str, list[float]] = {name: [] for name, _ in runs}
+    cpu: dict[str, list[float]] = {name: [] for name, _ in runs}
     for i in range(samples):
         order = runs if i % 2 == 0 else runs[::-1]
         for name, fn in order:
@@ -152,11 +171,16 @@ def compare(shape: str, samples: int) -> float:
     print(f"    Module.to, originals held  {med['held'] * 1e3:9.2f} ms   ratio {med['held'] / med['plain']:.3f}x  "
           f"(the floor of any transaction)")
     print(f"    ours / that floor          {med['ours'] / med['held']:.3f}x")
+    print(f"    Module.to through a seam   {med['seam'] * 1e3:9.2f} ms   ratio {med['seam'] / med['plain']:.3f}x  "
+          f"(seeing each tensor, nothing kept)")
+    print(f"    the seam keeping storages  {med['seam+keep'] * 1e3:9.2f} ms   ratio {med['seam+keep'] / med['plain']:.3f}x  "
+          f"(the least a rollback keeps: a lower bound)")
     # Each sample's ours and plain ran back to back: their ratio cancels the machine's
     # drift (on this VM a plain round trip ranges 105-140 ms within one run).
     paired = [o / p for o, p in zip(times["ours"], times["plain"])]
     paired_cpu = [o / p for o, p in zip(cpu["ours"], cpu["plain"])]
-    for label, ratios in (("wall", paired), ("CPU time", paired_cpu)):
+    paired_keep = [o / p for o, p in zip(times["seam+keep"], times["plain"])]
+    for label, ratios in (("wall", paired), ("CPU time", paired_cpu), ("wall, seam keeping storages", paired_keep)):
         interval = median_interval(ratios)
         span = f"{interval[0]:.3f}-{interval[1]:.3f}x" if interval else "too few samples"
         print(f"    paired ({label}): median of per-sample ratios {statistics.median(ratios):.3f}x, "
@@ -172,6 +196,41 @@ def compare(shape: str, samples: int) -> float:
     print(f"  peak of the float64 cast: {format_bytes(preview.peak_bytes['cpu'])} on cpu "
           f"(model {format_bytes(preview.model_bytes['cpu'])} + copies {format_bytes(preview.copy_bytes['cpu'])})")
     return ratio
+
+
+def through_seam(
+    model: nn.Module, dtype: torch.dtype, kept: list[tuple[torch.Tensor, torch.UntypedStorage, torch.dtype]] | None
+) -> None:
+    """``model.to(dtype)`` with the conversion function wrapped where ``move_model`` wraps it.
+
+    ``kept`` None: the wrapper only calls the function; else it keeps each converted
+    original's storage and dtype there (from which a rollback rebuilds it).
+    """
+    bound = type(model)._apply.__get__(model)
+    slots = model.__dict__
+
+    def wrap(fn: Callable[[torch.Tensor], torch.Tensor]) -> Callable[[torch.Tensor], torch.Tensor]:
+        if kept is None:
+            return lambda t: fn(t)
+        keep = kept.append
+
+        def converted(t: torch.Tensor) -> torch.Tensor:
+            result = fn(t)
+            if result is not t:
+                keep((t, t.untyped_storage(), t.dtype))
+            return result
+
+        return converted
+
+    def _apply(fn: Callable[[torch.Tensor], torch.Tensor], recurse: bool = True) -> nn.Module:
+        slots.pop("_apply", None)
+        return bound(wrap(fn), recurse)
+
+    slots["_apply"] = _apply
+    try:
+        model.to(dtype)
+    finally:
+        slots.pop("_apply", None)
 
 
 def cuda_bandwidth(samples: int) -> None:
