@@ -7,6 +7,7 @@ them afterwards. First-start proportions live here; a saved layout replaces them
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -92,6 +93,21 @@ def _latency_plot(window: MainWindow) -> QWidget:
     from inspector.gui.plots.latency import LatencyPlot
 
     return LatencyPlot(window)
+
+
+def build_latency_plot_when_idle(window: MainWindow) -> None:
+    """The plot a benchmark opens, built while the window waits for the user, in three idle
+    moments (its two slowest imports, then the plot: ~20-40 ms each). Built at a benchmark's
+    start, all three in one go was its longest stall."""
+    window.lazy_tabs.build_when_idle(
+        "latencyPlot",
+        lambda: window.busy_task is None and not window.tasks.closed,
+        window.tasks.busyChanged,
+        prepare=[
+            lambda: importlib.import_module("inspector.core.compare"),
+            lambda: importlib.import_module("inspector.gui.plots.latency"),
+        ],
+    )
 
 
 def _comparison_view(window: MainWindow) -> QWidget:

@@ -6,14 +6,19 @@ start and cost a tenth of a second to build (pyqtgraph plots, the comparison tab
 report modules they import). Each waits behind an empty page until its tab is selected (it
 is built before that paint, so the window never shows the empty page) or code asks for it
 (``page(name)``: a benchmark streaming samples, a report opened).
+
+A page the window will need at the start of work can be built ahead of need, once the window
+has been idle a moment (``build_when_idle``): built at the start of the first benchmark, the
+Latency plot held the event loop ~90 ms (its import and construction), the longest stall of a
+cast-and-benchmark run (DESIGN.md: <= 50 ms while working).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QSignalBlocker
+from PySide6.QtCore import QSignalBlocker, QTimer, SignalInstance
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 
@@ -22,6 +27,12 @@ class _Pending:
     title: str
     placeholder: QWidget
     factory: Callable[[], QWidget]
+
+
+#: How long the window must have been idle before a page is built ahead of need (ms): its
+#: own paints and a user's first click go first, and a task that starts at once is not
+#: delayed by a build it does not need.
+IDLE_BUILD_DELAY_MS = 400
 
 
 class LazyTabs:
@@ -61,6 +72,42 @@ class LazyTabs:
             self.tabs.setCurrentIndex(current)
         pending.placeholder.deleteLater()
         return widget
+
+    def build_when_idle(
+        self,
+        name: str,
+        idle: Callable[[], bool],
+        idle_changed: SignalInstance,
+        prepare: Sequence[Callable[[], object]] = (),
+    ) -> None:
+        """Build ``name`` once ``idle()`` has held for ``IDLE_BUILD_DELAY_MS``.
+
+        ``idle_changed`` is emitted whenever ``idle()`` may have changed. Each of ``prepare``
+        (imports, say) runs at an idle moment of its own, then the build, so no one of them
+        holds the event loop for the others. Work that starts in between postpones the rest
+        to the next idle moment; a page already built by then (its tab shown, or asked for)
+        is left as it is.
+        """
+        steps = [*prepare, lambda: self.page(name)]
+        timer = QTimer(self.tabs, singleShot=True, interval=IDLE_BUILD_DELAY_MS)
+
+        def rearm(*_args: object) -> None:
+            if name not in self._pending:
+                idle_changed.disconnect(rearm)
+            elif idle():
+                timer.start()  # (re)starts the countdown
+            else:
+                timer.stop()
+
+        def next_step() -> None:
+            if name in self._pending and idle():
+                steps.pop(0)()
+                if steps:
+                    timer.start()
+
+        timer.timeout.connect(next_step)
+        idle_changed.connect(rearm)
+        rearm()
 
     def _on_current_changed(self, index: int) -> None:
         shown = self.tabs.widget(index)

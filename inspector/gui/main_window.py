@@ -28,7 +28,7 @@ from inspector.core.moves import MoveRequest
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui import window_settings
-from inspector.gui.layout import build_panels, build_status_bar
+from inspector.gui.layout import build_latency_plot_when_idle, build_panels, build_status_bar
 from inspector.gui.availability import CommandAvailability
 from inspector.gui.menus import build_menus
 from inspector.gui.panels.history import HistoryEntry
@@ -480,6 +480,7 @@ class MainWindow(QMainWindow):
             from inspector.gui.plots import register_svg_exporter
 
             QTimer.singleShot(0, register_svg_exporter)
+            build_latency_plot_when_idle(self)
 
     def add_history(
         self, call: str, seconds: float | None, gbps: float | None, result: str, *, ok: bool = True, detail: str = ""

@@ -1,0 +1,105 @@
+"""Tab pages built ahead of need while the window is idle (``LazyTabs.build_when_idle``).
+
+The Latency plot used to be built at the start of the first benchmark, in the same turn of
+the event loop as the switch to its tab: the longest stall of a cast-and-benchmark run.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QLabel, QTabWidget
+
+from inspector.gui import lazy_tabs
+from inspector.gui.lazy_tabs import LazyTabs
+
+
+class _Work(QObject):
+    """Stands in for the window's task state: ``busyChanged`` and whether it is idle."""
+
+    changed = Signal(object)
+
+    def __init__(self, idle: bool) -> None:
+        super().__init__()
+        self.idle = idle
+
+    def set_idle(self, idle: bool) -> None:
+        self.idle = idle
+        self.changed.emit(None if idle else "move")
+
+
+@pytest.fixture
+def tabs(qtbot, monkeypatch):
+    monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 20)
+    widget = QTabWidget()
+    qtbot.addWidget(widget)
+    widget.addTab(QLabel("history"), "History")
+    return widget
+
+
+def _lazy(tabs: QTabWidget, calls: list[str]) -> LazyTabs:
+    lazy = LazyTabs(tabs)
+
+    def build() -> QLabel:
+        calls.append("build")
+        return QLabel("plot", objectName="plot")
+
+    lazy.add("plot", "Latency", build)
+    return lazy
+
+
+def test_a_page_is_built_after_its_imports_once_the_window_is_idle(qtbot, tabs):
+    calls: list[str] = []
+    lazy, work = _lazy(tabs, calls), _Work(idle=False)
+    lazy.build_when_idle("plot", lambda: work.idle, work.changed,
+                         prepare=[lambda: calls.append("import a"), lambda: calls.append("import b")])  # fmt: skip
+    qtbot.wait(150)
+    assert calls == [] and not lazy.is_built("plot")  # busy: nothing is built under the work
+
+    work.set_idle(True)
+    qtbot.waitUntil(lambda: lazy.is_built("plot"), timeout=2_000)
+    assert calls == ["import a", "import b", "build"]
+    # Built where its tab is, behind the tab on screen, which stays on screen.
+    assert tabs.currentIndex() == 0 and tabs.tabText(1) == "Latency"
+    assert tabs.widget(1) is lazy.page("plot") and not lazy.page("plot").isVisible()
+
+
+def test_work_that_starts_between_the_steps_postpones_the_rest(qtbot, tabs):
+    calls: list[str] = []
+    lazy, work = _lazy(tabs, calls), _Work(idle=True)
+
+    def first_import() -> None:
+        calls.append("import")
+        work.set_idle(False)  # the user starts a move right after this idle moment
+
+    lazy.build_when_idle("plot", lambda: work.idle, work.changed, prepare=[first_import])
+    qtbot.waitUntil(lambda: calls == ["import"], timeout=2_000)
+    qtbot.wait(150)
+    assert calls == ["import"] and not lazy.is_built("plot")
+
+    work.set_idle(True)
+    qtbot.waitUntil(lambda: lazy.is_built("plot"), timeout=2_000)
+    assert calls == ["import", "build"]
+
+
+def test_a_page_shown_before_its_idle_moment_is_built_once(qtbot, tabs):
+    calls: list[str] = []
+    lazy, work = _lazy(tabs, calls), _Work(idle=False)
+    lazy.build_when_idle("plot", lambda: work.idle, work.changed)
+    tabs.setCurrentIndex(1)  # the user opens the tab first
+    assert calls == ["build"] and tabs.currentWidget() is lazy.page("plot")
+
+    work.set_idle(True)
+    work.set_idle(False)
+    work.set_idle(True)
+    qtbot.wait(150)
+    assert calls == ["build"]
+
+
+def test_the_window_builds_its_latency_plot_while_idle(qtbot, make_window, monkeypatch):
+    monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 10)
+    window = make_window()
+    qtbot.waitUntil(lambda: window.lazy_tabs.is_built("latencyPlot"), timeout=5_000)
+    assert window.tabs.tabText(window.tabs.currentIndex()) == "History"
+    assert window.tabs.indexOf(window.latencyPlot) == 2
+    assert not window.lazy_tabs.is_built("comparisonView")  # only the page a benchmark opens
