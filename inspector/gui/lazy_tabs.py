@@ -29,9 +29,9 @@ class _Pending:
     factory: Callable[[], QWidget]
 
 
-#: How long the window must have been idle before a page is built ahead of need (ms): its
-#: own paints and a user's first click go first, and a task that starts at once is not
-#: delayed by a build it does not need.
+#: How long no task must have run before a page is built ahead of need (ms): the window's
+#: own paints after a load go first, and a task started right after it is not delayed by a
+#: build it does not need. (Idle means no task: a user scrolling then still meets the build.)
 IDLE_BUILD_DELAY_MS = 400
 
 

@@ -45,6 +45,15 @@ def qapp(tmp_path_factory):
     return ensure_application()
 
 
+@pytest.fixture(autouse=True)
+def _no_idle_builds(monkeypatch):
+    """Pages built ahead of need at idle (``gui.lazy_tabs``) would be built or not depending on
+    how long a test runs: off, so each test sees one state; tests of it set a short delay."""
+    from inspector.gui import lazy_tabs
+
+    monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 10**8)
+
+
 @pytest.fixture
 def clean_settings(qapp):
     from PySide6.QtCore import QSettings

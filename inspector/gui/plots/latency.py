@@ -98,7 +98,8 @@ class LatencyPlot(QWidget):
         # Shown (a benchmark's start switches to this tab): draw in the next turn of the event
         # loop, not inside the show. A first draw makes the run's plot items (~20 ms, twice
         # that while the worker's Python shares the GIL); with the show's own layout work in
-        # the same turn that was the longest stall of a benchmark's start.
+        # the same turn that was the longest stall of a benchmark's start. The price: the
+        # tab's first frame can show the plot as last drawn, for one turn.
         self._shown_timer = QTimer(self, singleShot=True, interval=0)
         self._shown_timer.timeout.connect(self._timer_fired)
         self._summary_stale = False
