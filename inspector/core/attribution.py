@@ -18,7 +18,6 @@ the plain median.
 from __future__ import annotations
 
 import contextlib
-import gc
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -28,6 +27,7 @@ import torch
 from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
+from inspector.core import gc_pause
 from inspector.core.devices import device_id
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.inputs import InputsLike
@@ -274,13 +274,13 @@ def measure_attribution(
         notes.append("a TorchScript module runs its submodules inside the script: only the whole model is timed")
 
     flags = [(m, m.training) for m in module.modules()]
-    gc_was_enabled = gc.isenabled()
     try:
         with contextlib.suppress(NotImplementedError):
             module.eval()
         with torch.inference_mode():
             total_flops, flops_by_name = _count_flops(module, args, type(module).__name__)
-            gc.disable()
+        # As timeit does: a collection landing inside a sample is noise, not latency.
+        with torch.inference_mode(), gc_pause.paused():
             for i in range(warmup + runs):
                 if should_cancel is not None and should_cancel():
                     raise Cancelled(f"per-module timing cancelled after {max(0, i - warmup)} samples; the model is unchanged")
@@ -312,8 +312,6 @@ def measure_attribution(
             detail=f"{type(exc).__name__}: {exc}",
         ) from None
     finally:
-        if gc_was_enabled:
-            gc.enable()
         for m, training in flags:
             m.training = training
 

@@ -4,6 +4,8 @@ Timing is not asserted here (machines are shared): benchmarks/attribution_overhe
 the hooks' overhead and the leaves' self-time sum against the plain forward median.
 """
 
+import gc
+
 import pytest
 import torch
 from torch import nn
@@ -122,6 +124,23 @@ def test_the_model_is_left_as_it_was():
     assert all(not m._forward_hooks and not m._forward_pre_hooks for m in loaded.module.modules())
     after = loaded.module.state_dict()
     assert all(torch.equal(before[k], after[k]) for k in before)  # eval: running stats untouched
+
+
+def test_the_collector_waits_during_the_samples_and_is_back_on_after():
+    """A collection inside a sample is noise; after success or a cancel the collector is as
+    it was (on here; the window's tests leave it off)."""
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        seen: list[bool] = []
+        measure_attribution(_mlp(), runs=2, warmup=1, should_cancel=lambda: seen.append(gc.isenabled()) or False)
+        assert seen and not any(seen) and gc.isenabled()
+        with pytest.raises(Cancelled):
+            measure_attribution(_mlp(), runs=5, should_cancel=lambda: True)
+        assert gc.isenabled()
+    finally:
+        if not was:
+            gc.disable()
 
 
 def test_cancel_stops_and_removes_the_hooks():
