@@ -64,7 +64,7 @@ else:
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
-from inspector.core import gc_pause  # noqa: E402
+from inspector.core import gc_pause, moves, rollback  # noqa: E402
 from inspector.core.models import LoadedModel  # noqa: E402
 from inspector.core.moves import MoveRequest, move_model, preview_move  # noqa: E402
 from inspector.core.spread import median_interval  # noqa: E402
@@ -201,21 +201,19 @@ def compare(shape: str, samples: int) -> float:
     return ratio
 
 
-def through_seam(
-    model: nn.Module, dtype: torch.dtype, kept: list[tuple[torch.Tensor, torch.UntypedStorage, torch.dtype]] | None
-) -> None:
-    """``model.to(dtype)`` with the conversion function wrapped where ``move_model`` wraps it.
+class _ReferenceSeam(moves._Seam):
+    """``move_model``'s seam, installed the same way, with a wrapper that only converts
+    (``kept`` None) or also keeps each converted original's storage and dtype there (from
+    which a rollback rebuilds it). No log, no check, no progress."""
 
-    ``kept`` None: the wrapper only calls the function; else it keeps each converted
-    original's storage and dtype there (from which a rollback rebuilds it).
-    """
-    bound = type(model)._apply.__get__(model)
-    slots = model.__dict__
+    def __init__(self, kept: list[tuple[torch.Tensor, torch.UntypedStorage, torch.dtype]] | None):
+        super().__init__(rollback.ConversionLog(swap=False), 0, None, None, pin=False)
+        self.kept = kept
 
-    def wrap(fn: Callable[[torch.Tensor], torch.Tensor]) -> Callable[[torch.Tensor], torch.Tensor]:
-        if kept is None:
+    def wrap(self, fn: Callable[[torch.Tensor], torch.Tensor]) -> Callable[[torch.Tensor], torch.Tensor]:
+        if self.kept is None:
             return lambda t: fn(t)
-        keep = kept.append
+        keep = self.kept.append
 
         def converted(t: torch.Tensor) -> torch.Tensor:
             result = fn(t)
@@ -225,15 +223,13 @@ def through_seam(
 
         return converted
 
-    def _apply(fn: Callable[[torch.Tensor], torch.Tensor], recurse: bool = True) -> nn.Module:
-        slots.pop("_apply", None)
-        return bound(wrap(fn), recurse)
 
-    slots["_apply"] = _apply
-    try:
+def through_seam(
+    model: nn.Module, dtype: torch.dtype, kept: list[tuple[torch.Tensor, torch.UntypedStorage, torch.dtype]] | None
+) -> None:
+    """``model.to(dtype)`` through ``_ReferenceSeam``, where ``move_model`` wraps the conversion."""
+    with _ReferenceSeam(kept).install(model):
         model.to(dtype)
-    finally:
-        slots.pop("_apply", None)
 
 
 def cuda_bandwidth(samples: int) -> None:
