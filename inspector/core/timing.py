@@ -3,9 +3,10 @@
 The timed region is as thin as Python allows: ``perf_counter_ns()`` right around the call
 on the CPU, with the clock's own cost (the median of back-to-back reads, measured before
 the samples; ~60 ns on a VM, 0.3 % of a 20 µs call) taken off each host-clock sample, so a
-sample is the call as ``torch.utils.benchmark`` sees it inside its loop-timed blocks. On CUDA and XPU each sample is timed by two device events recorded around the
-call (``core.device_events``): the device's work is asynchronous, and a host clock would
-need a full synchronisation on both sides whose cost lands in the figure. Other
+sample is the call as ``torch.utils.benchmark`` sees it inside its loop-timed blocks. On
+CUDA and XPU each sample is timed by two device events recorded around the call
+(``core.device_events``): the device's work is asynchronous, and a host clock would need a
+full synchronisation on both sides whose cost lands in the figure. Other
 accelerators (MPS), and models spread over several devices, keep the host clock with the
 devices synchronised around the call. Warm-up calls are always timed by the host clock, so
 the first call's cost includes host-side work (lazy initialisation, kernel selection).
@@ -549,7 +550,9 @@ def clock_cost_ns(clock: Callable[[], int] = time.perf_counter_ns) -> int:
     return max(0, int(np.median(gaps)))
 
 
-def _host_chunk(step: Callable[[], object], clock: Callable[[], int], clock_cost: int, count: int, budget_ns: int) -> list[int]:
+def _host_chunk(
+    step: Callable[[], object], clock: Callable[[], int], clock_cost: int, count: int, budget_ns: int
+) -> list[int]:
     """Up to ``count`` back-to-back calls of ``step`` (at least one, until ``budget_ns`` are
     measured), each timed by the host clock less its own cost: a model on the CPU.
 
