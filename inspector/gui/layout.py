@@ -97,7 +97,7 @@ def _latency_plot(window: MainWindow) -> QWidget:
 
 def build_latency_plot_when_idle(window: MainWindow) -> None:
     """The plot a benchmark opens, built while the window waits for the user, in three idle
-    moments (its two slowest imports, then the plot: ~20-40 ms each). Built at a benchmark's
+    moments (its two slowest imports, then the plot: ~15-50 ms each). Built at a benchmark's
     start, all three in one go was its longest stall."""
     window.lazy_tabs.build_when_idle(
         "latencyPlot",

@@ -15,7 +15,7 @@ import numpy as np
 # np.percentile imports numpy.ma on its first call (np.unique asks np.ma.is_masked). That was
 # ~30 ms on the GUI thread at the first draw of the first benchmark; here it comes with the
 # Latency plot, which the window builds while idle (gui.lazy_tabs.build_when_idle).
-import numpy.ma  # noqa: F401, E402
+import numpy.ma  # noqa: F401
 
 #: (name, milliseconds per unit), largest first: an axis shows the largest that is >= 1.
 TIME_UNITS = (("s", 1e3), ("ms", 1.0), ("µs", 1e-3))
