@@ -36,10 +36,10 @@ from torch import nn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inspector.core.agent_client import AgentConnection, local_agent_command  # noqa: E402
-from inspector.core.huge_pages import prefer_huge_pages  # noqa: E402
-from inspector.core.memory_log import BackgroundSampler  # noqa: E402
-from inspector.core.remote_session import RemoteSession  # noqa: E402
+from inspector.core.remote.client import AgentConnection, local_agent_command  # noqa: E402
+from inspector.core.devices.huge_pages import prefer_huge_pages  # noqa: E402
+from inspector.core.measure.memory_log import BackgroundSampler  # noqa: E402
+from inspector.core.remote.session import RemoteSession  # noqa: E402
 from inspector.core.session import BenchmarkRequest, LoadRequest, Session  # noqa: E402
 
 HERE = Path(__file__).resolve()

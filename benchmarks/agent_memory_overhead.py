@@ -25,9 +25,9 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inspector.core.agent_client import AgentConnection, local_agent_command  # noqa: E402
-from inspector.core.memory_log import MemoryTimeline  # noqa: E402
-from inspector.core.remote_session import RemoteSession  # noqa: E402
+from inspector.core.remote.client import AgentConnection, local_agent_command  # noqa: E402
+from inspector.core.measure.memory_log import MemoryTimeline  # noqa: E402
+from inspector.core.remote.session import RemoteSession  # noqa: E402
 
 
 def shares(agent: psutil.Process, seconds: float) -> tuple[float, float]:

@@ -25,9 +25,9 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspector.core.attribution import measure_attribution  # noqa: E402
-from inspector.core.models import LoadedModel  # noqa: E402
-from inspector.core.timing import measure_latency  # noqa: E402
+from inspector.core.measure.attribution import measure_attribution  # noqa: E402
+from inspector.core.files.models import LoadedModel  # noqa: E402
+from inspector.core.measure.timing import measure_latency  # noqa: E402
 
 
 def mlp() -> LoadedModel:

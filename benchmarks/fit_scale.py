@@ -4,7 +4,7 @@
 
 Each model is ``Sequential`` of N/2 ``Linear(2, 2)`` (N tensors), Adam, train step, input 4x2,
 on the CPU. For each size the estimate (fake step) and the proof (one real step, counted by
-torch.profiler) are timed for this checkout's ``inspector/core/fit.py`` and, with
+torch.profiler) are timed for this checkout's ``inspector/core/measure/fit.py`` and, with
 ``--before COMMIT``, for that commit's (loaded from ``git show``: 71e6cf8 is the version that
 ran the estimate under MemTracker), alternating which goes first. The machine may be shared:
 compare the two columns of one run, not figures across runs. The estimates of both must be
@@ -29,12 +29,12 @@ from torch import nn
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from inspector.core import fit as current  # noqa: E402
-from inspector.core.models import LoadedModel  # noqa: E402
+from inspector.core.measure import fit as current  # noqa: E402
+from inspector.core.files.models import LoadedModel  # noqa: E402
 
 
 def load_fit_at(commit: str) -> ModuleType:
-    source = subprocess.run(["git", "-C", str(REPO), "show", f"{commit}:inspector/core/fit.py"],
+    source = subprocess.run(["git", "-C", str(REPO), "show", f"{commit}:inspector/core/measure/fit.py"],
                             capture_output=True, text=True, check=True).stdout
     path = Path(tempfile.mkdtemp()) / "fit_before.py"
     path.write_text(source)

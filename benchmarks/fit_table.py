@@ -21,8 +21,8 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspector.core.fit import FitRequest, FitResult, estimate_fit  # noqa: E402
-from inspector.core.models import LoadedModel, example_model  # noqa: E402
+from inspector.core.measure.fit import FitRequest, FitResult, estimate_fit  # noqa: E402
+from inspector.core.files.models import LoadedModel, example_model  # noqa: E402
 from inspector.core.units import format_bytes  # noqa: E402
 
 

@@ -49,11 +49,12 @@ if TYPE_CHECKING:
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspector.core import devices, placement  # noqa: E402
-from inspector.core.models import LoadedModel, example_model  # noqa: E402
-from inspector.core import moves  # noqa: E402
-from inspector.core.moves import MoveRequest, move_model  # noqa: E402
-from inspector.core.timing import measure_latency  # noqa: E402
+from inspector.core.devices import discovery as devices  # noqa: E402
+from inspector.core.placement import tensor_rows as placement
+from inspector.core.files.models import LoadedModel, example_model  # noqa: E402
+from inspector.core.moves import transaction as moves  # noqa: E402
+from inspector.core.moves.transaction import MoveRequest, move_model  # noqa: E402
+from inspector.core.measure.timing import measure_latency  # noqa: E402
 
 GiB = 1024**3
 RESULTS: list[tuple[str, bool, str]] = []
@@ -424,7 +425,7 @@ def check_fit() -> None:
 def check_attribution() -> None:
     from torch.utils.flop_counter import FlopCounterMode
 
-    from inspector.core.attribution import measure_attribution
+    from inspector.core.measure.attribution import measure_attribution
 
     layers = nn.Sequential(nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 4096), nn.ReLU(), nn.Linear(4096, 1024)).cuda()
     loaded = LoadedModel(spec="mlp", module=layers, example_input=torch.randn(512, 4096, device="cuda"))
@@ -540,8 +541,8 @@ def check_formats(out_dir: Path) -> None:
 def check_model_memory(device: str = "cuda:0") -> None:
     """The memory plot's first curves on a GPU: the model's bytes per device, with the
     allocator's and NVML's figures beside them (no Qt: the timeline the plot draws)."""
-    from inspector.core.memory_log import MemoryTimeline
-    from inspector.core.other_processes import OtherProcessesMemory
+    from inspector.core.measure.memory_log import MemoryTimeline
+    from inspector.core.devices.other_processes import OtherProcessesMemory
     from inspector.core.session import Session
 
     timeline = MemoryTimeline()
@@ -571,10 +572,10 @@ def check_model_memory(device: str = "cuda:0") -> None:
 def check_train_step_then_move() -> None:
     """Issue 12 item 5: a real training step leaves grads and momentum; a move to cuda:0 takes
     the grads along but leaves the optimizer's state on the CPU, and the finding says so."""
-    from inspector.core.models import load_model
-    from inspector.core.moves import MoveRequest, move_model
-    from inspector.core.placement import snapshot
-    from inspector.core.training import train_step
+    from inspector.core.files.models import load_model
+    from inspector.core.moves.transaction import MoveRequest, move_model
+    from inspector.core.placement.tensor_rows import snapshot
+    from inspector.core.measure.training import train_step
 
     loaded = load_model("example")
     step = train_step(loaded)
@@ -620,8 +621,8 @@ def agent_oom_model() -> nn.Module:
 
 def agent_pipe(device: str, *, oom: bool = True, runs: int = 200) -> list[tuple[str, bool, str]]:
     """Drive ``python -m inspector agent`` (Qt unimportable) through a local pipe on ``device``."""
-    from inspector.core.agent_client import AgentConnection
-    from inspector.core.remote_session import RemoteSession
+    from inspector.core.remote.client import AgentConnection
+    from inspector.core.remote.session import RemoteSession
     from inspector.core.session import BenchmarkRequest, LoadRequest
 
     here = Path(__file__).resolve()

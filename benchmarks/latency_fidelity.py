@@ -61,10 +61,10 @@ import torch.utils.benchmark as benchmark
 from torch import nn
 from torch.utils.benchmark.utils.common import Measurement
 
-from inspector.core.devices import resolve_device
-from inspector.core.models import LoadedModel, example_model
-from inspector.core.time_left import TimeLeft
-from inspector.core.timing import LatencyResult, make_input, measure_latency
+from inspector.core.devices.discovery import resolve_device
+from inspector.core.files.models import LoadedModel, example_model
+from inspector.core.measure.time_left import TimeLeft
+from inspector.core.measure.timing import LatencyResult, make_input, measure_latency
 
 TARGET = 0.03
 BOOTSTRAP_RESAMPLES = 10_000

@@ -36,7 +36,7 @@ ours against a raw ``tensor.to("cuda")`` of the same tensors (target >= 90 %).
 
 The large shape's floor is page faults (fresh pages for copies made while the originals are
 held). The app asks torch's CPU allocator for transparent huge pages first thing
-(``inspector/core/huge_pages.py``), so this script does too, for plain and ours alike;
+(``inspector/core/devices/huge_pages.py``), so this script does too, for plain and ours alike;
 ``--no-huge-pages`` measures without them (4 KiB pages, as a bare ``import torch`` gets).
 """
 
@@ -53,7 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspector.core.huge_pages import ENV, huge_pages_state, prefer_huge_pages  # noqa: E402
+from inspector.core.devices.huge_pages import ENV, huge_pages_state, prefer_huge_pages  # noqa: E402
 
 # As inspector.cli.main does, before torch allocates anything large.
 if "--no-huge-pages" in sys.argv:
@@ -64,10 +64,12 @@ else:
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
-from inspector.core import gc_pause, moves, rollback  # noqa: E402
-from inspector.core.models import LoadedModel  # noqa: E402
-from inspector.core.moves import MoveRequest, move_model, preview_move  # noqa: E402
-from inspector.core.spread import median_interval  # noqa: E402
+from inspector.core import gc_pause  # noqa: E402
+from inspector.core.moves import transaction as moves
+from inspector.core.moves import rollback
+from inspector.core.files.models import LoadedModel  # noqa: E402
+from inspector.core.moves.transaction import MoveRequest, move_model, preview_move  # noqa: E402
+from inspector.core.measure.spread import median_interval  # noqa: E402
 from inspector.core.units import format_bytes  # noqa: E402
 
 SHAPES = {"small": (2500, 16), "medium": (2500, 128), "large": (24, 2048)}

@@ -29,7 +29,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import torch  # noqa: E402,F401  (before Qt, as the app does)
 
-from inspector.core.placement import Placement, TensorRow, Totals  # noqa: E402
+from inspector.core.placement.tensor_rows import Placement, TensorRow, Totals  # noqa: E402
 
 _BLOCK = (
     ("attn.q.weight", (512, 512)), ("attn.k.weight", (512, 512)), ("attn.v.weight", (512, 512)),

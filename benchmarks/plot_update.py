@@ -31,7 +31,7 @@ import torch  # noqa: E402,F401  (before Qt, as the app does)
 from PySide6.QtCore import QEvent, QObject  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from inspector.core.devices import MemoryReading  # noqa: E402
+from inspector.core.devices.discovery import MemoryReading  # noqa: E402
 from inspector.gui.plots import LatencyPlot, MemoryPlot  # noqa: E402
 
 HOUR_AT_10_HZ = 36_000

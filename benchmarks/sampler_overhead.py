@@ -2,7 +2,7 @@
 
 Two samplers, each run for ``--seconds`` while the process does nothing else:
 
-* ``core``: ``inspector.core.memory_log.BackgroundSampler`` (the CLI's daemon thread);
+* ``core``: ``inspector.core.measure.memory_log.BackgroundSampler`` (the CLI's daemon thread);
 * ``qt``: the window's ``MemorySampler`` on its own QThread with a running event loop,
   its readings emitted to a receiver on the main thread as in the window.
 
@@ -23,8 +23,8 @@ import time
 
 import torch  # noqa: F401  (before Qt, as the app does)
 
-from inspector.core.devices import available_device_ids, memory_reading
-from inspector.core.memory_log import BackgroundSampler, MemoryTimeline
+from inspector.core.devices.discovery import available_device_ids, memory_reading
+from inspector.core.measure.memory_log import BackgroundSampler, MemoryTimeline
 
 
 def cpu_share(seconds: float, wait) -> float:

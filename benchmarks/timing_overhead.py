@@ -18,8 +18,8 @@ import time
 import torch
 from torch import nn
 
-from inspector.core.models import LoadedModel, example_model
-from inspector.core.timing import measure_latency
+from inspector.core.files.models import LoadedModel, example_model
+from inspector.core.measure.timing import measure_latency
 
 
 def block_per_call_us(module: nn.Module, x: torch.Tensor, calls: int) -> float:

@@ -19,7 +19,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from inspector.core.file_trust import exported_program_risks, torchscript_risks
+from inspector.core.files.trust import exported_program_risks, torchscript_risks
 
 
 def best(call: Callable[[], object], repeats: int) -> float:

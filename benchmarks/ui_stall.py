@@ -27,7 +27,7 @@ import time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from inspector.core.huge_pages import prefer_huge_pages  # noqa: E402
+from inspector.core.devices.huge_pages import prefer_huge_pages  # noqa: E402
 
 prefer_huge_pages()  # as the app's entry point does, before torch allocates
 

@@ -14,10 +14,10 @@ import typing
 from typing import Sequence
 
 from inspector.core.errors import InspectorError
-from inspector.core.huge_pages import prefer_huge_pages
-from inspector.core.terminal_text import escape_control
+from inspector.core.devices.huge_pages import prefer_huge_pages
+from inspector.core.files.terminal_text import escape_control
 from inspector.core.units import format_bytes, format_ms
-from inspector.core.user_output import user_output_to_stderr
+from inspector.core.files.user_output import user_output_to_stderr
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, DType, MoveMethod
 
 DTYPES = tuple(d.value for d in DType)
@@ -155,7 +155,7 @@ def _say(text: str) -> None:
 
 
 def version_text() -> str:
-    from inspector.core.environment import version_lines
+    from inspector.core.devices.environment import version_lines
 
     try:
         # Imports Qt: fails cleanly where PySide6 or pyqtgraph is missing (a GPU server).
@@ -171,11 +171,11 @@ def version_text() -> str:
 
 
 def cmd_devices(args) -> int:
-    from inspector.core.devices import discover_devices
+    from inspector.core.devices.discovery import discover_devices
 
     inv = discover_devices()
     if getattr(args, "prometheus", False):
-        from inspector.core.prometheus import render_prometheus
+        from inspector.core.devices.prometheus import render_prometheus
 
         sys.stdout.write(render_prometheus(inv))
         sys.stdout.flush()
@@ -207,7 +207,7 @@ def cmd_devices(args) -> int:
 def _load(args):
     import os
 
-    from inspector.core.models import load_model
+    from inspector.core.files.models import load_model
 
     # `python -m inspector` finds `mymodels:make` in the working folder; the console script
     # should too. Appended, so a local file never shadows an installed package.
@@ -234,7 +234,7 @@ def _device_name(text: str, method: str = "to") -> str:
     """
     import torch
 
-    from inspector.core.devices import device_id
+    from inspector.core.devices.discovery import device_id
     from inspector.core.errors import InputError
 
     if method == "cuda" and text.isdigit():
@@ -247,7 +247,7 @@ def _device_name(text: str, method: str = "to") -> str:
 
 def _move_request(method: str, device: str | None, dtype: str | None, pinned: bool):
     from inspector.core.errors import InputError
-    from inspector.core.moves import MoveRequest
+    from inspector.core.moves.transaction import MoveRequest
 
     if method == "cpu" and device not in (None, "cpu"):
         raise InputError(f"--method cpu moves to the CPU only, but {device} was asked for")
@@ -259,7 +259,7 @@ def _move_request(method: str, device: str | None, dtype: str | None, pinned: bo
 
 
 def _placement_text(loaded, placement) -> str:
-    from inspector.core.placement import device_bytes_text, meta_text, size_text
+    from inspector.core.placement.tensor_rows import device_bytes_text, meta_text, size_text
 
     t = placement.totals
     head = (f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {t.count} tensors, {t.elements:,} elements, "
@@ -353,11 +353,11 @@ def cmd_inspect(args) -> int:
 
 def _inspect_device_map(args) -> int:
     """``inspect --device-map``: apply the map as a transaction, then show where things are."""
-    from inspector.core import device_map
+    from inspector.core.moves import device_map
     from inspector.core.errors import InputError
-    from inspector.core.placement import snapshot
-    from inspector.core.inputs import parse_inputs
-    from inspector.core.timing import make_input
+    from inspector.core.placement.tensor_rows import snapshot
+    from inspector.core.files.inputs import parse_inputs
+    from inspector.core.measure.timing import make_input
 
     if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
         raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
@@ -391,8 +391,8 @@ def _mixed_placement(loaded, placement):
     """For a model already split over devices: its layout and measured crossings; else None."""
     if len(placement.devices) < 2:
         return None
-    from inspector.core import device_map
-    from inspector.core.crossings import measure_crossings
+    from inspector.core.moves import device_map
+    from inspector.core.moves.crossings import measure_crossings
 
     layout = device_map.layout(loaded.module)
     result = device_map.MapResult(True, None, 0.0, 0, layout, (), ())
@@ -442,7 +442,7 @@ class _ProgressBar:
     """
 
     def __init__(self, label: str) -> None:
-        from inspector.core.time_left import TimeLeft, time_left_text
+        from inspector.core.measure.time_left import TimeLeft, time_left_text
 
         self._left_text = time_left_text
         self.label = label
@@ -467,7 +467,7 @@ class _ProgressBar:
 
 def _bench_targets(args) -> list[str]:
     """The devices to measure on: those asked for, else every device the method can reach."""
-    from inspector.core.devices import available_device_ids
+    from inspector.core.devices.discovery import available_device_ids
 
     if args.device:
         return list(dict.fromkeys(_device_name(d, args.method) for d in args.device))
@@ -482,7 +482,7 @@ def _bench_targets(args) -> list[str]:
 
 def _check_file(flag: str, path: str, suffixes: tuple[str, ...]) -> None:
     """Refuse an output path for ``flag`` that cannot work, before measuring."""
-    from inspector.core.output_path import check_output_path
+    from inspector.core.files.output_path import check_output_path
 
     check_output_path(path, suffixes, what=flag)
 
@@ -514,12 +514,12 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     (except an input shape that fails, which fails on every device alike: exit 2)."""
     import contextlib
 
-    from inspector.core.devices import available_device_ids
+    from inspector.core.devices.discovery import available_device_ids
     from inspector.core.errors import InputError
-    from inspector.core.memory_log import BackgroundSampler
-    from inspector.core.moves import MoveRequest
+    from inspector.core.measure.memory_log import BackgroundSampler
+    from inspector.core.moves.transaction import MoveRequest
     from inspector.core.session import BenchmarkRequest
-    from inspector.core.timing import model_device
+    from inspector.core.measure.timing import model_device
 
     run = _BenchRun(loaded)
     benchmark = BenchmarkRequest(mode=args.mode, runs=args.runs, min_time=args.min_time, input_shape=shape)
@@ -535,7 +535,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
 
     snapshotting = contextlib.nullcontext()
     if snapshot_path is not None:
-        from inspector.core import memory_snapshot
+        from inspector.core.measure import memory_snapshot
 
         snapshotting = memory_snapshot.recording()
     sampled = sorted({"cpu"} | (set(targets) & set(available_device_ids())))
@@ -593,7 +593,7 @@ _LATENCY_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "95% C
 
 
 def _write_trace(path: str, ranks) -> None:
-    from inspector.core import trace as trace_mod
+    from inspector.core.measure import trace as trace_mod
 
     built = trace_mod.build_trace(ranks)
     trace_mod.write_trace(built, path)
@@ -602,13 +602,13 @@ def _write_trace(path: str, ranks) -> None:
 
 
 def cmd_bench(args) -> int:
-    from inspector.core import report as report_mod
+    from inspector.core.report import timing_report as report_mod
     from inspector.core.errors import InputError
-    from inspector.core.output_path import check_output_path
-    from inspector.core.ranks import rank_env
-    from inspector.core.inputs import parse_inputs
-    from inspector.core.timing import request_caps
-    from inspector.core.trace import RankSpans, TraceRecorder
+    from inspector.core.files.output_path import check_output_path
+    from inspector.core.remote.ranks import rank_env
+    from inspector.core.files.inputs import parse_inputs
+    from inspector.core.measure.timing import request_caps
+    from inspector.core.measure.trace import RankSpans, TraceRecorder
 
     if args.runs is not None and args.runs < 1:
         raise InputError("--runs must be at least 1")
@@ -619,7 +619,7 @@ def cmd_bench(args) -> int:
     if args.trace:
         _check_file("--trace", args.trace, (".json",))
     if args.memory_snapshot:
-        from inspector.core import memory_snapshot
+        from inspector.core.measure import memory_snapshot
 
         _check_file("--memory-snapshot", args.memory_snapshot, (".pickle", ".pkl"))
         memory_snapshot.check_available()
@@ -670,11 +670,11 @@ def _bench_ranks(args, env, shape, output) -> int:
     rank 0 (exiting non-zero would make torchrun tear the job down before rank 0 writes);
     a rank's failure is in rank 0's report, and rank 0 exits non-zero for it.
     """
-    from inspector.core import memory_snapshot
-    from inspector.core import report as report_mod
+    from inspector.core.measure import memory_snapshot
+    from inspector.core.report import timing_report as report_mod
     from inspector.core.errors import InputError
-    from inspector.core.ranks import RankGroup, RankResult, missing_ranks, rank_device
-    from inspector.core.trace import RankSpans, Span, TraceRecorder
+    from inspector.core.remote.ranks import RankGroup, RankResult, missing_ranks, rank_device
+    from inspector.core.measure.trace import RankSpans, Span, TraceRecorder
 
     prefix = f"[rank {env.rank}] "
     recorder = TraceRecorder()
@@ -748,7 +748,7 @@ def _bench_ranks(args, env, shape, output) -> int:
 
 def _per_module(loaded, args, shape, latency, target: str, prefix: str = ""):
     """Per-module attribution after the plain measurement, its overhead said on stderr."""
-    from inspector.core.attribution import DEFAULT_RUNS, measure_attribution
+    from inspector.core.measure.attribution import DEFAULT_RUNS, measure_attribution
 
     result = measure_attribution(
         loaded, runs=args.runs or DEFAULT_RUNS, input_shape=shape, progress=_ProgressBar(f"modules on {target}"),
@@ -766,7 +766,7 @@ def _per_module(loaded, args, shape, latency, target: str, prefix: str = ""):
 
 
 def _modules_text(attributions) -> str:
-    from inspector.core.report_modules import format_flops
+    from inspector.core.report.modules import format_flops
 
     parts = []
     for run in attributions:
@@ -793,7 +793,7 @@ def _print_notes(latencies, announced: Sequence[str]) -> None:
 def _write_report(report: dict, output, *, measured: bool, what: str = "") -> None:
     """Write the report, unless nothing was measured: a run whose every device failed must
     not replace a good report with an empty one."""
-    from inspector.core import report as report_mod
+    from inspector.core.report import timing_report as report_mod
 
     if not measured:
         kept = " (the file already there is left as it was)" if output.exists() else ""
@@ -850,8 +850,8 @@ def _fit_text(spec: str, result) -> str:
 
 
 def cmd_fit(args) -> int:
-    from inspector.core.fit import FitRequest, estimate_fit
-    from inspector.core.inputs import parse_inputs
+    from inspector.core.measure.fit import FitRequest, estimate_fit
+    from inspector.core.files.inputs import parse_inputs
 
     inputs = parse_inputs(args.input_shape) if args.input_shape else None
     device = _device_name(args.device)
@@ -880,8 +880,8 @@ def cmd_compare(args) -> int:
     """Two reports side by side. Ratios of latency medians get a 95 % bootstrap interval
     and "no clear difference" when it holds 1; entries that differ in dtype, mode or input
     shape are named, never given a ratio. A file that is no report: exit 2."""
-    from inspector.core.compare import compare_reports
-    from inspector.core.report import load_report
+    from inspector.core.report.compare import compare_reports
+    from inspector.core.report.timing_report import load_report
 
     reports = [load_report(path) for path in (args.report_a, args.report_b)]
     comparison = compare_reports(*reports, label_a="A", label_b="B")
@@ -945,10 +945,10 @@ def exit_code(exc: InspectorError) -> int:
 
 
 def cmd_agent(args) -> int:
-    """The remote session's far end (``inspector.core.agent``): protocol on stdout, all else on stderr."""
+    """The remote session's far end (``inspector.core.remote.agent``): protocol on stdout, all else on stderr."""
     import os
 
-    from inspector.core.agent import run_agent
+    from inspector.core.remote.agent import run_agent
 
     status = run_agent()
     sys.stderr.flush()

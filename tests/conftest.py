@@ -3,7 +3,7 @@ import os
 # Qt must never try to reach a display in the test suite.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from inspector.core.huge_pages import prefer_huge_pages  # noqa: E402
+from inspector.core.devices.huge_pages import prefer_huge_pages  # noqa: E402
 
 prefer_huge_pages()  # as every command of the app does, before torch allocates
 

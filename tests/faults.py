@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspector.core import report
+from inspector.core.report import timing_report as report
 
 
 def fill_disk_half_way_through_report_writes(monkeypatch) -> None:

@@ -19,23 +19,26 @@ from typing import TYPE_CHECKING, Any
 
 from torch import nn
 
-from inspector.core import models, moves, placement, rollback
+from inspector.core.files import models
+from inspector.core.moves import transaction as moves
+from inspector.core.placement import tensor_rows as placement
+from inspector.core.moves import rollback
 from inspector.core.errors import InspectorError
-from inspector.core.inputs import InputsLike, as_specs
-from inspector.core.memory_log import MemoryTimeline
-from inspector.core.model_memory import model_bytes
-from inspector.core.models import LoadedModel
-from inspector.core.moves import MoveRequest, MoveResult
-from inspector.core.placement import Placement
+from inspector.core.files.inputs import InputsLike, as_specs
+from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.placement.model_memory import model_bytes
+from inspector.core.files.models import LoadedModel
+from inspector.core.moves.transaction import MoveRequest, MoveResult
+from inspector.core.placement.tensor_rows import Placement
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode
 
 if TYPE_CHECKING:
     # Imported where used: the window's first second loads a model and lists its tensors,
     # and should not pay for timing, attribution, fit, training or the report (issue 12).
-    from inspector.core.attribution import Attribution
-    from inspector.core.fit import FitRequest, FitResult
-    from inspector.core.timing import LatencyResult
-    from inspector.core.training import TrainStepResult
+    from inspector.core.measure.attribution import Attribution
+    from inspector.core.measure.fit import FitRequest, FitResult
+    from inspector.core.measure.timing import LatencyResult
+    from inspector.core.measure.training import TrainStepResult
 
 Progress = Callable[[int, int], None]
 ShouldCancel = Callable[[], bool]
@@ -65,7 +68,7 @@ class BenchmarkRequest:
     """One latency measurement: ``runs`` samples (or ``min_time`` seconds of them) of ``mode``.
 
     ``input_shape`` None: the model's own example input; else input specs
-    (``core.inputs.parse_inputs``: several inputs, each with its dtype) or one bare shape.
+    (``core.files.inputs.parse_inputs``: several inputs, each with its dtype) or one bare shape.
     """
 
     mode: str = BenchMode.FORWARD.value
@@ -185,7 +188,7 @@ class Session:
         progress: Progress | None = None,
         should_cancel: ShouldCancel | None = None,
     ) -> MoveResult:
-        """Move the model as a transaction (``core.moves.move_model``); a failed move comes
+        """Move the model as a transaction (``core.moves.transaction.move_model``); a failed move comes
         back as a result with ``ok`` False, the model as before, and is recorded too."""
         result = moves.move_model(self.require_model(), request, progress=progress, should_cancel=should_cancel)
         self._moves.append(result)
@@ -200,8 +203,8 @@ class Session:
         progress: Progress | None = None,
         should_cancel: ShouldCancel | None = None,
     ) -> LatencyResult:
-        """Measure latency (``core.timing.measure_latency``) and record the result."""
-        from inspector.core import timing
+        """Measure latency (``core.measure.timing.measure_latency``) and record the result."""
+        from inspector.core.measure import timing
 
         result = timing.measure_latency(
             self.require_model(),
@@ -223,8 +226,8 @@ class Session:
         progress: Progress | None = None,
         should_cancel: ShouldCancel | None = None,
     ) -> Attribution:
-        """Per-module time, FLOPs and shapes (``core.attribution``), recorded for the report."""
-        from inspector.core import attribution
+        """Per-module time, FLOPs and shapes (``core.measure.attribution``), recorded for the report."""
+        from inspector.core.measure import attribution
 
         runs = min(request.runs or attribution.DEFAULT_RUNS, attribution.DEFAULT_RUNS)
         result = attribution.measure_attribution(
@@ -238,17 +241,17 @@ class Session:
         return result
 
     def train_step(self, input_shape: InputsLike | None = None) -> TrainStepResult:
-        """One real training step on the model itself (``core.training.train_step``): its
+        """One real training step on the model itself (``core.measure.training.train_step``): its
         weights change, and its gradients and optimizer state appear in ``state()``."""
-        from inspector.core import training
+        from inspector.core.measure import training
 
         return training.train_step(self.require_model(), input_shape)
 
     def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult:
-        """Will one step fit on ``request.device`` (``core.fit.estimate_fit``), recorded for the report.
+        """Will one step fit on ``request.device`` (``core.measure.fit.estimate_fit``), recorded for the report.
 
         ``should_cancel`` is polled inside the estimate and the proof (``Cancelled``)."""
-        from inspector.core import fit
+        from inspector.core.measure import fit
 
         result = fit.estimate_fit(self.require_model(), request, should_cancel=should_cancel)
         self._fits.append(result)
@@ -278,7 +281,7 @@ class Session:
         ``with_memory`` False leaves the memory timeline out: an hour of it is megabytes of
         dicts, and a comparison or a Markdown block never shows it.
         """
-        from inspector.core import report as timing_report
+        from inspector.core.report import timing_report
 
         memory = self.timeline.to_report() if with_memory else {}
         return timing_report.build_report(
@@ -307,7 +310,7 @@ class Session:
 
 
 def _move_facts(module: nn.Module) -> dict[str, Any]:
-    """What a front end needs to price a move without touching the model (``core.move_price``)."""
+    """What a front end needs to price a move without touching the model (``core.moves.price``)."""
     modules = rollback.walk(module)
     return {"move_warnings": tuple(rollback.vouch(modules)), "packed_weights": rollback.has_packed_weights(modules)}
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from inspector.core import move_price
+from inspector.core.moves import price as move_price
 from inspector.core.errors import InputError
-from inspector.core.moves import MoveRequest, call_code
-from inspector.core.inputs import InputSpec, parse_inputs
+from inspector.core.moves.transaction import MoveRequest, call_code
+from inspector.core.files.inputs import InputSpec, parse_inputs
 from inspector.gui.panels.actions import ActionBar, ActionState, pinned_blocker
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class CommandAvailability:
         a.pinnedCheck.toggled.connect(lambda _on: self.update_move_tip())
 
     def input_shape(self) -> tuple[InputSpec, ...] | None:
-        """The inputs the field asks for (``core.inputs`` syntax); None: the model's own."""
+        """The inputs the field asks for (``core.files.inputs`` syntax); None: the model's own."""
         text = self.window.action_bar.input_shape_text()
         return parse_inputs(text) if text else None
 

@@ -1,4 +1,4 @@
-"""Two timing reports side by side: a thin view over ``inspector.core.compare``.
+"""Two timing reports side by side: a thin view over ``inspector.core.report.compare``.
 
 Three tables (latency, moves, environment) fed by two report dicts: the current session
 (``set_session_report``) and a report opened from disk (``open_report``, read on a pool
@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.compare import Comparison, compare_reports
+from inspector.core.report.compare import Comparison, compare_reports
 from inspector.core.errors import Failure
-from inspector.core.report import load_report
+from inspector.core.report.timing_report import load_report
 from inspector.core.units import format_bytes, format_ms
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.compare_table import Cell, ComparisonTable

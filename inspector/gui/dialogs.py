@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.presets import PRESETS, Preset
+from inspector.core.files.presets import PRESETS, Preset
 from inspector.gui.sampler import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
 
 MODEL_FILE_FILTERS = (

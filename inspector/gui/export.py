@@ -6,7 +6,7 @@ The three steps keep every thread in its lane (DESIGN.md, "Data flow"):
 2. the GUI thread renders the plot images (``plot_images``: offscreen twins of the live
    plots at a fixed size, tens of milliseconds);
 3. ``ReportExporter`` renders and writes the file on a pool thread, atomically
-   (``inspector.core.report.save_report``), and reports back through signals.
+   (``inspector.core.report.timing_report.save_report``), and reports back through signals.
 
 How the window uses it (``report_flow.ReportFlow``)::
 
@@ -29,7 +29,7 @@ from typing import Any, Mapping
 from PySide6.QtCore import QObject, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
 
-from inspector.core.report import SUPPORTED_SUFFIXES, render_markdown, save_report
+from inspector.core.report.timing_report import SUPPORTED_SUFFIXES, render_markdown, save_report
 from inspector.gui.pool import run_in_pool
 
 #: Plot images are rendered at this size whatever the window's size, so reports compare.

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.errors import InputError
-from inspector.core.fit import OPTIMIZERS, FitRequest
-from inspector.core.inputs import parse_inputs
+from inspector.core.measure.fit import OPTIMIZERS, FitRequest
+from inspector.core.files.inputs import parse_inputs
 from inspector.core.units import format_bytes
 
 COLUMNS = (

@@ -23,8 +23,8 @@ from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
 from inspector.core.errors import Failure
-from inspector.core.memory_log import MemoryTimeline
-from inspector.core.moves import MoveRequest
+from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.moves.transaction import MoveRequest
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui import window_settings
@@ -403,7 +403,7 @@ class MainWindow(QMainWindow):
         _dialogs().show_about(self, self.about_text())
 
     def about_text(self) -> str:
-        from inspector.core.environment import driver_lines, version_lines
+        from inspector.core.devices.environment import driver_lines, version_lines
         from inspector.gui.branding import toolkit_line
 
         return _dialogs().about_html(version_lines(toolkit_line()) + driver_lines(self.inventory))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.core.report_modules import format_flops
+from inspector.core.report.modules import format_flops
 from inspector.core.units import format_ms
 
 

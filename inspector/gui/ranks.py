@@ -1,6 +1,6 @@
 """The ranks of a torchrun report side by side: latency per rank, the slowest highlighted.
 
-A report written under torchrun carries ``ranks`` (see ``inspector.core.ranks``). When the
+A report written under torchrun carries ``ranks`` (see ``inspector.core.remote.ranks``). When the
 window opens one, a "Ranks" tab appears with a table (rank, host, device, median, p5–p95,
 how much slower than the fastest rank, status), a bar per rank, and one line that names the
 slowest rank and the spread across ranks. Failed ranks are listed with their error.
@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.core.ranks import ranks_summary
+from inspector.core.remote.ranks import ranks_summary
 from inspector.core.units import format_ms
 
 HEADERS = ("Rank", "Host", "Device", "Median (ms)", "p5–p95 (ms)", "vs fastest", "Status")

@@ -1,6 +1,6 @@
 """The remote window's back end: the stock ModelWorker, driving a session that lives in an agent.
 
-``RemoteLink`` holds the connection (``core.agent_client``): the user's command, its process,
+``RemoteLink`` holds the connection (``core.remote.client``): the user's command, its process,
 the memory readings streamed from it. It has the ``Session`` methods the ``ModelWorker``
 calls (``load``, ``move``, ``measure``, ``attribute``, ``state``, ``report``...), so the window's
 worker is the local one, on its own thread (the GUI thread never waits on the network), and
@@ -22,16 +22,16 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from inspector.core.agent_client import AgentConnection, AgentInfo, ConnectionLost, command_argv
-from inspector.core.devices import MemoryReading
+from inspector.core.remote.client import AgentConnection, AgentInfo, ConnectionLost, command_argv
+from inspector.core.devices.discovery import MemoryReading
 from inspector.core.errors import Cancelled, InspectorError
-from inspector.core.memory_log import MemoryTimeline
-from inspector.core.attribution import Attribution
-from inspector.core.moves import MoveRequest, MoveResult
-from inspector.core.remote_session import RemoteSession
-from inspector.core.model_memory import model_bytes
+from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.measure.attribution import Attribution
+from inspector.core.moves.transaction import MoveRequest, MoveResult
+from inspector.core.remote.session import RemoteSession
+from inspector.core.placement.model_memory import model_bytes
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
-from inspector.core.timing import LatencyResult
+from inspector.core.measure.timing import LatencyResult
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.sampler import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 

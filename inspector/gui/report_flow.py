@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from inspector.gui.export import ReportExporter
     from inspector.gui.main_window import MainWindow
 
-# ``gui.export`` (and with it ``core.report``), ``gui.ranks`` and the Compare view are
+# ``gui.export`` (and with it ``core.report.timing_report``), ``gui.ranks`` and the Compare view are
 # imported when first used: the window's first second lists the model's tensors (issue 12).
 
 log = logging.getLogger(__name__)

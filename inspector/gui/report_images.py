@@ -1,7 +1,7 @@
 """PNG plots of a timing report for the CLI's HTML report: the same plots, drawn by the same
 widgets and renderer, as the window's own export.
 
-Lives on the Qt side because it draws with pyqtgraph; ``inspector.core.report`` takes the
+Lives on the Qt side because it draws with pyqtgraph; ``inspector.core.report.timing_report`` takes the
 bytes it returns. Works in a headless CLI process too: it starts an offscreen QApplication
 when none exists. Widgets may only be made on the thread that owns the QApplication, so in
 the GUI call it from the GUI thread (rendering takes tens of milliseconds, not seconds).

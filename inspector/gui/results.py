@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Slot
 
 from inspector.core.errors import InputError
-from inspector.core.moves import MoveRequest, MoveResult
-from inspector.core.placement import meta_text
-from inspector.core.time_left import time_left_text
+from inspector.core.moves.transaction import MoveRequest, MoveResult
+from inspector.core.placement.tensor_rows import meta_text
+from inspector.core.measure.time_left import time_left_text
 from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.tasks import Task
@@ -142,7 +142,7 @@ class WorkerResults(QObject):
         w.end_task_mark(f"median {format_ms(r.median_ms, compact=True)}")
         w.reports.mark_stale()
         try:
-            from inspector.core.snippets import measurement_snippet
+            from inspector.core.report.snippets import measurement_snippet
 
             code = measurement_snippet(r)
         except InputError as exc:
@@ -214,7 +214,7 @@ class WorkerResults(QObject):
 
     @Slot(object)
     def on_train_step_finished(self, result: Any) -> None:
-        """One real training step ran (``core.training.TrainStepResult``)."""
+        """One real training step ran (``core.measure.training.TrainStepResult``)."""
         w = self.window
         shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or "(no tensor)"
         w.add_history(
@@ -231,7 +231,7 @@ class WorkerResults(QObject):
     def show_move_code(self, request: MoveRequest, call: str) -> None:
         w = self.window
         try:
-            from inspector.core.snippets import move_snippet
+            from inspector.core.report.snippets import move_snippet
 
             code = move_snippet(request)
         except InputError as exc:

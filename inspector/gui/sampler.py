@@ -6,9 +6,9 @@ import logging
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from inspector.core import devices
-from inspector.core.memory_log import MemoryTimeline
-from inspector.core.other_processes import OtherProcessesMemory
+from inspector.core.devices import discovery as devices
+from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.devices.other_processes import OtherProcessesMemory
 
 log = logging.getLogger(__name__)
 

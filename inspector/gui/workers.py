@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Any, Callable
 from PySide6.QtCore import QObject, Signal, Slot
 
 from inspector.core.errors import Failure, InspectorError
-from inspector.core.memory_log import MemoryTimeline
-from inspector.core import models
-from inspector.core.moves import MoveRequest, call_code
+from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.files import models
+from inspector.core.moves.transaction import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
-from inspector.core.time_left import TimeLeft
+from inspector.core.measure.time_left import TimeLeft
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.threads import run_abandonable
 
 if TYPE_CHECKING:
-    from inspector.core.timing import LatencyResult  # imported by the first benchmark, not at start
+    from inspector.core.measure.timing import LatencyResult  # imported by the first benchmark, not at start
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ class Progress:
     task: str
     done: float
     total: float
-    #: An estimate of the time left (``core.time_left``); None while there is nothing to say.
+    #: An estimate of the time left (``core.measure.time_left``); None while there is nothing to say.
     seconds_left: float | None = None
 
     @property
@@ -79,12 +79,12 @@ class BenchmarkOutcome:
     result: LatencyResult
     request: BenchmarkRequest
     seconds: float
-    attribution: Any = None  # inspector.core.attribution.Attribution, for a per-module run
+    attribution: Any = None  # inspector.core.measure.attribution.Attribution, for a per-module run
 
 
 @dataclass(frozen=True)
 class FitOutcome:
-    """"Will it fit?" answers, one per device asked about (core.fit.FitResult), and the
+    """"Will it fit?" answers, one per device asked about (core.measure.fit.FitResult), and the
     devices whose estimate failed, with why."""
 
     results: tuple[Any, ...]
@@ -173,7 +173,7 @@ class ModelWorker(QObject):
     progress = Signal(object)  # Progress
     reportBuilt = Signal(object)  # ReportBuilt
     fitFinished = Signal(object)  # FitOutcome
-    trainStepFinished = Signal(object)  # core.training.TrainStepResult
+    trainStepFinished = Signal(object)  # core.measure.training.TrainStepResult
     failed = Signal(object)  # TaskFailure
 
     def __init__(

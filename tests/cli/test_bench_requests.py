@@ -14,7 +14,7 @@ import pytest
 
 from inspector import cli
 from inspector.cli import main
-from inspector.core import timing
+from inspector.core.measure import timing
 from tests.unwritable import unwritable
 
 GOOD_REPORT = b'{"a good report": "from yesterday"}\n'
@@ -248,7 +248,7 @@ def test_rank_zero_writes_nothing_over_the_report_when_every_rank_failed(capsys,
     one gathers a rank's failure in tests/cli/test_ranks_cli.py.)"""
     import dataclasses
 
-    from inspector.core import ranks
+    from inspector.core.remote import ranks
 
     class TwoRanks:
         def __init__(self, env, timeout_s=1800.0):

@@ -160,7 +160,7 @@ def test_bench_writes_the_report_by_suffix(capsys, tmp_path, suffix):
     assert out.splitlines()[2].split()[:3] == ["cpu", "float32", "forward"]
     assert out_file.stat().st_size > 0
     if suffix == ".json":
-        from inspector.core.report import load_report
+        from inspector.core.report.timing_report import load_report
 
         report = load_report(out_file)
         assert len(report["latency"]) == 1 and len(report["latency"][0]["samples_ms"]) == 5
@@ -220,7 +220,7 @@ def test_bench_defaults_to_the_devices_the_method_can_reach(capsys, monkeypatch)
 
 def test_bench_stops_asking_a_device_that_cannot_be_read(capsys, tmp_path, monkeypatch):
     """A device whose memory cannot be read must not leak a thread traceback or kill the run."""
-    from inspector.core import memory_log
+    from inspector.core.measure import memory_log
 
     real = memory_log.memory_reading
 
@@ -238,7 +238,7 @@ def test_bench_stops_asking_a_device_that_cannot_be_read(capsys, tmp_path, monke
 
 def test_a_device_failing_to_measure_keeps_the_others_results(capsys, tmp_path, monkeypatch):
     from inspector import cli
-    from inspector.core import timing
+    from inspector.core.measure import timing
     from inspector.core.errors import InspectorError
 
     # Two targets on this one-device machine: the CPU twice, the second running out of memory.

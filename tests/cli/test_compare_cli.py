@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from inspector.cli import main
-from inspector.core.models import example_model
-from inspector.core.report import build_report, save_report
-from inspector.core.spread import spread_of
+from inspector.core.files.models import example_model
+from inspector.core.report.timing_report import build_report, save_report
+from inspector.core.measure.spread import spread_of
 
 
 def run(capsys, *argv):

@@ -7,7 +7,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from inspector.cli import main
 from inspector.core.errors import InputError
-from inspector.core.report import load_report
+from inspector.core.report.timing_report import load_report
 
 
 def run(capsys, *argv):
@@ -84,7 +84,7 @@ def test_memory_snapshot_records_around_the_moves_and_timing_and_writes_the_pick
 
     import torch
 
-    from inspector.core import moves
+    from inspector.core.moves import transaction as moves
     from tests.fake_cuda import fake_cuda
 
     fake_cuda(monkeypatch, count=1)

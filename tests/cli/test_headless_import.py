@@ -55,7 +55,7 @@ def run(check):
 
 def core_modules():
     import inspector.core
-    names = [m.name for m in pkgutil.iter_modules(inspector.core.__path__, "inspector.core.")]
+    names = [m.name for m in pkgutil.walk_packages(inspector.core.__path__, "inspector.core.")]
     for name in names:
         importlib.import_module(name)
     assert not any(k.startswith(("PySide6", "pyqtgraph")) for k in sys.modules)

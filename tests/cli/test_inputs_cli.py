@@ -35,7 +35,7 @@ def test_bench_a_transformer_with_one_input_says_which_is_missing(capsys, transf
 
 
 def test_bench_token_ids_and_a_bad_dtype(capsys):
-    code, out, _ = run(capsys, "bench", "inspector.core.presets:TokenModel", "--device", "cpu", "--runs", "1",
+    code, out, _ = run(capsys, "bench", "inspector.core.files.presets:TokenModel", "--device", "cpu", "--runs", "1",
                        "--input-shape", "2,8:int64", "--json")  # fmt: skip
     assert code == 0
     assert json.loads(out[out.index("{"):])["latency"][0]["input_dtypes"] == ["int64"]
@@ -54,7 +54,7 @@ def test_fit_and_inspect_read_the_same_syntax(capsys, transformer):
 def test_a_state_dict_without_architecture_names_the_cli_flag(capsys, tmp_path):
     import torch
 
-    from inspector.core.models import Net
+    from inspector.core.files.models import Net
 
     path = tmp_path / "weights.pth"
     torch.save(Net().state_dict(), path)

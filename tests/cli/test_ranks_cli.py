@@ -4,7 +4,7 @@ import json
 import os
 from pathlib import Path
 
-from inspector.core.report import load_report
+from inspector.core.report.timing_report import load_report
 from tests.warm_python import run_python
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,13 +7,13 @@ import json
 import pytest
 import torch
 
-from inspector.core.devices import memory_reading
+from inspector.core.devices.discovery import memory_reading
 from inspector.core.errors import InputError, InspectorError
-from inspector.core.memory_log import MemoryTimeline
-from inspector.core.models import Net, example_model
-from inspector.core.moves import MoveRequest
-from inspector.core.report import load_report, save_report
-from inspector.core.inputs import parse_inputs
+from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.files.models import Net, example_model
+from inspector.core.moves.transaction import MoveRequest
+from inspector.core.report.timing_report import load_report, save_report
+from inspector.core.files.inputs import parse_inputs
 from inspector.core.session import BenchmarkRequest, LoadRequest, Session
 from inspector.core.vocabulary import BenchMode
 
@@ -155,7 +155,7 @@ def test_requests_read_as_the_calls_they_make():
 
 
 def test_per_module_times_and_fit_answers_are_part_of_the_sessions_report():
-    from inspector.core.fit import FitRequest
+    from inspector.core.measure.fit import FitRequest
 
     session = Session()
     session.load(LoadRequest("example"))

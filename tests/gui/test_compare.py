@@ -10,9 +10,9 @@ from PySide6.QtCore import Qt
 pytest.importorskip("pytestqt")
 
 from inspector.core.errors import Failure  # noqa: E402
-from inspector.core.models import example_model  # noqa: E402
-from inspector.core.report import build_report, save_report  # noqa: E402
-from inspector.core.timing import measure_latency  # noqa: E402
+from inspector.core.files.models import example_model  # noqa: E402
+from inspector.core.report.timing_report import build_report, save_report  # noqa: E402
+from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.gui.compare import ComparisonView  # noqa: E402
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}

@@ -13,14 +13,14 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtGui import QGuiApplication, QImage  # noqa: E402
 
-from inspector.core.devices import memory_reading  # noqa: E402
+from inspector.core.devices.discovery import memory_reading  # noqa: E402
 from inspector.core.errors import Failure  # noqa: E402
-from inspector.core.model_memory import model_bytes  # noqa: E402
-from inspector.core.placement import snapshot  # noqa: E402
-from inspector.core.models import example_model  # noqa: E402
-from inspector.core.moves import MoveRequest, move_model  # noqa: E402
-from inspector.core.report import build_report, load_report, render_markdown  # noqa: E402
-from inspector.core.timing import measure_latency  # noqa: E402
+from inspector.core.placement.model_memory import model_bytes  # noqa: E402
+from inspector.core.placement.tensor_rows import snapshot  # noqa: E402
+from inspector.core.files.models import example_model  # noqa: E402
+from inspector.core.moves.transaction import MoveRequest, move_model  # noqa: E402
+from inspector.core.report.timing_report import build_report, load_report, render_markdown  # noqa: E402
+from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.gui.export import (  # noqa: E402
     IMAGE_SIZE,
     ReportExporter,

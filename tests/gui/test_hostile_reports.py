@@ -14,9 +14,9 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtWidgets import QFrame, QSpinBox  # noqa: E402
 
-from inspector.core import timing  # noqa: E402
-from inspector.core.models import example_model  # noqa: E402
-from inspector.core.report import build_report, load_report, render_json  # noqa: E402
+from inspector.core.measure import timing  # noqa: E402
+from inspector.core.files.models import example_model  # noqa: E402
+from inspector.core.report.timing_report import build_report, load_report, render_json  # noqa: E402
 from inspector.gui.compare import ComparisonView  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 

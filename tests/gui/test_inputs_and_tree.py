@@ -107,7 +107,7 @@ def test_presets_fill_the_spec_and_the_input_and_the_field_follows_the_loaded_mo
     assert dialog.spec() == "torch.nn:Transformer" and dialog.inputs() == "10,32,512; 20,32,512"
     dialog.deleteLater()
 
-    cnn = next(p for p in __import__("inspector.core.presets", fromlist=["PRESETS"]).PRESETS if "CNN" in p.label)
+    cnn = next(p for p in __import__("inspector.core.files.presets", fromlist=["PRESETS"]).PRESETS if "CNN" in p.label)
     window.open_model(cnn.spec, inputs=cnn.inputs)
     qtbot.waitUntil(lambda: window.model_state.info.spec == cnn.spec and window.busy_task is None, timeout=30_000)
     assert window.action_bar.input_shape_text() == "8,3,32,32"

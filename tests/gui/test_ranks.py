@@ -6,7 +6,7 @@ import json
 from PySide6.QtWidgets import QTableWidget
 
 from inspector.cli import main
-from inspector.core.report import load_report
+from inspector.core.report.timing_report import load_report
 from inspector.gui.ranks import RanksView, show_ranks
 from tests.gui.helpers import widget
 

@@ -14,7 +14,7 @@ import pytest
 import torch
 from torch import nn
 
-from inspector.core.agent_client import local_agent_command
+from inspector.core.remote.client import local_agent_command
 from tests.warm_python import warm_command
 from inspector.gui.remote_window import ConnectDialog, RemoteWindow, connect_server, remember
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
-from inspector.core.report import build_report, render_html
-from inspector.core.devices import memory_reading
-from inspector.core.models import example_model
-from inspector.core.timing import measure_latency
+from inspector.core.report.timing_report import build_report, render_html
+from inspector.core.devices.discovery import memory_reading
+from inspector.core.files.models import example_model
+from inspector.core.measure.timing import measure_latency
 from inspector.gui.report_images import render_report_images
 
 

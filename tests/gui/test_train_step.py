@@ -10,8 +10,8 @@ import torch
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox, QPlainTextEdit, QTableView, QTreeView
 
-from inspector.core.moves import MoveRequest
-from inspector.core.placement import Placement, TensorRow, Totals, _findings
+from inspector.core.moves.transaction import MoveRequest
+from inspector.core.placement.tensor_rows import Placement, TensorRow, Totals, _findings
 from inspector.gui.panels.parameters import PlacementModel
 from tests.fake_cuda import fake_cuda
 from tests.gui.deep_models import LSTM, TRANSFORMER, factory_spec

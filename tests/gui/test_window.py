@@ -158,8 +158,8 @@ def test_eight_fake_gpus_render_eight_rows(qtbot, monkeypatch, make_window):
 def test_pinned_is_offered_for_a_host_to_gpu_move_and_reaches_the_worker(qtbot, monkeypatch, make_window):
     from PySide6.QtWidgets import QCheckBox
 
-    from inspector.core import moves
-    from inspector.core.moves import MoveRequest
+    from inspector.core.moves import transaction as moves
+    from inspector.core.moves.transaction import MoveRequest
     from tests.fake_cuda import fake_cuda
 
     fake_cuda(monkeypatch, count=8)
@@ -234,7 +234,7 @@ def test_example_net_parameters_on_cpu(window, qtmodeltester):
 def test_tree_puts_grads_and_optimizer_state_under_their_module(qapp, qtmodeltester):
     from torch import nn
 
-    from inspector.core.placement import snapshot
+    from inspector.core.placement.tensor_rows import snapshot
     from inspector.gui.panels.parameters import PlacementModel
 
     model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 1))
@@ -252,7 +252,7 @@ def test_tree_puts_grads_and_optimizer_state_under_their_module(qapp, qtmodeltes
 
 
 def test_split_model_warning_is_shown_and_blocks_benchmark(window):
-    from inspector.core.placement import Finding
+    from inspector.core.placement.tensor_rows import Finding
 
     state = window.model_state
     split = type(state.placement)(
@@ -457,7 +457,7 @@ def test_a_missing_file_is_a_banner_not_a_crash(qtbot, window, tmp_path):
 
 
 def test_export_report_writes_a_loadable_report(qtbot, window, tmp_path):
-    from inspector.core.report import load_report
+    from inspector.core.report.timing_report import load_report
 
     click(qtbot, window, "cpuButton")
     wait_history(qtbot, window, 2)
@@ -567,7 +567,7 @@ def hold_moves_half_way(monkeypatch) -> tuple:
     """
     import threading
 
-    from inspector.core import moves
+    from inspector.core.moves import transaction as moves
 
     halfway, outcomes = threading.Event(), []
     real_move = moves.move_model
@@ -709,7 +709,7 @@ def test_torch_work_never_runs_on_the_gui_thread(qtbot, window, monkeypatch):
 
 
 def test_device_table_follows_the_memory_readings(qtbot, window):
-    from inspector.core.devices import MemoryReading
+    from inspector.core.devices.discovery import MemoryReading
 
     qtbot.waitUntil(lambda: any(r.device == "cpu" for r in window.last_readings), timeout=10_000)
     gib = 1 << 30

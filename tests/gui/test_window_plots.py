@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QAction, QGuiApplication, QImage
 from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFrame, QSpinBox, QTableView
 
-from inspector.core.report import load_report
+from inspector.core.report.timing_report import load_report
 from inspector.core.units import format_ms
 from inspector.gui.compare import ComparisonView
 from inspector.gui.export import IMAGE_SIZE

@@ -8,8 +8,8 @@ import threading
 import pytest
 import torch
 
-from inspector.core.models import Net, example_model
-from inspector.core.moves import MoveRequest, move_model
+from inspector.core.files.models import Net, example_model
+from inspector.core.moves.transaction import MoveRequest, move_model
 from inspector.core.session import LoadRequest
 from inspector.gui.workers import ModelWorker, TaskFailure, request_call
 
@@ -43,6 +43,6 @@ def test_a_refused_file_fails_with_its_path_and_what_it_wants(qapp, tmp_path):
 
     [failure] = failures
     assert failure.task == "load" and failure.failure.kind == "untrusted"
-    assert failure.path == str(path) and "inspector.core.models.Net" in failure.wanted
+    assert failure.path == str(path) and "inspector.core.files.models.Net" in failure.wanted
     # Everything it carries is filled in by the worker: no field the window cannot rely on.
     assert [f.name for f in dataclasses.fields(TaskFailure)] == ["task", "call", "failure", "seconds", "path", "wanted"]

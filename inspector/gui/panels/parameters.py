@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core import gc_pause
-from inspector.core.placement import device_bytes_text, meta_text, size_text
-from inspector.core.report_modules import format_flops
+from inspector.core.placement.tensor_rows import device_bytes_text, meta_text, size_text
+from inspector.core.report.modules import format_flops
 from inspector.core.units import format_bytes, format_ms
 from inspector.gui.panels.devices import device_colour, device_swatch  # noqa: F401
 from inspector.gui.panels.table_model import header_text
@@ -75,7 +75,7 @@ class _Node:
         self.parent = parent
         self.index = 0  # position among the parent's children
         self.seq = 0  # position in the model's own order (sorting by no column restores it)
-        self.stats: Any = None  # core.attribution.ModuleStats after a per-module run
+        self.stats: Any = None  # core.measure.attribution.ModuleStats after a per-module run
         self.children: list[_Node | _Leaf] = []
         self.count = 0
         self.bytes = 0
@@ -273,7 +273,7 @@ class PlacementModel(QAbstractItemModel):
         self.layoutChanged.emit()
 
     def set_attribution(self, attribution: Any) -> None:
-        """Show a per-module run (``core.attribution.Attribution``) in the module rows."""
+        """Show a per-module run (``core.measure.attribution.Attribution``) in the module rows."""
         if self._tree is None:
             return
         self.beginResetModel()
@@ -744,7 +744,7 @@ class ParametersPanel(QWidget):
         return node.row.name, _tree_parent(node.row)
 
     def move_line(self, module: str) -> str:
-        from inspector.core.snippets import module_move_line
+        from inspector.core.report.snippets import module_move_line
 
         device, dtype = self.move_target()
         return module_move_line(module, device, dtype)

@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
-from inspector.core.memory_log import MemoryTimeline
+from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.gui.plain_text import plain_tooltip
 from inspector.gui.plots.theme import device_color, restyle, theme_colors, translucent
 

@@ -1,0 +1,12 @@
+"""Files and the words that come from them: model specs and loading, file trust, example
+inputs, output paths, and text made safe for a terminal.
+
+Owns: ``models`` (model specs, loading, the example ``Net``), ``trust`` (the static check
+that decides whether a file opens without ``--trust``), ``inputs`` (the input-shape syntax),
+``output_path`` (is a report path writable before work starts), ``terminal_text`` and
+``user_output`` (file-supplied text on a terminal, where a factory's prints go), ``presets``
+(ready-made models for the Open model dialog).
+
+May import: ``inspector.core.errors``, ``vocabulary``, ``units``, ``gc_pause`` and torch.
+Nothing else in core: every other capability reads a model through here.
+"""

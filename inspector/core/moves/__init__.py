@@ -1,0 +1,11 @@
+"""Moves as transactions: the call the user chose, with an exact rollback on any failure.
+
+Owns: ``transaction`` (``move_model``: ``.to(device, dtype)``, ``.cuda(i)``, ``.cpu()`` with
+progress, cancel and receipts), ``rollback`` (the snapshot and the log that put a model back
+bit for bit), ``price`` (what a move will cost before it starts), ``device_map`` (a model
+spread over several devices by a map, applied through the same rollback), ``crossings``
+(the activations that cross devices in one forward).
+
+May import: ``inspector.core.placement``, ``inspector.core.devices``, ``inspector.core.files``
+and the base modules. Never ``measure``, ``report``, ``remote`` or the session.
+"""

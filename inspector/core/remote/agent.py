@@ -1,0 +1,589 @@
+"""The agent: one ``Session`` served over JSON lines on stdin/stdout (``agent_protocol``).
+
+``torch-device-inspector agent`` runs it on a GPU server, started by the user's own command
+(``ssh HOST torch-device-inspector agent``): it never opens a socket, and it exits when its
+stdin closes (the connection dropped, the window closed), cancelling the work in hand.
+
+Threads: the calling thread reads requests and answers the quick ones (hello, devices,
+cancel, the memory stream, shutdown) at once; one worker thread runs the session's work
+(open, placement, move, benchmark, report) in order, so a ``cancel`` is read and acted on
+while a benchmark runs. A memory stream has its own thread. Writes to the protocol stream
+hold one lock, one line each.
+
+Nothing else may reach the protocol stream: ``run_agent`` keeps a private copy of file
+descriptor 1 for it and points descriptor 1 (and ``sys.stdout``) at stderr, so a factory's
+``print``, a C++ warning or a child process cannot corrupt a line. Descriptor 0 likewise:
+user code that reads stdin reads an empty file, not the client's requests.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import socket
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any
+
+from inspector import __version__
+from inspector.core.remote import protocol as proto
+from inspector.core.remote.protocol import ErrorKind, EventName, Op
+from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.files.inputs import InputSpecs, parse_inputs
+from inspector.core.vocabulary import BenchMode, DType, MoveMethod
+from inspector.core.remote.wire import WireError, encode
+
+if TYPE_CHECKING:
+    from inspector.core.session import Session
+
+log = logging.getLogger(__name__)
+
+#: Progress and latency samples go out at most this often (a tiny model takes a sample
+#: every few microseconds: a line per sample would cost more than the model).
+EVENT_INTERVAL_S = 0.05
+#: The memory stream's rate is kept within these bounds (Hz).
+MIN_MEMORY_HZ, MAX_MEMORY_HZ = 0.5, 50.0
+#: After stdin closes, the work in hand gets this long to see its cancel before the agent exits.
+EXIT_GRACE_S = 5.0
+
+_SESSION_OPS = frozenset({Op.OPEN, Op.PLACEMENT, Op.MOVE, Op.BENCHMARK, Op.REPORT})
+
+
+@dataclass
+class _Job:
+    ident: int | str
+    op: str
+    args: dict[str, Any]
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+class _Writer:
+    """One line at a time onto the protocol stream; a closed pipe sets ``broken``."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self._lock = threading.Lock()
+        self.broken = threading.Event()
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            line = proto.dumps(message)
+        except (TypeError, ValueError) as exc:  # a value JSON cannot hold: answer, never die
+            log.exception("cannot send a message")
+            line = proto.dumps(proto.error(message.get("id"), "error", f"the agent could not encode its answer: {exc}"))
+        with self._lock:
+            if self.broken.is_set():
+                return
+            try:
+                self._stream.write(line)
+                self._stream.flush()
+            except (OSError, ValueError):  # the client is gone (BrokenPipeError) or closed us
+                self.broken.set()
+
+
+class _Throttle:
+    """Calls ``send`` with what was gathered, at most every EVENT_INTERVAL_S; ``flush`` at the end."""
+
+    def __init__(self, send: Callable[[], None]) -> None:
+        self._send = send
+        self._last = 0.0
+        self.pending = False
+
+    def poke(self) -> None:
+        self.pending = True
+        now = time.monotonic()
+        if now - self._last >= EVENT_INTERVAL_S:
+            self.flush(now)
+
+    def flush(self, now: float | None = None) -> None:
+        if self.pending:
+            self.pending = False
+            self._last = time.monotonic() if now is None else now
+            self._send()
+
+
+class _MemoryStream:
+    """Reads the devices' memory at ``hz`` and sends each round as one ``memory`` event."""
+
+    def __init__(self, agent: "Agent", ident: int | str, hz: float, device_ids: list[str]) -> None:
+        self.ident = ident
+        self.hz = hz
+        self.device_ids = device_ids
+        self._agent = agent
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="agent-memory", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
+
+    def _run(self) -> None:
+        from inspector.core.devices.discovery import memory_reading
+
+        interval = 1.0 / self.hz
+        next_at = time.monotonic()
+        while not self._stop.is_set():
+            readings = []
+            for device in list(self.device_ids):
+                try:
+                    readings.append(memory_reading(device))
+                except Exception:  # noqa: BLE001 -- a device that cannot be read (gone, driver error): stop asking
+                    log.warning("cannot read the memory of %s; no longer sampling it", device, exc_info=True)
+                    self.device_ids.remove(device)
+            self._agent.session.timeline.add(readings)
+            self._agent.send(proto.event(self.ident, EventName.MEMORY, {"readings": [encode(r) for r in readings]}))
+            # A fixed cadence (not "sleep after the work"): 10 Hz stays 10 Hz.
+            next_at = max(next_at + interval, time.monotonic())
+            self._stop.wait(next_at - time.monotonic())
+
+
+class Agent:
+    """Serves one ``Session`` to one client over a pair of byte streams."""
+
+    def __init__(self, output: IO[bytes], session: "Session | None" = None) -> None:
+        # torch is imported at the first good hello, not before: a refused client, a line
+        # of garbage, an `ssh host … agent --help` answer in a fraction of a second.
+        self._session = session
+        self._writer = _Writer(output)
+        self._jobs: queue.Queue[_Job | None] = queue.Queue()
+        self._active: dict[int | str, _Job] = {}  # queued or running, by request id
+        self._active_lock = threading.Lock()
+        self._memory: _MemoryStream | None = None
+        self._greeted = False
+        # A 1.0 client reads latency samples as [index, ms] pairs; newer ones as nanoseconds.
+        self.compact_samples = True
+        self._worker = threading.Thread(target=self._work, name="agent-worker", daemon=True)
+
+    @property
+    def session(self) -> "Session":
+        if self._session is None:
+            from inspector.core.session import Session
+
+            self._session = Session()
+        return self._session
+
+    def send(self, message: dict[str, Any]) -> None:
+        self._writer.send(message)
+
+    # ------------------------------------------------------------------ the loop
+
+    def serve(self, stream: IO[bytes]) -> int:
+        """Answer requests read from ``stream`` until it ends, a ``shutdown``, or a refused
+        ``hello``. Returns the exit status: 0, or 2 for an incompatible client."""
+        self._worker.start()
+        status = 0
+        try:
+            while not self._writer.broken.is_set():
+                line = stream.readline(proto.MAX_REQUEST_BYTES + 1)
+                if not line:
+                    break  # stdin closed: the client is gone
+                if len(line) > proto.MAX_REQUEST_BYTES and not line.endswith(b"\n"):
+                    self._skip_rest(stream)
+                    self.send(proto.error(None, ErrorKind.PROTOCOL, f"request longer than {proto.MAX_REQUEST_BYTES} bytes: ignored"))
+                    continue
+                if not line.strip():
+                    continue
+                verdict = self._handle_line(line)
+                if verdict is not None:
+                    status = verdict
+                    break
+        finally:
+            self._stop_all()
+        return status
+
+    @staticmethod
+    def _skip_rest(stream: IO[bytes]) -> None:
+        while True:
+            chunk = stream.readline(proto.MAX_REQUEST_BYTES)
+            if not chunk or chunk.endswith(b"\n"):
+                return
+
+    def _handle_line(self, line: bytes) -> int | None:
+        """Answer or queue one request; an exit status when the agent must stop."""
+        try:
+            message = proto.loads(line)
+        except WireError as exc:
+            self.send(proto.error(None, ErrorKind.PROTOCOL, exc.message))
+            return None
+        ident, op, args = message.get("id"), message.get("op"), message.get("args", {})
+        if ident is None or not isinstance(op, str) or not isinstance(args, dict):
+            self.send(proto.error(ident, ErrorKind.PROTOCOL, 'a request is {"id": ..., "op": "...", "args": {...}}'))
+            return None
+        if op == Op.HELLO:
+            return self._hello(ident, args)
+        if not self._greeted:
+            self.send(proto.error(ident, ErrorKind.PROTOCOL, "say hello first (op 'hello' with the client's protocol version)"))
+            return None
+        with self._active_lock:
+            duplicate = ident in self._active or (self._memory is not None and self._memory.ident == ident)
+        if duplicate:
+            self.send(proto.error(ident, ErrorKind.PROTOCOL, f"request id {ident!r} is already in use"))
+            return None
+        if op in _SESSION_OPS:
+            job = _Job(ident, op, args)
+            with self._active_lock:
+                self._active[ident] = job
+            self._jobs.put(job)
+            return None
+        if op == Op.SHUTDOWN:
+            self.send(proto.ok(ident, {}))
+            return 0
+        handler = {
+            Op.DEVICES: self._devices,
+            Op.CANCEL: self._cancel,
+            Op.MEMORY_START: self._memory_start,
+            Op.MEMORY_STOP: self._memory_stop,
+        }.get(op)  # type: ignore[call-overload]
+        if handler is None:
+            self.send(proto.error(ident, ErrorKind.PROTOCOL, f"unknown op {op[:80]!r}"))
+            return None
+        self._answer(ident, lambda: handler(ident, args))
+        return None
+
+    def _answer(self, ident: int | str, work: Callable[[], Any]) -> None:
+        try:
+            result = work()
+        except InspectorError as exc:
+            self.send(_error_message(ident, exc))
+        except Exception as exc:  # noqa: BLE001 -- a bug must answer the request, not kill the agent
+            log.exception("request %r failed", ident)
+            self.send(proto.error(ident, type(exc).__name__, str(exc) or type(exc).__name__, traceback.format_exc()))
+        else:
+            self.send(proto.ok(ident, result))
+
+    def _stop_all(self) -> None:
+        """Cancel queued and running work, stop the stream, let the worker end (bounded)."""
+        with self._active_lock:
+            for job in self._active.values():
+                job.cancel.set()
+        if self._memory is not None:
+            self._memory.stop()
+            self._memory = None
+        self._jobs.put(None)
+        self._worker.join(timeout=EXIT_GRACE_S)
+
+    # ------------------------------------------------------------------ quick ops
+
+    def _hello(self, ident: int | str, args: dict[str, Any]) -> int | None:
+        theirs = args.get("protocol")
+        if not proto.compatible(theirs):
+            self.send(
+                proto.error(
+                    ident,
+                    ErrorKind.VERSION,
+                    f"this agent speaks protocol {proto.PROTOCOL_VERSION} (torch-device-inspector {__version__}); "
+                    f"the client speaks {str(theirs)[:40]!r}: install matching versions on both sides",
+                )
+            )
+            return 2
+        import torch
+
+        self.session  # noqa: B018 -- imports the session's modules (torch) before the first op
+        self._greeted = True
+        self.compact_samples = proto.minor(theirs) >= proto.COMPACT_SAMPLES_MINOR
+        self.send(
+            proto.ok(
+                ident,
+                {
+                    "protocol": proto.PROTOCOL_VERSION,
+                    "agent": __version__,
+                    "python": sys.version.split()[0],
+                    "torch": torch.__version__,
+                    "host": socket.gethostname(),
+                    "pid": os.getpid(),
+                    "time": time.time(),
+                },
+            )
+        )
+        return None
+
+    def _devices(self, ident: int | str, args: dict[str, Any]) -> Any:
+        from inspector.core.devices.discovery import discover_devices
+
+        return encode(discover_devices().to_dict())
+
+    def _cancel(self, ident: int | str, args: dict[str, Any]) -> Any:
+        target = args.get("target")
+        with self._active_lock:
+            job = self._active.get(target) if isinstance(target, (int, str)) else None
+        if job is not None:
+            job.cancel.set()
+            return {"cancelled": True}
+        if self._memory is not None and self._memory.ident == target:
+            self._memory_stop(ident, {})
+            return {"cancelled": True}
+        return {"cancelled": False}  # already finished (its response is on its way) or unknown
+
+    def _memory_start(self, ident: int | str, args: dict[str, Any]) -> Any:
+        from inspector.core.devices.discovery import available_device_ids
+
+        hz = _number(args, "hz", 10.0)
+        hz = min(MAX_MEMORY_HZ, max(MIN_MEMORY_HZ, hz))
+        wanted = args.get("devices")
+        if wanted is not None and not (isinstance(wanted, list) and all(isinstance(d, str) for d in wanted)):
+            raise InspectorError("devices must be a list of device ids", kind=ErrorKind.PROTOCOL)
+        present = available_device_ids()
+        ids = [d for d in (wanted if wanted is not None else present) if d in present]
+        if self._memory is not None:  # one stream at a time: a new start replaces it
+            self._memory.stop()
+        self._memory = _MemoryStream(self, ident, hz, ids)
+        self._memory.start()
+        return {"stream": ident, "hz": hz, "devices": ids}
+
+    def _memory_stop(self, ident: int | str, args: dict[str, Any]) -> Any:
+        stream, self._memory = self._memory, None
+        if stream is not None:
+            stream.stop()
+        return {"stopped": stream is not None}
+
+    # ------------------------------------------------------------------ session work
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            try:
+                if job.cancel.is_set():
+                    raise Cancelled(f"cancelled before it started ({job.op})")
+                self._answer(job.ident, lambda: self._run_job(job))
+            except Cancelled as exc:
+                self.send(_error_message(job.ident, exc))
+            finally:
+                with self._active_lock:
+                    self._active.pop(job.ident, None)
+
+    def _run_job(self, job: _Job) -> Any:
+        args = job.args
+        from inspector.core.session import LoadRequest
+
+        if job.op == Op.OPEN:
+            request = LoadRequest(
+                spec=_text(args, "spec", "example"),
+                trust=_flag(args, "trust"),
+                architecture=_text(args, "architecture", None),
+            )
+            _find_local_modules()
+            return encode(self.session.load(request))
+        if job.op == Op.PLACEMENT:
+            return encode(self.session.state())
+        if job.op == Op.MOVE:
+            return self._move(job)
+        if job.op == Op.BENCHMARK:
+            return self._benchmark(job)
+        if job.op == Op.REPORT:
+            return encode(self.session.report(with_memory=_flag(args, "with_memory", True)))
+        raise InspectorError(f"unknown op {job.op!r}", kind=ErrorKind.PROTOCOL)  # pragma: no cover
+
+    def _move(self, job: _Job) -> Any:
+        from inspector.core.moves.transaction import MoveRequest
+
+        args = job.args
+        method = _choice(args, "method", tuple(MoveMethod), MoveMethod.TO)
+        request = MoveRequest(
+            method=method,
+            device=_text(args, "device", None),
+            dtype=_choice(args, "dtype", tuple(DType), None),
+            pinned=_flag(args, "pinned"),
+        )
+        progress = self._progress(job, "move")
+        result = self.session.move(request, progress=progress.update, should_cancel=job.cancel.is_set)
+        progress.flush()
+        # A failed move comes back too (ok False): the state proves the rollback.
+        return {"move": encode(result), "state": encode(self.session.state())}
+
+    def _benchmark(self, job: _Job) -> Any:
+        from inspector.core.session import BenchmarkRequest
+
+        args = job.args
+        request = BenchmarkRequest(
+            mode=_choice(args, "mode", tuple(BenchMode), BenchMode.FORWARD),
+            runs=_whole(args, "runs"),
+            min_time=_number(args, "min_time", None),
+            input_shape=_shape(args.get("input_shape")),
+            per_module=_flag(args, "per_module"),
+        )
+        if request.runs is None and request.min_time is None:
+            request = BenchmarkRequest(request.mode, 100, None, request.input_shape, request.per_module)
+        stream = _SampleStream(self, job.ident, request.runs, request.min_time)
+        try:
+            # One small callback per sample and nothing else (no progress callback, no clock
+            # read): whatever runs between samples warms or cools the caches the next sample
+            # runs in, so the agent keeps it to what the CLI's own bench does.
+            result = self.session.measure(request, on_sample=stream.on_sample, should_cancel=job.cancel.is_set)
+        finally:  # a cancelled run's samples still reach the client's plot
+            stream.flush()
+        progress = self._progress(job, "benchmark")
+        attribution = None
+        if request.per_module:
+            attribution = self.session.attribute(request, progress=progress.update, should_cancel=job.cancel.is_set)
+            progress.flush()
+        return {"latency": encode(result), "attribution": encode(attribution)}
+
+    def _progress(self, job: _Job, task: str) -> "_ProgressEvents":
+        return _ProgressEvents(self, job.ident, task)
+
+
+class _SampleStream:
+    """A benchmark's samples as ``latency`` and ``progress`` events, every EVENT_INTERVAL_S
+    of measured time (the samples' own durations: no clock is read between samples)."""
+
+    __slots__ = ("_agent", "_ident", "_runs", "_min_ms", "_values", "_first", "_pending_ms", "_measured_ms")
+
+    def __init__(self, agent: Agent, ident: int | str, runs: int | None, min_time: float | None) -> None:
+        self._agent, self._ident = agent, ident
+        self._runs, self._min_ms = runs, None if min_time is None else min_time * 1000
+        self._values: list[float] = []
+        self._first = 0
+        self._pending_ms = 0.0
+        self._measured_ms = 0.0
+
+    def on_sample(self, index: int, ms: float) -> None:
+        self._values.append(ms)
+        self._pending_ms += ms
+        if self._pending_ms >= EVENT_INTERVAL_S * 1000:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self._values:
+            return
+        values, self._values = self._values, []
+        first, self._first = self._first, self._first + len(values)
+        self._measured_ms += self._pending_ms
+        self._pending_ms = 0.0
+        data = proto.latency_data(first, values, compact=self._agent.compact_samples)
+        self._agent.send(proto.event(self._ident, EventName.LATENCY, data))
+        done = self._first
+        if self._runs is not None:
+            total = float(self._runs)
+        elif self._min_ms:  # an estimate, as the local progress bar's
+            total = max(done, done * self._min_ms / max(self._measured_ms, 1e-9))
+        else:
+            total = float(done)
+        self._agent.send(proto.event(self._ident, EventName.PROGRESS, {"task": "benchmark", "done": done, "total": total}))
+
+
+class _ProgressEvents:
+    def __init__(self, agent: Agent, ident: int | str, task: str) -> None:
+        self._agent, self._ident, self._task = agent, ident, task
+        self._latest: tuple[float, float] = (0.0, 0.0)
+        self._throttle = _Throttle(self._send)
+
+    def update(self, done: float, total: float) -> None:
+        self._latest = (done, total)
+        self._throttle.poke()
+
+    def flush(self) -> None:
+        self._throttle.flush()
+
+    def _send(self) -> None:
+        done, total = self._latest
+        self._agent.send(proto.event(self._ident, EventName.PROGRESS, {"task": self._task, "done": done, "total": total}))
+
+
+# ---------------------------------------------------------------------- arguments
+
+
+def _bad(name: str, wanted: str) -> InspectorError:
+    return InspectorError(f"argument {name!r} must be {wanted}", kind=ErrorKind.PROTOCOL)
+
+
+def _text(args: dict[str, Any], name: str, default: str | None) -> Any:
+    value = args.get(name, default)
+    if value is not None and not isinstance(value, str):
+        raise _bad(name, "text")
+    return value
+
+
+def _flag(args: dict[str, Any], name: str, default: bool = False) -> bool:
+    value = args.get(name, default)
+    if not isinstance(value, bool):
+        raise _bad(name, "true or false")
+    return value
+
+
+def _number(args: dict[str, Any], name: str, default: float | None) -> Any:
+    value = args.get(name, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise _bad(name, "a number")
+    return float(value)
+
+
+def _whole(args: dict[str, Any], name: str) -> int | None:
+    value = args.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(name, "a whole number")
+    return value
+
+
+def _choice(args: dict[str, Any], name: str, choices: tuple[str, ...], default: str | None) -> Any:
+    value = args.get(name, default)
+    if value is not None and value not in choices:
+        raise _bad(name, "one of " + ", ".join(choices))
+    return None if value is None else str(value)
+
+
+def _shape(value: Any) -> InputSpecs | None:
+    """Input specs as the window's field takes them ("1,3,224", "10,32,512; 20,32,512",
+    "8,128:int64"), or one shape as a list of sizes."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return parse_inputs(value)
+    if isinstance(value, list) and all(isinstance(d, int) and not isinstance(d, bool) for d in value):
+        return parse_inputs(",".join(map(str, value)))  # the same checks as typed text
+    raise _bad("input_shape", "a list of sizes or text such as 1,3,224,224 or 10,32,512; 20,32,512")
+
+
+def _error_message(ident: int | str, exc: InspectorError) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    wanted = getattr(exc, "wanted", None)
+    if wanted:  # an untrusted file: the client asks the user, naming the host and the path
+        extra = {"path": str(getattr(exc, "path", "")), "wanted": [str(w) for w in wanted], "host": socket.gethostname()}
+    return proto.error(ident, exc.kind, exc.message, exc.detail, **extra)
+
+
+def _find_local_modules() -> None:
+    # `mymodels:make` should resolve in the folder the agent was started in, as the CLI's
+    # specs do. Appended, so a local file never shadows an installed package.
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.append(cwd)
+
+
+# ---------------------------------------------------------------------- process entry
+
+
+def run_agent() -> int:
+    """Serve on this process's stdin/stdout (the ``agent`` sub-command); returns the exit status.
+
+    Keeps private copies of descriptors 0 and 1 for the protocol, and points the originals
+    at /dev/null and stderr, so nothing but protocol ever reaches the client's pipe.
+    """
+    sys.stdout.flush()
+    protocol_out = os.fdopen(os.dup(1), "wb", buffering=0)
+    protocol_in = os.fdopen(os.dup(0), "rb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 -- lives as long as the process
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="agent: %(levelname)s %(message)s")
+    agent = Agent(protocol_out)
+    status = agent.serve(protocol_in)
+    sys.stderr.flush()
+    return status

@@ -1,0 +1,481 @@
+"""The client end of the agent protocol: the user's command as a child process, and a reader.
+
+``AgentConnection.open("ssh gpu1 torch-device-inspector agent")`` starts the command with
+pipes for stdin/stdout/stderr, says hello, and checks the protocol version. ``call`` sends a
+request and waits for its response (events for it go to a callback, on the reader thread);
+any thread may call, several at once. Whatever the agent's process does — prints a banner,
+sends half a line, dies — the reader keeps going or ends cleanly: a malformed line is counted
+and logged, and the end of the pipe fails every pending call with ``ConnectionLost`` (one
+line, with the last words the command wrote on stderr).
+
+Qt-free, so the window's worker, the tests and the benchmarks share it.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+import os
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+from inspector.core.remote import protocol as proto
+from inspector.core.remote.protocol import ErrorKind, Op
+from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.remote.wire import WireError
+
+log = logging.getLogger(__name__)
+
+EventHandler = Callable[[str, Any], None]
+
+#: How long ``open`` waits for the agent's hello (ssh may take a while to connect).
+HELLO_TIMEOUT_S = 60.0
+#: After a cancel is sent, how long a call waits for the agent to answer before giving up.
+CANCEL_GRACE_S = 10.0
+#: Lines of the command's stderr kept to explain a failure.
+STDERR_LINES = 40
+#: How often a waiting call looks at its ``should_cancel``.
+POLL_S = 0.05
+
+
+class AgentError(InspectorError):
+    """A failure the agent reported (its ``kind``, message and detail, as sent).
+
+    An untrusted file also carries ``path``, ``wanted`` and ``host``, so the window can ask
+    "trust PATH on HOST?".
+    """
+
+    def __init__(self, kind: str, message: str, detail: str = "", **extra: Any) -> None:
+        super().__init__(message, detail=detail, kind=kind)
+        self.path: str | None = extra.get("path")
+        self.wanted: tuple[str, ...] = tuple(extra.get("wanted") or ())
+        self.host: str | None = extra.get("host")
+
+
+class ConnectionLost(InspectorError):
+    """The agent's process ended, or its pipe broke; nothing more will come from it."""
+
+    kind = ErrorKind.DISCONNECTED
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """What the agent said about itself at hello."""
+
+    protocol: str
+    agent: str
+    python: str
+    torch: str
+    host: str
+    pid: int
+    #: Agent's clock minus ours (seconds), estimated at hello: memory readings carry the
+    #: agent's time.time(), and the window plots them on its own clock.
+    clock_offset_s: float
+
+
+class _Pending:
+    def __init__(self, on_event: EventHandler | None) -> None:
+        self.on_event = on_event
+        self.done = threading.Event()
+        self.response: dict[str, Any] | None = None
+
+
+def command_argv(command: str | Sequence[str]) -> list[str]:
+    """The user's command line as argv (shell quoting, no shell): ``'ssh -J bastion gpu1 …'``."""
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command, posix=os.name != "nt")
+        except ValueError as exc:  # an unclosed quote
+            raise InspectorError(f"cannot read the command {command!r}: {exc}", kind="input") from None
+    else:
+        argv = list(command)
+    if not argv:
+        raise InspectorError("the command to start the agent is empty", kind="input")
+    return argv
+
+
+class AgentConnection:
+    """One running agent, reached through the pipes of the command that started it."""
+
+    def __init__(self, argv: Sequence[str], *, env: dict[str, str] | None = None) -> None:
+        self.argv = list(argv)
+        try:
+            self._process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                # Its own process group: Ctrl+C in the terminal that started the window
+                # reaches the window, which then closes the agent properly.
+                start_new_session=os.name != "nt",
+            )
+        except OSError as exc:
+            raise InspectorError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}", kind="input") from None
+        assert self._process.stdin is not None and self._process.stdout is not None and self._process.stderr is not None
+        self._stdin: IO[bytes] = self._process.stdin
+        self._ids = itertools.count(1)
+        self._pending: dict[int, _Pending] = {}
+        self._streams: dict[int, EventHandler] = {}
+        self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self.malformed_lines = 0
+        self.lost: str | None = None  # why the connection ended, once it has
+        self._lost_callbacks: list[Callable[[str], None]] = []
+        self.info: AgentInfo | None = None
+        self._reader = threading.Thread(target=self._read, args=(self._process.stdout,), name="agent-reader", daemon=True)
+        self._stderr_reader = threading.Thread(
+            target=self._read_stderr, args=(self._process.stderr,), name="agent-stderr", daemon=True
+        )
+        self._reader.start()
+        self._stderr_reader.start()
+
+    @classmethod
+    def open(
+        cls,
+        command: str | Sequence[str],
+        *,
+        timeout: float = HELLO_TIMEOUT_S,
+        env: dict[str, str] | None = None,
+        protocol: str = proto.PROTOCOL_VERSION,
+    ) -> "AgentConnection":
+        """Start ``command``, say hello, check the agent's version; ``InspectorError`` if any fails.
+
+        ``protocol`` is the version this client announces (a test announces another)."""
+        connection = cls(command_argv(command), env=env)
+        try:
+            connection.handshake(timeout=timeout, protocol=protocol)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def handshake(self, *, timeout: float = HELLO_TIMEOUT_S, protocol: str = proto.PROTOCOL_VERSION) -> AgentInfo:
+        """Say hello and check the agent's version (``open`` does it; a window that must be able
+        to abandon a slow ssh login constructs, keeps the connection, then calls this)."""
+        greeting = {"protocol": protocol, "client": "torch-device-inspector"}
+        self.info = _agent_info(self.call(Op.HELLO, greeting, timeout=timeout), time.time())
+        # The first hello waited for the agent to start (torch's import): a second one,
+        # answered at once, dates the agent's clock to within half a round trip.
+        sent = time.time()
+        again = self.call(Op.HELLO, greeting, timeout=timeout)
+        self.info = _agent_info(again, (sent + time.time()) / 2)
+        return self.info
+
+    # ------------------------------------------------------------------ calls
+
+    @property
+    def alive(self) -> bool:
+        return self.lost is None
+
+    def on_lost(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(reason)`` once when the connection ends (on the reader thread)."""
+        with self._lock:
+            if self.lost is None:
+                self._lost_callbacks.append(callback)
+                return
+        callback(self.lost)
+
+    def call(
+        self,
+        op: str,
+        args: dict[str, Any] | None = None,
+        *,
+        on_event: EventHandler | None = None,
+        should_cancel: Callable[[], bool] | None = None,
+        timeout: float | None = None,
+        on_poll: Callable[[], None] | None = None,
+    ) -> Any:
+        """Send one request and wait for its result; the agent's failure raises ``AgentError``.
+
+        ``should_cancel`` is polled every POLL_S: once True, a ``cancel`` goes to the agent,
+        which answers the request with a ``cancelled`` error at its next safe point.
+        ``on_poll`` runs every POLL_S on the calling thread (``on_event`` runs on the reader's):
+        a window's worker forwards what the events gathered from its own thread, in order.
+        """
+        ident, pending = self._send(op, args, on_event)
+        cancel_sent_at: float | None = None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            while not pending.done.wait(POLL_S):
+                if on_poll is not None:
+                    on_poll()
+                now = time.monotonic()
+                if cancel_sent_at is None and should_cancel is not None and should_cancel():
+                    cancel_sent_at = now
+                    self.send_only(Op.CANCEL, {"target": ident})
+                if cancel_sent_at is not None and now - cancel_sent_at > CANCEL_GRACE_S:
+                    raise Cancelled(f"the agent did not answer the cancel within {CANCEL_GRACE_S:g} s")
+                if deadline is not None and now > deadline:
+                    raise InspectorError(f"no answer from the agent to {op!r} within {timeout:g} s", kind=ErrorKind.DISCONNECTED)
+        finally:
+            with self._lock:
+                self._pending.pop(ident, None)
+        return _result_of(op, pending.response)
+
+    def start_stream(self, op: str, args: dict[str, Any], on_event: EventHandler, *, timeout: float = 30.0) -> int:
+        """A request whose events keep coming after its response (``memory.start``): the
+        handler stays registered until ``end_stream``. Returns the stream's id."""
+        ident, pending = self._send(op, args, on_event, stream=True)
+        try:
+            if not pending.done.wait(timeout):
+                raise InspectorError(f"no answer from the agent to {op!r} within {timeout:g} s", kind=ErrorKind.DISCONNECTED)
+            _result_of(op, pending.response)
+        except BaseException:
+            self.end_stream(ident)
+            raise
+        finally:
+            with self._lock:
+                self._pending.pop(ident, None)
+        return ident
+
+    def end_stream(self, ident: int) -> None:
+        with self._lock:
+            self._streams.pop(ident, None)
+
+    def send_only(self, op: str, args: dict[str, Any] | None = None) -> int:
+        """Send a request whose answer nobody waits for (a cancel, a rate change)."""
+        ident = next(self._ids)
+        self._write(proto.request(ident, op, args))
+        return ident
+
+    def _send(self, op: str, args: dict[str, Any] | None, on_event: EventHandler | None, *, stream: bool = False) -> tuple[int, _Pending]:
+        pending = _Pending(on_event)
+        with self._lock:
+            if self.lost is not None:
+                raise ConnectionLost(self.lost)
+            ident = next(self._ids)
+            self._pending[ident] = pending
+            if stream and on_event is not None:
+                self._streams[ident] = on_event
+        try:
+            self._write(proto.request(ident, op, args))
+        except BaseException:
+            with self._lock:
+                self._pending.pop(ident, None)
+                self._streams.pop(ident, None)
+            raise
+        return ident, pending
+
+    def _write(self, message: dict[str, Any]) -> None:
+        line = proto.dumps(message)
+        with self._write_lock:
+            try:
+                self._stdin.write(line)
+                self._stdin.flush()
+            except (OSError, ValueError):  # BrokenPipeError: the process is gone
+                self._connection_ended("the agent's input pipe is closed")
+                raise ConnectionLost(self.lost or "the agent's input pipe is closed") from None
+
+    # ------------------------------------------------------------------ reading
+
+    def _read(self, stdout: IO[bytes]) -> None:
+        try:
+            while True:
+                line = stdout.readline(proto.MAX_RESPONSE_BYTES + 1)
+                if not line:
+                    break
+                if len(line) > proto.MAX_RESPONSE_BYTES and not line.endswith(b"\n"):
+                    self._malformed(f"a line longer than {proto.MAX_RESPONSE_BYTES} bytes")
+                    _skip_line(stdout)
+                    continue
+                self._dispatch(line)
+        except (OSError, ValueError) as exc:
+            log.debug("reading from the agent failed: %s", exc)
+        finally:
+            self._connection_ended(self._exit_reason())
+
+    def _dispatch(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            message = proto.loads(line)
+        except WireError as exc:
+            self._malformed(f"{exc.message}: {line[:120]!r}")
+            return
+        ident = message.get("id")
+        if "event" in message:
+            with self._lock:
+                pending = self._pending.get(ident) if isinstance(ident, int) else None
+                handler = pending.on_event if pending is not None else None
+                handler = handler or (self._streams.get(ident) if isinstance(ident, int) else None)
+            if handler is None:
+                return  # an event for a request that is over (a cancelled stream's last round)
+            name, data = message.get("event"), message.get("data")
+            if not isinstance(name, str):
+                self._malformed("an event without a name")
+                return
+            try:
+                handler(name, data)
+            except Exception:  # noqa: BLE001 -- a handler's bug must not stop the reader
+                log.exception("handling the agent's %r event failed", name)
+            return
+        if "ok" not in message:
+            self._malformed(f"neither a response nor an event: {line[:120]!r}")
+            return
+        with self._lock:
+            pending = self._pending.get(ident) if isinstance(ident, int) else None
+        if pending is None:
+            if ident is None and message.get("ok") is False:
+                log.warning("the agent refused a line: %s", _error_text(message.get("error")))
+            return
+        pending.response = message
+        pending.done.set()
+
+    def _malformed(self, what: str) -> None:
+        self.malformed_lines += 1
+        log.warning("ignored a line from the agent: %s", what)
+
+    def _read_stderr(self, stderr: IO[bytes]) -> None:
+        try:
+            for raw in iter(lambda: stderr.readline(64 * 1024), b""):
+                text = raw.decode("utf-8", "replace").rstrip()
+                if text:
+                    self._stderr.append(text)
+                    log.debug("agent stderr: %s", text)
+        except (OSError, ValueError):
+            pass
+
+    def stderr_tail(self, lines: int = 5) -> str:
+        return "\n".join(list(self._stderr)[-lines:])
+
+    def _exit_reason(self) -> str:
+        try:
+            status = self._process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            status = None
+        self._stderr_reader.join(timeout=1)  # its last words explain the exit
+        last = next((s for s in reversed(self._stderr) if s.strip()), "")
+        what = "the agent's connection closed" if status is None else f"the agent exited (status {status})"
+        return f"{what}: {last[:300]}" if last else what
+
+    def _connection_ended(self, reason: str) -> None:
+        with self._lock:
+            if self.lost is not None:
+                return
+            self.lost = reason
+            pending = list(self._pending.values())
+            callbacks, self._lost_callbacks = self._lost_callbacks, []
+            self._streams.clear()
+        for p in pending:
+            if not p.done.is_set():  # an answer that came before the end stands
+                p.response = proto.error(None, ErrorKind.DISCONNECTED, reason)
+                p.done.set()
+        for callback in callbacks:
+            try:
+                callback(reason)
+            except Exception:  # noqa: BLE001 -- a listener's bug must not stop the others
+                log.exception("a connection-lost listener failed")
+
+    # ------------------------------------------------------------------ closing
+
+    def close(self, timeout: float = 2.0) -> int | None:
+        """Close the agent's stdin (it cancels its work and exits), wait ``timeout``, then
+        terminate and kill. Returns its exit status (None if it would not die). Idempotent."""
+        self.close_input()
+        try:
+            status = self._process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self._process.terminate()
+            try:
+                status = self._process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                try:
+                    status = self._process.wait(timeout=1)
+                except subprocess.TimeoutExpired:
+                    status = None
+        self._reader.join(timeout=2)
+        self._connection_ended("closed")
+        return status
+
+    def close_input(self) -> None:
+        """Close the agent's stdin without waiting: it cancels its work and exits."""
+        with self._write_lock:
+            try:
+                self._stdin.close()
+            except OSError:
+                pass
+
+    def kill(self) -> None:
+        """End the agent's process at once (a test's dropped connection)."""
+        self._process.kill()
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+
+def _skip_line(stream: IO[bytes]) -> None:
+    while True:
+        chunk = stream.readline(1 << 20)
+        if not chunk or chunk.endswith(b"\n"):
+            return
+
+
+def _result_of(op: str, response: dict[str, Any] | None) -> Any:
+    if response is None:  # pragma: no cover - done is set only with a response
+        raise ConnectionLost("no answer from the agent")
+    if response.get("ok") is True:
+        return response.get("result")
+    error = response.get("error")
+    if not isinstance(error, dict):
+        raise WireError(f"the agent's answer to {op!r} is neither a result nor an error")
+    kind, message, detail = error.get("kind"), error.get("message"), error.get("detail", "")
+    if not isinstance(kind, str) or not isinstance(message, str) or not isinstance(detail, str):
+        raise WireError(f"the agent's error for {op!r} lacks a kind or a message")
+    if kind == ErrorKind.DISCONNECTED:
+        raise ConnectionLost(message)
+    if kind == "cancelled":
+        raise Cancelled(message, detail=detail)
+    extra = {}
+    if isinstance(error.get("path"), str) and isinstance(error.get("host"), str):
+        wanted = error.get("wanted")
+        extra = {"path": error["path"], "host": error["host"], "wanted": [str(w) for w in wanted] if isinstance(wanted, list) else []}
+    raise AgentError(kind[:60], message, detail, **extra)
+
+
+def _error_text(error: Any) -> str:
+    return str(error.get("message")) if isinstance(error, dict) else "?"
+
+
+def _agent_info(hello: Any, local_time: float) -> AgentInfo:
+    if not isinstance(hello, dict):
+        raise WireError("the agent's hello is not an object")
+    version = hello.get("protocol")
+    if not proto.compatible(version):
+        raise InspectorError(
+            f"the agent speaks protocol {str(version)[:40]!r}, this window {proto.PROTOCOL_VERSION}: "
+            "install matching versions of torch-device-inspector on both sides",
+            kind=ErrorKind.VERSION,
+        )
+    remote_time = hello.get("time")
+    offset = float(remote_time) - local_time if isinstance(remote_time, (int, float)) and not isinstance(remote_time, bool) else 0.0
+
+    def text(key: str) -> str:
+        value = hello.get(key)
+        return value[:200] if isinstance(value, str) else "?"
+
+    pid = hello.get("pid")
+    return AgentInfo(
+        protocol=str(version),
+        agent=text("agent"),
+        python=text("python"),
+        torch=text("torch"),
+        host=text("host"),
+        pid=pid if isinstance(pid, int) and not isinstance(pid, bool) else -1,
+        clock_offset_s=offset,
+    )
+
+
+def local_agent_command() -> list[str]:
+    """This Python running the agent: the "remote" command of tests and benchmarks."""
+    return [sys.executable, "-m", "inspector", "agent"]

@@ -1,0 +1,277 @@
+"""Device maps: read as hostile input, applied as a transaction, explained in words.
+
+No GPU here: a real split uses cpu + meta (tensors without data, on which a forward still
+runs and gives shapes); fake GPUs (tests/fake_cuda.py) exist for discovery only, so a map
+onto them fails half-way, which is exactly what the rollback test needs.
+"""
+
+import json
+
+import pytest
+import torch
+from torch import nn
+
+from inspector.core.moves.crossings import measure_crossings
+from inspector.core.moves.device_map import (
+    MAX_FILE_BYTES,
+    apply_device_map,
+    compress_names,
+    explain,
+    measure,
+    parse_device_map,
+    read_device_map,
+)
+from inspector.core.errors import InputError
+from tests.fake_cuda import GiB, fake_cuda
+
+
+class Decoder(nn.Module):
+    """The shape of a causal LM: embedding, numbered layers, a head, a buffer of its own."""
+
+    def __init__(self, layers=4, width=16, vocab=50):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(vocab, width)
+        self.layers = nn.ModuleList(nn.Sequential(nn.Linear(width, width), nn.LayerNorm(width)) for _ in range(layers))
+        self.lm_head = nn.Linear(width, vocab)
+
+    def forward(self, ids):
+        x = self.embed_tokens(ids)
+        for layer in self.layers:
+            x = layer(x)
+        return self.lm_head(x)
+
+
+def _state(module):
+    return {k: (v.device, v.dtype, v.clone()) for k, v in module.state_dict(keep_vars=True).items()}
+
+
+def test_a_map_split_between_cpu_and_meta_is_applied_and_laid_out():
+    model = Decoder()
+    dmap = parse_device_map({"embed_tokens": "cpu", "layers.0": "cpu", "layers.1": "cpu", "layers.2": "meta", "layers.3": "meta", "lm_head": "meta"})
+    result = apply_device_map(model, dmap)
+    assert result.ok, result.error
+    assert model.layers[1][0].weight.device.type == "cpu"
+    assert model.layers[2][0].weight.device.type == "meta" and model.lm_head.bias.device.type == "meta"
+    by_device = {share.device: share for share in result.layout}
+    assert by_device["cpu"].modules == ("embed_tokens", "layers.0–1")
+    assert by_device["meta"].modules == ("layers.2–3", "lm_head")
+    head = model.lm_head.weight.nbytes + model.lm_head.bias.nbytes
+    assert by_device["meta"].bytes == 2 * sum(p.nbytes for p in model.layers[2].parameters()) + head
+
+
+def test_crossings_are_measured_per_forward_with_the_sending_and_receiving_module():
+    model = Decoder(width=16)
+    dmap = parse_device_map({"embed_tokens": "cpu", "layers.0": "cpu", "layers.1": "meta", "layers.2": "meta", "layers.3": "meta", "lm_head": "meta"})
+    ids = torch.randint(0, 50, (2, 8))
+    result = measure(model, dmap, apply_device_map(model, dmap), ids)
+    crossings = result.crossings.crossings
+    assert len(crossings) == 1
+    c = crossings[0]
+    assert (c.source, c.source_device, c.target, c.target_device) == ("layers.0", "cpu", "layers.1", "meta")
+    assert c.bytes_per_forward == 2 * 8 * 16 * 4 and c.tensors == 1
+    assert "layers.0 on cpu hands 1.0 KiB (1 tensor) to layers.1 on meta each forward" in result.findings
+    assert result.crossings.output_device == "meta" and result.crossings.error is None
+
+
+def test_an_input_on_another_device_than_its_first_module_is_said_in_words():
+    model = Decoder()
+    dmap = parse_device_map({"embed_tokens": "meta", "layers": "meta", "lm_head": "meta"})
+    result = measure(model, dmap, apply_device_map(model, dmap), torch.randint(0, 50, (3, 5)))
+    assert result.findings[0] == "the input is on cpu but embed_tokens is on meta: 120 B (1 tensor) cross each forward"
+
+
+def test_a_transformer_with_two_inputs_names_both_hand_offs():
+    torch.manual_seed(0)
+    model = nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_layers=2, dim_feedforward=32)
+    dmap = parse_device_map({"encoder": "cpu", "decoder.layers.0": "cpu", "decoder.layers.1": "meta", "decoder.norm": "meta"})
+    src, tgt = torch.randn(5, 2, 16), torch.randn(4, 2, 16)
+    result = measure(model, dmap, apply_device_map(model, dmap), (src, tgt))
+    ends = {(c.source, c.target): c.bytes_per_forward for c in result.crossings.crossings}
+    assert ends == {("encoder", "decoder.layers.1"): src.nbytes, ("decoder.layers.0", "decoder.layers.1"): tgt.nbytes}
+
+
+def test_a_model_that_moves_its_own_activations_is_measured_without_a_map():
+    class Pipeline(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Linear(4, 4)
+            self.b = nn.Linear(4, 4).to("meta")
+
+        def forward(self, x):
+            return self.b(self.a(x).to("meta"))
+
+    report = measure_crossings(Pipeline(), torch.randn(3, 4))
+    (c,) = report.crossings
+    assert (c.source, c.source_device, c.target_device, c.bytes_per_forward) == ("a", "cpu", "meta", 48)
+    assert c.target == "the model's forward"
+
+
+def test_a_map_that_fails_half_way_leaves_the_model_exactly_as_it_was(monkeypatch):
+    fake_cuda(monkeypatch, count=2)  # listed, but no tensor can go there
+    model = Decoder()
+    model.lm_head.weight.grad = torch.randn_like(model.lm_head.weight)
+    params_before = {name: p for name, p in model.named_parameters()}
+    before = _state(model)
+    dmap = parse_device_map({"embed_tokens": "cpu", "layers": "meta", "lm_head": 1})
+    result = apply_device_map(model, dmap)
+    assert not result.ok
+    assert result.error.message.startswith("applying the device map failed") and result.error.message.endswith("the model is as it was before")
+    after = _state(model)
+    assert {k: (d, t) for k, (d, t, _) in after.items()} == {k: (d, t) for k, (d, t, _) in before.items()}
+    assert all(torch.equal(after[k][2], before[k][2]) for k in before)
+    assert all(p is params_before[name] for name, p in model.named_parameters())  # same objects, meta ones too
+    assert model.lm_head.weight.grad is not None and model.lm_head.weight.grad.device.type == "cpu"
+
+
+def test_tied_weights_move_once_and_a_conflicting_entry_is_named():
+    model = Decoder()
+    model.lm_head = nn.Linear(16, 50, bias=False)
+    model.lm_head.weight = model.embed_tokens.weight
+    dmap = parse_device_map({"embed_tokens": "meta", "layers": "cpu", "lm_head": "cpu"})
+    result = apply_device_map(model, dmap)
+    assert result.ok
+    assert model.lm_head.weight is model.embed_tokens.weight and model.embed_tokens.weight.device.type == "meta"
+    assert any("lm_head.weight is tied to a weight the map put on meta" in f for f in result.findings)
+
+
+def test_buffers_the_map_leaves_out_are_named():
+    model = nn.BatchNorm1d(4)
+    model.register_buffer("extra", torch.zeros(2))
+    result = apply_device_map(model, parse_device_map({"weight": "meta", "bias": "meta"}))
+    assert result.ok
+    assert "4 buffers are not in the map and stay where they were: running_mean, running_var, num_batches_tracked and 1 more" in result.findings
+
+
+def test_modules_on_the_cpu_are_explained_by_the_budget_when_the_file_has_it(monkeypatch):
+    fake_cuda(monkeypatch, count=2)
+    model = Decoder(layers=6)
+    entries = {"embed_tokens": 0, **{f"layers.{i}": (0 if i < 3 else "cpu") for i in range(6)}, "lm_head": "cpu"}
+    dmap = parse_device_map({"device_map": entries, "max_memory": {"0": "7KiB", "cpu": "64GiB"}})
+    (finding,) = explain(model, dmap, [])
+    placed = model.embed_tokens.weight.nbytes + 3 * sum(p.nbytes for p in model.layers[0].parameters())
+    assert finding.startswith("layers.3–5, lm_head are on cpu: the budget for cuda:0 (7.0 KiB in max_memory) was used up")
+    assert f"({placed / 1024:.1f} KiB placed there)" in finding
+
+
+def test_without_budgets_a_spill_onto_the_cpu_says_the_gpu_had_room(monkeypatch):
+    gpus = fake_cuda(monkeypatch, count=1)
+    gpus[0].free_bytes = 40 * GiB
+    model = Decoder()
+    dmap = parse_device_map({"embed_tokens": 0, "layers": 0, "lm_head": "cpu"})
+    (finding,) = explain(model, dmap, [])
+    assert finding.startswith("lm_head is on cpu (")
+    assert "though cuda:0 has" in finding and "the map, not the memory, put them there" in finding
+
+
+def test_names_compress_to_ranges():
+    names = ["m.layers.0", "m.layers.1", "m.layers.2", "m.norm", "m.layers.5", "m.layers.6"]
+    assert compress_names(names) == ["m.layers.0–2", "m.norm", "m.layers.5–6"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"{not json", "is not a device map: it is not JSON (line 1)"),
+        (b"[1, 2]", "a device map is a JSON object"),
+        (b"{}", "the device map is empty"),
+        (b'{"a": "gpu7"}', "device map entry 'a': 'gpu7' is not a device name"),
+        (b'{"a": -1}', "device map entry 'a': -1 is not a GPU index"),
+        (b'{"a": true}', "device map entry 'a': True is not a device"),
+        (b'{"a": "disk"}', "'disk' (accelerate's offload to disk) cannot be applied here"),
+        (b'{"a": NaN}', "it is not JSON"),
+        (b'{"a\\u001b[31m": "cpu"}', "'a\\x1b[31m' is not a module name"),
+        (b"\xff\xfe", "it is not UTF-8 text"),
+        (b"[" * 100_000 + b"]" * 100_000, "it is not JSON"),
+        (b'{"device_map": {"a": 0}, "max_memory": {"0": "lots"}}', "max_memory for '0' is 'lots', not a size"),
+    ],
+)
+def test_a_hostile_map_file_is_one_line_of_error(tmp_path, content, message):
+    path = tmp_path / "map.json"
+    path.write_bytes(content)
+    with pytest.raises(InputError) as info:
+        read_device_map(path)
+    assert message in info.value.message
+    assert "\n" not in info.value.message and "\x1b" not in info.value.message
+
+
+def test_a_huge_map_file_is_refused_before_it_is_parsed(tmp_path):
+    path = tmp_path / "map.json"
+    with path.open("wb") as fh:
+        fh.truncate(MAX_FILE_BYTES + 10)
+    with pytest.raises(InputError, match="is larger than 16.0 MiB: not a device map"):
+        read_device_map(path)
+
+
+def test_unknown_module_names_are_refused_before_anything_moves():
+    model = Decoder()
+    with pytest.raises(InputError, match=r"names 'model.layers.0' and 1 more, which is no module or tensor of the model \(its modules are named like"):
+        apply_device_map(model, parse_device_map({"model.layers.0": 0, "model.norm": "cpu"}))
+    assert all(p.device.type == "cpu" for p in model.parameters())
+
+
+@pytest.mark.cpu_only
+def test_an_absent_gpu_is_refused_before_anything_moves():
+    model = Decoder()
+    with pytest.raises(InputError, match="cuda:0 is not available"):
+        apply_device_map(model, parse_device_map({"embed_tokens": 0, "layers": "meta", "lm_head": "meta"}))
+    assert all(p.device.type == "cpu" for p in model.parameters())
+
+
+def test_accelerate_values_read_as_our_device_ids(tmp_path):
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"a": 0, "b": "cuda", "c": "cuda:1", "d": "cpu", "e": "meta", "f": "3"}))
+    assert read_device_map(path).as_dict() == {"a": "cuda:0", "b": "cuda:0", "c": "cuda:1", "d": "cpu", "e": "meta", "f": "cuda:3"}
+
+
+class _Recurrent(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(8, 16, num_layers=2)
+        self.head = nn.Linear(16, 4)
+
+    def forward(self, x):
+        out, _ = self.rnn(x)
+        return self.head(out)
+
+
+def test_an_lstm_hands_its_output_sequence_to_a_head_on_another_device():
+    model = _Recurrent()
+    dmap = parse_device_map({"rnn": "cpu", "head": "meta"})
+    result = measure(model, dmap, apply_device_map(model, dmap), torch.randn(5, 3, 8))
+    (c,) = result.crossings.crossings
+    assert (c.source, c.target, c.bytes_per_forward) == ("rnn", "head", 5 * 3 * 16 * 4)
+
+
+def test_a_cnn_with_batchnorm_keeps_its_buffers_with_its_module_and_its_mode():
+    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU(), nn.Flatten(), nn.Linear(8 * 6 * 6, 10))
+    model.train()
+    dmap = parse_device_map({"0": "cpu", "1": "meta", "4": "meta"})
+    result = measure(model, dmap, apply_device_map(model, dmap), torch.randn(2, 3, 8, 8))
+    assert model[1].running_mean.device.type == "meta" and model[1].num_batches_tracked.device.type == "meta"
+    assert model.training  # measured in eval mode, given back in train mode
+    assert [(c.source, c.target) for c in result.crossings.crossings] == [("0", "1")]
+
+
+def test_a_model_of_ten_thousand_tensors_is_laid_out_in_ranges():
+    model = nn.Sequential(*[nn.Linear(2, 2) for _ in range(5000)])
+    dmap = parse_device_map({str(i): ("cpu" if i < 2500 else "meta") for i in range(5000)})
+    result = apply_device_map(model, dmap)
+    assert result.ok
+    assert {s.device: (s.modules, s.tensors) for s in result.layout} == {"cpu": (("0–2499",), 5000), "meta": (("2500–4999",), 5000)}
+
+
+def test_a_meta_model_cannot_be_mapped_to_real_devices_and_says_why():
+    with torch.device("meta"):
+        model = nn.Linear(4, 4)
+    result = apply_device_map(model, parse_device_map({"": "cpu"}))
+    assert not result.ok and "load its weights first" in result.error.message
+    assert model.weight.device.type == "meta"
+
+
+def test_crossings_leave_no_hook_behind_and_say_when_hooks_cannot_be_added():
+    model = Decoder()
+    measure_crossings(model, torch.randint(0, 50, (1, 3)))
+    assert all(not m._forward_pre_hooks and not m._forward_hooks for m in model.modules())
+    scripted = torch.jit.script(nn.Sequential(nn.Linear(2, 2)))
+    report = measure_crossings(scripted, torch.randn(1, 2))
+    assert report.crossings == () and report.error.startswith("crossings cannot be measured on this model")
