@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector import cli
-from inspector.cli import main
+from inspector.cli import common, main
 from inspector.core.measure import timing
 from tests.unwritable import unwritable
 
@@ -221,7 +220,7 @@ def test_a_run_count_that_would_take_too_long_stops_at_the_time_cap(capsys, sand
 
 
 def test_help_states_the_caps_the_core_enforces(capsys):
-    assert (cli.MAX_SAMPLES, cli.MAX_MEASURE_SECONDS) == (timing.MAX_SAMPLES, timing.MAX_MEASURE_SECONDS)
+    assert (common.MAX_SAMPLES, common.MAX_MEASURE_SECONDS) == (timing.MAX_SAMPLES, timing.MAX_MEASURE_SECONDS)
     with pytest.raises(SystemExit):
         main(["bench", "--help"])
     text = " ".join(capsys.readouterr().out.split())

@@ -237,12 +237,12 @@ def test_bench_stops_asking_a_device_that_cannot_be_read(capsys, tmp_path, monke
 
 
 def test_a_device_failing_to_measure_keeps_the_others_results(capsys, tmp_path, monkeypatch):
-    from inspector import cli
+    from inspector.cli import bench
     from inspector.core.measure import timing
     from inspector.core.errors import InspectorError
 
     # Two targets on this one-device machine: the CPU twice, the second running out of memory.
-    monkeypatch.setattr(cli, "_bench_targets", lambda args: ["cpu", "cpu"])
+    monkeypatch.setattr(bench, "_bench_targets", lambda args: ["cpu", "cpu"])
     real, calls = timing.measure_latency, []
 
     def measure(loaded, **kwargs):
@@ -352,6 +352,7 @@ def test_a_torchrun_rank_leaves_without_the_interpreters_teardown(monkeypatch):
     import os
 
     from inspector import cli
+    from inspector.cli import exits
 
     left: list[int] = []
 
@@ -364,13 +365,13 @@ def test_a_torchrun_rank_leaves_without_the_interpreters_teardown(monkeypatch):
 
     monkeypatch.setattr(os, "_exit", leave)
     monkeypatch.setattr(cli, "main", lambda: 0)
-    monkeypatch.setattr(cli, "_LEAVE_AT_ONCE", False)
+    monkeypatch.setattr(exits, "_LEAVE_AT_ONCE", False)
     with pytest.raises(SystemExit) as ended:
         cli.entry()
     assert ended.value.code == 0 and left == []
 
     def rank() -> int:
-        cli._LEAVE_AT_ONCE = True  # as cmd_bench does under torchrun
+        exits._LEAVE_AT_ONCE = True  # as cmd_bench does under torchrun
         return 3
 
     monkeypatch.setattr(cli, "main", rank)
@@ -380,11 +381,11 @@ def test_a_torchrun_rank_leaves_without_the_interpreters_teardown(monkeypatch):
 
 
 def test_bench_under_torchrun_asks_to_leave_at_once(monkeypatch):
-    from inspector import cli
+    from inspector.cli import bench, exits
 
-    monkeypatch.setattr(cli, "_LEAVE_AT_ONCE", False)
-    monkeypatch.setattr(cli, "_bench_ranks", lambda args, env, shape, output: 0)
+    monkeypatch.setattr(exits, "_LEAVE_AT_ONCE", False)
+    monkeypatch.setattr(bench, "_bench_ranks", lambda args, env, shape, output: 0)
     for name, value in (("RANK", "1"), ("LOCAL_RANK", "1"), ("WORLD_SIZE", "2")):
         monkeypatch.setenv(name, value)
     assert main(["bench", "example", "--runs", "3"]) == 0
-    assert cli._LEAVE_AT_ONCE
+    assert exits._LEAVE_AT_ONCE

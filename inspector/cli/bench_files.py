@@ -1,0 +1,50 @@
+"""The files ``bench`` writes: the timing report (with its plots in HTML when Qt is
+installed) and the Chrome trace; and the check, before measuring, that their paths can work."""
+
+from __future__ import annotations
+
+from inspector.cli.printing import _plain, _say
+
+
+def _check_file(flag: str, path: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse an output path for ``flag`` that cannot work, before measuring."""
+    from inspector.core.files.output_path import check_output_path
+
+    check_output_path(path, suffixes, what=flag)
+
+
+def _write_trace(path: str, ranks) -> None:
+    from inspector.core.measure import trace as trace_mod
+
+    built = trace_mod.build_trace(ranks)
+    trace_mod.write_trace(built, path)
+    note = built["otherData"].get("note")
+    _say(f"trace written: {_plain(path)}" + (f" ({_plain(note)})" if note else ""))
+
+
+def _write_report(report: dict, output, *, measured: bool, what: str = "") -> None:
+    """Write the report, unless nothing was measured: a run whose every device failed must
+    not replace a good report with an empty one."""
+    from inspector.core.report import timing_report as report_mod
+
+    if not measured:
+        kept = " (the file already there is left as it was)" if output.exists() else ""
+        _say(f"note: nothing was measured, so no report was written to {_plain(output)}{kept}")
+        return
+    path = report_mod.save_report(report, output, images=_report_images(report, str(output)))
+    _say(f"report written: {_plain(path)}{what}")
+
+
+def _report_images(report: dict, output: str):
+    """Plots for an HTML report, rendered with Qt when it is installed; None otherwise."""
+    if not output.lower().endswith(".html"):
+        return None
+    try:
+        # The renderer imports Qt lazily, so a server without PySide6 fails at the call.
+        import pyqtgraph  # noqa: F401
+        from PySide6 import QtWidgets  # noqa: F401
+
+        from inspector.gui.report_images import render_report_images
+    except ImportError:
+        return None  # the page itself says the plots were left out, and why
+    return render_report_images(report)

@@ -1,0 +1,40 @@
+"""``devices``: every device with its memory, as a table, JSON or Prometheus text."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from inspector.cli.printing import _plain, _print, _table
+from inspector.core.units import format_bytes
+
+
+def cmd_devices(args) -> int:
+    from inspector.core.devices.discovery import discover_devices
+
+    inv = discover_devices()
+    if getattr(args, "prometheus", False):
+        from inspector.core.devices.prometheus import render_prometheus
+
+        sys.stdout.write(render_prometheus(inv))
+        sys.stdout.flush()
+        return 0
+    if args.json:
+        _print(json.dumps(inv.to_dict(), indent=2))
+        return 0
+    rows = []
+    for d in inv.devices:
+        used = d.used_bytes
+        rows.append(
+            [
+                d.id,
+                d.name,
+                f"{format_bytes(used)} / {format_bytes(d.total_bytes)}",
+                format_bytes(d.free_bytes),
+                format_bytes(d.allocated_bytes),
+            ]
+        )
+    _print(_table(["ID", "NAME", "USED / TOTAL", "FREE", "THIS PROCESS"], rows))
+    for note in inv.notes:
+        _print(f"note: {_plain(note)}")
+    return 0

@@ -1,0 +1,60 @@
+"""``fit``: will one step fit on a device? Estimated without allocating, then proven by one
+real step unless ``--no-measure``."""
+
+from __future__ import annotations
+
+import json
+
+from inspector.cli.common import _device_name, _load
+from inspector.cli.printing import _plain, _print
+from inspector.core.files.user_output import user_output_to_stderr
+from inspector.core.units import format_bytes
+
+
+def _fit_text(spec: str, result) -> str:
+    shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or "no input"
+    fits = {True: "yes", False: "NO", None: "unknown (free memory not known)"}[result.fits]
+    if result.margin_bytes is not None:
+        word = "margin" if result.margin_bytes >= 0 else "short by"
+        fits += f" ({word} {format_bytes(abs(result.margin_bytes))})"
+    if result.measured_peak_bytes is not None:
+        measured = f"{format_bytes(result.measured_peak_bytes)} (measured/estimated {result.ratio:.3f}; {result.measured_reason})"
+    else:
+        measured = f"— ({result.measured_reason})"
+    activations = format_bytes(result.activations_bytes) if result.activations_bytes is not None else "— (no input)"
+    rows = [
+        ["parameters", format_bytes(result.parameters_bytes)],
+        ["buffers", format_bytes(result.buffers_bytes)],
+        ["gradients", format_bytes(result.gradients_bytes)],
+        ["optimizer state", format_bytes(result.optimizer_state_bytes)],
+        ["activations", activations],
+        ["estimated peak", format_bytes(result.estimated_peak_bytes)],
+        ["free", format_bytes(result.free_bytes)],
+        ["fits", fits],
+        ["measured peak", measured],
+    ]
+    head = f"Will it fit? {_plain(spec)} on {result.device}, {result.dtype}, optimizer {result.optimizer}, {result.mode}, input {shapes}"
+    lines = [head, ""] + [f"  {name:<16} {value}" for name, value in rows]
+    lines += [f"note: {_plain(n)}" for n in result.notes]
+    return "\n".join(lines)
+
+
+def cmd_fit(args) -> int:
+    from inspector.core.measure.fit import FitRequest, estimate_fit
+    from inspector.core.files.inputs import parse_inputs
+
+    inputs = parse_inputs(args.input_shape) if args.input_shape else None
+    device = _device_name(args.device)
+    with user_output_to_stderr():  # a factory's prints must not spoil --json
+        loaded = _load(args)
+    request = FitRequest(
+        device=device, dtype=args.dtype, optimizer=args.optimizer, mode=args.mode,
+        inputs=inputs, measure=not args.no_measure,
+    )
+    with user_output_to_stderr():  # the model's forward may print
+        result = estimate_fit(loaded, request)
+    if args.json:
+        _print(json.dumps(result.to_dict(), indent=2))
+    else:
+        _print(_fit_text(loaded.spec, result))
+    return 0

@@ -1,0 +1,107 @@
+"""What every sub-command prints with: tables, escaped text on stdout and stderr, the
+version text, the progress bar and the one-line account of a move.
+
+Text from a file or a model (tensor and module names, paths, messages) is escaped here, so
+none of it can start a line of its own or drive the terminal. Imports only the core's light
+modules at load; anything torch-heavy is imported inside the function that needs it.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Sequence
+
+from inspector.core.files.terminal_text import escape_control
+from inspector.core.units import format_bytes
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int] = frozenset()) -> str:
+    # Hand-written: a few lines here beat a dependency (tabulate/rich) on a GPU server.
+    # Cells may hold names from a file: escaped, so none can start a line of its own.
+    rows = [[_plain(cell) for cell in row] for row in rows]
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)] if rows else [len(h) for h in headers]
+    def line(cells):
+        return "  ".join(
+            (str(c).rjust(w) if i in right else str(c).ljust(w)) for i, (c, w) in enumerate(zip(cells, widths))
+        ).rstrip()
+    return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def _plain(value: object) -> str:
+    """Text that came from a file or a model, as one line with its control characters escaped."""
+    return escape_control(str(value))
+
+
+def _print(text: str = "") -> None:
+    print(escape_control(text, keep_newlines=True), flush=True)
+
+
+def _say(text: str) -> None:
+    """A line for the user on stderr; parts from files are escaped where the text is built,
+    and any control character left is escaped here (the program's own newlines stay)."""
+    print(escape_control(text, keep_newlines=True), file=sys.stderr, flush=True)
+
+
+def version_text() -> str:
+    from inspector.core.devices.environment import version_lines
+
+    try:
+        # Imports Qt: fails cleanly where PySide6 or pyqtgraph is missing (a GPU server).
+        from inspector.gui.branding import toolkit_line
+    except ImportError:
+        toolkit = "Qt not installed (PySide6 missing: only the headless commands work)"
+    else:
+        toolkit = toolkit_line()
+    return "\n".join(version_lines(toolkit))
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr, only when stderr is a terminal.
+
+    Hand-written (a dozen lines) rather than adding tqdm as a dependency of a GPU-server CLI.
+    """
+
+    def __init__(self, label: str) -> None:
+        from inspector.core.measure.time_left import TimeLeft, time_left_text
+
+        self._left_text = time_left_text
+        self.label = label
+        self.enabled = sys.stderr.isatty()
+        self._last = -1
+        self._time_left = TimeLeft()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total <= 0:
+            return
+        left = self._left_text(self._time_left.update(done, total))
+        pct = min(100, int(100 * done / total))
+        if pct == self._last:
+            return
+        self._last = pct
+        filled = pct // 4
+        end = "\n" if pct >= 100 else ""
+        left = f" {left}" if left and pct < 100 else ""
+        sys.stderr.write(f"\r{self.label:<24} [{'#' * filled}{' ' * (25 - filled)}] {pct:3d}%{left:<26}{end}")
+        sys.stderr.flush()
+
+
+def _move_text(move) -> str:
+    from inspector.core.units import format_seconds
+
+    # Warnings name module classes, which come from the user's file: shown as plain text.
+    extra = "".join(f"\n  warning: {_plain(w)}" for w in getattr(move, "warnings", ()))
+    if not move.ok:
+        return f"move failed: {_plain(move.call)}: {_plain(move.error.message)}{extra}"
+    speed = ""
+    if move.gbps:
+        speed = f" ({move.gbps:.2f} GB/s)" if move.gbps >= 0.01 else " (< 0.01 GB/s)"
+    note = f"\n  note: {_plain(move.note)}" if move.note else ""
+    peak = getattr(move, "peak_bytes", None) or {}
+    if move.bytes and peak:
+        # The price of the rollback: every original is kept until the move has succeeded.
+        where = ", ".join(f"{d} {format_bytes(b)}" for d, b in sorted(peak.items()))
+        extra = f"\n  peak: {where} (model and copies together: originals are kept until success)" + extra
+    return (
+        f"moved: {move.call}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, "
+        f"{move.source} -> {move.target}{note}{extra}"
+    )
