@@ -118,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("fit", parents=[sub_common], help="will one step fit on a device? estimated without allocating, then proven by one real step")
     _fit_args(p)
 
-    p = sub.add_parser("compare", parents=[sub_common], help="compare two timing reports: latency ratios with 95 % confidence intervals, moves, environments")
+    p = sub.add_parser("compare", parents=[sub_common], help="compare two timing reports: latency ratios with 95 %% confidence intervals, moves, environments")
     p.add_argument("report_a", metavar="A.json", help="a timing report written by bench or the window (.json)")
     p.add_argument("report_b", metavar="B.json", help="the report to compare with A (ratios are B over A)")
     p.add_argument("--json", action="store_true", help="machine-readable output")

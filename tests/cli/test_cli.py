@@ -389,3 +389,14 @@ def test_bench_under_torchrun_asks_to_leave_at_once(monkeypatch):
         monkeypatch.setenv(name, value)
     assert main(["bench", "example", "--runs", "3"]) == 0
     assert exits._LEAVE_AT_ONCE
+
+
+def test_top_level_help_lists_every_command(capsys):
+    # "95 % confidence" in a sub-command's help once crashed argparse's % formatting here.
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("devices", "inspect", "bench", "fit", "compare", "agent"):
+        assert command in out
+    assert "95 % confidence" in out
