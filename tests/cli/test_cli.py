@@ -399,4 +399,4 @@ def test_top_level_help_lists_every_command(capsys):
     out = capsys.readouterr().out
     for command in ("devices", "inspect", "bench", "fit", "compare", "agent"):
         assert command in out
-    assert "95 % confidence" in out
+    assert "latency ratios with 95 %" in out
