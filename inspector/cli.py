@@ -247,7 +247,7 @@ def _device_name(text: str, method: str = "to") -> str:
 
 def _move_request(method: str, device: str | None, dtype: str | None, pinned: bool):
     from inspector.core.errors import InputError
-    from inspector.core.moves.transaction import MoveRequest
+    from inspector.core.moves.request import MoveRequest
 
     if method == "cpu" and device not in (None, "cpu"):
         raise InputError(f"--method cpu moves to the CPU only, but {device} was asked for")
@@ -517,7 +517,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     from inspector.core.devices.discovery import available_device_ids
     from inspector.core.errors import InputError
     from inspector.core.measure.memory_log import BackgroundSampler
-    from inspector.core.moves.transaction import MoveRequest
+    from inspector.core.moves.request import MoveRequest
     from inspector.core.session import BenchmarkRequest
     from inspector.core.measure.timing import model_device
 

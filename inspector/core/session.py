@@ -28,7 +28,8 @@ from inspector.core.files.inputs import InputsLike, as_specs
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.placement.model_memory import model_bytes
 from inspector.core.files.models import LoadedModel
-from inspector.core.moves.transaction import MoveRequest, MoveResult
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import MoveResult
 from inspector.core.placement.tensor_rows import Placement
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode
 

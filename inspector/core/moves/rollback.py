@@ -341,7 +341,7 @@ class ConversionLog:
 
     ``keep(t, size, made)`` is called on a tensor just before the move changes it (``size``:
     its bytes, ``made``: the copy's). In-place changes (``.data =``) are undone by setting
-    the alias back; swaps by swapping the alias back. The move's common case (``moves._Seam``:
+    the alias back; swaps by swapping the alias back. The move's common case (``core.moves.seam``:
     a small plain contiguous tensor at the start of its storage) logs ``(storage, dtype)`` in
     the alias's place, and the tensor is rebuilt from them, with the shape and strides it has,
     only after a failure: ``Tensor.to`` keeps a dense tensor's strides, and a storage object

@@ -21,10 +21,12 @@ from torch import nn
 from torch.nn.utils import parametrizations
 from torch.testing._internal.two_tensor import TwoTensor
 
-from inspector.core.moves import transaction as moves
+from inspector.core.moves import seam
 from inspector.core.moves import rollback
 from inspector.core.files.models import LoadedModel
-from inspector.core.moves.transaction import MoveRequest, move_model, preview_move
+from inspector.core.moves.price import preview_move
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import move_model
 from tests.fake_cuda import fake_cuda
 
 CAST = MoveRequest("to", dtype="float64")
@@ -365,7 +367,7 @@ def test_failure_at_every_tensor_leaves_the_module_as_it_was(conversion, optimiz
 def test_cancel_before_every_tensor_leaves_the_module_as_it_was(conversion, kind, entries, monkeypatch):
     """``entries``: small originals are logged as storage objects, big ones (over
     ``STORAGE_ENTRY_MAX_BYTES``, none in these tiny models) as Tensor aliases: both rebuilt."""
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     if entries == "tensor":
         monkeypatch.setattr(rollback, "STORAGE_ENTRY_MAX_BYTES", 0)
     for k in range(_tensor_count(kind)):
@@ -393,7 +395,7 @@ def test_parameters_sharing_one_storage_share_it_again_after_a_rollback(conversi
     loaded = _build("odd-strides", "sgd")
     module = loaded.module
     storage = module.first.untyped_storage().data_ptr()
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     calls = iter(range(1_000))
     result = move_model(loaded, CAST, should_cancel=lambda: next(calls) == 4)
     assert result.error is not None and result.error.kind == "cancelled"
@@ -404,7 +406,7 @@ def test_parameters_sharing_one_storage_share_it_again_after_a_rollback(conversi
 
 def test_a_recurrent_module_after_a_rollback_matches_a_fresh_copy(monkeypatch):
     """The bug that started this: an LSTM's forward raised after a rolled-back cast."""
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     loaded = _build("lstm", "sgd")
     expected = _forward(loaded)
     result = move_model(loaded, CAST, should_cancel=iter([False, False, True]).__next__)
@@ -440,7 +442,7 @@ def test_a_custom_apply_is_named_before_the_move():
 
 @pytest.mark.parametrize("layout", ["coo", "csr"])
 def test_sparse_tensors_move_and_roll_back(conversion, layout, monkeypatch):
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     dense = torch.tensor([[0.0, 1.5], [2.0, 0.0]])
     sparse = dense.to_sparse() if layout == "coo" else dense.to_sparse_csr()
     module = nn.Linear(2, 2)
@@ -493,7 +495,7 @@ def test_the_gpu_checks_lstm_rollback_logic_holds_on_the_cpu():
 def test_scripted_and_transformer_models_roll_back_at_every_tensor(kind, monkeypatch):
     """TorchScript keeps parameters in C++ behind dict-like wrappers; a Transformer has
     many kinds of layers. Both roll back exactly wherever the move is cancelled."""
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     torch.manual_seed(0)
     if kind == "torchscript":
         model: nn.Module = torch.jit.script(nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)))
@@ -549,7 +551,7 @@ def test_seconds_are_the_calls_not_our_callbacks(monkeypatch):
     """A slow progress callback (a GUI busy repainting) does not inflate the receipt."""
     import time
 
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     loaded = _many_small()
     slept: list[float] = []
 
@@ -567,13 +569,13 @@ def test_seconds_are_the_calls_not_our_callbacks(monkeypatch):
 
 def test_a_rollback_that_breaks_says_the_model_is_not_as_before(monkeypatch):
     """A bug in the rollback must not turn into "as it was before", nor into an exception."""
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     loaded = _build("linear", "sgd")
 
     def broken(self: object) -> None:
         raise RuntimeError("restore broke\nmore text")
 
-    monkeypatch.setattr(moves.rollback.ConversionLog, "restore", broken)
+    monkeypatch.setattr(rollback.ConversionLog, "restore", broken)
     result = move_model(loaded, CAST, should_cancel=iter([False, True]).__next__)
     assert not result.ok and result.error.kind == "error"
     message = result.error.message

@@ -12,7 +12,8 @@ from torch import nn
 
 from inspector.core.errors import InputError
 from inspector.core.files.models import LoadedModel, Net, example_model
-from inspector.core.moves.transaction import MoveRequest, move_model
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import move_model
 from inspector.core.report.snippets import benchmark_snippet, measurement_snippet, move_snippet
 from inspector.core.measure import timing
 from inspector.core.measure.timing import measure_latency
