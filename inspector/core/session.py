@@ -22,7 +22,7 @@ from torch import nn
 from inspector.core.files import models
 from inspector.core.moves import transaction as moves
 from inspector.core.placement import tensor_rows as placement
-from inspector.core.moves import rollback
+from inspector.core.moves import caveats, rollback
 from inspector.core.errors import InspectorError
 from inspector.core.files.inputs import InputsLike, as_specs
 from inspector.core.measure.memory_log import MemoryTimeline
@@ -101,7 +101,7 @@ class ModelInfo:
     #: Shape of each tensor of the example input; () when the model brings none.
     example_input_shapes: tuple[tuple[int, ...], ...] = ()
     notes: tuple[str, ...] = ()
-    #: Known before any move: where a rollback could not be exact (``rollback.vouch``).
+    #: Known before any move: where a rollback could not be exact (``core.moves.caveats.vouch``).
     move_warnings: tuple[str, ...] = ()
     #: Quantized modules whose packed weights a device move would leave behind.
     packed_weights: bool = False
@@ -313,7 +313,7 @@ class Session:
 def _move_facts(module: nn.Module) -> dict[str, Any]:
     """What a front end needs to price a move without touching the model (``core.moves.price``)."""
     modules = rollback.walk(module)
-    return {"move_warnings": tuple(rollback.vouch(modules)), "packed_weights": rollback.has_packed_weights(modules)}
+    return {"move_warnings": tuple(caveats.vouch(modules)), "packed_weights": caveats.has_packed_weights(modules)}
 
 
 def _shapes(example_input: Any) -> tuple[tuple[int, ...], ...]:

@@ -4,7 +4,8 @@ Owns: ``request`` (``MoveRequest``, checked and planned into the exact call, wri
 ``transaction`` (``move_model``: ``.to(device, dtype)``, ``.cuda(i)``, ``.cpu()`` with
 progress, cancel and receipts), ``seam`` (the wrapped per-tensor conversion function every
 move and device map goes through), ``rollback`` (the snapshot and the log that put a model
-back bit for bit), ``price`` (what a move will cost before it starts), ``device_map`` (a model
+back bit for bit), ``caveats`` (what a rollback cannot promise, named before a move),
+``price`` (what a move will cost before it starts), ``device_map`` (a model
 spread over several devices by a map, applied through the same seam and rollback),
 ``crossings`` (the activations that cross devices in one forward).
 

@@ -22,7 +22,7 @@ import torch
 from inspector.core.devices import discovery as devices
 from inspector.core.errors import InputError
 from inspector.core.files.models import LoadedModel
-from inspector.core.moves import rollback
+from inspector.core.moves import caveats, rollback
 from inspector.core.moves.request import MoveRequest, Plan, plan_move
 from inspector.core.placement.tensor_rows import Placement
 from inspector.core.units import format_bytes
@@ -77,14 +77,14 @@ def preview_move(loaded: LoadedModel, request: MoveRequest) -> MovePreview:
         model_bytes=dict(snapshot.by_device),
         copy_bytes=copies,
         peak_bytes=peak,
-        warnings=tuple(rollback.vouch(snapshot.modules)),
+        warnings=tuple(caveats.vouch(snapshot.modules)),
         refusal=refusal(snapshot, plan),
     )
 
 
 def refusal(snapshot: rollback.Snapshot, plan: Plan) -> str | None:
     """``refusal_text`` for the model ``snapshot`` was taken of."""
-    return refusal_text(plan, rollback.has_packed_weights(snapshot.modules))
+    return refusal_text(plan, caveats.has_packed_weights(snapshot.modules))
 
 
 def refusal_text(plan: Plan, packed_weights: bool) -> str | None:

@@ -33,7 +33,7 @@ import torch
 
 from inspector.core.devices import discovery as devices
 from inspector.core import gc_pause
-from inspector.core.moves import price, rollback
+from inspector.core.moves import caveats, price, rollback
 from inspector.core.errors import Cancelled, Failure, InputError
 from inspector.core.files.models import LoadedModel
 from inspector.core.moves.request import MoveRequest, Plan, call_code, parse_dtype, plan_move
@@ -267,7 +267,7 @@ def move_model(
     refusal = price.refusal(snapshot, plan)
     if refusal is not None:
         return _unstarted(request, Failure(FailureKind.REFUSED, refusal), sources, target_id)
-    warnings = tuple(rollback.vouch(snapshot.modules))
+    warnings = tuple(caveats.vouch(snapshot.modules))
     touched = sorted(set(sources) | ({target_id} if plan.target is not None else set()))
     # A dtype cast alone allocates its copies on the devices the tensors are on.
     allocating = [target_id] if plan.target is not None else sources
