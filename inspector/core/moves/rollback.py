@@ -47,6 +47,7 @@ from torch.utils._python_dispatch import is_traceable_wrapper_subclass
 
 from inspector.core.devices import discovery as devices
 from inspector.core.placement.tensor_bytes import allocated_bytes
+from inspector.core.units import first_line
 
 _MODULE_APPLY = nn.Module._apply
 #: Free originals in batches of about this many bytes (or tensors), yielding the GIL
@@ -351,6 +352,36 @@ class ConversionLog:
     def release(self) -> None:
         """Drop the aliases (the originals, after a success), in batches."""
         _release_in_batches(self.entries, list(map(_SIZE, self.entries)))
+
+
+def roll_back(snapshot: Snapshot, log: ConversionLog, allocating: list[str]) -> str:
+    """Put the originals back after a failed move or device map, then synchronise and free
+    the cache of each device in ``allocating`` (where the copies were made); a note if that
+    cleanup failed.
+
+    The model is whole once ``restore`` returns. The cleanup after it can still raise (a
+    sticky CUDA error makes every later call on that device fail): that must not turn a
+    failure, already reported as such, into an exception, so it becomes a note.
+    """
+    # No gc.collect(): the half-made copies sit in no reference cycle (the CUDA tests check
+    # that memory_allocated() is back where it was), and a full collection costs ~0.1 s.
+    # Tensors first: the modules' weak references to them (made afresh) would block a swap.
+    log.restore()
+    snapshot.restore()
+    problems = []
+    for ident in allocating:
+        try:
+            devices.synchronize(ident)
+            devices.empty_cache(ident)
+        except Exception as exc:  # noqa: BLE001 -- see the docstring
+            problems.append(f"{ident}: {first_line(exc)}")
+    if not problems:
+        return ""
+    return (
+        "the model was restored, but freeing the target's memory afterwards failed ("
+        + "; ".join(problems)
+        + "): the device may be unusable until the program restarts"
+    )
 
 
 def _swapped(t: torch.Tensor) -> _Swapped:

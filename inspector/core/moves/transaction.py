@@ -289,7 +289,7 @@ def move_model(
         caught = _without_tracebacks(exc)
     except BaseException:
         # KeyboardInterrupt and friends: still leave the model whole, then let it through.
-        _roll_back(snapshot, log, allocating)
+        rollback.roll_back(snapshot, log, allocating)
         raise
     made = log.made_bytes()
     del seam
@@ -298,7 +298,7 @@ def move_model(
         # Out of the except block and without its tracebacks, so the half-made copies their
         # frames hold are gone before the cache is emptied.
         try:
-            cleanup_note = _roll_back(snapshot, log, allocating)
+            cleanup_note = rollback.roll_back(snapshot, log, allocating)
         except Exception as exc:  # noqa: BLE001 -- a failed move must come back as a result
             # Never "as it was before" when it is not: say so, and what broke.
             reason = "it was cancelled" if isinstance(caught, Cancelled) else first_line(caught)
@@ -350,31 +350,3 @@ def _without_tracebacks(exc: Exception) -> Exception:
 
 def _gbps(nbytes: int, seconds: float) -> float | None:
     return nbytes / seconds / 1e9 if nbytes and seconds > 0 else None
-
-
-def _roll_back(snapshot: rollback.Snapshot, log: rollback.ConversionLog, allocating: list[str]) -> str:
-    """Put the originals back, then free the target's cache; a note if the cleanup failed.
-
-    The model is whole once ``restore`` returns. The cleanup after it can still raise (a
-    sticky CUDA error makes every later call on that device fail): that must not turn a
-    failed move, already reported as such, into an exception, so it becomes a note.
-    """
-    # No gc.collect(): the half-made copies sit in no reference cycle (the CUDA tests check
-    # that memory_allocated() is back where it was), and a full collection costs ~0.1 s.
-    # Tensors first: the modules' weak references to them (made afresh) would block a swap.
-    log.restore()
-    snapshot.restore()
-    problems = []
-    for ident in allocating:
-        try:
-            devices.synchronize(ident)
-            devices.empty_cache(ident)
-        except Exception as exc:  # noqa: BLE001 -- see the docstring
-            problems.append(f"{ident}: {first_line(exc)}")
-    if not problems:
-        return ""
-    return (
-        "the model was restored, but freeing the target's memory afterwards failed ("
-        + "; ".join(problems)
-        + "): the device may be unusable until the program restarts"
-    )

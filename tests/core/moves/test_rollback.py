@@ -10,6 +10,7 @@ and the optimizer still steps the module's own parameters.
 from __future__ import annotations
 
 import functools
+import itertools
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from torch.testing._internal.two_tensor import TwoTensor
 from inspector.core.moves import seam
 from inspector.core.moves import rollback
 from inspector.core.files.models import LoadedModel
+from inspector.core.moves.device_map import apply_device_map
+from inspector.core.moves.device_map_file import parse_device_map
 from inspector.core.moves.price import preview_move
 from inspector.core.moves.request import MoveRequest
 from inspector.core.moves.transaction import move_model
@@ -581,3 +584,85 @@ def test_a_rollback_that_breaks_says_the_model_is_not_as_before(monkeypatch):
     message = result.error.message
     assert "could not restore the model (restore broke)" in message
     assert "as it was before" not in message and "\n" not in message
+
+
+# ----------------------------------------------------------------------------- device maps
+
+
+#: The whole model onto the meta device: every parameter, grad and buffer is converted (no
+#: GPU here; meta tensors are real conversions, with new tensor types on the default path).
+WHOLE_TO_META = parse_device_map({"": "meta"})
+
+
+@functools.cache
+def _map_tensor_count(kind: str) -> int:
+    """How many tensors applying ``WHOLE_TO_META`` to this kind hands to Tensor.to."""
+    loaded = _build(kind, "adam")
+    seen: list[torch.Tensor] = []
+    original_to = torch.Tensor.to
+
+    @functools.wraps(original_to)
+    def counting_to(self: torch.Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not _seen(self, seen):
+            seen.append(self)
+        return original_to(self, *args, **kwargs)
+
+    torch.Tensor.to = counting_to  # type: ignore[method-assign]
+    try:
+        assert apply_device_map(loaded.module, WHOLE_TO_META).ok
+    finally:
+        torch.Tensor.to = original_to  # type: ignore[method-assign]
+    return len(seen)
+
+
+MAP_MATRIX = [(kind, k) for kind in KINDS for k in range(_map_tensor_count(kind))]
+
+
+@pytest.mark.parametrize(("kind", "k"), MAP_MATRIX, ids=[f"{kind}-{k}" for kind, k in MAP_MATRIX])
+def test_a_device_map_failing_at_every_tensor_leaves_the_module_as_it_was(conversion, kind, k, monkeypatch):
+    """The move matrix, for a device map: same devices, dtypes, values, Parameter objects,
+    attributes, hooks and grads (an RNN's flat weights too), and it still trains."""
+    loaded = _build(kind, "adam")
+    before = _record(loaded)
+    fired = _hooked(loaded)
+    monkeypatch.setattr(torch.Tensor, "to", _failing_at(k))
+    result = apply_device_map(loaded.module, WHOLE_TO_META)
+    monkeypatch.undo()
+    assert not result.ok and result.error.kind == "error"
+    assert f"injected failure at tensor {k}" in result.error.message
+    assert result.error.message.endswith("the model is as it was before")
+    _assert_as_before(loaded, before)
+    _assert_trains(loaded, fired)
+
+
+def test_a_device_map_onto_a_gpu_that_fails_leaves_every_kind_as_it_was(conversion, monkeypatch):
+    """The model on the meta device but for its last parameter, which goes to a (fake) GPU no
+    tensor can reach: that conversion fails, after the others have moved."""
+    for kind in KINDS:
+        loaded = _build(kind, "adam")  # before the fake: Adam's step asks the real accelerator
+        before = _record(loaded)
+        fired = _hooked(loaded)
+        last = list(dict(loaded.module.named_parameters()))[-1]
+        entries = {"": "meta", last: 1}  # its last parameter onto the GPU, all else onto meta
+        with monkeypatch.context() as patched:
+            fake_cuda(patched, count=2)  # listed, but no tensor can go there
+            result = apply_device_map(loaded.module, parse_device_map(entries))
+        assert not result.ok and result.error.message.endswith("the model is as it was before"), kind
+        _assert_as_before(loaded, before)
+        _assert_trains(loaded, fired)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_takes_a_device_map(conversion, kind):
+    """On success the model is wholly where the map says, tied weights still one Parameter,
+    and an RNN's flat weights are its own parameters (as after ``Module.to``)."""
+    loaded = _build(kind, "sgd")
+    module = loaded.module
+    ties = [(a, b) for (a, p), (b, q) in itertools.combinations(module.named_parameters(remove_duplicate=False), 2) if p is q]
+    result = apply_device_map(module, WHOLE_TO_META)
+    assert result.ok, result.error
+    assert {t.device.type for t in itertools.chain(module.parameters(), module.buffers())} == {"meta"}
+    params = dict(module.named_parameters(remove_duplicate=False))
+    assert all(params[a] is params[b] for a, b in ties)
+    for rnn in (m for m in module.modules() if isinstance(m, nn.RNNBase)):
+        assert all(w is getattr(rnn, name) for w, name in zip(rnn._flat_weights, rnn._flat_weights_names, strict=True))
