@@ -358,7 +358,7 @@ def _inspect_device_map(args) -> int:
     from inspector.core.errors import InputError
     from inspector.core.placement.tensor_rows import snapshot
     from inspector.core.files.inputs import parse_inputs
-    from inspector.core.measure.timing import make_input
+    from inspector.core.measure.model_input import make_input
 
     if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
         raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
@@ -520,7 +520,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     from inspector.core.measure.memory_log import BackgroundSampler
     from inspector.core.moves.request import MoveRequest
     from inspector.core.session import BenchmarkRequest
-    from inspector.core.measure.timing import model_device
+    from inspector.core.measure.model_input import model_device
 
     run = _BenchRun(loaded)
     benchmark = BenchmarkRequest(mode=args.mode, runs=args.runs, min_time=args.min_time, input_shape=shape)

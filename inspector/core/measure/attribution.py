@@ -252,15 +252,16 @@ def measure_attribution(
     with a plain one (no hooks at all), in alternating order, so the hooks' overhead is
     measured against a reference taken at the same moment on a shared machine.
     """
-    from inspector.core.measure.timing import _as_args, _input_shapes, _synchronizer, make_input, model_device, model_dtype
+    from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype
+    from inspector.core.measure.timing import synchronizer
 
     if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
         raise InspectorError(f"the number of runs must be a whole number of at least 1, not {runs!r}", kind="input")
     module = loaded.module
-    args = _as_args(make_input(loaded, input_shape))
-    shapes = tuple(_input_shapes(args))
+    args = as_args(make_input(loaded, input_shape))
+    shapes = tuple(input_shapes(args))
     device = device_id(model_device(module))
-    sync = _synchronizer(module)
+    sync = synchronizer(module)
     names = {id(m): name for name, m in module.named_modules()}
     recorder = _Recorder(sync)
     recorder.tracked = set(names)

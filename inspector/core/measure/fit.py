@@ -39,8 +39,8 @@ from inspector.core.files.models import LoadedModel
 from inspector.core.placement.storage_counter import CancelCheck, StorageCounter
 from inspector.core.placement.storage_counter import same_device as _same_device
 from inspector.core.files.inputs import InputSpec
-from inspector.core.measure.timing import model_dtype
-from inspector.core.measure.timing import _output_tensors as output_tensors
+from inspector.core.measure.model_input import model_dtype
+from inspector.core.measure.train_on_copy import output_tensors
 from inspector.core.units import dtype_name, first_line
 
 OPTIMIZERS = ("none", "sgd", "sgd-momentum", "adam", "adamw")
