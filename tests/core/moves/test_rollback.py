@@ -176,7 +176,11 @@ def _build(kind: str, optimizer: str) -> LoadedModel:
 @functools.cache
 def _tensor_count(kind: str) -> int:
     """How many tensors a cast of this kind hands to Tensor.to (grads included)."""
-    loaded = _build(kind, "sgd")
+    return _converted(_build(kind, "sgd").module, lambda module: module.to(torch.float64))
+
+
+def _converted(module: nn.Module, convert: Callable[[nn.Module], Any]) -> int:
+    """How many distinct tensors ``convert(module)`` hands to Tensor.to."""
     seen: list[torch.Tensor] = []
     original_to = torch.Tensor.to
 
@@ -188,7 +192,7 @@ def _tensor_count(kind: str) -> int:
 
     torch.Tensor.to = counting_to  # type: ignore[method-assign]
     try:
-        loaded.module.to(torch.float64)
+        convert(module)
     finally:
         torch.Tensor.to = original_to  # type: ignore[method-assign]
     return len(seen)
@@ -597,22 +601,11 @@ WHOLE_TO_META = parse_device_map({"": "meta"})
 @functools.cache
 def _map_tensor_count(kind: str) -> int:
     """How many tensors applying ``WHOLE_TO_META`` to this kind hands to Tensor.to."""
-    loaded = _build(kind, "adam")
-    seen: list[torch.Tensor] = []
-    original_to = torch.Tensor.to
 
-    @functools.wraps(original_to)
-    def counting_to(self: torch.Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not _seen(self, seen):
-            seen.append(self)
-        return original_to(self, *args, **kwargs)
+    def apply(module: nn.Module) -> None:
+        assert apply_device_map(module, WHOLE_TO_META).ok
 
-    torch.Tensor.to = counting_to  # type: ignore[method-assign]
-    try:
-        assert apply_device_map(loaded.module, WHOLE_TO_META).ok
-    finally:
-        torch.Tensor.to = original_to  # type: ignore[method-assign]
-    return len(seen)
+    return _converted(_build(kind, "adam").module, apply)
 
 
 MAP_MATRIX = [(kind, k) for kind in KINDS for k in range(_map_tensor_count(kind))]
