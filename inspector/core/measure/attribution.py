@@ -32,6 +32,7 @@ from inspector.core.devices.discovery import device_id
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
+from inspector.core.measure.model_input import tensors_in
 from inspector.core.units import dtype_name, first_line
 
 DEFAULT_RUNS = 20
@@ -178,20 +179,9 @@ class _Recorder:
         if self.stack:
             self.stack[-1][2] += elapsed
         if self.first_call and key not in self.activation_bytes:
-            outputs = list(_tensors_in(output))
+            outputs = list(tensors_in(output))
             self.shapes[key] = tuple(tuple(int(d) for d in t.shape) for t in outputs)
-            self.activation_bytes[key] = _new_bytes(outputs, list(_tensors_in(args)))
-
-
-def _tensors_in(value: Any) -> Iterator[torch.Tensor]:
-    if isinstance(value, torch.Tensor):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _tensors_in(v)
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            yield from _tensors_in(v)
+            self.activation_bytes[key] = _new_bytes(outputs, list(tensors_in(args)))
 
 
 def _storage_key(t: torch.Tensor) -> int:

@@ -21,7 +21,7 @@ from torch import nn
 from inspector.core.errors import Cancelled, InputError
 from inspector.core.files.inputs import InputSpec
 from inspector.core.files.models import LoadedModel
-from inspector.core.measure.train_on_copy import output_tensors
+from inspector.core.measure.model_input import tensors_in
 
 # The optimizers as the proof and the estimate build them (defaults, as a user's first try).
 # ``foreach`` is passed explicitly, as torch would pick it for real tensors on that device:
@@ -142,7 +142,7 @@ def run_step(
     module.train()
     with torch.enable_grad():
         output = module(*args)
-        parts = [t.float().sum() for t in output_tensors(output) if t.requires_grad and t.is_floating_point()]
+        parts = [t.float().sum() for t in tensors_in(output) if t.requires_grad and t.is_floating_point()]
         if not parts:
             raise InputError(
                 "train-step needs an output that depends on trainable parameters, and this model's "

@@ -2,7 +2,8 @@
 
 ``make_input`` gives the tensors to time with (random ones for an input shape, else the model's
 example input), on the model's device and in its floating dtype; ``as_args`` and
-``input_shapes`` turn them into the call's positional arguments and what a result names.
+``input_shapes`` turn them into the call's positional arguments and what a result names;
+``tensors_in`` finds the tensors in what goes into and comes out of a call.
 """
 
 from __future__ import annotations
@@ -97,3 +98,15 @@ def as_args(inputs: Any) -> tuple[Any, ...]:
 
 def input_shapes(args: tuple[Any, ...]) -> list[tuple[int, ...]]:
     return [tuple(a.shape) for a in args if isinstance(a, torch.Tensor)]
+
+
+def tensors_in(value: Any) -> Iterator[torch.Tensor]:
+    """Every tensor in a call's arguments or output: a tensor, or dicts, tuples and lists of them."""
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from tensors_in(v)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from tensors_in(v)

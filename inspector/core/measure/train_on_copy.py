@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import torch
 from torch import nn
@@ -15,6 +15,7 @@ from torch import nn
 from inspector.core.devices.discovery import is_out_of_memory
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import LoadedModel
+from inspector.core.measure.model_input import tensors_in
 from inspector.core.measure.model_mode import set_mode
 from inspector.core.measure.step_errors import StepFailed
 from inspector.core.units import first_line
@@ -80,21 +81,10 @@ def _copy_for_training(loaded: LoadedModel) -> tuple[nn.Module, torch.optim.Opti
 
 def scalar_loss(output: Any) -> torch.Tensor:
     """A stand-in loss: the sum of every output tensor that depends on trainable parameters."""
-    parts = [t.float().sum() for t in output_tensors(output) if t.requires_grad and t.is_floating_point()]
+    parts = [t.float().sum() for t in tensors_in(output) if t.requires_grad and t.is_floating_point()]
     if not parts:
         raise InputError(
             "train-step needs an output that depends on trainable parameters, and this model's "
             "output does not (are all its parameters frozen?)"
         )
     return functools.reduce(torch.add, parts)
-
-
-def output_tensors(output: Any) -> Iterator[torch.Tensor]:
-    if isinstance(output, torch.Tensor):
-        yield output
-    elif isinstance(output, dict):
-        for value in output.values():
-            yield from output_tensors(value)
-    elif isinstance(output, (tuple, list)):
-        for value in output:
-            yield from output_tensors(value)
