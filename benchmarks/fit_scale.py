@@ -4,9 +4,11 @@
 
 Each model is ``Sequential`` of N/2 ``Linear(2, 2)`` (N tensors), Adam, train step, input 4x2,
 on the CPU. For each size the estimate (fake step) and the proof (one real step, counted by
-torch.profiler) are timed for this checkout's ``inspector/core/measure/fit.py`` and, with
-``--before COMMIT``, for that commit's (loaded from ``git show``: 71e6cf8 is the version that
-ran the estimate under MemTracker), alternating which goes first. The machine may be shared:
+torch.profiler) are timed for this checkout's ``inspector/core/measure/fit.py`` (with its
+``fit_step.py`` and ``fit_proof.py``) and, with ``--before COMMIT``, for that commit's
+single-file ``fit.py`` (loaded from ``git show``; it must import only what this checkout still
+has: 71e6cf8, the version that ran the estimate under MemTracker, predates the core's
+sub-packages), alternating which goes first. The machine may be shared:
 compare the two columns of one run, not figures across runs. The estimates of both must be
 equal (printed).
 """
@@ -30,6 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from inspector.core.measure import fit as current  # noqa: E402
+from inspector.core.measure import fit_proof, fit_step  # noqa: E402
 from inspector.core.files.models import LoadedModel  # noqa: E402
 
 
@@ -48,13 +51,19 @@ def load_fit_at(commit: str) -> ModuleType:
 
 def time_one(fit: ModuleType, loaded: LoadedModel) -> tuple[float, float, Any, Any]:
     request = fit.FitRequest(device="cpu", optimizer="adam", mode="train-step")
-    templates = fit._input_templates(loaded, None)
     cpu = torch.device("cpu")
+    if fit is current:
+        templates = fit_step.input_templates(loaded, None)
+    else:  # a single-file fit.py from before the split
+        templates = fit._input_templates(loaded, None)
     start = time.perf_counter()
     estimate = fit._estimate(loaded, device=cpu, dtype=torch.float32, request=request, templates=templates)
     estimated = time.perf_counter() - start
     start = time.perf_counter()
-    measured, _ = fit._measure(loaded, cpu, torch.float32, request, templates)
+    if fit is current:
+        measured, _ = fit_proof.measure_peak(loaded, cpu, torch.float32, request.optimizer, request.mode, templates)
+    else:
+        measured, _ = fit._measure(loaded, cpu, torch.float32, request, templates)
     proved = time.perf_counter() - start
     return estimated, proved, estimate, measured
 

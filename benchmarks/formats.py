@@ -18,7 +18,8 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspector.core.moves.crossings import measure_crossings  # noqa: E402
-from inspector.core.moves.device_map import apply_device_map, parse_device_map  # noqa: E402
+from inspector.core.moves.device_map import apply_device_map  # noqa: E402
+from inspector.core.moves.device_map_file import parse_device_map  # noqa: E402
 from inspector.core.measure.trace import RankSpans, Span, build_trace, render_trace  # noqa: E402
 
 

@@ -52,8 +52,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inspector.core.devices import discovery as devices  # noqa: E402
 from inspector.core.placement import tensor_rows as placement
 from inspector.core.files.models import LoadedModel, example_model  # noqa: E402
-from inspector.core.moves import transaction as moves  # noqa: E402
-from inspector.core.moves.transaction import MoveRequest, move_model  # noqa: E402
+from inspector.core.moves import seam  # noqa: E402
+from inspector.core.moves.request import MoveRequest  # noqa: E402
+from inspector.core.moves.transaction import move_model  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
 
 GiB = 1024**3
@@ -174,8 +175,8 @@ def lstm_rollback(device: str) -> list[tuple[str, bool, str]]:
     model(x)[0].square().mean().backward()  # grads left in place
     loaded = LoadedModel("lstm", model, opt, x, "factory")
     results: list[tuple[str, bool, str]] = []
-    previous = moves.CHECK_INTERVAL_S
-    moves.CHECK_INTERVAL_S = 0.0  # a cancel check before every tensor
+    previous = seam.CHECK_INTERVAL_S
+    seam.CHECK_INTERVAL_S = 0.0  # a cancel check before every tensor
     try:
         for label, request in (
             (f"to {device}", MoveRequest("to", device)),
@@ -229,7 +230,7 @@ def lstm_rollback(device: str) -> list[tuple[str, bool, str]]:
         opt.step()
         results.append(("LSTM optimizer still steps after the rollbacks", not torch.equal(before, model.weight_ih_l0.detach()), ""))
     finally:
-        moves.CHECK_INTERVAL_S = previous
+        seam.CHECK_INTERVAL_S = previous
     return results
 
 
@@ -573,7 +574,8 @@ def check_train_step_then_move() -> None:
     """Issue 12 item 5: a real training step leaves grads and momentum; a move to cuda:0 takes
     the grads along but leaves the optimizer's state on the CPU, and the finding says so."""
     from inspector.core.files.models import load_model
-    from inspector.core.moves.transaction import MoveRequest, move_model
+    from inspector.core.moves.request import MoveRequest
+    from inspector.core.moves.transaction import move_model
     from inspector.core.placement.tensor_rows import snapshot
     from inspector.core.measure.training import train_step
 

@@ -64,7 +64,8 @@ from torch.utils.benchmark.utils.common import Measurement
 from inspector.core.devices.discovery import resolve_device
 from inspector.core.files.models import LoadedModel, example_model
 from inspector.core.measure.time_left import TimeLeft
-from inspector.core.measure.timing import LatencyResult, make_input, measure_latency
+from inspector.core.measure.model_input import make_input
+from inspector.core.measure.timing import LatencyResult, measure_latency
 
 TARGET = 0.03
 BOOTSTRAP_RESAMPLES = 10_000

@@ -65,10 +65,12 @@ import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
 from inspector.core import gc_pause  # noqa: E402
-from inspector.core.moves import transaction as moves
-from inspector.core.moves import rollback
+from inspector.core.moves import rollback  # noqa: E402
+from inspector.core.moves.seam import Seam  # noqa: E402
 from inspector.core.files.models import LoadedModel  # noqa: E402
-from inspector.core.moves.transaction import MoveRequest, move_model, preview_move  # noqa: E402
+from inspector.core.moves.price import preview_move  # noqa: E402
+from inspector.core.moves.request import MoveRequest  # noqa: E402
+from inspector.core.moves.transaction import move_model  # noqa: E402
 from inspector.core.measure.spread import median_interval  # noqa: E402
 from inspector.core.units import format_bytes  # noqa: E402
 
@@ -203,7 +205,7 @@ def compare(shape: str, samples: int) -> float:
     return ratio
 
 
-class _ReferenceSeam(moves._Seam):
+class _ReferenceSeam(Seam):
     """``move_model``'s seam, installed the same way, with a wrapper that only converts
     (``kept`` None) or also keeps each converted original's storage and dtype there (from
     which a rollback rebuilds it). No log, no check, no progress."""

@@ -41,9 +41,9 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     from inspector.core.devices.discovery import available_device_ids
     from inspector.core.errors import InputError
     from inspector.core.measure.memory_log import BackgroundSampler
-    from inspector.core.moves.transaction import MoveRequest
+    from inspector.core.moves.request import MoveRequest
     from inspector.core.session import BenchmarkRequest
-    from inspector.core.measure.timing import model_device
+    from inspector.core.measure.model_input import model_device
 
     run = _BenchRun(loaded)
     benchmark = BenchmarkRequest(mode=args.mode, runs=args.runs, min_time=args.min_time, input_shape=shape)

@@ -64,7 +64,7 @@ def _device_name(text: str, method: str = "to") -> str:
 
 def _move_request(method: str, device: str | None, dtype: str | None, pinned: bool):
     from inspector.core.errors import InputError
-    from inspector.core.moves.transaction import MoveRequest
+    from inspector.core.moves.request import MoveRequest
 
     if method == "cpu" and device not in (None, "cpu"):
         raise InputError(f"--method cpu moves to the CPU only, but {device} was asked for")

@@ -87,15 +87,16 @@ def cmd_inspect(args) -> int:
 def _inspect_device_map(args) -> int:
     """``inspect --device-map``: apply the map as a transaction, then show where things are."""
     from inspector.core.moves import device_map
+    from inspector.core.moves.device_map_file import read_device_map
     from inspector.core.errors import InputError
     from inspector.core.placement.tensor_rows import snapshot
     from inspector.core.files.inputs import parse_inputs
-    from inspector.core.measure.timing import make_input
+    from inspector.core.measure.model_input import make_input
 
     if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
         raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
     shape = parse_inputs(args.input_shape) if args.input_shape else None
-    dmap = device_map.read_device_map(args.device_map)  # a bad file fails before the model loads
+    dmap = read_device_map(args.device_map)  # a bad file fails before the model loads
     with user_output_to_stderr():  # the factory and the model's forward may print
         loaded = _load(args)
         inputs = None

@@ -21,7 +21,8 @@ from torch import nn
 
 from inspector.core.devices.discovery import device_id, unavailable_reason
 from inspector.core.files.models import LoadedModel, example_optimizer
-from inspector.core.moves.transaction import MoveRequest, MoveResult
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import MoveResult
 from inspector.core.placement.tensor_rows import snapshot
 from inspector.core.session import Session
 

@@ -22,13 +22,14 @@ from torch import nn
 from inspector.core.files import models
 from inspector.core.moves import transaction as moves
 from inspector.core.placement import tensor_rows as placement
-from inspector.core.moves import rollback
+from inspector.core.moves import caveats, rollback
 from inspector.core.errors import InspectorError
 from inspector.core.files.inputs import InputsLike, as_specs
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.placement.model_memory import model_bytes
 from inspector.core.files.models import LoadedModel
-from inspector.core.moves.transaction import MoveRequest, MoveResult
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import MoveResult
 from inspector.core.placement.tensor_rows import Placement
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode
 
@@ -100,7 +101,7 @@ class ModelInfo:
     #: Shape of each tensor of the example input; () when the model brings none.
     example_input_shapes: tuple[tuple[int, ...], ...] = ()
     notes: tuple[str, ...] = ()
-    #: Known before any move: where a rollback could not be exact (``rollback.vouch``).
+    #: Known before any move: where a rollback could not be exact (``core.moves.caveats.vouch``).
     move_warnings: tuple[str, ...] = ()
     #: Quantized modules whose packed weights a device move would leave behind.
     packed_weights: bool = False
@@ -312,7 +313,7 @@ class Session:
 def _move_facts(module: nn.Module) -> dict[str, Any]:
     """What a front end needs to price a move without touching the model (``core.moves.price``)."""
     modules = rollback.walk(module)
-    return {"move_warnings": tuple(rollback.vouch(modules)), "packed_weights": rollback.has_packed_weights(modules)}
+    return {"move_warnings": tuple(caveats.vouch(modules)), "packed_weights": caveats.has_packed_weights(modules)}
 
 
 def _shapes(example_input: Any) -> tuple[tuple[int, ...], ...]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from inspector.core.moves import price as move_price
 from inspector.core.errors import InputError
-from inspector.core.moves.transaction import MoveRequest, call_code
+from inspector.core.moves.request import MoveRequest, call_code
 from inspector.core.files.inputs import InputSpec, parse_inputs
 from inspector.gui.panels.actions import ActionBar, ActionState, pinned_blocker
 

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from inspector.core.errors import Failure
 from inspector.core.measure.memory_log import MemoryTimeline
-from inspector.core.moves.transaction import MoveRequest
+from inspector.core.moves.request import MoveRequest
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui import window_settings

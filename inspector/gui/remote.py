@@ -27,7 +27,8 @@ from inspector.core.devices.discovery import MemoryReading
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.measure.attribution import Attribution
-from inspector.core.moves.transaction import MoveRequest, MoveResult
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import MoveResult
 from inspector.core.remote.session import RemoteSession
 from inspector.core.placement.model_memory import model_bytes
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState

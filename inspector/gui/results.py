@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Slot
 
 from inspector.core.errors import InputError
-from inspector.core.moves.transaction import MoveRequest, MoveResult
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import MoveResult
 from inspector.core.placement.tensor_rows import meta_text
 from inspector.core.measure.time_left import time_left_text
 from inspector.core.units import format_bytes, format_ms, format_seconds

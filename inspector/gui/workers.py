@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from inspector.core.errors import Failure, InspectorError
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.files import models
-from inspector.core.moves.transaction import MoveRequest, call_code
+from inspector.core.moves.request import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
 from inspector.core.measure.time_left import TimeLeft
 from inspector.core.vocabulary import BenchMode

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import common, main
-from inspector.core.measure import timing
+from inspector.core.measure import sampling, timing
 from tests.unwritable import unwritable
 
 GOOD_REPORT = b'{"a good report": "from yesterday"}\n'
@@ -210,7 +210,7 @@ def test_the_sample_cap_reached_under_a_minimum_time_is_said(capsys, sandbox, mo
 
 
 def test_a_run_count_that_would_take_too_long_stops_at_the_time_cap(capsys, sandbox, monkeypatch):
-    monkeypatch.setattr(timing, "_MAX_MEASURE_NS", 1)  # any one sample is past it
+    monkeypatch.setattr(sampling, "_MAX_MEASURE_NS", 1)  # any one sample is past it
     code, _, err = run(capsys, "bench", "--device", "cpu", "--runs", "500", "--output", "r.json")
     assert code == 0, err
     entry = json.loads((sandbox / "r.json").read_text())["latency"][0]

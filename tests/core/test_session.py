@@ -11,7 +11,7 @@ from inspector.core.devices.discovery import memory_reading
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.files.models import Net, example_model
-from inspector.core.moves.transaction import MoveRequest
+from inspector.core.moves.request import MoveRequest
 from inspector.core.report.timing_report import load_report, save_report
 from inspector.core.files.inputs import parse_inputs
 from inspector.core.session import BenchmarkRequest, LoadRequest, Session

@@ -9,7 +9,7 @@ pytest.importorskip("pytestqt")
 
 from inspector.core.devices.discovery import MemoryReading, memory_reading  # noqa: E402
 from inspector.core.measure.memory_log import MemoryTimeline  # noqa: E402
-from inspector.core.moves.transaction import MoveRequest  # noqa: E402
+from inspector.core.moves.request import MoveRequest  # noqa: E402
 from inspector.core.session import LoadRequest, Session  # noqa: E402
 from inspector.gui.plots import MemoryPlot  # noqa: E402
 

@@ -14,7 +14,8 @@ from PySide6.QtGui import QImage  # noqa: E402
 from inspector.core.devices.discovery import MemoryReading, memory_reading  # noqa: E402
 from inspector.core.measure.memory_log import MemoryTimeline  # noqa: E402
 from inspector.core.files.models import example_model  # noqa: E402
-from inspector.core.moves.transaction import MoveRequest, move_model  # noqa: E402
+from inspector.core.moves.request import MoveRequest  # noqa: E402
+from inspector.core.moves.transaction import move_model  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.gui.plots import LatencyPlot, MemoryPlot, QtSvgExporter, RunningMedian, pick_unit  # noqa: E402
 from inspector.gui.plots.latency_canvas import SUMMARY_WHISKER_CAP  # noqa: E402

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QRegularExpression, QSortFilterProxyModel
 from PySide6.QtWidgets import QTreeView
 
-from inspector.core.moves.transaction import MoveRequest
+from inspector.core.moves.request import MoveRequest
 from inspector.gui.panels.parameters import PlacementModel
 from tests.gui.deep_models import TRANSFORMER, factory_spec
 from tests.gui.helpers import tree_rows, widget

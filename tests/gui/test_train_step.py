@@ -10,7 +10,7 @@ import torch
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox, QPlainTextEdit, QTableView, QTreeView
 
-from inspector.core.moves.transaction import MoveRequest
+from inspector.core.moves.request import MoveRequest
 from inspector.core.placement.tensor_rows import Placement, TensorRow, Totals, _findings
 from inspector.gui.panels.parameters import PlacementModel
 from tests.fake_cuda import fake_cuda

@@ -159,7 +159,7 @@ def test_pinned_is_offered_for_a_host_to_gpu_move_and_reaches_the_worker(qtbot, 
     from PySide6.QtWidgets import QCheckBox
 
     from inspector.core.moves import transaction as moves
-    from inspector.core.moves.transaction import MoveRequest
+    from inspector.core.moves.request import MoveRequest
     from tests.fake_cuda import fake_cuda
 
     fake_cuda(monkeypatch, count=8)
@@ -567,11 +567,12 @@ def hold_moves_half_way(monkeypatch) -> tuple:
     """
     import threading
 
+    from inspector.core.moves import seam
     from inspector.core.moves import transaction as moves
 
     halfway, outcomes = threading.Event(), []
     real_move = moves.move_model
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)  # a cancel check before every tensor
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)  # a cancel check before every tensor
 
     def move_model(loaded, request, *, should_cancel, **kwargs):
         cancel = should_cancel.__self__  # the window's threading.Event

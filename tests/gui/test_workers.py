@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from inspector.core.files.models import Net, example_model
-from inspector.core.moves.transaction import MoveRequest, move_model
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import move_model
 from inspector.core.session import LoadRequest
 from inspector.gui.workers import ModelWorker, TaskFailure, request_call
 

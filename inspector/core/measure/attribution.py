@@ -32,6 +32,7 @@ from inspector.core.devices.discovery import device_id
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
+from inspector.core.measure.model_input import tensors_in
 from inspector.core.units import dtype_name, first_line
 
 DEFAULT_RUNS = 20
@@ -178,20 +179,9 @@ class _Recorder:
         if self.stack:
             self.stack[-1][2] += elapsed
         if self.first_call and key not in self.activation_bytes:
-            outputs = list(_tensors_in(output))
+            outputs = list(tensors_in(output))
             self.shapes[key] = tuple(tuple(int(d) for d in t.shape) for t in outputs)
-            self.activation_bytes[key] = _new_bytes(outputs, list(_tensors_in(args)))
-
-
-def _tensors_in(value: Any) -> Iterator[torch.Tensor]:
-    if isinstance(value, torch.Tensor):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _tensors_in(v)
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            yield from _tensors_in(v)
+            self.activation_bytes[key] = _new_bytes(outputs, list(tensors_in(args)))
 
 
 def _storage_key(t: torch.Tensor) -> int:
@@ -252,15 +242,16 @@ def measure_attribution(
     with a plain one (no hooks at all), in alternating order, so the hooks' overhead is
     measured against a reference taken at the same moment on a shared machine.
     """
-    from inspector.core.measure.timing import _as_args, _input_shapes, _synchronizer, make_input, model_device, model_dtype
+    from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype
+    from inspector.core.measure.timing import synchronizer
 
     if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
         raise InspectorError(f"the number of runs must be a whole number of at least 1, not {runs!r}", kind="input")
     module = loaded.module
-    args = _as_args(make_input(loaded, input_shape))
-    shapes = tuple(_input_shapes(args))
+    args = as_args(make_input(loaded, input_shape))
+    shapes = tuple(input_shapes(args))
     device = device_id(model_device(module))
-    sync = _synchronizer(module)
+    sync = synchronizer(module)
     names = {id(m): name for name, m in module.named_modules()}
     recorder = _Recorder(sync)
     recorder.tracked = set(names)

@@ -14,57 +14,33 @@ Costs: the estimate copies the module's structure (not its data) and runs one fa
 (roughly the Python time of one real step). The proof copies the model onto the device and
 runs one real step there, so it needs the memory it measures; it is skipped when the
 estimate says the step does not fit.
+
+The step both run, on their copies, is ``core.measure.fit_step``; the proof,
+``core.measure.fit_proof``.
 """
 
 from __future__ import annotations
 
-import contextlib
-import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 import torch
 from torch import nn
 
-from inspector.core.devices.discovery import (
-    device_count,
-    device_id,
-    discover_devices,
-    is_out_of_memory,
-    synchronize,
-    unavailable_reason,
-)
-from inspector.core.errors import Cancelled, InputError, InspectorError
+from inspector.core.devices.discovery import device_count, device_id, discover_devices, unavailable_reason
+from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import LoadedModel
-from inspector.core.placement.storage_counter import CancelCheck, StorageCounter
+from inspector.core.placement.storage_counter import StorageCounter
 from inspector.core.placement.storage_counter import same_device as _same_device
 from inspector.core.files.inputs import InputSpec
-from inspector.core.measure.timing import model_dtype
-from inspector.core.measure.timing import _output_tensors as output_tensors
+from inspector.core.measure.fit_proof import measure_peak
+from inspector.core.measure.fit_step import copy_with, fake_maker, input_templates, make_inputs, make_optimizer, run_step
+from inspector.core.measure.model_input import model_dtype
 from inspector.core.units import dtype_name, first_line
 
 OPTIMIZERS = ("none", "sgd", "sgd-momentum", "adam", "adamw")
 FIT_MODES = ("forward", "train-step")
 FIT_DTYPES = ("float32", "float16", "bfloat16", "float64")
-
-# The optimizers as the proof and the estimate build them (defaults, as a user's first try).
-# ``foreach`` is passed explicitly, as torch would pick it for real tensors on that device:
-# a fake parameter's type is FakeTensor, which torch's own default would send to the
-# per-parameter loop even on CUDA, whose real step uses the foreach kernels (whose
-# temporaries are part of the peak).
-_OPTIMIZER_FACTORIES: dict[str, Callable[[list[nn.Parameter], bool], torch.optim.Optimizer]] = {
-    "sgd": lambda params, foreach: torch.optim.SGD(params, lr=0.01, foreach=foreach),
-    "sgd-momentum": lambda params, foreach: torch.optim.SGD(params, lr=0.01, momentum=0.9, foreach=foreach),
-    "adam": lambda params, foreach: torch.optim.Adam(params, foreach=foreach),
-    "adamw": lambda params, foreach: torch.optim.AdamW(params, foreach=foreach),
-}
-_OPTIMIZER_CALLS = {
-    "none": "no optimizer (gradients only)",
-    "sgd": "SGD(lr=0.01)",
-    "sgd-momentum": "SGD(lr=0.01, momentum=0.9)",
-    "adam": "Adam()",
-    "adamw": "AdamW()",
-}
 
 
 @dataclass(frozen=True)
@@ -171,153 +147,6 @@ def _present(device: torch.device) -> bool:
     return device.type in ("cpu", "mps") or (device.index or 0) < device_count(device.type)
 
 
-# --------------------------------------------------------------------------- copies
-
-
-TensorMaker = Callable[[torch.Tensor, torch.dtype], torch.Tensor]
-
-
-def _copy_with(
-    module: nn.Module, make: TensorMaker, dtype: torch.dtype | None, should_cancel: Callable[[], bool] | None = None
-) -> nn.Module:
-    """A copy of ``module`` whose parameters and buffers are ``make(original, new_dtype)``.
-
-    The originals are never copied: a pre-filled deepcopy memo hands deepcopy our stand-ins,
-    so a 50 GB model costs no memory, and tied weights stay tied (one stand-in per tensor).
-    """
-    memo: dict[int, Any] = {}
-    for i, p in enumerate(module.parameters()):
-        _poll(should_cancel, i)
-        if id(p) not in memo:
-            made = make(p.detach(), dtype if (dtype is not None and p.is_floating_point()) else p.dtype)
-            memo[id(p)] = nn.Parameter(made, requires_grad=p.requires_grad)
-    for b in module.buffers():
-        if b is not None and id(b) not in memo:
-            memo[id(b)] = make(b, dtype if (dtype is not None and b.is_floating_point()) else b.dtype)
-    return copy.deepcopy(module, memo)
-
-
-def _poll(should_cancel: Callable[[], bool] | None, i: int = 0) -> None:
-    """Raise ``Cancelled`` when asked to stop (checked every 64 calls of a loop)."""
-    if should_cancel is not None and i % 64 == 0 and should_cancel():
-        raise Cancelled("cancelled: the estimate stopped; nothing of the model was touched")
-
-
-def _fake_maker(mode: Any, device: torch.device) -> TensorMaker:
-    def make(original: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-        with mode:
-            return torch.empty_strided(original.shape, original.stride(), dtype=dtype, device=device)
-
-    return make
-
-
-def _real_maker(device: torch.device) -> TensorMaker:
-    def make(original: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-        if original.device.type == "meta":  # no values to copy: memory is what we measure
-            return torch.zeros(original.shape, dtype=dtype, device=device)
-        return original.detach().to(device=device, dtype=dtype, copy=True)
-
-    return make
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-def _input_templates(
-    loaded: LoadedModel, inputs: tuple[InputSpec, ...] | None
-) -> list[Any]:
-    """Shapes and dtypes of the inputs: ``[(shape, dtype or None for floating), ...]``.
-
-    None in the dtype slot means "the model's floating dtype"; other entries keep theirs
-    (token ids stay int64). A non-tensor positional argument is passed through as is.
-    """
-    if inputs is not None:
-        return [(tuple(int(d) for d in shape), getattr(torch, dtype) if dtype else None) for shape, dtype in inputs]
-    example = loaded.example_input
-    if example is None:
-        return []
-    values = example if isinstance(example, (tuple, list)) else (example,)
-    out: list[Any] = []
-    for v in values:
-        if isinstance(v, torch.Tensor):
-            out.append((tuple(v.shape), None if v.is_floating_point() else v.dtype, v))
-        else:
-            out.append(v)
-    return out
-
-
-def _make_inputs(
-    templates: list[Any], float_dtype: torch.dtype, device: torch.device, *, real: bool
-) -> tuple[Any, ...]:
-    args: list[Any] = []
-    for t in templates:
-        if not isinstance(t, tuple):
-            args.append(t)
-            continue
-        shape, dtype = t[0], t[1]
-        original = t[2] if len(t) > 2 else None
-        if dtype is None:
-            args.append(torch.randn(shape, dtype=float_dtype, device=device) if real
-                        else torch.empty(shape, dtype=float_dtype, device=device))
-        elif real and original is not None and original.device.type != "meta":
-            args.append(original.to(device))  # token ids keep their values (below num_embeddings)
-        else:
-            args.append(torch.zeros(shape, dtype=dtype, device=device))
-    return tuple(args)
-
-
-# --------------------------------------------------------------------------- the step
-
-
-def _run_step(
-    module: nn.Module,
-    args: tuple[Any, ...],
-    optimizer: torch.optim.Optimizer | None,
-    mode: str,
-) -> None:
-    """The step both the estimate and the proof run: the same calls, so the same memory."""
-    if mode == "forward":
-        module.eval()
-        with torch.no_grad():
-            module(*args)
-        return
-    module.train()
-    with torch.enable_grad():
-        output = module(*args)
-        parts = [t.float().sum() for t in output_tensors(output) if t.requires_grad and t.is_floating_point()]
-        if not parts:
-            raise InputError(
-                "train-step needs an output that depends on trainable parameters, and this model's "
-                "output does not (are all its parameters frozen?)"
-            )
-        loss = parts[0]
-        for part in parts[1:]:
-            loss = loss + part
-        del output, parts
-        loss.backward()
-        del loss
-    if optimizer is not None:
-        optimizer.step()
-
-
-def _make_optimizer(name: str, module: nn.Module, device: torch.device) -> torch.optim.Optimizer | None:
-    if name == "none":
-        return None
-    trainable = [p for p in module.parameters() if p.requires_grad]
-    if not trainable:
-        raise InputError("this model has no parameters requiring grad, so an optimizer has nothing to hold")
-    return _OPTIMIZER_FACTORIES[name](trainable, _foreach_default(device))
-
-
-def _foreach_default(device: torch.device) -> bool:
-    """What ``torch.optim`` picks by default for plain tensors on ``device``."""
-    try:
-        from torch.utils._foreach_utils import _get_foreach_kernels_supported_devices
-
-        return device.type in _get_foreach_kernels_supported_devices()
-    except ImportError:  # a torch that moved it: its long-standing default
-        return device.type == "cuda"
-
 
 def _storage_bytes(tensors: Iterator[torch.Tensor]) -> int:
     """Sum of storage sizes, each storage once (tied weights, views)."""
@@ -385,7 +214,7 @@ def estimate_fit(
             f"{device_id(device)} is not present here ({unavailable_reason(device.type) or 'no such index'}): "
             "the estimate uses the CPU's layout (no allocator rounding), and nothing is measured"
         )
-    templates = _input_templates(loaded, request.inputs)
+    templates = input_templates(loaded, request.inputs)
     if not templates:
         notes.append("no input: activations are not estimated (give an input shape)")
     if request.mode == "forward" and request.optimizer != "none":
@@ -435,7 +264,9 @@ def estimate_fit(
     elif not templates:
         reason = "not measured: a step needs an input (give an input shape)"
     else:
-        measured, reason = _measure(loaded, device, target_dtype, request, templates, should_cancel)
+        measured, reason = measure_peak(
+            loaded, device, target_dtype, request.optimizer, request.mode, templates, should_cancel
+        )
 
     return FitResult(
         device=device_id(device),
@@ -481,18 +312,18 @@ def _estimate(
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     fake_mode = FakeTensorMode()
-    module = _copy_with(loaded.module, _fake_maker(fake_mode, device), dtype, should_cancel)
+    module = copy_with(loaded.module, fake_maker(fake_mode, device), dtype, should_cancel)
     training = request.mode == "train-step"
     counter = StorageCounter(device, should_cancel)
     with fake_mode:
-        optimizer = _make_optimizer(request.optimizer, module, device) if training else None
-        args = _make_inputs(templates, dtype, device, real=False)
+        optimizer = make_optimizer(request.optimizer, module, device) if training else None
+        args = make_inputs(templates, dtype, device, real=False)
         counter.track(*module.parameters(), *module.buffers(), *args)
         counter.watch_forward(module)
         try:
             with counter:
                 if templates:
-                    _run_step(module, args, optimizer, request.mode)
+                    run_step(module, args, optimizer, request.mode)
                 elif training:
                     # No input: the optimizer's state still exists after a step on gradients.
                     for p in module.parameters():
@@ -518,112 +349,3 @@ def _free_bytes(device: torch.device) -> int | None:
 
 def _model_lives_on(module: nn.Module, device: torch.device) -> bool:
     return any(_same_device(p.device, device) for p in module.parameters())
-
-
-# --------------------------------------------------------------------------- proof
-
-
-def _measure(
-    loaded: LoadedModel,
-    device: torch.device,
-    dtype: torch.dtype,
-    request: FitRequest,
-    templates: list[Any],
-    should_cancel: Callable[[], bool] | None = None,
-) -> tuple[int | None, str]:
-    """One real step on a copy: (peak bytes, how they were counted) or (None, why not).
-
-    ``Cancelled`` (polled every few operators of the step) propagates; the copy is dropped."""
-    if device.type not in ("cpu", "cuda"):
-        return None, f"measuring a real step's peak is implemented for the CPU and CUDA, not {device.type}"
-
-    def step() -> None:
-        module = _copy_with(loaded.module, _real_maker(device), dtype, should_cancel)
-        optimizer = _make_optimizer(request.optimizer, module, device) if request.mode == "train-step" else None
-        args = _make_inputs(templates, dtype, device, real=True)
-        with CancelCheck(should_cancel) if should_cancel is not None else contextlib.nullcontext():
-            _run_step(module, args, optimizer, request.mode)
-
-    try:
-        if device.type == "cuda":
-            return _measure_cuda(step, device), "torch.cuda.max_memory_allocated over one real step"
-        peak = _measure_cpu(step)
-        if peak is None:
-            return None, "the profiler recorded no CPU allocations"
-        return peak, "CPU allocations counted by torch.profiler (profile_memory) over one real step"
-    except Cancelled:
-        raise
-    except InspectorError as exc:
-        return None, f"the real step failed: {exc.message}"
-    except Exception as exc:  # noqa: BLE001 -- a failed proof is reported as its reason, never raised
-        if is_out_of_memory(exc):
-            return None, f"the real step ran out of memory: {first_line(exc)}"
-        return None, f"the real step failed: {first_line(exc)}"
-
-
-def _measure_cuda(step: Callable[[], None], device: torch.device) -> int:
-    # One step first: cuBLAS keeps a workspace per handle from its first matmul on, which
-    # is the library's, not this step's; the measured step then starts with it in place.
-    step()
-    synchronize(device)
-    torch.cuda.empty_cache()
-    torch.cuda.reset_peak_memory_stats(device)
-    base = torch.cuda.memory_allocated(device)
-    step()
-    synchronize(device)
-    peak = torch.cuda.max_memory_allocated(device) - base
-    torch.cuda.empty_cache()
-    return int(peak)
-
-
-def _measure_cpu(step: Callable[[], None]) -> int | None:
-    """Peak of the CPU allocator's own count while ``step`` runs, from the profiler's
-    allocation events (each carries the size and the running total)."""
-    from torch.profiler import ProfilerActivity, profile
-
-    with _quiet_profiler(), profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
-        step()
-    # The flat event list (one "[memory]" event per allocation and per free, negative bytes
-    # for a free) is half the cost of walking the event tree on a 10,000-tensor step.
-    cpu = torch._C._autograd.DeviceType.CPU
-    events = [
-        (int(e.start_ns()), int(e.nbytes()))
-        for e in prof.profiler.kineto_results.events()
-        if e.name() == "[memory]" and e.device_type() == cpu
-    ]
-    if not events:
-        return None
-    events.sort()
-    current = peak = 0
-    for _, size in events:
-        current += size
-        peak = max(peak, current)
-    return peak
-
-
-@contextlib.contextmanager
-def _quiet_profiler() -> Iterator[None]:
-    """The profiler's C++ side (kineto) logs "profiler_start"/"profiler_stop" lines straight
-    to file descriptor 2; a CLI answer should not carry them. Failures still come out as
-    exceptions, which this leaves alone."""
-    import os
-    import sys
-    import warnings
-
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):  # no real stderr (a frozen GUI app): nothing to hide
-        saved = -1
-    try:
-        if saved >= 0:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, 2)
-            os.close(devnull)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
-    finally:
-        if saved >= 0:
-            os.dup2(saved, 2)
-            os.close(saved)

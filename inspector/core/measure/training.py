@@ -17,17 +17,11 @@ from inspector.core.files.inputs import InputsLike
 from inspector.core.devices.discovery import device_id
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import LoadedModel
-from inspector.core.measure.timing import (
-    _as_args,
-    _input_shapes,
-    _run_failed,
-    _scalar_loss,
-    _set_mode,
-    _synchronizer,
-    make_input,
-    model_device,
-    model_dtype,
-)
+from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype
+from inspector.core.measure.model_mode import set_mode
+from inspector.core.measure.step_errors import run_failed
+from inspector.core.measure.timing import synchronizer
+from inspector.core.measure.train_on_copy import scalar_loss
 from inspector.core.units import dtype_name
 
 #: What a model without an optimizer of its own gets for its first step (as the example has).
@@ -71,19 +65,19 @@ def train_step(loaded: LoadedModel, input_shape: InputsLike | None = None) -> Tr
         optimizer = loaded.optimizer = torch.optim.SGD(trainable, lr=0.01, momentum=0.9)
         notes.append(f"the model had no optimizer: it now has {DEFAULT_OPTIMIZER}")
     device, dtype = model_device(module), model_dtype(module)
-    args = _as_args(make_input(loaded, input_shape))
-    shapes = _input_shapes(args)
+    args = as_args(make_input(loaded, input_shape))
+    shapes = input_shapes(args)
     where = device_id(device)
     flags = [(m, m.training) for m in module.modules()]
-    sync = _synchronizer(module)
+    sync = synchronizer(module)
     started = time.perf_counter()
     try:
-        _set_mode(loaded, module, "train", notes)
+        set_mode(loaded, module, "train", notes)
         try:
             output = module(*args)
         except Exception as exc:  # noqa: BLE001 -- the input's fault, said with its shape
-            raise _run_failed(exc, shapes, where, "training step", blame_input=True) from None
-        loss = _scalar_loss(output)
+            raise run_failed(exc, shapes, where, "training step", blame_input=True) from None
+        loss = scalar_loss(output)
         try:
             # After a forward that worked, so a wrong input leaves the last step's grads.
             optimizer.zero_grad(set_to_none=True)
@@ -92,7 +86,7 @@ def train_step(loaded: LoadedModel, input_shape: InputsLike | None = None) -> Tr
         except InspectorError:
             raise
         except Exception as exc:  # noqa: BLE001 -- backward or optimizer: said as what it is
-            raise _run_failed(exc, shapes, where, "training step", blame_input=False) from None
+            raise run_failed(exc, shapes, where, "training step", blame_input=False) from None
         if sync is not None:
             sync()
     finally:

@@ -1,10 +1,14 @@
 """Moves as transactions: the call the user chose, with an exact rollback on any failure.
 
-Owns: ``transaction`` (``move_model``: ``.to(device, dtype)``, ``.cuda(i)``, ``.cpu()`` with
-progress, cancel and receipts), ``rollback`` (the snapshot and the log that put a model back
-bit for bit), ``price`` (what a move will cost before it starts), ``device_map`` (a model
-spread over several devices by a map, applied through the same rollback), ``crossings``
-(the activations that cross devices in one forward).
+Owns: ``request`` (``MoveRequest``, checked and planned into the exact call, written as code),
+``transaction`` (``move_model``: ``.to(device, dtype)``, ``.cuda(i)``, ``.cpu()`` with
+progress, cancel and receipts), ``seam`` (the wrapped per-tensor conversion function every
+move and device map goes through), ``rollback`` (the snapshot and the log that put a model
+back bit for bit), ``caveats`` (what a rollback cannot promise, named before a move),
+``price`` (what a move will cost before it starts), ``device_map_file`` (a device map read
+from its file as hostile input), ``device_map`` (a model spread over several devices by such a
+map, applied through the same seam and rollback, and explained), ``crossings`` (the
+activations that cross devices in one forward).
 
 May import: ``inspector.core.placement``, ``inspector.core.devices``, ``inspector.core.files``
 and the base modules. Never ``measure``, ``report``, ``remote`` or the session.

@@ -1,160 +1,41 @@
-"""Device maps: read one (accelerate's JSON), apply it as a transaction, explain the placement.
+"""Device maps applied to a model as a transaction, and the placement they make explained.
 
-A device map says, per module name, which device holds that module's weights: the
-``device_map`` that accelerate's ``infer_auto_device_map`` returns and ``from_pretrained``
-accepts, written as JSON (``{"model.embed_tokens": 0, "model.layers.0": 0, ..., "lm_head":
-"cpu"}``; an integer is a CUDA index). A file may also wrap it with the budgets it was made
-from: ``{"device_map": {...}, "max_memory": {"0": "10GiB", "cpu": "64GiB"}}``; the
-explanations then say which budget pushed modules elsewhere. accelerate itself is not needed.
+A device map (``core.moves.device_map_file``) says, per module name, which device holds that
+module's weights. Applying: every parameter, gradient and buffer goes to the device of the
+longest map key that prefixes its name. The tensors move as ``Module.to`` moves them, through
+``Module._apply`` and the move engine's seam (``core.moves.seam``), with a conversion function
+that sends each tensor to its own device: a module's own ``_apply`` runs (an RNN rebuilds its
+flat weights), tensor subclasses and torch's swap flag take the swap path, and every original
+is logged for ``core.moves.rollback``. As with ``core.moves.transaction``, the originals stay
+referenced until every tensor has moved; any failure puts each one back (the same Parameter
+objects, their data, class, attributes, hooks, grads and buffers, each module's attributes),
+so the model is exactly as before.
 
-The file is read as an attacker wrote it: size-capped before parsing, every key and value
-checked, every message one line with the file's text escaped.
-
-Applying: every parameter, gradient and buffer goes to the device of the longest map key
-that prefixes its name. As with ``core.moves.transaction``, the originals stay referenced until every
-tensor has moved; any failure puts each one back (the same Parameter objects, their data,
-grads and buffers), so the model is exactly as before.
+Explaining: per device the top-most modules wholly on it, then in words what sits off the
+accelerators and why (budgets, free memory), and what the map left out.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import torch
 from torch import nn
 
+from inspector.core import gc_pause
 from inspector.core.devices import discovery as devices
 from inspector.core.moves import rollback
 from inspector.core.moves.crossings import CrossingReport
+from inspector.core.moves.device_map_file import DeviceMap, shown
+from inspector.core.moves.seam import Seam
 from inspector.core.errors import Failure, InputError, InspectorError
 from inspector.core.units import first_line, format_bytes
 from inspector.core.vocabulary import FailureKind
-
-#: A real map has one entry per block; 16 MiB of JSON is far beyond any model's.
-MAX_FILE_BYTES = 16 * 1024 * 1024
-_ACCEPTED_TYPES = ("cpu", "cuda", "mps", "xpu", "meta")
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)?\s*$", re.IGNORECASE)
-_UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
-          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
-
-
-def _shown(value: Any, limit: int = 60) -> str:
-    """A file's text, safe for one terminal line: repr escapes control characters."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-@dataclass(frozen=True)
-class DeviceMap:
-    """A checked device map: module name -> canonical device id, in the file's order."""
-
-    entries: tuple[tuple[str, str], ...]
-    #: Budgets per device id in bytes, when the file carries them.
-    max_memory: tuple[tuple[str, int], ...] = ()
-    source: str = ""
-
-    def as_dict(self) -> dict[str, str]:
-        return dict(self.entries)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "device_map": self.as_dict(), "max_memory": dict(self.max_memory)}
-
-
-def parse_map_device(value: Any) -> str:
-    """accelerate's device values -> our ids: ``0`` -> ``cuda:0``, ``"cuda"`` -> ``cuda:0``."""
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InputError(f"{_shown(value)} is not a device (use a GPU index such as 0, or cpu, cuda:1, mps, xpu:0, meta)")
-    if isinstance(value, int):
-        if value < 0:
-            raise InputError(f"{value} is not a GPU index (indices start at 0)")
-        return f"cuda:{value}"
-    text = value.strip()
-    if text == "disk":
-        raise InputError("'disk' (accelerate's offload to disk) cannot be applied here: map those modules to cpu or meta")
-    if text.isdigit():
-        return f"cuda:{int(text)}"
-    if len(text) > 32:
-        raise InputError(f"{_shown(value)} is not a device name")
-    try:
-        device = torch.device(text)
-    except (RuntimeError, TypeError, ValueError):
-        raise InputError(f"{_shown(value)} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)") from None
-    if device.type not in _ACCEPTED_TYPES:
-        raise InputError(f"{_shown(value)} is a device type this app does not place on (use {', '.join(_ACCEPTED_TYPES)})")
-    return "meta" if device.type == "meta" else devices.device_id(device)
-
-
-def _parse_size(value: Any, key: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    if isinstance(value, str):
-        m = _SIZE.match(value)
-        if m:
-            return int(float(m.group(1)) * _UNITS[(m.group(2) or "").upper()])
-    raise InputError(f"max_memory for {_shown(key)} is {_shown(value)}, not a size (bytes, or text such as 10GiB)")
-
-
-def parse_device_map(data: Any, source: str = "") -> DeviceMap:
-    """Check a decoded JSON value; raise InputError naming the first problem."""
-    max_memory: list[tuple[str, int]] = []
-    if isinstance(data, dict) and "device_map" in data and isinstance(data["device_map"], dict):
-        budgets = data.get("max_memory", {})
-        if not isinstance(budgets, dict):
-            raise InputError("max_memory must map devices to sizes")
-        for key, value in budgets.items():
-            max_memory.append((parse_map_device(int(key) if isinstance(key, str) and key.isdigit() else key), _parse_size(value, key)))
-        data = data["device_map"]
-    if not isinstance(data, dict):
-        raise InputError("a device map is a JSON object of module name -> device, e.g. {\"encoder\": 0, \"decoder\": \"cpu\"}")
-    if not data:
-        raise InputError("the device map is empty: it names no module")
-    entries: list[tuple[str, str]] = []
-    for name, value in data.items():
-        if len(name) > 1000 or any(ord(c) < 32 for c in name):
-            raise InputError(f"{_shown(name)} is not a module name")
-        try:
-            entries.append((name, parse_map_device(value)))
-        except InputError as exc:
-            raise InputError(f"device map entry {_shown(name)}: {exc.message}") from None
-    return DeviceMap(tuple(entries), tuple(max_memory), source)
-
-
-def read_device_map(path: str | Path) -> DeviceMap:
-    """Read and check a device map file. Every failure is an InputError of one line."""
-    p = Path(path).expanduser()
-    try:
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"no device map at {p}: the file does not exist") from None
-    except IsADirectoryError:
-        raise InputError(f"{p} is a folder, not a device map") from None
-    except OSError as exc:
-        raise InputError(f"could not read the device map {p}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise InputError(f"{p} is larger than {format_bytes(MAX_FILE_BYTES)}: not a device map")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{p} is not a device map: it is not UTF-8 text") from None
-
-    def refuse_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not valid JSON")
-
-    try:
-        data = json.loads(text, parse_constant=refuse_constant)
-    except (ValueError, RecursionError) as exc:
-        where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise InputError(f"{p} is not a device map: it is not JSON{where}") from None
-    return parse_device_map(data, str(p))
-
 
 # --------------------------------------------------------------------------- resolving
 
@@ -193,7 +74,7 @@ def check_names(dmap: DeviceMap, module: nn.Module, slots: list[tuple[str, nn.Mo
         sample = sorted(n for n in modules if n)[:3]
         hint = f" (its modules are named like {', '.join(sample)})" if sample else ""
         more = f" and {len(unknown) - 1} more" if len(unknown) > 1 else ""
-        raise InputError(f"the device map names {_shown(unknown[0])}{more}, which is no module or tensor of the model{hint}")
+        raise InputError(f"the device map names {shown(unknown[0])}{more}, which is no module or tensor of the model{hint}")
 
 
 # --------------------------------------------------------------------------- applying
@@ -247,6 +128,8 @@ def _check_devices(dmap: DeviceMap) -> None:
             devices.resolve_device(ident)  # InputError (kind "device") for one that is absent
 
 
+# The rollback log and snapshot make a tuple or dict per tensor, as a move's do; see gc_pause.
+@gc_pause.paused()
 def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
     """Place every tensor as ``dmap`` says, as a transaction; explain the result.
 
@@ -257,90 +140,95 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
     slots = _tensor_slots(module)
     check_names(dmap, module, slots)
     _check_devices(dmap)
-    mapping = dmap.as_dict()
-    # The same rollback as core.moves.transaction: every module's dicts (slots rebound to buffers and to
-    # fresh meta Parameters) and each tensor whose data changes in place, with its old data.
+    targets, moved, uncovered, ties, tied = _targets(slots, dmap.as_dict())
     snapshot = rollback.Snapshot(module)
-    log = rollback.ConversionLog(swap=False)
-    seen_params: dict[int, str] = {}
-    seen_buffers: set[tuple[int, str]] = set()
-    uncovered: list[str] = []
-    ties: list[str] = []
-    replaced: dict[int, nn.Parameter] = {}
-    moved = 0
+    log = rollback.ConversionLog(swap=torch.__future__.get_swap_module_params_on_conversion())
+    seam = Seam(log, snapshot.total, None, None, pin=False)
+
+    def place(t: torch.Tensor) -> torch.Tensor:
+        target = targets.get(id(t))
+        # By identity too: a tensor made during the move may take the id of one freed.
+        return t.to(target[1]) if target is not None and target[0] is t else t
+
+    accelerators = sorted({device for _, device in dmap.entries} - {"cpu", "meta"})
     start = time.perf_counter()
     error: Failure | None = None
     try:
-        with torch.no_grad():
-            for name, owner, key, kind in slots:
-                target = _target_of(name, mapping)
-                if target is None:
-                    uncovered.append(name)
-                    continue
-                device = torch.device(target)
-                if kind == "parameter":
-                    param = owner._parameters[key]
-                    assert param is not None
-                    if id(param) in replaced:  # tied to one already replaced (meta)
-                        owner._parameters[key] = replaced[id(param)]
-                    if id(param) in seen_params:
-                        if seen_params[id(param)] != target:
-                            ties.append(f"{name} is tied to a weight the map put on {seen_params[id(param)]}, but its own entry says {target}: it stays on {seen_params[id(param)]}")
-                        continue
-                    seen_params[id(param)] = target
-                    if param.device != device:
-                        moved += param.nbytes
-                        _move_parameter(owner, key, param, device, replaced, log)
-                else:
-                    buf = owner._buffers[key]
-                    assert buf is not None
-                    if (id(owner), key) in seen_buffers:
-                        continue
-                    seen_buffers.add((id(owner), key))
-                    if buf.device != device:
-                        moved += buf.nbytes
-                        owner._buffers[key] = buf.to(device)
+        module._apply(seam.wrap(place))
+        if tied:
+            _retie(snapshot)
     except Exception as exc:  # noqa: BLE001 -- every failure rolls back, then becomes a value
         error = _failure(exc)
+    except BaseException:
+        # KeyboardInterrupt and friends: still leave the model whole, then let it through.
+        rollback.roll_back(snapshot, log, accelerators)
+        raise
     seconds = time.perf_counter() - start
-    if error is not None:
-        log.restore()  # tensors first, then the modules' dicts (as core.moves.transaction does)
-        snapshot.restore()
+    # Out of the except block, so the half-made copies its traceback's frames hold are gone.
+    note = rollback.roll_back(snapshot, log, accelerators) if error is not None else ""
     log.release()
     snapshot.release()
     if error is not None:
-        for ident in {d for _, d in dmap.entries} - {"cpu", "meta"}:
-            try:
-                devices.empty_cache(ident)
-            except Exception:  # noqa: BLE001 -- the model is whole; the cache is a nicety
-                pass
-        return MapResult(False, error, seconds, 0, layout(module), (), (), source=dmap.source)
+        return MapResult(False, error, seconds, 0, layout(module), (), (note,) if note else (), source=dmap.source)
     findings = explain(module, dmap, uncovered, slots) + ties
     return MapResult(True, None, seconds, moved, layout(module), tuple(uncovered), tuple(findings), source=dmap.source)
 
 
-def _move_parameter(
-    owner: nn.Module, key: str, param: nn.Parameter, device: torch.device, replaced: dict[int, nn.Parameter],
-    log: rollback.ConversionLog,
-) -> None:
-    """Move one parameter as ``Module._apply`` does: in place (``.data``, the grad's too) where
-    the tensor types allow, else a new Parameter in its slot (cpu -> meta); the original is
-    kept either way (``log``; the slot by the caller's snapshot)."""
-    data = param.data.to(device)
-    grad = None if param.grad is None else param.grad.to(device)
-    if torch._has_compatible_shallow_copy_type(param.data, data):
-        log.keep(param, rollback.nbytes(param), rollback.nbytes(data))
-        param.data = data
-        if grad is not None:
-            assert param.grad is not None
-            log.keep(param.grad, rollback.nbytes(param.grad), rollback.nbytes(grad))
-            param.grad.data = grad
-        return
-    fresh = nn.Parameter(data, requires_grad=param.requires_grad)
-    if grad is not None:
-        fresh.grad = grad
-    owner._parameters[key] = fresh
-    replaced[id(param)] = fresh
+def _targets(
+    slots: list[tuple[str, nn.Module, str, str]], mapping: Mapping[str, str]
+) -> tuple[dict[int, tuple[torch.Tensor, torch.device]], int, list[str], list[str], bool]:
+    """Each tensor that moves (by id, with itself) and its device, grads with their parameter;
+    the bytes that move; the tensors no key covers; tied weights whose entries disagree (the
+    first entry wins: a tensor is on one device); whether a tied weight moves."""
+    targets: dict[int, tuple[torch.Tensor, torch.device]] = {}
+    places: dict[str, torch.device] = {}
+    tied = False
+    seen_params: dict[int, str] = {}
+    seen_buffers: set[tuple[int, str]] = set()
+    uncovered: list[str] = []
+    ties: list[str] = []
+    moved = 0
+    for name, owner, key, kind in slots:
+        target = _target_of(name, mapping)
+        if target is None:
+            uncovered.append(name)
+            continue
+        device = places.get(target) or places.setdefault(target, torch.device(target))
+        if kind == "parameter":
+            param = owner._parameters[key]
+            assert param is not None
+            if id(param) in seen_params:
+                tied = tied or id(param) in targets
+                if seen_params[id(param)] != target:
+                    ties.append(f"{name} is tied to a weight the map put on {seen_params[id(param)]}, but its own entry says {target}: it stays on {seen_params[id(param)]}")
+                continue
+            seen_params[id(param)] = target
+            if param.device != device:
+                moved += param.nbytes
+                targets[id(param)] = (param, device)
+                if param.grad is not None:
+                    targets[id(param.grad)] = (param.grad, device)
+        else:
+            buf = owner._buffers[key]
+            assert buf is not None
+            if (id(owner), key) in seen_buffers:
+                continue
+            seen_buffers.add((id(owner), key))
+            if buf.device != device and id(buf) not in targets:
+                moved += buf.nbytes
+                targets[id(buf)] = (buf, device)
+    return targets, moved, uncovered, ties, tied
+
+
+def _retie(snapshot: rollback.Snapshot) -> None:
+    """A tied weight one Parameter again in all its slots. Where a tensor cannot be converted
+    in place (cpu -> meta), ``Module._apply`` gives each slot a new Parameter of its own."""
+    fresh: dict[int, Any] = {}
+    for module, saved in zip(snapshot.modules, snapshot.params):
+        live = module._parameters
+        for key, original in saved.items():
+            if original is not None and live[key] is not original:
+                live[key] = fresh.setdefault(id(original), live[key])
 
 
 def _failure(exc: BaseException) -> Failure:

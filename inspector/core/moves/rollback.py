@@ -19,9 +19,9 @@ it changes a model, and how to put each one back:
   extra tensors): its whole ``__dict__`` is copied up front, with its tensor attributes, and
   lists/dicts of tensors one level down.
 
-What cannot be put back is named before the move (``vouch``): a module class with its own
-``to``/``_apply`` that may keep state outside its ``__dict__``, or weights packed where
-``_apply`` never sees them (quantized modules).
+What cannot be put back is named before the move (``core.moves.caveats``): a module class
+with its own ``to``/``_apply`` that may keep state outside its ``__dict__``, or weights packed
+where ``_apply`` never sees them (quantized modules).
 
 Costs, for a model of M modules and T tensors: the snapshot is O(M) dict copies (plus an
 O(T) pass for the byte totals when progress is wanted); the log costs one alias per tensor
@@ -47,11 +47,9 @@ from torch.utils._python_dispatch import is_traceable_wrapper_subclass
 
 from inspector.core.devices import discovery as devices
 from inspector.core.placement.tensor_bytes import allocated_bytes
+from inspector.core.units import first_line
 
 _MODULE_APPLY = nn.Module._apply
-_MODULE_METHODS = {name: getattr(nn.Module, name) for name in ("to", "cuda", "cpu", "_apply")}
-#: ``_apply`` overrides in torch itself whose extra work is rebinding ``__dict__`` entries.
-_KNOWN_APPLY: tuple[type, ...] = (nn.RNNBase,)
 #: Free originals in batches of about this many bytes (or tensors), yielding the GIL
 #: between batches, so a GUI thread never waits for one long cascade of frees.
 RELEASE_BATCH_BYTES = 32 * 2**20
@@ -95,57 +93,6 @@ def walk(root: nn.Module) -> list[nn.Module]:
         level = list(fresh.values())
         found += level
     return found
-
-
-def _is_plain_apply(module: nn.Module) -> bool:
-    return type(module)._apply is _MODULE_APPLY
-
-
-_CLASS_PROBLEMS: dict[type[nn.Module], str | None] = {}
-
-
-def _class_problem(cls: type[nn.Module]) -> str | None:
-    """Why a rollback of a module of this class might not be exact (None: it will be)."""
-    if cls not in _CLASS_PROBLEMS:
-        _CLASS_PROBLEMS[cls] = _find_class_problem(cls)
-    return _CLASS_PROBLEMS[cls]
-
-
-def _find_class_problem(cls: type[nn.Module]) -> str | None:
-    if cls.__module__.startswith("torch.ao.nn.quantized"):
-        return (
-            f"{cls.__name__} keeps its weights packed where Module.to() does not reach them: "
-            "they stay on their device and in their dtype"
-        )
-    if cls._apply is not _MODULE_APPLY and not issubclass(cls, _KNOWN_APPLY):
-        return (
-            f"{cls.__name__} has its own _apply(): a rollback restores its attributes and the "
-            "tensors the move converts, not state it keeps elsewhere"
-        )
-    return None
-
-
-def vouch(modules: list[nn.Module]) -> list[str]:
-    """Why a rollback of these modules (``walk``'s list, root first) might not be exact."""
-    problems: dict[str, None] = {}
-    root = type(modules[0])
-    if not issubclass(root, torch.jit.ScriptModule):
-        for name in ("to", "cuda", "cpu"):
-            if getattr(root, name) is not _MODULE_METHODS[name]:
-                problems[
-                    f"{root.__name__} overrides Module.{name}(): a rollback restores its attributes "
-                    "and the tensors the move converts, not what else that method changes"
-                ] = None
-    for cls in set(map(type, modules)):
-        problem = _class_problem(cls)
-        if problem is not None:
-            problems[problem] = None
-    return list(problems)
-
-
-def has_packed_weights(modules: list[nn.Module]) -> bool:
-    """Quantized modules: their weights sit in packed C++ objects a device move leaves behind."""
-    return any(cls.__module__.startswith("torch.ao.nn.quantized") for cls in set(map(type, modules)))
 
 
 @dataclass
@@ -341,7 +288,7 @@ class ConversionLog:
 
     ``keep(t, size, made)`` is called on a tensor just before the move changes it (``size``:
     its bytes, ``made``: the copy's). In-place changes (``.data =``) are undone by setting
-    the alias back; swaps by swapping the alias back. The move's common case (``moves._Seam``:
+    the alias back; swaps by swapping the alias back. The move's common case (``core.moves.seam``:
     a small plain contiguous tensor at the start of its storage) logs ``(storage, dtype)`` in
     the alias's place, and the tensor is rebuilt from them, with the shape and strides it has,
     only after a failure: ``Tensor.to`` keeps a dense tensor's strides, and a storage object
@@ -405,6 +352,36 @@ class ConversionLog:
     def release(self) -> None:
         """Drop the aliases (the originals, after a success), in batches."""
         _release_in_batches(self.entries, list(map(_SIZE, self.entries)))
+
+
+def roll_back(snapshot: Snapshot, log: ConversionLog, allocating: list[str]) -> str:
+    """Put the originals back after a failed move or device map, then synchronise and free
+    the cache of each device in ``allocating`` (where the copies were made); a note if that
+    cleanup failed.
+
+    The model is whole once ``restore`` returns. The cleanup after it can still raise (a
+    sticky CUDA error makes every later call on that device fail): that must not turn a
+    failure, already reported as such, into an exception, so it becomes a note.
+    """
+    # No gc.collect(): the half-made copies sit in no reference cycle (the CUDA tests check
+    # that memory_allocated() is back where it was), and a full collection costs ~0.1 s.
+    # Tensors first: the modules' weak references to them (made afresh) would block a swap.
+    log.restore()
+    snapshot.restore()
+    problems = []
+    for ident in allocating:
+        try:
+            devices.synchronize(ident)
+            devices.empty_cache(ident)
+        except Exception as exc:  # noqa: BLE001 -- see the docstring
+            problems.append(f"{ident}: {first_line(exc)}")
+    if not problems:
+        return ""
+    return (
+        "the model was restored, but freeing the target's memory afterwards failed ("
+        + "; ".join(problems)
+        + "): the device may be unusable until the program restarts"
+    )
 
 
 def _swapped(t: torch.Tensor) -> _Swapped:

@@ -385,7 +385,7 @@ class Agent:
         raise InspectorError(f"unknown op {job.op!r}", kind=ErrorKind.PROTOCOL)  # pragma: no cover
 
     def _move(self, job: _Job) -> Any:
-        from inspector.core.moves.transaction import MoveRequest
+        from inspector.core.moves.request import MoveRequest
 
         args = job.args
         method = _choice(args, "method", tuple(MoveMethod), MoveMethod.TO)

@@ -12,7 +12,7 @@ from typing import Any
 import torch
 
 from inspector.core.errors import InputError
-from inspector.core.moves.transaction import MoveRequest, call_code, check_request, cuda_index, parse_dtype
+from inspector.core.moves.request import MoveRequest, call_code, check_request, cuda_index, parse_dtype
 from inspector.core.units import dtype_name
 from inspector.core.vocabulary import BenchMode
 

@@ -10,7 +10,8 @@ from inspector.core.errors import InputError
 from inspector.core.files.inputs import InputSpec, as_specs, format_inputs, make_tensors, parse_inputs, parse_shape
 from inspector.core.files.models import LoadedModel
 from inspector.core.session import BenchmarkRequest
-from inspector.core.measure.timing import make_input, measure_latency
+from inspector.core.measure.model_input import make_input
+from inspector.core.measure.timing import measure_latency
 
 
 @pytest.mark.parametrize(

@@ -176,9 +176,9 @@ def test_a_model_without_input_still_gets_its_training_state_estimated():
 def test_the_foreach_optimizer_path_cuda_takes_is_estimated_as_measured(monkeypatch):
     # On CUDA torch steps with the foreach kernels (their temporaries are part of the peak);
     # the CPU can run them too, so the estimate of that path is checked here against a real step.
-    import inspector.core.measure.fit as fit
+    import inspector.core.measure.fit_step as fit_step
 
-    monkeypatch.setattr(fit, "_foreach_default", lambda device: True)
+    monkeypatch.setattr(fit_step, "_foreach_default", lambda device: True)
     m = nn.Sequential(nn.Linear(128, 256), nn.ReLU(), nn.Linear(256, 128))
     loaded = LoadedModel(spec="mlp", module=m, example_input=torch.randn(16, 128))
     result = estimate_fit(loaded, FitRequest(device="cpu", optimizer="adamw"))

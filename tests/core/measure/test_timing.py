@@ -10,8 +10,10 @@ from torch import nn
 
 from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.files.models import LoadedModel, Net, example_model, load_model
-from inspector.core.measure import timing
-from inspector.core.measure.timing import CHUNK_SAMPLES, LatencyResult, make_input, measure_latency
+from inspector.core.measure import sampling, timing
+from inspector.core.measure.model_input import make_input
+from inspector.core.measure.sampling import CHUNK_SAMPLES
+from inspector.core.measure.timing import LatencyResult, measure_latency
 from tests.fake_clock import FakeClock, TakesTime
 
 DESIGN_LATENCY_KEYS = {
@@ -205,8 +207,8 @@ def test_samples_are_timed_back_to_back_with_the_callbacks_between_chunks(monkey
     # The app's own code between two calls (plot streaming, progress, the cancel check)
     # would land in the next call's caches: the window's figure read 3.6 % above
     # torch.utils.benchmark's on a 20 µs model. Calls now run back to back in chunks.
-    monkeypatch.setattr(timing, "_CHUNK_NS", 10**15)  # chunks end by count only: no clock in the test
-    monkeypatch.setattr(timing, "CHUNK_SAMPLES", 100)  # a few hundred calls, not 10,000
+    monkeypatch.setattr(sampling, "_CHUNK_NS", 10**15)  # chunks end by count only: no clock in the test
+    monkeypatch.setattr(sampling, "CHUNK_SAMPLES", 100)  # a few hundred calls, not 10,000
     log: list[str] = []
     loaded = LoadedModel("call-log", _CallLog(log), example_input=torch.zeros(2, 3))
     runs = 2 * 100 + 7
@@ -231,7 +233,7 @@ def test_host_clock_samples_leave_out_the_clocks_own_cost(monkeypatch):
     # blocks do not: that gap is measured and taken off. Every read of this clock costs
     # 70 ns and every call 10 µs: the samples are the 10 µs, warm-up calls included.
     clock = FakeClock(read_ns=70)
-    monkeypatch.setattr(timing, "_clock", clock)
+    monkeypatch.setattr(sampling, "_clock", clock)
     loaded = LoadedModel("takes-time", TakesTime(clock, call_ns=10_000), example_input=torch.zeros(2, 3))
     result = measure_latency(loaded, runs=30, warmup=2)
     assert result.samples_ms == pytest.approx([0.01] * 30, rel=1e-9)
@@ -248,7 +250,7 @@ def test_without_device_events_each_sample_waits_for_the_device_on_both_sides(mo
         syncs.append(clock.now)
         clock.now += 1_000  # the device finishing its queued work
 
-    monkeypatch.setattr(timing, "_clock", clock)
+    monkeypatch.setattr(sampling, "_clock", clock)
     monkeypatch.setattr(timing, "_accelerators", lambda module: {torch.device("mps")})
     monkeypatch.setattr(timing, "synchronize", synchronize)
     loaded = LoadedModel("takes-time", TakesTime(clock, call_ns=10_000), example_input=torch.zeros(2, 3))
@@ -259,8 +261,8 @@ def test_without_device_events_each_sample_waits_for_the_device_on_both_sides(mo
 
 def test_a_clock_that_costs_more_than_the_call_never_gives_a_negative_sample(monkeypatch):
     clock = FakeClock(read_ns=500)
-    monkeypatch.setattr(timing, "_clock", clock)
-    monkeypatch.setattr(timing, "clock_cost_ns", lambda clock: 900)  # a cost estimate above one gap
+    monkeypatch.setattr(sampling, "_clock", clock)
+    monkeypatch.setattr(sampling, "clock_cost_ns", lambda clock: 900)  # a cost estimate above one gap
     loaded = LoadedModel("takes-time", TakesTime(clock, call_ns=100), example_input=torch.zeros(2, 3))
     assert measure_latency(loaded, runs=5, warmup=1).samples_ms == (0.0,) * 5
 
@@ -335,7 +337,7 @@ def test_train_step_on_a_frozen_model_is_a_clear_input_error():
 
 
 def test_cancelled_train_step_leaves_the_model_untouched(monkeypatch):
-    monkeypatch.setattr(timing, "CHUNK_SAMPLES", 10)  # cancel checks after every 10 steps
+    monkeypatch.setattr(sampling, "CHUNK_SAMPLES", 10)  # cancel checks after every 10 steps
     loaded = _trained_with_adam()
     before = _state(loaded)
     count = iter(range(100))

@@ -12,15 +12,8 @@ import torch
 from torch import nn
 
 from inspector.core.moves.crossings import measure_crossings
-from inspector.core.moves.device_map import (
-    MAX_FILE_BYTES,
-    apply_device_map,
-    compress_names,
-    explain,
-    measure,
-    parse_device_map,
-    read_device_map,
-)
+from inspector.core.moves.device_map import apply_device_map, compress_names, explain, measure
+from inspector.core.moves.device_map_file import MAX_FILE_BYTES, parse_device_map, read_device_map
 from inspector.core.errors import InputError
 from tests.fake_cuda import GiB, fake_cuda
 

@@ -12,7 +12,8 @@ from torch import nn
 from inspector.core.moves import rollback
 from inspector.core.devices.discovery import device_id
 from inspector.core.files.models import LoadedModel
-from inspector.core.moves.transaction import MoveRequest, move_model
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import move_model
 
 CAST = MoveRequest("to", dtype="float64")
 
@@ -82,7 +83,7 @@ def test_originals_are_freed_in_batches_that_hand_the_gil_over(monkeypatch) -> N
 def test_the_models_bytes_per_device_count_each_tensor_once() -> None:
     """Tied weights, a buffer shared by two modules, grads, an integer buffer, a sparse
     buffer and a part on the meta device: each tensor once, on its own device."""
-    from inspector.core.moves.transaction import preview_move
+    from inspector.core.moves.price import preview_move
 
     embedding = nn.Embedding(10, 4)
     head = nn.Linear(4, 10, bias=False)
@@ -116,11 +117,11 @@ def test_a_big_original_is_kept_as_a_tensor_whose_freeing_lets_go_of_the_gil() -
     """Freeing a storage object holds the GIL while the memory goes back (~30 ms for
     256 MiB: the window would stall); freeing a Tensor does not. So a small original is
     logged as its storage (cheaper), a big one as a Tensor alias."""
-    from inspector.core.moves.transaction import _Seam
+    from inspector.core.moves.seam import Seam
 
     model = nn.Sequential(nn.Linear(4, 4), nn.Linear(1024, 512, bias=False))  # a 2 MiB weight
     log = rollback.ConversionLog(swap=False)
-    seam = _Seam(log, 1, None, None, pin=False)
+    seam = Seam(log, 1, None, None, pin=False)
     with seam.install(model):
         model.to(torch.float64)
     kept = {tuple(t.shape): type(alias) for t, alias, *_ in log.entries}

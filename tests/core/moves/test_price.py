@@ -10,7 +10,9 @@ from torch import nn
 from inspector.core.moves import price as move_price
 from inspector.core.placement import tensor_rows as placement
 from inspector.core.files.models import LoadedModel
-from inspector.core.moves.transaction import MoveRequest, move_model, preview_move
+from inspector.core.moves.price import preview_move
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import move_model
 from inspector.core.session import LoadRequest, Session
 
 

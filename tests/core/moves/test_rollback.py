@@ -10,6 +10,7 @@ and the optimizer still steps the module's own parameters.
 from __future__ import annotations
 
 import functools
+import itertools
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,10 +22,14 @@ from torch import nn
 from torch.nn.utils import parametrizations
 from torch.testing._internal.two_tensor import TwoTensor
 
-from inspector.core.moves import transaction as moves
+from inspector.core.moves import seam
 from inspector.core.moves import rollback
 from inspector.core.files.models import LoadedModel
-from inspector.core.moves.transaction import MoveRequest, move_model, preview_move
+from inspector.core.moves.device_map import apply_device_map
+from inspector.core.moves.device_map_file import parse_device_map
+from inspector.core.moves.price import preview_move
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import move_model
 from tests.fake_cuda import fake_cuda
 
 CAST = MoveRequest("to", dtype="float64")
@@ -171,7 +176,11 @@ def _build(kind: str, optimizer: str) -> LoadedModel:
 @functools.cache
 def _tensor_count(kind: str) -> int:
     """How many tensors a cast of this kind hands to Tensor.to (grads included)."""
-    loaded = _build(kind, "sgd")
+    return _converted(_build(kind, "sgd").module, lambda module: module.to(torch.float64))
+
+
+def _converted(module: nn.Module, convert: Callable[[nn.Module], Any]) -> int:
+    """How many distinct tensors ``convert(module)`` hands to Tensor.to."""
     seen: list[torch.Tensor] = []
     original_to = torch.Tensor.to
 
@@ -183,7 +192,7 @@ def _tensor_count(kind: str) -> int:
 
     torch.Tensor.to = counting_to  # type: ignore[method-assign]
     try:
-        loaded.module.to(torch.float64)
+        convert(module)
     finally:
         torch.Tensor.to = original_to  # type: ignore[method-assign]
     return len(seen)
@@ -365,7 +374,7 @@ def test_failure_at_every_tensor_leaves_the_module_as_it_was(conversion, optimiz
 def test_cancel_before_every_tensor_leaves_the_module_as_it_was(conversion, kind, entries, monkeypatch):
     """``entries``: small originals are logged as storage objects, big ones (over
     ``STORAGE_ENTRY_MAX_BYTES``, none in these tiny models) as Tensor aliases: both rebuilt."""
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     if entries == "tensor":
         monkeypatch.setattr(rollback, "STORAGE_ENTRY_MAX_BYTES", 0)
     for k in range(_tensor_count(kind)):
@@ -393,7 +402,7 @@ def test_parameters_sharing_one_storage_share_it_again_after_a_rollback(conversi
     loaded = _build("odd-strides", "sgd")
     module = loaded.module
     storage = module.first.untyped_storage().data_ptr()
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     calls = iter(range(1_000))
     result = move_model(loaded, CAST, should_cancel=lambda: next(calls) == 4)
     assert result.error is not None and result.error.kind == "cancelled"
@@ -404,7 +413,7 @@ def test_parameters_sharing_one_storage_share_it_again_after_a_rollback(conversi
 
 def test_a_recurrent_module_after_a_rollback_matches_a_fresh_copy(monkeypatch):
     """The bug that started this: an LSTM's forward raised after a rolled-back cast."""
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     loaded = _build("lstm", "sgd")
     expected = _forward(loaded)
     result = move_model(loaded, CAST, should_cancel=iter([False, False, True]).__next__)
@@ -440,7 +449,7 @@ def test_a_custom_apply_is_named_before_the_move():
 
 @pytest.mark.parametrize("layout", ["coo", "csr"])
 def test_sparse_tensors_move_and_roll_back(conversion, layout, monkeypatch):
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     dense = torch.tensor([[0.0, 1.5], [2.0, 0.0]])
     sparse = dense.to_sparse() if layout == "coo" else dense.to_sparse_csr()
     module = nn.Linear(2, 2)
@@ -493,7 +502,7 @@ def test_the_gpu_checks_lstm_rollback_logic_holds_on_the_cpu():
 def test_scripted_and_transformer_models_roll_back_at_every_tensor(kind, monkeypatch):
     """TorchScript keeps parameters in C++ behind dict-like wrappers; a Transformer has
     many kinds of layers. Both roll back exactly wherever the move is cancelled."""
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     torch.manual_seed(0)
     if kind == "torchscript":
         model: nn.Module = torch.jit.script(nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2)))
@@ -549,7 +558,7 @@ def test_seconds_are_the_calls_not_our_callbacks(monkeypatch):
     """A slow progress callback (a GUI busy repainting) does not inflate the receipt."""
     import time
 
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     loaded = _many_small()
     slept: list[float] = []
 
@@ -567,15 +576,86 @@ def test_seconds_are_the_calls_not_our_callbacks(monkeypatch):
 
 def test_a_rollback_that_breaks_says_the_model_is_not_as_before(monkeypatch):
     """A bug in the rollback must not turn into "as it was before", nor into an exception."""
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr(seam, "CHECK_INTERVAL_S", 0.0)
     loaded = _build("linear", "sgd")
 
     def broken(self: object) -> None:
         raise RuntimeError("restore broke\nmore text")
 
-    monkeypatch.setattr(moves.rollback.ConversionLog, "restore", broken)
+    monkeypatch.setattr(rollback.ConversionLog, "restore", broken)
     result = move_model(loaded, CAST, should_cancel=iter([False, True]).__next__)
     assert not result.ok and result.error.kind == "error"
     message = result.error.message
     assert "could not restore the model (restore broke)" in message
     assert "as it was before" not in message and "\n" not in message
+
+
+# ----------------------------------------------------------------------------- device maps
+
+
+#: The whole model onto the meta device: every parameter, grad and buffer is converted (no
+#: GPU here; meta tensors are real conversions, with new tensor types on the default path).
+WHOLE_TO_META = parse_device_map({"": "meta"})
+
+
+@functools.cache
+def _map_tensor_count(kind: str) -> int:
+    """How many tensors applying ``WHOLE_TO_META`` to this kind hands to Tensor.to."""
+
+    def apply(module: nn.Module) -> None:
+        assert apply_device_map(module, WHOLE_TO_META).ok
+
+    return _converted(_build(kind, "adam").module, apply)
+
+
+MAP_MATRIX = [(kind, k) for kind in KINDS for k in range(_map_tensor_count(kind))]
+
+
+@pytest.mark.parametrize(("kind", "k"), MAP_MATRIX, ids=[f"{kind}-{k}" for kind, k in MAP_MATRIX])
+def test_a_device_map_failing_at_every_tensor_leaves_the_module_as_it_was(conversion, kind, k, monkeypatch):
+    """The move matrix, for a device map: same devices, dtypes, values, Parameter objects,
+    attributes, hooks and grads (an RNN's flat weights too), and it still trains."""
+    loaded = _build(kind, "adam")
+    before = _record(loaded)
+    fired = _hooked(loaded)
+    monkeypatch.setattr(torch.Tensor, "to", _failing_at(k))
+    result = apply_device_map(loaded.module, WHOLE_TO_META)
+    monkeypatch.undo()
+    assert not result.ok and result.error.kind == "error"
+    assert f"injected failure at tensor {k}" in result.error.message
+    assert result.error.message.endswith("the model is as it was before")
+    _assert_as_before(loaded, before)
+    _assert_trains(loaded, fired)
+
+
+def test_a_device_map_onto_a_gpu_that_fails_leaves_every_kind_as_it_was(conversion, monkeypatch):
+    """The model on the meta device but for its last parameter, which goes to a (fake) GPU no
+    tensor can reach: that conversion fails, after the others have moved."""
+    for kind in KINDS:
+        loaded = _build(kind, "adam")  # before the fake: Adam's step asks the real accelerator
+        before = _record(loaded)
+        fired = _hooked(loaded)
+        last = list(dict(loaded.module.named_parameters()))[-1]
+        entries = {"": "meta", last: 1}  # its last parameter onto the GPU, all else onto meta
+        with monkeypatch.context() as patched:
+            fake_cuda(patched, count=2)  # listed, but no tensor can go there
+            result = apply_device_map(loaded.module, parse_device_map(entries))
+        assert not result.ok and result.error.message.endswith("the model is as it was before"), kind
+        _assert_as_before(loaded, before)
+        _assert_trains(loaded, fired)
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_takes_a_device_map(conversion, kind):
+    """On success the model is wholly where the map says, tied weights still one Parameter,
+    and an RNN's flat weights are its own parameters (as after ``Module.to``)."""
+    loaded = _build(kind, "sgd")
+    module = loaded.module
+    ties = [(a, b) for (a, p), (b, q) in itertools.combinations(module.named_parameters(remove_duplicate=False), 2) if p is q]
+    result = apply_device_map(module, WHOLE_TO_META)
+    assert result.ok, result.error
+    assert {t.device.type for t in itertools.chain(module.parameters(), module.buffers())} == {"meta"}
+    params = dict(module.named_parameters(remove_duplicate=False))
+    assert all(params[a] is params[b] for a, b in ties)
+    for rnn in (m for m in module.modules() if isinstance(m, nn.RNNBase)):
+        assert all(w is getattr(rnn, name) for w, name in zip(rnn._flat_weights, rnn._flat_weights_names, strict=True))

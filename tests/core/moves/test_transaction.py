@@ -12,11 +12,12 @@ from torch import nn
 
 from inspector.cli import exit_code
 from inspector.core.devices import discovery as devices
-from inspector.core.moves import transaction as moves
 from inspector.core.moves import rollback
 from inspector.core.errors import InputError
 from inspector.core.files.models import LoadedModel, example_model
-from inspector.core.moves.transaction import MoveRequest, call_code, move_model, parse_dtype
+from inspector.core.moves.request import MoveRequest, call_code, parse_dtype
+from inspector.core.moves.seam import Seam
+from inspector.core.moves.transaction import move_model
 from inspector.core.units import format_bytes
 
 CAST = MoveRequest("to", dtype="float64")  # touches every floating tensor, runs on any machine
@@ -125,7 +126,7 @@ def conversion(request):
 def check_every_tensor(monkeypatch):
     """Cancel and progress before every tensor (by default, every few ms), so each
     failure index is reachable."""
-    monkeypatch.setattr(moves, "CHECK_INTERVAL_S", 0.0)
+    monkeypatch.setattr("inspector.core.moves.seam.CHECK_INTERVAL_S", 0.0)
 
 
 class Injected(RuntimeError):
@@ -639,7 +640,7 @@ def test_pinned_cuda_method_copies_each_pinned_tensor_without_blocking(monkeypat
     module = nn.Linear(3, 2)
     snapshot = rollback.Snapshot(module)
     log = rollback.ConversionLog(swap=False)
-    seam = moves._Seam(log, 0, None, None, pin=True, copy_to=torch.device("meta"))
+    seam = Seam(log, 0, None, None, pin=True, copy_to=torch.device("meta"))
 
     def blocking_cuda(t):
         raise AssertionError("the blocking per-tensor copy ran")

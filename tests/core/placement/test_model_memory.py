@@ -11,7 +11,7 @@ import torch
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.placement.model_memory import ModelBytes, model_bytes, model_bytes_from_dict, step_series
 from inspector.core.files.models import LoadedModel, example_model
-from inspector.core.moves.transaction import MoveRequest
+from inspector.core.moves.request import MoveRequest
 from inspector.core.placement.tensor_rows import snapshot
 from inspector.core.session import LoadRequest, Session
 

@@ -20,7 +20,7 @@ from torch import nn
 from inspector.core.remote.client import AgentConnection, AgentError, ConnectionLost, local_agent_command
 from inspector.core.remote.protocol import PROTOCOL_VERSION, Op
 from inspector.core.errors import Cancelled, InspectorError
-from inspector.core.moves.transaction import MoveRequest
+from inspector.core.moves.request import MoveRequest
 from inspector.core.remote.session import RemoteSession
 from inspector.core.files.inputs import parse_inputs
 from inspector.core.session import BenchmarkRequest, LoadRequest

@@ -18,7 +18,8 @@ from inspector.cli import exit_code
 from inspector.core.report.compare import compare_reports
 from inspector.core.errors import InputError
 from inspector.core.files.models import example_model
-from inspector.core.moves.transaction import MoveRequest, move_model
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import move_model
 from inspector.core.remote.ranks import ranks_summary
 from inspector.core.report.timing_report import build_report, load_report, render_csv, render_html, render_json, render_markdown
 from inspector.core.measure.timing import measure_latency

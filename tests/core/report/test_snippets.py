@@ -12,9 +12,10 @@ from torch import nn
 
 from inspector.core.errors import InputError
 from inspector.core.files.models import LoadedModel, Net, example_model
-from inspector.core.moves.transaction import MoveRequest, move_model
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import move_model
 from inspector.core.report.snippets import benchmark_snippet, measurement_snippet, move_snippet
-from inspector.core.measure import timing
+from inspector.core.measure import sampling
 from inspector.core.measure.timing import measure_latency
 from tests.fake_clock import FakeClock, TakesTime
 
@@ -154,7 +155,7 @@ def test_the_snippet_takes_the_clocks_own_cost_off_each_sample_as_the_app_does(m
     # One clock for both: every read costs 70 ns, every call 10 µs. The app's samples and the
     # snippet's are both the 10 µs, not 10.07.
     clock = FakeClock(read_ns=70)
-    monkeypatch.setattr(timing, "_clock", clock)
+    monkeypatch.setattr(sampling, "_clock", clock)
     monkeypatch.setattr(time, "perf_counter_ns", clock)
     loaded = LoadedModel("takes-time", TakesTime(clock, call_ns=10_000), example_input=torch.zeros(2, 3))
     result = measure_latency(loaded, runs=9, warmup=1)

@@ -303,7 +303,8 @@ def test_a_failing_device_discovery_still_gives_a_report(monkeypatch):
 
 def test_a_failed_move_shows_its_message_in_every_text_format(tmp_path):
     """MoveResult.error is {kind, message, detail} in the report: no dict repr in a cell."""
-    from inspector.core.moves.transaction import MoveRequest, move_model
+    from inspector.core.moves.request import MoveRequest
+    from inspector.core.moves.transaction import move_model
 
     loaded = example_model()
     failed = move_model(loaded, MoveRequest("cuda", "cuda:97"))  # absent on any machine
@@ -323,7 +324,8 @@ def test_a_failed_move_shows_its_message_in_every_text_format(tmp_path):
 
 
 def test_a_cancelled_move_reads_as_cancelled():
-    from inspector.core.moves.transaction import MoveRequest, move_model
+    from inspector.core.moves.request import MoveRequest
+    from inspector.core.moves.transaction import move_model
 
     loaded = example_model()
     cancelled = move_model(loaded, MoveRequest("to", dtype="float64"), should_cancel=lambda: True)

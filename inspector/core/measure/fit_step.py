@@ -1,0 +1,177 @@
+"""The step "will it fit?" runs twice, the same calls both times so the same memory: on fake
+tensors (the estimate, ``core.measure.fit``) and for real (the proof, ``core.measure.fit_proof``).
+
+Each run works on a copy of the model whose parameters and buffers are stand-ins made by a
+``TensorMaker`` (fake tensors, or real ones on the device), with inputs made from templates
+(shapes and dtypes), the optimizer built as a user's first try would, and one forward (or
+forward + backward + optimizer step).
+
+Costs: a copy is the module's structure plus one stand-in per tensor (the originals are never
+copied: a pre-filled deepcopy memo hands deepcopy the stand-ins).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable
+
+import torch
+from torch import nn
+
+from inspector.core.errors import Cancelled, InputError
+from inspector.core.files.inputs import InputSpec
+from inspector.core.files.models import LoadedModel
+from inspector.core.measure.model_input import tensors_in
+
+# The optimizers as the proof and the estimate build them (defaults, as a user's first try).
+# ``foreach`` is passed explicitly, as torch would pick it for real tensors on that device:
+# a fake parameter's type is FakeTensor, which torch's own default would send to the
+# per-parameter loop even on CUDA, whose real step uses the foreach kernels (whose
+# temporaries are part of the peak).
+_OPTIMIZER_FACTORIES: dict[str, Callable[[list[nn.Parameter], bool], torch.optim.Optimizer]] = {
+    "sgd": lambda params, foreach: torch.optim.SGD(params, lr=0.01, foreach=foreach),
+    "sgd-momentum": lambda params, foreach: torch.optim.SGD(params, lr=0.01, momentum=0.9, foreach=foreach),
+    "adam": lambda params, foreach: torch.optim.Adam(params, foreach=foreach),
+    "adamw": lambda params, foreach: torch.optim.AdamW(params, foreach=foreach),
+}
+
+
+TensorMaker = Callable[[torch.Tensor, torch.dtype], torch.Tensor]
+
+
+def copy_with(
+    module: nn.Module, make: TensorMaker, dtype: torch.dtype | None, should_cancel: Callable[[], bool] | None = None
+) -> nn.Module:
+    """A copy of ``module`` whose parameters and buffers are ``make(original, new_dtype)``.
+
+    The originals are never copied: a pre-filled deepcopy memo hands deepcopy our stand-ins,
+    so a 50 GB model costs no memory, and tied weights stay tied (one stand-in per tensor).
+    """
+    memo: dict[int, Any] = {}
+    for i, p in enumerate(module.parameters()):
+        poll(should_cancel, i)
+        if id(p) not in memo:
+            made = make(p.detach(), dtype if (dtype is not None and p.is_floating_point()) else p.dtype)
+            memo[id(p)] = nn.Parameter(made, requires_grad=p.requires_grad)
+    for b in module.buffers():
+        if b is not None and id(b) not in memo:
+            memo[id(b)] = make(b, dtype if (dtype is not None and b.is_floating_point()) else b.dtype)
+    return copy.deepcopy(module, memo)
+
+
+def poll(should_cancel: Callable[[], bool] | None, i: int = 0) -> None:
+    """Raise ``Cancelled`` when asked to stop (checked every 64 calls of a loop)."""
+    if should_cancel is not None and i % 64 == 0 and should_cancel():
+        raise Cancelled("cancelled: the estimate stopped; nothing of the model was touched")
+
+
+def fake_maker(mode: Any, device: torch.device) -> TensorMaker:
+    def make(original: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+        with mode:
+            return torch.empty_strided(original.shape, original.stride(), dtype=dtype, device=device)
+
+    return make
+
+
+def real_maker(device: torch.device) -> TensorMaker:
+    def make(original: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+        if original.device.type == "meta":  # no values to copy: memory is what we measure
+            return torch.zeros(original.shape, dtype=dtype, device=device)
+        return original.detach().to(device=device, dtype=dtype, copy=True)
+
+    return make
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def input_templates(
+    loaded: LoadedModel, inputs: tuple[InputSpec, ...] | None
+) -> list[Any]:
+    """Shapes and dtypes of the inputs: ``[(shape, dtype or None for floating), ...]``.
+
+    None in the dtype slot means "the model's floating dtype"; other entries keep theirs
+    (token ids stay int64). A non-tensor positional argument is passed through as is.
+    """
+    if inputs is not None:
+        return [(tuple(int(d) for d in shape), getattr(torch, dtype) if dtype else None) for shape, dtype in inputs]
+    example = loaded.example_input
+    if example is None:
+        return []
+    values = example if isinstance(example, (tuple, list)) else (example,)
+    out: list[Any] = []
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            out.append((tuple(v.shape), None if v.is_floating_point() else v.dtype, v))
+        else:
+            out.append(v)
+    return out
+
+
+def make_inputs(
+    templates: list[Any], float_dtype: torch.dtype, device: torch.device, *, real: bool
+) -> tuple[Any, ...]:
+    args: list[Any] = []
+    for t in templates:
+        if not isinstance(t, tuple):
+            args.append(t)
+            continue
+        shape, dtype = t[0], t[1]
+        original = t[2] if len(t) > 2 else None
+        if dtype is None:
+            args.append(torch.randn(shape, dtype=float_dtype, device=device) if real
+                        else torch.empty(shape, dtype=float_dtype, device=device))
+        elif real and original is not None and original.device.type != "meta":
+            args.append(original.to(device))  # token ids keep their values (below num_embeddings)
+        else:
+            args.append(torch.zeros(shape, dtype=dtype, device=device))
+    return tuple(args)
+
+def run_step(
+    module: nn.Module,
+    args: tuple[Any, ...],
+    optimizer: torch.optim.Optimizer | None,
+    mode: str,
+) -> None:
+    """The step both the estimate and the proof run: the same calls, so the same memory."""
+    if mode == "forward":
+        module.eval()
+        with torch.no_grad():
+            module(*args)
+        return
+    module.train()
+    with torch.enable_grad():
+        output = module(*args)
+        parts = [t.float().sum() for t in tensors_in(output) if t.requires_grad and t.is_floating_point()]
+        if not parts:
+            raise InputError(
+                "train-step needs an output that depends on trainable parameters, and this model's "
+                "output does not (are all its parameters frozen?)"
+            )
+        loss = parts[0]
+        for part in parts[1:]:
+            loss = loss + part
+        del output, parts
+        loss.backward()
+        del loss
+    if optimizer is not None:
+        optimizer.step()
+
+
+def make_optimizer(name: str, module: nn.Module, device: torch.device) -> torch.optim.Optimizer | None:
+    if name == "none":
+        return None
+    trainable = [p for p in module.parameters() if p.requires_grad]
+    if not trainable:
+        raise InputError("this model has no parameters requiring grad, so an optimizer has nothing to hold")
+    return _OPTIMIZER_FACTORIES[name](trainable, _foreach_default(device))
+
+
+def _foreach_default(device: torch.device) -> bool:
+    """What ``torch.optim`` picks by default for plain tensors on ``device``."""
+    try:
+        from torch.utils._foreach_utils import _get_foreach_kernels_supported_devices
+
+        return device.type in _get_foreach_kernels_supported_devices()
+    except ImportError:  # a torch that moved it: its long-standing default
+        return device.type == "cuda"

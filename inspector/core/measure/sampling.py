@@ -1,0 +1,235 @@
+"""The sample loop: warm-up calls, then back-to-back timed calls in chunks.
+
+The timed region is as thin as Python allows: ``perf_counter_ns()`` right around the call
+on the CPU, with the clock's own cost (the median of back-to-back reads, measured before
+the samples; ~60 ns on a VM, 0.3 % of a 20 µs call) taken off each host-clock sample, so a
+sample is the call as ``torch.utils.benchmark`` sees it inside its loop-timed blocks. On
+CUDA and XPU each sample is timed by two device events recorded around the call
+(``core.devices.device_events``): the device's work is asynchronous, and a host clock would
+need a full synchronisation on both sides whose cost lands in the figure. Other
+accelerators (MPS), and models spread over several devices, keep the host clock with the
+devices synchronised around the call. Warm-up calls are always timed by the host clock, so
+the first call's cost includes host-side work (lazy initialisation, kernel selection).
+Everything else — callbacks, the cancel check, bookkeeping — happens between chunks of
+back-to-back samples (at most CHUNK_SAMPLES samples or CHUNK_SECONDS each), so one call's
+figure does not carry the cost of the app's own code having run just before it.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import time
+from typing import Callable
+
+import numpy as np
+
+from inspector.core import gc_pause
+from inspector.core.devices.device_events import DeviceEvents
+from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.measure.step_errors import StepFailed
+from inspector.core.vocabulary import MAX_MEASURE_SECONDS
+
+_MAX_MEASURE_NS = int(MAX_MEASURE_SECONDS * 1e9)
+#: Samples are timed in chunks of back-to-back calls; ``on_sample``, ``progress`` and the
+#: cancel check run between chunks. A chunk ends after this many samples or this much
+#: measured time, so a cancel is seen within about CHUNK_SECONDS (or one slow call).
+#: The first call of a chunk finds the callbacks' code and data in the caches (~4-8 µs
+#: slower on a 20 µs model): chunks are long (CHUNK_SECONDS for any call over 10 µs), so
+#: that cost is ~0.02 % of a chunk's time, not the +0.2 % chunks of 100 samples gave.
+CHUNK_SAMPLES = 5000
+CHUNK_SECONDS = 0.05
+_CHUNK_NS = int(CHUNK_SECONDS * 1e9)
+#: The host clock the samples are read from (a module attribute, so a test can give a fake one).
+_clock: Callable[[], int] = time.perf_counter_ns
+_CLOCK_COST_READS = 101
+
+
+def take_samples(
+    step: Callable[[], object],
+    warmup: int,
+    target: tuple[int, int | None],
+    sync: Callable[[], None] | None,
+    on_sample: Callable[[int, float], None] | None,
+    progress: Callable[[int, int], None] | None,
+    should_cancel: Callable[[], bool] | None,
+    notes: list[str],
+    events: DeviceEvents | None = None,
+) -> tuple[list[int], list[int]]:
+    """Warm-up samples (host clock) and timed samples (``events`` where given), in nanoseconds."""
+    max_samples, min_ns = target
+    clock = _clock
+    # As timeit does: a garbage-collector pass landing inside one sample is noise, not latency.
+    with gc_pause.paused():
+        cost = clock_cost_ns(clock)
+        warm: list[int] = []
+        for _ in range(warmup):
+            if should_cancel is not None and should_cancel():
+                raise Cancelled("benchmark cancelled during warm-up; the model is unchanged")
+            warm.append(_timed_call(step, sync, clock, cost))
+
+        samples: list[int] = []
+        measured = 0
+        total = max_samples if min_ns is None else _estimate_total(min_ns, warm[1:] or warm, max_samples)
+        if progress is not None:
+            progress(0, total)
+        # A run count that would take hours stops at the time cap (min_ns is already capped);
+        # at least one sample, however small the minimum time (1e-300 s is 0 ns).
+        stop_ns = min_ns if min_ns is not None else _MAX_MEASURE_NS
+        while len(samples) < max_samples and (measured < stop_ns or not samples):
+            if should_cancel is not None and should_cancel():
+                raise Cancelled(
+                    f"benchmark cancelled after {len(samples)} samples; the model is unchanged"
+                )
+            # A chunk of back-to-back calls with nothing in between, as torch.utils.benchmark
+            # times them: callbacks run per sample put their own code and data in the caches
+            # the next call then finds cold (+3.6 % on a 20 µs model with the window's
+            # callbacks, benchmarks/latency_fidelity.py). Callbacks and the cancel check run
+            # between chunks: every CHUNK_SAMPLES samples or CHUNK_SECONDS measured.
+            first = len(samples)
+            count = min(max_samples, first + CHUNK_SAMPLES) - first
+            budget = min(stop_ns, measured + _CHUNK_NS) - measured
+            if sync is None and events is None:
+                chunk = _host_chunk(step, clock, cost, count, budget)
+            else:
+                chunk = _device_chunk(step, sync, clock, cost, events, count, budget)
+            samples += chunk
+            measured += sum(chunk)
+            if on_sample is not None:
+                for index in range(first, len(samples)):
+                    on_sample(index, samples[index] / 1e6)
+            if progress is not None:
+                if min_ns is not None:
+                    total = _remaining_estimate(len(samples), measured, min_ns, max_samples)
+                progress(len(samples), total)
+        if min_ns is not None and measured < min_ns:
+            notes.append(
+                f"stopped at the cap of {max_samples:,} samples after {measured / 1e9:.3g} s, "
+                f"before the minimum time of {min_ns / 1e9:.3g} s was reached"
+            )
+        elif min_ns is None and len(samples) < max_samples:
+            notes.append(
+                f"stopped after {len(samples):,} of {max_samples:,} runs: "
+                f"the cap of {MAX_MEASURE_SECONDS:,g} s per measurement was reached"
+            )
+        return warm, samples
+
+
+def clock_cost_ns(clock: Callable[[], int] = time.perf_counter_ns) -> int:
+    """The clock's own cost in a sample: the median gap between two back-to-back reads.
+
+    A sample is ``clock()`` read before and after the call, so it also holds the end of the
+    first read and the start of the second: exactly one such gap. The median, so a
+    preemption between two reads does not count.
+    """
+    gaps = []
+    for _ in range(_CLOCK_COST_READS):
+        start = clock()
+        gaps.append(clock() - start)
+    return max(0, int(np.median(gaps)))
+
+
+def _host_chunk(
+    step: Callable[[], object], clock: Callable[[], int], clock_cost: int, count: int, budget_ns: int
+) -> list[int]:
+    """Up to ``count`` back-to-back calls of ``step`` (at least one, until ``budget_ns`` are
+    measured), each timed by the host clock less its own cost: a model on the CPU.
+
+    Between two calls only an append and a sum run, as lean as ``timeit``'s loop: a helper
+    called per sample (its frame, its branches) made a 20 µs model's calls ~0.7 % slower
+    than in a bare loop, by the interpreter's caches and branch predictors. Raises as
+    ``_timed_call`` does.
+    """
+    # The model itself, called straight (a forward's step is partial(model, *inputs)): the
+    # partial's extra hop is inside the sample. ``itertools.repeat`` as ``timeit``'s loop.
+    # Together ~1 % on a 20 µs forward against ``partial`` over ``range``.
+    fn, args = (step.func, step.args) if isinstance(step, functools.partial) and not step.keywords else (step, ())
+    samples: list[int] = []
+    append = samples.append
+    measured = 0
+    try:
+        for _ in itertools.repeat(None, count):
+            start = clock()
+            fn(*args)
+            elapsed = clock() - start - clock_cost
+            append(elapsed)
+            measured += elapsed
+            if measured >= budget_ns:
+                break
+    except (InspectorError, StepFailed, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # the model's code may raise anything, even SystemExit
+        raise StepFailed(exc, in_forward=True) from exc
+    return [e if e > 0 else 0 for e in samples]  # never below zero, as _timed_call
+
+
+def _device_chunk(
+    step: Callable[[], object],
+    sync: Callable[[], None] | None,
+    clock: Callable[[], int],
+    clock_cost: int,
+    events: DeviceEvents | None,
+    count: int,
+    budget_ns: int,
+) -> list[int]:
+    """``_host_chunk`` for a model on an accelerator: each call between device events, or
+    by the host clock with the devices synchronised around it."""
+    samples: list[int] = []
+    measured = 0
+    while len(samples) < count and (measured < budget_ns or not samples):
+        elapsed = _timed_call(step, sync, clock, clock_cost) if events is None else _event_timed_call(step, events)
+        samples.append(elapsed)
+        measured += elapsed
+    return samples
+
+
+def _timed_call(
+    step: Callable[[], object], sync: Callable[[], None] | None, clock: Callable[[], int], clock_cost: int = 0
+) -> int:
+    """One call of ``step`` in nanoseconds, the device synchronised on both sides, less the
+    clock's own cost (``clock_cost_ns``; never below zero).
+
+    What ``step`` raises comes out as ``StepFailed``, blamed on the forward call unless
+    the step already said otherwise (a ``try`` costs nothing until something is raised).
+    """
+    if sync is not None:
+        sync()
+    start = clock()
+    try:
+        step()
+    except (InspectorError, StepFailed, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # the model's code may raise anything, even SystemExit
+        raise StepFailed(exc, in_forward=True) from exc
+    if sync is not None:
+        sync()
+    return max(0, clock() - start - clock_cost)
+
+
+def _event_timed_call(step: Callable[[], object], events: DeviceEvents) -> int:
+    """One call of ``step`` in nanoseconds of device time, between two events on its stream.
+
+    The previous sample waited for its end event, so the stream is idle when this starts;
+    the wait for this sample's end event is not in its figure.
+    """
+    events.start()
+    try:
+        step()
+    except (InspectorError, StepFailed, KeyboardInterrupt):
+        raise
+    except BaseException as exc:  # the model's code may raise anything, even SystemExit
+        raise StepFailed(exc, in_forward=True) from exc
+    return events.stop()
+
+
+def _estimate_total(min_ns: int, warm_ns: list[int], cap: int) -> int:
+    per_call = max(float(np.median(warm_ns)), 1.0)
+    return max(1, min(cap, math.ceil(min_ns / per_call)))
+
+
+def _remaining_estimate(done: int, measured: int, min_ns: int, cap: int) -> int:
+    if measured >= min_ns:
+        return done
+    per_call = max(measured / done, 1.0)
+    return min(cap, done + math.ceil((min_ns - measured) / per_call))
