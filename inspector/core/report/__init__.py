@@ -1,7 +1,8 @@
 """The timing report and what is read from it: build, save, load, validate, compare.
 
 Owns: ``timing_report`` (build the report from results, save it as .json/.csv/.md/.html,
-load it again), ``schema`` (the checks a loaded report passes, field by field), ``modules``
+load it again), its views ``markdown_view``, ``csv_view`` and ``html_view`` with the rows they
+share (``view_rows``), ``schema`` (the checks a loaded report passes, field by field), ``modules``
 (per-module rows of a report), ``compare`` (latency ratios with intervals, verdicts),
 ``snippets`` (the PyTorch code equivalent to each action).
 
