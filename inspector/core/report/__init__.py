@@ -2,7 +2,8 @@
 
 Owns: ``timing_report`` (build the report from results, save it as .json/.csv/.md/.html,
 load it again), its views ``markdown_view``, ``csv_view`` and ``html_view`` with the rows they
-share (``view_rows``), ``schema`` (the checks a loaded report passes, field by field), ``modules``
+share (``view_rows``), ``schema`` (the checks a loaded report passes, section by section) over
+``field_checks`` (typed, bounded reads of one field), ``modules``
 (per-module rows of a report), ``compare`` (latency ratios with intervals, verdicts),
 ``snippets`` (the PyTorch code equivalent to each action).
 

@@ -34,7 +34,8 @@ from inspector.core.placement.tensor_rows import snapshot
 from inspector.core.report.csv_view import render_csv
 from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
-from inspector.core.report.schema import ReportSchemaError, TimingReport
+from inspector.core.report.field_checks import ReportSchemaError
+from inspector.core.report.schema import TimingReport
 from inspector.core.units import dtype_name, format_bytes
 from inspector.core.vocabulary import FailureKind
 
