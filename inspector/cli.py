@@ -171,7 +171,7 @@ def version_text() -> str:
 
 
 def cmd_devices(args) -> int:
-    from inspector.core.devices.discovery import discover_devices
+    from inspector.core.devices.inventory import discover_devices
 
     inv = discover_devices()
     if getattr(args, "prometheus", False):

@@ -29,11 +29,11 @@ from torch import nn
 from inspector.core.devices.discovery import (
     device_count,
     device_id,
-    discover_devices,
     is_out_of_memory,
     synchronize,
     unavailable_reason,
 )
+from inspector.core.devices.inventory import discover_devices
 from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.files.models import LoadedModel
 from inspector.core.placement.storage_counter import CancelCheck, StorageCounter

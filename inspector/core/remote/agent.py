@@ -307,7 +307,7 @@ class Agent:
         return None
 
     def _devices(self, ident: int | str, args: dict[str, Any]) -> Any:
-        from inspector.core.devices.discovery import discover_devices
+        from inspector.core.devices.inventory import discover_devices
 
         return encode(discover_devices().to_dict())
 

@@ -292,7 +292,7 @@ def test_replacing_a_file_keeps_its_permissions(tmp_path, report):
 
 
 def test_a_failing_device_discovery_still_gives_a_report(monkeypatch):
-    import inspector.core.devices.discovery as devices
+    import inspector.core.devices.inventory as devices
 
     def broken():
         raise RuntimeError("NVML exploded")
