@@ -17,7 +17,8 @@ import pytest
 import torch
 from torch import nn
 
-from inspector.core.remote.client import AgentConnection, AgentError, ConnectionLost, local_agent_command
+from inspector.core.remote.agent_answers import AgentError, ConnectionLost
+from inspector.core.remote.client import AgentConnection, local_agent_command
 from inspector.core.remote.protocol import PROTOCOL_VERSION, Op
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.moves.transaction import MoveRequest
