@@ -13,17 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from inspector.core.measure.memory_log import REPORT_FIELDS, report_point
 from inspector.core.report import modules as report_modules
-from inspector.core.report.view_rows import (
-    LATENCY_HEADERS,
-    MOVE_HEADERS,
-    RANK_HEADERS,
-    environment_rows,
-    latency_cells,
-    latency_notes,
-    model_rows,
-    move_cells,
-    rank_cells,
-)
+from inspector.core.report import view_rows
 from inspector.core.units import format_bytes
 
 # The CPU's RSS has a column of its own: it is the process's resident memory, not allocated bytes.
@@ -126,24 +116,26 @@ def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = Non
     latency = report.get("latency") or []
     memory = report.get("memory") or {}
     title = f"Timing report — {model.get('spec', 'model')}"
-    notes = latency_notes(latency)
+    notes = view_rows.latency_notes(latency)
+    ranks = report.get("ranks")
     sections = [
         f"<h1>{html.escape(title)}</h1>",
         f'<p class="muted">Created {html.escape(str(report.get("created", "—")))} by torch-device-inspector '
         f'{html.escape(str(report.get("tool", {}).get("version", "")))}, report schema '
         f'{html.escape(str(report.get("schema_version")))}.</p>',
         "<h2>Environment</h2>",
-        _html_kv(environment_rows(report.get("environment", {}))),
+        _html_kv(view_rows.environment_rows(report.get("environment", {}))),
         "<h2>Model</h2>",
-        _html_kv(model_rows(model)),
+        _html_kv(view_rows.model_rows(model)),
         "<h2>Moves</h2>",
-        _html_table(MOVE_HEADERS, map(move_cells, moves)) if moves else "<p>No moves.</p>",
+        _html_table(view_rows.MOVE_HEADERS, map(view_rows.move_cells, moves)) if moves else "<p>No moves.</p>",
         "<h2>Latency</h2>",
-        _html_table(LATENCY_HEADERS, map(latency_cells, latency)) if latency else "<p>No latency measured.</p>",
+        (_html_table(view_rows.LATENCY_HEADERS, map(view_rows.latency_cells, latency)) if latency
+         else "<p>No latency measured.</p>"),
         "".join(f"<p class=muted>{html.escape(n)}</p>" for n in notes),
         *_html_extras(report),
         *(["<h2>Ranks</h2>", "<p class=muted>torchrun; the tables above are rank 0's.</p>",
-            _html_table(RANK_HEADERS, map(rank_cells, report["ranks"]))] if report.get("ranks") else []),
+            _html_table(view_rows.RANK_HEADERS, map(view_rows.rank_cells, ranks))] if ranks else []),
         "<h2>Memory</h2>",
         _html_table(_MEMORY_HEADERS, _memory_summary_rows(memory)) if memory else "<p>No memory readings.</p>",
         "<h2>Plots</h2>",

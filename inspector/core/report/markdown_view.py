@@ -5,17 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from inspector.core.report import modules as report_modules
-from inspector.core.report.view_rows import (
-    LATENCY_HEADERS,
-    MOVE_HEADERS,
-    RANK_HEADERS,
-    environment_rows,
-    latency_cells,
-    latency_notes,
-    model_rows,
-    move_cells,
-    rank_cells,
-)
+from inspector.core.report import view_rows
 
 
 def _md_cell(text: str) -> str:
@@ -38,21 +28,25 @@ def render_markdown(report: dict[str, Any]) -> str:
         "**Environment**",
         "",
     ]
-    lines += [f"- {name}: {_md_cell(value)}" for name, value in environment_rows(report.get("environment", {}))]
+    environment = view_rows.environment_rows(report.get("environment", {}))
+    lines += [f"- {name}: {_md_cell(value)}" for name, value in environment]
     lines += ["", "**Model**", ""]
-    lines += [f"- {name}: {_md_cell(value)}" for name, value in model_rows(report.get("model", {}))]
+    lines += [f"- {name}: {_md_cell(value)}" for name, value in view_rows.model_rows(report.get("model", {}))]
     lines += ["", "**Moves**", ""]
     moves = report.get("moves") or []
-    lines += _md_table(MOVE_HEADERS, map(move_cells, moves)) if moves else ["No moves."]
+    lines += _md_table(view_rows.MOVE_HEADERS, map(view_rows.move_cells, moves)) if moves else ["No moves."]
     lines += ["", "**Latency**", ""]
     latency = report.get("latency") or []
-    lines += _md_table(LATENCY_HEADERS, map(latency_cells, latency)) if latency else ["No latency measured."]
-    notes = latency_notes(latency)
+    if latency:
+        lines += _md_table(view_rows.LATENCY_HEADERS, map(view_rows.latency_cells, latency))
+    else:
+        lines += ["No latency measured."]
+    notes = view_rows.latency_notes(latency)
     if notes:
         lines += [""] + [f"- {_md_cell(n)}" for n in notes]
     if report.get("ranks"):
         lines += ["", "**Ranks** (torchrun; the tables above are rank 0's)", ""]
-        lines += _md_table(RANK_HEADERS, map(rank_cells, report["ranks"]))
+        lines += _md_table(view_rows.RANK_HEADERS, map(view_rows.rank_cells, report["ranks"]))
     lines += _markdown_extras(report)
     return "\n".join(lines) + "\n"
 
