@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspector.core.devices import discovery as devices  # noqa: E402
+from inspector.core.devices.inventory import discover_devices  # noqa: E402
 from inspector.core.placement import tensor_rows as placement
 from inspector.core.files.models import LoadedModel, example_model  # noqa: E402
 from inspector.core.moves import seam  # noqa: E402
@@ -85,7 +86,7 @@ def same_state(a: dict, b: dict) -> bool:
 
 
 def check_discovery() -> None:
-    inv = devices.discover_devices()
+    inv = discover_devices()
     print(json.dumps(inv.to_dict(), indent=1)[:3000])
     gpus = [d for d in inv.devices if d.type == "cuda"]
     check("discovery lists every CUDA device", len(gpus) == torch.cuda.device_count(), f"{[d.name for d in gpus]}")

@@ -1,8 +1,8 @@
 """A fake CUDA backend (and fake NVML) for testing multi-GPU views on a CPU-only machine.
 
 The fake replaces PyTorch's *API functions* (``torch.cuda.*``, ``torch.accelerator.*``,
-``torch.version.cuda``), so the real discovery code in ``inspector.core.devices.discovery`` runs
-against it. Only discovery and memory figures are faked: moving a tensor to a fake GPU still
+``torch.version.cuda``), so the real discovery code in ``inspector.core.devices.discovery`` and
+``inventory`` runs against it. Only discovery and memory figures are faked: moving a tensor to a fake GPU still
 fails, because no kernel runs here.
 
 Use it from any test::

@@ -10,7 +10,7 @@ from inspector.core.units import format_bytes
 
 
 def cmd_devices(args) -> int:
-    from inspector.core.devices.discovery import discover_devices
+    from inspector.core.devices.inventory import discover_devices
 
     inv = discover_devices()
     if getattr(args, "prometheus", False):

@@ -29,7 +29,8 @@ from typing import Any, Mapping
 from PySide6.QtCore import QObject, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
 
-from inspector.core.report.timing_report import SUPPORTED_SUFFIXES, render_markdown, save_report
+from inspector.core.report.markdown_view import render_markdown
+from inspector.core.report.timing_report import SUPPORTED_SUFFIXES, save_report
 from inspector.gui.pool import run_in_pool
 
 #: Plot images are rendered at this size whatever the window's size, so reports compare.

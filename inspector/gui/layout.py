@@ -104,7 +104,7 @@ def build_latency_plot_when_idle(window: MainWindow) -> None:
         lambda: window.busy_task is None and not window.tasks.closed,
         window.tasks.busyChanged,
         prepare=[
-            lambda: importlib.import_module("inspector.core.report.compare"),
+            lambda: importlib.import_module("inspector.core.report.run_verdicts"),
             lambda: importlib.import_module("inspector.gui.plots.latency"),
         ],
     )

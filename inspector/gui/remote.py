@@ -22,7 +22,8 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from inspector.core.remote.client import AgentConnection, AgentInfo, ConnectionLost, command_argv
+from inspector.core.remote.agent_answers import AgentInfo, ConnectionLost
+from inspector.core.remote.client import AgentConnection, command_argv
 from inspector.core.devices.discovery import MemoryReading
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.measure.memory_log import MemoryTimeline

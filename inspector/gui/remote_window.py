@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.remote.client import AgentInfo
+from inspector.core.remote.agent_answers import AgentInfo
 from inspector.core.errors import Failure
 from inspector.gui import dialogs
 from inspector.gui.main_window import MainWindow

@@ -7,6 +7,7 @@ import logging
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from inspector.core.devices import discovery as devices
+from inspector.core.devices.inventory import DeviceInventory, discover_devices
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.devices.other_processes import OtherProcessesMemory
 
@@ -47,10 +48,10 @@ class MemorySampler(QObject):
     @Slot()
     def rediscover(self) -> None:
         try:
-            inventory = devices.discover_devices()
+            inventory = discover_devices()
         except Exception:  # discovery promises not to raise; never let the thread die on it
             log.exception("device discovery failed; listing the CPU only")
-            inventory = devices.DeviceInventory(
+            inventory = DeviceInventory(
                 (), ("device discovery failed: see the log for details",)
             )
         self._device_ids = inventory.ids() or ["cpu"]

@@ -20,7 +20,8 @@ from inspector.core.placement.tensor_rows import snapshot  # noqa: E402
 from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.moves.request import MoveRequest  # noqa: E402
 from inspector.core.moves.transaction import move_model  # noqa: E402
-from inspector.core.report.timing_report import build_report, load_report, render_markdown  # noqa: E402
+from inspector.core.report.markdown_view import render_markdown  # noqa: E402
+from inspector.core.report.timing_report import build_report, load_report  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.gui.export import (  # noqa: E402
     IMAGE_SIZE,

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from PySide6.QtGui import QImage
 
-from inspector.core.report.timing_report import build_report, render_html
+from inspector.core.report.html_view import render_html
+from inspector.core.report.timing_report import build_report
 from inspector.core.devices.discovery import memory_reading
 from inspector.core.files.models import example_model
 from inspector.core.measure.timing import measure_latency

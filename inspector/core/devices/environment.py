@@ -15,8 +15,8 @@ import psutil
 import torch
 
 import inspector
-from inspector.core.devices import discovery as device_discovery
-from inspector.core.devices.discovery import DeviceInventory, cpu_model_name
+from inspector.core.devices import inventory as device_inventory
+from inspector.core.devices.inventory import DeviceInventory, cpu_model_name
 from inspector.core.devices.huge_pages import huge_pages_state
 
 
@@ -93,7 +93,7 @@ def _devices() -> dict[str, Any]:
     """Every device, as ``discover_devices().to_dict()`` gives it."""
     try:
         # Looked up on the module at call time, so a test (or a caller) can stand in for it.
-        return device_discovery.discover_devices().to_dict()
+        return device_inventory.discover_devices().to_dict()
     except Exception as exc:  # noqa: BLE001 -- a report without device details is still worth saving
         return {"devices": [], "notes": [f"device discovery failed: {exc}"]}
 

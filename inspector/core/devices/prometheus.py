@@ -16,7 +16,7 @@ import math
 import socket
 from collections.abc import Iterable, Sequence
 
-from inspector.core.devices.discovery import DeviceInventory, DeviceSnapshot
+from inspector.core.devices.inventory import DeviceInventory, DeviceSnapshot
 
 PREFIX = "torch_device_inspector"
 

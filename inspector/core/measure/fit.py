@@ -27,7 +27,8 @@ from typing import Any, Callable, Iterator
 import torch
 from torch import nn
 
-from inspector.core.devices.discovery import device_count, device_id, discover_devices, unavailable_reason
+from inspector.core.devices.discovery import device_count, device_id, unavailable_reason
+from inspector.core.devices.inventory import discover_devices
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import LoadedModel
 from inspector.core.placement.storage_counter import StorageCounter

@@ -1,4 +1,4 @@
-"""The agent: one ``Session`` served over JSON lines on stdin/stdout (``agent_protocol``).
+"""The agent: one ``Session`` served over JSON lines on stdin/stdout (``protocol``).
 
 ``torch-device-inspector agent`` runs it on a GPU server, started by the user's own command
 (``ssh HOST torch-device-inspector agent``): it never opens a socket, and it exits when its
@@ -14,6 +14,9 @@ Nothing else may reach the protocol stream: ``run_agent`` keeps a private copy o
 descriptor 1 for it and points descriptor 1 (and ``sys.stdout``) at stderr, so a factory's
 ``print``, a C++ warning or a child process cannot corrupt a line. Descriptor 0 likewise:
 user code that reads stdin reads an empty file, not the client's requests.
+
+What goes out is ``agent_output``'s (the writer, the event streams); the requests' arguments
+are read by ``agent_args``.
 """
 
 from __future__ import annotations
@@ -31,21 +34,19 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from inspector import __version__
-from inspector.core.remote import protocol as proto
-from inspector.core.remote.protocol import ErrorKind, EventName, Op
 from inspector.core.errors import Cancelled, InspectorError
-from inspector.core.files.inputs import InputSpecs, parse_inputs
-from inspector.core.vocabulary import BenchMode, DType, MoveMethod
+from inspector.core.remote import agent_args as arg
+from inspector.core.remote import protocol as proto
+from inspector.core.remote.agent_output import MemoryStream, ProgressEvents, SampleStream, Writer
+from inspector.core.remote.protocol import ErrorKind, Op
 from inspector.core.remote.wire import WireError, encode
+from inspector.core.vocabulary import BenchMode, DType, MoveMethod
 
 if TYPE_CHECKING:
     from inspector.core.session import Session
 
 log = logging.getLogger(__name__)
 
-#: Progress and latency samples go out at most this often (a tiny model takes a sample
-#: every few microseconds: a line per sample would cost more than the model).
-EVENT_INTERVAL_S = 0.05
 #: The memory stream's rate is kept within these bounds (Hz).
 MIN_MEMORY_HZ, MAX_MEMORY_HZ = 0.5, 50.0
 #: After stdin closes, the work in hand gets this long to see its cancel before the agent exits.
@@ -62,89 +63,6 @@ class _Job:
     cancel: threading.Event = field(default_factory=threading.Event)
 
 
-class _Writer:
-    """One line at a time onto the protocol stream; a closed pipe sets ``broken``."""
-
-    def __init__(self, stream: IO[bytes]) -> None:
-        self._stream = stream
-        self._lock = threading.Lock()
-        self.broken = threading.Event()
-
-    def send(self, message: dict[str, Any]) -> None:
-        try:
-            line = proto.dumps(message)
-        except (TypeError, ValueError) as exc:  # a value JSON cannot hold: answer, never die
-            log.exception("cannot send a message")
-            line = proto.dumps(proto.error(message.get("id"), "error", f"the agent could not encode its answer: {exc}"))
-        with self._lock:
-            if self.broken.is_set():
-                return
-            try:
-                self._stream.write(line)
-                self._stream.flush()
-            except (OSError, ValueError):  # the client is gone (BrokenPipeError) or closed us
-                self.broken.set()
-
-
-class _Throttle:
-    """Calls ``send`` with what was gathered, at most every EVENT_INTERVAL_S; ``flush`` at the end."""
-
-    def __init__(self, send: Callable[[], None]) -> None:
-        self._send = send
-        self._last = 0.0
-        self.pending = False
-
-    def poke(self) -> None:
-        self.pending = True
-        now = time.monotonic()
-        if now - self._last >= EVENT_INTERVAL_S:
-            self.flush(now)
-
-    def flush(self, now: float | None = None) -> None:
-        if self.pending:
-            self.pending = False
-            self._last = time.monotonic() if now is None else now
-            self._send()
-
-
-class _MemoryStream:
-    """Reads the devices' memory at ``hz`` and sends each round as one ``memory`` event."""
-
-    def __init__(self, agent: "Agent", ident: int | str, hz: float, device_ids: list[str]) -> None:
-        self.ident = ident
-        self.hz = hz
-        self.device_ids = device_ids
-        self._agent = agent
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="agent-memory", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not threading.current_thread():
-            self._thread.join(timeout=2)
-
-    def _run(self) -> None:
-        from inspector.core.devices.discovery import memory_reading
-
-        interval = 1.0 / self.hz
-        next_at = time.monotonic()
-        while not self._stop.is_set():
-            readings = []
-            for device in list(self.device_ids):
-                try:
-                    readings.append(memory_reading(device))
-                except Exception:  # noqa: BLE001 -- a device that cannot be read (gone, driver error): stop asking
-                    log.warning("cannot read the memory of %s; no longer sampling it", device, exc_info=True)
-                    self.device_ids.remove(device)
-            self._agent.session.timeline.add(readings)
-            self._agent.send(proto.event(self.ident, EventName.MEMORY, {"readings": [encode(r) for r in readings]}))
-            # A fixed cadence (not "sleep after the work"): 10 Hz stays 10 Hz.
-            next_at = max(next_at + interval, time.monotonic())
-            self._stop.wait(next_at - time.monotonic())
-
 
 class Agent:
     """Serves one ``Session`` to one client over a pair of byte streams."""
@@ -153,11 +71,11 @@ class Agent:
         # torch is imported at the first good hello, not before: a refused client, a line
         # of garbage, an `ssh host … agent --help` answer in a fraction of a second.
         self._session = session
-        self._writer = _Writer(output)
+        self._writer = Writer(output)
         self._jobs: queue.Queue[_Job | None] = queue.Queue()
         self._active: dict[int | str, _Job] = {}  # queued or running, by request id
         self._active_lock = threading.Lock()
-        self._memory: _MemoryStream | None = None
+        self._memory: MemoryStream | None = None
         self._greeted = False
         # A 1.0 client reads latency samples as [index, ms] pairs; newer ones as nanoseconds.
         self.compact_samples = True
@@ -307,7 +225,7 @@ class Agent:
         return None
 
     def _devices(self, ident: int | str, args: dict[str, Any]) -> Any:
-        from inspector.core.devices.discovery import discover_devices
+        from inspector.core.devices.inventory import discover_devices
 
         return encode(discover_devices().to_dict())
 
@@ -326,7 +244,7 @@ class Agent:
     def _memory_start(self, ident: int | str, args: dict[str, Any]) -> Any:
         from inspector.core.devices.discovery import available_device_ids
 
-        hz = _number(args, "hz", 10.0)
+        hz = arg.number(args, "hz", 10.0)
         hz = min(MAX_MEMORY_HZ, max(MIN_MEMORY_HZ, hz))
         wanted = args.get("devices")
         if wanted is not None and not (isinstance(wanted, list) and all(isinstance(d, str) for d in wanted)):
@@ -335,7 +253,7 @@ class Agent:
         ids = [d for d in (wanted if wanted is not None else present) if d in present]
         if self._memory is not None:  # one stream at a time: a new start replaces it
             self._memory.stop()
-        self._memory = _MemoryStream(self, ident, hz, ids)
+        self._memory = MemoryStream(self, ident, hz, ids, record=lambda readings: self.session.timeline.add(readings))
         self._memory.start()
         return {"stream": ident, "hz": hz, "devices": ids}
 
@@ -368,9 +286,9 @@ class Agent:
 
         if job.op == Op.OPEN:
             request = LoadRequest(
-                spec=_text(args, "spec", "example"),
-                trust=_flag(args, "trust"),
-                architecture=_text(args, "architecture", None),
+                spec=arg.text(args, "spec", "example"),
+                trust=arg.flag(args, "trust"),
+                architecture=arg.text(args, "architecture", None),
             )
             _find_local_modules()
             return encode(self.session.load(request))
@@ -381,19 +299,19 @@ class Agent:
         if job.op == Op.BENCHMARK:
             return self._benchmark(job)
         if job.op == Op.REPORT:
-            return encode(self.session.report(with_memory=_flag(args, "with_memory", True)))
+            return encode(self.session.report(with_memory=arg.flag(args, "with_memory", True)))
         raise InspectorError(f"unknown op {job.op!r}", kind=ErrorKind.PROTOCOL)  # pragma: no cover
 
     def _move(self, job: _Job) -> Any:
         from inspector.core.moves.request import MoveRequest
 
         args = job.args
-        method = _choice(args, "method", tuple(MoveMethod), MoveMethod.TO)
+        method = arg.choice(args, "method", tuple(MoveMethod), MoveMethod.TO)
         request = MoveRequest(
             method=method,
-            device=_text(args, "device", None),
-            dtype=_choice(args, "dtype", tuple(DType), None),
-            pinned=_flag(args, "pinned"),
+            device=arg.text(args, "device", None),
+            dtype=arg.choice(args, "dtype", tuple(DType), None),
+            pinned=arg.flag(args, "pinned"),
         )
         progress = self._progress(job, "move")
         result = self.session.move(request, progress=progress.update, should_cancel=job.cancel.is_set)
@@ -406,15 +324,15 @@ class Agent:
 
         args = job.args
         request = BenchmarkRequest(
-            mode=_choice(args, "mode", tuple(BenchMode), BenchMode.FORWARD),
-            runs=_whole(args, "runs"),
-            min_time=_number(args, "min_time", None),
-            input_shape=_shape(args.get("input_shape")),
-            per_module=_flag(args, "per_module"),
+            mode=arg.choice(args, "mode", tuple(BenchMode), BenchMode.FORWARD),
+            runs=arg.whole(args, "runs"),
+            min_time=arg.number(args, "min_time", None),
+            input_shape=arg.shape(args.get("input_shape")),
+            per_module=arg.flag(args, "per_module"),
         )
         if request.runs is None and request.min_time is None:
             request = BenchmarkRequest(request.mode, 100, None, request.input_shape, request.per_module)
-        stream = _SampleStream(self, job.ident, request.runs, request.min_time)
+        stream = SampleStream(self, job.ident, request.runs, request.min_time)
         try:
             # One small callback per sample and nothing else (no progress callback, no clock
             # read): whatever runs between samples warms or cools the caches the next sample
@@ -429,123 +347,9 @@ class Agent:
             progress.flush()
         return {"latency": encode(result), "attribution": encode(attribution)}
 
-    def _progress(self, job: _Job, task: str) -> "_ProgressEvents":
-        return _ProgressEvents(self, job.ident, task)
+    def _progress(self, job: _Job, task: str) -> ProgressEvents:
+        return ProgressEvents(self, job.ident, task)
 
-
-class _SampleStream:
-    """A benchmark's samples as ``latency`` and ``progress`` events, every EVENT_INTERVAL_S
-    of measured time (the samples' own durations: no clock is read between samples)."""
-
-    __slots__ = ("_agent", "_ident", "_runs", "_min_ms", "_values", "_first", "_pending_ms", "_measured_ms")
-
-    def __init__(self, agent: Agent, ident: int | str, runs: int | None, min_time: float | None) -> None:
-        self._agent, self._ident = agent, ident
-        self._runs, self._min_ms = runs, None if min_time is None else min_time * 1000
-        self._values: list[float] = []
-        self._first = 0
-        self._pending_ms = 0.0
-        self._measured_ms = 0.0
-
-    def on_sample(self, index: int, ms: float) -> None:
-        self._values.append(ms)
-        self._pending_ms += ms
-        if self._pending_ms >= EVENT_INTERVAL_S * 1000:
-            self.flush()
-
-    def flush(self) -> None:
-        if not self._values:
-            return
-        values, self._values = self._values, []
-        first, self._first = self._first, self._first + len(values)
-        self._measured_ms += self._pending_ms
-        self._pending_ms = 0.0
-        data = proto.latency_data(first, values, compact=self._agent.compact_samples)
-        self._agent.send(proto.event(self._ident, EventName.LATENCY, data))
-        done = self._first
-        if self._runs is not None:
-            total = float(self._runs)
-        elif self._min_ms:  # an estimate, as the local progress bar's
-            total = max(done, done * self._min_ms / max(self._measured_ms, 1e-9))
-        else:
-            total = float(done)
-        self._agent.send(proto.event(self._ident, EventName.PROGRESS, {"task": "benchmark", "done": done, "total": total}))
-
-
-class _ProgressEvents:
-    def __init__(self, agent: Agent, ident: int | str, task: str) -> None:
-        self._agent, self._ident, self._task = agent, ident, task
-        self._latest: tuple[float, float] = (0.0, 0.0)
-        self._throttle = _Throttle(self._send)
-
-    def update(self, done: float, total: float) -> None:
-        self._latest = (done, total)
-        self._throttle.poke()
-
-    def flush(self) -> None:
-        self._throttle.flush()
-
-    def _send(self) -> None:
-        done, total = self._latest
-        self._agent.send(proto.event(self._ident, EventName.PROGRESS, {"task": self._task, "done": done, "total": total}))
-
-
-# ---------------------------------------------------------------------- arguments
-
-
-def _bad(name: str, wanted: str) -> InspectorError:
-    return InspectorError(f"argument {name!r} must be {wanted}", kind=ErrorKind.PROTOCOL)
-
-
-def _text(args: dict[str, Any], name: str, default: str | None) -> Any:
-    value = args.get(name, default)
-    if value is not None and not isinstance(value, str):
-        raise _bad(name, "text")
-    return value
-
-
-def _flag(args: dict[str, Any], name: str, default: bool = False) -> bool:
-    value = args.get(name, default)
-    if not isinstance(value, bool):
-        raise _bad(name, "true or false")
-    return value
-
-
-def _number(args: dict[str, Any], name: str, default: float | None) -> Any:
-    value = args.get(name, default)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise _bad(name, "a number")
-    return float(value)
-
-
-def _whole(args: dict[str, Any], name: str) -> int | None:
-    value = args.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(name, "a whole number")
-    return value
-
-
-def _choice(args: dict[str, Any], name: str, choices: tuple[str, ...], default: str | None) -> Any:
-    value = args.get(name, default)
-    if value is not None and value not in choices:
-        raise _bad(name, "one of " + ", ".join(choices))
-    return None if value is None else str(value)
-
-
-def _shape(value: Any) -> InputSpecs | None:
-    """Input specs as the window's field takes them ("1,3,224", "10,32,512; 20,32,512",
-    "8,128:int64"), or one shape as a list of sizes."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return parse_inputs(value)
-    if isinstance(value, list) and all(isinstance(d, int) and not isinstance(d, bool) for d in value):
-        return parse_inputs(",".join(map(str, value)))  # the same checks as typed text
-    raise _bad("input_shape", "a list of sizes or text such as 1,3,224,224 or 10,32,512; 20,32,512")
 
 
 def _error_message(ident: int | str, exc: InspectorError) -> dict[str, Any]:

@@ -8,7 +8,8 @@ sends half a line, dies — the reader keeps going or ends cleanly: a malformed 
 and logged, and the end of the pipe fails every pending call with ``ConnectionLost`` (one
 line, with the last words the command wrote on stderr).
 
-Qt-free, so the window's worker, the tests and the benchmarks share it.
+Qt-free, so the window's worker, the tests and the benchmarks share it. What the agent's
+answers mean (a result, or the error each stands for) is ``agent_answers``'.
 """
 
 from __future__ import annotations
@@ -23,12 +24,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import IO, Any
 
-from inspector.core.remote import protocol as proto
-from inspector.core.remote.protocol import ErrorKind, Op
 from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.remote import protocol as proto
+from inspector.core.remote.agent_answers import AgentInfo, ConnectionLost, agent_info, error_text, result_of
+from inspector.core.remote.protocol import ErrorKind, Op
 from inspector.core.remote.wire import WireError
 
 log = logging.getLogger(__name__)
@@ -43,41 +44,6 @@ CANCEL_GRACE_S = 10.0
 STDERR_LINES = 40
 #: How often a waiting call looks at its ``should_cancel``.
 POLL_S = 0.05
-
-
-class AgentError(InspectorError):
-    """A failure the agent reported (its ``kind``, message and detail, as sent).
-
-    An untrusted file also carries ``path``, ``wanted`` and ``host``, so the window can ask
-    "trust PATH on HOST?".
-    """
-
-    def __init__(self, kind: str, message: str, detail: str = "", **extra: Any) -> None:
-        super().__init__(message, detail=detail, kind=kind)
-        self.path: str | None = extra.get("path")
-        self.wanted: tuple[str, ...] = tuple(extra.get("wanted") or ())
-        self.host: str | None = extra.get("host")
-
-
-class ConnectionLost(InspectorError):
-    """The agent's process ended, or its pipe broke; nothing more will come from it."""
-
-    kind = ErrorKind.DISCONNECTED
-
-
-@dataclass(frozen=True)
-class AgentInfo:
-    """What the agent said about itself at hello."""
-
-    protocol: str
-    agent: str
-    python: str
-    torch: str
-    host: str
-    pid: int
-    #: Agent's clock minus ours (seconds), estimated at hello: memory readings carry the
-    #: agent's time.time(), and the window plots them on its own clock.
-    clock_offset_s: float
 
 
 class _Pending:
@@ -162,12 +128,12 @@ class AgentConnection:
         """Say hello and check the agent's version (``open`` does it; a window that must be able
         to abandon a slow ssh login constructs, keeps the connection, then calls this)."""
         greeting = {"protocol": protocol, "client": "torch-device-inspector"}
-        self.info = _agent_info(self.call(Op.HELLO, greeting, timeout=timeout), time.time())
+        self.info = agent_info(self.call(Op.HELLO, greeting, timeout=timeout), time.time())
         # The first hello waited for the agent to start (torch's import): a second one,
         # answered at once, dates the agent's clock to within half a round trip.
         sent = time.time()
         again = self.call(Op.HELLO, greeting, timeout=timeout)
-        self.info = _agent_info(again, (sent + time.time()) / 2)
+        self.info = agent_info(again, (sent + time.time()) / 2)
         return self.info
 
     # ------------------------------------------------------------------ calls
@@ -219,7 +185,7 @@ class AgentConnection:
         finally:
             with self._lock:
                 self._pending.pop(ident, None)
-        return _result_of(op, pending.response)
+        return result_of(op, pending.response)
 
     def start_stream(self, op: str, args: dict[str, Any], on_event: EventHandler, *, timeout: float = 30.0) -> int:
         """A request whose events keep coming after its response (``memory.start``): the
@@ -228,7 +194,7 @@ class AgentConnection:
         try:
             if not pending.done.wait(timeout):
                 raise InspectorError(f"no answer from the agent to {op!r} within {timeout:g} s", kind=ErrorKind.DISCONNECTED)
-            _result_of(op, pending.response)
+            result_of(op, pending.response)
         except BaseException:
             self.end_stream(ident)
             raise
@@ -325,7 +291,7 @@ class AgentConnection:
             pending = self._pending.get(ident) if isinstance(ident, int) else None
         if pending is None:
             if ident is None and message.get("ok") is False:
-                log.warning("the agent refused a line: %s", _error_text(message.get("error")))
+                log.warning("the agent refused a line: %s", error_text(message.get("error")))
             return
         pending.response = message
         pending.done.set()
@@ -419,61 +385,6 @@ def _skip_line(stream: IO[bytes]) -> None:
         chunk = stream.readline(1 << 20)
         if not chunk or chunk.endswith(b"\n"):
             return
-
-
-def _result_of(op: str, response: dict[str, Any] | None) -> Any:
-    if response is None:  # pragma: no cover - done is set only with a response
-        raise ConnectionLost("no answer from the agent")
-    if response.get("ok") is True:
-        return response.get("result")
-    error = response.get("error")
-    if not isinstance(error, dict):
-        raise WireError(f"the agent's answer to {op!r} is neither a result nor an error")
-    kind, message, detail = error.get("kind"), error.get("message"), error.get("detail", "")
-    if not isinstance(kind, str) or not isinstance(message, str) or not isinstance(detail, str):
-        raise WireError(f"the agent's error for {op!r} lacks a kind or a message")
-    if kind == ErrorKind.DISCONNECTED:
-        raise ConnectionLost(message)
-    if kind == "cancelled":
-        raise Cancelled(message, detail=detail)
-    extra = {}
-    if isinstance(error.get("path"), str) and isinstance(error.get("host"), str):
-        wanted = error.get("wanted")
-        extra = {"path": error["path"], "host": error["host"], "wanted": [str(w) for w in wanted] if isinstance(wanted, list) else []}
-    raise AgentError(kind[:60], message, detail, **extra)
-
-
-def _error_text(error: Any) -> str:
-    return str(error.get("message")) if isinstance(error, dict) else "?"
-
-
-def _agent_info(hello: Any, local_time: float) -> AgentInfo:
-    if not isinstance(hello, dict):
-        raise WireError("the agent's hello is not an object")
-    version = hello.get("protocol")
-    if not proto.compatible(version):
-        raise InspectorError(
-            f"the agent speaks protocol {str(version)[:40]!r}, this window {proto.PROTOCOL_VERSION}: "
-            "install matching versions of torch-device-inspector on both sides",
-            kind=ErrorKind.VERSION,
-        )
-    remote_time = hello.get("time")
-    offset = float(remote_time) - local_time if isinstance(remote_time, (int, float)) and not isinstance(remote_time, bool) else 0.0
-
-    def text(key: str) -> str:
-        value = hello.get(key)
-        return value[:200] if isinstance(value, str) else "?"
-
-    pid = hello.get("pid")
-    return AgentInfo(
-        protocol=str(version),
-        agent=text("agent"),
-        python=text("python"),
-        torch=text("torch"),
-        host=text("host"),
-        pid=pid if isinstance(pid, int) and not isinstance(pid, bool) else -1,
-        clock_offset_s=offset,
-    )
 
 
 def local_agent_command() -> list[str]:

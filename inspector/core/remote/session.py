@@ -19,7 +19,8 @@ from inspector.core.remote.client import AgentConnection
 from inspector.core.remote.protocol import EventName, Op, latency_samples
 from inspector.core.measure.attribution import Attribution
 from inspector.core.files.inputs import InputsLike, as_specs, format_inputs
-from inspector.core.devices.discovery import DeviceInventory, DeviceSnapshot, MemoryReading
+from inspector.core.devices.discovery import MemoryReading
+from inspector.core.devices.inventory import DeviceInventory, DeviceSnapshot
 from inspector.core.moves.request import MoveRequest
 from inspector.core.moves.transaction import MoveResult
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState

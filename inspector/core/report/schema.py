@@ -8,171 +8,15 @@ bad one with a ``ReportSchemaError`` whose one-line message names it, e.g.
 so a report from a later minor version (with additions) still opens.
 
 Optional fields may be absent or null (older reports lack them; NaN is written as null).
+Each field is read through ``field_checks``; this module says which fields each section has.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from inspector.core.errors import InputError
-
-#: Larger than any byte count, sample count or time a real report holds (an exabyte), small
-#: enough that every reader can turn it into a float and format it.
-MAX_NUMBER = 1e18
-#: Model specs, paths and notes are short; a megabyte of "device name" is an attack.
-MAX_TEXT = 10_000
-#: More than any report this version writes (100,000 samples per measurement).
-MAX_ITEMS = 1_000_000
-
-
-class ReportSchemaError(InputError):
-    """A report field is missing or holds what its readers cannot use."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-class _Fields:
-    """Typed reads of one mapping of the report; ``at`` names it in errors (``latency[0]``)."""
-
-    def __init__(self, data: Any, at: str) -> None:
-        if not isinstance(data, Mapping):
-            raise ReportSchemaError(at, f"expected a mapping, not {_kind(data)}")
-        self.data: Mapping[str, Any] = data
-        self.at = at
-
-    def name(self, key: str) -> str:
-        key = _key(key)
-        return f"{self.at}.{key}" if self.at else key
-
-    def value(self, key: str, required: bool) -> Any:
-        value = self.data.get(key)
-        if value is None and required:
-            raise ReportSchemaError(self.name(key), "missing" if key not in self.data else "expected a value, not null")
-        return value
-
-    def text(self, key: str, *, required: bool = False) -> str | None:
-        value = self.value(key, required)
-        return None if value is None else _text(value, self.name(key))
-
-    def number(self, key: str, *, required: bool = False) -> float | None:
-        value = self.value(key, required)
-        return None if value is None else _number(value, self.name(key))
-
-    def whole(self, key: str, *, required: bool = False) -> int | None:
-        value = self.value(key, required)
-        return None if value is None else _whole(value, self.name(key))
-
-    def flag(self, key: str, default: bool = False) -> bool:
-        value = self.value(key, False)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            raise ReportSchemaError(self.name(key), f"expected true or false, not {_kind(value)}")
-        return value
-
-    def numbers(self, key: str, *, required: bool = False) -> tuple[float, ...]:
-        items = self.items(key, required=required, what="a list of numbers")
-        where = self.name(key)
-        if not all(_is_number(v) for v in items):
-            raise ReportSchemaError(where, "expected a list of numbers")
-        return tuple(_number(v, f"{where}[{i}]") for i, v in enumerate(items))
-
-    def texts(self, key: str) -> tuple[str, ...]:
-        where = self.name(key)
-        return tuple(_text(v, f"{where}[{i}]") for i, v in enumerate(self.items(key, what="a list of text")))
-
-    def shape(self, key: str) -> tuple[int, ...]:
-        where = self.name(key)
-        items = self.items(key, what="a list of whole numbers")
-        return tuple(_whole(v, f"{where}[{i}]") for i, v in enumerate(items))
-
-    def items(self, key: str, *, required: bool = False, what: str = "a list") -> list[Any]:
-        value = self.value(key, required)
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            raise ReportSchemaError(self.name(key), f"expected {what}, not {_kind(value)}")
-        if len(value) > MAX_ITEMS:
-            raise ReportSchemaError(self.name(key), f"holds {len(value):,} items, more than {MAX_ITEMS:,}")
-        return value
-
-    def mapping(self, key: str, *, required: bool = False) -> "_Fields":
-        value = self.value(key, required)
-        return _Fields({} if value is None else value, self.name(key))
-
-    def byte_counts(self, key: str) -> dict[str, float]:
-        """``{name: bytes}`` (``by_device``, ``by_dtype``)."""
-        fields = self.mapping(key)
-        return {_text(k, fields.at): _number(v, fields.name(k)) for k, v in fields.data.items()}
-
-
-def _key(key: Any) -> str:
-    """A key as it can appear in a one-line message: keys come from the file (device names in
-    ``memory``, ``by_device``), so anything odd is quoted with its control characters escaped."""
-    text = str(key)
-    if re.fullmatch(r"[\w:.\-]{1,64}", text, flags=re.ASCII):
-        return text
-    return json.dumps(text[:40]) + ("…" if len(text) > 40 else "")
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if _is_number(value):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "a mapping"
-    return type(value).__name__
-
-
-def _text(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise ReportSchemaError(where, f"expected text, not {_kind(value)}")
-    if len(value) > MAX_TEXT:
-        raise ReportSchemaError(where, f"text of {len(value):,} characters, more than {MAX_TEXT:,}")
-    return value
-
-
-def _number(value: Any, where: str) -> float:
-    if not _is_number(value):
-        raise ReportSchemaError(where, f"expected a number, not {_kind(value)}")
-    # Compared as they are: float() of a 400-digit int raises OverflowError.
-    if isinstance(value, float) and not math.isfinite(value):
-        raise ReportSchemaError(where, f"expected a finite number, not {value}")
-    if value < 0:
-        raise ReportSchemaError(where, "expected a number of at least 0")
-    if value > MAX_NUMBER:
-        raise ReportSchemaError(where, f"expected a number of at most {MAX_NUMBER:g}")
-    return float(value)
-
-
-def _whole(value: Any, where: str) -> int:
-    if isinstance(value, float):
-        raise ReportSchemaError(where, f"expected a whole number, not {value:g}")
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ReportSchemaError(where, f"expected a whole number, not {_kind(value)}")
-    _number(value, where)
-    return value
-
-
-# --------------------------------------------------------------------------- sections
+from inspector.core.report.field_checks import Fields, ReportSchemaError, checked_text, kind_of
 
 
 @dataclass(frozen=True)
@@ -201,7 +45,7 @@ class LatencyEntry:
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "LatencyEntry":
-        f = _Fields(data, at)
+        f = Fields(data, at)
         device, dtype = f.text("device", required=True) or "", f.text("dtype", required=True) or ""
         samples = f.numbers("samples_ms", required=True)
         median = f.number("median_ms", required=True) or 0.0  # required: never None here
@@ -230,7 +74,7 @@ class LatencyEntry:
         )
 
 
-def _interval(f: _Fields, key: str) -> tuple[float, float] | None:
+def _interval(f: Fields, key: str) -> tuple[float, float] | None:
     """``[low, high]`` (two numbers, low <= high), or None when absent."""
     if f.data.get(key) is None:
         return None
@@ -257,7 +101,7 @@ class MoveEntry:
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "MoveEntry":
-        f = _Fields(data, at)
+        f = Fields(data, at)
         return cls(
             call=f.text("call"),
             method=f.text("method"),
@@ -274,7 +118,7 @@ class MoveEntry:
         )
 
 
-def _error(f: _Fields) -> str | None:
+def _error(f: Fields) -> str | None:
     value = f.data.get("error")
     if value is None or isinstance(value, str):
         return f.text("error")
@@ -296,7 +140,7 @@ class MemoryPoint:
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "MemoryPoint":
-        f = _Fields(data, at)
+        f = Fields(data, at)
         return cls(*(f.number(k) for k in ("t", "allocated", "reserved", "used", "total", "process_rss", "other_processes")))
 
 
@@ -309,7 +153,7 @@ class DeviceEntry:
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "DeviceEntry":
-        f = _Fields(data, at)
+        f = Fields(data, at)
         return cls(f.text("id"), f.text("type"), f.text("name"), f.number("total_bytes"))
 
 
@@ -325,7 +169,7 @@ class Environment:
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "Environment":
-        f = _Fields(data, at)
+        f = Fields(data, at)
         devices = f.data.get("devices")
         if isinstance(devices, Mapping):  # discover_devices().to_dict(): {"devices": [...], "notes": [...]}
             inner = f.mapping("devices")
@@ -355,7 +199,7 @@ class ModelSection:
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "ModelSection":
-        f = _Fields(data, at)
+        f = Fields(data, at)
         for key in ("trainable_parameters", "elements", "meta_bytes"):
             f.whole(key)
         return cls(
@@ -386,10 +230,10 @@ class RankEntry:
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "RankEntry":
-        f = _Fields(data, at)
+        f = Fields(data, at)
         rank = f.whole("rank", required=True) or 0  # required: never None here
         if not isinstance(f.data.get("ok"), bool):
-            raise ReportSchemaError(f.name("ok"), f"expected true or false, not {_kind(f.data.get('ok'))}")
+            raise ReportSchemaError(f.name("ok"), f"expected true or false, not {kind_of(f.data.get('ok'))}")
         for key in ("local_rank", "world_size"):
             f.whole(key)
         return cls(
@@ -426,7 +270,7 @@ class TimingReport:
 
         The schema version is checked (and a newer one refused) by ``report.load_report``.
         """
-        f = _Fields(data, "")
+        f = Fields(data, "")
         version = f.whole("schema_version", required=True)
         assert version is not None
         tool = f.mapping("tool")
@@ -442,7 +286,7 @@ class TimingReport:
                 LatencyEntry.from_dict(e, f"latency[{i}]") for i, e in enumerate(f.items("latency", required=True))
             ),
             memory={
-                _text(device, "memory"): tuple(
+                checked_text(device, "memory"): tuple(
                     MemoryPoint.from_dict(p, f"{memory.name(device)}[{i}]")
                     for i, p in enumerate(memory.items(device, what="a list of readings"))
                 )

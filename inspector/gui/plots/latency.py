@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.core.report.compare import Run, run_verdicts
+from inspector.core.report.run_verdicts import Run, run_verdicts
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.plots.latency_canvas import LatencyCanvas
 from inspector.gui.plots.memory import DEFAULT_REDRAW_FPS

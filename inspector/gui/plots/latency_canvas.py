@@ -282,7 +282,7 @@ class LatencyCanvas(QWidget):
         for item in (bars, whiskers):
             plot.addItem(item)
         for i, row in enumerate(rows):
-            # Like with like only (core.report.compare.run_verdicts): "fastest", "2.10× slower",
+            # Like with like only (core.report.run_verdicts): "fastest", "2.10× slower",
             # "no clear difference", "not compared"; never a ratio of a train step to a forward.
             verdict = f" ({row['verdict']})" if row.get("verdict") else ""
             lines = [f"{format_in_unit(row['median_ms'], unit)}{verdict}"]

@@ -10,11 +10,11 @@ import torch
 
 from inspector.core.devices.discovery import (
     available_device_ids,
-    discover_devices,
     is_out_of_memory,
     memory_reading,
     resolve_device,
 )
+from inspector.core.devices.inventory import discover_devices
 from inspector.core.errors import InputError
 from tests.fake_cuda import GiB, MiB, OTHER_PID, fake_cuda, fake_nvml, no_nvml
 

@@ -58,7 +58,8 @@ def test_the_state_line_says_whether_huge_pages_are_on(monkeypatch, tmp_path):
 
 def test_a_report_says_whether_its_figures_were_taken_with_huge_pages(tmp_path):
     from inspector.core.files.models import example_model
-    from inspector.core.report.timing_report import build_report, load_report, render_markdown, save_report
+    from inspector.core.report.markdown_view import render_markdown
+    from inspector.core.report.timing_report import build_report, load_report, save_report
 
     report = build_report(example_model())
     assert report["environment"]["cpu_huge_pages"] == huge_pages.huge_pages_state()

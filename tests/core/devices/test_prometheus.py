@@ -3,7 +3,7 @@
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from inspector.core.devices.discovery import discover_devices
+from inspector.core.devices.inventory import discover_devices
 from inspector.core.devices.prometheus import escape_label_value, render_prometheus
 from tests.fake_cuda import GiB, fake_cuda
 

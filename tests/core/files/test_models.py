@@ -17,14 +17,8 @@ from torch import nn
 
 from inspector.cli import exit_code
 from inspector.core.errors import InputError
-from inspector.core.files.models import (
-    ModelLoadError,
-    Net,
-    UntrustedFileError,
-    example_model,
-    load_model,
-    parse_spec,
-)
+from inspector.core.files.load_errors import ModelLoadError, UntrustedFileError
+from inspector.core.files.models import Net, example_model, load_model, parse_spec
 
 # --------------------------------------------------------------------------- helpers
 

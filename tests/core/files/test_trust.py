@@ -21,7 +21,8 @@ import torch
 from torch import nn
 
 from inspector.core.files.trust import pickle_globals, torchscript_risks
-from inspector.core.files.models import ModelLoadError, UntrustedFileError, load_model
+from inspector.core.files.load_errors import ModelLoadError, UntrustedFileError
+from inspector.core.files.models import load_model
 
 
 class _Shell:

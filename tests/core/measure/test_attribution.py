@@ -14,7 +14,9 @@ from torch.utils.flop_counter import FlopCounterMode
 from inspector.core.measure.attribution import measure_attribution
 from inspector.core.errors import Cancelled
 from inspector.core.files.models import LoadedModel
-from inspector.core.report.timing_report import build_report, render_html, render_markdown
+from inspector.core.report.html_view import render_html
+from inspector.core.report.markdown_view import render_markdown
+from inspector.core.report.timing_report import build_report
 
 
 def _mlp() -> LoadedModel:

@@ -187,7 +187,9 @@ def test_the_foreach_optimizer_path_cuda_takes_is_estimated_as_measured(monkeypa
 
 
 def test_fit_results_render_in_the_report():
-    from inspector.core.report.timing_report import build_report, render_html, render_markdown
+    from inspector.core.report.html_view import render_html
+    from inspector.core.report.markdown_view import render_markdown
+    from inspector.core.report.timing_report import build_report
 
     loaded = example_model()
     result = estimate_fit(loaded, FitRequest(device="cpu", dtype="bfloat16", optimizer="adam", measure=False))

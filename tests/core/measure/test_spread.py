@@ -12,7 +12,9 @@ import torch
 from inspector.core.devices import device_events
 from inspector.core.measure import timing
 from inspector.core.files.models import example_model
-from inspector.core.report.timing_report import build_report, load_report, render_html, render_markdown, save_report
+from inspector.core.report.html_view import render_html
+from inspector.core.report.markdown_view import render_markdown
+from inspector.core.report.timing_report import build_report, load_report, save_report
 from inspector.core.measure.spread import median_interval, ratio_of_medians, spread_of
 from inspector.core.measure.time_left import TimeLeft, time_left_text
 from inspector.core.measure.timing import measure_latency

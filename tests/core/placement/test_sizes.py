@@ -16,7 +16,8 @@ import torch
 from inspector.cli import main
 from inspector.core.files.models import LoadedModel
 from inspector.core.placement.tensor_rows import snapshot
-from inspector.core.report.timing_report import build_report, render_markdown
+from inspector.core.report.markdown_view import render_markdown
+from inspector.core.report.timing_report import build_report
 from inspector.core.placement.tensor_bytes import allocated_bytes, storage_kind
 
 MODELS = '''

@@ -17,7 +17,8 @@ import pytest
 import torch
 from torch import nn
 
-from inspector.core.remote.client import AgentConnection, AgentError, ConnectionLost, local_agent_command
+from inspector.core.remote.agent_answers import AgentError, ConnectionLost
+from inspector.core.remote.client import AgentConnection, local_agent_command
 from inspector.core.remote.protocol import PROTOCOL_VERSION, Op
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.moves.request import MoveRequest
@@ -307,14 +308,15 @@ def test_an_answer_json_cannot_hold_becomes_an_error_line_not_a_dead_agent():
 def test_samples_stream_as_nanoseconds_and_a_1_0_client_still_gets_index_ms_pairs():
     import io
 
-    from inspector.core.remote.agent import Agent, _SampleStream
+    from inspector.core.remote.agent import Agent
+    from inspector.core.remote.agent_output import SampleStream
     from inspector.core.remote.protocol import latency_samples
 
     def streamed(client_protocol):
         out = io.BytesIO()
         agent = Agent(out)
         agent._handle_line(json.dumps({"id": 1, "op": "hello", "args": {"protocol": client_protocol}}).encode())
-        stream = _SampleStream(agent, 7, 3, None)
+        stream = SampleStream(agent, 7, 3, None)
         for i, ns in enumerate([21_000, 20_731, 3_600_000_000_001]):  # up to an hour, to the nanosecond
             stream.on_sample(i, ns / 1e6)
         stream.flush()

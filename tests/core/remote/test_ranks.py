@@ -71,7 +71,9 @@ def test_summary_names_the_slowest_rank_and_the_spread():
 
 def test_markdown_and_html_reports_list_every_rank():
     from inspector.core.files.models import example_model
-    from inspector.core.report.timing_report import build_report, render_html, render_markdown
+    from inspector.core.report.html_view import render_html
+    from inspector.core.report.markdown_view import render_markdown
+    from inspector.core.report.timing_report import build_report
 
     ranks = [
         {"rank": 0, "host": "node-0", "device": "cuda:0", "ok": True, "latency": [{"median_ms": 1.5, "p5_ms": 1.4, "p95_ms": 1.7}]},

@@ -21,7 +21,10 @@ from inspector.core.files.models import example_model
 from inspector.core.moves.request import MoveRequest
 from inspector.core.moves.transaction import move_model
 from inspector.core.remote.ranks import ranks_summary
-from inspector.core.report.timing_report import build_report, load_report, render_csv, render_html, render_json, render_markdown
+from inspector.core.report.csv_view import render_csv
+from inspector.core.report.html_view import render_html
+from inspector.core.report.markdown_view import render_markdown
+from inspector.core.report.timing_report import build_report, load_report, render_json
 from inspector.core.measure.timing import measure_latency
 
 CASES = 400

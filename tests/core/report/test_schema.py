@@ -19,7 +19,8 @@ from inspector.core.report.compare import compare_reports
 from inspector.core.errors import InputError
 from inspector.core.files.models import example_model
 from inspector.core.report.timing_report import build_report, load_report, render_json, save_report
-from inspector.core.report.schema import ReportSchemaError, TimingReport
+from inspector.core.report.field_checks import ReportSchemaError
+from inspector.core.report.schema import TimingReport
 from inspector.core.measure.timing import measure_latency
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}

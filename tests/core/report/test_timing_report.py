@@ -14,18 +14,19 @@ from html.parser import HTMLParser
 import pytest
 import torch
 
+from inspector.core.report import html_view, markdown_view, view_rows
 from inspector.core.report import timing_report as report_module
 from inspector.core.devices.discovery import memory_reading
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import example_model
+from inspector.core.report.csv_view import render_csv
+from inspector.core.report.html_view import render_html
+from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import (
     SCHEMA_VERSION,
     SUPPORTED_SUFFIXES,
     build_report,
     load_report,
-    render_csv,
-    render_html,
-    render_markdown,
     save_report,
 )
 from inspector.core.measure.timing import measure_latency
@@ -170,9 +171,9 @@ def test_html_is_one_offline_file_with_the_plots_embedded(report):
 
 
 def test_html_without_images_says_pyside6_is_missing(report, monkeypatch):
-    real = report_module.importlib.util.find_spec
+    real = html_view.importlib.util.find_spec
     monkeypatch.setattr(
-        report_module.importlib.util, "find_spec", lambda name, *a: None if name == "PySide6" else real(name, *a)
+        html_view.importlib.util, "find_spec", lambda name, *a: None if name == "PySide6" else real(name, *a)
     )
     assert "plots were left out because PySide6 is not installed" in render_html(report)
 
@@ -291,7 +292,7 @@ def test_replacing_a_file_keeps_its_permissions(tmp_path, report):
 
 
 def test_a_failing_device_discovery_still_gives_a_report(monkeypatch):
-    import inspector.core.devices.discovery as devices
+    import inspector.core.devices.inventory as devices
 
     def broken():
         raise RuntimeError("NVML exploded")
@@ -316,7 +317,7 @@ def test_a_failed_move_shows_its_message_in_every_text_format(tmp_path):
         markdown, page = render_markdown(report), render_html(report)
         for text in (markdown, page):
             assert "'kind'" not in text and "&#x27;kind&#x27;" not in text and "'message'" not in text
-        assert f"| failed: {report_module._md_cell(message)} |" in markdown
+        assert f"| failed: {markdown_view._md_cell(message)} |" in markdown
         assert f">failed: {html.escape(message)}</td>" in page
         row = next(r for r in csv.DictReader(io.StringIO(render_csv(report))) if r["section"] == "move")
         assert row["call"] == "model.cuda(97)" and row["ok"] == "False"
@@ -335,7 +336,7 @@ def test_a_cancelled_move_reads_as_cancelled():
 
 def test_the_report_names_the_cpu_as_the_device_list_does(report):
     env = report["environment"]
-    cpu = next(d for d in report_module._device_entries(env["devices"]) if d["id"] == "cpu")
+    cpu = next(d for d in view_rows._device_entries(env["devices"]) if d["id"] == "cpu")
     assert env["cpu"] == cpu["name"]
 
 

@@ -1,0 +1,158 @@
+"""Checkpoints: what a ``torch.save`` file holds, unpickled with ``weights_only`` unless trusted.
+
+Without trust nothing of the file runs: ``torch.load(weights_only=True)`` refuses any class
+or function outside PyTorch's allow-list, and the refusal names every one the file wants (read
+statically, nothing imported) so the user can judge before passing ``--trust``. A training
+checkpoint (``{"model_state_dict": ..., "epoch": ...}``) gives its model part.
+"""
+
+from __future__ import annotations
+
+import pickle
+import pickletools
+import re
+import traceback
+import warnings
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from inspector.core.files.load_errors import (
+    ModelLoadError,
+    a_value_of,
+    describe,
+    incomplete,
+    untrusted,
+    user_code_error,
+)
+from inspector.core.files.trust import unsafe_pickle_globals
+
+
+def read_checkpoint(path: Path, *, trust: bool) -> tuple[nn.Module | Mapping[str, Any], list[str]]:
+    """The whole module or the state dict the file holds, and notes on where it was found in it."""
+    content = _torch_load(path, trust=trust)
+    notes: list[str] = []
+    if isinstance(content, Mapping):
+        content, notes = _unwrap_checkpoint(content)
+    if isinstance(content, nn.Module) or _is_state_dict(content):
+        return content, notes
+    raise ModelLoadError(
+        f"{path} holds {a_value_of(content)}, not a model or a state dict"
+    )
+
+
+def _torch_load(path: Path, *, trust: bool) -> Any:
+    """torch.load with weights_only unless trusted; every failure becomes a plain message."""
+    try:
+        # map_location: a file saved on a GPU must open on a machine without one. PyTorch's
+        # warnings (an unusual pickle protocol, say) are about the file: the error says it.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return torch.load(str(path), map_location="cpu", weights_only=not trust)
+    except pickle.UnpicklingError as exc:
+        if trust:
+            raise incomplete(path, describe(exc)) from exc
+        wanted = (
+            _unsafe_globals_in_checkpoint(path)
+            or _unsafe_globals_in_raw_pickle(path)
+            or globals_named_in(str(exc))
+        )
+        if not wanted and not _zip_pickle_is_well_formed(path):
+            raise incomplete(path, f"its pickle is damaged: {describe(exc)}") from exc
+        raise untrusted(path, wanted, detail=str(exc)) from exc
+    except (AttributeError, ImportError) as exc:  # only when trusted: a class it names is missing
+        raise ModelLoadError(
+            f"{path} needs Python code that cannot be imported here: {describe(exc)}; "
+            "install or put on PYTHONPATH the package that defines the model"
+        ) from exc
+    except Exception as exc:
+        if trust and not isinstance(exc, (RuntimeError, EOFError, OSError)):
+            # A trusted pickle runs its own code, which may raise anything.
+            raise ModelLoadError(
+                f"could not load {path}: {describe(exc)}", detail=traceback.format_exc()
+            ) from exc
+        # Weights-only loading runs no code of the file: whatever it raises (RuntimeError
+        # from the zip reader, EOFError, IndexError for a cut legacy pickle...) is damage.
+        raise incomplete(path, describe(exc)) from exc
+    except BaseException as exc:  # a trusted pickle's code raised SystemExit or its own kind
+        raise user_code_error(f"could not load {path}: {describe(exc)}", exc) from exc
+
+
+def _unsafe_globals_in_checkpoint(path: Path) -> tuple[str, ...]:
+    """Every class/function the checkpoint's pickle names that weights_only does not allow.
+
+    A static read of the pickle: nothing is imported or run. torch.load stops at the first
+    such name; this lists them all (torch >= 2.6, zip checkpoints only).
+    """
+    lister = getattr(torch.serialization, "get_unsafe_globals_in_checkpoint", None)
+    if lister is None:
+        return ()
+    try:
+        return tuple(sorted(lister(str(path))))
+    except Exception:  # noqa: BLE001 -- legacy format, or a pickle it cannot walk: fall back to the message
+        return ()
+
+
+def _unsafe_globals_in_raw_pickle(path: Path) -> tuple[str, ...]:
+    """The same for a file that is not a zip: a raw pickle or torch.save's legacy format."""
+    try:
+        if zipfile.is_zipfile(path):
+            return ()
+        return unsafe_pickle_globals(path.read_bytes())
+    except OSError:
+        return ()
+
+
+_GLOBAL_IN_MESSAGE = re.compile(r"GLOBAL ([\w.]+)")
+
+
+def globals_named_in(message: str) -> tuple[str, ...]:
+    """The names weights_only refused, from its message ("Unsupported global: GLOBAL x.Y ...")."""
+    return tuple(sorted(set(_GLOBAL_IN_MESSAGE.findall(message))))
+
+
+def _zip_pickle_is_well_formed(path: Path) -> bool:
+    """Whether the checkpoint's data.pkl parses to its end (read statically, nothing runs).
+
+    weights_only refuses some intact files without naming a class (a pickle protocol it does
+    not read, for one); those need trust, while a damaged pickle needs a new file.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            record = next(name for name in archive.namelist() if name.endswith("/data.pkl"))
+            for _ in pickletools.genops(archive.read(record)):
+                pass
+    except Exception:  # noqa: BLE001 -- not a zip, no data.pkl, or a pickle cut short or garbled
+        return False
+    return True
+
+
+_CHECKPOINT_MODEL_KEYS = ("state_dict", "model_state_dict", "model")
+
+
+def _unwrap_checkpoint(content: Mapping[str, Any]) -> tuple[Any, list[str]]:
+    """A training checkpoint ({"model_state_dict": ..., "epoch": ...}) -> its model part."""
+    for key in _CHECKPOINT_MODEL_KEYS:
+        if key in content and (
+            isinstance(content[key], nn.Module) or _is_state_dict(content[key])
+        ):
+            others = [str(other) for other in content if other != key]
+            notes = [f"model taken from the checkpoint's {key!r} entry"]
+            if others:
+                notes.append(f"also in the checkpoint, not used: {', '.join(others)}")
+            return content[key], notes
+    return content, []
+
+
+def _is_state_dict(content: Any) -> bool:
+    """A mapping of names to tensors (at least one), as ``Module.state_dict()`` gives."""
+    return (
+        isinstance(content, Mapping)
+        and len(content) > 0
+        and all(isinstance(key, str) for key in content)
+        and any(isinstance(value, torch.Tensor) for value in content.values())
+    )

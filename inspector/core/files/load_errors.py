@@ -1,0 +1,97 @@
+"""What a failed model load says: its error kinds, and each failure told in one line.
+
+Every loader (``factories``, ``model_files``, ``checkpoints``, ``state_dicts``) raises these,
+so a front end learns what went wrong from the ``kind`` and shows one plain line, never a
+traceback (that goes in ``detail``).
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from pathlib import Path
+from typing import Any
+
+from inspector.core.errors import InputError
+from inspector.core.vocabulary import FailureKind
+
+
+class ModelLoadError(InputError):
+    """A model spec or model file could not be turned into a module (the user's input: exit 2)."""
+
+    kind = FailureKind.LOAD
+
+
+class ArchitectureNeeded(ModelLoadError):
+    """A file holds only weights: the user must name the model they belong to. Each front
+    end says where (the CLI's ``--arch``, the window's Architecture field)."""
+
+    kind = FailureKind.ARCHITECTURE
+
+
+class UntrustedFileError(ModelLoadError):
+    """A file needs arbitrary code to load; nothing of it ran. ``wanted``: what it asked for."""
+
+    kind = FailureKind.UNTRUSTED
+
+    def __init__(self, message: str, *, path: str, wanted: tuple[str, ...], detail: str = ""):
+        super().__init__(message, detail=detail)
+        self.path = path
+        self.wanted = wanted
+
+
+def user_code_error(message: str, exc: BaseException) -> ModelLoadError:
+    """User code (a factory, its module, a trusted pickle) raised ``exc``: the error to raise.
+
+    Ctrl+C stays Ctrl+C (re-raised here); anything else user code raises (SystemExit, a
+    custom BaseException subclass) is the user's code failing, told in ``message`` with the
+    traceback as detail. Call it from the ``except`` block that caught ``exc``.
+    """
+    if isinstance(exc, KeyboardInterrupt):
+        raise exc
+    return ModelLoadError(message, detail=traceback.format_exc())
+
+
+def incomplete(path: Path, reason: str) -> ModelLoadError:
+    """The file is damaged or in no format PyTorch writes: the user needs another file."""
+    return ModelLoadError(f"not a complete PyTorch checkpoint: {path} ({reason})")
+
+
+def untrusted(
+    path: Path, wanted: tuple[str, ...], detail: str = "", *, reason: str = "loading it would run code it names"
+) -> UntrustedFileError:
+    """The refusal of a file that needs trust, naming (up to five of) the things it wants to run."""
+    shown = ", ".join(wanted[:5]) + (f" and {len(wanted) - 5} more" if len(wanted) > 5 else "")
+    reason = (
+        f"{reason} ({shown}); none of it has run"
+        if wanted
+        else "it is written in a way that safe (weights-only) loading does not read, "
+        "so loading it could run code"
+    )
+    return UntrustedFileError(
+        f"refused to load {path}: {reason}. "
+        "If you trust this file, load it with --trust (CLI) or confirm in the GUI",
+        path=str(path),
+        wanted=wanted,
+        detail=detail,
+    )
+
+
+def describe(exc: BaseException) -> str:
+    """One line: "TypeError: message", long messages cut, PyTorch's ANSI bold removed."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
+    text = " ".join(text.split())
+    if len(text) > 300:
+        text = text[:297] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def a_value_of(value: Any) -> str:
+    """ "a str", "a tuple of 3 items", "None" — what a user needs to see what went wrong."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    if isinstance(value, (tuple, list, dict)):
+        return f"{article} {name} of {len(value)} items"
+    return f"{article} {name}"

@@ -1,0 +1,247 @@
+"""Model files: which kind a file is (judged by content), and its loader for each kind.
+
+TorchScript archives, ``torch.export`` ``.pt2`` programs, ``.safetensors`` weights and
+``torch.save`` checkpoints (``checkpoints``). Without trust nothing from a file runs or
+touches the disk: a TorchScript archive or a ``.pt2`` opens only when ``files.trust`` finds
+nothing in it that would run code at load, and every ``torch.load`` inside is weights-only.
+Anything that is not a regular file (a FIFO, a device) is refused before it is opened.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import stat
+import struct
+import traceback
+import zipfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import torch
+from torch import nn
+
+from inspector.core.errors import InspectorError
+from inspector.core.files.checkpoints import globals_named_in, read_checkpoint
+from inspector.core.files.load_errors import ModelLoadError, describe, incomplete, untrusted
+from inspector.core.files.trust import exported_program_risks, is_pickle, torchscript_risks
+from inspector.core.vocabulary import FailureKind
+
+
+class FileContent(NamedTuple):
+    """What a model file holds: a whole module, or only weights (a state dict) that need the
+    module they belong to. ``source``: "torchscript", "export", "pickle", "state_dict" or
+    "safetensors"."""
+
+    model: nn.Module | Mapping[str, Any]
+    source: str
+    example_input: Any = None
+    notes: tuple[str, ...] = ()
+
+
+_PICKLE_PROTOCOL_OPCODE = 0x80
+_CODE_AT_LOAD = "loading it would run code or touch files"
+
+
+def open_model_file(path: Path, *, trust: bool) -> FileContent:
+    """Load the file at ``path`` on the CPU with the loader its content needs.
+
+    ``trust`` lets it run the code it needs (pickled modules, TorchScript that runs at load);
+    only pass it when the user said so for this file.
+    """
+    kind = _file_kind(path)
+    if kind == "torchscript":
+        return _load_torchscript(path, trust=trust)
+    if kind == "export":
+        return _load_exported_program(path, trust=trust)
+    if kind == "safetensors":
+        return FileContent(_load_safetensors(path), "safetensors")
+    model, notes = read_checkpoint(path, trust=trust)
+    return FileContent(model, "pickle" if isinstance(model, nn.Module) else "state_dict", notes=tuple(notes))
+
+
+def _file_kind(path: Path) -> str:
+    """Which loader the file needs ("torchscript", "export", "safetensors", "checkpoint").
+
+    Judged by content, not by name: people call all of them ``.pt``.
+    """
+    if not path.exists():
+        raise ModelLoadError(f"no such file: {path}")
+    if path.is_dir():
+        raise ModelLoadError(f"{path} is a folder; give the model file inside it")
+    head, size = _read_head(path)
+    if size == 0:
+        raise incomplete(path, "the file is empty")
+    if head.startswith(b"PK\x03\x04"):
+        return _zip_kind(path)
+    if _looks_like_safetensors(head, size):
+        return "safetensors"
+    if head[0] == _PICKLE_PROTOCOL_OPCODE:  # torch.save's legacy (pre-1.6) format
+        return "checkpoint"
+    if size <= _LARGEST_TEXT_PICKLE and is_pickle(path.read_bytes()):
+        return "checkpoint"  # a protocol 0/1 pickle: weights-only loading judges it
+    if path.suffix == ".safetensors":
+        raise incomplete(path, "its safetensors header is damaged")
+    raise incomplete(path, "its content is in no format PyTorch writes")
+
+
+#: Pickles of protocol 0 and 1 have no header; past this size they are not worth parsing.
+_LARGEST_TEXT_PICKLE = 64 * 2**20
+
+
+def _read_head(path: Path) -> tuple[bytes, int]:
+    """The first bytes and size of a regular file; anything else is refused unopened.
+
+    A FIFO would block the read forever and a device can be endless, so the path is checked
+    with stat before it is opened, and the opened file again with fstat (O_NONBLOCK: an
+    open of a FIFO swapped in between does not wait for a writer).
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ModelLoadError(f"{path} is not a regular file (a device, pipe or socket); give a model file")
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(descriptor, "rb") as stream:
+            status = os.fstat(stream.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                raise ModelLoadError(f"{path} is not a regular file (a device, pipe or socket); give a model file")
+            return stream.read(16), status.st_size
+    except OSError as exc:
+        raise ModelLoadError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def _zip_kind(path: Path) -> str:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise incomplete(
+            path, "it is cut short: the index at the end of its archive is missing"
+        ) from None
+    # PyTorch writes every record under one top folder (named after the file or "archive").
+    records = {name.partition("/")[2] or name for name in names}
+    if any(record.startswith("data/aotinductor/") for record in records):
+        raise ModelLoadError(
+            f"{path} is an AOTInductor package of compiled code, which this app does not run; "
+            "open the torch.export .pt2 file or the model's factory instead"
+        )
+    if (
+        "archive_format" in records
+        or "serialized_exported_program.json" in records  # older torch.export.save layout
+        or any(record.startswith("models/") and record.endswith(".json") for record in records)
+    ):
+        return "export"
+    if "constants.pkl" in records:
+        return "torchscript"
+    if "data.pkl" in records:
+        return "checkpoint"
+    raise incomplete(path, "it is a zip archive, but not one PyTorch wrote")
+
+
+def _looks_like_safetensors(head: bytes, size: int) -> bool:
+    """A safetensors file: an 8-byte little-endian header length, then a JSON object."""
+    if len(head) < 9:
+        return False
+    (header_length,) = struct.unpack("<Q", head[:8])
+    return 0 < header_length <= size - 8 and head[8:9] == b"{"
+
+
+def _load_torchscript(path: Path, *, trust: bool) -> FileContent:
+    # TorchScript archives hold TorchScript code and C++-unpickled constants: no Python code
+    # of the file runs, but a scripted __setstate__ runs at load and scripted code can call
+    # ops that write files (torch.from_file(..., shared=True)): those need trust.
+    if not trust:
+        try:
+            risks = torchscript_risks(path)
+        except Exception as exc:  # PyTorch's zip reader refused it: the loader would too
+            reason = f"the TorchScript archive could not be read: {describe(exc)}"
+            raise incomplete(path, reason) from exc
+        if risks:
+            raise untrusted(path, risks, reason=_CODE_AT_LOAD)
+    try:
+        module = torch.jit.load(str(path), map_location="cpu")
+    except Exception as exc:
+        reason = f"the TorchScript archive could not be read: {describe(exc)}"
+        raise incomplete(path, reason) from exc
+    return FileContent(module, "torchscript")
+
+
+def _load_exported_program(path: Path, *, trust: bool) -> FileContent:
+    if not trust:
+        try:
+            risks = exported_program_risks(path)
+        except Exception as exc:  # the zip reader or the config parser refused it
+            raise ModelLoadError(
+                f"could not load the exported program {path}: {describe(exc)}",
+                detail=traceback.format_exc(),
+            ) from exc
+        if risks:
+            raise untrusted(path, risks, reason=_CODE_AT_LOAD)
+    try:
+        with _torch_load_weights_only(enabled=not trust):
+            program = torch.export.load(str(path))
+        module = program.module()
+    except pickle.UnpicklingError as exc:
+        raise untrusted(path, globals_named_in(str(exc)), detail=str(exc)) from exc
+    except Exception as exc:
+        raise ModelLoadError(
+            f"could not load the exported program {path}: {describe(exc)}",
+            detail=traceback.format_exc(),
+        ) from exc
+    return FileContent(module, "export", example_input=_exported_example_input(program))
+
+
+@contextmanager
+def _torch_load_weights_only(*, enabled: bool) -> Iterator[None]:
+    """Force ``weights_only=True`` on every torch.load inside the block.
+
+    torch.export.load calls torch.load(..., weights_only=False) on pickled members of the
+    archive; TORCH_FORCE_WEIGHTS_ONLY_LOAD is PyTorch's documented switch that overrides
+    such call sites (torch >= 2.4), so nothing in the archive can run code. The variable is
+    process-wide for the moment of the load; it can only make a concurrent torch.load safer.
+    """
+    if not enabled:
+        yield
+        return
+    names = ("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD")
+    saved = {name: os.environ.get(name) for name in names}
+    os.environ["TORCH_FORCE_WEIGHTS_ONLY_LOAD"] = "1"
+    os.environ.pop("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", None)  # both set is an error
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _exported_example_input(program: Any) -> Any:
+    """The positional inputs the program was exported with, when there are no keywords."""
+    example = getattr(program, "example_inputs", None)
+    if not example:
+        return None
+    args, kwargs = example
+    if kwargs or not args or not all(isinstance(arg, torch.Tensor) for arg in args):
+        return None
+    return args[0] if len(args) == 1 else tuple(args)
+
+
+def _load_safetensors(path: Path) -> dict[str, torch.Tensor]:
+    try:
+        from safetensors import SafetensorError
+        from safetensors.torch import load_file
+    except ImportError:
+        raise InspectorError(
+            "reading .safetensors files needs the safetensors package: pip install safetensors",
+            kind=FailureKind.LOAD,
+        ) from None
+    try:
+        state_dict: dict[str, torch.Tensor] = load_file(str(path), device="cpu")
+    except SafetensorError as exc:
+        raise ModelLoadError(
+            f"not a complete safetensors file: {path} ({describe(exc)})"
+        ) from exc
+    return state_dict

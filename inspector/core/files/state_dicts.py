@@ -1,0 +1,113 @@
+"""Weights into a module: a state dict (from a checkpoint or ``.safetensors``) loaded into the
+module the user's architecture spec built, with every mismatch named in one line.
+
+Handles what real files carry: keys prefixed by a wrapper (DataParallel/DDP, Lightning,
+``torch.compile``), and tied weights that ``.safetensors`` stores once under one name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from inspector.core.files.load_errors import ModelLoadError, describe
+
+#: Prefixes wrappers add to every key: DataParallel/DDP, Lightning, torch.compile.
+_WRAPPER_PREFIXES = ("module.", "model.", "_orig_mod.")
+
+
+def load_weights(module: nn.Module, state_dict: Mapping[str, Any], path: Path, architecture: str) -> list[str]:
+    """Load ``state_dict`` (read from ``path``) into ``module`` (built by ``architecture``).
+
+    Returns notes on what was adapted; raises ``ModelLoadError`` when the weights do not fit.
+    """
+    state_dict, notes = _without_wrapper_prefix(state_dict, module)
+    tied_missing = _check_state_dict_fits(module, state_dict, path, architecture)
+    try:
+        # strict=False only where we checked ourselves that the missing keys are tied weights.
+        module.load_state_dict(state_dict, strict=not tied_missing)
+    except RuntimeError as exc:
+        raise ModelLoadError(
+            f"the weights in {path} do not fit {architecture}: {describe(exc)}"
+        ) from exc
+    notes.append(f"weights from {path} loaded into {type(module).__name__} built by {architecture}")
+    if tied_missing:
+        notes.append(f"tied weights filled from their twins: {', '.join(tied_missing)}")
+    return notes
+
+
+def _without_wrapper_prefix(
+    state_dict: Mapping[str, Any], module: nn.Module
+) -> tuple[Mapping[str, Any], list[str]]:
+    expected = module.state_dict().keys()
+    for prefix in _WRAPPER_PREFIXES:
+        if all(key.startswith(prefix) for key in state_dict) and not any(
+            key.startswith(prefix) for key in expected
+        ):
+            stripped = {key[len(prefix):]: value for key, value in state_dict.items()}
+            return stripped, [f"key prefix {prefix!r} removed (saved from a wrapped model)"]
+    return state_dict, []
+
+
+def _check_state_dict_fits(
+    module: nn.Module, state_dict: Mapping[str, Any], path: Path, architecture: str
+) -> list[str]:
+    """Raise one readable line naming every missing, unexpected and mis-shaped key.
+
+    load_state_dict also reports these, but as a multi-line block that stops at nothing
+    useful for a one-line error; and it cannot tell that a key missing from a safetensors
+    file is a tied weight (safetensors keeps one name per shared tensor). Returns those.
+    """
+    expected = module.state_dict()
+    missing = [key for key in expected if key not in state_dict]
+    tied = [key for key in missing if _is_tied_to_given(key, expected, state_dict)]
+    missing = [key for key in missing if key not in tied]
+    unexpected = [key for key in state_dict if key not in expected]
+    mismatched = [
+        f"{key} {_shape(state_dict[key])} in file vs {_shape(expected[key])} in model"
+        for key in state_dict
+        if key in expected
+        and isinstance(state_dict[key], torch.Tensor)
+        and state_dict[key].shape != expected[key].shape
+    ]
+    problems = [
+        _listing("missing keys", missing),
+        _listing("unexpected keys", unexpected),
+        _listing("shape mismatches", mismatched),
+    ]
+    problems = [problem for problem in problems if problem]
+    if problems:
+        raise ModelLoadError(
+            f"the weights in {path} do not fit {architecture} "
+            f"({type(module).__name__}): {'; '.join(problems)}"
+        )
+    return tied
+
+
+def _is_tied_to_given(key: str, expected: Mapping[str, Any], given: Mapping[str, Any]) -> bool:
+    tensor = expected[key]
+    if not isinstance(tensor, torch.Tensor) or tensor.numel() == 0:
+        return False
+    return any(
+        other in given
+        and isinstance(twin, torch.Tensor)
+        and twin.data_ptr() == tensor.data_ptr()
+        and twin.shape == tensor.shape
+        for other, twin in expected.items()
+        if other != key
+    )
+
+
+def _listing(label: str, items: list[str], limit: int = 5) -> str:
+    if not items:
+        return ""
+    more = f" and {len(items) - limit} more" if len(items) > limit else ""
+    return f"{label}: {', '.join(items[:limit])}{more}"
+
+
+def _shape(tensor: torch.Tensor) -> str:
+    return f"({', '.join(str(size) for size in tensor.shape)})"

@@ -1,0 +1,97 @@
+"""Where two timing reports were made, side by side: environment, devices and model, each
+fact flagged where the two differ (the Compare view's Environment table).
+
+Reads the reports through ``lenient_read``, so a field of the wrong type shows as "—".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from inspector.core.report import lenient_read as read
+from inspector.core.units import format_bytes
+
+
+@dataclass(frozen=True)
+class EnvironmentRow:
+    """One fact about where a report was made (``section``: report, environment, device, model)."""
+
+    section: str
+    name: str
+    a: str
+    b: str
+    differs: bool
+
+
+_ENVIRONMENT_FIELDS = (
+    ("python", "Python"),
+    ("torch", "PyTorch"),
+    ("cuda", "CUDA"),
+    ("hip", "ROCm (HIP)"),
+    ("cudnn", "cuDNN"),
+    ("driver", "Driver"),
+    ("os", "OS"),
+    ("cpu", "CPU"),
+    ("cpu_physical_cores", "CPU cores"),
+    ("cpu_logical_cores", "CPU threads"),
+    ("torch_threads", "PyTorch threads"),
+    ("system_memory_bytes", "System memory"),
+    ("cpu_huge_pages", "CPU huge pages"),
+)
+_MODEL_FIELDS = (
+    ("spec", "Model"),
+    ("class", "Class"),
+    ("parameters", "Parameters"),
+    ("bytes", "Size"),
+    ("by_dtype", "Dtypes"),
+    ("optimizer", "Optimizer"),
+)
+
+
+def _show(value: Any, *, as_bytes: bool = False) -> str:
+    if value is None or value == "":
+        return "—"
+    number = read.number(value)
+    if as_bytes and number is not None:
+        return format_bytes(number)
+    if isinstance(value, Mapping):
+        return ", ".join(
+            f"{read.text(k)}: {format_bytes(n) if (n := read.number(v)) is not None else read.text(v)}"
+            for k, v in value.items()
+        )
+    if isinstance(value, int) and not isinstance(value, bool) and number is not None:
+        return f"{value:,}"
+    return read.text(value, "—")
+
+
+def _device_text(entry: Mapping[str, Any]) -> str:
+    name = read.text(entry.get("name") or entry.get("type") or "?")
+    total = read.number(entry.get("total_bytes"))
+    return f"{name} · {format_bytes(total)}" if total is not None else name
+
+
+def environment_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> Iterable[EnvironmentRow]:
+    """Where ``a`` and ``b`` were made, fact by fact (``b`` empty: ``a`` alone)."""
+    alone = not b
+
+    def row(section: str, name: str, value_a: str, value_b: str) -> EnvironmentRow:
+        return EnvironmentRow(section, name, value_a, "" if alone else value_b,
+                              differs=not alone and value_a != value_b)  # fmt: skip
+
+    yield row("report", "Created", _show(a.get("created")), _show(b.get("created")))
+    env_a, env_b = read.section(a, "environment"), read.section(b, "environment")
+    for key, name in _ENVIRONMENT_FIELDS:
+        as_bytes = key.endswith("_bytes")
+        if env_a.get(key) is None and env_b.get(key) is None:
+            continue  # e.g. ROCm on two CUDA machines: a row of dashes says nothing
+        yield row("environment", name, _show(env_a.get(key), as_bytes=as_bytes), _show(env_b.get(key), as_bytes=as_bytes))
+    devices_a = {read.text(d.get("id")): _device_text(d) for d in read.device_entries(a)}
+    devices_b = {read.text(d.get("id")): _device_text(d) for d in read.device_entries(b)}
+    for device in read.union(devices_a, devices_b):
+        yield row("device", device, devices_a.get(device, "—"), devices_b.get(device, "—"))
+    model_a, model_b = read.section(a, "model"), read.section(b, "model")
+    for key, name in _MODEL_FIELDS:
+        as_bytes = key == "bytes"
+        yield row("model", name, _show(model_a.get(key), as_bytes=as_bytes), _show(model_b.get(key), as_bytes=as_bytes))
+
