@@ -180,7 +180,8 @@ def test_a_state_dict_error_points_at_the_dialogs_architecture_field(qtbot, wind
 
 
 def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path):
-    from inspector.gui.panels.parameters import NAME_MIN_WIDTH, PlacementModel
+    from inspector.gui.panels.parameter_model import PlacementModel
+    from inspector.gui.panels.parameters import NAME_MIN_WIDTH
 
     window = make_window(_factory(tmp_path, "tr", WIDE_TRANSFORMER))
     window.show()
@@ -227,7 +228,7 @@ def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path
 def _assert_every_column_in_view_and_uncut(view) -> None:
     """No sideways scrolling: every column's section lies inside the viewport, and every
     cell on screen outside the Name column (which elides in the middle by design) fits."""
-    from inspector.gui.panels.parameters import PlacementModel
+    from inspector.gui.panels.parameter_model import PlacementModel
 
     header, width = view.header(), view.viewport().width()
     shown = [c for c in range(header.count()) if not header.isSectionHidden(c)]
@@ -290,7 +291,7 @@ def test_a_ten_thousand_tensor_model_opens_collapsed_filters_and_copies(qtbot, m
 
 
 def test_the_tree_sorts_sizes_as_numbers(qtbot, make_window, tmp_path):
-    from inspector.gui.panels.parameters import PlacementModel
+    from inspector.gui.panels.parameter_model import PlacementModel
 
     window = make_window(_factory(tmp_path, "sizes", SIZES))
     view = widget(window, QTreeView, "parameterView")

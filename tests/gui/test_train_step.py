@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QPlainTextEdit, QTableView, Q
 
 from inspector.core.moves.request import MoveRequest
 from inspector.core.placement.tensor_rows import Placement, TensorRow, Totals, _findings
-from inspector.gui.panels.parameters import PlacementModel
+from inspector.gui.panels.parameter_model import PlacementModel
 from tests.fake_cuda import fake_cuda
 from tests.gui.deep_models import LSTM, TRANSFORMER, factory_spec
 from tests.gui.helpers import table_rows, tree_rows, widget

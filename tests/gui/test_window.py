@@ -235,7 +235,7 @@ def test_tree_puts_grads_and_optimizer_state_under_their_module(qapp, qtmodeltes
     from torch import nn
 
     from inspector.core.placement.tensor_rows import snapshot
-    from inspector.gui.panels.parameters import PlacementModel
+    from inspector.gui.panels.parameter_model import PlacementModel
 
     model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 1))
     optimizer = torch.optim.Adam(model.parameters())
