@@ -4,10 +4,10 @@ Three tables (latency, moves, environment) fed by two report dicts: the current 
 (``set_session_report``) and a report opened from disk (``open_report``, read on a pool
 thread: a report holding an hour of memory readings is megabytes of JSON).
 
-How the window uses it (``layout.build_panels`` and ``report_flow.ReportFlow``)::
+How the window uses it (``layout.add_pages`` and ``report_flow.ReportFlow``)::
 
-    window.comparisonView = ComparisonView(window)          # objectName "comparisonView"
-    view.failed.connect(flow._on_comparison_failed)         # Failure -> window.errorBanner
+    view = ComparisonView(window)                           # objectName "comparisonView"
+    view.failed.connect(flow._on_comparison_failed)         # Failure -> the error banner
     view.reportOpened.connect(flow._on_comparison_opened)   # (side, path)
     view.set_session_report(report)                         # built by the ModelWorker
     view.open_report(path, "b")                             # compare with a saved .json

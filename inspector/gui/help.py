@@ -1,5 +1,5 @@
-"""The Help menu's pages (Getting started, Keyboard shortcuts, The report format) and the
-one-line note a CPU-only machine gets on its first launch.
+"""The Help menu's pages (Getting started, Keyboard shortcuts, The report format), its About
+box, and the one-line note a CPU-only machine gets on its first launch.
 
 The pages are our own text (no file-supplied content), shown as rich text in a non-modal
 dialog; the shortcuts page is built from the menus' own table, so it cannot drift from them.
@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QStatusBar, QTextBrowser, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
-    from inspector.gui.main_window import MainWindow
+    from inspector.gui.snapshots import Snapshots
 
 #: Remembers that the CPU-only note was shown (once per user, not per launch).
 CPU_ONLY_NOTE_KEY = "hints/cpuOnlyNoteShown"
@@ -110,32 +110,51 @@ class HelpDialog(QDialog):
         self.resize(560, 520)
 
 
-def show_help(window: MainWindow, topic: str) -> HelpDialog:
-    """Show the page ``topic`` ("start", "shortcuts" or "report") without blocking the window."""
-    from inspector.gui.menus import MENUS
+class HelpPages:
+    """The Help menu: one non-modal page per topic, kept and raised again; the About box."""
 
-    pages = {
-        "start": ("Getting started", GETTING_STARTED),
-        "shortcuts": ("Keyboard shortcuts", shortcuts_html(MENUS)),
-        "report": ("The report format", REPORT_FORMAT),
-    }
-    title, body = pages[topic]
-    dialogs: dict[str, HelpDialog] = window.__dict__.setdefault("_help_dialogs", {})
-    dialog = dialogs.get(topic)
-    if dialog is None:
-        dialog = dialogs[topic] = HelpDialog(title, body, window)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
-    dialog.show()
-    dialog.raise_()
-    return dialog
+    def __init__(self, parent: QWidget, snapshots: Snapshots) -> None:
+        self.parent_widget = parent
+        self.snapshots = snapshots  # the About box names the devices' drivers
+        self.dialogs: dict[str, HelpDialog] = {}
+
+    def show(self, topic: str) -> HelpDialog:
+        """Show the page ``topic`` ("start", "shortcuts" or "report") without blocking the window."""
+        from inspector.gui.menus import MENUS
+
+        pages = {
+            "start": ("Getting started", GETTING_STARTED),
+            "shortcuts": ("Keyboard shortcuts", shortcuts_html(MENUS)),
+            "report": ("The report format", REPORT_FORMAT),
+        }
+        title, body = pages[topic]
+        dialog = self.dialogs.get(topic)
+        if dialog is None:
+            dialog = self.dialogs[topic] = HelpDialog(title, body, self.parent_widget)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
+    def about(self) -> None:
+        from inspector.gui import dialogs
+
+        dialogs.show_about(self.parent_widget, self.about_text())
+
+    def about_text(self) -> str:
+        from inspector.core.devices.environment import driver_lines, version_lines
+        from inspector.gui import dialogs
+        from inspector.gui.branding import toolkit_line
+
+        return dialogs.about_html(version_lines(toolkit_line()) + driver_lines(self.snapshots.inventory))
 
 
-def note_cpu_only_once(window: MainWindow, settings: QSettings, accelerators: list[str]) -> bool:
+def note_cpu_only_once(status_bar: QStatusBar, settings: QSettings, accelerators: list[str]) -> bool:
     """On the first launch on a machine without an accelerator, say in one line what it can
-    show (the status bar, for a while); remembered in ``settings``. True when shown now."""
+    show (``status_bar``, for a while); remembered in ``settings``. True when shown now."""
     if accelerators or settings.value(CPU_ONLY_NOTE_KEY, False, type=bool):
         return False
     settings.setValue(CPU_ONLY_NOTE_KEY, True)
     settings.sync()
-    window.statusBar().showMessage(CPU_ONLY_NOTE, 30_000)
+    status_bar.showMessage(CPU_ONLY_NOTE, 30_000)
     return True

@@ -1,51 +1,59 @@
-"""The main window: panels laid out, wired to the two background workers.
+"""The main window: wiring only. It builds the panels, builds the parts and connects them to
+each other and to the two background workers.
 
 The window never touches the model: it sends requests to the ModelWorker through queued
-signals and shows the frozen results that come back. It keeps only snapshots (the latest
-placement, the device inventory, the last memory readings). Its parts each have a module:
-the panels are laid out by ``layout``, the menus are data (``menus``), the
-one-task-at-a-time rule is the ``TaskController`` (``tasks``), reports go through the
-``ReportFlow`` (``report_flow``), the worker's results are shown by ``results``, what is
-remembered between runs is ``window_settings``, and the dialogs live in ``dialogs``.
+signals and shows the frozen results that come back. Each part is given the widgets, state
+and signals it uses, never the window: ``layout`` lays the panels out, the menus are data
+(``menus``), ``commands`` sends requests one at a time (the ``TaskController`` of ``tasks``
+is the rule), ``opener`` loads models, ``results`` and ``sampler_results`` show what the
+workers send back, ``availability`` enables the commands, ``report_flow`` exports, opens and
+compares reports, ``fit_flow`` runs the "will it fit?" dialog, ``help`` the Help menu, and
+``window_settings`` is what is remembered between runs. The window keeps the public names
+the tests and the remote window use (its widgets, a few commands), each a line of delegation.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-import logging
 import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
-from inspector.core.errors import Failure
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.moves.request import MoveRequest
-from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
-from inspector.core.vocabulary import BenchMode, FailureKind
+from inspector.core.session import ModelState
 from inspector.gui import window_settings
-from inspector.gui.layout import build_latency_plot_when_idle, build_panels, build_status_bar
 from inspector.gui.availability import CommandAvailability
+from inspector.gui.commands import Dispatcher, ModelCommands
+from inspector.gui.fit_flow import FitFlow
+from inspector.gui.help import HelpPages
+from inspector.gui.layout import add_pages, build_frame
 from inspector.gui.menus import build_menus
-from inspector.gui.panels.history import HistoryEntry
+from inspector.gui.opener import ModelOpener
+from inspector.gui.panels.actions import ActionBar
+from inspector.gui.panels.code import CodePanel
+from inspector.gui.panels.devices import DevicesPanel
+from inspector.gui.panels.error_banner import ErrorBanner
+from inspector.gui.panels.history import HistoryView
+from inspector.gui.panels.parameters import ParametersPanel
 from inspector.gui.report_flow import ReportFlow
 from inspector.gui.results import WorkerResults
-from inspector.gui.tasks import Task, TaskController
 from inspector.gui.sampler import MemorySampler
+from inspector.gui.sampler_results import SamplerResults
+from inspector.gui.snapshots import Snapshots
+from inspector.gui.status_line import StatusLine
+from inspector.gui.task_marks import TaskMarks
+from inspector.gui.tasks import TaskController
 from inspector.gui.threads import start_in_thread, stop_threads
-from inspector.gui.workers import ModelWorker, request_call
+from inspector.gui.workers import LoadOutcome, ModelWorker
 
 if TYPE_CHECKING:
     from inspector.gui import dialogs
 
-log = logging.getLogger(__name__)
-
-#: The device table repaints from the 10 Hz samples at most this often.
-TABLE_REFRESH_S = 1.0
 #: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
 #: be interrupted to reach its next cancel check.
 LINGER_S = 20.0
@@ -72,44 +80,171 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self.cancel_event = threading.Event()
         self.tasks = TaskController(self.cancel_event, self)
-        self.tasks.busyChanged.connect(self._on_busy_changed)
         self.timeline = MemoryTimeline()
-        self.inventory: Any = None
-        self.fit_dialog: Any = None  # gui.fit_dialog.FitDialog, made on first use
-        self.model_state: ModelState | None = None
-        self.last_readings: tuple[Any, ...] = ()
-        self._table_refreshed_at = 0.0
-        self.pending_move: MoveRequest | None = None
-        self.pending_load: LoadRequest | None = None
-        #: The last load that failed (the Open model dialog reopens on it, to fix); None once one succeeds.
-        self.failed_load: Failure | None = None
-        #: (spec, input text) a preset or the Open model dialog gave for the load under way.
-        self.pending_inputs: tuple[str, str] | None = None
-        #: The memory plot's line for the running task: (time.time() it started, label).
-        self._task_mark: tuple[float, str] | None = None
+        self.snapshots = Snapshots()
         self.threads_stopped: bool | None = None
-        #: Task marks (label, start, end or None) made before the memory plot was built.
-        self.unplotted_marks: list[tuple[str, float, float | None]] = []
-        self.availability = CommandAvailability(self)
 
-        build_panels(self)
-        self._connect_panels()
-        build_menus(self)
-        self._rebuild_recent_menu()
-        build_status_bar(self)
-        window_settings.restore_layout(self)
-        self.reports = ReportFlow(self)
-        self.results = WorkerResults(self)
+        # ----- widgets (the object names DESIGN.md lists are set by the panels themselves)
+        self.errorBanner = ErrorBanner(self)
+        self.action_bar = ActionBar(self)
+        self.devices = DevicesPanel(self)
+        self.parameters = ParametersPanel(self)
+        self.historyView = HistoryView(self)
+        self.code = CodePanel(self)
+        frame = self.frame = build_frame(
+            self, banner=self.errorBanner, action_bar=self.action_bar, devices=self.devices,
+            parameters=self.parameters, history=self.historyView, code=self.code,
+        )  # fmt: skip
+        self.tabs, self.lazy_tabs, self.model_box = frame.tabs, frame.pages, frame.model_box
+        self.main_splitter, self.top_splitter, self.bottom_splitter = frame.splitters()
+        self.status = StatusLine(self.statusBar())
+        self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
+
+        # ----- parts
+        self.marks = TaskMarks()
+        self.dispatcher = Dispatcher(self.tasks, self.marks, self.action_bar, self.status)
+        self.reports = ReportFlow(
+            self, dispatcher=self.dispatcher, request=self.requestReport, tasks=self.tasks, pages=self.lazy_tabs,
+            progress=self.action_bar, banner=self.errorBanner, history=self.historyView, status=self.status,
+            settings=self.settings, snapshots=self.snapshots,
+        )  # fmt: skip
+        add_pages(self.lazy_tabs, self, self.timeline, self.marks, self.reports.comparison_view_built)
+        self.tabs.currentChanged.connect(lambda _i: self.reports.maybe_refresh_session())
+        self.opener = ModelOpener(
+            self, dispatcher=self.dispatcher, request=self.requestLoad, action_bar=self.action_bar, code=self.code,
+            settings=self.settings, snapshots=self.snapshots,
+        )  # fmt: skip
+        self.commands = ModelCommands(
+            self, dispatcher=self.dispatcher, move=self.requestMove, benchmark=self.requestBenchmark,
+            train_step=self.requestTrainStep, action_bar=self.action_bar, banner=self.errorBanner, code=self.code,
+            pages=self.lazy_tabs, settings=self.settings, snapshots=self.snapshots,
+        )  # fmt: skip
+        self.fit = FitFlow(
+            self, dispatcher=self.dispatcher, request=self.requestFit, action_bar=self.action_bar,
+            snapshots=self.snapshots,
+        )  # fmt: skip
+        self.help = HelpPages(self, self.snapshots)
+        self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
+        actions = build_menus(self)  # each action also becomes self.<objectName>; and self.recentMenu
+        self.recent = window_settings.RecentModels(self.recentMenu, self.settings, self)
+        self.availability = CommandAvailability(
+            action_bar=self.action_bar, devices=self.devices, actions=actions, recent_menu=self.recentMenu,
+            tasks=self.tasks, snapshots=self.snapshots, comparison=self.reports, parent=self,
+        )  # fmt: skip
+        window_settings.restore_layout(self.settings, self, frame.splitters())
+        self.results = WorkerResults(
+            tasks=self.tasks, snapshots=self.snapshots, marks=self.marks, status=self.status,
+            action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView, code=self.code,
+            parameters=self.parameters, model_box=self.model_box, pages=self.lazy_tabs, reports=self.reports,
+            parent=self,
+        )  # fmt: skip
+        self.sampler_results = SamplerResults(
+            devices=self.devices, action_bar=self.action_bar, status_bar=self.statusBar(), pages=self.lazy_tabs,
+            settings=self.settings, snapshots=self.snapshots, parent=self,
+        )  # fmt: skip
+        self._connect_parts()
         self._start_workers()
-        self.refresh_actions()
+        self.availability.refresh()
         self.open_model(model_spec, trust=trust)
 
-    # ------------------------------------------------------------------ state
+    # ------------------------------------------------------------------ wiring
+
+    def _connect_parts(self) -> None:
+        a = self.action_bar
+        a.toDeviceButton.clicked.connect(self.commands.move_to_target)
+        a.cudaButton.clicked.connect(self.commands.move_cuda)
+        a.cpuButton.clicked.connect(self.commands.move_cpu)
+        a.benchmarkButton.clicked.connect(self.commands.run_benchmark)
+        a.inputShapeEdit.returnPressed.connect(self.commands.run_benchmark)
+        self.parameters.move_target = lambda: (a.target_device(), a.dtype())
+        a.cancelButton.clicked.connect(self.cancel)
+        a.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.devices.deviceSelected.connect(a.set_target_device)
+
+        self.tasks.busyChanged.connect(self.status.show_task)
+        self.tasks.busyChanged.connect(lambda _task: self.availability.refresh())
+        self.availability.fitAvailable.connect(self.fit.set_available)
+        self.reports.actionsChanged.connect(self.availability.refresh)
+        self.results.stateShown.connect(self.availability.refresh)
+        self.results.taskFailed.connect(self.opener.on_task_failed)
+        self.results.taskFailed.connect(self.fit.on_task_failed)
+        self.results.trustNeeded.connect(self.ask_trust)
+        self.fit.cancelRequested.connect(self.cancel)
+        self.recent.chosen.connect(self.open_model)
+
+    def _start_workers(self) -> None:
+        hz = window_settings.sample_hz(self.settings)
+        self.worker, self.sampler = self._make_workers(hz)
+
+        self.requestLoad.connect(self.worker.load)
+        self.requestMove.connect(self.worker.move)
+        self.requestBenchmark.connect(self.worker.benchmark)
+        self.requestReport.connect(self.worker.build_report)
+        self.requestFit.connect(self.worker.fit)
+        self.requestTrainStep.connect(self.worker.train_step)
+        self.requestSampleRate.connect(self.sampler.set_rate)
+        self.requestRediscover.connect(self.sampler.rediscover)
+        self.requestStopSampler.connect(self.sampler.stop)
+
+        results, worker = self.results, self.worker
+        worker.taskStarted.connect(results.on_task_started)
+        worker.taskFinished.connect(results.on_task_finished)
+        # The input field follows the new model before its state is shown (its placeholder).
+        worker.modelLoaded.connect(self.opener.on_model_loaded)
+        worker.modelLoaded.connect(results.on_model_loaded)
+        worker.modelLoaded.connect(self._on_model_loaded)
+        worker.placementChanged.connect(results.on_placement_changed)
+        worker.moveFinished.connect(self.commands.on_move_finished)
+        worker.moveFinished.connect(results.on_move_finished)
+        worker.benchmarkFinished.connect(results.on_benchmark_finished)
+        worker.progress.connect(results.on_progress)
+        worker.reportBuilt.connect(self.reports.on_report_built)
+        worker.fitFinished.connect(results.on_fit_finished)
+        worker.fitFinished.connect(self.fit.on_finished)
+        worker.trainStepFinished.connect(results.on_train_step_finished)
+        worker.failed.connect(results.on_failed)
+        worker.latencySamples.connect(results.on_latency_samples)
+        self.sampler.inventoryReady.connect(self.sampler_results.on_inventory)
+        # The sampler stores its readings in self.timeline before it emits them: the plot
+        # only repaints (add_readings would store them twice).
+        self.sampler.samples.connect(self.sampler_results.on_samples)
+        self.sampler.samples.connect(self.sampler_results.on_memory_samples)
+
+        self.model_thread = start_in_thread(self.worker, "model-worker")
+        self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
+
+    def _make_workers(self, hz: float) -> tuple[Any, Any]:
+        """The model worker and the memory sampler; a remote window's come from its agent."""
+        return ModelWorker(self.cancel_event, self.timeline), MemorySampler(self.timeline, hz)
+
+    @Slot(object)
+    def _on_model_loaded(self, outcome: LoadOutcome) -> None:
+        info = outcome.state.info
+        self.add_recent_model(info.spec)
+        self.setWindowTitle(f"{info.class_name} — {info.spec}")
+
+    # ------------------------------------------------------------------ what the parts hold
 
     @property
     def busy_task(self) -> str | None:
         """The task the window waits for (a ``Task``, which is its name); None when idle."""
         return self.tasks.task
+
+    @property
+    def closed(self) -> bool:
+        return self.tasks.closed
+
+    @property
+    def model_state(self) -> ModelState | None:
+        return self.snapshots.model
+
+    @property
+    def inventory(self) -> Any:
+        return self.snapshots.inventory
+
+    @property
+    def last_readings(self) -> tuple[Any, ...]:
+        return self.snapshots.readings
 
     @property
     def memoryPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
@@ -127,8 +262,8 @@ class MainWindow(QMainWindow):
         return self.lazy_tabs.page("comparisonView")
 
     @property
-    def closed(self) -> bool:
-        return self.tasks.closed
+    def fit_dialog(self) -> Any:
+        return self.fit.dialog
 
     @property
     def last_export(self) -> dict[str, Any] | None:
@@ -138,375 +273,78 @@ class MainWindow(QMainWindow):
     def _exporting(self) -> str | None:
         return self.reports.exporting
 
-    # ------------------------------------------------------------------ building
-
-    def _connect_panels(self) -> None:
-        a = self.action_bar
-        a.toDeviceButton.clicked.connect(self.move_to_target)
-        a.cudaButton.clicked.connect(self.move_cuda)
-        a.cpuButton.clicked.connect(self.move_cpu)
-        a.benchmarkButton.clicked.connect(self.run_benchmark)
-        a.inputShapeEdit.returnPressed.connect(self.run_benchmark)
-        self.parameters.move_target = lambda: (a.target_device(), a.dtype())
-        a.cancelButton.clicked.connect(self.cancel)
-        a.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
-        self.availability.connect(a)
-        self.devices.deviceSelected.connect(a.set_target_device)
-
-    def _start_workers(self) -> None:
-        hz = window_settings.sample_hz(self.settings)
-        self.worker, self.sampler = self._make_workers(hz)
-
-        self.requestLoad.connect(self.worker.load)
-        self.requestMove.connect(self.worker.move)
-        self.requestBenchmark.connect(self.worker.benchmark)
-        self.requestReport.connect(self.worker.build_report)
-        self.requestFit.connect(self.worker.fit)
-        self.requestTrainStep.connect(self.worker.train_step)
-        self.requestSampleRate.connect(self.sampler.set_rate)
-        self.requestRediscover.connect(self.sampler.rediscover)
-        self.requestStopSampler.connect(self.sampler.stop)
-
-        results = self.results
-        self.worker.taskStarted.connect(results.on_task_started)
-        self.worker.taskFinished.connect(results.on_task_finished)
-        self.worker.modelLoaded.connect(results.on_model_loaded)
-        self.worker.placementChanged.connect(self._on_placement_changed)
-        self.worker.moveFinished.connect(results.on_move_finished)
-        self.worker.benchmarkFinished.connect(results.on_benchmark_finished)
-        self.worker.progress.connect(results.on_progress)
-        self.worker.reportBuilt.connect(self.reports.on_report_built)
-        self.worker.fitFinished.connect(results.on_fit_finished)
-        self.worker.trainStepFinished.connect(results.on_train_step_finished)
-        self.worker.failed.connect(results.on_failed)
-        # The sampler stores its readings in self.timeline before it emits them: the plot
-        # only repaints (add_readings would store them twice).
-        self.worker.latencySamples.connect(self._on_latency_samples)
-        self.sampler.inventoryReady.connect(self._on_inventory)
-        self.sampler.samples.connect(self._on_samples)
-        self.sampler.samples.connect(self._on_memory_samples)
-
-        self.model_thread = start_in_thread(self.worker, "model-worker")
-        self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
-
-    def _make_workers(self, hz: float) -> tuple[Any, Any]:
-        """The model worker and the memory sampler; a remote window's come from its agent."""
-        return ModelWorker(self.cancel_event, self.timeline), MemorySampler(self.timeline, hz)
-
-    # ------------------------------------------------------------------ commands
+    # ------------------------------------------------------------------ commands (delegated)
 
     def open_model(
         self, spec: str, *, trust: bool = False, architecture: str | None = None, inputs: str | None = None
     ) -> bool:
-        """Load ``spec`` in the worker (the old model stays until the new one is loaded);
-        ``inputs`` fills the input field once it is loaded (else what the model last used)."""
-        request = LoadRequest(spec, trust, architecture or None)
-        self.pending_load = request
-        self.pending_inputs = (spec, inputs) if inputs is not None else None
-        return self.dispatch(Task.LOAD, self.requestLoad, request, mark=f"load {_short_spec(spec)}")
+        return self.opener.open(spec, trust=trust, architecture=architecture, inputs=inputs)
 
     def request_move(self, request: MoveRequest) -> bool:
-        self.pending_move = request
-        return self.dispatch(Task.MOVE, self.requestMove, request, mark=request_call(request))
+        return self.commands.request_move(request)
 
     def move_to_target(self) -> bool:
-        a = self.action_bar
-        return self.request_move(MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned()))
+        return self.commands.move_to_target()
 
     def move_cuda(self) -> bool:
-        target = self.action_bar.target_device()
-        device = target if target.startswith("cuda") else None
-        return self.request_move(MoveRequest("cuda", device=device, pinned=self.action_bar.pinned()))
-
-    def move_cpu(self) -> bool:
-        return self.request_move(MoveRequest("cpu"))
+        return self.commands.move_cuda()
 
     def run_benchmark(self) -> bool:
-        blocker = self.availability.benchmark_blocker()
-        if blocker is not None:
-            self.errorBanner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark")
-            return False
-        request = BenchmarkRequest(
-            mode=self.action_bar.mode(), runs=self.action_bar.runsSpin.value(), input_shape=self.availability.input_shape(),
-            per_module=self.action_bar.perModuleCheck.isChecked(),
-        )
-        if self.model_state is not None:
-            window_settings.remember_inputs(self.settings, self.model_state.info.spec, self.action_bar.input_shape_text())
-        device, dtype = self.availability.model_device_and_dtype()
-        label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == BenchMode.TRAIN_STEP else "")
-        label += f" · {device} {dtype}"
-        if not self.dispatch(Task.BENCHMARK, self.requestBenchmark, request, mark=label):
-            return False
-        # Samples stream into this run's series; the result names it exactly when it comes.
-        self.latencyPlot.begin_series(device, dtype, request.mode)
-        self.tabs.setCurrentWidget(self.latencyPlot)
-        return True
+        return self.commands.run_benchmark()
 
     def show_fit_dialog(self) -> Any:
-        """The non-modal "will it fit?" dialog, one row per device of the machine."""
-        from inspector.gui.fit_dialog import FitDialog
-
-        if self.fit_dialog is None:
-            self.fit_dialog = FitDialog(self)
-            self.fit_dialog.requested.connect(self.request_fit)
-            self.fit_dialog.cancelRequested.connect(self.cancel)
-        ids = self.inventory.ids() if self.inventory is not None else ["cpu"]
-        self.fit_dialog.set_devices(ids)
-        self.fit_dialog.set_input_shape(self.action_bar.inputShapeEdit.text().strip())
-        self.fit_dialog.set_busy(not self.fitAction.isEnabled())
-        self.fit_dialog.show()
-        self.fit_dialog.raise_()
-        return self.fit_dialog
-
-    def request_fit(self, requests: tuple[Any, ...]) -> bool:
-        devices = ", ".join(r.device for r in requests)
-        if not self.dispatch(Task.FIT, self.requestFit, requests, mark=f"will it fit? {devices}"):
-            if self.fit_dialog is not None:
-                self.fit_dialog.show_failure(f"Busy: wait for the {self.busy_task} to finish, or cancel it")
-            return False
-        return True
-
-    def confirm_train_step(self) -> bool:
-        """Ask first (the step changes the model's weights), then run one training step."""
-        if self.model_state is None or not _dialogs().confirm_train_step(self):
-            return False
-        return self.run_train_step()
-
-    def run_train_step(self) -> bool:
-        """One real training step on the model, with its own input or the input-shape field's."""
-        try:
-            shape = self.availability.input_shape()
-        except Exception as exc:  # noqa: BLE001 - the field's parse error, as the benchmark shows it
-            self.errorBanner.show_failure(Failure(FailureKind.INPUT, f"Input shape: {exc}"), "train step")
-            return False
-        return self.dispatch(Task.TRAIN_STEP, self.requestTrainStep, shape, mark="train step")
+        return self.fit.show()
 
     def export_report(self, path: str | Path) -> bool:
-        """Write the session's report to ``path`` (its suffix picks the format); see ReportFlow."""
         return self.reports.export_report(path)
-
-    def copy_markdown_report(self) -> bool:
-        return self.reports.copy_markdown_report()
 
     def open_report(self, path: str | Path) -> None:
         self.reports.open_report(path)
 
-    def compare_with(self, path: str | Path) -> None:
-        self.reports.compare_with(path)
-
     def cancel(self) -> None:
         """Ask the running move or benchmark to stop at its next safe point."""
-        if self.tasks.cancel():
-            self.statusBusy.setText(f"Cancelling the {self.busy_task}…")
+        self.dispatcher.cancel()
 
-    def dispatch(self, task: Task, signal: Any, *args: Any, mark: str | None = None) -> bool:
-        """Send one request to the worker unless another task runs; ``mark`` labels the
-        memory plot from now until the task ends."""
-        if self.tasks.closed:
-            return False
-        if not self.tasks.begin(task):
-            self.statusBar().showMessage(f"Busy: wait for the {self.busy_task} to finish, or cancel it", 4000)
-            return False
-        self.action_bar.show_progress(0.0 if task.measured else None, f"{task}…")
-        if mark is not None:
-            self._task_mark = (self._mark(mark + " …"), mark)
-        signal.emit(*args)
-        return True
+    def about_text(self) -> str:
+        return self.help.about_text()
 
-    def end_task_mark(self, outcome: str = "") -> None:
-        """The running task's line on the memory plot becomes a span, labelled with how it ended."""
-        if self._task_mark is None:
-            return
-        started, label = self._task_mark
-        self._task_mark = None
-        label = f"{label} ({outcome})" if outcome else label
-        if self.lazy_tabs.is_built("memoryPlot"):
-            self.memoryPlot.end_mark(started, label)
-        else:
-            self.unplotted_marks.append((label, started, time.time()))
+    def _on_placement_changed(self, state: ModelState) -> None:
+        self.results.on_placement_changed(state)
 
-    def _mark(self, label: str) -> float:
-        """A line on the memory plot from now (its ``time.time()`` stamp); kept for the plot
-        until its tab is first shown."""
-        if self.lazy_tabs.is_built("memoryPlot"):
-            return float(self.memoryPlot.mark(label))
-        started = time.time()
-        self.unplotted_marks.append((label, started, None))
-        return started
-
-    @Slot(object)
-    def _on_busy_changed(self, task: Task | None) -> None:
-        self.statusBusy.setText("Ready" if task is None else f"Busy: {task}")
-        self.refresh_actions()
-
-    # ------------------------------------------------------------------ dialogs
+    # ------------------------------------------------------------------ what a remote window does its own way
 
     def open_model_dialog(self) -> None:
-        dialog = self.make_open_model_dialog()
-        if dialog.exec() == _dialogs().OpenModelDialog.DialogCode.Accepted and dialog.spec():
-            if dialog.browsed_path:
-                window_settings.set_last_folder(self.settings, "models", dialog.browsed_path)
-            self.open_model(dialog.spec(), architecture=dialog.architecture(), inputs=dialog.inputs())
+        self.opener.open_dialog(self.recent_models())
 
     def make_open_model_dialog(self) -> dialogs.OpenModelDialog:
-        """The Open model dialog, filled with the load that just failed (to fix it) or else
-        the current model and its input."""
-        failed, request = self.failed_load, self.pending_load
-        if failed is not None and request is not None:
-            spec, arch, inputs = request.spec, request.architecture or "", ""
-            if self.pending_inputs is not None and self.pending_inputs[0] == request.spec:
-                inputs = self.pending_inputs[1]
-        elif self.model_state is not None:
-            spec, arch, inputs = self.model_state.info.spec, "", self.action_bar.input_shape_text()
-        else:
-            spec = arch = inputs = ""
-        return _dialogs().OpenModelDialog(
-            self.recent_models(), self, spec=spec, architecture=arch, inputs=inputs,
-            needs_architecture=failed is not None and failed.kind == FailureKind.ARCHITECTURE,
-            start_folder=window_settings.last_folder(self.settings, "models"),
-        )  # fmt: skip
+        return self.opener.make_dialog(self.recent_models())
 
-    def follow_loaded_model(self, spec: str) -> None:
-        """A model was loaded: the input field shows what it was opened with (a preset), else
-        what its last benchmark used, else nothing (its own example input, or a hint)."""
-        pending, self.pending_inputs = self.pending_inputs, None
-        self.failed_load = None
-        text = pending[1] if pending is not None and pending[0] == spec else window_settings.remembered_inputs(self.settings, spec)
-        self.action_bar.inputShapeEdit.setText(text)
-        self.code.show_code("", "")  # the last model's snippet does not apply to this one
+    def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
+        self.opener.ask_trust(path, wanted)
 
-    def export_report_dialog(self) -> None:
-        self.reports.export_report_dialog()
+    def recent_models(self) -> list[str]:
+        return self.recent.specs()
 
-    def open_report_dialog(self) -> None:
-        self.reports.open_report_dialog()
+    def add_recent_model(self, spec: str) -> None:
+        self.recent.add(spec)
 
-    def compare_with_dialog(self) -> None:
-        self.reports.compare_with_dialog()
+    # ------------------------------------------------------------------ settings
 
     def preferences_dialog(self) -> None:
-        current = window_settings.sample_hz(self.settings)
-        dialog = _dialogs().PreferencesDialog(current, self)
-        if dialog.exec() == _dialogs().PreferencesDialog.DialogCode.Accepted:
+        from inspector.gui import dialogs
+
+        dialog = dialogs.PreferencesDialog(window_settings.sample_hz(self.settings), self)
+        if dialog.exec() == dialogs.PreferencesDialog.DialogCode.Accepted:
             self.set_sample_rate(dialog.sample_hz())
 
     def set_sample_rate(self, hz: float) -> None:
         self.requestSampleRate.emit(window_settings.set_sample_hz(self.settings, hz))
 
-    def show_help(self, topic: str) -> Any:
-        """A Help menu page ("start", "shortcuts", "report"), non-modal."""
-        from inspector.gui.help import show_help
-
-        return show_help(self, topic)
-
-    def about_dialog(self) -> None:
-        _dialogs().show_about(self, self.about_text())
-
-    def about_text(self) -> str:
-        from inspector.core.devices.environment import driver_lines, version_lines
-        from inspector.gui.branding import toolkit_line
-
-        return _dialogs().about_html(version_lines(toolkit_line()) + driver_lines(self.inventory))
-
-    def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
-        """Offer to load a refused file again with trust (the load's other arguments kept)."""
-
-        def trusted() -> None:
-            if not self.tasks.closed:
-                architecture = self.pending_load.architecture if self.pending_load else None
-                self.open_model(path, trust=True, architecture=architecture)
-
-        _dialogs().ask_trust(self, path, wanted, trusted)
-
-    # ------------------------------------------------------------------ sampler results
-
-    @Slot(object)
-    def _on_inventory(self, inventory: Any) -> None:
-        self.inventory = inventory
-        self.devices.set_inventory(inventory)
-        ids = inventory.ids() or ["cpu"]
-        accelerators = [i for i in ids if i != "cpu"]
-        self.action_bar.set_devices(ids, preferred=accelerators[0] if accelerators else "cpu")
-        from inspector.gui.help import note_cpu_only_once
-
-        note_cpu_only_once(self, self.settings, accelerators)
-        self.devices.select_device(self.action_bar.target_device())
-        if self.last_readings:
-            self.devices.set_readings(self.last_readings)
-
-    @Slot(object)
-    def _on_memory_samples(self, _readings: tuple) -> None:
-        # The sampler stored them in the timeline: a built plot repaints, an unbuilt one
-        # draws the whole timeline when it is built.
-        if self.lazy_tabs.is_built("memoryPlot"):
-            self.memoryPlot.schedule_redraw()
-
-    @Slot(object)
-    def _on_latency_samples(self, pairs: Any) -> None:
-        self.latencyPlot.add_sample_pairs(pairs)
-
-    @Slot(object)
-    def _on_samples(self, readings: tuple) -> None:
-        self.last_readings = readings
-        now = time.monotonic()
-        if now - self._table_refreshed_at >= TABLE_REFRESH_S:
-            self._table_refreshed_at = now
-            self.devices.set_readings(readings)
-
-    # ------------------------------------------------------------------ view updates
-
-    @Slot(object)
-    def _on_placement_changed(self, state: ModelState) -> None:
-        self.show_state(state)
-
-    def show_state(self, state: ModelState) -> None:
-        first = self.model_state is None
-        self.model_state = state
-        self.parameters.set_placement(state.placement)
-        info, placement = state.info, state.placement
-        self.model_box.setTitle(f"Model — {info.class_name} ({info.spec})")
-        self.statusModel.setText(f"Model: {info.class_name} ({info.source})")
-        where = ", ".join(placement.devices) or "no tensors"
-        dtypes = ", ".join(placement.totals.by_dtype) or "—"
-        self.statusDevice.setText(f"On: {where} · {dtypes}")
-        if not self.action_bar.input_shape_text() and info.example_input_shapes:
-            self.action_bar.inputShapeEdit.setPlaceholderText(
-                "model input " + ", ".join("x".join(map(str, s)) for s in info.example_input_shapes)
-            )
-        elif not info.example_input_shapes:
-            self.action_bar.inputShapeEdit.setPlaceholderText("needed, e.g. 1,3,224,224")
-        self.refresh_actions()
-        if first:  # the tensors are listed: now the plots' SVG export, off the first second
-            from inspector.gui.plots import register_svg_exporter
-
-            QTimer.singleShot(0, register_svg_exporter)
-            build_latency_plot_when_idle(self)
-
-    def add_history(
-        self, call: str, seconds: float | None, gbps: float | None, result: str, *, ok: bool = True, detail: str = ""
-    ) -> None:
-        self.historyView.add(HistoryEntry(_dt.datetime.now(), call, seconds, gbps, result, ok, detail.strip()))
-
-    def refresh_actions(self) -> None:
-        self.availability.refresh()
-
-    # ------------------------------------------------------------------ settings
-
-    def recent_models(self) -> list[str]:
-        return window_settings.recent_models(self.settings)
-
-    def add_recent_model(self, spec: str) -> None:
-        window_settings.add_recent_model(self.settings, spec)
-        self._rebuild_recent_menu()
-
-    def _rebuild_recent_menu(self) -> None:
-        window_settings.fill_recent_menu(self.recentMenu, self.settings, self.open_model)
-
     # ------------------------------------------------------------------ shutdown
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.tasks.closed:
-            window_settings.save_layout(self)
+            window_settings.save_layout(self.settings, self, self.frame.splitters())
         self.shutdown()
         super().closeEvent(event)
 
@@ -540,21 +378,3 @@ class MainWindow(QMainWindow):
 
     def threads(self) -> list[Any]:
         return [self.model_thread, self.sampler_thread]
-
-
-# ---------------------------------------------------------------------- helpers
-
-
-def _short_spec(spec: str) -> str:
-    """A model spec for a plot label: a file without its folders ("big.py:make", "model.pt")."""
-    path, colon, factory = spec.rpartition(":")
-    if colon and factory.isidentifier() and ("/" in path or "\\" in path):
-        return f"{Path(path).name}:{factory}"
-    return Path(spec).name if ("/" in spec or "\\" in spec) else spec
-
-
-def _dialogs() -> Any:
-    """``gui.dialogs``, imported when a dialog first opens (not in the first second)."""
-    from inspector.gui import dialogs
-
-    return dialogs

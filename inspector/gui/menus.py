@@ -1,8 +1,9 @@
 """The window's menus and actions, as data: one row per action, built by ``build_menus``.
 
 A row names the action's object name (the test handle DESIGN.md lists), its text and
-shortcut, the window attribute it calls (dotted: ``"errorBanner.dismiss"``), its tooltip and
-its platform menu role. Adding an action is adding a row.
+shortcut, what it calls (a dotted path from the window to one of its parts, widgets or
+signals: ``"reports.export_report_dialog"``, ``"errorBanner.dismiss"``; ``:arg`` passes one
+argument), its tooltip and its platform menu role. Adding an action is adding a row.
 """
 
 from __future__ import annotations
@@ -38,16 +39,16 @@ MENUS: tuple[tuple[str, tuple[ActionSpec | str, ...]], ...] = (
                    "Open a second window whose model, moves and benchmarks run on another machine, "
                    "reached through your own command (ssh HOST torch-device-inspector agent)"),
         SEPARATOR,
-        ActionSpec("exportReportAction", "&Export report…", "Ctrl+E", "export_report_dialog"),
-        ActionSpec("openReportAction", "Open re&port…", "Ctrl+Shift+O", "open_report_dialog",
+        ActionSpec("exportReportAction", "&Export report…", "Ctrl+E", "reports.export_report_dialog"),
+        ActionSpec("openReportAction", "Open re&port…", "Ctrl+Shift+O", "reports.open_report_dialog",
                    "Open a saved .json timing report and compare it with this session"),
-        ActionSpec("compareWithAction", "Compare &with…", None, "compare_with_dialog",
+        ActionSpec("compareWithAction", "Compare &with…", None, "reports.compare_with_dialog",
                    "Compare the opened report with a second one from disk"),
         SEPARATOR,
         ActionSpec("quitAction", "&Quit", QKeySequence.StandardKey.Quit, "close", role=QAction.MenuRole.QuitRole),
     )),
     ("&Edit", (
-        ActionSpec("copyMarkdownAction", "&Copy report as Markdown", "Ctrl+Shift+C", "copy_markdown_report",
+        ActionSpec("copyMarkdownAction", "&Copy report as Markdown", "Ctrl+Shift+C", "reports.copy_markdown_report",
                    "Put this session's report on the clipboard, ready to paste into an issue"),
         SEPARATOR,
         ActionSpec("preferencesAction", "&Preferences…", QKeySequence.StandardKey.Preferences, "preferences_dialog",
@@ -59,20 +60,20 @@ MENUS: tuple[tuple[str, tuple[ActionSpec | str, ...]], ...] = (
         ActionSpec("dismissErrorAction", "&Hide error message", None, "errorBanner.dismiss"),
     )),
     ("&Tools", (
-        ActionSpec("fitAction", "Will it &fit?…", "Ctrl+Shift+F", "show_fit_dialog",
+        ActionSpec("fitAction", "Will it &fit?…", "Ctrl+Shift+F", "fit.show",
                    "Memory of one step on each device, estimated without allocating, then proven"),
-        ActionSpec("trainStepAction", "Run one &training step…", "Ctrl+T", "confirm_train_step",
+        ActionSpec("trainStepAction", "Run one &training step…", "Ctrl+T", "commands.confirm_train_step",
                    "One real forward, backward and optimizer step on the model: its weights change, "
                    "and its gradients and optimizer state appear in the tree"),
     )),
     ("&Help", (
         ActionSpec("gettingStartedAction", "&Getting started", QKeySequence.StandardKey.HelpContents,
-                   "show_help:start", "What to click first, on a machine with and without a GPU"),
-        ActionSpec("shortcutsAction", "&Keyboard shortcuts", None, "show_help:shortcuts"),
-        ActionSpec("reportFormatAction", "The &report format", None, "show_help:report",
+                   "help.show:start", "What to click first, on a machine with and without a GPU"),
+        ActionSpec("shortcutsAction", "&Keyboard shortcuts", None, "help.show:shortcuts"),
+        ActionSpec("reportFormatAction", "The &report format", None, "help.show:report",
                    "What an exported timing report holds, and its formats"),
         SEPARATOR,
-        ActionSpec("aboutAction", "&About Torch Device Inspector", None, "about_dialog", role=QAction.MenuRole.AboutRole),
+        ActionSpec("aboutAction", "&About Torch Device Inspector", None, "help.about", role=QAction.MenuRole.AboutRole),
     )),
 )  # fmt: skip
 
@@ -113,7 +114,7 @@ def make_action(parent: QMainWindow, spec: ActionSpec, slot: Callable[[], Any]) 
 
 
 def _resolve(obj: Any, dotted: str) -> Callable[[], Any]:
-    """``"errorBanner.dismiss"`` -> that bound method; ``"show_help:start"`` -> a call with
+    """``"errorBanner.dismiss"`` -> that bound method; ``"help.show:start"`` -> a call with
     that one argument."""
     dotted, colon, argument = dotted.partition(":")
     if colon:

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from inspector.core.remote.agent_answers import AgentInfo
 from inspector.core.errors import Failure
 from inspector.gui import dialogs
-from inspector.gui.main_window import MainWindow
+from inspector.gui.main_window import MainWindow  # its base: the one gui module but app.py that imports it
 from inspector.gui.plain_text import plain_label
 from inspector.gui.remote import RemoteLink, RemoteSampler
 from inspector.gui.workers import ModelWorker
@@ -207,7 +207,7 @@ class RemoteWindow(MainWindow):
         sampler = RemoteSampler(self.timeline, self.link)
         self.link.signals.connected.connect(self._on_connected)
         self.link.signals.connectionLost.connect(self._on_connection_lost)
-        self.link.signals.inventoryReady.connect(self._on_inventory)
+        self.link.signals.inventoryReady.connect(self.sampler_results.on_inventory)
         self._build_remote_bar()
         self.devices.parentWidget().setTitle(f"Devices on {self.host}")
         self.setWindowTitle("connecting…")
@@ -252,7 +252,9 @@ class RemoteWindow(MainWindow):
         )
         self.reconnectButton.setEnabled(False)
         self.disconnectButton.setEnabled(True)
-        self.add_history(f"connect {self.host}", None, None, f"agent {info.agent}, torch {info.torch}, pid {info.pid}")
+        self.historyView.record(
+            f"connect {self.host}", None, None, f"agent {info.agent}, torch {info.torch}, pid {info.pid}"
+        )
 
     @Slot(str, bool)
     def _on_connection_lost(self, reason: str, deliberate: bool) -> None:
@@ -262,7 +264,7 @@ class RemoteWindow(MainWindow):
         self.disconnectButton.setEnabled(False)
         if deliberate:
             self.remoteStatus.setText(f"Disconnected from {self.host}: what was measured stays here")
-            self.add_history(f"disconnect {self.host}", None, None, "the agent was ended", ok=True)
+            self.historyView.record(f"disconnect {self.host}", None, None, "the agent was ended", ok=True)
             return
         self.connection_lost = reason
         self.remoteStatus.setText(f"Connection to {self.host} lost")
@@ -271,12 +273,12 @@ class RemoteWindow(MainWindow):
             "window and can be exported; Reconnect starts the agent again and reopens the model."
         )
         self.errorBanner.show_failure(Failure("disconnected", message, reason), f"connection to {self.host}")
-        self.add_history(f"connection to {self.host}", None, None, f"lost: {reason}", ok=False)
+        self.historyView.record(f"connection to {self.host}", None, None, f"lost: {reason}", ok=False)
 
     def reconnect(self) -> bool:
         """A new agent through the same command, and the model opened there again."""
         spec = self.model_state.info.spec if self.model_state is not None else None
-        load = self.pending_load
+        load = self.opener.pending_load
         if spec is None:
             spec = load.spec if load is not None else "example"
         trust = bool(load is not None and load.spec == spec and load.trust)
@@ -306,12 +308,7 @@ class RemoteWindow(MainWindow):
         import html
         from pathlib import PurePosixPath
 
-        def trusted() -> None:
-            if not self.tasks.closed:
-                architecture = self.pending_load.architecture if self.pending_load else None
-                self.open_model(path, trust=True, architecture=architecture)
-
-        box = dialogs.ask_trust(self, path, wanted, trusted)
+        box = self.opener.ask_trust(path, wanted)
         box.setText(
             f"<b>{html.escape(PurePosixPath(path).name)}</b> on <b>{html.escape(self.host)}</b> needs to run code to load."
         )

@@ -5,6 +5,11 @@ renders the plot images on the GUI thread for an HTML page and hands the dict to
 ``ReportExporter``, which writes the file on a pool thread. It also keeps the comparison's
 side A, the session's own report, up to date: rebuilt quietly (no busy state) when it shows
 and a move, benchmark or load has made it old.
+
+It is given what it uses: the one door to the worker (``commands.Dispatcher``) and its report
+request, the tab pages (the Compare view, the plots drawn into an HTML report), the progress
+bar, banner, history and status line it reports to. ``actionsChanged`` says that "Compare
+with…" may have become available (or not).
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Slot
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QObject, QSettings, Signal, SignalInstance, Slot
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from inspector.core.errors import Failure
 from inspector.gui import window_settings
@@ -24,9 +29,16 @@ from inspector.gui.tasks import Task
 from inspector.gui.workers import ReportBuilt, ReportRequest, TaskFailure
 
 if TYPE_CHECKING:
+    from inspector.gui.commands import Dispatcher
     from inspector.gui.compare import ComparisonView
     from inspector.gui.export import ReportExporter
-    from inspector.gui.main_window import MainWindow
+    from inspector.gui.lazy_tabs import LazyTabs
+    from inspector.gui.panels.actions import ActionBar
+    from inspector.gui.panels.error_banner import ErrorBanner
+    from inspector.gui.panels.history import History
+    from inspector.gui.snapshots import Snapshots
+    from inspector.gui.status_line import StatusLine
+    from inspector.gui.tasks import TaskController
 
 # ``gui.export`` (and with it ``core.report.timing_report``), ``gui.ranks`` and the Compare view are
 # imported when first used: the window's first second lists the model's tensors (issue 12).
@@ -37,11 +49,27 @@ REPORT_OPEN_FILTER = "Timing report (*.json);;All files (*)"
 
 
 class ReportFlow(QObject):
-    """Export, copy, open and compare reports for ``window`` (see the module docstring)."""
+    """Export, copy, open and compare reports (see the module docstring)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    actionsChanged = Signal()
+
+    def __init__(
+        self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, tasks: TaskController,
+        pages: LazyTabs, progress: ActionBar, banner: ErrorBanner, history: History, status: StatusLine,
+        settings: QSettings, snapshots: Snapshots,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.parent_widget = parent  # the file dialogs open over it
+        self.dispatcher = dispatcher
+        self._request = request
+        self.tasks = tasks
+        self.pages = pages
+        self.progress = progress
+        self.banner = banner
+        self.history = history
+        self.status = status
+        self.settings = settings
+        self.snapshots = snapshots
         #: The latest report the worker built for this session (any purpose), and whether a
         #: move, benchmark or load has happened since (the comparison's side A is then old).
         self.session_report: dict[str, Any] | None = None
@@ -66,6 +94,19 @@ class ReportFlow(QObject):
             self._exporter.failed.connect(self._on_export_failed)
         return self._exporter
 
+    @property
+    def comparison_view(self) -> ComparisonView:
+        """The Compare tab, built if it was not yet."""
+        return self.pages.page("comparisonView")
+
+    def can_compare_with(self) -> bool:
+        """Whether "Compare with…" has a report from disk to compare a second one with (none
+        before the Compare view is built)."""
+        if not self.pages.is_built("comparisonView"):
+            return False
+        view = self.comparison_view
+        return view.reports["b"] is not None or not view.follows_session
+
     def comparison_view_built(self, view: ComparisonView) -> None:
         """The Compare tab was just built (``layout``): hear it, and give it this session's report."""
         view.failed.connect(self._on_comparison_failed)
@@ -79,19 +120,19 @@ class ReportFlow(QObject):
         """Write the session's report to ``path`` (its suffix picks the format); the window
         stays busy until the file is written."""
         self._export_asked_at = time.perf_counter()
-        return self.window.dispatch(Task.EXPORT, self.window.requestReport, ReportRequest("export", str(path)))
+        return self.dispatcher.send(Task.EXPORT, self._request, ReportRequest("export", str(path)))
 
     def copy_markdown_report(self) -> bool:
         """Put the session's report as Markdown on the clipboard (once the worker built it)."""
-        return self.window.dispatch(Task.REPORT, self.window.requestReport, ReportRequest("markdown"))
+        return self.dispatcher.send(Task.REPORT, self._request, ReportRequest("markdown"))
 
     def open_report(self, path: str | Path) -> None:
         """Show a saved ``.json`` report in the Compare tab, next to this session."""
-        view = self.window.comparisonView
+        view = self.comparison_view
         view.follows_session = True
         view.set_session_report(self.session_report)
         view.open_report(path, "b")
-        self.window.tabs.setCurrentWidget(view)
+        self.pages.tabs.setCurrentWidget(view)
         self.maybe_refresh_session()
 
     def compare_with(self, path: str | Path) -> None:
@@ -99,7 +140,7 @@ class ReportFlow(QObject):
 
         With no report open yet, ``path`` is opened next to the session instead.
         """
-        view = self.window.comparisonView
+        view = self.comparison_view
         # The report from disk: B next to the session, or B (else A) of two reports.
         side = "b" if view.reports["b"] is not None or view.follows_session else "a"
         if view.reports[side] is None:
@@ -108,37 +149,37 @@ class ReportFlow(QObject):
         view.follows_session = False
         view.set_reports(view.reports[side], None, label_a=view.labels[side])
         view.open_report(path, "b")
-        self.window.tabs.setCurrentWidget(view)
-        self.window.refresh_actions()
+        self.pages.tabs.setCurrentWidget(view)
+        self.actionsChanged.emit()
 
     def suggested_export_path(self) -> str:
         """Where the export dialog starts: the last reports folder, a file named after the model."""
-        state = self.window.model_state
+        state = self.snapshots.model
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", state.info.class_name).strip("-.") if state is not None else ""
         name = f"{stem}-timing-report.json" if stem else "timing-report.json"
-        return str(Path(window_settings.last_folder(self.window.settings, "reports")) / name)
+        return str(Path(window_settings.last_folder(self.settings, "reports")) / name)
 
     def export_report_dialog(self) -> None:
         from inspector.gui.export import export_filter, path_with_suffix
 
         start = self.suggested_export_path()
-        path, chosen = QFileDialog.getSaveFileName(self.window, "Export timing report", start, export_filter())
+        path, chosen = QFileDialog.getSaveFileName(self.parent_widget, "Export timing report", start, export_filter())
         if path:
-            window_settings.set_last_folder(self.window.settings, "reports", path)
+            window_settings.set_last_folder(self.settings, "reports", path)
             self.export_report(path_with_suffix(path, chosen))
 
     def open_report_dialog(self) -> None:
-        start = window_settings.last_folder(self.window.settings, "reports")
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open a timing report", start, REPORT_OPEN_FILTER)
+        start = window_settings.last_folder(self.settings, "reports")
+        path, _ = QFileDialog.getOpenFileName(self.parent_widget, "Open a timing report", start, REPORT_OPEN_FILTER)
         if path:
-            window_settings.set_last_folder(self.window.settings, "reports", path)
+            window_settings.set_last_folder(self.settings, "reports", path)
             self.open_report(path)
 
     def compare_with_dialog(self) -> None:
-        start = window_settings.last_folder(self.window.settings, "reports")
-        path, _ = QFileDialog.getOpenFileName(self.window, "Compare with a second timing report", start, REPORT_OPEN_FILTER)
+        start = window_settings.last_folder(self.settings, "reports")
+        path, _ = QFileDialog.getOpenFileName(self.parent_widget, "Compare with a second timing report", start, REPORT_OPEN_FILTER)
         if path:
-            window_settings.set_last_folder(self.window.settings, "reports", path)
+            window_settings.set_last_folder(self.settings, "reports", path)
             self.compare_with(path)
 
     def waits_for_writer(self) -> bool:
@@ -156,25 +197,24 @@ class ReportFlow(QObject):
         Quiet: the request is not a task of the window's (no busy state, no progress); the
         worker runs it between the user's own tasks.
         """
-        window = self.window
-        if not window.lazy_tabs.is_built("comparisonView"):
+        if not self.pages.is_built("comparisonView"):
             return  # built when its tab shows (that calls this again) or a report opens
-        view = window.comparisonView
-        wanted = view.follows_session and (view.reports["b"] is not None or window.tabs.currentWidget() is view)
-        if not wanted or window.tasks.closed or window.model_state is None or self._session_in_flight:
+        view = self.comparison_view
+        wanted = view.follows_session and (view.reports["b"] is not None or self.pages.tabs.currentWidget() is view)
+        if not wanted or self.tasks.closed or self.snapshots.model is None or self._session_in_flight:
             return
         if not self.session_stale and self.session_report is not None:
             return
         self.session_stale = False
         self._session_in_flight = True
-        window.requestReport.emit(ReportRequest(Task.SESSION.value))
+        self._request.emit(ReportRequest(Task.SESSION.value))
 
     def session_task_finished(self) -> None:
         self._session_in_flight = False
 
     def session_failed(self, failure: TaskFailure) -> None:
         log.warning("could not build the session report: %s", failure.failure.message)
-        self.window.add_history(failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False,
+        self.history.record(failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False,
                                 detail=failure.failure.detail)  # fmt: skip
 
     # ----- worker and writer results
@@ -182,11 +222,11 @@ class ReportFlow(QObject):
     @Slot(object)
     def on_report_built(self, built: ReportBuilt) -> None:
         self.session_report = built.report
-        if self.window.lazy_tabs.is_built("comparisonView"):  # (else it takes it when built)
-            view = self.window.comparisonView
+        if self.pages.is_built("comparisonView"):  # (else it takes it when built)
+            view = self.comparison_view
             if view.follows_session:
                 view.set_session_report(built.report)
-        if self.window.tasks.closed:
+        if self.tasks.closed:
             return  # closing cancels work: no file is started after that
         if built.request.purpose == "export":
             self._start_export(built)
@@ -194,10 +234,9 @@ class ReportFlow(QObject):
             from inspector.gui.export import copy_markdown
 
             copy_markdown(built.report)
-            self.window.statusBar().showMessage("Copied the report as Markdown: paste it into an issue or a chat", 8000)
+            self.status.flash("Copied the report as Markdown: paste it into an issue or a chat", 8000)
 
     def _start_export(self, built: ReportBuilt) -> None:
-        window = self.window
         path = str(built.request.path)
         images: dict[str, bytes] = {}
         if Path(path).suffix.lower() == ".html":
@@ -206,13 +245,13 @@ class ReportFlow(QObject):
             try:
                 from inspector.gui.export import plot_images
 
-                images = plot_images(window.memoryPlot, window.latencyPlot)
+                images = plot_images(self.pages.page("memoryPlot"), self.pages.page("latencyPlot"))
             except Exception:  # noqa: BLE001 -- a report without plots is better than no report
                 log.exception("could not render the plots for %s", path)
         self.exporting = path
         self.last_export = built.report
-        window.tasks.writer_started()
-        window.action_bar.show_progress(None, f"writing {Path(path).name}…")
+        self.tasks.writer_started()
+        self.progress.show_progress(None, f"writing {Path(path).name}…")
         # No copy: the worker built this dict for this export, and nothing here changes it.
         self.exporter.export(built.report, path, images, copy_report=False)
 
@@ -220,26 +259,24 @@ class ReportFlow(QObject):
     def _on_export_progress(self, done: int, total: int) -> None:
         if self.exporting is not None:  # total 0: rendering and writing are one call
             fraction = done / total if total else None
-            self.window.action_bar.show_progress(fraction, f"writing {Path(self.exporting).name}…")
+            self.progress.show_progress(fraction, f"writing {Path(self.exporting).name}…")
 
     @Slot(str)
     def _on_export_finished(self, path: str) -> None:
         seconds = self._export_done()
-        window = self.window
-        window.add_history(f"save_report(report, {path!r})", seconds, None, "written")
-        window.statusBar().showMessage(f"Report written: {path}", 8000)
-        window.action_bar.show_idle(f"wrote {Path(path).name}")
+        self.history.record(f"save_report(report, {path!r})", seconds, None, "written")
+        self.status.flash(f"Report written: {path}", 8000)
+        self.progress.show_idle(f"wrote {Path(path).name}")
 
     @Slot(object)
     def _on_export_failed(self, failure: Failure) -> None:
         path = self.exporting or "?"
         seconds = self._export_done()
-        window = self.window
-        window.errorBanner.show_failure(failure, "export")
-        window.add_history(
+        self.banner.show_failure(failure, "export")
+        self.history.record(
             f"save_report(report, {path!r})", seconds, None, f"failed: {failure.message}", ok=False, detail=failure.detail
         )
-        window.action_bar.show_idle("export failed")
+        self.progress.show_idle("export failed")
 
     def _export_done(self) -> float | None:
         """The exporter is done with the file: the window is free again. Returns the seconds
@@ -248,21 +285,21 @@ class ReportFlow(QObject):
             return None
         self.exporting = None
         seconds = time.perf_counter() - self._export_asked_at if self._export_asked_at else None
-        self.window.tasks.writer_done()
+        self.tasks.writer_done()
         return seconds
 
     @Slot(object)
     def _on_comparison_failed(self, failure: Failure) -> None:
-        self.window.errorBanner.show_failure(failure, "open report")
+        self.banner.show_failure(failure, "open report")
 
     @Slot(str, str)
     def _on_comparison_opened(self, side: str, path: str) -> None:
-        self.window.add_history(f"load_report({path!r})", None, None, "shown in the Compare tab")
-        view = self.window.comparisonView
+        self.history.record(f"load_report({path!r})", None, None, "shown in the Compare tab")
+        view = self.comparison_view
         from inspector.gui.ranks import show_ranks
 
-        show_ranks(self.window.tabs, view.reports[side])  # a torchrun report: ranks side by side
-        self.window.refresh_actions()
+        show_ranks(self.pages.tabs, view.reports[side])  # a torchrun report: ranks side by side
+        self.actionsChanged.emit()
         self.maybe_refresh_session()
 
     def wait(self, msecs: int) -> bool:

@@ -1,22 +1,42 @@
-"""How the window shows what the ModelWorker sends back: history rows, the code view, the
-plots' series and marks, the error banner, and the end of each task."""
+"""How the window shows what the ModelWorker sends back: the model's state, history rows,
+the code view, the plots' series, the task marks, the error banner, and the end of each task.
+
+What only another part can act on, it says with a signal: ``stateShown`` (the commands'
+availability follows the model), ``taskFailed`` (a failed load to fix, the fit dialog's
+answer) and ``trustNeeded`` (a file that needs trust to load).
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtWidgets import QGroupBox
 
 from inspector.core.errors import InputError
-from inspector.core.moves.request import MoveRequest
 from inspector.core.moves.transaction import MoveResult
 from inspector.core.placement.tensor_rows import meta_text
 from inspector.core.measure.time_left import time_left_text
 from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
+from inspector.gui.layout import build_latency_plot_when_idle
 from inspector.gui.tasks import Task
 from inspector.gui.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Progress, TaskFailure
+
+if TYPE_CHECKING:
+    from inspector.core.session import ModelState
+    from inspector.gui.lazy_tabs import LazyTabs
+    from inspector.gui.panels.actions import ActionBar
+    from inspector.gui.panels.code import CodePanel
+    from inspector.gui.panels.error_banner import ErrorBanner
+    from inspector.gui.panels.history import History
+    from inspector.gui.panels.parameters import ParametersPanel
+    from inspector.gui.report_flow import ReportFlow
+    from inspector.gui.snapshots import Snapshots
+    from inspector.gui.status_line import StatusLine
+    from inspector.gui.task_marks import TaskMarks
+    from inspector.gui.tasks import TaskController
 
 #: What a training step runs, as the user would write it.
 TRAIN_STEP_CODE = """model.train()
@@ -27,83 +47,117 @@ loss.backward()              # each parameter gets a .grad
 optimizer.step()             # the optimizer keeps state
 """
 
-if TYPE_CHECKING:
-    from inspector.gui.main_window import MainWindow
-
 
 class WorkerResults(QObject):
-    """The ModelWorker's signals, shown in ``window``."""
+    """The ModelWorker's signals, shown in the window's panels (see the module docstring)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    stateShown = Signal()
+    taskFailed = Signal(object)  # TaskFailure of the window's own task (not the quiet session report)
+    trustNeeded = Signal(str, object)  # path, the names it asks for
+
+    def __init__(
+        self, *, tasks: TaskController, snapshots: Snapshots, marks: TaskMarks, status: StatusLine,
+        action_bar: ActionBar, banner: ErrorBanner, history: History, code: CodePanel, parameters: ParametersPanel,
+        model_box: QGroupBox, pages: LazyTabs, reports: ReportFlow, parent: QObject | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.tasks = tasks
+        self.snapshots = snapshots
+        self.marks = marks
+        self.status = status
+        self.action_bar = action_bar
+        self.banner = banner
+        self.history = history
+        self.code = code
+        self.parameters = parameters
+        self.model_box = model_box
+        self.pages = pages
+        self.reports = reports
+
+    @property
+    def latency_plot(self) -> Any:
+        """The Latency tab's plot (``gui.plots.latency.LatencyPlot``), built if it was not yet."""
+        return self.pages.page("latencyPlot")
 
     @Slot(str)
     def on_task_started(self, task: str) -> None:
-        if self.window.tasks.owns(task):  # not the quiet session report
-            self.window.statusBusy.setText(f"Busy: {task}")
+        if self.tasks.owns(task):  # not the quiet session report
+            self.status.show_task(task)
 
     @Slot(str)
     def on_task_finished(self, task: str) -> None:
-        window = self.window
         if task == Task.SESSION:
-            window.reports.session_task_finished()
-        if not window.tasks.worker_finished(task):
+            self.reports.session_task_finished()
+        if not self.tasks.worker_finished(task):
             return  # a quiet session report, or an export whose file is still being written
-        window.end_task_mark()
-        if window.action_bar.progressBar.maximum() == 0:  # a load or export: no measured progress
-            window.action_bar.show_idle()
-        window.reports.maybe_refresh_session()
+        self.marks.end()
+        if self.action_bar.progressBar.maximum() == 0:  # a load or export: no measured progress
+            self.action_bar.show_idle()
+        self.reports.maybe_refresh_session()
+
+    @Slot(object)
+    def on_placement_changed(self, state: ModelState) -> None:
+        first = self.snapshots.model is None
+        self.snapshots.model = state
+        self.parameters.set_placement(state.placement)
+        info = state.info
+        self.model_box.setTitle(f"Model — {info.class_name} ({info.spec})")
+        self.status.show_model(state)
+        if not self.action_bar.input_shape_text() and info.example_input_shapes:
+            self.action_bar.inputShapeEdit.setPlaceholderText(
+                "model input " + ", ".join("x".join(map(str, s)) for s in info.example_input_shapes)
+            )
+        elif not info.example_input_shapes:
+            self.action_bar.inputShapeEdit.setPlaceholderText("needed, e.g. 1,3,224,224")
+        self.stateShown.emit()
+        if first:  # the tensors are listed: now the plots' SVG export, off the first second
+            from inspector.gui.plots import register_svg_exporter
+
+            QTimer.singleShot(0, register_svg_exporter)
+            build_latency_plot_when_idle(self.pages, self.tasks)
 
     @Slot(object)
     def on_model_loaded(self, outcome: LoadOutcome) -> None:
-        w = self.window
         state = outcome.state
         info = state.info
-        w.follow_loaded_model(info.spec)
-        w.show_state(state)
-        w.errorBanner.dismiss()
-        w.add_recent_model(info.spec)
+        self.on_placement_changed(state)
+        self.banner.dismiss()
         totals = state.placement.totals
-        w.add_history(
+        self.history.record(
             f"load_model({info.spec!r})",
             outcome.seconds,
             None,
             f"{info.class_name} ({info.source}): {totals.count} tensors, {format_bytes(totals.bytes)}{meta_text(totals)}",
             detail="\n".join(info.notes),
         )
-        w.action_bar.show_idle(f"loaded {info.class_name}")
-        w.setWindowTitle(f"{info.class_name} — {info.spec}")
+        self.action_bar.show_idle(f"loaded {info.class_name}")
         # A new session: the report's moves and latency start afresh, and so does the plot.
         # The memory timeline goes on (it is the devices' record, and shows the load itself).
-        if w.lazy_tabs.is_built("latencyPlot"):  # (else it has nothing to clear yet)
-            w.latencyPlot.clear()
-        w.reports.mark_stale()
+        if self.pages.is_built("latencyPlot"):  # (else it has nothing to clear yet)
+            self.latency_plot.clear()
+        self.reports.mark_stale()
 
     @Slot(object)
     def on_move_finished(self, result: MoveResult) -> None:
-        w = self.window
-        if w.pending_move is not None:
-            self.show_move_code(w.pending_move, result.call)
         if result.ok:
             outcome = f"{result.source} → {result.target}: {format_bytes(result.bytes)}"
             if result.dtype:
                 outcome += f" as {result.dtype}"
             if result.note:
                 outcome += f" ({result.note})"
-            w.action_bar.show_idle(f"moved in {format_seconds(result.seconds)}")
-            w.end_task_mark()
+            self.action_bar.show_idle(f"moved in {format_seconds(result.seconds)}")
+            self.marks.end()
         elif result.error.kind == FailureKind.CANCELLED:
             outcome = "cancelled: rolled back, the model is as before"
-            w.action_bar.show_idle("cancelled")
-            w.end_task_mark("cancelled")
+            self.action_bar.show_idle("cancelled")
+            self.marks.end("cancelled")
         else:
             outcome = f"failed: {result.error.message}"
-            w.errorBanner.show_failure(result.error, result.call)
-            w.action_bar.show_idle("move failed")
-            w.end_task_mark("failed")
-        w.reports.mark_stale()
-        w.add_history(
+            self.banner.show_failure(result.error, result.call)
+            self.action_bar.show_idle("move failed")
+            self.marks.end("failed")
+        self.reports.mark_stale()
+        self.history.record(
             # A failed move has no time worth a figure (it may not have started): "—".
             result.call, result.seconds if result.ok else None, result.gbps, outcome, ok=result.ok,
             detail=_memory_detail(result) + (f"\n\n{result.error.detail}" if result.error and result.error.detail else ""),
@@ -111,7 +165,6 @@ class WorkerResults(QObject):
 
     @Slot(object)
     def on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
-        w = self.window
         r = outcome.result
         shape = "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,)))
         call = f"{r.mode} ×{len(r.samples_ms)} · {r.device} {r.dtype} · input {shape}"
@@ -132,27 +185,30 @@ class WorkerResults(QObject):
         if outcome.attribution is not None:
             from inspector.gui.module_summary import summary_lines, summary_tab_text, top_line
 
-            w.parameters.set_attribution(outcome.attribution)
-            w.latencyPlot.set_top_modules(summary_tab_text(outcome.attribution))
+            self.parameters.set_attribution(outcome.attribution)
+            self.latency_plot.set_top_modules(summary_tab_text(outcome.attribution))
             detail += summary_lines(outcome.attribution)
             result += " · " + top_line(outcome.attribution)
             idle += " · " + top_line(outcome.attribution, 1)
-        w.add_history(call, outcome.seconds, None, result, detail="\n".join(detail + list(r.notes)))
-        w.action_bar.show_idle(idle)
-        w.latencyPlot.finish_series(r)
-        w.end_task_mark(f"median {format_ms(r.median_ms, compact=True)}")
-        w.reports.mark_stale()
+        self.history.record(call, outcome.seconds, None, result, detail="\n".join(detail + list(r.notes)))
+        self.action_bar.show_idle(idle)
+        self.latency_plot.finish_series(r)
+        self.marks.end(f"median {format_ms(r.median_ms, compact=True)}")
+        self.reports.mark_stale()
         try:
             from inspector.core.report.snippets import measurement_snippet
 
             code = measurement_snippet(r)
         except InputError as exc:
             code = f"# no snippet for this measurement: {exc.message}"
-        w.code.show_code(code, f"Equivalent PyTorch code: {r.mode} timing on {r.device}")
+        self.code.show_code(code, f"Equivalent PyTorch code: {r.mode} timing on {r.device}")
+
+    @Slot(object)
+    def on_latency_samples(self, pairs: Any) -> None:
+        self.latency_plot.add_sample_pairs(pairs)
 
     @Slot(object)
     def on_progress(self, progress: Progress) -> None:
-        w = self.window
         if progress.task == Task.MOVE:
             text = f"moving {format_bytes(progress.done)} / {format_bytes(progress.total)}"
         else:
@@ -160,29 +216,25 @@ class WorkerResults(QObject):
         left = time_left_text(progress.seconds_left)
         if left:  # a long benchmark: an estimate in the bar and in the status bar
             text += f" · {left}"
-            if w.busy_task is not None:
-                w.statusBusy.setText(f"Busy: {w.busy_task} · {left}")
-        w.action_bar.show_progress(progress.fraction, text)
+            if self.tasks.task is not None:
+                self.status.show_task(self.tasks.task, left)
+        self.action_bar.show_progress(progress.fraction, text)
 
     @Slot(object)
     def on_failed(self, failure: TaskFailure) -> None:
-        w = self.window
-        if not w.tasks.owns(failure.task):  # the quiet session report: no banner for it
-            w.reports.session_failed(failure)
+        if not self.tasks.owns(failure.task):  # the quiet session report: no banner for it
+            self.reports.session_failed(failure)
             return
-        if failure.task == Task.FIT and w.fit_dialog is not None:
-            w.fit_dialog.show_failure(failure.failure.message)
+        self.taskFailed.emit(failure)
         if failure.task == Task.BENCHMARK:
             # What was measured stays on the plot, labelled with why the run stopped.
-            w.latencyPlot.abort_series("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
-        w.end_task_mark("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
+            self.latency_plot.abort_series("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
+        self.marks.end("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
         if failure.failure.kind == FailureKind.CANCELLED:
             stopped = "nothing of the model was touched" if failure.task == Task.FIT else "stopped between samples"
-            w.add_history(failure.call, failure.seconds, None, f"cancelled: {stopped}", ok=False)
-            w.action_bar.show_idle("cancelled")
+            self.history.record(failure.call, failure.seconds, None, f"cancelled: {stopped}", ok=False)
+            self.action_bar.show_idle("cancelled")
             return
-        if failure.task == Task.LOAD:
-            w.failed_load = failure.failure
         if failure.failure.kind == FailureKind.ARCHITECTURE:
             # The window's way to give it: the dialog's field (the CLI says --arch).
             failure = replace(failure, failure=replace(
@@ -190,54 +242,40 @@ class WorkerResults(QObject):
                 message=failure.failure.message + ": enter it in the Architecture field of File › Open model… "
                 "(it opens with this file filled in)",
             ))  # fmt: skip
-        w.errorBanner.show_failure(failure.failure, failure.task)
-        w.add_history(
+        self.banner.show_failure(failure.failure, failure.task)
+        self.history.record(
             failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False, detail=failure.failure.detail
         )
-        w.action_bar.show_idle(f"{failure.task} failed")
-        if failure.wanted and failure.path and not w.tasks.closed:
-            w.ask_trust(failure.path, failure.wanted)
+        self.action_bar.show_idle(f"{failure.task} failed")
+        if failure.wanted and failure.path and not self.tasks.closed:
+            self.trustNeeded.emit(failure.path, failure.wanted)
 
     @Slot(object)
     def on_fit_finished(self, outcome: FitOutcome) -> None:
-        w = self.window
         verdicts = ", ".join(
             f"{r.device} {'fits' if r.fits else 'does not fit' if r.fits is False else 'unknown'}"
             f" ({format_bytes(r.estimated_peak_bytes)})"
             for r in outcome.results
         )
         failed = "; ".join(f"{device}: {f.message}" for device, f in outcome.failures)
-        w.add_history("will it fit?", outcome.seconds, None, verdicts or f"failed: {failed}",
-                      ok=bool(outcome.results), detail=failed)  # fmt: skip
-        w.action_bar.show_idle(verdicts[:80] or "fit failed")
-        if w.fit_dialog is not None:
-            w.fit_dialog.show_outcome(outcome)
+        self.history.record("will it fit?", outcome.seconds, None, verdicts or f"failed: {failed}",
+                            ok=bool(outcome.results), detail=failed)  # fmt: skip
+        self.action_bar.show_idle(verdicts[:80] or "fit failed")
 
     @Slot(object)
     def on_train_step_finished(self, result: Any) -> None:
         """One real training step ran (``core.measure.training.TrainStepResult``)."""
-        w = self.window
         shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or "(no tensor)"
-        w.add_history(
+        self.history.record(
             result.call(), result.seconds, None,
             f"loss {result.loss:.4g} · {result.optimizer} on {result.device} {result.dtype}: "
             "gradients and optimizer state are in the tree",
             detail="\n".join((f"input {shapes}", *result.notes)),
         )  # fmt: skip
-        w.action_bar.show_idle("trained 1 step")
-        w.end_task_mark(f"loss {result.loss:.4g}")
-        w.reports.mark_stale()
-        w.code.show_code(TRAIN_STEP_CODE, "Equivalent PyTorch code: one training step")
-
-    def show_move_code(self, request: MoveRequest, call: str) -> None:
-        w = self.window
-        try:
-            from inspector.core.report.snippets import move_snippet
-
-            code = move_snippet(request)
-        except InputError as exc:
-            code = f"# no snippet for this move: {exc.message}"
-        w.code.show_code(code, f"Equivalent PyTorch code: {call}")
+        self.action_bar.show_idle("trained 1 step")
+        self.marks.end(f"loss {result.loss:.4g}")
+        self.reports.mark_stale()
+        self.code.show_code(TRAIN_STEP_CODE, "Equivalent PyTorch code: one training step")
 
 
 def _memory_detail(result: MoveResult) -> str:

@@ -1,17 +1,16 @@
-"""What the window remembers between runs (QSettings): recent models, the memory sampling
-rate, its geometry and splitter positions."""
+"""What the window remembers between runs (QSettings): recent models (and the "Open recent"
+menu that lists them), the memory sampling rate, the last folders and inputs, its geometry
+and splitter positions."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Sequence
+from typing import Any, Callable
 
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMenu
+from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtWidgets import QMenu, QSplitter, QWidget
 
 from inspector.gui.sampler import DEFAULT_SAMPLE_HZ, clamp_sample_hz
-
-if TYPE_CHECKING:
-    from inspector.gui.main_window import MainWindow
 
 MAX_RECENT = 10
 KEYS = {
@@ -97,23 +96,37 @@ def set_sample_hz(settings: QSettings, hz: float) -> float:
     return hz
 
 
-def restore_layout(window: MainWindow) -> None:
-    settings = window.settings
+def restore_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSplitter]) -> None:
+    """``window``'s geometry and its three ``splitters``' positions, as last saved."""
     geometry = settings.value(KEYS["geometry"])
     if geometry:
         window.restoreGeometry(geometry)
-    splitters = settings.value(KEYS["splitters"])
-    if isinstance(splitters, (list, tuple)) and len(splitters) == 3:
-        for splitter, state in zip(_splitters(window), splitters):
+    states = settings.value(KEYS["splitters"])
+    if isinstance(states, (list, tuple)) and len(states) == 3:
+        for splitter, state in zip(splitters, states):
             splitter.restoreState(state)
 
 
-def save_layout(window: MainWindow) -> None:
-    settings = window.settings
+def save_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSplitter]) -> None:
     settings.setValue(KEYS["geometry"], window.saveGeometry())
-    settings.setValue(KEYS["splitters"], [s.saveState() for s in _splitters(window)])
+    settings.setValue(KEYS["splitters"], [s.saveState() for s in splitters])
     settings.sync()
 
 
-def _splitters(window: MainWindow) -> tuple[Any, Any, Any]:
-    return (window.main_splitter, window.top_splitter, window.bottom_splitter)
+class RecentModels(QObject):
+    """The recent model specs, newest first, and the "Open recent" ``menu`` that lists them."""
+
+    chosen = Signal(str)  # a spec picked in the menu: open it
+
+    def __init__(self, menu: QMenu, settings: QSettings, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.menu = menu
+        self.settings = settings
+        fill_recent_menu(menu, settings, self.chosen.emit)
+
+    def specs(self) -> list[str]:
+        return recent_models(self.settings)
+
+    def add(self, spec: str) -> None:
+        add_recent_model(self.settings, spec)
+        fill_recent_menu(self.menu, self.settings, self.chosen.emit)

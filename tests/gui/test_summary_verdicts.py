@@ -77,7 +77,7 @@ def test_runs_from_one_distribution_show_no_clear_difference(plot):
 def test_a_long_benchmark_shows_the_time_left_in_the_progress_bar_and_status_bar(window, monkeypatch):
     from inspector.gui.workers import Progress
 
-    monkeypatch.setattr(type(window), "busy_task", property(lambda self: "benchmark"))
+    monkeypatch.setattr(type(window.tasks), "task", property(lambda self: "benchmark"))  # the window's busy state
     window.results.on_progress(Progress("benchmark", 400, 1000, seconds_left=75.0))
     assert window.action_bar.progressBar.format() == "sample 400 / 1,000 · about 1 min 15 s left"
     assert window.statusBusy.text() == "Busy: benchmark · about 1 min 15 s left"

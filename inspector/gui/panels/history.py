@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass
+from typing import Protocol
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QColor
@@ -24,6 +25,14 @@ class HistoryEntry:
     ok: bool = True
     #: Longer text for the tooltip (a failure's detail, a move's memory figures).
     detail: str = ""
+
+
+class History(Protocol):
+    """What a window part writes its outcomes to (the History tab is one)."""
+
+    def record(
+        self, call: str, seconds: float | None, gbps: float | None, result: str, *, ok: bool = True, detail: str = ""
+    ) -> None: ...
 
 
 class HistoryModel(HeaderedTableModel):
@@ -99,3 +108,9 @@ class HistoryView(QTableView):
 
     def add(self, entry: HistoryEntry) -> None:
         self.history.append(entry)
+
+    def record(
+        self, call: str, seconds: float | None, gbps: float | None, result: str, *, ok: bool = True, detail: str = ""
+    ) -> None:
+        """A row for what just happened, stamped with the time now."""
+        self.add(HistoryEntry(_dt.datetime.now(), call, seconds, gbps, result, ok, detail.strip()))

@@ -5,7 +5,8 @@ glue's split: Qt-free state (``series``: the latency runs; the memory plot's sto
 (``theme``, shared with the device panel), one PNG renderer (``render``), and the SVG
 exporter pyqtgraph 0.14.0 needs (``svg_export``, registered only for such releases).
 
-How the window uses them (``inspector.gui.main_window`` and ``layout``)::
+How the window uses them (``layout`` builds them; ``task_marks``, ``commands``, ``results``,
+``sampler_results`` and ``report_flow`` draw on them)::
 
     window.memoryPlot = MemoryPlot(window, timeline=window.timeline)  # objectName "memoryPlot"
     window.latencyPlot = LatencyPlot(window)                          # objectName "latencyPlot"

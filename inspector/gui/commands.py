@@ -1,0 +1,165 @@
+"""What the window asks its ModelWorker to do: moves, the benchmark and the training step,
+sent one at a time.
+
+``Dispatcher`` is the one door to the worker: a request leaves only when no other task runs
+(``TaskController``), with its progress bar and its mark on the memory plot. ``ModelCommands``
+turns the action bar and the Tools menu into requests, and shows the PyTorch code of the
+move it asked for once that move ends.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QSettings, SignalInstance, Slot
+from PySide6.QtWidgets import QWidget
+
+from inspector.core.errors import Failure, InputError
+from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.transaction import MoveResult
+from inspector.core.session import BenchmarkRequest
+from inspector.core.vocabulary import BenchMode, FailureKind
+from inspector.gui import window_settings
+from inspector.gui.availability import benchmark_blocker, input_shape, model_device_and_dtype
+from inspector.gui.tasks import Task
+from inspector.gui.workers import request_call
+
+if TYPE_CHECKING:
+    from inspector.gui.lazy_tabs import LazyTabs
+    from inspector.gui.panels.actions import ActionBar
+    from inspector.gui.panels.code import CodePanel
+    from inspector.gui.panels.error_banner import ErrorBanner
+    from inspector.gui.snapshots import Snapshots
+    from inspector.gui.status_line import StatusLine
+    from inspector.gui.task_marks import TaskMarks
+    from inspector.gui.tasks import TaskController
+
+
+class Dispatcher:
+    """Sends one request at a time to the worker (see the module docstring)."""
+
+    def __init__(self, tasks: TaskController, marks: TaskMarks, progress: ActionBar, status: StatusLine) -> None:
+        self.tasks = tasks
+        self.marks = marks
+        self.progress = progress
+        self.status = status
+
+    @property
+    def closed(self) -> bool:
+        return self.tasks.closed
+
+    def send(self, task: Task, signal: SignalInstance, *args: Any, mark: str | None = None) -> bool:
+        """Emit ``signal(*args)`` for ``task`` unless another task runs; ``mark`` labels the
+        memory plot from now until the task ends."""
+        if self.tasks.closed:
+            return False
+        if not self.tasks.begin(task):
+            self.refuse()
+            return False
+        self.progress.show_progress(0.0 if task.measured else None, f"{task}…")
+        if mark is not None:
+            self.marks.begin(mark)
+        signal.emit(*args)
+        return True
+
+    def refuse(self) -> None:
+        self.status.flash(self.busy_text(), 4000)
+
+    def busy_text(self) -> str:
+        return f"Busy: wait for the {self.tasks.task} to finish, or cancel it"
+
+    def cancel(self) -> None:
+        """Ask the running move or benchmark to stop at its next safe point."""
+        if self.tasks.cancel():
+            self.status.show_cancelling(self.tasks.task)
+
+
+class ModelCommands(QObject):
+    """The moves, the benchmark and the training step (see the module docstring). A QObject
+    living on the GUI thread, so the worker's ``moveFinished`` is delivered there, queued."""
+
+    def __init__(
+        self, parent: QWidget, *, dispatcher: Dispatcher, move: SignalInstance, benchmark: SignalInstance,
+        train_step: SignalInstance, action_bar: ActionBar, banner: ErrorBanner, code: CodePanel,
+        pages: LazyTabs, settings: QSettings, snapshots: Snapshots,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.parent_widget = parent  # the training step's confirmation opens over it
+        self.dispatcher = dispatcher
+        self._move, self._benchmark, self._train_step = move, benchmark, train_step
+        self.action_bar = action_bar
+        self.banner = banner
+        self.code = code
+        self.pages = pages
+        self.settings = settings
+        self.snapshots = snapshots
+        #: The last move asked for: its code shows when it ends.
+        self.pending_move: MoveRequest | None = None
+
+    def request_move(self, request: MoveRequest) -> bool:
+        self.pending_move = request
+        return self.dispatcher.send(Task.MOVE, self._move, request, mark=request_call(request))
+
+    def move_to_target(self) -> bool:
+        a = self.action_bar
+        return self.request_move(MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned()))
+
+    def move_cuda(self) -> bool:
+        target = self.action_bar.target_device()
+        device = target if target.startswith("cuda") else None
+        return self.request_move(MoveRequest("cuda", device=device, pinned=self.action_bar.pinned()))
+
+    def move_cpu(self) -> bool:
+        return self.request_move(MoveRequest("cpu"))
+
+    def run_benchmark(self) -> bool:
+        a = self.action_bar
+        blocker = benchmark_blocker(self.snapshots.model, a)
+        if blocker is not None:
+            self.banner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark")
+            return False
+        request = BenchmarkRequest(
+            mode=a.mode(), runs=a.runsSpin.value(), input_shape=input_shape(a), per_module=a.perModuleCheck.isChecked(),
+        )
+        if self.snapshots.model is not None:
+            window_settings.remember_inputs(self.settings, self.snapshots.model.info.spec, a.input_shape_text())
+        device, dtype = model_device_and_dtype(self.snapshots.model)
+        label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == BenchMode.TRAIN_STEP else "")
+        label += f" · {device} {dtype}"
+        if not self.dispatcher.send(Task.BENCHMARK, self._benchmark, request, mark=label):
+            return False
+        # Samples stream into this run's series; the result names it exactly when it comes.
+        plot = self.pages.page("latencyPlot")
+        plot.begin_series(device, dtype, request.mode)
+        self.pages.tabs.setCurrentWidget(plot)
+        return True
+
+    def confirm_train_step(self) -> bool:
+        """Ask first (the step changes the model's weights), then run one training step."""
+        from inspector.gui import dialogs
+
+        if self.snapshots.model is None or not dialogs.confirm_train_step(self.parent_widget):
+            return False
+        return self.run_train_step()
+
+    def run_train_step(self) -> bool:
+        """One real training step on the model, with its own input or the input-shape field's."""
+        try:
+            shape = input_shape(self.action_bar)
+        except Exception as exc:  # noqa: BLE001 - the field's parse error, as the benchmark shows it
+            self.banner.show_failure(Failure(FailureKind.INPUT, f"Input shape: {exc}"), "train step")
+            return False
+        return self.dispatcher.send(Task.TRAIN_STEP, self._train_step, shape, mark="train step")
+
+    @Slot(object)
+    def on_move_finished(self, result: MoveResult) -> None:
+        """The move ended (done, cancelled or failed): the code of the call that was asked for."""
+        if self.pending_move is None:
+            return
+        try:
+            from inspector.core.report.snippets import move_snippet
+
+            code = move_snippet(self.pending_move)
+        except InputError as exc:
+            code = f"# no snippet for this move: {exc.message}"
+        self.code.show_code(code, f"Equivalent PyTorch code: {result.call}")
