@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from inspector.core.remote.agent_answers import AgentInfo
 from inspector.core.errors import Failure
 from inspector.gui import dialogs
-from inspector.gui.main_window import MainWindow  # its base: the one gui module but app.py that imports it
+from inspector.gui.window import InspectorWindow
 from inspector.gui.plain_text import plain_label
 from inspector.gui.remote import RemoteLink, RemoteSampler
 from inspector.gui.workers import ModelWorker
@@ -151,7 +151,7 @@ class ConnectDialog(QDialog):
         self._ok.setEnabled(bool(self.host()) and bool(self.command()))
 
 
-W = TypeVar("W", bound=MainWindow)
+W = TypeVar("W", bound=InspectorWindow)
 
 
 def offer_remote_sessions(window: W) -> W:
@@ -160,14 +160,14 @@ def offer_remote_sessions(window: W) -> W:
     return window
 
 
-def connect_server_dialog(window: MainWindow) -> None:
+def connect_server_dialog(window: InspectorWindow) -> None:
     dialog = ConnectDialog(window.settings, window)
     if dialog.exec() == QDialog.DialogCode.Accepted and dialog.host() and dialog.command():
         connect_server(window, dialog.host(), dialog.command())
 
 
 def connect_server(
-    window: MainWindow, host: str, command: str | list[str], *, model_spec: str = "example"
+    window: InspectorWindow, host: str, command: str | list[str], *, model_spec: str = "example"
 ) -> "RemoteWindow":
     """Open (and show) a window connected to ``host`` through ``command``; remembered in the recent list."""
     if isinstance(command, str):
@@ -183,7 +183,7 @@ def connect_server(
 # ---------------------------------------------------------------------- the window
 
 
-class RemoteWindow(MainWindow):
+class RemoteWindow(InspectorWindow):
     """The main window, its session in an agent on ``host`` reached through ``command``."""
 
     def __init__(
@@ -198,7 +198,7 @@ class RemoteWindow(MainWindow):
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.recentMenu.menuAction().setVisible(False)  # local specs; this window opens the server's
 
-    # ----- built by MainWindow.__init__ (before its first load is sent)
+    # ----- built by InspectorWindow.__init__ (before its first load is sent)
 
     def _make_workers(self, hz: float) -> tuple[Any, Any]:
         self.link = RemoteLink(self.host, self._command, self.timeline, hz)

@@ -21,7 +21,6 @@ WINDOW = "inspector.gui.main_window"
 ALLOWED = {
     "inspector/gui/app.py": "create_window composes it",
     "inspector/gui/main_window.py": "itself",
-    "inspector/gui/remote_window.py": "RemoteWindow is a main window itself (a subclass, its workers an agent's)",
 }
 
 
