@@ -256,3 +256,48 @@ def device_mismatch(loaded: LoadedModel) -> DeviceMismatch:
     with torch.no_grad():
         out = module(fixed)
     return DeviceMismatch(device_id(device), other, error_type, error, tuple(out.shape), device_id(out.device))
+
+
+#: Each lesson's code, as the tutorial writes it (shown in the window's code view).
+LESSON_CODE: dict[int, str] = {
+    1: 'device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")',
+    2: "y = x.to(device)   # a tensor: a new tensor on device; x stays where it was\n"
+       "net.to(device)     # a module: moved in place; the same parameter objects",
+    3: "net.cuda()         # demands a GPU\n"
+       "net.to(device)     # goes wherever device says",
+    4: "net.to(device)\n"
+       "optimizer = optim.SGD(net.parameters(), lr=0.01, momentum=0.9)   # after the move",
+    5: "output = net(x)              # x left on another device than net\n"
+       "output = net(x.to(device))   # the fix",
+}  # fmt: skip
+LESSONS = tuple(LESSON_CODE)
+#: The lessons that need the example ``Net`` loaded (lesson 1 asks the machine only).
+NEEDS_EXAMPLE = frozenset({2, 3, 4, 5})
+
+
+@dataclass(frozen=True)
+class TensorLesson:
+    """Lesson 2's whole answer: a tensor sent elsewhere, a tensor sent where it is, the module."""
+
+    moved: TensorTo
+    stayed: TensorTo
+    modules: tuple[ModuleTo, ...]
+
+
+def run_lesson(number: int, session: Session) -> object:
+    """Lesson ``number`` (1-5) on ``session``: its facts (``DeviceChoice``, ``TensorLesson``,
+    ``CudaVersusTo``, ``OptimizerOrder`` or ``DeviceMismatch``)."""
+    choice = device_choice()
+    if number == 1:
+        return choice
+    loaded = session.require_model()
+    if number == 2:
+        other = choice.device if choice.device != "cpu" else "meta"
+        return TensorLesson(tensor_to(other), tensor_to(choice.device), module_to(session, choice.device))
+    if number == 3:
+        return cuda_versus_to(session, choice.device)
+    if number == 4:
+        return optimizer_order(loaded, choice.device)
+    if number == 5:
+        return device_mismatch(loaded)
+    raise ValueError(f"there is no lesson {number}")

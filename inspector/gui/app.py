@@ -159,6 +159,9 @@ def ensure_application():
 
         app = _application = QApplication(sys.argv[:1])
         apply_branding(app)  # names (QSettings' file), desktop file name, icon, style sheet
+        from inspector.gui import i18n
+
+        i18n.apply_language(i18n.chosen_language())  # the settings' choice, else the system locale's
     _collect_garbage_on_gui_thread()
     return app
 

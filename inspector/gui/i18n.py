@@ -14,10 +14,11 @@ The language follows the system locale (Simplified Chinese for ``zh_CN``, ``zh_S
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QSettings, QTranslator
 from PySide6.QtGui import QFontDatabase
 
 from inspector import resource_files as rf
+from inspector.core.messages import TEMPLATES, Text
 
 #: ``translate(context, source, disambiguation=None, n=-1)``; pyside6-lupdate finds the calls
 #: by this name, so import it as it is (``from inspector.gui.i18n import translate``).
@@ -119,3 +120,43 @@ def apply_language(language: str) -> bool:
 def has_cjk_font() -> bool:
     """Whether any installed font draws Simplified Chinese (else Qt shows empty boxes)."""
     return bool(QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese))
+
+
+def is_language_change(event: QEvent) -> bool:
+    return event.type() == QEvent.Type.LanguageChange
+
+
+class Retranslates:
+    """For a QWidget subclass that sets its texts in ``retranslate()``: Qt sends every widget a
+    ``LanguageChange`` event when the translators change, and this calls ``retranslate`` on
+    it. List it before the Qt base class: ``class ActionBar(Retranslates, QWidget)``."""
+
+    def retranslate(self) -> None:
+        raise NotImplementedError
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)  # type: ignore[misc]
+
+
+def core_text(value: object) -> str:
+    """A text core made, in the window's language: a ``messages.Text`` through its template's
+    translation (context "CoreText") with the same arguments; anything else as it is.
+
+    A translation that lost or renamed a field falls back to the English sentence rather than
+    failing (tests/gui/test_translations.py keeps the fields the same)."""
+    if not isinstance(value, Text):
+        return str(value)
+    try:
+        return translate("CoreText", TEMPLATES[value.key]).format(**value.args)
+    except (KeyError, IndexError, ValueError):
+        return str(value)
+
+
+def fill(text: str, *args: object) -> str:
+    """Qt's ``QString.arg`` for a translated ``str``: ``%1``… replaced by ``args`` in order
+    (a translation may move them around the sentence; each stays once)."""
+    for number in range(len(args), 0, -1):  # %10 before %1
+        text = text.replace(f"%{number}", str(args[number - 1]))
+    return text

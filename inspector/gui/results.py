@@ -21,6 +21,7 @@ from inspector.core.measure.time_left import time_left_text
 from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.layout import build_latency_plot_when_idle
+from inspector.gui.i18n import fill, translate
 from inspector.gui.tasks import Task
 from inspector.gui.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Progress, TaskFailure
 
@@ -276,6 +277,22 @@ class WorkerResults(QObject):
         self.marks.end(f"loss {result.loss:.4g}")
         self.reports.mark_stale()
         self.code.show_code(TRAIN_STEP_CODE, "Equivalent PyTorch code: one training step")
+
+    @Slot(object)
+    def on_lesson_finished(self, outcome: Any) -> None:
+        """Help › Lessons ran lesson ``outcome.number``: a history row, and its code in the code view."""
+        from inspector.core.lessons import LESSON_CODE
+        from inspector.gui.lessons import answer_lines
+
+        lines = answer_lines(outcome.number, outcome.facts)
+        self.history.record(
+            fill(translate("WorkerResults", "lesson %1"), outcome.number), outcome.seconds, None,
+            lines[0] if lines else "", detail="\n".join(lines[1:]),
+        )  # fmt: skip
+        self.action_bar.show_idle(fill(translate("WorkerResults", "lesson %1 done"), outcome.number))
+        self.marks.end(fill(translate("WorkerResults", "lesson %1"), outcome.number))
+        self.reports.mark_stale()
+        self.code.show_code(LESSON_CODE[outcome.number], fill(translate("WorkerResults", "Lesson %1"), outcome.number))
 
 
 def _memory_detail(result: MoveResult) -> str:

@@ -7,7 +7,9 @@ from typing import Any
 
 from PySide6.QtWidgets import QFrame, QLabel, QStatusBar
 
+from inspector.gui.i18n import fill, translate
 from inspector.gui.plain_text import plain_label
+from inspector.gui.tasks import task_label
 
 
 class StatusLine:
@@ -15,9 +17,17 @@ class StatusLine:
 
     def __init__(self, bar: QStatusBar) -> None:
         self.bar = bar
-        self.model = self._label("Model: none yet", "statusModel")
+        self.model = self._label("", "statusModel")
         self.device = self._label("", "statusDevice")
-        self.busy = self._label("Starting…", "statusBusy")
+        self.busy = self._label("", "statusBusy")
+        # What the labels show, kept so a change of language can say it again.
+        self._state: Any = None
+        self._busy: tuple[str, str | None, str] = ("starting", None, "")
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self._show_model()
+        self._show_busy()
 
     def _label(self, text: str, name: str) -> QLabel:
         label = plain_label(QLabel(text, self.bar))
@@ -29,18 +39,39 @@ class StatusLine:
 
     def show_task(self, task: str | None, left: str = "") -> None:
         """What the window waits for ("Ready" when nothing), with the time left when known."""
-        self.busy.setText("Ready" if task is None else f"Busy: {task}" + (f" · {left}" if left else ""))
+        self._busy = ("task", task, left)
+        self._show_busy()
 
     def show_cancelling(self, task: str | None) -> None:
-        self.busy.setText(f"Cancelling the {task}…")
+        self._busy = ("cancelling", task, "")
+        self._show_busy()
+
+    def _show_busy(self) -> None:
+        what, task, left = self._busy
+        if what == "starting":
+            text = translate("StatusLine", "Starting…")
+        elif what == "cancelling":
+            text = fill(translate("StatusLine", "Cancelling the %1…"), task_label(task or ""))
+        elif task is None:
+            text = translate("StatusLine", "Ready")
+        else:
+            text = fill(translate("StatusLine", "Busy: %1"), task_label(task)) + (f" · {left}" if left else "")
+        self.busy.setText(text)
 
     def show_model(self, state: Any) -> None:
         """The model's class and source, and the devices and dtypes of its tensors (a ``ModelState``)."""
-        info, placement = state.info, state.placement
-        self.model.setText(f"Model: {info.class_name} ({info.source})")
-        where = ", ".join(placement.devices) or "no tensors"
+        self._state = state
+        self._show_model()
+
+    def _show_model(self) -> None:
+        if self._state is None:
+            self.model.setText(translate("StatusLine", "Model: none yet"))
+            return
+        info, placement = self._state.info, self._state.placement
+        self.model.setText(fill(translate("StatusLine", "Model: %1 (%2)"), info.class_name, info.source))
+        where = ", ".join(placement.devices) or translate("StatusLine", "no tensors")
         dtypes = ", ".join(placement.totals.by_dtype) or "—"
-        self.device.setText(f"On: {where} · {dtypes}")
+        self.device.setText(fill(translate("StatusLine", "On: %1 · %2"), where, dtypes))
 
     def flash(self, text: str, msecs: int) -> None:
         """A passing message, gone after ``msecs``."""

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSettings, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
@@ -33,8 +33,11 @@ from inspector.gui.availability import CommandAvailability
 from inspector.gui.commands import Dispatcher, ModelCommands
 from inspector.gui.fit_flow import FitFlow
 from inspector.gui.help import HelpPages
+from inspector.gui.i18n import is_language_change
 from inspector.gui.layout import add_pages, build_frame
-from inspector.gui.menus import build_menus
+from inspector.gui.language_menu import LanguageMenu
+from inspector.gui.lessons import LessonsPanel
+from inspector.gui.menus import build_menus, retranslate_menus
 from inspector.gui.opener import ModelOpener
 from inspector.gui.panels.actions import ActionBar
 from inspector.gui.panels.code import CodePanel
@@ -71,6 +74,7 @@ class InspectorWindow(QMainWindow):
     requestSampleRate = Signal(float)
     requestRediscover = Signal()
     requestStopSampler = Signal()
+    requestLesson = Signal(object)  # LessonRequest
     #: File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it;
     #: the window cannot import the remote window, which is a kind of window itself).
     connectServerRequested = Signal()
@@ -126,7 +130,12 @@ class InspectorWindow(QMainWindow):
         )  # fmt: skip
         self.help = HelpPages(self, self.snapshots)
         self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
+        self.lessons = LessonsPanel(
+            self, send=self.dispatcher.send, request=self.requestLesson, open_example=lambda: self.opener.open("example"),
+            snapshots=self.snapshots,
+        )  # fmt: skip
         actions = build_menus(self)  # each action also becomes self.<objectName>; and self.recentMenu
+        self.language = LanguageMenu(self.languageParentMenu, self.settings, self)
         self.recent = window_settings.RecentModels(self.recentMenu, self.settings, self)
         self.availability = CommandAvailability(
             action_bar=self.action_bar, devices=self.devices, actions=actions, recent_menu=self.recentMenu,
@@ -170,6 +179,7 @@ class InspectorWindow(QMainWindow):
         self.results.taskFailed.connect(self.opener.on_task_failed)
         self.results.taskFailed.connect(self.fit.on_task_failed)
         self.results.trustNeeded.connect(self.ask_trust)
+        self.results.stateShown.connect(self.lessons.on_state_shown)
         self.fit.cancelRequested.connect(self.cancel)
         self.recent.chosen.connect(self.open_model)
 
@@ -183,6 +193,7 @@ class InspectorWindow(QMainWindow):
         self.requestReport.connect(self.worker.build_report)
         self.requestFit.connect(self.worker.fit)
         self.requestTrainStep.connect(self.worker.train_step)
+        self.requestLesson.connect(self.worker.run_lesson)
         self.requestSampleRate.connect(self.sampler.set_rate)
         self.requestRediscover.connect(self.sampler.rediscover)
         self.requestStopSampler.connect(self.sampler.stop)
@@ -203,6 +214,8 @@ class InspectorWindow(QMainWindow):
         worker.fitFinished.connect(results.on_fit_finished)
         worker.fitFinished.connect(self.fit.on_finished)
         worker.trainStepFinished.connect(results.on_train_step_finished)
+        worker.lessonFinished.connect(results.on_lesson_finished)
+        worker.lessonFinished.connect(lambda outcome: self.lessons.on_finished(outcome.number, outcome.facts))
         worker.failed.connect(results.on_failed)
         worker.latencySamples.connect(results.on_latency_samples)
         self.sampler.inventoryReady.connect(self.sampler_results.on_inventory)
@@ -343,6 +356,22 @@ class InspectorWindow(QMainWindow):
         self.requestSampleRate.emit(window_settings.set_sample_hz(self.settings, hz))
 
     # ------------------------------------------------------------------ shutdown
+
+    def changeEvent(self, event: QEvent) -> None:
+        # A new language: the menus and the parts that are not widgets set their texts again
+        # (widgets get the same event from Qt and do it themselves).
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        retranslate_menus(self)
+        for part in self.retranslatable_parts():
+            part.retranslate()
+
+    def retranslatable_parts(self) -> list[Any]:
+        """The parts that are no widgets but show texts (each has ``retranslate()``)."""
+        return [self.language, self.status]
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.tasks.closed:

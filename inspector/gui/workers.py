@@ -93,6 +93,15 @@ class FitOutcome:
 
 
 @dataclass(frozen=True)
+class LessonOutcome:
+    """What Help › Lessons' lesson ``number`` saw (``core.lessons``' facts)."""
+
+    number: int
+    facts: Any
+    seconds: float
+
+
+@dataclass(frozen=True)
 class ReportRequest:
     """Build the session's report, for ``purpose``: "export" (to ``path``), "markdown"
     (the clipboard) or "session" (the comparison view's side A, built quietly)."""
@@ -174,6 +183,7 @@ class ModelWorker(QObject):
     reportBuilt = Signal(object)  # ReportBuilt
     fitFinished = Signal(object)  # FitOutcome
     trainStepFinished = Signal(object)  # core.measure.training.TrainStepResult
+    lessonFinished = Signal(object)  # LessonOutcome
     failed = Signal(object)  # TaskFailure
 
     def __init__(
@@ -295,6 +305,19 @@ class ModelWorker(QObject):
                 self.trainStepFinished.emit(self.session.train_step(input_shape))
             finally:  # a failed backward may have left grads: show the model as it is
                 self.placementChanged.emit(self.session.state())
+
+    @Slot(object)
+    def run_lesson(self, number: int) -> None:
+        """Help › Lessons' lesson ``number`` on the live session; the tree follows what it moved."""
+        from inspector.core import lessons
+
+        with self._task("lesson", lessons.LESSON_CODE[number].splitlines()[0]) as started:
+            try:
+                facts = lessons.run_lesson(number, self.session)
+            finally:
+                if self.session.loaded is not None and number in (2, 3):  # lessons that move the live model
+                    self.placementChanged.emit(self.session.state())
+            self.lessonFinished.emit(LessonOutcome(number, facts, time.perf_counter() - started))
 
     @Slot(object)
     def fit(self, requests: tuple[Any, ...]) -> None:
