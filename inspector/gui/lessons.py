@@ -168,8 +168,8 @@ class LessonsPanel(Retranslates, QDialog):
         )  # fmt: skip
         return answer == QMessageBox.StandardButton.Yes
 
-    def on_state_shown(self) -> None:
-        """After a load: the lesson that waited for the example runs now."""
+    def on_idle(self) -> None:
+        """The window is idle again: the lesson that waited for the example's load runs now."""
         model = self.snapshots.model
         if self.pending is not None and model is not None and model.info.spec == "example":
             number, self.pending = self.pending, None

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
@@ -179,7 +179,10 @@ class InspectorWindow(QMainWindow):
         self.results.taskFailed.connect(self.opener.on_task_failed)
         self.results.taskFailed.connect(self.fit.on_task_failed)
         self.results.trustNeeded.connect(self.ask_trust)
-        self.results.stateShown.connect(self.lessons.on_state_shown)
+        # (queued: the task that just ended is still being wound up when busyChanged says so)
+        self.tasks.busyChanged.connect(
+            lambda task: task is None and QTimer.singleShot(0, self.lessons.on_idle)
+        )  # fmt: skip
         self.fit.cancelRequested.connect(self.cancel)
         self.recent.chosen.connect(self.open_model)
 

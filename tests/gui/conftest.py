@@ -42,7 +42,12 @@ def qapp(tmp_path_factory):
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(store / "user"))
         QSettings.setPath(fmt, QSettings.Scope.SystemScope, str(store / "system"))
-    return ensure_application()
+    app = ensure_application()
+    from inspector.gui import i18n
+
+    # The window's texts are asserted in English: whatever the machine's locale says.
+    i18n.apply_language(i18n.ENGLISH)
+    return app
 
 
 @pytest.fixture(autouse=True)
@@ -106,3 +111,18 @@ def make_window(qtbot, clean_settings):
 @pytest.fixture
 def window(make_window):
     return make_window()
+
+
+@pytest.fixture
+def chinese(qapp):
+    """The window's language set to Simplified Chinese for one test, English again after."""
+    from inspector import resource_files as rf
+    from inspector.gui import i18n
+
+    try:
+        rf.resource(i18n.catalogue_name(i18n.CHINESE))
+    except Exception:  # noqa: BLE001 -- the compiled catalogue is part of the install; say what is missing
+        pytest.fail("resources/i18n/inspector_zh_CN.qm is missing: run tools/update_translations.py")
+    assert i18n.apply_language(i18n.CHINESE)
+    yield
+    i18n.apply_language(i18n.ENGLISH)

@@ -1,0 +1,68 @@
+"""The window's language: the system's, or View › Language's; switched live, losing nothing."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QLocale, QSettings
+
+from inspector.gui import i18n
+from tests.gui.conftest import wait_idle
+
+
+@pytest.mark.parametrize(
+    ("name", "language"),
+    [
+        ("zh_CN", i18n.CHINESE),
+        ("zh_SG", i18n.CHINESE),
+        ("zh_Hans_HK", i18n.CHINESE),
+        ("zh_Hans", i18n.CHINESE),
+        ("zh_TW", i18n.ENGLISH),  # traditional characters: English is the likelier read
+        ("zh_HK", i18n.ENGLISH),
+        ("zh_Hant_CN", i18n.ENGLISH),
+        ("en_US", i18n.ENGLISH),
+        ("de_DE", i18n.ENGLISH),
+        ("C", i18n.ENGLISH),
+    ],
+)
+def test_the_system_locale_picks_the_language(name, language):
+    assert i18n.language_for_locale(QLocale(name)) == language
+
+
+def test_a_choice_in_the_settings_beats_the_system_locale(clean_settings):
+    assert i18n.chosen_language(clean_settings, QLocale("zh_CN")) == i18n.CHINESE
+    i18n.remember_language(i18n.ENGLISH, clean_settings)
+    assert i18n.chosen_language(clean_settings, QLocale("zh_CN")) == i18n.ENGLISH
+    i18n.remember_language("", clean_settings)  # back to following the system
+    assert i18n.chosen_language(clean_settings, QLocale("zh_CN")) == i18n.CHINESE
+    clean_settings.setValue(i18n.SETTINGS_KEY, "klingon")  # a hand-edited settings file
+    assert i18n.chosen_language(clean_settings, QLocale("fr_FR")) == i18n.ENGLISH
+
+
+def test_qt_placeholders_fill_in_any_order():
+    assert i18n.fill("%2 then %1", "a", "b") == "b then a"
+    assert i18n.fill("%1 and %10", *"abcdefghij") == "a and j"
+
+
+def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_window, qtbot, clean_settings):
+    window = make_window()
+    window.action_bar.dtypeCombo.setCurrentIndex(window.action_bar.dtypeCombo.findData("float64"))
+    assert window.move_to_target()
+    wait_idle(qtbot, window)
+    state, rows = window.model_state, window.historyView.history.rowCount()
+    file_menu = window.menuBar().findChild(type(window.recentMenu), "fileMenu")
+
+    window.language.actions[i18n.CHINESE].trigger()
+    assert i18n.current_language() == i18n.CHINESE
+    try:
+        assert QSettings().value(i18n.SETTINGS_KEY) == i18n.CHINESE  # remembered
+        qtbot.waitUntil(lambda: file_menu.title() != "&File")  # Qt posts the LanguageChange event
+        assert file_menu.title() == "文件(&F)" and window.openModelAction.text() == "打开模型(&O)…"
+        assert window.statusBusy.text() == "就绪"
+        assert window.model_state is state and window.historyView.history.rowCount() == rows
+        assert {r.dtype for r in state.placement.tensors} == {"float64"}
+    finally:
+        window.language.actions[""].trigger()  # follow the system again: English here
+    assert i18n.current_language() == i18n.ENGLISH
+    qtbot.waitUntil(lambda: file_menu.title() == "&File")
+    assert file_menu.title() == "&File" and window.statusBusy.text() == "Ready"
+    assert window.model_state is state and window.historyView.history.rowCount() == rows

@@ -1,0 +1,96 @@
+"""Help › Lessons in the window: each lesson runs on the live session and shows what PyTorch did."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from PySide6.QtWidgets import QMessageBox
+
+from tests.gui.conftest import wait_idle
+
+
+def run_lesson(window, qtbot, number: int) -> str:
+    panel = window.lessons
+    window.lessonsAction.trigger()
+    assert panel.isVisible()
+    panel.list.setCurrentRow(number - 1)
+    before = window.historyView.history.rowCount()
+    panel.runButton.click()
+    qtbot.waitUntil(lambda: number in panel.results, timeout=30_000)
+    wait_idle(qtbot, window)
+    assert window.historyView.history.rowCount() > before  # the lesson (and any move it made) in the history
+    return panel.answer.toPlainText()
+
+
+@pytest.mark.cpu_only
+def test_lesson_1_says_cpu_and_why(make_window, qtbot):
+    window = make_window()
+    text = run_lesson(window, qtbot, 1)
+    assert "torch.cuda.is_available() is False: device is cpu." in text
+    assert "Why: " in text
+    assert window.code.code().startswith('device = torch.device("cuda:0"')  # the code view shows the lesson
+
+
+def test_lesson_2_keeps_the_live_models_parameter_objects(make_window, qtbot):
+    window = make_window()
+    state = window.model_state
+    text = run_lesson(window, qtbot, 2)
+    assert "y is a new tensor on meta" in text and "(y is x: no)" in text
+    assert "returned net itself: yes; the same parameter objects: yes" in text
+    assert "cpu float32 → cpu float64" in text  # the copy's cast
+    assert {r.dtype for r in window.model_state.placement.tensors} == {r.dtype for r in state.placement.tensors}
+
+
+@pytest.mark.cpu_only
+def test_lesson_3_quotes_pytorchs_cuda_message(make_window, qtbot):
+    window = make_window()
+    text = run_lesson(window, qtbot, 3)
+    with pytest.raises((AssertionError, RuntimeError)) as raised:
+        torch.nn.Linear(1, 1).cuda()
+    assert f"{type(raised.value).__name__}: {raised.value}" in text
+    assert '.to("cpu") worked: yes.' in text
+
+
+@pytest.mark.cpu_only
+def test_lesson_4_shows_the_state_left_behind(make_window, qtbot):
+    window = make_window()
+    text = run_lesson(window, qtbot, 4)
+    assert "Stepped before the move, its state stayed: cpu float32." in text
+    assert "The placement check says: The optimizer's state stayed in float32" in text
+
+
+def test_lesson_5_quotes_the_device_mismatch_and_the_fix(make_window, qtbot):
+    window = make_window()
+    text = run_lesson(window, qtbot, 5)
+    with pytest.raises(RuntimeError) as raised:
+        window.worker.session.loaded.module(torch.randn(4, 3, device="meta"))
+    assert str(raised.value) in text
+    assert "The fix, the input on cpu: an output of shape (4, 1) on cpu." in text
+
+
+def test_a_lesson_asks_before_replacing_another_model(make_window, qtbot, monkeypatch, tmp_path):
+    factory = tmp_path / "other.py"
+    factory.write_text("from torch import nn\ndef make():\n    return nn.Linear(5, 5)\n")
+    window = make_window(f"{factory}:make")
+    answers = [QMessageBox.StandardButton.No]
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: answers.pop(0))
+    window.lessonsAction.trigger()
+    window.lessons.list.setCurrentRow(4)
+    window.lessons.runButton.click()
+    assert window.model_state.info.spec.endswith(":make") and 5 not in window.lessons.results  # declined
+
+    answers.append(QMessageBox.StandardButton.Yes)
+    window.lessons.runButton.click()
+    qtbot.waitUntil(lambda: 5 in window.lessons.results, timeout=30_000)
+    assert window.model_state.info.spec == "example"
+
+
+def test_the_lessons_follow_the_language(make_window, qtbot, chinese):
+    window = make_window()
+    text = run_lesson(window, qtbot, 1)
+    assert "device 是 cpu" in text and window.lessons.windowTitle() == "学习"
+    from inspector.gui import i18n
+
+    i18n.apply_language(i18n.ENGLISH)
+    qtbot.waitUntil(lambda: window.lessons.windowTitle() == "Lessons")
+    assert "device is cpu" in window.lessons.answer.toPlainText()  # the answer is said again, in English
