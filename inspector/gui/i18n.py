@@ -14,6 +14,8 @@ The language follows the system locale (Simplified Chinese for ``zh_CN``, ``zh_S
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QSettings, QTranslator
 from PySide6.QtGui import QFontDatabase
 
@@ -155,8 +157,11 @@ def core_text(value: object) -> str:
 
 
 def fill(text: str, *args: object) -> str:
-    """Qt's ``QString.arg`` for a translated ``str``: ``%1``… replaced by ``args`` in order
-    (a translation may move them around the sentence; each stays once)."""
-    for number in range(len(args), 0, -1):  # %10 before %1
-        text = text.replace(f"%{number}", str(args[number - 1]))
-    return text
+    """Qt's ``QString.arg`` for a translated ``str``: ``%1``… replaced by ``args`` (a translation
+    may move them around the sentence). One pass, so an argument that itself holds "%1" (a file
+    path) is left as it is."""
+    def value(match: re.Match[str]) -> str:
+        number = int(match.group(1))
+        return str(args[number - 1]) if 1 <= number <= len(args) else match.group(0)
+
+    return re.sub(r"%(\d+)", value, text)

@@ -41,6 +41,7 @@ def test_a_choice_in_the_settings_beats_the_system_locale(clean_settings):
 def test_qt_placeholders_fill_in_any_order():
     assert i18n.fill("%2 then %1", "a", "b") == "b then a"
     assert i18n.fill("%1 and %10", *"abcdefghij") == "a and j"
+    assert i18n.fill("opened %1 at %2", "/tmp/100%1 report.json", "2 s") == "opened /tmp/100%1 report.json at 2 s"
 
 
 def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_window, qtbot, clean_settings):
