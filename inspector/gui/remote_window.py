@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QSizePolicy,
+    QStyle,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -128,6 +129,8 @@ class ConnectDialog(Retranslates, QDialog):
         # again on a change of language (after this dialog's retranslate).
         self._ok = buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
         self._ok.setDefault(True)
+        if self.style().styleHint(QStyle.StyleHint.SH_DialogButtonBox_ButtonsHaveIcons):
+            self._ok.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogOkButton))  # as OK has
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         self.command_edit.textChanged.connect(lambda _t: self._update_ok())
