@@ -9,6 +9,7 @@ from PySide6.QtCore import QThreadPool
 
 from inspector.core.errors import Failure, InspectorError
 from inspector.core.vocabulary import FailureKind
+from inspector.gui.i18n import fill, translate
 
 
 def run_in_pool(
@@ -23,7 +24,8 @@ def run_in_pool(
 
     Both run on the pool thread: pass a signal's ``emit`` (queued to the receiver's thread),
     never a function that touches a widget. ``what`` completes "could not …" in the message
-    of an unforeseen error, which reaches the user instead of dying on the pool thread.
+    of an unforeseen error, which reaches the user instead of dying on the pool thread: a verb
+    phrase in the window's language (``fill(translate(ctx, "open %1"), path)``).
     """
 
     def run() -> None:
@@ -32,7 +34,7 @@ def run_in_pool(
         except InspectorError as exc:
             failed(Failure.from_exception(exc))
         except Exception as exc:  # noqa: BLE001 -- a bug must still reach the user, not die on the pool thread
-            failed(Failure(FailureKind.ERROR, f"could not {what}: {exc}", repr(exc)))
+            failed(Failure(FailureKind.ERROR, fill(translate("RunInPool", "could not %1: %2"), what, exc), repr(exc)))
         else:
             done(result)
 

@@ -11,6 +11,9 @@ the window at the sampling rate, on its own thread, as the local ``MemorySampler
 
 (Not a ModelWorker subclass: PySide6 calls a slot a subclass overrides directly, on the
 emitting thread, instead of queueing it to the worker's.)
+
+The failures the link raises itself are said in the window's language of the moment (they
+are made on the worker's thread; ``translate`` is thread-safe), like a history row.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from inspector.core.placement.model_memory import model_bytes
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.measure.timing import LatencyResult
 from inspector.core.vocabulary import FailureKind
+from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.sampler import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
 log = logging.getLogger(__name__)
@@ -121,8 +125,10 @@ class RemoteLink:
         """The live session; ``ConnectionLost`` (one line the banner shows) when there is none."""
         session, connection = self._session, self._connection
         if session is None or connection is None or not connection.alive:
-            reason = f" ({connection.lost})" if connection is not None and connection.lost else ""
-            raise ConnectionLost(f"not connected to {self.host}{reason}: use Reconnect")
+            if connection is not None and connection.lost:
+                text = translate("RemoteLink", "not connected to %1 (%2): use Reconnect")
+                raise ConnectionLost(fill(text, self.host, core_text(connection.lost)))
+            raise ConnectionLost(fill(translate("RemoteLink", "not connected to %1: use Reconnect"), self.host))
         return session
 
     def set_rate(self, hz: float) -> None:
@@ -171,7 +177,8 @@ class RemoteLink:
 
     def require_model(self) -> ModelState:
         if self.last_state is None:
-            raise InspectorError(f"no model is open on {self.host} yet (File › Open model…)")
+            text = translate("RemoteLink", "no model is open on %1 yet (File › Open model…)")
+            raise InspectorError(fill(text, self.host))
         return self.last_state
 
     def load(self, request: LoadRequest) -> ModelState:
@@ -227,20 +234,28 @@ class RemoteLink:
     def attribute(self, request: BenchmarkRequest, **_callbacks: Any) -> Attribution:
         attribution, self._attribution = self._attribution, None
         if attribution is None:
-            raise InspectorError("the agent sent no per-module figures for this run", kind=FailureKind.ERROR)
+            raise InspectorError(
+                translate("RemoteLink", "the agent sent no per-module figures for this run"), kind=FailureKind.ERROR
+            )
         return attribution
 
     def fit(self, request: Any, **_callbacks: Any) -> Any:
         raise InspectorError(
-            f"“Will it fit?” is not available in a remote session yet: run `torch-device-inspector fit` on {self.host}",
+            fill(translate(
+                "RemoteLink",
+                "“Will it fit?” is not available in a remote session yet: run `torch-device-inspector fit` on %1",
+            ), self.host),
             kind=FailureKind.INPUT,
-        )
+        )  # fmt: skip
 
     def train_step(self, input_shape: Any) -> Any:
         raise InspectorError(
-            f"A training step is not available in a remote session yet: the model on {self.host} is left as it is",
+            fill(translate(
+                "RemoteLink",
+                "A training step is not available in a remote session yet: the model on %1 is left as it is",
+            ), self.host),
             kind=FailureKind.INPUT,
-        )
+        )  # fmt: skip
 
     def report(self, *, with_memory: bool = True) -> dict[str, Any]:
         """The agent's report, with the memory this window recorded (on its own clock);
@@ -251,7 +266,8 @@ class RemoteLink:
             except ConnectionLost:
                 pass  # the copy below is what was measured
         if self.last_report is None:
-            raise InspectorError(f"nothing was measured on {self.host} yet", kind=FailureKind.INPUT)
+            text = translate("RemoteLink", "nothing was measured on %1 yet")
+            raise InspectorError(fill(text, self.host), kind=FailureKind.INPUT)
         report = dict(self.last_report)
         if with_memory:
             report["memory"] = self.timeline.to_report()

@@ -9,6 +9,11 @@ devices, model, moves, benchmarks and memory. The local window stays open beside
 A dropped connection shows the error banner, keeps the history, plots and the last report,
 and offers Reconnect (a new agent; the model is opened again). Disconnect ends the agent on
 purpose. Closing the window closes the agent's stdin: it cancels its work and exits.
+
+Help › Lessons stays off here: the lessons run in the local window (the agent's protocol has
+no lesson to run). The texts that follow the connection (the remote bar, the window title,
+the devices' title, a dropped connection's banner, the trust question) are kept as state and
+said again in the new language when it changes.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import json
 import logging
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QSettings, Qt, Slot
+from PySide6.QtCore import QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -29,6 +34,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QSizePolicy,
+    QStyle,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -37,6 +43,7 @@ from PySide6.QtWidgets import (
 from inspector.core.remote.agent_answers import AgentInfo
 from inspector.core.errors import Failure
 from inspector.gui import dialogs
+from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.window import InspectorWindow
 from inspector.gui.plain_text import plain_label
 from inspector.gui.remote import RemoteLink, RemoteSampler
@@ -83,13 +90,21 @@ def _commands(settings: QSettings) -> dict[str, Any]:
 # ---------------------------------------------------------------------- the dialog
 
 
-class ConnectDialog(QDialog):
+#: The tooltip's examples of commands (code: the same in every language).
+_COMMAND_EXAMPLES = (
+    "ssh -J bastion gpu1 torch-device-inspector agent\n"
+    "ssh gpu1 ~/venv/bin/torch-device-inspector agent\n"
+    "kubectl exec -i pod -- torch-device-inspector agent\n"
+    "docker exec -i container torch-device-inspector agent"
+)
+
+
+class ConnectDialog(Retranslates, QDialog):
     """A host (with the recent ones) and the editable command that starts the agent there."""
 
     def __init__(self, settings: QSettings, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("connectServerDialog")
-        self.setWindowTitle("Connect to server")
         self.setMinimumWidth(560)
         self._settings = settings
         self._suggested = ""
@@ -99,40 +114,52 @@ class ConnectDialog(QDialog):
         self.host_combo.setEditable(True)
         self.host_combo.addItems(recent_hosts(settings))
         self.host_combo.setCurrentText(self.host_combo.itemText(0) if self.host_combo.count() else "")
-        self.host_combo.lineEdit().setPlaceholderText("gpu-server, user@host, or a name from ~/.ssh/config")
 
         self.command_edit = QLineEdit(self)
         self.command_edit.setObjectName("agentCommandEdit")
-        self.command_edit.setToolTip(
-            "Started on this machine; its stdin/stdout carry the session. Examples:\n"
-            "ssh -J bastion gpu1 torch-device-inspector agent\n"
-            "ssh gpu1 ~/venv/bin/torch-device-inspector agent\n"
-            "kubectl exec -i pod -- torch-device-inspector agent\n"
-            "docker exec -i container torch-device-inspector agent"
-        )
 
-        hint = QLabel(
-            "The agent runs through your own command (your SSH keys, config and jump hosts) and "
-            "talks only through its pipes: nothing listens on the network. It needs "
-            "torch-device-inspector installed on the server (no Qt there).",
-            self,
-        )
-        hint.setWordWrap(True)
+        self._hint = QLabel(self)
+        self._hint.setWordWrap(True)
+        self._host_label, self._command_label = QLabel(self), QLabel(self)
         form = QFormLayout()
-        form.addRow("Host", self.host_combo)
-        form.addRow("Command", self.command_edit)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Connect")
+        form.addRow(self._host_label, self.host_combo)
+        form.addRow(self._command_label, self.command_edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
+        # A button of its own, not the standard OK renamed: the box would name that "OK"
+        # again on a change of language (after this dialog's retranslate).
+        self._ok = buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
+        self._ok.setDefault(True)
+        if self.style().styleHint(QStyle.StyleHint.SH_DialogButtonBox_ButtonsHaveIcons):
+            self._ok.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogOkButton))  # as OK has
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        self._ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.command_edit.textChanged.connect(lambda _t: self._update_ok())
         self.host_combo.currentTextChanged.connect(self._host_changed)
         self._host_changed(self.host())
         layout = QVBoxLayout(self)
         layout.addLayout(form)
-        layout.addWidget(hint)
+        layout.addWidget(self._hint)
         layout.addWidget(buttons)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(translate("ConnectDialog", "Connect to server"))
+        self.host_combo.lineEdit().setPlaceholderText(
+            translate("ConnectDialog", "gpu-server, user@host, or a name from ~/.ssh/config")
+        )
+        self.command_edit.setToolTip(
+            translate("ConnectDialog", "Started on this machine; its stdin/stdout carry the session. Examples:")
+            + "\n" + _COMMAND_EXAMPLES
+        )
+        self._hint.setText(translate(
+            "ConnectDialog",
+            "The agent runs through your own command (your SSH keys, config and jump hosts) and "
+            "talks only through its pipes: nothing listens on the network. It needs "
+            "torch-device-inspector installed on the server (no Qt there).",
+        ))  # fmt: skip
+        self._host_label.setText(translate("ConnectDialog", "Host"))
+        self._command_label.setText(translate("ConnectDialog", "Command"))
+        self._ok.setText(translate("ConnectDialog", "Connect"))
 
     def host(self) -> str:
         return self.host_combo.currentText().strip()
@@ -193,10 +220,20 @@ class RemoteWindow(InspectorWindow):
         self._command = command
         self.agent_info: AgentInfo | None = None
         self.connection_lost: str | None = None
+        # What the remote bar, the title and the banner say, kept so a new language can say it again.
+        self._connection: str = "connecting"  # connecting | connected | disconnected | lost | reconnecting
+        self._title: str | None = None  # the window's own title; None: still connecting
+        self._lost_failure: Failure | None = None  # the banner's "connection lost", while shown
+        self._trust_path: str | None = None
+        self.trust_box: Any = None
         super().__init__(model_spec=model_spec, settings=settings)
         self.setObjectName("remoteWindow")
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.recentMenu.menuAction().setVisible(False)  # local specs; this window opens the server's
+        # The agent's protocol has no lesson to run: the lessons stay in the local window.
+        # (CommandAvailability never enables this action, so it stays off.)
+        self.lessonsAction.setEnabled(False)
+        self._retranslate_remote()
 
     # ----- built by InspectorWindow.__init__ (before its first load is sent)
 
@@ -209,24 +246,21 @@ class RemoteWindow(InspectorWindow):
         self.link.signals.connectionLost.connect(self._on_connection_lost)
         self.link.signals.inventoryReady.connect(self.sampler_results.on_inventory)
         self._build_remote_bar()
-        self.devices.parentWidget().setTitle(f"Devices on {self.host}")
-        self.setWindowTitle("connecting…")
+        self.setWindowTitle(None)
         return worker, sampler
 
     def _build_remote_bar(self) -> None:
-        bar = QToolBar("Server", self)
+        bar = QToolBar(self)
         bar.setObjectName("remoteBar")
         bar.setMovable(False)
-        self.remoteStatus = plain_label(QLabel(f"Connecting to {self.host}…", bar))
+        self.remoteStatus = plain_label(QLabel(bar))
         self.remoteStatus.setObjectName("remoteStatus")
-        self.reconnectButton = QPushButton("Reconnect", bar)
+        self.reconnectButton = QPushButton(bar)
         self.reconnectButton.setObjectName("reconnectButton")
-        self.reconnectButton.setToolTip("Start the agent again with the same command and reopen the model")
         self.reconnectButton.clicked.connect(self.reconnect)
         self.reconnectButton.setEnabled(False)
-        self.disconnectButton = QPushButton("Disconnect", bar)
+        self.disconnectButton = QPushButton(bar)
         self.disconnectButton.setObjectName("disconnectButton")
-        self.disconnectButton.setToolTip("End the agent on the server; what was measured stays in this window")
         self.disconnectButton.clicked.connect(self.disconnect_server)
         bar.addWidget(self.remoteStatus)
         spacer = QWidget(bar)
@@ -237,8 +271,75 @@ class RemoteWindow(InspectorWindow):
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         self.remoteBar = bar
 
-    def setWindowTitle(self, title: str) -> None:
-        super().setWindowTitle(f"{self.host} — {title}")
+    def setWindowTitle(self, title: str | None) -> None:
+        """``host — title``; None: the host and "connecting…" (in the language of the moment)."""
+        self._title = title
+        shown = translate("RemoteWindow", "connecting…") if title is None else title
+        super().setWindowTitle(f"{self.host} — {shown}")
+
+    # ----- its texts, again in each new language
+
+    def retranslate(self) -> None:
+        super().retranslate()  # the menus first: they reset the Lessons action's tooltip
+        self._retranslate_remote()
+        # Parts that set their texts after this window (its child widgets, the trust box)
+        # could overwrite what names the server: say it again once they all have.
+        QTimer.singleShot(0, self, self._retranslate_remote)
+
+    def _retranslate_remote(self) -> None:
+        if self.closed:
+            return
+        self.remoteBar.setWindowTitle(translate("RemoteWindow", "Server"))
+        self.reconnectButton.setText(translate("RemoteWindow", "Reconnect"))
+        self.reconnectButton.setToolTip(
+            translate("RemoteWindow", "Start the agent again with the same command and reopen the model")
+        )
+        self.disconnectButton.setText(translate("RemoteWindow", "Disconnect"))
+        self.disconnectButton.setToolTip(
+            translate("RemoteWindow", "End the agent on the server; what was measured stays in this window")
+        )
+        self.devices.parentWidget().setTitle(fill(translate("RemoteWindow", "Devices on %1"), self.host))
+        self.lessonsAction.setToolTip(
+            fill(translate("RemoteWindow", "The lessons run in the local window: the agent on %1 cannot run them"),
+                 self.host)
+        )  # fmt: skip
+        self.setWindowTitle(self._title)
+        self._show_connection()
+        banner = self.errorBanner
+        if self._lost_failure is not None and not banner.isHidden() and banner.failure is self._lost_failure:
+            self._show_lost_banner()
+        self._retranslate_trust_box()
+
+    def _show_connection(self) -> None:
+        """The remote bar's status, from the state of the connection."""
+        host, info, state = self.host, self.agent_info, self._connection
+        if state == "connected" and info is not None:
+            if info.host == host:
+                text = fill(translate("RemoteWindow", "Connected to %1 · agent %2 · torch %3 · Python %4"),
+                            host, info.agent, info.torch, info.python)  # fmt: skip
+            else:
+                text = fill(translate("RemoteWindow", "Connected to %1 (%2) · agent %3 · torch %4 · Python %5"),
+                            host, info.host, info.agent, info.torch, info.python)  # fmt: skip
+        elif state == "disconnected":
+            text = fill(translate("RemoteWindow", "Disconnected from %1: what was measured stays here"), host)
+        elif state == "lost":
+            text = fill(translate("RemoteWindow", "Connection to %1 lost"), host)
+        elif state == "reconnecting":
+            text = fill(translate("RemoteWindow", "Reconnecting to %1…"), host)
+        else:
+            text = fill(translate("RemoteWindow", "Connecting to %1…"), host)
+        self.remoteStatus.setText(text)
+
+    def _show_lost_banner(self) -> None:
+        reason = core_text(self.connection_lost or "")
+        message = fill(translate(
+            "RemoteWindow",
+            "The connection to %1 was lost (%2). What was measured stays in this window and can be "
+            "exported; Reconnect starts the agent again and reopens the model.",
+        ), self.host, reason)  # fmt: skip
+        self._lost_failure = Failure("disconnected", message, reason)
+        context = fill(translate("RemoteWindow", "connection to %1"), self.host)
+        self.errorBanner.show_failure(self._lost_failure, context)
 
     # ----- the connection
 
@@ -246,15 +347,14 @@ class RemoteWindow(InspectorWindow):
     def _on_connected(self, info: AgentInfo) -> None:
         self.agent_info = info
         self.connection_lost = None
-        same = "" if info.host == self.host else f" ({info.host})"
-        self.remoteStatus.setText(
-            f"Connected to {self.host}{same} · agent {info.agent} · torch {info.torch} · Python {info.python}"
-        )
+        self._connection = "connected"
+        self._show_connection()
         self.reconnectButton.setEnabled(False)
         self.disconnectButton.setEnabled(True)
         self.historyView.record(
-            f"connect {self.host}", None, None, f"agent {info.agent}, torch {info.torch}, pid {info.pid}"
-        )
+            fill(translate("RemoteWindow", "connect %1"), self.host), None, None,
+            fill(translate("RemoteWindow", "agent %1, torch %2, pid %3"), info.agent, info.torch, info.pid),
+        )  # fmt: skip
 
     @Slot(str, bool)
     def _on_connection_lost(self, reason: str, deliberate: bool) -> None:
@@ -263,17 +363,21 @@ class RemoteWindow(InspectorWindow):
         self.reconnectButton.setEnabled(True)
         self.disconnectButton.setEnabled(False)
         if deliberate:
-            self.remoteStatus.setText(f"Disconnected from {self.host}: what was measured stays here")
-            self.historyView.record(f"disconnect {self.host}", None, None, "the agent was ended", ok=True)
+            self._connection = "disconnected"
+            self._show_connection()
+            self.historyView.record(
+                fill(translate("RemoteWindow", "disconnect %1"), self.host), None, None,
+                translate("RemoteWindow", "the agent was ended"), ok=True,
+            )  # fmt: skip
             return
         self.connection_lost = reason
-        self.remoteStatus.setText(f"Connection to {self.host} lost")
-        message = (
-            f"The connection to {self.host} was lost ({reason}). What was measured stays in this "
-            "window and can be exported; Reconnect starts the agent again and reopens the model."
-        )
-        self.errorBanner.show_failure(Failure("disconnected", message, reason), f"connection to {self.host}")
-        self.historyView.record(f"connection to {self.host}", None, None, f"lost: {reason}", ok=False)
+        self._connection = "lost"
+        self._show_connection()
+        self._show_lost_banner()
+        self.historyView.record(
+            fill(translate("RemoteWindow", "connection to %1"), self.host), None, None,
+            fill(translate("RemoteWindow", "lost: %1"), core_text(reason)), ok=False,
+        )  # fmt: skip
 
     def reconnect(self) -> bool:
         """A new agent through the same command, and the model opened there again."""
@@ -283,8 +387,10 @@ class RemoteWindow(InspectorWindow):
             spec = load.spec if load is not None else "example"
         trust = bool(load is not None and load.spec == spec and load.trust)
         architecture = load.architecture if load is not None and load.spec == spec else None
-        self.remoteStatus.setText(f"Reconnecting to {self.host}…")
+        self._connection = "reconnecting"
+        self._show_connection()
         self.errorBanner.dismiss()
+        self._lost_failure = None
         return self.open_model(spec, trust=trust, architecture=architecture)
 
     def disconnect_server(self) -> None:
@@ -294,26 +400,40 @@ class RemoteWindow(InspectorWindow):
     # ----- what differs from a local window
 
     def open_model_dialog(self) -> None:
+        # Modal (exec): the language cannot change while it is open.
         dialog = dialogs.OpenModelDialog([], self)
-        dialog.setWindowTitle(f"Open model on {self.host}")
-        dialog.spec_edit.setPlaceholderText(f"on {self.host}: example, /path/there/model.pt, package.module:factory")
-        for button in dialog.findChildren(QPushButton):
-            if button.text() == "Browse…":
-                button.setVisible(False)  # it would browse this machine's files
+        dialog.setWindowTitle(fill(translate("RemoteWindow", "Open model on %1"), self.host))
+        dialog.spec_edit.setPlaceholderText(
+            fill(translate("RemoteWindow", "on %1: example, /path/there/model.pt, package.module:factory"), self.host)
+        )
+        # Browse… is the dialog's one push button of its own (OK/Cancel belong to its button
+        # box); found so, not by its text, which depends on the language.
+        for button in dialog.findChildren(QPushButton, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            button.setVisible(False)  # it would browse this machine's files
         if dialog.exec() == dialogs.OpenModelDialog.DialogCode.Accepted and dialog.spec():
             self.open_model(dialog.spec(), architecture=dialog.architecture())
 
     def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
         """The trust question names the server and the path there."""
+        self.trust_box, self._trust_path = self.opener.ask_trust(path, wanted), path
+        self._retranslate_trust_box()
+
+    def _retranslate_trust_box(self) -> None:
+        """The question's first line and its details, naming the file and the server (it is
+        window-modal: the local window's View › Language may change while it waits)."""
         import html
         from pathlib import PurePosixPath
 
-        box = self.opener.ask_trust(path, wanted)
-        box.setText(
-            f"<b>{html.escape(PurePosixPath(path).name)}</b> on <b>{html.escape(self.host)}</b> needs to run code to load."
-        )
+        import shiboken6
+
+        box, path = self.trust_box, self._trust_path
+        if box is None or path is None or not shiboken6.isValid(box):
+            return
+        box.setText(fill(
+            translate("RemoteWindow", "<b>%1</b> on <b>%2</b> needs to run code to load."),
+            html.escape(PurePosixPath(path).name), html.escape(self.host),
+        ))  # fmt: skip
         box.setDetailedText(f"{self.host}:{path}")
-        self.trust_box = box
 
     def recent_models(self) -> list[str]:
         return []

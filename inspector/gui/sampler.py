@@ -10,6 +10,7 @@ from inspector.core.devices import discovery as devices
 from inspector.core.devices.inventory import DeviceInventory, discover_devices
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.devices.other_processes import OtherProcessesMemory
+from inspector.gui.i18n import translate
 
 log = logging.getLogger(__name__)
 
@@ -51,8 +52,9 @@ class MemorySampler(QObject):
             inventory = discover_devices()
         except Exception:  # discovery promises not to raise; never let the thread die on it
             log.exception("device discovery failed; listing the CPU only")
+            # A note for the Devices panel, in the window's language of the moment.
             inventory = DeviceInventory(
-                (), ("device discovery failed: see the log for details",)
+                (), (translate("MemorySampler", "device discovery failed: see the log for details"),)
             )
         self._device_ids = inventory.ids() or ["cpu"]
         self.inventoryReady.emit(inventory)

@@ -26,6 +26,7 @@ from inspector.core.moves.request import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
 from inspector.core.measure.time_left import TimeLeft
 from inspector.core.vocabulary import BenchMode
+from inspector.gui.i18n import fill, translate
 from inspector.gui.threads import run_abandonable
 
 if TYPE_CHECKING:
@@ -332,7 +333,8 @@ class ModelWorker(QObject):
             results, failures = [], []
             for i, request in enumerate(requests):
                 if self._cancel.is_set():
-                    raise Cancelled("cancelled before the estimate for " + request.device)
+                    text = translate("ModelWorker", "cancelled before the estimate for %1")
+                    raise Cancelled(fill(text, request.device))
                 try:
                     results.append(self.session.fit(request, should_cancel=self._cancel.is_set))
                 except Cancelled:

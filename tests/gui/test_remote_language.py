@@ -1,0 +1,166 @@
+"""The remote window in Simplified Chinese, and back in English, without losing the connection.
+
+Driven as tests/gui/test_remote.py drives it: the "server" is this machine, reached through a
+local agent on a pipe. Needs the compiled catalogue (``tools/update_translations.py`` builds it).
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from PySide6.QtWidgets import QPushButton
+from torch import nn
+
+from inspector import resource_files as rf
+from inspector.core.remote.client import local_agent_command
+from inspector.gui import dialogs, i18n
+from inspector.gui.remote_window import ConnectDialog, RemoteWindow, connect_server
+from tests.warm_python import warm_command
+
+HOST = "gpu-test"
+
+
+def _has_catalogue() -> bool:
+    try:
+        return bool(rf.read_bytes(i18n.catalogue_name(i18n.CHINESE)))
+    except Exception:  # noqa: BLE001 -- missing or unreadable: the test says so
+        return False
+
+
+pytestmark = pytest.mark.skipif(
+    not _has_catalogue(),
+    reason="resources/i18n/inspector_zh_CN.qm is missing: build it with tools/update_translations.py",
+)
+
+
+@pytest.fixture
+def chinese(qapp):
+    """zh_CN installed for the test; English again afterwards, whatever happened."""
+    assert i18n.apply_language(i18n.CHINESE)
+    yield
+    i18n.apply_language(i18n.ENGLISH)
+
+
+@pytest.fixture
+def remote_windows(qtbot):
+    opened: list[RemoteWindow] = []
+    yield opened
+    import shiboken6
+
+    for window in opened:
+        if shiboken6.isValid(window):
+            window.close()
+            assert window.threads_stopped, "a worker thread did not stop within 2 s"
+
+
+def _switch(qtbot, language: str, done) -> None:
+    """Change the language as View › Language does, and wait until ``done()`` (the window
+    hears the change through posted events)."""
+    assert i18n.apply_language(language)
+    qtbot.waitUntil(done, timeout=5_000)
+
+
+def test_connect_dialog_speaks_chinese_and_english_again(chinese, clean_settings, qtbot):
+    dialog = ConnectDialog(clean_settings)
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == "连接服务器"
+    assert dialog._ok.text() == "连接" and dialog._host_label.text() == "主机"
+    assert dialog.command_edit.toolTip().startswith("在本机上启动")
+    assert "ssh -J bastion gpu1 torch-device-inspector agent" in dialog.command_edit.toolTip()  # code stays
+    dialog.host_combo.setCurrentText("gpu1")
+    assert dialog.command() == "ssh gpu1 torch-device-inspector agent"
+
+    _switch(qtbot, i18n.ENGLISH, lambda: dialog.windowTitle() == "Connect to server")
+    assert dialog._ok.text() == "Connect" and dialog._command_label.text() == "Command"
+    assert dialog.command_edit.toolTip().startswith("Started on this machine")
+    assert "torch-device-inspector installed on the server" in dialog._hint.text()
+
+
+def test_remote_window_in_chinese_then_english(chinese, make_window, remote_windows, qtbot, tmp_path, monkeypatch):
+    local = make_window()
+    remote = connect_server(local, HOST, warm_command(local_agent_command()[1:]))
+    remote_windows.append(remote)
+    qtbot.waitUntil(lambda: remote.model_state is not None and remote.busy_task is None, timeout=60_000)
+    qtbot.waitUntil(lambda: remote.agent_info is not None, timeout=10_000)
+
+    # The remote bar, the title, the devices' title: Chinese, naming the host.
+    assert remote.remoteStatus.text().startswith(f"已连接到 {HOST}")
+    assert remote.reconnectButton.text() == "重新连接" and remote.disconnectButton.text() == "断开连接"
+    assert remote.remoteBar.windowTitle() == "服务器"
+    assert remote.devices.parentWidget().title() == f"{HOST} 上的设备"
+    assert remote.windowTitle().startswith(f"{HOST} — ") and "Net" in remote.windowTitle()
+    assert f"连接 {HOST}" in [entry.call for entry in remote.historyView.history.entries()]
+
+    # Help › Lessons stays off here, saying why; the checks that enable commands leave it off.
+    assert not remote.lessonsAction.isEnabled()
+    assert remote.lessonsAction.toolTip() == f"“学习”只在本地窗口中运行：{HOST} 上的代理无法运行这些课程"
+    remote.availability.refresh()
+    remote.action_bar.runsSpin.setValue(10)
+    remote.action_bar.benchmarkButton.click()
+    qtbot.waitUntil(lambda: remote.busy_task is None, timeout=30_000)
+    assert not remote.lessonsAction.isEnabled()
+    assert local.lessonsAction.isEnabled()  # the local window keeps its lessons
+
+    # The open dialog names the server, and hides Browse… whatever its label says.
+    seen = []
+
+    def fake_exec(dialog):
+        seen.append(dialog)
+        return 0
+
+    monkeypatch.setattr(dialogs.OpenModelDialog, "exec", fake_exec)
+    remote.open_model_dialog()
+    (dialog,) = seen
+    assert dialog.windowTitle() == f"在 {HOST} 上打开模型"
+    assert dialog.spec_edit.placeholderText().startswith(f"在 {HOST} 上：")
+    own = [b for b in dialog.findChildren(QPushButton) if b.parent() is dialog]
+    assert own and all(b.isHidden() for b in own)
+    assert any(not b.isHidden() for b in dialog.findChildren(QPushButton) if b.parent() is not dialog)  # Open, Cancel
+    dialog.deleteLater()
+
+    # The trust question names the file and the server, in Chinese, then in English.
+    path = tmp_path / "whole.pt"
+    torch.save(nn.Sequential(nn.Linear(3, 2)), path)
+    remote.open_model(str(path))
+    qtbot.waitUntil(lambda: getattr(remote, "trust_box", None) is not None, timeout=30_000)
+    box = remote.trust_box
+    assert box.text() == f"<b>{HOST}</b> 上的 <b>whole.pt</b> 需要运行代码才能加载。"
+    _switch(qtbot, i18n.ENGLISH, lambda: box.text() == f"<b>whole.pt</b> on <b>{HOST}</b> needs to run code to load.")
+    assert box.detailedText() == f"{HOST}:{path}"
+    box.button(box.StandardButton.No).click()
+    qtbot.waitUntil(lambda: remote.busy_task is None, timeout=10_000)
+
+    # English again: every text of the connection, the model and its history kept.
+    assert remote.remoteStatus.text().startswith(f"Connected to {HOST}")
+    assert remote.devices.parentWidget().title() == f"Devices on {HOST}"
+    assert remote.reconnectButton.text() == "Reconnect" and remote.remoteBar.windowTitle() == "Server"
+    assert remote.lessonsAction.toolTip() == f"The lessons run in the local window: the agent on {HOST} cannot run them"
+    assert not remote.lessonsAction.isEnabled()
+    assert remote.model_state.info.class_name == "Net"
+    assert f"连接 {HOST}" in [entry.call for entry in remote.historyView.history.entries()]  # a row keeps its language
+
+    # A dropped connection in Chinese: the bar and the banner say so, and again in English.
+    _switch(qtbot, i18n.CHINESE, lambda: remote.remoteStatus.text().startswith("已连接到"))
+    remote.link._connection.kill()
+    qtbot.waitUntil(lambda: remote.connection_lost is not None, timeout=10_000)
+    assert remote.remoteStatus.text() == f"与 {HOST} 的连接已中断"
+    assert not remote.errorBanner.isHidden()
+    assert remote.errorBanner.message.text().startswith(f"与 {HOST} 的连接已中断（")
+    assert f"与 {HOST} 的连接" in remote.errorBanner.title.text()
+    assert remote.historyView.history.entries()[-1].result.startswith("已中断：")
+
+    _switch(qtbot, i18n.ENGLISH, lambda: remote.remoteStatus.text() == f"Connection to {HOST} lost")
+    qtbot.waitUntil(
+        lambda: remote.errorBanner.message.text().startswith(f"The connection to {HOST} was lost ("), timeout=5_000
+    )
+    assert f"connection to {HOST}" in remote.errorBanner.title.text() and not remote.errorBanner.isHidden()
+
+    # A benchmark without a connection: the link's own failure, in the language of the moment.
+    _switch(qtbot, i18n.CHINESE, lambda: remote.reconnectButton.text() == "重新连接")
+    remote.action_bar.benchmarkButton.click()
+    qtbot.waitUntil(lambda: remote.busy_task is None, timeout=10_000)
+    assert remote.errorBanner.message.text().startswith(f"未连接到 {HOST}")
+    assert remote.model_state.info.class_name == "Net"  # what was measured stays
+
+    remote.close()
+    assert remote.threads_stopped
