@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 import threading
 
 import pytest
@@ -47,3 +48,39 @@ def test_a_refused_file_fails_with_its_path_and_what_it_wants(qapp, tmp_path):
     assert failure.path == str(path) and "inspector.core.files.models.Net" in failure.wanted
     # Everything it carries is filled in by the worker: no field the window cannot rely on.
     assert [f.name for f in dataclasses.fields(TaskFailure)] == ["task", "call", "failure", "seconds", "path", "wanted"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice values are Linux's")
+def test_a_background_thread_runs_below_the_windows_priority_and_so_do_its_threads(qapp, qtbot):
+    # The window's stalls came from the worker's (and torch's intra-op) threads taking both
+    # cores: a background thread is niced below the GUI thread, and threads it starts inherit it.
+    import os
+    import threading
+
+    from PySide6.QtCore import QObject, Signal, Slot
+
+    from inspector.gui.threads import BACKGROUND_NICE, start_in_thread, stop_threads
+
+    class Probe(QObject):
+        ask = Signal()
+
+        def __init__(self):
+            super().__init__()
+            self.seen = {}
+            self.ask.connect(self.read)
+
+        @Slot()
+        def read(self):
+            self.seen["worker"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+            child = threading.Thread(target=lambda: self.seen.update(child=os.getpriority(os.PRIO_PROCESS, threading.get_native_id())))
+            child.start()
+            child.join()
+
+    gui = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    probe = Probe()
+    thread = start_in_thread(probe, "probe", background=True)
+    probe.ask.emit()
+    qtbot.waitUntil(lambda: "child" in probe.seen, timeout=5000)
+    assert probe.seen["worker"] == min(19, gui + BACKGROUND_NICE) and probe.seen["child"] == probe.seen["worker"]
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == gui  # the window's own is untouched
+    assert stop_threads([thread])
