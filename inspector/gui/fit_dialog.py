@@ -3,13 +3,17 @@
 The dialog only collects the question and shows the answers: the estimate and the proof
 run on the model worker (the sole owner of the model), which the window asks on the
 dialog's behalf. Non-modal, so the window stays usable while it is open.
+
+Its texts are translated (context "FitDialog"); core's findings and failure messages go
+through ``core_text``. It can stay open while the language changes: ``retranslate`` says
+the question, the status and the last answers again.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,18 +37,32 @@ from inspector.core.errors import InputError
 from inspector.core.measure.fit import OPTIMIZERS, FitRequest
 from inspector.core.files.inputs import parse_inputs
 from inspector.core.units import format_bytes
+from inspector.gui.i18n import Retranslates, core_text, fill, translate
 
 COLUMNS = (
-    "Device", "Parameters", "Gradients", "Optimizer state", "Activations", "Estimated peak",
-    "Free", "Fits", "Margin", "Measured peak", "Measured / estimated",
+    QT_TRANSLATE_NOOP("FitDialog", "Device"),
+    QT_TRANSLATE_NOOP("FitDialog", "Parameters"),
+    QT_TRANSLATE_NOOP("FitDialog", "Gradients"),
+    QT_TRANSLATE_NOOP("FitDialog", "Optimizer state"),
+    QT_TRANSLATE_NOOP("FitDialog", "Activations"),
+    QT_TRANSLATE_NOOP("FitDialog", "Estimated peak"),
+    QT_TRANSLATE_NOOP("FitDialog", "Free"),
+    QT_TRANSLATE_NOOP("FitDialog", "Fits"),
+    QT_TRANSLATE_NOOP("FitDialog", "Margin"),
+    QT_TRANSLATE_NOOP("FitDialog", "Measured peak"),
+    QT_TRANSLATE_NOOP("FitDialog", "Measured / estimated"),
+)
+#: The choices (shown text, data): the texts translated where shown, dtype names as they are.
+_DTYPES = (
+    (QT_TRANSLATE_NOOP("FitDialog", "model's dtype"), None),
+    ("float32", "float32"), ("bfloat16", "bfloat16"), ("float16", "float16"), ("float64", "float64"),
 )  # fmt: skip
-_DTYPES = (("model's dtype", None), ("float32", "float32"), ("bfloat16", "bfloat16"), ("float16", "float16"), ("float64", "float64"))
-_MODES = (("train step", "train-step"), ("forward", "forward"))
+_MODES = ((QT_TRANSLATE_NOOP("FitDialog", "train step"), "train-step"), (QT_TRANSLATE_NOOP("FitDialog", "forward"), "forward"))
 _FITS = QColor("#2e7d32")
 _DOES_NOT_FIT = QColor("#c62828")
 
 
-class FitDialog(QDialog):
+class FitDialog(Retranslates, QDialog):
     """Asks one question for every device listed; ``requested`` carries the FitRequests."""
 
     requested = Signal(object)  # tuple[FitRequest, ...]
@@ -53,9 +71,13 @@ class FitDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("fitDialog")
-        self.setWindowTitle("Will it fit?")
         self._devices: list[str] = ["cpu"]
         self._asking = False  # our estimate is running on the worker
+        # What the dialog says, kept so a change of language can say it again: the status
+        # ("hint", "estimating", "cancelling", "outcome", "failure") with its subject, and
+        # the answers shown.
+        self._status: tuple[str, Any] = ("hint", None)
+        self._outcome: Any = None
 
         self.dtypeCombo = QComboBox(self)
         self.dtypeCombo.setObjectName("fitDtypeCombo")
@@ -72,26 +94,24 @@ class FitDialog(QDialog):
             self.modeCombo.addItem(label, value)
         self.inputEdit = QLineEdit(self)
         self.inputEdit.setObjectName("fitInputEdit")
-        self.inputEdit.setPlaceholderText("the model's example input")
-        self.inputEdit.setToolTip("e.g. 1,3,224,224; several inputs separated by ';', each may name a dtype (8,128:int64)")
-        self.measureCheck = QCheckBox("prove it: run one real step where it fits", self)
+        self.measureCheck = QCheckBox(self)
         self.measureCheck.setObjectName("fitMeasureCheck")
         self.measureCheck.setChecked(True)
-        self.estimateButton = QPushButton("Estimate", self)
+        self.estimateButton = QPushButton(self)
         self.estimateButton.setObjectName("fitEstimateButton")
         self.estimateButton.setDefault(True)
         self.estimateButton.clicked.connect(self.ask)
-        self.cancelButton = QPushButton("Cancel", self)
+        self.cancelButton = QPushButton(self)
         self.cancelButton.setObjectName("fitCancelButton")
-        self.cancelButton.setToolTip("Stop the estimate or the proof now (the model is never touched)")
         self.cancelButton.setEnabled(False)
         self.cancelButton.clicked.connect(self.cancel)
 
+        self.form_labels = [QLabel(self) for _ in range(4)]
         form = QFormLayout()
-        form.addRow("dtype", self.dtypeCombo)
-        form.addRow("Optimizer", self.optimizerCombo)
-        form.addRow("Step", self.modeCombo)
-        form.addRow("Input shape", self.inputEdit)
+        form.addRow(self.form_labels[0], self.dtypeCombo)
+        form.addRow(self.form_labels[1], self.optimizerCombo)
+        form.addRow(self.form_labels[2], self.modeCombo)
+        form.addRow(self.form_labels[3], self.inputEdit)
         row = QHBoxLayout()
         row.addWidget(self.measureCheck)
         row.addStretch(1)
@@ -100,14 +120,13 @@ class FitDialog(QDialog):
 
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("fitTable")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setAlternatingRowColors(True)
 
-        self.status = QLabel("Choose the step, then Estimate: nothing is allocated for the estimate.", self)
+        self.status = QLabel(self)
         self.status.setObjectName("fitStatus")
         self.status.setTextFormat(Qt.TextFormat.PlainText)  # model-supplied text stays text
         self.status.setWordWrap(True)
@@ -129,12 +148,40 @@ class FitDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(1120, 380)
         self.set_devices(self._devices)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text again in the language now installed, the answers shown included."""
+        self.setWindowTitle(translate("FitDialog", "Will it fit?"))
+        for index, (label, _value) in enumerate(_DTYPES):
+            self.dtypeCombo.setItemText(index, translate("FitDialog", label))
+        for index, (label, _value) in enumerate(_MODES):
+            self.modeCombo.setItemText(index, translate("FitDialog", label))
+        self.inputEdit.setPlaceholderText(translate("FitDialog", "the model's example input"))
+        self.inputEdit.setToolTip(translate(
+            "FitDialog", "e.g. 1,3,224,224; several inputs separated by ';', each may name a dtype (8,128:int64)"
+        ))  # fmt: skip
+        self.measureCheck.setText(translate("FitDialog", "prove it: run one real step where it fits"))
+        self.estimateButton.setText(translate("FitDialog", "Estimate"))
+        self.cancelButton.setText(translate("FitDialog", "Cancel"))
+        self.cancelButton.setToolTip(
+            translate("FitDialog", "Stop the estimate or the proof now (the model is never touched)")
+        )
+        words = (translate("FitDialog", "dtype"), translate("FitDialog", "Optimizer"), translate("FitDialog", "Step"),
+                 translate("FitDialog", "Input shape"))  # fmt: skip
+        for label, text in zip(self.form_labels, words):
+            label.setText(text)
+        self.table.setHorizontalHeaderLabels([translate("FitDialog", c) for c in COLUMNS])
+        if self._outcome is not None:
+            self._show_rows(self._outcome)
+        self._show_status()
 
     # ----- the question
 
     def set_devices(self, devices: list[str]) -> None:
         """The machine's devices, one row each (answers arrive later)."""
         self._devices = list(devices) or ["cpu"]
+        self._outcome = None  # its rows are cleared: a change of language keeps them so
         self.table.setRowCount(len(self._devices))
         for row, device in enumerate(self._devices):
             self._set_row(row, [device] + ["" for _ in COLUMNS[1:]])
@@ -168,15 +215,14 @@ class FitDialog(QDialog):
         except InputError as exc:
             self.show_failure(exc.message)
             return
-        self.status.setText("Estimating…")
-        self.status.setStyleSheet("")
+        self._say("estimating")
         self.estimateButton.setEnabled(False)
         self._set_asking(True)
         self.requested.emit(requests)
 
     def cancel(self) -> None:
         if self._asking:
-            self.status.setText("Cancelling…")
+            self._say("cancelling")
             self.cancelRequested.emit()
 
     def set_busy(self, busy: bool) -> None:
@@ -198,35 +244,55 @@ class FitDialog(QDialog):
         """A ``workers.FitOutcome``: each device's answer in its row, failures by name."""
         self.estimateButton.setEnabled(True)
         self._set_asking(False)
+        self._outcome = outcome
+        self._show_rows(outcome)
+        self._say("outcome", outcome)
+
+    def _show_rows(self, outcome: Any) -> None:
+        """The answers in their rows, and the findings under the table."""
         notes: list[str] = []
         for result in outcome.results:
             row = self._row_of(result.device)
             self._set_row(row, _cells(result))
             self._colour_verdict(row, result.fits)
-            notes += [f"{result.device}: {n}" for n in result.notes]
+            notes += [fill(translate("FitDialog", "%1: %2"), result.device, core_text(n)) for n in result.notes]
             if result.measured_peak_bytes is None and result.measured_reason:
-                notes.append(f"{result.device}: measured peak — {result.measured_reason}")
+                notes.append(fill(translate("FitDialog", "%1: measured peak — %2"),
+                                  result.device, core_text(result.measured_reason)))  # fmt: skip
         for device, failure in outcome.failures:
             row = self._row_of(device)
-            self._set_row(row, [device, f"failed: {failure.message}"] + ["" for _ in COLUMNS[2:]])
-        first = outcome.results[0] if outcome.results else None
-        if first is not None:
-            shapes = ", ".join("x".join(map(str, s)) for s in first.input_shapes) or "no input"
-            self.status.setText(
-                f"One {first.mode} in {first.dtype} with optimizer {first.optimizer}, input {shapes}: "
-                f"estimated without allocating (FakeTensorMode + MemTracker) in {outcome.seconds:.2f} s."
-            )
-        else:
-            self.status.setText("No device could be estimated.")
-        self.status.setStyleSheet("")
+            failed = fill(translate("FitDialog", "failed: %1"), core_text(failure.message))
+            self._set_row(row, [device, failed] + ["" for _ in COLUMNS[2:]])
         self.notes.setText("\n".join(dict.fromkeys(notes)))
 
     def show_failure(self, message: str) -> None:
+        """Say ``message`` (core's, or the window's) in the status line."""
         self.estimateButton.setEnabled(True)
         self._set_asking(False)
-        self.status.setText(message)
-        # A cancel is the user's own doing, not an error: plain text for it.
-        self.status.setStyleSheet("" if message.startswith("cancelled") else "color: #c62828;")
+        self._say("failure", message)
+
+    def _say(self, what: str, subject: Any = None) -> None:
+        self._status = (what, subject)
+        self._show_status()
+
+    def _show_status(self) -> None:
+        what, subject = self._status
+        style = ""
+        if what == "estimating":
+            text = translate("FitDialog", "Estimating…")
+        elif what == "cancelling":
+            text = translate("FitDialog", "Cancelling…")
+        elif what == "outcome":
+            text = _outcome_text(subject)
+        elif what == "failure":
+            text = core_text(subject)
+            # A cancel is the user's own doing, not an error: plain text for it (core's
+            # messages are English underneath, whatever the window shows).
+            style = "" if str(subject).startswith("cancelled") else "color: #c62828;"
+        else:
+            text = translate("FitDialog", "Choose the step, then Estimate: nothing is allocated for the estimate.")
+        self.status.setText(text)
+        self.status.setStyleSheet(style)
 
     def _row_of(self, device: str) -> int:
         if device not in self._devices:
@@ -242,7 +308,7 @@ class FitDialog(QDialog):
             self.table.setItem(row, column, item)
 
     def _colour_verdict(self, row: int, fits: bool | None) -> None:
-        item = self.table.item(row, COLUMNS.index("Fits"))
+        item = self.table.item(row, COLUMNS.index(QT_TRANSLATE_NOOP("FitDialog", "Fits")))
         if item is not None and fits is not None:
             item.setForeground(_FITS if fits else _DOES_NOT_FIT)
             font = item.font()
@@ -250,11 +316,23 @@ class FitDialog(QDialog):
             item.setFont(font)
 
 
+def _outcome_text(outcome: Any) -> str:
+    """The status line after an answer: the question asked, and how it was estimated."""
+    first = outcome.results[0] if outcome.results else None
+    if first is None:
+        return translate("FitDialog", "No device could be estimated.")
+    shapes = ", ".join("x".join(map(str, s)) for s in first.input_shapes) or translate("FitDialog", "no input")
+    mode = next((translate("FitDialog", label) for label, value in _MODES if value == first.mode), first.mode)
+    text = translate("FitDialog", "One %1 in %2 with optimizer %3, input %4: estimated without allocating "
+                                  "(FakeTensorMode + MemTracker) in %5 s.")  # fmt: skip
+    return fill(text, mode, first.dtype, first.optimizer, shapes, f"{outcome.seconds:.2f}")
+
+
 def _cells(result: Any) -> list[str]:
     if result.fits is None:
-        verdict = "unknown"
+        verdict = translate("FitDialog", "unknown")
     else:
-        verdict = "yes" if result.fits else "NO"
+        verdict = translate("FitDialog", "yes") if result.fits else translate("FitDialog", "NO")
     margin = "—"
     if result.margin_bytes is not None:
         margin = ("" if result.margin_bytes >= 0 else "−") + format_bytes(abs(result.margin_bytes))

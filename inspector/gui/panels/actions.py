@@ -3,14 +3,17 @@
 A control that cannot act right now is disabled, and its tooltip says why. ``.cuda()`` stays
 enabled on a machine without CUDA on purpose: pressing it shows what the tutorial warns
 about, with the move engine's clear message instead of a crash.
+
+Every text is marked for translation (context "ActionBar") and set again by ``retranslate``
+on a change of language, the disabled reasons and the progress bar's idle text included.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -26,16 +29,29 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_SAMPLES, BenchMode, DType
+from inspector.gui.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.tasks import task_label
 
-DTYPE_CHOICES: tuple[tuple[str, str | None], ...] = (("keep dtype", None), *((str(d), str(d)) for d in DType))
+#: The combo boxes' choices: (shown text, data). The shown texts are translated where they are
+#: shown (``translate("ActionBar", label)``); dtype names stay as PyTorch spells them, and the
+#: data (a dtype, a ``BenchMode`` value) never changes with the language.
+DTYPE_CHOICES: tuple[tuple[str, str | None], ...] = (
+    (QT_TRANSLATE_NOOP("ActionBar", "keep dtype"), None), *((str(d), str(d)) for d in DType)
+)
 MODE_CHOICES = tuple((mode.label, str(mode)) for mode in BenchMode)
+#: ``BenchMode.label`` of each mode, marked for translation (core has no Qt).
+MODE_LABELS = (QT_TRANSLATE_NOOP("ActionBar", "forward"), QT_TRANSLATE_NOOP("ActionBar", "train step"))
 #: The same cap as the CLI's --runs: the core keeps every sample of a measurement.
 MAX_RUNS = MAX_SAMPLES
-INPUT_TIP = (
+INPUT_TIP = QT_TRANSLATE_NOOP(
+    "ActionBar",
     "The benchmark's input: a shape such as 1,3,224,224; several inputs separated by ';' "
     "(10,32,512; 20,32,512 for a Transformer's src and tgt), each with an optional :dtype "
-    "(8,128:int64 for token ids). Empty: the model's own example input. Enter starts the benchmark."
+    "(8,128:int64 for token ids). Empty: the model's own example input. Enter starts the benchmark.",
 )
+#: A text the bar shows: as it is, or a function that says it again in the language now
+#: installed (then a change of language renders it again).
+Words = str | Callable[[], str]
 _INVALID_FIELD = "QLineEdit#inputShapeEdit { border: 2px solid #c62828; background: #fdecea; color: #5f2120; }"
 
 
@@ -60,76 +76,112 @@ def pinned_blocker(target: str, model_devices: Sequence[str]) -> str | None:
     """
     kind = target.split(":", 1)[0]
     if kind == "cpu":
-        return "pinning only speeds host-to-GPU copies; no GPU is the target"
+        return translate("ActionBar", "pinning only speeds host-to-GPU copies; no GPU is the target")
     if kind != "cuda":
-        return f"pinning only speeds host-to-CUDA copies; the target is {target}"
+        return fill(translate("ActionBar", "pinning only speeds host-to-CUDA copies; the target is %1"), target)
     if model_devices and "cpu" not in model_devices:
-        return f"pinning only speeds host-to-GPU copies; the model is already on {', '.join(model_devices)}"
+        devices = ", ".join(model_devices)
+        return fill(translate("ActionBar", "pinning only speeds host-to-GPU copies; the model is already on %1"), devices)
     return None
 
 
 _BUSY_WORDS = {
-    "load": "a model is loading",
-    "move": "a move is running",
-    "benchmark": "a benchmark is running",
-    "export": "the report is being written",
-    "report": "the report is being built",
-    "train step": "a training step is running",
+    "load": QT_TRANSLATE_NOOP("ActionBar", "a model is loading"),
+    "move": QT_TRANSLATE_NOOP("ActionBar", "a move is running"),
+    "benchmark": QT_TRANSLATE_NOOP("ActionBar", "a benchmark is running"),
+    "export": QT_TRANSLATE_NOOP("ActionBar", "the report is being written"),
+    "report": QT_TRANSLATE_NOOP("ActionBar", "the report is being built"),
+    "train step": QT_TRANSLATE_NOOP("ActionBar", "a training step is running"),
 }
 
 
 def disabled_reasons(state: ActionState) -> dict[str, str | None]:
-    """For each control, why it is disabled (None: enabled). Kept pure so tests can read it."""
+    """For each control, why it is disabled (None: enabled), in the language now installed.
+    Kept pure so tests can read it."""
     if state.busy_task is not None:
-        busy = f"Not now: {_BUSY_WORDS.get(state.busy_task, state.busy_task)}"
+        words = _BUSY_WORDS.get(state.busy_task)
+        doing = translate("ActionBar", words) if words else task_label(state.busy_task)
         cancellable = state.busy_task in ("move", "benchmark")
         if cancellable:
-            busy += " (Cancel stops it)"
-        reasons = {name: busy for name in ("toDeviceButton", "cudaButton", "cpuButton", "benchmarkButton", "pinnedCheck")}
-        reasons["cancelButton"] = None if cancellable else f"{_BUSY_WORDS.get(state.busy_task, 'this')} cannot be cancelled"
+            busy = fill(translate("ActionBar", "Not now: %1 (Cancel stops it)"), doing)
+        else:
+            busy = fill(translate("ActionBar", "Not now: %1"), doing)
+        reasons: dict[str, str | None] = {
+            name: busy for name in ("toDeviceButton", "cudaButton", "cpuButton", "benchmarkButton", "pinnedCheck")
+        }
+        if cancellable:
+            reasons["cancelButton"] = None
+        elif words:
+            reasons["cancelButton"] = fill(translate("ActionBar", "%1 cannot be cancelled"), translate("ActionBar", words))
+        else:
+            reasons["cancelButton"] = translate("ActionBar", "this cannot be cancelled")
         return reasons
-    no_model = None if state.has_model else "No model is loaded (File › Open model…)"
+    no_model = None if state.has_model else translate("ActionBar", "No model is loaded (File › Open model…)")
+    benchmark_blocker = core_text(state.benchmark_blocker) if state.benchmark_blocker is not None else None
+    pinned = core_text(state.pinned_blocker) if state.pinned_blocker is not None else None
     return {
         "toDeviceButton": no_model,
         "cudaButton": no_model,
         "cpuButton": no_model,
-        "benchmarkButton": no_model or state.benchmark_blocker,
-        "pinnedCheck": no_model or state.pinned_blocker,
-        "cancelButton": "Nothing to cancel: no move or benchmark is running",
+        "benchmarkButton": no_model or benchmark_blocker,
+        "pinnedCheck": no_model or pinned,
+        "cancelButton": translate("ActionBar", "Nothing to cancel: no move or benchmark is running"),
     }
 
 
-class ActionBar(QWidget):
+def enabled_tip(name: str) -> str:
+    """The tooltip of the control ``name`` while it is enabled, in the language now installed."""
+    return translate("ActionBar", ActionBar.ENABLED_TIPS[name])
+
+
+class ActionBar(Retranslates, QWidget):
     """Two groups side by side: Move (target, dtype, pinned, three calls) and Measure; then Cancel."""
 
+    #: Emitted after a change of language has set the bar's texts again: whoever adds to its
+    #: tooltips (the move buttons' prices) says them again then.
+    retranslated = Signal()
+
+    #: Each control's tooltip while it is enabled (English, marked; ``enabled_tip`` translates).
     ENABLED_TIPS = {
-        "toDeviceButton": "model.to(device, dtype): works on every machine when device falls back to the CPU",
-        "cudaButton": "model.cuda(): needs a CUDA GPU; on a machine without one you will see why .to(device) is preferred",
-        "cpuButton": "model.cpu(): bring every tensor back to the CPU",
-        "benchmarkButton": "Time the model on its current device (warm-up first; every sample kept)",
-        "cancelButton": "Stop the running move (it rolls back) or benchmark (between samples)",
-        "pinnedCheck": (
+        "toDeviceButton": QT_TRANSLATE_NOOP(
+            "ActionBar", "model.to(device, dtype): works on every machine when device falls back to the CPU"
+        ),
+        "cudaButton": QT_TRANSLATE_NOOP(
+            "ActionBar", "model.cuda(): needs a CUDA GPU; on a machine without one you will see why .to(device) is preferred"
+        ),
+        "cpuButton": QT_TRANSLATE_NOOP("ActionBar", "model.cpu(): bring every tensor back to the CPU"),
+        "benchmarkButton": QT_TRANSLATE_NOOP(
+            "ActionBar", "Time the model on its current device (warm-up first; every sample kept)"
+        ),
+        "cancelButton": QT_TRANSLATE_NOOP(
+            "ActionBar", "Stop the running move (it rolls back) or benchmark (between samples)"
+        ),
+        "pinnedCheck": QT_TRANSLATE_NOOP(
+            "ActionBar",
             "Pin the host tensors (page-locked memory) and copy with non_blocking=True, for .to(device) "
-            "and .cuda(): compare the GB/s with an unpinned move to see whether pinning pays here"
+            "and .cuda(): compare the GB/s with an unpinned move to see whether pinning pays here",
         ),
     }
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
+        # What the bar shows, kept so a change of language can say it again.
+        self._state: ActionState | None = None
+        self._input_problem: str | None = None
+        self._progress: Words = ""
+
         self.targetDeviceCombo = QComboBox(self)
         self.targetDeviceCombo.setObjectName("targetDeviceCombo")
-        self.targetDeviceCombo.setToolTip("The device .to(device) moves to (selecting a row in the device table sets it)")
         self.targetDeviceCombo.setMinimumContentsLength(8)
         self.targetDeviceCombo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.targetDeviceCombo.addItem("cpu", "cpu")
 
         self.dtypeCombo = QComboBox(self)
         self.dtypeCombo.setObjectName("dtypeCombo")
-        self.dtypeCombo.setToolTip("Cast floating-point tensors while moving (only .to() can cast)")
         for label, value in DTYPE_CHOICES:
             self.dtypeCombo.addItem(label, value)
 
-        self.pinnedCheck = QCheckBox("pinned", self)
+        self.pinnedCheck = QCheckBox(self)
         self.pinnedCheck.setObjectName("pinnedCheck")
 
         self.toDeviceButton = self._button(".to(device)", "toDeviceButton")
@@ -139,7 +191,6 @@ class ActionBar(QWidget):
         self.inputShapeEdit = QLineEdit(self)
         self.inputShapeEdit.setObjectName("inputShapeEdit")
         self.inputShapeEdit.setClearButtonEnabled(True)
-        self.inputShapeEdit.setToolTip(INPUT_TIP)
         self.inputShapeEdit.setMinimumWidth(130)
         # Why the text in the field is not an input: shown under it, in words, while it is wrong.
         self.inputShapeProblem = QLabel(self)
@@ -151,7 +202,6 @@ class ActionBar(QWidget):
 
         self.modeCombo = QComboBox(self)
         self.modeCombo.setObjectName("modeCombo")
-        self.modeCombo.setToolTip("forward: inference only; train step: forward + backward + optimizer step on a copy")
         for label, value in MODE_CHOICES:
             self.modeCombo.addItem(label, value)
 
@@ -159,35 +209,28 @@ class ActionBar(QWidget):
         self.runsSpin.setObjectName("runsSpin")
         self.runsSpin.setRange(1, MAX_RUNS)
         self.runsSpin.setValue(DEFAULT_RUNS)
-        self.runsSpin.setToolTip(
-            f"Timed samples after the warm-up (at most {MAX_RUNS:,}; a run stops after "
-            f"{MAX_MEASURE_SECONDS:,g} s, with a note in the history)"
-        )
         self.runsSpin.setGroupSeparatorShown(True)
 
-        self.perModuleCheck = QCheckBox("per module", self)
+        self.perModuleCheck = QCheckBox(self)
         self.perModuleCheck.setObjectName("perModuleCheck")
-        self.perModuleCheck.setToolTip(
-            "After the plain measurement, time every module (hooks on each call, a second run): "
-            "fills the Time, % of forward, Output shape and FLOPs columns of the model tree"
-        )
 
-        self.benchmarkButton = self._button("Benchmark", "benchmarkButton")
-        self.cancelButton = self._button("Cancel", "cancelButton")
+        self.benchmarkButton = self._button("", "benchmarkButton")
+        self.cancelButton = self._button("", "cancelButton")
 
         self.progressBar = _ElidedProgressBar(self)
         self.progressBar.setObjectName("progressBar")
         self.progressBar.setRange(0, 1000)
         self.progressBar.setValue(0)
         self.progressBar.setTextVisible(True)
-        self.progressBar.setFormat("idle")
         self.progressBar.setMinimumWidth(140)
 
-        move = QGroupBox("Move the model", self)
+        self.moveGroup = move = QGroupBox(self)
+        self.targetLabel = QLabel(move)
+        self.dtypeLabel = QLabel(move)
         grid = QGridLayout(move)
-        grid.addWidget(QLabel("Target"), 0, 0)
+        grid.addWidget(self.targetLabel, 0, 0)
         grid.addWidget(self.targetDeviceCombo, 0, 1)
-        grid.addWidget(QLabel("dtype"), 0, 2)
+        grid.addWidget(self.dtypeLabel, 0, 2)
         grid.addWidget(self.dtypeCombo, 0, 3)
         grid.addWidget(self.pinnedCheck, 0, 4)
         buttons = QHBoxLayout()
@@ -203,13 +246,16 @@ class ActionBar(QWidget):
         self.movePriceLabel.hide()
         grid.addWidget(self.movePriceLabel, 2, 0, 1, 5)
 
-        measure = QGroupBox("Measure latency", self)
+        self.measureGroup = measure = QGroupBox(self)
+        self.inputShapeLabel = QLabel(measure)
+        self.modeLabel = QLabel(measure)
+        self.runsLabel = QLabel(measure)
         grid = QGridLayout(measure)
-        grid.addWidget(QLabel("Input shape"), 0, 0)
+        grid.addWidget(self.inputShapeLabel, 0, 0)
         grid.addWidget(self.inputShapeEdit, 0, 1)
-        grid.addWidget(QLabel("Mode"), 0, 2)
+        grid.addWidget(self.modeLabel, 0, 2)
         grid.addWidget(self.modeCombo, 0, 3)
-        grid.addWidget(QLabel("Runs"), 0, 4)
+        grid.addWidget(self.runsLabel, 0, 4)
         grid.addWidget(self.runsSpin, 0, 5)
         # "per module" sits under Mode rather than after Runs: a seventh column made the
         # window wider than a 1024-pixel screen.
@@ -224,6 +270,51 @@ class ActionBar(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(move)
         layout.addWidget(measure, 1)
+        self._progress = _idle
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Set every text again in the language now installed (see ``Retranslates``)."""
+        self.moveGroup.setTitle(translate("ActionBar", "Move the model"))
+        self.targetLabel.setText(translate("ActionBar", "Target"))
+        self.dtypeLabel.setText(translate("ActionBar", "dtype"))
+        self.measureGroup.setTitle(translate("ActionBar", "Measure latency"))
+        self.inputShapeLabel.setText(translate("ActionBar", "Input shape"))
+        self.modeLabel.setText(translate("ActionBar", "Mode"))
+        self.runsLabel.setText(translate("ActionBar", "Runs"))
+        self.pinnedCheck.setText(translate("ActionBar", "pinned"))
+        self.perModuleCheck.setText(translate("ActionBar", "per module"))
+        self.benchmarkButton.setText(translate("ActionBar", "Benchmark"))
+        self.cancelButton.setText(translate("ActionBar", "Cancel"))
+        for index, (label, _value) in enumerate(DTYPE_CHOICES):
+            self.dtypeCombo.setItemText(index, translate("ActionBar", label))
+        for index, (label, _value) in enumerate(MODE_CHOICES):
+            self.modeCombo.setItemText(index, translate("ActionBar", label))
+        self.targetDeviceCombo.setToolTip(
+            translate("ActionBar", "The device .to(device) moves to (selecting a row in the device table sets it)")
+        )
+        self.dtypeCombo.setToolTip(translate("ActionBar", "Cast floating-point tensors while moving (only .to() can cast)"))
+        self.modeCombo.setToolTip(
+            translate("ActionBar", "forward: inference only; train step: forward + backward + optimizer step on a copy")
+        )
+        self.runsSpin.setToolTip(fill(
+            translate("ActionBar", "Timed samples after the warm-up (at most %1; a run stops after %2 s, "
+                                   "with a note in the history)"),
+            f"{MAX_RUNS:,}", f"{MAX_MEASURE_SECONDS:,g}",
+        ))  # fmt: skip
+        self.perModuleCheck.setToolTip(translate(
+            "ActionBar",
+            "After the plain measurement, time every module (hooks on each call, a second run): "
+            "fills the Time, % of forward, Output shape and FLOPs columns of the model tree",
+        ))  # fmt: skip
+        self._show_input_problem()
+        self.progressBar.setFormat(_say(self._progress))
+        if self._state is not None:
+            self.apply(self._state)
+        else:
+            for name in self.ENABLED_TIPS:
+                getattr(self, name).setToolTip(enabled_tip(name))
+        self.retranslated.emit()
 
     def _button(self, text: str, name: str) -> QPushButton:
         button = QPushButton(text, self)
@@ -233,10 +324,11 @@ class ActionBar(QWidget):
     # ----- state
 
     def apply(self, state: ActionState) -> None:
+        self._state = state
         for name, reason in disabled_reasons(state).items():
             control: QWidget = getattr(self, name)
             control.setEnabled(reason is None)
-            control.setToolTip(self.ENABLED_TIPS[name] if reason is None else reason)
+            control.setToolTip(enabled_tip(name) if reason is None else reason)
         editable = state.busy_task is None
         for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin):
             widget.setEnabled(editable)
@@ -281,28 +373,48 @@ class ActionBar(QWidget):
         return self.inputShapeEdit.text().strip()
 
     def show_input_problem(self, problem: str | None) -> None:
-        """Mark the input field as wrong (red, with the reason under it), or as fine."""
+        """Mark the input field as wrong (red, with the reason under it), or as fine.
+        ``problem`` may be core's text (``core_text`` says it in the window's language)."""
+        self._input_problem = problem
+        self._show_input_problem()
+
+    def _show_input_problem(self) -> None:
+        problem = core_text(self._input_problem) if self._input_problem is not None else None
         wrong = problem is not None
         if self.inputShapeEdit.property("invalid") != wrong:
             self.inputShapeEdit.setProperty("invalid", wrong)
             self.inputShapeEdit.setStyleSheet(_INVALID_FIELD if wrong else "")
         self.inputShapeProblem.setText(problem or "")
         self.inputShapeProblem.setVisible(wrong)
-        self.inputShapeEdit.setToolTip(f"{problem}\n\n{INPUT_TIP}" if wrong else INPUT_TIP)
+        tip = translate("ActionBar", INPUT_TIP)
+        self.inputShapeEdit.setToolTip(f"{problem}\n\n{tip}" if wrong else tip)
 
-    def show_progress(self, fraction: float | None, text: str) -> None:
-        """``fraction`` None: busy without a measure of progress (a load)."""
+    def show_progress(self, fraction: float | None, text: Words) -> None:
+        """``fraction`` None: busy without a measure of progress (a load). ``text``: a string,
+        or a function that says it again when the language changes."""
         if fraction is None:
             self.progressBar.setRange(0, 0)
         else:
             self.progressBar.setRange(0, 1000)
             self.progressBar.setValue(round(1000 * fraction))
-        self.progressBar.setFormat(text)
+        self._progress = text
+        self.progressBar.setFormat(_say(text))
 
-    def show_idle(self, text: str = "idle") -> None:
+    def show_idle(self, text: Words | None = None) -> None:
+        """The bar at rest, saying ``text`` (a string, or a function that says it again when
+        the language changes); None: "idle"."""
         self.progressBar.setRange(0, 1000)
         self.progressBar.setValue(0)
-        self.progressBar.setFormat(text)
+        self._progress = text if text is not None else _idle
+        self.progressBar.setFormat(_say(self._progress))
+
+
+def _say(words: Words) -> str:
+    return words() if callable(words) else words
+
+
+def _idle() -> str:
+    return translate("ActionBar", "idle")
 
 
 class _ElidedProgressBar(QProgressBar):

@@ -1,34 +1,42 @@
-"""The code view: the PyTorch code equivalent to the last action, to copy into a script."""
+"""The code view: the PyTorch code equivalent to the last action, to copy into a script.
+
+The code stays as it is in every language; the caption, button and placeholder are
+translated (context "CodePanel") and set again on a change of language.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from collections.abc import Callable
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
+from inspector.gui.i18n import Retranslates, translate
 from inspector.gui.plain_text import plain_label
 
-PLACEHOLDER = "The PyTorch code for your last move or benchmark appears here."
+PLACEHOLDER = QT_TRANSLATE_NOOP("CodePanel", "The PyTorch code for your last move or benchmark appears here.")
 
 
-class CodePanel(QWidget):
+class CodePanel(Retranslates, QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.caption = plain_label(QLabel("Equivalent PyTorch code", self))
+        # The caption shown: "" for the default one, a string, or a function that says it
+        # again in the language now installed.
+        self._caption: str | Callable[[], str] = ""
+        self.caption = plain_label(QLabel(self))
         # A long call in the caption wraps rather than widening the panel (it would push
         # the splitter and squeeze the History beside it).
         self.caption.setWordWrap(True)
         self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.copy_button = QPushButton("Copy", self)
+        self.copy_button = QPushButton(self)
         self.copy_button.setObjectName("copyCodeButton")
-        self.copy_button.setToolTip("Copy the code to the clipboard")
         self.copy_button.setEnabled(False)
         self.copy_button.clicked.connect(self.copy)
 
         self.view = QPlainTextEdit(self)
         self.view.setObjectName("codeView")
         self.view.setReadOnly(True)
-        self.view.setPlaceholderText(PLACEHOLDER)
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         # Read-only text is mouse-selectable by default; add the keyboard (Ctrl+A, Ctrl+C).
@@ -43,11 +51,25 @@ class CodePanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.view, 1)
+        self.retranslate()
 
-    def show_code(self, code: str, caption: str = "") -> None:
+    def retranslate(self) -> None:
+        self.copy_button.setText(translate("CodePanel", "Copy"))
+        self.copy_button.setToolTip(translate("CodePanel", "Copy the code to the clipboard"))
+        self.view.setPlaceholderText(translate("CodePanel", PLACEHOLDER))
+        self._show_caption()
+
+    def show_code(self, code: str, caption: str | Callable[[], str] = "") -> None:
+        """Show ``code`` under ``caption`` (a string, or a function that says it again when
+        the language changes; "": the default caption)."""
         self.view.setPlainText(code)
-        self.caption.setText(caption or "Equivalent PyTorch code")
+        self._caption = caption
+        self._show_caption()
         self.copy_button.setEnabled(bool(code))
+
+    def _show_caption(self) -> None:
+        caption = self._caption() if callable(self._caption) else self._caption
+        self.caption.setText(caption or translate("CodePanel", "Equivalent PyTorch code"))
 
     def code(self) -> str:
         return self.view.toPlainText()

@@ -1,11 +1,15 @@
-"""The devices panel: one row per device with a live memory bar, and why no GPU is listed."""
+"""The devices panel: one row per device with a live memory bar, and why no GPU is listed.
+
+Titles, tooltips and states are translated (context "DevicesPanel") when shown; device ids,
+names (the driver's) and figures stay as they are. Core's notes go through ``core_text``.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any, Sequence
 
-from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.units import format_bytes
+from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.panels.table_model import HeaderedTableModel
 from inspector.gui.plots.theme import device_colour
 from inspector.gui.plain_text import plain_label, plain_tooltip
@@ -31,6 +36,26 @@ MEMORY_ROLE = Qt.ItemDataRole.UserRole + 1
 DEVICE_ID_ROLE = Qt.ItemDataRole.UserRole + 2
 
 _swatches: dict[str, QIcon] = {}
+
+#: The words for core's device details (``DeviceSnapshot.details`` keys) in the row's tooltip;
+#: a key not listed shows as it is, its underscores as spaces.
+DETAIL_LABELS = {
+    "cores": QT_TRANSLATE_NOOP("DevicesPanel", "cores"),
+    "physical_cores": QT_TRANSLATE_NOOP("DevicesPanel", "physical cores"),
+    "torch_threads": QT_TRANSLATE_NOOP("DevicesPanel", "torch threads"),
+    "architecture": QT_TRANSLATE_NOOP("DevicesPanel", "architecture"),
+    "vector_capability": QT_TRANSLATE_NOOP("DevicesPanel", "vector capability"),
+    "compute_capability": QT_TRANSLATE_NOOP("DevicesPanel", "compute capability"),
+    "multiprocessors": QT_TRANSLATE_NOOP("DevicesPanel", "multiprocessors"),
+    "memory_source": QT_TRANSLATE_NOOP("DevicesPanel", "memory source"),
+    "driver_version": QT_TRANSLATE_NOOP("DevicesPanel", "driver version"),
+    "driver_allocated_bytes": QT_TRANSLATE_NOOP("DevicesPanel", "driver allocated bytes"),
+    "unified_memory": QT_TRANSLATE_NOOP("DevicesPanel", "unified memory"),
+    "recommended_max_bytes": QT_TRANSLATE_NOOP("DevicesPanel", "recommended max bytes"),
+    "max_compute_units": QT_TRANSLATE_NOOP("DevicesPanel", "max compute units"),
+    "gpu_eu_count": QT_TRANSLATE_NOOP("DevicesPanel", "GPU EU count"),
+    "platform_name": QT_TRANSLATE_NOOP("DevicesPanel", "platform name"),
+}
 
 
 def device_swatch(device: str) -> QIcon:
@@ -51,14 +76,20 @@ def device_swatch(device: str) -> QIcon:
 
 def gib_text(used: int | None, total: int | None) -> str:
     if used is None or total is None or total <= 0:
-        return format_bytes(used) if used is not None else "unknown"
+        return format_bytes(used) if used is not None else translate("DevicesPanel", "unknown")
     return f"{used / GIB:.1f} / {total / GIB:.1f} GiB ({100 * used / total:.0f}%)"
 
 
 class DeviceTableModel(HeaderedTableModel):
     """Rows: the devices of the last discovery; memory columns follow the latest readings."""
 
-    HEADERS = ("Device", "Name", "Memory used / total", "This process")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("DevicesPanel", "Device"),
+        QT_TRANSLATE_NOOP("DevicesPanel", "Name"),
+        QT_TRANSLATE_NOOP("DevicesPanel", "Memory used / total"),
+        QT_TRANSLATE_NOOP("DevicesPanel", "This process"),
+    )
+    HEADER_CONTEXT = "DevicesPanel"
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -126,14 +157,18 @@ class DeviceTableModel(HeaderedTableModel):
 
     def _tooltip(self, snap: Any) -> str:
         used, total, own = self._memory(snap)
-        lines = [f"{snap.id}: {snap.name}", f"memory used: {gib_text(used, total)}"]
-        own_label = "this process (RSS)" if snap.type == "cpu" else "allocated by this process"
-        lines.append(f"{own_label}: {format_bytes(own)}")
+        lines = [f"{snap.id}: {snap.name}", fill(translate("DevicesPanel", "memory used: %1"), gib_text(used, total))]
+        if snap.type == "cpu":
+            lines.append(fill(translate("DevicesPanel", "this process (RSS): %1"), format_bytes(own)))
+        else:
+            lines.append(fill(translate("DevicesPanel", "allocated by this process: %1"), format_bytes(own)))
         if snap.reserved_bytes is not None:
-            lines.append(f"reserved by this process: {format_bytes(snap.reserved_bytes)}")
+            lines.append(fill(translate("DevicesPanel", "reserved by this process: %1"), format_bytes(snap.reserved_bytes)))
         for key, value in snap.details.items():
             text = value if isinstance(value, (str, int, float)) else json.dumps(value)
-            lines.append(f"{key.replace('_', ' ')}: {text}")
+            label = DETAIL_LABELS.get(key)
+            name = translate("DevicesPanel", label) if label else key.replace("_", " ")
+            lines.append(fill(translate("DevicesPanel", "%1: %2"), name, text))
         return "\n".join(lines)
 
 
@@ -182,7 +217,7 @@ def _fill_colour(fraction: float) -> QColor:
     return QColor("#81c784")
 
 
-class DevicesPanel(QWidget):
+class DevicesPanel(Retranslates, QWidget):
     """The device table and the note saying why no accelerator is listed."""
 
     deviceSelected = Signal(str)
@@ -222,6 +257,11 @@ class DevicesPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.table)
         layout.addWidget(self.note)
+        self._notes: list[str] = []  # core's, kept to say them again in another language
+
+    def retranslate(self) -> None:
+        self.model.retranslate()
+        self._show_notes()
 
     def _fit_rows(self) -> None:
         """Rows as tall as their wrapped name (a handful of rows: cheap)."""
@@ -234,9 +274,12 @@ class DevicesPanel(QWidget):
     def set_inventory(self, inventory: Any) -> None:
         self.model.set_inventory(inventory)
         self._fit_rows()
-        notes = list(inventory.notes)
-        self.note.setText("\n".join(_sentence(n) for n in notes))
-        self.note.setVisible(bool(notes))
+        self._notes = list(inventory.notes)
+        self._show_notes()
+
+    def _show_notes(self) -> None:
+        self.note.setText("\n".join(_sentence(core_text(n)) for n in self._notes))
+        self.note.setVisible(bool(self._notes))
 
     def set_readings(self, readings: Sequence[Any]) -> None:
         self.model.set_readings(readings)

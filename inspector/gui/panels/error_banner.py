@@ -2,11 +2,17 @@
 
 It never blocks the window: the user reads it, opens the details if they want, and keeps
 working. Every failure shown here also lands in the history.
+
+Its title per failure kind and its buttons are translated (context "ErrorBanner"); core's
+message goes through ``core_text``; the details (PyTorch's own message and traceback) stay
+as they are. A change of language says the failure shown again.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from collections.abc import Callable
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFrame,
@@ -21,22 +27,29 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.errors import Failure
+from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.plain_text import plain_label
+from inspector.gui.tasks import task_label
 
 #: Headings per failure kind; anything else is just "Error".
 _TITLES = {
-    "device": "Device not available",
-    "oom": "Out of memory",
-    "input": "Input problem",
-    "load": "Could not load the model",
-    "architecture": "Could not load the model: its architecture is needed",
-    "untrusted": "File not loaded: it needs to run code",
-    "disconnected": "Connection to the server lost",
-    "error": "Error",
+    "device": QT_TRANSLATE_NOOP("ErrorBanner", "Device not available"),
+    "oom": QT_TRANSLATE_NOOP("ErrorBanner", "Out of memory"),
+    "input": QT_TRANSLATE_NOOP("ErrorBanner", "Input problem"),
+    "load": QT_TRANSLATE_NOOP("ErrorBanner", "Could not load the model"),
+    "architecture": QT_TRANSLATE_NOOP("ErrorBanner", "Could not load the model: its architecture is needed"),
+    "untrusted": QT_TRANSLATE_NOOP("ErrorBanner", "File not loaded: it needs to run code"),
+    "disconnected": QT_TRANSLATE_NOOP("ErrorBanner", "Connection to the server lost"),
+    "error": QT_TRANSLATE_NOOP("ErrorBanner", "Error"),
 }
 
 
-class ErrorBanner(QFrame):
+def banner_title(kind: str) -> str:
+    """The heading for a failure of ``kind``, in the language now installed."""
+    return translate("ErrorBanner", _TITLES.get(kind, _TITLES["error"]))
+
+
+class ErrorBanner(Retranslates, QFrame):
     """Hidden until ``show_failure``; the close button hides it again."""
 
     dismissed = Signal()
@@ -52,6 +65,8 @@ class ErrorBanner(QFrame):
             "QFrame#errorBanner QToolButton { color: #5f2120; }"
         )
         self.failure: Failure | None = None
+        # What the failure was about: a task, a call, or a function that says it again.
+        self._context: str | Callable[[], str] = ""
 
         icon = QLabel(self)
         icon.setPixmap(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical).pixmap(24, 24))
@@ -71,15 +86,12 @@ class ErrorBanner(QFrame):
 
         self.details_button = QToolButton(self)
         self.details_button.setObjectName("errorBannerDetailsButton")
-        self.details_button.setText("Details")
         self.details_button.setCheckable(True)
-        self.details_button.setToolTip("Show or hide the technical details")
         self.details_button.toggled.connect(self._toggle_details)
 
         self.close_button = QToolButton(self)
         self.close_button.setObjectName("errorBannerCloseButton")
         self.close_button.setText("✕")
-        self.close_button.setToolTip("Hide this message (it stays in the history)")
         self.close_button.clicked.connect(self.dismiss)
 
         self.details = QPlainTextEdit(self)
@@ -105,6 +117,15 @@ class ErrorBanner(QFrame):
         layout.addWidget(self.details)
         self.setVisible(False)
         self._anchor: QWidget | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.details_button.setText(translate("ErrorBanner", "Details"))
+        self.details_button.setToolTip(translate("ErrorBanner", "Show or hide the technical details"))
+        self.close_button.setToolTip(translate("ErrorBanner", "Hide this message (it stays in the history)"))
+        if self.failure is not None:
+            self._show_texts()
+            self.place()
 
     def overlay(self, anchor: QWidget) -> None:
         """Float over the top of ``anchor`` (a sibling in the same parent) instead of taking
@@ -134,11 +155,12 @@ class ErrorBanner(QFrame):
         self.setGeometry(anchor.x(), anchor.y(), width, min(height, max(60, anchor.height())))
         self.raise_()
 
-    def show_failure(self, failure: Failure, context: str = "") -> None:
+    def show_failure(self, failure: Failure, context: str | Callable[[], str] = "") -> None:
+        """Show ``failure``; ``context`` (a task such as "move", a call, or a function that
+        says it again when the language changes) follows the title."""
         self.failure = failure
-        title = _TITLES.get(failure.kind, "Error")
-        self.title.setText(f"{title} — {context}" if context else title)
-        self.message.setText(failure.message)
+        self._context = context
+        self._show_texts()
         self.details.setPlainText(failure.detail)
         # As tall as the text needs, up to about eight lines; then it scrolls.
         lines = min(8, max(1, failure.detail.strip().count("\n") + 1))
@@ -149,6 +171,15 @@ class ErrorBanner(QFrame):
         self.details.setVisible(False)
         self.setVisible(True)
         self.place()
+
+    def _show_texts(self) -> None:
+        failure = self.failure
+        if failure is None:
+            return
+        title = banner_title(failure.kind)
+        context = self._context() if callable(self._context) else task_label(self._context)
+        self.title.setText(fill(translate("ErrorBanner", "%1 — %2"), title, context) if context else title)
+        self.message.setText(core_text(failure.message))
 
     def dismiss(self) -> None:
         self.setVisible(False)

@@ -1,4 +1,8 @@
-"""The history: every load, move, measurement and export, with its outcome."""
+"""The history: every load, move, measurement and export, with its outcome.
+
+The column titles follow the window's language (context "HistoryView"); a row stays in the
+language it was written in, as a log does.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,12 @@ import datetime as _dt
 from dataclasses import dataclass
 from typing import Protocol
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from inspector.core.units import format_gbps, format_seconds
+from inspector.gui.i18n import Retranslates
 from inspector.gui.panels.table_model import HeaderedTableModel
 from inspector.gui.plain_text import plain_tooltip
 
@@ -36,7 +41,14 @@ class History(Protocol):
 
 
 class HistoryModel(HeaderedTableModel):
-    HEADERS = ("Time", "Call", "Seconds", "GB/s", "Result")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("HistoryView", "Time"),
+        QT_TRANSLATE_NOOP("HistoryView", "Call"),
+        QT_TRANSLATE_NOOP("HistoryView", "Seconds"),
+        "GB/s",  # a unit: the same in every language
+        QT_TRANSLATE_NOOP("HistoryView", "Result"),
+    )
+    HEADER_CONTEXT = "HistoryView"
     TIME, CALL, SECONDS, GBPS, RESULT = range(5)
 
     def __init__(self, parent=None) -> None:
@@ -84,7 +96,7 @@ def _gbps_text(gbps: float | None) -> str:
     return format_gbps(gbps)  # the reports' words: "< 0.01", "—"
 
 
-class HistoryView(QTableView):
+class HistoryView(Retranslates, QTableView):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("historyView")
@@ -105,6 +117,9 @@ class HistoryView(QTableView):
         header.setSectionResizeMode(HistoryModel.CALL, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(HistoryModel.RESULT, QHeaderView.ResizeMode.Stretch)
         self.history.rowsInserted.connect(lambda *_: self.scrollToBottom())
+
+    def retranslate(self) -> None:
+        self.history.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(HistoryModel.HEADERS) - 1)
 
     def add(self, entry: HistoryEntry) -> None:
         self.history.append(entry)

@@ -4,6 +4,12 @@ pattern it matches with), and the widest texts a column must fit.
 
 ``parameter_model`` answers Qt's ``data()`` from these; tests read them without a
 QApplication. Rows are ``parameter_tree`` nodes.
+
+The words are marked for translation (context "ParameterCells") with a local
+``QT_TRANSLATE_NOOP``, which pyside6-lupdate knows by name: no Qt here. Each function that
+makes a text takes ``tr``, which turns a marked text (or one of core's) into the words shown:
+the Qt model passes its translation; the default keeps the English text. A sentence with a
+value in it is one marked text with ``%1``… (``_fill``), so a translation may reorder it.
 """
 
 from __future__ import annotations
@@ -15,18 +21,59 @@ from inspector.core.report.modules import format_flops
 from inspector.core.units import format_bytes, format_ms
 from inspector.gui.panels.parameter_tree import Node, PlacementTree, module_path
 
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 -- the name pyside6-lupdate looks for
+    """Marks ``text`` for translation in ``context``; the Qt model translates it when shown."""
+    return text
+
+
+#: Turns a marked text of this module (or a text of core's) into the words shown.
+Tr = Callable[[str], str]
+
+
+def english(text: str) -> str:
+    """The ``tr`` without a translation: the text as written."""
+    return text
+
+
+def _fill(text: str, *args: object) -> str:
+    """Qt's ``%1``… placeholders replaced in order (``i18n.fill``, which needs Qt)."""
+    for number in range(len(args), 0, -1):  # %10 before %1
+        text = text.replace(f"%{number}", str(args[number - 1]))
+    return text
+
+
 KIND_LABELS = {
-    "parameter": "parameter",
-    "buffer": "buffer",
-    "grad": "gradient",
-    "optimizer_state": "optimizer state",
+    "parameter": QT_TRANSLATE_NOOP("ParameterCells", "parameter"),
+    "buffer": QT_TRANSLATE_NOOP("ParameterCells", "buffer"),
+    "grad": QT_TRANSLATE_NOOP("ParameterCells", "gradient"),
+    "optimizer_state": QT_TRANSLATE_NOOP("ParameterCells", "optimizer state"),
 }
+SCALAR = QT_TRANSLATE_NOOP("ParameterCells", "scalar")  # the shape of a 0-d tensor
+
+
+def kind_text(kind: str, tr: Tr = english) -> str:
+    """A tensor row's kind in words ("gradient"); an unknown kind as it is."""
+    label = KIND_LABELS.get(kind)
+    return tr(label) if label else kind
 
 
 class Columns:
     """The tree's columns by index, in the model's own order (the panel shows them in another)."""
 
-    HEADERS = ("Name", "Kind", "Shape", "Dtype", "Device", "Size", "Grad", "Time", "% of forward", "Output shape", "FLOPs")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("ParameterCells", "Name"),
+        QT_TRANSLATE_NOOP("ParameterCells", "Kind"),
+        QT_TRANSLATE_NOOP("ParameterCells", "Shape"),
+        QT_TRANSLATE_NOOP("ParameterCells", "Dtype"),
+        QT_TRANSLATE_NOOP("ParameterCells", "Device"),
+        QT_TRANSLATE_NOOP("ParameterCells", "Size"),
+        QT_TRANSLATE_NOOP("ParameterCells", "Grad"),
+        QT_TRANSLATE_NOOP("ParameterCells", "Time"),
+        QT_TRANSLATE_NOOP("ParameterCells", "% of forward"),
+        QT_TRANSLATE_NOOP("ParameterCells", "Output shape"),
+        "FLOPs",  # a unit: the same in every language
+    )
     NAME, KIND, SHAPE, DTYPE, DEVICE, SIZE, GRAD, TIME, SHARE, OUTPUT, FLOPS = range(11)
     #: The per-module columns: empty (and hidden by the panel) until a per-module run.
     MODULE_COLUMNS = (TIME, SHARE, OUTPUT, FLOPS)
@@ -36,12 +83,20 @@ C = Columns
 
 #: Header tooltips: what a column means where its title cannot say it all.
 HEADER_TIPS = {
-    1: "What the row holds: a parameter, buffer, gradient or optimizer state; "
-    "\"module (N)\" = a module and the N tensors under it.",
-    6: "Grad, for a parameter: \"yes\" = requires_grad (training updates it), \"no\" = frozen; "
-    "\"· has .grad\" = a backward pass left a gradient in it now (its .grad row is listed too). "
-    "Gradients appear after a training step (Tools › Run one training step).",
-    5: "Memory really allocated; tied tensors (shared storage) are counted once in the totals.",
+    1: QT_TRANSLATE_NOOP(
+        "ParameterCells",
+        "What the row holds: a parameter, buffer, gradient or optimizer state; "
+        "\"module (N)\" = a module and the N tensors under it.",
+    ),
+    6: QT_TRANSLATE_NOOP(
+        "ParameterCells",
+        "Grad, for a parameter: \"yes\" = requires_grad (training updates it), \"no\" = frozen; "
+        "\"· has .grad\" = a backward pass left a gradient in it now (its .grad row is listed too). "
+        "Gradients appear after a training step (Tools › Run one training step).",
+    ),
+    5: QT_TRANSLATE_NOOP(
+        "ParameterCells", "Memory really allocated; tied tensors (shared storage) are counted once in the totals."
+    ),
 }
 
 
@@ -50,39 +105,57 @@ def right_aligned(node: Node, column: int) -> bool:
     return column == C.SIZE or (column in C.MODULE_COLUMNS and column != C.OUTPUT and node.stats is not None)
 
 
-def cell_text(tree: PlacementTree, node: Node, column: int) -> str | None:
+def cell_text(tree: PlacementTree, node: Node, column: int, tr: Tr = english) -> str | None:
     """What the cell at ``column`` of ``node``'s row shows (None: nothing there)."""
     if column in C.MODULE_COLUMNS:
-        return timing_text(node.stats, column)
+        return timing_text(node.stats, column, tr)
     row = node.row
     if row is None:
-        return module_text(node, column)
+        return module_text(node, column, tr)
     if column == C.NAME:
         return node.name
     if column == C.KIND:
-        return KIND_LABELS.get(row.kind, row.kind)
+        return kind_text(row.kind, tr)
     if column == C.SHAPE:
-        return "×".join(map(str, row.shape)) if row.shape else "scalar"
+        return "×".join(map(str, row.shape)) if row.shape else tr(SCALAR)
     if column == C.DTYPE:
         return row.dtype
     if column == C.DEVICE:
         return row.device
     if column == C.SIZE:
-        return f"(tied) {size_text(row)}" if row.shares_with else size_text(row)
+        return tied_text(tr(size_text(row)), tr) if row.shares_with else tr(size_text(row))
     if column == C.GRAD:
         if row.kind != "parameter":
             return ""
-        trains = "yes" if row.requires_grad else "no"
-        return f"{trains} · has .grad" if row.name in tree.with_grad else trains
+        return grad_text(row.requires_grad, row.name in tree.with_grad, tr)
     return None
 
 
-def module_text(node: Any, column: int) -> str:
+def tied_text(size: str, tr: Tr = english) -> str:
+    """The Size cell of a tensor sharing another's storage."""
+    return _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "(tied) %1")), size)
+
+
+def grad_text(trains: bool, has_grad: bool, tr: Tr = english) -> str:
+    """A parameter's Grad cell: whether training updates it, and whether it holds a gradient now."""
+    if has_grad:
+        if trains:
+            return tr(QT_TRANSLATE_NOOP("ParameterCells", "yes · has .grad"))
+        return tr(QT_TRANSLATE_NOOP("ParameterCells", "no · has .grad"))
+    return tr(QT_TRANSLATE_NOOP("ParameterCells", "yes")) if trains else tr(QT_TRANSLATE_NOOP("ParameterCells", "no"))
+
+
+def module_kind_text(count: int, tr: Tr = english) -> str:
+    """A module row's Kind cell (short: the Kind column stays narrow at 1024 px)."""
+    return _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "module (%1)")), f"{count:,}")
+
+
+def module_text(node: Any, column: int, tr: Tr = english) -> str:
     """A module row's cell: its name, tensor count, dtypes, devices and bytes (tied once)."""
     if column == C.NAME:
         return node.name
-    if column == C.KIND:  # (short: the Kind column stays narrow at 1024 px)
-        return f"module ({node.count:,})"
+    if column == C.KIND:
+        return module_kind_text(node.count, tr)
     if column == C.DTYPE:
         return ", ".join(node.dtypes)
     if column == C.DEVICE:
@@ -92,7 +165,7 @@ def module_text(node: Any, column: int) -> str:
     return ""
 
 
-def timing_text(stats: Any, column: int) -> str | None:
+def timing_text(stats: Any, column: int, tr: Tr = english) -> str | None:
     """A per-module column's cell (None before a per-module run, and on tensor rows)."""
     if stats is None:
         return None
@@ -101,69 +174,80 @@ def timing_text(stats: Any, column: int) -> str | None:
     if column == C.SHARE:
         return f"{100 * stats.share:.1f} %"
     if column == C.OUTPUT:
-        return shapes_text(stats.output_shapes)
+        return shapes_text(stats.output_shapes, tr)
     if column == C.FLOPS:
         return format_flops(stats.flops) if stats.flops else "0"
     return None
 
 
-def tooltip_text(node: Node, column: int) -> str | None:
+def tooltip_text(node: Node, column: int, tr: Tr = english) -> str | None:
     """The cell's tooltip as plain text (the Qt model escapes it): a tensor's name, kind, size
     and storage on every cell; a module's path and totals on its name; timings in detail."""
     if column in C.MODULE_COLUMNS:
-        return timing_tip(node.stats) if node.stats is not None else None
+        return timing_tip(node.stats, tr) if node.stats is not None else None
     row = node.row
     if row is None:
         if column != C.NAME:
             return None
-        return f"{module_path(node) or '(model)'} — {node.count:,} tensors, {format_bytes(node.bytes)}"
-    tip = f"{row.name} — {KIND_LABELS.get(row.kind, row.kind)}, {row.elements:,} elements on {row.device}"
-    tip += storage_tip(row)
+        path = module_path(node) or tr(QT_TRANSLATE_NOOP("ParameterCells", "(model)"))
+        tip = tr(QT_TRANSLATE_NOOP("ParameterCells", "%1 — %2 tensors, %3"))
+        return _fill(tip, path, f"{node.count:,}", format_bytes(node.bytes))
+    tip = _fill(
+        tr(QT_TRANSLATE_NOOP("ParameterCells", "%1 — %2, %3 elements on %4")),
+        row.name, kind_text(row.kind, tr), f"{row.elements:,}", row.device,
+    )  # fmt: skip
+    tip += storage_tip(row, tr)
     if row.shares_with:
-        tip += f"\nshares its storage with {row.shares_with} (counted once in the totals)"
+        shares = tr(QT_TRANSLATE_NOOP("ParameterCells", "shares its storage with %1 (counted once in the totals)"))
+        tip += "\n" + _fill(shares, row.shares_with)
     return tip
 
 
-def timing_tip(stats: Any) -> str:
+def timing_tip(stats: Any, tr: Tr = english) -> str:
+    name = stats.name or tr(QT_TRANSLATE_NOOP("ParameterCells", "(model)"))
+    if stats.calls != 1:
+        where = _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "%1 (%2) on %3, called %4× per forward")),
+                      name, stats.type, stats.device, stats.calls)  # fmt: skip
+    else:
+        where = _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "%1 (%2) on %3")), name, stats.type, stats.device)
+    median = _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "median %1 with its children, %2 itself")),
+                   format_ms(stats.median_ms), format_ms(stats.self_ms))  # fmt: skip
     speed = f", {format_flops(stats.flops_per_s, '/s')}" if stats.flops_per_s else ""
-    calls = f", called {stats.calls}× per forward" if stats.calls != 1 else ""
-    return (
-        f"{stats.name or '(model)'} ({stats.type}) on {stats.device}{calls}\n"
-        f"median {format_ms(stats.median_ms)} with its children, "
-        f"{format_ms(stats.self_ms)} itself\n"
-        f"{format_flops(stats.flops)}{speed}\n"
-        f"outputs {format_bytes(stats.activation_bytes)} of new tensors; "
-        f"parameters {format_bytes(stats.parameters_bytes)}"
-    )
+    memory = _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "outputs %1 of new tensors; parameters %2")),
+                   format_bytes(stats.activation_bytes), format_bytes(stats.parameters_bytes))  # fmt: skip
+    return f"{where}\n{median}\n{format_flops(stats.flops)}{speed}\n{memory}"
 
 
-def storage_tip(row: Any) -> str:
+def storage_tip(row: Any, tr: Tr = english) -> str:
     """"" for a dense tensor; otherwise a line saying what its storage holds."""
     storage = getattr(row, "storage", "dense")
     if storage == "meta":
-        return f"\non the meta device: nothing allocated; {format_bytes(row.dense_bytes)} once materialised"
+        text = tr(QT_TRANSLATE_NOOP("ParameterCells", "on the meta device: nothing allocated; %1 once materialised"))
+        return "\n" + _fill(text, format_bytes(row.dense_bytes))
     if storage == "quantized":
-        return f"\nquantized: {format_bytes(row.bytes)} of integer storage"
-    if storage != "dense":
-        return (f"\n{storage.replace('_', ' ')}: {format_bytes(row.bytes)} of indices and values "
-                f"({format_bytes(row.dense_bytes)} if dense)")  # fmt: skip
+        text = tr(QT_TRANSLATE_NOOP("ParameterCells", "quantized: %1 of integer storage"))
+        return "\n" + _fill(text, format_bytes(row.bytes))
+    if storage != "dense":  # a sparse layout, named as PyTorch names it
+        text = tr(QT_TRANSLATE_NOOP("ParameterCells", "%1: %2 of indices and values (%3 if dense)"))
+        return "\n" + _fill(text, storage.replace("_", " "), format_bytes(row.bytes), format_bytes(row.dense_bytes))
     return ""
 
 
-def shapes_text(shapes: Any) -> str:
-    return ", ".join("×".join(map(str, s)) or "scalar" for s in shapes) or "—"
+def shapes_text(shapes: Any, tr: Tr = english) -> str:
+    return ", ".join("×".join(map(str, s)) or tr(SCALAR) for s in shapes) or "—"
 
 
-def sort_key(tree: PlacementTree, column: int) -> Callable[[Node], Any] | None:
+def sort_key(tree: PlacementTree, column: int, tr: Tr = english) -> Callable[[Node], Any] | None:
     """How ``column`` orders rows: sizes and timings as numbers, names without case, the rest by
-    their text; a row with nothing to show (key None) goes last. None: the model's own order."""
+    their text as shown (``tr``); a row with nothing to show (key None) goes last. None: the
+    model's own order."""
     if column < 0 or column >= len(C.HEADERS):
         return None
     figures = {
         C.TIME: lambda s: s.median_ms,
         C.SHARE: lambda s: s.share,
         C.FLOPS: lambda s: s.flops,
-        C.OUTPUT: lambda s: shapes_text(s.output_shapes),
+        C.OUTPUT: lambda s: shapes_text(s.output_shapes, tr),
     }
     if column in figures:
         pick = figures[column]
@@ -172,16 +256,19 @@ def sort_key(tree: PlacementTree, column: int) -> Callable[[Node], Any] | None:
         return lambda node: node.row.bytes if node.row is not None else node.bytes
     if column == C.NAME:
         return lambda node: node.name.lower()
-    return lambda node: cell_text(tree, node, column) or None
+    return lambda node: cell_text(tree, node, column, tr) or None
 
 
-def filter_text(node: Node) -> str:
-    """The text the filter field matches: a tensor's full name, kind, dtype and device; a
-    module's full path (so a filter by device or dtype keeps only the tensors that match)."""
+def filter_text(node: Node, tr: Tr = english) -> str:
+    """The text the filter field matches: a tensor's full name, kind (in English, and in the
+    words shown when they differ), dtype and device; a module's full path (so a filter by
+    device or dtype keeps only the tensors that match)."""
     row = node.row
     if row is None:
         return module_path(node)
-    return f"{row.name} {KIND_LABELS.get(row.kind, row.kind)} {row.kind} {row.dtype} {row.device}"
+    text = f"{row.name} {kind_text(row.kind)} {row.kind} {row.dtype} {row.device}"
+    shown = kind_text(row.kind, tr)
+    return text if shown == kind_text(row.kind) else f"{text} {shown}"
 
 
 def filter_pattern(text: str) -> str:
@@ -200,19 +287,21 @@ def _escape(word: str) -> str:
     )
 
 
-def widest_texts(placement: Any, largest_module: int, has_grads: bool) -> dict[int, list[str]]:
-    """The few texts each sized column must fit (Size, Device, Dtype, Shape, Kind, Grad): picked
-    from the placement without formatting every row, so sizing a 10,000-tensor model is cheap."""
+def widest_texts(placement: Any, largest_module: int, has_grads: bool, tr: Tr = english) -> dict[int, list[str]]:
+    """The few texts each sized column must fit (Size, Device, Dtype, Shape, Kind, Grad), in
+    the words shown (``tr``): picked from the placement without formatting every row, so
+    sizing a 10,000-tensor model is cheap."""
     rows = placement.tensors
-    shapes = ["×".join(map(str, s)) if s else "scalar" for s in widest_shapes({r.shape for r in rows})]
-    kinds = {KIND_LABELS.get(kind, kind) for kind in {r.kind for r in rows}}
+    shapes = ["×".join(map(str, s)) if s else tr(SCALAR) for s in widest_shapes({r.shape for r in rows})]
+    kinds = {kind_text(kind, tr) for kind in {r.kind for r in rows}}
+    grads = [grad_text(True, True, tr), grad_text(False, True, tr)] if has_grads else []
     return {
-        C.SIZE: ["888.8 MiB"] + (["(tied) 888.8 MiB"] if any(r.shares_with for r in rows) else []),
+        C.SIZE: ["888.8 MiB"] + ([tied_text("888.8 MiB", tr)] if any(r.shares_with for r in rows) else []),
         C.DEVICE: [", ".join(placement.devices) or "cpu"],
         C.DTYPE: [", ".join(placement.totals.by_dtype) or "float32"],
         C.SHAPE: shapes,
-        C.KIND: [*kinds, f"module ({largest_module:,})"],
-        C.GRAD: ["yes · has .grad" if has_grads else "yes"],
+        C.KIND: [*kinds, module_kind_text(largest_module, tr)],
+        C.GRAD: [*grads, grad_text(True, False, tr), grad_text(False, False, tr)],
     }
 
 

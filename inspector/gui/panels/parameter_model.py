@@ -3,7 +3,8 @@
 No widget per row and no copy of the rows: an index points at its node, and ``data()`` asks
 ``parameter_cells`` for the text of the few cells a view paints, so a model of 100,000 tensors
 shows as fast as one of ten. What Qt alone knows lives here: roles, colours, swatches, the
-announcements that keep a view's expansion and scrolling across a move or a sort.
+announcements that keep a view's expansion and scrolling across a move or a sort, and the
+translation of ``parameter_cells``' words (``shown``) in the language now installed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QColor
 
+from inspector.core.messages import Text
+from inspector.gui.i18n import core_text, translate
 from inspector.gui.panels import parameter_cells as cells
 from inspector.gui.panels.devices import device_swatch
 from inspector.gui.panels.parameter_tree import Node, PlacementTree
@@ -22,6 +25,12 @@ from inspector.gui.plain_text import plain_tooltip
 #: The role the filter field matches (``parameter_cells.filter_text``).
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 1
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+def shown(text: str) -> str:
+    """A text ``parameter_cells`` marked (context "ParameterCells"), or one of core's, in the
+    language now installed: the ``tr`` its functions take."""
+    return core_text(text) if isinstance(text, Text) else translate("ParameterCells", text)
 
 
 class PlacementModel(cells.Columns, QAbstractItemModel):
@@ -104,7 +113,13 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
         if self._tree is None:
             return
         column, order = self._sort
-        self._tree.sort(cells.sort_key(self._tree, column), descending=order == Qt.SortOrder.DescendingOrder)
+        self._tree.sort(cells.sort_key(self._tree, column, shown), descending=order == Qt.SortOrder.DescendingOrder)
+
+    def retranslate(self) -> None:
+        """The titles and every cell again in the language now installed; a column sorted by its
+        text is sorted again (the words changed)."""
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.HEADERS) - 1)
+        self.sort(*self._sort)  # a layout change: every view and proxy reads the rows again
 
     def tensor_count(self) -> int:
         return len(self._tree.leaves) if self._tree is not None else 0
@@ -156,8 +171,9 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
-            return cells.HEADER_TIPS.get(section)
-        return header_text(self.HEADERS, section, orientation, role)
+            tip = cells.HEADER_TIPS.get(section)
+            return translate("ParameterCells", tip) if tip else None
+        return header_text(self.HEADERS, section, orientation, role, "ParameterCells")
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
@@ -165,11 +181,11 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
         node = index.internalPointer()
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return cells.cell_text(self._tree, node, column)
+            return cells.cell_text(self._tree, node, column, shown)
         if role == FILTER_ROLE:
-            return cells.filter_text(node)
+            return cells.filter_text(node, shown)
         if role == Qt.ItemDataRole.ToolTipRole:
-            tip = cells.tooltip_text(node, column)
+            tip = cells.tooltip_text(node, column, shown)
             return plain_tooltip(tip) if tip is not None else None
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT if cells.right_aligned(node, column) else None

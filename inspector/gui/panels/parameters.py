@@ -6,6 +6,9 @@ The widget around the parameter tree: totals per device in its header, the place
 what they show, and its context menu. The tree's rows are ``parameter_tree``'s, their texts
 ``parameter_cells``' (both Qt-free), served by ``parameter_model.PlacementModel`` through
 ``parameter_filter.PlacementFilter``.
+
+Its texts are translated (context "ParametersPanel"; the cells' in ``parameter_model``); a
+change of language says the totals and findings again and re-fits the columns to the words.
 """
 
 from __future__ import annotations
@@ -31,10 +34,11 @@ from PySide6.QtWidgets import (
 
 from inspector.core.placement.tensor_rows import device_bytes_text, meta_text
 from inspector.core.units import format_bytes
+from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.panels.devices import device_colour
 from inspector.gui.panels.parameter_cells import widest_texts
 from inspector.gui.panels.parameter_filter import PlacementFilter
-from inspector.gui.panels.parameter_model import PlacementModel
+from inspector.gui.panels.parameter_model import PlacementModel, shown
 from inspector.gui.panels.parameter_tree import module_path, tree_parent
 
 #: Models up to this many tensors open fully expanded; bigger ones show their top level.
@@ -51,12 +55,13 @@ VISUAL_ORDER = (PlacementModel.NAME, PlacementModel.SIZE, PlacementModel.DEVICE,
                 PlacementModel.SHAPE, PlacementModel.KIND, PlacementModel.GRAD)  # fmt: skip
 
 
-class ParametersPanel(QWidget):
+class ParametersPanel(Retranslates, QWidget):
     """Totals per device, the placement findings, a filter field, and the tree of tensors."""
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.totals = QLabel("Loading the model…", self)
+        self._placement: Any = None  # the placement shown, to say it again in another language
+        self.totals = QLabel(self)
         self.totals.setObjectName("parameterTotals")
         self.totals.setWordWrap(True)
         self.totals.setTextFormat(Qt.TextFormat.RichText)
@@ -75,8 +80,6 @@ class ParametersPanel(QWidget):
         self.filterEdit = QLineEdit(self)
         self.filterEdit.setObjectName("parameterFilterEdit")
         self.filterEdit.setClearButtonEnabled(True)
-        self.filterEdit.setPlaceholderText("Filter: name, device, dtype or kind (e.g. cuda float16 weight)")
-        self.filterEdit.setToolTip("Rows whose full name, kind, dtype or device contain every word; empty shows all")
         self.filterEdit.textChanged.connect(self.set_filter)
 
         #: The move a "Copy the .to() line" writes: () -> (device, dtype or None). The window
@@ -122,8 +125,26 @@ class ParametersPanel(QWidget):
         layout.addWidget(self.warnings)
         layout.addWidget(self.filterEdit)
         layout.addWidget(self.view, 1)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.filterEdit.setPlaceholderText(
+            translate("ParametersPanel", "Filter: name, device, dtype or kind (e.g. cuda float16 weight)")
+        )
+        self.filterEdit.setToolTip(
+            translate("ParametersPanel", "Rows whose full name, kind, dtype or device contain every word; empty shows all")
+        )
+        self.model.retranslate()
+        placement = self._placement
+        if placement is None:
+            self.totals.setText(html.escape(translate("ParametersPanel", "Loading the model…")))
+            return
+        self.fit_columns(placement)
+        self.totals.setText(totals_html(placement))
+        self._show_warnings(placement.warnings)
 
     def set_placement(self, placement: Any) -> None:
+        self._placement = placement
         rebuilt = self.model.set_placement(placement)
         self.fit_columns(placement)
         if rebuilt:
@@ -183,12 +204,12 @@ class ParametersPanel(QWidget):
         cell = self.view.fontMetrics()
         title = self.view.header().fontMetrics()
         margin = 2 * (self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1) + 6
-        texts = widest_texts(placement, self.model.largest_module(), self.model.has_grads())
+        texts = widest_texts(placement, self.model.largest_module(), self.model.has_grads(), shown)
         header = self.view.header()
         for column, candidates in texts.items():
             icon = 16 if column == m.DEVICE else 0  # the device's colour swatch
             width = max(cell.horizontalAdvance(t) for t in candidates) + icon + margin
-            heading = title.horizontalAdvance(m.HEADERS[column]) + margin + 6  # + most of a sort arrow
+            heading = title.horizontalAdvance(shown(m.HEADERS[column])) + margin + 6  # + most of a sort arrow
             header.resizeSection(column, min(COLUMN_MAX_WIDTH, max(width, heading)))
         self._fit_name_column()
 
@@ -216,20 +237,22 @@ class ParametersPanel(QWidget):
         menu.setObjectName("parameterContextMenu")
         name, module = self.names_at(index)
         if index.isValid():
-            copy_name = menu.addAction(f"Copy name: {_short(name or '(model)')}")
+            shown_name = _short(name) if name else translate("ParametersPanel", "(model)")
+            copy_name = menu.addAction(fill(translate("ParametersPanel", "Copy name: %1"), shown_name))
             copy_name.setObjectName("copyNameAction")
             copy_name.triggered.connect(lambda: QGuiApplication.clipboard().setText(name))
             line = self.move_line(module)
-            copy_move = menu.addAction(f"Copy the .to() line for {_short(module or 'the model')}")
+            shown_module = _short(module) if module else translate("ParametersPanel", "the model")
+            copy_move = menu.addAction(fill(translate("ParametersPanel", "Copy the .to() line for %1"), shown_module))
             copy_move.setObjectName("copyMoveLineAction")
             copy_move.setToolTip(line)
             # The target as it is when chosen (the action bar may change while the menu is open).
             copy_move.triggered.connect(lambda: QGuiApplication.clipboard().setText(self.move_line(module)))
             menu.addSeparator()
-        expand = menu.addAction("Expand all")
+        expand = menu.addAction(translate("ParametersPanel", "Expand all"))
         expand.setObjectName("expandAllAction")
         expand.triggered.connect(self.view.expandAll)
-        collapse = menu.addAction("Collapse all")
+        collapse = menu.addAction(translate("ParametersPanel", "Collapse all"))
         collapse.setObjectName("collapseAllAction")
         collapse.triggered.connect(self.view.collapseAll)
         return menu
@@ -255,13 +278,15 @@ class ParametersPanel(QWidget):
             self.warnings.setVisible(False)
             self.warnings.clear()
             return
+        fix = html.escape(translate("ParametersPanel", "Fix: %1"))
         items = "".join(
-            f"<li>{html.escape(f.message)}"
-            + (f"<br>Fix: <code>{html.escape(f.fix)}</code>" if getattr(f, "fix", "") else "")
+            f"<li>{html.escape(core_text(f.message))}"
+            + ("<br>" + fill(fix, f"<code>{html.escape(f.fix)}</code>") if getattr(f, "fix", "") else "")
             + "</li>"
             for f in findings
         )
-        self.warnings.setText(f"<b>⚠ Placement warnings</b><ul style='margin:0'>{items}</ul>")
+        heading = html.escape(translate("ParametersPanel", "⚠ Placement warnings"))
+        self.warnings.setText(f"<b>{heading}</b><ul style='margin:0'>{items}</ul>")
         self.warnings.setVisible(True)
 
 
@@ -277,15 +302,18 @@ def _short(text: str, limit: int = 48) -> str:
 
 
 def totals_html(placement: Any) -> str:
+    """The line above the tree, in the language now installed (rich text: names escaped)."""
     t = placement.totals
     devices = " &nbsp; ".join(
         f"<span style='color:{device_colour(d).name()}'>■</span> <b>{html.escape(d)}</b> "
-        f"{html.escape(device_bytes_text(t, d))}"
+        f"{html.escape(core_text(device_bytes_text(t, d)))}"
         for d in t.by_device
     )
     dtypes = ", ".join(f"{html.escape(d)} {format_bytes(b)}" for d, b in t.by_dtype.items())
+    counts = html.escape(translate("ParametersPanel", "%1 tensors · %2 elements · %3"))
+    no_tensors = html.escape(translate("ParametersPanel", "no tensors"))
     return (
-        f"<b>{t.count:,}</b> tensors · {t.elements:,} elements · <b>{format_bytes(t.bytes)}</b>"
-        f"{html.escape(meta_text(t))}"
-        f" &nbsp;|&nbsp; {devices or 'no tensors'}" + (f" &nbsp;|&nbsp; {dtypes}" if dtypes else "")
+        fill(counts, f"<b>{t.count:,}</b>", f"{t.elements:,}", f"<b>{format_bytes(t.bytes)}</b>")
+        + f"{html.escape(core_text(meta_text(t)))}"
+        f" &nbsp;|&nbsp; {devices or no_tensors}" + (f" &nbsp;|&nbsp; {dtypes}" if dtypes else "")
     )
