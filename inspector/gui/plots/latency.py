@@ -17,7 +17,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.report.run_verdicts import Run, run_verdicts
 from inspector.core.vocabulary import BenchMode
@@ -33,6 +33,43 @@ from inspector.gui.plots.words import ENGLISH, LIVE, Words
 #: The Summary tab's line of top modules: a text, or a function that says it again in the
 #: language now installed (``set_top_modules``).
 TopModules = str | Callable[[], str]
+#: The lines under the Summary tab's plot take at most this many lines of height (more scroll),
+#: so the plot keeps its height in a 1024x700 window.
+NOTES_MAX_LINES = 3
+
+
+class _Notes(QScrollArea):
+    """The lines under the Summary tab's plot (the top modules, the verdicts): as tall as they
+    need at the width they have, up to ``NOTES_MAX_LINES`` lines; hidden when none shows."""
+
+    def __init__(self, parent: QWidget, *labels: QLabel) -> None:
+        super().__init__(parent)
+        self.setObjectName("summaryNotes")
+        self.labels = labels
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        box = QWidget(self)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        for label in labels:
+            layout.addWidget(label)
+        layout.addStretch(1)
+        self.setWidget(box)
+        self.hide()
+
+    def refit(self) -> None:
+        shown = [label for label in self.labels if not label.isHidden()]
+        self.setVisible(bool(shown))
+        if shown:
+            width = self.viewport().width()
+            needed = sum(label.heightForWidth(width) for label in shown)
+            self.setFixedHeight(min(needed, self.fontMetrics().lineSpacing() * NOTES_MAX_LINES + 4))  # + a label's margins
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.refit()  # the lines wrap anew at the new width
 
 def _pick_series_color(key: SeriesKey, taken: Mapping[SeriesKey, QColor]) -> QColor:
     """The device's own colour for its first run; another free palette colour for the
@@ -93,7 +130,6 @@ class LatencyPlot(Retranslates, QWidget):
         self.modulesLabel.setWordWrap(True)
         self.modulesLabel.setContentsMargins(6, 2, 6, 2)
         self.modulesLabel.hide()
-        layout.addWidget(self.modulesLabel)
         # How the runs compare (like with like, each ratio with its interval) and which are
         # noisy, in sentences: the bars carry the short form.
         self.verdictLabel = QLabel(self, objectName="summaryVerdictLabel")
@@ -101,7 +137,8 @@ class LatencyPlot(Retranslates, QWidget):
         self.verdictLabel.setWordWrap(True)
         self.verdictLabel.setContentsMargins(6, 2, 6, 2)
         self.verdictLabel.hide()
-        layout.addWidget(self.verdictLabel)
+        self.notes = _Notes(self, self.modulesLabel, self.verdictLabel)
+        layout.addWidget(self.notes)
         self._timer = QTimer(self, singleShot=True, interval=max(1, round(1000 / redraw_fps)))
         self._timer.timeout.connect(self._timer_fired)
         # Shown (a benchmark's start switches to this tab): draw in the next turn of the event
@@ -158,6 +195,7 @@ class LatencyPlot(Retranslates, QWidget):
         on_summary = self.tabs.currentWidget() is self.summary_plot
         self.modulesLabel.setVisible(on_summary and bool(self.modulesLabel.text()))
         self.verdictLabel.setVisible(on_summary and bool(self.verdictLabel.text()))
+        self.notes.refit()
 
     @property
     def samples_plot(self) -> pg.PlotWidget:

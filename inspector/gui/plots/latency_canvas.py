@@ -104,12 +104,16 @@ class LatencyCanvas(QWidget):
         summary = self.summary_plot.getPlotItem()
         self.summary_unit: tuple[str, float] = ("ms", 1.0)
         summary.getViewBox().setMouseEnabled(x=False, y=True)
+        summary.getViewBox().sigResized.connect(self._fit_summary_range)
         self.items: dict[SeriesKey, _SeriesItems] = {}
         self._series: dict[SeriesKey, Series] = {}
         self._warmup_counts: dict[SeriesKey, int] = {}
         self._warmup_region: pg.LinearRegionItem | None = None
         self._warmup_label: pg.InfLineLabel | None = None
         self._summary_items: list[pg.GraphicsObject] = []
+        #: Each bar's label and the height (in the axis's unit) it sits on; the bars' top.
+        self._summary_labels: list[tuple[pg.TextItem, float]] = []
+        self._summary_top = 0.0
         self._summary_rows: list[dict] = []
         self._legend_keys: tuple[pg.PlotDataItem, pg.PlotDataItem] | None = None  # median line, warm-up
         self.retranslate()
@@ -313,6 +317,7 @@ class LatencyCanvas(QWidget):
         for item in self._summary_items:
             plot.removeItem(item)
         self._summary_items.clear()
+        self._summary_labels.clear()
         self._summary_rows = rows
         axis = plot.getAxis("bottom")
         axis.setTicks([[(i, row["label"]) for i, row in enumerate(rows)]])
@@ -359,9 +364,35 @@ class LatencyCanvas(QWidget):
             text.setPos(float(i), float(shown_top[i]) / scale)
             plot.addItem(text, ignoreBounds=True)
             self._summary_items.append(text)
-        plot.setXRange(-0.6, len(rows) - 0.4, padding=0)
-        # Room above the tallest whisker for its label (up to three lines); bars start at zero.
-        plot.setYRange(0, top_ms / scale * 1.35 or 1.0, padding=0)
+            self._summary_labels.append((text, float(shown_top[i]) / scale))
+        self._summary_top = top_ms / scale
+        self._fit_summary_range()
+
+    def _fit_summary_range(self, *_: object) -> None:
+        """The summary's ranges, worked out in pixels so every bar's label stays in view: room
+        above each whisker for its label's lines, and beside the outer bars for the halves of
+        their labels that reach past them (a label is often wider than its bar). Again on
+        each resize: the room a label needs in the axis's units follows the plot's size."""
+        plot = self.summary_plot.getPlotItem()
+        view = plot.getViewBox()
+        count, width, height = len(self._summary_labels), view.width(), view.height()
+        if not count:
+            return
+        left = right = 0.6
+        top = self._summary_top * 1.35 or 1.0  # the fallback: room for about three lines
+        if width > 0 and height > 0:
+            first = self._summary_labels[0][0].textItem.boundingRect().width() / 2 / width
+            last = self._summary_labels[-1][0].textItem.boundingRect().width() / 2 / width
+            if first + last < 0.9:
+                for _ in range(8):  # the span depends on the margins it holds: a fixed point
+                    span = count - 1 + left + right
+                    left, right = max(0.6, first * span), max(0.6, last * span)
+            needs = [on / (1 - label.textItem.boundingRect().height() / height)
+                     for label, on in self._summary_labels if label.textItem.boundingRect().height() < 0.8 * height]  # fmt: skip
+            if len(needs) == count:
+                top = max([self._summary_top * 1.02, *needs]) or 1.0
+        plot.setXRange(-left, count - 1 + right, padding=0)
+        plot.setYRange(0, top, padding=0)
 
     @property
     def summary_rows(self) -> list[dict]:
