@@ -12,6 +12,11 @@ How the window uses it (``layout.add_pages`` and ``report_flow.ReportFlow``)::
     view.set_session_report(report)                         # built by the ModelWorker
     view.open_report(path, "b")                             # compare with a saved .json
     view.wait(2000)                                         # in MainWindow.shutdown
+
+Its texts follow the window's language: a change of language shows the reports again
+(``retranslate``). Core's words (verdicts, noise flags) are shown through ``core_text``.
+Columns keep their English header keys (``cell_text(table, row, "Verdict")``); the headers
+show them translated (``header_text``).
 """
 
 from __future__ import annotations
@@ -19,9 +24,9 @@ from __future__ import annotations
 import html
 import logging
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from PySide6.QtCore import Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -35,10 +40,12 @@ from PySide6.QtWidgets import (
 
 from inspector.core.report.compare import Comparison, compare_reports
 from inspector.core.errors import Failure
+from inspector.core.messages import Text
 from inspector.core.report.timing_report import load_report
 from inspector.core.units import format_bytes, format_ms
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.compare_table import Cell, ComparisonTable
+from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.pool import run_in_pool
 
 log = logging.getLogger(__name__)
@@ -46,6 +53,75 @@ log = logging.getLogger(__name__)
 SIDES = ("a", "b")
 _FASTER = QColor("#2e7d32")
 _SLOWER = QColor("#c62828")
+#: The names the view gives a side that is no file (translated where shown: ``side_name``).
+THIS_SESSION = QT_TRANSLATE_NOOP("ComparisonView", "This session")
+A_REPORT = QT_TRANSLATE_NOOP("ComparisonView", "Report")
+#: The column titles that are words (``B ÷ A``, ``p5–p95``, ``GB/s`` are the same in every
+#: language); a side's column is its title after "A " or "B ".
+_HEADER_WORDS = frozenset((
+    QT_TRANSLATE_NOOP("ComparisonView", "Device"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Dtype"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Mode"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Input"),
+    QT_TRANSLATE_NOOP("ComparisonView", "median (ms)"),
+    QT_TRANSLATE_NOOP("ComparisonView", "vs CPU"),
+    QT_TRANSLATE_NOOP("ComparisonView", "95 % CI"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Verdict"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Noise"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Route"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Method"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Pinned"),
+    QT_TRANSLATE_NOOP("ComparisonView", "moves"),
+    QT_TRANSLATE_NOOP("ComparisonView", "size"),
+    QT_TRANSLATE_NOOP("ComparisonView", "time (s)"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Section"),
+    QT_TRANSLATE_NOOP("ComparisonView", "What"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Value"),
+))  # fmt: skip
+#: The Environment table's words from core (``compare_environment``): its sections and the
+#: facts it names. Core hands them as plain strings, so the window translates the ones it
+#: knows; a ``messages.Text`` goes through ``core_text``, anything else (a device id) as it is.
+_ENVIRONMENT_WORDS = frozenset((
+    QT_TRANSLATE_NOOP("ComparisonView", "report"),
+    QT_TRANSLATE_NOOP("ComparisonView", "environment"),
+    QT_TRANSLATE_NOOP("ComparisonView", "device"),
+    QT_TRANSLATE_NOOP("ComparisonView", "model"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Created"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Driver"),
+    QT_TRANSLATE_NOOP("ComparisonView", "OS"),
+    QT_TRANSLATE_NOOP("ComparisonView", "CPU cores"),
+    QT_TRANSLATE_NOOP("ComparisonView", "CPU threads"),
+    QT_TRANSLATE_NOOP("ComparisonView", "PyTorch threads"),
+    QT_TRANSLATE_NOOP("ComparisonView", "System memory"),
+    QT_TRANSLATE_NOOP("ComparisonView", "CPU huge pages"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Model"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Class"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Parameters"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Size"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Dtypes"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Optimizer"),
+))  # fmt: skip
+
+
+def header_text(key: str) -> str:
+    """A column's title in the window's language: ``"A median (ms)"`` -> ``"A 中位数 (ms)"``."""
+    if key in _HEADER_WORDS:
+        return translate("ComparisonView", key)
+    side, _, rest = key.partition(" ")
+    if side in ("A", "B") and rest in _HEADER_WORDS:
+        return side + " " + translate("ComparisonView", rest)
+    return key
+
+
+def side_name(name: str) -> str:
+    """What the summary line calls a side: its file's name, or "This session"/"Report"."""
+    return translate("ComparisonView", name) if name in (THIS_SESSION, A_REPORT) else name
+
+
+def _environment_text(value: str) -> str:
+    if isinstance(value, Text):
+        return core_text(value)
+    return translate("ComparisonView", value) if value in _ENVIRONMENT_WORDS else value
 
 
 def _ms(value: float | None) -> str:
@@ -65,7 +141,7 @@ def _number_cell(text: str, value: float | None, tooltip: str = "") -> Cell:
 
 
 def _ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) -> Cell:
-    cell = _number_cell(_times(ratio), ratio, verdict)
+    cell = _number_cell(_times(ratio), ratio, core_text(verdict))
     # Coloured only when the verdict is clear: not "about the same", "no clear difference",
     # nor a ratio of too few samples ("…? too few samples to tell").
     if ratio is not None and verdict and verdict not in ("about the same", "no clear difference") and "?" not in verdict:
@@ -76,27 +152,32 @@ def _ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) ->
 
 def _noise_cell(noise_a: str | None, noise_b: str | None, two: bool) -> Cell:
     """Which side is noisy ("A noisy", "B noisy", "A, B noisy"); the reasons in the tooltip."""
-    sides = [(name, noise) for name, noise in (("A", noise_a), ("B", noise_b)) if noise and (two or name == "A")]
+    sides = [(name, core_text(noise)) for name, noise in (("A", noise_a), ("B", noise_b)) if noise and (two or name == "A")]
     if not sides:
         return Cell("—")
-    text = ("noisy" if not two else ", ".join(n for n, _ in sides) + " noisy")
-    cell = Cell(text, tooltip="\n".join((f"{n}: {why}" if two else why) for n, why in sides))
+    if two:
+        text = fill(translate("ComparisonView", "%1 noisy"), ", ".join(n for n, _ in sides))
+    else:
+        text = translate("ComparisonView", "noisy")
+    tips = [fill(translate("ComparisonView", "%1: %2"), n, why) if two else why for n, why in sides]
+    cell = Cell(text, tooltip="\n".join(tips))
     cell.foreground = _SLOWER
     return cell
 
 
 def _latency_side(prefix: str, median: float | None, p5: float | None, p95: float | None, samples: int,
                   speedup: float | None) -> dict[str, Cell]:  # fmt: skip
+    count = samples
     return {
-        f"{prefix}median (ms)": _number_cell(_ms(median), median, f"{samples} samples"),
+        f"{prefix}median (ms)": _number_cell(_ms(median), median, translate("ComparisonView", "%n samples", None, count)),
         f"{prefix}p5–p95": _number_cell(_band(p5, p95), p5),
-        f"{prefix}vs CPU": _number_cell(_times(speedup), speedup, "speed-up over this report's CPU"),
+        f"{prefix}vs CPU": _number_cell(_times(speedup), speedup, translate("ComparisonView", "speed-up over this report's CPU")),
     }
 
 
 def _move_side(prefix: str, count: int, failed: int, size: int | None, seconds: float | None,
                gbps: float | None) -> dict[str, Cell]:  # fmt: skip
-    shown = "—" if not count else (f"{count} ({failed} failed)" if failed else str(count))
+    shown = "—" if not count else (fill(translate("ComparisonView", "%1 (%2 failed)"), count, failed) if failed else str(count))
     return {
         f"{prefix}moves": _number_cell(shown, count),
         f"{prefix}size": _number_cell(format_bytes(size) if size is not None else "—", size),
@@ -110,7 +191,7 @@ def _prefixes(comparison: Comparison) -> tuple[str, str | None]:
     return ("A ", "B ") if comparison.label_b is not None else ("", None)
 
 
-class ComparisonView(QWidget):
+class ComparisonView(Retranslates, QWidget):
     """Report A (the session, or a report) next to report B; B alone fills A's columns."""
 
     #: A report could not be opened: Failure(kind, message, detail) for the error banner.
@@ -124,7 +205,8 @@ class ComparisonView(QWidget):
         super().__init__(parent)
         self.setObjectName("comparisonView")
         self.reports: dict[str, Mapping[str, Any] | None] = {"a": None, "b": None}
-        self.labels: dict[str, str] = {"a": "This session", "b": "Report"}
+        #: Each side's name: a file's name, or THIS_SESSION / A_REPORT (said in the window's language).
+        self.labels: dict[str, str] = {"a": THIS_SESSION, "b": A_REPORT}
         self.comparison: Comparison | None = None
         #: True in a window whose session is side A (possibly not built yet): a report opened
         #: with the button then always goes to side B, never into the session's place.
@@ -133,22 +215,24 @@ class ComparisonView(QWidget):
         self._pool.setMaxThreadCount(1)
         self._loaded.connect(self._on_loaded)
         self._load_failed.connect(self._on_load_failed)
+        #: What the summary line says instead of the reports ("Opening…", a failure), as a
+        #: function that says it again when the language changes; None: the reports.
+        self._notice: Callable[[], str] | None = None
 
         self.summary_label = QLabel(self, objectName="comparisonSummary", wordWrap=True)
         # Rich text for the A/B summary, whose file-supplied parts are escaped where it is built;
         # every other text set here goes through html.escape.
         self.summary_label.setTextFormat(Qt.TextFormat.RichText)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.open_button = QPushButton("Open report…", self, objectName="openComparisonButton")
-        self.open_button.setToolTip("Open a saved .json timing report to compare with this session")
+        self.open_button = QPushButton(self, objectName="openComparisonButton")
         self.open_button.clicked.connect(self._ask_for_report)
-        self.latency_table = ComparisonTable("comparisonLatencyTable", self)
-        self.moves_table = ComparisonTable("comparisonMovesTable", self)
-        self.environment_table = ComparisonTable("comparisonEnvironmentTable", self)
+        self.latency_table = ComparisonTable("comparisonLatencyTable", self, header_text)
+        self.moves_table = ComparisonTable("comparisonMovesTable", self, header_text)
+        self.environment_table = ComparisonTable("comparisonEnvironmentTable", self, header_text)
         self.tabs = QTabWidget(self, objectName="comparisonTabs")
-        self.tabs.addTab(self.latency_table, "Latency")
-        self.tabs.addTab(self.moves_table, "Moves")
-        self.tabs.addTab(self.environment_table, "Environment")
+        self.tabs.addTab(self.latency_table, "")
+        self.tabs.addTab(self.moves_table, "")
+        self.tabs.addTab(self.environment_table, "")
 
         top = QHBoxLayout()
         top.addWidget(self.summary_label, 1)
@@ -156,7 +240,23 @@ class ComparisonView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.tabs, 1)
+        self._set_static_texts()
         self.refresh()
+
+    def _set_static_texts(self) -> None:
+        self.open_button.setText(translate("ComparisonView", "Open report…"))
+        self.open_button.setToolTip(translate("ComparisonView", "Open a saved .json timing report to compare with this session"))
+        self.tabs.setTabText(0, translate("ComparisonView", "Latency"))
+        self.tabs.setTabText(1, translate("ComparisonView", "Moves"))
+        self.tabs.setTabText(2, translate("ComparisonView", "Environment"))
+
+    def retranslate(self) -> None:
+        """Every text again in the language now installed: the reports are shown again."""
+        self._set_static_texts()
+        notice = self._notice
+        self.refresh(announce=False)
+        if notice is not None and self._notice is None:
+            self._say(notice)
 
     # ----- input
 
@@ -173,7 +273,7 @@ class ComparisonView(QWidget):
     def set_session_report(self, report: Mapping[str, Any] | None) -> None:
         """The current session's report as A (the window rebuilds it after each move/benchmark)."""
         self.reports["a"] = report
-        self.labels["a"] = "This session"
+        self.labels["a"] = THIS_SESSION
         self.refresh()
 
     def open_report(self, path: str | Path, side: str = "b") -> None:
@@ -181,7 +281,7 @@ class ComparisonView(QWidget):
         if side not in SIDES:
             raise ValueError(f"side must be 'a' or 'b', not {side!r}")
         path = str(path)
-        self.summary_label.setText(html.escape(f"Opening {path}…"))
+        self._say(lambda: fill(translate("ComparisonView", "Opening %1…"), path))
         run_in_pool(
             self._pool,
             lambda: (side, path, load_report(path)),
@@ -204,18 +304,28 @@ class ComparisonView(QWidget):
             # The reader let through what the view cannot show: put back what was there,
             # so the view and every later action work as before this file was opened.
             self.reports[side], self.labels[side] = previous
-            self._on_load_failed(path, Failure(failure.kind, f"could not show {path}: {failure.message}", failure.detail))
+
+            def said() -> str:
+                return fill(translate("ComparisonView", "could not show %1: %2"), path, core_text(failure.message))
+
+            self._on_load_failed(path, Failure(failure.kind, said(), failure.detail), said)
             return
         self.reportOpened.emit(side, path)
 
     @Slot(str, object)
-    def _on_load_failed(self, path: str, failure: Failure) -> None:
+    def _on_load_failed(self, path: str, failure: Failure, said: Callable[[], str] | None = None) -> None:
         self.refresh(announce=False)  # one failure to tell: the file's
-        self.summary_label.setText(html.escape(failure.message))
+        self._say(said or (lambda: core_text(failure.message)))
         self.failed.emit(failure)
 
+    def _say(self, notice: Callable[[], str]) -> None:
+        """The summary line says ``notice()`` (plain text) until the reports are shown again."""
+        self._notice = notice
+        self.summary_label.setText(html.escape(notice()))
+
     def _ask_for_report(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open a timing report", "", "Timing report (*.json)")
+        title, kind = translate("ComparisonView", "Open a timing report"), translate("ComparisonView", "Timing report")
+        path, _ = QFileDialog.getOpenFileName(self, title, "", kind + " (*.json)")
         if path:
             self.open_report(path, "b" if self.follows_session or self.reports["a"] is not None else "a")
 
@@ -224,6 +334,7 @@ class ComparisonView(QWidget):
     def refresh(self, *, announce: bool = True) -> Failure | None:
         """Show the reports again. Never raises: a failure empties the tables, is shown in
         the summary line, emitted as ``failed`` (when ``announce``) and returned."""
+        self._notice = None
         try:
             self._refresh()
         except Exception as exc:  # noqa: BLE001 -- a bug must not leave the view stuck at "Opening…"
@@ -232,7 +343,8 @@ class ComparisonView(QWidget):
             self.comparison = None
             for table in (self.latency_table, self.moves_table, self.environment_table):
                 table.set_rows(table.headers(), [])
-            self.summary_label.setText(html.escape(f"The comparison could not be shown: {failure.message}"))
+            message = failure.message
+            self._say(lambda: fill(translate("ComparisonView", "The comparison could not be shown: %1"), message))
             if announce:
                 self.failed.emit(failure)
             return failure
@@ -242,7 +354,7 @@ class ComparisonView(QWidget):
         a, b = self.reports["a"], self.reports["b"]
         if a is None and b is None:
             self.comparison = None
-            self.summary_label.setText("No report yet: run a benchmark, or open a saved report.")
+            self.summary_label.setText(html.escape(translate("ComparisonView", "No report yet: run a benchmark, or open a saved report.")))
             for table in (self.latency_table, self.moves_table, self.environment_table):
                 table.set_rows(table.headers(), [])
             return
@@ -260,7 +372,7 @@ class ComparisonView(QWidget):
         def describe(report: Mapping[str, Any], name: str) -> str:
             model = (report.get("model") or {}).get("spec", "?")
             created = str(report.get("created", "?"))
-            return f"<b>{html.escape(name)}</b> ({html.escape(str(model))}, {html.escape(created)})"
+            return f"<b>{html.escape(side_name(name))}</b> ({html.escape(str(model))}, {html.escape(created)})"
 
         if b is None:
             return describe(a, name_a)
@@ -284,9 +396,9 @@ class ComparisonView(QWidget):
             if b is not None:
                 cells |= _latency_side(b, row.median_b, row.p5_b, row.p95_b, row.samples_b, row.speedup_vs_cpu_b)
                 cells["B ÷ A"] = _ratio_cell(row.ratio, row.verdict, higher_is_better=False)
-                cells["95 % CI"] = _number_cell(row.interval_text, row.ratio_low,
-                                                "95 % bootstrap interval of B's median over A's")  # fmt: skip
-                cells["Verdict"] = Cell(row.verdict)
+                cells["95 % CI"] = _number_cell(core_text(row.interval_text), row.ratio_low,
+                                                translate("ComparisonView", "95 % bootstrap interval of B's median over A's"))  # fmt: skip
+                cells["Verdict"] = Cell(core_text(row.verdict))
             cells["Noise"] = _noise_cell(row.noise_a, row.noise_b, b is not None)
             rows.append(cells)
         headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)"]
@@ -305,13 +417,13 @@ class ComparisonView(QWidget):
                 "Route": Cell(row.route),
                 "Method": Cell(row.method),
                 "Dtype": Cell(row.dtype or "—"),
-                "Pinned": Cell("yes" if row.pinned else "no"),
+                "Pinned": Cell(translate("ComparisonView", "yes") if row.pinned else translate("ComparisonView", "no")),
                 **_move_side(a, row.count_a, row.failed_a, row.bytes_a, row.seconds_a, row.gbps_a),
             }
             if b is not None:
                 cells |= _move_side(b, row.count_b, row.failed_b, row.bytes_b, row.seconds_b, row.gbps_b)
                 cells["B ÷ A (GB/s)"] = _ratio_cell(row.ratio, row.verdict, higher_is_better=True)
-                cells["Verdict"] = Cell(row.verdict)
+                cells["Verdict"] = Cell(core_text(row.verdict))
             rows.append(cells)
         headers = ["Route", "Method", "Dtype", "Pinned", f"{a}GB/s"]
         if b is not None:
@@ -329,13 +441,13 @@ class ComparisonView(QWidget):
             headers.append("B")
         rows = []
         for row in comparison.environment:
-            cells = [Cell(row.section), Cell(row.name), Cell(row.a)]
+            cells = [Cell(_environment_text(row.section)), Cell(_environment_text(row.name)), Cell(core_text(row.a))]
             if comparison.label_b is not None:
-                cells.append(Cell(row.b))
+                cells.append(Cell(core_text(row.b)))
             if row.differs:
                 for cell in cells:
                     cell.bold = True
-                    cell.tooltip = "differs between the two reports"
+                    cell.tooltip = translate("ComparisonView", "differs between the two reports")
             rows.append(cells)
         self.environment_table.set_rows(headers, rows)
 

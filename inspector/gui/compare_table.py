@@ -1,11 +1,14 @@
 """The comparison's sortable tables: rows of ``Cell``s in a ``HeaderedTableModel`` behind a
-``QSortFilterProxyModel`` that sorts numbers as numbers, shown in a ``QTableView``."""
+``QSortFilterProxyModel`` that sorts numbers as numbers, shown in a ``QTableView``.
+
+A column is named by its header key (what ``cell`` and the tests ask for); the view shows
+``header_text(key)``, the key in the window's language."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QFont
@@ -39,10 +42,16 @@ class Cell:
 class CellModel(HeaderedTableModel):
     """Rows of ``Cell``s under headers that change with each comparison."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, header_text: Callable[[str], str] = str) -> None:
         super().__init__(parent)
         self.HEADERS: tuple[str, ...] = ()
         self.rows: list[list[Cell]] = []
+        self.header_text = header_text
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.header_text(self.HEADERS[section])
+        return None
 
     def items(self) -> list[list[Cell]]:
         return self.rows
@@ -85,10 +94,10 @@ class _SortProxy(QSortFilterProxyModel):
 class ComparisonTable(QTableView):
     """A sortable table of cells: ``CellModel`` behind a ``_SortProxy``."""
 
-    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+    def __init__(self, name: str, parent: QWidget | None = None, header_text: Callable[[str], str] = str) -> None:
         super().__init__(parent)
         self.setObjectName(name)
-        self.cells = CellModel(self)
+        self.cells = CellModel(self, header_text)
         self.proxy = _SortProxy(self)
         self.proxy.setSourceModel(self.cells)
         self.setModel(self.proxy)

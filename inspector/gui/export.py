@@ -18,6 +18,10 @@ How the window uses it (``report_flow.ReportFlow``)::
     self.exporter.export(report, path, images, copy_report=False)  # returns at once
     copy_markdown(report)                                      # "Copy report as Markdown"
     self.exporter.wait(msecs)                                  # in MainWindow.shutdown
+
+A report is a file shared with others and stays English whatever the window speaks: the plot
+images are drawn by English twins of the plots (``render_png``) and keyed by English headings;
+only the save dialog's filter names follow the window's language (``export_filter``).
 """
 
 from __future__ import annotations
@@ -26,27 +30,34 @@ import copy
 from pathlib import Path
 from typing import Any, Mapping
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
 
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import SUPPORTED_SUFFIXES, save_report
+from inspector.gui.i18n import translate
 from inspector.gui.pool import run_in_pool
 
 #: Plot images are rendered at this size whatever the window's size, so reports compare.
 IMAGE_SIZE = (960, 480)
-#: For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes.
+#: For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes (its name
+#: translated where shown, its pattern as it is).
 EXPORT_FILTERS = {
-    "JSON report, opens again (*.json)": ".json",
-    "HTML page with plots (*.html)": ".html",
-    "Markdown for a bug report (*.md)": ".md",
-    "CSV for a spreadsheet (*.csv)": ".csv",
+    QT_TRANSLATE_NOOP("ReportExport", "JSON report, opens again"): ".json",
+    QT_TRANSLATE_NOOP("ReportExport", "HTML page with plots"): ".html",
+    QT_TRANSLATE_NOOP("ReportExport", "Markdown for a bug report"): ".md",
+    QT_TRANSLATE_NOOP("ReportExport", "CSV for a spreadsheet"): ".csv",
 }
 
 
+def _filters() -> dict[str, str]:
+    """Each filter as the dialog shows it (``"HTML page with plots (*.html)"``) -> its suffix."""
+    return {f"{translate('ReportExport', name)} (*{suffix})": suffix for name, suffix in EXPORT_FILTERS.items()}
+
+
 def export_filter() -> str:
-    """The ``filter`` argument of ``QFileDialog.getSaveFileName``."""
-    return ";;".join(EXPORT_FILTERS)
+    """The ``filter`` argument of ``QFileDialog.getSaveFileName``, in the window's language."""
+    return ";;".join(_filters())
 
 
 def path_with_suffix(path: str | Path, selected_filter: str = "") -> Path:
@@ -54,22 +65,23 @@ def path_with_suffix(path: str | Path, selected_filter: str = "") -> Path:
     path = Path(path)
     if path.suffix.lower() in SUPPORTED_SUFFIXES:
         return path
-    return path.with_name(path.name + EXPORT_FILTERS.get(selected_filter, ".json"))
+    return path.with_name(path.name + _filters().get(selected_filter, ".json"))
 
 
 def plot_images(memory_plot: Any = None, latency_plot: Any = None,
                 size: tuple[int, int] = IMAGE_SIZE) -> dict[str, bytes]:  # fmt: skip
     """PNG bytes of the plots that hold data, at ``size``, for ``save_report(images=...)``.
 
-    GUI thread only (it draws widgets). Keys are the headings the HTML report shows.
+    GUI thread only (it draws widgets). Keys are the headings the HTML report shows. In
+    English, as the whole report is, even when the window speaks another language.
     """
     width, height = size
     images: dict[str, bytes] = {}
     if latency_plot is not None and latency_plot.series:
-        images["Latency samples"] = latency_plot.render_png(width, height, view="samples")
-        images["Latency summary"] = latency_plot.render_png(width, height, view="summary")
+        images["Latency samples"] = latency_plot.render_png(width, height, view="samples", english=True)
+        images["Latency summary"] = latency_plot.render_png(width, height, view="summary", english=True)
     if memory_plot is not None and memory_plot.timeline.devices():
-        images["Memory"] = memory_plot.render_png(width, height)
+        images["Memory"] = memory_plot.render_png(width, height, english=True)
     return images
 
 

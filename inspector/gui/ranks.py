@@ -8,6 +8,9 @@ slowest rank and the spread across ranks. Failed ranks are listed with their err
 Integration: ``ReportFlow`` (``gui/report_flow.py``) makes one call when a report is opened::
 
     show_ranks(self.window.tabs, report)  # adds/updates the tab; removes it for a report without ranks
+
+Its texts follow the window's language: a change of language fills the table and the
+summary again from the report kept (``retranslate``).
 """
 
 from __future__ import annotations
@@ -15,14 +18,24 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.remote.ranks import ranks_summary
 from inspector.core.units import format_ms
+from inspector.gui.i18n import Retranslates, fill, translate
 
-HEADERS = ("Rank", "Host", "Device", "Median (ms)", "p5–p95 (ms)", "vs fastest", "Status")
+#: The table's column titles (translated where shown).
+HEADERS = (
+    QT_TRANSLATE_NOOP("RanksView", "Rank"),
+    QT_TRANSLATE_NOOP("RanksView", "Host"),
+    QT_TRANSLATE_NOOP("RanksView", "Device"),
+    QT_TRANSLATE_NOOP("RanksView", "Median (ms)"),
+    QT_TRANSLATE_NOOP("RanksView", "p5–p95 (ms)"),
+    QT_TRANSLATE_NOOP("RanksView", "vs fastest"),
+    QT_TRANSLATE_NOOP("RanksView", "Status"),
+)
 _SLOWEST_BG = QColor("#ffebee")
 _FAILED = QColor("#c62828")
 _BAR = QColor("#1565c0")
@@ -47,20 +60,20 @@ def _text(value: Any) -> str:
     return "".join(c if c.isprintable() else "�" for c in text)
 
 
-class RanksView(QWidget):
+class RanksView(Retranslates, QWidget):
     """Ranks of one report. ``set_report(report)``; ``summary`` holds the figures shown."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ranksView")
         self.summary: dict[str, Any] = {}
+        self._ranks: list[Mapping[str, Any]] = []
         self.summaryLabel = QLabel(self)
         self.summaryLabel.setObjectName("ranksSummary")
         self.summaryLabel.setTextFormat(Qt.TextFormat.PlainText)
         self.summaryLabel.setWordWrap(True)
         self.table = QTableWidget(0, len(HEADERS), self)
         self.table.setObjectName("ranksTable")
-        self.table.setHorizontalHeaderLabels(list(HEADERS))
         self.table.verticalHeader().setVisible(False)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -68,8 +81,6 @@ class RanksView(QWidget):
         self.plot = pg.PlotWidget(self)
         self.plot.setObjectName("ranksPlot")
         self.plot.setBackground("w")
-        self.plot.setLabel("left", "median (ms)")
-        self.plot.setLabel("bottom", "rank")
         self.plot.showGrid(y=True, alpha=0.3)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.setMinimumHeight(140)
@@ -78,9 +89,25 @@ class RanksView(QWidget):
         layout.addWidget(self.summaryLabel)
         layout.addWidget(self.table, 3)
         layout.addWidget(self.plot, 2)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The titles, the table and the summary again, in the language now installed."""
+        self.table.setHorizontalHeaderLabels([translate("RanksView", title) for title in HEADERS])
+        self.plot.setLabel("left", translate("RanksView", "median (ms)"))
+        self.plot.setLabel("bottom", translate("RanksView", "rank"))
+        tabs = self.parentWidget()
+        while tabs is not None and not isinstance(tabs, QTabWidget):
+            tabs = tabs.parentWidget()
+        if tabs is not None and tabs.indexOf(self) >= 0:
+            tabs.setTabText(tabs.indexOf(self), translate("RanksView", "Ranks"))
+        if self._ranks:
+            self._fill(self._ranks)
+            self.summaryLabel.setText(self.summary_text(self._ranks))
 
     def set_report(self, report: Mapping[str, Any]) -> None:
         ranks = [r for r in report.get("ranks") or [] if isinstance(r, Mapping)]
+        self._ranks = ranks
         self.summary = ranks_summary(ranks)
         self._fill(ranks)
         self._draw(ranks)
@@ -88,21 +115,31 @@ class RanksView(QWidget):
 
     def summary_text(self, ranks: Sequence[Mapping[str, Any]]) -> str:
         s = self.summary
-        hosts = len({r.get("host") for r in ranks})
-        parts = [f"{len(ranks)} rank{'s' if len(ranks) != 1 else ''} on {hosts} host{'s' if hosts != 1 else ''}"]
+        count, hosts = len(ranks), len({r.get("host") for r in ranks})
+        # Singular and plural are texts of their own: English has no catalogue to give Qt's
+        # plural forms ("1 ranks on 1 hosts" would read wrong). One rank is on one host.
+        if count == 1:
+            parts = [translate("RanksView", "%n rank on 1 host", None, count)]
+        elif hosts == 1:
+            parts = [translate("RanksView", "%n ranks on 1 host", None, count)]
+        else:
+            parts = [fill(translate("RanksView", "%n ranks on %1 hosts", None, count), hosts)]
         medians = s["medians_ms"]
         if s["slowest"] is not None:
             slow = next(r for r in ranks if r.get("rank") == s["slowest"])
-            parts.append(
-                f"slowest: rank {s['slowest']} ({_text(slow.get('device'))} on {_text(slow.get('host'))}), "
-                f"median {_ms(medians[s['slowest']])} ms"
-            )
+            parts.append(fill(translate("RanksView", "slowest: rank %1 (%2 on %3), median %4 ms"), s["slowest"],
+                              _text(slow.get("device")), _text(slow.get("host")), _ms(medians[s["slowest"]])))  # fmt: skip
         if s["spread"] is not None:
-            parts.append(
-                f"spread {s['spread']:.1%}: the slowest rank's median over the fastest's (rank {s['fastest']}, {_ms(medians[s['fastest']])} ms)"
-            )
+            parts.append(fill(
+                translate("RanksView", "spread %1: the slowest rank's median over the fastest's (rank %2, %3 ms)"),
+                f"{s['spread']:.1%}", s["fastest"], _ms(medians[s["fastest"]]),
+            ))  # fmt: skip
         if s["failed"]:
-            parts.append(f"failed: rank{'s' if len(s['failed']) > 1 else ''} {', '.join(map(str, s['failed']))}")
+            failed = ", ".join(map(str, s["failed"]))
+            if len(s["failed"]) > 1:
+                parts.append(fill(translate("RanksView", "failed: ranks %1"), failed))
+            else:
+                parts.append(fill(translate("RanksView", "failed: rank %1"), failed))
         return " · ".join(parts)
 
     def _fill(self, ranks: Sequence[Mapping[str, Any]]) -> None:
@@ -116,7 +153,10 @@ class RanksView(QWidget):
             rank = entry.get("rank")
             median = s["medians_ms"].get(rank)
             slower = (median / s["medians_ms"][s["fastest"]] - 1) if median is not None and s["fastest"] is not None else None
-            status = "ok" if entry.get("ok") else f"failed: {_text(entry.get('error'))}"
+            if entry.get("ok"):
+                status = translate("RanksView", "ok")
+            else:
+                status = fill(translate("RanksView", "failed: %1"), _text(entry.get("error")))
             cells = [
                 _item(str(rank), numeric=True),
                 _item(_text(entry.get("host"))),
@@ -130,7 +170,7 @@ class RanksView(QWidget):
                 if rank == s["slowest"] and s["spread"] is not None:
                     cell.setBackground(QBrush(_SLOWEST_BG))
                     cell.setFont(bold)
-                    cell.setToolTip("the slowest rank")
+                    cell.setToolTip(translate("RanksView", "the slowest rank"))
                 if not entry.get("ok"):
                     cell.setForeground(QBrush(_FAILED))
                 self.table.setItem(row, col, cell)
@@ -158,7 +198,7 @@ def show_ranks(tabs: QTabWidget, report: Mapping[str, Any] | None) -> RanksView 
         return None
     if view is None:
         view = RanksView(tabs)
-        tabs.addTab(view, "Ranks")
+        tabs.addTab(view, translate("RanksView", "Ranks"))
     view.set_report(report)
     tabs.setCurrentWidget(view)
     return view

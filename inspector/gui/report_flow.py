@@ -10,6 +10,10 @@ It is given what it uses: the one door to the worker (``commands.Dispatcher``) a
 request, the tab pages (the Compare view, the plots drawn into an HTML report), the progress
 bar, banner, history and status line it reports to. ``actionsChanged`` says that "Compare
 with…" may have become available (or not).
+
+Its words are the window's language: history rows as they are written (a log), the progress
+bar's text said again on a change of language (``retranslate``). The report files themselves
+stay English (their plot images included: ``export.plot_images``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from inspector.core.errors import Failure
 from inspector.gui import window_settings
+from inspector.gui.bar_words import BarWords
+from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.tasks import Task
 from inspector.gui.workers import ReportBuilt, ReportRequest, TaskFailure
 
@@ -45,7 +51,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-REPORT_OPEN_FILTER = "Timing report (*.json);;All files (*)"
+
+
+def report_open_filter() -> str:
+    """The open dialogs' file filter, in the window's language (the patterns as they are)."""
+    return translate("ReportFlow", "Timing report") + " (*.json);;" + translate("ReportFlow", "All files") + " (*)"
 
 
 class ReportFlow(QObject):
@@ -65,6 +75,7 @@ class ReportFlow(QObject):
         self.tasks = tasks
         self.pages = pages
         self.progress = progress
+        self.bar_words = BarWords(progress)
         self.banner = banner
         self.history = history
         self.status = status
@@ -81,6 +92,10 @@ class ReportFlow(QObject):
         self.last_export: dict[str, Any] | None = None
 
         self._exporter: ReportExporter | None = None
+
+    def retranslate(self) -> None:
+        """The progress bar's text again, if it still says this flow's."""
+        self.bar_words.retranslate()
 
     @property
     def exporter(self) -> ReportExporter:
@@ -163,21 +178,24 @@ class ReportFlow(QObject):
         from inspector.gui.export import export_filter, path_with_suffix
 
         start = self.suggested_export_path()
-        path, chosen = QFileDialog.getSaveFileName(self.parent_widget, "Export timing report", start, export_filter())
+        title = translate("ReportFlow", "Export timing report")
+        path, chosen = QFileDialog.getSaveFileName(self.parent_widget, title, start, export_filter())
         if path:
             window_settings.set_last_folder(self.settings, "reports", path)
             self.export_report(path_with_suffix(path, chosen))
 
     def open_report_dialog(self) -> None:
         start = window_settings.last_folder(self.settings, "reports")
-        path, _ = QFileDialog.getOpenFileName(self.parent_widget, "Open a timing report", start, REPORT_OPEN_FILTER)
+        title = translate("ReportFlow", "Open a timing report")
+        path, _ = QFileDialog.getOpenFileName(self.parent_widget, title, start, report_open_filter())
         if path:
             window_settings.set_last_folder(self.settings, "reports", path)
             self.open_report(path)
 
     def compare_with_dialog(self) -> None:
         start = window_settings.last_folder(self.settings, "reports")
-        path, _ = QFileDialog.getOpenFileName(self.parent_widget, "Compare with a second timing report", start, REPORT_OPEN_FILTER)
+        title = translate("ReportFlow", "Compare with a second timing report")
+        path, _ = QFileDialog.getOpenFileName(self.parent_widget, title, start, report_open_filter())
         if path:
             window_settings.set_last_folder(self.settings, "reports", path)
             self.compare_with(path)
@@ -214,8 +232,8 @@ class ReportFlow(QObject):
 
     def session_failed(self, failure: TaskFailure) -> None:
         log.warning("could not build the session report: %s", failure.failure.message)
-        self.history.record(failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False,
-                                detail=failure.failure.detail)  # fmt: skip
+        outcome = fill(translate("ReportFlow", "failed: %1"), core_text(failure.failure.message))
+        self.history.record(failure.call, failure.seconds, None, outcome, ok=False, detail=failure.failure.detail)
 
     # ----- worker and writer results
 
@@ -234,7 +252,7 @@ class ReportFlow(QObject):
             from inspector.gui.export import copy_markdown
 
             copy_markdown(built.report)
-            self.status.flash("Copied the report as Markdown: paste it into an issue or a chat", 8000)
+            self.status.flash(translate("ReportFlow", "Copied the report as Markdown: paste it into an issue or a chat"), 8000)
 
     def _start_export(self, built: ReportBuilt) -> None:
         path = str(built.request.path)
@@ -251,7 +269,8 @@ class ReportFlow(QObject):
         self.exporting = path
         self.last_export = built.report
         self.tasks.writer_started()
-        self.progress.show_progress(None, f"writing {Path(path).name}…")
+        name = Path(path).name
+        self.bar_words.progress(None, lambda: fill(translate("ReportFlow", "writing %1…"), name))
         # No copy: the worker built this dict for this export, and nothing here changes it.
         self.exporter.export(built.report, path, images, copy_report=False)
 
@@ -259,24 +278,25 @@ class ReportFlow(QObject):
     def _on_export_progress(self, done: int, total: int) -> None:
         if self.exporting is not None:  # total 0: rendering and writing are one call
             fraction = done / total if total else None
-            self.progress.show_progress(fraction, f"writing {Path(self.exporting).name}…")
+            name = Path(self.exporting).name
+            self.bar_words.progress(fraction, lambda: fill(translate("ReportFlow", "writing %1…"), name))
 
     @Slot(str)
     def _on_export_finished(self, path: str) -> None:
         seconds = self._export_done()
-        self.history.record(f"save_report(report, {path!r})", seconds, None, "written")
-        self.status.flash(f"Report written: {path}", 8000)
-        self.progress.show_idle(f"wrote {Path(path).name}")
+        self.history.record(f"save_report(report, {path!r})", seconds, None, translate("ReportFlow", "written"))
+        self.status.flash(fill(translate("ReportFlow", "Report written: %1"), path), 8000)
+        name = Path(path).name
+        self.bar_words.idle(lambda: fill(translate("ReportFlow", "wrote %1"), name))
 
     @Slot(object)
     def _on_export_failed(self, failure: Failure) -> None:
         path = self.exporting or "?"
         seconds = self._export_done()
         self.banner.show_failure(failure, "export")
-        self.history.record(
-            f"save_report(report, {path!r})", seconds, None, f"failed: {failure.message}", ok=False, detail=failure.detail
-        )
-        self.progress.show_idle("export failed")
+        outcome = fill(translate("ReportFlow", "failed: %1"), core_text(failure.message))
+        self.history.record(f"save_report(report, {path!r})", seconds, None, outcome, ok=False, detail=failure.detail)
+        self.bar_words.idle(lambda: translate("ReportFlow", "export failed"))
 
     def _export_done(self) -> float | None:
         """The exporter is done with the file: the window is free again. Returns the seconds
@@ -294,7 +314,7 @@ class ReportFlow(QObject):
 
     @Slot(str, str)
     def _on_comparison_opened(self, side: str, path: str) -> None:
-        self.history.record(f"load_report({path!r})", None, None, "shown in the Compare tab")
+        self.history.record(f"load_report({path!r})", None, None, translate("ReportFlow", "shown in the Compare tab"))
         view = self.comparison_view
         from inspector.gui.ranks import show_ranks
 

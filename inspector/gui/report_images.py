@@ -5,6 +5,10 @@ Lives on the Qt side because it draws with pyqtgraph; ``inspector.core.report.ti
 bytes it returns. Works in a headless CLI process too: it starts an offscreen QApplication
 when none exists. Widgets may only be made on the thread that owns the QApplication, so in
 the GUI call it from the GUI thread (rendering takes tens of milliseconds, not seconds).
+
+The images are English, as the report file is, whatever language the window speaks: they are
+drawn by ``export.plot_images``, whose ``render_png`` twins say their texts through
+``plots.words.ENGLISH`` (each text's English source) rather than through Qt's translators.
 """
 
 from __future__ import annotations

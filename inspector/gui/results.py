@@ -4,12 +4,19 @@ the code view, the plots' series, the task marks, the error banner, and the end 
 What only another part can act on, it says with a signal: ``stateShown`` (the commands'
 availability follows the model), ``taskFailed`` (a failed load to fix, the fit dialog's
 answer) and ``trustNeeded`` (a file that needs trust to load).
+
+Its words are the window's language. History rows and the memory plot's marks are written in
+the language of the moment (a log); what stays on screen (the model box's title, the input
+field's hint, the progress bar's text, the code view's caption) is said again on a change of
+language (``retranslate``). Core's texts (notes, noise flags, failure messages) go through
+``core_text``.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QGroupBox
@@ -20,9 +27,10 @@ from inspector.core.placement.tensor_rows import meta_text
 from inspector.core.measure.time_left import time_left_text
 from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
+from inspector.gui.bar_words import BarWords
 from inspector.gui.layout import build_latency_plot_when_idle
-from inspector.gui.i18n import fill, translate
-from inspector.gui.tasks import Task
+from inspector.gui.i18n import core_text, fill, translate
+from inspector.gui.tasks import Task, task_label
 from inspector.gui.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Progress, TaskFailure
 
 if TYPE_CHECKING:
@@ -74,6 +82,25 @@ class WorkerResults(QObject):
         self.model_box = model_box
         self.pages = pages
         self.reports = reports
+        self.bar_words = BarWords(action_bar)
+        #: The code view's code and caption as this part showed them, with the function that
+        #: says the caption (said again on a change of language while the view still shows them).
+        self._caption: tuple[str, Callable[[], str], str] | None = None
+
+    def retranslate(self) -> None:
+        """What this part said that stays on screen, again in the language now installed."""
+        if self.snapshots.model is not None:
+            self._show_model_words(self.snapshots.model)
+        self.bar_words.retranslate()
+        if self._caption is not None:
+            code, words, shown = self._caption
+            if self.code.code() == code and self.code.caption.text() == shown:
+                self._show_code(code, words)
+
+    def _show_code(self, code: str, caption: Callable[[], str]) -> None:
+        shown = caption()
+        self.code.show_code(code, shown)
+        self._caption = (code, caption, shown)
 
     @property
     def latency_plot(self) -> Any:
@@ -101,21 +128,24 @@ class WorkerResults(QObject):
         first = self.snapshots.model is None
         self.snapshots.model = state
         self.parameters.set_placement(state.placement)
-        info = state.info
-        self.model_box.setTitle(f"Model — {info.class_name} ({info.spec})")
+        self._show_model_words(state)
         self.status.show_model(state)
-        if not self.action_bar.input_shape_text() and info.example_input_shapes:
-            self.action_bar.inputShapeEdit.setPlaceholderText(
-                "model input " + ", ".join("x".join(map(str, s)) for s in info.example_input_shapes)
-            )
-        elif not info.example_input_shapes:
-            self.action_bar.inputShapeEdit.setPlaceholderText("needed, e.g. 1,3,224,224")
         self.stateShown.emit()
         if first:  # the tensors are listed: now the plots' SVG export, off the first second
             from inspector.gui.plots import register_svg_exporter
 
             QTimer.singleShot(0, register_svg_exporter)
             build_latency_plot_when_idle(self.pages, self.tasks)
+
+    def _show_model_words(self, state: ModelState) -> None:
+        """The model box's title and the input field's hint, for the model ``state`` shows."""
+        info = state.info
+        self.model_box.setTitle(fill(translate("WorkerResults", "Model — %1 (%2)"), info.class_name, info.spec))
+        if not self.action_bar.input_shape_text() and info.example_input_shapes:
+            shapes = ", ".join("x".join(map(str, s)) for s in info.example_input_shapes)
+            self.action_bar.inputShapeEdit.setPlaceholderText(fill(translate("WorkerResults", "model input %1"), shapes))
+        elif not info.example_input_shapes:
+            self.action_bar.inputShapeEdit.setPlaceholderText(translate("WorkerResults", "needed, e.g. 1,3,224,224"))
 
     @Slot(object)
     def on_model_loaded(self, outcome: LoadOutcome) -> None:
@@ -124,14 +154,17 @@ class WorkerResults(QObject):
         self.on_placement_changed(state)
         self.banner.dismiss()
         totals = state.placement.totals
+        count = totals.count
+        loaded = translate("WorkerResults", "%1 (%2): %n tensors, %3%4", None, count)
         self.history.record(
             f"load_model({info.spec!r})",
             outcome.seconds,
             None,
-            f"{info.class_name} ({info.source}): {totals.count} tensors, {format_bytes(totals.bytes)}{meta_text(totals)}",
-            detail="\n".join(info.notes),
+            fill(loaded, info.class_name, info.source, format_bytes(totals.bytes), core_text(meta_text(totals))),
+            detail="\n".join(core_text(note) for note in info.notes),
         )
-        self.action_bar.show_idle(f"loaded {info.class_name}")
+        name = info.class_name
+        self.bar_words.idle(lambda: fill(translate("WorkerResults", "loaded %1"), name))
         # A new session: the report's moves and latency start afresh, and so does the plot.
         # The memory timeline goes on (it is the devices' record, and shows the load itself).
         if self.pages.is_built("latencyPlot"):  # (else it has nothing to clear yet)
@@ -141,22 +174,25 @@ class WorkerResults(QObject):
     @Slot(object)
     def on_move_finished(self, result: MoveResult) -> None:
         if result.ok:
-            outcome = f"{result.source} → {result.target}: {format_bytes(result.bytes)}"
+            size = format_bytes(result.bytes)
             if result.dtype:
-                outcome += f" as {result.dtype}"
+                outcome = fill(translate("WorkerResults", "%1 → %2: %3 as %4"), result.source, result.target, size, result.dtype)
+            else:
+                outcome = fill(translate("WorkerResults", "%1 → %2: %3"), result.source, result.target, size)
             if result.note:
-                outcome += f" ({result.note})"
-            self.action_bar.show_idle(f"moved in {format_seconds(result.seconds)}")
+                outcome = fill(translate("WorkerResults", "%1 (%2)"), outcome, core_text(result.note))
+            took = format_seconds(result.seconds)
+            self.bar_words.idle(lambda: fill(translate("WorkerResults", "moved in %1"), took))
             self.marks.end()
         elif result.error.kind == FailureKind.CANCELLED:
-            outcome = "cancelled: rolled back, the model is as before"
-            self.action_bar.show_idle("cancelled")
-            self.marks.end("cancelled")
+            outcome = translate("WorkerResults", "cancelled: rolled back, the model is as before")
+            self.bar_words.idle(lambda: translate("WorkerResults", "cancelled"))
+            self.marks.end(translate("WorkerResults", "cancelled"))
         else:
-            outcome = f"failed: {result.error.message}"
+            outcome = fill(translate("WorkerResults", "failed: %1"), core_text(result.error.message))
             self.banner.show_failure(result.error, result.call)
-            self.action_bar.show_idle("move failed")
-            self.marks.end("failed")
+            self.bar_words.idle(lambda: translate("WorkerResults", "move failed"))
+            self.marks.end(translate("WorkerResults", "failed"))
         self.reports.mark_stale()
         self.history.record(
             # A failed move has no time worth a figure (it may not have started): "—".
@@ -167,42 +203,46 @@ class WorkerResults(QObject):
     @Slot(object)
     def on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
         r = outcome.result
+        ms = partial(format_ms, compact=True)
         shape = "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,)))
-        call = f"{r.mode} ×{len(r.samples_ms)} · {r.device} {r.dtype} · input {shape}"
-        result = f"median {format_ms(r.median_ms, compact=True)} · p95 {format_ms(r.p95_ms, compact=True)}"
-        interval = (f"95 % CI of the median {format_ms(r.median_ci_ms[0], compact=True)} – "
-                    f"{format_ms(r.median_ci_ms[1], compact=True)}, " if r.median_ci_ms else "")  # fmt: skip
-        detail = [
-            f"p5 {format_ms(r.p5_ms, compact=True)}, mean {format_ms(r.mean_ms, compact=True)}, min {format_ms(r.min_ms, compact=True)}, max {format_ms(r.max_ms, compact=True)}; "
-            f"first call {format_ms(r.warmup_ms, compact=True)}",
-            f"{interval}IQR {format_ms(r.iqr_ms, compact=True)}; timed by {r.timer}",
-        ]
-        idle = f"median {format_ms(r.median_ms, compact=True)}"
+        call = fill(translate("WorkerResults", "%1 ×%2 · %3 %4 · input %5"), r.mode, len(r.samples_ms), r.device, r.dtype, shape)
+        result = fill(translate("WorkerResults", "median %1 · p95 %2"), ms(r.median_ms), ms(r.p95_ms))
+        figures = fill(translate("WorkerResults", "p5 %1, mean %2, min %3, max %4; first call %5"),
+                       ms(r.p5_ms), ms(r.mean_ms), ms(r.min_ms), ms(r.max_ms), ms(r.warmup_ms))  # fmt: skip
+        if r.median_ci_ms:
+            spread = fill(translate("WorkerResults", "95 % CI of the median %1 – %2, IQR %3; timed by %4"),
+                          ms(r.median_ci_ms[0]), ms(r.median_ci_ms[1]), ms(r.iqr_ms), r.timer)  # fmt: skip
+        else:
+            spread = fill(translate("WorkerResults", "IQR %1; timed by %2"), ms(r.iqr_ms), r.timer)
+        detail = [figures, spread]
+        median, noisy, top = ms(r.median_ms), bool(r.noise), None
         if r.noise:
             # Said where it is seen first: the history row, the status line and its tooltip.
-            result += f" · {r.noise}"
-            idle += " · noisy"
-            detail.insert(0, r.noise)
+            result += " · " + core_text(r.noise)
+            detail.insert(0, core_text(r.noise))
         if outcome.attribution is not None:
             from inspector.gui.module_summary import summary_lines, summary_tab_text, top_line
 
-            self.parameters.set_attribution(outcome.attribution)
-            self.latency_plot.set_top_modules(summary_tab_text(outcome.attribution))
-            detail += summary_lines(outcome.attribution)
-            result += " · " + top_line(outcome.attribution)
-            idle += " · " + top_line(outcome.attribution, 1)
-        self.history.record(call, outcome.seconds, None, result, detail="\n".join(detail + list(r.notes)))
-        self.action_bar.show_idle(idle)
+            attribution = outcome.attribution
+            self.parameters.set_attribution(attribution)
+            self.latency_plot.set_top_modules(partial(summary_tab_text, attribution))
+            detail += summary_lines(attribution)
+            result += " · " + top_line(attribution)
+            top = partial(top_line, attribution, 1)
+        self.history.record(call, outcome.seconds, None, result,
+                            detail="\n".join(detail + [core_text(note) for note in r.notes]))  # fmt: skip
+        self.bar_words.idle(partial(_benchmark_idle, median, noisy, top))
         self.latency_plot.finish_series(r)
-        self.marks.end(f"median {format_ms(r.median_ms, compact=True)}")
+        self.marks.end(fill(translate("WorkerResults", "median %1"), median))
         self.reports.mark_stale()
         try:
             from inspector.core.report.snippets import measurement_snippet
 
             code = measurement_snippet(r)
         except InputError as exc:
-            code = f"# no snippet for this measurement: {exc.message}"
-        self.code.show_code(code, f"Equivalent PyTorch code: {r.mode} timing on {r.device}")
+            code = "# " + fill(translate("WorkerResults", "no snippet for this measurement: %1"), core_text(exc.message))
+        mode, device = r.mode, r.device
+        self._show_code(code, lambda: fill(translate("WorkerResults", "Equivalent PyTorch code: %1 timing on %2"), mode, device))
 
     @Slot(object)
     def on_latency_samples(self, pairs: Any) -> None:
@@ -211,10 +251,10 @@ class WorkerResults(QObject):
     @Slot(object)
     def on_progress(self, progress: Progress) -> None:
         if progress.task == Task.MOVE:
-            text = f"moving {format_bytes(progress.done)} / {format_bytes(progress.total)}"
+            text = fill(translate("WorkerResults", "moving %1 / %2"), format_bytes(progress.done), format_bytes(progress.total))
         else:
-            text = f"sample {int(progress.done):,} / {int(progress.total):,}"
-        left = time_left_text(progress.seconds_left)
+            text = fill(translate("WorkerResults", "sample %1 / %2"), f"{int(progress.done):,}", f"{int(progress.total):,}")
+        left = core_text(time_left_text(progress.seconds_left))
         if left:  # a long benchmark: an estimate in the bar and in the status bar
             text += f" · {left}"
             if self.tasks.task is not None:
@@ -230,53 +270,56 @@ class WorkerResults(QObject):
         if failure.task == Task.BENCHMARK:
             # What was measured stays on the plot, labelled with why the run stopped.
             self.latency_plot.abort_series("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
-        self.marks.end("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
         if failure.failure.kind == FailureKind.CANCELLED:
-            stopped = "nothing of the model was touched" if failure.task == Task.FIT else "stopped between samples"
-            self.history.record(failure.call, failure.seconds, None, f"cancelled: {stopped}", ok=False)
-            self.action_bar.show_idle("cancelled")
+            self.marks.end(translate("WorkerResults", "cancelled"))
+            if failure.task == Task.FIT:
+                outcome = translate("WorkerResults", "cancelled: nothing of the model was touched")
+            else:
+                outcome = translate("WorkerResults", "cancelled: stopped between samples")
+            self.history.record(failure.call, failure.seconds, None, outcome, ok=False)
+            self.bar_words.idle(lambda: translate("WorkerResults", "cancelled"))
             return
+        self.marks.end(translate("WorkerResults", "failed"))
         if failure.failure.kind == FailureKind.ARCHITECTURE:
             # The window's way to give it: the dialog's field (the CLI says --arch).
-            failure = replace(failure, failure=replace(
-                failure.failure,
-                message=failure.failure.message + ": enter it in the Architecture field of File › Open model… "
-                "(it opens with this file filled in)",
-            ))  # fmt: skip
+            failure = replace(failure, failure=replace(failure.failure, message=fill(translate(
+                "WorkerResults",
+                "%1: enter it in the Architecture field of File › Open model… (it opens with this file filled in)",
+            ), core_text(failure.failure.message))))  # fmt: skip
         self.banner.show_failure(failure.failure, failure.task)
-        self.history.record(
-            failure.call, failure.seconds, None, f"failed: {failure.failure.message}", ok=False, detail=failure.failure.detail
-        )
-        self.action_bar.show_idle(f"{failure.task} failed")
+        outcome = fill(translate("WorkerResults", "failed: %1"), core_text(failure.failure.message))
+        self.history.record(failure.call, failure.seconds, None, outcome, ok=False, detail=failure.failure.detail)
+        task = failure.task
+        self.bar_words.idle(lambda: fill(translate("WorkerResults", "%1 failed"), task_label(task)))
         if failure.wanted and failure.path and not self.tasks.closed:
             self.trustNeeded.emit(failure.path, failure.wanted)
 
     @Slot(object)
     def on_fit_finished(self, outcome: FitOutcome) -> None:
-        verdicts = ", ".join(
-            f"{r.device} {'fits' if r.fits else 'does not fit' if r.fits is False else 'unknown'}"
-            f" ({format_bytes(r.estimated_peak_bytes)})"
-            for r in outcome.results
-        )
-        failed = "; ".join(f"{device}: {f.message}" for device, f in outcome.failures)
-        self.history.record("will it fit?", outcome.seconds, None, verdicts or f"failed: {failed}",
+        verdicts = ", ".join(_fit_verdict(r.device, r.fits, format_bytes(r.estimated_peak_bytes)) for r in outcome.results)
+        failed = "; ".join(f"{device}: {core_text(f.message)}" for device, f in outcome.failures)
+        result = verdicts or fill(translate("WorkerResults", "failed: %1"), failed)
+        self.history.record(translate("WorkerResults", "will it fit?"), outcome.seconds, None, result,
                             ok=bool(outcome.results), detail=failed)  # fmt: skip
-        self.action_bar.show_idle(verdicts[:80] or "fit failed")
+        # The verdicts are said again from the results when the language changes.
+        fits = [(r.device, r.fits, format_bytes(r.estimated_peak_bytes)) for r in outcome.results]
+        self.bar_words.idle(partial(_fit_idle, fits))
 
     @Slot(object)
     def on_train_step_finished(self, result: Any) -> None:
         """One real training step ran (``core.measure.training.TrainStepResult``)."""
-        shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or "(no tensor)"
+        shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or translate("WorkerResults", "(no tensor)")
+        loss = f"{result.loss:.4g}"
         self.history.record(
             result.call(), result.seconds, None,
-            f"loss {result.loss:.4g} · {result.optimizer} on {result.device} {result.dtype}: "
-            "gradients and optimizer state are in the tree",
-            detail="\n".join((f"input {shapes}", *result.notes)),
+            fill(translate("WorkerResults", "loss %1 · %2 on %3 %4: gradients and optimizer state are in the tree"),
+                 loss, result.optimizer, result.device, result.dtype),
+            detail="\n".join((fill(translate("WorkerResults", "input %1"), shapes), *map(core_text, result.notes))),
         )  # fmt: skip
-        self.action_bar.show_idle("trained 1 step")
-        self.marks.end(f"loss {result.loss:.4g}")
+        self.bar_words.idle(lambda: translate("WorkerResults", "trained 1 step"))
+        self.marks.end(fill(translate("WorkerResults", "loss %1"), loss))
         self.reports.mark_stale()
-        self.code.show_code(TRAIN_STEP_CODE, "Equivalent PyTorch code: one training step")
+        self._show_code(TRAIN_STEP_CODE, lambda: translate("WorkerResults", "Equivalent PyTorch code: one training step"))
 
     @Slot(object)
     def on_lesson_finished(self, outcome: Any) -> None:
@@ -295,14 +338,40 @@ class WorkerResults(QObject):
         self.code.show_code(LESSON_CODE[outcome.number], fill(translate("WorkerResults", "Lesson %1"), outcome.number))
 
 
+def _benchmark_idle(median: str, noisy: bool, top: Callable[[], str] | None) -> str:
+    """The progress bar's words after a benchmark: its median, a flag when noisy, the top module."""
+    text = fill(translate("WorkerResults", "median %1"), median)
+    if noisy:
+        text = fill(translate("WorkerResults", "%1 · noisy"), text)
+    return text + (" · " + top() if top is not None else "")
+
+
+def _fit_verdict(device: str, fits: bool | None, peak: str) -> str:
+    if fits:
+        return fill(translate("WorkerResults", "%1 fits (%2)"), device, peak)
+    if fits is False:
+        return fill(translate("WorkerResults", "%1 does not fit (%2)"), device, peak)
+    return fill(translate("WorkerResults", "%1 unknown (%2)"), device, peak)
+
+
+def _fit_idle(fits: list[tuple[str, bool | None, str]]) -> str:
+    verdicts = ", ".join(_fit_verdict(*fit) for fit in fits)
+    return verdicts[:80] or translate("WorkerResults", "fit failed")
+
+
 def _memory_detail(result: MoveResult) -> str:
     lines = []
-    for label, readings in (("before", result.memory_before), ("after", result.memory_after)):
+    for when, readings in (("before", result.memory_before), ("after", result.memory_after)):
         for device, reading in (readings or {}).items():
+            allocated, used, total = (format_bytes(reading.get(k)) for k in ("allocated", "used", "total"))
             # The CPU's reading holds this process's RSS where a GPU's holds allocated bytes.
-            own = "process RSS" if device == "cpu" else "allocated"
-            lines.append(
-                f"{device} {label}: {own} {format_bytes(reading.get('allocated'))}, "
-                f"used {format_bytes(reading.get('used'))} of {format_bytes(reading.get('total'))}"
-            )
+            if device == "cpu" and when == "before":
+                line = translate("WorkerResults", "%1 before: process RSS %2, used %3 of %4")
+            elif device == "cpu":
+                line = translate("WorkerResults", "%1 after: process RSS %2, used %3 of %4")
+            elif when == "before":
+                line = translate("WorkerResults", "%1 before: allocated %2, used %3 of %4")
+            else:
+                line = translate("WorkerResults", "%1 after: allocated %2, used %3 of %4")
+            lines.append(fill(line, device, allocated, used, total))
     return "\n".join(lines)

@@ -374,7 +374,7 @@ class InspectorWindow(QMainWindow):
 
     def retranslatable_parts(self) -> list[Any]:
         """The parts that are no widgets but show texts (each has ``retranslate()``)."""
-        return [self.language, self.status]
+        return [self.language, self.status, self.reports, self.results]
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.tasks.closed:

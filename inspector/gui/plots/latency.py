@@ -4,26 +4,72 @@ negative indices, a running median over them), and a summary of the runs side by
 Samples stream in while a run measures (``add_sample_pairs``); the finished result then
 replaces them with the exact figures from the core. The data lives in Qt-free ``Series``
 (``series.py``); this module keeps one per run and has ``latency_canvas.py`` draw them.
+
+Its texts follow the window's language (``retranslate``); the images ``render_png`` draws for
+a report file stay English (``words.ENGLISH``).
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.report.run_verdicts import Run, run_verdicts
 from inspector.core.vocabulary import BenchMode
-from inspector.gui.plots.latency_canvas import LatencyCanvas
+from inspector.gui.i18n import Retranslates, fill, translate
+from inspector.gui.plots.latency_canvas import LatencyCanvas, run_label
 from inspector.gui.plots.memory import DEFAULT_REDRAW_FPS
 from inspector.gui.plots.readable import batch_of, format_in_unit, throughput_text
 from inspector.gui.plots.render import png_bytes
 from inspector.gui.plots.series import Series, SeriesKey, field_of, series_label
 from inspector.gui.plots.theme import PALETTE, device_color
+from inspector.gui.plots.words import ENGLISH, LIVE, Words
+
+#: The Summary tab's line of top modules: a text, or a function that says it again in the
+#: language now installed (``set_top_modules``).
+TopModules = str | Callable[[], str]
+#: The lines under the Summary tab's plot take at most this many lines of height (more scroll),
+#: so the plot keeps its height in a 1024x700 window.
+NOTES_MAX_LINES = 3
+
+
+class _Notes(QScrollArea):
+    """The lines under the Summary tab's plot (the top modules, the verdicts): as tall as they
+    need at the width they have, up to ``NOTES_MAX_LINES`` lines; hidden when none shows."""
+
+    def __init__(self, parent: QWidget, *labels: QLabel) -> None:
+        super().__init__(parent)
+        self.setObjectName("summaryNotes")
+        self.labels = labels
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        box = QWidget(self)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        for label in labels:
+            layout.addWidget(label)
+        layout.addStretch(1)
+        self.setWidget(box)
+        self.hide()
+
+    def refit(self) -> None:
+        shown = [label for label in self.labels if not label.isHidden()]
+        self.setVisible(bool(shown))
+        if shown:
+            width = self.viewport().width()
+            needed = sum(label.heightForWidth(width) for label in shown)
+            self.setFixedHeight(min(needed, self.fontMetrics().lineSpacing() * NOTES_MAX_LINES + 4))  # + a label's margins
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self.refit()  # the lines wrap anew at the new width
 
 def _pick_series_color(key: SeriesKey, taken: Mapping[SeriesKey, QColor]) -> QColor:
     """The device's own colour for its first run; another free palette colour for the
@@ -36,7 +82,7 @@ def _pick_series_color(key: SeriesKey, taken: Mapping[SeriesKey, QColor]) -> QCo
     return QColor(free[0] if free else PALETTE[len(taken) % len(PALETTE)])
 
 
-class LatencyPlot(QWidget):
+class LatencyPlot(Retranslates, QWidget):
     """Benchmark latency: every sample against its index with the running median ("Samples"
     tab), and one bar per device/dtype with p5–p95 whiskers ("Summary" tab).
 
@@ -56,14 +102,14 @@ class LatencyPlot(QWidget):
         self.canvas = LatencyCanvas(self)
         self.tabs = QTabWidget(self, objectName="latencyTabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.canvas.samples_plot, "Samples")
-        self.tabs.addTab(self.canvas.summary_plot, "Summary")
-        self.logCheck = QCheckBox("Log scale", self, objectName="latencyLogCheck")
-        self.logCheck.setToolTip("A logarithmic latency axis: every sample in view, outliers included")
+        self.tabs.addTab(self.canvas.samples_plot, "")
+        self.tabs.addTab(self.canvas.summary_plot, "")
+        self.logCheck = QCheckBox(self, objectName="latencyLogCheck")
         self.logCheck.toggled.connect(self._log_toggled)
         # The hover readout: the sample under the pointer (or the bar), in words.
         self.readout = QLabel(self, objectName="latencyReadout")
         self.readout.setTextFormat(Qt.TextFormat.PlainText)
+        self._hovered: tuple[str, float, float] | None = None  # ("samples" or "summary", x, y) read out
         bar = QHBoxLayout()
         bar.setContentsMargins(6, 0, 6, 0)
         bar.addWidget(self.logCheck)
@@ -84,7 +130,6 @@ class LatencyPlot(QWidget):
         self.modulesLabel.setWordWrap(True)
         self.modulesLabel.setContentsMargins(6, 2, 6, 2)
         self.modulesLabel.hide()
-        layout.addWidget(self.modulesLabel)
         # How the runs compare (like with like, each ratio with its interval) and which are
         # noisy, in sentences: the bars carry the short form.
         self.verdictLabel = QLabel(self, objectName="summaryVerdictLabel")
@@ -92,7 +137,8 @@ class LatencyPlot(QWidget):
         self.verdictLabel.setWordWrap(True)
         self.verdictLabel.setContentsMargins(6, 2, 6, 2)
         self.verdictLabel.hide()
-        layout.addWidget(self.verdictLabel)
+        self.notes = _Notes(self, self.modulesLabel, self.verdictLabel)
+        layout.addWidget(self.notes)
         self._timer = QTimer(self, singleShot=True, interval=max(1, round(1000 / redraw_fps)))
         self._timer.timeout.connect(self._timer_fired)
         # Shown (a benchmark's start switches to this tab): draw in the next turn of the event
@@ -103,7 +149,23 @@ class LatencyPlot(QWidget):
         self._shown_timer = QTimer(self, singleShot=True, interval=0)
         self._shown_timer.timeout.connect(self._timer_fired)
         self._summary_stale = False
+        self._top_modules: TopModules = ""
         self.tabs.currentChanged.connect(self._tab_changed)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text again in the language now installed: the controls, the plots' labels,
+        the bars' verdicts and the lines under them, the hover readout."""
+        self.tabs.setTabText(0, translate("LatencyPlot", "Samples"))
+        self.tabs.setTabText(1, translate("LatencyPlot", "Summary"))
+        self.logCheck.setText(translate("LatencyPlot", "Log scale"))
+        self.logCheck.setToolTip(translate("LatencyPlot", "A logarithmic latency axis: every sample in view, outliers included"))
+        self.canvas.retranslate()
+        self._show_top_modules()
+        if self.series:
+            self._summary_stale = True
+            self.redraw()
+        self._read_out()
 
     def _timer_fired(self) -> None:
         # Only what is on screen is drawn; the rest when it is shown (showEvent, tab change).
@@ -118,16 +180,22 @@ class LatencyPlot(QWidget):
         self._show_modules_label()
         self._timer_fired()
 
-    def set_top_modules(self, text: str) -> None:
+    def set_top_modules(self, text: TopModules) -> None:
         """Show ``text`` (the top modules of the last per-module run) under the Summary tab;
-        empty hides it."""
-        self.modulesLabel.setText(text)
+        empty hides it. A function is asked again when the language changes."""
+        self._top_modules = text
+        self._show_top_modules()
+
+    def _show_top_modules(self) -> None:
+        text = self._top_modules
+        self.modulesLabel.setText(text() if callable(text) else text)
         self._show_modules_label()
 
     def _show_modules_label(self) -> None:
         on_summary = self.tabs.currentWidget() is self.summary_plot
         self.modulesLabel.setVisible(on_summary and bool(self.modulesLabel.text()))
         self.verdictLabel.setVisible(on_summary and bool(self.verdictLabel.text()))
+        self.notes.refit()
 
     @property
     def samples_plot(self) -> pg.PlotWidget:
@@ -283,13 +351,14 @@ class LatencyPlot(QWidget):
             self._colors[key] = _pick_series_color(key, self._colors)
         return self._colors[key]
 
-    def _summary_rows(self) -> list[dict]:
+    def _summary_rows(self, words: Words = LIVE) -> list[dict]:
+        """The summary's bars, their verdicts and the sentences under them, in ``words``' language."""
         rows, runs = [], []
         for key, s in self.series.items():
             stats = s.summary()
             if stats is None:
                 continue
-            label = series_label(key) + (f" ({s.status})" if s.status else "")
+            label = run_label(key, s.status, words)
             rows.append({"key": key, "label": label, "color": self._color(key), "mode": key[2],
                          "batch": s.batch, **stats})  # fmt: skip
             samples = s.samples_ms
@@ -298,8 +367,10 @@ class LatencyPlot(QWidget):
         for row, run, verdict in zip(rows, runs, run_verdicts(runs)):
             noise = self.series[row["key"]].noise
             # The bar's words: how it compares with alike runs, and a flag when it is noisy.
-            row["verdict"] = verdict.short + (" · noisy" if noise else "")
-            row["sentence"] = "\n".join(t for t in (verdict.sentence, f"{run.label}: {noise}" if noise else "") if t)
+            short = words.core(verdict.short)
+            row["verdict"] = fill(words.translate("LatencyPlot", "%1 · noisy"), short) if noise else short
+            noise_line = fill(words.translate("LatencyPlot", "%1: %2"), run.label, words.core(noise)) if noise else ""
+            row["sentence"] = "\n".join(t for t in (words.core(verdict.sentence), noise_line) if t)
         return rows
 
     def summary_rows(self) -> list[dict]:
@@ -329,7 +400,15 @@ class LatencyPlot(QWidget):
         if not view.sceneBoundingRect().contains(scene_pos):
             return
         point = view.mapSceneToView(scene_pos)
-        self.readout.setText(self.readout_at(point.x(), point.y()))
+        self._hovered = ("samples", point.x(), point.y())
+        self._read_out()
+
+    def _read_out(self) -> None:
+        """The hover readout of the point last hovered (again, after a change of language)."""
+        if self._hovered is None:
+            return
+        view, x, y = self._hovered
+        self.readout.setText(self.readout_at(x, y) if view == "samples" else self.summary_readout_at(x))
 
     def readout_at(self, x: float, y: float) -> str:
         """The hover text for view coordinates (x, y): the sample nearest the pointer at
@@ -347,15 +426,18 @@ class LatencyPlot(QWidget):
             if index >= 0:
                 values = series.samples.values()
                 value = float(values[index]) if index < len(values) else float("nan")
-                what = f"sample {index}"
             else:
                 k = len(series.warmup_ms)
                 value = float(series.warmup_ms[index + k]) if -index <= k else float("nan")
-                what = f"warm-up call {index + k + 1} of {k}"
             if not np.isfinite(value):
                 continue
             distance = abs(np.log(value / y_ms)) if value > 0 and y_ms > 0 else abs(value - y_ms)
-            text = f"{what} · {series_label(key)}: {format_in_unit(value, self.canvas.unit)}"
+            shown = format_in_unit(value, self.canvas.unit)
+            if index >= 0:
+                text = fill(translate("LatencyPlot", "sample %1 · %2: %3"), index, series_label(key), shown)
+            else:
+                text = fill(translate("LatencyPlot", "warm-up call %1 of %2 · %3: %4"), index + k + 1, k,
+                            series_label(key), shown)  # fmt: skip
             if best is None or distance < best[0]:
                 best = (distance, text)
         return best[1] if best is not None else ""
@@ -364,7 +446,8 @@ class LatencyPlot(QWidget):
         view = self.summary_plot.getPlotItem().getViewBox()
         if not view.sceneBoundingRect().contains(scene_pos):
             return
-        self.readout.setText(self.summary_readout_at(view.mapSceneToView(scene_pos).x()))
+        self._hovered = ("summary", view.mapSceneToView(scene_pos).x(), 0.0)
+        self._read_out()
 
     def summary_readout_at(self, x: float) -> str:
         """The hover text for the summary bar at ``x``: its figures and throughput."""
@@ -373,22 +456,27 @@ class LatencyPlot(QWidget):
         if not 0 <= index < len(rows) or abs(x - index) > 0.4:
             return ""
         row, unit = rows[index], self.canvas.summary_unit
-        figures = ", ".join(f"{name} {format_in_unit(row[f'{name}_ms'], unit)}" for name in ("median", "p5", "p95"))
-        rate = throughput_text(row["median_ms"], str(row.get("mode", "")), row.get("batch"))
-        return f"{row['label']}: {figures}" + (f" · {rate}" if rate else "")
+        median, p5, p95 = (format_in_unit(row[f"{name}_ms"], unit) for name in ("median", "p5", "p95"))
+        text = fill(translate("LatencyPlot", "%1: median %2, p5 %3, p95 %4"), row["label"], median, p5, p95)
+        rate = throughput_text(row["median_ms"], str(row.get("mode", "")), row.get("batch"), LIVE)
+        return text + (f" · {rate}" if rate else "")
 
-    def render_png(self, width: int = 960, height: int = 480, view: str = "samples") -> bytes:
-        """One view (``"samples"`` or ``"summary"``) as a PNG of exactly ``width`` x ``height``."""
+    def render_png(self, width: int = 960, height: int = 480, view: str = "samples", *, english: bool = True) -> bytes:
+        """One view (``"samples"`` or ``"summary"``) as a PNG of exactly ``width`` x ``height``.
+
+        For a report file, so in English unless ``english`` is False (a report is shared with
+        others and stays English whatever the window speaks): an offscreen twin draws it.
+        """
         if view not in ("samples", "summary"):
             raise ValueError(f"view must be 'samples' or 'summary', not {view!r}")
-        twin = LatencyCanvas(None, prefix="latencyExport")
+        twin = LatencyCanvas(None, prefix="latencyExport", words=ENGLISH if english else LIVE)
         try:
             for key, series in self.series.items():
                 twin.draw_series(key, series, self._color(key))
             twin.log_scale = self.canvas.log_scale
             twin.samples_plot.getPlotItem().setLogMode(y=twin.log_scale)
             twin.refresh_range()
-            twin.draw_summary(self._summary_rows())
+            twin.draw_summary(self._summary_rows(twin.words))
             plot = twin.samples_plot if view == "samples" else twin.summary_plot
             return png_bytes(plot.getPlotItem(), width, height)
         finally:

@@ -1,7 +1,10 @@
 """The drawing half of the latency plot: the samples view (each sample against its index,
 warm-up calls at negative indices, a running median) and the summary bars of the runs side by
 side. ``LatencyPlot`` (``latency.py``) streams samples into ``Series`` and asks this canvas to
-draw them; an offscreen twin renders it for reports."""
+draw them; an offscreen twin renders it for reports.
+
+Its texts are said through a ``Words`` (``words.py``): the live canvas in the window's
+language, set again by ``retranslate``; a report's twin in English."""
 
 from __future__ import annotations
 
@@ -9,18 +12,37 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.vocabulary import DType
+from inspector.gui.i18n import fill
 from inspector.gui.plots.readable import BulkRange, bulk_range, format_in_unit, throughput_text, time_unit
 from inspector.gui.plots.series import Series, SeriesKey, series_label
 from inspector.gui.plots.theme import restyle, theme_colors, translucent
+from inspector.gui.plots.words import LIVE, Words
 
 _DTYPE_SYMBOLS = {DType.FLOAT32: "o", DType.FLOAT16: "t", DType.BFLOAT16: "s", DType.FLOAT64: "d"}
 #: A summary whisker reaching higher than this many times the largest median is clipped at
 #: that height (its p95 written beside it), so a noisy run's bars keep most of the plot.
 SUMMARY_WHISKER_CAP = 3.0
+#: Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another
+#: reason is shown as it is.
+STATUS_WORDS = {
+    "cancelled": QT_TRANSLATE_NOOP("LatencyCanvas", "cancelled"),
+    "failed": QT_TRANSLATE_NOOP("LatencyCanvas", "failed"),
+}
+
+
+def run_label(key: SeriesKey, status: str = "", words: Words = LIVE) -> str:
+    """A run's name in the legend and under its bar: ``"cpu · float32"``, with why it
+    stopped early when it did (``"cpu · float32 (cancelled)"``)."""
+    label = series_label(key)
+    if not status:
+        return label
+    said = words.translate("LatencyCanvas", STATUS_WORDS[status]) if status in STATUS_WORDS else status
+    return fill(words.translate("LatencyCanvas", "%1 (%2)"), label, said)
 
 
 class IntegerAxis(pg.AxisItem):
@@ -47,8 +69,9 @@ class _SeriesItems:
 class LatencyCanvas(QWidget):
     """The two views of LatencyPlot: samples against their index, and the summary bars."""
 
-    def __init__(self, parent: QWidget | None = None, prefix: str = "latency") -> None:
+    def __init__(self, parent: QWidget | None = None, prefix: str = "latency", words: Words = LIVE) -> None:
         super().__init__(parent)
+        self.words = words
         self.samples_plot = pg.PlotWidget(self, axisItems={"bottom": IntegerAxis("bottom")})
         self.samples_plot.setObjectName(f"{prefix}SamplesPlot")
         self.summary_plot = pg.PlotWidget(self)
@@ -56,8 +79,6 @@ class LatencyCanvas(QWidget):
         restyle(self.samples_plot, legend_columns=4)
         restyle(self.summary_plot)  # no legend: the bars are labelled on the axis
         samples = self.samples_plot.getPlotItem()
-        samples.setLabel("bottom", "sample (warm-up calls at negative indices)")
-        samples.setLabel("left", "latency (ms)")
         # Under a minimum time a run keeps up to 100,000 samples: draw what is in view, reduced.
         samples.setClipToView(True)
         samples.setDownsampling(auto=True, mode="peak")
@@ -73,6 +94,7 @@ class LatencyCanvas(QWidget):
         self.unit: tuple[str, float] = ("ms", 1.0)
         self.bulk: BulkRange | None = None
         self._bulk_for: tuple[tuple, int] = ((), 0)  # the runs and sample count it was found for
+        self._outliers_shown: tuple[bool, int] = (False, 0)  # what the corner text counts: (clipping, warm-ups)
         self.outlier_text = pg.TextItem("", color=theme_colors(self)[1], anchor=(1, 1),
                                         fill=translucent(theme_colors(self)[0], 210))  # fmt: skip
         # In the view's pixels, bottom right: the axis starts at zero, so the floor is where
@@ -80,31 +102,60 @@ class LatencyCanvas(QWidget):
         self.outlier_text.setParentItem(view)
         view.sigResized.connect(self._place_outlier_text)
         summary = self.summary_plot.getPlotItem()
-        summary.setLabel("left", "median (ms), p5–p95")
         self.summary_unit: tuple[str, float] = ("ms", 1.0)
-        self.summary_plot.setToolTip("Bars: each run's median latency; whiskers: its 5th to 95th percentile")
         summary.getViewBox().setMouseEnabled(x=False, y=True)
+        summary.getViewBox().sigResized.connect(self._fit_summary_range)
         self.items: dict[SeriesKey, _SeriesItems] = {}
         self._series: dict[SeriesKey, Series] = {}
         self._warmup_counts: dict[SeriesKey, int] = {}
         self._warmup_region: pg.LinearRegionItem | None = None
+        self._warmup_label: pg.InfLineLabel | None = None
         self._summary_items: list[pg.GraphicsObject] = []
+        #: Each bar's label and the height (in the axis's unit) it sits on; the bars' top.
+        self._summary_labels: list[tuple[pg.TextItem, float]] = []
+        self._summary_top = 0.0
         self._summary_rows: list[dict] = []
-        self._legend_keys_added = False
+        self._legend_keys: tuple[pg.PlotDataItem, pg.PlotDataItem] | None = None  # median line, warm-up
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text again in ``words``' language (the summary's bars: ``draw_summary`` again)."""
+        words = self.words
+        samples = self.samples_plot.getPlotItem()
+        samples.setLabel("bottom", words.translate("LatencyCanvas", "sample (warm-up calls at negative indices)"))
+        samples.setLabel("left", fill(words.translate("LatencyCanvas", "latency (%1)"), self.unit[0]))
+        self.summary_plot.getPlotItem().setLabel("left", fill(words.translate("LatencyCanvas", "median (%1), p5–p95"), self.summary_unit[0]))
+        self.summary_plot.setToolTip(words.translate("LatencyCanvas", "Bars: each run's median latency; whiskers: its 5th to 95th percentile"))
+        if self._legend_keys is not None:
+            median, warmup = self._legend_keys
+            self._set_legend_text(median, words.translate("LatencyCanvas", "running median"))
+            self._set_legend_text(warmup, words.translate("LatencyCanvas", "warm-up call (not timed)"))
+        for key in self._series:
+            self._name_series(key)
+        if self._warmup_region is not None and self._warmup_label is not None:
+            self._warmup_region.setToolTip(words.translate("LatencyCanvas", "Warm-up calls: not timed; the first one's cost is reported apart"))
+            self._warmup_label.setFormat(words.translate("LatencyCanvas", "◀ warm-up"))
+        self._write_outlier_text(*self._outliers_shown)
+
+    def _set_legend_text(self, item: pg.PlotDataItem, text: str) -> None:
+        legend = self.samples_plot.getPlotItem().legend
+        for sample, label in legend.items if legend is not None else ():
+            if sample.item is item and label.text != text:
+                label.setText(text)
 
     # ----- samples view
 
     def draw_series(self, key: SeriesKey, series: Series, color: QColor) -> None:
-        items = self.items.get(key) or self._add_series_items(key, color)
+        if key not in self.items:
+            self._add_series_items(key, color)
         self._series[key] = series
         self._set_series_data(key)
-        name = series_label(key) + (f" ({series.status})" if series.status else "")
-        legend = self.samples_plot.getPlotItem().legend
-        if legend is not None:
-            for sample, label in legend.items:
-                if sample.item is items.samples and label.text != name:
-                    label.setText(name)
+        self._name_series(key)
         self._update_warmup_region()
+
+    def _name_series(self, key: SeriesKey) -> None:
+        """The run's legend entry, with why it stopped early when it did."""
+        self._set_legend_text(self.items[key].samples, run_label(key, self._series[key].status, self.words))
 
     def _set_series_data(self, key: SeriesKey) -> None:
         """Hand one run's points to its items, in the axis's unit."""
@@ -151,7 +202,7 @@ class LatencyCanvas(QWidget):
         unit = time_unit(self.bulk.top_ms) if self.bulk is not None else ("ms", 1.0)
         if unit != self.unit:
             self.unit = unit
-            self.samples_plot.getPlotItem().setLabel("left", f"latency ({unit[0]})")
+            self.samples_plot.getPlotItem().setLabel("left", fill(self.words.translate("LatencyCanvas", "latency (%1)"), unit[0]))
             for key in self._series:
                 self._set_series_data(key)
         clipping = self.bulk is not None and not self.log_scale
@@ -179,14 +230,25 @@ class LatencyCanvas(QWidget):
             view.setYRange(0.0, self.bulk.top_ms / self.unit[1], padding=0)
 
     def _write_outlier_text(self, clipping: bool, warmups_above: int) -> None:
-        bulk = self.bulk
+        self._outliers_shown = (clipping, warmups_above)
+        bulk, words = self.bulk, self.words
         parts = []
+        # Singular and plural are two texts, not one "%n outlier(s)": the window's English has
+        # no catalogue of its own to give Qt's plural forms, and "1 outliers" would read wrong.
         if clipping and bulk is not None and bulk.outliers:
-            many = "s" if bulk.outliers > 1 else ""
-            parts.append(f"▲ {bulk.outliers} outlier{many} above (largest {format_in_unit(bulk.largest_ms, time_unit(bulk.largest_ms))})")
+            count = bulk.outliers
+            largest = format_in_unit(bulk.largest_ms, time_unit(bulk.largest_ms))
+            if count == 1:
+                parts.append(fill(words.translate("LatencyCanvas", "▲ %n outlier above (largest %1)", None, count), largest))
+            else:
+                parts.append(fill(words.translate("LatencyCanvas", "▲ %n outliers above (largest %1)", None, count), largest))
         if clipping and warmups_above:
-            parts.append(f"▲ {warmups_above} warm-up call{'s' if warmups_above > 1 else ''} above")
-        text = "\n".join(parts + (["log scale shows all"] if parts else []))
+            count = warmups_above
+            if count == 1:
+                parts.append(words.translate("LatencyCanvas", "▲ %n warm-up call above", None, count))
+            else:
+                parts.append(words.translate("LatencyCanvas", "▲ %n warm-up calls above", None, count))
+        text = "\n".join(parts + ([words.translate("LatencyCanvas", "log scale shows all")] if parts else []))
         if text != self.outlier_text.textItem.toPlainText():  # laying text out costs a frame
             self.outlier_text.setText(text)
             self._place_outlier_text()
@@ -201,7 +263,7 @@ class LatencyCanvas(QWidget):
         symbol = _DTYPE_SYMBOLS.get(key[1], "o")
         self._ensure_legend_keys()
         # One min/max pair per pixel column (see _MemoryCanvas._add_curve): outliers stay.
-        samples = plot.plot(name=series_label(key), pen=None, symbol=symbol, symbolSize=5, symbolPen=None,
+        samples = plot.plot(name=run_label(key, words=self.words), pen=None, symbol=symbol, symbolSize=5, symbolPen=None,
                             symbolBrush=translucent(color, 170), autoDownsampleFactor=1.0)  # fmt: skip
         median = pg.PlotDataItem(pen=pg.mkPen(color, width=1), autoDownsampleFactor=1.0)
         # Warm-up calls include the first call (lazy init, allocations) and can be 100x the
@@ -219,14 +281,15 @@ class LatencyCanvas(QWidget):
     def _ensure_legend_keys(self) -> None:
         """Two neutral legend entries that explain the symbols: the median line and warm-up
         (the outliers' triangles are explained by the count in the plot's corner)."""
-        if self._legend_keys_added:
+        if self._legend_keys is not None:
             return
         legend = self.samples_plot.getPlotItem().legend
         neutral = theme_colors(self)[1]
-        legend.addItem(pg.PlotDataItem(pen=pg.mkPen(neutral, width=1)), "running median")
-        legend.addItem(pg.PlotDataItem(pen=None, symbol="x", symbolPen=pg.mkPen(neutral), symbolBrush=None),
-                       "warm-up call (not timed)")  # fmt: skip
-        self._legend_keys_added = True
+        median = pg.PlotDataItem(pen=pg.mkPen(neutral, width=1))
+        warmup = pg.PlotDataItem(pen=None, symbol="x", symbolPen=pg.mkPen(neutral), symbolBrush=None)
+        legend.addItem(median, self.words.translate("LatencyCanvas", "running median"))
+        legend.addItem(warmup, self.words.translate("LatencyCanvas", "warm-up call (not timed)"))
+        self._legend_keys = (median, warmup)
 
     def _update_warmup_region(self) -> None:
         longest = max(self._warmup_counts.values(), default=0)
@@ -239,9 +302,10 @@ class LatencyCanvas(QWidget):
             foreground = theme_colors(self)[1]
             self._warmup_region = pg.LinearRegionItem(span, movable=False, brush=translucent(foreground, 22),
                                                       pen=pg.mkPen(None))  # fmt: skip
-            self._warmup_region.setToolTip("Warm-up calls: not timed; the first one's cost is reported apart")
-            pg.InfLineLabel(self._warmup_region.lines[1], text="◀ warm-up", position=0.98,
-                            anchors=[(0, 0), (0, 0)], color=foreground)  # fmt: skip
+            words = self.words
+            self._warmup_region.setToolTip(words.translate("LatencyCanvas", "Warm-up calls: not timed; the first one's cost is reported apart"))
+            self._warmup_label = pg.InfLineLabel(self._warmup_region.lines[1], text=words.translate("LatencyCanvas", "◀ warm-up"),
+                                                 position=0.98, anchors=[(0, 0), (0, 0)], color=foreground)  # fmt: skip
             self.samples_plot.addItem(self._warmup_region, ignoreBounds=False)
         self._warmup_region.setRegion(span)
         self._warmup_region.setVisible(True)
@@ -253,6 +317,7 @@ class LatencyCanvas(QWidget):
         for item in self._summary_items:
             plot.removeItem(item)
         self._summary_items.clear()
+        self._summary_labels.clear()
         self._summary_rows = rows
         axis = plot.getAxis("bottom")
         axis.setTicks([[(i, row["label"]) for i, row in enumerate(rows)]])
@@ -270,7 +335,8 @@ class LatencyCanvas(QWidget):
         top_ms = float(max(np.max(shown_top), np.max(median)))
         unit = self.summary_unit = time_unit(top_ms)
         scale = unit[1]
-        plot.setLabel("left", f"median ({unit[0]}), p5–p95")
+        words = self.words
+        plot.setLabel("left", fill(words.translate("LatencyCanvas", "median (%1), p5–p95"), unit[0]))
         bars = pg.BarGraphItem(x=x, height=median / scale, width=0.6,
                                brushes=[translucent(r["color"], 200) for r in rows],
                                pens=[pg.mkPen(r["color"], width=1) for r in rows])  # fmt: skip
@@ -284,20 +350,49 @@ class LatencyCanvas(QWidget):
         for i, row in enumerate(rows):
             # Like with like only (core.report.run_verdicts): "fastest", "2.10× slower",
             # "no clear difference", "not compared"; never a ratio of a train step to a forward.
-            verdict = f" ({row['verdict']})" if row.get("verdict") else ""
-            lines = [f"{format_in_unit(row['median_ms'], unit)}{verdict}"]
+            median_text = format_in_unit(row["median_ms"], unit)
+            if row.get("verdict"):
+                lines = [fill(words.translate("LatencyCanvas", "%1 (%2)"), median_text, row["verdict"])]
+            else:
+                lines = [median_text]
             if p95[i] > shown_top[i]:
-                lines.append(f"p95 {format_in_unit(float(p95[i]), unit)} ↑ (clipped)")
-            rate = throughput_text(row["median_ms"], str(row.get("mode", "")), row.get("batch"))
+                lines.append(fill(words.translate("LatencyCanvas", "p95 %1 ↑ (clipped)"), format_in_unit(float(p95[i]), unit)))
+            rate = throughput_text(row["median_ms"], str(row.get("mode", "")), row.get("batch"), self.words)
             if rate:
                 lines.append(rate)
             text = pg.TextItem("\n".join(lines), color=foreground, anchor=(0.5, 1.0))
             text.setPos(float(i), float(shown_top[i]) / scale)
             plot.addItem(text, ignoreBounds=True)
             self._summary_items.append(text)
-        plot.setXRange(-0.6, len(rows) - 0.4, padding=0)
-        # Room above the tallest whisker for its label (up to three lines); bars start at zero.
-        plot.setYRange(0, top_ms / scale * 1.35 or 1.0, padding=0)
+            self._summary_labels.append((text, float(shown_top[i]) / scale))
+        self._summary_top = top_ms / scale
+        self._fit_summary_range()
+
+    def _fit_summary_range(self, *_: object) -> None:
+        """The summary's ranges, worked out in pixels so every bar's label stays in view: room
+        above each whisker for its label's lines, and beside the outer bars for the halves of
+        their labels that reach past them (a label is often wider than its bar). Again on
+        each resize: the room a label needs in the axis's units follows the plot's size."""
+        plot = self.summary_plot.getPlotItem()
+        view = plot.getViewBox()
+        count, width, height = len(self._summary_labels), view.width(), view.height()
+        if not count:
+            return
+        left = right = 0.6
+        top = self._summary_top * 1.35 or 1.0  # the fallback: room for about three lines
+        if width > 0 and height > 0:
+            first = self._summary_labels[0][0].textItem.boundingRect().width() / 2 / width
+            last = self._summary_labels[-1][0].textItem.boundingRect().width() / 2 / width
+            if first + last < 0.9:
+                for _ in range(8):  # the span depends on the margins it holds: a fixed point
+                    span = count - 1 + left + right
+                    left, right = max(0.6, first * span), max(0.6, last * span)
+            needs = [on / (1 - label.textItem.boundingRect().height() / height)
+                     for label, on in self._summary_labels if label.textItem.boundingRect().height() < 0.8 * height]  # fmt: skip
+            if len(needs) == count:
+                top = max([self._summary_top * 1.02, *needs]) or 1.0
+        plot.setXRange(-left, count - 1 + right, padding=0)
+        plot.setYRange(0, top, padding=0)
 
     @property
     def summary_rows(self) -> list[dict]:

@@ -4,6 +4,9 @@ markers for the moves and benchmarks that ran.
 ``MemoryPlot`` reads a ``MemoryTimeline`` (the window's: the sampler fills it, the report
 reads it) and repaints from a single-shot QTimer on the GUI thread at a few frames per
 second, never once per reading.
+
+Its texts follow the window's language (``retranslate``); the image ``render_png`` draws for
+a report file stays English (``words.ENGLISH``).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any, Iterable, Mapping
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
@@ -19,17 +22,30 @@ from inspector.core.devices.discovery import MemoryReading
 from inspector.core.measure.memory_log import MemoryTimeline, report_point
 from inspector.core.placement.tensor_rows import KINDS
 from inspector.core.units import format_bytes
+from inspector.gui.i18n import Retranslates, fill, translate
 from inspector.gui.plots.memory_canvas import Marker, MemoryCanvas, figure_label
 from inspector.gui.plots.render import png_bytes
+from inspector.gui.plots.words import ENGLISH, LIVE
 
 #: Redraws per second. Five to ten reads as live; more only costs CPU.
 DEFAULT_REDRAW_FPS = 8.0
 #: An hour at 20 Hz (the sampler's fastest rate), two hours at the default 10 Hz.
 MEMORY_CAPACITY = 20 * 3600
 #: The memory plot's "Show" choices: label -> seconds of history (None: the whole timeline).
-MEMORY_WINDOWS = (("Whole timeline", None), ("Last 30 s", 30.0), ("Last 5 min", 300.0))
+MEMORY_WINDOWS = (
+    (QT_TRANSLATE_NOOP("MemoryPlot", "Whole timeline"), None),
+    (QT_TRANSLATE_NOOP("MemoryPlot", "Last 30 s"), 30.0),
+    (QT_TRANSLATE_NOOP("MemoryPlot", "Last 5 min"), 300.0),
+)
+#: The model's kinds of tensors (``tensor_rows.KINDS``) as the hover readout names them.
+KIND_WORDS = {
+    "parameter": QT_TRANSLATE_NOOP("MemoryPlot", "parameter"),
+    "buffer": QT_TRANSLATE_NOOP("MemoryPlot", "buffer"),
+    "grad": QT_TRANSLATE_NOOP("MemoryPlot", "grad"),
+    "optimizer_state": QT_TRANSLATE_NOOP("MemoryPlot", "optimizer state"),
+}
 
-class MemoryPlot(QWidget):
+class MemoryPlot(Retranslates, QWidget):
     """Memory of every device over time: one curve per device and figure, with markers.
 
     ``add_readings`` only stores (O(1) per reading, in ``timeline``'s ring buffers); a
@@ -49,27 +65,23 @@ class MemoryPlot(QWidget):
 
         self.canvas = MemoryCanvas(self)
         self.pause_button = QToolButton(self, objectName="memoryPauseButton", checkable=True)
-        self.pause_button.setToolTip("Freeze the picture; readings are still recorded")
         self.pause_button.toggled.connect(self.set_paused)
-        self.clear_button = QToolButton(self, objectName="memoryClearButton", text="Clear")
-        self.clear_button.setToolTip("Forget every reading and marker and start the clock again")
+        self.clear_button = QToolButton(self, objectName="memoryClearButton")
         self.clear_button.clicked.connect(self.clear)
         self.window_combo = QComboBox(self, objectName="memoryWindowCombo")
         for text, seconds in MEMORY_WINDOWS:
             self.window_combo.addItem(text, seconds)
         self.window_combo.currentIndexChanged.connect(self._window_changed)
-        self.secondary_check = QCheckBox("Process RSS && machine", self, objectName="memorySecondaryCheck")
-        self.secondary_check.setToolTip(
-            "Also draw this process's resident memory (RSS: mostly torch itself) and the whole "
-            "machine's used memory. Neither is the model's; off by default without an accelerator."
-        )
+        self.secondary_check = QCheckBox(self, objectName="memorySecondaryCheck")
         self.secondary_check.toggled.connect(self._secondary_toggled)
+        self.show_label = QLabel(self)
         self.readout = QLabel(self, objectName="memoryReadout")
         self.readout.setTextFormat(Qt.TextFormat.PlainText)
+        self._hovered_t: float | None = None  # the time the readout reads out
         self.canvas.scene().sigMouseMoved.connect(self._hovered)
         self._build_layout()
         self._add_menu_actions()
-        self._update_pause_text()
+        self.retranslate()
 
         # Single-shot: the first reading after a quiet spell schedules one redraw; readings
         # that arrive before it fires ride along (at most redraw_fps repaints per second).
@@ -92,7 +104,7 @@ class MemoryPlot(QWidget):
         bar.addWidget(self.pause_button)
         bar.addWidget(self.clear_button)
         bar.addSpacing(12)
-        bar.addWidget(QLabel("Show:", self))
+        bar.addWidget(self.show_label)
         bar.addWidget(self.window_combo)
         bar.addSpacing(12)
         bar.addWidget(self.secondary_check)
@@ -107,12 +119,33 @@ class MemoryPlot(QWidget):
     def _add_menu_actions(self) -> None:
         menu = self.canvas.getPlotItem().getViewBox().menu
         menu.addSeparator()
-        self.pause_action = QAction("Pause memory plot", self, checkable=True)
+        self.pause_action = QAction(self, checkable=True)
         self.pause_action.toggled.connect(self.pause_button.setChecked)
-        self.clear_action = QAction("Clear memory plot", self)
+        self.clear_action = QAction(self)
         self.clear_action.triggered.connect(self.clear)
         menu.addAction(self.pause_action)
         menu.addAction(self.clear_action)
+
+    def retranslate(self) -> None:
+        """Every text again in the language now installed: controls, axes, legend, readout."""
+        self.pause_button.setToolTip(translate("MemoryPlot", "Freeze the picture; readings are still recorded"))
+        self.clear_button.setText(translate("MemoryPlot", "Clear"))
+        self.clear_button.setToolTip(translate("MemoryPlot", "Forget every reading and marker and start the clock again"))
+        for index in range(self.window_combo.count()):
+            self.window_combo.setItemText(index, _window_text(self.window_combo.itemData(index)))
+        self.secondary_check.setText(translate("MemoryPlot", "Process RSS && machine"))
+        self.secondary_check.setToolTip(translate(
+            "MemoryPlot",
+            "Also draw this process's resident memory (RSS: mostly torch itself) and the whole "
+            "machine's used memory. Neither is the model's; off by default without an accelerator.",
+        ))  # fmt: skip
+        self.show_label.setText(translate("MemoryPlot", "Show:"))
+        self.pause_action.setText(translate("MemoryPlot", "Pause memory plot"))
+        self.clear_action.setText(translate("MemoryPlot", "Clear memory plot"))
+        self._update_pause_text()
+        self.canvas.retranslate()
+        if self._hovered_t is not None:
+            self.readout.setText(self.readout_at(self._hovered_t))
 
     # ----- data in
 
@@ -204,7 +237,10 @@ class MemoryPlot(QWidget):
         self.set_paused(False)
 
     def _update_pause_text(self) -> None:
-        self.pause_button.setText("Resume" if self._paused else "Pause")
+        if self._paused:
+            self.pause_button.setText(translate("MemoryPlot", "Resume"))
+        else:
+            self.pause_button.setText(translate("MemoryPlot", "Pause"))
 
     @Slot()
     def clear(self) -> None:
@@ -232,7 +268,8 @@ class MemoryPlot(QWidget):
     def _hovered(self, scene_pos) -> None:
         view = self.canvas.getPlotItem().getViewBox()
         if view.sceneBoundingRect().contains(scene_pos):
-            self.readout.setText(self.readout_at(view.mapSceneToView(scene_pos).x()))
+            self._hovered_t = view.mapSceneToView(scene_pos).x()
+            self.readout.setText(self.readout_at(self._hovered_t))
 
     def readout_at(self, t: float) -> str:
         """The hover text at ``t`` seconds: every curve on screen's value there, the model's
@@ -245,10 +282,10 @@ class MemoryPlot(QWidget):
             value = self.canvas.value_at((device, figure), t)
             if value is None:
                 continue
-            text = f"{figure_label(device, figure)} {format_bytes(value)}"
+            text = f"{figure_label(device, figure, LIVE)} {format_bytes(value)}"
             if figure == "model" and model is not None:
                 kinds = model.by_device.get(device, {})
-                split = ", ".join(f"{k.replace('_', ' ')} {format_bytes(kinds[k])}" for k in KINDS if kinds.get(k))
+                split = ", ".join(f"{_kind_text(k)} {format_bytes(kinds[k])}" for k in KINDS if kinds.get(k))
                 text += f" ({split})" if split else ""
             parts.append(text)
         return " · ".join(parts) if len(parts) > 1 else ""
@@ -263,7 +300,7 @@ class MemoryPlot(QWidget):
         """Follow the last ``seconds`` of the timeline (None: show all of it)."""
         index = self.window_combo.findData(seconds)
         if index < 0:
-            self.window_combo.addItem(f"Last {seconds:g} s", seconds)
+            self.window_combo.addItem(_window_text(seconds), seconds)
             index = self.window_combo.count() - 1
         self.window_combo.setCurrentIndex(index)
 
@@ -293,9 +330,12 @@ class MemoryPlot(QWidget):
             view.setAutoVisible(y=True)
             view.enableAutoRange(axis="y")
 
-    def render_png(self, width: int = 960, height: int = 480) -> bytes:
-        """The whole timeline and its markers as a PNG of exactly ``width`` x ``height``."""
-        twin = MemoryCanvas(None, name="memoryPlotExport")
+    def render_png(self, width: int = 960, height: int = 480, *, english: bool = True) -> bytes:
+        """The whole timeline and its markers as a PNG of exactly ``width`` x ``height``.
+
+        For a report file, so its axes and legend are English unless ``english`` is False (a
+        report is shared with others and stays English whatever the window speaks)."""
+        twin = MemoryCanvas(None, name="memoryPlotExport", words=ENGLISH if english else LIVE)
         try:
             twin.show_secondary = self.canvas.show_secondary
             twin.draw(self.timeline)
@@ -304,3 +344,15 @@ class MemoryPlot(QWidget):
             return png_bytes(twin.getPlotItem(), width, height)
         finally:
             twin.deleteLater()
+
+
+def _window_text(seconds: float | None) -> str:
+    """A "Show" choice's text: one of ``MEMORY_WINDOWS``, or the last ``seconds``."""
+    for text, choice in MEMORY_WINDOWS:
+        if choice == seconds:
+            return translate("MemoryPlot", text)
+    return fill(translate("MemoryPlot", "Last %1 s"), f"{seconds:g}")
+
+
+def _kind_text(kind: str) -> str:
+    return translate("MemoryPlot", KIND_WORDS[kind]) if kind in KIND_WORDS else kind.replace("_", " ")

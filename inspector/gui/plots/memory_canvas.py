@@ -1,6 +1,11 @@
 """The drawing half of the memory plot: one curve per device and figure, the legend, the
 markers of moves and benchmarks, and the y unit. ``MemoryPlot`` (``memory.py``) adds the
-controls and the redraw timer around it; an offscreen twin renders it for reports."""
+controls and the redraw timer around it; an offscreen twin renders it for reports.
+
+Its own texts (axes, legend) are said through a ``Words`` (``words.py``): the live canvas in
+the window's language (``retranslate``), a report's twin in English. A marker's label is
+drawn as it was given: it records what ran, in the language of the moment (as the history's
+rows do)."""
 
 from __future__ import annotations
 
@@ -10,12 +15,14 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.gui.i18n import fill
 from inspector.gui.plain_text import plain_tooltip
 from inspector.gui.plots.theme import device_color, restyle, theme_colors, translucent
+from inspector.gui.plots.words import LIVE, Words
 
 #: The curves of one device, in legend order. ``model``: the model's own bytes there (from the
 #: placement ledger, steps at each move). Accelerators: the allocator's ``allocated`` and
@@ -33,15 +40,15 @@ _CPU_COLUMNS = {"process_rss": "allocated", "machine_used": "used"}
 #: Up to this many curves the memory legend names each one; beyond (several GPUs) it names the
 #: devices (colour) and the figures (line style) apart, so it stays two rows high.
 LEGEND_CURVES_MAX = 8
-#: The line-style key of that compact legend.
+#: The line-style key of that compact legend (translated where shown).
 FIGURE_KEYS = {
-    "model": "model (params, buffers, grads, optimizer state)",
-    "allocated": "allocated",
-    "reserved": "reserved (cache)",
-    "used": "used (driver, whole device)",
-    "other_processes": "other processes (NVML)",
-    "process_rss": "process RSS",
-    "machine_used": "machine used",
+    "model": QT_TRANSLATE_NOOP("MemoryCanvas", "model (params, buffers, grads, optimizer state)"),
+    "allocated": QT_TRANSLATE_NOOP("MemoryCanvas", "allocated"),
+    "reserved": QT_TRANSLATE_NOOP("MemoryCanvas", "reserved (cache)"),
+    "used": QT_TRANSLATE_NOOP("MemoryCanvas", "used (driver, whole device)"),
+    "other_processes": QT_TRANSLATE_NOOP("MemoryCanvas", "other processes (NVML)"),
+    "process_rss": QT_TRANSLATE_NOOP("MemoryCanvas", "process RSS"),
+    "machine_used": QT_TRANSLATE_NOOP("MemoryCanvas", "machine used"),
 }
 _BINARY_UNITS = (("B", 1), ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40))
 # Lines tell a device's figures apart by style; the device is the colour.
@@ -89,17 +96,21 @@ class Marker:
     end: float | None = None
 
 
-def figure_label(device: str, figure: str) -> str:
-    """Legend text: what each figure is, named as what it measures."""
-    return {
-        "model": f"model on {device}",
-        "allocated": f"{device} allocated",
-        "reserved": f"{device} reserved (cache)",
-        "used": f"{device} used (driver, whole device)",
-        "other_processes": f"{device} other processes (NVML)",
-        "process_rss": "process RSS",
-        "machine_used": "machine used",
-    }.get(figure, f"{device} {figure}")
+def figure_label(device: str, figure: str, words: Words = LIVE) -> str:
+    """Legend text: what each figure is, named as what it measures (in ``words``' language)."""
+    if figure == "model":
+        return fill(words.translate("MemoryCanvas", "model on %1"), device)
+    if figure == "allocated":
+        return fill(words.translate("MemoryCanvas", "%1 allocated"), device)
+    if figure == "reserved":
+        return fill(words.translate("MemoryCanvas", "%1 reserved (cache)"), device)
+    if figure == "used":
+        return fill(words.translate("MemoryCanvas", "%1 used (driver, whole device)"), device)
+    if figure == "other_processes":
+        return fill(words.translate("MemoryCanvas", "%1 other processes (NVML)"), device)
+    if figure in ("process_rss", "machine_used"):
+        return words.translate("MemoryCanvas", FIGURE_KEYS[figure])
+    return f"{device} {figure}"
 
 
 def _columns_of(device: str, col: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -116,17 +127,16 @@ class MemoryCanvas(pg.PlotWidget):
     fixed size for the report without touching the live plot's zoom.
     """
 
-    def __init__(self, parent: QWidget | None = None, name: str = "memoryPlotCanvas") -> None:
+    def __init__(self, parent: QWidget | None = None, name: str = "memoryPlotCanvas", words: Words = LIVE) -> None:
         super().__init__(parent)
         self.setObjectName(name)
+        self.words = words
         restyle(self, legend_columns=3)
         item = self.getPlotItem()
         # pyqtgraph draws only what is in view, reduced to min/max per pixel column, so an
         # hour of readings repaints as cheaply as a minute.
         item.setClipToView(True)
         item.setDownsampling(auto=True, mode="peak")
-        item.setLabel("bottom", "time since start (s)")
-        item.setLabel("left", "memory (MiB)")
         self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}
         self.marker_items: list[pg.GraphicsObject] = []
         self.unit = ("MiB", 1 << 20)
@@ -138,6 +148,27 @@ class MemoryCanvas(pg.PlotWidget):
         view = item.getViewBox()
         view.sigXRangeChanged.connect(self.layout_marker_labels)
         view.sigResized.connect(self.layout_marker_labels)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The axes and the legend again, in ``words``' language."""
+        item = self.getPlotItem()
+        item.setLabel("bottom", self.words.translate("MemoryCanvas", "time since start (s)"))
+        item.setLabel("left", fill(self.words.translate("MemoryCanvas", "memory (%1)"), self.unit[0]))
+        self._relabel_legend()
+
+    def _relabel_legend(self) -> None:
+        """Each legend entry's text again, in place: the entries keep what a click on them
+        hid or showed."""
+        legend = self.getPlotItem().legend
+        names = {id(curve): figure_label(device, figure, self.words) for (device, figure), curve in self.curves.items()}
+        for sample, label in legend.items:
+            figure = getattr(sample.item, "figure", None)  # a compact legend's figure key
+            text = names.get(id(sample.item))
+            if text is None and figure in FIGURE_KEYS:
+                text = self.words.translate("MemoryCanvas", FIGURE_KEYS[figure])
+            if text is not None and label.text != text:
+                label.setText(text)
 
     def draw(self, timeline: MemoryTimeline, last_seconds: float | None = None) -> float:
         """Put the timeline's readings on the curves; returns the latest time (s).
@@ -225,13 +256,14 @@ class MemoryCanvas(pg.PlotWidget):
         if len(self.curves) <= LEGEND_CURVES_MAX:
             legend.setColumnCount(4)  # e.g. a GPU's model, allocated, reserved, used per row
             for (device, figure), curve in self.curves.items():
-                legend.addItem(curve, figure_label(device, figure))
+                legend.addItem(curve, figure_label(device, figure, self.words))
             return
         legend.setColumnCount(6)
         foreground = theme_colors(self)[1]
         for figure in (f for f in MEMORY_FIGURES if any(f == fig for _, fig in self.curves)):
             pen = pg.mkPen(foreground, width=_FIGURE_WIDTHS.get(figure, 1), style=_FIGURE_STYLES[figure])
-            key = self._add_legend_key(pen, FIGURE_KEYS[figure], [c for (_, f), c in self.curves.items() if f == figure])
+            label = self.words.translate("MemoryCanvas", FIGURE_KEYS[figure])
+            key = self._add_legend_key(pen, label, [c for (_, f), c in self.curves.items() if f == figure])
             key.figure = figure
             if figure in SECONDARY_FIGURES and not self.show_secondary:
                 key.setVisible(False)
@@ -249,7 +281,7 @@ class MemoryCanvas(pg.PlotWidget):
     def _set_unit(self, unit: tuple[str, int]) -> None:
         if unit != self.unit:
             self.unit = unit
-            self.getPlotItem().setLabel("left", f"memory ({unit[0]})")
+            self.getPlotItem().setLabel("left", fill(self.words.translate("MemoryCanvas", "memory (%1)"), unit[0]))
 
     def _add_curve(self, device: str, figure: str) -> pg.PlotDataItem:
         pen = pg.mkPen(device_color(device), width=_FIGURE_WIDTHS.get(figure, 1), style=_FIGURE_STYLES[figure])

@@ -1,6 +1,7 @@
-"""What makes a latency plot readable, without Qt: the y range that fits the bulk of the
-samples (outliers are drawn clipped at its edge and counted), the time unit an axis and its
-labels share, and the throughput a median stands for.
+"""What makes a latency plot readable, without widgets: the y range that fits the bulk of
+the samples (outliers are drawn clipped at its edge and counted), the time unit an axis and
+its labels share, and the throughput a median stands for (in a ``Words``' language; units
+and figures as they are).
 
 A 36 µs median with one 2.5 ms scheduler hiccup would otherwise put every sample on the
 zero line; the outliers are still there (counted, and the log scale shows them all).
@@ -16,6 +17,9 @@ import numpy as np
 # ~30 ms on the GUI thread at the first draw of the first benchmark; here it comes with the
 # Latency plot, which the window builds while idle (gui.lazy_tabs.build_when_idle).
 import numpy.ma  # noqa: F401
+
+from inspector.gui.i18n import fill
+from inspector.gui.plots.words import ENGLISH, Words
 
 #: (name, milliseconds per unit), largest first: an axis shows the largest that is >= 1.
 TIME_UNITS = (("s", 1e3), ("ms", 1.0), ("µs", 1e-3))
@@ -99,8 +103,9 @@ def batch_of(input_shape: object) -> int | None:
     return None
 
 
-def throughput_text(median_ms: float, mode: str = "forward", batch: int | None = None) -> str:
-    """What a median means per second: ``'27.7k calls/s · 1.77M items/s (batch 64)'``.
+def throughput_text(median_ms: float, mode: str = "forward", batch: int | None = None, words: Words = ENGLISH) -> str:
+    """What a median means per second: ``'27.7k calls/s · 1.77M items/s (batch 64)'``, in
+    ``words``' language (the figures and units as they are).
 
     Calls (a forward pass) or steps (a train step) per second is 1 / median; items per
     second multiplies by the batch, the first dimension of the input.
@@ -108,8 +113,11 @@ def throughput_text(median_ms: float, mode: str = "forward", batch: int | None =
     if not median_ms > 0:
         return ""
     per_second = 1e3 / median_ms
-    what = "steps" if mode == "train-step" else "calls"
-    text = f"{format_rate(per_second)} {what}/s"
+    rate = format_rate(per_second)
+    if mode == "train-step":
+        text = fill(words.translate("Throughput", "%1 steps/s"), rate)
+    else:
+        text = fill(words.translate("Throughput", "%1 calls/s"), rate)
     if batch is not None and batch > 1:
-        text += f" · {format_rate(per_second * batch)} items/s (batch {batch})"
+        text = fill(words.translate("Throughput", "%1 · %2 items/s (batch %3)"), text, format_rate(per_second * batch), batch)
     return text

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter/SVGExporter under pg.exporters)
 import pyqtgraph.parametertree  # noqa: F401  (exporter parameters)
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QBuffer, QByteArray, QIODevice, QRectF, QSize
 from PySide6.QtGui import QPainter
 
 #: The last pyqtgraph release whose SVGExporter cannot read Qt's close-path command.
@@ -29,7 +29,8 @@ class QtSvgExporter(pg.exporters.Exporter):
     a working SVG entry.
     """
 
-    Name = "SVG, drawn by Qt (use this if the other SVG entry fails)"
+    #: pyqtgraph's Export dialog shows ``translate("Exporter", Name)``.
+    Name = QT_TRANSLATE_NOOP("Exporter", "SVG, drawn by Qt (use this if the other SVG entry fails)")
 
     def __init__(self, item) -> None:
         super().__init__(item)
