@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
@@ -19,6 +19,7 @@ from inspector.core.moves import price as move_price
 from inspector.core.errors import InputError
 from inspector.core.moves.request import MoveRequest, call_code
 from inspector.core.files.inputs import InputSpec, parse_inputs
+from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.panels.actions import ActionBar, ActionState, pinned_blocker
 
 if TYPE_CHECKING:
@@ -54,15 +55,19 @@ def model_device_and_dtype(state: ModelState | None) -> tuple[str, str]:
 def benchmark_blocker(state: ModelState | None, action_bar: ActionBar) -> str | None:
     """Why the benchmark cannot run now, in words; None when it can."""
     if state is None:
-        return "No model is loaded (File › Open model…)"
+        return translate("CommandAvailability", "No model is loaded (File › Open model…)")
     if any(f.code == "split_model" for f in state.placement.warnings):
-        return "The model is split across devices: move it as a whole first (.to(device) or .cpu())"
+        return translate(
+            "CommandAvailability", "The model is split across devices: move it as a whole first (.to(device) or .cpu())"
+        )
     try:
         shape = input_shape(action_bar)
     except InputError as exc:
-        return f"Input shape: {exc.message}"
+        return fill(translate("CommandAvailability", "Input shape: %1"), core_text(exc.message))
     if shape is None and not state.info.has_example_input:
-        return "This model brings no example input: enter an input shape such as 1,3,224,224"
+        return translate(
+            "CommandAvailability", "This model brings no example input: enter an input shape such as 1,3,224,224"
+        )
     return None
 
 
@@ -99,10 +104,18 @@ class CommandAvailability(QObject):
         try:
             specs = input_shape(self.action_bar)
         except InputError as exc:
-            return exc.message
+            return core_text(exc.message)
         if specs is None and state is not None and not state.info.has_example_input:
-            return "This model brings no example input: enter its input shape(s), e.g. 1,3,224,224"
+            return translate(
+                "CommandAvailability", "This model brings no example input: enter its input shape(s), e.g. 1,3,224,224"
+            )
         return None
+
+    def retranslate(self) -> None:
+        """The reasons and tooltips again, in the language now installed; once more after
+        the widgets have set their own texts (they hear of the change after the window)."""
+        self.refresh()
+        QTimer.singleShot(0, self, self.refresh)
 
     def refresh(self) -> None:
         state = self.snapshots.model
@@ -120,9 +133,9 @@ class CommandAvailability(QObject):
         export = actions["exportReportAction"]
         export.setEnabled(idle and state is not None)
         export.setToolTip(
-            "Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown"
+            translate("CommandAvailability", "Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown")
             if export.isEnabled()
-            else "Available once a model is loaded and nothing is running"
+            else translate("CommandAvailability", "Available once a model is loaded and nothing is running")
         )
         actions["copyMarkdownAction"].setEnabled(export.isEnabled())
         actions["fitAction"].setEnabled(idle and state is not None)
@@ -152,14 +165,15 @@ class CommandAvailability(QObject):
             self._priced = (placement, move_price.held_bytes(placement))
         held = self._priced[1]
         facts = {"warnings": state.info.move_warnings, "packed_weights": state.info.packed_weights}
-        to_price = move_price.price_line(held, to_request, **facts)
+        to_price = core_text(move_price.price_line(held, to_request, **facts))
         a.set_move_price(to_price)
         if a.toDeviceButton.isEnabled():
             call = call_code(to_request)
-            a.toDeviceButton.setToolTip(
-                f"{call}: works on every machine when the device falls back to the CPU.\n{to_price}"
-            )
+            works = fill(translate("CommandAvailability", "%1: works on every machine when the device falls back to the CPU."), call)
+            a.toDeviceButton.setToolTip(f"{works}\n{to_price}")
         for button, request in ((a.cudaButton, MoveRequest("cuda")), (a.cpuButton, MoveRequest("cpu"))):
             if button.isEnabled():
-                tip = ActionBar.ENABLED_TIPS[button.objectName()]
-                button.setToolTip(f"{tip}.\n{move_price.price_line(held, request, **facts)}")
+                # The action bar's own tip (marked for translation there), then the price.
+                tip = translate("ActionBar", ActionBar.ENABLED_TIPS[button.objectName()])
+                price = core_text(move_price.price_line(held, request, **facts))
+                button.setToolTip(fill(translate("CommandAvailability", "%1.\n%2"), tip, price))

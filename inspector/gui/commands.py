@@ -21,7 +21,8 @@ from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui import window_settings
 from inspector.gui.availability import benchmark_blocker, input_shape, model_device_and_dtype
-from inspector.gui.tasks import Task
+from inspector.gui.i18n import core_text, fill, translate
+from inspector.gui.tasks import Task, task_label
 from inspector.gui.workers import request_call
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class Dispatcher:
         if not self.tasks.begin(task):
             self.refuse()
             return False
-        self.progress.show_progress(0.0 if task.measured else None, f"{task}…")
+        self.progress.show_progress(0.0 if task.measured else None, f"{task_label(task)}…")
         if mark is not None:
             self.marks.begin(mark)
         signal.emit(*args)
@@ -66,7 +67,7 @@ class Dispatcher:
         self.status.flash(self.busy_text(), 4000)
 
     def busy_text(self) -> str:
-        return f"Busy: wait for the {self.tasks.task} to finish, or cancel it"
+        return fill(translate("Dispatcher", "Busy: wait for the %1 to finish, or cancel it"), task_label(self.tasks.task or ""))
 
     def cancel(self) -> None:
         """Ask the running move or benchmark to stop at its next safe point."""
@@ -95,6 +96,9 @@ class ModelCommands(QObject):
         self.snapshots = snapshots
         #: The last move asked for: its code shows when it ends.
         self.pending_move: MoveRequest | None = None
+        #: The code and call this shows in the code panel, said again on a change of language
+        #: while the panel still shows them.
+        self._shown: tuple[str, str, str] | None = None  # (code, call, caption as shown)
 
     def request_move(self, request: MoveRequest) -> bool:
         self.pending_move = request
@@ -124,8 +128,11 @@ class ModelCommands(QObject):
         if self.snapshots.model is not None:
             window_settings.remember_inputs(self.settings, self.snapshots.model.info.spec, a.input_shape_text())
         device, dtype = model_device_and_dtype(self.snapshots.model)
-        label = f"benchmark ×{request.runs:,}" + (" train step" if request.mode == BenchMode.TRAIN_STEP else "")
-        label += f" · {device} {dtype}"
+        runs = f"{request.runs:,}"
+        if request.mode == BenchMode.TRAIN_STEP:
+            label = fill(translate("ModelCommands", "benchmark ×%1 train step · %2 %3"), runs, device, dtype)
+        else:
+            label = fill(translate("ModelCommands", "benchmark ×%1 · %2 %3"), runs, device, dtype)
         if not self.dispatcher.send(Task.BENCHMARK, self._benchmark, request, mark=label):
             return False
         # Samples stream into this run's series; the result names it exactly when it comes.
@@ -147,9 +154,10 @@ class ModelCommands(QObject):
         try:
             shape = input_shape(self.action_bar)
         except Exception as exc:  # noqa: BLE001 - the field's parse error, as the benchmark shows it
-            self.banner.show_failure(Failure(FailureKind.INPUT, f"Input shape: {exc}"), "train step")
+            problem = core_text(exc.message) if isinstance(exc, InputError) else str(exc)
+            self.banner.show_failure(Failure(FailureKind.INPUT, fill(translate("ModelCommands", "Input shape: %1"), problem)), "train step")
             return False
-        return self.dispatcher.send(Task.TRAIN_STEP, self._train_step, shape, mark="train step")
+        return self.dispatcher.send(Task.TRAIN_STEP, self._train_step, shape, mark=task_label(Task.TRAIN_STEP))
 
     @Slot(object)
     def on_move_finished(self, result: MoveResult) -> None:
@@ -161,5 +169,17 @@ class ModelCommands(QObject):
 
             code = move_snippet(self.pending_move)
         except InputError as exc:
-            code = f"# no snippet for this move: {exc.message}"
-        self.code.show_code(code, f"Equivalent PyTorch code: {result.call}")
+            code = "# " + fill(translate("ModelCommands", "no snippet for this move: %1"), core_text(exc.message))
+        self._show_code(code, result.call)
+
+    def _show_code(self, code: str, call: str) -> None:
+        caption = fill(translate("ModelCommands", "Equivalent PyTorch code: %1"), call)
+        self.code.show_code(code, caption)
+        self._shown = (code, call, caption)
+
+    def retranslate(self) -> None:
+        """The code panel's caption again, if it still shows this part's code."""
+        if self._shown is not None:
+            code, call, caption = self._shown
+            if self.code.code() == code and self.code.caption.text() == caption:
+                self._show_code(code, call)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import QWidget
 
+from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.tasks import Task
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class FitFlow(QObject):
 
     def request(self, requests: tuple[Any, ...]) -> bool:
         devices = ", ".join(r.device for r in requests)
-        if not self.dispatcher.send(Task.FIT, self._request, requests, mark=f"will it fit? {devices}"):
+        if not self.dispatcher.send(Task.FIT, self._request, requests, mark=fill(translate("FitFlow", "will it fit? %1"), devices)):
             if self.dialog is not None:
                 self.dialog.show_failure(self.dispatcher.busy_text())
             return False
@@ -77,4 +78,4 @@ class FitFlow(QObject):
     @Slot(object)
     def on_task_failed(self, failure: TaskFailure) -> None:
         if failure.task == Task.FIT and self.dialog is not None:
-            self.dialog.show_failure(failure.failure.message)
+            self.dialog.show_failure(core_text(failure.failure.message))

@@ -14,9 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtWidgets import QGroupBox, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from inspector.gui.i18n import translate
 from inspector.gui.lazy_tabs import LazyTabs
 
 if TYPE_CHECKING:
@@ -37,10 +38,33 @@ class Frame:
     top_splitter: QSplitter
     bottom_splitter: QSplitter
     main_splitter: QSplitter
+    code_box: QGroupBox
+    history: QWidget
 
     def splitters(self) -> tuple[QSplitter, QSplitter, QSplitter]:
         """In the order a saved layout lists them."""
         return (self.main_splitter, self.top_splitter, self.bottom_splitter)
+
+    def retranslate(self) -> None:
+        """The boxes' and the tabs' titles, in the language now installed."""
+        self.devices_box.setTitle(translate("Layout", "Devices"))
+        # Once a model is loaded the box names it (``results``), which says it again itself.
+        if self.model_box.title() in ("", self.model_box.property("placeholderTitle")):
+            title = translate("Layout", "Model")
+            self.model_box.setTitle(title)
+            self.model_box.setProperty("placeholderTitle", title)
+        self.code_box.setTitle(translate("Layout", "Code"))
+        self.tabs.setTabText(self.tabs.indexOf(self.history), translate("Layout", "History"))
+        for name, title in PAGE_TITLES.items():
+            self.pages.set_title(name, translate("Layout", title))
+
+
+#: The tabs ``add_pages`` adds, by page name (translated where shown: ``Frame.retranslate``).
+PAGE_TITLES = {
+    "memoryPlot": QT_TRANSLATE_NOOP("Layout", "Memory"),
+    "latencyPlot": QT_TRANSLATE_NOOP("Layout", "Latency"),
+    "comparisonView": QT_TRANSLATE_NOOP("Layout", "Compare"),
+}
 
 
 def build_frame(
@@ -48,14 +72,15 @@ def build_frame(
     history: QWidget, code: QWidget,
 ) -> Frame:  # fmt: skip
     """Lay the panels out as ``window``'s central widget, the banner floating over them."""
-    devices_box = _boxed("Devices", devices)
-    model_box = _boxed("Model", parameters)
+    # (titles: ``Frame.retranslate``)
+    devices_box = _boxed(devices)
+    model_box = _boxed(parameters)
     tabs = QTabWidget(window)
     tabs.setObjectName("bottomTabs")
-    tabs.addTab(history, "History")
+    tabs.addTab(history, "")
     # Before anyone else hears the tabs change: their slots see the real page (``lazy_tabs``).
     pages = LazyTabs(tabs)
-    code_box = _boxed("Code", code)
+    code_box = _boxed(code)
 
     top_splitter = _splitter("topSplitter", Qt.Orientation.Horizontal, devices_box, model_box, (5, 7))
     bottom_splitter = _splitter("bottomSplitter", Qt.Orientation.Horizontal, tabs, code_box, (7, 5))
@@ -79,7 +104,9 @@ def build_frame(
     banner.setVisible(False)
     banner.overlay(main_splitter)
     window.resize(1240, 760)
-    return Frame(tabs, pages, model_box, devices_box, top_splitter, bottom_splitter, main_splitter)
+    frame = Frame(tabs, pages, model_box, devices_box, top_splitter, bottom_splitter, main_splitter, code_box, history)
+    frame.retranslate()
+    return frame
 
 
 def add_pages(
@@ -88,9 +115,12 @@ def add_pages(
 ) -> None:  # fmt: skip
     """The Memory, Latency and Compare tabs, behind pages nobody sees at start: each is built
     when first shown or asked for (``pages.page(name)``)."""
-    pages.add("memoryPlot", "Memory", lambda: _memory_plot(parent, timeline, marks))
-    pages.add("latencyPlot", "Latency", lambda: _latency_plot(parent))
-    pages.add("comparisonView", "Compare", lambda: _comparison_view(parent, comparison_built))
+    pages.add("memoryPlot", translate("Layout", PAGE_TITLES["memoryPlot"]), lambda: _memory_plot(parent, timeline, marks))
+    pages.add("latencyPlot", translate("Layout", PAGE_TITLES["latencyPlot"]), lambda: _latency_plot(parent))
+    pages.add(
+        "comparisonView", translate("Layout", PAGE_TITLES["comparisonView"]),
+        lambda: _comparison_view(parent, comparison_built),
+    )  # fmt: skip
 
 
 def _memory_plot(parent: QWidget, timeline: MemoryTimeline, marks: TaskMarks) -> QWidget:
@@ -135,8 +165,8 @@ def _comparison_view(parent: QWidget, built: Callable[[QWidget], None]) -> QWidg
     return view
 
 
-def _boxed(title: str, widget: QWidget) -> QGroupBox:
-    box = QGroupBox(title)
+def _boxed(widget: QWidget) -> QGroupBox:
+    box = QGroupBox()
     layout = QVBoxLayout(box)
     layout.setContentsMargins(6, 6, 6, 6)
     layout.addWidget(widget)

@@ -52,6 +52,16 @@ class LazyTabs:
         self._pending[name] = _Pending(title, placeholder, factory)
         self.tabs.addTab(placeholder, title)
 
+    def set_title(self, name: str, title: str) -> None:
+        """Retitle the tab of ``name``, built or not (a change of language)."""
+        pending = self._pending.get(name)
+        if pending is not None:
+            pending.title = title
+        page = pending.placeholder if pending is not None else self._built.get(name)
+        index = self.tabs.indexOf(page) if page is not None else -1
+        if index >= 0:
+            self.tabs.setTabText(index, title)
+
     def is_built(self, name: str) -> bool:
         return name in self._built
 

@@ -18,6 +18,7 @@ from inspector.core.errors import Failure
 from inspector.core.session import LoadRequest
 from inspector.core.vocabulary import FailureKind
 from inspector.gui import window_settings
+from inspector.gui.i18n import fill, translate
 from inspector.gui.tasks import Task
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class ModelOpener(QObject):
         request = LoadRequest(spec, trust, architecture or None)
         self.pending_load = request
         self.pending_inputs = (spec, inputs) if inputs is not None else None
-        return self.dispatcher.send(Task.LOAD, self._request, request, mark=f"load {_short_spec(spec)}")
+        return self.dispatcher.send(Task.LOAD, self._request, request, mark=fill(translate("ModelOpener", "load %1"), _short_spec(spec)))
 
     def open_dialog(self, recent: list[str]) -> None:
         dialog = self.make_dialog(recent)

@@ -1,6 +1,9 @@
 """The memory plot's marks for the window's tasks: a line when one starts, a labelled span
 when it ends.
 
+A mark is written in the language of the moment it is made, and stays so (a log, as the
+History tab's rows are).
+
 The Memory tab is built when first shown (``lazy_tabs``); the marks made before that wait
 here and are drawn when the plot is attached, so the plot shows every task since the start.
 """
@@ -9,6 +12,8 @@ from __future__ import annotations
 
 import time
 from typing import Any
+
+from inspector.gui.i18n import fill, translate
 
 
 class TaskMarks:
@@ -41,7 +46,7 @@ class TaskMarks:
             return
         started, label = self._running
         self._running = None
-        label = f"{label} ({outcome})" if outcome else label
+        label = fill(translate("TaskMarks", "%1 (%2)"), label, outcome) if outcome else label
         if self._plot is not None:
             self._plot.end_mark(started, label)
         else:

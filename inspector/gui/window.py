@@ -31,9 +31,10 @@ from inspector.core.session import ModelState
 from inspector.gui import window_settings
 from inspector.gui.availability import CommandAvailability
 from inspector.gui.commands import Dispatcher, ModelCommands
+from inspector.gui import i18n
 from inspector.gui.fit_flow import FitFlow
-from inspector.gui.help import HelpPages
-from inspector.gui.i18n import is_language_change
+from inspector.gui.help import HelpPages, note_missing_cjk_font_once
+from inspector.gui.i18n import fill, is_language_change, translate
 from inspector.gui.layout import add_pages, build_frame
 from inspector.gui.language_menu import LanguageMenu
 from inspector.gui.lessons import LessonsPanel
@@ -136,6 +137,8 @@ class InspectorWindow(QMainWindow):
         )  # fmt: skip
         actions = build_menus(self)  # each action also becomes self.<objectName>; and self.recentMenu
         self.language = LanguageMenu(self.languageParentMenu, self.settings, self)
+        self.language.changed.connect(lambda _language: self._note_missing_font())
+        self.language.unavailable.connect(self._say_language_unavailable)
         self.recent = window_settings.RecentModels(self.recentMenu, self.settings, self)
         self.availability = CommandAvailability(
             action_bar=self.action_bar, devices=self.devices, actions=actions, recent_menu=self.recentMenu,
@@ -155,6 +158,7 @@ class InspectorWindow(QMainWindow):
         self._connect_parts()
         self._start_workers()
         self.availability.refresh()
+        self._check_language()
         self.open_model(model_spec, trust=trust)
 
     # ------------------------------------------------------------------ wiring
@@ -229,6 +233,23 @@ class InspectorWindow(QMainWindow):
 
         self.model_thread = start_in_thread(self.worker, "model-worker", background=True)
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
+
+    def _check_language(self) -> None:
+        """At start: the language chosen could not be installed (its catalogue unreadable),
+        or it is Chinese and no font draws it; either is said."""
+        chosen = i18n.chosen_language(self.settings)
+        if chosen != i18n.ENGLISH and i18n.current_language() == i18n.ENGLISH:
+            self._say_language_unavailable(chosen)
+        self._note_missing_font()
+
+    def _note_missing_font(self) -> None:
+        #: The notice a system without a Chinese font gets (once), for the tests.
+        self.cjk_font_notice = note_missing_cjk_font_once(self, self.settings)
+
+    def _say_language_unavailable(self, language: str) -> None:
+        name = i18n.LANGUAGES.get(language, language)
+        text = fill(translate("InspectorWindow", "The %1 translation could not be read: the window stays in English."), name)
+        self.status.flash(text, 15_000)
 
     def _make_workers(self, hz: float) -> tuple[Any, Any]:
         """The model worker and the memory sampler (their signals as ``ModelWorker``'s and
@@ -374,7 +395,7 @@ class InspectorWindow(QMainWindow):
 
     def retranslatable_parts(self) -> list[Any]:
         """The parts that are no widgets but show texts (each has ``retranslate()``)."""
-        return [self.language, self.status, self.reports, self.results]
+        return [self.language, self.status, self.frame, self.recent, self.availability, self.commands, self.reports, self.results]
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.tasks.closed:

@@ -10,6 +10,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QSettings, Signal
 from PySide6.QtWidgets import QMenu, QSplitter, QWidget
 
+from inspector.gui.i18n import translate
 from inspector.gui.sampler import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
 MAX_RECENT = 10
@@ -51,9 +52,9 @@ def fill_recent_menu(menu: QMenu, settings: QSettings, open_model: Callable[[str
             settings.setValue(KEYS["recent"], [])
             fill_recent_menu(menu, settings, open_model)
 
-        menu.addAction("Clear the list", clear)
+        menu.addAction(translate("RecentModels", "Clear the list"), clear)
     else:
-        placeholder = menu.addAction("No recent models")
+        placeholder = menu.addAction(translate("RecentModels", "No recent models"))
         placeholder.setEnabled(False)
 
 
@@ -123,6 +124,9 @@ class RecentModels(QObject):
         self.menu = menu
         self.settings = settings
         fill_recent_menu(menu, settings, self.chosen.emit)
+
+    def retranslate(self) -> None:
+        fill_recent_menu(self.menu, self.settings, self.chosen.emit)
 
     def specs(self) -> list[str]:
         return recent_models(self.settings)
