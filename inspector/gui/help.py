@@ -241,9 +241,11 @@ CJK_FONT_NOTE_KEY = "hints/cjkFontNoteShown"
 CJK_FONT_NOTE_TITLE = "No Chinese font · 缺少中文字体"
 CJK_FONT_NOTE = (
     "No font on this system can draw Chinese, so the window's Chinese text shows as empty boxes. "
-    "Install one and start the app again: on Debian/Ubuntu, sudo apt install fonts-noto-cjk.\n\n"
+    "Install one and start the app again; on Debian/Ubuntu:\n"
+    "    sudo apt install fonts-noto-cjk\n\n"
     "系统中没有能显示中文的字体，窗口中的中文会显示为空白方框。"
-    "请安装中文字体后重新启动本程序：Debian/Ubuntu 上运行 sudo apt install fonts-noto-cjk。"
+    "请安装中文字体后重新启动本程序；Debian/Ubuntu 上运行：\n"
+    "    sudo apt install fonts-noto-cjk"
 )
 
 
