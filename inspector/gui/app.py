@@ -33,6 +33,9 @@ ABANDONED_WAIT_S = 0.5
 _application = None
 #: pyqtgraph's GarbageCollector, once per process (see ``_collect_garbage_on_gui_thread``).
 _collector = None
+#: The language the QApplication was to speak but whose catalogue could not be read (the
+#: first window says so); None when it speaks what was chosen.
+_unavailable_language: str | None = None
 
 
 def qt_binding_problem() -> str | None:
@@ -152,7 +155,7 @@ def ensure_application():
 
     from PySide6.QtWidgets import QApplication
 
-    global _application
+    global _application, _unavailable_language
     app = QApplication.instance()
     if app is None:
         from inspector.gui.branding import apply_branding
@@ -161,7 +164,9 @@ def ensure_application():
         apply_branding(app)  # names (QSettings' file), desktop file name, icon, style sheet
         from inspector.gui import i18n
 
-        i18n.apply_language(i18n.chosen_language())  # the settings' choice, else the system locale's
+        language = i18n.chosen_language()  # the settings' choice, else the system locale's
+        if not i18n.apply_language(language):
+            _unavailable_language = language
     _collect_garbage_on_gui_thread()
     return app
 
@@ -197,6 +202,7 @@ def create_window(model_spec: str = "example", trust: bool = False):
 
     Raises ``InspectorError`` when the installed Qt binding is known to crash.
     """
+    global _unavailable_language
     problem = qt_binding_problem()
     if problem is not None:
         from inspector.core.errors import InspectorError
@@ -206,6 +212,9 @@ def create_window(model_spec: str = "example", trust: bool = False):
     from inspector.gui.main_window import MainWindow
 
     window = MainWindow(model_spec=model_spec, trust=trust)
+    if _unavailable_language is not None:  # said once, by the first window
+        window.say_language_unavailable(_unavailable_language)
+        _unavailable_language = None
     # File › Connect to server… imports the remote window (and the agent client) when asked,
     # not in the first second (issue 12).
     window.connectServerRequested.connect(lambda: _connect_server_dialog(window))

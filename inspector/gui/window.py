@@ -138,7 +138,7 @@ class InspectorWindow(QMainWindow):
         actions = build_menus(self)  # each action also becomes self.<objectName>; and self.recentMenu
         self.language = LanguageMenu(self.languageParentMenu, self.settings, self)
         self.language.changed.connect(lambda _language: self._note_missing_font())
-        self.language.unavailable.connect(self._say_language_unavailable)
+        self.language.unavailable.connect(self.say_language_unavailable)
         self.recent = window_settings.RecentModels(self.recentMenu, self.settings, self)
         self.availability = CommandAvailability(
             action_bar=self.action_bar, devices=self.devices, actions=actions, recent_menu=self.recentMenu,
@@ -158,7 +158,7 @@ class InspectorWindow(QMainWindow):
         self._connect_parts()
         self._start_workers()
         self.availability.refresh()
-        self._check_language()
+        self._note_missing_font()
         self.open_model(model_spec, trust=trust)
 
     # ------------------------------------------------------------------ wiring
@@ -234,19 +234,13 @@ class InspectorWindow(QMainWindow):
         self.model_thread = start_in_thread(self.worker, "model-worker", background=True)
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
 
-    def _check_language(self) -> None:
-        """At start: the language chosen could not be installed (its catalogue unreadable),
-        or it is Chinese and no font draws it; either is said."""
-        chosen = i18n.chosen_language(self.settings)
-        if chosen != i18n.ENGLISH and i18n.current_language() == i18n.ENGLISH:
-            self._say_language_unavailable(chosen)
-        self._note_missing_font()
-
     def _note_missing_font(self) -> None:
-        #: The notice a system without a Chinese font gets (once), for the tests.
+        """The window speaks Chinese and no font draws it: said once (``help``)."""
+        #: The notice shown now, if any (for the tests).
         self.cjk_font_notice = note_missing_cjk_font_once(self, self.settings)
 
-    def _say_language_unavailable(self, language: str) -> None:
+    def say_language_unavailable(self, language: str) -> None:
+        """``language``'s catalogue could not be read (at start, or from View › Language)."""
         name = i18n.LANGUAGES.get(language, language)
         text = fill(translate("InspectorWindow", "The %1 translation could not be read: the window stays in English."), name)
         self.status.flash(text, 15_000)

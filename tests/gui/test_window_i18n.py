@@ -178,3 +178,14 @@ def test_an_unreadable_catalogue_is_said_and_the_window_stays_english(qtbot, mon
     assert i18n.current_language() == i18n.ENGLISH
     assert "could not be read" in window.statusBar().currentMessage()
     assert window.tabs.tabText(0) == "History"
+
+
+def test_a_catalogue_unreadable_at_start_is_said_by_the_first_window(qtbot, monkeypatch, make_window, english_after):
+    from inspector.gui import app
+
+    monkeypatch.setattr(app, "_unavailable_language", i18n.CHINESE)
+    first = make_window(wait=False)
+    assert "简体中文 translation could not be read" in first.statusBar().currentMessage()
+    assert app._unavailable_language is None  # said once
+    second = make_window(wait=False)
+    assert "could not be read" not in second.statusBar().currentMessage()
