@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
@@ -20,7 +20,7 @@ from inspector.core.errors import InputError
 from inspector.core.moves.request import MoveRequest, call_code
 from inspector.core.files.inputs import InputSpec, parse_inputs
 from inspector.gui.i18n import core_text, fill, translate
-from inspector.gui.panels.actions import ActionBar, ActionState, pinned_blocker
+from inspector.gui.panels.actions import ActionBar, ActionState, enabled_tip, pinned_blocker
 
 if TYPE_CHECKING:
     from inspector.core.session import ModelState
@@ -97,6 +97,8 @@ class CommandAvailability(QObject):
         a.targetDeviceCombo.currentIndexChanged.connect(lambda _i: self.target_changed())
         a.dtypeCombo.currentIndexChanged.connect(lambda _i: self.update_move_tip())
         a.pinnedCheck.toggled.connect(lambda _on: self.update_move_tip())
+        # A change of language reset the bar's tooltips: the prices go back on.
+        a.retranslated.connect(self.update_move_tip)
 
     def input_problem(self) -> str | None:
         """What is wrong with the input field now (shown under it), None when nothing is."""
@@ -112,10 +114,8 @@ class CommandAvailability(QObject):
         return None
 
     def retranslate(self) -> None:
-        """The reasons and tooltips again, in the language now installed; once more after
-        the widgets have set their own texts (they hear of the change after the window)."""
+        """The reasons and tooltips again, in the language now installed."""
         self.refresh()
-        QTimer.singleShot(0, self, self.refresh)
 
     def refresh(self) -> None:
         state = self.snapshots.model
@@ -133,7 +133,9 @@ class CommandAvailability(QObject):
         export = actions["exportReportAction"]
         export.setEnabled(idle and state is not None)
         export.setToolTip(
-            translate("CommandAvailability", "Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown")
+            translate(
+                "CommandAvailability", "Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown"
+            )
             if export.isEnabled()
             else translate("CommandAvailability", "Available once a model is loaded and nothing is running")
         )
@@ -169,11 +171,12 @@ class CommandAvailability(QObject):
         a.set_move_price(to_price)
         if a.toDeviceButton.isEnabled():
             call = call_code(to_request)
-            works = fill(translate("CommandAvailability", "%1: works on every machine when the device falls back to the CPU."), call)
-            a.toDeviceButton.setToolTip(f"{works}\n{to_price}")
+            works = translate(
+                "CommandAvailability", "%1: works on every machine when the device falls back to the CPU."
+            )
+            a.toDeviceButton.setToolTip(f"{fill(works, call)}\n{to_price}")
         for button, request in ((a.cudaButton, MoveRequest("cuda")), (a.cpuButton, MoveRequest("cpu"))):
             if button.isEnabled():
-                # The action bar's own tip (marked for translation there), then the price.
-                tip = translate("ActionBar", ActionBar.ENABLED_TIPS[button.objectName()])
+                tip = enabled_tip(button.objectName())
                 price = core_text(move_price.price_line(held, request, **facts))
                 button.setToolTip(fill(translate("CommandAvailability", "%1.\n%2"), tip, price))

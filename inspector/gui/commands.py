@@ -67,7 +67,8 @@ class Dispatcher:
         self.status.flash(self.busy_text(), 4000)
 
     def busy_text(self) -> str:
-        return fill(translate("Dispatcher", "Busy: wait for the %1 to finish, or cancel it"), task_label(self.tasks.task or ""))
+        task = task_label(self.tasks.task or "")
+        return fill(translate("Dispatcher", "Busy: wait for the %1 to finish, or cancel it"), task)
 
     def cancel(self) -> None:
         """Ask the running move or benchmark to stop at its next safe point."""
@@ -96,9 +97,6 @@ class ModelCommands(QObject):
         self.snapshots = snapshots
         #: The last move asked for: its code shows when it ends.
         self.pending_move: MoveRequest | None = None
-        #: The code and call this shows in the code panel, said again on a change of language
-        #: while the panel still shows them.
-        self._shown: tuple[str, str, str] | None = None  # (code, call, caption as shown)
 
     def request_move(self, request: MoveRequest) -> bool:
         self.pending_move = request
@@ -155,7 +153,8 @@ class ModelCommands(QObject):
             shape = input_shape(self.action_bar)
         except Exception as exc:  # noqa: BLE001 - the field's parse error, as the benchmark shows it
             problem = core_text(exc.message) if isinstance(exc, InputError) else str(exc)
-            self.banner.show_failure(Failure(FailureKind.INPUT, fill(translate("ModelCommands", "Input shape: %1"), problem)), "train step")
+            message = fill(translate("ModelCommands", "Input shape: %1"), problem)
+            self.banner.show_failure(Failure(FailureKind.INPUT, message), "train step")
             return False
         return self.dispatcher.send(Task.TRAIN_STEP, self._train_step, shape, mark=task_label(Task.TRAIN_STEP))
 
@@ -170,16 +169,6 @@ class ModelCommands(QObject):
             code = move_snippet(self.pending_move)
         except InputError as exc:
             code = "# " + fill(translate("ModelCommands", "no snippet for this move: %1"), core_text(exc.message))
-        self._show_code(code, result.call)
-
-    def _show_code(self, code: str, call: str) -> None:
-        caption = fill(translate("ModelCommands", "Equivalent PyTorch code: %1"), call)
-        self.code.show_code(code, caption)
-        self._shown = (code, call, caption)
-
-    def retranslate(self) -> None:
-        """The code panel's caption again, if it still shows this part's code."""
-        if self._shown is not None:
-            code, call, caption = self._shown
-            if self.code.code() == code and self.code.caption.text() == caption:
-                self._show_code(code, call)
+        call = result.call
+        # (a function: the panel says the caption again when the language changes)
+        self.code.show_code(code, lambda: fill(translate("ModelCommands", "Equivalent PyTorch code: %1"), call))

@@ -57,7 +57,8 @@ class FitFlow(QObject):
 
     def request(self, requests: tuple[Any, ...]) -> bool:
         devices = ", ".join(r.device for r in requests)
-        if not self.dispatcher.send(Task.FIT, self._request, requests, mark=fill(translate("FitFlow", "will it fit? %1"), devices)):
+        mark = fill(translate("FitFlow", "will it fit? %1"), devices)
+        if not self.dispatcher.send(Task.FIT, self._request, requests, mark=mark):
             if self.dialog is not None:
                 self.dialog.show_failure(self.dispatcher.busy_text())
             return False

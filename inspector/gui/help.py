@@ -89,7 +89,9 @@ GETTING_STARTED: Page = (
             "<b>Benchmark</b> times the model on the CPU; <b>Tools › Will it fit?</b> estimates the memory one step "
             "needs on any device, GPU included.",
         ),
-        QT_TRANSLATE_NOOP("HelpPages", "<b>Tools › Run one training step</b> adds gradients and optimizer state to the tree."),
+        QT_TRANSLATE_NOOP(
+            "HelpPages", "<b>Tools › Run one training step</b> adds gradients and optimizer state to the tree."
+        ),
     )),
     ("p", QT_TRANSLATE_NOOP(
         "HelpPages", "<b>File › Export report…</b> saves what you measured (see Help › The report format)."
@@ -108,7 +110,9 @@ REPORT_FORMAT: Page = (
     ("p", QT_TRANSLATE_NOOP("HelpPages", "The JSON holds:")),
     ("ul", (
         QT_TRANSLATE_NOOP("HelpPages", "<code>schema_version</code>, <code>created</code>;"),
-        QT_TRANSLATE_NOOP("HelpPages", "<code>environment</code>: Python, torch, CUDA and driver where present, OS, devices;"),
+        QT_TRANSLATE_NOOP(
+            "HelpPages", "<code>environment</code>: Python, torch, CUDA and driver where present, OS, devices;"
+        ),
         QT_TRANSLATE_NOOP(
             "HelpPages", "<code>model</code>: spec, class, optimizer, tensor counts and bytes by device and dtype;"
         ),
@@ -259,7 +263,9 @@ def note_missing_cjk_font_once(parent: QWidget, settings: QSettings) -> QMessage
         return None
     settings.setValue(CJK_FONT_NOTE_KEY, True)
     settings.sync()
-    box = QMessageBox(QMessageBox.Icon.Warning, CJK_FONT_NOTE_TITLE, CJK_FONT_NOTE, QMessageBox.StandardButton.NoButton, parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Warning, CJK_FONT_NOTE_TITLE, CJK_FONT_NOTE, QMessageBox.StandardButton.NoButton, parent
+    )
     box.setObjectName("cjkFontNotice")
     # A button of our own: Qt's standard one says "确定" in Chinese, which would be a box too.
     box.addButton("OK", QMessageBox.ButtonRole.AcceptRole)

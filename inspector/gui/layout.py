@@ -115,12 +115,12 @@ def add_pages(
 ) -> None:  # fmt: skip
     """The Memory, Latency and Compare tabs, behind pages nobody sees at start: each is built
     when first shown or asked for (``pages.page(name)``)."""
-    pages.add("memoryPlot", translate("Layout", PAGE_TITLES["memoryPlot"]), lambda: _memory_plot(parent, timeline, marks))
-    pages.add("latencyPlot", translate("Layout", PAGE_TITLES["latencyPlot"]), lambda: _latency_plot(parent))
-    pages.add(
-        "comparisonView", translate("Layout", PAGE_TITLES["comparisonView"]),
-        lambda: _comparison_view(parent, comparison_built),
-    )  # fmt: skip
+    def title(name: str) -> str:
+        return translate("Layout", PAGE_TITLES[name])
+
+    pages.add("memoryPlot", title("memoryPlot"), lambda: _memory_plot(parent, timeline, marks))
+    pages.add("latencyPlot", title("latencyPlot"), lambda: _latency_plot(parent))
+    pages.add("comparisonView", title("comparisonView"), lambda: _comparison_view(parent, comparison_built))
 
 
 def _memory_plot(parent: QWidget, timeline: MemoryTimeline, marks: TaskMarks) -> QWidget:

@@ -60,7 +60,8 @@ class ModelOpener(QObject):
         request = LoadRequest(spec, trust, architecture or None)
         self.pending_load = request
         self.pending_inputs = (spec, inputs) if inputs is not None else None
-        return self.dispatcher.send(Task.LOAD, self._request, request, mark=fill(translate("ModelOpener", "load %1"), _short_spec(spec)))
+        mark = fill(translate("ModelOpener", "load %1"), _short_spec(spec))
+        return self.dispatcher.send(Task.LOAD, self._request, request, mark=mark)
 
     def open_dialog(self, recent: list[str]) -> None:
         dialog = self.make_dialog(recent)

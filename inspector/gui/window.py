@@ -28,10 +28,9 @@ from PySide6.QtWidgets import QMainWindow
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.moves.request import MoveRequest
 from inspector.core.session import ModelState
-from inspector.gui import window_settings
+from inspector.gui import i18n, window_settings
 from inspector.gui.availability import CommandAvailability
 from inspector.gui.commands import Dispatcher, ModelCommands
-from inspector.gui import i18n
 from inspector.gui.fit_flow import FitFlow
 from inspector.gui.help import HelpPages, note_missing_cjk_font_once
 from inspector.gui.i18n import fill, is_language_change, translate
@@ -242,8 +241,8 @@ class InspectorWindow(QMainWindow):
     def say_language_unavailable(self, language: str) -> None:
         """``language``'s catalogue could not be read (at start, or from View › Language)."""
         name = i18n.LANGUAGES.get(language, language)
-        text = fill(translate("InspectorWindow", "The %1 translation could not be read: the window stays in English."), name)
-        self.status.flash(text, 15_000)
+        text = translate("InspectorWindow", "The %1 translation could not be read: the window stays in English.")
+        self.status.flash(fill(text, name), 15_000)
 
     def _make_workers(self, hz: float) -> tuple[Any, Any]:
         """The model worker and the memory sampler (their signals as ``ModelWorker``'s and
@@ -389,7 +388,7 @@ class InspectorWindow(QMainWindow):
 
     def retranslatable_parts(self) -> list[Any]:
         """The parts that are no widgets but show texts (each has ``retranslate()``)."""
-        return [self.language, self.status, self.frame, self.recent, self.availability, self.commands, self.reports, self.results]
+        return [self.language, self.status, self.frame, self.recent, self.availability, self.reports, self.results]
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.tasks.closed:

@@ -51,7 +51,7 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
     english = {
         "tabs": tab_titles(window), "boxes": box_titles(window), "recent": window.recentMenu.actions()[-1].text(),
         "export tip": window.exportReportAction.toolTip(), "caption": code_caption(window),
-        "busy": window.dispatcher.busy_text(),
+        "busy": window.dispatcher.busy_text(), "cuda tip": window.action_bar.cudaButton.toolTip(),
     }  # fmt: skip
     assert english["tabs"] == ["History", "Memory", "Latency", "Compare"]
     assert english["boxes"] == ["Devices", "Code"]
@@ -64,6 +64,10 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
     assert window.recentMenu.actions()[-1].text() == "清空列表"
     assert window.exportReportAction.toolTip().startswith("把计时报告")
     assert code_caption(window) == "等价的 PyTorch 代码：model.cpu()"
+    # The action bar's own tip in Chinese, and the move's price put back after it.
+    cuda_tip = window.action_bar.cudaButton.toolTip().split("\n")
+    assert len(cuda_tip) == 2 and cuda_tip[0].startswith("model.cuda()") and cuda_tip[0].endswith("。")
+    assert cuda_tip[0] != english["cuda tip"].split("\n")[0]
 
     switch(qtbot, i18n.ENGLISH)
     assert tab_titles(window) == english["tabs"]
@@ -72,6 +76,7 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
     assert window.exportReportAction.toolTip() == english["export tip"]
     assert code_caption(window) == english["caption"]
     assert window.dispatcher.busy_text() == english["busy"]
+    assert window.action_bar.cudaButton.toolTip() == english["cuda tip"]
 
 
 @needs_catalogue
