@@ -12,9 +12,16 @@ def widget(window: QWidget, cls: type, name: str):
     return found
 
 
+def column_names(model: QAbstractItemModel) -> list[str]:
+    """The model's column names in English (its ``HEADERS``, the source texts), whatever
+    language the header shows: tests read cells by column, in any language."""
+    english = getattr(model, "HEADERS", None) or getattr(getattr(model, "sourceModel", lambda: None)(), "HEADERS", None)
+    return list(english) if english else [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+
+
 def tree_rows(model: QAbstractItemModel) -> dict[str, dict[str, str]]:
     """Every tensor row of a tree model: full dotted name -> {header: cell text}."""
-    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    headers = column_names(model)
     rows: dict[str, dict[str, str]] = {}
 
     def walk(parent: QModelIndex, prefix: str) -> None:
@@ -31,7 +38,7 @@ def tree_rows(model: QAbstractItemModel) -> dict[str, dict[str, str]]:
 
 
 def table_rows(model: QAbstractItemModel) -> list[dict[str, str]]:
-    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    headers = column_names(model)
     return [
         {h: model.index(r, c).data() for c, h in enumerate(headers)} for r in range(model.rowCount())
     ]
