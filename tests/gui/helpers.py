@@ -28,7 +28,7 @@ def tree_rows(model: QAbstractItemModel) -> dict[str, dict[str, str]]:
         for r in range(model.rowCount(parent)):
             first = model.index(r, 0, parent)
             cells = {h: model.index(r, c, parent).data() for c, h in enumerate(headers)}
-            if str(cells.get("Kind", "")).startswith("module"):
+            if model.hasChildren(first) or str(cells.get("Kind", "")).startswith("module"):
                 walk(first, f"{prefix}{cells[headers[0]]}.")
             else:
                 rows[f"{prefix}{cells[headers[0]]}"] = cells
