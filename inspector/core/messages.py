@@ -478,6 +478,29 @@ TEMPLATES: dict[str, str] = {
     "device_map.crossing_one": (
         "{source} on {source_device} hands {size} (1 tensor) to {target} on {target_device} each forward"
     ),
+    "device.no_accelerator_listed": "no accelerator is listed: {reason}",
+    "device.build_not_inspected": "this PyTorch build targets {backend} devices, which this app does not inspect",
+    "device.none_visible": "no {backend} device is visible",
+    "device.unreadable": "{device} could not be read: {error}",
+    "device.nvml_missing": (
+        "GPU utilisation, temperature, power and other processes' memory need the nvml extra ({hint})"
+    ),
+    "device.nvml_not_started": "NVML figures are missing: NVML could not start ({error})",
+    "device.nvml_unknown_gpus": "NVML does not know the GPU(s) with UUID {uuids}; their NVML figures are missing",
+    # ----- the compare view's Environment table (report.compare_environment): row names
+    "environment.created": "Created",
+    "environment.driver": "Driver",
+    "environment.cpu_cores": "CPU cores",
+    "environment.cpu_threads": "CPU threads",
+    "environment.torch_threads": "PyTorch threads",
+    "environment.system_memory": "System memory",
+    "environment.cpu_huge_pages": "CPU huge pages",
+    "environment.model": "Model",
+    "environment.class": "Class",
+    "environment.parameters": "Parameters",
+    "environment.size": "Size",
+    "environment.dtypes": "Dtypes",
+    "environment.optimizer": "Optimizer",
 }
 
 
