@@ -9,7 +9,9 @@ same arguments (``inspector.gui.core_text``). Arguments are already-formatted va
 with units, device ids, dtypes, code), which stay as they are in every language.
 
 A text built by concatenating a ``Text`` with more words is a plain ``str`` again (English
-everywhere): give such a sentence a template of its own instead.
+everywhere): give such a sentence a template of its own instead. A part that varies (a
+reason, "forward pass" or "training step", a list) can be a ``Text`` argument of the
+sentence: it stays a ``Text``, and ``Text.translated`` translates it along with the sentence.
 
 ``tools/update_translations.py`` copies ``TEMPLATES`` into the window's translation sources.
 """
@@ -28,7 +30,7 @@ _REFRESH_STATE = (
 #: id -> English template (``str.format`` fields). An id never changes meaning; a changed
 #: sentence gets its translation redone (the .ts marks it), a new meaning gets a new id.
 TEMPLATES: dict[str, str] = {
-    # ----- lists the window punctuates its own way (``joined``, ``and_joined``)
+    # ----- lists the window punctuates its own way (``joined``)
     "list.comma": "{first}, {rest}",
     "list.and": "{first} and {rest}",
     "list.semicolon": "{first}; {rest}",
@@ -501,6 +503,11 @@ TEMPLATES: dict[str, str] = {
     "environment.size": "Size",
     "environment.dtypes": "Dtypes",
     "environment.optimizer": "Optimizer",
+    # ----- the remote window's link to its agent (remote.client)
+    "remote.bad_command": "cannot read the command {command}: {error}",
+    "remote.empty_command": "the command to start the agent is empty",
+    "remote.cannot_start": "cannot start {program}: {error}",
+    "remote.no_answer": "no answer from the agent to {op} within {seconds} s",
 }
 
 
