@@ -28,6 +28,7 @@ from inspector.core.files.inputs import InputsLike, as_specs
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.placement.model_memory import model_bytes
 from inspector.core.files.models import LoadedModel
+from inspector.core.messages import Text
 from inspector.core.moves.request import MoveRequest
 from inspector.core.moves.transaction import MoveResult
 from inspector.core.placement.tensor_rows import Placement
@@ -164,7 +165,7 @@ class Session:
 
     def require_model(self) -> LoadedModel:
         if self._loaded is None:
-            raise InspectorError("no model is loaded yet (open one with File › Open model…)")
+            raise InspectorError(Text("failure.no_model"))
         return self._loaded
 
     # ----- commands

@@ -17,6 +17,7 @@ import psutil
 import torch
 
 from inspector.core.errors import InputError
+from inspector.core.messages import Text
 from inspector.core.vocabulary import FailureKind
 
 _BACKENDS = ("cpu", "cuda", "mps", "xpu")
@@ -35,26 +36,23 @@ def unavailable_reason(device_type: str) -> str | None:
         return None
     if device_type == "cuda":
         if torch.version.cuda is None and getattr(torch.version, "hip", None) is None:
-            return f"this PyTorch build has no CUDA support ({_torch_build()})"
+            return Text("device.no_cuda_build", build=_torch_build())
         if not torch.cuda.is_available():
-            return (
-                "PyTorch has CUDA support but sees no CUDA device "
-                "(check the NVIDIA driver and CUDA_VISIBLE_DEVICES)"
-            )
+            return Text("device.no_cuda_device")
         return None
     if device_type == "mps":
         mps = getattr(torch.backends, "mps", None)
         if mps is None or not mps.is_built():
-            return f"this PyTorch build has no MPS (Apple GPU) support ({_torch_build()})"
+            return Text("device.no_mps_build", build=_torch_build())
         if not mps.is_available():
-            return "MPS is built in but not available (needs macOS 12.3+ on Apple silicon)"
+            return Text("device.mps_unavailable")
         return None
     if device_type == "xpu":
         xpu = getattr(torch, "xpu", None)
         if xpu is None or not xpu.is_available():
-            return f"no Intel XPU is available to this PyTorch build ({_torch_build()})"
+            return Text("device.no_xpu", build=_torch_build())
         return None
-    return f"unknown device type {device_type!r} (expected one of {', '.join(_BACKENDS)})"
+    return Text("device.unknown_type", type=repr(device_type), choices=", ".join(_BACKENDS))
 
 
 def built_accelerator() -> str | None:
@@ -107,21 +105,21 @@ def resolve_device(spec: str | torch.device | int) -> torch.device:
         device = torch.device(spec)
     except (RuntimeError, TypeError) as exc:
         raise InputError(
-            f"{spec!r} is not a device name (try cpu, cuda, cuda:0, mps or xpu)",
+            Text("fit.not_a_device", device=repr(spec)),
             detail=str(exc),
             kind=FailureKind.DEVICE,
         ) from None
     reason = unavailable_reason(device.type)
     if reason is not None:
-        raise InputError(f"{device} is not available: {reason}", kind=FailureKind.DEVICE)
+        raise InputError(Text("device.not_available", device=device, reason=reason), kind=FailureKind.DEVICE)
     if device.type in ("cuda", "xpu"):
         count = device_count(device.type)
         index = device.index if device.index is not None else 0
         if index >= count:
             present = ", ".join(f"{device.type}:{i}" for i in range(count))
             raise InputError(
-                f"{device} does not exist: this machine has {count} {device.type.upper()} "
-                f"device{'s' if count != 1 else ''} ({present})",
+                Text("device.no_such_index_one" if count == 1 else "device.no_such_index", device=device, count=count,
+                     type=device.type.upper(), present=present),  # fmt: skip
                 kind=FailureKind.DEVICE,
             )
         device = torch.device(device.type, index)

@@ -28,6 +28,7 @@ from inspector.core.devices.discovery import (
     unavailable_reason,
 )
 from inspector.core.devices.nvml import read_nvml
+from inspector.core.messages import Text
 from inspector.core.units import first_line
 
 
@@ -99,7 +100,7 @@ def discover_devices(*, with_nvml: bool = True) -> DeviceInventory:
     if device_count("xpu"):
         snapshots += [_xpu_snapshot(i, notes) for i in range(device_count("xpu"))]
     if len(snapshots) == 1:
-        notes.append(f"no accelerator is listed: {_no_accelerator_reason()}")
+        notes.append(Text("device.no_accelerator_listed", reason=_no_accelerator_reason()))
     return DeviceInventory(tuple(snapshots), tuple(notes))
 
 
@@ -108,12 +109,12 @@ def _no_accelerator_reason() -> str:
     # backend most users expect (and about MPS on a Mac).
     built = built_accelerator()
     if built is not None and built not in ACCELERATORS:
-        return f"this PyTorch build targets {built} devices, which this app does not inspect"
+        return Text("device.build_not_inspected", backend=built)
     if built is not None:
-        return unavailable_reason(built) or f"no {built} device is visible"
+        return unavailable_reason(built) or Text("device.none_visible", backend=built)
     if sys.platform == "darwin":
-        return unavailable_reason("mps") or "no MPS device is visible"
-    return unavailable_reason("cuda") or "no CUDA device is visible"
+        return unavailable_reason("mps") or Text("device.none_visible", backend="MPS")
+    return unavailable_reason("cuda") or Text("device.none_visible", backend="CUDA")
 
 
 # ----- CPU
@@ -213,7 +214,7 @@ def _cuda_properties(index: int, notes: list[str]) -> torch._C._CudaDeviceProper
     try:
         return torch.cuda.get_device_properties(index)
     except (RuntimeError, AssertionError) as exc:
-        notes.append(f"cuda:{index} could not be read: {first_line(exc)}")
+        notes.append(Text("device.unreadable", device=f"cuda:{index}", error=first_line(exc)))
         return None
 
 
@@ -324,7 +325,7 @@ def _xpu_snapshot(index: int, notes: list[str]) -> DeviceSnapshot:
     try:
         properties = xpu.get_device_properties(index)
     except (RuntimeError, AssertionError) as exc:
-        notes.append(f"xpu:{index} could not be read: {first_line(exc)}")
+        notes.append(Text("device.unreadable", device=f"xpu:{index}", error=first_line(exc)))
         properties = None
     if properties is not None:
         name, total = properties.name, int(properties.total_memory)

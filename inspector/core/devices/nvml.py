@@ -17,11 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.core.messages import Text
+
 INSTALL_HINT = "pip install 'torch-device-inspector[nvml]'"
-_MISSING_MODULE_NOTE = (
-    "GPU utilisation, temperature, power and other processes' memory need the nvml extra "
-    f"({INSTALL_HINT})"
-)
+_MISSING_MODULE_NOTE = Text("device.nvml_missing", hint=INSTALL_HINT)
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,7 @@ def read_nvml(uuids: Sequence[str]) -> NvmlReading:
     try:
         pynvml.nvmlInit()
     except pynvml.NVMLError as exc:
-        return NvmlReading(notes=(f"NVML figures are missing: NVML could not start ({exc})",))
+        return NvmlReading(notes=(Text("device.nvml_not_started", error=exc),))
     try:
         return _read_started(pynvml, uuids)
     finally:
@@ -66,8 +65,7 @@ def _read_started(pynvml: Any, uuids: Sequence[str]) -> NvmlReading:
         figures[uuid] = found
     notes: tuple[str, ...] = ()
     if unmatched:
-        notes = (f"NVML does not know the GPU(s) with UUID {', '.join(unmatched)}; "
-                 "their NVML figures are missing",)
+        notes = (Text("device.nvml_unknown_gpus", uuids=", ".join(unmatched)),)
     return NvmlReading(figures, notes)
 
 

@@ -30,6 +30,7 @@ from inspector.core.files.load_errors import (
     user_code_error,
 )
 from inspector.core.files.trust import unsafe_pickle_globals
+from inspector.core.messages import Text
 
 
 def read_checkpoint(path: Path, *, trust: bool) -> tuple[nn.Module | Mapping[str, Any], list[str]]:
@@ -40,9 +41,7 @@ def read_checkpoint(path: Path, *, trust: bool) -> tuple[nn.Module | Mapping[str
         content, notes = _unwrap_checkpoint(content)
     if isinstance(content, nn.Module) or _is_state_dict(content):
         return content, notes
-    raise ModelLoadError(
-        f"{path} holds {a_value_of(content)}, not a model or a state dict"
-    )
+    raise ModelLoadError(Text("load.holds_no_model", path=path, value=a_value_of(content)))
 
 
 def _torch_load(path: Path, *, trust: bool) -> Any:
@@ -62,24 +61,21 @@ def _torch_load(path: Path, *, trust: bool) -> Any:
             or globals_named_in(str(exc))
         )
         if not wanted and not _zip_pickle_is_well_formed(path):
-            raise incomplete(path, f"its pickle is damaged: {describe(exc)}") from exc
+            raise incomplete(path, Text("load.pickle_damaged", error=describe(exc))) from exc
         raise untrusted(path, wanted, detail=str(exc)) from exc
     except (AttributeError, ImportError) as exc:  # only when trusted: a class it names is missing
-        raise ModelLoadError(
-            f"{path} needs Python code that cannot be imported here: {describe(exc)}; "
-            "install or put on PYTHONPATH the package that defines the model"
-        ) from exc
+        raise ModelLoadError(Text("load.code_not_importable", path=path, error=describe(exc))) from exc
     except Exception as exc:
         if trust and not isinstance(exc, (RuntimeError, EOFError, OSError)):
             # A trusted pickle runs its own code, which may raise anything.
             raise ModelLoadError(
-                f"could not load {path}: {describe(exc)}", detail=traceback.format_exc()
+                Text("load.failed", path=path, error=describe(exc)), detail=traceback.format_exc()
             ) from exc
         # Weights-only loading runs no code of the file: whatever it raises (RuntimeError
         # from the zip reader, EOFError, IndexError for a cut legacy pickle...) is damage.
         raise incomplete(path, describe(exc)) from exc
     except BaseException as exc:  # a trusted pickle's code raised SystemExit or its own kind
-        raise user_code_error(f"could not load {path}: {describe(exc)}", exc) from exc
+        raise user_code_error(Text("load.failed", path=path, error=describe(exc)), exc) from exc
 
 
 def _unsafe_globals_in_checkpoint(path: Path) -> tuple[str, ...]:
@@ -141,9 +137,9 @@ def _unwrap_checkpoint(content: Mapping[str, Any]) -> tuple[Any, list[str]]:
             isinstance(content[key], nn.Module) or _is_state_dict(content[key])
         ):
             others = [str(other) for other in content if other != key]
-            notes = [f"model taken from the checkpoint's {key!r} entry"]
+            notes: list[str] = [Text("load.note_checkpoint_entry", key=repr(key))]
             if others:
-                notes.append(f"also in the checkpoint, not used: {', '.join(others)}")
+                notes.append(Text("load.note_checkpoint_unused", keys=", ".join(others)))
             return content[key], notes
     return content, []
 

@@ -25,6 +25,7 @@ import torch
 from torch import nn
 
 from inspector.core.files.load_errors import ModelLoadError, a_value_of, describe, user_code_error
+from inspector.core.messages import Text
 
 
 def build_from_module(name: str, attribute: str, spec: str) -> tuple[nn.Module, Any]:
@@ -45,16 +46,16 @@ def _import_module(name: str, spec: str) -> ModuleType:
     except BaseException as exc:  # user code may raise anything, even exit
         if isinstance(exc, ModuleNotFoundError) and exc.name and (name == exc.name or name.startswith(exc.name + ".")):
             raise ModelLoadError(
-                f"no module named {exc.name} (from spec {spec}){_local_file_hint(name, spec)}"
+                Text("load.no_module", module=exc.name, spec=spec, hint=_local_file_hint(name, spec))
             ) from exc
-        raise user_code_error(f"importing {name} (from spec {spec}) failed: {describe(exc)}", exc) from exc
+        raise user_code_error(Text("load.import_failed", module=name, spec=spec, error=describe(exc)), exc) from exc
 
 
 def _local_file_hint(name: str, spec: str) -> str:
     """The console script does not put the working folder on sys.path; point at the file."""
     candidate = Path(*name.split(".")).with_suffix(".py")
     if candidate.is_file():
-        return f"; to use the file {candidate}, write {candidate}:{spec.rpartition(':')[2]}"
+        return Text("load.hint_local_file", path=candidate, spec=f"{candidate}:{spec.rpartition(':')[2]}")
     return ""
 
 
@@ -67,11 +68,11 @@ def _user_file_module(path: Path, spec: str) -> Iterator[ModuleType]:
     import its neighbours as ``python file.py`` would let it.
     """
     if not path.is_file():
-        raise ModelLoadError(f"no such file: {path} (from spec {spec})")
+        raise ModelLoadError(Text("load.no_such_file_spec", path=path, spec=spec))
     name = _module_name_for(path)
     import_spec = importlib.util.spec_from_file_location(name, path)
     if import_spec is None or import_spec.loader is None:
-        raise ModelLoadError(f"cannot import {path} as Python (from spec {spec})")
+        raise ModelLoadError(Text("load.not_python", path=path, spec=spec))
     module = importlib.util.module_from_spec(import_spec)
     previous = sys.modules.get(name)
     sys.modules[name] = module
@@ -80,7 +81,7 @@ def _user_file_module(path: Path, spec: str) -> Iterator[ModuleType]:
             try:
                 import_spec.loader.exec_module(module)
             except BaseException as exc:  # user code may raise anything, even exit
-                raise user_code_error(f"running {path} (from spec {spec}) failed: {describe(exc)}", exc) from exc
+                raise user_code_error(Text("load.running_failed", path=path, spec=spec, error=describe(exc)), exc) from exc
             yield module
     except BaseException:
         if previous is None:
@@ -117,9 +118,7 @@ def _attribute_of(owner: ModuleType, attribute: str, owner_label: str, spec: str
         try:
             value = getattr(value, part)
         except AttributeError:
-            raise ModelLoadError(
-                f"{owner_label} has no attribute {attribute!r} (from spec {spec})"
-            ) from None
+            raise ModelLoadError(Text("load.no_attribute", owner=owner_label, attribute=repr(attribute), spec=spec)) from None
     return value
 
 
@@ -127,16 +126,14 @@ def _call_factory(factory: Any, spec: str) -> tuple[nn.Module, Any]:
     if isinstance(factory, nn.Module):  # the spec names a ready-made module instance
         return factory, None
     if not callable(factory):
-        raise ModelLoadError(
-            f"{spec} names {a_value_of(factory)}, not a factory function or an nn.Module class"
-        )
+        raise ModelLoadError(Text("load.not_a_factory", spec=spec, value=a_value_of(factory)))
     try:
         result = factory()
     except BaseException as exc:  # user code may raise anything, even exit
-        hint = ""
+        hint: str = ""
         if inspect.isclass(factory) and isinstance(exc, TypeError):
-            hint = "; a class that needs arguments must be built by a factory function"
-        raise user_code_error(f"factory {spec} raised {describe(exc)}{hint}", exc) from exc
+            hint = Text("load.hint_class_needs_arguments")
+        raise user_code_error(Text("load.factory_raised", spec=spec, error=describe(exc), hint=hint), exc) from exc
     return _unpack_factory_result(result, spec)
 
 
@@ -145,10 +142,7 @@ def _unpack_factory_result(result: Any, spec: str) -> tuple[nn.Module, Any]:
         return result, None
     if isinstance(result, (tuple, list)) and len(result) == 2 and isinstance(result[0], nn.Module):
         return result[0], _checked_example_input(result[1], spec)
-    raise ModelLoadError(
-        f"factory {spec} returned {a_value_of(result)}, "
-        "not an nn.Module or a (module, example_input) pair"
-    )
+    raise ModelLoadError(Text("load.factory_returned", spec=spec, value=a_value_of(result)))
 
 
 def _checked_example_input(value: Any, spec: str) -> Any:
@@ -161,7 +155,4 @@ def _checked_example_input(value: Any, spec: str) -> Any:
         and all(isinstance(item, torch.Tensor) for item in value)
     ):
         return tuple(value)
-    raise ModelLoadError(
-        f"factory {spec} returned {a_value_of(value)} as example input; "
-        "expected a tensor or a tuple of tensors"
-    )
+    raise ModelLoadError(Text("load.factory_example_input", spec=spec, value=a_value_of(value)))

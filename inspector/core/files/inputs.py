@@ -18,6 +18,7 @@ import torch
 from torch import nn
 
 from inspector.core.errors import InputError
+from inspector.core.messages import Text
 
 #: The dtypes an input may name after ``:``.
 INPUT_DTYPES = ("float32", "float16", "bfloat16", "float64", "int64", "int32", "int16", "int8", "uint8", "bool")
@@ -26,9 +27,6 @@ INPUT_DTYPES = ("float32", "float16", "bfloat16", "float64", "int64", "int32", "
 DEFAULT_INTEGER_HIGH = 2
 #: The most elements a tensor's size can count (PyTorch sizes are signed 64-bit).
 _MAX_ELEMENTS = 2**63 - 1
-_EXAMPLE = "e.g. 1,3,224,224, or 10,32,512; 20,32,512 for two inputs"
-
-
 class InputSpec(NamedTuple):
     """One positional input: its shape, and its dtype name (None: the model's floating dtype).
 
@@ -53,12 +51,12 @@ def parse_shape(text: str) -> tuple[int, ...]:
     """``"1,3,224,224" -> (1, 3, 224, 224)``; also accepts ``1x3x224x224`` and ``(1, 3, 224)``."""
     cleaned = text.strip().strip("()[]").strip()
     if not cleaned:
-        raise InputError(f"the input shape is empty: give sizes separated by commas, {_EXAMPLE}")
+        raise InputError(Text("input.shape_empty"))
     parts = [p.strip() for p in re.split(r"[,x×]", cleaned)]
     try:
         dims = tuple(int(p) for p in parts)
     except ValueError:
-        raise InputError(f"{text.strip()!r} is not an input shape: give whole numbers separated by commas, {_EXAMPLE}") from None
+        raise InputError(Text("input.shape_not_numbers", shape=repr(text.strip()))) from None
     check_shape(dims, text.strip())
     return dims
 
@@ -66,26 +64,26 @@ def parse_shape(text: str) -> tuple[int, ...]:
 def check_shape(dims: tuple[int, ...], shown: object) -> None:
     """InputError unless ``dims`` is a shape a tensor can have (positive sizes, < 2^63 elements)."""
     if not dims or any(d <= 0 for d in dims):
-        raise InputError(f"{shown!r} is not an input shape: every size must be a positive whole number")
+        raise InputError(Text("input.shape_not_positive", shape=repr(shown)))
     if math.prod(dims) > _MAX_ELEMENTS:
-        raise InputError(f"{shown!r} is not an input shape: it has more elements than any tensor can hold (2^63 - 1)")
+        raise InputError(Text("input.shape_too_large", shape=repr(shown)))
 
 
 def parse_inputs(text: str) -> InputSpecs:
     """``"10,32,512; 20,32,512"`` -> two floating inputs; ``"8,128:int64"`` -> token ids."""
     parts = [p.strip() for p in text.split(";")]
     if not any(parts):
-        raise InputError(f"the input shape is empty: give sizes separated by commas, {_EXAMPLE}")
+        raise InputError(Text("input.shape_empty"))
     specs: list[InputSpec] = []
     for number, part in enumerate(parts, 1):
         if not part:
-            raise InputError(f"{text.strip()!r} has an empty input between two ';'")
+            raise InputError(Text("input.empty_between", text=repr(text.strip())))
         shape_text, colon, dtype_text = part.partition(":")
         dtype = dtype_text.strip() or None
         if colon and dtype is None:
-            raise InputError(f"input {number} ({part!r}) names no dtype after ':': use one of {', '.join(INPUT_DTYPES)}")
+            raise InputError(Text("input.no_dtype_after_colon", number=number, part=repr(part), choices=", ".join(INPUT_DTYPES)))
         if dtype is not None and dtype not in INPUT_DTYPES:
-            raise InputError(f"{dtype!r} is not an input dtype: use one of {', '.join(INPUT_DTYPES)}")
+            raise InputError(Text("input.not_an_input_dtype", dtype=repr(dtype), choices=", ".join(INPUT_DTYPES)))
         specs.append(InputSpec(parse_shape(shape_text), dtype))
     return tuple(specs)
 
@@ -106,11 +104,11 @@ def as_specs(value: InputsLike | None) -> InputSpecs | None:
         return (InputSpec(shape),)
     specs = tuple(InputSpec(tuple(int(d) for d in s[0]), s[1]) for s in items)  # type: ignore[index]
     if not specs:
-        raise InputError(f"no input given: {_EXAMPLE}")
+        raise InputError(Text("input.no_input_given"))
     for spec in specs:
         check_shape(spec.shape, spec.shape)
         if spec.dtype is not None and spec.dtype not in INPUT_DTYPES:
-            raise InputError(f"{spec.dtype!r} is not an input dtype: use one of {', '.join(INPUT_DTYPES)}")
+            raise InputError(Text("input.not_an_input_dtype", dtype=repr(spec.dtype), choices=", ".join(INPUT_DTYPES)))
     return specs
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.errors import InputError
+from inspector.core.messages import Text
 from inspector.core.vocabulary import FailureKind
 
 
@@ -54,23 +55,22 @@ def user_code_error(message: str, exc: BaseException) -> ModelLoadError:
 
 def incomplete(path: Path, reason: str) -> ModelLoadError:
     """The file is damaged or in no format PyTorch writes: the user needs another file."""
-    return ModelLoadError(f"not a complete PyTorch checkpoint: {path} ({reason})")
+    return ModelLoadError(Text("load.incomplete", path=path, reason=reason))
 
 
 def untrusted(
-    path: Path, wanted: tuple[str, ...], detail: str = "", *, reason: str = "loading it would run code it names"
+    path: Path, wanted: tuple[str, ...], detail: str = "", *, reason: str | None = None
 ) -> UntrustedFileError:
-    """The refusal of a file that needs trust, naming (up to five of) the things it wants to run."""
-    shown = ", ".join(wanted[:5]) + (f" and {len(wanted) - 5} more" if len(wanted) > 5 else "")
-    reason = (
-        f"{reason} ({shown}); none of it has run"
-        if wanted
-        else "it is written in a way that safe (weights-only) loading does not read, "
-        "so loading it could run code"
-    )
+    """The refusal of a file that needs trust, naming (up to five of) the things it wants to run.
+    ``reason``: why it needs trust (default: "loading it would run code it names")."""
+    if wanted:
+        shown = ", ".join(wanted[:5])
+        message = Text("load.untrusted", path=path, reason=reason or Text("load.reason_runs_code"),
+                       wanted=Text("list.and_more", names=shown, more=len(wanted) - 5) if len(wanted) > 5 else shown)
+    else:
+        message = Text("load.untrusted_unreadable", path=path)
     return UntrustedFileError(
-        f"refused to load {path}: {reason}. "
-        "If you trust this file, load it with --trust (CLI) or confirm in the GUI",
+        message,
         path=str(path),
         wanted=wanted,
         detail=detail,
@@ -93,5 +93,5 @@ def a_value_of(value: Any) -> str:
     name = type(value).__name__
     article = "an" if name[:1].lower() in "aeiou" else "a"
     if isinstance(value, (tuple, list, dict)):
-        return f"{article} {name} of {len(value)} items"
-    return f"{article} {name}"
+        return Text(f"load.value_{article}_of", type=name, count=len(value))
+    return Text(f"load.value_{article}", type=name)

@@ -27,6 +27,7 @@ from inspector.core.errors import InspectorError
 from inspector.core.files.checkpoints import globals_named_in, read_checkpoint
 from inspector.core.files.load_errors import ModelLoadError, describe, incomplete, untrusted
 from inspector.core.files.trust import exported_program_risks, is_pickle, torchscript_risks
+from inspector.core.messages import Text
 from inspector.core.vocabulary import FailureKind
 
 
@@ -42,7 +43,7 @@ class FileContent(NamedTuple):
 
 
 _PICKLE_PROTOCOL_OPCODE = 0x80
-_CODE_AT_LOAD = "loading it would run code or touch files"
+_CODE_AT_LOAD = Text("load.reason_code_or_files")
 
 
 def open_model_file(path: Path, *, trust: bool) -> FileContent:
@@ -68,12 +69,12 @@ def _file_kind(path: Path) -> str:
     Judged by content, not by name: people call all of them ``.pt``.
     """
     if not path.exists():
-        raise ModelLoadError(f"no such file: {path}")
+        raise ModelLoadError(Text("load.no_such_file", path=path))
     if path.is_dir():
-        raise ModelLoadError(f"{path} is a folder; give the model file inside it")
+        raise ModelLoadError(Text("load.is_folder", path=path))
     head, size = _read_head(path)
     if size == 0:
-        raise incomplete(path, "the file is empty")
+        raise incomplete(path, Text("load.reason_empty"))
     if head.startswith(b"PK\x03\x04"):
         return _zip_kind(path)
     if _looks_like_safetensors(head, size):
@@ -83,8 +84,8 @@ def _file_kind(path: Path) -> str:
     if size <= _LARGEST_TEXT_PICKLE and is_pickle(path.read_bytes()):
         return "checkpoint"  # a protocol 0/1 pickle: weights-only loading judges it
     if path.suffix == ".safetensors":
-        raise incomplete(path, "its safetensors header is damaged")
-    raise incomplete(path, "its content is in no format PyTorch writes")
+        raise incomplete(path, Text("load.reason_safetensors_header"))
+    raise incomplete(path, Text("load.reason_unknown_format"))
 
 
 #: Pickles of protocol 0 and 1 have no header; past this size they are not worth parsing.
@@ -100,15 +101,15 @@ def _read_head(path: Path) -> tuple[bytes, int]:
     """
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ModelLoadError(f"{path} is not a regular file (a device, pipe or socket); give a model file")
+            raise ModelLoadError(Text("load.not_regular", path=path))
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(descriptor, "rb") as stream:
             status = os.fstat(stream.fileno())
             if not stat.S_ISREG(status.st_mode):
-                raise ModelLoadError(f"{path} is not a regular file (a device, pipe or socket); give a model file")
+                raise ModelLoadError(Text("load.not_regular", path=path))
             return stream.read(16), status.st_size
     except OSError as exc:
-        raise ModelLoadError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise ModelLoadError(Text("load.cannot_read", path=path, error=exc.strerror or exc)) from exc
 
 
 def _zip_kind(path: Path) -> str:
@@ -116,16 +117,11 @@ def _zip_kind(path: Path) -> str:
         with zipfile.ZipFile(path) as archive:
             names = archive.namelist()
     except (zipfile.BadZipFile, OSError, ValueError):
-        raise incomplete(
-            path, "it is cut short: the index at the end of its archive is missing"
-        ) from None
+        raise incomplete(path, Text("load.reason_cut_short")) from None
     # PyTorch writes every record under one top folder (named after the file or "archive").
     records = {name.partition("/")[2] or name for name in names}
     if any(record.startswith("data/aotinductor/") for record in records):
-        raise ModelLoadError(
-            f"{path} is an AOTInductor package of compiled code, which this app does not run; "
-            "open the torch.export .pt2 file or the model's factory instead"
-        )
+        raise ModelLoadError(Text("load.aotinductor", path=path))
     if (
         "archive_format" in records
         or "serialized_exported_program.json" in records  # older torch.export.save layout
@@ -136,7 +132,7 @@ def _zip_kind(path: Path) -> str:
         return "torchscript"
     if "data.pkl" in records:
         return "checkpoint"
-    raise incomplete(path, "it is a zip archive, but not one PyTorch wrote")
+    raise incomplete(path, Text("load.reason_foreign_zip"))
 
 
 def _looks_like_safetensors(head: bytes, size: int) -> bool:
@@ -155,15 +151,13 @@ def _load_torchscript(path: Path, *, trust: bool) -> FileContent:
         try:
             risks = torchscript_risks(path)
         except Exception as exc:  # PyTorch's zip reader refused it: the loader would too
-            reason = f"the TorchScript archive could not be read: {describe(exc)}"
-            raise incomplete(path, reason) from exc
+            raise incomplete(path, Text("load.reason_torchscript_unreadable", error=describe(exc))) from exc
         if risks:
             raise untrusted(path, risks, reason=_CODE_AT_LOAD)
     try:
         module = torch.jit.load(str(path), map_location="cpu")
     except Exception as exc:
-        reason = f"the TorchScript archive could not be read: {describe(exc)}"
-        raise incomplete(path, reason) from exc
+        raise incomplete(path, Text("load.reason_torchscript_unreadable", error=describe(exc))) from exc
     return FileContent(module, "torchscript")
 
 
@@ -173,7 +167,7 @@ def _load_exported_program(path: Path, *, trust: bool) -> FileContent:
             risks = exported_program_risks(path)
         except Exception as exc:  # the zip reader or the config parser refused it
             raise ModelLoadError(
-                f"could not load the exported program {path}: {describe(exc)}",
+                Text("load.export_failed", path=path, error=describe(exc)),
                 detail=traceback.format_exc(),
             ) from exc
         if risks:
@@ -186,7 +180,7 @@ def _load_exported_program(path: Path, *, trust: bool) -> FileContent:
         raise untrusted(path, globals_named_in(str(exc)), detail=str(exc)) from exc
     except Exception as exc:
         raise ModelLoadError(
-            f"could not load the exported program {path}: {describe(exc)}",
+            Text("load.export_failed", path=path, error=describe(exc)),
             detail=traceback.format_exc(),
         ) from exc
     return FileContent(module, "export", example_input=_exported_example_input(program))
@@ -235,13 +229,11 @@ def _load_safetensors(path: Path) -> dict[str, torch.Tensor]:
         from safetensors.torch import load_file
     except ImportError:
         raise InspectorError(
-            "reading .safetensors files needs the safetensors package: pip install safetensors",
+            Text("load.needs_safetensors"),
             kind=FailureKind.LOAD,
         ) from None
     try:
         state_dict: dict[str, torch.Tensor] = load_file(str(path), device="cpu")
     except SafetensorError as exc:
-        raise ModelLoadError(
-            f"not a complete safetensors file: {path} ({describe(exc)})"
-        ) from exc
+        raise ModelLoadError(Text("load.incomplete_safetensors", path=path, error=describe(exc))) from exc
     return state_dict

@@ -23,6 +23,7 @@ from inspector.core.files.factories import build_from_file, build_from_module
 from inspector.core.files.load_errors import ArchitectureNeeded, ModelLoadError
 from inspector.core.files.model_files import FileContent, open_model_file
 from inspector.core.files.state_dicts import load_weights
+from inspector.core.messages import Text
 
 
 class Net(nn.Module):
@@ -128,15 +129,11 @@ def parse_spec(spec: str) -> ModelSpec:
     """
     text = spec.strip()
     if not text:
-        raise ModelLoadError(
-            "empty model spec: give 'example', a model file, or module:factory"
-        )
+        raise ModelLoadError(Text("load.empty_spec"))
     if text == "example":
         return ModelSpec("example")
     if text.endswith(".py"):
-        raise ModelLoadError(
-            f"a Python file needs the name of its factory after a colon, e.g. {text}:make_model"
-        )
+        raise ModelLoadError(Text("load.python_file_needs_factory", example=f"{text}:make_model"))
     if os.path.exists(text):
         return ModelSpec("file", text)
     location, colon, attribute = text.rpartition(":")
@@ -146,10 +143,7 @@ def parse_spec(spec: str) -> ModelSpec:
         if _DOTTED_NAME.match(location):
             return ModelSpec("module", location, attribute)
     if _DOTTED_NAME.match(text) and "." in text and Path(text).suffix not in _MODEL_SUFFIXES:
-        raise ModelLoadError(
-            f"no such file: {text} (to name a factory, write module:factory, "
-            "e.g. torch.nn:Identity)"
-        )
+        raise ModelLoadError(Text("load.no_such_file_or_factory", path=text))
     return ModelSpec("file", text)
 
 
@@ -196,11 +190,7 @@ def _model_from_weights(
 ) -> LoadedModel:
     """The module ``architecture`` builds, with the weights ``state_dict`` of the file loaded into it."""
     if architecture is None:
-        raise ArchitectureNeeded(
-            f"{path} holds only weights (a state dict of {len(state_dict)} entries); say which "
-            "model they belong to with an architecture spec such as mypackage.models:make_model "
-            "or path/to/model.py:Net"
-        )
+        raise ArchitectureNeeded(Text("load.architecture_needed", path=path, count=len(state_dict)))
     module, example_input = _build_from_factory(architecture, parse_spec(architecture))
     notes = [*content.notes, *load_weights(module, state_dict, path, architecture)]
     return LoadedModel(
@@ -216,7 +206,4 @@ def _build_from_factory(spec: str, parsed: ModelSpec) -> tuple[nn.Module, Any]:
         return build_from_module(parsed.target, parsed.attribute, spec)
     if parsed.kind == "python_file":
         return build_from_file(parsed.target, parsed.attribute, spec)
-    raise ModelLoadError(
-        f"{spec} is a file, not a factory: an architecture is given as "
-        "package.module:factory or path/to/file.py:factory"
-    )
+    raise ModelLoadError(Text("load.architecture_is_file", spec=spec))

@@ -17,6 +17,7 @@ import stat
 from pathlib import Path
 
 from inspector.core.errors import InputError
+from inspector.core.messages import Text
 
 #: Suffixes a report can be written as (``report.save_report`` renders each).
 REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
@@ -56,18 +57,18 @@ def target_problem(path: Path) -> str | None:
     except FileNotFoundError:
         return None
     except NotADirectoryError:
-        return f"{path.parent} is not a folder"
+        return Text("write.not_a_folder", folder=path.parent)
     except OSError as exc:
         return exc.strerror or str(exc)
     if stat.S_ISDIR(info.st_mode):
-        return "it is a folder, give a file name in it"
+        return Text("write.is_folder")
     if not stat.S_ISREG(info.st_mode):
         # Replacing a device node or a pipe with a file would break whatever uses it.
-        return "it is not a regular file"
+        return Text("write.not_regular")
     # access() says no for an immutable file even to root, and for a read-only one to others;
     # a rename would otherwise replace a file its owner marked as not to be changed.
     if not os.access(path, os.W_OK):
-        return "the file exists and is read-only"
+        return Text("write.read_only")
     return None
 
 

@@ -15,6 +15,7 @@ import torch
 from torch import nn
 
 from inspector.core.files.load_errors import ModelLoadError, describe
+from inspector.core.messages import Text, joined
 
 #: Prefixes wrappers add to every key: DataParallel/DDP, Lightning, torch.compile.
 _WRAPPER_PREFIXES = ("module.", "model.", "_orig_mod.")
@@ -31,12 +32,11 @@ def load_weights(module: nn.Module, state_dict: Mapping[str, Any], path: Path, a
         # strict=False only where we checked ourselves that the missing keys are tied weights.
         module.load_state_dict(state_dict, strict=not tied_missing)
     except RuntimeError as exc:
-        raise ModelLoadError(
-            f"the weights in {path} do not fit {architecture}: {describe(exc)}"
-        ) from exc
-    notes.append(f"weights from {path} loaded into {type(module).__name__} built by {architecture}")
+        raise ModelLoadError(Text("load.weights_do_not_fit", path=path, architecture=architecture,
+                                  error=describe(exc))) from exc  # fmt: skip
+    notes.append(Text("load.note_weights_loaded", path=path, module=type(module).__name__, architecture=architecture))
     if tied_missing:
-        notes.append(f"tied weights filled from their twins: {', '.join(tied_missing)}")
+        notes.append(Text("load.note_tied_filled", names=", ".join(tied_missing)))
     return notes
 
 
@@ -49,7 +49,7 @@ def _without_wrapper_prefix(
             key.startswith(prefix) for key in expected
         ):
             stripped = {key[len(prefix):]: value for key, value in state_dict.items()}
-            return stripped, [f"key prefix {prefix!r} removed (saved from a wrapped model)"]
+            return stripped, [Text("load.note_prefix_removed", prefix=repr(prefix))]
     return state_dict, []
 
 
@@ -67,24 +67,22 @@ def _check_state_dict_fits(
     tied = [key for key in missing if _is_tied_to_given(key, expected, state_dict)]
     missing = [key for key in missing if key not in tied]
     unexpected = [key for key in state_dict if key not in expected]
-    mismatched = [
-        f"{key} {_shape(state_dict[key])} in file vs {_shape(expected[key])} in model"
+    mismatched: list[str] = [
+        Text("load.shape_mismatch", key=key, file=_shape(state_dict[key]), model=_shape(expected[key]))
         for key in state_dict
         if key in expected
         and isinstance(state_dict[key], torch.Tensor)
         and state_dict[key].shape != expected[key].shape
     ]
     problems = [
-        _listing("missing keys", missing),
-        _listing("unexpected keys", unexpected),
-        _listing("shape mismatches", mismatched),
+        _listing("load.missing_keys", missing),
+        _listing("load.unexpected_keys", unexpected),
+        _listing("load.shape_mismatches", mismatched),
     ]
     problems = [problem for problem in problems if problem]
     if problems:
-        raise ModelLoadError(
-            f"the weights in {path} do not fit {architecture} "
-            f"({type(module).__name__}): {'; '.join(problems)}"
-        )
+        raise ModelLoadError(Text("load.weights_do_not_fit_keys", path=path, architecture=architecture,
+                                  module=type(module).__name__, problems=joined(problems, "list.semicolon")))  # fmt: skip
     return tied
 
 
@@ -102,11 +100,12 @@ def _is_tied_to_given(key: str, expected: Mapping[str, Any], given: Mapping[str,
     )
 
 
-def _listing(label: str, items: list[str], limit: int = 5) -> str:
+def _listing(key: str, items: list[str], limit: int = 5) -> str:
+    """``"missing keys: a, b and 3 more"`` (``key``: its template), or "" for no items."""
     if not items:
         return ""
-    more = f" and {len(items) - limit} more" if len(items) > limit else ""
-    return f"{label}: {', '.join(items[:limit])}{more}"
+    shown = joined(items[:limit])
+    return Text(key, keys=Text("list.and_more", names=shown, more=len(items) - limit) if len(items) > limit else shown)
 
 
 def _shape(tensor: torch.Tensor) -> str:

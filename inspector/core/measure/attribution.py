@@ -33,6 +33,7 @@ from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure.model_input import tensors_in
+from inspector.core.messages import Text
 from inspector.core.units import dtype_name, first_line
 
 DEFAULT_RUNS = 20
@@ -246,7 +247,7 @@ def measure_attribution(
     from inspector.core.measure.timing import synchronizer
 
     if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
-        raise InspectorError(f"the number of runs must be a whole number of at least 1, not {runs!r}", kind="input")
+        raise InspectorError(Text("input.runs_not_whole", value=repr(runs)), kind="input")
     module = loaded.module
     args = as_args(make_input(loaded, input_shape))
     shapes = tuple(input_shapes(args))
@@ -262,7 +263,7 @@ def measure_attribution(
     leaf_sums: list[int] = []
     notes: list[str] = []
     if loaded.source == "torchscript":
-        notes.append("a TorchScript module runs its submodules inside the script: only the whole model is timed")
+        notes.append(Text("bench.torchscript_whole_only"))
 
     flags = [(m, m.training) for m in module.modules()]
     try:
@@ -274,7 +275,7 @@ def measure_attribution(
         with torch.inference_mode(), gc_pause.paused():
             for i in range(warmup + runs):
                 if should_cancel is not None and should_cancel():
-                    raise Cancelled(f"per-module timing cancelled after {max(0, i - warmup)} samples; the model is unchanged")
+                    raise Cancelled(Text("failure.cancelled_per_module", samples=max(0, i - warmup)))
                 for hooked in ((True, False) if i % 2 else (False, True)):
                     if not hooked:
                         elapsed = _timed_forward(module, args, sync)
@@ -297,9 +298,9 @@ def measure_attribution(
     except InspectorError:
         raise
     except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
-        shown = ", ".join(str(s) for s in shapes) or "(no tensor)"
+        shown = ", ".join(str(s) for s in shapes) or Text("failure.no_tensor")
         raise InspectorError(
-            f"the per-module forward failed on {device} with input {shown}: {first_line(exc)}",
+            Text("failure.per_module_failed", device=device, shapes=shown, error=first_line(exc)),
             detail=f"{type(exc).__name__}: {exc}",
         ) from None
     finally:
@@ -338,10 +339,7 @@ def measure_attribution(
         )
     never_called = sum(1 for m in module.modules() if id(m) not in per_module)
     if never_called and loaded.source != "torchscript":
-        notes.append(
-            f"{never_called} modules never ran as modules in this forward (a fused fast path or a "
-            "forward that calls their weights directly): they have no row"
-        )
+        notes.append(Text("bench.modules_never_ran", count=never_called))
     return Attribution(
         device=device,
         dtype=dtype_name(model_dtype(module)),

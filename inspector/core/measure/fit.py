@@ -34,6 +34,7 @@ from inspector.core.files.models import LoadedModel
 from inspector.core.placement.storage_counter import StorageCounter
 from inspector.core.placement.storage_counter import same_device as _same_device
 from inspector.core.files.inputs import InputSpec
+from inspector.core.messages import Text
 from inspector.core.measure.fit_proof import measure_peak
 from inspector.core.measure.fit_step import copy_with, fake_maker, input_templates, make_inputs, make_optimizer, run_step
 from inspector.core.measure.model_input import model_dtype
@@ -128,17 +129,17 @@ class FitResult:
 
 def _check_request(request: FitRequest) -> torch.device:
     if request.optimizer not in OPTIMIZERS:
-        raise InputError(f"unknown optimizer {request.optimizer!r}: use one of {', '.join(OPTIMIZERS)}")
+        raise InputError(Text("input.unknown_optimizer", name=repr(request.optimizer), choices=", ".join(OPTIMIZERS)))
     if request.mode not in FIT_MODES:
-        raise InputError(f"unknown mode {request.mode!r}: use forward or train-step")
+        raise InputError(Text("input.unknown_mode", name=repr(request.mode)))
     if request.dtype is not None and request.dtype not in FIT_DTYPES:
-        raise InputError(f"unknown dtype {request.dtype!r}: use one of {', '.join(FIT_DTYPES)}")
+        raise InputError(Text("input.unknown_dtype", name=repr(request.dtype), choices=", ".join(FIT_DTYPES)))
     try:
         device = torch.device(request.device)
     except (RuntimeError, TypeError, ValueError):
-        raise InputError(f"{request.device!r} is not a device name (try cpu, cuda, cuda:0, mps or xpu)") from None
+        raise InputError(Text("fit.not_a_device", device=repr(request.device))) from None
     if device.type not in ("cpu", "cuda", "mps", "xpu"):
-        raise InputError(f"{request.device!r} is not a device to fit a model on (try cpu, cuda, mps or xpu)")
+        raise InputError(Text("fit.not_a_fit_device", device=repr(request.device)))
     return torch.device(device_id(device))  # cuda -> cuda:0
 
 
@@ -204,34 +205,24 @@ def estimate_fit(
     target_dtype = getattr(torch, request.dtype) if request.dtype else model_dtype(loaded.module)
     for shape, _ in request.inputs or ():
         if not shape or any(int(d) <= 0 for d in shape):
-            raise InputError(f"{shape!r} is not an input shape: every size must be a positive whole number")
+            raise InputError(Text("input.shape_not_positive", shape=repr(shape)))
     notes: list[str] = []
     present = _present(device)
     # A fake CUDA tensor on a build without CUDA aborts the process: estimate with the CPU's
     # layout instead (no allocator rounding), and say so.
     fake_device = device if present else torch.device("cpu")
     if not present:
-        notes.append(
-            f"{device_id(device)} is not present here ({unavailable_reason(device.type) or 'no such index'}): "
-            "the estimate uses the CPU's layout (no allocator rounding), and nothing is measured"
-        )
+        absent = unavailable_reason(device.type) or Text("fit.no_such_index")
+        notes.append(Text("fit.absent_device", device=device_id(device), reason=absent))
     templates = input_templates(loaded, request.inputs)
     if not templates:
-        notes.append("no input: activations are not estimated (give an input shape)")
+        notes.append(Text("fit.no_input"))
     if request.mode == "forward" and request.optimizer != "none":
-        notes.append("a forward pass holds no gradients or optimizer state: both are 0 in forward mode")
+        notes.append(Text("fit.forward_no_optimizer"))
     if any(isinstance(m, nn.RNNBase) for m in loaded.module.modules()):
-        notes.append(
-            "recurrent layers: the fused RNN kernels' workspace (oneDNN on the CPU, cuDNN on CUDA) is "
-            "not in the estimate, so a real step can peak higher (on the CPU an LSTM measured 1.5x in "
-            "train-step; with torch.backends.mkldnn disabled they agree)"
-        )
+        notes.append(Text("fit.recurrent"))
     if loaded.source in ("torchscript", "export"):
-        kind = "a TorchScript archive" if loaded.source == "torchscript" else "an exported program (.pt2)"
-        raise InputError(
-            f"fit needs a Python model to copy onto fake tensors, and this is {kind}: "
-            "load it from its factory instead"
-        )
+        raise InputError(Text("fit.needs_python_torchscript" if loaded.source == "torchscript" else "fit.needs_python_export"))
 
     try:
         estimate = _estimate(loaded, device=fake_device, dtype=target_dtype, request=request,
@@ -239,9 +230,9 @@ def estimate_fit(
     except InspectorError:
         raise
     except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
-        shown = ", ".join(str(t[0]) for t in templates if isinstance(t, tuple)) or "no input"
+        shown = ", ".join(str(t[0]) for t in templates if isinstance(t, tuple)) or Text("fit.no_input_shown")
         raise InspectorError(
-            f"could not estimate the {request.mode} on {device_id(device)} with input {shown}: {first_line(exc)}",
+            Text("fit.estimate_failed", mode=request.mode, device=device_id(device), shapes=shown, error=first_line(exc)),
             detail=f"{type(exc).__name__}: {exc}",
         ) from None
 
@@ -249,21 +240,18 @@ def estimate_fit(
     fits = None if free is None else estimate.peak <= free
     margin = None if free is None else free - estimate.peak
     if present and _model_lives_on(loaded.module, device):
-        notes.append(
-            f"the model already lives on {device_id(device)}: its own tensors are counted as used, "
-            "so the free memory shown excludes them"
-        )
+        notes.append(Text("fit.model_lives_there", device=device_id(device)))
 
     measured: int | None = None
     reason: str | None
     if not present:
-        reason = f"{device_id(device)} is not present on this machine"
+        reason = Text("fit.reason_absent", device=device_id(device))
     elif not request.measure:
-        reason = "not measured (the proof was not asked for)"
+        reason = Text("fit.reason_not_asked")
     elif fits is False:
-        reason = "not measured: the estimate says it does not fit"
+        reason = Text("fit.reason_does_not_fit")
     elif not templates:
-        reason = "not measured: a step needs an input (give an input shape)"
+        reason = Text("fit.reason_no_input")
     else:
         measured, reason = measure_peak(
             loaded, device, target_dtype, request.optimizer, request.mode, templates, should_cancel

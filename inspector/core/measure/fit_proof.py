@@ -17,6 +17,7 @@ from inspector.core.devices.discovery import is_out_of_memory, synchronize
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure.fit_step import copy_with, make_inputs, make_optimizer, real_maker, run_step
+from inspector.core.messages import Text
 from inspector.core.placement.storage_counter import CancelCheck
 from inspector.core.units import first_line
 
@@ -34,7 +35,7 @@ def measure_peak(
 
     ``Cancelled`` (polled every few operators of the step) propagates; the copy is dropped."""
     if device.type not in ("cpu", "cuda"):
-        return None, f"measuring a real step's peak is implemented for the CPU and CUDA, not {device.type}"
+        return None, Text("fit.proof_unsupported", device_type=device.type)
 
     def step() -> None:
         module = copy_with(loaded.module, real_maker(device), dtype, should_cancel)
@@ -45,19 +46,19 @@ def measure_peak(
 
     try:
         if device.type == "cuda":
-            return _measure_cuda(step, device), "torch.cuda.max_memory_allocated over one real step"
+            return _measure_cuda(step, device), Text("fit.proof_cuda")
         peak = _measure_cpu(step)
         if peak is None:
-            return None, "the profiler recorded no CPU allocations"
-        return peak, "CPU allocations counted by torch.profiler (profile_memory) over one real step"
+            return None, Text("fit.proof_no_allocations")
+        return peak, Text("fit.proof_cpu")
     except Cancelled:
         raise
     except InspectorError as exc:
-        return None, f"the real step failed: {exc.message}"
+        return None, Text("fit.proof_failed", error=exc.message)
     except Exception as exc:  # noqa: BLE001 -- a failed proof is reported as its reason, never raised
         if is_out_of_memory(exc):
-            return None, f"the real step ran out of memory: {first_line(exc)}"
-        return None, f"the real step failed: {first_line(exc)}"
+            return None, Text("fit.proof_oom", error=first_line(exc))
+        return None, Text("fit.proof_failed", error=first_line(exc))
 
 
 def _measure_cuda(step: Callable[[], None], device: torch.device) -> int:

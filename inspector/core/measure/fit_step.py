@@ -22,6 +22,7 @@ from inspector.core.errors import Cancelled, InputError
 from inspector.core.files.inputs import InputSpec
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure.model_input import tensors_in
+from inspector.core.messages import Text
 
 # The optimizers as the proof and the estimate build them (defaults, as a user's first try).
 # ``foreach`` is passed explicitly, as torch would pick it for real tensors on that device:
@@ -62,7 +63,7 @@ def copy_with(
 def poll(should_cancel: Callable[[], bool] | None, i: int = 0) -> None:
     """Raise ``Cancelled`` when asked to stop (checked every 64 calls of a loop)."""
     if should_cancel is not None and i % 64 == 0 and should_cancel():
-        raise Cancelled("cancelled: the estimate stopped; nothing of the model was touched")
+        raise Cancelled(Text("failure.cancelled_estimate"))
 
 
 def fake_maker(mode: Any, device: torch.device) -> TensorMaker:
@@ -144,10 +145,7 @@ def run_step(
         output = module(*args)
         parts = [t.float().sum() for t in tensors_in(output) if t.requires_grad and t.is_floating_point()]
         if not parts:
-            raise InputError(
-                "train-step needs an output that depends on trainable parameters, and this model's "
-                "output does not (are all its parameters frozen?)"
-            )
+            raise InputError(Text("input.output_not_trainable"))
         loss = parts[0]
         for part in parts[1:]:
             loss = loss + part
@@ -163,7 +161,7 @@ def make_optimizer(name: str, module: nn.Module, device: torch.device) -> torch.
         return None
     trainable = [p for p in module.parameters() if p.requires_grad]
     if not trainable:
-        raise InputError("this model has no parameters requiring grad, so an optimizer has nothing to hold")
+        raise InputError(Text("input.no_trainable_for_optimizer"))
     return _OPTIMIZER_FACTORIES[name](trainable, _foreach_default(device))
 
 

@@ -17,9 +17,8 @@ from inspector.core.devices.discovery import device_id
 from inspector.core.errors import InputError
 from inspector.core.files.inputs import InputsLike, as_specs, make_tensors
 from inspector.core.files.models import LoadedModel
+from inspector.core.messages import Text
 from inspector.core.units import dtype_name, first_line
-
-_INPUT_SHAPE_HINT = "--input-shape 1,3,224,224 on the command line, or the input-shape field in the window"
 
 
 def model_device(module: nn.Module) -> torch.device:
@@ -70,14 +69,13 @@ def make_input(loaded: LoadedModel, input_shape: InputsLike | None = None) -> An
         except RuntimeError as exc:
             shown = "; ".join(s.text() for s in specs)
             raise InputError(
-                f"could not create inputs {shown} ({dtype_name(dtype)}) on {device_id(device)}: {first_line(exc)}",
+                Text("input.cannot_create", shapes=shown, dtype=dtype_name(dtype), device=device_id(device),
+                     error=first_line(exc)),  # fmt: skip
                 detail=str(exc),
             ) from None
         return tensors[0] if len(tensors) == 1 else tensors
     if loaded.example_input is None:
-        raise InputError(
-            f"this model brings no example input: give an input shape ({_INPUT_SHAPE_HINT})"
-        )
+        raise InputError(Text("input.no_example_input"))
     return _to_model(loaded.example_input, device, dtype)
 
 

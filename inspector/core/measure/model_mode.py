@@ -13,12 +13,7 @@ import torch
 from torch import nn
 
 from inspector.core.files.models import LoadedModel
-
-_EXPORTED_MODE_NOTE = (
-    "model.{method}() does not apply to an exported program: "
-    "an exported program runs in the mode it was exported in"
-)
-
+from inspector.core.messages import Text
 
 def set_mode(loaded: LoadedModel, module: nn.Module, method: str, notes: list[str]) -> None:
     """``module.eval()`` / ``module.train()``, where the model has such a mode to set.
@@ -27,12 +22,12 @@ def set_mode(loaded: LoadedModel, module: nn.Module, method: str, notes: list[st
     ``ExportedProgram.module()`` returns raises NotImplementedError from both calls.
     """
     if loaded.source == "export":
-        notes.append(_EXPORTED_MODE_NOTE.format(method=method))
+        notes.append(Text("bench.exported_mode", method=method))
         return
     try:
         getattr(module, method)()
     except NotImplementedError:
-        notes.append(f"model.{method}() is not supported by this model: it ran in the mode it is in")
+        notes.append(Text("bench.mode_unsupported", method=method))
 
 
 @contextlib.contextmanager

@@ -29,6 +29,7 @@ from inspector.core import gc_pause
 from inspector.core.devices.device_events import DeviceEvents
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.measure.step_errors import StepFailed
+from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS
 
 _MAX_MEASURE_NS = int(MAX_MEASURE_SECONDS * 1e9)
@@ -66,7 +67,7 @@ def take_samples(
         warm: list[int] = []
         for _ in range(warmup):
             if should_cancel is not None and should_cancel():
-                raise Cancelled("benchmark cancelled during warm-up; the model is unchanged")
+                raise Cancelled(Text("failure.cancelled_warmup"))
             warm.append(_timed_call(step, sync, clock, cost))
 
         samples: list[int] = []
@@ -79,9 +80,7 @@ def take_samples(
         stop_ns = min_ns if min_ns is not None else _MAX_MEASURE_NS
         while len(samples) < max_samples and (measured < stop_ns or not samples):
             if should_cancel is not None and should_cancel():
-                raise Cancelled(
-                    f"benchmark cancelled after {len(samples)} samples; the model is unchanged"
-                )
+                raise Cancelled(Text("failure.cancelled_benchmark", samples=len(samples)))
             # A chunk of back-to-back calls with nothing in between, as torch.utils.benchmark
             # times them: callbacks run per sample put their own code and data in the caches
             # the next call then finds cold (+3.6 % on a 20 µs model with the window's
@@ -104,15 +103,11 @@ def take_samples(
                     total = _remaining_estimate(len(samples), measured, min_ns, max_samples)
                 progress(len(samples), total)
         if min_ns is not None and measured < min_ns:
-            notes.append(
-                f"stopped at the cap of {max_samples:,} samples after {measured / 1e9:.3g} s, "
-                f"before the minimum time of {min_ns / 1e9:.3g} s was reached"
-            )
+            notes.append(Text("bench.stopped_at_sample_cap", cap=f"{max_samples:,}", seconds=f"{measured / 1e9:.3g}",
+                              min_time=f"{min_ns / 1e9:.3g}"))  # fmt: skip
         elif min_ns is None and len(samples) < max_samples:
-            notes.append(
-                f"stopped after {len(samples):,} of {max_samples:,} runs: "
-                f"the cap of {MAX_MEASURE_SECONDS:,g} s per measurement was reached"
-            )
+            notes.append(Text("bench.stopped_at_time_cap", runs=f"{len(samples):,}", of=f"{max_samples:,}",
+                              cap=f"{MAX_MEASURE_SECONDS:,g}"))  # fmt: skip
         return warm, samples
 
 

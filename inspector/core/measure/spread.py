@@ -28,6 +28,8 @@ from typing import Sequence
 
 import numpy as np
 
+from inspector.core.messages import Text
+
 #: The confidence of every interval here.
 CONFIDENCE = 0.95
 _Z = 1.959963984540054  # the normal quantile of 0.975
@@ -113,15 +115,14 @@ def noise_note(median: float, p95: float, iqr: float, interval: tuple[float, flo
     """Why these figures may not repeat, in words; None when they look steady."""
     if median <= 0:
         return None
-    repeat = "; results may not be repeatable"
     if p95 >= NOISY_TAIL * median:
-        return f"noisy: p95 is {factor_text(p95 / median)} the median{repeat}"
+        return Text("noise.tail", factor=factor_text(p95 / median))
     if iqr >= NOISY_IQR * median:
-        return f"noisy: the middle half of the samples spans {iqr / median:.0%} of the median{repeat}"
+        return Text("noise.middle_half", share=f"{iqr / median:.0%}")
     if interval is not None:
         half = max(median - interval[0], interval[1] - median) / median
         if half > NOISY_INTERVAL:
-            return f"noisy: the median is only known to ±{half:.0%}{repeat}"
+            return Text("noise.median_unsure", share=f"{half:.0%}")
     return None
 
 
@@ -213,18 +214,18 @@ def ratio_of_medians(
     return RatioEstimate(ratio, float(low), float(high))
 
 
-def ratio_verdict(estimate: RatioEstimate | None, label: str, *, than: str = "") -> str:
+def ratio_verdict(estimate: RatioEstimate | None, label: str) -> str:
     """The estimate in words from B's side: "B 2.10× slower", "no clear difference", or
-    "B 1.37× slower? too few samples to tell". ``than``: " than cpu" and the like."""
+    "B 1.37× slower? too few samples to tell"."""
     if estimate is None:
         return ""
     ratio = estimate.ratio
-    factor = ratio if ratio >= 1 else 1 / ratio
-    words = f"{label} {factor:.2f}× {'slower' if ratio >= 1 else 'faster'}{than}"
+    factor = f"{ratio if ratio >= 1 else 1 / ratio:.2f}"
+    slower = ratio >= 1
     if not estimate.has_interval:
-        return f"{words}? too few samples to tell"
+        return Text("verdict.slower_unsure" if slower else "verdict.faster_unsure", label=label, factor=factor)
     if not estimate.clear:
-        return "no clear difference"
+        return Text("verdict.unclear")
     if abs(ratio - 1) <= SAME_WITHIN:
-        return f"about the same (within {SAME_WITHIN:.0%})"
-    return words
+        return Text("verdict.same_within", within=f"{SAME_WITHIN:.0%}")
+    return Text("verdict.slower" if slower else "verdict.faster", label=label, factor=factor)

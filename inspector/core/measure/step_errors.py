@@ -11,6 +11,7 @@ import re
 
 from inspector.core.devices.discovery import is_out_of_memory
 from inspector.core.errors import InputError, InspectorError
+from inspector.core.messages import Text
 from inspector.core.units import first_line
 from inspector.core.vocabulary import FailureKind
 
@@ -36,15 +37,18 @@ def _expected_shape_hint(message: str) -> str:
     """What PyTorch says the model expected, in words, where its message says it."""
     m = _MATMUL.search(message)
     if m:
-        got, wanted = m.group(2), m.group(3)
-        return f" (the model expects the last dimension to be {wanted}, not {got})"
+        return Text("input.hint_last_dimension", wanted=m.group(3), got=m.group(2))
     m = _MISSING.search(message)
     if m:
-        return f" (the model takes {m.group(1)} more input(s), {m.group(2)}: separate inputs with ';', e.g. 10,32,512; 20,32,512)"
+        return Text("input.hint_missing_inputs", count=m.group(1), names=m.group(2))
     m = _TOO_MANY.search(message)
     if m:
-        return f" (the forward takes {int(m.group(1)) - 1} input(s))"
+        return Text("input.hint_forward_takes", count=int(m.group(1)) - 1)
     return ""
+
+
+#: What a measured step is called in its failure ("forward pass", "training step").
+_STEP_WORDS = {"forward pass": "failure.what_forward", "training step": "failure.what_training"}
 
 
 def run_failed(
@@ -55,22 +59,22 @@ def run_failed(
     ``blame_input``: the model's forward call raised it, so the input's shape is the likely
     cause (an InputError naming it); otherwise it is an operation that failed.
     """
-    shown = ", ".join(str(s) for s in shapes) or "(no tensor)"
-    noun = "shape" if len(shapes) <= 1 else "shapes"
+    shown = ", ".join(str(s) for s in shapes) or Text("failure.no_tensor")
+    many = "s" if len(shapes) > 1 else ""
+    step = Text(_STEP_WORDS[what]) if what in _STEP_WORDS else what
     if is_out_of_memory(exc):
         return InspectorError(
-            f"ran out of memory on {device} during the {what} with input {noun} {shown}: "
-            "try a smaller input shape or another device",
+            Text(f"failure.step_oom_shape{many}", device=device, what=step, shapes=shown),
             detail=str(exc),
             kind=FailureKind.OOM,
         )
     message = first_line(exc)
     if not blame_input:
         return InspectorError(
-            f"the {what} failed on {device}: {message}",
+            Text("failure.step_failed", what=step, device=device, error=message),
             detail=f"{type(exc).__name__}: {exc}",
         )
     return InputError(
-        f"the model's {what} failed on an input of {noun} {shown}: {message}{_expected_shape_hint(message)}",
+        Text(f"input.step_failed_shape{many}", what=step, shapes=shown, error=message, hint=_expected_shape_hint(message)),
         detail=f"{type(exc).__name__}: {exc}",
     )

@@ -11,6 +11,8 @@ import math
 import time
 from typing import Callable
 
+from inspector.core.messages import Text
+
 #: Say nothing until the estimate has this much to go on, or when little is left:
 #: a short benchmark needs no countdown, and an early one would jump about.
 MIN_ELAPSED_S = 1.0
@@ -44,9 +46,11 @@ def time_left_text(seconds: float | None) -> str:
         return ""
     whole = round(seconds)
     if whole < 60:
-        return f"about {whole} s left"
+        return Text("time_left.seconds", seconds=whole)
     minutes, secs = divmod(whole, 60)
     if minutes < 60:
-        return f"about {minutes} min {secs} s left" if minutes < 10 and secs else f"about {minutes} min left"
+        if minutes < 10 and secs:
+            return Text("time_left.minutes_seconds", minutes=minutes, seconds=secs)
+        return Text("time_left.minutes", minutes=minutes)
     hours, minutes = divmod(minutes, 60)
-    return f"about {hours} h {minutes} min left"
+    return Text("time_left.hours_minutes", hours=hours, minutes=minutes)

@@ -33,6 +33,7 @@ from inspector.core.measure.sampling import take_samples
 from inspector.core.measure.spread import spread_of
 from inspector.core.measure.step_errors import StepFailed, run_failed
 from inspector.core.measure.train_on_copy import train_step_on_copy
+from inspector.core.messages import Text
 from inspector.core.units import dtype_name
 from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_SAMPLES, BenchMode
 
@@ -141,11 +142,11 @@ def measure_latency(
     ``should_cancel()`` (True -> ``Cancelled``) once per chunk.
     """
     if mode not in MODES:
-        raise InputError(f"unknown mode {mode!r}: use forward or train-step")
+        raise InputError(Text("input.unknown_mode", name=repr(mode)))
     target = _sample_target(runs, min_time)
     notes: list[str] = list(request_caps(runs, min_time))
     if warmup < 1:
-        raise InputError("warm-up needs at least one call: its cost is reported separately")
+        raise InputError(Text("input.warmup_at_least_one"))
 
     module = loaded.module
     device = model_device(module)
@@ -153,7 +154,7 @@ def measure_latency(
     args = as_args(make_input(loaded, input_shape))
     shapes = input_shapes(args)
     if len(shapes) > 1:
-        notes.append("inputs of shapes " + ", ".join(str(s) for s in shapes))
+        notes.append(Text("bench.input_shapes", shapes=", ".join(str(s) for s in shapes)))
     sync = synchronizer(module)
     what = "forward pass" if mode == "forward" else "training step"
 
@@ -199,25 +200,23 @@ def request_caps(runs: int | None, min_time: float | None) -> tuple[str, ...]:
     """
     notes = []
     if isinstance(runs, int) and runs > MAX_SAMPLES:
-        notes.append(f"{runs:,} runs asked for: capped at {MAX_SAMPLES:,} samples per measurement")
+        notes.append(Text("bench.runs_capped", runs=f"{runs:,}", cap=f"{MAX_SAMPLES:,}"))
     if isinstance(min_time, (int, float)) and min_time > MAX_MEASURE_SECONDS:  # inf included
-        notes.append(
-            f"a minimum time of {min_time:g} s asked for: capped at {MAX_MEASURE_SECONDS:,g} s per measurement"
-        )
+        notes.append(Text("bench.min_time_capped", seconds=f"{min_time:g}", cap=f"{MAX_MEASURE_SECONDS:,g}"))
     return tuple(notes)
 
 
 def _sample_target(runs: int | None, min_time: float | None) -> tuple[int, int | None]:
     """(max number of samples, minimum measured nanoseconds or None)."""
     if runs is not None and min_time is not None:
-        raise InputError("give a number of runs or a minimum time, not both")
+        raise InputError(Text("input.runs_or_min_time"))
     if min_time is not None:
         if not (isinstance(min_time, (int, float)) and not math.isnan(min_time) and min_time > 0):
-            raise InputError(f"the minimum time must be a positive number of seconds, not {min_time!r}")
+            raise InputError(Text("input.min_time_not_positive", value=repr(min_time)))
         return MAX_SAMPLES, int(min(min_time, MAX_MEASURE_SECONDS) * 1e9)
     runs = DEFAULT_RUNS if runs is None else runs
     if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
-        raise InputError(f"the number of runs must be a whole number of at least 1, not {runs!r}")
+        raise InputError(Text("input.runs_not_whole", value=repr(runs)))
     return min(runs, MAX_SAMPLES), None
 
 

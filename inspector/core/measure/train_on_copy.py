@@ -18,6 +18,7 @@ from inspector.core.files.models import LoadedModel
 from inspector.core.measure.model_input import tensors_in
 from inspector.core.measure.model_mode import set_mode
 from inspector.core.measure.step_errors import StepFailed
+from inspector.core.messages import Text
 from inspector.core.units import first_line
 from inspector.core.vocabulary import FailureKind
 
@@ -28,11 +29,11 @@ def train_step_on_copy(loaded: LoadedModel, args: tuple[Any, ...], notes: list[s
     if optimizer_copy is None:
         trainable = [p for p in module_copy.parameters() if p.requires_grad]
         if not trainable:
-            raise InputError("train-step needs trainable parameters, and this model has none requiring grad")
+            raise InputError(Text("input.train_step_not_trainable"))
         optimizer_copy = torch.optim.SGD(trainable, lr=0.01)
-        notes.append("the model has no optimizer: train-step used SGD(lr=0.01) on a copy of the model")
+        notes.append(Text("bench.copy_default_optimizer"))
     else:
-        notes.append(f"train-step ran {type(optimizer_copy).__name__} on a copy of the model and its state")
+        notes.append(Text("bench.copy_optimizer", optimizer=type(optimizer_copy).__name__))
     set_mode(loaded, module_copy, "train", notes)
 
     def step() -> None:
@@ -64,12 +65,12 @@ def _copy_for_training(loaded: LoadedModel) -> tuple[nn.Module, torch.optim.Opti
     except Exception as exc:  # noqa: BLE001 -- re-raised as a message the user can act on
         if is_out_of_memory(exc):
             raise InspectorError(
-                "train-step needs a second copy of the model and it does not fit in memory",
+                Text("failure.copy_oom"),
                 detail=str(exc),
                 kind=FailureKind.OOM,
             ) from None
         raise InspectorError(
-            f"train-step works on a copy of the model, and this model cannot be copied: {first_line(exc)}",
+            Text("failure.copy_failed", error=first_line(exc)),
             detail=f"{type(exc).__name__}: {exc}",
         ) from None
     # ...and those clones come out not requiring grad: give each the original's flag back.
@@ -83,8 +84,5 @@ def scalar_loss(output: Any) -> torch.Tensor:
     """A stand-in loss: the sum of every output tensor that depends on trainable parameters."""
     parts = [t.float().sum() for t in tensors_in(output) if t.requires_grad and t.is_floating_point()]
     if not parts:
-        raise InputError(
-            "train-step needs an output that depends on trainable parameters, and this model's "
-            "output does not (are all its parameters frozen?)"
-        )
+        raise InputError(Text("input.output_not_trainable"))
     return functools.reduce(torch.add, parts)

@@ -22,6 +22,7 @@ from inspector.core.measure.model_mode import set_mode
 from inspector.core.measure.step_errors import run_failed
 from inspector.core.measure.timing import synchronizer
 from inspector.core.measure.train_on_copy import scalar_loss
+from inspector.core.messages import Text
 from inspector.core.units import dtype_name
 
 #: What a model without an optimizer of its own gets for its first step (as the example has).
@@ -61,9 +62,9 @@ def train_step(loaded: LoadedModel, input_shape: InputsLike | None = None) -> Tr
     if optimizer is None:
         trainable = [p for p in module.parameters() if p.requires_grad]
         if not trainable:
-            raise InputError("a training step needs trainable parameters, and this model has none requiring grad")
+            raise InputError(Text("input.training_not_trainable"))
         optimizer = loaded.optimizer = torch.optim.SGD(trainable, lr=0.01, momentum=0.9)
-        notes.append(f"the model had no optimizer: it now has {DEFAULT_OPTIMIZER}")
+        notes.append(Text("bench.default_optimizer", optimizer=DEFAULT_OPTIMIZER))
     device, dtype = model_device(module), model_dtype(module)
     args = as_args(make_input(loaded, input_shape))
     shapes = input_shapes(args)

@@ -29,6 +29,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils._pytree import tree_leaves, tree_map
 
 from inspector.core.devices import discovery as devices
+from inspector.core.messages import Text
 
 INPUT = "the input"
 _CONVERSIONS = frozenset({"to", "cuda", "cpu"})
@@ -61,14 +62,12 @@ class Crossing:
     def describe(self) -> str:
         from inspector.core.units import format_bytes
 
-        size = format_bytes(self.bytes_per_forward)
-        count = f"{self.tensors} tensors" if self.tensors != 1 else "1 tensor"
+        one = "_one" if self.tensors == 1 else ""
+        words = {"size": format_bytes(self.bytes_per_forward), "count": self.tensors, "target": self.target,
+                 "source_device": self.source_device, "target_device": self.target_device}  # fmt: skip
         if self.source == INPUT:
-            return (
-                f"the input is on {self.source_device} but {self.target} is on {self.target_device}: "
-                f"{size} ({count}) cross each forward"
-            )
-        return f"{self.source} on {self.source_device} hands {size} ({count}) to {self.target} on {self.target_device} each forward"
+            return Text(f"device_map.crossing_input{one}", **words)
+        return Text(f"device_map.crossing{one}", source=self.source, **words)
 
 
 @dataclass(frozen=True)

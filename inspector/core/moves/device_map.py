@@ -34,6 +34,7 @@ from inspector.core.moves.crossings import CrossingReport
 from inspector.core.moves.device_map_file import DeviceMap, shown
 from inspector.core.moves.seam import Seam
 from inspector.core.errors import Failure, InputError, InspectorError
+from inspector.core.messages import Text
 from inspector.core.units import first_line, format_bytes
 from inspector.core.vocabulary import FailureKind
 
@@ -72,9 +73,9 @@ def check_names(dmap: DeviceMap, module: nn.Module, slots: list[tuple[str, nn.Mo
     unknown = [name for name, _ in dmap.entries if name not in modules and name not in tensors]
     if unknown:
         sample = sorted(n for n in modules if n)[:3]
-        hint = f" (its modules are named like {', '.join(sample)})" if sample else ""
-        more = f" and {len(unknown) - 1} more" if len(unknown) > 1 else ""
-        raise InputError(f"the device map names {shown(unknown[0])}{more}, which is no module or tensor of the model{hint}")
+        hint = Text("device_map.hint_module_names", names=", ".join(sample)) if sample else ""
+        more = Text("device_map.more_names", count=len(unknown) - 1) if len(unknown) > 1 else ""
+        raise InputError(Text("device_map.unknown_name", name=shown(unknown[0]), more=more, hint=hint))
 
 
 # --------------------------------------------------------------------------- applying
@@ -200,7 +201,7 @@ def _targets(
             if id(param) in seen_params:
                 tied = tied or id(param) in targets
                 if seen_params[id(param)] != target:
-                    ties.append(f"{name} is tied to a weight the map put on {seen_params[id(param)]}, but its own entry says {target}: it stays on {seen_params[id(param)]}")
+                    ties.append(Text("device_map.tied_stays", name=name, device=seen_params[id(param)], target=target))
                 continue
             seen_params[id(param)] = target
             if param.device != device:
@@ -233,16 +234,12 @@ def _retie(snapshot: rollback.Snapshot) -> None:
 
 def _failure(exc: BaseException) -> Failure:
     if devices.is_out_of_memory(exc):
-        return Failure(FailureKind.OOM, f"out of memory while applying the device map ({first_line(exc)}); the model is as it was before")
+        return Failure(FailureKind.OOM, Text("device_map.oom", error=first_line(exc)))
     if isinstance(exc, InspectorError):
-        return Failure(exc.kind, f"{exc.message}; the model is as it was before")
+        return Failure(exc.kind, Text("device_map.unchanged", message=exc.message))
     if "meta tensor" in str(exc):
-        return Failure(
-            "error",
-            f"applying the device map failed: {first_line(exc)} (the model's tensors are on the meta device and hold "
-            "no values: load its weights first, e.g. load_state_dict(..., assign=True)); the model is as it was before",
-        )
-    return Failure(FailureKind.ERROR, f"applying the device map failed: {first_line(exc)}; the model is as it was before", f"{type(exc).__name__}: {exc}")
+        return Failure("error", Text("device_map.failed_meta", error=first_line(exc)))
+    return Failure(FailureKind.ERROR, Text("device_map.failed", error=first_line(exc)), f"{type(exc).__name__}: {exc}")
 
 
 # --------------------------------------------------------------------------- explaining
@@ -363,34 +360,31 @@ def explain(module: nn.Module, dmap: DeviceMap, uncovered: list[str], slots: lis
         spilled = sum(size for _, device, size in entries if device == spill)
         where = ", ".join(compress_names(names))
         last = accelerators[-1]
-        verb = "is" if len(names) == 1 else "are"
+        one = "_one" if len(names) == 1 else ""  # "is" or "are"
         if last in budgets:
-            findings.append(
-                f"{where} {verb} on {spill}: the budget for {last} ({format_bytes(budgets[last])} in max_memory) "
-                f"was used up ({format_bytes(placed[last])} placed there)"
-            )
+            findings.append(Text(f"device_map.spill_budget{one}", names=where, spill=spill, device=last,
+                                 budget=format_bytes(budgets[last]), placed=format_bytes(placed[last])))  # fmt: skip
             continue
         free = _free_bytes(last)
         if free is not None and free >= spilled:
-            findings.append(
-                f"{where} {verb} on {spill} ({format_bytes(spilled)}), though {last} has {format_bytes(free)} free: "
-                "the map, not the memory, put them there (no max_memory in the file says why)"
-            )
+            findings.append(Text(f"device_map.spill_by_map{one}", names=where, spill=spill, size=format_bytes(spilled),
+                                 device=last, free=format_bytes(free)))  # fmt: skip
+        elif free is not None:
+            findings.append(Text(f"device_map.spill_no_room{one}", names=where, spill=spill, size=format_bytes(spilled),
+                                 device=last, free=format_bytes(free)))  # fmt: skip
         else:
-            room = f" and {last} has only {format_bytes(free)} free" if free is not None else ""
-            findings.append(f"{where} {verb} on {spill} ({format_bytes(spilled)}){room}: forwards through them run there")
+            findings.append(Text(f"device_map.spill{one}", names=where, spill=spill, size=format_bytes(spilled)))
     for device in accelerators:
         if device in budgets and placed[device] > budgets[device]:
-            findings.append(
-                f"{device} holds {format_bytes(placed[device])}, more than its budget of {format_bytes(budgets[device])} in max_memory"
-            )
+            findings.append(Text("device_map.over_budget", device=device, placed=format_bytes(placed[device]),
+                                 budget=format_bytes(budgets[device])))  # fmt: skip
     if uncovered:
-        kinds = "buffers" if all(_is_buffer(module, n) for n in uncovered) else "tensors"
-        shown = ", ".join(uncovered[:3]) + (f" and {len(uncovered) - 3} more" if len(uncovered) > 3 else "")
-        if len(uncovered) == 1:
-            kinds = kinds[:-1]
-        verb = "is" if len(uncovered) == 1 else "are"
-        findings.append(f"{len(uncovered)} {kinds} {verb} not in the map and stay{'s' if len(uncovered) == 1 else ''} where {'it was' if len(uncovered) == 1 else 'they were'}: {shown}")
+        kinds = "buffer" if all(_is_buffer(module, n) for n in uncovered) else "tensor"
+        shown = ", ".join(uncovered[:3])
+        if len(uncovered) > 3:
+            shown = Text("list.and_more", names=shown, more=len(uncovered) - 3)
+        key = f"device_map.uncovered_{kinds}" + ("_one" if len(uncovered) == 1 else "s")
+        findings.append(Text(key, count=len(uncovered), names=shown))
     return findings
 
 
@@ -418,5 +412,5 @@ def measure(module: nn.Module, dmap: DeviceMap, result: MapResult, inputs: Any) 
     report = measure_crossings(module, inputs, align=alignment(module, dmap))
     words = [c.describe() for c in sorted(report.crossings, key=lambda c: -c.bytes_per_forward)]
     if report.error is not None:
-        words.append(f"the forward failed under this map: {report.error}")
+        words.append(Text("device_map.forward_failed", error=report.error))
     return dataclasses.replace(result, crossings=report, findings=result.findings + tuple(words))

@@ -24,6 +24,7 @@ import torch
 
 from inspector.core.devices import discovery as devices
 from inspector.core.errors import InputError
+from inspector.core.messages import Text
 from inspector.core.units import format_bytes
 
 #: A real map has one entry per block; 16 MiB of JSON is far beyond any model's.
@@ -59,24 +60,24 @@ class DeviceMap:
 def parse_map_device(value: Any) -> str:
     """accelerate's device values -> our ids: ``0`` -> ``cuda:0``, ``"cuda"`` -> ``cuda:0``."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InputError(f"{shown(value)} is not a device (use a GPU index such as 0, or cpu, cuda:1, mps, xpu:0, meta)")
+        raise InputError(Text("device_map.not_a_device", value=shown(value)))
     if isinstance(value, int):
         if value < 0:
-            raise InputError(f"{value} is not a GPU index (indices start at 0)")
+            raise InputError(Text("device_map.not_a_gpu_index", value=value))
         return f"cuda:{value}"
     text = value.strip()
     if text == "disk":
-        raise InputError("'disk' (accelerate's offload to disk) cannot be applied here: map those modules to cpu or meta")
+        raise InputError(Text("device_map.disk"))
     if text.isdigit():
         return f"cuda:{int(text)}"
     if len(text) > 32:
-        raise InputError(f"{shown(value)} is not a device name")
+        raise InputError(Text("device_map.not_a_device_name", value=shown(value)))
     try:
         device = torch.device(text)
     except (RuntimeError, TypeError, ValueError):
-        raise InputError(f"{shown(value)} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)") from None
+        raise InputError(Text("device_map.not_a_device_name_try", value=shown(value))) from None
     if device.type not in _ACCEPTED_TYPES:
-        raise InputError(f"{shown(value)} is a device type this app does not place on (use {', '.join(_ACCEPTED_TYPES)})")
+        raise InputError(Text("device_map.unsupported_type", value=shown(value), choices=", ".join(_ACCEPTED_TYPES)))
     return "meta" if device.type == "meta" else devices.device_id(device)
 
 
@@ -87,7 +88,7 @@ def _parse_size(value: Any, key: str) -> int:
         m = _SIZE.match(value)
         if m:
             return int(float(m.group(1)) * _UNITS[(m.group(2) or "").upper()])
-    raise InputError(f"max_memory for {shown(key)} is {shown(value)}, not a size (bytes, or text such as 10GiB)")
+    raise InputError(Text("device_map.not_a_size", device=shown(key), value=shown(value)))
 
 
 def parse_device_map(data: Any, source: str = "") -> DeviceMap:
@@ -96,22 +97,22 @@ def parse_device_map(data: Any, source: str = "") -> DeviceMap:
     if isinstance(data, dict) and "device_map" in data and isinstance(data["device_map"], dict):
         budgets = data.get("max_memory", {})
         if not isinstance(budgets, dict):
-            raise InputError("max_memory must map devices to sizes")
+            raise InputError(Text("device_map.max_memory_not_a_map"))
         for key, value in budgets.items():
             max_memory.append((parse_map_device(int(key) if isinstance(key, str) and key.isdigit() else key), _parse_size(value, key)))
         data = data["device_map"]
     if not isinstance(data, dict):
-        raise InputError("a device map is a JSON object of module name -> device, e.g. {\"encoder\": 0, \"decoder\": \"cpu\"}")
+        raise InputError(Text("device_map.not_an_object"))
     if not data:
-        raise InputError("the device map is empty: it names no module")
+        raise InputError(Text("device_map.empty"))
     entries: list[tuple[str, str]] = []
     for name, value in data.items():
         if len(name) > 1000 or any(ord(c) < 32 for c in name):
-            raise InputError(f"{shown(name)} is not a module name")
+            raise InputError(Text("device_map.not_a_module_name", name=shown(name)))
         try:
             entries.append((name, parse_map_device(value)))
         except InputError as exc:
-            raise InputError(f"device map entry {shown(name)}: {exc.message}") from None
+            raise InputError(Text("device_map.entry", name=shown(name), error=exc.message)) from None
     return DeviceMap(tuple(entries), tuple(max_memory), source)
 
 
@@ -122,17 +123,17 @@ def read_device_map(path: str | Path) -> DeviceMap:
         with p.open("rb") as fh:
             raw = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"no device map at {p}: the file does not exist") from None
+        raise InputError(Text("device_map.no_file", path=p)) from None
     except IsADirectoryError:
-        raise InputError(f"{p} is a folder, not a device map") from None
+        raise InputError(Text("device_map.is_folder", path=p)) from None
     except OSError as exc:
-        raise InputError(f"could not read the device map {p}: {exc.strerror or exc}") from None
+        raise InputError(Text("device_map.cannot_read", path=p, error=exc.strerror or exc)) from None
     if len(raw) > MAX_FILE_BYTES:
-        raise InputError(f"{p} is larger than {format_bytes(MAX_FILE_BYTES)}: not a device map")
+        raise InputError(Text("device_map.too_large", path=p, limit=format_bytes(MAX_FILE_BYTES)))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise InputError(f"{p} is not a device map: it is not UTF-8 text") from None
+        raise InputError(Text("device_map.not_utf8", path=p)) from None
 
     def refuse_constant(name: str) -> Any:
         raise ValueError(f"{name} is not valid JSON")
@@ -140,6 +141,7 @@ def read_device_map(path: str | Path) -> DeviceMap:
     try:
         data = json.loads(text, parse_constant=refuse_constant)
     except (ValueError, RecursionError) as exc:
-        where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise InputError(f"{p} is not a device map: it is not JSON{where}") from None
+        if isinstance(exc, json.JSONDecodeError):
+            raise InputError(Text("device_map.not_json_line", path=p, line=exc.lineno)) from None
+        raise InputError(Text("device_map.not_json", path=p)) from None
     return parse_device_map(data, str(p))

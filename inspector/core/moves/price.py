@@ -22,6 +22,7 @@ import torch
 from inspector.core.devices import discovery as devices
 from inspector.core.errors import InputError
 from inspector.core.files.models import LoadedModel
+from inspector.core.messages import Text
 from inspector.core.moves import caveats, rollback
 from inspector.core.moves.request import MoveRequest, Plan, plan_move
 from inspector.core.placement.tensor_rows import Placement
@@ -93,11 +94,7 @@ def refusal_text(plan: Plan, packed_weights: bool) -> str | None:
         return None
     if plan.target.type == "cpu":  # where packed quantized weights live
         return None
-    return (
-        f"{plan.call} refused: the model has quantized modules whose packed weights "
-        f"Module.to() does not move, so it would be split across devices; "
-        f"quantized modules run on the CPU"
-    )
+    return Text("move.refused_quantized", call=plan.call)
 
 
 def bytes_needed(tensors: Iterable[torch.Tensor], plan: Plan) -> int:

@@ -18,6 +18,7 @@ from torch import nn
 
 from inspector.core.devices import discovery as devices
 from inspector.core.errors import InputError, InspectorError
+from inspector.core.messages import Text
 from inspector.core.units import dtype_name
 from inspector.core.vocabulary import DType, FailureKind, MoveMethod
 
@@ -43,11 +44,6 @@ _DTYPE_ALIASES = {
     "f64": "float64",
 }
 
-_TO_DEVICE_HINT = (
-    'prefer model.to(device) with device = torch.device("cuda:0" if '
-    'torch.cuda.is_available() else "cpu"): it runs everywhere'
-)
-
 
 def parse_dtype(name: str | torch.dtype) -> torch.dtype:
     """``"bf16"`` / ``"bfloat16"`` / ``"torch.bfloat16"`` -> ``torch.bfloat16``.
@@ -61,10 +57,7 @@ def parse_dtype(name: str | torch.dtype) -> torch.dtype:
     key = str(name).strip().lower().removeprefix("torch.")
     key = _DTYPE_ALIASES.get(key, key)
     if key not in DTYPES:
-        raise InputError(
-            f"{name!r} is not a dtype a model can be cast to "
-            f"(use one of {', '.join(DTYPES)}; bf16, fp16, fp32, fp64 also work)"
-        )
+        raise InputError(Text("move.not_a_dtype", name=repr(name), choices=", ".join(DTYPES)))
     return DTYPES[key]
 
 
@@ -100,18 +93,13 @@ class Plan:
 def check_request(request: MoveRequest) -> None:
     """Raise InputError for a request that is not a move at all (the device is not checked)."""
     if request.method not in METHODS:
-        raise InputError(
-            f"{request.method!r} is not a move method (use one of {', '.join(METHODS)})"
-        )
+        raise InputError(Text("move.not_a_method", method=repr(request.method), choices=", ".join(METHODS)))
     if request.method != "to" and request.dtype is not None:
-        raise InputError(
-            f"model.{request.method}() keeps dtypes; use the 'to' method to cast to "
-            f"{request.dtype}"
-        )
+        raise InputError(Text("move.method_keeps_dtypes", method=request.method, dtype=request.dtype))
     if request.method == "to" and request.device is None and request.dtype is None:
-        raise InputError("model.to() needs a target device, a dtype, or both")
+        raise InputError(Text("move.to_needs_target"))
     if request.method == "cpu" and request.device not in (None, "cpu"):
-        raise InputError(f"model.cpu() takes no device (got {request.device!r})")
+        raise InputError(Text("move.cpu_takes_no_device", device=repr(request.device)))
 
 
 def cuda_index(spec: str | None) -> int | None:
@@ -126,7 +114,7 @@ def cuda_index(spec: str | None) -> int | None:
     except (RuntimeError, TypeError):
         device = None
     if device is None or device.type != "cuda":
-        raise InputError(f"model.cuda() takes a CUDA device such as 'cuda:1' or '1', not {spec!r}")
+        raise InputError(Text("move.cuda_takes_cuda", device=repr(spec)))
     return device.index
 
 
@@ -186,8 +174,11 @@ def _plan_cuda(request: MoveRequest) -> Plan:
     except InspectorError as exc:
         # Not PyTorch's bare "AssertionError: Torch not compiled with CUDA enabled".
         reason = devices.unavailable_reason("cuda")
-        problem = f"needs a CUDA GPU, but {reason}" if reason else f"failed: {exc.message}"
-        raise InputError(f"{call} {problem}; {_TO_DEVICE_HINT}", kind=FailureKind.DEVICE) from None
+        if reason:
+            message = Text("move.cuda_needs_gpu", call=call, reason=reason)
+        else:
+            message = Text("move.cuda_failed", call=call, error=exc.message)
+        raise InputError(message, kind=FailureKind.DEVICE) from None
     if index is None:
         # model.cuda() means the *current* CUDA device, which need not be cuda:0.
         target = torch.device("cuda", torch.cuda.current_device())
@@ -230,8 +221,7 @@ def _settle_pinned(request: MoveRequest, plan: Plan) -> Plan:
     if plan.target is not None and plan.target.type == "cuda":
         return plan
     if plan.target is None:
-        where = "a dtype cast stays on its device"
+        note = Text("move.pinned_ignored_cast")
     else:
-        where = f"the target is {devices.device_id(plan.target)}"
-    note = f"pinned ignored: pinned host memory only speeds host-to-CUDA copies, and {where}"
+        note = Text("move.pinned_ignored", device=devices.device_id(plan.target))
     return Plan(plan.call, plan.invoke, plan.target, plan.dtype, False, note)

@@ -46,6 +46,7 @@ from torch import nn
 from torch.utils._python_dispatch import is_traceable_wrapper_subclass
 
 from inspector.core.devices import discovery as devices
+from inspector.core.messages import Text
 from inspector.core.placement.tensor_bytes import allocated_bytes
 from inspector.core.units import first_line
 
@@ -377,11 +378,7 @@ def roll_back(snapshot: Snapshot, log: ConversionLog, allocating: list[str]) -> 
             problems.append(f"{ident}: {first_line(exc)}")
     if not problems:
         return ""
-    return (
-        "the model was restored, but freeing the target's memory afterwards failed ("
-        + "; ".join(problems)
-        + "): the device may be unusable until the program restarts"
-    )
+    return Text("move.cleanup_failed", problems="; ".join(problems))
 
 
 def _swapped(t: torch.Tensor) -> _Swapped:

@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from inspector.core.errors import Cancelled
+from inspector.core.messages import Text
 from inspector.core.moves import rollback
 
 #: Check for a cancel and report progress at most this often (seconds) while converting:
@@ -134,7 +135,7 @@ class Seam:
 
     def _check(self, now: float) -> None:
         if self.should_cancel is not None and self.should_cancel():
-            raise Cancelled("the move was cancelled; the model is as it was before")
+            raise Cancelled(Text("move.cancelled"))
         if self.progress is not None:
             self._done += self.log.copied_bytes(self._counted)
             self._counted = len(self.log.entries)

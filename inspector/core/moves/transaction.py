@@ -36,6 +36,7 @@ from inspector.core import gc_pause
 from inspector.core.moves import caveats, price, rollback
 from inspector.core.errors import Cancelled, Failure, InputError
 from inspector.core.files.models import LoadedModel
+from inspector.core.messages import Text, joined
 from inspector.core.moves.request import MoveRequest, Plan, call_code, parse_dtype, plan_move
 from inspector.core.moves.seam import Seam
 from inspector.core.units import dtype_name, first_line, format_bytes
@@ -129,16 +130,15 @@ def _failure(
             return Failure(FailureKind.CANCELLED, cause.message)
         if devices.is_out_of_memory(cause):
             free = _free_bytes(before.get(target_id))
-            free_text = "an unknown amount" if free is None else f"only {format_bytes(free)}"
-            return Failure(
-                "oom",
-                f"out of memory on {target_id}: {plan.call} needed {format_bytes(needed())} there "
-                f"but {free_text} was free; the model is as it was before",
-                f"{type(cause).__name__}: {cause}",
-            )
+            if free is None:
+                message = Text("move.oom_unknown_free", device=target_id, call=plan.call, needed=format_bytes(needed()))
+            else:
+                message = Text("move.oom", device=target_id, call=plan.call, needed=format_bytes(needed()),
+                               free=format_bytes(free))  # fmt: skip
+            return Failure("oom", message, f"{type(cause).__name__}: {cause}")
     return Failure(
         "error",
-        f"{plan.call} failed: {first_line(exc)}; the model is as it was before",
+        Text("move.failed", call=plan.call, error=first_line(exc)),
         f"{type(exc).__name__}: {exc}",
     )
 
@@ -176,7 +176,7 @@ def _attempt(
     if seam.progress is not None:
         seam.progress(seam.total, seam.total)  # inside the transaction: it may still fail
     if plan.pinned and not seam.pinned_any:
-        outcome.notes.append("nothing was pinned: no tensor was on the host")
+        outcome.notes.append(Text("move.nothing_pinned"))
     # Outside the timed region, inside the transaction: if this fails the model rolls back.
     outcome.example_input = _follow(loaded.example_input, plan.target, plan.dtype)
 
@@ -279,9 +279,7 @@ def move_model(
     outcome = _Outcome(notes=[plan.note] if plan.note else [])
     if plan.target is not None and plan.target.type == "cuda" and not devices.has_cuda_context(plan.target.index or 0):
         # Otherwise a user reads the first move's ~0.1-0.5 s as the cost of copying.
-        outcome.notes.append(
-            f"first use of {target_id} by this process: the time includes creating its CUDA context"
-        )
+        outcome.notes.append(Text("move.first_use", device=target_id))
     caught: Exception | None = None
     try:
         _attempt(loaded, plan, touched, seam, outcome)
@@ -301,11 +299,10 @@ def move_model(
             cleanup_note = rollback.roll_back(snapshot, log, allocating)
         except Exception as exc:  # noqa: BLE001 -- a failed move must come back as a result
             # Never "as it was before" when it is not: say so, and what broke.
-            reason = "it was cancelled" if isinstance(caught, Cancelled) else first_line(caught)
+            reason = Text("move.it_was_cancelled") if isinstance(caught, Cancelled) else first_line(caught)
             failure = Failure(
                 "error",
-                f"{plan.call} failed ({reason}) and the rollback could not restore "
-                f"the model ({first_line(exc)}): load it again before using it",
+                Text("move.rollback_failed", call=plan.call, reason=reason, error=first_line(exc)),
                 f"{type(caught).__name__}: {caught}; rollback: {type(exc).__name__}: {exc}",
             )
         else:
@@ -335,7 +332,7 @@ def move_model(
         error=failure,
         memory_before=memory_before,
         memory_after=_readings(touched),
-        note="; ".join(outcome.notes),
+        note=joined(outcome.notes, "list.semicolon"),
         peak_bytes=price.peak_bytes(snapshot, plan, target_id, made),
         warnings=warnings,
     )

@@ -27,6 +27,7 @@ from torch import nn
 from torch.utils._python_dispatch import TorchDispatchMode, is_traceable_wrapper_subclass
 
 from inspector.core.errors import Cancelled
+from inspector.core.messages import Text
 
 # The CUDA caching allocator's smallest block (MemTracker's ``_PYTORCH_MIN_ALLOCATE``).
 _CUDA_BLOCK = 1 if int(os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING", "0") or 0) else 512
@@ -87,7 +88,7 @@ class CancelCheck(TorchDispatchMode):
         if _may_stop_at(func):
             self._ops += 1
             if self._ops % _CANCEL_EVERY == 0 and self._should_cancel():
-                raise Cancelled("cancelled: the proof step stopped; its copy of the model was dropped")
+                raise Cancelled(Text("failure.cancelled_proof"))
         return func(*args, **(kwargs or {}))
 
 
@@ -142,7 +143,7 @@ class StorageCounter(TorchDispatchMode):
         if self._should_cancel is not None and _may_stop_at(func):
             self._ops += 1
             if self._ops % _CANCEL_EVERY == 0 and self._should_cancel():
-                raise Cancelled("cancelled: the estimate stopped; nothing of the model was touched")
+                raise Cancelled(Text("failure.cancelled_estimate"))
         out = func(*args, **(kwargs or {}))
         if isinstance(out, torch.Tensor):
             self._track(out)

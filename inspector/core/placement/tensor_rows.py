@@ -11,6 +11,7 @@ from torch import nn
 
 from inspector.core.devices.discovery import device_id
 from inspector.core.files.models import LoadedModel
+from inspector.core.messages import Text, joined
 from inspector.core.placement.tensor_bytes import DENSE, META, QUANTIZED, measure
 from inspector.core.units import dtype_name, format_bytes
 
@@ -47,11 +48,12 @@ def size_text(row: TensorRow) -> str:
     holds it where that changes the figure ("0 B (would be 39.1 KiB)" on the meta device)."""
     size = format_bytes(row.bytes)
     if row.storage == META:  # the row's device says "meta" next to it
-        return f"{size} (would be {format_bytes(row.dense_bytes)})"
+        return Text("placement.would_be", size=size, dense=format_bytes(row.dense_bytes))
     if row.storage == QUANTIZED:
-        return f"{size} (quantized)"
+        return Text("placement.quantized", size=size)
     if row.storage != DENSE:  # sparse layouts
-        return f"{size} ({row.storage.replace('_', ' ')}; dense {format_bytes(row.dense_bytes)})"
+        return Text("placement.sparse", size=size, layout=row.storage.replace("_", " "),
+                    dense=format_bytes(row.dense_bytes))  # fmt: skip
     return size
 
 
@@ -59,14 +61,14 @@ def meta_text(totals: "Totals") -> str:
     """"" or a note on the meta tensors' would-be size, for the end of a totals line."""
     if not totals.meta_bytes:
         return ""
-    return f" (+ {format_bytes(totals.meta_bytes)} on meta, not allocated)"
+    return Text("placement.meta_note", size=format_bytes(totals.meta_bytes))
 
 
 def device_bytes_text(totals: "Totals", device: str) -> str:
     """A device's allocated bytes; the meta device's with what its tensors would take."""
     text = format_bytes(totals.by_device.get(device, 0))
     if device == META and totals.meta_bytes:
-        text += f" (would be {format_bytes(totals.meta_bytes)})"
+        return Text("placement.would_be", size=text, dense=format_bytes(totals.meta_bytes))
     return text
 
 
@@ -271,13 +273,10 @@ def snapshot(loaded: LoadedModel | nn.Module, optimizer: torch.optim.Optimizer |
     return Placement(tuple(rows), totals, tuple(_findings(rows)))
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _name_list(names: list[str], limit: int = 3) -> str:
+    """The first ``limit`` names (the model's own, never translated), and how many more."""
     shown = ", ".join(names[:limit])
-    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+    return Text("list.and_more", names=shown, more=len(names) - limit) if len(names) > limit else shown
 
 
 def _findings(rows: list[TensorRow]) -> list[Finding]:
@@ -285,15 +284,9 @@ def _findings(rows: list[TensorRow]) -> list[Finding]:
     model_rows = [r for r in rows if r.kind in ("parameter", "buffer")]
     per_device = Counter(r.device for r in model_rows)
     if len(per_device) > 1:
-        where = ", ".join(f"{d} ({_plural(n, 'tensor')})" for d, n in per_device.items())
-        findings.append(
-            Finding(
-                "split_model",
-                f"The model is split across devices: {where}. A forward pass fails with "
-                "'Expected all tensors to be on the same device' until it is moved as a whole.",
-                tuple(per_device),
-            )
-        )
+        where = joined([Text("placement.device_tensors" if n != 1 else "placement.device_tensor", device=d, count=n)
+                        for d, n in per_device.items()])  # fmt: skip
+        findings.append(Finding("split_model", Text("placement.split_model", where=where), tuple(per_device)))
 
     params = {r.name: r for r in rows if r.kind == "parameter"}
     param_devices = Counter(r.device for r in params.values())
@@ -310,17 +303,16 @@ def _findings(rows: list[TensorRow]) -> list[Finding]:
     if stray_state:
         first = next(r for r in rows if r.name == stray_state[0])
         owner = params[_module_of(first.name)]
-        if first.device != owner.device:
-            stayed = f"The optimizer's state stayed on {first.device} while the model is on {owner.device}"
-        else:
-            stayed = f"The optimizer's state stayed in {first.dtype} while the model is in {owner.dtype}"
+        key = "placement.optimizer_state_device" if first.device != owner.device else "placement.optimizer_state_dtype"
+        if len(stray_state) == 1:
+            key += "_one"
+        stayed = Text(key, count=len(stray_state), names=_name_list(stray_state),
+                      state=first.device if first.device != owner.device else first.dtype,
+                      model=owner.device if first.device != owner.device else owner.dtype)  # fmt: skip
         findings.append(
             Finding(
                 "optimizer_state_elsewhere",
-                f"{stayed}: {_plural(len(stray_state), 'optimizer-state tensor')} ({_name_list(stray_state)}). "
-                "Module.to() does not move optimizer state; the next optimizer.step() fails or mixes "
-                "devices. Load the optimizer's state_dict again (it follows each parameter's device "
-                "and dtype), or create the optimizer after moving the model.",
+                stayed,
                 tuple(stray_state),
                 fix="optimizer.load_state_dict(optimizer.state_dict())  # state follows the parameters",
             )
@@ -333,8 +325,8 @@ def _findings(rows: list[TensorRow]) -> list[Finding]:
             findings.append(
                 Finding(
                     "buffer_elsewhere",
-                    f"{_plural(len(stray_buffers), 'buffer')} ({_name_list(stray_buffers)}) "
-                    f"{'is' if len(stray_buffers) == 1 else 'are'} not on {main_device} with the parameters.",
+                    Text("placement.buffer_elsewhere" if len(stray_buffers) != 1 else "placement.buffer_elsewhere_one",
+                         count=len(stray_buffers), names=_name_list(stray_buffers), device=main_device),
                     tuple(stray_buffers),
                 )
             )

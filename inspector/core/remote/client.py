@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.messages import Text
 from inspector.core.remote import protocol as proto
 from inspector.core.remote.agent_answers import AgentInfo, ConnectionLost, agent_info, error_text, result_of
 from inspector.core.remote.protocol import ErrorKind, Op
@@ -59,11 +60,11 @@ def command_argv(command: str | Sequence[str]) -> list[str]:
         try:
             argv = shlex.split(command, posix=os.name != "nt")
         except ValueError as exc:  # an unclosed quote
-            raise InspectorError(f"cannot read the command {command!r}: {exc}", kind="input") from None
+            raise InspectorError(Text("remote.bad_command", command=repr(command), error=exc), kind="input") from None
     else:
         argv = list(command)
     if not argv:
-        raise InspectorError("the command to start the agent is empty", kind="input")
+        raise InspectorError(Text("remote.empty_command"), kind="input")
     return argv
 
 
@@ -84,7 +85,7 @@ class AgentConnection:
                 start_new_session=os.name != "nt",
             )
         except OSError as exc:
-            raise InspectorError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}", kind="input") from None
+            raise InspectorError(Text("remote.cannot_start", program=repr(self.argv[0]), error=exc.strerror or exc), kind="input") from None
         assert self._process.stdin is not None and self._process.stdout is not None and self._process.stderr is not None
         self._stdin: IO[bytes] = self._process.stdin
         self._ids = itertools.count(1)
@@ -181,7 +182,7 @@ class AgentConnection:
                 if cancel_sent_at is not None and now - cancel_sent_at > CANCEL_GRACE_S:
                     raise Cancelled(f"the agent did not answer the cancel within {CANCEL_GRACE_S:g} s")
                 if deadline is not None and now > deadline:
-                    raise InspectorError(f"no answer from the agent to {op!r} within {timeout:g} s", kind=ErrorKind.DISCONNECTED)
+                    raise InspectorError(Text("remote.no_answer", op=repr(op), seconds=f"{timeout:g}"), kind=ErrorKind.DISCONNECTED)
         finally:
             with self._lock:
                 self._pending.pop(ident, None)
@@ -193,7 +194,7 @@ class AgentConnection:
         ident, pending = self._send(op, args, on_event, stream=True)
         try:
             if not pending.done.wait(timeout):
-                raise InspectorError(f"no answer from the agent to {op!r} within {timeout:g} s", kind=ErrorKind.DISCONNECTED)
+                raise InspectorError(Text("remote.no_answer", op=repr(op), seconds=f"{timeout:g}"), kind=ErrorKind.DISCONNECTED)
             result_of(op, pending.response)
         except BaseException:
             self.end_stream(ident)

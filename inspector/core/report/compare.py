@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping
 
 from inspector.core.measure.spread import RatioEstimate, ratio_of_medians, ratio_verdict, spread_of
+from inspector.core.messages import Text, joined
 from inspector.core.report import lenient_read as read
 from inspector.core.report.compare_environment import EnvironmentRow, environment_rows
 
@@ -138,10 +139,10 @@ def describe_ratio(ratio: float | None, label: str, *, higher_is_better: bool = 
     if ratio is None:
         return ""
     if abs(ratio - 1) <= SAME_WITHIN:
-        return "about the same"
+        return Text("verdict.same")
     better = ratio > 1 if higher_is_better else ratio < 1
     factor = ratio if ratio >= 1 else 1 / ratio
-    return f"{label} {factor:.2f}× {'faster' if better else 'slower'}"
+    return Text("verdict.faster" if better else "verdict.slower", label=label, factor=f"{factor:.2f}")
 
 
 # --------------------------------------------------------------------------- latency
@@ -214,19 +215,19 @@ def _estimate(ea: Mapping[str, Any], eb: Mapping[str, Any]) -> RatioEstimate | N
     return ratio_of_medians(_samples(ea), _samples(eb), median_a=median_a, median_b=median_b)
 
 
-_KEY_PARTS = ((1, "dtype"), (2, "mode"), (3, "input shape"))
+_KEY_PARTS = ((1, "verdict.differs_dtype"), (2, "verdict.differs_mode"), (3, "verdict.differs_input_shape"))
 
 
 
 def _differences(key: tuple[Any, ...], other: tuple[Any, ...]) -> list[str]:
     """How two entries of the same device differ: ["mode (forward vs train-step)", ...]."""
-    out = []
-    for index, name in _KEY_PARTS:
+    out: list[str] = []
+    for index, text in _KEY_PARTS:
         if key[index] != other[index]:
             mine, theirs = key[index], other[index]
             if index == 3:
                 mine, theirs = read.shape_words(mine), read.shape_words(theirs)
-            out.append(f"{name} ({mine} vs {theirs})")
+            out.append(Text(text, mine=mine, theirs=theirs))
     return out
 
 
@@ -235,11 +236,11 @@ def _unmatched(key: tuple[Any, ...], others: Mapping[tuple[Any, ...], Any], labe
     device differs in dtype, mode or input shape (named), or there is none."""
     candidates = [_differences(key, other) for other in others if other[0] == key[0]]
     if not candidates:
-        return "only in " + label
+        return Text("verdict.only_in", label=label)
     # The nearest counterpart: fewest differences, and the same mode before another mode
     # (a train step differs more from a forward pass than from a train step on another input).
     fewest = min(candidates, key=lambda d: (len(d), any(x.startswith("mode") for x in d)))
-    return f"not compared: {other_label}'s {key[0]} run differs in " + " and ".join(fewest)
+    return Text("verdict.not_compared_differs", label=other_label, device=key[0], differences=joined(fewest, "list.and"))
 
 
 def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str) -> Iterable[LatencyRow]:
@@ -254,7 +255,10 @@ def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, labe
             verdict = ratio_verdict(estimate, label_b)
             noisy = [label for label, noise in ((label_a, noise_a), (label_b, noise_b)) if noise]
             if noisy and estimate.clear:  # the interval sees one run's noise, not what changes between runs
-                verdict += f" ({' and '.join(noisy)} noisy: may not repeat)"
+                if len(noisy) == 1:
+                    verdict = Text("verdict.noisy_one", verdict=verdict, label=noisy[0])
+                else:
+                    verdict = Text("verdict.noisy_both", verdict=verdict, label_a=noisy[0], label_b=noisy[1])
         elif b and key not in entries_b:
             verdict = _unmatched(key, entries_b, label_a, label_b)
         elif b and key not in entries_a:
@@ -326,7 +330,7 @@ def _move_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b
         if ratio is not None:
             verdict = describe_ratio(ratio, label_b, higher_is_better=True)
         elif b and (key in summaries_a) != (key in summaries_b):
-            verdict = "only in " + (label_a if key in summaries_a else label_b)
+            verdict = Text("verdict.only_in", label=label_a if key in summaries_a else label_b)
         else:
             verdict = ""
         yield MoveRow(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from inspector.core.messages import Text
 from inspector.core.report import lenient_read as read
 from inspector.core.units import format_bytes
 
@@ -30,22 +31,22 @@ _ENVIRONMENT_FIELDS = (
     ("cuda", "CUDA"),
     ("hip", "ROCm (HIP)"),
     ("cudnn", "cuDNN"),
-    ("driver", "Driver"),
+    ("driver", Text("environment.driver")),
     ("os", "OS"),
     ("cpu", "CPU"),
-    ("cpu_physical_cores", "CPU cores"),
-    ("cpu_logical_cores", "CPU threads"),
-    ("torch_threads", "PyTorch threads"),
-    ("system_memory_bytes", "System memory"),
-    ("cpu_huge_pages", "CPU huge pages"),
+    ("cpu_physical_cores", Text("environment.cpu_cores")),
+    ("cpu_logical_cores", Text("environment.cpu_threads")),
+    ("torch_threads", Text("environment.torch_threads")),
+    ("system_memory_bytes", Text("environment.system_memory")),
+    ("cpu_huge_pages", Text("environment.cpu_huge_pages")),
 )
 _MODEL_FIELDS = (
-    ("spec", "Model"),
-    ("class", "Class"),
-    ("parameters", "Parameters"),
-    ("bytes", "Size"),
-    ("by_dtype", "Dtypes"),
-    ("optimizer", "Optimizer"),
+    ("spec", Text("environment.model")),
+    ("class", Text("environment.class")),
+    ("parameters", Text("environment.parameters")),
+    ("bytes", Text("environment.size")),
+    ("by_dtype", Text("environment.dtypes")),
+    ("optimizer", Text("environment.optimizer")),
 )
 
 
@@ -79,7 +80,7 @@ def environment_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> Iterable[Env
         return EnvironmentRow(section, name, value_a, "" if alone else value_b,
                               differs=not alone and value_a != value_b)  # fmt: skip
 
-    yield row("report", "Created", _show(a.get("created")), _show(b.get("created")))
+    yield row("report", Text("environment.created"), _show(a.get("created")), _show(b.get("created")))
     env_a, env_b = read.section(a, "environment"), read.section(b, "environment")
     for key, name in _ENVIRONMENT_FIELDS:
         as_bytes = key.endswith("_bytes")

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from inspector.core.measure.spread import ratio_of_medians, ratio_verdict
+from inspector.core.measure.spread import SAME_WITHIN, RatioEstimate, ratio_of_medians
+from inspector.core.messages import Text, joined
 from inspector.core.report import lenient_read as read
 
 
@@ -36,15 +37,41 @@ def _like(run: Run) -> tuple[str, str, tuple[int, ...] | None]:
     return run.dtype, run.mode, run.input_shape
 
 
-def _run_differences(run: Run, other: Run) -> str:
-    parts = []
+def _run_differences(run: Run, other: Run) -> list[str]:
+    parts: list[str] = []
     if run.mode != other.mode:
-        parts.append(f"mode: {run.mode} vs {other.mode}")
+        parts.append(Text("verdict.run_differs_mode", mine=run.mode, theirs=other.mode))
     if run.dtype != other.dtype:
-        parts.append(f"dtype: {run.dtype} vs {other.dtype}")
+        parts.append(Text("verdict.run_differs_dtype", mine=run.dtype, theirs=other.dtype))
     if run.input_shape != other.input_shape and run.input_shape is not None and other.input_shape is not None:
-        parts.append(f"input: {read.shape_words(run.input_shape)} vs {read.shape_words(other.input_shape)}")
-    return "; ".join(parts) or "not alike"
+        parts.append(Text("verdict.run_differs_input", mine=read.shape_words(run.input_shape),
+                          theirs=read.shape_words(other.input_shape)))  # fmt: skip
+    return parts
+
+
+def _differences_text(run: Run, other: Run) -> str:
+    """``"mode: forward vs train-step; dtype: float32 vs bfloat16"``, or ``"not alike"``."""
+    return joined(_run_differences(run, other), "list.semicolon") or Text("verdict.run_not_alike")
+
+
+def _verdict(run: Run, reference: Run, estimate: RatioEstimate) -> RunVerdict:
+    """``run`` against the fastest alike ``reference``: its bar's words and its line."""
+    ratio = estimate.ratio
+    factor = f"{ratio if ratio >= 1 else 1 / ratio:.2f}"
+    names = {"run": run.label, "reference": reference.label}
+    way = "slower" if ratio >= 1 else "faster"
+    if not estimate.has_interval:
+        return RunVerdict(Text(f"verdict.factor_{way}", factor=factor),
+                          Text(f"verdict.run_{way}_unsure", factor=factor, **names))  # fmt: skip
+    interval = estimate.interval_text()
+    if not estimate.clear:
+        return RunVerdict(Text("verdict.unclear"), Text("verdict.run_unclear", interval=interval, **names))
+    if abs(ratio - 1) <= SAME_WITHIN:
+        within = f"{SAME_WITHIN:.0%}"
+        return RunVerdict(Text("verdict.same_within", within=within),
+                          Text("verdict.run_same_within", within=within, interval=interval, **names))  # fmt: skip
+    return RunVerdict(Text(f"verdict.factor_{way}", factor=factor),
+                      Text(f"verdict.run_{way}", factor=factor, interval=interval, **names))  # fmt: skip
 
 
 def run_verdicts(runs: Sequence[Run]) -> list[RunVerdict]:
@@ -61,17 +88,17 @@ def run_verdicts(runs: Sequence[Run]) -> list[RunVerdict]:
             [i] = members
             others = [r for j, r in enumerate(runs) if j != i]
             if others:
-                nearest = min(others, key=lambda r: len(_run_differences(runs[i], r).split(";")))
+                nearest = min(others, key=lambda r: max(1, len(_run_differences(runs[i], r))))
                 pair = frozenset((runs[i].label, nearest.label))
-                sentence = "" if pair in said else (
-                    f"{runs[i].label}: not compared with {nearest.label} ({_run_differences(runs[i], nearest)}): "
-                    "only runs alike in mode, dtype and input shape are compared")  # fmt: skip
+                sentence = "" if pair in said else Text(
+                    "verdict.run_not_compared", run=runs[i].label, other=nearest.label,
+                    differences=_differences_text(runs[i], nearest))  # fmt: skip
                 said.add(pair)
-                out[i] = RunVerdict("not compared", sentence)
+                out[i] = RunVerdict(Text("verdict.not_compared"), sentence)
             continue
         fastest = min(members, key=lambda k: runs[k].median_ms)
         reference = runs[fastest]
-        out[fastest] = RunVerdict("fastest", "")
+        out[fastest] = RunVerdict(Text("verdict.fastest"), "")
         for i in members:
             if i == fastest:
                 continue
@@ -80,12 +107,5 @@ def run_verdicts(runs: Sequence[Run]) -> list[RunVerdict]:
                                         median_a=reference.median_ms, median_b=run.median_ms)  # fmt: skip
             if estimate is None:
                 continue
-            words = ratio_verdict(estimate, "", than=f" than {reference.label}").strip()
-            interval = f" (95 % CI {estimate.interval_text()})" if estimate.has_interval else ""
-            if words == "no clear difference" or words.startswith("about the same"):
-                sentence = f"{run.label}: {words} from {reference.label}{interval}"
-            else:
-                sentence = f"{run.label}: {words}{interval}"
-            short = words.split(" than ")[0] if " than " in words else words
-            out[i] = RunVerdict(short, sentence)
+            out[i] = _verdict(run, reference, estimate)
     return out

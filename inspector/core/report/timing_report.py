@@ -30,6 +30,7 @@ from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import LoadedModel
 from inspector.core.files.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.measure.memory_log import report_point
+from inspector.core.messages import Text
 from inspector.core.placement.tensor_rows import snapshot
 from inspector.core.report.csv_view import render_csv
 from inspector.core.report.html_view import render_html
@@ -192,13 +193,10 @@ def save_report(report: dict[str, Any], path: str | Path, *, images: Mapping[str
         ".html": lambda: render_html(report, images),
     }
     if suffix not in renderers:
-        raise InputError(
-            f"cannot save a report as {path.name!r}: the file name must end in "
-            + ", ".join(SUPPORTED_SUFFIXES)
-        )
+        raise InputError(Text("write.report_suffix", name=repr(path.name), suffixes=", ".join(SUPPORTED_SUFFIXES)))
     problem = target_problem(path)
     if problem is not None:  # a folder, a pipe or device node, a read-only or immutable file
-        raise InputError(f"could not write the report to {path}: {problem}")
+        raise InputError(Text("write.report_failed", path=path, reason=problem))
     _atomic_write(path, renderers[suffix]().encode("utf-8"))
     return path
 
@@ -240,16 +238,16 @@ def _keep_mode(path: Path, tmp: Path) -> None:
 def _write_error(path: Path, exc: OSError) -> InspectorError:
     folder = path.parent
     reasons: dict[int | None, str] = {
-        errno.ENOENT: f"the folder {folder} does not exist",
-        errno.ENOTDIR: f"{folder} is not a folder",
-        errno.EISDIR: f"{path} is a folder",
-        errno.EACCES: f"no permission to write in {folder}",
-        errno.EPERM: f"no permission to write in {folder}",
-        errno.EROFS: f"{folder} is on a read-only file system",
-        errno.ENOSPC: "the disk is full",
+        errno.ENOENT: Text("write.no_folder", folder=folder),
+        errno.ENOTDIR: Text("write.not_a_folder", folder=folder),
+        errno.EISDIR: Text("write.path_is_folder", path=path),
+        errno.EACCES: Text("write.no_permission", folder=folder),
+        errno.EPERM: Text("write.no_permission", folder=folder),
+        errno.EROFS: Text("write.read_only_fs", folder=folder),
+        errno.ENOSPC: Text("write.disk_full"),
     }
     reason = reasons.get(exc.errno, exc.strerror or str(exc))
-    return InspectorError(f"could not write the report to {path}: {reason}", detail=str(exc), kind=FailureKind.WRITE)
+    return InspectorError(Text("write.report_failed", path=path, reason=reason), detail=str(exc), kind=FailureKind.WRITE)
 
 
 def load_report(path: str | Path) -> dict[str, Any]:
@@ -262,58 +260,56 @@ def load_report(path: str | Path) -> dict[str, Any]:
     try:
         info = path.stat()
         if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{path} is a folder, not a report")
+            raise InputError(Text("report.is_folder", path=path))
         if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read forever
-            raise _not_a_report(path, "it is not a regular file")
+            raise _not_a_report(path, Text("report.not_regular"))
         if info.st_size > MAX_REPORT_BYTES:
-            raise _not_a_report(path, f"it is {format_bytes(info.st_size)}, more than the {format_bytes(MAX_REPORT_BYTES)} a report can be")
+            raise _not_a_report(path, Text("report.too_large", size=format_bytes(info.st_size), limit=format_bytes(MAX_REPORT_BYTES)))
         with open(path, "rb") as fh:
             # A file may grow after stat(): never read more than the limit.
             data = fh.read(MAX_REPORT_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"no report at {path}: the file does not exist") from None
+        raise InputError(Text("report.no_file", path=path)) from None
     except OSError as exc:
-        raise InputError(f"could not read {path}: {exc.strerror or exc}") from None
+        raise InputError(Text("report.cannot_read", path=path, error=exc.strerror or exc)) from None
     if len(data) > MAX_REPORT_BYTES:
-        raise _not_a_report(path, f"it is more than the {format_bytes(MAX_REPORT_BYTES)} a report can be")
+        raise _not_a_report(path, Text("report.grew_too_large", limit=format_bytes(MAX_REPORT_BYTES)))
     try:
         report = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
-        raise _not_a_report(path, "it is not a text file") from None
+        raise _not_a_report(path, Text("report.not_text")) from None
     except json.JSONDecodeError:
-        raise _not_a_report(path, "it is not JSON") from None
+        raise _not_a_report(path, Text("report.not_json")) from None
     except ValueError:  # an integer of more than 4,300 digits (Python's int-from-text limit)
-        raise _not_a_report(path, "it holds a number too long to read") from None
+        raise _not_a_report(path, Text("report.number_too_long")) from None
     except RecursionError:
-        raise _not_a_report(path, "it is nested too deeply") from None
+        raise _not_a_report(path, Text("report.nested_too_deeply")) from None
     _validate(report, path)
     checked: dict[str, Any] = report  # _validate made sure it is a dict
     return checked
 
 
 def _not_a_report(path: Path, why: str) -> InputError:
-    hint = "" if path.suffix.lower() in ("", ".json") else " (only .json reports can be opened again)"
-    return InputError(f"{path} is not a timing report: {why}{hint}")
+    if path.suffix.lower() in ("", ".json"):
+        return InputError(Text("report.not_a_report", path=path, why=why))
+    return InputError(Text("report.not_a_report_json_only", path=path, why=why))
 
 
 def _validate(report: Any, path: Path) -> None:
     if not isinstance(report, dict) or "schema_version" not in report:
-        raise _not_a_report(path, "it has no schema_version")
+        raise _not_a_report(path, Text("report.no_schema_version"))
     version = report["schema_version"]
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise _not_a_report(path, f"its schema_version {_short(version)} is not a positive whole number")
+        raise _not_a_report(path, Text("report.bad_schema_version", version=_short(version)))
     if version > SCHEMA_VERSION:
-        raise InputError(
-            f"{path} was written by a newer torch-device-inspector (report schema {_short(version)}; "
-            f"this version reads up to {SCHEMA_VERSION}): update torch-device-inspector to open it"
-        )
+        raise InputError(Text("report.newer_schema", path=path, version=_short(version), supported=SCHEMA_VERSION))
     missing = [k for k in REQUIRED_KEYS if k not in report]
     if missing:
-        raise _not_a_report(path, "it lacks " + ", ".join(missing))
+        raise _not_a_report(path, Text("report.lacks", keys=", ".join(missing)))
     try:
         TimingReport.from_dict(report)
     except ReportSchemaError as exc:
-        raise InputError(f"{path} is not a valid timing report: {exc.message}", kind=FailureKind.INPUT) from None
+        raise InputError(Text("report.invalid", path=path, error=exc.message), kind=FailureKind.INPUT) from None
 
 
 def _short(value: Any) -> str:
