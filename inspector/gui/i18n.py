@@ -20,7 +20,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QSet
 from PySide6.QtGui import QFontDatabase
 
 from inspector import resource_files as rf
-from inspector.core.messages import TEMPLATES, Text
+from inspector.core.messages import Text
 
 #: ``translate(context, source, disambiguation=None, n=-1)``; pyside6-lupdate finds the calls
 #: by this name, so import it as it is (``from inspector.gui.i18n import translate``).
@@ -143,17 +143,12 @@ class Retranslates:
 
 
 def core_text(value: object) -> str:
-    """A text core made, in the window's language: a ``messages.Text`` through its template's
-    translation (context "CoreText") with the same arguments; anything else as it is.
-
-    A translation that lost or renamed a field falls back to the English sentence rather than
-    failing (tests/gui/test_translations.py keeps the fields the same)."""
+    """A text core made, in the window's language: a ``messages.Text`` (and every ``Text``
+    among its arguments) through its template's translation, context "CoreText"; anything
+    else as it is. A translation that lost a field gives the English sentence."""
     if not isinstance(value, Text):
         return str(value)
-    try:
-        return translate("CoreText", TEMPLATES[value.key]).format(**value.args)
-    except (KeyError, IndexError, ValueError):
-        return str(value)
+    return value.translated(lambda template: translate("CoreText", template))
 
 
 def fill(text: str, *args: object) -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from inspector.gui.app import qt_binding_problem
+from tests.gui.languages import chinese  # noqa: F401 -- the fixture, for every window test
 
 _HERE = Path(__file__).parent
 _BINDING_PROBLEM = qt_binding_problem()
@@ -111,18 +112,3 @@ def make_window(qtbot, clean_settings):
 @pytest.fixture
 def window(make_window):
     return make_window()
-
-
-@pytest.fixture
-def chinese(qapp):
-    """The window's language set to Simplified Chinese for one test, English again after."""
-    from inspector import resource_files as rf
-    from inspector.gui import i18n
-
-    try:
-        rf.resource(i18n.catalogue_name(i18n.CHINESE))
-    except Exception:  # noqa: BLE001 -- the compiled catalogue is part of the install; say what is missing
-        pytest.fail("resources/i18n/inspector_zh_CN.qm is missing: run tools/update_translations.py")
-    assert i18n.apply_language(i18n.CHINESE)
-    yield
-    i18n.apply_language(i18n.ENGLISH)

@@ -11,7 +11,6 @@ import torch
 from PySide6.QtWidgets import QPushButton
 from torch import nn
 
-from inspector import resource_files as rf
 from inspector.core.remote.client import local_agent_command
 from inspector.gui import dialogs, i18n
 from inspector.gui.remote_window import ConnectDialog, RemoteWindow, connect_server
@@ -20,25 +19,7 @@ from tests.warm_python import warm_command
 HOST = "gpu-test"
 
 
-def _has_catalogue() -> bool:
-    try:
-        return bool(rf.read_bytes(i18n.catalogue_name(i18n.CHINESE)))
-    except Exception:  # noqa: BLE001 -- missing or unreadable: the test says so
-        return False
 
-
-pytestmark = pytest.mark.skipif(
-    not _has_catalogue(),
-    reason="resources/i18n/inspector_zh_CN.qm is missing: build it with tools/update_translations.py",
-)
-
-
-@pytest.fixture
-def chinese(qapp):
-    """zh_CN installed for the test; English again afterwards, whatever happened."""
-    assert i18n.apply_language(i18n.CHINESE)
-    yield
-    i18n.apply_language(i18n.ENGLISH)
 
 
 @pytest.fixture

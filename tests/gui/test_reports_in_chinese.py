@@ -18,7 +18,7 @@ from inspector.core.report.timing_report import build_report  # noqa: E402
 from inspector.gui.compare import ComparisonView  # noqa: E402
 from inspector.gui.ranks import show_ranks  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
-from tests.gui.languages import chinese, has_chinese, speak  # noqa: E402,F401 (chinese: the fixture below)
+from tests.gui.languages import has_chinese, speak  # noqa: E402
 from tests.gui.test_window import click, history, wait_history  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("chinese")  # each test starts in Chinese; English comes back after
@@ -76,9 +76,10 @@ def test_the_compare_views_summary_line_is_said_again_and_a_failure_stays_told(q
     with qtbot.waitSignal(view.failed, timeout=10_000):
         view.open_report(bad)
     told = view.summary_label.text()
-    assert "No report yet" not in told
+    assert "No report yet" not in told and told.endswith("bad.json is not a timing report: it is not JSON")
     speak(qapp, "zh_CN")
-    assert view.summary_label.text() == told  # the file's failure (core's words), not the empty view's line
+    # the file's failure (core's words) said again in Chinese, not the empty view's line
+    assert view.summary_label.text().endswith("bad.json 不是计时报告：它不是 JSON")
     assert view.wait(5000)
 
 

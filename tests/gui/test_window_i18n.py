@@ -4,7 +4,6 @@ caption, the Help pages; and the notice a system without a Chinese font gets, on
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QTextBrowser
@@ -12,10 +11,6 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QTextBrowser
 from inspector.gui import i18n
 from inspector.gui.help import CJK_FONT_NOTE_KEY
 
-CATALOGUE = Path(__file__).resolve().parents[2] / "resources" / "i18n" / "inspector_zh_CN.qm"
-needs_catalogue = pytest.mark.skipif(
-    not CATALOGUE.exists(), reason="resources/i18n/inspector_zh_CN.qm is not built (tools/update_translations.py)"
-)
 
 
 @pytest.fixture
@@ -42,7 +37,6 @@ def code_caption(window) -> str:
     return window.code.caption.text()
 
 
-@needs_catalogue
 def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english_after):
     # A move, so the code panel's caption is one the window made.
     window.commands.move_cpu()
@@ -79,7 +73,6 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
     assert window.action_bar.cudaButton.toolTip() == english["cuda tip"]
 
 
-@needs_catalogue
 def test_a_model_without_example_input_says_why_in_chinese(qtbot, make_window, tmp_path, english_after):
     factory = tmp_path / "small_model.py"
     factory.write_text("import torch\n\ndef make():\n    return torch.nn.Linear(4, 2)\n")
@@ -94,7 +87,6 @@ def test_a_model_without_example_input_says_why_in_chinese(qtbot, make_window, t
     assert "brings no example input" in button.toolTip()
 
 
-@needs_catalogue
 def test_help_pages_follow_the_language_while_open(qtbot, window, english_after):
     shown = {topic: window.help.show(topic) for topic in ("start", "shortcuts", "report")}
     text = {topic: d.findChild(QTextBrowser, "helpText").toPlainText() for topic, d in shown.items()}
@@ -122,8 +114,7 @@ def test_help_pages_keep_their_html_in_every_language(qapp, english_after):
         return re.findall(r"</?\w+", html)
 
     english = [page_html(page) for page in (GETTING_STARTED, REPORT_FORMAT)]
-    if not CATALOGUE.exists() or not i18n.apply_language(i18n.CHINESE):
-        pytest.skip("resources/i18n/inspector_zh_CN.qm is not built")
+    assert i18n.apply_language(i18n.CHINESE)
     chinese = [page_html(page) for page in (GETTING_STARTED, REPORT_FORMAT)]
     for en, zh in zip(english, chinese):
         assert en != zh and tags(en) == tags(zh)
@@ -137,7 +128,6 @@ def notices(window) -> list[QMessageBox]:
     return [box for box in window.findChildren(QMessageBox, "cjkFontNotice") if box.isVisible()]
 
 
-@needs_catalogue
 def test_without_a_chinese_font_the_window_says_so_once(qtbot, monkeypatch, make_window, clean_settings, english_after):
     monkeypatch.setattr(i18n, "has_cjk_font", lambda: False)
     switch(qtbot, i18n.CHINESE)
@@ -152,7 +142,6 @@ def test_without_a_chinese_font_the_window_says_so_once(qtbot, monkeypatch, make
     assert not notices(second)  # said once, remembered
 
 
-@needs_catalogue
 def test_choosing_chinese_without_a_font_says_so(qtbot, monkeypatch, window, clean_settings, english_after):
     monkeypatch.setattr(i18n, "has_cjk_font", lambda: False)
     assert not notices(window)  # English needs no Chinese font
@@ -165,7 +154,6 @@ def test_choosing_chinese_without_a_font_says_so(qtbot, monkeypatch, window, cle
     assert not notices(window)
 
 
-@needs_catalogue
 def test_with_a_chinese_font_nothing_is_said(qtbot, monkeypatch, window, clean_settings, english_after):
     monkeypatch.setattr(i18n, "has_cjk_font", lambda: True)
     window.language.choose(i18n.CHINESE)

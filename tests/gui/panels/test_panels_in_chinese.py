@@ -1,8 +1,7 @@
 """The panels and dialogs in Simplified Chinese, and back in English, without reloading.
 
-The tests that read the window in Chinese need the compiled catalogue
-(``resources/i18n/inspector_zh_CN.qm``, built by ``tools/update_translations.py``); where it is
-missing they are skipped, saying so. Switching back to English proves that every part sets
+The tests read the window in Chinese through the shipped catalogue
+(``resources/i18n/inspector_zh_CN.qm``, built by ``tools/update_translations.py``). Switching back to English proves that every part sets
 its texts again on a change of language (``retranslate``), not only when it is built.
 """
 
@@ -12,7 +11,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QTableView, QTableWidget, QTreeView
 
-from inspector import resource_files as rf
 from inspector.core.errors import Failure
 from inspector.core.files.presets import PRESETS
 from inspector.core.vocabulary import BenchMode
@@ -20,19 +18,7 @@ from inspector.gui.panels import parameter_cells as cells
 from tests.gui.helpers import tree_rows, widget
 
 
-def _has_catalogue() -> bool:
-    from inspector.gui.i18n import CHINESE, catalogue_name
 
-    try:
-        return bool(rf.read_bytes(catalogue_name(CHINESE)))
-    except Exception:  # noqa: BLE001 -- missing or unreadable: the same answer
-        return False
-
-
-needs_catalogue = pytest.mark.skipif(
-    not _has_catalogue(),
-    reason="resources/i18n/inspector_zh_CN.qm is not built here (python tools/update_translations.py builds it)",
-)
 
 
 @pytest.fixture
@@ -101,7 +87,6 @@ def test_the_parameter_cells_say_every_word_through_tr():
 # ----------------------------------------------------------------- the window, both ways
 
 
-@needs_catalogue
 def test_the_panels_speak_chinese_and_english_again_with_the_model_kept(window, speak):
     bar = window.action_bar
     state = window.model_state
@@ -158,7 +143,6 @@ def _tree_rows(model, kind_header: str, module_word: str) -> dict[str, dict[str,
     return rows
 
 
-@needs_catalogue
 def test_the_disabled_reasons_are_said_in_the_language_installed(qapp, speak):
     from inspector.gui.panels.actions import ActionState, disabled_reasons, pinned_blocker
 
@@ -173,7 +157,6 @@ def test_the_disabled_reasons_are_said_in_the_language_installed(qapp, speak):
     )
 
 
-@needs_catalogue
 def test_the_open_dialog_shows_the_presets_in_chinese(window, speak):
     speak("zh_CN")
     dialog = window.make_open_model_dialog()
@@ -191,7 +174,6 @@ def test_the_open_dialog_shows_the_presets_in_chinese(window, speak):
         dialog.deleteLater()
 
 
-@needs_catalogue
 def test_the_fit_dialog_left_open_follows_the_language(qtbot, window, speak):
     dialog = window.show_fit_dialog()
     table = widget(dialog, QTableWidget, "fitTable")

@@ -16,7 +16,7 @@ from inspector.gui.export import export_filter, path_with_suffix  # noqa: E402
 from inspector.gui.plots import LatencyPlot, MemoryPlot  # noqa: E402
 from inspector.gui.plots import latency as latency_module  # noqa: E402
 from inspector.gui.plots import memory as memory_module  # noqa: E402
-from tests.gui.languages import chinese, has_chinese, speak  # noqa: E402,F401 (chinese: the fixture below)
+from tests.gui.languages import has_chinese, speak  # noqa: E402
 
 GiB = 1 << 30
 pytestmark = pytest.mark.usefixtures("chinese")  # each test starts in Chinese; English comes back after

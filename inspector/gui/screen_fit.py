@@ -1,0 +1,103 @@
+"""Windows that fit the screen they open on.
+
+A first launch sizes the window to the smaller of what it would like and the screen's
+available area (``QScreen.availableGeometry``: the screen less its panels and docks), less a
+margin, centred there. A geometry restored from the settings that no longer fits (a smaller
+screen, a screen unplugged since, another DPI) is brought onto a screen that exists: the one
+it overlaps most, else the primary one, shrunk to fit and moved inside. Dialogs get the same.
+
+The rules are plain functions of rectangles, so they are tested with made-up screens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtGui import QGuiApplication, QScreen
+from PySide6.QtWidgets import QWidget
+
+#: Kept free around a window on a screen smaller than it would like: room for the window
+#: manager's frame and title bar, and a bit of desktop, so the window reads as a window.
+MARGIN = 16
+
+
+def _shrunk(area: QRect, margin: int) -> QRect:
+    return area.adjusted(margin, margin, -margin, -margin)
+
+
+def first_geometry(preferred: QSize, available: QRect, margin: int = MARGIN) -> QRect:
+    """Where a window without saved settings opens: centred in ``available``, no larger than
+    ``preferred`` nor than ``available`` less ``margin`` on each side."""
+    room = _shrunk(available, margin)
+    size = QSize(min(preferred.width(), room.width()), min(preferred.height(), room.height()))
+    rect = QRect(QPoint(0, 0), size)
+    rect.moveCenter(available.center())
+    return rect
+
+
+def best_screen(rect: QRect, screens: Sequence[QRect]) -> int:
+    """The index of the screen ``rect`` overlaps most (0, the primary, when it overlaps none)."""
+    best, best_area = 0, 0
+    for index, screen in enumerate(screens):
+        overlap = rect.intersected(screen)
+        area = overlap.width() * overlap.height() if overlap.isValid() else 0
+        if area > best_area:
+            best, best_area = index, area
+    return best
+
+
+def clamped(rect: QRect, screens: Sequence[QRect], margin: int = MARGIN) -> QRect:
+    """``rect`` (a restored geometry) made to fit: on the screen it overlaps most, no larger
+    than that screen's available area less ``margin``, and wholly inside it."""
+    if not screens:
+        return QRect(rect)
+    area = screens[best_screen(rect, screens)]
+    room = _shrunk(area, margin) if area.width() > 2 * margin and area.height() > 2 * margin else QRect(area)
+    width, height = min(rect.width(), room.width()), min(rect.height(), room.height())
+    x = min(max(rect.x(), room.left()), room.right() + 1 - width)
+    y = min(max(rect.y(), room.top()), room.bottom() + 1 - height)
+    return QRect(x, y, width, height)
+
+
+def available_areas() -> list[QRect]:
+    """Each screen's available area, the primary screen first."""
+    primary = QGuiApplication.primaryScreen()
+    screens: list[QScreen] = [primary] + [s for s in QGuiApplication.screens() if s is not primary]
+    return [s.availableGeometry() for s in screens if s is not None]
+
+
+def place_first(window: QWidget, preferred: QSize, screen: QScreen | None = None) -> None:
+    """Size and centre ``window`` for a first launch on ``screen`` (default: the primary one)."""
+    screen = screen or QGuiApplication.primaryScreen()
+    if screen is None:
+        window.resize(preferred)
+        return
+    window.setGeometry(first_geometry(preferred, screen.availableGeometry()))
+
+
+def keep_on_screen(window: QWidget) -> None:
+    """Bring a shown or restored ``window`` wholly onto an existing screen, shrunk to fit.
+
+    Works on the frame (title bar included) where the window manager says where it is, so the
+    title bar never ends up above the screen's top edge."""
+    areas = available_areas()
+    frame, inner = window.frameGeometry(), window.geometry()
+    # The frame's extra size (title bar, borders): 0 before the window manager has framed it.
+    extra_w, extra_h = frame.width() - inner.width(), frame.height() - inner.height()
+    fitted = clamped(frame, areas)
+    if fitted != frame:
+        window.resize(fitted.width() - extra_w, fitted.height() - extra_h)
+        window.move(fitted.topLeft())
+
+
+def fit_dialog(dialog: QWidget, parent: QWidget | None = None) -> None:
+    """A dialog no larger than the screen its parent is on (or the primary one), inside it."""
+    screen = (parent.screen() if parent is not None else None) or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    room = _shrunk(screen.availableGeometry(), MARGIN)
+    size = dialog.size().boundedTo(room.size())
+    if size != dialog.size():
+        dialog.resize(size)
+    dialog.setMaximumSize(dialog.maximumSize().boundedTo(screen.availableGeometry().size()))

@@ -1,0 +1,4861 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>ActionBar</name>
+    <message>
+        <location filename="../../inspector/gui/panels/actions.py" line="+39"/>
+        <source>keep dtype</source>
+        <extracomment>The combo boxes&apos; choices: (shown text, data). The shown texts are translated where they are shown (``translate(&quot;ActionBar&quot;, label)``); dtype names stay as PyTorch spells them, and the data (a dtype, a ``BenchMode`` value) never changes with the language.</extracomment>
+        <translation>保持数据类型</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>forward</source>
+        <extracomment>``BenchMode.label`` of each mode, marked for translation (core has no Qt).</extracomment>
+        <translation>前向传播</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>train step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The benchmark&apos;s input: a shape such as 1,3,224,224; several inputs separated by &apos;;&apos; (10,32,512; 20,32,512 for a Transformer&apos;s src and tgt), each with an optional :dtype (8,128:int64 for token ids). Empty: the model&apos;s own example input. Enter starts the benchmark.</source>
+        <extracomment>The same cap as the CLI&apos;s --runs: the core keeps every sample of a measurement.</extracomment>
+        <translation>基准测试的输入：形状，例如 1,3,224,224；多个输入用 &apos;;&apos; 分隔（Transformer 的 src 和 tgt 写作 10,32,512; 20,32,512），每个输入可附加 :dtype（词元 id 写作 8,128:int64）。留空：使用模型自带的示例输入。按 Enter 开始基准测试。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>pinning only speeds host-to-GPU copies; no GPU is the target</source>
+        <extracomment>A text the bar shows: as it is, or a function that says it again in the language now installed (then a change of language renders it again). Why a benchmark cannot run now (no input, a bad shape, a split model); None if it can. Why a pinned move makes no sense now (see ``pinned_blocker``); None if it does.</extracomment>
+        <translation>锁页只能加快主机到 GPU 的复制；目标不是 GPU</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>pinning only speeds host-to-CUDA copies; the target is %1</source>
+        <translation>锁页只能加快主机到 CUDA 的复制；目标是 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>pinning only speeds host-to-GPU copies; the model is already on %1</source>
+        <translation>锁页只能加快主机到 GPU 的复制；模型已在 %1 上</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a model is loading</source>
+        <translation>正在加载模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a move is running</source>
+        <translation>正在移动模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a benchmark is running</source>
+        <translation>正在进行基准测试</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the report is being written</source>
+        <translation>正在写入报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the report is being built</source>
+        <translation>正在生成报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a training step is running</source>
+        <translation>正在运行训练步</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Not now: %1 (Cancel stops it)</source>
+        <translation>现在不行：%1（“取消”可停止）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not now: %1</source>
+        <translation>现在不行：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 cannot be cancelled</source>
+        <translation>%1，无法取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>this cannot be cancelled</source>
+        <translation>此操作无法取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No model is loaded (File › Open model…)</source>
+        <translation>尚未加载模型（文件 › 打开模型…）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Nothing to cancel: no move or benchmark is running</source>
+        <translation>没有可取消的操作：没有正在进行的移动或基准测试</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>model.to(device, dtype): works on every machine when device falls back to the CPU</source>
+        <extracomment>Emitted after a change of language has set the bar&apos;s texts again: whoever adds to its tooltips (the move buttons&apos; prices) says them again then. Each control&apos;s tooltip while it is enabled (English, marked; ``enabled_tip`` translates).</extracomment>
+        <translation>model.to(device, dtype)：当 device 回退到 CPU 时，在每台机器上都能运行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>model.cuda(): needs a CUDA GPU; on a machine without one you will see why .to(device) is preferred</source>
+        <translation>model.cuda()：需要 CUDA GPU；在没有 GPU 的机器上，你会看到为什么更推荐 .to(device)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>model.cpu(): bring every tensor back to the CPU</source>
+        <translation>model.cpu()：把所有张量移回 CPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time the model on its current device (warm-up first; every sample kept)</source>
+        <translation>在模型当前所在的设备上计时（先预热；保留每个样本）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop the running move (it rolls back) or benchmark (between samples)</source>
+        <translation>停止正在进行的移动（会回滚）或基准测试（在样本之间停止）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pin the host tensors (page-locked memory) and copy with non_blocking=True, for .to(device) and .cuda(): compare the GB/s with an unpinned move to see whether pinning pays here</source>
+        <translation>锁定主机上的张量（页锁定内存），并以 non_blocking=True 复制，适用于 .to(device) 和 .cuda()：将其 GB/s 与未锁页的移动比较，看锁页在这里是否值得</translation>
+    </message>
+    <message>
+        <location line="+119"/>
+        <source>Move the model</source>
+        <translation>移动模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measure latency</source>
+        <translation>测量延迟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Input shape</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Runs</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pinned</source>
+        <translation>锁页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per module</source>
+        <translation>逐模块</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Benchmark</source>
+        <translation>基准测试</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The device .to(device) moves to (selecting a row in the device table sets it)</source>
+        <translation>.to(device) 移动到的设备（在设备表中选中一行即可设置）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cast floating-point tensors while moving (only .to() can cast)</source>
+        <translation>移动时转换浮点张量的数据类型（只有 .to() 能做类型转换）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>forward: inference only; train step: forward + backward + optimizer step on a copy</source>
+        <translation>前向传播：仅推理；训练步：在副本上执行前向传播 + 反向传播 + 优化器更新</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Timed samples after the warm-up (at most %1; a run stops after %2 s, with a note in the history)</source>
+        <translation>预热后计时的样本数（最多 %1；一次运行超过 %2 s 即停止，并在历史记录中注明）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>After the plain measurement, time every module (hooks on each call, a second run): fills the Time, % of forward, Output shape and FLOPs columns of the model tree</source>
+        <translation>在普通测量之后，为每个模块计时（每次调用挂钩子，再运行一次）：填充模型树的“时间”“占前向传播 %”“输出形状”和 FLOPs 列</translation>
+    </message>
+    <message>
+        <location line="+112"/>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+</context>
+<context>
+    <name>CodePanel</name>
+    <message>
+        <location filename="../../inspector/gui/panels/code.py" line="+18"/>
+        <source>The PyTorch code for your last move or benchmark appears here.</source>
+        <translation>你上一次移动或基准测试对应的 PyTorch 代码会显示在这里。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the code to the clipboard</source>
+        <translation>把代码复制到剪贴板</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Equivalent PyTorch code</source>
+        <translation>等效的 PyTorch 代码</translation>
+    </message>
+</context>
+<context>
+    <name>CommandAvailability</name>
+    <message>
+        <location filename="../../inspector/gui/availability.py" line="+58"/>
+        <source>No model is loaded (File › Open model…)</source>
+        <translation>尚未加载模型（文件 › 打开模型…）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The model is split across devices: move it as a whole first (.to(device) or .cpu())</source>
+        <translation>模型分散在多个设备上：请先把它整体移动（.to(device) 或 .cpu()）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Input shape: %1</source>
+        <translation>输入形状：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This model brings no example input: enter an input shape such as 1,3,224,224</source>
+        <translation>此模型没有自带示例输入：请输入输入形状，例如 1,3,224,224</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>This model brings no example input: enter its input shape(s), e.g. 1,3,224,224</source>
+        <translation>此模型没有自带示例输入：请输入它的输入形状，例如 1,3,224,224</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown</source>
+        <translation>把计时报告（移动、延迟、内存）写成 HTML、JSON、CSV 或 Markdown</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Available once a model is loaded and nothing is running</source>
+        <translation>加载模型且没有任务运行时可用</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>%1: works on every machine when the device falls back to the CPU.</source>
+        <translation>%1：当 device 回退到 CPU 时，在每台机器上都能运行。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1.
+%2</source>
+        <translation>%1。
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>ComparisonView</name>
+    <message>
+        <location filename="../../inspector/gui/compare.py" line="+57"/>
+        <source>This session</source>
+        <extracomment>The names the view gives a side that is no file (translated where shown: ``side_name``).</extracomment>
+        <translation>本次会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Device</source>
+        <extracomment>The column titles that are words (``B ÷ A``, ``p5–p95``, ``GB/s`` are the same in every language); a side&apos;s column is its title after &quot;A &quot; or &quot;B &quot;.</extracomment>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>median (ms)</source>
+        <translation>中位数 (ms)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>vs CPU</source>
+        <translation>相对 CPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>95 % CI</source>
+        <translation>95% 置信区间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Noise</source>
+        <translation>噪声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Route</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pinned</source>
+        <translation>锁页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>moves</source>
+        <translation>移动次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>time (s)</source>
+        <translation>时间 (s)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Section</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>report</source>
+        <extracomment>The Environment table&apos;s words from core (``compare_environment``): its sections and the facts it names. Core hands them as plain strings, so the window translates the ones it knows; a ``messages.Text`` goes through ``core_text``, anything else (a device id) as it is.</extracomment>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OS</source>
+        <translation>操作系统</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU cores</source>
+        <translation>CPU 核心数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU threads</source>
+        <translation>CPU 线程数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PyTorch threads</source>
+        <translation>PyTorch 线程数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System memory</source>
+        <translation>系统内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU huge pages</source>
+        <translation>CPU 大页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Class</source>
+        <translation>类</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dtypes</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>%1 noisy</source>
+        <translation>%1 有噪声</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>noisy</source>
+        <translation>有噪声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%n samples</source>
+        <translation>%n 个样本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>speed-up over this report&apos;s CPU</source>
+        <translation>相对本报告中 CPU 的加速比</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 (%2 failed)</source>
+        <translation>%1（%2 次失败）</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>Open report…</source>
+        <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
+        <translation>打开报告…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open a saved .json timing report to compare with this session</source>
+        <translation>打开已保存的 .json 计时报告，与本次会话比较</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Moves</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>could not show %1: %2</source>
+        <translation>无法显示 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Open a timing report</source>
+        <translation>打开计时报告</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Timing report</source>
+        <translation>计时报告</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>The comparison could not be shown: %1</source>
+        <translation>无法显示比较结果：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No report yet: run a benchmark, or open a saved report.</source>
+        <translation>还没有报告：请运行一次基准测试，或打开已保存的报告。</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>95 % bootstrap interval of B&apos;s median over A&apos;s</source>
+        <translation>B 的中位数与 A 的中位数之比的 95% bootstrap 置信区间</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>differs between the two reports</source>
+        <translation>两份报告在此不同</translation>
+    </message>
+</context>
+<context>
+    <name>ConnectDialog</name>
+    <message>
+        <location filename="../../inspector/gui/remote_window.py" line="+146"/>
+        <source>Connect to server</source>
+        <extracomment>The tooltip&apos;s examples of commands (code: the same in every language).</extracomment>
+        <translation>连接服务器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>gpu-server, user@host, or a name from ~/.ssh/config</source>
+        <translation>gpu-server、user@host，或 ~/.ssh/config 中的主机名</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Started on this machine; its stdin/stdout carry the session. Examples:</source>
+        <translation>在本机上启动；会话经由它的 stdin/stdout 传输。示例：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The agent runs through your own command (your SSH keys, config and jump hosts) and talks only through its pipes: nothing listens on the network. It needs torch-device-inspector installed on the server (no Qt there).</source>
+        <translation>代理通过你自己的命令启动（使用你的 SSH 密钥、配置和跳板机），只通过它的管道通信：不会在网络上监听任何端口。服务器上需要安装 torch-device-inspector（那里不需要 Qt）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connect</source>
+        <translation>连接</translation>
+    </message>
+</context>
+<context>
+    <name>CoreText</name>
+    <message>
+        <location filename="../../inspector/gui/core_texts.py" line="+9"/>
+        <source>{first}, {rest}</source>
+        <translation>{first}、{rest}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{first} and {rest}</source>
+        <translation>{first}和{rest}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{first}; {rest}</source>
+        <translation>{first}；{rest}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} and {more} more</source>
+        <translation>{names} 及另外 {more} 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{label} {factor}× slower</source>
+        <translation>{label} 慢 {factor}×</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{label} {factor}× faster</source>
+        <translation>{label} 快 {factor}×</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{label} {factor}× slower? too few samples to tell</source>
+        <translation>{label} 慢 {factor}×？样本太少，无法判断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{label} {factor}× faster? too few samples to tell</source>
+        <translation>{label} 快 {factor}×？样本太少，无法判断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no clear difference</source>
+        <translation>无明显差异</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>about the same (within {within})</source>
+        <translation>基本相同（相差 {within} 以内）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>about the same</source>
+        <translation>基本相同</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{verdict} ({label} noisy: may not repeat)</source>
+        <translation>{verdict}（{label} 波动大：结果可能无法复现）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{verdict} ({label_a} and {label_b} noisy: may not repeat)</source>
+        <translation>{verdict}（{label_a} 和 {label_b} 波动大：结果可能无法复现）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>only in {label}</source>
+        <translation>仅在 {label} 中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not compared: {label}&apos;s {device} run differs in {differences}</source>
+        <translation>未比较：{label} 中 {device} 上的运行在{differences}上不同</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>dtype ({mine} vs {theirs})</source>
+        <translation>数据类型（{mine} 与 {theirs}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mode ({mine} vs {theirs})</source>
+        <translation>模式（{mine} 与 {theirs}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>input shape ({mine} vs {theirs})</source>
+        <translation>输入形状（{mine} 与 {theirs}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fastest</source>
+        <translation>最快</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not compared</source>
+        <translation>未比较</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{factor}× slower</source>
+        <translation>慢 {factor}×</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{factor}× faster</source>
+        <translation>快 {factor}×</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{run}: {factor}× slower than {reference} (95 % CI {interval})</source>
+        <translation>{run}：比 {reference} 慢 {factor}×（95% 置信区间 {interval}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{run}: {factor}× faster than {reference} (95 % CI {interval})</source>
+        <translation>{run}：比 {reference} 快 {factor}×（95% 置信区间 {interval}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{run}: {factor}× slower than {reference}? too few samples to tell</source>
+        <translation>{run}：比 {reference} 慢 {factor}×？样本太少，无法判断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{run}: {factor}× faster than {reference}? too few samples to tell</source>
+        <translation>{run}：比 {reference} 快 {factor}×？样本太少，无法判断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{run}: no clear difference from {reference} (95 % CI {interval})</source>
+        <translation>{run}：与 {reference} 无明显差异（95% 置信区间 {interval}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{run}: about the same (within {within}) from {reference} (95 % CI {interval})</source>
+        <translation>{run}：与 {reference} 基本相同（相差 {within} 以内；95% 置信区间 {interval}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{run}: not compared with {other} ({differences}): only runs alike in mode, dtype and input shape are compared</source>
+        <translation>{run}：未与 {other} 比较（{differences}）：只比较模式、数据类型和输入形状都相同的运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mode: {mine} vs {theirs}</source>
+        <translation>模式：{mine} 与 {theirs}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>dtype: {mine} vs {theirs}</source>
+        <translation>数据类型：{mine} 与 {theirs}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>input: {mine} vs {theirs}</source>
+        <translation>输入：{mine} 与 {theirs}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not alike</source>
+        <translation>条件不同</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>about {seconds} s left</source>
+        <translation>约剩 {seconds} 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>about {minutes} min {seconds} s left</source>
+        <translation>约剩 {minutes} 分 {seconds} 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>about {minutes} min left</source>
+        <translation>约剩 {minutes} 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>about {hours} h {minutes} min left</source>
+        <translation>约剩 {hours} 小时 {minutes} 分钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{size} (would be {dense})</source>
+        <translation>{size}（实际将占 {dense}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{size} (quantized)</source>
+        <translation>{size}（量化）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{size} ({layout}; dense {dense})</source>
+        <translation>{size}（{layout}；稠密时 {dense}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (+ {size} on meta, not allocated)</source>
+        <translation>（另有 {size} 在 meta 上，未分配）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} (1 tensor)</source>
+        <translation>{device}（1 个张量）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} ({count} tensors)</source>
+        <translation>{device}（{count} 个张量）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The model is split across devices: {where}. A forward pass fails with &apos;Expected all tensors to be on the same device&apos; until it is moved as a whole.</source>
+        <translation>模型分散在多个设备上：{where}。在整体移动之前，前向传播会失败并报错 &apos;Expected all tensors to be on the same device&apos;。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The optimizer&apos;s state stayed on {state} while the model is on {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; the next optimizer.step() fails or mixes devices. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
+        <translation>模型在 {model} 上，而优化器状态仍留在 {state} 上：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；下一次 optimizer.step() 会失败或混用设备。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The optimizer&apos;s state stayed on {state} while the model is on {model}: 1 optimizer-state tensor ({names}). Module.to() does not move optimizer state; the next optimizer.step() fails or mixes devices. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
+        <translation>模型在 {model} 上，而优化器状态仍留在 {state} 上：1 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；下一次 optimizer.step() 会失败或混用设备。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; the next optimizer.step() fails or mixes devices. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
+        <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；下一次 optimizer.step() 会失败或混用设备。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: 1 optimizer-state tensor ({names}). Module.to() does not move optimizer state; the next optimizer.step() fails or mixes devices. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
+        <translation>模型是 {model}，而优化器状态仍是 {state}：1 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；下一次 optimizer.step() 会失败或混用设备。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} buffers ({names}) are not on {device} with the parameters.</source>
+        <translation>{count} 个缓冲区（{names}）不在参数所在的 {device} 上。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1 buffer ({names}) is not on {device} with the parameters.</source>
+        <translation>1 个缓冲区（{names}）不在参数所在的 {device} 上。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>noisy: p95 is {factor} the median; results may not be repeatable</source>
+        <translation>波动大：p95 是中位数的 {factor}；结果可能无法复现</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>noisy: the middle half of the samples spans {share} of the median; results may not be repeatable</source>
+        <translation>波动大：中间一半样本的跨度达中位数的 {share}；结果可能无法复现</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>noisy: the median is only known to ±{share}; results may not be repeatable</source>
+        <translation>波动大：中位数只能确定到 ±{share}；结果可能无法复现</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} is not a device name (try cpu, cuda, cuda:0, mps or xpu)</source>
+        <translation>{device} 不是设备名（可以试试 cpu、cuda、cuda:0、mps 或 xpu）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} is not a device to fit a model on (try cpu, cuda, mps or xpu)</source>
+        <translation>{device} 不是可以估算模型的设备（可以试试 cpu、cuda、mps 或 xpu）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no such index</source>
+        <translation>没有这个编号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} is not present here ({reason}): the estimate uses the CPU&apos;s layout (no allocator rounding), and nothing is measured</source>
+        <translation>{device} 不在本机（{reason}）：估算采用 CPU 的内存布局（不按分配器取整），也不做实测</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no input: activations are not estimated (give an input shape)</source>
+        <translation>没有输入：不估算激活值（请给出输入形状）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a forward pass holds no gradients or optimizer state: both are 0 in forward mode</source>
+        <translation>前向传播不持有梯度和优化器状态：在 forward 模式下两者都为 0</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>recurrent layers: the fused RNN kernels&apos; workspace (oneDNN on the CPU, cuDNN on CUDA) is not in the estimate, so a real step can peak higher (on the CPU an LSTM measured 1.5x in train-step; with torch.backends.mkldnn disabled they agree)</source>
+        <translation>循环层：融合 RNN 内核的工作区（CPU 上的 oneDNN、CUDA 上的 cuDNN）不在估算之内，所以真实的一步峰值可能更高（在 CPU 上，一个 LSTM 在 train-step 模式下实测为 1.5x；禁用 torch.backends.mkldnn 后两者一致）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fit needs a Python model to copy onto fake tensors, and this is a TorchScript archive: load it from its factory instead</source>
+        <translation>估算需要一个 Python 模型来复制到伪张量上，而这是一个 TorchScript 归档：请改为从它的工厂函数加载</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fit needs a Python model to copy onto fake tensors, and this is an exported program (.pt2): load it from its factory instead</source>
+        <translation>估算需要一个 Python 模型来复制到伪张量上，而这是一个导出的程序（.pt2）：请改为从它的工厂函数加载</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no input</source>
+        <translation>无输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>could not estimate the {mode} on {device} with input {shapes}: {error}</source>
+        <translation>无法估算 {device} 上输入为 {shapes} 的 {mode}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model already lives on {device}: its own tensors are counted as used, so the free memory shown excludes them</source>
+        <translation>模型已经在 {device} 上：它自己的张量计为已用，因此显示的可用内存不包括它们</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} is not present on this machine</source>
+        <translation>本机没有 {device}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not measured (the proof was not asked for)</source>
+        <translation>未实测（没有要求实测验证）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not measured: the estimate says it does not fit</source>
+        <translation>未实测：估算表明放不下</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not measured: a step needs an input (give an input shape)</source>
+        <translation>未实测：一步需要输入（请给出输入形状）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>measuring a real step&apos;s peak is implemented for the CPU and CUDA, not {device_type}</source>
+        <translation>实测一步的峰值只支持 CPU 和 CUDA，不支持 {device_type}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torch.cuda.max_memory_allocated over one real step</source>
+        <translation>torch.cuda.max_memory_allocated，取自一次真实的一步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the profiler recorded no CPU allocations</source>
+        <translation>分析器没有记录到 CPU 上的分配</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU allocations counted by torch.profiler (profile_memory) over one real step</source>
+        <translation>torch.profiler（profile_memory）统计的 CPU 分配，取自一次真实的一步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the real step failed: {error}</source>
+        <translation>真实的一步失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the real step ran out of memory: {error}</source>
+        <translation>真实的一步内存不足：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown optimizer {name}: use one of {choices}</source>
+        <translation>未知的优化器 {name}：请使用 {choices} 之一</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown mode {name}: use forward or train-step</source>
+        <translation>未知的模式 {name}：请使用 forward 或 train-step</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown dtype {name}: use one of {choices}</source>
+        <translation>未知的数据类型 {name}：请使用 {choices} 之一</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{shape} is not an input shape: every size must be a positive whole number</source>
+        <translation>{shape} 不是输入形状：每个维度都必须是正整数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>train-step needs an output that depends on trainable parameters, and this model&apos;s output does not (are all its parameters frozen?)</source>
+        <translation>train-step 需要一个依赖可训练参数的输出，而这个模型的输出不依赖（它的参数是否全部冻结了？）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this model has no parameters requiring grad, so an optimizer has nothing to hold</source>
+        <translation>这个模型没有需要梯度的参数，优化器没有可管理的内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cancelled: the estimate stopped; nothing of the model was touched</source>
+        <translation>已取消：估算已停止；模型未被改动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cancelled: the proof step stopped; its copy of the model was dropped</source>
+        <translation>已取消：实测的一步已停止；它所用的模型副本已丢弃</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warm-up needs at least one call: its cost is reported separately</source>
+        <translation>预热至少需要调用一次：其耗时单独报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>give a number of runs or a minimum time, not both</source>
+        <translation>请给出运行次数或最短时间，不要同时给出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the minimum time must be a positive number of seconds, not {value}</source>
+        <translation>最短时间必须是正的秒数，而不是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the number of runs must be a whole number of at least 1, not {value}</source>
+        <translation>运行次数必须是至少为 1 的整数，而不是 {value}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>train-step needs trainable parameters, and this model has none requiring grad</source>
+        <translation>train-step 需要可训练的参数，而这个模型没有需要梯度的参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a training step needs trainable parameters, and this model has none requiring grad</source>
+        <translation>训练步需要可训练的参数，而这个模型没有需要梯度的参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>could not create inputs {shapes} ({dtype}) on {device}: {error}</source>
+        <translation>无法在 {device} 上创建输入 {shapes}（{dtype}）：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this model brings no example input: give an input shape (--input-shape 1,3,224,224 on the command line, or the input-shape field in the window)</source>
+        <translation>这个模型没有自带示例输入：请给出输入形状（命令行用 --input-shape 1,3,224,224，或在窗口的输入形状栏中填写）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model&apos;s {what} failed on an input of shape {shapes}: {error}{hint}</source>
+        <translation>模型的{what}在形状为 {shapes} 的输入上失败：{error}{hint}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model&apos;s {what} failed on an input of shapes {shapes}: {error}{hint}</source>
+        <translation>模型的{what}在形状为 {shapes} 的输入上失败：{error}{hint}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (the model expects the last dimension to be {wanted}, not {got})</source>
+        <translation>（模型期望最后一维为 {wanted}，而不是 {got}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (the model takes {count} more input(s), {names}: separate inputs with &apos;;&apos;, e.g. 10,32,512; 20,32,512)</source>
+        <translation>（模型还需要 {count} 个输入，{names}：多个输入之间用 &apos;;&apos; 分隔，例如 10,32,512; 20,32,512）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (the forward takes {count} input(s))</source>
+        <translation>（forward 接受 {count} 个输入）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>forward pass</source>
+        <translation>前向传播</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>training step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(no tensor)</source>
+        <translation>（无张量）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ran out of memory on {device} during the {what} with input shape {shapes}: try a smaller input shape or another device</source>
+        <translation>{device} 在{what}中内存不足（输入形状 {shapes}）：请尝试更小的输入形状或换一个设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ran out of memory on {device} during the {what} with input shapes {shapes}: try a smaller input shape or another device</source>
+        <translation>{device} 在{what}中内存不足（输入形状 {shapes}）：请尝试更小的输入形状或换一个设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the {what} failed on {device}: {error}</source>
+        <translation>{what}在 {device} 上失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the per-module forward failed on {device} with input {shapes}: {error}</source>
+        <translation>逐模块前向传播在 {device} 上失败，输入为 {shapes}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>benchmark cancelled during warm-up; the model is unchanged</source>
+        <translation>基准测试在预热时被取消；模型未变</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>benchmark cancelled after {samples} samples; the model is unchanged</source>
+        <translation>基准测试在 {samples} 个样本后被取消；模型未变</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per-module timing cancelled after {samples} samples; the model is unchanged</source>
+        <translation>逐模块计时在 {samples} 个样本后被取消；模型未变</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>train-step needs a second copy of the model and it does not fit in memory</source>
+        <translation>train-step 需要模型的第二份副本，而内存放不下</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>train-step works on a copy of the model, and this model cannot be copied: {error}</source>
+        <translation>train-step 在模型的副本上运行，而这个模型无法复制：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>inputs of shapes {shapes}</source>
+        <translation>输入形状为 {shapes}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{runs} runs asked for: capped at {cap} samples per measurement</source>
+        <translation>要求运行 {runs} 次：每次测量最多 {cap} 个样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a minimum time of {seconds} s asked for: capped at {cap} s per measurement</source>
+        <translation>要求最短时间 {seconds} 秒：每次测量最多 {cap} 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped at the cap of {cap} samples after {seconds} s, before the minimum time of {min_time} s was reached</source>
+        <translation>在 {seconds} 秒后达到 {cap} 个样本的上限而停止，尚未达到 {min_time} 秒的最短时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>stopped after {runs} of {of} runs: the cap of {cap} s per measurement was reached</source>
+        <translation>运行 {runs}/{of} 次后停止：达到了每次测量 {cap} 秒的上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>model.{method}() does not apply to an exported program: an exported program runs in the mode it was exported in</source>
+        <translation>model.{method}() 不适用于导出的程序：导出的程序以导出时的模式运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>model.{method}() is not supported by this model: it ran in the mode it is in</source>
+        <translation>这个模型不支持 model.{method}()：它以当前所处的模式运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model has no optimizer: train-step used SGD(lr=0.01) on a copy of the model</source>
+        <translation>模型没有优化器：train-step 在模型副本上使用了 SGD(lr=0.01)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>train-step ran {optimizer} on a copy of the model and its state</source>
+        <translation>train-step 在模型及其状态的副本上运行了 {optimizer}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model had no optimizer: it now has {optimizer}</source>
+        <translation>模型原本没有优化器：现在有了 {optimizer}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a TorchScript module runs its submodules inside the script: only the whole model is timed</source>
+        <translation>TorchScript 模块在脚本内部运行其子模块：只对整个模型计时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} modules never ran as modules in this forward (a fused fast path or a forward that calls their weights directly): they have no row</source>
+        <translation>{count} 个模块在这次前向传播中没有作为模块运行（融合的快速路径，或 forward 直接调用了它们的权重）：它们没有对应的行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>empty model spec: give &apos;example&apos;, a model file, or module:factory</source>
+        <translation>模型描述为空：请给出 &apos;example&apos;、一个模型文件或 module:factory</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a Python file needs the name of its factory after a colon, e.g. {example}</source>
+        <translation>Python 文件需要在冒号后写出工厂函数的名字，例如 {example}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no such file: {path} (to name a factory, write module:factory, e.g. torch.nn:Identity)</source>
+        <translation>没有这个文件：{path}（要指定工厂函数，请写成 module:factory，例如 torch.nn:Identity）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{spec} is a file, not a factory: an architecture is given as package.module:factory or path/to/file.py:factory</source>
+        <translation>{spec} 是一个文件，不是工厂函数：架构应写成 package.module:factory 或 path/to/file.py:factory</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} holds only weights (a state dict of {count} entries); say which model they belong to with an architecture spec such as mypackage.models:make_model or path/to/model.py:Net</source>
+        <translation>{path} 只包含权重（一个有 {count} 项的 state dict）；请用架构描述说明它们属于哪个模型，例如 mypackage.models:make_model 或 path/to/model.py:Net</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no module named {module} (from spec {spec}){hint}</source>
+        <translation>没有名为 {module} 的模块（来自描述 {spec}）{hint}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; to use the file {path}, write {spec}</source>
+        <translation>；要使用文件 {path}，请写 {spec}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>importing {module} (from spec {spec}) failed: {error}</source>
+        <translation>导入 {module}（来自描述 {spec}）失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no such file: {path} (from spec {spec})</source>
+        <translation>没有这个文件：{path}（来自描述 {spec}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot import {path} as Python (from spec {spec})</source>
+        <translation>无法将 {path} 作为 Python 导入（来自描述 {spec}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>running {path} (from spec {spec}) failed: {error}</source>
+        <translation>运行 {path}（来自描述 {spec}）失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{owner} has no attribute {attribute} (from spec {spec})</source>
+        <translation>{owner} 没有属性 {attribute}（来自描述 {spec}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{spec} names {value}, not a factory function or an nn.Module class</source>
+        <translation>{spec} 指向的是{value}，不是工厂函数或 nn.Module 类</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>factory {spec} raised {error}{hint}</source>
+        <translation>工厂函数 {spec} 抛出了 {error}{hint}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; a class that needs arguments must be built by a factory function</source>
+        <translation>；需要参数的类必须通过工厂函数构建</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>factory {spec} returned {value}, not an nn.Module or a (module, example_input) pair</source>
+        <translation>工厂函数 {spec} 返回了{value}，不是 nn.Module，也不是 (module, example_input) 二元组</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>factory {spec} returned {value} as example input; expected a tensor or a tuple of tensors</source>
+        <translation>工厂函数 {spec} 返回了{value}作为示例输入；应为一个张量或张量元组</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a {type}</source>
+        <translation>一个 {type}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>an {type}</source>
+        <translation>一个 {type}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a {type} of {count} items</source>
+        <translation>一个含 {count} 项的 {type}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>an {type} of {count} items</source>
+        <translation>一个含 {count} 项的 {type}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no such file: {path}</source>
+        <translation>没有这个文件：{path}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is a folder; give the model file inside it</source>
+        <translation>{path} 是一个文件夹；请给出其中的模型文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is not a regular file (a device, pipe or socket); give a model file</source>
+        <translation>{path} 不是普通文件（而是设备、管道或套接字）；请给出一个模型文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read {path}: {error}</source>
+        <translation>无法读取 {path}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is an AOTInductor package of compiled code, which this app does not run; open the torch.export .pt2 file or the model&apos;s factory instead</source>
+        <translation>{path} 是一个编译代码的 AOTInductor 包，本应用不运行它；请改为打开 torch.export 的 .pt2 文件或模型的工厂函数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a complete PyTorch checkpoint: {path} ({reason})</source>
+        <translation>不是完整的 PyTorch 检查点：{path}（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its safetensors header is damaged</source>
+        <translation>它的 safetensors 文件头已损坏</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its content is in no format PyTorch writes</source>
+        <translation>它的内容不是 PyTorch 写出的任何格式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is cut short: the index at the end of its archive is missing</source>
+        <translation>它被截断了：归档末尾的索引缺失</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is a zip archive, but not one PyTorch wrote</source>
+        <translation>它是一个 zip 归档，但不是 PyTorch 写出的</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the TorchScript archive could not be read: {error}</source>
+        <translation>无法读取该 TorchScript 归档：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its pickle is damaged: {error}</source>
+        <translation>它的 pickle 已损坏：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>could not load the exported program {path}: {error}</source>
+        <translation>无法加载导出的程序 {path}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reading .safetensors files needs the safetensors package: pip install safetensors</source>
+        <translation>读取 .safetensors 文件需要 safetensors 包：pip install safetensors</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not a complete safetensors file: {path} ({error})</source>
+        <translation>不是完整的 safetensors 文件：{path}（{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} holds {value}, not a model or a state dict</source>
+        <translation>{path} 包含的是{value}，不是模型或 state dict</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} needs Python code that cannot be imported here: {error}; install or put on PYTHONPATH the package that defines the model</source>
+        <translation>{path} 需要的 Python 代码在这里无法导入：{error}；请安装定义该模型的包，或将其加入 PYTHONPATH</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>could not load {path}: {error}</source>
+        <translation>无法加载 {path}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refused to load {path}: {reason} ({wanted}); none of it has run. If you trust this file, load it with --trust (CLI) or confirm in the GUI</source>
+        <translation>已拒绝加载 {path}：{reason}（{wanted}）；其中任何代码都没有运行。如果你信任这个文件，请用 --trust（命令行）加载，或在图形界面中确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>refused to load {path}: it is written in a way that safe (weights-only) loading does not read, so loading it could run code. If you trust this file, load it with --trust (CLI) or confirm in the GUI</source>
+        <translation>已拒绝加载 {path}：它的写法无法用安全（仅权重）方式读取，因此加载它可能会运行代码。如果你信任这个文件，请用 --trust（命令行）加载，或在图形界面中确认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loading it would run code it names</source>
+        <translation>加载它会运行其中指定的代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loading it would run code or touch files</source>
+        <translation>加载它会运行代码或访问文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the weights in {path} do not fit {architecture}: {error}</source>
+        <translation>{path} 中的权重与 {architecture} 不匹配：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the weights in {path} do not fit {architecture} ({module}): {problems}</source>
+        <translation>{path} 中的权重与 {architecture}（{module}）不匹配：{problems}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>missing keys: {keys}</source>
+        <translation>缺少的键：{keys}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unexpected keys: {keys}</source>
+        <translation>多余的键：{keys}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shape mismatches: {keys}</source>
+        <translation>形状不匹配：{keys}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{key} {file} in file vs {model} in model</source>
+        <translation>{key} 在文件中为 {file}，在模型中为 {model}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>model taken from the checkpoint&apos;s {key} entry</source>
+        <translation>模型取自检查点的 {key} 项</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>also in the checkpoint, not used: {keys}</source>
+        <translation>检查点中还有以下内容，未使用：{keys}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>weights from {path} loaded into {module} built by {architecture}</source>
+        <translation>来自 {path} 的权重已加载到由 {architecture} 构建的 {module} 中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tied weights filled from their twins: {names}</source>
+        <translation>共享权重已从其对应权重填充：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>key prefix {prefix} removed (saved from a wrapped model)</source>
+        <translation>已去掉键前缀 {prefix}（保存自包装过的模型）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the input shape is empty: give sizes separated by commas, e.g. 1,3,224,224, or 10,32,512; 20,32,512 for two inputs</source>
+        <translation>输入形状为空：请给出用逗号分隔的各维大小，例如 1,3,224,224；两个输入则写 10,32,512; 20,32,512</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{shape} is not an input shape: give whole numbers separated by commas, e.g. 1,3,224,224, or 10,32,512; 20,32,512 for two inputs</source>
+        <translation>{shape} 不是输入形状：请给出用逗号分隔的整数，例如 1,3,224,224；两个输入则写 10,32,512; 20,32,512</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{shape} is not an input shape: it has more elements than any tensor can hold (2^63 - 1)</source>
+        <translation>{shape} 不是输入形状：它的元素数超过了任何张量所能容纳的上限（2^63 - 1）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{text} has an empty input between two &apos;;&apos;</source>
+        <translation>{text} 的两个 &apos;;&apos; 之间有一个空输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>input {number} ({part}) names no dtype after &apos;:&apos;: use one of {choices}</source>
+        <translation>输入 {number}（{part}）在 &apos;:&apos; 后没有写数据类型：请使用 {choices} 之一</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{dtype} is not an input dtype: use one of {choices}</source>
+        <translation>{dtype} 不是输入的数据类型：请使用 {choices} 之一</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no input given: e.g. 1,3,224,224, or 10,32,512; 20,32,512 for two inputs</source>
+        <translation>没有给出输入：例如 1,3,224,224；两个输入则写 10,32,512; 20,32,512</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no model is loaded yet (open one with File › Open model…)</source>
+        <translation>尚未加载模型（请通过 文件 › 打开模型… 打开一个）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{folder} is not a folder</source>
+        <translation>{folder} 不是文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is a folder, give a file name in it</source>
+        <translation>这是一个文件夹，请在其中给出文件名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+14"/>
+        <source>it is not a regular file</source>
+        <translation>它不是普通文件</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>the file exists and is read-only</source>
+        <translation>文件已存在且为只读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot save a report as {name}: the file name must end in {suffixes}</source>
+        <translation>无法将报告保存为 {name}：文件名必须以 {suffixes} 结尾</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>could not write the report to {path}: {reason}</source>
+        <translation>无法将报告写入 {path}：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the folder {folder} does not exist</source>
+        <translation>文件夹 {folder} 不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is a folder</source>
+        <translation>{path} 是一个文件夹</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no permission to write in {folder}</source>
+        <translation>没有在 {folder} 中写入的权限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{folder} is on a read-only file system</source>
+        <translation>{folder} 位于只读文件系统上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is a folder, not a report</source>
+        <translation>{path} 是一个文件夹，不是报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no report at {path}: the file does not exist</source>
+        <translation>{path} 处没有报告：文件不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>could not read {path}: {error}</source>
+        <translation>无法读取 {path}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is not a timing report: {why}</source>
+        <translation>{path} 不是计时报告：{why}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is not a timing report: {why} (only .json reports can be opened again)</source>
+        <translation>{path} 不是计时报告：{why}（只有 .json 报告可以再次打开）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it is {size}, more than the {limit} a report can be</source>
+        <translation>它有 {size}，超过了报告的上限 {limit}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is more than the {limit} a report can be</source>
+        <translation>它超过了报告的上限 {limit}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not a text file</source>
+        <translation>它不是文本文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is not JSON</source>
+        <translation>它不是 JSON</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it holds a number too long to read</source>
+        <translation>它包含一个过长而无法读取的数字</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is nested too deeply</source>
+        <translation>它的嵌套层级太深</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it has no schema_version</source>
+        <translation>它没有 schema_version</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>its schema_version {version} is not a positive whole number</source>
+        <translation>它的 schema_version {version} 不是正整数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} was written by a newer torch-device-inspector (report schema {version}; this version reads up to {supported}): update torch-device-inspector to open it</source>
+        <translation>{path} 由更新版本的 torch-device-inspector 写出（报告 schema {version}；本版本最多读取 {supported}）：请更新 torch-device-inspector 后再打开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it lacks {keys}</source>
+        <translation>它缺少 {keys}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is not a valid timing report: {error}</source>
+        <translation>{path} 不是有效的计时报告：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this PyTorch build has no CUDA support ({build})</source>
+        <translation>此 PyTorch 构建不支持 CUDA（{build}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PyTorch has CUDA support but sees no CUDA device (check the NVIDIA driver and CUDA_VISIBLE_DEVICES)</source>
+        <translation>PyTorch 支持 CUDA，但看不到任何 CUDA 设备（请检查 NVIDIA 驱动和 CUDA_VISIBLE_DEVICES）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this PyTorch build has no MPS (Apple GPU) support ({build})</source>
+        <translation>此 PyTorch 构建不支持 MPS（Apple GPU）（{build}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MPS is built in but not available (needs macOS 12.3+ on Apple silicon)</source>
+        <translation>MPS 已内置但不可用（需要 Apple 芯片上的 macOS 12.3+）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no Intel XPU is available to this PyTorch build ({build})</source>
+        <translation>此 PyTorch 构建没有可用的 Intel XPU（{build}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown device type {type} (expected one of {choices})</source>
+        <translation>未知的设备类型 {type}（应为 {choices} 之一）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} is not available: {reason}</source>
+        <translation>{device} 不可用：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} does not exist: this machine has {count} {type} devices ({present})</source>
+        <translation>{device} 不存在：本机有 {count} 个 {type} 设备（{present}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} does not exist: this machine has 1 {type} device ({present})</source>
+        <translation>{device} 不存在：本机有 1 个 {type} 设备（{present}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is not a dtype a model can be cast to (use one of {choices}; bf16, fp16, fp32, fp64 also work)</source>
+        <translation>{name} 不是模型可以转换成的数据类型（请使用 {choices} 之一；bf16、fp16、fp32、fp64 也可以）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{method} is not a move method (use one of {choices})</source>
+        <translation>{method} 不是移动方法（请使用 {choices} 之一）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>model.{method}() keeps dtypes; use the &apos;to&apos; method to cast to {dtype}</source>
+        <translation>model.{method}() 不改变数据类型；要转换为 {dtype}，请使用 &apos;to&apos; 方法</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>model.to() needs a target device, a dtype, or both</source>
+        <translation>model.to() 需要目标设备、数据类型，或两者都给出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>model.cpu() takes no device (got {device})</source>
+        <translation>model.cpu() 不接受设备参数（收到了 {device}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>model.cuda() takes a CUDA device such as &apos;cuda:1&apos; or &apos;1&apos;, not {device}</source>
+        <translation>model.cuda() 接受的是 CUDA 设备，例如 &apos;cuda:1&apos; 或 &apos;1&apos;，而不是 {device}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{call} needs a CUDA GPU, but {reason}; prefer model.to(device) with device = torch.device(&quot;cuda:0&quot; if torch.cuda.is_available() else &quot;cpu&quot;): it runs everywhere</source>
+        <translation>{call} 需要 CUDA GPU，但{reason}；建议使用 model.to(device)，其中 device = torch.device(&quot;cuda:0&quot; if torch.cuda.is_available() else &quot;cpu&quot;)：它在任何机器上都能运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{call} failed: {error}; prefer model.to(device) with device = torch.device(&quot;cuda:0&quot; if torch.cuda.is_available() else &quot;cpu&quot;): it runs everywhere</source>
+        <translation>{call} 失败：{error}；建议使用 model.to(device)，其中 device = torch.device(&quot;cuda:0&quot; if torch.cuda.is_available() else &quot;cpu&quot;)：它在任何机器上都能运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pinned ignored: pinned host memory only speeds host-to-CUDA copies, and a dtype cast stays on its device</source>
+        <translation>已忽略 pinned：锁页主机内存只能加快主机到 CUDA 的复制，而数据类型转换留在原设备上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pinned ignored: pinned host memory only speeds host-to-CUDA copies, and the target is {device}</source>
+        <translation>已忽略 pinned：锁页主机内存只能加快主机到 CUDA 的复制，而目标是 {device}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the move was cancelled; the model is as it was before</source>
+        <translation>移动已取消；模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{call} refused: the model has quantized modules whose packed weights Module.to() does not move, so it would be split across devices; quantized modules run on the CPU</source>
+        <translation>已拒绝 {call}：模型含有量化模块，其打包的权重不会被 Module.to() 移动，模型会因此分散在多个设备上；量化模块在 CPU 上运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>out of memory on {device}: {call} needed {needed} there but only {free} was free; the model is as it was before</source>
+        <translation>{device} 上内存不足：{call} 在那里需要 {needed}，但只有 {free} 可用；模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>out of memory on {device}: {call} needed {needed} there but an unknown amount was free; the model is as it was before</source>
+        <translation>{device} 上内存不足：{call} 在那里需要 {needed}，但可用内存未知；模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{call} failed: {error}; the model is as it was before</source>
+        <translation>{call} 失败：{error}；模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it was cancelled</source>
+        <translation>已被取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{call} failed ({reason}) and the rollback could not restore the model ({error}): load it again before using it</source>
+        <translation>{call} 失败（{reason}），且回滚无法恢复模型（{error}）：请重新加载后再使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model was restored, but freeing the target&apos;s memory afterwards failed ({problems}): the device may be unusable until the program restarts</source>
+        <translation>模型已恢复，但之后释放目标设备的内存失败（{problems}）：在程序重启之前，该设备可能无法使用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing was pinned: no tensor was on the host</source>
+        <translation>没有锁页任何内存：没有张量在主机上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>first use of {device} by this process: the time includes creating its CUDA context</source>
+        <translation>本进程首次使用 {device}：耗时包括创建其 CUDA 上下文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{value} is not a device (use a GPU index such as 0, or cpu, cuda:1, mps, xpu:0, meta)</source>
+        <translation>{value} 不是设备（请使用 GPU 编号如 0，或 cpu、cuda:1、mps、xpu:0、meta）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{value} is not a GPU index (indices start at 0)</source>
+        <translation>{value} 不是 GPU 编号（编号从 0 开始）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&apos;disk&apos; (accelerate&apos;s offload to disk) cannot be applied here: map those modules to cpu or meta</source>
+        <translation>&apos;disk&apos;（accelerate 的磁盘卸载）在这里无法应用：请把这些模块映射到 cpu 或 meta</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{value} is not a device name</source>
+        <translation>{value} 不是设备名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
+        <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{value} is a device type this app does not place on (use {choices})</source>
+        <translation>{value} 是本应用不能放置张量的设备类型（请使用 {choices}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>max_memory for {device} is {value}, not a size (bytes, or text such as 10GiB)</source>
+        <translation>{device} 的 max_memory 为 {value}，不是大小（字节数，或 10GiB 这样的文本）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>max_memory must map devices to sizes</source>
+        <translation>max_memory 必须是设备到大小的映射</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a device map is a JSON object of module name -&gt; device, e.g. {{&quot;encoder&quot;: 0, &quot;decoder&quot;: &quot;cpu&quot;}}</source>
+        <translation>设备映射是一个从模块名到设备的 JSON 对象，例如 {{&quot;encoder&quot;: 0, &quot;decoder&quot;: &quot;cpu&quot;}}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the device map is empty: it names no module</source>
+        <translation>设备映射为空：没有列出任何模块</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is not a module name</source>
+        <translation>{name} 不是模块名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>device map entry {name}: {error}</source>
+        <translation>设备映射项 {name}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no device map at {path}: the file does not exist</source>
+        <translation>{path} 处没有设备映射：文件不存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is a folder, not a device map</source>
+        <translation>{path} 是一个文件夹，不是设备映射</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>could not read the device map {path}: {error}</source>
+        <translation>无法读取设备映射 {path}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is larger than {limit}: not a device map</source>
+        <translation>{path} 大于 {limit}：不是设备映射</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is not a device map: it is not UTF-8 text</source>
+        <translation>{path} 不是设备映射：它不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is not a device map: it is not JSON</source>
+        <translation>{path} 不是设备映射：它不是 JSON</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is not a device map: it is not JSON (line {line})</source>
+        <translation>{path} 不是设备映射：它不是 JSON（第 {line} 行）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the device map names {name}{more}, which is no module or tensor of the model{hint}</source>
+        <translation>设备映射列出的 {name}{more} 不是模型中的模块或张量{hint}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> and {count} more</source>
+        <translation> 及另外 {count} 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (its modules are named like {names})</source>
+        <translation>（它的模块名类似 {names}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is tied to a weight the map put on {device}, but its own entry says {target}: it stays on {device}</source>
+        <translation>{name} 与映射放在 {device} 上的权重共享，但它自己的映射项是 {target}：它留在 {device} 上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>out of memory while applying the device map ({error}); the model is as it was before</source>
+        <translation>应用设备映射时内存不足（{error}）；模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{message}; the model is as it was before</source>
+        <translation>{message}；模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>applying the device map failed: {error} (the model&apos;s tensors are on the meta device and hold no values: load its weights first, e.g. load_state_dict(..., assign=True)); the model is as it was before</source>
+        <translation>应用设备映射失败：{error}（模型的张量在 meta 设备上，没有数值：请先加载其权重，例如 load_state_dict(..., assign=True)）；模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>applying the device map failed: {error}; the model is as it was before</source>
+        <translation>应用设备映射失败：{error}；模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} are on {spill}: the budget for {device} ({budget} in max_memory) was used up ({placed} placed there)</source>
+        <translation>{names} 在 {spill} 上：{device} 的预算（max_memory 中为 {budget}）已用完（已放置 {placed}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} is on {spill}: the budget for {device} ({budget} in max_memory) was used up ({placed} placed there)</source>
+        <translation>{names} 在 {spill} 上：{device} 的预算（max_memory 中为 {budget}）已用完（已放置 {placed}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} are on {spill} ({size}), though {device} has {free} free: the map, not the memory, put them there (no max_memory in the file says why)</source>
+        <translation>{names} 在 {spill} 上（{size}），尽管 {device} 还有 {free} 可用：是映射而不是内存把它们放在那里（文件中没有 max_memory 说明原因）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} is on {spill} ({size}), though {device} has {free} free: the map, not the memory, put them there (no max_memory in the file says why)</source>
+        <translation>{names} 在 {spill} 上（{size}），尽管 {device} 还有 {free} 可用：是映射而不是内存把它放在那里（文件中没有 max_memory 说明原因）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} are on {spill} ({size}) and {device} has only {free} free: forwards through them run there</source>
+        <translation>{names} 在 {spill} 上（{size}），而 {device} 只有 {free} 可用：经过它们的前向传播在那里运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} is on {spill} ({size}) and {device} has only {free} free: forwards through them run there</source>
+        <translation>{names} 在 {spill} 上（{size}），而 {device} 只有 {free} 可用：经过它的前向传播在那里运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} are on {spill} ({size}): forwards through them run there</source>
+        <translation>{names} 在 {spill} 上（{size}）：经过它们的前向传播在那里运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} is on {spill} ({size}): forwards through them run there</source>
+        <translation>{names} 在 {spill} 上（{size}）：经过它的前向传播在那里运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} holds {placed}, more than its budget of {budget} in max_memory</source>
+        <translation>{device} 上有 {placed}，超过了 max_memory 中 {budget} 的预算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} buffers are not in the map and stay where they were: {names}</source>
+        <translation>{count} 个缓冲区不在映射中，留在原处：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1 buffer is not in the map and stays where it was: {names}</source>
+        <translation>1 个缓冲区不在映射中，留在原处：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} tensors are not in the map and stay where they were: {names}</source>
+        <translation>{count} 个张量不在映射中，留在原处：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1 tensor is not in the map and stays where it was: {names}</source>
+        <translation>1 个张量不在映射中，留在原处：{names}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the forward failed under this map: {error}</source>
+        <translation>在此映射下前向传播失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the input is on {source_device} but {target} is on {target_device}: {size} ({count} tensors) cross each forward</source>
+        <translation>输入在 {source_device} 上，而 {target} 在 {target_device} 上：每次前向传播有 {size}（{count} 个张量）跨设备传输</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the input is on {source_device} but {target} is on {target_device}: {size} (1 tensor) cross each forward</source>
+        <translation>输入在 {source_device} 上，而 {target} 在 {target_device} 上：每次前向传播有 {size}（1 个张量）跨设备传输</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{source} on {source_device} hands {size} ({count} tensors) to {target} on {target_device} each forward</source>
+        <translation>每次前向传播，{source_device} 上的 {source} 把 {size}（{count} 个张量）传给 {target_device} 上的 {target}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{source} on {source_device} hands {size} (1 tensor) to {target} on {target_device} each forward</source>
+        <translation>每次前向传播，{source_device} 上的 {source} 把 {size}（1 个张量）传给 {target_device} 上的 {target}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no accelerator is listed: {reason}</source>
+        <translation>未列出加速器：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this PyTorch build targets {backend} devices, which this app does not inspect</source>
+        <translation>此 PyTorch 构建面向 {backend} 设备，本应用不检查这类设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no {backend} device is visible</source>
+        <translation>看不到任何 {backend} 设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} could not be read: {error}</source>
+        <translation>无法读取 {device}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPU utilisation, temperature, power and other processes&apos; memory need the nvml extra ({hint})</source>
+        <translation>GPU 利用率、温度、功耗以及其他进程的显存需要 nvml 扩展（{hint}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NVML figures are missing: NVML could not start ({error})</source>
+        <translation>缺少 NVML 数据：NVML 无法启动（{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NVML does not know the GPU(s) with UUID {uuids}; their NVML figures are missing</source>
+        <translation>NVML 不认识 UUID 为 {uuids} 的 GPU；它们的 NVML 数据缺失</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU cores</source>
+        <translation>CPU 核心数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU threads</source>
+        <translation>CPU 线程数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PyTorch threads</source>
+        <translation>PyTorch 线程数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>System memory</source>
+        <translation>系统内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU huge pages</source>
+        <translation>CPU 大页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Class</source>
+        <translation>类</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dtypes</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot read the command {command}: {error}</source>
+        <translation>无法解析命令 {command}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the command to start the agent is empty</source>
+        <translation>启动代理的命令为空</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot start {program}: {error}</source>
+        <translation>无法启动 {program}：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no answer from the agent to {op} within {seconds} s</source>
+        <translation>代理在 {seconds} 秒内没有回应 {op}</translation>
+    </message>
+</context>
+<context>
+    <name>DevicesPanel</name>
+    <message>
+        <location filename="../../inspector/gui/panels/devices.py" line="+43"/>
+        <source>cores</source>
+        <extracomment>Item-data role carrying (used, total) bytes for the memory bar delegate. Item-data role carrying the device id of a row. The words for core&apos;s device details (``DeviceSnapshot.details`` keys) in the row&apos;s tooltip; a key not listed shows as it is, its underscores as spaces.</extracomment>
+        <translation>核心数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>physical cores</source>
+        <translation>物理核心数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torch threads</source>
+        <translation>torch 线程数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>vector capability</source>
+        <translation>向量指令集</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compute capability</source>
+        <translation>计算能力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>multiprocessors</source>
+        <translation>多处理器数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>memory source</source>
+        <translation>内存数据来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>driver version</source>
+        <translation>驱动版本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>driver allocated bytes</source>
+        <translation>驱动已分配字节数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unified memory</source>
+        <translation>统一内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>recommended max bytes</source>
+        <translation>建议最大字节数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>max compute units</source>
+        <translation>最大计算单元数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPU EU count</source>
+        <translation>GPU EU 数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>platform name</source>
+        <translation>平台名称</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Memory used / total</source>
+        <translation>已用 / 总计内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This process</source>
+        <translation>本进程</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>memory used: %1</source>
+        <translation>已用内存：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>this process (RSS): %1</source>
+        <translation>本进程（RSS）：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>allocated by this process: %1</source>
+        <translation>本进程已分配：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>reserved by this process: %1</source>
+        <translation>本进程已保留：%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Dialogs</name>
+    <message>
+        <location filename="../../inspector/gui/dialogs.py" line="+262"/>
+        <source>Trust this file?</source>
+        <translation>信任此文件？</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 needs to run code to load.</source>
+        <translation>%1 需要运行代码才能加载。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>It asks for: %1.</source>
+        <translation>它要求使用：%1。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Loading it runs that code with your permissions. Only trust files you made yourself or got from a source you trust.</source>
+        <translation>加载它会以你的权限运行这些代码。只信任你自己制作的文件，或来自你信任的来源的文件。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Load this file anyway?</source>
+        <translation>仍然加载此文件？</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Trust and load</source>
+        <translation>信任并加载</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Don&apos;t load</source>
+        <translation>不加载</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1: where every tensor of a PyTorch model lives, what a move costs, and how fast the model runs on each device.</source>
+        <translation>%1：PyTorch 模型的每个张量位于何处，一次移动的代价是多少，以及模型在每个设备上运行得有多快。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>About Torch Device Inspector</source>
+        <translation>关于 Torch Device Inspector</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Run one training step?</source>
+        <translation>运行一次训练步？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This runs one real forward, backward and optimizer step on your model: its weights change, and its gradients and optimizer state appear in the tree.
+
+The loss is the sum of the outputs; the input is the model&apos;s own example input, or the input shape you entered.</source>
+        <translation>这会在你的模型上真实执行一次前向传播、反向传播和优化器更新：权重会改变，梯度和优化器状态会出现在树中。
+
+损失为输出之和；输入是模型自带的示例输入，或你填写的输入形状。</translation>
+    </message>
+</context>
+<context>
+    <name>Dispatcher</name>
+    <message>
+        <location filename="../../inspector/gui/commands.py" line="+71"/>
+        <source>Busy: wait for the %1 to finish, or cancel it</source>
+        <translation>忙碌：请等待%1完成，或取消它</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorBanner</name>
+    <message>
+        <location filename="../../inspector/gui/panels/error_banner.py" line="+36"/>
+        <source>Device not available</source>
+        <extracomment>Headings per failure kind; anything else is just &quot;Error&quot;.</extracomment>
+        <translation>设备不可用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Out of memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Input problem</source>
+        <translation>输入有误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Could not load the model</source>
+        <translation>无法加载模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Could not load the model: its architecture is needed</source>
+        <translation>无法加载模型：需要提供它的结构</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>File not loaded: it needs to run code</source>
+        <translation>未加载文件：它需要运行代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Connection to the server lost</source>
+        <translation>与服务器的连接已断开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show or hide the technical details</source>
+        <translation>显示或隐藏技术细节</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Hide this message (it stays in the history)</source>
+        <translation>隐藏此消息（它仍保留在历史记录中）</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+</context>
+<context>
+    <name>Exporter</name>
+    <message>
+        <location filename="../../inspector/gui/plots/svg_export.py" line="+33"/>
+        <source>SVG, drawn by Qt (use this if the other SVG entry fails)</source>
+        <extracomment>The last pyqtgraph release whose SVGExporter cannot read Qt&apos;s close-path command. pyqtgraph&apos;s Export dialog shows ``translate(&quot;Exporter&quot;, Name)``.</extracomment>
+        <translation>SVG，由 Qt 绘制（另一个 SVG 选项失败时请用此项）</translation>
+    </message>
+</context>
+<context>
+    <name>FitDialog</name>
+    <message>
+        <location filename="../../inspector/gui/fit_dialog.py" line="+43"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Estimated peak</source>
+        <translation>估计峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Free</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+261"/>
+        <source>Fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <location line="-260"/>
+        <source>Margin</source>
+        <translation>余量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measured peak</source>
+        <translation>实测峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measured / estimated</source>
+        <translation>实测 / 估计</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>model&apos;s dtype</source>
+        <extracomment>The choices (shown text, data): the texts translated where shown, dtype names as they are.</extracomment>
+        <translation>模型的数据类型</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>train step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>forward</source>
+        <translation>前向传播</translation>
+    </message>
+    <message>
+        <location line="+95"/>
+        <source>Will it fit?</source>
+        <translation>放得下吗？</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the model&apos;s example input</source>
+        <translation>模型的示例输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>e.g. 1,3,224,224; several inputs separated by &apos;;&apos;, each may name a dtype (8,128:int64)</source>
+        <translation>例如 1,3,224,224；多个输入用 &apos;;&apos; 分隔，每个输入可指定数据类型（8,128:int64）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>prove it: run one real step where it fits</source>
+        <translation>验证：在放得下的设备上真实运行一步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Estimate</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop the estimate or the proof now (the model is never touched)</source>
+        <translation>立即停止估算或验证（模型不会被改动）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Input shape</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: measured peak — %2</source>
+        <translation>%1：实测峰值 — %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Estimating…</source>
+        <translation>正在估算…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Choose the step, then Estimate: nothing is allocated for the estimate.</source>
+        <translation>先选择步骤，再点“估算”：估算不会分配任何内存。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>No device could be estimated.</source>
+        <translation>没有设备能完成估算。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no input</source>
+        <translation>无输入</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One %1 in %2 with optimizer %3, input %4: estimated without allocating (FakeTensorMode + MemTracker) in %5 s.</source>
+        <translation>一次%1，数据类型 %2，优化器 %3，输入 %4：不分配内存完成估算（FakeTensorMode + MemTracker），用时 %5 s。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>NO</source>
+        <translation>否</translation>
+    </message>
+</context>
+<context>
+    <name>FitFlow</name>
+    <message>
+        <location filename="../../inspector/gui/fit_flow.py" line="+60"/>
+        <source>will it fit? %1</source>
+        <translation>放得下吗？%1</translation>
+    </message>
+</context>
+<context>
+    <name>HelpPages</name>
+    <message>
+        <location filename="../../inspector/gui/help.py" line="+38"/>
+        <source>No GPU here: see placement, cast dtypes, time on CPU, estimate GPU fit (Help › Getting started)</source>
+        <extracomment>Remembers that the CPU-only note was shown (once per user, not per launch). Short enough for the status bar of a 1024-pixel-wide window (translated where shown).</extracomment>
+        <translation>本机没有 GPU：可查看位置、转换数据类型、在 CPU 上计时、估算 GPU 能否放下（帮助 › 入门）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+166"/>
+        <source>Getting started</source>
+        <extracomment>A page is its blocks: a heading (``&quot;h3&quot;``, ``&quot;h4&quot;``) or paragraph (``&quot;p&quot;``) holding one text, or a list (``&quot;ol&quot;``, ``&quot;ul&quot;``) holding one text per item. Each text is marked for translation (context &quot;HelpPages&quot;, inline markup included) and translated when the page is shown, so the HTML around the texts is the same in every language.</extracomment>
+        <translation>入门</translation>
+    </message>
+    <message>
+        <location line="-165"/>
+        <source>The window opens with the tutorial&apos;s example model (&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;, with an SGD optimizer). Open your own with &lt;b&gt;File › Open model…&lt;/b&gt;: a factory (&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;, &lt;code&gt;torch.nn:Transformer&lt;/code&gt;) or a saved file.</source>
+        <translation>窗口打开时载入教程的示例模型（&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;，带一个 SGD 优化器）。用 &lt;b&gt;文件 › 打开模型…&lt;/b&gt; 打开你自己的模型：一个工厂函数（&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;、&lt;code&gt;torch.nn:Transformer&lt;/code&gt;）或一个已保存的文件。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>On a machine with a GPU</source>
+        <translation>在有 GPU 的机器上</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Look at &lt;b&gt;Devices&lt;/b&gt;: each GPU and how full its memory is.</source>
+        <translation>查看 &lt;b&gt;设备&lt;/b&gt;：每块 GPU 及其显存的占用情况。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pick the GPU as the target and press &lt;b&gt;.to(device)&lt;/b&gt;: every parameter moves, the memory plot shows the bytes arrive, and the Code panel shows the line that does it.</source>
+        <translation>选择 GPU 作为目标，按下 &lt;b&gt;.to(device)&lt;/b&gt;：每个参数都会移动，内存图显示字节的到达，“代码”面板显示完成这一步的那行代码。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Press &lt;b&gt;Benchmark&lt;/b&gt; on the GPU, then &lt;b&gt;.cpu()&lt;/b&gt; and benchmark again: the Latency tab compares the two runs.</source>
+        <translation>在 GPU 上按下 &lt;b&gt;基准测试&lt;/b&gt;，再按 &lt;b&gt;.cpu()&lt;/b&gt; 并再次进行基准测试：“延迟”标签页会比较这两次运行。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;b&gt;Tools › Run one training step&lt;/b&gt;, then move the model: the tree shows the optimizer&apos;s state left behind on the CPU, and the fix.</source>
+        <translation>&lt;b&gt;工具 › 运行一次训练步&lt;/b&gt;，然后移动模型：树中会显示留在 CPU 上的优化器状态，以及修复方法。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>On a machine without a GPU</source>
+        <translation>在没有 GPU 的机器上</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The tree lists every parameter and buffer on &lt;code&gt;cpu&lt;/code&gt;; pick &lt;b&gt;float64&lt;/b&gt; or &lt;b&gt;bfloat16&lt;/b&gt; and press &lt;b&gt;.to(device)&lt;/b&gt; to see sizes change.</source>
+        <translation>树中列出 &lt;code&gt;cpu&lt;/code&gt; 上的每个参数和缓冲区；选择 &lt;b&gt;float64&lt;/b&gt; 或 &lt;b&gt;bfloat16&lt;/b&gt; 并按下 &lt;b&gt;.to(device)&lt;/b&gt;，看看大小如何变化。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Press &lt;b&gt;.cuda()&lt;/b&gt;: it fails, as it would in your script; &lt;code&gt;.to(device)&lt;/code&gt; with a fallback works everywhere. The error banner says why.</source>
+        <translation>按下 &lt;b&gt;.cuda()&lt;/b&gt;：它会失败，就像在你的脚本中一样；带回退的 &lt;code&gt;.to(device)&lt;/code&gt; 则在任何地方都能运行。错误提示栏会说明原因。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;b&gt;Benchmark&lt;/b&gt; times the model on the CPU; &lt;b&gt;Tools › Will it fit?&lt;/b&gt; estimates the memory one step needs on any device, GPU included.</source>
+        <translation>&lt;b&gt;基准测试&lt;/b&gt; 在 CPU 上为模型计时；&lt;b&gt;工具 › 放得下吗？&lt;/b&gt; 估算一次训练步在任意设备（包括 GPU）上所需的内存。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;b&gt;Tools › Run one training step&lt;/b&gt; adds gradients and optimizer state to the tree.</source>
+        <translation>&lt;b&gt;工具 › 运行一次训练步&lt;/b&gt; 会把梯度和优化器状态加到树中。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;File › Export report…&lt;/b&gt; saves what you measured (see Help › The report format).</source>
+        <translation>&lt;b&gt;文件 › 导出报告…&lt;/b&gt; 保存你测得的结果（见 帮助 › 报告格式）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+115"/>
+        <source>The report format</source>
+        <translation>报告格式</translation>
+    </message>
+    <message>
+        <location line="-114"/>
+        <source>&lt;b&gt;File › Export report…&lt;/b&gt; writes the session&apos;s timing report; the file&apos;s suffix picks the format: &lt;code&gt;.json&lt;/code&gt; (complete, versioned, opened again by &lt;b&gt;File › Open report…&lt;/b&gt;), &lt;code&gt;.html&lt;/code&gt; (with the plots), &lt;code&gt;.csv&lt;/code&gt; (one row per latency sample) or &lt;code&gt;.md&lt;/code&gt; (also &lt;b&gt;Edit › Copy report as Markdown&lt;/b&gt;).</source>
+        <translation>&lt;b&gt;文件 › 导出报告…&lt;/b&gt; 写出本次会话的计时报告；文件后缀决定格式：&lt;code&gt;.json&lt;/code&gt;（完整、带版本号，可由 &lt;b&gt;文件 › 打开报告…&lt;/b&gt; 再次打开）、&lt;code&gt;.html&lt;/code&gt;（含图表）、&lt;code&gt;.csv&lt;/code&gt;（每个延迟样本一行）或 &lt;code&gt;.md&lt;/code&gt;（也可用 &lt;b&gt;编辑 › 复制报告为 Markdown&lt;/b&gt;）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The JSON holds:</source>
+        <translation>JSON 包含：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;code&gt;schema_version&lt;/code&gt;, &lt;code&gt;created&lt;/code&gt;;</source>
+        <translation>&lt;code&gt;schema_version&lt;/code&gt;、&lt;code&gt;created&lt;/code&gt;；</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;code&gt;environment&lt;/code&gt;: Python, torch, CUDA and driver where present, OS, devices;</source>
+        <translation>&lt;code&gt;environment&lt;/code&gt;：Python、torch、CUDA 和驱动（如有）、操作系统、设备；</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;code&gt;model&lt;/code&gt;: spec, class, optimizer, tensor counts and bytes by device and dtype;</source>
+        <translation>&lt;code&gt;model&lt;/code&gt;：spec、类、优化器，以及按设备和数据类型统计的张量个数和字节数；</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;code&gt;moves&lt;/code&gt;: each call, method, source, target, seconds, bytes, GB/s, ok, error;</source>
+        <translation>&lt;code&gt;moves&lt;/code&gt;：每次调用的方法、源、目标、秒数、字节数、GB/s、ok、error；</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;code&gt;latency&lt;/code&gt;: each run&apos;s device, dtype, input shape, warm-up and every sample (ms), median, mean, p5, p95, min, max, and its spread;</source>
+        <translation>&lt;code&gt;latency&lt;/code&gt;：每次运行的设备、数据类型、输入形状、预热和每个样本（ms），以及中位数、均值、p5、p95、最小值、最大值和离散程度；</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;code&gt;memory&lt;/code&gt;: the memory readings over time, per device;</source>
+        <translation>&lt;code&gt;memory&lt;/code&gt;：每个设备随时间变化的内存读数；</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>where measured: &lt;code&gt;modules&lt;/code&gt; (per-module time, FLOPs, shapes), &lt;code&gt;fit&lt;/code&gt; (will it fit?), &lt;code&gt;ranks&lt;/code&gt; (one entry per torchrun rank).</source>
+        <translation>测量过时还有：&lt;code&gt;modules&lt;/code&gt;（逐模块的时间、FLOPs、形状）、&lt;code&gt;fit&lt;/code&gt;（放得下吗？）、&lt;code&gt;ranks&lt;/code&gt;（每个 torchrun rank 一项）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;File › Compare with…&lt;/b&gt; sets two reports side by side: latency ratios with confidence intervals, and &quot;no clear difference&quot; where the interval includes 1.</source>
+        <translation>&lt;b&gt;文件 › 与…比较&lt;/b&gt; 把两份报告并排比较：给出带置信区间的延迟比值，区间包含 1 时显示“无明显差异”。</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Cancel the running move (it rolls back) or benchmark</source>
+        <translation>取消正在运行的移动（会回滚）或基准测试</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+47"/>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryView</name>
+    <message>
+        <location filename="../../inspector/gui/panels/history.py" line="+45"/>
+        <source>Time</source>
+        <extracomment>Longer text for the tooltip (a failure&apos;s detail, a move&apos;s memory figures).</extracomment>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Call</source>
+        <translation>调用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+</context>
+<context>
+    <name>InspectorWindow</name>
+    <message>
+        <location filename="../../inspector/gui/window.py" line="+244"/>
+        <source>The %1 translation could not be read: the window stays in English.</source>
+        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The notice shown now, if any (for the tests).</extracomment>
+        <translation>无法读取%1翻译：窗口保持英文。</translation>
+    </message>
+</context>
+<context>
+    <name>LanguageMenu</name>
+    <message>
+        <location filename="../../inspector/gui/language_menu.py" line="+49"/>
+        <source>&amp;Language</source>
+        <extracomment>A catalogue that could not be read: the window stays in English and says so.</extracomment>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+</context>
+<context>
+    <name>LatencyCanvas</name>
+    <message>
+        <location filename="../../inspector/gui/plots/latency_canvas.py" line="+33"/>
+        <source>cancelled</source>
+        <extracomment>A summary whisker reaching higher than this many times the largest median is clipped at that height (its p95 written beside it), so a noisy run&apos;s bars keep most of the plot. Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another reason is shown as it is.</extracomment>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+310"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="-230"/>
+        <source>sample (warm-up calls at negative indices)</source>
+        <extracomment>Each bar&apos;s label and the height (in the axis&apos;s unit) it sits on; the bars&apos; top.</extracomment>
+        <translation>样本（预热调用位于负索引处）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+79"/>
+        <source>latency (%1)</source>
+        <translation>延迟 (%1)</translation>
+    </message>
+    <message>
+        <location line="-78"/>
+        <location line="+212"/>
+        <source>median (%1), p5–p95</source>
+        <translation>中位数 (%1)，p5–p95</translation>
+    </message>
+    <message>
+        <location line="-211"/>
+        <source>Bars: each run&apos;s median latency; whiskers: its 5th to 95th percentile</source>
+        <translation>柱：每次运行的延迟中位数；须线：其第 5 至第 95 百分位</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+159"/>
+        <source>running median</source>
+        <translation>累计中位数</translation>
+    </message>
+    <message>
+        <location line="-158"/>
+        <location line="+159"/>
+        <source>warm-up call (not timed)</source>
+        <translation>预热调用（不计时）</translation>
+    </message>
+    <message>
+        <location line="-155"/>
+        <location line="+170"/>
+        <source>Warm-up calls: not timed; the first one&apos;s cost is reported apart</source>
+        <translation>预热调用：不计时；首次调用的开销单独报告</translation>
+    </message>
+    <message>
+        <location line="-169"/>
+        <location line="+170"/>
+        <source>◀ warm-up</source>
+        <translation>◀ 预热</translation>
+    </message>
+    <message>
+        <location line="-65"/>
+        <source>▲ %n outlier above (largest %1)</source>
+        <translation>▲ 上方有 %n 个离群值（最大 %1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>▲ %n outliers above (largest %1)</source>
+        <translation>▲ 上方有 %n 个离群值（最大 %1）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>▲ %n warm-up call above</source>
+        <translation>▲ 上方有 %n 次预热调用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>▲ %n warm-up calls above</source>
+        <translation>▲ 上方有 %n 次预热调用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>log scale shows all</source>
+        <translation>对数刻度可显示全部</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>p95 %1 ↑ (clipped)</source>
+        <translation>p95 %1 ↑（已截断）</translation>
+    </message>
+</context>
+<context>
+    <name>LatencyPlot</name>
+    <message>
+        <location filename="../../inspector/gui/plots/latency.py" line="+159"/>
+        <source>Samples</source>
+        <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``). The lines under the Summary tab&apos;s plot take at most this many lines of height (more scroll), so the plot keeps its height in a 1024x700 window.</extracomment>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Summary</source>
+        <translation>汇总</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Log scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A logarithmic latency axis: every sample in view, outliers included</source>
+        <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
+    </message>
+    <message>
+        <location line="+209"/>
+        <source>%1 · noisy</source>
+        <translation>%1 · 有噪声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>sample %1 · %2: %3</source>
+        <translation>样本 %1 · %2：%3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>warm-up call %1 of %2 · %3: %4</source>
+        <translation>预热调用 %1/%2 · %3：%4</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1: median %2, p5 %3, p95 %4</source>
+        <translation>%1：中位数 %2，p5 %3，p95 %4</translation>
+    </message>
+</context>
+<context>
+    <name>Layout</name>
+    <message>
+        <location filename="../../inspector/gui/layout.py" line="+50"/>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Memory</source>
+        <extracomment>The tabs ``add_pages`` adds, by page name (translated where shown: ``Frame.retranslate``).</extracomment>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+</context>
+<context>
+    <name>Lessons</name>
+    <message>
+        <location filename="../../inspector/gui/lessons.py" line="+36"/>
+        <source>1. Pick the device: cuda:0 or cpu</source>
+        <extracomment>(title, what it teaches, where the answer shows) per lesson, marked for translation.</extracomment>
+        <translation>1. 选择设备：cuda:0 还是 cpu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The tutorial picks the device once and uses it everywhere: the first GPU when PyTorch can use CUDA, else the CPU. Run it to see what this machine answers, and why.</source>
+        <translation>教程只选择一次设备，然后处处使用它：PyTorch 能使用 CUDA 时选第一块 GPU，否则选 CPU。运行它，看看本机的答案以及原因。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The answer is below; the Devices panel lists what PyTorch found.</source>
+        <translation>答案在下方；“设备”面板列出了 PyTorch 找到的设备。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>2. x.to(device) versus net.to(device)</source>
+        <translation>2. x.to(device) 与 net.to(device) 的区别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A tensor&apos;s .to(device) returns a new tensor and leaves x where it was, so you write x = x.to(device). A module&apos;s .to(device) moves the module itself: the same parameter objects, holding new data.</source>
+        <translation>张量的 .to(device) 返回一个新张量，x 本身留在原处，所以要写 x = x.to(device)。模块的 .to(device) 移动的是模块本身：参数对象还是原来那些，只是装上了新的数据。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Look at the History tab (the move the lesson made) and the tree (where each parameter is now).</source>
+        <translation>请看“历史记录”标签页（本课做的移动）和树（每个参数现在的位置）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>3. .cuda() versus .to(device)</source>
+        <translation>3. .cuda() 与 .to(device) 的区别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>.cuda() moves to a GPU and fails where there is none; .to(device) goes wherever device points, so the same code runs on every machine.</source>
+        <translation>.cuda() 把模型移动到 GPU，没有 GPU 就会失败；.to(device) 则移动到 device 指向的地方，所以同一份代码在每台机器上都能运行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Look at the History tab: each call the lesson made, and how it ended.</source>
+        <translation>请看“历史记录”标签页：本课做的每一次调用，以及各自的结果。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>4. Make the optimizer after the move</source>
+        <translation>4. 在移动之后再创建优化器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Module.to moves the parameters, not the optimizer&apos;s state. An optimizer that stepped before the move keeps its state where it was; one made after the move makes its state next to the parameters.</source>
+        <translation>Module.to 移动的是参数，而不是优化器状态。在移动之前就执行过更新的优化器，其状态留在原处；在移动之后创建的优化器，会在参数所在的设备上创建状态。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The finding below is the one the tree&apos;s placement check shows for such a model.</source>
+        <translation>下面的发现，正是树的位置检查对这种模型给出的提示。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>5. &quot;Expected all tensors to be on the same device&quot;</source>
+        <translation>5. “Expected all tensors to be on the same device”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A forward pass needs its input where the model&apos;s parameters are. Leave the input on another device and PyTorch stops with an error; move it with x.to(device) and it runs.</source>
+        <translation>前向传播要求输入和模型参数在同一个设备上。输入留在别的设备上，PyTorch 就会报错停止；用 x.to(device) 把输入移过去，就能运行。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>PyTorch&apos;s message is quoted below, word for word.</source>
+        <translation>下方逐字引用了 PyTorch 的原始消息。</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>Lessons</source>
+        <extracomment>A lesson asked for while the example was being loaded for it.</extracomment>
+        <translation>学习</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Load the example?</source>
+        <translation>加载示例模型？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The lessons use the tutorial&apos;s example model (Net: Linear(3, 2) → Linear(2, 1)). Load it in place of the model open now? Your model file is not changed.</source>
+        <translation>这些课使用教程中的示例模型（Net：Linear(3, 2) → Linear(2, 1)）。要用它替换当前打开的模型吗？你的模型文件不会被改动。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>torch.cuda.is_available() is True: device is %1.</source>
+        <translation>torch.cuda.is_available() 为 True：device 是 %1。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PyTorch sees %n GPU(s).</source>
+        <translation>PyTorch 看到了 %n 块 GPU。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torch.cuda.is_available() is False: device is %1.</source>
+        <translation>torch.cuda.is_available() 为 False：device 是 %1。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Code written with .to(device) runs here unchanged; on a GPU machine the same line picks cuda:0.</source>
+        <translation>用 .to(device) 写的代码在这里无需修改即可运行；在有 GPU 的机器上，同一行代码会选中 cuda:0。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>y = x.to(&quot;%1&quot;): y is a new tensor on %2; x is still on %3 (y is x: %4).</source>
+        <translation>y = x.to(&quot;%1&quot;)：y 是 %2 上的一个新张量；x 仍在 %3 上（y is x：%4）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>x.to(&quot;%1&quot;) where x already is returns x itself (y is x: %2): PyTorch copies only when something changes.</source>
+        <translation>x 已经在 %1 上时，x.to(&quot;%1&quot;) 返回 x 本身（y is x：%2）：只有确实需要改变时，PyTorch 才会复制。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the live model</source>
+        <translation>当前模型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>a copy</source>
+        <translation>一个副本</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>net.to(%1) on %2: returned net itself: %3; the same parameter objects: %4; new data: %5 (%6 → %7).</source>
+        <translation>在%2上执行 net.to(%1)：返回的是 net 本身：%3；参数对象不变：%4；数据是新的：%5（%6 → %7）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No GPU here: the model is already on the CPU, so the lesson also casts a copy to torch.float64, which converts each parameter in place as a move to a GPU does.</source>
+        <translation>本机没有 GPU：模型本来就在 CPU 上，所以本课还把一个副本转换为 torch.float64，它会像移动到 GPU 一样，原地转换每个参数。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>.cuda() worked: this machine has a GPU.</source>
+        <translation>.cuda() 成功了：本机有 GPU。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>.cuda() failed here. PyTorch&apos;s message:</source>
+        <translation>.cuda() 在这里失败了。PyTorch 的消息：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>.to(&quot;%1&quot;) worked: %2.</source>
+        <translation>.to(&quot;%1&quot;) 成功：%2。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Made after the move (to %1), after one step its state is: %2.</source>
+        <translation>在移动（到 %1）之后创建，执行一次更新后，其状态位于：%2。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stepped before the move, its state stayed: %1.</source>
+        <translation>在移动之前执行过更新，其状态留在：%1。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The placement check says: %1</source>
+        <translation>位置检查提示：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No GPU here, so the move is a cast to torch.float64: Module.to converts the parameters the same way, and leaves the optimizer&apos;s state behind the same way. Both runs use copies of the example: the live model is unchanged.</source>
+        <translation>本机没有 GPU，所以这里的“移动”是转换为 torch.float64：Module.to 以同样的方式转换参数，也同样把优化器状态留在原处。两次运行都使用示例模型的副本：当前模型不受影响。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The model is on %1; the input was on %2. PyTorch said:</source>
+        <translation>模型在 %1 上；输入在 %2 上。PyTorch 的消息：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(No GPU here, so the lesson used the meta device. On a GPU machine the message reads: %1)</source>
+        <translation>（本机没有 GPU，所以本课使用了 meta 设备。在有 GPU 的机器上，消息是：%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The fix, the input on %1: an output of shape %2 on %3.</source>
+        <translation>修正方法：把输入放到 %1 上，得到形状为 %2、位于 %3 上的输出。</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryCanvas</name>
+    <message>
+        <location filename="../../inspector/gui/plots/memory_canvas.py" line="+45"/>
+        <source>model (params, buffers, grads, optimizer state)</source>
+        <extracomment>The curves of one device, in legend order. ``model``: the model&apos;s own bytes there (from the placement ledger, steps at each move). Accelerators: the allocator&apos;s ``allocated`` and ``reserved`` bytes and the driver&apos;s ``used`` (whole device). The CPU: this process&apos;s resident set (``process_rss``) and the machine&apos;s used memory (``machine_used``): neither is the model&apos;s, so they are secondary curves (``SECONDARY_FIGURES``). Not ``total``: a device&apos;s size would flatten every other curve against the floor. Curves shown only on request (&quot;Process &amp; machine&quot; box, or their legend entry) on a machine without an accelerator, where they would dwarf the model. Which column of a reading each CPU figure is drawn from (``MemoryReading`` keeps the RSS in ``allocated`` for the CPU). Up to this many curves the memory legend names each one; beyond (several GPUs) it names the devices (colour) and the figures (line style) apart, so it stays two rows high. The line-style key of that compact legend (translated where shown).</extracomment>
+        <translation>模型（参数、缓冲区、梯度、优化器状态）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>reserved (cache)</source>
+        <translation>已保留（缓存）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>used (driver, whole device)</source>
+        <translation>已用（驱动，整个设备）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>other processes (NVML)</source>
+        <translation>其他进程 (NVML)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>process RSS</source>
+        <translation>进程 RSS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>machine used</source>
+        <translation>整机已用</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>model on %1</source>
+        <extracomment>The model&apos;s curve is the one to read first: drawn thicker, above the others. Marker labels: pixels between lanes&apos; labels, and the share of the plot&apos;s height they may use. Longer labels are shortened on the plot (the marker&apos;s tooltip has them whole).</extracomment>
+        <translation>%1 上的模型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 allocated</source>
+        <translation>%1 已分配</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 reserved (cache)</source>
+        <translation>%1 已保留（缓存）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 used (driver, whole device)</source>
+        <translation>%1 已用（驱动，整个设备）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 other processes (NVML)</source>
+        <translation>%1 其他进程 (NVML)</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>time since start (s)</source>
+        <extracomment>Process RSS and machine used shown? None: not decided yet (shown once an accelerator appears, hidden on a CPU-only machine); then the user&apos;s choice.</extracomment>
+        <translation>自开始以来的时间 (s)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+127"/>
+        <source>memory (%1)</source>
+        <translation>内存 (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryPlot</name>
+    <message>
+        <location filename="../../inspector/gui/plots/memory.py" line="+36"/>
+        <source>Whole timeline</source>
+        <extracomment>Redraws per second. Five to ten reads as live; more only costs CPU. An hour at 20 Hz (the sampler&apos;s fastest rate), two hours at the default 10 Hz. The memory plot&apos;s &quot;Show&quot; choices: label -&gt; seconds of history (None: the whole timeline).</extracomment>
+        <translation>整个时间线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last 30 s</source>
+        <translation>最近 30 s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last 5 min</source>
+        <translation>最近 5 min</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>parameter</source>
+        <extracomment>The model&apos;s kinds of tensors (``tensor_rows.KINDS``) as the hover readout names them.</extracomment>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>buffer</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>grad</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <location line="+86"/>
+        <source>Freeze the picture; readings are still recorded</source>
+        <translation>冻结画面；读数仍在记录</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forget every reading and marker and start the clock again</source>
+        <translation>丢弃所有读数和标记，并重新开始计时</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Process RSS &amp;&amp; machine</source>
+        <translation>进程 RSS 与整机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Also draw this process&apos;s resident memory (RSS: mostly torch itself) and the whole machine&apos;s used memory. Neither is the model&apos;s; off by default without an accelerator.</source>
+        <translation>同时绘制本进程的常驻内存（RSS：主要是 torch 本身）和整机的已用内存。两者都不属于模型；没有加速器时默认关闭。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pause memory plot</source>
+        <translation>暂停内存图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Clear memory plot</source>
+        <translation>清除内存图</translation>
+    </message>
+    <message>
+        <location line="+97"/>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location line="+111"/>
+        <source>Last %1 s</source>
+        <translation>最近 %1 s</translation>
+    </message>
+</context>
+<context>
+    <name>MemorySampler</name>
+    <message>
+        <location filename="../../inspector/gui/sampler.py" line="+57"/>
+        <source>device discovery failed: see the log for details</source>
+        <translation>设备发现失败：详情请查看日志</translation>
+    </message>
+</context>
+<context>
+    <name>Menus</name>
+    <message>
+        <location filename="../../inspector/gui/menus.py" line="+43"/>
+        <source>&amp;File</source>
+        <extracomment>In a menu&apos;s row list: a separator, and the &quot;Open recent&quot; sub-menu. In a menu&apos;s row list: the Language sub-menu (``gui.language_menu``).</extracomment>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open model…</source>
+        <translation>打开模型(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Co&amp;nnect to server…</source>
+        <translation>连接服务器(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a second window whose model, moves and benchmarks run on another machine, reached through your own command (ssh HOST torch-device-inspector agent)</source>
+        <translation>打开第二个窗口，其模型、移动和基准测试都在另一台机器上运行，通过你自己的命令连接（ssh HOST torch-device-inspector agent）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Export report…</source>
+        <translation>导出报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open re&amp;port…</source>
+        <translation>打开报告(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a saved .json timing report and compare it with this session</source>
+        <translation>打开已保存的 .json 计时报告，并与本次会话比较</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare &amp;with…</source>
+        <translation>与…比较(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compare the opened report with a second one from disk</source>
+        <translation>将已打开的报告与磁盘上的另一份报告比较</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Copy report as Markdown</source>
+        <translation>复制报告为 Markdown(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put this session&apos;s report on the clipboard, ready to paste into an issue</source>
+        <translation>把本次会话的报告放到剪贴板，可直接粘贴到 issue 中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Refresh devices</source>
+        <translation>刷新设备(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Hide error message</source>
+        <translation>隐藏错误消息(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Tools</source>
+        <translation>工具(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Will it &amp;fit?…</source>
+        <translation>放得下吗？(&amp;F)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Memory of one step on each device, estimated without allocating, then proven</source>
+        <translation>一次训练步在每个设备上所需的内存：先不分配内存进行估算，再实际验证</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run one &amp;training step…</source>
+        <translation>运行一次训练步(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One real forward, backward and optimizer step on the model: its weights change, and its gradients and optimizer state appear in the tree</source>
+        <translation>在模型上真实执行一次前向传播、反向传播和优化器更新：权重会改变，梯度和优化器状态会出现在树中</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Getting started</source>
+        <translation>入门(&amp;G)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>What to click first, on a machine with and without a GPU</source>
+        <translation>在有 GPU 和没有 GPU 的机器上，分别先点什么</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Lessons</source>
+        <translation>学习(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The tutorial&apos;s lessons, each run for real on this machine</source>
+        <translation>教程中的各课内容，每一课都在本机上真实运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The &amp;report format</source>
+        <translation>报告格式(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What an exported timing report holds, and its formats</source>
+        <translation>导出的计时报告包含哪些内容，以及它的格式</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;About Torch Device Inspector</source>
+        <translation>关于 Torch Device Inspector(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+26"/>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>ModelCommands</name>
+    <message>
+        <location filename="../../inspector/gui/commands.py" line="+60"/>
+        <source>benchmark ×%1 train step · %2 %3</source>
+        <extracomment>The last move asked for: its code shows when it ends.</extracomment>
+        <translation>基准测试 ×%1 训练步 · %2 %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>benchmark ×%1 · %2 %3</source>
+        <translation>基准测试 ×%1 · %2 %3</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Input shape: %1</source>
+        <translation>输入形状：%1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>no snippet for this move: %1</source>
+        <translation>此移动没有对应的代码片段：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Equivalent PyTorch code: %1</source>
+        <translation>等价的 PyTorch 代码：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ModelOpener</name>
+    <message>
+        <location filename="../../inspector/gui/opener.py" line="+63"/>
+        <source>load %1</source>
+        <extracomment>The last load that failed (the Open model dialog reopens on it, to fix); None once one succeeds. (spec, input text) a preset or the Open model dialog gave for the load under way.</extracomment>
+        <translation>加载 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ModelWorker</name>
+    <message>
+        <location filename="../../inspector/gui/workers.py" line="+336"/>
+        <source>cancelled before the estimate for %1</source>
+        <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say.</extracomment>
+        <translation>在估算 %1 之前已取消</translation>
+    </message>
+</context>
+<context>
+    <name>ModuleSummary</name>
+    <message>
+        <location filename="../../inspector/gui/module_summary.py" line="+18"/>
+        <source>(model)</source>
+        <translation>（模型）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>no module ran</source>
+        <translation>没有模块运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>top: %1</source>
+        <translation>最耗时：%1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Top %1 modules by self time on %2 %3 (share of the hooked forward): %4</source>
+        <translation>%2 %3 上自身耗时最多的 %1 个模块（占带钩子前向传播的比例）：%4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Top %1 modules by self time (share of the hooked forward): %2</source>
+        <translation>自身耗时最多的 %1 个模块（占带钩子前向传播的比例）：%2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Top 5 modules by self time (the model tree&apos;s Time column has every module):</source>
+        <translation>自身耗时最多的 5 个模块（模型树的“时间”列列出了每个模块）：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 (%2): self %3, %4 of the forward with its children, output %5, %6</source>
+        <translation>%1 (%2)：自身 %3，连同子模块占前向传播的 %4，输出 %5，%6</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>forward with per-module hooks %1, without %2 (%3 — the hooks&apos; own cost); %4 per forward (FlopCounterMode)</source>
+        <translation>带逐模块钩子的前向传播 %1，不带钩子 %2（%3 —— 钩子本身的开销）；每次前向传播 %4 (FlopCounterMode)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>forward with per-module hooks %1; %2 per forward (FlopCounterMode)</source>
+        <translation>带逐模块钩子的前向传播 %1；每次前向传播 %2 (FlopCounterMode)</translation>
+    </message>
+</context>
+<context>
+    <name>OpenModelDialog</name>
+    <message>
+        <location filename="../../inspector/gui/dialogs.py" line="-249"/>
+        <source>PyTorch models (%1)</source>
+        <translation>PyTorch 模型 (%1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Python factories (%1)</source>
+        <translation>Python 工厂函数 (%1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All files (%1)</source>
+        <translation>所有文件 (%1)</translation>
+    </message>
+    <message>
+        <location line="+91"/>
+        <source>Open model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose a preset…</source>
+        <translation>选择预设…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>its own</source>
+        <translation>自带</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 · input %2: %3</source>
+        <translation>%1 · 输入 %2：%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fills the model spec and its input shape</source>
+        <translation>填入模型规格及其输入形状</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>example, path/to/model.pt, package.module:factory or file.py:factory</source>
+        <translation>example、path/to/model.pt、package.module:factory 或 file.py:factory</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>only for state dicts / .safetensors: package.module:factory</source>
+        <translation>仅用于 state dict / .safetensors：package.module:factory</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the model&apos;s own; else e.g. 1,3,224,224 or 10,32,512; 20,32,512</source>
+        <translation>模型自带的输入；否则例如 1,3,224,224 或 10,32,512; 20,32,512</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Fills the window&apos;s input-shape field once the model is loaded</source>
+        <translation>模型加载后，填入窗口的输入形状字段</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Architecture</source>
+        <translation>结构</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Input shape</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>This file holds only weights: name the model they belong to here (package.module:factory or path/to/model.py:Net).</source>
+        <translation>此文件只包含权重：请在这里写明它们所属的模型（package.module:factory 或 path/to/model.py:Net）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A file that needs to run code to load (a whole pickled module) is refused unless you confirm that you trust it.</source>
+        <translation>需要运行代码才能加载的文件（整个被 pickle 的模块）会被拒绝，除非你确认信任它。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Recent models</source>
+        <translation>最近的模型</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Open model file</source>
+        <translation>打开模型文件</translation>
+    </message>
+</context>
+<context>
+    <name>ParameterCells</name>
+    <message>
+        <location filename="../../inspector/gui/panels/parameter_cells.py" line="+47"/>
+        <source>parameter</source>
+        <extracomment>Turns a marked text of this module (or a text of core&apos;s) into the words shown.</extracomment>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>buffer</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>gradient</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>scalar</source>
+        <translation>标量</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dtype</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Grad</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>% of forward</source>
+        <translation>占前向传播 %</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Output shape</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>What the row holds: a parameter, buffer, gradient or optimizer state; &quot;module (N)&quot; = a module and the N tensors under it.</source>
+        <extracomment>The per-module columns: empty (and hidden by the panel) until a per-module run. Header tooltips: what a column means where its title cannot say it all.</extracomment>
+        <translation>这一行是什么：参数、缓冲区、梯度或优化器状态；“模块 (N)” = 一个模块及其下的 N 个张量。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Grad, for a parameter: &quot;yes&quot; = requires_grad (training updates it), &quot;no&quot; = frozen; &quot;· has .grad&quot; = a backward pass left a gradient in it now (its .grad row is listed too). Gradients appear after a training step (Tools › Run one training step).</source>
+        <translation>梯度，对参数而言：“是” = requires_grad（训练会更新它），“否” = 已冻结；“· 有 .grad” = 反向传播在它上面留下了梯度（它的 .grad 行也会列出）。梯度在训练步之后出现（工具 › 运行一次训练步）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Memory really allocated; tied tensors (shared storage) are counted once in the totals.</source>
+        <translation>实际分配的内存；共享权重（共享存储）的张量在总计中只计一次。</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>(tied) %1</source>
+        <translation>（共享）%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>yes · has .grad</source>
+        <translation>是 · 有 .grad</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no · has .grad</source>
+        <translation>否 · 有 .grad</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>module (%1)</source>
+        <translation>模块 (%1)</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <location line="+15"/>
+        <source>(model)</source>
+        <translation>（模型）</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>%1 — %2 tensors, %3</source>
+        <translation>%1 — %2 个张量，%3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 — %2, %3 elements on %4</source>
+        <translation>%1 — %2，%3 个元素，位于 %4</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>shares its storage with %1 (counted once in the totals)</source>
+        <translation>与 %1 共享存储（在总计中只计一次）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 (%2) on %3, called %4× per forward</source>
+        <translation>%1（%2）位于 %3，每次前向传播调用 %4 次</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 (%2) on %3</source>
+        <translation>%1（%2）位于 %3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>median %1 with its children, %2 itself</source>
+        <translation>中位数 %1（含子模块），自身 %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>outputs %1 of new tensors; parameters %2</source>
+        <translation>输出新张量 %1；参数 %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>on the meta device: nothing allocated; %1 once materialised</source>
+        <translation>位于 meta 设备：未分配内存；实际分配后为 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>quantized: %1 of integer storage</source>
+        <translation>量化：%1 的整数存储</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1: %2 of indices and values (%3 if dense)</source>
+        <translation>%1：索引和值共 %2（稠密时为 %3）</translation>
+    </message>
+</context>
+<context>
+    <name>ParametersPanel</name>
+    <message>
+        <location filename="../../inspector/gui/panels/parameters.py" line="+132"/>
+        <source>Filter: name, device, dtype or kind (e.g. cuda float16 weight)</source>
+        <extracomment>Models up to this many tensors open fully expanded; bigger ones show their top level. The Name column never gets narrower than this (the others scroll sideways instead): &quot;in_p…weight&quot; four modules deep (names elide in the middle; the tooltip has them whole). The other columns are sized to what they show (``fit_columns``), each at most this wide: a longer cell (a mixed module&apos;s dtypes, a 6-d shape) elides, its tooltip has it whole. The columns&apos; order on screen (the model&apos;s own order stays, for code and tests). The move a &quot;Copy the .to() line&quot; writes: () -&gt; (device, dtype or None). The window points it at the action bar&apos;s target.</extracomment>
+        <translation>筛选：名称、设备、数据类型或类别（例如 cuda float16 weight）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Rows whose full name, kind, dtype or device contain every word; empty shows all</source>
+        <translation>显示完整名称、类别、数据类型或设备包含每个词的行；留空显示全部</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Loading the model…</source>
+        <translation>正在加载模型…</translation>
+    </message>
+    <message>
+        <location line="+100"/>
+        <source>(model)</source>
+        <translation>（模型）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy name: %1</source>
+        <translation>复制名称：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the model</source>
+        <translation>整个模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the .to() line for %1</source>
+        <translation>复制 %1 的 .to() 语句</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Expand all</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Collapse all</source>
+        <translation>全部折叠</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Fix: %1</source>
+        <translation>修复：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>⚠ Placement warnings</source>
+        <translation>⚠ 位置警告</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 tensors · %2 elements · %3</source>
+        <translation>%1 个张量 · %2 个元素 · %3</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no tensors</source>
+        <translation>没有张量</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <location filename="../../inspector/gui/dialogs.py" line="+35"/>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Memory sampling rate</source>
+        <translation>内存采样频率</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How often device memory is read for the table and the memory plot</source>
+        <translation>为设备表和内存图读取设备内存的频率</translation>
+    </message>
+</context>
+<context>
+    <name>Presets</name>
+    <message>
+        <location line="-207"/>
+        <source>The tutorial&apos;s example (Linear 3→2→1)</source>
+        <extracomment>The presets&apos; labels and descriptions (``core.files.presets.PRESETS``), marked for translation; shown through ``translate(&quot;Presets&quot;, text)``. A test keeps them in step.</extracomment>
+        <translation>教程中的示例（Linear 3→2→1）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>brings its own (64, 3) input</source>
+        <translation>自带 (64, 3) 的输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CNN with BatchNorm</source>
+        <translation>带 BatchNorm 的 CNN</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>8 RGB images of 32×32</source>
+        <translation>8 张 32×32 的 RGB 图像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Transformer (torch.nn.Transformer, two inputs)</source>
+        <translation>Transformer（torch.nn.Transformer，两个输入）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>src and tgt: (sequence, batch, d_model=512)</source>
+        <translation>src 和 tgt：(sequence, batch, d_model=512)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MLP on 28×28 images</source>
+        <translation>处理 28×28 图像的 MLP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>64 flattened images</source>
+        <translation>64 张展平的图像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token model (Embedding + LSTM, int64 ids)</source>
+        <translation>词元模型（Embedding + LSTM，int64 id）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>8 sequences of 64 token ids below the embedding&apos;s 1,000</source>
+        <translation>8 个序列，每个含 64 个小于嵌入表大小 1,000 的词元 id</translation>
+    </message>
+</context>
+<context>
+    <name>RanksView</name>
+    <message>
+        <location filename="../../inspector/gui/ranks.py" line="+31"/>
+        <source>Rank</source>
+        <translation>进程号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Median (ms)</source>
+        <translation>中位数 (ms)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p5–p95 (ms)</source>
+        <translation>p5–p95 (ms)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>vs fastest</source>
+        <translation>相对最快</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>median (ms)</source>
+        <translation>中位数 (ms)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rank</source>
+        <translation>进程号</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+98"/>
+        <source>Ranks</source>
+        <translation>各进程</translation>
+    </message>
+    <message>
+        <location line="-79"/>
+        <source>%n rank on 1 host</source>
+        <translation>%n 个进程，位于 1 台主机</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%n ranks on 1 host</source>
+        <translation>%n 个进程，位于 1 台主机</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%n ranks on %1 hosts</source>
+        <translation>%n 个进程，位于 %1 台主机</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>slowest: rank %1 (%2 on %3), median %4 ms</source>
+        <translation>最慢：进程 %1（%3 上的 %2），中位数 %4 ms</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>spread %1: the slowest rank&apos;s median over the fastest&apos;s (rank %2, %3 ms)</source>
+        <translation>差距 %1：最慢进程的中位数相对最快进程（进程 %2，%3 ms）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>failed: ranks %1</source>
+        <translation>失败：进程 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>failed: rank %1</source>
+        <translation>失败：进程 %1</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>the slowest rank</source>
+        <translation>最慢的进程</translation>
+    </message>
+</context>
+<context>
+    <name>RecentModels</name>
+    <message>
+        <location filename="../../inspector/gui/window_settings.py" line="+55"/>
+        <source>Clear the list</source>
+        <extracomment>Input texts remembered per model spec, newest kept.</extracomment>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No recent models</source>
+        <translation>没有最近打开的模型</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteLink</name>
+    <message>
+        <location filename="../../inspector/gui/remote.py" line="+129"/>
+        <source>not connected to %1 (%2): use Reconnect</source>
+        <extracomment>Rounds of memory readings kept between two sampler ticks (a stalled GUI drops the oldest). The latest state and report the agent sent: what the window keeps when it is gone.</extracomment>
+        <translation>未连接到 %1（%2）：请使用“重新连接”</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not connected to %1: use Reconnect</source>
+        <translation>未连接到 %1：请使用“重新连接”</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>no model is open on %1 yet (File › Open model…)</source>
+        <translation>%1 上还没有打开模型（文件 › 打开模型…）</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>the agent sent no per-module figures for this run</source>
+        <translation>代理没有发来本次运行的逐模块数据</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>“Will it fit?” is not available in a remote session yet: run `torch-device-inspector fit` on %1</source>
+        <translation>远程会话暂不支持“放得下吗？”：请在 %1 上运行 `torch-device-inspector fit`</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A training step is not available in a remote session yet: the model on %1 is left as it is</source>
+        <translation>远程会话暂不支持训练步：%1 上的模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>nothing was measured on %1 yet</source>
+        <translation>%1 上还没有测量任何内容</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteWindow</name>
+    <message>
+        <location filename="../../inspector/gui/remote_window.py" line="+115"/>
+        <source>connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reconnect</source>
+        <translation>重新连接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Start the agent again with the same command and reopen the model</source>
+        <translation>用同一条命令重新启动代理，并重新打开模型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Disconnect</source>
+        <translation>断开连接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>End the agent on the server; what was measured stays in this window</source>
+        <translation>结束服务器上的代理；已测得的结果保留在此窗口中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Devices on %1</source>
+        <translation>%1 上的设备</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The lessons run in the local window: the agent on %1 cannot run them</source>
+        <translation>“学习”只在本地窗口中运行：%1 上的代理无法运行这些课程</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Connected to %1 · agent %2 · torch %3 · Python %4</source>
+        <translation>已连接到 %1 · 代理 %2 · torch %3 · Python %4</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Connected to %1 (%2) · agent %3 · torch %4 · Python %5</source>
+        <translation>已连接到 %1（%2） · 代理 %3 · torch %4 · Python %5</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Disconnected from %1: what was measured stays here</source>
+        <translation>已与 %1 断开连接：已测得的结果保留在这里</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connection to %1 lost</source>
+        <translation>与 %1 的连接已中断</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reconnecting to %1…</source>
+        <translation>正在重新连接到 %1…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connecting to %1…</source>
+        <translation>正在连接到 %1…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The connection to %1 was lost (%2). What was measured stays in this window and can be exported; Reconnect starts the agent again and reopens the model.</source>
+        <translation>与 %1 的连接已中断（%2）。已测得的结果保留在此窗口中，仍可导出；“重新连接”会重新启动代理并重新打开模型。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+37"/>
+        <source>connection to %1</source>
+        <translation>与 %1 的连接</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <source>connect %1</source>
+        <translation>连接 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>agent %1, torch %2, pid %3</source>
+        <translation>代理 %1，torch %2，pid %3</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>disconnect %1</source>
+        <translation>断开 %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the agent was ended</source>
+        <translation>代理已结束</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>lost: %1</source>
+        <translation>已中断：%1</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Open model on %1</source>
+        <translation>在 %1 上打开模型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>on %1: example, /path/there/model.pt, package.module:factory</source>
+        <translation>在 %1 上：example、/path/there/model.pt、package.module:factory</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; on &lt;b&gt;%2&lt;/b&gt; needs to run code to load.</source>
+        <translation>&lt;b&gt;%2&lt;/b&gt; 上的 &lt;b&gt;%1&lt;/b&gt; 需要运行代码才能加载。</translation>
+    </message>
+</context>
+<context>
+    <name>ReportExport</name>
+    <message>
+        <location filename="../../inspector/gui/export.py" line="+46"/>
+        <source>JSON report, opens again</source>
+        <extracomment>Plot images are rendered at this size whatever the window&apos;s size, so reports compare. For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes (its name translated where shown, its pattern as it is).</extracomment>
+        <translation>JSON 报告（可再次打开）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTML page with plots</source>
+        <translation>带图表的 HTML 页面</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Markdown for a bug report</source>
+        <translation>Markdown，用于问题报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV for a spreadsheet</source>
+        <translation>CSV，用于电子表格</translation>
+    </message>
+</context>
+<context>
+    <name>ReportFlow</name>
+    <message>
+        <location filename="../../inspector/gui/report_flow.py" line="+58"/>
+        <source>Timing report</source>
+        <translation>计时报告</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>All files</source>
+        <translation>所有文件</translation>
+    </message>
+    <message>
+        <location line="+123"/>
+        <source>Export timing report</source>
+        <extracomment>The latest report the worker built for this session (any purpose), and whether a move, benchmark or load has happened since (the comparison&apos;s side A is then old). The file the ReportExporter is writing, when it was asked for, and its report.</extracomment>
+        <translation>导出计时报告</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Open a timing report</source>
+        <translation>打开计时报告</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Compare with a second timing report</source>
+        <translation>与另一份计时报告比较</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <location line="+62"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <source>Copied the report as Markdown: paste it into an issue or a chat</source>
+        <translation>已将报告复制为 Markdown：可粘贴到 issue 或聊天中</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+9"/>
+        <source>writing %1…</source>
+        <translation>正在写入 %1…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>written</source>
+        <translation>已写入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Report written: %1</source>
+        <translation>报告已写入：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>shown in the Compare tab</source>
+        <translation>已在“比较”标签页中显示</translation>
+    </message>
+</context>
+<context>
+    <name>RunInPool</name>
+    <message>
+        <location filename="../../inspector/gui/pool.py" line="+37"/>
+        <source>could not %1: %2</source>
+        <translation>无法%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>StatusLine</name>
+    <message>
+        <location filename="../../inspector/gui/status_line.py" line="+52"/>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancelling the %1…</source>
+        <translation>正在取消%1…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Busy: %1</source>
+        <translation>忙碌：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Model: none yet</source>
+        <translation>模型：尚未加载</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Model: %1 (%2)</source>
+        <translation>模型：%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no tensors</source>
+        <translation>没有张量</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>On: %1 · %2</source>
+        <translation>位于：%1 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>Task</name>
+    <message>
+        <location filename="../../inspector/gui/tasks.py" line="+52"/>
+        <source>load</source>
+        <extracomment>Each task&apos;s name as the window shows it (&quot;Busy: benchmark&quot;), marked for translation.</extracomment>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>move</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>benchmark</source>
+        <translation>基准测试</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fit</source>
+        <translation>放得下吗</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>train step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>lesson</source>
+        <translation>学习</translation>
+    </message>
+</context>
+<context>
+    <name>TaskMarks</name>
+    <message>
+        <location filename="../../inspector/gui/task_marks.py" line="+49"/>
+        <source>%1 (%2)</source>
+        <extracomment>The running task&apos;s line: (time.time() it started, label). Marks (label, start, end or None) made before the plot was attached.</extracomment>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>Throughput</name>
+    <message>
+        <location filename="../../inspector/gui/plots/readable.py" line="+118"/>
+        <source>%1 steps/s</source>
+        <extracomment>(name, milliseconds per unit), largest first: an axis shows the largest that is &gt;= 1. Room above the bulk&apos;s largest sample, as a share of the range. Samples more than this many IQRs above the third quartile are outliers (Tukey&apos;s &quot;far out&quot; fence is 3; 5 keeps a long but real tail in view). ...and never closer than this share of the median above it (timings quantised to a tick can have an IQR of zero).</extracomment>
+        <translation>%1 步/s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 calls/s</source>
+        <translation>%1 次调用/s</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 · %2 items/s (batch %3)</source>
+        <translation>%1 · %2 项/s（批大小 %3）</translation>
+    </message>
+</context>
+<context>
+    <name>WorkerResults</name>
+    <message>
+        <location filename="../../inspector/gui/results.py" line="+143"/>
+        <source>Model — %1 (%2)</source>
+        <extracomment>What a training step runs, as the user would write it. The code view&apos;s code and caption as this part showed them, with the function that says the caption (said again on a change of language while the view still shows them).</extracomment>
+        <translation>模型 — %1 (%2)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>model input %1</source>
+        <translation>模型输入 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>needed, e.g. 1,3,224,224</source>
+        <translation>必填，例如 1,3,224,224</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 (%2): %n tensors, %3%4</source>
+        <translation>%1 (%2)：%n 个张量，%3%4</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>loaded %1</source>
+        <translation>已加载 %1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 → %2: %3 as %4</source>
+        <translation>%1 → %2：%3，转换为 %4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 → %2: %3</source>
+        <translation>%1 → %2：%3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>moved in %1</source>
+        <translation>移动用时 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>cancelled: rolled back, the model is as before</source>
+        <translation>已取消：已回滚，模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <location line="+84"/>
+        <location line="+6"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location line="-88"/>
+        <location line="+98"/>
+        <location line="+11"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location line="-107"/>
+        <source>move failed</source>
+        <translation>移动失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+87"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <source>%1 ×%2 · %3 %4 · input %5</source>
+        <translation>%1 ×%2 · %3 %4 · 输入 %5</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>median %1 · p95 %2</source>
+        <translation>中位数 %1 · p95 %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>p5 %1, mean %2, min %3, max %4; first call %5</source>
+        <translation>p5 %1，均值 %2，最小 %3，最大 %4；首次调用 %5</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>95 % CI of the median %1 – %2, IQR %3; timed by %4</source>
+        <translation>中位数的 95% 置信区间 %1 – %2，IQR %3；计时方式 %4</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>IQR %1; timed by %2</source>
+        <translation>IQR %1；计时方式 %2</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <location line="+107"/>
+        <source>median %1</source>
+        <translation>中位数 %1</translation>
+    </message>
+    <message>
+        <location line="-100"/>
+        <source>no snippet for this measurement: %1</source>
+        <translation>此次测量没有代码片段：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Equivalent PyTorch code: %1 timing on %2</source>
+        <translation>等价的 PyTorch 代码：在 %2 上计时 %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>moving %1 / %2</source>
+        <translation>正在移动 %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>sample %1 / %2</source>
+        <translation>样本 %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>cancelled: nothing of the model was touched</source>
+        <translation>已取消：模型未被改动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cancelled: stopped between samples</source>
+        <translation>已取消：在两个样本之间停止</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: enter it in the Architecture field of File › Open model… (it opens with this file filled in)</source>
+        <translation>%1：请在“文件 › 打开模型…”的“结构”字段中填写（对话框打开时已填入此文件）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 failed</source>
+        <translation>%1失败</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>will it fit?</source>
+        <translation>放得下吗？</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>(no tensor)</source>
+        <translation>（无张量）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>loss %1 · %2 on %3 %4: gradients and optimizer state are in the tree</source>
+        <translation>损失 %1 · %2，在 %3 %4 上：梯度和优化器状态已显示在树中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>input %1</source>
+        <translation>输入 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>trained 1 step</source>
+        <translation>已训练 1 步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loss %1</source>
+        <translation>损失 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Equivalent PyTorch code: one training step</source>
+        <translation>等价的 PyTorch 代码：一次训练步</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+4"/>
+        <source>lesson %1</source>
+        <translation>学习第 %1 课</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>lesson %1 done</source>
+        <translation>第 %1 课完成</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Lesson %1</source>
+        <translation>第 %1 课</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 · noisy</source>
+        <translation>%1 · 有噪声</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 fits (%2)</source>
+        <translation>%1 放得下（%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 does not fit (%2)</source>
+        <translation>%1 放不下（%2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 unknown (%2)</source>
+        <translation>%1 未知（%2）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>fit failed</source>
+        <translation>“放得下吗？”失败</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 before: process RSS %2, used %3 of %4</source>
+        <translation>%1 移动前：进程 RSS %2，已用 %3 / %4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 after: process RSS %2, used %3 of %4</source>
+        <translation>%1 移动后：进程 RSS %2，已用 %3 / %4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 before: allocated %2, used %3 of %4</source>
+        <translation>%1 移动前：已分配 %2，已用 %3 / %4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 after: allocated %2, used %3 of %4</source>
+        <translation>%1 移动后：已分配 %2，已用 %3 / %4</translation>
+    </message>
+</context>
+</TS>
