@@ -368,6 +368,17 @@ def test_installed_copy_has_every_module_of_the_source_tree(installed_venv, tmp_
     assert not source_modules - installed_modules, f"missing from the wheel: {sorted(map(str, source_modules - installed_modules))}"
 
 
+def test_installed_copy_speaks_chinese_from_its_own_catalogue(installed_venv, tmp_path):
+    # The compiled .qm ships inside the wheel: a fresh install switches to zh_CN without the source tree.
+    code = (
+        "from PySide6.QtWidgets import QApplication; app = QApplication([]); from inspector.gui import i18n; "
+        "print(i18n.apply_language('zh_CN'), i18n.translate('Menus', '&File'))"
+    )
+    result = run_in(installed_venv, [bin_path(installed_venv, "python"), "-c", code], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "文件(&F)"]
+
+
 @pytest.mark.skipif(not (REPO / "inspector" / "gui" / "app.py").exists(), reason="inspector.gui.app (the window) is not written yet")
 def test_installed_copy_opens_the_window_with_title_and_icon(installed_venv, tmp_path):
     from inspector.gui.app import qt_binding_problem
