@@ -405,6 +405,22 @@ TEMPLATES: dict[str, str] = {
     ),
     "move.nothing_pinned": "nothing was pinned: no tensor was on the host",
     "move.first_use": "first use of {device} by this process: the time includes creating its CUDA context",
+    # ----- what a file needs to run when it loads (files.trust: the trust question's list)
+    "trust.name_built_at_load": "(a name built at load)",
+    "trust.setstate": "__setstate__ in {record} (runs at load)",
+    "trust.touches_files": "{what} in {record} (touches files or other processes)",
+    "trust.shape_code": "Python code in a shape expression of {record}: {code}",
+    "trust.call": "a call of {what} in {record}",
+    "trust.pickled_name": "{name} (pickled in {record})",
+    "trust.compiled_code": "compiled code in {folder}",
+    "trust.torchscript_constant": "a TorchScript object in constant {name} ({where})",
+    "trust.pickled_constant": "Python objects pickled in constant {name} ({where})",
+    # ----- a move's price, before it starts (moves.price: the move buttons' tooltips)
+    "price.nothing_to_copy": "{call}: nothing to copy (the model is already there, in that dtype)",
+    "price.peak_part": "{peak} on {device} for a moment ({ratio}x the model's bytes there)",
+    "price.peak_part_new": "{peak} on {device}",
+    "price.needs": "{call} needs {parts}: the originals are kept until it succeeds",
+    "price.with_warnings": "{line}; {warnings}",
     # ----- device maps (moves.device_map_file, device_map, crossings: the device-map dialog's findings)
     "device_map.not_a_device": "{value} is not a device (use a GPU index such as 0, or cpu, cuda:1, mps, xpu:0, meta)",
     "device_map.not_a_gpu_index": "{value} is not a GPU index (indices start at 0)",

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.files.presets import PRESETS, Preset
-from inspector.gui.i18n import Retranslates, fill, translate
+from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.sampler import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
 
 #: The presets' labels and descriptions (``core.files.presets.PRESETS``), marked for
@@ -255,7 +255,7 @@ class PreferencesDialog(Retranslates, QDialog):
 def ask_trust(parent: QWidget, path: str, wanted: Sequence[str], on_trust: Callable[[], None]) -> QMessageBox:
     """Ask, window-modal and without blocking, whether to load a file that needs to run code;
     ``on_trust()`` runs if the user says yes. File names are escaped: never rich text."""
-    shown = ", ".join(wanted[:8]) + (" …" if len(wanted) > 8 else "")
+    shown = ", ".join(core_text(w) for w in wanted[:8]) + (" …" if len(wanted) > 8 else "")
     box = QMessageBox(parent)
     box.setObjectName("trustDialog")
     box.setIcon(QMessageBox.Icon.Warning)

@@ -58,6 +58,14 @@ _DTYPES = (
     ("float32", "float32"), ("bfloat16", "bfloat16"), ("float16", "float16"), ("float64", "float64"),
 )  # fmt: skip
 _MODES = ((QT_TRANSLATE_NOOP("FitDialog", "train step"), "train-step"), (QT_TRANSLATE_NOOP("FitDialog", "forward"), "forward"))
+#: How each optimizer the estimate knows reads in the list (its value stays the CLI's name).
+_OPTIMIZER_LABELS = {
+    "none": QT_TRANSLATE_NOOP("FitDialog", "no optimizer"),
+    "sgd": QT_TRANSLATE_NOOP("FitDialog", "SGD"),
+    "sgd-momentum": QT_TRANSLATE_NOOP("FitDialog", "SGD with momentum"),
+    "adam": QT_TRANSLATE_NOOP("FitDialog", "Adam"),
+    "adamw": QT_TRANSLATE_NOOP("FitDialog", "AdamW"),
+}
 _FITS = QColor("#2e7d32")
 _DOES_NOT_FIT = QColor("#c62828")
 
@@ -155,6 +163,9 @@ class FitDialog(Retranslates, QDialog):
         self.setWindowTitle(translate("FitDialog", "Will it fit?"))
         for index, (label, _value) in enumerate(_DTYPES):
             self.dtypeCombo.setItemText(index, translate("FitDialog", label))
+        for index in range(self.optimizerCombo.count()):
+            name = self.optimizerCombo.itemData(index)
+            self.optimizerCombo.setItemText(index, translate("FitDialog", _OPTIMIZER_LABELS.get(name, name)))
         for index, (label, _value) in enumerate(_MODES):
             self.modeCombo.setItemText(index, translate("FitDialog", label))
         self.inputEdit.setPlaceholderText(translate("FitDialog", "the model's example input"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, SignalInstance
+from PySide6.QtCore import QT_TRANSLATE_NOOP, SignalInstance, Slot
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
@@ -174,6 +174,11 @@ class LessonsPanel(Retranslates, QDialog):
         if self.pending is not None and model is not None and model.info.spec == "example":
             number, self.pending = self.pending, None
             self._send(Task.LESSON, self._request, number)
+
+    @Slot(object)
+    def on_lesson_finished(self, outcome: Any) -> None:
+        """The worker's ``lessonFinished`` (a ``LessonOutcome``), on the GUI thread."""
+        self.on_finished(outcome.number, outcome.facts)
 
     def on_finished(self, number: int, facts: object) -> None:
         self.results[number] = facts

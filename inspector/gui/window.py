@@ -221,7 +221,7 @@ class InspectorWindow(QMainWindow):
         worker.fitFinished.connect(self.fit.on_finished)
         worker.trainStepFinished.connect(results.on_train_step_finished)
         worker.lessonFinished.connect(results.on_lesson_finished)
-        worker.lessonFinished.connect(lambda outcome: self.lessons.on_finished(outcome.number, outcome.facts))
+        worker.lessonFinished.connect(self.lessons.on_lesson_finished)  # a slot: queued to the GUI thread
         worker.failed.connect(results.on_failed)
         worker.latencySamples.connect(results.on_latency_samples)
         self.sampler.inventoryReady.connect(self.sampler_results.on_inventory)

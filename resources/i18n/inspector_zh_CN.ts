@@ -24,7 +24,7 @@
         <location line="+3"/>
         <source>The benchmark&apos;s input: a shape such as 1,3,224,224; several inputs separated by &apos;;&apos; (10,32,512; 20,32,512 for a Transformer&apos;s src and tgt), each with an optional :dtype (8,128:int64 for token ids). Empty: the model&apos;s own example input. Enter starts the benchmark.</source>
         <extracomment>The same cap as the CLI&apos;s --runs: the core keeps every sample of a measurement.</extracomment>
-        <translation>基准测试的输入：形状，例如 1,3,224,224；多个输入用 &apos;;&apos; 分隔（Transformer 的 src 和 tgt 写作 10,32,512; 20,32,512），每个输入可附加 :dtype（词元 id 写作 8,128:int64）。留空：使用模型自带的示例输入。按 Enter 开始基准测试。</translation>
+        <translation>基准测试的输入：形状，例如 1,3,224,224；多个输入用 &apos;;&apos; 分隔（Transformer 的 src 和 tgt 写作 10,32,512; 20,32,512），每个输入可附加 :dtype（词元 ID 写作 8,128:int64）。留空：使用模型自带的示例输入。按 Enter 开始基准测试。</translation>
     </message>
     <message>
         <location line="+33"/>
@@ -576,7 +576,7 @@
     <message>
         <location line="+43"/>
         <source>95 % bootstrap interval of B&apos;s median over A&apos;s</source>
-        <translation>B 的中位数与 A 的中位数之比的 95% bootstrap 置信区间</translation>
+        <translation>B 的中位数与 A 的中位数之比的 95% 自助法置信区间</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -1258,7 +1258,7 @@
     <message>
         <location line="+1"/>
         <source>{path} holds only weights (a state dict of {count} entries); say which model they belong to with an architecture spec such as mypackage.models:make_model or path/to/model.py:Net</source>
-        <translation>{path} 只包含权重（一个有 {count} 项的 state dict）；请用架构描述说明它们属于哪个模型，例如 mypackage.models:make_model 或 path/to/model.py:Net</translation>
+        <translation>{path} 只包含权重（一个有 {count} 项的 state_dict）；请用架构描述说明它们属于哪个模型，例如 mypackage.models:make_model 或 path/to/model.py:Net</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1423,7 +1423,7 @@
     <message>
         <location line="+1"/>
         <source>{path} holds {value}, not a model or a state dict</source>
-        <translation>{path} 包含的是{value}，不是模型或 state dict</translation>
+        <translation>{path} 包含的是{value}，不是模型或 state_dict</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1830,6 +1830,76 @@
         <location line="+1"/>
         <source>first use of {device} by this process: the time includes creating its CUDA context</source>
         <translation>本进程首次使用 {device}：耗时包括创建其 CUDA 上下文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(a name built at load)</source>
+        <translation>（加载时才拼出的名称）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>__setstate__ in {record} (runs at load)</source>
+        <translation>{record} 中的 __setstate__（加载时运行）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{what} in {record} (touches files or other processes)</source>
+        <translation>{record} 中的 {what}（会访问文件或其他进程）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Python code in a shape expression of {record}: {code}</source>
+        <translation>{record} 的形状表达式中含有 Python 代码：{code}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a call of {what} in {record}</source>
+        <translation>{record} 中对 {what} 的调用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} (pickled in {record})</source>
+        <translation>{name}（以 pickle 形式存于 {record}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compiled code in {folder}</source>
+        <translation>{folder} 中的已编译代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a TorchScript object in constant {name} ({where})</source>
+        <translation>常量 {name} 中的 TorchScript 对象（{where}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Python objects pickled in constant {name} ({where})</source>
+        <translation>常量 {name} 中以 pickle 形式保存的 Python 对象（{where}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{call}: nothing to copy (the model is already there, in that dtype)</source>
+        <translation>{call}：无需复制（模型已在那里，且数据类型相同）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{peak} on {device} for a moment ({ratio}x the model&apos;s bytes there)</source>
+        <translation>{device} 上短暂占用 {peak}（是模型在那里字节数的 {ratio} 倍）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{peak} on {device}</source>
+        <translation>{device} 上 {peak}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{call} needs {parts}: the originals are kept until it succeeds</source>
+        <translation>{call} 需要 {parts}：在成功之前会保留原始张量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{line}; {warnings}</source>
+        <translation>{line}；{warnings}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2488,12 +2558,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+261"/>
+        <location line="+272"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location line="-260"/>
+        <location line="-271"/>
         <source>Margin</source>
         <translation>余量</translation>
     </message>
@@ -2524,12 +2594,38 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>前向传播</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+3"/>
+        <source>no optimizer</source>
+        <extracomment>How each optimizer the estimate knows reads in the list (its value stays the CLI&apos;s name).</extracomment>
+        <translation>无优化器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SGD with momentum</source>
+        <translation>带动量的 SGD</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <location line="+96"/>
         <source>Will it fit?</source>
         <translation>放得下吗？</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>the model&apos;s example input</source>
         <translation>模型的示例输入</translation>
     </message>
@@ -2751,7 +2847,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+3"/>
         <source>&lt;code&gt;model&lt;/code&gt;: spec, class, optimizer, tensor counts and bytes by device and dtype;</source>
-        <translation>&lt;code&gt;model&lt;/code&gt;：spec、类、优化器，以及按设备和数据类型统计的张量个数和字节数；</translation>
+        <translation>&lt;code&gt;model&lt;/code&gt;：模型描述、类、优化器，以及按设备和数据类型统计的张量个数和字节数；</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2771,7 +2867,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+1"/>
         <source>where measured: &lt;code&gt;modules&lt;/code&gt; (per-module time, FLOPs, shapes), &lt;code&gt;fit&lt;/code&gt; (will it fit?), &lt;code&gt;ranks&lt;/code&gt; (one entry per torchrun rank).</source>
-        <translation>测量过时还有：&lt;code&gt;modules&lt;/code&gt;（逐模块的时间、FLOPs、形状）、&lt;code&gt;fit&lt;/code&gt;（放得下吗？）、&lt;code&gt;ranks&lt;/code&gt;（每个 torchrun rank 一项）。</translation>
+        <translation>测量过时还有：&lt;code&gt;modules&lt;/code&gt;（逐模块的时间、FLOPs、形状）、&lt;code&gt;fit&lt;/code&gt;（放得下吗？）、&lt;code&gt;ranks&lt;/code&gt;（每个 torchrun 进程一项）。</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -3122,7 +3218,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>这些课使用教程中的示例模型（Net：Linear(3, 2) → Linear(2, 1)）。要用它替换当前打开的模型吗？你的模型文件不会被改动。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+24"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -3483,7 +3579,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+2"/>
         <source>Put this session&apos;s report on the clipboard, ready to paste into an issue</source>
-        <translation>把本次会话的报告放到剪贴板，可直接粘贴到 issue 中</translation>
+        <translation>把本次会话的报告放到剪贴板，可直接粘贴到 GitHub 问题报告中</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3732,7 +3828,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+2"/>
         <source>only for state dicts / .safetensors: package.module:factory</source>
-        <translation>仅用于 state dict / .safetensors：package.module:factory</translation>
+        <translation>仅用于 state_dict / .safetensors：package.module:factory</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -4099,12 +4195,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+1"/>
         <source>Token model (Embedding + LSTM, int64 ids)</source>
-        <translation>词元模型（Embedding + LSTM，int64 id）</translation>
+        <translation>词元模型（Embedding + LSTM，int64 ID）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>8 sequences of 64 token ids below the embedding&apos;s 1,000</source>
-        <translation>8 个序列，每个含 64 个小于嵌入表大小 1,000 的词元 id</translation>
+        <translation>8 个序列，每个含 64 个小于嵌入表大小 1,000 的词元 ID</translation>
     </message>
 </context>
 <context>
@@ -4449,7 +4545,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="-42"/>
         <source>Copied the report as Markdown: paste it into an issue or a chat</source>
-        <translation>已将报告复制为 Markdown：可粘贴到 issue 或聊天中</translation>
+        <translation>已将报告复制为 Markdown：可粘贴到 GitHub 问题报告 或聊天中</translation>
     </message>
     <message>
         <location line="+18"/>

@@ -24,6 +24,8 @@ from typing import Any
 
 import torch
 
+from inspector.core.messages import Text
+
 # --------------------------------------------------------------------------- pickles
 
 
@@ -56,7 +58,7 @@ def _read_one_pickle(stream: io.BytesIO, names: list[str]) -> bool:
             elif name == "STACK_GLOBAL":
                 pushed = strings[-2:] if len(strings) >= 2 else [None, None]
                 owner, member = pushed[0], pushed[1]
-                names.append(f"{owner}.{member}" if owner and member else "(a name built at load)")
+                names.append(f"{owner}.{member}" if owner and member else Text("trust.name_built_at_load"))
                 strings[-2:] = [None]
             elif "UNICODE" in name or name in ("STRING", "BINSTRING", "SHORT_BINSTRING"):
                 strings.append(str(arg))
@@ -149,12 +151,12 @@ def torchscript_risks(path: Path) -> tuple[str, ...]:
             continue
         source = bytes(reader.get_record(record)).decode("utf-8", errors="replace")
         if _SETSTATE.search(source):
-            risks.append(f"__setstate__ in {record} (runs at load)")
+            risks.append(Text("trust.setstate", record=record))
         for match in _DOTTED.finditer(source):
             parts = re.split(r"\s*\.\s*", match.group())
             offender = _touches_files_or_processes(parts)
             if offender is not None:
-                risks.append(f"{'.'.join(parts)} in {record} (touches files or other processes)")
+                risks.append(Text("trust.touches_files", what='.'.join(parts), record=record))
     return tuple(dict.fromkeys(risks))
 
 
@@ -256,19 +258,19 @@ def _graph_risks(document: bytes, record: str) -> list[str]:
     for kind, text in _graph_nodes_and_expressions(graph):
         if kind == "expr":
             if not _safe_shape_expression(text):
-                risks.append(f"Python code in a shape expression of {record}: {text[:60]!r}")
+                risks.append(Text("trust.shape_code", record=record, code=repr(text[:60])))
             continue
         if text.startswith("#"):  # an extension op: a handler registered in this process
             continue
         if text.startswith("torch.ops."):
             offender = _touches_files_or_processes(text.split("."))
             if offender is not None:
-                risks.append(f"{text} in {record} (touches files or other processes)")
+                risks.append(Text("trust.touches_files", what=text, record=record))
             continue
         if text.startswith(("torch", "_operator", "math")) and text not in symbolic:
             # The loader resolves these with getattr from the torch, operator or math
             # module: "torch.os.system" would be os.system.
-            risks.append(f"a call of {text} in {record}")
+            risks.append(Text("trust.call", what=text, record=record))
     return risks
 
 
@@ -302,10 +304,10 @@ def exported_program_risks(path: Path) -> tuple[str, ...]:
     def torch_loaded(record: str) -> None:
         if record in records:
             for name in _torch_saved_unsafe_globals(bytes(reader.get_record(record))):
-                risks.append(f"{name} (pickled in {record})")
+                risks.append(Text("trust.pickled_name", name=name, record=record))
 
     if any(record.startswith(pt2.AOTINDUCTOR_DIR) for record in records):
-        risks.append(f"compiled code in {pt2.AOTINDUCTOR_DIR}")
+        risks.append(Text("trust.compiled_code", folder=pt2.AOTINDUCTOR_DIR))
     prefix, suffix = pt2.MODELS_FILENAME_FORMAT.split("{}")
     for record in sorted(records):
         if not record.startswith(pt2.MODELS_DIR):
@@ -328,9 +330,9 @@ def exported_program_risks(path: Path) -> tuple[str, ...]:
                     if meta.use_pickle:
                         torch_loaded(where)
                 elif meta.path_name.startswith(pt2.CUSTOM_OBJ_FILENAME_PREFIX):
-                    risks.append(f"a TorchScript object in constant {fqn} ({where})")
+                    risks.append(Text("trust.torchscript_constant", name=fqn, where=where))
                 elif meta.path_name.startswith(pt2.OPAQUE_OBJ_FILENAME_PREFIX):
-                    risks.append(f"Python objects pickled in constant {fqn} ({where})")
+                    risks.append(Text("trust.pickled_constant", name=fqn, where=where))
     risks.extend(_legacy_export_risks(path))
     return tuple(dict.fromkeys(risks))
 

@@ -22,7 +22,7 @@ import torch
 from inspector.core.devices import discovery as devices
 from inspector.core.errors import InputError
 from inspector.core.files.models import LoadedModel
-from inspector.core.messages import Text
+from inspector.core.messages import Text, joined
 from inspector.core.moves import caveats, rollback
 from inspector.core.moves.request import MoveRequest, Plan, plan_move
 from inspector.core.placement.tensor_rows import Placement
@@ -175,18 +175,18 @@ def price_text(preview: MovePreview) -> str:
     if preview.refusal is not None:
         return preview.refusal
     if not preview.copy_bytes:
-        return f"{preview.call}: nothing to copy (the model is already there, in that dtype)"
-    parts = []
+        return Text("price.nothing_to_copy", call=preview.call)
+    parts: list[str] = []
     for where in sorted(preview.copy_bytes):
         peak = preview.peak_bytes[where]
         own = preview.model_bytes.get(where, 0)
         if own:
-            parts.append(f"{format_bytes(peak)} on {where} for a moment ({peak / own:.1f}x the model's bytes there)")
+            parts.append(Text("price.peak_part", peak=format_bytes(peak), device=where, ratio=f"{peak / own:.1f}"))
         else:
-            parts.append(f"{format_bytes(peak)} on {where}")
-    line = f"{preview.call} needs " + ", ".join(parts) + ": the originals are kept until it succeeds"
+            parts.append(Text("price.peak_part_new", peak=format_bytes(peak), device=where))
+    line = Text("price.needs", call=preview.call, parts=joined(parts))
     if preview.warnings:
-        line += "; " + "; ".join(preview.warnings)
+        return Text("price.with_warnings", line=line, warnings=joined(list(preview.warnings), "list.semicolon"))
     return line
 
 

@@ -202,7 +202,11 @@ def _noise(entry: Mapping[str, Any]) -> str | None:
     if "noise" in entry or "noisy" in entry:
         noise = entry.get("noise")
         if isinstance(noise, str) and noise:
-            return noise
+            # Written by this app from these samples: the same flag as a Text, which the window
+            # can say in its language (a file is plain text); any other wording as written.
+            samples = _samples(entry)
+            judged = spread_of(samples).noise if samples else None
+            return judged if judged is not None and str(judged) == noise else noise
         return "noisy" if entry.get("noisy") is True else None
     samples = _samples(entry)
     return spread_of(samples).noise if samples else None

@@ -1,0 +1,272 @@
+"""Every text a person sees, in Chinese: a whole session in zh_CN leaves no English on screen
+but code, identifiers and units; the same session in English shows no Chinese.
+
+The walk reads what the window shows, as a user would: widget texts, tooltips, placeholders,
+titles, menus and their actions, table and tree headers and cells, plot titles, axes and
+legends, in the main window and in every dialog and tab a session opens.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+
+import pyqtgraph as pg
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QTabWidget,
+    QTextEdit,
+    QWidget,
+)
+
+from inspector.core.messages import Text
+from tests.gui.conftest import wait_idle
+from tests.gui.languages import has_chinese
+
+#: Words that stay as they are in every language: PyTorch's and Python's identifiers, device
+#: and dtype names, units, file formats and proper names. Reviewed: keep it small.
+ALLOWED = frozenset(
+    """
+    PyTorch CUDA GPU GPUs CPU cpu cuda meta mps xpu MPS XPU ROCm NVIDIA NVML Qt PySide pyqtgraph psutil numpy
+    torch nn Net Linear SGD Adam AdamW optimizer model net device tensor module forward inputs output loss
+    float16 float32 float64 bfloat16 int64 dtype grad True False None
+    ms MiB KiB GiB MB GB KB TB TiB GB/s FLOPs MFLOPs GFLOPs Hz
+    JSON CSV HTML Markdown SVG PNG Perfetto pt pt2 pkl safetensors TorchScript
+    Torch Device Inspector torchrun ssh HOST agent example Transformer src tgt weight bias
+    Enter Esc Ctrl Shift Alt Tab Space BatchNorm Embedding pickle torch-device-inspector Python s
+    English GitHub
+    """.split()
+)
+
+#: Widgets whose content is code or PyTorch's own words (their headers and labels are read).
+CODE_WIDGETS = {"codeView", "lessonCode", "lessonAnswer"}
+
+
+def english_words(text: str) -> list[str]:
+    """The words of ``text`` that read as English prose: code, paths, numbers with units and
+    the allowed identifiers taken out first."""
+    text = re.sub(r"<code>.*?</code>", " ", text, flags=re.S)
+    # a block set in a fixed-pitch font: the About box's version lines, as --version prints
+    # them for a bug report (the same words in every language, so reports read alike)
+    text = re.sub(r"<p style='font-family:monospace'>.*?</p>", " ", text, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    text = text.replace("&", "")  # accelerators
+    text = re.sub(r"“[\x00-\x7f]*”", " ", text)  # PyTorch's own words, quoted (lesson 5's title)
+    text = re.sub(r"(?m)^\s*(ssh|kubectl|docker) .*$", " ", text)  # command lines to type
+    # calls, with their arguments: torch.device("cuda:0" if torch.cuda.is_available() else "cpu")
+    call = r"[\w.]+\((?:[^()]|\([^()]*\))*\)"
+    text = re.sub(call, " ", text)
+    # code and identifiers: anything with a dot, bracket, underscore, colon, slash or quote inside
+    text = re.sub(r"\S*[._()\[\]:/\\'\"=<>`#@{}]\S*", " ", text)
+    words = [w for w in re.findall(r"[A-Za-z0-9-]+", text) if not any(c.isdigit() for c in w)]
+    return [w for w in words if w.strip("-") and w.strip("-") not in ALLOWED and not w.isupper()]
+
+
+def _item_texts(view: QAbstractItemView) -> Iterator[str]:
+    model = view.model()
+    if model is None:
+        return
+
+    def columns(parent: QModelIndex) -> int:
+        try:
+            return model.columnCount(parent)
+        except TypeError:  # a list model's columnCount is not public in PySide: one column
+            return 1
+
+    for orientation in (Qt.Orientation.Horizontal,):
+        for column in range(columns(QModelIndex())):
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                value = model.headerData(column, orientation, role)
+                if isinstance(value, str):
+                    yield value
+
+    def walk(parent: QModelIndex, depth: int) -> Iterator[str]:
+        for row in range(min(model.rowCount(parent), 200)):
+            for column in range(columns(parent)):
+                index = model.index(row, column, parent)
+                for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                    value = index.data(role)
+                    if isinstance(value, str):
+                        yield value
+            if depth < 8:
+                yield from walk(model.index(row, 0, parent), depth + 1)
+
+    yield from walk(QModelIndex(), 0)
+
+
+def _menu_texts(menu: QMenu) -> Iterator[tuple[str, str]]:
+    where = f"menu {menu.objectName() or menu.title()}"
+    yield where, menu.title()
+    for action in menu.actions():
+        yield where, action.text()
+        if action.toolTip() and action.toolTip() != action.text().replace("&", ""):
+            yield where, action.toolTip()
+        if action.menu() is not None:
+            yield from _menu_texts(action.menu())
+
+
+def _plot_texts(widget: pg.PlotWidget) -> Iterator[str]:
+    item = widget.getPlotItem()
+    yield item.titleLabel.text
+    for name in ("left", "bottom", "right", "top"):
+        axis = item.getAxis(name)
+        if axis.isVisible() and axis.labelText:
+            yield axis.labelText
+    if item.legend is not None:
+        for _sample, label in item.legend.items:
+            yield label.text
+    for child in item.items:
+        if isinstance(child, pg.TextItem):
+            yield child.toPlainText()
+
+
+def _prose(edit: QTextEdit) -> str:
+    """A rich text's words, without its code (fragments set in a fixed-pitch font)."""
+    words = []
+    block = edit.document().begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            if fragment.isValid() and not fragment.charFormat().font().fixedPitch() and "monospace" not in (
+                fragment.charFormat().fontFamilies() or []
+            ):
+                words.append(fragment.text())
+            it += 1
+        words.append("\n")
+        block = block.next()
+    return "".join(words)
+
+
+def visible_texts(top: QWidget) -> Iterator[tuple[str, str]]:
+    """(where, text) of everything ``top`` and its visible children show a person."""
+    yield f"window {top.objectName()}", top.windowTitle()
+    widgets = [top, *top.findChildren(QWidget)]
+    for widget in widgets:
+        if not widget.isVisibleTo(top) and widget is not top:
+            continue
+        name = widget.objectName() or type(widget).__name__
+        if name in CODE_WIDGETS:
+            continue
+        if isinstance(widget, QAbstractItemView) and isinstance(widget.parent(), QAbstractItemView):
+            continue  # a view's header: read with the view it belongs to
+        if widget.toolTip():
+            yield f"{name} tooltip", widget.toolTip()
+        if isinstance(widget, QLabel):
+            yield name, widget.text()
+        elif isinstance(widget, QAbstractButton):
+            yield name, widget.text()
+        elif isinstance(widget, QLineEdit):
+            yield f"{name} placeholder", widget.placeholderText()
+        elif isinstance(widget, QGroupBox):
+            yield name, widget.title()
+        elif isinstance(widget, QTabWidget):
+            for i in range(widget.count()):
+                yield f"{name} tab", widget.tabText(i)
+                yield f"{name} tab tooltip", widget.tabToolTip(i)
+        elif isinstance(widget, QComboBox):
+            for i in range(widget.count()):
+                yield f"{name} item", widget.itemText(i)
+        elif isinstance(widget, QTextEdit):
+            yield name, _prose(widget)
+        elif isinstance(widget, QPlainTextEdit):
+            yield name, widget.toPlainText()
+        elif isinstance(widget, QAbstractItemView):
+            for text in _item_texts(widget):
+                yield name, text
+        elif isinstance(widget, pg.PlotWidget):
+            for text in _plot_texts(widget):
+                yield name, text
+    menu_bar = getattr(top, "menuBar", None)
+    if callable(menu_bar):
+        for action in top.menuBar().actions():
+            if action.menu() is not None:
+                yield from _menu_texts(action.menu())
+
+
+def a_whole_session(window, qtbot, tmp_path) -> list[QWidget]:
+    """Load (done), move, benchmark per module, open every dialog and tab; the windows to read."""
+    from inspector.gui import dialogs
+    from inspector.gui.remote_window import ConnectDialog
+
+    bar = window.action_bar
+    bar.dtypeCombo.setCurrentIndex(bar.dtypeCombo.findData("float64"))
+    assert window.move_to_target()
+    wait_idle(qtbot, window)
+    bar.runsSpin.setValue(20)
+    bar.perModuleCheck.setChecked(True)
+    assert window.run_benchmark()
+    wait_idle(qtbot, window, timeout=60_000)
+    report = tmp_path / "session.json"
+    assert window.export_report(report)
+    qtbot.waitUntil(lambda: report.exists() and window.busy_task is None, timeout=30_000)
+    window.open_report(report)  # the Compare tab, this session against its own report
+    qtbot.waitUntil(lambda: window.lazy_tabs.is_built("comparisonView"), timeout=30_000)
+    for index in range(window.tabs.count()):  # every page, built
+        window.tabs.setCurrentIndex(index)
+        qtbot.wait(20)
+    window.lessons.show()
+    for row in (0, 4):
+        window.lessons.list.setCurrentRow(row)
+        window.lessons.runButton.click()
+        qtbot.waitUntil(lambda r=row: r + 1 in window.lessons.results, timeout=30_000)
+        wait_idle(qtbot, window)
+    opened = [window, window.lessons]
+    for topic in ("start", "shortcuts", "report"):
+        opened.append(window.help.show(topic))
+    fit = window.show_fit_dialog()
+    qtbot.waitUntil(lambda: window.busy_task is None, timeout=60_000)
+    opened += [
+        fit,
+        window.make_open_model_dialog(),
+        dialogs.PreferencesDialog(10.0, window),
+        dialogs.ask_trust(window, "/models/checkpoint.pt", (Text("trust.setstate", record="data.pkl"),), lambda: None),
+        ConnectDialog(window.settings, window),
+    ]
+    for dialog in opened[1:]:
+        dialog.show()
+    qtbot.wait(50)
+    return opened
+
+
+def leaks(windows: list[QWidget], found) -> list[tuple[str, str]]:
+    return [(where, text) for window in windows for where, text in visible_texts(window) if text and found(text)]
+
+
+def test_a_whole_session_in_chinese_leaves_no_english_on_screen(make_window, qtbot, chinese, tmp_path):
+    window = make_window()
+    windows = a_whole_session(window, qtbot, tmp_path)
+    english = leaks(windows, english_words)
+    assert not english, "\n".join(f"{where}: {text!r} -> {english_words(text)}" for where, text in english[:40])
+    assert window.about_text() and not english_words(window.about_text().replace("Torch Device Inspector", ""))
+
+
+def test_the_same_session_in_english_shows_no_chinese(make_window, qtbot, tmp_path):
+    window = make_window()
+    windows = a_whole_session(window, qtbot, tmp_path)
+    chinese_left = [(w, t) for w, t in leaks(windows, has_chinese) if t != "简体中文"]  # the language's own name
+    assert not chinese_left, chinese_left[:20]
+
+
+def teardown_function() -> None:
+    for widget in QApplication.topLevelWidgets():
+        if widget.objectName() != "mainWindow" and widget.isVisible():
+            widget.close()
+
+
+def test_the_walk_tells_english_prose_from_code_and_units():
+    # (the walk above is only as good as this reading of a text)
+    assert english_words("移动失败：the model is as it was") == ["the", "is", "as", "it", "was"]
+    assert english_words("model.to('cpu', dtype=torch.float64)：无需复制 · 88 B · 7.3 µs") == []
+    assert english_words("<code>schema_version</code>、<b>float64</b> 的 state_dict") == []
+    assert english_words("文件(&F)") == [] and english_words("&File") == ["File"]
