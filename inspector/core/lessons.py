@@ -261,15 +261,11 @@ def device_mismatch(loaded: LoadedModel) -> DeviceMismatch:
 #: Each lesson's code, as the tutorial writes it (shown in the window's code view).
 LESSON_CODE: dict[int, str] = {
     1: 'device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu")',
-    2: "y = x.to(device)   # a tensor: a new tensor on device; x stays where it was\n"
-       "net.to(device)     # a module: moved in place; the same parameter objects",
-    3: "net.cuda()         # demands a GPU\n"
-       "net.to(device)     # goes wherever device says",
-    4: "net.to(device)\n"
-       "optimizer = optim.SGD(net.parameters(), lr=0.01, momentum=0.9)   # after the move",
-    5: "output = net(x)              # x left on another device than net\n"
-       "output = net(x.to(device))   # the fix",
-}  # fmt: skip
+    2: "y = x.to(device)\nnet.to(device)",
+    3: "net.cuda()\nnet.to(device)",
+    4: "net.to(device)\noptimizer = optim.SGD(net.parameters(), lr=0.01, momentum=0.9)",
+    5: "output = net(x)\noutput = net(x.to(device))",
+}  # (no comments: the lesson's text, in the reader's language, says what each line does)
 LESSONS = tuple(LESSON_CODE)
 #: The lessons that need the example ``Net`` loaded (lesson 1 asks the machine only).
 NEEDS_EXAMPLE = frozenset({2, 3, 4, 5})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, SignalInstance, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSize, Qt, SignalInstance, Slot
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from inspector.core import lessons as core
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.plain_text import plain_label
+from inspector.gui.screen_fit import fit_dialog
 from inspector.gui.snapshots import Snapshots
 from inspector.gui.tasks import Task
 
@@ -62,6 +63,10 @@ LESSON_TEXTS: dict[int, tuple[str, str, str]] = {
 }  # fmt: skip
 
 
+#: Room for a lesson's text, its code on one line each and its answer without scrolling.
+DEFAULT_SIZE = QSize(900, 560)
+
+
 class LessonsPanel(Retranslates, QDialog):
     """The lessons dialog (non-modal, object name ``lessonsPanel``)."""
 
@@ -79,6 +84,8 @@ class LessonsPanel(Retranslates, QDialog):
 
         self.list = QListWidget(self)
         self.list.setObjectName("lessonList")
+        self.list.setWordWrap(True)  # a long title (lesson 5 quotes PyTorch) wraps, never cut
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         for _ in core.LESSONS:
             self.list.addItem("")
         self.title = QLabel(self)
@@ -92,7 +99,8 @@ class LessonsPanel(Retranslates, QDialog):
         self.code.setObjectName("lessonCode")
         self.code.setReadOnly(True)
         self.code.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.code.setMaximumHeight(self.code.fontMetrics().lineSpacing() * 4 + 12)
+        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # code keeps its lines
+        self.code.setFixedHeight(self.code.fontMetrics().lineSpacing() * 2 + 2 * self.code.frameWidth() + 12)
         self.runButton = QPushButton(self)
         self.runButton.setObjectName("lessonRunButton")
         self.runButton.clicked.connect(lambda: self.run(self.current()))
@@ -118,6 +126,8 @@ class LessonsPanel(Retranslates, QDialog):
         self.list.currentRowChanged.connect(lambda _row: self._show_lesson())
         self.list.setCurrentRow(0)
         self.retranslate()
+        self.resize(DEFAULT_SIZE)
+        fit_dialog(self, parent)
 
     # ----- texts
 
@@ -126,7 +136,8 @@ class LessonsPanel(Retranslates, QDialog):
         for row, number in enumerate(core.LESSONS):
             self.list.item(row).setText(translate("Lessons", LESSON_TEXTS[number][0]))
         self.runButton.setText(translate("Lessons", "&Run"))
-        self.list.setFixedWidth(max(self.list.sizeHintForColumn(0) + 24, 160))
+        # As wide as the longest title, up to a third of the panel: the text and code get the rest.
+        self.list.setFixedWidth(min(max(self.list.sizeHintForColumn(0) + 24, 160), DEFAULT_SIZE.width() // 3))
         self._show_lesson()
 
     def current(self) -> int:
