@@ -38,6 +38,7 @@ from inspector.core.measure.fit import OPTIMIZERS, FitRequest
 from inspector.core.files.inputs import parse_inputs
 from inspector.core.units import format_bytes
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.screen_fit import fit_dialog
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("FitDialog", "Device"),
@@ -157,6 +158,7 @@ class FitDialog(Retranslates, QDialog):
         self.resize(1120, 380)
         self.set_devices(self._devices)
         self.retranslate()
+        fit_dialog(self, parent)  # narrower on a small screen: the table scrolls
 
     def retranslate(self) -> None:
         """Every text again in the language now installed, the answers shown included."""

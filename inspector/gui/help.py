@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from inspector.gui import i18n
 from inspector.gui.i18n import Retranslates, translate
+from inspector.gui.screen_fit import fit_dialog
 
 if TYPE_CHECKING:
     from inspector.gui.snapshots import Snapshots
@@ -193,6 +194,7 @@ class HelpDialog(Retranslates, QDialog):
         layout.addWidget(buttons)
         self.resize(560, 520)
         self.retranslate()
+        fit_dialog(self, parent)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self._title())

@@ -103,7 +103,6 @@ def build_frame(
     banner.setParent(central)
     banner.setVisible(False)
     banner.overlay(main_splitter)
-    window.resize(1240, 760)
     frame = Frame(tabs, pages, model_box, devices_box, top_splitter, bottom_splitter, main_splitter, code_box, history)
     frame.retranslate()
     return frame

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QPoint, QRect, QSize
 from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QStyle, QWidget
 
 #: Kept free around a window on a screen smaller than it would like: room for the window
 #: manager's frame and title bar, and a bit of desktop, so the window reads as a window.
@@ -73,7 +73,9 @@ def place_first(window: QWidget, preferred: QSize, screen: QScreen | None = None
     if screen is None:
         window.resize(preferred)
         return
-    window.setGeometry(first_geometry(preferred, screen.availableGeometry()))
+    # setGeometry places the window's inside: the window manager's title bar goes above it.
+    title = window.style().pixelMetric(QStyle.PixelMetric.PM_TitleBarHeight)
+    window.setGeometry(first_geometry(preferred, screen.availableGeometry().adjusted(0, title, 0, 0)))
 
 
 def keep_on_screen(window: QWidget) -> None:

@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import QMainWindow
 
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.moves.request import MoveRequest
 from inspector.core.session import ModelState
-from inspector.gui import i18n, window_settings
+from inspector.gui import i18n, screen_fit, window_settings
 from inspector.gui.availability import CommandAvailability
 from inspector.gui.commands import Dispatcher, ModelCommands
 from inspector.gui.fit_flow import FitFlow
@@ -88,6 +88,7 @@ class InspectorWindow(QMainWindow):
         self.timeline = MemoryTimeline()
         self.snapshots = Snapshots()
         self.threads_stopped: bool | None = None
+        self._placed = False  # brought onto the screen after its first show (showEvent)
 
         # ----- widgets (the object names DESIGN.md lists are set by the panels themselves)
         self.errorBanner = ErrorBanner(self)
@@ -373,6 +374,14 @@ class InspectorWindow(QMainWindow):
         self.requestSampleRate.emit(window_settings.set_sample_hz(self.settings, hz))
 
     # ------------------------------------------------------------------ shutdown
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._placed:
+            # Once the window manager has framed it, the frame (title bar included) is known:
+            # the window is brought wholly onto the screen if the frame made it stick out.
+            self._placed = True
+            QTimer.singleShot(0, lambda: screen_fit.keep_on_screen(self))
 
     def changeEvent(self, event: QEvent) -> None:
         # A new language: the menus and the parts that are not widgets set their texts again

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QObject, QSettings, QSize, Signal
 from PySide6.QtWidgets import QMenu, QSplitter, QWidget
 
+from inspector.gui import screen_fit
 from inspector.gui.i18n import translate
 from inspector.gui.sampler import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
@@ -97,11 +98,18 @@ def set_sample_hz(settings: QSettings, hz: float) -> float:
     return hz
 
 
+#: The window's size where the screen has room for it (a first launch, no saved settings).
+PREFERRED_SIZE = QSize(1240, 760)
+
+
 def restore_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSplitter]) -> None:
-    """``window``'s geometry and its three ``splitters``' positions, as last saved."""
+    """``window``'s geometry and its three ``splitters``' positions, as last saved; a first
+    launch fits the screen it opens on, and a saved geometry that no longer fits (a smaller
+    screen, one unplugged since) is brought onto a screen that exists (``screen_fit``)."""
     geometry = settings.value(KEYS["geometry"])
-    if geometry:
-        window.restoreGeometry(geometry)
+    if not geometry or not window.restoreGeometry(geometry):
+        screen_fit.place_first(window, PREFERRED_SIZE)
+    screen_fit.keep_on_screen(window)
     states = settings.value(KEYS["splitters"])
     if isinstance(states, (list, tuple)) and len(states) == 3:
         for splitter, state in zip(splitters, states):

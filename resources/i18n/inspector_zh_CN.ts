@@ -2522,7 +2522,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitDialog</name>
     <message>
-        <location filename="../../inspector/gui/fit_dialog.py" line="+43"/>
+        <location filename="../../inspector/gui/fit_dialog.py" line="+44"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -2558,12 +2558,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+272"/>
+        <location line="+273"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location line="-271"/>
+        <location line="-272"/>
         <source>Margin</source>
         <translation>余量</translation>
     </message>
@@ -2620,7 +2620,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>AdamW</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+97"/>
         <source>Will it fit?</source>
         <translation>放得下吗？</translation>
     </message>
@@ -2746,20 +2746,20 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>HelpPages</name>
     <message>
-        <location filename="../../inspector/gui/help.py" line="+38"/>
+        <location filename="../../inspector/gui/help.py" line="+39"/>
         <source>No GPU here: see placement, cast dtypes, time on CPU, estimate GPU fit (Help › Getting started)</source>
         <extracomment>Remembers that the CPU-only note was shown (once per user, not per launch). Short enough for the status bar of a 1024-pixel-wide window (translated where shown).</extracomment>
         <translation>本机没有 GPU：可查看位置、转换数据类型、在 CPU 上计时、估算 GPU 能否放下（帮助 › 入门）</translation>
     </message>
     <message>
         <location line="+11"/>
-        <location line="+166"/>
+        <location line="+167"/>
         <source>Getting started</source>
         <extracomment>A page is its blocks: a heading (``&quot;h3&quot;``, ``&quot;h4&quot;``) or paragraph (``&quot;p&quot;``) holding one text, or a list (``&quot;ol&quot;``, ``&quot;ul&quot;``) holding one text per item. Each text is marked for translation (context &quot;HelpPages&quot;, inline markup included) and translated when the page is shown, so the HTML around the texts is the same in every language.</extracomment>
         <translation>入门</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-166"/>
         <source>The window opens with the tutorial&apos;s example model (&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;, with an SGD optimizer). Open your own with &lt;b&gt;File › Open model…&lt;/b&gt;: a factory (&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;, &lt;code&gt;torch.nn:Transformer&lt;/code&gt;) or a saved file.</source>
         <translation>窗口打开时载入教程的示例模型（&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;，带一个 SGD 优化器）。用 &lt;b&gt;文件 › 打开模型…&lt;/b&gt; 打开你自己的模型：一个工厂函数（&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;、&lt;code&gt;torch.nn:Transformer&lt;/code&gt;）或一个已保存的文件。</translation>
     </message>
@@ -2820,12 +2820,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+6"/>
-        <location line="+115"/>
+        <location line="+116"/>
         <source>The report format</source>
         <translation>报告格式</translation>
     </message>
     <message>
-        <location line="-114"/>
+        <location line="-115"/>
         <source>&lt;b&gt;File › Export report…&lt;/b&gt; writes the session&apos;s timing report; the file&apos;s suffix picks the format: &lt;code&gt;.json&lt;/code&gt; (complete, versioned, opened again by &lt;b&gt;File › Open report…&lt;/b&gt;), &lt;code&gt;.html&lt;/code&gt; (with the plots), &lt;code&gt;.csv&lt;/code&gt; (one row per latency sample) or &lt;code&gt;.md&lt;/code&gt; (also &lt;b&gt;Edit › Copy report as Markdown&lt;/b&gt;).</source>
         <translation>&lt;b&gt;文件 › 导出报告…&lt;/b&gt; 写出本次会话的计时报告；文件后缀决定格式：&lt;code&gt;.json&lt;/code&gt;（完整、带版本号，可由 &lt;b&gt;文件 › 打开报告…&lt;/b&gt; 再次打开）、&lt;code&gt;.html&lt;/code&gt;（含图表）、&lt;code&gt;.csv&lt;/code&gt;（每个延迟样本一行）或 &lt;code&gt;.md&lt;/code&gt;（也可用 &lt;b&gt;编辑 › 复制报告为 Markdown&lt;/b&gt;）。</translation>
     </message>
@@ -2881,7 +2881,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+2"/>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -2913,7 +2913,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>InspectorWindow</name>
     <message>
-        <location filename="../../inspector/gui/window.py" line="+244"/>
+        <location filename="../../inspector/gui/window.py" line="+245"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
         <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
@@ -3121,7 +3121,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Lessons</name>
     <message>
-        <location filename="../../inspector/gui/lessons.py" line="+36"/>
+        <location filename="../../inspector/gui/lessons.py" line="+37"/>
         <source>1. Pick the device: cuda:0 or cpu</source>
         <extracomment>(title, what it teaches, where the answer shows) per lesson, marked for translation.</extracomment>
         <translation>1. 选择设备：cuda:0 还是 cpu</translation>
@@ -3197,9 +3197,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>下方逐字引用了 PyTorch 的原始消息。</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+73"/>
         <source>Lessons</source>
-        <extracomment>A lesson asked for while the example was being loaded for it.</extracomment>
+        <extracomment>Room for a lesson&apos;s text, its code on one line each and its answer without scrolling. A lesson asked for while the example was being loaded for it.</extracomment>
         <translation>学习</translation>
     </message>
     <message>
@@ -3208,7 +3208,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>运行(&amp;R)</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>Load the example?</source>
         <translation>加载示例模型？</translation>
     </message>
@@ -4310,7 +4310,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RecentModels</name>
     <message>
-        <location filename="../../inspector/gui/window_settings.py" line="+55"/>
+        <location filename="../../inspector/gui/window_settings.py" line="+56"/>
         <source>Clear the list</source>
         <extracomment>Input texts remembered per model spec, newest kept.</extracomment>
         <translation>清空列表</translation>
