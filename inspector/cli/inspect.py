@@ -13,7 +13,7 @@ from inspector.core.units import format_bytes
 
 
 def _placement_text(loaded, placement) -> str:
-    from inspector.core.placement.tensor_rows import device_bytes_text, meta_text, size_text
+    from inspector.core.placement.texts import device_bytes_text, meta_text, size_text
 
     t = placement.totals
     head = (f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {t.count} tensors, {t.elements:,} elements, "

@@ -1,9 +1,10 @@
 """Application set-up: ``create_window`` (for tests and embedding) and ``main`` (the CLI's window).
 
-Order matters: torch is imported before the QApplication exists (both load native
-libraries that fight over OpenMP/CUDA state when Qt comes first), and the branding
-(application names, icon, style sheet) is applied right after the QApplication is made,
-so QSettings and every window see it.
+Order: on Linux the window's frame is made and painted before torch is imported, which then
+happens off the GUI thread (``torch_loader``, with what is known of the order on each
+platform); on Windows (and macOS, untested here) torch is still imported before Qt. The
+branding (application names, icon, style sheet) is applied right after the QApplication is
+made, so QSettings and every window see it.
 """
 
 from __future__ import annotations
@@ -150,8 +151,13 @@ def _library(name: str, fallback: str) -> ctypes.CDLL | None:
 
 
 def ensure_application():
-    """The running QApplication, or a new one (torch imported first, branding applied)."""
-    import torch  # noqa: F401  -- before Qt: see the module docstring
+    """The running QApplication, or a new one (branding applied). torch comes first only where
+    the platform needs it (``torch_loader.import_first``); elsewhere the window's frame paints
+    while torch is imported off the GUI thread."""
+    from inspector.gui import torch_loader
+
+    if torch_loader.import_first():
+        import torch  # noqa: F401  -- before Qt: see gui.torch_loader
 
     from PySide6.QtWidgets import QApplication
 

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.files.presets import PRESETS, Preset
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
-from inspector.gui.sampler import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
+from inspector.gui.sample_rate import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
 
 #: The presets' labels and descriptions (``core.files.presets.PRESETS``), marked for
 #: translation; shown through ``translate("Presets", text)``. A test keeps them in step.

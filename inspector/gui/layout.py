@@ -109,15 +109,16 @@ def build_frame(
 
 
 def add_pages(
-    pages: LazyTabs, parent: QWidget, timeline: MemoryTimeline, marks: TaskMarks,
+    pages: LazyTabs, parent: QWidget, timeline: Callable[[], MemoryTimeline], marks: TaskMarks,
     comparison_built: Callable[[QWidget], None],
 ) -> None:  # fmt: skip
     """The Memory, Latency and Compare tabs, behind pages nobody sees at start: each is built
-    when first shown or asked for (``pages.page(name)``)."""
+    when first shown or asked for (``pages.page(name)``). ``timeline`` gives the window's
+    memory timeline when the Memory page is built (it comes with the session, after torch)."""
     def title(name: str) -> str:
         return translate("Layout", PAGE_TITLES[name])
 
-    pages.add("memoryPlot", title("memoryPlot"), lambda: _memory_plot(parent, timeline, marks))
+    pages.add("memoryPlot", title("memoryPlot"), lambda: _memory_plot(parent, timeline(), marks))
     pages.add("latencyPlot", title("latencyPlot"), lambda: _latency_plot(parent))
     pages.add("comparisonView", title("comparisonView"), lambda: _comparison_view(parent, comparison_built))
 

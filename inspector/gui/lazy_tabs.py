@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QSignalBlocker, QTimer, SignalInstance
-from PySide6.QtWidgets import QTabWidget, QWidget
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, SignalInstance
+from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 
 @dataclass
@@ -42,6 +42,9 @@ class LazyTabs:
         self.tabs = tabs
         self._pending: dict[str, _Pending] = {}
         self._built: dict[str, QWidget] = {}
+        #: Pages cannot be built yet (the window's first second, torch still being imported):
+        #: a tab shown now keeps its placeholder until ``release``.
+        self.held = False
         # Connected before anyone else's slot, so theirs sees the real page.
         tabs.currentChanged.connect(self._on_current_changed)
 
@@ -119,7 +122,25 @@ class LazyTabs:
         idle_changed.connect(rearm)
         rearm()
 
+    def hold(self, waiting: str) -> None:
+        """Pages wait: a tab shown until ``release`` shows ``waiting`` on its placeholder."""
+        self.held = True
+        for pending in self._pending.values():
+            label = QLabel(waiting, pending.placeholder)
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            QVBoxLayout(pending.placeholder).addWidget(label)
+
+    def release(self) -> None:
+        """Pages can be built: the tab shown now, if it waited, is built at once."""
+        self.held = False
+        for pending in self._pending.values():
+            for label in pending.placeholder.findChildren(QLabel):
+                label.hide()
+        self._on_current_changed(self.tabs.currentIndex())
+
     def _on_current_changed(self, index: int) -> None:
+        if self.held:
+            return
         shown = self.tabs.widget(index)
         for name, pending in list(self._pending.items()):
             if pending.placeholder is shown:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.gui.sampler import MemorySampler
 from inspector.gui.window import InspectorWindow
-from inspector.gui.workers import ModelWorker
 
 
 class MainWindow(InspectorWindow):
     def _make_workers(self, hz: float) -> tuple[Any, Any]:
+        # Imported with the session (torch comes with them), not with the window's frame.
+        from inspector.gui.sampler import MemorySampler
+        from inspector.gui.workers import ModelWorker
+
         return ModelWorker(self.cancel_event, self.timeline), MemorySampler(self.timeline, hz)

@@ -119,7 +119,9 @@ def build_menus(window: QMainWindow) -> dict[str, QAction]:
             elif row == LANGUAGE:
                 window.languageParentMenu = menu  # type: ignore[attr-defined]
             elif isinstance(row, ActionSpec):
-                action = make_action(window, row, _resolve(window, row.slot))
+                # Resolved when triggered: the window's parts are made after its frame is shown
+                # (``window``: the frame paints before torch is imported), the menus with the frame.
+                action = make_action(window, row, lambda slot=row.slot: _resolve(window, slot)())
                 menu.addAction(action)
                 setattr(window, row.name, action)
                 actions[row.name] = action

@@ -39,7 +39,7 @@ from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.measure.timing import LatencyResult
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.i18n import core_text, fill, translate
-from inspector.gui.sampler import DEFAULT_SAMPLE_HZ, clamp_sample_hz
+from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
 log = logging.getLogger(__name__)
 

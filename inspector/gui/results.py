@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QGroupBox
 
 from inspector.core.errors import InputError
 from inspector.core.moves.transaction import MoveResult
-from inspector.core.placement.tensor_rows import meta_text
+from inspector.core.placement.texts import meta_text
 from inspector.core.measure.time_left import time_left_text
 from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind

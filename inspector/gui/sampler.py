@@ -11,11 +11,10 @@ from inspector.core.devices.inventory import DeviceInventory, discover_devices
 from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.devices.other_processes import OtherProcessesMemory
 from inspector.gui.i18n import translate
+from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SAMPLE_HZ = 10
-MIN_SAMPLE_HZ, MAX_SAMPLE_HZ = 2, 20
 
 
 class MemorySampler(QObject):
@@ -91,10 +90,3 @@ class MemorySampler(QObject):
         self._timeline.add(readings)
         self.samples.emit(readings)
 
-
-def clamp_sample_hz(hz: float) -> float:
-    try:
-        hz = float(hz)
-    except (TypeError, ValueError):
-        return float(DEFAULT_SAMPLE_HZ)
-    return float(min(MAX_SAMPLE_HZ, max(MIN_SAMPLE_HZ, hz)))

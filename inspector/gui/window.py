@@ -22,41 +22,39 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import QCloseEvent, QKeySequence, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QMainWindow
 
-from inspector.core.measure.memory_log import MemoryTimeline
-from inspector.core.moves.request import MoveRequest
-from inspector.core.session import ModelState
-from inspector.gui import i18n, screen_fit, window_settings
-from inspector.gui.availability import CommandAvailability
-from inspector.gui.commands import Dispatcher, ModelCommands
-from inspector.gui.fit_flow import FitFlow
+from inspector.gui import i18n, screen_fit, torch_loader, window_settings
 from inspector.gui.help import HelpPages, note_missing_cjk_font_once
 from inspector.gui.i18n import fill, is_language_change, translate
 from inspector.gui.layout import add_pages, build_frame
 from inspector.gui.language_menu import LanguageMenu
-from inspector.gui.lessons import LessonsPanel
 from inspector.gui.menus import build_menus, retranslate_menus
-from inspector.gui.opener import ModelOpener
 from inspector.gui.panels.actions import ActionBar
 from inspector.gui.panels.code import CodePanel
 from inspector.gui.panels.devices import DevicesPanel
 from inspector.gui.panels.error_banner import ErrorBanner
 from inspector.gui.panels.history import HistoryView
 from inspector.gui.panels.parameters import ParametersPanel
-from inspector.gui.report_flow import ReportFlow
-from inspector.gui.results import WorkerResults
-from inspector.gui.sampler_results import SamplerResults
 from inspector.gui.snapshots import Snapshots
 from inspector.gui.status_line import StatusLine
 from inspector.gui.task_marks import TaskMarks
 from inspector.gui.tasks import TaskController
 from inspector.gui.threads import start_in_thread, stop_threads
-from inspector.gui.workers import LoadOutcome
 
 if TYPE_CHECKING:
+    from inspector.core.measure.memory_log import MemoryTimeline
+    from inspector.core.moves.request import MoveRequest
+    from inspector.core.session import ModelState
     from inspector.gui import dialogs
+    from inspector.gui.workers import LoadOutcome
+
+#: What the window can do before its session exists (torch still being imported): quit, and
+#: read the help. The rest of the menus wait for ``_start_session``.
+#: A window not painted by then (not shown yet) starts importing torch anyway (ms).
+FRAME_PAINT_GRACE_MS = 300
+_USABLE_WHILE_LOADING = frozenset({"quitAction", "gettingStartedAction", "shortcutsAction", "reportFormatAction"})
 
 #: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
 #: be interrupted to reach its next cancel check.
@@ -80,17 +78,22 @@ class InspectorWindow(QMainWindow):
     connectServerRequested = Signal()
 
     def __init__(self, model_spec: str = "example", trust: bool = False, settings: QSettings | None = None) -> None:
+        """The window's frame now; its session (the parts, the workers, the model's load) as soon
+        as torch is imported: at once when it already is, else when ``torch_loader`` has
+        imported it off the GUI thread, so the frame paints first (issue 25)."""
         super().__init__()
         self.setObjectName("mainWindow")
         self.settings = settings if settings is not None else QSettings()
         self.cancel_event = threading.Event()
         self.tasks = TaskController(self.cancel_event, self)
-        self.timeline = MemoryTimeline()
         self.snapshots = Snapshots()
         self.threads_stopped: bool | None = None
         self._placed = False  # brought onto the screen after its first show (showEvent)
+        #: The parts and workers exist (``_start_session`` ran).
+        self.session_started = False
+        self._first_load = (model_spec, trust)
 
-        # ----- widgets (the object names DESIGN.md lists are set by the panels themselves)
+        # ----- the frame: torch-free (tests/gui/test_first_paint.py builds it without torch)
         self.errorBanner = ErrorBanner(self)
         self.action_bar = ActionBar(self)
         self.devices = DevicesPanel(self)
@@ -105,16 +108,80 @@ class InspectorWindow(QMainWindow):
         self.main_splitter, self.top_splitter, self.bottom_splitter = frame.splitters()
         self.status = StatusLine(self.statusBar())
         self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
-
-        # ----- parts
         self.marks = TaskMarks()
+        add_pages(self.lazy_tabs, self, lambda: self.timeline, self.marks, lambda view: self.reports.comparison_view_built(view))
+        self.help = HelpPages(self, self.snapshots)
+        self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
+        self._actions = build_menus(self)  # each action also becomes self.<objectName>; and self.recentMenu
+        self.language = LanguageMenu(self.languageParentMenu, self.settings, self)
+        self.language.changed.connect(lambda _language: self._note_missing_font())
+        self.language.unavailable.connect(self.say_language_unavailable)
+        self.recent = window_settings.RecentModels(self.recentMenu, self.settings, self)
+        self.recent.chosen.connect(self.open_model)
+        window_settings.restore_layout(self.settings, self, frame.splitters())
+        self._note_missing_font()
+
+        if torch_loader.imported():
+            self._start_session()
+        else:  # the frame paints while torch is imported off the GUI thread
+            self._wait_for_torch()
+
+    def _wait_for_torch(self) -> None:
+        """The frame's "Loading PyTorch…" state, until ``torch_loader`` says torch is there."""
+        self.devices.show_loading()
+        self.action_bar.setEnabled(False)
+        for name, action in self._actions.items():
+            action.setEnabled(name in _USABLE_WHILE_LOADING)
+        self.lazy_tabs.hold(translate("InspectorWindow", "Loading PyTorch…"))
+        # The import starts once the frame is painted: started sooner, it takes the GIL from
+        # the very paint it waits behind. (A window never shown starts it after a moment.)
+        self._first_paint_seen = False
+        QTimer.singleShot(FRAME_PAINT_GRACE_MS, self._import_torch)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self.session_started and not getattr(self, "_first_paint_seen", True):
+            self._first_paint_seen = True
+            QTimer.singleShot(0, self._import_torch)  # after this paint reaches the screen
+
+    def _import_torch(self) -> None:
+        if getattr(self, "torch_loading", None) is not None or self.session_started or self.tasks.closed:
+            return
+        self.torch_loading = torch_loader.start(self)
+        self.torch_loading.loaded.connect(self._start_session)
+        self.torch_loading.failed.connect(self._torch_failed)
+
+    def _torch_failed(self, message: str) -> None:
+        """torch could not be imported: the window says why and stays open (it can still quit)."""
+        from inspector.core.errors import Failure
+
+        self.errorBanner.show_failure(Failure("load", message), "import torch")
+        self.status.show_task(None)
+
+    def _start_session(self) -> None:
+        """The parts that measure and the workers that own the model; then the first load.
+
+        Their modules import torch, so they are imported here (already imported by
+        ``torch_loader`` off the GUI thread when the frame came first)."""
+        from inspector.core.measure.memory_log import MemoryTimeline
+        from inspector.gui.availability import CommandAvailability
+        from inspector.gui.commands import Dispatcher, ModelCommands
+        from inspector.gui.fit_flow import FitFlow
+        from inspector.gui.lessons import LessonsPanel
+        from inspector.gui.opener import ModelOpener
+        from inspector.gui.report_flow import ReportFlow
+        from inspector.gui.results import WorkerResults
+        from inspector.gui.sampler_results import SamplerResults
+
+        if self.session_started or self.tasks.closed:
+            return
+        self.timeline: MemoryTimeline = MemoryTimeline()
         self.dispatcher = Dispatcher(self.tasks, self.marks, self.action_bar, self.status)
         self.reports = ReportFlow(
             self, dispatcher=self.dispatcher, request=self.requestReport, tasks=self.tasks, pages=self.lazy_tabs,
             progress=self.action_bar, banner=self.errorBanner, history=self.historyView, status=self.status,
             settings=self.settings, snapshots=self.snapshots,
         )  # fmt: skip
-        add_pages(self.lazy_tabs, self, self.timeline, self.marks, self.reports.comparison_view_built)
         self.tabs.currentChanged.connect(lambda _i: self.reports.maybe_refresh_session())
         self.opener = ModelOpener(
             self, dispatcher=self.dispatcher, request=self.requestLoad, action_bar=self.action_bar, code=self.code,
@@ -129,22 +196,14 @@ class InspectorWindow(QMainWindow):
             self, dispatcher=self.dispatcher, request=self.requestFit, action_bar=self.action_bar,
             snapshots=self.snapshots,
         )  # fmt: skip
-        self.help = HelpPages(self, self.snapshots)
-        self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
         self.lessons = LessonsPanel(
             self, send=self.dispatcher.send, request=self.requestLesson, open_example=lambda: self.opener.open("example"),
             snapshots=self.snapshots,
         )  # fmt: skip
-        actions = build_menus(self)  # each action also becomes self.<objectName>; and self.recentMenu
-        self.language = LanguageMenu(self.languageParentMenu, self.settings, self)
-        self.language.changed.connect(lambda _language: self._note_missing_font())
-        self.language.unavailable.connect(self.say_language_unavailable)
-        self.recent = window_settings.RecentModels(self.recentMenu, self.settings, self)
         self.availability = CommandAvailability(
-            action_bar=self.action_bar, devices=self.devices, actions=actions, recent_menu=self.recentMenu,
+            action_bar=self.action_bar, devices=self.devices, actions=self._actions, recent_menu=self.recentMenu,
             tasks=self.tasks, snapshots=self.snapshots, comparison=self.reports, parent=self,
         )  # fmt: skip
-        window_settings.restore_layout(self.settings, self, frame.splitters())
         self.results = WorkerResults(
             tasks=self.tasks, snapshots=self.snapshots, marks=self.marks, status=self.status,
             action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView, code=self.code,
@@ -157,9 +216,14 @@ class InspectorWindow(QMainWindow):
         )  # fmt: skip
         self._connect_parts()
         self._start_workers()
+        self.session_started = True
+        self.action_bar.setEnabled(True)
+        for action in self._actions.values():
+            action.setEnabled(True)
         self.availability.refresh()
-        self._note_missing_font()
-        self.open_model(model_spec, trust=trust)
+        self.lazy_tabs.release()
+        spec, trust = self._first_load
+        self.open_model(spec, trust=trust)
 
     # ------------------------------------------------------------------ wiring
 
@@ -188,7 +252,6 @@ class InspectorWindow(QMainWindow):
             lambda task: task is None and QTimer.singleShot(0, self.lessons.on_idle)
         )  # fmt: skip
         self.fit.cancelRequested.connect(self.cancel)
-        self.recent.chosen.connect(self.open_model)
 
     def _start_workers(self) -> None:
         hz = window_settings.sample_hz(self.settings)
@@ -311,6 +374,9 @@ class InspectorWindow(QMainWindow):
     def open_model(
         self, spec: str, *, trust: bool = False, architecture: str | None = None, inputs: str | None = None
     ) -> bool:
+        if not self.session_started:  # a recent model picked while torch loads: it loads first
+            self._first_load = (spec, trust)
+            return True
         return self.opener.open(spec, trust=trust, architecture=architecture, inputs=inputs)
 
     def request_move(self, request: MoveRequest) -> bool:
@@ -397,7 +463,10 @@ class InspectorWindow(QMainWindow):
 
     def retranslatable_parts(self) -> list[Any]:
         """The parts that are no widgets but show texts (each has ``retranslate()``)."""
-        return [self.language, self.status, self.frame, self.recent, self.availability, self.reports, self.results]
+        parts = [self.language, self.status, self.frame, self.recent]
+        if self.session_started:
+            parts += [self.availability, self.reports, self.results]
+        return parts
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.tasks.closed:
@@ -414,6 +483,9 @@ class InspectorWindow(QMainWindow):
         if self.tasks.closed:
             return bool(self.threads_stopped)
         self.tasks.close()  # sets the cancel event: a running move or benchmark stops
+        if not self.session_started:  # closed while torch was being imported: no thread of its own
+            self.threads_stopped = True
+            return True
         deadline = time.monotonic() + timeout_s
         self.requestStopSampler.emit()  # the sampler stops its timer and quits its own thread
         self.model_thread.quit()  # ends once the running move/benchmark sees the cancel
@@ -434,4 +506,4 @@ class InspectorWindow(QMainWindow):
         return stopped
 
     def threads(self) -> list[Any]:
-        return [self.model_thread, self.sampler_thread]
+        return [self.model_thread, self.sampler_thread] if self.session_started else []

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QMenu, QSplitter, QWidget
 
 from inspector.gui import screen_fit
 from inspector.gui.i18n import translate
-from inspector.gui.sampler import DEFAULT_SAMPLE_HZ, clamp_sample_hz
+from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
 MAX_RECENT = 10
 KEYS = {

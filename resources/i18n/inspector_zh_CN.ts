@@ -2375,6 +2375,12 @@
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <location line="+119"/>
+        <source>Loading PyTorch…</source>
+        <extracomment>Torch is still being imported (the window&apos;s first second): no device is known yet.</extracomment>
+        <translation>正在加载 PyTorch…</translation>
+    </message>
 </context>
 <context>
     <name>Dialogs</name>
@@ -2913,9 +2919,15 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>InspectorWindow</name>
     <message>
-        <location filename="../../inspector/gui/window.py" line="+245"/>
+        <location filename="../../inspector/gui/window.py" line="+135"/>
+        <source>Loading PyTorch…</source>
+        <extracomment>What the window can do before its session exists (torch still being imported): quit, and read the help. The rest of the menus wait for ``_start_session``. A window not painted by then (not shown yet) starts importing torch anyway (ms). After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The parts and workers exist (``_start_session`` ran).</extracomment>
+        <translation>正在加载 PyTorch…</translation>
+    </message>
+    <message>
+        <location line="+173"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
-        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The notice shown now, if any (for the tests).</extracomment>
+        <extracomment>The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
     </message>
 </context>
@@ -3508,7 +3520,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemorySampler</name>
     <message>
-        <location filename="../../inspector/gui/sampler.py" line="+57"/>
+        <location filename="../../inspector/gui/sampler.py" line="+56"/>
         <source>device discovery failed: see the log for details</source>
         <translation>设备发现失败：详情请查看日志</translation>
     </message>
@@ -3673,7 +3685,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+18"/>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Open &amp;recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>

@@ -11,7 +11,7 @@ from __future__ import annotations
 import torch
 
 #: ``storage`` values: "dense", "meta", "quantized", or the sparse layout's name.
-DENSE, META, QUANTIZED = "dense", "meta", "quantized"
+from inspector.core.placement.texts import DENSE, META, QUANTIZED
 
 _QUANTIZED_DTYPES = frozenset(
     getattr(torch, name) for name in ("qint8", "quint8", "qint32", "quint4x2", "quint2x4") if hasattr(torch, name)

@@ -12,8 +12,9 @@ from torch import nn
 from inspector.core.devices.discovery import device_id
 from inspector.core.files.models import LoadedModel
 from inspector.core.messages import Text, joined
-from inspector.core.placement.tensor_bytes import DENSE, META, QUANTIZED, measure
-from inspector.core.units import dtype_name, format_bytes
+from inspector.core.placement.tensor_bytes import measure
+from inspector.core.placement.texts import META
+from inspector.core.units import dtype_name
 
 KINDS = ("parameter", "buffer", "grad", "optimizer_state")
 
@@ -41,35 +42,6 @@ class TensorRow:
         d = asdict(self)
         d["shape"] = list(self.shape)
         return d
-
-
-def size_text(row: TensorRow) -> str:
-    """A row's size as users should read it: what is allocated, and what kind of storage
-    holds it where that changes the figure ("0 B (would be 39.1 KiB)" on the meta device)."""
-    size = format_bytes(row.bytes)
-    if row.storage == META:  # the row's device says "meta" next to it
-        return Text("placement.would_be", size=size, dense=format_bytes(row.dense_bytes))
-    if row.storage == QUANTIZED:
-        return Text("placement.quantized", size=size)
-    if row.storage != DENSE:  # sparse layouts
-        return Text("placement.sparse", size=size, layout=row.storage.replace("_", " "),
-                    dense=format_bytes(row.dense_bytes))  # fmt: skip
-    return size
-
-
-def meta_text(totals: "Totals") -> str:
-    """"" or a note on the meta tensors' would-be size, for the end of a totals line."""
-    if not totals.meta_bytes:
-        return ""
-    return Text("placement.meta_note", size=format_bytes(totals.meta_bytes))
-
-
-def device_bytes_text(totals: "Totals", device: str) -> str:
-    """A device's allocated bytes; the meta device's with what its tensors would take."""
-    text = format_bytes(totals.by_device.get(device, 0))
-    if device == META and totals.meta_bytes:
-        return Text("placement.would_be", size=text, dense=format_bytes(totals.meta_bytes))
-    return text
 
 
 @dataclass(frozen=True)

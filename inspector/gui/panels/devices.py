@@ -258,6 +258,8 @@ class DevicesPanel(Retranslates, QWidget):
         layout.addWidget(self.table)
         layout.addWidget(self.note)
         self._notes: list[str] = []  # core's, kept to say them again in another language
+        #: Torch is still being imported (the window's first second): no device is known yet.
+        self._loading = False
 
     def retranslate(self) -> None:
         self.model.retranslate()
@@ -275,9 +277,19 @@ class DevicesPanel(Retranslates, QWidget):
         self.model.set_inventory(inventory)
         self._fit_rows()
         self._notes = list(inventory.notes)
+        self._loading = False
+        self._show_notes()
+
+    def show_loading(self) -> None:
+        """No device is known yet: PyTorch is being imported (the devices come after)."""
+        self._loading = True
         self._show_notes()
 
     def _show_notes(self) -> None:
+        if self._loading:
+            self.note.setText(translate("DevicesPanel", "Loading PyTorch…"))
+            self.note.setVisible(True)
+            return
         self.note.setText("\n".join(_sentence(core_text(n)) for n in self._notes))
         self.note.setVisible(bool(self._notes))
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from inspector.core.placement.tensor_rows import size_text
+from inspector.core.placement.texts import size_text
 from inspector.core.report.modules import format_flops
 from inspector.core.units import format_bytes, format_ms
 from inspector.gui.panels.parameter_tree import Node, PlacementTree, module_path

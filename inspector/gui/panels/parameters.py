@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.placement.tensor_rows import device_bytes_text, meta_text
+from inspector.core.placement.texts import device_bytes_text, meta_text
 from inspector.core.units import format_bytes
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.panels.devices import device_colour
