@@ -141,9 +141,9 @@ def _latency_plot(parent: QWidget) -> QWidget:
 
 
 def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None:
-    """The plot a benchmark opens, built while the window waits for the user, in three idle
-    moments (its two slowest imports, then the plot: ~15-50 ms each). Built at a benchmark's
-    start, all three in one go was its longest stall."""
+    """The plot a benchmark opens, built while the window waits for the user: its two slow
+    imports on a thread of their own (~50-70 ms on the GUI thread), then the plot at an idle
+    moment (~40-50 ms). Built at a benchmark's start, all of it in one go was its longest stall."""
     pages.build_when_idle(
         "latencyPlot",
         lambda: tasks.task is None and not tasks.closed,

@@ -15,6 +15,7 @@ cast-and-benchmark run (DESIGN.md: <= 50 ms while working).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -95,13 +96,24 @@ class LazyTabs:
     ) -> None:
         """Build ``name`` once ``idle()`` has held for ``IDLE_BUILD_DELAY_MS``.
 
-        ``idle_changed`` is emitted whenever ``idle()`` may have changed. Each of ``prepare``
-        (imports, say) runs at an idle moment of its own, then the build, so no one of them
-        holds the event loop for the others. Work that starts in between postpones the rest
-        to the next idle moment; a page already built by then (its tab shown, or asked for)
-        is left as it is.
+        ``idle_changed`` is emitted whenever ``idle()`` may have changed. ``prepare`` (imports,
+        say) runs at the first idle moment, on a thread of its own: an import holds the GIL
+        only in 5 ms turns, where on the GUI thread it held the event loop for all of its
+        ~50-70 ms (and not under work: it would take its share from a benchmark). Then the
+        build, at a later idle moment. Work that starts in between postpones the build to the
+        next idle moment; a page already built by then (its tab shown, or asked for) is left
+        as it is.
         """
-        steps = [*prepare, lambda: self.page(name)]
+        prepared = threading.Event()
+        started: list[threading.Thread] = []
+
+        def run_prepare() -> None:
+            try:
+                for step in prepare:
+                    step()
+            finally:
+                prepared.set()
+
         timer = QTimer(self.tabs, singleShot=True, interval=IDLE_BUILD_DELAY_MS)
 
         def rearm(*_args: object) -> None:
@@ -112,13 +124,18 @@ class LazyTabs:
             else:
                 timer.stop()
 
-        def next_step() -> None:
-            if name in self._pending and idle():
-                steps.pop(0)()
-                if steps:
-                    timer.start()
+        def build() -> None:
+            if name not in self._pending or not idle():
+                return
+            if prepare and not started:
+                started.append(threading.Thread(target=run_prepare, name=f"prepare-{name}", daemon=True))
+                started[0].start()
+            if prepare and not prepared.is_set():  # still importing: look again after another moment
+                timer.start()
+                return
+            self.page(name)
 
-        timer.timeout.connect(next_step)
+        timer.timeout.connect(build)
         idle_changed.connect(rearm)
         rearm()
 

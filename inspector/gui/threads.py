@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable, TypeVar
 
-from PySide6.QtCore import QObject, Qt, QThread
+from PySide6.QtCore import QObject, QThread
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -32,8 +32,7 @@ def yield_to_the_window() -> None:
     model factory's thread. Qt's QThread.setPriority cannot do this there (normal threads have
     a single static priority, and IdlePriority, SCHED_IDLE, would starve a benchmark behind
     any other process). Elsewhere Qt's LowPriority maps onto the platform's thread priority.
-    Nothing measured changes by it: a benchmark uses the same threads, which only wait when
-    the window has work to do.
+    Only for work whose speed is not what the app measures (``BackgroundRunner``).
     """
     if sys.platform.startswith("linux"):
         tid = threading.get_native_id()
@@ -47,16 +46,36 @@ def yield_to_the_window() -> None:
             thread.setPriority(QThread.Priority.LowPriority)
 
 
-def start_in_thread(
-    obj: QObject, name: str, on_started: Callable[[], None] | None = None, *, background: bool = False
-) -> QThread:
-    """Move ``obj`` to a new QThread and start it; the object is deleted when it ends.
-    ``background``: the thread runs below the window's priority (``yield_to_the_window``)."""
+class BackgroundRunner:
+    """Runs work on one thread of its own below the window's priority, and waits for it.
+
+    For work whose speed is not what is measured (a move: copies that take every core), run
+    from the ModelWorker, which stays the one thread touching the model at a time (it waits).
+    The thread is niced once, at its start (an unprivileged process cannot raise a thread's
+    priority again), and torch's intra-op threads it starts are its own team (OpenMP keeps a
+    pool per thread that starts parallel work) and inherit it; a benchmark, run from the
+    worker's own thread, keeps the window's priority and its team, so what it measures is
+    not slowed when the window has work to do.
+    """
+
+    def __init__(self, name: str) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name, initializer=yield_to_the_window)
+
+    def run(self, work: Callable[[], T]) -> T:
+        """``work()`` on the runner's thread; its result, or its exception raised here."""
+        return self._pool.submit(work).result()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False)
+
+
+def start_in_thread(obj: QObject, name: str, on_started: Callable[[], None] | None = None) -> QThread:
+    """Move ``obj`` to a new QThread and start it; the object is deleted when it ends."""
     thread = QThread()
     thread.setObjectName(name)
     obj.moveToThread(thread)
-    if background:  # run in the new thread itself, first thing, before any of its work
-        thread.started.connect(yield_to_the_window, Qt.ConnectionType.DirectConnection)
     # Deleted on its own thread as that thread ends, so its timers die where they live.
     thread.finished.connect(obj.deleteLater)
     if on_started is not None:

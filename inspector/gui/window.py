@@ -294,7 +294,7 @@ class InspectorWindow(QMainWindow):
         self.sampler.samples.connect(self.sampler_results.on_samples)
         self.sampler.samples.connect(self.sampler_results.on_memory_samples)
 
-        self.model_thread = start_in_thread(self.worker, "model-worker", background=True)
+        self.model_thread = start_in_thread(self.worker, "model-worker")
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
 
     def _note_missing_font(self) -> None:

@@ -27,7 +27,7 @@ from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Se
 from inspector.core.measure.time_left import TimeLeft
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.i18n import fill, translate
-from inspector.gui.threads import run_abandonable
+from inspector.gui.threads import BackgroundRunner, run_abandonable
 
 if TYPE_CHECKING:
     from inspector.core.measure.timing import LatencyResult  # imported by the first benchmark, not at start
@@ -198,6 +198,14 @@ class ModelWorker(QObject):
         self._cancel = cancel_event
         # Touched only on this worker's thread once the worker has moved there.
         self.session = session if session is not None else Session(timeline)
+        self._runner: BackgroundRunner | None = None
+
+    @property
+    def _mover(self) -> BackgroundRunner:
+        """The thread moves run on (made at the first move)."""
+        if self._runner is None:
+            self._runner = BackgroundRunner("model-mover")
+        return self._runner
 
     # ----- slots
 
@@ -250,7 +258,11 @@ class ModelWorker(QObject):
         with self._task("move", request_call(request)):
             self.session.require_model()
             throttle = self._progress_throttle("move")
-            result = self.session.move(request, progress=throttle.update, should_cancel=self._cancel.is_set)
+            # On the mover's thread, below the window's priority: a cast's copies take every
+            # core, and the window would wait for a time slice to repaint (ui_stall.py).
+            result = self._mover.run(
+                lambda: self.session.move(request, progress=throttle.update, should_cancel=self._cancel.is_set)
+            )
             throttle.flush()
             self.moveFinished.emit(result)
             # Even a failed move is worth a fresh snapshot: it proves the rollback.

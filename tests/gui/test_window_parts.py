@@ -117,3 +117,15 @@ def test_other_imports_are_not_taken_for_the_window(source, importer):
 
 def test_a_package_resolves_its_relative_imports_from_itself():
     assert window_imports("from .main_window import MainWindow", "inspector.gui", is_package=True) != []
+
+
+def test_every_menu_row_calls_something_the_window_has(make_window):
+    # Menu slots are resolved when triggered (the frame's menus exist before the session's
+    # parts): each row's dotted path must still lead to a callable once the session is up.
+    from inspector.gui.menus import MENUS, ActionSpec, _resolve
+
+    window = make_window()
+    rows = [row for _title, items in MENUS for row in items if isinstance(row, ActionSpec)]
+    assert len(rows) >= 15
+    for row in rows:
+        assert callable(_resolve(window, row.slot)), row.slot

@@ -51,36 +51,31 @@ def test_a_refused_file_fails_with_its_path_and_what_it_wants(qapp, tmp_path):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread nice values are Linux's")
-def test_a_background_thread_runs_below_the_windows_priority_and_so_do_its_threads(qapp, qtbot):
-    # The window's stalls came from the worker's (and torch's intra-op) threads taking both
-    # cores: a background thread is niced below the GUI thread, and threads it starts inherit it.
+def test_a_move_runs_below_the_windows_priority_and_a_benchmark_does_not(monkeypatch):
+    # A cast's copies took both cores and the window waited for a time slice: moves run on a
+    # thread niced below the window (torch's intra-op threads it starts inherit that), while a
+    # benchmark keeps the window's priority, so what it measures is not slowed by the window.
     import os
-    import threading
 
-    from PySide6.QtCore import QObject, Signal, Slot
+    from inspector.core.measure import timing
+    from inspector.core.moves import transaction
+    from inspector.core.session import BenchmarkRequest, LoadRequest
+    from inspector.gui.threads import BACKGROUND_NICE
+    from inspector.gui.workers import ModelWorker
 
-    from inspector.gui.threads import BACKGROUND_NICE, start_in_thread, stop_threads
+    seen: dict[str, int] = {}
 
-    class Probe(QObject):
-        ask = Signal()
+    def nice_of_this_thread() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 
-        def __init__(self):
-            super().__init__()
-            self.seen = {}
-            self.ask.connect(self.read)
-
-        @Slot()
-        def read(self):
-            self.seen["worker"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-            child = threading.Thread(target=lambda: self.seen.update(child=os.getpriority(os.PRIO_PROCESS, threading.get_native_id())))
-            child.start()
-            child.join()
-
-    gui = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-    probe = Probe()
-    thread = start_in_thread(probe, "probe", background=True)
-    probe.ask.emit()
-    qtbot.waitUntil(lambda: "child" in probe.seen, timeout=5000)
-    assert probe.seen["worker"] == min(19, gui + BACKGROUND_NICE) and probe.seen["child"] == probe.seen["worker"]
-    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == gui  # the window's own is untouched
-    assert stop_threads([thread])
+    real_move, real_measure = transaction.move_model, timing.measure_latency
+    monkeypatch.setattr(transaction, "move_model", lambda *a, **k: (seen.update(move=nice_of_this_thread()), real_move(*a, **k))[1])
+    monkeypatch.setattr(timing, "measure_latency",
+                        lambda *a, **k: (seen.update(benchmark=nice_of_this_thread()), real_measure(*a, **k))[1])  # fmt: skip
+    worker = ModelWorker(threading.Event())
+    worker.load(LoadRequest("example"))
+    here = nice_of_this_thread()
+    worker.move(MoveRequest("to", device="cpu", dtype="float64"))
+    worker.benchmark(BenchmarkRequest(runs=5))
+    assert seen == {"move": min(19, here + BACKGROUND_NICE), "benchmark": here}
+    assert nice_of_this_thread() == here  # the worker's own thread is untouched
