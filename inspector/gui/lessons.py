@@ -209,7 +209,7 @@ def answer_lines(number: int, facts: Any) -> list[str]:
             return [fill(translate("Lessons", "torch.cuda.is_available() is True: device is %1."), facts.device),
                     translate("Lessons", "PyTorch sees %n GPU(s).", None, gpus)]
         return [fill(translate("Lessons", "torch.cuda.is_available() is False: device is %1."), facts.device),
-                fill(translate("Lessons", "Why: %1"), facts.reason or "—"),
+                fill(translate("Lessons", "Why: %1"), core_text(facts.reason) if facts.reason else "—"),
                 translate("Lessons", "Code written with .to(device) runs here unchanged; on a GPU machine the same "
                                      "line picks cuda:0.")]  # fmt: skip
     if number == 2:

@@ -3337,7 +3337,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+4"/>
         <source>(No GPU here, so the lesson used the meta device. On a GPU machine the message reads: %1)</source>
-        <translation>（本机没有 GPU，所以本课使用了 meta 设备。在有 GPU 的机器上，消息是：%1）</translation>
+        <translation>（本机没有 GPU，所以本课使用了 meta 设备。在有 GPU 的机器上，消息是：“%1”）</translation>
     </message>
     <message>
         <location line="+2"/>
