@@ -1,0 +1,33 @@
+"""Core's texts about devices: why one cannot be used, what the device list and NVML report."""
+
+from __future__ import annotations
+
+#: Why a device cannot be used (``devices.discovery``).
+DEVICES: dict[str, str] = {
+    # ----- devices (devices.discovery: why a device cannot be used)
+    "device.no_cuda_build": "this PyTorch build has no CUDA support ({build})",
+    "device.no_cuda_device": (
+        "PyTorch has CUDA support but sees no CUDA device (check the NVIDIA driver and CUDA_VISIBLE_DEVICES)"
+    ),
+    "device.no_mps_build": "this PyTorch build has no MPS (Apple GPU) support ({build})",
+    "device.mps_unavailable": "MPS is built in but not available (needs macOS 12.3+ on Apple silicon)",
+    "device.no_xpu": "no Intel XPU is available to this PyTorch build ({build})",
+    "device.unknown_type": "unknown device type {type} (expected one of {choices})",
+    "device.not_available": "{device} is not available: {reason}",
+    "device.no_such_index": "{device} does not exist: this machine has {count} {type} devices ({present})",
+    "device.no_such_index_one": "{device} does not exist: this machine has 1 {type} device ({present})",
+}
+
+#: The device list's and NVML's notes (``devices.inventory``, ``devices.nvml``).
+INVENTORY: dict[str, str] = {
+    # ----- the device list and NVML (devices.inventory, nvml: the Devices panel's notes)
+    "device.no_accelerator_listed": "no accelerator is listed: {reason}",
+    "device.build_not_inspected": "this PyTorch build targets {backend} devices, which this app does not inspect",
+    "device.none_visible": "no {backend} device is visible",
+    "device.unreadable": "{device} could not be read: {error}",
+    "device.nvml_missing": (
+        "GPU utilisation, temperature, power and other processes' memory need the nvml extra ({hint})"
+    ),
+    "device.nvml_not_started": "NVML figures are missing: NVML could not start ({error})",
+    "device.nvml_unknown_gpus": "NVML does not know the GPU(s) with UUID {uuids}; their NVML figures are missing",
+}

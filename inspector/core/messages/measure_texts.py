@@ -1,0 +1,130 @@
+"""Core's texts about measuring: time left, noise, fit, a run's inputs, failures and notes."""
+
+from __future__ import annotations
+
+#: How long a measurement has left (``measure.time_left``).
+TIME_LEFT: dict[str, str] = {
+    # ----- how long a measurement has left (measure.time_left: the status line)
+    "time_left.seconds": "about {seconds} s left",
+    "time_left.minutes_seconds": "about {minutes} min {seconds} s left",
+    "time_left.minutes": "about {minutes} min left",
+    "time_left.hours_minutes": "about {hours} h {minutes} min left",
+}
+
+#: Noise flags, fit, the inputs of a run, a running task's failures, a measurement's notes.
+MEASUREMENT: dict[str, str] = {
+    # ----- noise flags of one run's samples (measure.spread)
+    "noise.tail": "noisy: p95 is {factor} the median; results may not be repeatable",
+    "noise.middle_half": "noisy: the middle half of the samples spans {share} of the median; results may not be repeatable",
+    "noise.median_unsure": "noisy: the median is only known to ±{share}; results may not be repeatable",
+    # ----- "Will it fit?" (measure.fit, fit_proof: the fit dialog's notes and proof line)
+    "fit.not_a_device": "{device} is not a device name (try cpu, cuda, cuda:0, mps or xpu)",
+    "fit.not_a_fit_device": "{device} is not a device to fit a model on (try cpu, cuda, mps or xpu)",
+    "fit.no_such_index": "no such index",
+    "fit.absent_device": (
+        "{device} is not present here ({reason}): the estimate uses the CPU's layout "
+        "(no allocator rounding), and nothing is measured"
+    ),
+    "fit.no_input": "no input: activations are not estimated (give an input shape)",
+    "fit.forward_no_optimizer": "a forward pass holds no gradients or optimizer state: both are 0 in forward mode",
+    "fit.recurrent": (
+        "recurrent layers: the fused RNN kernels' workspace (oneDNN on the CPU, cuDNN on CUDA) is "
+        "not in the estimate, so a real step can peak higher (on the CPU an LSTM measured 1.5x in "
+        "train-step; with torch.backends.mkldnn disabled they agree)"
+    ),
+    "fit.needs_python_torchscript": (
+        "fit needs a Python model to copy onto fake tensors, and this is a TorchScript archive: "
+        "load it from its factory instead"
+    ),
+    "fit.needs_python_export": (
+        "fit needs a Python model to copy onto fake tensors, and this is an exported program (.pt2): "
+        "load it from its factory instead"
+    ),
+    "fit.no_input_shown": "no input",
+    "fit.estimate_failed": "could not estimate the {mode} on {device} with input {shapes}: {error}",
+    "fit.model_lives_there": (
+        "the model already lives on {device}: its own tensors are counted as used, "
+        "so the free memory shown excludes them"
+    ),
+    "fit.reason_absent": "{device} is not present on this machine",
+    "fit.reason_not_asked": "not measured (the proof was not asked for)",
+    "fit.reason_does_not_fit": "not measured: the estimate says it does not fit",
+    "fit.reason_no_input": "not measured: a step needs an input (give an input shape)",
+    "fit.proof_unsupported": "measuring a real step's peak is implemented for the CPU and CUDA, not {device_type}",
+    "fit.proof_cuda": "torch.cuda.max_memory_allocated over one real step",
+    "fit.proof_no_allocations": "the profiler recorded no CPU allocations",
+    "fit.proof_cpu": "CPU allocations counted by torch.profiler (profile_memory) over one real step",
+    "fit.proof_failed": "the real step failed: {error}",
+    "fit.proof_oom": "the real step ran out of memory: {error}",
+    # ----- what the user typed (input shapes, modes, dtypes, run counts)
+    "input.unknown_optimizer": "unknown optimizer {name}: use one of {choices}",
+    "input.unknown_mode": "unknown mode {name}: use forward or train-step",
+    "input.unknown_dtype": "unknown dtype {name}: use one of {choices}",
+    "input.shape_not_positive": "{shape} is not an input shape: every size must be a positive whole number",
+    "input.output_not_trainable": (
+        "train-step needs an output that depends on trainable parameters, and this model's "
+        "output does not (are all its parameters frozen?)"
+    ),
+    "input.no_trainable_for_optimizer": "this model has no parameters requiring grad, so an optimizer has nothing to hold",
+    # ----- failures of a running task (cancelled, out of memory, a step's error)
+    "failure.cancelled_estimate": "cancelled: the estimate stopped; nothing of the model was touched",
+    "failure.cancelled_proof": "cancelled: the proof step stopped; its copy of the model was dropped",
+    "input.warmup_at_least_one": "warm-up needs at least one call: its cost is reported separately",
+    "input.runs_or_min_time": "give a number of runs or a minimum time, not both",
+    "input.min_time_not_positive": "the minimum time must be a positive number of seconds, not {value}",
+    "input.runs_not_whole": "the number of runs must be a whole number of at least 1, not {value}",
+    "input.train_step_not_trainable": "train-step needs trainable parameters, and this model has none requiring grad",
+    "input.training_not_trainable": "a training step needs trainable parameters, and this model has none requiring grad",
+    "input.cannot_create": "could not create inputs {shapes} ({dtype}) on {device}: {error}",
+    "input.no_example_input": (
+        "this model brings no example input: give an input shape (--input-shape 1,3,224,224 on the "
+        "command line, or the input-shape field in the window)"
+    ),
+    "input.step_failed_shape": "the model's {what} failed on an input of shape {shapes}: {error}{hint}",
+    "input.step_failed_shapes": "the model's {what} failed on an input of shapes {shapes}: {error}{hint}",
+    "input.hint_last_dimension": " (the model expects the last dimension to be {wanted}, not {got})",
+    "input.hint_missing_inputs": (
+        " (the model takes {count} more input(s), {names}: separate inputs with ';', e.g. 10,32,512; 20,32,512)"
+    ),
+    "input.hint_forward_takes": " (the forward takes {count} input(s))",
+    "failure.what_forward": "forward pass",
+    "failure.what_training": "training step",
+    "failure.no_tensor": "(no tensor)",
+    "failure.step_oom_shape": (
+        "ran out of memory on {device} during the {what} with input shape {shapes}: "
+        "try a smaller input shape or another device"
+    ),
+    "failure.step_oom_shapes": (
+        "ran out of memory on {device} during the {what} with input shapes {shapes}: "
+        "try a smaller input shape or another device"
+    ),
+    "failure.step_failed": "the {what} failed on {device}: {error}",
+    "failure.per_module_failed": "the per-module forward failed on {device} with input {shapes}: {error}",
+    "failure.cancelled_warmup": "benchmark cancelled during warm-up; the model is unchanged",
+    "failure.cancelled_benchmark": "benchmark cancelled after {samples} samples; the model is unchanged",
+    "failure.cancelled_per_module": "per-module timing cancelled after {samples} samples; the model is unchanged",
+    "failure.copy_oom": "train-step needs a second copy of the model and it does not fit in memory",
+    "failure.copy_failed": "train-step works on a copy of the model, and this model cannot be copied: {error}",
+    # ----- notes of a measurement (measure.timing, sampling, model_mode, train_on_copy, attribution)
+    "bench.input_shapes": "inputs of shapes {shapes}",
+    "bench.runs_capped": "{runs} runs asked for: capped at {cap} samples per measurement",
+    "bench.min_time_capped": "a minimum time of {seconds} s asked for: capped at {cap} s per measurement",
+    "bench.stopped_at_sample_cap": (
+        "stopped at the cap of {cap} samples after {seconds} s, before the minimum time of {min_time} s was reached"
+    ),
+    "bench.stopped_at_time_cap": "stopped after {runs} of {of} runs: the cap of {cap} s per measurement was reached",
+    "bench.exported_mode": (
+        "model.{method}() does not apply to an exported program: an exported program runs in the mode it was exported in"
+    ),
+    "bench.mode_unsupported": "model.{method}() is not supported by this model: it ran in the mode it is in",
+    "bench.copy_default_optimizer": "the model has no optimizer: train-step used SGD(lr=0.01) on a copy of the model",
+    "bench.copy_optimizer": "train-step ran {optimizer} on a copy of the model and its state",
+    "bench.default_optimizer": "the model had no optimizer: it now has {optimizer}",
+    "bench.torchscript_whole_only": (
+        "a TorchScript module runs its submodules inside the script: only the whole model is timed"
+    ),
+    "bench.modules_never_ran": (
+        "{count} modules never ran as modules in this forward (a fused fast path or a forward that calls "
+        "their weights directly): they have no row"
+    ),
+}

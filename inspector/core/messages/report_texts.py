@@ -1,0 +1,95 @@
+"""Core's texts about reports: comparison verdicts, writing and opening one, environment rows."""
+
+from __future__ import annotations
+
+#: How two latency figures compare, and the runs of one session (``report.compare``, ``run_verdicts``).
+VERDICTS: dict[str, str] = {
+    # ----- verdicts: how two latency figures compare (measure.spread, report.compare)
+    "verdict.slower": "{label} {factor}× slower",
+    "verdict.faster": "{label} {factor}× faster",
+    "verdict.slower_unsure": "{label} {factor}× slower? too few samples to tell",
+    "verdict.faster_unsure": "{label} {factor}× faster? too few samples to tell",
+    "verdict.unclear": "no clear difference",
+    "verdict.same_within": "about the same (within {within})",
+    "verdict.same": "about the same",
+    "verdict.noisy_one": "{verdict} ({label} noisy: may not repeat)",
+    "verdict.noisy_both": "{verdict} ({label_a} and {label_b} noisy: may not repeat)",
+    "verdict.only_in": "only in {label}",
+    "verdict.not_compared_differs": "not compared: {label}'s {device} run differs in {differences}",
+    "verdict.differs_dtype": "dtype ({mine} vs {theirs})",
+    "verdict.differs_mode": "mode ({mine} vs {theirs})",
+    "verdict.differs_input_shape": "input shape ({mine} vs {theirs})",
+    # ----- the runs of one session compared (report.run_verdicts: the Summary tab's bars and lines)
+    "verdict.fastest": "fastest",
+    "verdict.not_compared": "not compared",
+    "verdict.factor_slower": "{factor}× slower",
+    "verdict.factor_faster": "{factor}× faster",
+    "verdict.run_slower": "{run}: {factor}× slower than {reference} (95 % CI {interval})",
+    "verdict.run_faster": "{run}: {factor}× faster than {reference} (95 % CI {interval})",
+    "verdict.run_slower_unsure": "{run}: {factor}× slower than {reference}? too few samples to tell",
+    "verdict.run_faster_unsure": "{run}: {factor}× faster than {reference}? too few samples to tell",
+    "verdict.run_unclear": "{run}: no clear difference from {reference} (95 % CI {interval})",
+    "verdict.run_same_within": "{run}: about the same (within {within}) from {reference} (95 % CI {interval})",
+    "verdict.run_not_compared": (
+        "{run}: not compared with {other} ({differences}): only runs alike in mode, dtype and input shape are compared"
+    ),
+    "verdict.run_differs_mode": "mode: {mine} vs {theirs}",
+    "verdict.run_differs_dtype": "dtype: {mine} vs {theirs}",
+    "verdict.run_differs_input": "input: {mine} vs {theirs}",
+    "verdict.run_not_alike": "not alike",
+}
+
+#: Writing a report and opening one again (``files.output_path``, ``report.timing_report``).
+REPORT_FILES: dict[str, str] = {
+    # ----- writing a report (files.output_path, report.timing_report)
+    "write.not_a_folder": "{folder} is not a folder",
+    "write.is_folder": "it is a folder, give a file name in it",
+    "write.not_regular": "it is not a regular file",
+    "write.read_only": "the file exists and is read-only",
+    "write.report_suffix": "cannot save a report as {name}: the file name must end in {suffixes}",
+    "write.report_failed": "could not write the report to {path}: {reason}",
+    "write.no_folder": "the folder {folder} does not exist",
+    "write.path_is_folder": "{path} is a folder",
+    "write.no_permission": "no permission to write in {folder}",
+    "write.read_only_fs": "{folder} is on a read-only file system",
+    "write.disk_full": "the disk is full",
+    # ----- opening a report (report.timing_report)
+    "report.is_folder": "{path} is a folder, not a report",
+    "report.no_file": "no report at {path}: the file does not exist",
+    "report.cannot_read": "could not read {path}: {error}",
+    "report.not_a_report": "{path} is not a timing report: {why}",
+    "report.not_a_report_json_only": "{path} is not a timing report: {why} (only .json reports can be opened again)",
+    "report.not_regular": "it is not a regular file",
+    "report.too_large": "it is {size}, more than the {limit} a report can be",
+    "report.grew_too_large": "it is more than the {limit} a report can be",
+    "report.not_text": "it is not a text file",
+    "report.not_json": "it is not JSON",
+    "report.number_too_long": "it holds a number too long to read",
+    "report.nested_too_deeply": "it is nested too deeply",
+    "report.no_schema_version": "it has no schema_version",
+    "report.bad_schema_version": "its schema_version {version} is not a positive whole number",
+    "report.newer_schema": (
+        "{path} was written by a newer torch-device-inspector (report schema {version}; "
+        "this version reads up to {supported}): update torch-device-inspector to open it"
+    ),
+    "report.lacks": "it lacks {keys}",
+    "report.invalid": "{path} is not a valid timing report: {error}",
+}
+
+#: The compare view's Environment table (``report.compare_environment``).
+ENVIRONMENT: dict[str, str] = {
+    # ----- the compare view's Environment table (report.compare_environment): row names
+    "environment.created": "Created",
+    "environment.driver": "Driver",
+    "environment.cpu_cores": "CPU cores",
+    "environment.cpu_threads": "CPU threads",
+    "environment.torch_threads": "PyTorch threads",
+    "environment.system_memory": "System memory",
+    "environment.cpu_huge_pages": "CPU huge pages",
+    "environment.model": "Model",
+    "environment.class": "Class",
+    "environment.parameters": "Parameters",
+    "environment.size": "Size",
+    "environment.dtypes": "Dtypes",
+    "environment.optimizer": "Optimizer",
+}
