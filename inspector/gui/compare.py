@@ -16,7 +16,8 @@ How the window uses it (``layout.add_pages`` and ``report_flow.ReportFlow``)::
 Its texts follow the window's language: a change of language shows the reports again
 (``retranslate``). Core's words (verdicts, noise flags) are shown through ``core_text``.
 Columns keep their English header keys (``cell_text(table, row, "Verdict")``); the headers
-show them translated (``header_text``).
+show them translated (``compare_words.header_text``). The cells of the figures are made in
+``compare_cells``; this module lays the comparison out in its tables.
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ import logging
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QThreadPool, Signal, Slot
-from PySide6.QtGui import QColor
+from PySide6.QtCore import Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -40,150 +40,17 @@ from PySide6.QtWidgets import (
 
 from inspector.core.report.compare import Comparison, compare_reports
 from inspector.core.errors import Failure
-from inspector.core.messages import Text
 from inspector.core.report.timing_report import load_report
-from inspector.core.units import format_bytes, format_ms
 from inspector.core.vocabulary import FailureKind
+from inspector.gui.compare_cells import latency_side, move_side, noise_cell, number_cell, ratio_cell
 from inspector.gui.compare_table import Cell, ComparisonTable
+from inspector.gui.compare_words import A_REPORT, THIS_SESSION, environment_text, header_text, side_name
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.pool import run_in_pool
 
 log = logging.getLogger(__name__)
 
 SIDES = ("a", "b")
-_FASTER = QColor("#2e7d32")
-_SLOWER = QColor("#c62828")
-#: The names the view gives a side that is no file (translated where shown: ``side_name``).
-THIS_SESSION = QT_TRANSLATE_NOOP("ComparisonView", "This session")
-A_REPORT = QT_TRANSLATE_NOOP("ComparisonView", "Report")
-#: The column titles that are words (``B ÷ A``, ``p5–p95``, ``GB/s`` are the same in every
-#: language); a side's column is its title after "A " or "B ".
-_HEADER_WORDS = frozenset((
-    QT_TRANSLATE_NOOP("ComparisonView", "Device"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Dtype"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Mode"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Input"),
-    QT_TRANSLATE_NOOP("ComparisonView", "median (ms)"),
-    QT_TRANSLATE_NOOP("ComparisonView", "vs CPU"),
-    QT_TRANSLATE_NOOP("ComparisonView", "95 % CI"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Verdict"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Noise"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Route"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Method"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Pinned"),
-    QT_TRANSLATE_NOOP("ComparisonView", "moves"),
-    QT_TRANSLATE_NOOP("ComparisonView", "size"),
-    QT_TRANSLATE_NOOP("ComparisonView", "time (s)"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Section"),
-    QT_TRANSLATE_NOOP("ComparisonView", "What"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Value"),
-))  # fmt: skip
-#: The Environment table's words from core (``compare_environment``): its sections and the
-#: facts it names. Core hands them as plain strings, so the window translates the ones it
-#: knows; a ``messages.Text`` goes through ``core_text``, anything else (a device id) as it is.
-_ENVIRONMENT_WORDS = frozenset((
-    QT_TRANSLATE_NOOP("ComparisonView", "report"),
-    QT_TRANSLATE_NOOP("ComparisonView", "environment"),
-    QT_TRANSLATE_NOOP("ComparisonView", "device"),
-    QT_TRANSLATE_NOOP("ComparisonView", "model"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Created"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Driver"),
-    QT_TRANSLATE_NOOP("ComparisonView", "OS"),
-    QT_TRANSLATE_NOOP("ComparisonView", "CPU cores"),
-    QT_TRANSLATE_NOOP("ComparisonView", "CPU threads"),
-    QT_TRANSLATE_NOOP("ComparisonView", "PyTorch threads"),
-    QT_TRANSLATE_NOOP("ComparisonView", "System memory"),
-    QT_TRANSLATE_NOOP("ComparisonView", "CPU huge pages"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Model"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Class"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Parameters"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Size"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Dtypes"),
-    QT_TRANSLATE_NOOP("ComparisonView", "Optimizer"),
-))  # fmt: skip
-
-
-def header_text(key: str) -> str:
-    """A column's title in the window's language: ``"A median (ms)"`` -> ``"A 中位数 (ms)"``."""
-    if key in _HEADER_WORDS:
-        return translate("ComparisonView", key)
-    side, _, rest = key.partition(" ")
-    if side in ("A", "B") and rest in _HEADER_WORDS:
-        return side + " " + translate("ComparisonView", rest)
-    return key
-
-
-def side_name(name: str) -> str:
-    """What the summary line calls a side: its file's name, or "This session"/"Report"."""
-    return translate("ComparisonView", name) if name in (THIS_SESSION, A_REPORT) else name
-
-
-def _environment_text(value: str) -> str:
-    if isinstance(value, Text):
-        return core_text(value)
-    return translate("ComparisonView", value) if value in _ENVIRONMENT_WORDS else value
-
-
-def _ms(value: float | None) -> str:
-    return format_ms(value, unit=False)
-
-
-def _times(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}×"
-
-
-def _band(p5: float | None, p95: float | None) -> str:
-    return "—" if p5 is None or p95 is None else f"{_ms(p5)} – {_ms(p95)}"
-
-
-def _number_cell(text: str, value: float | None, tooltip: str = "") -> Cell:
-    return Cell(text, value, numeric=True, tooltip=tooltip)
-
-
-def _ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) -> Cell:
-    cell = _number_cell(_times(ratio), ratio, core_text(verdict))
-    # Coloured only when the verdict is clear: not "about the same", "no clear difference",
-    # nor a ratio of too few samples ("…? too few samples to tell").
-    if ratio is not None and verdict and verdict not in ("about the same", "no clear difference") and "?" not in verdict:
-        better = ratio > 1 if higher_is_better else ratio < 1
-        cell.foreground = _FASTER if better else _SLOWER
-    return cell
-
-
-def _noise_cell(noise_a: str | None, noise_b: str | None, two: bool) -> Cell:
-    """Which side is noisy ("A noisy", "B noisy", "A, B noisy"); the reasons in the tooltip."""
-    sides = [(name, core_text(noise)) for name, noise in (("A", noise_a), ("B", noise_b)) if noise and (two or name == "A")]
-    if not sides:
-        return Cell("—")
-    if two:
-        text = fill(translate("ComparisonView", "%1 noisy"), ", ".join(n for n, _ in sides))
-    else:
-        text = translate("ComparisonView", "noisy")
-    tips = [fill(translate("ComparisonView", "%1: %2"), n, why) if two else why for n, why in sides]
-    cell = Cell(text, tooltip="\n".join(tips))
-    cell.foreground = _SLOWER
-    return cell
-
-
-def _latency_side(prefix: str, median: float | None, p5: float | None, p95: float | None, samples: int,
-                  speedup: float | None) -> dict[str, Cell]:  # fmt: skip
-    count = samples
-    return {
-        f"{prefix}median (ms)": _number_cell(_ms(median), median, translate("ComparisonView", "%n samples", None, count)),
-        f"{prefix}p5–p95": _number_cell(_band(p5, p95), p5),
-        f"{prefix}vs CPU": _number_cell(_times(speedup), speedup, translate("ComparisonView", "speed-up over this report's CPU")),
-    }
-
-
-def _move_side(prefix: str, count: int, failed: int, size: int | None, seconds: float | None,
-               gbps: float | None) -> dict[str, Cell]:  # fmt: skip
-    shown = "—" if not count else (fill(translate("ComparisonView", "%1 (%2 failed)"), count, failed) if failed else str(count))
-    return {
-        f"{prefix}moves": _number_cell(shown, count),
-        f"{prefix}size": _number_cell(format_bytes(size) if size is not None else "—", size),
-        f"{prefix}time (s)": _number_cell("—" if seconds is None else f"{seconds:.4g}", seconds),
-        f"{prefix}GB/s": _number_cell("—" if gbps is None else f"{gbps:.2f}", gbps),
-    }
 
 
 def _prefixes(comparison: Comparison) -> tuple[str, str | None]:
@@ -391,15 +258,15 @@ class ComparisonView(Retranslates, QWidget):
                 "Dtype": Cell(row.dtype),
                 "Mode": Cell(row.mode),
                 "Input": Cell("×".join(map(str, row.input_shape)) or "—"),
-                **_latency_side(a, row.median_a, row.p5_a, row.p95_a, row.samples_a, row.speedup_vs_cpu_a),
+                **latency_side(a, row.median_a, row.p5_a, row.p95_a, row.samples_a, row.speedup_vs_cpu_a),
             }
             if b is not None:
-                cells |= _latency_side(b, row.median_b, row.p5_b, row.p95_b, row.samples_b, row.speedup_vs_cpu_b)
-                cells["B ÷ A"] = _ratio_cell(row.ratio, row.verdict, higher_is_better=False)
-                cells["95 % CI"] = _number_cell(core_text(row.interval_text), row.ratio_low,
+                cells |= latency_side(b, row.median_b, row.p5_b, row.p95_b, row.samples_b, row.speedup_vs_cpu_b)
+                cells["B ÷ A"] = ratio_cell(row.ratio, row.verdict, higher_is_better=False)
+                cells["95 % CI"] = number_cell(core_text(row.interval_text), row.ratio_low,
                                                 translate("ComparisonView", "95 % bootstrap interval of B's median over A's"))  # fmt: skip
                 cells["Verdict"] = Cell(core_text(row.verdict))
-            cells["Noise"] = _noise_cell(row.noise_a, row.noise_b, b is not None)
+            cells["Noise"] = noise_cell(row.noise_a, row.noise_b, b is not None)
             rows.append(cells)
         headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)"]
         if b is not None:
@@ -418,11 +285,11 @@ class ComparisonView(Retranslates, QWidget):
                 "Method": Cell(row.method),
                 "Dtype": Cell(row.dtype or "—"),
                 "Pinned": Cell(translate("ComparisonView", "yes") if row.pinned else translate("ComparisonView", "no")),
-                **_move_side(a, row.count_a, row.failed_a, row.bytes_a, row.seconds_a, row.gbps_a),
+                **move_side(a, row.count_a, row.failed_a, row.bytes_a, row.seconds_a, row.gbps_a),
             }
             if b is not None:
-                cells |= _move_side(b, row.count_b, row.failed_b, row.bytes_b, row.seconds_b, row.gbps_b)
-                cells["B ÷ A (GB/s)"] = _ratio_cell(row.ratio, row.verdict, higher_is_better=True)
+                cells |= move_side(b, row.count_b, row.failed_b, row.bytes_b, row.seconds_b, row.gbps_b)
+                cells["B ÷ A (GB/s)"] = ratio_cell(row.ratio, row.verdict, higher_is_better=True)
                 cells["Verdict"] = Cell(core_text(row.verdict))
             rows.append(cells)
         headers = ["Route", "Method", "Dtype", "Pinned", f"{a}GB/s"]
@@ -441,7 +308,7 @@ class ComparisonView(Retranslates, QWidget):
             headers.append("B")
         rows = []
         for row in comparison.environment:
-            cells = [Cell(_environment_text(row.section)), Cell(_environment_text(row.name)), Cell(core_text(row.a))]
+            cells = [Cell(environment_text(row.section)), Cell(environment_text(row.name)), Cell(core_text(row.a))]
             if comparison.label_b is not None:
                 cells.append(Cell(core_text(row.b)))
             if row.differs:

@@ -1,9 +1,11 @@
 """Live plots: device memory over time (``MemoryPlot``) and benchmark latency (``LatencyPlot``).
 
 glue's split: Qt-free state (``series``: the latency runs; the memory plot's store is core's
-``MemoryTimeline``), the widgets that draw it (``memory``, ``latency``), one look for all
-(``theme``, shared with the device panel), one PNG renderer (``render``), and the SVG
-exporter pyqtgraph 0.14.0 needs (``svg_export``, registered only for such releases).
+``MemoryTimeline``), the artists that draw it (``memory_canvas``, ``latency_canvas``), the
+viewers around both (``memory``, ``latency``, with the latter's ``summary_notes`` and hover
+texts, ``latency_readout``), one look for all (``theme``, shared with the device panel), one
+PNG renderer (``render``), and the SVG exporter pyqtgraph 0.14.0 needs (``svg_export``,
+registered only for such releases).
 
 How the window uses them (``layout`` builds them; ``task_marks``, ``commands``, ``results``,
 ``sampler_results`` and ``report_flow`` draw on them)::

@@ -3,7 +3,9 @@ negative indices, a running median over them), and a summary of the runs side by
 
 Samples stream in while a run measures (``add_sample_pairs``); the finished result then
 replaces them with the exact figures from the core. The data lives in Qt-free ``Series``
-(``series.py``); this module keeps one per run and has ``latency_canvas.py`` draw them.
+(``series.py``); this module keeps one per run and has ``latency_canvas.py`` draw them, the
+lines under the Summary tab in ``summary_notes.py`` and the hover texts from
+``latency_readout.py``.
 
 Its texts follow the window's language (``retranslate``); the images ``render_png`` draws for
 a report file stay English (``words.ENGLISH``).
@@ -17,69 +19,24 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.report.run_verdicts import Run, run_verdicts
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.i18n import Retranslates, fill, translate
 from inspector.gui.plots.latency_canvas import LatencyCanvas, run_label
+from inspector.gui.plots.latency_readout import bar_readout, sample_readout
 from inspector.gui.plots.memory import DEFAULT_REDRAW_FPS
-from inspector.gui.plots.readable import batch_of, format_in_unit, throughput_text
+from inspector.gui.plots.readable import batch_of
 from inspector.gui.plots.render import png_bytes
-from inspector.gui.plots.series import Series, SeriesKey, field_of, series_label
-from inspector.gui.plots.theme import PALETTE, device_color
+from inspector.gui.plots.series import Series, SeriesKey, field_of
+from inspector.gui.plots.summary_notes import SummaryNotes, note_label
+from inspector.gui.plots.theme import pick_series_color
 from inspector.gui.plots.words import ENGLISH, LIVE, Words
 
 #: The Summary tab's line of top modules: a text, or a function that says it again in the
 #: language now installed (``set_top_modules``).
 TopModules = str | Callable[[], str]
-#: The lines under the Summary tab's plot take at most this many lines of height (more scroll),
-#: so the plot keeps its height in a 1024x700 window.
-NOTES_MAX_LINES = 3
-
-
-class _Notes(QScrollArea):
-    """The lines under the Summary tab's plot (the top modules, the verdicts): as tall as they
-    need at the width they have, up to ``NOTES_MAX_LINES`` lines; hidden when none shows."""
-
-    def __init__(self, parent: QWidget, *labels: QLabel) -> None:
-        super().__init__(parent)
-        self.setObjectName("summaryNotes")
-        self.labels = labels
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setWidgetResizable(True)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        box = QWidget(self)
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        for label in labels:
-            layout.addWidget(label)
-        layout.addStretch(1)
-        self.setWidget(box)
-        self.hide()
-
-    def refit(self) -> None:
-        shown = [label for label in self.labels if not label.isHidden()]
-        self.setVisible(bool(shown))
-        if shown:
-            width = self.viewport().width()
-            needed = sum(label.heightForWidth(width) for label in shown)
-            self.setFixedHeight(min(needed, self.fontMetrics().lineSpacing() * NOTES_MAX_LINES + 4))  # + a label's margins
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self.refit()  # the lines wrap anew at the new width
-
-def _pick_series_color(key: SeriesKey, taken: Mapping[SeriesKey, QColor]) -> QColor:
-    """The device's own colour for its first run; another free palette colour for the
-    next dtype/mode on the same device, so every run on screen has a hue of its own."""
-    in_use = {c.name() for c in taken.values()}
-    own = device_color(key[0])
-    if own.name() not in in_use:
-        return own
-    free = [c for c in PALETTE if QColor(c).name() not in in_use]
-    return QColor(free[0] if free else PALETTE[len(taken) % len(PALETTE)])
 
 
 class LatencyPlot(Retranslates, QWidget):
@@ -125,19 +82,11 @@ class LatencyPlot(Retranslates, QWidget):
         # After a per-module run the Summary tab names where the time went (the model
         # tree's Time column has every module). A label under the tabs rather than a page
         # around the plot, so the Summary page stays the plot itself.
-        self.modulesLabel = QLabel(self, objectName="summaryModulesLabel")
-        self.modulesLabel.setTextFormat(Qt.TextFormat.PlainText)  # module names come from files
-        self.modulesLabel.setWordWrap(True)
-        self.modulesLabel.setContentsMargins(6, 2, 6, 2)
-        self.modulesLabel.hide()
+        self.modulesLabel = note_label(self, "summaryModulesLabel")
         # How the runs compare (like with like, each ratio with its interval) and which are
         # noisy, in sentences: the bars carry the short form.
-        self.verdictLabel = QLabel(self, objectName="summaryVerdictLabel")
-        self.verdictLabel.setTextFormat(Qt.TextFormat.PlainText)  # labels hold device names
-        self.verdictLabel.setWordWrap(True)
-        self.verdictLabel.setContentsMargins(6, 2, 6, 2)
-        self.verdictLabel.hide()
-        self.notes = _Notes(self, self.modulesLabel, self.verdictLabel)
+        self.verdictLabel = note_label(self, "summaryVerdictLabel")
+        self.notes = SummaryNotes(self, self.modulesLabel, self.verdictLabel)
         layout.addWidget(self.notes)
         self._timer = QTimer(self, singleShot=True, interval=max(1, round(1000 / redraw_fps)))
         self._timer.timeout.connect(self._timer_fired)
@@ -348,7 +297,7 @@ class LatencyPlot(Retranslates, QWidget):
 
     def _color(self, key: SeriesKey) -> QColor:
         if key not in self._colors:
-            self._colors[key] = _pick_series_color(key, self._colors)
+            self._colors[key] = pick_series_color(key[0], self._colors.values())
         return self._colors[key]
 
     def _summary_rows(self, words: Words = LIVE) -> list[dict]:
@@ -413,34 +362,8 @@ class LatencyPlot(Retranslates, QWidget):
     def readout_at(self, x: float, y: float) -> str:
         """The hover text for view coordinates (x, y): the sample nearest the pointer at
         index ``round(x)`` among the runs on screen, as "sample 37 · cpu · float32: 41.2 µs"."""
-        index = int(round(x))
-        if self.canvas.log_scale:
-            y_ms = 10.0 ** y * self.canvas.unit[1] if y < 300 else float("inf")
-        else:
-            y_ms = y * self.canvas.unit[1]
-        best: tuple[float, str] | None = None
-        for key, series in self.series.items():
-            items = self.canvas.items.get(key)
-            if items is None or not items.samples.isVisible():
-                continue
-            if index >= 0:
-                values = series.samples.values()
-                value = float(values[index]) if index < len(values) else float("nan")
-            else:
-                k = len(series.warmup_ms)
-                value = float(series.warmup_ms[index + k]) if -index <= k else float("nan")
-            if not np.isfinite(value):
-                continue
-            distance = abs(np.log(value / y_ms)) if value > 0 and y_ms > 0 else abs(value - y_ms)
-            shown = format_in_unit(value, self.canvas.unit)
-            if index >= 0:
-                text = fill(translate("LatencyPlot", "sample %1 · %2: %3"), index, series_label(key), shown)
-            else:
-                text = fill(translate("LatencyPlot", "warm-up call %1 of %2 · %3: %4"), index + k + 1, k,
-                            series_label(key), shown)  # fmt: skip
-            if best is None or distance < best[0]:
-                best = (distance, text)
-        return best[1] if best is not None else ""
+        shown = {key for key, items in self.canvas.items.items() if items.samples.isVisible()}
+        return sample_readout(self.series, shown, x, y, self.canvas.unit, log_scale=self.canvas.log_scale)
 
     def _summary_hovered(self, scene_pos) -> None:
         view = self.summary_plot.getPlotItem().getViewBox()
@@ -451,15 +374,7 @@ class LatencyPlot(Retranslates, QWidget):
 
     def summary_readout_at(self, x: float) -> str:
         """The hover text for the summary bar at ``x``: its figures and throughput."""
-        rows = self.canvas.summary_rows
-        index = int(round(x))
-        if not 0 <= index < len(rows) or abs(x - index) > 0.4:
-            return ""
-        row, unit = rows[index], self.canvas.summary_unit
-        median, p5, p95 = (format_in_unit(row[f"{name}_ms"], unit) for name in ("median", "p5", "p95"))
-        text = fill(translate("LatencyPlot", "%1: median %2, p5 %3, p95 %4"), row["label"], median, p5, p95)
-        rate = throughput_text(row["median_ms"], str(row.get("mode", "")), row.get("batch"), LIVE)
-        return text + (f" · {rate}" if rate else "")
+        return bar_readout(self.canvas.summary_rows, self.canvas.summary_unit, x)
 
     def render_png(self, width: int = 960, height: int = 480, view: str = "samples", *, english: bool = True) -> bytes:
         """One view (``"samples"`` or ``"summary"``) as a PNG of exactly ``width`` x ``height``.

@@ -1,10 +1,10 @@
 """One look for every plot and panel: the device colours (the same in the device table, the
-parameter view and the plots' curves), the palette for further runs, and the plots' style
-taken from the Qt palette so they follow a light or dark theme."""
+parameter view and the plots' curves), the palette for further runs (``pick_series_color``),
+and the plots' style taken from the Qt palette so they follow a light or dark theme."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Collection
 
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QWidget
@@ -32,6 +32,18 @@ def device_colour(device: str) -> QColor:
 
 #: The plots' historical name for it.
 device_color = device_colour
+
+
+def pick_series_color(device: str, taken: Collection[QColor]) -> QColor:
+    """A latency run's colour: its device's own for the device's first run; another free
+    palette colour for the next dtype/mode on the same device, so every run on screen has a
+    hue of its own (``taken``: the colours the runs on screen have)."""
+    in_use = {c.name() for c in taken}
+    own = device_color(device)
+    if own.name() not in in_use:
+        return own
+    free = [c for c in PALETTE if QColor(c).name() not in in_use]
+    return QColor(free[0] if free else PALETTE[len(taken) % len(PALETTE)])
 
 
 def theme_colors(widget: QWidget) -> tuple[QColor, QColor]:
