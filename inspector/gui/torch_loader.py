@@ -57,6 +57,7 @@ SESSION_MODULES = (
     "inspector.gui.report_flow",
     "inspector.gui.results",
     "inspector.gui.sampler_results",
+    "inspector.gui.session_parts",
 )
 
 #: Set once ``SESSION_MODULES`` are imported by the loader.

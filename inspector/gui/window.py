@@ -1,4 +1,5 @@
-"""The window, wiring only: it builds the panels, builds the parts and connects them to each
+"""The window, wiring only: it builds the panels, then (once torch is imported: ``deferred_start``
+holds the frame until then) the parts, which ``session_parts`` makes and connects to each
 other and to the two background workers, which its kind provides (``_make_workers``): the
 ``MainWindow`` of ``main_window`` runs the session in this process, the ``RemoteWindow`` of
 ``remote_window`` runs it in an agent on another machine.
@@ -21,11 +22,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QKeySequence, QPaintEvent, QShowEvent
+from PySide6.QtCore import QEvent, QSettings, QTimer, Signal, Slot
+from PySide6.QtGui import QCloseEvent, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QMainWindow
 
 from inspector.gui import i18n, screen_fit, torch_loader, window_settings
+from inspector.gui.deferred_start import DeferredStart
 from inspector.gui.help import HelpPages, note_missing_cjk_font_once
 from inspector.gui.i18n import fill, is_language_change, translate
 from inspector.gui.layout import add_pages, build_frame
@@ -49,12 +51,6 @@ if TYPE_CHECKING:
     from inspector.core.session import ModelState
     from inspector.gui import dialogs
     from inspector.gui.workers import LoadOutcome
-
-#: What the window can do before its session exists (torch still being imported): quit, and
-#: read the help. The rest of the menus wait for ``_start_session``.
-#: A window not painted by then (not shown yet) starts importing torch anyway (ms).
-FRAME_PAINT_GRACE_MS = 300
-_USABLE_WHILE_LOADING = frozenset({"quitAction", "gettingStartedAction", "shortcutsAction", "reportFormatAction"})
 
 #: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
 #: be interrupted to reach its next cancel check.
@@ -121,101 +117,53 @@ class InspectorWindow(QMainWindow):
         window_settings.restore_layout(self.settings, self, frame.splitters())
         self._note_missing_font()
 
+        #: The frame's wait for torch, while it is imported (None: it was imported already).
+        self.deferred_start: DeferredStart | None = None
         if torch_loader.imported():
             self._start_session()
         else:  # the frame paints while torch is imported off the GUI thread
-            self._wait_for_torch()
-
-    def _wait_for_torch(self) -> None:
-        """The frame's "Loading PyTorch…" state, until ``torch_loader`` says torch is there."""
-        self.devices.show_loading()
-        self.action_bar.setEnabled(False)
-        for name, action in self._actions.items():
-            action.setEnabled(name in _USABLE_WHILE_LOADING)
-        self.lazy_tabs.hold(translate("InspectorWindow", "Loading PyTorch…"))
-        # The import starts once the frame is painted: started sooner, it takes the GIL from
-        # the very paint it waits behind. (A window never shown starts it after a moment.)
-        self._first_paint_seen = False
-        QTimer.singleShot(FRAME_PAINT_GRACE_MS, self._import_torch)
+            self.deferred_start = DeferredStart(
+                devices=self.devices, action_bar=self.action_bar, actions=self._actions, pages=self.lazy_tabs,
+                banner=self.errorBanner, status=self.status, tasks=self.tasks, start=self._start_session, parent=self,
+            )  # fmt: skip
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
-        if not self.session_started and not getattr(self, "_first_paint_seen", True):
-            self._first_paint_seen = True
-            QTimer.singleShot(0, self._import_torch)  # after this paint reaches the screen
-
-    def _import_torch(self) -> None:
-        if getattr(self, "torch_loading", None) is not None or self.session_started or self.tasks.closed:
-            return
-        self.torch_loading = torch_loader.start(self)
-        self.torch_loading.loaded.connect(self._start_session)
-        self.torch_loading.failed.connect(self._torch_failed)
-
-    def _torch_failed(self, message: str) -> None:
-        """torch could not be imported: the window says why and stays open (it can still quit)."""
-        from inspector.core.errors import Failure
-
-        self.errorBanner.show_failure(Failure("load", message), "import torch")
-        self.status.show_task(None)
+        if not self.session_started and self.deferred_start is not None:
+            self.deferred_start.frame_painted()
 
     def _start_session(self) -> None:
-        """The parts that measure and the workers that own the model; then the first load.
+        """The parts that measure and the workers that own the model (``session_parts``); then
+        the first load.
 
         Their modules import torch, so they are imported here (already imported by
         ``torch_loader`` off the GUI thread when the frame came first)."""
-        from inspector.core.measure.memory_log import MemoryTimeline
-        from inspector.gui.availability import CommandAvailability
-        from inspector.gui.commands import Dispatcher, ModelCommands
-        from inspector.gui.fit_flow import FitFlow
-        from inspector.gui.lessons import LessonsPanel
-        from inspector.gui.opener import ModelOpener
-        from inspector.gui.report_flow import ReportFlow
-        from inspector.gui.results import WorkerResults
-        from inspector.gui.sampler_results import SamplerResults
+        from inspector.gui import session_parts
 
         if self.session_started or self.tasks.closed:
             return
-        self.timeline: MemoryTimeline = MemoryTimeline()
-        self.dispatcher = Dispatcher(self.tasks, self.marks, self.action_bar, self.status)
-        self.reports = ReportFlow(
-            self, dispatcher=self.dispatcher, request=self.requestReport, tasks=self.tasks, pages=self.lazy_tabs,
-            progress=self.action_bar, banner=self.errorBanner, history=self.historyView, status=self.status,
-            settings=self.settings, snapshots=self.snapshots,
+        requests = session_parts.Requests(
+            load=self.requestLoad, move=self.requestMove, benchmark=self.requestBenchmark, report=self.requestReport,
+            fit=self.requestFit, train_step=self.requestTrainStep, sample_rate=self.requestSampleRate,
+            rediscover=self.requestRediscover, stop_sampler=self.requestStopSampler, lesson=self.requestLesson,
         )  # fmt: skip
-        self.tabs.currentChanged.connect(lambda _i: self.reports.maybe_refresh_session())
-        self.opener = ModelOpener(
-            self, dispatcher=self.dispatcher, request=self.requestLoad, action_bar=self.action_bar, code=self.code,
-            settings=self.settings, snapshots=self.snapshots,
+        parts = session_parts.build(
+            self, requests=requests, tasks=self.tasks, marks=self.marks, snapshots=self.snapshots,
+            settings=self.settings, action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView,
+            code=self.code, parameters=self.parameters, devices=self.devices, status=self.status,
+            status_bar=self.statusBar(), tabs=self.tabs, pages=self.lazy_tabs, model_box=self.model_box,
+            actions=self._actions, recent_menu=self.recentMenu, cancel=self.cancel, ask_trust=self.ask_trust,
         )  # fmt: skip
-        self.commands = ModelCommands(
-            self, dispatcher=self.dispatcher, move=self.requestMove, benchmark=self.requestBenchmark,
-            train_step=self.requestTrainStep, action_bar=self.action_bar, banner=self.errorBanner, code=self.code,
-            pages=self.lazy_tabs, settings=self.settings, snapshots=self.snapshots,
-        )  # fmt: skip
-        self.fit = FitFlow(
-            self, dispatcher=self.dispatcher, request=self.requestFit, action_bar=self.action_bar,
-            snapshots=self.snapshots,
-        )  # fmt: skip
-        self.lessons = LessonsPanel(
-            self, send=self.dispatcher.send, request=self.requestLesson, open_example=lambda: self.opener.open("example"),
-            snapshots=self.snapshots,
-        )  # fmt: skip
-        self.availability = CommandAvailability(
-            action_bar=self.action_bar, devices=self.devices, actions=self._actions, recent_menu=self.recentMenu,
-            tasks=self.tasks, snapshots=self.snapshots, comparison=self.reports, parent=self,
-        )  # fmt: skip
-        self.results = WorkerResults(
-            tasks=self.tasks, snapshots=self.snapshots, marks=self.marks, status=self.status,
-            action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView, code=self.code,
-            parameters=self.parameters, model_box=self.model_box, pages=self.lazy_tabs, reports=self.reports,
-            parent=self,
-        )  # fmt: skip
-        self.sampler_results = SamplerResults(
-            devices=self.devices, action_bar=self.action_bar, status_bar=self.statusBar(), pages=self.lazy_tabs,
-            settings=self.settings, snapshots=self.snapshots, parent=self,
-        )  # fmt: skip
-        self._connect_parts()
-        self._start_workers()
+        # The window's names for them: the menus' slots, the tests and the remote window use these.
+        self.timeline: MemoryTimeline = parts.timeline
+        self.dispatcher, self.reports, self.opener = parts.dispatcher, parts.reports, parts.opener
+        self.commands, self.fit, self.lessons = parts.commands, parts.fit, parts.lessons
+        self.availability, self.results, self.sampler_results = parts.availability, parts.results, parts.sampler_results
+        # (after the parts: a remote window's workers use the timeline and the sampler's results)
+        self.worker, self.sampler = self._make_workers(window_settings.sample_hz(self.settings))
+        session_parts.connect_workers(parts, requests, self.worker, self.sampler, model_loaded=self._on_model_loaded)
+        self.model_thread = start_in_thread(self.worker, "model-worker")
+        self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
         self.session_started = True
         self.action_bar.setEnabled(True)
         for action in self._actions.values():
@@ -224,89 +172,6 @@ class InspectorWindow(QMainWindow):
         self.lazy_tabs.release()
         spec, trust = self._first_load
         self.open_model(spec, trust=trust)
-
-    # ------------------------------------------------------------------ wiring
-
-    def _connect_parts(self) -> None:
-        a = self.action_bar
-        a.toDeviceButton.clicked.connect(self.commands.move_to_target)
-        a.cudaButton.clicked.connect(self.commands.move_cuda)
-        a.cpuButton.clicked.connect(self.commands.move_cpu)
-        a.benchmarkButton.clicked.connect(self.commands.run_benchmark)
-        a.inputShapeEdit.returnPressed.connect(self.commands.run_benchmark)
-        self.parameters.move_target = lambda: (a.target_device(), a.dtype())
-        a.cancelButton.clicked.connect(self.cancel)
-        a.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
-        self.devices.deviceSelected.connect(a.set_target_device)
-
-        self.tasks.busyChanged.connect(self.status.show_task)
-        self.tasks.busyChanged.connect(lambda _task: self.availability.refresh())
-        self.availability.fitAvailable.connect(self.fit.set_available)
-        self.reports.actionsChanged.connect(self.availability.refresh)
-        self.results.stateShown.connect(self.availability.refresh)
-        self.results.taskFailed.connect(self.opener.on_task_failed)
-        self.results.taskFailed.connect(self.fit.on_task_failed)
-        self.results.trustNeeded.connect(self.ask_trust)
-        # (queued: the task that just ended is still being wound up when busyChanged says so)
-        self.tasks.busyChanged.connect(
-            lambda task: task is None and QTimer.singleShot(0, self.lessons.on_idle)
-        )  # fmt: skip
-        self.fit.cancelRequested.connect(self.cancel)
-
-    def _start_workers(self) -> None:
-        hz = window_settings.sample_hz(self.settings)
-        self.worker, self.sampler = self._make_workers(hz)
-
-        self.requestLoad.connect(self.worker.load)
-        self.requestMove.connect(self.worker.move)
-        self.requestBenchmark.connect(self.worker.benchmark)
-        self.requestReport.connect(self.worker.build_report)
-        self.requestFit.connect(self.worker.fit)
-        self.requestTrainStep.connect(self.worker.train_step)
-        self.requestLesson.connect(self.worker.run_lesson)
-        self.requestSampleRate.connect(self.sampler.set_rate)
-        self.requestRediscover.connect(self.sampler.rediscover)
-        self.requestStopSampler.connect(self.sampler.stop)
-
-        results, worker = self.results, self.worker
-        worker.taskStarted.connect(results.on_task_started)
-        worker.taskFinished.connect(results.on_task_finished)
-        # The input field follows the new model before its state is shown (its placeholder).
-        worker.modelLoaded.connect(self.opener.on_model_loaded)
-        worker.modelLoaded.connect(results.on_model_loaded)
-        worker.modelLoaded.connect(self._on_model_loaded)
-        worker.placementChanged.connect(results.on_placement_changed)
-        worker.moveFinished.connect(self.commands.on_move_finished)
-        worker.moveFinished.connect(results.on_move_finished)
-        worker.benchmarkFinished.connect(results.on_benchmark_finished)
-        worker.progress.connect(results.on_progress)
-        worker.reportBuilt.connect(self.reports.on_report_built)
-        worker.fitFinished.connect(results.on_fit_finished)
-        worker.fitFinished.connect(self.fit.on_finished)
-        worker.trainStepFinished.connect(results.on_train_step_finished)
-        worker.lessonFinished.connect(results.on_lesson_finished)
-        worker.lessonFinished.connect(self.lessons.on_lesson_finished)  # a slot: queued to the GUI thread
-        worker.failed.connect(results.on_failed)
-        worker.latencySamples.connect(results.on_latency_samples)
-        self.sampler.inventoryReady.connect(self.sampler_results.on_inventory)
-        # The sampler stores its readings in self.timeline before it emits them: the plot
-        # only repaints (add_readings would store them twice).
-        self.sampler.samples.connect(self.sampler_results.on_samples)
-        self.sampler.samples.connect(self.sampler_results.on_memory_samples)
-
-        self.model_thread = start_in_thread(self.worker, "model-worker")
-        self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
-
-    def _note_missing_font(self) -> None:
-        """The window speaks Chinese and no font draws it: said once (``help``)."""
-        #: The notice shown now, if any (for the tests).
-        self.cjk_font_notice = note_missing_cjk_font_once(self, self.settings)
-
-    def say_language_unavailable(self, language: str) -> None:
-        """``language``'s catalogue could not be read (at start, or from View › Language)."""
-        name = i18n.LANGUAGES.get(language, language)
-        text = translate("InspectorWindow", "The %1 translation could not be read: the window stays in English.")
-        self.status.flash(fill(text, name), 15_000)
 
     def _make_workers(self, hz: float) -> tuple[Any, Any]:
         """The model worker and the memory sampler (their signals as ``ModelWorker``'s and
@@ -318,6 +183,19 @@ class InspectorWindow(QMainWindow):
         info = outcome.state.info
         self.add_recent_model(info.spec)
         self.setWindowTitle(f"{info.class_name} — {info.spec}")
+
+    # ------------------------------------------------------------------ language
+
+    def _note_missing_font(self) -> None:
+        """The window speaks Chinese and no font draws it: said once (``help``)."""
+        #: The notice shown now, if any (for the tests).
+        self.cjk_font_notice = note_missing_cjk_font_once(self, self.settings)
+
+    def say_language_unavailable(self, language: str) -> None:
+        """``language``'s catalogue could not be read (at start, or from View › Language)."""
+        name = i18n.LANGUAGES.get(language, language)
+        text = translate("InspectorWindow", "The %1 translation could not be read: the window stays in English.")
+        self.status.flash(fill(text, name), 15_000)
 
     # ------------------------------------------------------------------ what the parts hold
 

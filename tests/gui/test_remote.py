@@ -16,7 +16,8 @@ from torch import nn
 
 from inspector.core.remote.client import local_agent_command
 from tests.warm_python import warm_command
-from inspector.gui.remote_window import ConnectDialog, RemoteWindow, connect_server, remember
+from inspector.gui.connect_dialog import ConnectDialog, remember
+from inspector.gui.remote_window import RemoteWindow, connect_server
 
 HOST = "gpu-test"
 

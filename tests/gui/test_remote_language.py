@@ -13,7 +13,8 @@ from torch import nn
 
 from inspector.core.remote.client import local_agent_command
 from inspector.gui import dialogs, i18n
-from inspector.gui.remote_window import ConnectDialog, RemoteWindow, connect_server
+from inspector.gui.connect_dialog import ConnectDialog
+from inspector.gui.remote_window import RemoteWindow, connect_server
 from tests.warm_python import warm_command
 
 HOST = "gpu-test"
