@@ -9,6 +9,8 @@ is there. Two things keep the event loop turning meanwhile:
   extension module's import holds it throughout. ``import torch`` then finds them loaded.
 - the rest of the import is Python, which hands the GIL to the GUI thread every switch
   interval (5 ms).
+- that Python runs past PySide6's import hook (``pyside_import_hook``), which would read the
+  source of each of torch's ~600 modules and cost the import ~0.3 s.
 
 Then the window's own torch-side modules are imported here too, so building the session on
 the GUI thread constructs objects only.
@@ -36,6 +38,8 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
+
+from inspector.gui import pyside_import_hook
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +107,9 @@ def start(parent: QObject) -> TorchLoading:
 def _run(loading: TorchLoading) -> None:
     try:
         preload_native_libraries()
-        for name in SESSION_MODULES:
+        with pyside_import_hook.bypassed():  # torch's own modules: none says PySide6
+            importlib.import_module("torch")
+        for name in SESSION_MODULES:  # (the window's modules through PySide's hook, as ever)
             importlib.import_module(name)
     except BaseException as exc:  # noqa: BLE001 -- any failure to import torch is said in the window
         log.exception("importing torch failed")

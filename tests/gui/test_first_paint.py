@@ -92,6 +92,10 @@ def test_torch_imported_after_the_window_loads_the_model_and_the_window_closes_c
                      bar=window.action_bar.isEnabled(), export=window.exportReportAction.isEnabled())
         window.close()
         order["stopped"] = window.threads_stopped
+        import builtins
+        features = sys.modules["shibokensupport.feature"].pyside_feature_dict
+        order.update(hook=builtins.__import__.__name__, torch_scanned="torch.nn" in features,
+                     window_scanned="inspector.gui.workers" in features)
         print(json.dumps(order))
         """
     )
@@ -99,6 +103,8 @@ def test_torch_imported_after_the_window_loads_the_model_and_the_window_closes_c
     assert seen["torch_before_window"] is False and seen["torch_at_show"] is False
     assert seen["session"] and seen["rows"] == 4 and seen["bar"] and seen["export"]
     assert seen["note"] != "Loading PyTorch…" and seen["stopped"] is True
+    # torch came past PySide's per-module source scan; the window's modules and the hook did not
+    assert seen["hook"] == "__feature_import__" and seen["window_scanned"] and not seen["torch_scanned"]
 
 
 def test_closing_the_window_while_torch_loads_exits_cleanly(tmp_path):
