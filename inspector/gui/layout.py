@@ -10,9 +10,9 @@ here; a saved layout replaces them (``window_settings``).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtWidgets import QGroupBox, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
@@ -119,7 +119,7 @@ def add_pages(
         return translate("Layout", PAGE_TITLES[name])
 
     pages.add("memoryPlot", title("memoryPlot"), lambda: _memory_plot(parent, timeline(), marks))
-    pages.add("latencyPlot", title("latencyPlot"), lambda: _latency_plot(parent))
+    pages.add("latencyPlot", title("latencyPlot"), lambda *plots: _latency_plot(parent, plots))
     pages.add("comparisonView", title("comparisonView"), lambda: _comparison_view(parent, comparison_built))
 
 
@@ -134,16 +134,21 @@ def _memory_plot(parent: QWidget, timeline: MemoryTimeline, marks: TaskMarks) ->
     return plot
 
 
-def _latency_plot(parent: QWidget) -> QWidget:
+def _latency_plot(parent: QWidget, plots: Sequence[QWidget] = ()) -> QWidget:
     from inspector.gui.plots.latency import LatencyPlot
 
-    return LatencyPlot(parent)
+    return LatencyPlot(parent, plots=plots)
 
 
 def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None:
     """The plot a benchmark opens, built while the window waits for the user: its two slow
-    imports on a thread of their own (~50-70 ms on the GUI thread), then the plot at an idle
-    moment (~40-50 ms). Built at a benchmark's start, all of it in one go was its longest stall."""
+    imports on a thread of their own (~50-70 ms on the GUI thread), its two pyqtgraph plot
+    widgets at idle moments of their own (~30 ms each), then the rest of the plot (~15 ms).
+    Built at a benchmark's start, all of it in one go was its longest stall; built at one
+    idle moment, it still held the event loop ~100 ms."""
+    def canvas() -> Any:
+        return importlib.import_module("inspector.gui.plots.latency_canvas")
+
     pages.build_when_idle(
         "latencyPlot",
         lambda: tasks.task is None and not tasks.closed,
@@ -152,6 +157,8 @@ def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None
             lambda: importlib.import_module("inspector.core.report.run_verdicts"),
             lambda: importlib.import_module("inspector.gui.plots.latency"),
         ],
+        # (children of the tab widget, hidden, until the plot takes them)
+        steps=[lambda: canvas().samples_plot_widget(pages.tabs), lambda: canvas().summary_plot_widget(pages.tabs)],
     )
 
 

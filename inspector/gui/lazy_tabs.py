@@ -27,13 +27,15 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 class _Pending:
     title: str
     placeholder: QWidget
-    factory: Callable[[], QWidget]
+    factory: Callable[..., QWidget]
 
 
 #: How long no task must have run before a page is built ahead of need (ms): the window's
 #: own paints after a load go first, and a task started right after it is not delayed by a
 #: build it does not need. (Idle means no task: a user scrolling then still meets the build.)
 IDLE_BUILD_DELAY_MS = 400
+#: Between two steps of a build ahead of need (ms): the event loop runs, and paints, between.
+STEP_GAP_MS = 30
 
 
 class LazyTabs:
@@ -49,8 +51,9 @@ class LazyTabs:
         # Connected before anyone else's slot, so theirs sees the real page.
         tabs.currentChanged.connect(self._on_current_changed)
 
-    def add(self, name: str, title: str, factory: Callable[[], QWidget]) -> None:
-        """A tab titled ``title`` whose page ``factory()`` makes when first needed."""
+    def add(self, name: str, title: str, factory: Callable[..., QWidget]) -> None:
+        """A tab titled ``title`` whose page ``factory()`` makes when first needed (given the
+        parts ``build_when_idle``'s steps made ahead, where they did: ``factory(*parts)``)."""
         placeholder = QWidget()
         placeholder.setObjectName(f"{name}Pending")
         self._pending[name] = _Pending(title, placeholder, factory)
@@ -69,13 +72,13 @@ class LazyTabs:
     def is_built(self, name: str) -> bool:
         return name in self._built
 
-    def page(self, name: str) -> QWidget:
-        """The page ``name``, built now if it was not yet."""
+    def page(self, name: str, parts: Sequence[object] = ()) -> QWidget:
+        """The page ``name``, built now if it was not yet (from ``parts`` made ahead, if any)."""
         built = self._built.get(name)
         if built is not None:
             return built
         pending = self._pending.pop(name)
-        widget = pending.factory()
+        widget = pending.factory(*parts)
         self._built[name] = widget
         index = self.tabs.indexOf(pending.placeholder)
         current = self.tabs.currentIndex()
@@ -93,16 +96,19 @@ class LazyTabs:
         idle: Callable[[], bool],
         idle_changed: SignalInstance,
         prepare: Sequence[Callable[[], object]] = (),
+        steps: Sequence[Callable[[], object]] = (),
     ) -> None:
         """Build ``name`` once ``idle()`` has held for ``IDLE_BUILD_DELAY_MS``.
 
         ``idle_changed`` is emitted whenever ``idle()`` may have changed. ``prepare`` (imports,
         say) runs at the first idle moment, on a thread of its own: an import holds the GIL
         only in 5 ms turns, where on the GUI thread it held the event loop for all of its
-        ~50-70 ms (and not under work: it would take its share from a benchmark). Then the
-        build, at a later idle moment. Work that starts in between postpones the build to the
-        next idle moment; a page already built by then (its tab shown, or asked for) is left
-        as it is.
+        ~50-70 ms (and not under work: it would take its share from a benchmark). Then
+        ``steps``, on the GUI thread, each at an idle moment of its own (``STEP_GAP_MS`` apart):
+        the parts of a page too slow to make in one turn of the event loop (a pyqtgraph plot
+        widget is ~30 ms); what they return is handed to the page's factory. Then the build.
+        Work that starts in between postpones the rest to the next idle moment; a page already
+        built by then (its tab shown, or asked for) is left as it is, and makes its own parts.
         """
         prepared = threading.Event()
         started: list[threading.Thread] = []
@@ -114,26 +120,40 @@ class LazyTabs:
             finally:
                 prepared.set()
 
+        made: list[object] = []
         timer = QTimer(self.tabs, singleShot=True, interval=IDLE_BUILD_DELAY_MS)
+
+        def discard_made() -> None:  # the page was built without them (its tab shown first)
+            for part in made:
+                getattr(part, "deleteLater", lambda: None)()
+            made.clear()
 
         def rearm(*_args: object) -> None:
             if name not in self._pending:
                 idle_changed.disconnect(rearm)
+                discard_made()
             elif idle():
-                timer.start()  # (re)starts the countdown
+                timer.start(IDLE_BUILD_DELAY_MS)  # (re)starts the countdown
             else:
                 timer.stop()
 
         def build() -> None:
-            if name not in self._pending or not idle():
+            if name not in self._pending:
+                discard_made()
+                return
+            if not idle():
                 return
             if prepare and not started:
                 started.append(threading.Thread(target=run_prepare, name=f"prepare-{name}", daemon=True))
                 started[0].start()
             if prepare and not prepared.is_set():  # still importing: look again after another moment
-                timer.start()
+                timer.start(IDLE_BUILD_DELAY_MS)
                 return
-            self.page(name)
+            if len(made) < len(steps):
+                made.append(steps[len(made)]())
+                timer.start(STEP_GAP_MS)  # the next step (or the build) at another turn
+                return
+            self.page(name, made)
 
         timer.timeout.connect(build)
         idle_changed.connect(rearm)

@@ -6,8 +6,10 @@ the event loop as the switch to its tab: the longest stall of a cast-and-benchma
 
 from __future__ import annotations
 
+import threading
+
 import pytest
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTabWidget
 
 from inspector.gui import lazy_tabs
@@ -67,19 +69,70 @@ def test_a_page_is_built_after_its_imports_once_the_window_is_idle(qtbot, tabs):
 def test_work_that_starts_between_the_steps_postpones_the_rest(qtbot, tabs):
     calls: list[str] = []
     lazy, work = _lazy(tabs, calls), _Work(idle=True)
+    go_on = threading.Event()
 
     def first_import() -> None:
         calls.append("import")
-        work.set_idle(False)  # the user starts a move right after this idle moment
+        go_on.wait(10)  # (still importing while the user starts a move, on the GUI thread)
 
     lazy.build_when_idle("plot", lambda: work.idle, work.changed, prepare=[first_import])
     qtbot.waitUntil(lambda: calls == ["import"], timeout=2_000)
+    work.set_idle(False)  # the user starts a move right after this idle moment
+    go_on.set()
     qtbot.wait(150)
     assert calls == ["import"] and not lazy.is_built("plot")
 
     work.set_idle(True)
     qtbot.waitUntil(lambda: lazy.is_built("plot"), timeout=2_000)
     assert calls == ["import", "build"]
+
+
+def test_steps_make_parts_at_idle_moments_of_their_own_and_the_page_is_made_from_them(qtbot, tabs):
+    calls: list[str] = []
+    lazy, work = LazyTabs(tabs), _Work(idle=True)
+    lazy.add("plot", "Latency", lambda *parts: calls.append(f"build from {parts}") or QLabel("plot"))
+    turns: list[int] = []  # how many event-loop turns had passed when each step ran
+    ticks = [0]
+    ticker = QTimer(interval=0)
+    ticker.timeout.connect(lambda: ticks.__setitem__(0, ticks[0] + 1))
+    ticker.start()
+
+    def step(part: str):
+        def make() -> str:
+            turns.append(ticks[0])
+            calls.append(f"make {part}")
+            if part == "a":
+                work.set_idle(False)  # work starts between two steps: the rest waits for it
+            return part
+
+        return make
+
+    lazy.build_when_idle("plot", lambda: work.idle, work.changed, steps=[step("a"), step("b")])
+    qtbot.waitUntil(lambda: calls == ["make a"], timeout=2_000)
+    qtbot.wait(150)
+    assert calls == ["make a"] and not lazy.is_built("plot")
+    work.set_idle(True)
+    qtbot.waitUntil(lambda: lazy.is_built("plot"), timeout=2_000)
+    ticker.stop()
+    assert calls == ["make a", "make b", "build from ('a', 'b')"]
+    assert turns[1] > turns[0]  # not in the same turn of the event loop
+
+
+def test_parts_made_ahead_are_dropped_when_the_tab_is_shown_first(qtbot, tabs, monkeypatch):
+    monkeypatch.setattr(lazy_tabs, "STEP_GAP_MS", 60_000)  # the second step never comes in this test
+    lazy, work = LazyTabs(tabs), _Work(idle=True)
+    built: list[tuple] = []
+    lazy.add("plot", "Latency", lambda *parts: built.append(parts) or QLabel("plot"))
+    made: list[QLabel] = []
+    lazy.build_when_idle("plot", lambda: work.idle, work.changed,
+                         steps=[lambda: made.append(QLabel("part", tabs)) or made[-1], lambda: QLabel("never")])  # fmt: skip
+    qtbot.waitUntil(lambda: len(made) == 1, timeout=2_000)
+    destroyed: list[bool] = []
+    made[0].destroyed.connect(lambda: destroyed.append(True))
+    tabs.setCurrentIndex(1)  # the user opens the tab before the last step
+    assert built == [()]  # the page made its own parts
+    work.set_idle(False)  # the next change of state lets the part made ahead go
+    qtbot.waitUntil(lambda: destroyed == [True], timeout=2_000)
 
 
 def test_a_page_shown_before_its_idle_moment_is_built_once(qtbot, tabs):

@@ -48,7 +48,10 @@ class LatencyPlot(Retranslates, QWidget):
     and adds the warm-up calls at negative indices.
     """
 
-    def __init__(self, parent: QWidget | None = None, *, redraw_fps: float = DEFAULT_REDRAW_FPS) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, *, redraw_fps: float = DEFAULT_REDRAW_FPS, plots: Sequence[pg.PlotWidget] = (),
+    ) -> None:  # fmt: skip
+        """``plots``: the canvas's two plot widgets, where they were made ahead (``LatencyCanvas``)."""
         super().__init__(parent)
         self.setObjectName("latencyPlot")
         self.series: dict[SeriesKey, Series] = {}
@@ -56,7 +59,7 @@ class LatencyPlot(Retranslates, QWidget):
         self._current: SeriesKey | None = None
         self._replaced: Series | None = None
         self._dirty: set[SeriesKey] = set()
-        self.canvas = LatencyCanvas(self)
+        self.canvas = LatencyCanvas(self, plots=plots)
         self.tabs = QTabWidget(self, objectName="latencyTabs")
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.canvas.samples_plot, "")
@@ -119,7 +122,7 @@ class LatencyPlot(Retranslates, QWidget):
     def _timer_fired(self) -> None:
         # Only what is on screen is drawn; the rest when it is shown (showEvent, tab change).
         if self.isVisible():
-            self.redraw(summary=self.tabs.currentWidget() is self.summary_plot)
+            self.redraw(summary=self.tabs.currentWidget() is self.summary_plot, in_turns=True)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -278,10 +281,16 @@ class LatencyPlot(Retranslates, QWidget):
             self._timer.start()
 
     @Slot()
-    def redraw(self, summary: bool = True) -> None:
+    def redraw(self, summary: bool = True, *, in_turns: bool = False) -> None:
         """Repaint the runs that changed, and the summary unless ``summary`` is False
-        (the timer calls this for what is on screen; tests may call it too)."""
+        (the timer calls this for what is on screen; tests may call it too). ``in_turns``
+        (the timer's draws): a run's new plot items are made one piece a turn of the event
+        loop, and its points drawn after (``LatencyCanvas.prepare_series``)."""
         if self._dirty:
+            for key in self._dirty:
+                if in_turns and key in self.series and self.canvas.prepare_series(key, self._color(key)):
+                    self._shown_timer.start()  # its items made this turn; drawn in a later one
+                    return
             for key in self._dirty:
                 if key in self.series:
                     self.canvas.draw_series(key, self.series[key], self._color(key))

@@ -8,6 +8,7 @@ language, set again by ``retranslate``; a report's twin in English."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,6 +59,17 @@ class IntegerAxis(pg.AxisItem):
 
 
 
+def samples_plot_widget(parent: QWidget | None = None) -> pg.PlotWidget:
+    """The Samples view's plot widget, before ``LatencyCanvas`` styles it (sample indices as
+    whole numbers)."""
+    return pg.PlotWidget(parent, axisItems={"bottom": IntegerAxis("bottom")})
+
+
+def summary_plot_widget(parent: QWidget | None = None) -> pg.PlotWidget:
+    """The Summary view's plot widget, before ``LatencyCanvas`` styles it."""
+    return pg.PlotWidget(parent)
+
+
 @dataclass
 class _SeriesItems:
     samples: pg.PlotDataItem
@@ -69,12 +81,17 @@ class _SeriesItems:
 class LatencyCanvas(QWidget):
     """The two views of LatencyPlot: samples against their index, and the summary bars."""
 
-    def __init__(self, parent: QWidget | None = None, prefix: str = "latency", words: Words = LIVE) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, prefix: str = "latency", words: Words = LIVE,
+        plots: Sequence[pg.PlotWidget] = (),
+    ) -> None:  # fmt: skip
+        """``plots``: the samples and summary plot widgets, where they were made ahead
+        (``samples_plot_widget``, ``summary_plot_widget``: ~30 ms each, so a window makes them
+        at idle moments of their own); otherwise made here."""
         super().__init__(parent)
         self.words = words
-        self.samples_plot = pg.PlotWidget(self, axisItems={"bottom": IntegerAxis("bottom")})
+        self.samples_plot, self.summary_plot = plots if plots else (samples_plot_widget(self), summary_plot_widget(self))
         self.samples_plot.setObjectName(f"{prefix}SamplesPlot")
-        self.summary_plot = pg.PlotWidget(self)
         self.summary_plot.setObjectName(f"{prefix}SummaryPlot")
         restyle(self.samples_plot, legend_columns=4)
         restyle(self.summary_plot)  # no legend: the bars are labelled on the axis
@@ -144,6 +161,22 @@ class LatencyCanvas(QWidget):
                 label.setText(text)
 
     # ----- samples view
+
+    def prepare_series(self, key: SeriesKey, color: QColor) -> bool:
+        """Make one missing piece of what drawing ``key`` needs (the legend's keys, the run's
+        items, the warm-up band); True when one was made, and the caller draws in a later
+        turn of the event loop. Each piece is 10-25 ms of pyqtgraph; made all in the turn of
+        a benchmark's first draw, with the data, they held the window ~55 ms, twice that while
+        the benchmark took both cores."""
+        if self._legend_keys is None:
+            self._ensure_legend_keys()
+        elif key not in self.items:
+            self._add_series_items(key, color)
+        elif self._warmup_region is None:
+            self._make_warmup_region()
+        else:
+            return False
+        return True
 
     def draw_series(self, key: SeriesKey, series: Series, color: QColor) -> None:
         if key not in self.items:
@@ -298,17 +331,23 @@ class LatencyCanvas(QWidget):
                 self._warmup_region.setVisible(False)
             return
         span = (-longest - 0.5, -0.5)
+        region = self._make_warmup_region()
+        region.setRegion(span)
+        region.setVisible(True)
+
+    def _make_warmup_region(self) -> pg.LinearRegionItem:
+        """The band behind the warm-up calls, made once (hidden until there are some)."""
         if self._warmup_region is None:
             foreground = theme_colors(self)[1]
-            self._warmup_region = pg.LinearRegionItem(span, movable=False, brush=translucent(foreground, 22),
+            self._warmup_region = pg.LinearRegionItem((-1.5, -0.5), movable=False, brush=translucent(foreground, 22),
                                                       pen=pg.mkPen(None))  # fmt: skip
             words = self.words
             self._warmup_region.setToolTip(words.translate("LatencyCanvas", "Warm-up calls: not timed; the first one's cost is reported apart"))
             self._warmup_label = pg.InfLineLabel(self._warmup_region.lines[1], text=words.translate("LatencyCanvas", "◀ warm-up"),
                                                  position=0.98, anchors=[(0, 0), (0, 0)], color=foreground)  # fmt: skip
+            self._warmup_region.setVisible(False)
             self.samples_plot.addItem(self._warmup_region, ignoreBounds=False)
-        self._warmup_region.setRegion(span)
-        self._warmup_region.setVisible(True)
+        return self._warmup_region
 
     # ----- summary view
 
