@@ -153,7 +153,9 @@ class LazyTabs:
                 made.append(steps[len(made)]())
                 timer.start(STEP_GAP_MS)  # the next step (or the build) at another turn
                 return
-            self.page(name, made)
+            parts = tuple(made)
+            made.clear()  # the page's own now
+            self.page(name, parts)
 
         timer.timeout.connect(build)
         idle_changed.connect(rearm)

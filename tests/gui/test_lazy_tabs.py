@@ -156,3 +156,21 @@ def test_the_window_builds_its_latency_plot_while_idle(qtbot, make_window, monke
     assert window.tabs.tabText(window.tabs.currentIndex()) == "History"
     assert window.tabs.indexOf(window.latencyPlot) == 2
     assert not window.lazy_tabs.is_built("comparisonView")  # only the page a benchmark opens
+
+
+def test_a_latency_plot_built_at_idle_shows_the_benchmarks_that_follow(qtbot, make_window, monkeypatch):
+    # The plot made from the parts its steps made ahead, then two benchmarks and a change of
+    # state in between: nothing the plot took from the steps is let go.
+    from tests.gui.test_window_plots import RUN, benchmark
+
+    monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 10)
+    window = make_window()
+    window.show()
+    qtbot.waitUntil(lambda: window.lazy_tabs.is_built("latencyPlot"), timeout=5_000)
+    plot = window.latencyPlot
+    for runs in (12, 20):
+        benchmark(qtbot, window, runs=runs)
+        qtbot.waitUntil(lambda n=runs: RUN in plot.canvas.items and len(plot.drawn(RUN)["samples"][0]) == n,
+                        timeout=5_000)  # fmt: skip
+    assert window.tabs.currentWidget() is plot and plot.samples_plot.isVisible()
+    assert [name for name, _ in plot.samples_plot.getPlotItem().legend.items][:1]  # its legend is alive
