@@ -131,10 +131,13 @@ class ModelCommands(QObject):
             label = fill(translate("ModelCommands", "benchmark ×%1 train step · %2 %3"), runs, device, dtype)
         else:
             label = fill(translate("ModelCommands", "benchmark ×%1 · %2 %3"), runs, device, dtype)
+        plot = self.pages.page("latencyPlot")
+        prepared = plot.prepare_run(device, dtype, request.mode)  # while the cores are still free
         if not self.dispatcher.send(Task.BENCHMARK, self._benchmark, request, mark=label):
+            if prepared is not None:
+                plot.forget_run(prepared)
             return False
         # Samples stream into this run's series; the result names it exactly when it comes.
-        plot = self.pages.page("latencyPlot")
         plot.begin_series(device, dtype, request.mode)
         self.pages.tabs.setCurrentWidget(plot)
         return True

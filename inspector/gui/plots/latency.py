@@ -159,6 +159,22 @@ class LatencyPlot(Retranslates, QWidget):
 
     # ----- data in
 
+    def prepare_run(self, device: str, dtype: str, mode: str = BenchMode.FORWARD.value) -> SeriesKey | None:
+        """Make the plot items a run of this key will draw into, now: before its benchmark
+        takes every core (made under the benchmark, each piece held the window 60-75 ms).
+        Returns the key when its items are new (``forget_run`` drops them if the run never
+        starts), else None."""
+        key = (str(device), str(dtype), str(mode))
+        new = key not in self.canvas.items
+        while self.canvas.prepare_series(key, self._color(key)):
+            pass
+        return key if new else None
+
+    def forget_run(self, key: SeriesKey) -> None:
+        """Drop the items ``prepare_run`` made for a run that did not start."""
+        if key not in self.series:
+            self._drop_items(key)
+
     def begin_series(self, device: str, dtype: str, mode: str = BenchMode.FORWARD.value) -> SeriesKey:
         """Start a run: following samples belong to it. A re-run of the same key replaces it."""
         key = (str(device), str(dtype), str(mode))
