@@ -112,6 +112,8 @@ def _run(loading: TorchLoading) -> None:
         for name in SESSION_MODULES:  # (the window's modules through PySide's hook, as ever)
             importlib.import_module(name)
     except BaseException as exc:  # noqa: BLE001 -- any failure to import torch is said in the window
+        if not threading.main_thread().is_alive():  # the app ended mid-import (a window closed at once):
+            return  # the interpreter's shutdown cut it short ("can't register atexit after shutdown")
         log.exception("importing torch failed")
         loading.failed.emit(f"PyTorch could not be imported: {type(exc).__name__}: {exc}")
         return
