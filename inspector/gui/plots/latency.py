@@ -122,7 +122,7 @@ class LatencyPlot(Retranslates, QWidget):
     def _timer_fired(self) -> None:
         # Only what is on screen is drawn; the rest when it is shown (showEvent, tab change).
         if self.isVisible():
-            self.redraw(summary=self.tabs.currentWidget() is self.summary_plot, in_turns=True)
+            self.redraw(summary=self.tabs.currentWidget() is self.summary_plot)
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
@@ -166,8 +166,7 @@ class LatencyPlot(Retranslates, QWidget):
         starts), else None."""
         key = (str(device), str(dtype), str(mode))
         new = key not in self.canvas.items
-        while self.canvas.prepare_series(key, self._color(key)):
-            pass
+        self.canvas.prepare_series(key, self._color(key))
         return key if new else None
 
     def forget_run(self, key: SeriesKey) -> None:
@@ -297,16 +296,10 @@ class LatencyPlot(Retranslates, QWidget):
             self._timer.start()
 
     @Slot()
-    def redraw(self, summary: bool = True, *, in_turns: bool = False) -> None:
+    def redraw(self, summary: bool = True) -> None:
         """Repaint the runs that changed, and the summary unless ``summary`` is False
-        (the timer calls this for what is on screen; tests may call it too). ``in_turns``
-        (the timer's draws): a run's new plot items are made one piece a turn of the event
-        loop, and its points drawn after (``LatencyCanvas.prepare_series``)."""
+        (the timer calls this for what is on screen; tests may call it too)."""
         if self._dirty:
-            for key in self._dirty:
-                if in_turns and key in self.series and self.canvas.prepare_series(key, self._color(key)):
-                    self._shown_timer.start()  # its items made this turn; drawn in a later one
-                    return
             for key in self._dirty:
                 if key in self.series:
                     self.canvas.draw_series(key, self.series[key], self._color(key))

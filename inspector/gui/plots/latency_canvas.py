@@ -162,21 +162,13 @@ class LatencyCanvas(QWidget):
 
     # ----- samples view
 
-    def prepare_series(self, key: SeriesKey, color: QColor) -> bool:
-        """Make one missing piece of what drawing ``key`` needs (the legend's keys, the run's
-        items, the warm-up band); True when one was made, and the caller draws in a later
-        turn of the event loop. Each piece is 10-25 ms of pyqtgraph; made all in the turn of
-        a benchmark's first draw, with the data, they held the window ~55 ms, twice that while
-        the benchmark took both cores."""
-        if self._legend_keys is None:
-            self._ensure_legend_keys()
-        elif key not in self.items:
-            self._add_series_items(key, color)
-        elif self._warmup_region is None:
-            self._make_warmup_region()
-        else:
-            return False
-        return True
+    def prepare_series(self, key: SeriesKey, color: QColor) -> None:
+        """Make every item drawing ``key`` needs (the legend's keys, the run's items, the
+        warm-up band) ahead of its first draw: 10-25 ms of pyqtgraph each, which held the
+        window 60-75 ms each when made in the first draw, under a benchmark taking both cores."""
+        if key not in self.items:
+            self._add_series_items(key, color)  # (and the legend's keys, once)
+        self._make_warmup_region()
 
     def draw_series(self, key: SeriesKey, series: Series, color: QColor) -> None:
         if key not in self.items:
