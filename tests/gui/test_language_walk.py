@@ -195,8 +195,9 @@ def visible_texts(top: QWidget) -> Iterator[tuple[str, str]]:
                 yield from _menu_texts(action.menu())
 
 
-def a_whole_session(window, qtbot, tmp_path) -> list[QWidget]:
-    """Load (done), move, benchmark per module, open every dialog and tab; the windows to read."""
+def a_whole_session(window, qtbot, tmp_path) -> tuple[list[QWidget], list[tuple[str, str]]]:
+    """Load (done), move, benchmark per module, run every lesson, open every dialog and tab; the
+    windows to read, and each lesson's answer as it was shown (the panel shows one at a time)."""
     from inspector.gui import dialogs
     from inspector.gui.connect_dialog import ConnectDialog
 
@@ -224,7 +225,6 @@ def a_whole_session(window, qtbot, tmp_path) -> list[QWidget]:
         qtbot.waitUntil(lambda r=row: r + 1 in window.lessons.results, timeout=30_000)
         wait_idle(qtbot, window)
         answers.append((f"lesson {row + 1} answer", our_lines(window.lessons.answer.toPlainText())))
-    window.lesson_answers = answers
     opened = [window, window.lessons]
     for topic in ("start", "shortcuts", "report"):
         opened.append(window.help.show(topic))
@@ -240,7 +240,7 @@ def a_whole_session(window, qtbot, tmp_path) -> list[QWidget]:
     for dialog in opened[1:]:
         dialog.show()
     qtbot.wait(50)
-    return opened
+    return opened, answers
 
 
 def our_lines(answer: str) -> str:
@@ -249,9 +249,8 @@ def our_lines(answer: str) -> str:
     return "\n".join(line for line in answer.splitlines() if not line.startswith("  "))
 
 
-def leaks(windows: list[QWidget], found) -> list[tuple[str, str]]:
-    shown = [(where, text) for window in windows for where, text in visible_texts(window)]
-    shown += getattr(windows[0], "lesson_answers", [])
+def leaks(windows: list[QWidget], answers: list[tuple[str, str]], found) -> list[tuple[str, str]]:
+    shown = [(where, text) for window in windows for where, text in visible_texts(window)] + answers
     return [(where, text) for where, text in shown if text and found(text)]
 
 
@@ -262,16 +261,16 @@ def test_a_whole_session_in_chinese_leaves_no_english_on_screen(make_window, qtb
 
     monkeypatch.setattr(i18n, "has_cjk_font", lambda: True)
     window = make_window()
-    windows = a_whole_session(window, qtbot, tmp_path)
-    english = leaks(windows, english_words)
+    windows, answers = a_whole_session(window, qtbot, tmp_path)
+    english = leaks(windows, answers, english_words)
     assert not english, "\n".join(f"{where}: {text!r} -> {english_words(text)}" for where, text in english[:40])
     assert window.about_text() and not english_words(window.about_text().replace("Torch Device Inspector", ""))
 
 
 def test_the_same_session_in_english_shows_no_chinese(make_window, qtbot, tmp_path):
     window = make_window()
-    windows = a_whole_session(window, qtbot, tmp_path)
-    chinese_left = [(w, t) for w, t in leaks(windows, has_chinese) if t != "简体中文"]  # the language's own name
+    windows, answers = a_whole_session(window, qtbot, tmp_path)
+    chinese_left = [(w, t) for w, t in leaks(windows, answers, has_chinese) if t != "简体中文"]  # the language's own name
     assert not chinese_left, chinese_left[:20]
 
 
