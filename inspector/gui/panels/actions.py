@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -395,16 +396,14 @@ class ActionBar(Retranslates, QWidget):
         if fraction is None:
             self.progressBar.setRange(0, 0)
         else:
-            self.progressBar.setRange(0, 1000)
-            self.progressBar.setValue(round(1000 * fraction))
+            self.progressBar.set_determinate(round(1000 * fraction))
         self._progress = text
         self.progressBar.setFormat(_say(text))
 
     def show_idle(self, text: Words | None = None) -> None:
         """The bar at rest, saying ``text`` (a string, or a function that says it again when
         the language changes); None: "idle"."""
-        self.progressBar.setRange(0, 1000)
-        self.progressBar.setValue(0)
+        self.progressBar.set_determinate(0)
         self._progress = text if text is not None else _idle
         self.progressBar.setFormat(_say(self._progress))
 
@@ -424,6 +423,18 @@ class _ElidedProgressBar(QProgressBar):
     def setFormat(self, text: str) -> None:  # noqa: N802 (Qt's name)
         super().setFormat(text)
         self.setToolTip(text)
+
+    def set_determinate(self, value: int) -> None:
+        """Range 0-1000 at ``value``, and a busy spell's animation stopped. Qt's Fusion style
+        stops it only when it draws a bar above its minimum: a bar back at rest at 0 after a
+        load went on repainting itself ~60 times a second while the window sat idle. One draw
+        at 1 into a throwaway pixmap stops it; nothing on screen changes."""
+        was_busy = self.maximum() == 0
+        self.setRange(0, 1000)
+        if was_busy and value <= 0 and self.isVisible():
+            self.setValue(1)
+            self.render(QPixmap(self.size()))
+        self.setValue(value)
 
     def text(self) -> str:
         full = super().text()
