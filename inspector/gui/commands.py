@@ -138,7 +138,7 @@ class ModelCommands(QObject):
                 plot.forget_run(prepared)
             return False
         # Samples stream into this run's series; the result names it exactly when it comes.
-        plot.begin_series(device, dtype, request.mode)
+        plot.begin_series(device, dtype, request.mode, expected=request.runs)
         self.pages.tabs.setCurrentWidget(plot)
         return True
 

@@ -109,8 +109,11 @@ def test_samples_stream_in_while_a_benchmark_runs_and_a_cancel_keeps_them(qtbot,
     plot = window.latencyPlot
     qtbot.waitUntil(lambda: RUN in plot.series and len(plot.series[RUN].samples) > 0, timeout=10_000)
     assert window.busy_task == "benchmark"  # they arrived before the result
+    # ...into a view spanning the samples asked for, steady while they come (live_range)
+    assert plot.canvas.streaming and plot.canvas.expected_samples == window.action_bar.runsSpin.value()
     click(qtbot, window, "cancelButton")
     qtbot.waitUntil(lambda: window.busy_task is None, timeout=10_000)
+    assert not plot.canvas.streaming
     plot.redraw()
     (row,) = plot.summary_rows()
     assert row["label"] == "cpu · float32 (cancelled)"

@@ -174,8 +174,11 @@ class LatencyPlot(Retranslates, QWidget):
         if key not in self.series:
             self._drop_items(key)
 
-    def begin_series(self, device: str, dtype: str, mode: str = BenchMode.FORWARD.value) -> SeriesKey:
-        """Start a run: following samples belong to it. A re-run of the same key replaces it."""
+    def begin_series(
+        self, device: str, dtype: str, mode: str = BenchMode.FORWARD.value, expected: int | None = None,
+    ) -> SeriesKey:  # fmt: skip
+        """Start a run of ``expected`` samples (None: unknown): following samples belong to it,
+        drawn in steady ranges until it ends (``live_range``). A re-run of the same key replaces it."""
         key = (str(device), str(dtype), str(mode))
         # Kept until the new run measures something: a run that fails before its first
         # sample (a wrong input shape) then leaves the earlier result on screen.
@@ -183,6 +186,7 @@ class LatencyPlot(Retranslates, QWidget):
         self.series[key] = Series(*key)
         self._current = key
         self.canvas.follow_bulk = True  # a new run: fit its bulk again, whatever the zoom was
+        self.canvas.stream(expected)
         self._schedule(key)
         return key
 
@@ -235,6 +239,7 @@ class LatencyPlot(Retranslates, QWidget):
         series.status = ""
         self.series[key] = series
         self._current, self._replaced = None, None
+        self.canvas.stream_ended()
         self._schedule(key)
         return key
 
@@ -246,6 +251,7 @@ class LatencyPlot(Retranslates, QWidget):
         """
         key, replaced = self._current, self._replaced
         self._current, self._replaced = None, None
+        self.canvas.stream_ended()
         series = self.series.get(key)
         if series is None:
             return
@@ -273,7 +279,7 @@ class LatencyPlot(Retranslates, QWidget):
         self.series.clear()
         self._current, self._replaced = None, None
         self._dirty.clear()
-        self.canvas.refresh_range()
+        self.canvas.stream_ended()  # (and the empty view's range)
         self.canvas.draw_summary([])
         self.set_top_modules("")
 

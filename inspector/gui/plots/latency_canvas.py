@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.core.vocabulary import DType
 from inspector.gui.i18n import fill
+from inspector.gui.plots.live_range import streaming_span, streaming_top
 from inspector.gui.plots.readable import BulkRange, bulk_range, format_in_unit, throughput_text, time_unit
 from inspector.gui.plots.series import Series, SeriesKey, series_label
 from inspector.gui.plots.theme import restyle, theme_colors, translucent
@@ -70,6 +71,13 @@ def summary_plot_widget(parent: QWidget | None = None) -> pg.PlotWidget:
     return pg.PlotWidget(parent)
 
 
+def _set_range(view: pg.ViewBox, axis: int, span: tuple[float, float]) -> None:
+    """Set one axis' range (and stop its automatic range) unless it is there already: set
+    again, pyqtgraph solves the view anew and signals a change of its state."""
+    if view.state["autoRange"][axis] is not False or [float(v) for v in view.state["targetRange"][axis]] != list(span):
+        view.setRange(**{("xRange", "yRange")[axis]: span}, padding=0)
+
+
 @dataclass
 class _SeriesItems:
     samples: pg.PlotDataItem
@@ -111,7 +119,11 @@ class LatencyCanvas(QWidget):
         self.unit: tuple[str, float] = ("ms", 1.0)
         self.bulk: BulkRange | None = None
         self._bulk_for: tuple[tuple, int] = ((), 0)  # the runs and sample count it was found for
-        self._outliers_shown: tuple[bool, int] = (False, 0)  # what the corner text counts: (clipping, warm-ups)
+        self._outliers_shown: tuple[bool, int, int] = (False, 0, 0)  # the corner text's (clipping, outliers, warm-ups)
+        #: A run streams in (``stream``): its ranges stay steady (``live_range``); the samples it was asked for.
+        self.streaming = False
+        self.expected_samples: int | None = None
+        self._streaming_top: float | None = None  # the y axis' top while it streams (ms)
         self.outlier_text = pg.TextItem("", color=theme_colors(self)[1], anchor=(1, 1),
                                         fill=translucent(theme_colors(self)[0], 210))  # fmt: skip
         # In the view's pixels, bottom right: the axis starts at zero, so the floor is where
@@ -202,6 +214,15 @@ class LatencyCanvas(QWidget):
                 plot.removeItem(item)
         self._update_warmup_region()
 
+    def stream(self, expected: int | None = None) -> None:
+        """A run streams in from now, ``expected`` samples (None: unknown), until ``stream_ended``."""
+        self.streaming, self.expected_samples, self._streaming_top = True, expected, None
+
+    def stream_ended(self) -> None:
+        """The run ended: the view fits its samples exactly again."""
+        self.streaming, self.expected_samples, self._streaming_top = False, None, None
+        self.refresh_range()
+
     def set_log_scale(self, on: bool) -> None:
         """A log y axis shows every sample, outliers included; linear follows the bulk."""
         self.log_scale = bool(on)
@@ -232,7 +253,9 @@ class LatencyCanvas(QWidget):
                 self._set_series_data(key)
         clipping = self.bulk is not None and not self.log_scale
         top = self.bulk.top_ms if clipping and self.bulk is not None else np.inf
-        warmups_above = 0
+        if clipping and self.streaming:  # a top that moves in steps (live_range)
+            top = self._streaming_top = streaming_top(top, self._streaming_top)
+        outliers = warmups_above = 0
         for key, items in self.items.items():
             series = self._series.get(key)
             if series is None or not clipping:
@@ -242,26 +265,33 @@ class LatencyCanvas(QWidget):
             warmup = np.asarray(series.warmup_ms, dtype=float)
             over = np.flatnonzero(samples > top).astype(float)
             warm_over = np.flatnonzero(warmup > top) - len(warmup)
-            warmups_above += len(warm_over)
+            outliers, warmups_above = outliers + len(over), warmups_above + len(warm_over)
             x = np.concatenate([over, warm_over.astype(float)])
             items.clipped.setData(x, np.full(x.shape, top / self.unit[1]))
-        self._write_outlier_text(clipping, warmups_above)
+        self._write_outlier_text(clipping, outliers, warmups_above)
         if not self.follow_bulk:
             return
         view = self.samples_plot.getPlotItem().getViewBox()
+        if self.streaming:
+            count = max((len(s.samples) for s in self._series.values()), default=0)
+            span = streaming_span(count, self.expected_samples, max(self._warmup_counts.values(), default=0))
+            _set_range(view, 0, span)
+        else:
+            view.enableAutoRange(axis="x", enable=True)
         if self.log_scale or self.bulk is None:
             view.enableAutoRange(axis="y", enable=True)
         else:
-            view.setYRange(0.0, self.bulk.top_ms / self.unit[1], padding=0)
+            _set_range(view, 1, (0.0, top / self.unit[1]))
 
-    def _write_outlier_text(self, clipping: bool, warmups_above: int) -> None:
-        self._outliers_shown = (clipping, warmups_above)
+    def _write_outlier_text(self, clipping: bool, outliers: int, warmups_above: int) -> None:
+        """The corner's count of the samples (and warm-ups) above the view, clipped at its top."""
+        self._outliers_shown = (clipping, outliers, warmups_above)
         bulk, words = self.bulk, self.words
         parts = []
         # Singular and plural are two texts, not one "%n outlier(s)": the window's English has
         # no catalogue of its own to give Qt's plural forms, and "1 outliers" would read wrong.
-        if clipping and bulk is not None and bulk.outliers:
-            count = bulk.outliers
+        if clipping and bulk is not None and outliers:
+            count = outliers
             largest = format_in_unit(bulk.largest_ms, time_unit(bulk.largest_ms))
             if count == 1:
                 parts.append(fill(words.translate("LatencyCanvas", "▲ %n outlier above (largest %1)", None, count), largest))
