@@ -97,6 +97,7 @@ class LazyTabs:
         idle_changed: SignalInstance,
         prepare: Sequence[Callable[[], object]] = (),
         steps: Sequence[Callable[[], object]] = (),
+        then: Sequence[Callable[[QWidget], object]] = (),
     ) -> None:
         """Build ``name`` once ``idle()`` has held for ``IDLE_BUILD_DELAY_MS``.
 
@@ -107,6 +108,8 @@ class LazyTabs:
         ``steps``, on the GUI thread, each at an idle moment of its own (``STEP_GAP_MS`` apart):
         the parts of a page too slow to make in one turn of the event loop (a pyqtgraph plot
         widget is ~30 ms); what they return is handed to the page's factory. Then the build.
+        ``then``: work on the page once built (by this or by a first use), each at an idle
+        moment of its own likewise: what its first use would otherwise do in one go.
         Work that starts in between postpones the rest to the next idle moment; a page already
         built by then (its tab shown, or asked for) is left as it is, and makes its own parts.
         """
@@ -121,6 +124,7 @@ class LazyTabs:
                 prepared.set()
 
         made: list[object] = []
+        after = list(then)  # the steps on the built page still to run
         timer = QTimer(self.tabs, singleShot=True, interval=IDLE_BUILD_DELAY_MS)
 
         def discard_made() -> None:  # the page was built without them (its tab shown first)
@@ -130,18 +134,22 @@ class LazyTabs:
 
         def rearm(*_args: object) -> None:
             if name not in self._pending:
-                idle_changed.disconnect(rearm)
                 discard_made()
+            if name not in self._pending and not after:
+                idle_changed.disconnect(rearm)
             elif idle():
                 timer.start(IDLE_BUILD_DELAY_MS)  # (re)starts the countdown
             else:
                 timer.stop()
 
         def build() -> None:
+            if not idle():
+                return
             if name not in self._pending:
                 discard_made()
-                return
-            if not idle():
+                if after:
+                    after.pop(0)(self._built[name])
+                    timer.start(STEP_GAP_MS)  # the next one at another turn
                 return
             if prepare and not started:
                 started.append(threading.Thread(target=run_prepare, name=f"prepare-{name}", daemon=True))
@@ -156,6 +164,8 @@ class LazyTabs:
             parts = tuple(made)
             made.clear()  # the page's own now
             self.page(name, parts)
+            if after:
+                timer.start(STEP_GAP_MS)
 
         timer.timeout.connect(build)
         idle_changed.connect(rearm)

@@ -156,6 +156,14 @@ def test_the_window_builds_its_latency_plot_while_idle(qtbot, make_window, monke
     assert window.tabs.tabText(window.tabs.currentIndex()) == "History"
     assert window.tabs.indexOf(window.latencyPlot) == 2
     assert not window.lazy_tabs.is_built("comparisonView")  # only the page a benchmark opens
+    # then the legend's keys every run shares, hidden until there is a run to explain
+    legend = window.latencyPlot.samples_plot.getPlotItem().legend
+    qtbot.waitUntil(lambda: len(legend.items) == 2, timeout=5_000)
+    assert not legend.isVisible()
+    window.latencyPlot.begin_series("cpu", "float32", expected=5)
+    window.latencyPlot.add_sample(0, 1.0)
+    window.latencyPlot.redraw()
+    assert legend.isVisible() and len(legend.items) == 3
 
 
 def test_a_latency_plot_built_at_idle_shows_the_benchmarks_that_follow(qtbot, make_window, monkeypatch):
@@ -174,3 +182,38 @@ def test_a_latency_plot_built_at_idle_shows_the_benchmarks_that_follow(qtbot, ma
                         timeout=5_000)  # fmt: skip
     assert window.tabs.currentWidget() is plot and plot.samples_plot.isVisible()
     assert [name for name, _ in plot.samples_plot.getPlotItem().legend.items][:1]  # its legend is alive
+
+
+def test_work_on_the_built_page_follows_at_idle_moments_of_its_own(qtbot, tabs):
+    calls: list[str] = []
+    lazy, work = _lazy(tabs, calls), _Work(idle=True)
+
+    def then(name: str):
+        def run(page) -> None:
+            calls.append(f"{name} on {page.objectName()}")
+            if name == "first":
+                work.set_idle(False)  # work starts between the two: the second waits for it
+
+        return run
+
+    lazy.build_when_idle("plot", lambda: work.idle, work.changed, then=[then("first"), then("second")])
+    qtbot.waitUntil(lambda: calls == ["build", "first on plot"], timeout=2_000)
+    qtbot.wait(150)
+    assert calls == ["build", "first on plot"]
+    work.set_idle(True)
+    qtbot.waitUntil(lambda: len(calls) == 3, timeout=2_000)
+    assert calls[-1] == "second on plot"
+
+
+def test_work_on_the_page_runs_on_a_page_its_first_use_built(qtbot, tabs):
+    calls: list[str] = []
+    lazy, work = _lazy(tabs, calls), _Work(idle=False)
+    lazy.build_when_idle("plot", lambda: work.idle, work.changed, then=[lambda page: calls.append(f"then on {page.text()}")])
+    tabs.setCurrentIndex(1)  # the user opens the tab before the window was ever idle
+    assert calls == ["build"]
+    work.set_idle(True)
+    qtbot.waitUntil(lambda: calls == ["build", "then on plot"], timeout=2_000)
+    work.set_idle(False)
+    work.set_idle(True)
+    qtbot.wait(150)
+    assert calls == ["build", "then on plot"]  # once

@@ -121,6 +121,46 @@ def test_samples_stream_in_while_a_benchmark_runs_and_a_cancel_keeps_them(qtbot,
     assert span.end is not None and span.label.endswith("(cancelled)")
 
 
+def test_a_benchmark_that_opens_the_latency_tab_leaves_once_the_tab_is_drawn(qtbot, window):
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+            self.count += event.type() == QEvent.Type.Paint
+            return False
+
+    window.show()
+    qtbot.waitExposed(window)
+    plot = window.lazy_tabs.page("latencyPlot")  # built, behind the History tab
+    paints = Paints()
+    plot.samples_plot.viewport().installEventFilter(paints)
+    painted_when_sent: list[int] = []
+    window.requestBenchmark.connect(lambda _request: painted_when_sent.append(paints.count))
+    benchmark(qtbot, window, runs=5)
+    assert painted_when_sent and painted_when_sent[0] >= 1  # the tab was on screen first
+    assert history(window)[-1]["Result"].startswith("median")
+
+    before = len(history(window))
+    benchmark(qtbot, window, runs=5)  # the tab already open: it leaves at once
+    assert len(painted_when_sent) == 2 and len(history(window)) == before + 1
+
+
+def test_a_cancel_before_the_benchmark_left_ends_it_as_cancelled(qtbot, window):
+    window.show()
+    qtbot.waitExposed(window)
+    widget(window, QSpinBox, "runsSpin").setValue(100_000)
+    before = len(history(window))
+    click(qtbot, window, "benchmarkButton")
+    assert window.busy_task == "benchmark"  # the window's, while its tab is drawn
+    window.cancel()
+    rows = wait_history(qtbot, window, before + 1)
+    assert rows[-1]["Result"].startswith("cancelled")
+    benchmark(qtbot, window, runs=5)  # and the window goes on
+    assert history(window)[-1]["Result"].startswith("median")
+
+
 def test_a_run_that_fails_before_its_first_sample_leaves_the_earlier_one(qtbot, window):
     benchmark(qtbot, window, runs=10)
     plot = window.latencyPlot

@@ -174,13 +174,19 @@ class LatencyCanvas(QWidget):
 
     # ----- samples view
 
-    def prepare_series(self, key: SeriesKey, color: QColor) -> None:
-        """Make every item drawing ``key`` needs (the legend's keys, the run's items, the
-        warm-up band) ahead of its first draw: 10-25 ms of pyqtgraph each, which held the
-        window 60-75 ms each when made in the first draw, under a benchmark taking both cores."""
-        if key not in self.items:
-            self._add_series_items(key, color)  # (and the legend's keys, once)
+    def prepare_shared_items(self) -> None:
+        """Make the items every run shares (the legend's two keys, the warm-up band: ~15 ms),
+        ahead of the first run (a window does it at an idle moment)."""
+        self._ensure_legend_keys()
         self._make_warmup_region()
+
+    def prepare_series(self, key: SeriesKey, color: QColor) -> None:
+        """Make every item drawing ``key`` needs (the shared ones if not yet made, the run's
+        own) ahead of its first draw: 10-25 ms of pyqtgraph each, which held the window 60-75
+        ms each when made in the first draw, under a benchmark taking both cores."""
+        self.prepare_shared_items()
+        if key not in self.items:
+            self._add_series_items(key, color)
 
     def draw_series(self, key: SeriesKey, series: Series, color: QColor) -> None:
         if key not in self.items:
@@ -212,6 +218,7 @@ class LatencyCanvas(QWidget):
             plot = self.samples_plot.getPlotItem()
             for item in (items.samples, items.warmup, items.median, items.clipped):
                 plot.removeItem(item)
+        self._show_legend()
         self._update_warmup_region()
 
     def stream(self, expected: int | None = None) -> None:
@@ -331,7 +338,14 @@ class LatencyCanvas(QWidget):
         plot.addItem(warmup, ignoreBounds=True)
         plot.addItem(clipped, ignoreBounds=True)
         self.items[key] = _SeriesItems(samples, warmup, median, clipped)
+        self._show_legend()
         return self.items[key]
+
+    def _show_legend(self) -> None:
+        """The legend while there are runs: its keys made ahead explain nothing on an empty plot."""
+        legend = self.samples_plot.getPlotItem().legend
+        if legend is not None:
+            legend.setVisible(bool(self.items))
 
     def _ensure_legend_keys(self) -> None:
         """Two neutral legend entries that explain the symbols: the median line and warm-up
@@ -345,6 +359,7 @@ class LatencyCanvas(QWidget):
         legend.addItem(median, self.words.translate("LatencyCanvas", "running median"))
         legend.addItem(warmup, self.words.translate("LatencyCanvas", "warm-up call (not timed)"))
         self._legend_keys = (median, warmup)
+        self._show_legend()
 
     def _update_warmup_region(self) -> None:
         longest = max(self._warmup_counts.values(), default=0)
