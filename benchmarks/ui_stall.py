@@ -7,7 +7,8 @@ run is a fresh process: the window is shown (offscreen by default) with its memo
 10 Hz, loads the model, then, through its own buttons:
 
   idle build   the Latency plot built while the window is idle after the load
-               (``LazyTabs.build_when_idle``: two imports, then the plot)
+               (``LazyTabs.build_when_idle``: two imports, the plot in steps, then the
+               work on it ahead of need)
   cast         ``model.to('cpu', dtype=torch.bfloat16)`` of a 1 GiB float32 model
                (4 x Linear(8192, 8192)), then back to float32
   benchmark    a forward benchmark (batch 8) of the float32 model
@@ -15,12 +16,13 @@ run is a fresh process: the window is shown (offscreen by default) with its memo
 Targets (issue 25): in every phase the longest stall <= 50 ms in at least 7 of 8 runs, and
 p99 <= 16 ms. ``--compare`` alternates runs of the app as it is with runs whose worker thread
 keeps the window's CPU priority (``threads.BACKGROUND_NICE = 0``, the app before issue 25),
-so both are measured in the same period.
+so both are measured in the same period. ``--against DIR`` alternates them with runs of another
+checkout of the app (``git worktree add DIR <commit>``: the app as it was), the same way.
 Huge pages for CPU tensors are asked for as the app asks for them (``THP_MEM_ALLOC_ENABLE=0``
 measures without: freeing a 256 MiB original in 4 KiB pages holds the kernel's memory-map
 lock for tens of ms, and the GUI thread's own page faults wait for it).
 
-    python benchmarks/ui_stall.py [--repeats 8] [--compare] [--layers 4] [--width 8192] [--runs 20]
+    python benchmarks/ui_stall.py [--repeats 8] [--compare | --against DIR] [--layers 4] [--width 8192] [--runs 20]
 """
 
 from __future__ import annotations
@@ -119,7 +121,8 @@ def one_run(args: argparse.Namespace) -> dict[str, list[float]]:
     probe.start()
     loop = QEventLoop()
     check = QTimer(interval=20)
-    check.timeout.connect(lambda: window.lazy_tabs.is_built("latencyPlot") and loop.quit())
+    ready = getattr(window.lazy_tabs, "done_ahead", window.lazy_tabs.is_built)  # (an app without it: --against)
+    check.timeout.connect(lambda: ready("latencyPlot") and loop.quit())
     check.start()
     QTimer.singleShot(10_000 + lazy_tabs.IDLE_BUILD_DELAY_MS, loop.quit)
     loop.exec()
@@ -166,6 +169,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20, help="samples of the benchmark phase")
     parser.add_argument("--repeats", type=int, default=8, help="fresh windows measured (per variant)")
     parser.add_argument("--compare", action="store_true", help="alternate with the worker at the window's priority")
+    parser.add_argument("--against", metavar="DIR", help="alternate with the app in another checkout (its own ui_stall.py)")
     parser.add_argument("--child", choices=("after", "before"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.environ["UI_STALL_LAYERS"], os.environ["UI_STALL_WIDTH"] = str(args.layers), str(args.width)
@@ -182,12 +186,15 @@ def main() -> int:
     size = args.layers * (args.width * args.width + args.width) * 4
     print(f"model: {args.layers} x Linear({args.width}, {args.width}) = {size / 2**30:.2f} GiB float32; "
           f"torch threads {torch.get_num_threads()}, CPUs {os.cpu_count()}, platform {os.environ['QT_QPA_PLATFORM']}")
-    variants = ("after", "before") if args.compare else ("after",)
+    variants = ("after", "before") if args.compare else ("after", "against") if args.against else ("after",)
     runs: dict[str, list[dict[str, list[float]]]] = {v: [] for v in variants}
     for _ in range(args.repeats):
         for variant in variants:
-            cmd = [sys.executable, os.path.abspath(__file__), "--child", variant, "--layers", str(args.layers),
-                   "--width", str(args.width), "--runs", str(args.runs)]  # fmt: skip
+            script = os.path.abspath(__file__)
+            if variant == "against":  # (that checkout's script puts its own tree first on sys.path)
+                script = os.path.join(os.path.abspath(args.against), "benchmarks", "ui_stall.py")
+            cmd = [sys.executable, script, "--child", "before" if variant == "before" else "after",
+                   "--layers", str(args.layers), "--width", str(args.width), "--runs", str(args.runs)]  # fmt: skip
             done = subprocess.run(cmd, capture_output=True, text=True, timeout=900, check=False)
             if done.returncode != 0:
                 print(done.stderr[-3000:], file=sys.stderr)
@@ -198,6 +205,9 @@ def main() -> int:
     if args.compare:
         print()
         summary("before issue 25 (worker at the window's priority)", runs["before"])
+    if args.against:
+        print()
+        summary(f"the app in {args.against}", runs["against"])
     return 0
 
 

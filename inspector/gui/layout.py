@@ -143,8 +143,8 @@ def _latency_plot(parent: QWidget, plots: Sequence[QWidget] = ()) -> QWidget:
 def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None:
     """The plot a benchmark opens, built while the window waits for the user: its two slow
     imports on a thread of their own (~50-70 ms on the GUI thread), its two pyqtgraph plot
-    widgets at idle moments of their own (~30 ms each), then the rest of the plot (~15 ms),
-    then the items every run shares (~15 ms).
+    widgets at idle moments of their own (~30 ms each, their menus left out), then the rest
+    of the plot (~15 ms), then the items every run shares (~15 ms) and the two menus.
     Built at a benchmark's start, all of it in one go was its longest stall; built at one
     idle moment, it still held the event loop ~100 ms."""
     def canvas() -> Any:
@@ -158,10 +158,13 @@ def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None
             lambda: importlib.import_module("inspector.core.report.run_verdicts"),
             lambda: importlib.import_module("inspector.gui.plots.latency"),
         ],
-        # (children of the tab widget, hidden, until the plot takes them)
-        steps=[lambda: canvas().samples_plot_widget(pages.tabs), lambda: canvas().summary_plot_widget(pages.tabs)],
+        # (children of the tab widget, hidden, until the plot takes them; their right-click
+        # menus, half of their cost, at moments of their own after the build)
+        steps=[lambda: canvas().samples_plot_widget(pages.tabs, menu=False),
+               lambda: canvas().summary_plot_widget(pages.tabs, menu=False)],  # fmt: skip
         # and the items every run draws with (~15 ms), which the first benchmark made at its start
-        then=[lambda page: page.canvas.prepare_shared_items()],
+        then=[lambda page: page.canvas.prepare_shared_items(),
+              lambda page: canvas().enable_menu(page.samples_plot), lambda page: canvas().enable_menu(page.summary_plot)],
     )
 
 

@@ -45,6 +45,8 @@ class LazyTabs:
         self.tabs = tabs
         self._pending: dict[str, _Pending] = {}
         self._built: dict[str, QWidget] = {}
+        #: Pages whose work at idle (``build_when_idle``) is not all done yet.
+        self._ahead: set[str] = set()
         #: Pages cannot be built yet (the window's first second, torch still being imported):
         #: a tab shown now keeps its placeholder until ``release``.
         self.held = False
@@ -71,6 +73,10 @@ class LazyTabs:
 
     def is_built(self, name: str) -> bool:
         return name in self._built
+
+    def done_ahead(self, name: str) -> bool:
+        """``name`` is built and the work ``build_when_idle`` does on it ahead of need is done."""
+        return name in self._built and name not in self._ahead
 
     def page(self, name: str, parts: Sequence[object] = ()) -> QWidget:
         """The page ``name``, built now if it was not yet (from ``parts`` made ahead, if any)."""
@@ -125,6 +131,7 @@ class LazyTabs:
 
         made: list[object] = []
         after = list(then)  # the steps on the built page still to run
+        self._ahead.add(name)
         timer = QTimer(self.tabs, singleShot=True, interval=IDLE_BUILD_DELAY_MS)
 
         def discard_made() -> None:  # the page was built without them (its tab shown first)
@@ -150,6 +157,8 @@ class LazyTabs:
                 if after:
                     after.pop(0)(self._built[name])
                     timer.start(STEP_GAP_MS)  # the next one at another turn
+                else:
+                    self._ahead.discard(name)
                 return
             if prepare and not started:
                 started.append(threading.Thread(target=run_prepare, name=f"prepare-{name}", daemon=True))
@@ -166,6 +175,8 @@ class LazyTabs:
             self.page(name, parts)
             if after:
                 timer.start(STEP_GAP_MS)
+            else:
+                self._ahead.discard(name)
 
         timer.timeout.connect(build)
         idle_changed.connect(rearm)

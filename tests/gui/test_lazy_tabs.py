@@ -160,6 +160,11 @@ def test_the_window_builds_its_latency_plot_while_idle(qtbot, make_window, monke
     legend = window.latencyPlot.samples_plot.getPlotItem().legend
     qtbot.waitUntil(lambda: len(legend.items) == 2, timeout=5_000)
     assert not legend.isVisible()
+    # and the plots' right-click menus, made at moments of their own after the build
+    views = [p.getPlotItem().getViewBox() for p in (window.latencyPlot.samples_plot, window.latencyPlot.summary_plot)]
+    qtbot.waitUntil(lambda: all(v.menu is not None for v in views), timeout=5_000)
+    for view in views:
+        assert view.menuEnabled() and "View All" in [a.text() for a in view.menu.actions()]
     window.latencyPlot.begin_series("cpu", "float32", expected=5)
     window.latencyPlot.add_sample(0, 1.0)
     window.latencyPlot.redraw()
@@ -200,9 +205,11 @@ def test_work_on_the_built_page_follows_at_idle_moments_of_its_own(qtbot, tabs):
     qtbot.waitUntil(lambda: calls == ["build", "first on plot"], timeout=2_000)
     qtbot.wait(150)
     assert calls == ["build", "first on plot"]
+    assert lazy.is_built("plot") and not lazy.done_ahead("plot")
     work.set_idle(True)
     qtbot.waitUntil(lambda: len(calls) == 3, timeout=2_000)
     assert calls[-1] == "second on plot"
+    qtbot.waitUntil(lambda: lazy.done_ahead("plot"), timeout=2_000)
 
 
 def test_work_on_the_page_runs_on_a_page_its_first_use_built(qtbot, tabs):

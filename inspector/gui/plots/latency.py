@@ -408,7 +408,7 @@ class LatencyPlot(Retranslates, QWidget):
         """
         if view not in ("samples", "summary"):
             raise ValueError(f"view must be 'samples' or 'summary', not {view!r}")
-        twin = LatencyCanvas(None, prefix="latencyExport", words=ENGLISH if english else LIVE)
+        twin = LatencyCanvas(None, prefix="latencyExport", words=ENGLISH if english else LIVE, menus=False)
         try:
             for key, series in self.series.items():
                 twin.draw_series(key, series, self._color(key))

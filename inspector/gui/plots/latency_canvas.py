@@ -60,15 +60,24 @@ class IntegerAxis(pg.AxisItem):
 
 
 
-def samples_plot_widget(parent: QWidget | None = None) -> pg.PlotWidget:
+def samples_plot_widget(parent: QWidget | None = None, *, menu: bool = True) -> pg.PlotWidget:
     """The Samples view's plot widget, before ``LatencyCanvas`` styles it (sample indices as
-    whole numbers)."""
-    return pg.PlotWidget(parent, axisItems={"bottom": IntegerAxis("bottom")})
+    whole numbers). ``menu`` False: without its right-click menu (``enable_menu`` makes it)."""
+    return pg.PlotWidget(parent, enableMenu=menu, axisItems={"bottom": IntegerAxis("bottom")})
 
 
-def summary_plot_widget(parent: QWidget | None = None) -> pg.PlotWidget:
+def summary_plot_widget(parent: QWidget | None = None, *, menu: bool = True) -> pg.PlotWidget:
     """The Summary view's plot widget, before ``LatencyCanvas`` styles it."""
-    return pg.PlotWidget(parent)
+    return pg.PlotWidget(parent, enableMenu=menu)
+
+
+def enable_menu(plot: pg.PlotWidget) -> None:
+    """Give a plot widget made without its right-click menu the menu (pyqtgraph's View All,
+    axes and Export...). Its forms are half of a first plot widget's ~60-110 ms, so a window
+    makes them at an idle moment of their own."""
+    item = plot.getPlotItem()
+    if not item.menuEnabled() or item.getViewBox().menu is None:
+        item.setMenuEnabled(True)
 
 
 def _set_range(view: pg.ViewBox, axis: int, span: tuple[float, float]) -> None:
@@ -91,14 +100,17 @@ class LatencyCanvas(QWidget):
 
     def __init__(
         self, parent: QWidget | None = None, prefix: str = "latency", words: Words = LIVE,
-        plots: Sequence[pg.PlotWidget] = (),
+        plots: Sequence[pg.PlotWidget] = (), menus: bool = True,
     ) -> None:  # fmt: skip
         """``plots``: the samples and summary plot widgets, where they were made ahead
         (``samples_plot_widget``, ``summary_plot_widget``: ~30 ms each, so a window makes them
-        at idle moments of their own); otherwise made here."""
+        at idle moments of their own); otherwise made here, with right-click menus unless
+        ``menus`` is False (a report's image)."""
         super().__init__(parent)
         self.words = words
-        self.samples_plot, self.summary_plot = plots if plots else (samples_plot_widget(self), summary_plot_widget(self))
+        if not plots:
+            plots = (samples_plot_widget(self, menu=menus), summary_plot_widget(self, menu=menus))
+        self.samples_plot, self.summary_plot = plots
         self.samples_plot.setObjectName(f"{prefix}SamplesPlot")
         self.summary_plot.setObjectName(f"{prefix}SummaryPlot")
         restyle(self.samples_plot, legend_columns=4)
