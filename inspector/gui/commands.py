@@ -20,7 +20,7 @@ from inspector.core.moves.transaction import MoveResult
 from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui import window_settings
-from inspector.gui.after_paint import after_first_paints
+from inspector.gui.after_paint import SETTLE_MS, after_paints
 from inspector.gui.availability import benchmark_blocker, input_shape, model_device_and_dtype
 from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.tasks import Task, task_label
@@ -51,12 +51,13 @@ class Dispatcher:
         return self.tasks.closed
 
     def send(
-        self, task: Task, signal: SignalInstance, *args: Any, mark: str | None = None, after_paint_of: QWidget | None = None,
+        self, task: Task, signal: SignalInstance, *args: Any, mark: str | None = None, drawn_first: bool | QWidget = False,
     ) -> bool:  # fmt: skip
         """Emit ``signal(*args)`` for ``task`` unless another task runs; ``mark`` labels the
-        memory plot from now until the task ends. ``after_paint_of``: a widget about to be
-        shown, whose first frames are drawn before the request leaves (``after_paint``); the
-        task is the window's meanwhile (a cancel then stops it as it starts)."""
+        memory plot from now until the task ends. ``drawn_first`` (work that takes every
+        core): the request leaves once the window has drawn that the task started, and the
+        page it opens (a widget about to be shown) has settled (``after_paint``); the task is
+        the window's meanwhile (a cancel then stops it as it starts)."""
         if self.tasks.closed:
             return False
         if not self.tasks.begin(task):
@@ -65,15 +66,19 @@ class Dispatcher:
         self.progress.show_progress(0.0 if task.measured else None, f"{task_label(task)}…")
         if mark is not None:
             self.marks.begin(mark)
-        if after_paint_of is None:
+        bar = self.progress.progressBar
+        if drawn_first is False or not bar.isVisible():  # (a hidden window draws nothing)
             signal.emit(*args)
+            return True
+
+        def leave() -> None:
+            if not self.tasks.closed and self.tasks.task == task:
+                signal.emit(*args)
+
+        if isinstance(drawn_first, QWidget):
+            after_paints([bar, drawn_first], leave, quiet_ms=SETTLE_MS)
         else:
-
-            def leave() -> None:
-                if not self.tasks.closed and self.tasks.task == task:
-                    signal.emit(*args)
-
-            after_first_paints(after_paint_of, leave)
+            after_paints([bar], leave)
         return True
 
     def refuse(self) -> None:
@@ -113,7 +118,7 @@ class ModelCommands(QObject):
 
     def request_move(self, request: MoveRequest) -> bool:
         self.pending_move = request
-        return self.dispatcher.send(Task.MOVE, self._move, request, mark=request_call(request))
+        return self.dispatcher.send(Task.MOVE, self._move, request, mark=request_call(request), drawn_first=True)
 
     def move_to_target(self) -> bool:
         a = self.action_bar
@@ -148,8 +153,8 @@ class ModelCommands(QObject):
         prepared = plot.prepare_run(device, dtype, request.mode)  # while the cores are still free
         # The tab about to open is drawn first, too: its first frames are the longest the
         # window paints, and under the benchmark they held it two to three times as long.
-        opening = plot if plot.window().isVisible() and not plot.isVisible() else None
-        if not self.dispatcher.send(Task.BENCHMARK, self._benchmark, request, mark=label, after_paint_of=opening):
+        opening = plot if not plot.isVisible() else True
+        if not self.dispatcher.send(Task.BENCHMARK, self._benchmark, request, mark=label, drawn_first=opening):
             if prepared is not None:
                 plot.forget_run(prepared)
             return False
@@ -175,7 +180,7 @@ class ModelCommands(QObject):
             message = fill(translate("ModelCommands", "Input shape: %1"), problem)
             self.banner.show_failure(Failure(FailureKind.INPUT, message), "train step")
             return False
-        return self.dispatcher.send(Task.TRAIN_STEP, self._train_step, shape, mark=task_label(Task.TRAIN_STEP))
+        return self.dispatcher.send(Task.TRAIN_STEP, self._train_step, shape, mark=task_label(Task.TRAIN_STEP), drawn_first=True)
 
     @Slot(object)
     def on_move_finished(self, result: MoveResult) -> None:

@@ -1,5 +1,6 @@
-"""``after_first_paints``: something runs once a widget just shown has painted its first
-frames (a benchmark leaves once the Latency tab it opens is drawn), and not for ever after."""
+"""``after_paints``: something runs once widgets have painted what changed in them (a move
+leaves once the window has drawn that it started, a benchmark once the Latency tab it opens
+is drawn), and not for ever after."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget  # noqa: E402
 
-from inspector.gui.after_paint import after_first_paints  # noqa: E402
+from inspector.gui.after_paint import after_paints  # noqa: E402
 
 
 class Painted(QWidget):
@@ -34,7 +35,7 @@ def painted(qtbot):
 
 def test_it_runs_once_after_the_widget_has_painted(qtbot, painted):
     calls: list[int] = []
-    after_first_paints(painted, lambda: calls.append(painted.paints), at_most_ms=5_000)
+    after_paints([painted], lambda: calls.append(painted.paints), at_most_ms=5_000)
     qtbot.wait(100)
     assert calls == []  # not shown: nothing painted, nothing run (yet)
     painted.show()
@@ -49,7 +50,7 @@ def test_it_waits_for_a_childs_later_passes(qtbot, painted):
     calls: list[str] = []
     painted.show()
     qtbot.waitExposed(painted)
-    after_first_paints(painted, lambda: calls.append("run"), quiet_ms=60, at_most_ms=5_000)
+    after_paints([painted], lambda: calls.append("run"), quiet_ms=60, at_most_ms=5_000)
     repaints = QTimer(interval=20)
     count = [0]
 
@@ -67,14 +68,23 @@ def test_it_waits_for_a_childs_later_passes(qtbot, painted):
 
 def test_a_widget_that_never_paints_holds_it_only_so_long(qtbot, painted):
     calls: list[str] = []
-    after_first_paints(painted, lambda: calls.append("run"), at_most_ms=80)  # hidden for good
+    after_paints([painted], lambda: calls.append("run"), at_most_ms=80)  # hidden for good
     qtbot.waitUntil(lambda: calls == ["run"], timeout=2_000)
 
 
 def test_nothing_runs_for_a_widget_deleted_before(qtbot):
     widget = Painted()
     calls: list[str] = []
-    after_first_paints(widget, lambda: calls.append("run"), at_most_ms=50)
+    after_paints([widget], lambda: calls.append("run"), at_most_ms=50)
     widget.deleteLater()
+    qtbot.wait(200)
+    assert calls == []
+
+
+def test_nothing_runs_when_any_widget_it_waits_for_is_deleted(qtbot, painted):
+    other = Painted()
+    calls: list[str] = []
+    after_paints([painted, other], lambda: calls.append("run"), at_most_ms=50)
+    other.deleteLater()
     qtbot.wait(200)
     assert calls == []

@@ -339,6 +339,41 @@ def test_dtype_cast_changes_dtype_column_and_code(qtbot, window):
     assert "bfloat16" in window.statusDevice.text()
 
 
+def test_a_cast_leaves_once_the_window_has_drawn_that_it_started(qtbot, window):
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, watched, event):  # noqa: N802 (Qt's name)
+            self.count += event.type() == QEvent.Type.Paint
+            return False
+
+    paints = Paints()
+    bar = window.action_bar.progressBar
+    bar.installEventFilter(paints)
+    sent: list[tuple[int, str]] = []
+    window.requestMove.connect(lambda _request: sent.append((paints.count, bar.text())))
+    set_target(window, "cpu")
+    dtype = widget(window, QComboBox, "dtypeCombo")
+    dtype.setCurrentIndex(dtype.findText("bfloat16"))
+    before = len(history(window))
+    click(qtbot, window, "toDeviceButton")  # a hidden window draws nothing: it leaves at once
+    assert sent == [(0, "move…")]
+    wait_history(qtbot, window, before + 1)
+
+    window.show()
+    qtbot.waitExposed(window)
+    dtype.setCurrentIndex(dtype.findText("float32"))
+    drawn, before = paints.count, len(history(window))
+    click(qtbot, window, "toDeviceButton")
+    assert len(sent) == 1  # not yet: the window draws that it started first
+    qtbot.waitUntil(lambda: len(sent) == 2, timeout=5_000)
+    assert sent[1][0] > drawn and sent[1][1] == "move…"  # the bar said so on screen before
+    rows = wait_history(qtbot, window, before + 1)
+    assert rows[-1]["Call"] == "model.to('cpu', dtype=torch.float32)"
+
+
 def test_the_move_controls_state_the_price_before_a_move_and_follow_the_model(qtbot, window):
     set_target(window, "cpu")
     dtype = widget(window, QComboBox, "dtypeCombo")
