@@ -20,7 +20,7 @@ from inspector.core.moves.transaction import MoveResult
 from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui import window_settings
-from inspector.gui.after_paint import SETTLE_MS, after_paints
+from inspector.gui.after_paint import after_paints
 from inspector.gui.availability import benchmark_blocker, input_shape, model_device_and_dtype
 from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.tasks import Task, task_label
@@ -66,8 +66,8 @@ class Dispatcher:
         self.progress.show_progress(0.0 if task.measured else None, f"{task_label(task)}…")
         if mark is not None:
             self.marks.begin(mark)
-        bar = self.progress.progressBar
-        if drawn_first is False or not bar.isVisible():  # (a hidden window draws nothing)
+        window = self.progress.window()
+        if drawn_first is False or not window.isVisible() or window.isMinimized():  # (it draws nothing)
             signal.emit(*args)
             return True
 
@@ -75,10 +75,7 @@ class Dispatcher:
             if not self.tasks.closed and self.tasks.task == task:
                 signal.emit(*args)
 
-        if isinstance(drawn_first, QWidget):
-            after_paints([bar, drawn_first], leave, quiet_ms=SETTLE_MS)
-        else:
-            after_paints([bar], leave)
+        after_paints(window, leave, page=drawn_first if isinstance(drawn_first, QWidget) else None)
         return True
 
     def refuse(self) -> None:

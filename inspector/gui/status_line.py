@@ -1,5 +1,11 @@
 """The window's status bar: which model, where it lives, what the window is doing (three
-permanent labels, plain text: the names come from files), and passing messages."""
+permanent labels, plain text: the names come from files), and passing messages.
+
+The labels keep a steady width: one that grows to fit a longer text, and never shrinks for
+a shorter one until the language changes. A label whose width followed its text made the
+main window lay itself out and repaint whole (~45 ms here) each time a task started, and at
+every progress update of a long benchmark (its time left) while the benchmark took both
+cores: the longest stalls of a cast's and a benchmark's start (issue 25)."""
 
 from __future__ import annotations
 
@@ -9,7 +15,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QStatusBar
 
 from inspector.gui.i18n import fill, translate
 from inspector.gui.plain_text import plain_label
-from inspector.gui.tasks import task_label
+from inspector.gui.tasks import Task, task_label
 
 
 class StatusLine:
@@ -26,6 +32,15 @@ class StatusLine:
         self.retranslate()
 
     def retranslate(self) -> None:
+        for label in (self.model, self.device, self.busy):
+            label.setMinimumSize(0, 0)  # (a steady size for this language's texts, from scratch)
+            label.setMaximumSize(16777215, 16777215)
+        # The busy label starts as wide as the widest thing it says without a time left.
+        widest = max([translate("StatusLine", "Starting…"), translate("StatusLine", "Ready")]
+                     + [fill(translate("StatusLine", "Busy: %1"), task_label(t)) for t in Task]
+                     + [fill(translate("StatusLine", "Cancelling the %1…"), task_label(t)) for t in Task if t.cancellable],
+                     key=self.busy.fontMetrics().horizontalAdvance)  # fmt: skip
+        _set_steady(self.busy, widest)
         self._show_model()
         self._show_busy()
 
@@ -56,7 +71,7 @@ class StatusLine:
             text = translate("StatusLine", "Ready")
         else:
             text = fill(translate("StatusLine", "Busy: %1"), task_label(task)) + (f" · {left}" if left else "")
-        self.busy.setText(text)
+        _set_steady(self.busy, text)
 
     def show_model(self, state: Any) -> None:
         """The model's class and source, and the devices and dtypes of its tensors (a ``ModelState``)."""
@@ -65,14 +80,26 @@ class StatusLine:
 
     def _show_model(self) -> None:
         if self._state is None:
-            self.model.setText(translate("StatusLine", "Model: none yet"))
+            _set_steady(self.model, translate("StatusLine", "Model: none yet"))
             return
         info, placement = self._state.info, self._state.placement
-        self.model.setText(fill(translate("StatusLine", "Model: %1 (%2)"), info.class_name, info.source))
+        _set_steady(self.model, fill(translate("StatusLine", "Model: %1 (%2)"), info.class_name, info.source))
         where = ", ".join(placement.devices) or translate("StatusLine", "no tensors")
         dtypes = ", ".join(placement.totals.by_dtype) or "—"
-        self.device.setText(fill(translate("StatusLine", "On: %1 · %2"), where, dtypes))
+        _set_steady(self.device, fill(translate("StatusLine", "On: %1 · %2"), where, dtypes))
 
     def flash(self, text: str, msecs: int) -> None:
         """A passing message, gone after ``msecs``."""
         self.bar.showMessage(text, msecs)
+
+
+def _set_steady(label: QLabel, text: str) -> None:
+    """Show ``text`` in ``label``, widening it if the text needs more room, never narrowing
+    it (see the module docstring). Fixed in both directions, a label's new text asks nothing
+    of the layout (``QWidget::updateGeometry`` does nothing for such a widget)."""
+    label.setText(text)
+    hint = label.sizeHint()
+    if hint.width() > label.minimumWidth() or label.maximumWidth() != label.minimumWidth():
+        label.setFixedWidth(max(hint.width(), label.minimumWidth()))
+    if label.minimumHeight() != label.maximumHeight() or hint.height() > label.minimumHeight():
+        label.setFixedHeight(max(hint.height(), label.minimumHeight()))

@@ -1,6 +1,6 @@
-"""``after_paints``: something runs once widgets have painted what changed in them (a move
+"""``after_paints``: something runs once a window has drawn what changed in it (a move
 leaves once the window has drawn that it started, a benchmark once the Latency tab it opens
-is drawn), and not for ever after."""
+is drawn too), and not for ever after."""
 
 from __future__ import annotations
 
@@ -27,36 +27,39 @@ class Painted(QWidget):
 
 
 @pytest.fixture
-def painted(qtbot):
+def window(qtbot):
     widget = Painted()
     qtbot.addWidget(widget)
     return widget
 
 
-def test_it_runs_once_after_the_widget_has_painted(qtbot, painted):
+def test_it_runs_once_after_the_window_has_painted(qtbot, window):
     calls: list[int] = []
-    after_paints([painted], lambda: calls.append(painted.paints), at_most_ms=5_000)
+    after_paints(window, lambda: calls.append(window.paints), at_most_ms=5_000)
     qtbot.wait(100)
     assert calls == []  # not shown: nothing painted, nothing run (yet)
-    painted.show()
+    window.show()
     qtbot.waitUntil(lambda: calls != [], timeout=3_000)
     assert calls[0] >= 1  # after the paint
-    painted.update()
+    window.update()
     qtbot.wait(150)
     assert len(calls) == 1  # once
 
 
-def test_it_waits_for_a_childs_later_passes(qtbot, painted):
+def test_it_waits_for_a_pages_later_passes(qtbot, window):
+    page = Painted()
+    page.setParent(window)
+    window.layout().addWidget(page)
+    window.show()
+    qtbot.waitExposed(window)
     calls: list[str] = []
-    painted.show()
-    qtbot.waitExposed(painted)
-    after_paints([painted], lambda: calls.append("run"), quiet_ms=60, at_most_ms=5_000)
-    repaints = QTimer(interval=20)
+    after_paints(window, lambda: calls.append("run"), page=page, quiet_ms=60, at_most_ms=5_000)
     count = [0]
+    repaints = QTimer(interval=20)
 
     def repaint_child() -> None:  # a plot's viewport painting pass after pass
         count[0] += 1
-        painted.child.setText(f"pass {count[0]}")
+        page.child.setText(f"pass {count[0]}")
         if count[0] == 5:
             repaints.stop()
 
@@ -66,25 +69,24 @@ def test_it_waits_for_a_childs_later_passes(qtbot, painted):
     assert count[0] == 5  # only once the passes stopped
 
 
-def test_a_widget_that_never_paints_holds_it_only_so_long(qtbot, painted):
+def test_a_window_that_never_paints_holds_it_only_so_long(qtbot, window):
     calls: list[str] = []
-    after_paints([painted], lambda: calls.append("run"), at_most_ms=80)  # hidden for good
+    after_paints(window, lambda: calls.append("run"), at_most_ms=80)  # hidden for good
     qtbot.waitUntil(lambda: calls == ["run"], timeout=2_000)
 
 
-def test_nothing_runs_for_a_widget_deleted_before(qtbot):
-    widget = Painted()
+def test_nothing_runs_for_a_window_deleted_before(qtbot):
+    window = Painted()
     calls: list[str] = []
-    after_paints([widget], lambda: calls.append("run"), at_most_ms=50)
-    widget.deleteLater()
+    after_paints(window, lambda: calls.append("run"), at_most_ms=50)
+    window.deleteLater()
     qtbot.wait(200)
     assert calls == []
 
 
-def test_nothing_runs_when_any_widget_it_waits_for_is_deleted(qtbot, painted):
-    other = Painted()
+def test_a_page_deleted_before_it_painted_does_not_hold_it(qtbot, window):
+    page = Painted()
     calls: list[str] = []
-    after_paints([painted, other], lambda: calls.append("run"), at_most_ms=50)
-    other.deleteLater()
-    qtbot.wait(200)
-    assert calls == []
+    after_paints(window, lambda: calls.append("run"), page=page, at_most_ms=5_000)
+    page.deleteLater()
+    qtbot.waitUntil(lambda: calls == ["run"], timeout=1_000)
