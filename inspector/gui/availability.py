@@ -91,6 +91,8 @@ class CommandAvailability(QObject):
         # The placement last priced, and its bytes per (device, dtype): one pass per snapshot,
         # so a change of target or dtype prices a 10,000-tensor model in microseconds.
         self._priced: tuple[object, dict[tuple[str, str], int]] | None = None
+        #: The model whose prices the action bar shows (a new one: its label sizes afresh).
+        self._priced_model: object = None
         # Re-check whenever an input the checks read changes.
         a = action_bar
         a.inputShapeEdit.textChanged.connect(lambda _text: self.refresh())
@@ -168,7 +170,8 @@ class CommandAvailability(QObject):
         held = self._priced[1]
         facts = {"warnings": state.info.move_warnings, "packed_weights": state.info.packed_weights}
         to_price = core_text(move_price.price_line(held, to_request, **facts))
-        a.set_move_price(to_price)
+        a.set_move_price(to_price, new_model=state.info != self._priced_model)
+        self._priced_model = state.info
         if a.toDeviceButton.isEnabled():
             call = call_code(to_request)
             works = translate(

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_SAMPLES, BenchMode, DType
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.panels.steady_label import SteadyHeightLabel
 from inspector.gui.tasks import task_label
 
 #: The combo boxes' choices: (shown text, data). The shown texts are translated where they are
@@ -239,10 +240,10 @@ class ActionBar(Retranslates, QWidget):
             buttons.addWidget(button)
         grid.addLayout(buttons, 1, 0, 1, 5)
         # The transaction's price before a move: a cast holds the model and its copies.
-        self.movePriceLabel = QLabel(move)
+        # Its height holds when a shorter price follows (a cast's end relaid out the window).
+        self.movePriceLabel = SteadyHeightLabel(move)
         self.movePriceLabel.setObjectName("movePriceLabel")
         self.movePriceLabel.setTextFormat(Qt.TextFormat.PlainText)  # warnings name classes from files
-        self.movePriceLabel.setWordWrap(True)
         self.movePriceLabel.setMaximumWidth(420)
         self.movePriceLabel.hide()
         grid.addWidget(self.movePriceLabel, 2, 0, 1, 5)
@@ -277,6 +278,7 @@ class ActionBar(Retranslates, QWidget):
     def retranslate(self) -> None:
         """Set every text again in the language now installed (see ``Retranslates``)."""
         self.moveGroup.setTitle(translate("ActionBar", "Move the model"))
+        self.movePriceLabel.forget_height()  # the price is said again in the new language's lines
         self.targetLabel.setText(translate("ActionBar", "Target"))
         self.dtypeLabel.setText(translate("ActionBar", "dtype"))
         self.measureGroup.setTitle(translate("ActionBar", "Measure latency"))
@@ -334,8 +336,11 @@ class ActionBar(Retranslates, QWidget):
         for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin):
             widget.setEnabled(editable)
 
-    def set_move_price(self, text: str) -> None:
-        """What ``.to(device)`` with the chosen target and dtype holds at its peak ("": hidden)."""
+    def set_move_price(self, text: str, *, new_model: bool = False) -> None:
+        """What ``.to(device)`` with the chosen target and dtype holds at its peak ("": hidden).
+        The label keeps its tallest height (``SteadyHeightLabel``) until ``new_model``."""
+        if new_model:
+            self.movePriceLabel.forget_height()
         self.movePriceLabel.setText(text)
         self.movePriceLabel.setToolTip(text)
         self.movePriceLabel.setVisible(bool(text))

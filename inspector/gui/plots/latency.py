@@ -187,7 +187,10 @@ class LatencyPlot(Retranslates, QWidget):
         self._current = key
         self.canvas.follow_bulk = True  # a new run: fit its bulk again, whatever the zoom was
         self.canvas.stream(expected)
-        self._schedule(key)
+        # Drawn now, before its tab opens (~2 ms): the tab's first frame has the run's ranges
+        # (x across the samples asked for), and no second frame follows to move them there.
+        self._dirty.add(key)
+        self.redraw(summary=False)
         return key
 
     @Slot(int, float)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.vocabulary import DType
@@ -116,6 +116,11 @@ class LatencyCanvas(QWidget):
         restyle(self.samples_plot, legend_columns=4)
         restyle(self.summary_plot)  # no legend: the bars are labelled on the axis
         samples = self.samples_plot.getPlotItem()
+        # The left axis keeps room for its widest tick text ("1000", "0.25", "1e+04" on the log
+        # scale) rather than resizing to the texts of its last paint: that resize laid the plot
+        # out and painted it again, twice more in a run's first frame, and at each step of y.
+        left = samples.getAxis("left")
+        left.setStyle(autoExpandTextSpace=False, tickTextWidth=QFontMetrics(left.font()).horizontalAdvance("0000.0"))
         # Under a minimum time a run keeps up to 100,000 samples: draw what is in view, reduced.
         samples.setClipToView(True)
         samples.setDownsampling(auto=True, mode="peak")
@@ -240,6 +245,7 @@ class LatencyCanvas(QWidget):
     def stream_ended(self) -> None:
         """The run ended: the view fits its samples exactly again."""
         self.streaming, self.expected_samples, self._streaming_top = False, None, None
+        self._bulk_for = ((), 0)  # the bulk of every sample now, not of those a hundredth ago
         self.refresh_range()
 
     def set_log_scale(self, on: bool) -> None:

@@ -124,3 +124,41 @@ def test_a_run_that_measured_nothing_leaves_the_view_as_it_was(plot):
     plot.redraw()
     assert plot.canvas.streaming is False
     assert plot.samples_plot.getPlotItem().getViewBox().state["autoRange"][0] is not False  # fits again
+
+
+def test_a_run_has_its_ranges_as_it_begins_before_the_plot_draws_again(plot):
+    # Its tab opens on a frame that already spans the run: no second frame to move there.
+    plot.begin_series("cpu", "float32", expected=40)
+    assert _ranges(plot)[0] == (-0.75, 39.75)
+
+
+def test_the_range_a_run_ends_with_counts_every_sample_it_streamed(plot):
+    plot.begin_series("cpu", "float32")
+    done = [0.036 + 0.001 * (i % 7) for i in range(60)] + [2.5]
+    arr = np.asarray(done)
+    plot.finish_series({"device": "cpu", "dtype": "float32", "mode": "forward", "samples_ms": done,
+                        "median_ms": float(np.median(arr)), "p5_ms": float(np.percentile(arr, 5)),
+                        "p95_ms": float(np.percentile(arr, 95))})  # fmt: skip
+    plot.begin_series("cpu", "float64", expected=100)
+    plot.redraw()  # drawn as it begins: the first run's bulk found
+    _stream(plot, [0.05])  # one more sample: within a hundredth of the bulk's count, so not looked at again...
+    plot.abort_series("cancelled")
+    plot.redraw()
+    # ...until the run ends: then the bulk is every sample's, and 0.05 ms is in it.
+    everything = np.concatenate([s.samples.values() for s in plot.series.values()])
+    assert plot.canvas.bulk == bulk_range(everything)
+    assert "1 outlier above (largest 2.50 ms)" in plot.canvas.outlier_text.textItem.toPlainText()
+
+
+def test_the_latency_axis_keeps_its_width_when_its_tick_texts_change(plot, qtbot):
+    plot.show()
+    qtbot.waitExposed(plot)
+    left = plot.samples_plot.getPlotItem().getAxis("left")
+    widths = []
+    for run, ms in enumerate((0.5, 800.0, 3.0)):  # ticks from "0.1" to "800"
+        plot.begin_series("cpu", f"float{run}", expected=10)
+        _stream(plot, [ms * (1 + 0.01 * i) for i in range(10)])
+        plot.samples_plot.grab()  # painted: pyqtgraph measures its tick texts as it paints them
+        qtbot.wait(10)  # and lays the plot out again if they asked for another width
+        widths.append(left.width())
+    assert len(set(widths)) == 1, widths

@@ -199,8 +199,7 @@ def test_the_latency_summary_is_computed_when_its_tab_is_shown(latency_plot, qtb
     latency_plot.show()
     key = latency_plot.begin_series("cpu", "float32")
     latency_plot.add_samples(0, [1.0, 2.0, 3.0])
-    qtbot.waitUntil(lambda: key in latency_plot.canvas.items, timeout=2000)
-    assert len(latency_plot.drawn(key)["samples"][0]) == 3
+    qtbot.waitUntil(lambda: len(latency_plot.drawn(key)["samples"][0]) == 3, timeout=2000)
     assert latency_plot.summary_rows() == []  # the samples tab is the one on screen
     latency_plot.tabs.setCurrentWidget(latency_plot.summary_plot)
     assert [r["median_ms"] for r in latency_plot.summary_rows()] == [2.0]
