@@ -20,6 +20,9 @@ keeps the window's CPU priority (``threads.BACKGROUND_NICE = 0``, the app before
 so both are measured in the same period. ``--against DIR`` alternates them with runs of another
 checkout of the app (``git worktree add DIR <commit>``: the app as it was), measured by this
 script the same way.
+Each phase also prints the CPU time the hypervisor took from this virtual machine meanwhile
+(steal, from /proc/stat, both CPUs together): on a shared host a 100-200 ms stall with as
+much steal in its phase is the host's, not the app's.
 Huge pages for CPU tensors are asked for as the app asks for them (``THP_MEM_ALLOC_ENABLE=0``
 measures without: freeing a 256 MiB original in 4 KiB pages holds the kernel's memory-map
 lock for tens of ms, and the GUI thread's own page faults wait for it).
@@ -80,6 +83,19 @@ class StallProbe:
         return np.diff(np.asarray(self.stamps)) * 1e3
 
 
+def stolen_ms() -> float:
+    """CPU time the hypervisor took from this virtual machine's CPUs so far (ms; 0 off Linux).
+
+    A virtual CPU that is not running stalls whatever thread it carries, the GUI's too: the
+    per-phase figure says how much of a phase's stalls the machine, not the app, may own."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = stat.readline().split()
+        return int(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def run_phase(app, window, probe: StallProbe, start) -> tuple[np.ndarray, float]:
     """Run one window action to its end; return the probe's gaps and the phase's seconds."""
     from PySide6.QtCore import QEventLoop
@@ -123,6 +139,7 @@ def one_run(args: argparse.Namespace) -> dict[str, list[float]]:
     # The idle build: from the load's end until the Latency plot is built ahead of need.
     from PySide6.QtCore import QEventLoop, QTimer
 
+    stolen = [stolen_ms()]
     probe.start()
     loop = QEventLoop()
     check = QTimer(interval=20)
@@ -133,6 +150,7 @@ def one_run(args: argparse.Namespace) -> dict[str, list[float]]:
     loop.exec()
     check.stop()
     idle = probe.stop()
+    stolen.append(stolen_ms())
     actions = window.action_bar
 
     def cast(dtype: str):
@@ -149,14 +167,17 @@ def one_run(args: argparse.Namespace) -> dict[str, list[float]]:
         return start
 
     cast_gaps = [run_phase(app, window, probe, cast(d))[0] for d in ("bfloat16", "float32")]
+    stolen.append(stolen_ms())
     assert dtype_of(window) == "float32" and window.historyView.history.entries()[-1].ok
     actions.runsSpin.setValue(args.runs)
     bench, _ = run_phase(app, window, probe, window.run_benchmark)
+    stolen.append(stolen_ms())
+    steal = np.diff(stolen).tolist()  # per phase (the cast's two moves together)
     assert window.historyView.history.entries()[-1].ok
     median = window.worker.session.latencies[-1].median_ms  # what the app measured (the run has ended)
     window.close()
     return {"idle build": idle.tolist(), "cast": np.concatenate(cast_gaps).tolist(), "benchmark": bench.tolist(),
-            "median_ms": [median]}
+            "median_ms": [median], "steal_ms": steal}
 
 
 def summary(name: str, runs: list[dict[str, list[float]]]) -> None:
@@ -168,6 +189,9 @@ def summary(name: str, runs: list[dict[str, list[float]]]) -> None:
         gaps = np.concatenate([np.asarray(r[phase]) for r in runs])
         ok = sum(w <= 50 for w in worst)
         print(f"  {phase:<11} longest stall per run (ms): {' '.join(f'{w:5.1f}' for w in worst)}")
+        if any("steal_ms" in r for r in runs):  # (runs of an older copy of this script have none)
+            stolen = [r.get("steal_ms", [0.0] * len(PHASES))[PHASES.index(phase)] for r in runs]
+            print(f"  {'':<11} CPU the hypervisor took (ms): {' '.join(f'{s:5.0f}' for s in stolen)}")
         print(f"  {'':<11} median {np.median(worst):5.1f} ms; <= 50 ms in {ok} of {len(worst)} runs "
               f"(target >= 7 of 8); p99 of all gaps {np.percentile(gaps, 99):5.1f} ms (target <= 16)")
 
