@@ -17,19 +17,24 @@ LONG = ("model.to('cpu', dtype=torch.bfloat16) needs 1.5 GiB on cpu for a moment
 SHORT = "model.to('cpu'): nothing to copy"
 
 
-@pytest.fixture
-def bar(qtbot):
-    """The bar at the top of a window, as tall as it asks to be (the rest below it)."""
+def _at_the_top_of_a_window(qtbot, make, width: int):
+    """``make(window)`` at the top of a shown window, as tall as it asks to be (the rest below it)."""
     window = QWidget()
     qtbot.addWidget(window)
-    bar = ActionBar(window)
+    widget = make(window)
     layout = QVBoxLayout(window)
-    layout.addWidget(bar)
+    layout.addWidget(widget)
     layout.addStretch(1)
-    window.resize(900, 400)
+    window.resize(width, 400)
     window.show()
     qtbot.waitExposed(window)
-    yield bar  # (the window lives as long as the test)
+    widget.host = window  # (the window lives as long as the widget's test)
+    return widget
+
+
+@pytest.fixture
+def bar(qtbot):
+    return _at_the_top_of_a_window(qtbot, ActionBar, 900)
 
 
 def _settled(qtbot, bar) -> tuple[int, int]:
@@ -64,19 +69,12 @@ def test_a_new_model_or_language_lets_the_price_take_its_own_height_again(qtbot,
 
 
 def test_at_another_width_the_label_is_wrapped_and_sized_anew(qtbot):
-    window = QWidget()
-    qtbot.addWidget(window)
-    label = SteadyHeightLabel(window)
-    layout = QVBoxLayout(window)
-    layout.addWidget(label)
-    layout.addStretch(1)
-    window.resize(300, 300)
-    window.show()
-    qtbot.waitExposed(window)
+    label = _at_the_top_of_a_window(qtbot, SteadyHeightLabel, 300)
+    window = label.host
     label.setText(LONG)
     qtbot.wait(20)
     narrow = label.height()
-    window.resize(900, 300)  # wider: fewer lines, and not the narrow height kept
+    window.resize(900, 400)  # wider: fewer lines, and not the narrow height kept
     qtbot.wait(20)
     wide = label.height()
     assert wide == label.heightForWidth(label.width()) < narrow
