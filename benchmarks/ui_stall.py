@@ -189,9 +189,8 @@ def summary(name: str, runs: list[dict[str, list[float]]]) -> None:
         gaps = np.concatenate([np.asarray(r[phase]) for r in runs])
         ok = sum(w <= 50 for w in worst)
         print(f"  {phase:<11} longest stall per run (ms): {' '.join(f'{w:5.1f}' for w in worst)}")
-        if any("steal_ms" in r for r in runs):  # (runs of an older copy of this script have none)
-            stolen = [r.get("steal_ms", [0.0] * len(PHASES))[PHASES.index(phase)] for r in runs]
-            print(f"  {'':<11} CPU the hypervisor took (ms): {' '.join(f'{s:5.0f}' for s in stolen)}")
+        stolen = [r["steal_ms"][PHASES.index(phase)] for r in runs]
+        print(f"  {'':<11} CPU the hypervisor took (ms): {' '.join(f'{s:5.0f}' for s in stolen)}")
         print(f"  {'':<11} median {np.median(worst):5.1f} ms; <= 50 ms in {ok} of {len(worst)} runs "
               f"(target >= 7 of 8); p99 of all gaps {np.percentile(gaps, 99):5.1f} ms (target <= 16)")
 
