@@ -37,7 +37,7 @@ def _bench_targets(args) -> list[str]:
 def cmd_bench(args) -> int:
     from inspector.core.report import timing_report as report_mod
     from inspector.core.errors import InputError
-    from inspector.core.files.output_path import check_output_path
+    from inspector.core.files.output_path import check_distinct_outputs, check_output_path
     from inspector.core.remote.ranks import rank_env
     from inspector.core.files.inputs import parse_inputs
     from inspector.core.measure.timing import request_caps
@@ -56,6 +56,7 @@ def cmd_bench(args) -> int:
 
         _check_file("--memory-snapshot", args.memory_snapshot, (".pickle", ".pkl"))
         memory_snapshot.check_available()
+    check_distinct_outputs({"--output": args.output, "--trace": args.trace, "--memory-snapshot": args.memory_snapshot})
     shape = parse_inputs(args.input_shape) if args.input_shape else None
     announced = request_caps(args.runs, args.min_time)
     for note in announced:  # now, not after an hour: the user may rather stop and ask again

@@ -15,6 +15,7 @@ import os
 import secrets
 import stat
 from pathlib import Path
+from typing import Mapping
 
 from inspector.core.errors import InputError
 from inspector.core.messages import Text
@@ -43,6 +44,37 @@ def check_output_path(
         raise InputError(f"{cannot}: {problem}")
     _check_folder(path.parent, cannot)
     return path
+
+
+def check_distinct_outputs(outputs: Mapping[str, str | os.PathLike[str] | None]) -> None:
+    """Refuse two outputs (flag -> path; None or empty: not asked for) that are one file, before any
+    work: the second write would silently replace the first (``--output r.json --trace
+    r.json`` kept only the trace). The same file also through ``~``, ``..``, a symlink or a
+    hard link: an existing file by its device and inode, a new one by its resolved path."""
+    seen: dict[tuple[object, ...], str] = {}
+    for flag, text in outputs.items():
+        if not text:  # not asked for (an empty path is refused by its own check)
+            continue
+        key = _file_identity(Path(os.fspath(text)).expanduser())
+        if key in seen:
+            raise InputError(f"{seen[key]} and {flag} name the same file ({os.fspath(text)}): give each its own file")
+        seen[key] = flag
+
+
+def _file_identity(path: Path) -> tuple[object, ...]:
+    """What makes two paths one file: (device, inode) where it exists, else the absolute path
+    with every symlink and ``..`` resolved (a dangling link to ``r.json`` is ``r.json``)."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        info = None
+    if info is not None and (info.st_dev or info.st_ino):  # both 0 where the OS has no inodes
+        return ("inode", info.st_dev, info.st_ino)
+    try:
+        resolved = path.resolve(strict=False)
+    except (OSError, RuntimeError):  # a symlink loop: its absolute path names it
+        resolved = path.absolute()
+    return ("path", os.path.normcase(resolved))
 
 
 def _names(suffixes: tuple[str, ...]) -> str:

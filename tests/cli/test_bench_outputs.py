@@ -1,0 +1,73 @@
+"""``bench`` refuses two outputs that are one file before any work: ``--output r.json
+--trace r.json`` kept only the trace, and said both were written."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from inspector.cli import bench, main
+from inspector.core.errors import InputError
+from inspector.core.files.output_path import check_distinct_outputs
+
+
+@pytest.fixture
+def loads(monkeypatch):
+    """Every model load ``bench`` starts (none may start when its outputs collide)."""
+    calls: list[object] = []
+
+    def load(args):
+        calls.append(args)
+        raise AssertionError("bench loaded the model before refusing its outputs")
+
+    monkeypatch.setattr(bench, "_load", load)
+    return calls
+
+
+def _same_file_spellings(tmp_path, monkeypatch):
+    """Pairs of (--output, --trace) that name one file, each spelt differently."""
+    report = tmp_path / "r.json"
+    (tmp_path / "sub").mkdir()
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path / "sub")
+    yield "the same name", str(report), str(report)
+    yield "~ and ..", "~/r.json", "../r.json"
+    os.symlink(report, tmp_path / "link.json")  # dangling: r.json does not exist yet
+    yield "a symlink to a file not yet written", str(report), str(tmp_path / "link.json")
+    report.write_text("{}")
+    yield "a symlink", str(tmp_path / "link.json"), str(report)
+    os.link(report, tmp_path / "hard.json")
+    yield "a hard link", str(report), str(tmp_path / "hard.json")
+
+
+def test_bench_refuses_outputs_that_are_one_file_before_loading(capsys, tmp_path, monkeypatch, loads):
+    for case, output, trace in _same_file_spellings(tmp_path, monkeypatch):
+        before = sorted(p.name for p in tmp_path.iterdir())
+        code = main(["bench", "--device", "cpu", "--runs", "2", "--output", output, "--trace", trace])
+        out, err = capsys.readouterr()
+        assert code == 2, case
+        assert err.count("\n") == 1 and err.startswith("error: --output and --trace name the same file"), (case, err)
+        assert out == "" and loads == [], case
+        assert sorted(p.name for p in tmp_path.iterdir()) == before, case  # nothing written
+        if (tmp_path / "r.json").exists():
+            assert (tmp_path / "r.json").read_text() == "{}", case  # the existing file untouched
+
+
+def test_a_memory_snapshot_linked_to_the_report_is_one_file(tmp_path):
+    report = tmp_path / "r.json"
+    report.write_text("{}")
+    os.symlink(report, tmp_path / "snap.pickle")
+    with pytest.raises(InputError, match=r"^--output and --memory-snapshot name the same file"):
+        check_distinct_outputs(
+            {"--output": str(report), "--trace": None, "--memory-snapshot": str(tmp_path / "snap.pickle")}
+        )
+
+
+def test_distinct_outputs_are_written(capsys, tmp_path):
+    code = main(["bench", "--device", "cpu", "--runs", "2", "--output", str(tmp_path / "r.json"),
+                 "--trace", str(tmp_path / "t.json")])  # fmt: skip
+    _, err = capsys.readouterr()
+    assert code == 0, err
+    assert "report written" in err and "trace written" in err
+    assert (tmp_path / "r.json").read_text() != (tmp_path / "t.json").read_text()
