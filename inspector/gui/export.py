@@ -27,15 +27,18 @@ only the save dialog's filter names follow the window's language (``export_filte
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QThreadPool, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMessageBox, QWidget
 
+from inspector.core.files.terminal_text import escape_control
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import SUPPORTED_SUFFIXES, save_report
-from inspector.gui.i18n import translate
+from inspector.gui.i18n import fill, translate
 from inspector.gui.pool import run_in_pool
 
 #: Plot images are rendered at this size whatever the window's size, so reports compare.
@@ -66,6 +69,46 @@ def path_with_suffix(path: str | Path, selected_filter: str = "") -> Path:
     if path.suffix.lower() in SUPPORTED_SUFFIXES:
         return path
     return path.with_name(path.name + _filters().get(selected_filter, ".json"))
+
+
+def replaces_unasked(typed: str | Path, target: str | Path) -> bool:
+    """Whether writing ``target`` would replace a file the save dialog did not ask about.
+
+    The dialog (Qt's own or the platform's) asks about the name typed; a suffix appended
+    afterwards (``path_with_suffix``) names another file, which may hold the user's notes.
+    A link there counts as a file (writing replaces it), a dangling one too.
+    """
+    return Path(typed) != Path(target) and os.path.lexists(target)
+
+
+def ask_replace(parent: QWidget, target: str | Path, on_yes: Callable[[], None],
+                on_no: Callable[[], None]) -> QMessageBox:  # fmt: skip
+    """Ask, window-modal and without blocking, whether to replace ``target``; "No" is the
+    default (Enter keeps the file). Exactly one of ``on_yes()``, ``on_no()`` runs."""
+    target = Path(target)
+    box = QMessageBox(parent)
+    box.setObjectName("replaceFileDialog")
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # a file name is never markup
+    box.setWindowTitle(translate("ReportExport", "Replace the file?"))
+    box.setText(fill(translate("ReportExport", "%1 already exists."), escape_control(target.name)))
+    box.setInformativeText(translate("ReportExport", "Replace it with the report? What it holds now is lost."))
+    box.setDetailedText(str(target))
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    box.setDefaultButton(QMessageBox.StandardButton.No)
+    box.button(QMessageBox.StandardButton.Yes).setText(translate("ReportExport", "Replace"))
+    box.button(QMessageBox.StandardButton.No).setText(translate("ReportExport", "Choose another name"))
+    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+    def answered() -> None:
+        if box.clickedButton() is box.button(QMessageBox.StandardButton.Yes):
+            on_yes()
+        else:  # No, Escape or the window's close button
+            on_no()
+
+    box.finished.connect(lambda _result: answered())
+    box.open()  # window-modal and asynchronous, as the trust question
+    return box
 
 
 def plot_images(memory_plot: Any = None, latency_plot: Any = None,

@@ -174,15 +174,23 @@ class ReportFlow(QObject):
         name = f"{stem}-timing-report.json" if stem else "timing-report.json"
         return str(Path(window_settings.last_folder(self.settings, "reports")) / name)
 
-    def export_report_dialog(self) -> None:
-        from inspector.gui.export import export_filter, path_with_suffix
+    def export_report_dialog(self, start: str = "") -> None:
+        from inspector.gui.export import ask_replace, export_filter, path_with_suffix, replaces_unasked
 
-        start = self.suggested_export_path()
+        start = start or self.suggested_export_path()
         title = translate("ReportFlow", "Export timing report")
         path, chosen = QFileDialog.getSaveFileName(self.parent_widget, title, start, export_filter())
-        if path:
-            window_settings.set_last_folder(self.settings, "reports", path)
-            self.export_report(path_with_suffix(path, chosen))
+        if not path:
+            return
+        window_settings.set_last_folder(self.settings, "reports", path)
+        target = path_with_suffix(path, chosen)
+        if replaces_unasked(path, target):
+            # The dialog asked about `notes`; `notes.json` is what would be replaced. "No"
+            # goes back to the dialog, as the dialog's own question does.
+            ask_replace(self.parent_widget, target, on_yes=lambda: self.export_report(target),
+                        on_no=lambda: self.export_report_dialog(path))  # fmt: skip
+            return
+        self.export_report(target)
 
     def open_report_dialog(self) -> None:
         start = window_settings.last_folder(self.settings, "reports")

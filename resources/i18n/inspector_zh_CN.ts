@@ -4,7 +4,7 @@
 <context>
     <name>ActionBar</name>
     <message>
-        <location filename="../../inspector/gui/panels/actions.py" line="+39"/>
+        <location filename="../../inspector/gui/panels/actions.py" line="+41"/>
         <source>keep dtype</source>
         <extracomment>The combo boxes&apos; choices: (shown text, data). The shown texts are translated where they are shown (``translate(&quot;ActionBar&quot;, label)``); dtype names stay as PyTorch spells them, and the data (a dtype, a ``BenchMode`` value) never changes with the language.</extracomment>
         <translation>保持数据类型</translation>
@@ -139,7 +139,7 @@
         <translation>移动模型</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -214,7 +214,7 @@
         <translation>在普通测量之后，为每个模块计时（每次调用挂钩子，再运行一次）：填充模型树的“时间”“占前向传播 %”“输出形状”和 FLOPs 列</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+113"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -265,8 +265,9 @@
         <translation>此模型没有自带示例输入：请输入输入形状，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+45"/>
         <source>This model brings no example input: enter its input shape(s), e.g. 1,3,224,224</source>
+        <extracomment>The model whose prices the action bar shows (a new one: its label sizes afresh).</extracomment>
         <translation>此模型没有自带示例输入：请输入它的输入形状，例如 1,3,224,224</translation>
     </message>
     <message>
@@ -280,7 +281,7 @@
         <translation>加载模型且没有任务运行时可用</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+35"/>
         <source>%1: works on every machine when the device falls back to the CPU.</source>
         <translation>%1：当 device 回退到 CPU 时，在每台机器上都能运行。</translation>
     </message>
@@ -295,9 +296,8 @@
 <context>
     <name>ComparisonView</name>
     <message>
-        <location filename="../../inspector/gui/compare.py" line="+57"/>
+        <location filename="../../inspector/gui/compare_words.py" line="+17"/>
         <source>This session</source>
-        <extracomment>The names the view gives a side that is no file (translated where shown: ``side_name``).</extracomment>
         <translation>本次会话</translation>
     </message>
     <message>
@@ -488,7 +488,7 @@
         <translation>优化器</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location filename="../../inspector/gui/compare_cells.py" line="+55"/>
         <source>%1 noisy</source>
         <translation>%1 有噪声</translation>
     </message>
@@ -503,7 +503,7 @@
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>%n samples</source>
         <translation>%n 个样本</translation>
     </message>
@@ -513,12 +513,12 @@
         <translation>相对本报告中 CPU 的加速比</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>%1 (%2 failed)</source>
         <translation>%1（%2 次失败）</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location filename="../../inspector/gui/compare.py" line="+114"/>
         <source>Open report…</source>
         <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
         <translation>打开报告…</translation>
@@ -597,7 +597,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../inspector/gui/remote_window.py" line="+146"/>
+        <location filename="../../inspector/gui/connect_dialog.py" line="+121"/>
         <source>Connect to server</source>
         <extracomment>The tooltip&apos;s examples of commands (code: the same in every language).</extracomment>
         <translation>连接服务器</translation>
@@ -2447,7 +2447,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Dispatcher</name>
     <message>
-        <location filename="../../inspector/gui/commands.py" line="+71"/>
+        <location filename="../../inspector/gui/commands.py" line="+86"/>
         <source>Busy: wait for the %1 to finish, or cancel it</source>
         <translation>忙碌：请等待%1完成，或取消它</translation>
     </message>
@@ -2919,15 +2919,15 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>InspectorWindow</name>
     <message>
-        <location filename="../../inspector/gui/window.py" line="+135"/>
+        <location filename="../../inspector/gui/deferred_start.py" line="+51"/>
         <source>Loading PyTorch…</source>
-        <extracomment>What the window can do before its session exists (torch still being imported): quit, and read the help. The rest of the menus wait for ``_start_session``. A window not painted by then (not shown yet) starts importing torch anyway (ms). After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The parts and workers exist (``_start_session`` ran).</extracomment>
+        <extracomment>What the window can do before its session exists (torch still being imported): quit, and read the help. The rest of the menus wait for the session. A window not painted by then (not shown yet) starts importing torch anyway (ms). The import under way (``torch_loader.start``), once begun.</extracomment>
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location filename="../../inspector/gui/window.py" line="+197"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
-        <extracomment>The notice shown now, if any (for the tests).</extracomment>
+        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The parts and workers exist (``_start_session`` ran). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
     </message>
 </context>
@@ -2948,7 +2948,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyCanvas</name>
     <message>
-        <location filename="../../inspector/gui/plots/latency_canvas.py" line="+33"/>
+        <location filename="../../inspector/gui/plots/latency_canvas.py" line="+35"/>
         <source>cancelled</source>
         <extracomment>A summary whisker reaching higher than this many times the largest median is clipped at that height (its p95 written beside it), so a noisy run&apos;s bars keep most of the plot. Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another reason is shown as it is.</extracomment>
         <translation>已取消</translation>
@@ -2960,59 +2960,59 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+11"/>
-        <location line="+310"/>
+        <location line="+402"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="-230"/>
+        <location line="-278"/>
         <source>sample (warm-up calls at negative indices)</source>
-        <extracomment>Each bar&apos;s label and the height (in the axis&apos;s unit) it sits on; the bars&apos; top.</extracomment>
+        <extracomment>A run streams in (``stream``): its ranges stay steady (``live_range``); the samples it was asked for. Each bar&apos;s label and the height (in the axis&apos;s unit) it sits on; the bars&apos; top.</extracomment>
         <translation>样本（预热调用位于负索引处）</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+79"/>
+        <location line="+104"/>
         <source>latency (%1)</source>
         <translation>延迟 (%1)</translation>
     </message>
     <message>
-        <location line="-78"/>
-        <location line="+212"/>
+        <location line="-103"/>
+        <location line="+260"/>
         <source>median (%1), p5–p95</source>
         <translation>中位数 (%1)，p5–p95</translation>
     </message>
     <message>
-        <location line="-211"/>
+        <location line="-259"/>
         <source>Bars: each run&apos;s median latency; whiskers: its 5th to 95th percentile</source>
         <translation>柱：每次运行的延迟中位数；须线：其第 5 至第 95 百分位</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+159"/>
+        <location line="+200"/>
         <source>running median</source>
         <translation>累计中位数</translation>
     </message>
     <message>
-        <location line="-158"/>
-        <location line="+159"/>
+        <location line="-199"/>
+        <location line="+200"/>
         <source>warm-up call (not timed)</source>
         <translation>预热调用（不计时）</translation>
     </message>
     <message>
-        <location line="-155"/>
-        <location line="+170"/>
+        <location line="-196"/>
+        <location line="+218"/>
         <source>Warm-up calls: not timed; the first one&apos;s cost is reported apart</source>
         <translation>预热调用：不计时；首次调用的开销单独报告</translation>
     </message>
     <message>
-        <location line="-169"/>
-        <location line="+170"/>
+        <location line="-217"/>
+        <location line="+218"/>
         <source>◀ warm-up</source>
         <translation>◀ 预热</translation>
     </message>
     <message>
-        <location line="-65"/>
+        <location line="-79"/>
         <source>▲ %n outlier above (largest %1)</source>
         <translation>▲ 上方有 %n 个离群值（最大 %1）</translation>
     </message>
@@ -3037,7 +3037,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数刻度可显示全部</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+122"/>
         <source>p95 %1 ↑ (clipped)</source>
         <translation>p95 %1 ↑（已截断）</translation>
     </message>
@@ -3045,9 +3045,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyPlot</name>
     <message>
-        <location filename="../../inspector/gui/plots/latency.py" line="+159"/>
+        <location filename="../../inspector/gui/plots/latency.py" line="+111"/>
         <source>Samples</source>
-        <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``). The lines under the Summary tab&apos;s plot take at most this many lines of height (more scroll), so the plot keeps its height in a 1024x700 window.</extracomment>
+        <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``).</extracomment>
         <translation>样本</translation>
     </message>
     <message>
@@ -3066,7 +3066,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="+233"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
@@ -3076,7 +3076,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location filename="../../inspector/gui/plots/latency_readout.py" line="+46"/>
         <source>sample %1 · %2: %3</source>
         <translation>样本 %1 · %2：%3</translation>
     </message>
@@ -3086,7 +3086,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>预热调用 %1/%2 · %3：%4</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+15"/>
         <source>%1: median %2, p5 %3, p95 %4</source>
         <translation>%1：中位数 %2，p5 %3，p95 %4</translation>
     </message>
@@ -3704,7 +3704,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>基准测试 ×%1 · %2 %3</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+29"/>
         <source>Input shape: %1</source>
         <translation>输入形状：%1</translation>
     </message>
@@ -3731,7 +3731,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/workers.py" line="+336"/>
+        <location filename="../../inspector/gui/workers.py" line="+348"/>
         <source>cancelled before the estimate for %1</source>
         <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
@@ -4375,7 +4375,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RemoteWindow</name>
     <message>
-        <location filename="../../inspector/gui/remote_window.py" line="+115"/>
+        <location filename="../../inspector/gui/remote_window.py" line="+141"/>
         <source>connecting…</source>
         <translation>正在连接…</translation>
     </message>
@@ -4499,7 +4499,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportExport</name>
     <message>
-        <location filename="../../inspector/gui/export.py" line="+46"/>
+        <location filename="../../inspector/gui/export.py" line="+49"/>
         <source>JSON report, opens again</source>
         <extracomment>Plot images are rendered at this size whatever the window&apos;s size, so reports compare. For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes (its name translated where shown, its pattern as it is).</extracomment>
         <translation>JSON 报告（可再次打开）</translation>
@@ -4518,6 +4518,31 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="+1"/>
         <source>CSV for a spreadsheet</source>
         <translation>CSV，用于电子表格</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Replace the file?</source>
+        <translation>替换该文件？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 already exists.</source>
+        <translation>%1 已存在。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replace it with the report? What it holds now is lost.</source>
+        <translation>用报告替换它吗？它现有的内容将会丢失。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose another name</source>
+        <translation>另选文件名</translation>
     </message>
 </context>
 <context>
@@ -4539,7 +4564,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>导出计时报告</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+16"/>
         <source>Open a timing report</source>
         <translation>打开计时报告</translation>
     </message>
@@ -4602,22 +4627,26 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../inspector/gui/status_line.py" line="+52"/>
+        <location filename="../../inspector/gui/status_line.py" line="+39"/>
+        <location line="+28"/>
         <source>Starting…</source>
         <translation>正在启动…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-26"/>
+        <location line="+28"/>
         <source>Cancelling the %1…</source>
         <translation>正在取消%1…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-30"/>
+        <location line="+32"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-31"/>
+        <location line="+33"/>
         <source>Busy: %1</source>
         <translation>忙碌：%1</translation>
     </message>

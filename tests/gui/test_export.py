@@ -11,7 +11,9 @@ import pytest
 
 pytest.importorskip("pytestqt")
 
-from PySide6.QtGui import QGuiApplication, QImage  # noqa: E402
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtGui import QAction, QGuiApplication, QImage  # noqa: E402
+from PySide6.QtWidgets import QMessageBox  # noqa: E402
 
 from inspector.core.devices.discovery import memory_reading  # noqa: E402
 from inspector.core.errors import Failure  # noqa: E402
@@ -206,3 +208,58 @@ def test_file_dialog_filter_and_suffix():
     assert path_with_suffix("out", "HTML page with plots (*.html)").name == "out.html"
     assert path_with_suffix("out.md", "HTML page with plots (*.html)").name == "out.md"
     assert path_with_suffix("out").name == "out.json"
+
+
+def _replace_question(qtbot, window) -> QMessageBox:
+    """The "Replace the file?" box showing over ``window`` (earlier ones may await deletion)."""
+    shown = lambda: [b for b in window.findChildren(QMessageBox, "replaceFileDialog") if b.isVisible()]  # noqa: E731
+    qtbot.waitUntil(lambda: len(shown()) == 1, timeout=10_000)
+    return shown()[0]
+
+
+def test_export_asks_before_replacing_the_file_its_suffix_names(qtbot, window, tmp_path, monkeypatch):
+    """Typing `notes` with a filter writes `notes<suffix>`: the dialog asked about `notes`
+    (absent), so the window asks about the file it would really replace, and Enter keeps it."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.gui.test_window_plots import history
+
+    typed = str(tmp_path / "notes")
+    asked_at: list[str] = []
+    answers: list[tuple[str, str]] = []
+
+    def save_dialog(parent, title, start, filters):
+        asked_at.append(start)
+        return answers.pop(0)
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_dialog)
+    action = window.findChild(QAction, "exportReportAction")
+    rows = len(history(window))
+    for chosen_filter in export_filter().split(";;"):  # JSON, HTML, Markdown, CSV
+        notes = path_with_suffix(typed, chosen_filter)
+        notes.write_text("my notes, not a report")
+        asked_at.clear()
+        answers[:] = [(typed, chosen_filter), ("", "")]  # then Cancel in the dialog shown again
+        action.trigger()
+        box = _replace_question(qtbot, window)
+        assert notes.name in box.text() and box.detailedText() == str(notes)
+        qtbot.keyClick(box, Qt.Key.Key_Return)  # the default answer keeps the file
+        qtbot.waitUntil(lambda: len(asked_at) == 2, timeout=10_000)
+        assert asked_at[1] == typed  # back in the dialog, at the name typed
+        assert notes.read_text() == "my notes, not a report", notes.name
+        assert len(history(window)) == rows and window.busy_task is None  # nothing was exported
+
+    # A yes replaces it with the report.
+    notes = tmp_path / "notes.json"
+    answers[:] = [(typed, export_filter().split(";;")[0])]
+    action.trigger()
+    box = _replace_question(qtbot, window)
+    qtbot.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: len(history(window)) == rows + 1 and window.busy_task is None, timeout=30_000)
+    assert load_report(notes)["model"]
+    # A name that holds no file yet is written without a question.
+    answers[:] = [(str(tmp_path / "fresh"), export_filter().split(";;")[1])]
+    action.trigger()
+    qtbot.waitUntil(lambda: len(history(window)) == rows + 2 and window.busy_task is None, timeout=30_000)
+    assert (tmp_path / "fresh.html").exists()
+    assert not [b for b in window.findChildren(QMessageBox, "replaceFileDialog") if b.isVisible()]
