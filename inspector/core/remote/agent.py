@@ -144,7 +144,12 @@ class Agent:
         with self._active_lock:
             duplicate = ident in self._active or (self._memory is not None and self._memory.ident == ident)
         if duplicate:
-            self.send(proto.error(ident, ErrorKind.PROTOCOL, f"request id {ident!r} is already in use"))
+            # Answered with id null: with the request's own id, this refusal would read as
+            # the answer to the request in flight that holds it. ``duplicate`` names the id.
+            shown = ident if isinstance(ident, int) else ident[:80]
+            self.send(proto.error(None, ErrorKind.PROTOCOL,
+                                  f"request id {shown!r} is already in use by a request in flight: this {op[:40]!r} "
+                                  "request was ignored", duplicate=ident))  # fmt: skip
             return None
         if op in _SESSION_OPS:
             job = _Job(ident, op, args)
@@ -193,6 +198,11 @@ class Agent:
 
     def _hello(self, ident: int | str, args: dict[str, Any]) -> int | None:
         theirs = args.get("protocol")
+        if not proto.readable_version(theirs):  # not a version at all: said, and the agent carries on
+            self.send(proto.error(ident, ErrorKind.PROTOCOL,
+                                  "argument 'protocol' must be the client's version as MAJOR.MINOR "
+                                  f"(this agent speaks {proto.PROTOCOL_VERSION})"))  # fmt: skip
+            return None
         if not proto.compatible(theirs):
             self.send(
                 proto.error(
@@ -276,6 +286,9 @@ class Agent:
                 self._answer(job.ident, lambda: self._run_job(job))
             except Cancelled as exc:
                 self.send(_error_message(job.ident, exc))
+            except BaseException as exc:  # noqa: BLE001 -- a factory's SystemExit must not end the worker
+                log.exception("request %r failed", job.ident)
+                self.send(proto.error(job.ident, type(exc).__name__, str(exc) or type(exc).__name__))
             finally:
                 with self._active_lock:
                     self._active.pop(job.ident, None)
@@ -325,8 +338,8 @@ class Agent:
         args = job.args
         request = BenchmarkRequest(
             mode=arg.choice(args, "mode", tuple(BenchMode), BenchMode.FORWARD),
-            runs=arg.whole(args, "runs"),
-            min_time=arg.number(args, "min_time", None),
+            runs=arg.whole(args, "runs", least=1),
+            min_time=arg.number(args, "min_time", None, above=0.0),
             input_shape=arg.shape(args.get("input_shape")),
             per_module=arg.flag(args, "per_module"),
         )

@@ -3,6 +3,7 @@ protocol error that names the argument and what it must be."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from inspector.core.errors import InspectorError
@@ -30,23 +31,36 @@ def flag(args: dict[str, Any], name: str, default: bool = False) -> bool:
     return value
 
 
-def number(args: dict[str, Any], name: str, default: float | None) -> Any:
-    """``args[name]``: a number (not NaN) as a float, or ``default`` when absent."""
+def number(args: dict[str, Any], name: str, default: float | None, *, above: float | None = None) -> Any:
+    """``args[name]``: a finite number (more than ``above``, when given) as a float, or
+    ``default`` when absent. JSON's ``1e400`` reads as infinity: refused like NaN, since
+    every figure made from it (a progress total, an estimate) would be one too."""
     value = args.get(name, default)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise _bad(name, "a number")
-    return float(value)
+    wanted = "a finite number" if above is None else f"a finite number above {above:g}"
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _bad(name, wanted)
+    try:
+        result = float(value)
+    except OverflowError:  # a whole number of hundreds of digits
+        raise _bad(name, wanted) from None
+    if not math.isfinite(result) or (above is not None and not result > above):
+        raise _bad(name, wanted)
+    return result
 
 
-def whole(args: dict[str, Any], name: str) -> int | None:
-    """``args[name]``: a whole number, or None when absent."""
+def whole(args: dict[str, Any], name: str, *, least: int | None = None) -> int | None:
+    """``args[name]``: a whole number (at least ``least``, when given), or None when absent.
+    ``100.0`` is the whole number 100 (JSON writers in other languages write it so); 1.5 is not."""
     value = args.get(name)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(name, "a whole number")
+    wanted = "a whole number" if least is None else f"a whole number of at least {least}"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or (least is not None and value < least):
+        raise _bad(name, wanted)
     return value
 
 
@@ -65,6 +79,13 @@ def shape(value: Any) -> InputSpecs | None:
         return None
     if isinstance(value, str):
         return parse_inputs(value)
-    if isinstance(value, list) and all(isinstance(d, int) and not isinstance(d, bool) for d in value):
-        return parse_inputs(",".join(map(str, value)))  # the same checks as typed text
+    if isinstance(value, list) and all(_size(d) for d in value):
+        return parse_inputs(",".join(str(int(d)) for d in value))  # the same checks as typed text
     raise _bad("input_shape", "a list of sizes or text such as 1,3,224,224 or 10,32,512; 20,32,512")
+
+
+def _size(value: Any) -> bool:
+    """A size in a shape list: a whole number, or a float that is one (``224.0``)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())

@@ -8,6 +8,7 @@ every few microseconds, and a line per sample would cost more than the model.
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Any, Protocol
 from inspector.core.remote import protocol as proto
 from inspector.core.remote.protocol import EventName
 from inspector.core.remote.wire import encode
+from inspector.core.vocabulary import MAX_MEASURE_SECONDS, MAX_SAMPLES
 
 if TYPE_CHECKING:
     from inspector.core.devices.discovery import MemoryReading
@@ -49,6 +51,10 @@ class Writer:
             line = proto.dumps(message)
         except (TypeError, ValueError) as exc:  # a value JSON cannot hold: answer, never die
             log.exception("cannot send a message")
+            if "event" in message:
+                # Dropped: an error line with the request's id would read as its answer,
+                # one per event (a request must get exactly one).
+                return
             line = proto.dumps(proto.error(message.get("id"), "error", f"the agent could not encode its answer: {exc}"))
         with self._lock:
             if self.broken.is_set():
@@ -137,7 +143,9 @@ class SampleStream:
 
     def __init__(self, sink: EventSink, ident: int | str, runs: int | None, min_time: float | None) -> None:
         self._sink, self._ident = sink, ident
-        self._runs, self._min_ms = runs, None if min_time is None else min_time * 1000
+        # As the measurement caps them: a total never above the samples a run can take.
+        self._runs = None if runs is None else min(runs, MAX_SAMPLES)
+        self._min_ms = None if min_time is None else min(min_time, MAX_MEASURE_SECONDS) * 1000
         self._values: list[float] = []
         self._first = 0
         self._pending_ms = 0.0
@@ -161,8 +169,8 @@ class SampleStream:
         done = self._first
         if self._runs is not None:
             total = float(self._runs)
-        elif self._min_ms:  # an estimate, as the local progress bar's
-            total = max(done, done * self._min_ms / max(self._measured_ms, 1e-9))
+        elif self._min_ms:  # an estimate, as the local progress bar's, within the sample cap
+            total = min(float(MAX_SAMPLES), max(done, done * self._min_ms / max(self._measured_ms, 1e-9)))
         else:
             total = float(done)
         self._sink.send(proto.event(self._ident, EventName.PROGRESS, {"task": "benchmark", "done": done, "total": total}))
@@ -177,6 +185,8 @@ class ProgressEvents:
         self._throttle = _Throttle(self._send)
 
     def update(self, done: float, total: float) -> None:
+        if not (math.isfinite(done) and math.isfinite(total)):
+            return  # (a count JSON cannot hold says nothing the next update will not)
         self._latest = (done, total)
         self._throttle.poke()
 

@@ -52,6 +52,9 @@ class _Pending:
         self.on_event = on_event
         self.done = threading.Event()
         self.response: dict[str, Any] | None = None
+        #: Why this client refused the request's events (an index past what was asked for):
+        #: the call raises it, and nothing more of the request reaches its handler.
+        self.refused: WireError | None = None
 
 
 def command_argv(command: str | Sequence[str]) -> list[str]:
@@ -186,6 +189,8 @@ class AgentConnection:
         finally:
             with self._lock:
                 self._pending.pop(ident, None)
+        if pending.refused is not None:
+            raise pending.refused
         return result_of(op, pending.response)
 
     def start_stream(self, op: str, args: dict[str, Any], on_event: EventHandler, *, timeout: float = 30.0) -> int:
@@ -272,8 +277,10 @@ class AgentConnection:
         if "event" in message:
             with self._lock:
                 pending = self._pending.get(ident) if isinstance(ident, int) else None
-                handler = pending.on_event if pending is not None else None
-                handler = handler or (self._streams.get(ident) if isinstance(ident, int) else None)
+                if pending is not None:  # (a refused request hears nothing more)
+                    handler = pending.on_event if pending.refused is None else None
+                else:
+                    handler = self._streams.get(ident) if isinstance(ident, int) else None
             if handler is None:
                 return  # an event for a request that is over (a cancelled stream's last round)
             name, data = message.get("event"), message.get("data")
@@ -282,6 +289,10 @@ class AgentConnection:
                 return
             try:
                 handler(name, data)
+            except WireError as exc:  # an event this request cannot have sent: refused, in one line
+                self._malformed(exc.message)
+                if pending is not None:
+                    self._refuse(ident, pending, exc)
             except Exception:  # noqa: BLE001 -- a handler's bug must not stop the reader
                 log.exception("handling the agent's %r event failed", name)
             return
@@ -296,6 +307,16 @@ class AgentConnection:
             return
         pending.response = message
         pending.done.set()
+
+    def _refuse(self, ident: int, pending: _Pending, why: WireError) -> None:
+        """End the waiting call with ``why`` (no more of its events are handled) and ask the
+        agent to stop the request's work; its answer, when it comes, finds nobody waiting."""
+        pending.refused = why
+        pending.done.set()
+        try:
+            self.send_only(Op.CANCEL, {"target": ident})
+        except ConnectionLost:
+            pass
 
     def _malformed(self, what: str) -> None:
         self.malformed_lines += 1

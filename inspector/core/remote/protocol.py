@@ -17,6 +17,8 @@ they do not know; a different major version is refused by both sides at ``hello`
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 from inspector.core.vocabulary import StrEnum
@@ -62,12 +64,17 @@ class ErrorKind(StrEnum):
     DISCONNECTED = "disconnected"  # client side: the agent's process ended or its pipe broke
 
 
+#: One number of a version: a few ASCII digits. ``str.isdigit`` also takes "²" or "١", and
+#: ``int()`` refuses more than 4,300 digits with a ValueError: neither may end an agent.
+_VERSION_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
 def major(version: object) -> int | None:
     """``"1.4"`` -> 1; None for anything that is not ``MAJOR.MINOR`` text."""
     if not isinstance(version, str):
         return None
     head = version.split(".", 1)[0]
-    return int(head) if head.isdigit() else None
+    return int(head) if _VERSION_NUMBER.fullmatch(head) else None
 
 
 def compatible(theirs: object) -> bool:
@@ -79,7 +86,12 @@ def minor(version: object) -> int:
     if not isinstance(version, str):
         return 0
     parts = version.split(".")
-    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+    return int(parts[1]) if len(parts) > 1 and _VERSION_NUMBER.fullmatch(parts[1]) else 0
+
+
+def readable_version(version: object) -> bool:
+    """Whether ``version`` is ``MAJOR.MINOR`` (or ``MAJOR``) with numbers of a few digits."""
+    return isinstance(version, str) and all(_VERSION_NUMBER.fullmatch(part) for part in version.split(".")[:2])
 
 
 def latency_data(first: int, samples_ms: list[float], *, compact: bool) -> dict[str, Any]:
@@ -95,17 +107,50 @@ def latency_data(first: int, samples_ms: list[float], *, compact: bool) -> dict[
     return {"samples": [[first + i, ms] for i, ms in enumerate(samples_ms)]}
 
 
-def latency_samples(data: Any) -> list[tuple[int, float]]:
+def latency_samples(data: Any, received: int | None = None, limit: int | None = None) -> list[tuple[int, float]]:
     """``(index, ms)`` for each sample of a ``latency`` event, in either form; ``WireError``
-    when the data is not one of them."""
+    when the data is not one of them.
+
+    ``received`` samples came before this event, and the run asked for at most ``limit``:
+    the event must go on from sample ``received``, and stay within ``limit``, before a list
+    is made of it. One event with ``first`` at 10**12 would otherwise have a plot pad a
+    trillion gaps up to it (issue 32)."""
     if isinstance(data, dict) and "ns" in data:
         first, ns = data.get("first"), data.get("ns")
-        if type(first) is not int or first < 0 or not isinstance(ns, list) or not all(type(v) is int for v in ns):
+        if type(first) is not int or first < 0 or not isinstance(ns, list):
+            raise WireError("latency: expected 'first' (a whole number) and 'ns' (a list of whole numbers)")
+        _check_indices(first, len(ns), received, limit)
+        if not all(type(v) is int and v >= 0 for v in ns):
             raise WireError("latency: expected 'first' (a whole number) and 'ns' (a list of whole numbers)")
         return [(first + i, v / 1e6) for i, v in enumerate(ns)]
     # The 1.0 form, checked field by field (slow; only an older agent sends it).
-    pairs = decode(tuple[tuple[int, float], ...], data.get("samples") if isinstance(data, dict) else None, "samples")
-    return list(pairs)
+    raw = data.get("samples") if isinstance(data, dict) else None
+    if isinstance(raw, list) and received is not None:
+        _check_indices(received, len(raw), received, limit)
+    pairs = list(decode(tuple[tuple[int, float], ...], raw, "samples"))
+    if received is not None:
+        for offset, (index, ms) in enumerate(pairs):
+            if index != received + offset or not (math.isfinite(ms) and ms >= 0):
+                raise WireError(f"latency: sample {_count(index)} is not the next one ({_count(received + offset)}) "
+                                "or its time is not a duration: refused")  # fmt: skip
+    return pairs
+
+
+def _check_indices(first: int, count: int, received: int | None, limit: int | None) -> None:
+    """Samples ``first`` .. ``first + count - 1`` go on from ``received`` and stay within ``limit``."""
+    if received is None:
+        return
+    if first != received:
+        raise WireError(f"latency: the agent sent samples from {_count(first)} on, after {_count(received)}: refused")
+    if limit is not None and first + count > limit:
+        raise WireError(
+            f"latency: the agent sent {_count(first + count)} samples for a run of at most {_count(limit)}: refused"
+        )
+
+
+def _count(n: int) -> str:
+    """A count for a message: ``1,000,000,000,000``; one of thousands of digits as its size."""
+    return f"{n:,}" if abs(n) < 10**15 else f"about 10^{int(n.bit_length() * 0.30103)}"
 
 
 def dumps(message: dict[str, Any]) -> bytes:

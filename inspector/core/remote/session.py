@@ -12,6 +12,8 @@ own ``perf_counter_ns`` calls; the pipe only carries the samples afterwards.
 
 from __future__ import annotations
 
+import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +28,9 @@ from inspector.core.moves.transaction import MoveResult
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.measure.timing import LatencyResult
 from inspector.core.remote.wire import WireError, decode
+from inspector.core.vocabulary import MAX_SAMPLES
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[float, float], None]
 ShouldCancel = Callable[[], bool]
@@ -101,12 +106,20 @@ class RemoteSession:
             "input_shape": _inputs_text(request.input_shape),
             "per_module": request.per_module,
         }
-        on_progress = _progress_events(progress)
+        # Every index and count the agent sends is held to what was asked for: a run takes
+        # at most this many samples (a hostile agent's sample 10**12 never reaches a plot).
+        limit = sample_limit(request)
+        on_progress = _progress_events(progress, limit)
+        received = 0
 
         def on_event(name: str, data: Any) -> None:
-            if name == EventName.LATENCY and on_sample is not None:
-                for index, ms in latency_samples(data):
-                    on_sample(index, ms)
+            nonlocal received
+            if name == EventName.LATENCY:
+                samples = latency_samples(data, received, limit)  # WireError: the client refuses the run
+                received += len(samples)
+                if on_sample is not None:
+                    for index, ms in samples:
+                        on_sample(index, ms)
             elif on_progress is not None:
                 on_progress(name, data)
 
@@ -114,10 +127,12 @@ class RemoteSession:
         if not isinstance(data, dict):
             raise WireError("benchmark: expected an object")
         attribution = data.get("attribution")
-        return (
-            decode(LatencyResult, data.get("latency"), "latency"),
-            None if attribution is None else decode(Attribution, attribution, "attribution"),
-        )
+        latency = decode(LatencyResult, data.get("latency"), "latency")
+        for name in ("samples_ms", "warmup_samples_ms"):
+            count = len(getattr(latency, name))
+            if count > limit:
+                raise WireError(f"latency.{name}: {count:,} samples for a run of at most {limit:,}: refused")
+        return latency, None if attribution is None else decode(Attribution, attribution, "attribution")
 
     def report(self, *, with_memory: bool = True) -> dict[str, Any]:
         data = self.connection.call(Op.REPORT, {"with_memory": with_memory})
@@ -169,17 +184,36 @@ def _field(data: Any, name: str) -> Any:
     return data.get(name)
 
 
-def _progress_events(progress: Progress | None) -> Callable[[str, Any], None] | None:
+def sample_limit(request: BenchmarkRequest) -> int:
+    """The most samples ``request`` can take: its runs, within the cap every run keeps."""
+    runs = request.runs
+    return min(runs, MAX_SAMPLES) if isinstance(runs, int) and runs >= 1 else MAX_SAMPLES
+
+
+def _progress_events(progress: Progress | None, limit: float | None = None) -> Callable[[str, Any], None] | None:
+    """``progress(done, total)`` for each ``progress`` event: finite, ``0 <= done <= total``,
+    a total no larger than ``limit`` (an older agent's estimate may overshoot the cap: kept
+    within it); an event with other numbers is dropped, with a word in the log."""
     if progress is None:
         return None
 
     def on_event(name: str, data: Any) -> None:
         if name == EventName.PROGRESS and isinstance(data, dict):
             done, total = data.get("done"), data.get("total")
-            if isinstance(done, (int, float)) and isinstance(total, (int, float)):
-                progress(float(done), float(total))
+            if not (_count_like(done) and _count_like(total)):
+                log.warning("ignored a progress event from the agent: done %.40r of %.40r", done, total)
+                return
+            total = float(total) if limit is None else min(float(total), float(limit))
+            progress(min(float(done), total), total)
 
     return on_event
+
+
+def _count_like(value: Any) -> bool:
+    """A number from 0 below 2**63 (not NaN, not true/false): something that counts."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return (isinstance(value, int) or math.isfinite(value)) and 0 <= value < 2**63
 
 
 def _inputs_text(value: InputsLike | None) -> str | None:
