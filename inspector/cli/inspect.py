@@ -12,11 +12,21 @@ from inspector.core.files.user_output import user_output_to_stderr
 from inspector.core.units import format_bytes
 
 
+def _shared_text(row) -> str:
+    """After a size: the tensor whose memory this one shares (counted there, once)."""
+    if not row.shares_with:
+        return ""
+    return f" (view of {_plain(row.shares_with)})" if row.is_view else f" (= {_plain(row.shares_with)})"
+
+
 def _placement_text(loaded, placement) -> str:
     from inspector.core.placement.texts import device_bytes_text, meta_text, size_text
 
     t = placement.totals
-    head = (f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {t.count} tensors, {t.elements:,} elements, "
+    listed = len(placement.tensors)
+    # Tied weights and views share memory: the totals count each storage once.
+    tensors = f"{t.count} tensors" if listed == t.count else f"{listed} tensors in {t.count} storage{'s' if t.count != 1 else ''}"
+    head = (f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {tensors}, {t.elements:,} elements, "
             f"{format_bytes(t.bytes)}{meta_text(t)}")
     rows = [
         [
@@ -25,7 +35,7 @@ def _placement_text(loaded, placement) -> str:
             "x".join(map(str, r.shape)) or "scalar",
             r.dtype,
             r.device,
-            size_text(r) + (f" (= {r.shares_with})" if r.shares_with else ""),
+            size_text(r) + _shared_text(r),
             "yes" if r.requires_grad else "no",
         ]
         for r in placement.tensors

@@ -597,9 +597,9 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../inspector/gui/connect_dialog.py" line="+121"/>
+        <location filename="../../inspector/gui/connect_dialog.py" line="+127"/>
         <source>Connect to server</source>
-        <extracomment>The tooltip&apos;s examples of commands (code: the same in every language).</extracomment>
+        <extracomment>The remembered commands&apos; JSON (one per recent host, each a line of shell). The tooltip&apos;s examples of commands (code: the same in every language).</extracomment>
         <translation>连接服务器</translation>
     </message>
     <message>
@@ -704,6 +704,16 @@
         <location line="+1"/>
         <source>only in {label}</source>
         <translation>仅在 {label} 中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the same measurement (identical samples)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{label_a} and {label_b} hold the same measurements (identical samples): there is no difference to measure</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3984,13 +3994,18 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+6"/>
-        <source>Memory really allocated; tied tensors (shared storage) are counted once in the totals.</source>
-        <translation>实际分配的内存；共享权重（共享存储）的张量在总计中只计一次。</translation>
+        <source>Memory really allocated; tensors sharing a storage (tied weights, views) are counted once in the totals.</source>
+        <translation>实际分配的内存；共享同一存储的张量（共享权重、视图）在总计中只计一次。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+42"/>
         <source>(tied) %1</source>
         <translation>（共享）%1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>(view) %1</source>
+        <translation>（视图）%1</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -4019,12 +4034,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+42"/>
-        <location line="+15"/>
+        <location line="+22"/>
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-21"/>
         <source>%1 — %2 tensors, %3</source>
         <translation>%1 — %2 个张量，%3</translation>
     </message>
@@ -4035,8 +4050,18 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+5"/>
+        <source>a view of %1&apos;s storage (counted once in the totals, there)</source>
+        <translation>%1 的存储的一个视图（在总计中只计一次，计在 %1 上）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>shares its storage with %1 (counted once in the totals)</source>
         <translation>与 %1 共享存储（在总计中只计一次）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>its storage holds %1 (what the totals count, once)</source>
+        <translation>其存储占 %1（总计按此计一次）</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -4322,7 +4347,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RecentModels</name>
     <message>
-        <location filename="../../inspector/gui/window_settings.py" line="+56"/>
+        <location filename="../../inspector/gui/window_settings.py" line="+54"/>
         <source>Clear the list</source>
         <extracomment>Input texts remembered per model spec, newest kept.</extracomment>
         <translation>清空列表</translation>

@@ -66,6 +66,7 @@ def test_inspect_json_contract(capsys):
         "name": "fc1.weight", "kind": "parameter", "module": "fc1", "shape": [2, 3],
         "dtype": "float32", "device": "cpu", "bytes": 24, "elements": 6,
         "requires_grad": True, "shares_with": None, "storage": "dense", "dense_bytes": 24,
+        "storage_id": 0, "counted_bytes": 24, "is_view": False,
     }
     assert data["warnings"] == [] and "move" not in data
 

@@ -134,7 +134,8 @@ def held_bytes(placement: Placement) -> dict[tuple[str, str], int]:
     """Bytes of the tensors a move converts, per (device id, dtype name)."""
     held: dict[tuple[str, str], int] = {}
     for row in placement.tensors:
-        if row.kind in _MOVED_KINDS and row.shares_with is None:
+        # A tied weight converts once; a view is converted into a copy of its own (Module._apply).
+        if row.kind in _MOVED_KINDS and (row.shares_with is None or row.is_view):
             key = (row.device, row.dtype)
             held[key] = held.get(key, 0) + row.bytes
     return held

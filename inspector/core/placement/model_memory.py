@@ -26,7 +26,8 @@ _NO_MEMORY = "meta"
 class ModelBytes:
     """Bytes per device and kind (``KINDS``: parameter, buffer, grad, optimizer_state).
 
-    Tied tensors count once (on their first name's kind), as in the placement's totals.
+    Memory shared by several tensors (tied weights, views) counts once, on the kind of the
+    first tensor lying in it, as in the placement's totals.
     """
 
     by_device: Mapping[str, Mapping[str, int]]
@@ -43,7 +44,7 @@ def model_bytes(placement: Placement) -> ModelBytes:
     sums: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(KINDS, 0))
     for row in placement.tensors:
         if row.shares_with is None and row.device != _NO_MEMORY:
-            sums[row.device][row.kind] += row.bytes
+            sums[row.device][row.kind] += row.counted_bytes
     return ModelBytes({device: dict(kinds) for device, kinds in sums.items()})
 
 

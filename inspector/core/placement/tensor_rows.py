@@ -11,7 +11,8 @@ from torch import nn
 
 from inspector.core.devices.discovery import device_id
 from inspector.core.files.models import LoadedModel
-from inspector.core.messages import Text, joined
+from inspector.core.messages import Text, capped, joined
+from inspector.core.placement.shared_memory import memory_blocks, view_key
 from inspector.core.placement.tensor_bytes import measure
 from inspector.core.placement.texts import META
 from inspector.core.units import dtype_name
@@ -30,13 +31,26 @@ class TensorRow:
     bytes: int  # really allocated: 0 on meta, indices + values when sparse (tensor_bytes)
     elements: int
     requires_grad: bool
-    #: Name of the first row with the same storage (tied weights); such rows count once.
+    #: Name of the first row lying in the same memory (a tied weight, a view of its storage,
+    #: an overlapping storage); such rows count once, on that first row.
     shares_with: str | None = None
     #: "dense", "meta", "quantized", "sparse_coo", "sparse_csr", ... (tensor_bytes.storage_kind)
     storage: str = "dense"
     #: numel × element size: what a dense tensor of this shape and dtype takes (a meta
     #: tensor's would-be size; a sparse one's dense equivalent).
     dense_bytes: int = 0
+    #: Rows with the same number lie in the same memory (shared_memory.memory_blocks); -1: not known.
+    storage_id: int = -1
+    #: What this row adds to the totals: its memory's bytes on the first row that lies in it
+    #: (the whole storage, however many tensors view it), 0 on the rows sharing it.
+    counted_bytes: int = -1
+    #: True when the row shares ``shares_with``'s memory as another view of it (other offset,
+    #: shape, stride or dtype); False for a tied weight (the same tensor under two names).
+    is_view: bool = False
+
+    def __post_init__(self) -> None:
+        if self.counted_bytes < 0:  # built without it (an older agent, a test): as before views counted
+            object.__setattr__(self, "counted_bytes", self.bytes if self.shares_with is None else 0)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -90,17 +104,6 @@ class Placement:
             "totals": self.totals.to_dict(),
             "warnings": [w.to_dict() for w in self.warnings],
         }
-
-
-def _storage_key(t: torch.Tensor) -> tuple[Any, ...]:
-    """Identity of the memory a tensor views: tied weights and aliases give the same key."""
-    if t.numel() == 0 or t.device.type == "meta":
-        return ("id", id(t))
-    try:
-        ptr = t.untyped_storage().data_ptr()
-    except (RuntimeError, NotImplementedError):  # tensor subclasses without storage
-        return ("id", id(t))
-    return (str(t.device), ptr, t.storage_offset(), tuple(t.shape), tuple(t.stride()), t.dtype)
 
 
 def _module_of(name: str) -> str:
@@ -204,24 +207,27 @@ def snapshot(loaded: LoadedModel | nn.Module, optimizer: torch.optim.Optimizer |
         module, optimizer = loaded.module, loaded.optimizer
     else:
         module = loaded
+    listed = list(_iter_tensors(module, optimizer))
+    blocks = memory_blocks([t for _, _, t, _ in listed])
+    block_ids: dict[int, int] = {}  # id(Block) -> its number, in first-seen order
     rows: list[TensorRow] = []
-    first_name_by_storage: dict[tuple[Any, ...], str] = {}
     count = elements = total_bytes = meta_bytes = 0
     by_device: Counter[str] = Counter()
     by_dtype: Counter[str] = Counter()
-    for name, kind, t, requires_grad in _iter_tensors(module, optimizer):
-        key = _storage_key(t)
-        shares_with = first_name_by_storage.get(key)
+    for i, ((name, kind, t, requires_grad), block) in enumerate(zip(listed, blocks)):
+        first = block.first
+        shares_with = None if first == i else listed[first][0]
         device = t.device
         kind_of_storage, nbytes, dense = measure(t, device.type)
         dev, dt = device_id(device) if device.type != "meta" else "meta", dtype_name(t.dtype)
+        counted = 0
         if shares_with is None:
-            first_name_by_storage[key] = name
+            counted = nbytes if block.bytes is None else block.bytes
             count += 1
             elements += t.numel()
-            total_bytes += nbytes
-            by_device[dev] += nbytes
-            by_dtype[dt] += nbytes
+            total_bytes += counted
+            by_device[dev] += counted
+            by_dtype[dt] += counted
             if kind_of_storage == META:
                 meta_bytes += dense
         rows.append(
@@ -239,6 +245,9 @@ def snapshot(loaded: LoadedModel | nn.Module, optimizer: torch.optim.Optimizer |
                 shares_with=shares_with,
                 storage=kind_of_storage,
                 dense_bytes=dense,
+                storage_id=block_ids.setdefault(id(block), len(block_ids)),
+                counted_bytes=counted,
+                is_view=shares_with is not None and view_key(t) != view_key(listed[first][2]),
             )
         )
     totals = Totals(count, elements, total_bytes, dict(by_device), dict(by_dtype), meta_bytes)
@@ -247,7 +256,7 @@ def snapshot(loaded: LoadedModel | nn.Module, optimizer: torch.optim.Optimizer |
 
 def _name_list(names: list[str], limit: int = 3) -> str:
     """The first ``limit`` names (the model's own, never translated), and how many more."""
-    shown = ", ".join(names[:limit])
+    shown = ", ".join(capped(name) for name in names[:limit])  # a 100,000-character name: its start
     return Text("list.and_more", names=shown, more=len(names) - limit) if len(names) > limit else shown
 
 

@@ -95,7 +95,8 @@ HEADER_TIPS = {
         "Gradients appear after a training step (Tools › Run one training step).",
     ),
     5: QT_TRANSLATE_NOOP(
-        "ParameterCells", "Memory really allocated; tied tensors (shared storage) are counted once in the totals."
+        "ParameterCells",
+        "Memory really allocated; tensors sharing a storage (tied weights, views) are counted once in the totals.",
     ),
 }
 
@@ -123,7 +124,9 @@ def cell_text(tree: PlacementTree, node: Node, column: int, tr: Tr = english) ->
     if column == C.DEVICE:
         return row.device
     if column == C.SIZE:
-        return tied_text(tr(size_text(row)), tr) if row.shares_with else tr(size_text(row))
+        if row.shares_with:
+            return (view_text if getattr(row, "is_view", False) else tied_text)(tr(size_text(row)), tr)
+        return tr(size_text(row))
     if column == C.GRAD:
         if row.kind != "parameter":
             return ""
@@ -134,6 +137,11 @@ def cell_text(tree: PlacementTree, node: Node, column: int, tr: Tr = english) ->
 def tied_text(size: str, tr: Tr = english) -> str:
     """The Size cell of a tensor sharing another's storage."""
     return _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "(tied) %1")), size)
+
+
+def view_text(size: str, tr: Tr = english) -> str:
+    """The Size cell of a tensor viewing another's storage (``.view``, ``.t()``, a slice)."""
+    return _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "(view) %1")), size)
 
 
 def grad_text(trains: bool, has_grad: bool, tr: Tr = english) -> str:
@@ -197,9 +205,16 @@ def tooltip_text(node: Node, column: int, tr: Tr = english) -> str | None:
         row.name, kind_text(row.kind, tr), f"{row.elements:,}", row.device,
     )  # fmt: skip
     tip += storage_tip(row, tr)
-    if row.shares_with:
+    if row.shares_with and getattr(row, "is_view", False):
+        shares = tr(QT_TRANSLATE_NOOP("ParameterCells", "a view of %1's storage (counted once in the totals, there)"))
+        tip += "\n" + _fill(shares, row.shares_with)
+    elif row.shares_with:
         shares = tr(QT_TRANSLATE_NOOP("ParameterCells", "shares its storage with %1 (counted once in the totals)"))
         tip += "\n" + _fill(shares, row.shares_with)
+    elif getattr(row, "counted_bytes", row.bytes) != row.bytes and row.storage == "dense":
+        # Views of it, or a slice of a bigger storage: the totals count the whole allocation.
+        whole = tr(QT_TRANSLATE_NOOP("ParameterCells", "its storage holds %1 (what the totals count, once)"))
+        tip += "\n" + _fill(whole, format_bytes(row.counted_bytes))
     return tip
 
 
@@ -296,7 +311,9 @@ def widest_texts(placement: Any, largest_module: int, has_grads: bool, tr: Tr = 
     kinds = {kind_text(kind, tr) for kind in {r.kind for r in rows}}
     grads = [grad_text(True, True, tr), grad_text(False, True, tr)] if has_grads else []
     return {
-        C.SIZE: ["888.8 MiB"] + ([tied_text("888.8 MiB", tr)] if any(r.shares_with for r in rows) else []),
+        C.SIZE: ["888.8 MiB"]
+        + ([tied_text("888.8 MiB", tr)] if any(r.shares_with and not r.is_view for r in rows) else [])
+        + ([view_text("888.8 MiB", tr)] if any(r.is_view for r in rows) else []),
         C.DEVICE: [", ".join(placement.devices) or "cpu"],
         C.DTYPE: [", ".join(placement.totals.by_dtype) or "float32"],
         C.SHAPE: shapes,

@@ -179,9 +179,9 @@ class PlacementTree:
             row, parent = leaf.row, leaf.parent
             parent.devices[row.device] = None
             parent.dtypes[row.dtype] = None
-            if row.shares_with is None:
+            if row.shares_with is None:  # shared memory counts once, on its first tensor
                 parent.count += 1
-                parent.bytes += row.bytes
+                parent.bytes += row.counted_bytes
         for node in reversed(self.modules):  # children before parents
             parent = node.parent
             parent.count += node.count

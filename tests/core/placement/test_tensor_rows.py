@@ -111,3 +111,78 @@ def test_snapshot_accepts_a_bare_module():
     p = placement.snapshot(nn.Linear(3, 2))
     assert p.totals.count == 2
     assert isinstance(LoadedModel("x", nn.Identity()).module, nn.Identity)
+
+
+# ----------------------------------------------------------------- issue 32, item 4: views
+
+
+def test_views_of_one_storage_are_counted_once_and_say_whose_storage_they_view():
+    from tests.view_models import MIB, build
+
+    module, _ = build()
+    p = placement.snapshot(module)
+    rows = rows_by_name(p)
+    # What is allocated: one 4 MiB storage, not 4 + 4 + 4 + 2 = 14 MiB.
+    assert (p.totals.count, p.totals.bytes) == (1, 4 * MIB)
+    assert p.totals.by_device == {"cpu": 4 * MIB} and p.totals.by_dtype == {"float32": 4 * MIB}
+    weight = rows[("weight", "parameter")]
+    assert (weight.shares_with, weight.counted_bytes, weight.is_view) == (None, 4 * MIB, False)
+    for name, own in (("flat", 4 * MIB), ("transposed", 4 * MIB), ("head", 2 * MIB)):
+        row = rows[(name, "buffer")]
+        # Each tensor keeps its own size; the totals count its memory on the weight.
+        assert (row.bytes, row.shares_with, row.is_view, row.counted_bytes) == (own, "weight", True, 0)
+        assert row.storage_id == weight.storage_id
+    as_json = json.loads(json.dumps(p.to_dict()))
+    assert sum(t["counted_bytes"] for t in as_json["tensors"]) == as_json["totals"]["bytes"] == 4 * MIB
+
+
+def test_a_slice_of_a_bigger_storage_counts_the_whole_storage_it_keeps_alive():
+    big = torch.zeros(1000)
+    holder = nn.Module()
+    holder.register_buffer("first", big[:10])
+    holder.register_buffer("second", big[500:510])
+    p = placement.snapshot(holder)
+    first, second = rows_by_name(p)[("first", "buffer")], rows_by_name(p)[("second", "buffer")]
+    assert (first.bytes, second.bytes) == (40, 40)
+    assert p.totals.bytes == 4000 and first.counted_bytes == 4000  # the 4 KB stay allocated
+    assert second.shares_with == "first" and second.is_view
+
+
+def test_overlapping_storages_count_their_union_and_separate_ones_their_sum():
+    import numpy as np
+
+    array = np.zeros(1000, dtype=np.float32)
+    holder = nn.Module()
+    # Two storage objects over one array's memory: bytes 0-2400 and 1600-4000 of it.
+    holder.register_buffer("a", torch.from_numpy(array[:600]))
+    holder.register_buffer("b", torch.from_numpy(array[400:]))
+    holder.register_buffer("apart", torch.zeros(10))
+    p = placement.snapshot(holder)
+    rows = rows_by_name(p)
+    assert rows[("a", "buffer")].shares_with is None
+    assert rows[("b", "buffer")].shares_with == "a"
+    assert p.totals.bytes == 4000 + 40 and p.totals.count == 2
+
+
+def test_a_tied_weight_is_not_called_a_view():
+    class Tied(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(10, 4)
+            self.head = nn.Linear(4, 10, bias=False)
+            self.head.weight = self.embed.weight
+
+    head = rows_by_name(placement.snapshot(Tied()))[("head.weight", "parameter")]
+    assert (head.shares_with, head.is_view, head.counted_bytes) == ("embed.weight", False, 0)
+
+
+def test_meta_and_empty_tensors_are_never_taken_for_one_storage():
+    holder = nn.Module()
+    with torch.device("meta"):
+        holder.a = nn.Linear(4, 4, bias=False)
+        holder.b = nn.Linear(4, 4, bias=False)
+    holder.register_buffer("e1", torch.empty(0))
+    holder.register_buffer("e2", torch.empty(0))
+    p = placement.snapshot(holder)
+    assert all(r.shares_with is None for r in p.tensors)
+    assert p.totals.count == 4 and p.totals.meta_bytes == 2 * 64
