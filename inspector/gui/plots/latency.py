@@ -13,6 +13,7 @@ a report file stay English (``words.ENGLISH``).
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -22,7 +23,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.report.run_verdicts import Run, run_verdicts
-from inspector.core.vocabulary import BenchMode
+from inspector.core.vocabulary import MAX_SAMPLES, BenchMode
 from inspector.gui.i18n import Retranslates, fill, translate
 from inspector.gui.plots.latency_canvas import LatencyCanvas, run_label
 from inspector.gui.plots.latency_readout import bar_readout, sample_readout
@@ -33,6 +34,8 @@ from inspector.gui.plots.series import Series, SeriesKey, field_of
 from inspector.gui.plots.summary_notes import SummaryNotes, note_label
 from inspector.gui.plots.theme import pick_series_color
 from inspector.gui.plots.words import ENGLISH, LIVE, Words
+
+log = logging.getLogger(__name__)
 
 #: The Summary tab's line of top modules: a text, or a function that says it again in the
 #: language now installed (``set_top_modules``).
@@ -200,6 +203,9 @@ class LatencyPlot(Retranslates, QWidget):
         if warmup:
             series.warmup_ms.append(float(ms))
         else:
+            if not 0 <= index < MAX_SAMPLES:  # no run takes more: padding up to it would never end
+                log.warning("ignored a latency sample at index %d (a run takes at most %d)", index, MAX_SAMPLES)
+                return
             # A gap (a dropped signal) is padded with NaN so later samples keep their index.
             series.pad_to(index)
             series.add(float(ms))
