@@ -1,5 +1,10 @@
 import os
 
+from tests import odd_host
+
+if odd_host.wanted():  # INSPECTOR_TEST_HOST=odd: a host unlike the developer's (tests/odd_host.py)
+    odd_host.set_environment()
+
 # Qt must never try to reach a display in the test suite. Its screen is a 1920x1080 one, as a
 # desk has (the offscreen platform's own is 800x800); tests of small screens make their own.
 _SCREEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "offscreen_screen.json")
@@ -13,6 +18,9 @@ import pytest  # noqa: E402
 
 pytest_plugins = ["tests.fake_cuda"]
 import torch  # noqa: E402
+
+if odd_host.wanted():
+    odd_host.patch_host()
 
 
 def pytest_collection_modifyitems(config, items):
