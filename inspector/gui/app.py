@@ -168,6 +168,9 @@ def ensure_application():
 
         app = _application = QApplication(sys.argv[:1])
         apply_branding(app)  # names (QSettings' file), desktop file name, icon, style sheet
+        from inspector.gui.settings_file import guard_settings_files
+
+        guard_settings_files(app)  # before the first QSettings reads them: a FIFO there blocks
         from inspector.gui import i18n
 
         language = i18n.chosen_language()  # the settings' choice, else the system locale's

@@ -24,20 +24,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.gui import settings_values
 from inspector.gui.i18n import Retranslates, translate
 
 DEFAULT_COMMAND = "ssh {host} torch-device-inspector agent"
 RECENT_HOSTS_KEY = "remote/recentHosts"
 COMMANDS_KEY = "remote/commands"  # JSON: {host: the command last used for it}
 MAX_RECENT_HOSTS = 10
+#: The remembered commands' JSON (one per recent host, each a line of shell).
+MAX_COMMANDS_CHARS = MAX_RECENT_HOSTS * 2 * settings_values.MAX_TEXT_CHARS
 
 
 # ---------------------------------------------------------------------- settings
 
 
 def recent_hosts(settings: QSettings) -> list[str]:
-    value = settings.value(RECENT_HOSTS_KEY, [], type=list)
-    return [str(v) for v in value if str(v).strip()]
+    return settings_values.texts(settings, RECENT_HOSTS_KEY, max_items=MAX_RECENT_HOSTS)
 
 
 def command_for(settings: QSettings, host: str) -> str:
@@ -55,11 +57,15 @@ def remember(settings: QSettings, host: str, command: str) -> None:
 
 
 def _commands(settings: QSettings) -> dict[str, Any]:
+    saved = settings_values.text(settings, COMMANDS_KEY, "{}", max_chars=MAX_COMMANDS_CHARS)
     try:
-        value = json.loads(str(settings.value(COMMANDS_KEY, "{}")))
-    except ValueError:
+        value = json.loads(saved)
+    except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested past Python's limit
+        value = None
+    if not isinstance(value, dict):
+        settings_values.drop(settings, COMMANDS_KEY, f"expected a JSON object, found {settings_values.shown(saved)}")
         return {}
-    return value if isinstance(value, dict) else {}
+    return value
 
 
 # ---------------------------------------------------------------------- the dialog

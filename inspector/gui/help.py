@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.gui import i18n
+from inspector.gui import i18n, settings_values
 from inspector.gui.i18n import Retranslates, translate
 from inspector.gui.screen_fit import fit_dialog
 
@@ -261,7 +261,7 @@ def note_missing_cjk_font_once(parent: QWidget, settings: QSettings) -> QMessage
     box when shown now."""
     if i18n.current_language() != i18n.CHINESE or i18n.has_cjk_font():
         return None
-    if settings.value(CJK_FONT_NOTE_KEY, False, type=bool):
+    if settings_values.flag(settings, CJK_FONT_NOTE_KEY):
         return None
     settings.setValue(CJK_FONT_NOTE_KEY, True)
     settings.sync()
@@ -280,7 +280,7 @@ def note_missing_cjk_font_once(parent: QWidget, settings: QSettings) -> QMessage
 def note_cpu_only_once(status_bar: QStatusBar, settings: QSettings, accelerators: list[str]) -> bool:
     """On the first launch on a machine without an accelerator, say in one line what it can
     show (``status_bar``, for a while); remembered in ``settings``. True when shown now."""
-    if accelerators or settings.value(CPU_ONLY_NOTE_KEY, False, type=bool):
+    if accelerators or settings_values.flag(settings, CPU_ONLY_NOTE_KEY):
         return False
     settings.setValue(CPU_ONLY_NOTE_KEY, True)
     settings.sync()

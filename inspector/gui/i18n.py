@@ -62,10 +62,17 @@ def language_for_locale(locale: QLocale) -> str:
 def chosen_language(settings: QSettings | None = None, system: QLocale | None = None) -> str:
     """The language to show: the one View › Language picked, else the system locale's."""
     settings = settings if settings is not None else QSettings()
-    picked = str(settings.value(SETTINGS_KEY, "") or "")
+    picked = picked_language(settings)
     if picked in LANGUAGES:
         return picked
     return language_for_locale(system if system is not None else QLocale.system())
+
+
+def picked_language(settings: QSettings) -> str:
+    """View › Language's choice in ``settings``: a language, or "" for the system's."""
+    from inspector.gui.settings_values import text
+
+    return text(settings, SETTINGS_KEY, choices=("", *LANGUAGES))
 
 
 def remember_language(language: str, settings: QSettings | None = None) -> None:

@@ -41,7 +41,7 @@ class LanguageMenu(QObject):
             self.group.addAction(action)
             self.menu.addAction(action)
             self.actions[value] = action
-        picked = str(settings.value(i18n.SETTINGS_KEY, "") or "")
+        picked = i18n.picked_language(settings)
         self.actions[picked if picked in i18n.LANGUAGES else SYSTEM].setChecked(True)
         self.retranslate()
 

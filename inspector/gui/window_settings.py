@@ -10,9 +10,9 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, QSettings, QSize, Signal
 from PySide6.QtWidgets import QMenu, QSplitter, QWidget
 
-from inspector.gui import screen_fit
+from inspector.gui import screen_fit, settings_values
 from inspector.gui.i18n import translate
-from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
+from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, MAX_SAMPLE_HZ, MIN_SAMPLE_HZ, clamp_sample_hz
 
 MAX_RECENT = 10
 KEYS = {
@@ -29,9 +29,7 @@ MAX_REMEMBERED_INPUTS = 50
 
 
 def recent_models(settings: QSettings) -> list[str]:
-    # type=list: without it QSettings gives a bare string for a one-item list.
-    value = settings.value(KEYS["recent"], [], type=list)
-    return [str(v) for v in value if str(v).strip()]
+    return settings_values.texts(settings, KEYS["recent"], max_items=MAX_RECENT)
 
 
 def add_recent_model(settings: QSettings, spec: str) -> None:
@@ -61,13 +59,12 @@ def fill_recent_menu(menu: QMenu, settings: QSettings, open_model: Callable[[str
 
 def remembered_inputs(settings: QSettings, spec: str) -> str:
     """The input text the last benchmark of ``spec`` used ("" when none)."""
-    value = settings.value(KEYS["inputs"], {})
-    return str(value.get(spec, "")) if isinstance(value, dict) else ""
+    return settings_values.text_map(settings, KEYS["inputs"], max_items=MAX_REMEMBERED_INPUTS).get(spec, "")
 
 
 def remember_inputs(settings: QSettings, spec: str, text: str) -> None:
-    value = settings.value(KEYS["inputs"], {})
-    remembered = {k: v for k, v in (value.items() if isinstance(value, dict) else ()) if k != spec}
+    value = settings_values.text_map(settings, KEYS["inputs"], max_items=MAX_REMEMBERED_INPUTS)
+    remembered = {k: v for k, v in value.items() if k != spec}
     if text:
         remembered[spec] = text
     settings.setValue(KEYS["inputs"], dict(list(remembered.items())[-MAX_REMEMBERED_INPUTS:]))
@@ -77,7 +74,7 @@ def last_folder(settings: QSettings, kind: str) -> str:
     """The folder the last ``kind`` dialog ("reports", "models") used; the home folder at first."""
     from pathlib import Path
 
-    folder = str(settings.value(f"{KEYS['folders']}/{kind}", "") or "")
+    folder = settings_values.text(settings, f"{KEYS['folders']}/{kind}")
     return folder if folder and Path(folder).is_dir() else str(Path.home())
 
 
@@ -89,7 +86,7 @@ def set_last_folder(settings: QSettings, kind: str, path: str) -> None:
 
 
 def sample_hz(settings: QSettings) -> float:
-    return clamp_sample_hz(settings.value(KEYS["sample_hz"], DEFAULT_SAMPLE_HZ, type=float))
+    return settings_values.number(settings, KEYS["sample_hz"], float(DEFAULT_SAMPLE_HZ), MIN_SAMPLE_HZ, MAX_SAMPLE_HZ)
 
 
 def set_sample_hz(settings: QSettings, hz: float) -> float:
@@ -106,14 +103,17 @@ def restore_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSp
     """``window``'s geometry and its three ``splitters``' positions, as last saved; a first
     launch fits the screen it opens on, and a saved geometry that no longer fits (a smaller
     screen, one unplugged since) is brought onto a screen that exists (``screen_fit``)."""
-    geometry = settings.value(KEYS["geometry"])
-    if not geometry or not window.restoreGeometry(geometry):
+    geometry = settings_values.blob(settings, KEYS["geometry"])
+    restored = geometry is not None and window.restoreGeometry(geometry)
+    if geometry is not None and not restored:
+        settings_values.drop(settings, KEYS["geometry"], "not a window geometry Qt saved")
+    if not restored:
         screen_fit.place_first(window, PREFERRED_SIZE)
     screen_fit.keep_on_screen(window)
-    states = settings.value(KEYS["splitters"])
-    if isinstance(states, (list, tuple)) and len(states) == 3:
-        for splitter, state in zip(splitters, states):
-            splitter.restoreState(state)
+    states = settings_values.blobs(settings, KEYS["splitters"], len(splitters))
+    # restoreState checks each state before applying it: a bad one leaves its splitter as it is.
+    if states is not None and not all([s.restoreState(state) for s, state in zip(splitters, states)]):
+        settings_values.drop(settings, KEYS["splitters"], "not splitter positions Qt saved")
 
 
 def save_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSplitter]) -> None:
