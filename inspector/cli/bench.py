@@ -56,7 +56,8 @@ def cmd_bench(args) -> int:
 
         _check_file("--memory-snapshot", args.memory_snapshot, (".pickle", ".pkl"))
         memory_snapshot.check_available()
-    check_distinct_outputs({"--output": args.output, "--trace": args.trace, "--memory-snapshot": args.memory_snapshot})
+    check_distinct_outputs({"--output": args.output, "--trace": args.trace, "--memory-snapshot": args.memory_snapshot},
+                           stdout_fd=1)  # fmt: skip
     shape = parse_inputs(args.input_shape) if args.input_shape else None
     announced = request_caps(args.runs, args.min_time)
     for note in announced:  # now, not after an hour: the user may rather stop and ask again

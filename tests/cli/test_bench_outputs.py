@@ -71,3 +71,19 @@ def test_distinct_outputs_are_written(capsys, tmp_path):
     assert code == 0, err
     assert "report written" in err and "trace written" in err
     assert (tmp_path / "r.json").read_text() != (tmp_path / "t.json").read_text()
+
+
+def test_standard_output_redirected_to_the_report_is_one_file(tmp_path):
+    """``bench --json --output r.json > r.json``: the report renamed over r.json would leave
+    what is printed in a file no name reaches."""
+    report = tmp_path / "r.json"
+    with open(report, "w") as stdout:  # what the shell's `> r.json` opens
+        with pytest.raises(InputError, match=r"^standard output and --output name the same file"):
+            check_distinct_outputs({"--output": str(report)}, stdout_fd=stdout.fileno())
+        check_distinct_outputs({"--output": str(tmp_path / "other.json")}, stdout_fd=stdout.fileno())
+    r, w = os.pipe()  # a pipe or a terminal is no file a path names
+    try:
+        check_distinct_outputs({"--output": str(report)}, stdout_fd=w)
+    finally:
+        os.close(r)
+        os.close(w)

@@ -46,12 +46,22 @@ def check_output_path(
     return path
 
 
-def check_distinct_outputs(outputs: Mapping[str, str | os.PathLike[str] | None]) -> None:
+def check_distinct_outputs(outputs: Mapping[str, str | os.PathLike[str] | None], stdout_fd: int | None = None) -> None:
     """Refuse two outputs (flag -> path; None or empty: not asked for) that are one file, before any
     work: the second write would silently replace the first (``--output r.json --trace
     r.json`` kept only the trace). The same file also through ``~``, ``..``, a symlink or a
-    hard link: an existing file by its device and inode, a new one by its resolved path."""
+    hard link: an existing file by its device and inode, a new one by its resolved path.
+
+    ``stdout_fd``: standard output, an output too when it is a file (``> r.json``: the report
+    renamed over it would leave what is printed in a file no name reaches)."""
     seen: dict[tuple[object, ...], str] = {}
+    if stdout_fd is not None:
+        try:
+            info = os.fstat(stdout_fd)
+        except OSError:
+            info = None
+        if info is not None and stat.S_ISREG(info.st_mode) and (info.st_dev or info.st_ino):
+            seen[("inode", info.st_dev, info.st_ino)] = "standard output"
     for flag, text in outputs.items():
         if not text:  # not asked for (an empty path is refused by its own check)
             continue
