@@ -81,8 +81,8 @@ def replaces_unasked(typed: str | Path, target: str | Path) -> bool:
     return Path(typed) != Path(target) and os.path.lexists(target)
 
 
-def ask_replace(parent: QWidget, target: str | Path, on_yes: Callable[[], None],
-                on_no: Callable[[], None]) -> QMessageBox:  # fmt: skip
+def ask_replace(parent: QWidget, target: str | Path, on_yes: Callable[[], object],
+                on_no: Callable[[], object]) -> QMessageBox:  # fmt: skip
     """Ask, window-modal and without blocking, whether to replace ``target``; "No" is the
     default (Enter keeps the file). Exactly one of ``on_yes()``, ``on_no()`` runs."""
     target = Path(target)
