@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from inspector.cli.common import _session
 from inspector.cli.printing import _move_text, _plain, _ProgressBar, _say
+from inspector.cli.watchdog import measurement_watchdog
 from inspector.core.errors import InspectorError
 from inspector.core.files.user_output import user_output_to_stderr
 from inspector.core.units import format_ms
@@ -74,7 +75,8 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 continue
             try:
                 span = recorder.span("samples", f"latency on {target}", device=target, mode=args.mode)
-                with span as extra, user_output_to_stderr():  # the model's forward may print
+                # (the model's forward may print: to stderr; and it may never return: the watchdog)
+                with span as extra, user_output_to_stderr(), measurement_watchdog(f"the benchmark on {target}"):
                     result = run.session.measure(benchmark, progress=_ProgressBar(f"time on {target}"))
                     extra.update(median_ms=result.median_ms, warmup_ms=result.warmup_samples_ms, samples_ms=result.samples_ms)
             except InputError:
@@ -86,7 +88,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 continue
             if getattr(args, "per_module", False):
                 try:
-                    with user_output_to_stderr():
+                    with user_output_to_stderr(), measurement_watchdog(f"the per-module run on {target}"):
                         run.attributions.append(_per_module(loaded, args, shape, run.latencies[-1], target, prefix))
                 except InputError:
                     raise
