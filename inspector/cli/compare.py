@@ -4,9 +4,17 @@ speeds, where the two were made)."""
 from __future__ import annotations
 
 import json
+import os
 
 from inspector.cli.printing import _plain, _print, _table
 from inspector.core.units import format_ms
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # (load_report has already said what is wrong with the first)
+        return False
 
 
 _COMPARE_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "A MEDIAN ms", "B MEDIAN ms", "B/A", "95% CI", "VERDICT"]
@@ -15,11 +23,14 @@ _COMPARE_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "A MEDIAN ms", "B MEDIAN
 def cmd_compare(args) -> int:
     """Two reports side by side. Ratios of latency medians get a 95 % bootstrap interval
     and "no clear difference" when it holds 1; entries that differ in dtype, mode or input
-    shape are named, never given a ratio. A file that is no report: exit 2."""
+    shape are named, never given a ratio; the same measurement on both sides (the same file,
+    or a copy) is said to be that. A file that is no report: exit 2."""
     from inspector.core.report.compare import compare_reports
     from inspector.core.report.timing_report import load_report
 
-    reports = [load_report(path) for path in (args.report_a, args.report_b)]
+    a = load_report(args.report_a)
+    b = a if _same_file(args.report_a, args.report_b) else load_report(args.report_b)
+    reports = [a, b]
     comparison = compare_reports(*reports, label_a="A", label_b="B")
     if args.json:
         out = comparison.to_dict()
@@ -27,6 +38,8 @@ def cmd_compare(args) -> int:
         _print(json.dumps(out, indent=2))
         return 0
     _print(f"A = {_plain(args.report_a)}\nB = {_plain(args.report_b)}")
+    if comparison.same_measurement:  # `compare r.json r.json`: said first, not found in the table
+        _print(comparison.same_measurement_text())
     rows = [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)) or "—",
          format_ms(r.median_a, unit=False), format_ms(r.median_b, unit=False),

@@ -518,9 +518,9 @@
         <translation>%1（%2 次失败）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare.py" line="+114"/>
+        <location filename="../../inspector/gui/compare.py" line="+162"/>
         <source>Open report…</source>
-        <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
+        <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. The tables show a comparison (or the empty view) just made: for tests and tools. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What is shown: the outcome of the comparison the tables hold (None: empty). Per side, the serial of the latest Open report… asked for (an older one&apos;s outcome is dropped). What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
         <translation>打开报告…</translation>
     </message>
     <message>
@@ -544,17 +544,22 @@
         <translation>环境</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
+        <source>compare the reports</source>
+        <translation>比较报告</translation>
+    </message>
+    <message>
+        <location line="-130"/>
         <source>could not show %1: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+191"/>
         <source>Open a timing report</source>
         <translation>打开计时报告</translation>
     </message>
@@ -564,17 +569,18 @@
         <translation>计时报告</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="-50"/>
+        <location line="+75"/>
         <source>The comparison could not be shown: %1</source>
         <translation>无法显示比较结果：%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>No report yet: run a benchmark, or open a saved report.</source>
         <translation>还没有报告：请运行一次基准测试，或打开已保存的报告。</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+47"/>
         <source>95 % bootstrap interval of B&apos;s median over A&apos;s</source>
         <translation>B 的中位数与 A 的中位数之比的 95% 自助法置信区间</translation>
     </message>
@@ -708,12 +714,12 @@
     <message>
         <location line="+1"/>
         <source>the same measurement (identical samples)</source>
-        <translation type="unfinished"></translation>
+        <translation>同一次测量（样本完全相同）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{label_a} and {label_b} hold the same measurements (identical samples): there is no difference to measure</source>
-        <translation type="unfinished"></translation>
+        <translation>{label_a} 与 {label_b} 是同一次测量（样本完全相同）：没有可比较的差异</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -969,6 +975,11 @@
         <location line="+1"/>
         <source>the model already lives on {device}: its own tensors are counted as used, so the free memory shown excludes them</source>
         <translation>模型已经在 {device} 上：它自己的张量计为已用，因此显示的可用内存不包括它们</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>free memory for this process is {free}, set by {limit}, not by the machine&apos;s available memory</source>
+        <translation>本进程可用内存为 {free}，由{limit}决定，而非本机的可用内存</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1367,6 +1378,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{path} is not a regular file with content but a special file the kernel makes up as it is read (/proc, /sys); give a model file</source>
+        <translation>{path} 不是有内容的普通文件，而是内核在读取时才生成内容的特殊文件（/proc、/sys）；请给出一个模型文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>cannot read {path}: {error}</source>
         <translation>无法读取 {path}：{error}</translation>
     </message>
@@ -1457,8 +1473,33 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{names} and {more} more, all listed by --debug in the CLI and Show Details in the window</source>
+        <translation>{names} 等另外 {more} 项，全部列表见命令行的 --debug 或窗口中的“显示详细信息”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>loading it would run code it names</source>
         <translation>加载它会运行其中指定的代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is too large to check without loading it</source>
+        <translation>它太大，不加载就无法检查</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it declares {declared} of tensor data, more than the {length} the file holds for it; nothing was allocated</source>
+        <translation>它声明了 {declared} 的张量数据，超过文件中可容纳的 {length}；没有分配任何内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the check of the file was cancelled</source>
+        <translation>文件检查已取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>it is a plain pickle, not a file torch.save wrote</source>
+        <translation>它是普通的 pickle，不是 torch.save 写出的文件</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1888,6 +1929,76 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{record} declares {size} uncompressed, over the {bound} checked for its number of tensors ({count}); nothing was inflated</source>
+        <translation>{record} 声明解压后为 {size}，超过按其张量数（{count}）检查的上限 {bound}；没有解压任何内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a pickle longer than the {opcodes} opcodes checked, {size} of it read</source>
+        <translation>pickle 长度超过检查上限 {opcodes} 个操作码，已读取 {size}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — runs a shell command</source>
+        <translation>{name} — 运行 shell 命令</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — starts a program</source>
+        <translation>{name} — 启动程序</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — runs Python code</source>
+        <translation>{name} — 运行 Python 代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — imports a module, running its code</source>
+        <translation>{name} — 导入模块并运行其代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — calls native code</source>
+        <translation>{name} — 调用本机代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — downloads code and runs it</source>
+        <translation>{name} — 下载代码并运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — opens network connections</source>
+        <translation>{name} — 打开网络连接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — reads, writes or deletes files</source>
+        <translation>{name} — 读取、写入或删除文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — reaches the operating system (files, processes)</source>
+        <translation>{name} — 访问操作系统（文件、进程）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — changes the running Python interpreter</source>
+        <translation>{name} — 修改正在运行的 Python 解释器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — a Python built-in that reaches any object</source>
+        <translation>{name} — 可访问任意对象的 Python 内置函数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} — a function: it runs when the file loads</source>
+        <translation>{name} — 函数：加载文件时会运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{call}: nothing to copy (the model is already there, in that dtype)</source>
         <translation>{call}：无需复制（模型已在那里，且数据类型相同）</translation>
     </message>
@@ -2173,6 +2284,26 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>the machine&apos;s available memory</source>
+        <translation>本机的可用内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the container&apos;s memory limit (cgroup v{version}: {limit}, {used} in use)</source>
+        <translation>容器的内存上限（cgroup v{version}：{limit}，已用 {used}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the address-space limit (RLIMIT_AS {limit}, {used} of address space in use)</source>
+        <translation>地址空间上限（RLIMIT_AS {limit}，已用地址空间 {used}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>free for this process on {device}: {free}, set by {bound}</source>
+        <translation>本进程在 {device} 上的可用内存：{free}，由{bound}决定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Created</source>
         <translation>创建时间</translation>
     </message>
@@ -2381,7 +2512,12 @@
         <translation>本进程已保留：%1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>free for this process: %1, set by %2</source>
+        <translation>本进程可用内存：%1，由%2决定</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -2395,7 +2531,12 @@
 <context>
     <name>Dialogs</name>
     <message>
-        <location filename="../../inspector/gui/dialogs.py" line="+262"/>
+        <location filename="../../inspector/gui/dialogs.py" line="+287"/>
+        <source>%1 and %2 more (Show Details lists them all)</source>
+        <translation>%1 等另外 %2 项（“显示详细信息”中列出全部）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Trust this file?</source>
         <translation>信任此文件？</translation>
     </message>
@@ -2420,7 +2561,12 @@
         <translation>仍然加载此文件？</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
+        <source>It asks for:</source>
+        <translation>它要求：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Trust and load</source>
         <translation>信任并加载</translation>
     </message>
@@ -2935,9 +3081,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/window.py" line="+197"/>
+        <location filename="../../inspector/gui/window.py" line="+207"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
-        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The parts and workers exist (``_start_session`` ran). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
+        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The parts and workers exist (``_start_session`` ran). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
     </message>
 </context>
@@ -3055,7 +3201,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyPlot</name>
     <message>
-        <location filename="../../inspector/gui/plots/latency.py" line="+111"/>
+        <location filename="../../inspector/gui/plots/latency.py" line="+114"/>
         <source>Samples</source>
         <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``).</extracomment>
         <translation>样本</translation>
@@ -3076,7 +3222,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+233"/>
+        <location line="+236"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
@@ -3732,7 +3878,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelOpener</name>
     <message>
-        <location filename="../../inspector/gui/opener.py" line="+63"/>
+        <location filename="../../inspector/gui/opener.py" line="+64"/>
         <source>load %1</source>
         <extracomment>The last load that failed (the Open model dialog reopens on it, to fix); None once one succeeds. (spec, input text) a preset or the Open model dialog gave for the load under way.</extracomment>
         <translation>加载 %1</translation>
@@ -3741,7 +3887,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/workers.py" line="+348"/>
+        <location filename="../../inspector/gui/workers.py" line="+350"/>
         <source>cancelled before the estimate for %1</source>
         <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
@@ -3798,7 +3944,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>OpenModelDialog</name>
     <message>
-        <location filename="../../inspector/gui/dialogs.py" line="-249"/>
+        <location filename="../../inspector/gui/dialogs.py" line="-275"/>
         <source>PyTorch models (%1)</source>
         <translation>PyTorch 模型 (%1)</translation>
     </message>
@@ -3813,7 +3959,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>所有文件 (%1)</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+96"/>
         <source>Open model</source>
         <translation>打开模型</translation>
     </message>
@@ -3906,7 +4052,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParameterCells</name>
     <message>
-        <location filename="../../inspector/gui/panels/parameter_cells.py" line="+47"/>
+        <location filename="../../inspector/gui/panels/parameter_cells.py" line="+49"/>
         <source>parameter</source>
         <extracomment>Turns a marked text of this module (or a text of core&apos;s) into the words shown.</extracomment>
         <translation>参数</translation>
@@ -4102,7 +4248,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParametersPanel</name>
     <message>
-        <location filename="../../inspector/gui/panels/parameters.py" line="+132"/>
+        <location filename="../../inspector/gui/panels/parameters.py" line="+133"/>
         <source>Filter: name, device, dtype or kind (e.g. cuda float16 weight)</source>
         <extracomment>Models up to this many tensors open fully expanded; bigger ones show their top level. The Name column never gets narrower than this (the others scroll sideways instead): &quot;in_p…weight&quot; four modules deep (names elide in the middle; the tooltip has them whole). The other columns are sized to what they show (``fit_columns``), each at most this wide: a longer cell (a mixed module&apos;s dtypes, a 6-d shape) elides, its tooltip has it whole. The columns&apos; order on screen (the model&apos;s own order stays, for code and tests). The move a &quot;Copy the .to() line&quot; writes: () -&gt; (device, dtype or None). The window points it at the action bar&apos;s target.</extracomment>
         <translation>筛选：名称、设备、数据类型或类别（例如 cuda float16 weight）</translation>
@@ -4189,7 +4335,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Presets</name>
     <message>
-        <location line="-207"/>
+        <location line="-212"/>
         <source>The tutorial&apos;s example (Linear 3→2→1)</source>
         <extracomment>The presets&apos; labels and descriptions (``core.files.presets.PRESETS``), marked for translation; shown through ``translate(&quot;Presets&quot;, text)``. A test keeps them in step.</extracomment>
         <translation>教程中的示例（Linear 3→2→1）</translation>
@@ -4347,7 +4493,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RecentModels</name>
     <message>
-        <location filename="../../inspector/gui/window_settings.py" line="+54"/>
+        <location filename="../../inspector/gui/window_settings.py" line="+59"/>
         <source>Clear the list</source>
         <extracomment>Input texts remembered per model spec, newest kept.</extracomment>
         <translation>清空列表</translation>
@@ -4400,8 +4546,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RemoteWindow</name>
     <message>
-        <location filename="../../inspector/gui/remote_window.py" line="+141"/>
+        <location filename="../../inspector/gui/remote_window.py" line="+145"/>
         <source>connecting…</source>
+        <extracomment>A forward that never returns hangs the agent, not this process: the connection gives up on a cancel the agent does not answer (``client.CANCEL_GRACE_S``), and Disconnect ends it.</extracomment>
         <translation>正在连接…</translation>
     </message>
     <message>
@@ -4652,9 +4799,10 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../inspector/gui/status_line.py" line="+39"/>
+        <location filename="../../inspector/gui/status_line.py" line="+43"/>
         <location line="+28"/>
         <source>Starting…</source>
+        <extracomment>The most characters a passing message shows.</extracomment>
         <translation>正在启动…</translation>
     </message>
     <message>
@@ -4681,7 +4829,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>模型：尚未加载</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Model: %1 (%2)</source>
         <translation>模型：%1（%2）</translation>
     </message>
@@ -4697,9 +4845,43 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
 </context>
 <context>
+    <name>StuckNotice</name>
+    <message>
+        <location filename="../../inspector/gui/stuck_notice.py" line="+115"/>
+        <source>The model&apos;s forward pass has not returned</source>
+        <extracomment>How long after Cancel a task that has not ended is said to be stuck (a chunk of samples takes ~50 ms, a slow model&apos;s one forward a few seconds). Ends the process without the interpreter&apos;s teardown (a test replaces it).</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel was pressed, but the model&apos;s forward pass is still running, and it cannot be interrupted: the benchmark stops as soon as it returns. You can keep waiting, or save the settings and quit the app (what was measured and not exported is lost).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The %1 has not stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel was pressed, but the %1 is still inside a call that cannot be interrupted (the model&apos;s code or the device&apos;s driver): it stops as soon as that call returns. You can keep waiting, or save the settings and quit the app (what was measured and not exported is lost).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Keep waiting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save settings and quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Task</name>
     <message>
-        <location filename="../../inspector/gui/tasks.py" line="+52"/>
+        <location filename="../../inspector/gui/tasks.py" line="+53"/>
         <source>load</source>
         <extracomment>Each task&apos;s name as the window shows it (&quot;Busy: benchmark&quot;), marked for translation.</extracomment>
         <translation>加载</translation>
@@ -4776,7 +4958,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>WorkerResults</name>
     <message>
-        <location filename="../../inspector/gui/results.py" line="+143"/>
+        <location filename="../../inspector/gui/results.py" line="+145"/>
         <source>Model — %1 (%2)</source>
         <extracomment>What a training step runs, as the user would write it. The code view&apos;s code and caption as this part showed them, with the function that says the caption (said again on a change of language while the view still shows them).</extracomment>
         <translation>模型 — %1 (%2)</translation>
@@ -4830,30 +5012,30 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="+1"/>
         <location line="+1"/>
         <location line="+84"/>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="-88"/>
-        <location line="+98"/>
+        <location line="-90"/>
+        <location line="+100"/>
         <location line="+11"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="-107"/>
+        <location line="-109"/>
         <source>move failed</source>
         <translation>移动失败</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+87"/>
+        <location line="+89"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="-74"/>
+        <location line="-76"/>
         <source>%1 ×%2 · %3 %4 · input %5</source>
         <translation>%1 ×%2 · %3 %4 · 输入 %5</translation>
     </message>
@@ -4879,12 +5061,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+20"/>
-        <location line="+107"/>
+        <location line="+109"/>
         <source>median %1</source>
         <translation>中位数 %1</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="-102"/>
         <source>no snippet for this measurement: %1</source>
         <translation>此次测量没有代码片段：%1</translation>
     </message>
@@ -4907,6 +5089,11 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="+20"/>
         <source>cancelled: nothing of the model was touched</source>
         <translation>已取消：模型未被改动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cancelled: the file was not loaded, the model shown is unchanged</source>
+        <translation>已取消：文件未加载，显示的模型保持不变</translation>
     </message>
     <message>
         <location line="+2"/>

@@ -12,6 +12,7 @@ from inspector.cli import main
 from inspector.core.files.models import example_model
 from inspector.core.report.timing_report import build_report, save_report
 from inspector.core.measure.spread import spread_of
+from tests.core.report.generated import with_samples
 
 
 def run(capsys, *argv):
@@ -121,3 +122,40 @@ def test_a_missing_file_and_a_missing_argument_are_bad_usage(capsys, tmp_path):
     with pytest.raises(SystemExit) as exited:
         main(["compare", str(tmp_path / "a.json")])
     assert exited.value.code == 2
+
+
+# ----- issue 32: the same file twice, a byte-order mark, a lying median (item 16)
+
+
+def test_the_same_file_twice_is_the_same_measurement_not_a_ratio_of_too_few_samples(capsys, base, tmp_path):
+    entry = with_samples({"device": "cpu", "dtype": "float32", "mode": "forward", "input_shape": [64, 3]},
+                         _samples(0.036, 1)[:5])  # the tester's: too few samples for an interval  # fmt: skip
+    few = _save(base, tmp_path, "r.json", entry)
+    copy = tmp_path / "copy.json"
+    copy.write_bytes((tmp_path / "r.json").read_bytes())
+    for other in (few, str(copy)):
+        code, out, err = run(capsys, "compare", few, other)
+        assert code == 0 and err == ""
+        assert "A and B hold the same measurements (identical samples): there is no difference to measure" in out
+        assert "slower" not in out and "too few samples" not in out
+        assert "the same measurement (identical samples)" in out
+    code, out, _ = run(capsys, "compare", few, few, "--json")
+    assert json.loads(out)["same_measurement"] is True
+
+
+def test_a_report_saved_with_a_byte_order_mark_is_compared(capsys, base, tmp_path):
+    a = _save(base, tmp_path, "a.json", _entry(_samples(0.036, 1)))
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + (tmp_path / "a.json").read_bytes())
+    code, out, err = run(capsys, "compare", str(bom), a)
+    assert code == 0 and err == "" and "not JSON" not in out
+
+
+def test_a_median_its_samples_contradict_is_refused_not_believed(capsys, base, tmp_path):
+    a = _save(base, tmp_path, "a.json", _entry(_samples(0.036, 1)))
+    lie = {**_entry(_samples(0.072, 2)), "median_ms": 0.036 / 17_302_500}
+    b = _save(base, tmp_path, "b.json", lie)
+    code, out, err = run(capsys, "compare", a, b)
+    assert code == 2 and out == ""
+    [line] = err.strip().splitlines()
+    assert line.startswith("error: ") and "latency[0].median_ms: says 2.08062e-09 ms, but its 300 samples give 0.07" in line

@@ -15,6 +15,10 @@ VERDICTS: dict[str, str] = {
     "verdict.noisy_one": "{verdict} ({label} noisy: may not repeat)",
     "verdict.noisy_both": "{verdict} ({label_a} and {label_b} noisy: may not repeat)",
     "verdict.only_in": "only in {label}",
+    "verdict.same_measurement": "the same measurement (identical samples)",
+    "verdict.same_report": (
+        "{label_a} and {label_b} hold the same measurements (identical samples): there is no difference to measure"
+    ),
     "verdict.not_compared_differs": "not compared: {label}'s {device} run differs in {differences}",
     "verdict.differs_dtype": "dtype ({mine} vs {theirs})",
     "verdict.differs_mode": "mode ({mine} vs {theirs})",

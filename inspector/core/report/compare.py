@@ -7,6 +7,11 @@ dict nobody checked is read safely too: every read goes through ``lenient_read``
 field of the wrong type counts as absent, so a comparison never raises
 (``tests/core/report/test_report_fuzz.py`` holds it to that). The environments side by side
 are ``compare_environment``'s; the runs of one session, like with like, ``run_verdicts``'.
+
+Latency figures are those of each entry's own samples (``sample_figures``), never the ones a
+file states: a report whose median says one thing and whose samples another cannot move a
+ratio. Work is linear in the entries: each entry is read once, and the nearest counterpart of
+an unmatched one is looked up in an index, not found by a scan of the other report.
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ import statistics
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping
 
-from inspector.core.measure.spread import RatioEstimate, ratio_of_medians, ratio_verdict, spread_of
+from inspector.core.measure.spread import RatioEstimate, ratio_of_medians, ratio_verdict
 from inspector.core.messages import Text, joined
 from inspector.core.report import lenient_read as read
 from inspector.core.report.compare_environment import EnvironmentRow, environment_rows
+from inspector.core.report.sample_figures import SampleFigures, figures_of
 
 #: Move ratios within this fraction of 1 read as "about the same": a move is one
 #: measurement, with no samples to judge its noise by. Latency ratios are judged by the
@@ -29,7 +35,8 @@ SAME_WITHIN = 0.03
 
 @dataclass(frozen=True)
 class LatencyRow:
-    """One (device, dtype, mode, input shape) measured in A and/or B. Times in ms.
+    """One (device, dtype, mode, input shape) measured in A and/or B. Times in ms, from the
+    entries' samples (a median or percentile the file states is not read).
 
     ``ratio`` is B's median divided by A's (above 1: B is slower), ``ratio_low``/``ratio_high``
     its 95 % bootstrap interval (None: too few samples); the verdict says "no clear
@@ -110,10 +117,25 @@ class Comparison:
     moves: tuple[MoveRow, ...]
     environment: tuple[EnvironmentRow, ...]
 
+    @property
+    def same_measurement(self) -> bool:
+        """A and B hold the same measurements: every latency entry on both sides, with
+        identical samples (``compare r.json r.json``, or a copy of a report)."""
+        return self.label_b is not None and bool(self.latency) and all(
+            getattr(row.verdict, "key", None) == "verdict.same_measurement" for row in self.latency
+        )
+
+    def same_measurement_text(self) -> str:
+        """The line saying so, or ""."""
+        if not self.same_measurement:
+            return ""
+        return Text("verdict.same_report", label_a=self.label_a, label_b=self.label_b)
+
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         for row, source in zip(out["moves"], self.moves):
             row["route"] = source.route
+        out["same_measurement"] = self.same_measurement
         return out
 
 
@@ -166,25 +188,6 @@ def _latency_by_key(report: Mapping[str, Any]) -> dict[tuple[Any, ...], Mapping[
     return {_latency_key(e): e for e in read.entries(report, "latency")}
 
 
-def _cpu_speedup(key: tuple[Any, ...], entries: Mapping[tuple[Any, ...], Mapping[str, Any]]) -> float | None:
-    device, dtype, mode, shape = key
-    if device == "cpu":
-        return None
-    cpu = entries.get(("cpu", dtype, mode, shape))
-    if cpu is None:
-        return None
-    return _ratio(read.number(cpu.get("median_ms")), read.number(entries[key].get("median_ms")))
-
-
-def _device_names(report: Mapping[str, Any]) -> dict[str, str]:
-    names = {}
-    for entry in read.device_entries(report):
-        ident, name = read.text(entry.get("id"), ""), read.text(entry.get("name"), "")
-        if ident and name:
-            names[ident] = name
-    return names
-
-
 _MAX_SAMPLES_READ = 1_000_000  # more than any report holds (100,000 per measurement)
 
 
@@ -195,32 +198,83 @@ def _samples(entry: Mapping[str, Any]) -> list[float]:
     return [n for v in values[:_MAX_SAMPLES_READ] if (n := read.number(v)) is not None]
 
 
-def _noise(entry: Mapping[str, Any]) -> str | None:
-    """The entry's noise flag: as written (schema 2 on), else judged from its samples."""
-    if not entry:
+#: Where to look for an entry's nearest counterpart on the same device, nearest first: each
+#: tier names the key parts a counterpart shares with it (besides the device). Fewest
+#: differences first, and at equal counts the same mode first (a train step differs more from a
+#: forward pass than from a train step on another input). Parts: 1 dtype, 2 mode, 3 input shape.
+_NEAREST_TIERS: tuple[tuple[tuple[int, ...], ...], ...] = (
+    ((1, 2), (2, 3)),  # differs in input shape, or in dtype
+    ((1, 3),),  # in mode
+    ((2,),),  # in dtype and input shape
+    ((1,), (3,)),  # in mode and input shape, or mode and dtype
+    ((),),  # in all three
+)
+
+
+class _Entries:
+    """One report's latency entries by key, each entry's samples and figures read once, and
+    an index that finds the nearest counterpart of an entry the report lacks without a scan."""
+
+    def __init__(self, report: Mapping[str, Any]) -> None:
+        self.by_key = _latency_by_key(report)
+        self._samples: dict[tuple[Any, ...], list[float]] = {}
+        self._figures: dict[tuple[Any, ...], SampleFigures | None] = {}
+        self._first: dict[tuple[Any, ...], tuple[int, tuple[Any, ...]]] | None = None
+
+    def samples(self, key: tuple[Any, ...]) -> list[float]:
+        if key not in self._samples:
+            entry = self.by_key.get(key)
+            self._samples[key] = _samples(entry) if entry else []
+        return self._samples[key]
+
+    def figures(self, key: tuple[Any, ...]) -> SampleFigures | None:
+        """The figures of the entry's own samples (never those the file states); None without one."""
+        if key not in self._figures:
+            samples = self.samples(key)
+            self._figures[key] = figures_of(samples) if samples else None
+        return self._figures[key]
+
+    def median(self, key: tuple[Any, ...]) -> float | None:
+        figures = self.figures(key)
+        return figures.median_ms if figures is not None else None
+
+    def nearest(self, key: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """The first entry on ``key``'s device that differs from it least (``_NEAREST_TIERS``)."""
+        if self._first is None:  # built on the first lookup: one pass, the first entry per shared part
+            self._first = {}
+            for position, mine in enumerate(self.by_key):
+                for tier in _NEAREST_TIERS:
+                    for parts in tier:
+                        self._first.setdefault(_shared(mine, parts), (position, mine))
+        for tier in _NEAREST_TIERS:
+            found = [self._first[shared] for parts in tier if (shared := _shared(key, parts)) in self._first]
+            if found:
+                return min(found)[1]
         return None
-    if "noise" in entry or "noisy" in entry:
-        noise = entry.get("noise")
-        if isinstance(noise, str) and noise:
-            # Written by this app from these samples: the same flag as a Text, which the window
-            # can say in its language (a file is plain text); any other wording as written.
-            samples = _samples(entry)
-            judged = spread_of(samples).noise if samples else None
-            return judged if judged is not None and str(judged) == noise else noise
-        return "noisy" if entry.get("noisy") is True else None
-    samples = _samples(entry)
-    return spread_of(samples).noise if samples else None
 
 
-def _estimate(ea: Mapping[str, Any], eb: Mapping[str, Any]) -> RatioEstimate | None:
-    median_a, median_b = read.number(ea.get("median_ms")), read.number(eb.get("median_ms"))
-    if _ratio(median_b, median_a) is None:
+def _shared(key: tuple[Any, ...], parts: tuple[int, ...]) -> tuple[Any, ...]:
+    """The device and the ``parts`` of ``key``: what a counterpart sharing them has in common."""
+    return (parts, key[0], *(key[i] for i in parts))
+
+
+def _cpu_speedup(key: tuple[Any, ...], side: _Entries) -> float | None:
+    device, dtype, mode, shape = key
+    if device == "cpu":
         return None
-    return ratio_of_medians(_samples(ea), _samples(eb), median_a=median_a, median_b=median_b)
+    cpu = ("cpu", dtype, mode, shape)
+    if cpu not in side.by_key:
+        return None
+    return _ratio(side.median(cpu), side.median(key))
 
 
-_KEY_PARTS = ((1, "verdict.differs_dtype"), (2, "verdict.differs_mode"), (3, "verdict.differs_input_shape"))
-
+def _device_names(report: Mapping[str, Any]) -> dict[str, str]:
+    names = {}
+    for entry in read.device_entries(report):
+        ident, name = read.text(entry.get("id"), ""), read.text(entry.get("name"), "")
+        if ident and name:
+            names[ident] = name
+    return names
 
 
 def _differences(key: tuple[Any, ...], other: tuple[Any, ...]) -> list[str]:
@@ -235,58 +289,67 @@ def _differences(key: tuple[Any, ...], other: tuple[Any, ...]) -> list[str]:
     return out
 
 
-def _unmatched(key: tuple[Any, ...], others: Mapping[tuple[Any, ...], Any], label: str, other_label: str) -> str:
+_KEY_PARTS = ((1, "verdict.differs_dtype"), (2, "verdict.differs_mode"), (3, "verdict.differs_input_shape"))
+
+
+def _unmatched(key: tuple[Any, ...], others: _Entries, label: str, other_label: str) -> str:
     """Why an entry of ``label``'s report has no ratio: its nearest counterpart on the same
     device differs in dtype, mode or input shape (named), or there is none."""
-    candidates = [_differences(key, other) for other in others if other[0] == key[0]]
-    if not candidates:
+    nearest = others.nearest(key)
+    if nearest is None:
         return Text("verdict.only_in", label=label)
-    # The nearest counterpart: fewest differences, and the same mode before another mode
-    # (a train step differs more from a forward pass than from a train step on another input).
-    fewest = min(candidates, key=lambda d: (len(d), any(x.startswith("mode") for x in d)))
-    return Text("verdict.not_compared_differs", label=other_label, device=key[0], differences=joined(fewest, "list.and"))
+    return Text("verdict.not_compared_differs", label=other_label, device=key[0],
+                differences=joined(_differences(key, nearest), "list.and"))  # fmt: skip
+
+
+def _verdict(estimate: RatioEstimate, noise_a: str | None, noise_b: str | None, label_a: str, label_b: str) -> str:
+    verdict = ratio_verdict(estimate, label_b)
+    noisy = [label for label, noise in ((label_a, noise_a), (label_b, noise_b)) if noise]
+    if noisy and estimate.clear:  # the interval sees one run's noise, not what changes between runs
+        if len(noisy) == 1:
+            return Text("verdict.noisy_one", verdict=verdict, label=noisy[0])
+        return Text("verdict.noisy_both", verdict=verdict, label_a=noisy[0], label_b=noisy[1])
+    return verdict
 
 
 def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str) -> Iterable[LatencyRow]:
-    entries_a, entries_b = _latency_by_key(a), _latency_by_key(b)
+    side_a, side_b = _Entries(a), _Entries(b)
     names_a, names_b = _device_names(a), _device_names(b)
-    for key in read.union(entries_a, entries_b):
-        ea, eb = entries_a.get(key, {}), entries_b.get(key, {})
-        median_a, median_b = read.number(ea.get("median_ms")), read.number(eb.get("median_ms"))
-        estimate = _estimate(ea, eb) if ea and eb else None
-        noise_a, noise_b = _noise(ea), _noise(eb)
-        if estimate is not None:
-            verdict = ratio_verdict(estimate, label_b)
-            noisy = [label for label, noise in ((label_a, noise_a), (label_b, noise_b)) if noise]
-            if noisy and estimate.clear:  # the interval sees one run's noise, not what changes between runs
-                if len(noisy) == 1:
-                    verdict = Text("verdict.noisy_one", verdict=verdict, label=noisy[0])
-                else:
-                    verdict = Text("verdict.noisy_both", verdict=verdict, label_a=noisy[0], label_b=noisy[1])
-        elif b and key not in entries_b:
-            verdict = _unmatched(key, entries_b, label_a, label_b)
-        elif b and key not in entries_a:
-            verdict = _unmatched(key, entries_a, label_b, label_a)
+    for key in read.union(side_a.by_key, side_b.by_key):
+        in_a, in_b = key in side_a.by_key, key in side_b.by_key
+        fa, fb = side_a.figures(key), side_b.figures(key)
+        noise_a = fa.noise if fa is not None else None
+        noise_b = fb.noise if fb is not None else None
+        estimate: RatioEstimate | None = None
+        if fa is not None and fb is not None and side_a.samples(key) == side_b.samples(key):
+            # One measurement on both sides (the same file, or a copy): nothing to divide, and
+            # never "B 1.00× slower? too few samples".
+            verdict = Text("verdict.same_measurement")
+        elif fa is not None and fb is not None:
+            estimate = ratio_of_medians(side_a.samples(key), side_b.samples(key))
+            verdict = _verdict(estimate, noise_a, noise_b, label_a, label_b) if estimate is not None else ""
+        elif b and not in_b:
+            verdict = _unmatched(key, side_b, label_a, label_b)
+        elif b and not in_a:
+            verdict = _unmatched(key, side_a, label_b, label_a)
         else:
             verdict = ""
         yield LatencyRow(
             device=key[0], dtype=key[1], mode=key[2], input_shape=key[3],
-            device_name_a=names_a.get(key[0]) if ea else None,
-            device_name_b=names_b.get(key[0]) if eb else None,
-            median_a=median_a, p5_a=read.number(ea.get("p5_ms")), p95_a=read.number(ea.get("p95_ms")),
-            samples_a=read.count(ea.get("samples_ms")),
-            median_b=median_b, p5_b=read.number(eb.get("p5_ms")), p95_b=read.number(eb.get("p95_ms")),
-            samples_b=read.count(eb.get("samples_ms")),
+            device_name_a=names_a.get(key[0]) if in_a else None,
+            device_name_b=names_b.get(key[0]) if in_b else None,
+            median_a=fa.median_ms if fa else None, p5_a=fa.p5_ms if fa else None, p95_a=fa.p95_ms if fa else None,
+            samples_a=fa.count if fa else 0,
+            median_b=fb.median_ms if fb else None, p5_b=fb.p5_ms if fb else None, p95_b=fb.p95_ms if fb else None,
+            samples_b=fb.count if fb else 0,
             ratio=estimate.ratio if estimate is not None else None,
-            speedup_vs_cpu_a=_cpu_speedup(key, entries_a) if ea else None,
-            speedup_vs_cpu_b=_cpu_speedup(key, entries_b) if eb else None,
+            speedup_vs_cpu_a=_cpu_speedup(key, side_a) if in_a else None,
+            speedup_vs_cpu_b=_cpu_speedup(key, side_b) if in_b else None,
             verdict=verdict,
             ratio_low=estimate.low if estimate is not None else None,
             ratio_high=estimate.high if estimate is not None else None,
             noise_a=noise_a, noise_b=noise_b,
         )  # fmt: skip
-
-
 
 
 # --------------------------------------------------------------------------- moves

@@ -17,6 +17,16 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from inspector.core.report.field_checks import Fields, ReportSchemaError, checked_text, kind_of
+from inspector.core.report.sample_figures import contradiction, figures_of
+from inspector.core.vocabulary import MAX_SAMPLES
+
+#: What one report may hold: far more than a real one (a benchmark writes one latency entry per
+#: device, dtype, mode and input; a torchrun job one per rank), little enough that reading and
+#: comparing two reports stay quick. Past any of these a report is refused, naming the field.
+MAX_LATENCY_ENTRIES = 10_000  # the report's own and every rank's together
+MAX_MOVES = 10_000
+MAX_SAMPLES_PER_ENTRY = MAX_SAMPLES  # the most one measurement takes (samples_ms; warmup_samples_ms too)
+MAX_REPORT_SAMPLES = 2_000_000  # every entry's samples and warm-up samples together
 
 
 @dataclass(frozen=True)
@@ -47,16 +57,16 @@ class LatencyEntry:
     def from_dict(cls, data: Any, at: str) -> "LatencyEntry":
         f = Fields(data, at)
         device, dtype = f.text("device", required=True) or "", f.text("dtype", required=True) or ""
-        samples = f.numbers("samples_ms", required=True)
+        samples = _samples(f, "samples_ms", required=True)
         median = f.number("median_ms", required=True) or 0.0  # required: never None here
         f.whole("runs"), f.number("min_time"), f.whole("warmup")  # how it was asked for: checked, not kept
-        return cls(
+        entry = cls(
             device=device,
             dtype=dtype,
             mode=f.text("mode") or "forward",
             input_shape=f.shape("input_shape"),
             warmup_ms=f.number("warmup_ms"),
-            warmup_samples_ms=f.numbers("warmup_samples_ms"),
+            warmup_samples_ms=_samples(f, "warmup_samples_ms"),
             samples_ms=samples,
             median_ms=median,
             mean_ms=f.number("mean_ms"),
@@ -72,6 +82,61 @@ class LatencyEntry:
             noise=f.text("noise"),
             timer=f.text("timer"),
         )
+        _check_figures(f, samples)
+        return entry
+
+
+def _samples(f: Fields, key: str, *, required: bool = False) -> tuple[float, ...]:
+    """A list of samples, no longer than one measurement takes."""
+    items = f.items(key, required=required, what="a list of numbers")
+    if len(items) > MAX_SAMPLES_PER_ENTRY:
+        raise ReportSchemaError(f.name(key), f"holds {len(items):,} samples, more than the {MAX_SAMPLES_PER_ENTRY:,} one measurement takes")
+    return f.numbers(key, required=required)
+
+
+def _check_figures(f: Fields, samples: tuple[float, ...]) -> None:
+    """The figures the entry states are its samples' own: a report that says one thing and
+    holds another is refused, naming the figure (its readers believe the samples)."""
+    figures = figures_of(samples)
+    if figures is None:
+        raise ReportSchemaError(f.name("samples_ms"), "holds no sample: an entry's figures come from its samples")
+    wrong = contradiction(f.data, figures)
+    if wrong is not None:
+        key, problem = wrong
+        raise ReportSchemaError(f.name(key), problem)
+
+
+class _Capacity:
+    """Counts a report's latency entries and samples as they are read, refusing the one that
+    goes past what a report may hold."""
+
+    def __init__(self) -> None:
+        self.entries = 0
+        self.samples = 0
+
+    def latency(self, f: Fields, *, required: bool = False) -> tuple["LatencyEntry", ...]:
+        where = f.name("latency")
+        items = f.items("latency", required=required)
+        self.entries += len(items)
+        if self.entries > MAX_LATENCY_ENTRIES:
+            held = f"holds {len(items):,} entries" if self.entries == len(items) else f"brings the report to {self.entries:,} entries"
+            raise ReportSchemaError(where, f"{held}, more than the {MAX_LATENCY_ENTRIES:,} a report may hold")
+        out = []
+        for i, item in enumerate(items):
+            entry = LatencyEntry.from_dict(item, f"{where}[{i}]")
+            self.samples += len(entry.samples_ms) + len(entry.warmup_samples_ms)
+            if self.samples > MAX_REPORT_SAMPLES:
+                raise ReportSchemaError(f"{where}[{i}]", f"brings the report to {self.samples:,} samples, "
+                                                         f"more than the {MAX_REPORT_SAMPLES:,} a report may hold")  # fmt: skip
+            out.append(entry)
+        return tuple(out)
+
+
+def _moves(f: Fields, *, required: bool = False) -> tuple["MoveEntry", ...]:
+    items = f.items("moves", required=required)
+    if len(items) > MAX_MOVES:
+        raise ReportSchemaError(f.name("moves"), f"holds {len(items):,} moves, more than the {MAX_MOVES:,} a report may hold")
+    return tuple(MoveEntry.from_dict(m, f"{f.name('moves')}[{i}]") for i, m in enumerate(items))
 
 
 def _interval(f: Fields, key: str) -> tuple[float, float] | None:
@@ -229,8 +294,9 @@ class RankEntry:
     moves: tuple[MoveEntry, ...]
 
     @classmethod
-    def from_dict(cls, data: Any, at: str) -> "RankEntry":
+    def from_dict(cls, data: Any, at: str, capacity: _Capacity | None = None) -> "RankEntry":
         f = Fields(data, at)
+        capacity = capacity or _Capacity()
         rank = f.whole("rank", required=True) or 0  # required: never None here
         if not isinstance(f.data.get("ok"), bool):
             raise ReportSchemaError(f.name("ok"), f"expected true or false, not {kind_of(f.data.get('ok'))}")
@@ -242,11 +308,8 @@ class RankEntry:
             host=f.text("host"),
             device=f.text("device"),
             error=f.text("error"),
-            latency=tuple(
-                LatencyEntry.from_dict(e, f"{f.name('latency')}[{i}]")
-                for i, e in enumerate(f.items("latency", required=True))
-            ),
-            moves=tuple(MoveEntry.from_dict(m, f"{f.name('moves')}[{i}]") for i, m in enumerate(f.items("moves"))),
+            latency=capacity.latency(f, required=True),
+            moves=_moves(f),
         )
 
 
@@ -275,16 +338,15 @@ class TimingReport:
         assert version is not None
         tool = f.mapping("tool")
         memory = f.mapping("memory", required=True)
+        capacity = _Capacity()
         return cls(
             schema_version=version,
             created=f.text("created", required=True) or "",
             tool_version=tool.text("version"),
             environment=Environment.from_dict(f.value("environment", True), "environment"),
             model=ModelSection.from_dict(f.value("model", True), "model"),
-            moves=tuple(MoveEntry.from_dict(m, f"moves[{i}]") for i, m in enumerate(f.items("moves", required=True))),
-            latency=tuple(
-                LatencyEntry.from_dict(e, f"latency[{i}]") for i, e in enumerate(f.items("latency", required=True))
-            ),
+            moves=_moves(f, required=True),
+            latency=capacity.latency(f, required=True),
             memory={
                 checked_text(device, "memory"): tuple(
                     MemoryPoint.from_dict(p, f"{memory.name(device)}[{i}]")
@@ -292,5 +354,5 @@ class TimingReport:
                 )
                 for device in memory.data
             },
-            ranks=tuple(RankEntry.from_dict(r, f"ranks[{i}]") for i, r in enumerate(f.items("ranks"))),
+            ranks=tuple(RankEntry.from_dict(r, f"ranks[{i}]", capacity) for i, r in enumerate(f.items("ranks"))),
         )

@@ -275,7 +275,8 @@ def load_report(path: str | Path) -> dict[str, Any]:
     if len(data) > MAX_REPORT_BYTES:
         raise _not_a_report(path, Text("report.grew_too_large", limit=format_bytes(MAX_REPORT_BYTES)))
     try:
-        report = json.loads(data.decode("utf-8"))
+        # utf-8-sig: a report saved by a Windows editor starts with a byte-order mark.
+        report = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise _not_a_report(path, Text("report.not_text")) from None
     except json.JSONDecodeError:

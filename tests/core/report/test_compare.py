@@ -42,7 +42,7 @@ GPU = {"id": "cuda:0", "type": "cuda", "name": "NVIDIA H200", "total_bytes": 140
 
 def test_latency_rows_pair_the_same_device_and_dtype_and_give_the_ratio():
     a = _report([_latency("cpu", 2.0), _latency("cuda:0", 0.5)], devices=[GPU])
-    b = _report([_latency("cpu", 1.0), _latency("cuda:0", 0.5), _latency("cuda:0", 0.25, dtype="bfloat16")])
+    b = _report([_latency("cpu", 1.0), _latency("cuda:0", 0.5, n=12), _latency("cuda:0", 0.25, dtype="bfloat16")])
     rows = {(r.device, r.dtype): r for r in compare_reports(a, b, label_b="server").latency}
 
     assert set(rows) == {("cpu", "float32"), ("cuda:0", "float32"), ("cuda:0", "bfloat16")}

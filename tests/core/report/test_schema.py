@@ -1,8 +1,7 @@
 """The report reader against the hostile reports of issue 9, each built here from a real one.
 
 Each bad file is refused with one ``InputError`` line that names the field (exit code 2 in a
-CLI), and the comparison takes what the reader accepts (a zero median included) without
-raising.
+CLI), and the comparison takes what the reader accepts without raising.
 """
 
 from __future__ import annotations
@@ -144,13 +143,10 @@ def test_the_schema_error_names_the_field_on_its_own():
     assert (info.value.field, info.value.problem) == ("latency[0].dtype", "missing")
 
 
-def test_a_zero_median_loads_and_compares_without_a_ratio(tmp_path, good):
-    path = tmp_path / "zero.json"
-    path.write_text(_with(good, "latency.0.median_ms", "0"))
-    zero = load_report(path)
-    for a, b in ((good, zero), (zero, good), (zero, zero)):
-        [row] = compare_reports(a, b).latency
-        assert row.ratio is None and row.verdict == ""
+def test_a_zero_median_its_samples_contradict_is_refused(tmp_path, good):
+    """(A zero median of samples of zero loads, and gets no ratio: ``test_report_figures``.)"""
+    message = _refusal(tmp_path, _with(good, "latency.0.median_ms", "0"))
+    assert "latency[0].median_ms: says 0 ms, but its 5 samples give" in message
 
 
 def test_compare_takes_even_unchecked_numbers_it_cannot_use(good):
