@@ -10,7 +10,7 @@ from inspector.core.units import format_bytes
 
 
 def cmd_devices(args) -> int:
-    from inspector.core.devices.inventory import discover_devices
+    from inspector.core.devices.inventory import discover_devices, free_memory_text
 
     inv = discover_devices()
     if getattr(args, "prometheus", False):
@@ -35,6 +35,10 @@ def cmd_devices(args) -> int:
             ]
         )
     _print(_table(["ID", "NAME", "USED / TOTAL", "FREE", "THIS PROCESS"], rows))
+    for d in inv.devices:
+        line = free_memory_text(d)  # which limit sets the FREE figure (a container's, say)
+        if line:
+            _print(f"note: {_plain(line)}")
     for note in inv.notes:
         _print(f"note: {_plain(note)}")
     return 0

@@ -6,22 +6,22 @@ from __future__ import annotations
 import json
 
 from inspector.cli.common import _device_name, _load
-from inspector.cli.printing import _plain, _print
-from inspector.core.files.user_output import user_output_to_stderr
+from inspector.cli.printing import _plain, _print, _say
+from inspector.core.files.user_output import program_output, user_output_to_stderr
 from inspector.core.units import format_bytes
 
 
-def _fit_text(spec: str, result) -> str:
+def _estimate_text(spec: str, result) -> str:
+    """The estimate: everything known before a real step runs."""
     shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or "no input"
     fits = {True: "yes", False: "NO", None: "unknown (free memory not known)"}[result.fits]
     if result.margin_bytes is not None:
         word = "margin" if result.margin_bytes >= 0 else "short by"
         fits += f" ({word} {format_bytes(abs(result.margin_bytes))})"
-    if result.measured_peak_bytes is not None:
-        measured = f"{format_bytes(result.measured_peak_bytes)} (measured/estimated {result.ratio:.3f}; {result.measured_reason})"
-    else:
-        measured = f"— ({result.measured_reason})"
     activations = format_bytes(result.activations_bytes) if result.activations_bytes is not None else "— (no input)"
+    free = format_bytes(result.free_bytes)
+    if result.free_bytes is not None and result.free_limit:
+        free += f" ({_plain(result.free_limit)})"
     rows = [
         ["parameters", format_bytes(result.parameters_bytes)],
         ["buffers", format_bytes(result.buffers_bytes)],
@@ -29,14 +29,26 @@ def _fit_text(spec: str, result) -> str:
         ["optimizer state", format_bytes(result.optimizer_state_bytes)],
         ["activations", activations],
         ["estimated peak", format_bytes(result.estimated_peak_bytes)],
-        ["free", format_bytes(result.free_bytes)],
+        ["free", free],
         ["fits", fits],
-        ["measured peak", measured],
     ]
     head = f"Will it fit? {_plain(spec)} on {result.device}, {result.dtype}, optimizer {result.optimizer}, {result.mode}, input {shapes}"
-    lines = [head, ""] + [f"  {name:<16} {value}" for name, value in rows]
+    return "\n".join([head, ""] + [f"  {name:<16} {value}" for name, value in rows])
+
+
+def _measured_text(result) -> str:
+    """The proof's row (or why there is none), then the notes."""
+    if result.measured_peak_bytes is not None:
+        measured = f"{format_bytes(result.measured_peak_bytes)} (measured/estimated {result.ratio:.3f}; {result.measured_reason})"
+    else:
+        measured = f"— ({result.measured_reason})"
+    lines = [f"  {'measured peak':<16} {measured}"]
     lines += [f"note: {_plain(n)}" for n in result.notes]
     return "\n".join(lines)
+
+
+def _fit_text(spec: str, result) -> str:
+    return _estimate_text(spec, result) + "\n" + _measured_text(result)
 
 
 def cmd_fit(args) -> int:
@@ -51,10 +63,25 @@ def cmd_fit(args) -> int:
         device=device, dtype=args.dtype, optimizer=args.optimizer, mode=args.mode,
         inputs=inputs, measure=not args.no_measure,
     )
+    shown: list[bool] = []
+
+    def show_estimate(estimate) -> None:
+        # Before the real step: were it killed for memory (a container's limit), the
+        # estimate is on screen already (both printers flush).
+        shown.append(True)
+        if args.json:
+            _say(f"estimate: peak {format_bytes(estimate.estimated_peak_bytes)} on {estimate.device}, "
+                 f"free {format_bytes(estimate.free_bytes)}; measuring one real step")  # fmt: skip
+        else:
+            with program_output():  # (the model's prints go to stderr meanwhile)
+                _print(_estimate_text(loaded.spec, estimate))
+
     with user_output_to_stderr():  # the model's forward may print
-        result = estimate_fit(loaded, request)
+        result = estimate_fit(loaded, request, on_estimate=show_estimate)
     if args.json:
         _print(json.dumps(result.to_dict(), indent=2))
+    elif shown:
+        _print(_measured_text(result))
     else:
         _print(_fit_text(loaded.spec, result))
     return 0

@@ -27,16 +27,19 @@ from inspector.core.devices.discovery import (
     has_cuda_context,
     unavailable_reason,
 )
+from inspector.core.devices.memory_limits import free_memory
 from inspector.core.devices.nvml import read_nvml
 from inspector.core.messages import Text
-from inspector.core.units import first_line
+from inspector.core.units import first_line, format_bytes
 
 
 @dataclass(frozen=True)
 class DeviceSnapshot:
     """One device, read in one go. Bytes; None where the backend cannot tell.
 
-    ``free_bytes`` is the available RAM for the CPU and the driver's free memory for a GPU;
+    ``free_bytes`` is, for the CPU, what this process may still take (the least of the
+    machine's available RAM, its cgroup's room and ``RLIMIT_AS``: ``memory_limits``), and
+    ``free_limit`` says which of them sets it; for a GPU, the driver's free memory;
     ``used_bytes`` covers the whole device (or system); ``allocated_bytes`` is this process
     (the CPU's is the resident set size); ``reserved_bytes`` is this process's allocator cache.
     ``details`` holds backend extras as plain JSON values.
@@ -53,6 +56,9 @@ class DeviceSnapshot:
     reserved_bytes: int | None
     peak_allocated_bytes: int | None
     details: dict[str, Any] = field(default_factory=dict)
+    #: What sets ``free_bytes`` when it is not the device's own figure (the CPU: "the
+    #: container's memory limit (cgroup v2: 3.0 GiB, 2.1 GiB in use)"); None otherwise.
+    free_limit: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)  # copies ``details`` too, so callers may change the result
@@ -75,6 +81,14 @@ class DeviceInventory:
 
     def to_dict(self) -> dict[str, Any]:
         return {"devices": [d.to_dict() for d in self.devices], "notes": list(self.notes)}
+
+
+def free_memory_text(snapshot: DeviceSnapshot) -> str | None:
+    """"free for this process on cpu: 2.1 GiB, set by the container's memory limit (…)": the
+    figure ``fit`` compares with, and what sets it; None where no limit is known."""
+    if snapshot.free_bytes is None or not snapshot.free_limit:
+        return None
+    return Text("device.free_line", device=snapshot.id, free=format_bytes(snapshot.free_bytes), bound=snapshot.free_limit)
 
 
 def _canonical_id(spec: str) -> str | None:
@@ -122,6 +136,7 @@ def _no_accelerator_reason() -> str:
 
 def _cpu_snapshot() -> DeviceSnapshot:
     vm = psutil.virtual_memory()
+    free = free_memory(host_available=int(vm.available))
     rss = psutil.Process().memory_info().rss
     peak = _peak_rss_bytes()
     details = {
@@ -139,13 +154,14 @@ def _cpu_snapshot() -> DeviceSnapshot:
         index=None,
         name=cpu_model_name(),
         total_bytes=vm.total,
-        free_bytes=vm.available,
+        free_bytes=free.free_bytes,  # in a container, its limit's room: what fit compares with
         used_bytes=vm.total - vm.available,
         allocated_bytes=rss,
         reserved_bytes=None,
         # The kernel updates the peak lazily; it can trail the RSS read a moment ago.
         peak_allocated_bytes=max(peak, rss) if peak is not None else None,
         details=details,
+        free_limit=free.reason,
     )
 
 

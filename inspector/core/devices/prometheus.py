@@ -23,7 +23,7 @@ PREFIX = "torch_device_inspector"
 #: metric suffix -> (DeviceSnapshot attribute, help text)
 _GAUGES: tuple[tuple[str, str, str], ...] = (
     ("memory_total_bytes", "total_bytes", "Total memory of the device in bytes."),
-    ("memory_free_bytes", "free_bytes", "Free memory of the device in bytes (available RAM for the CPU)."),
+    ("memory_free_bytes", "free_bytes", "Free memory of the device in bytes (for the CPU: what this process may still take, within its container's limit and RLIMIT_AS)."),
     ("memory_used_bytes", "used_bytes", "Memory in use on the whole device in bytes, by every process."),
     ("memory_allocated_bytes", "allocated_bytes", "Memory held by this process's tensors in bytes (resident set size for the CPU)."),
     ("memory_reserved_bytes", "reserved_bytes", "Memory this process's allocator has reserved in bytes, cache included."),

@@ -11,6 +11,11 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stdout
+from typing import TextIO
+
+
+#: The stdout each ``user_output_to_stderr`` now active replaced: (stream, saved descriptor).
+_OUTER: list[tuple[TextIO, int | None]] = []
 
 
 @contextmanager
@@ -29,10 +34,12 @@ def user_output_to_stderr() -> Iterator[None]:
             os.dup2(2, 1)
     except (AttributeError, OSError, ValueError):  # no real descriptors (a test's capture)
         saved = None
+    _OUTER.append((original, saved))
     try:
         with redirect_stdout(sys.stderr):
             yield
     finally:
+        _OUTER.pop()
         try:
             sys.stderr.flush()
             original.flush()  # what user code wrote to the old stream object: still stderr
@@ -40,3 +47,28 @@ def user_output_to_stderr() -> Iterator[None]:
             if saved is not None:
                 os.dup2(saved, 1)
                 os.close(saved)
+
+
+@contextmanager
+def program_output() -> Iterator[None]:
+    """Inside ``user_output_to_stderr``: stdout back for the program's own lines a moment
+    (``fit`` prints its estimate before the real step, which runs user code again)."""
+    if not _OUTER:
+        yield
+        return
+    original, saved = _OUTER[-1]
+    sys.stderr.flush()
+    redirected: int | None = None
+    if saved is not None:
+        redirected = os.dup(1)
+        os.dup2(saved, 1)
+    try:
+        with redirect_stdout(original):
+            yield
+    finally:
+        try:
+            original.flush()
+        finally:
+            if redirected is not None:
+                os.dup2(redirected, 1)
+                os.close(redirected)

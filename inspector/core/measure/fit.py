@@ -21,6 +21,7 @@ The step both run, on their copies, is ``core.measure.fit_step``; the proof,
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -38,7 +39,7 @@ from inspector.core.messages import Text
 from inspector.core.measure.fit_proof import measure_peak
 from inspector.core.measure.fit_step import copy_with, fake_maker, input_templates, make_inputs, make_optimizer, run_step
 from inspector.core.measure.model_input import model_dtype
-from inspector.core.units import dtype_name, first_line
+from inspector.core.units import dtype_name, first_line, format_bytes
 
 OPTIMIZERS = ("none", "sgd", "sgd-momentum", "adam", "adamw")
 FIT_MODES = ("forward", "train-step")
@@ -92,6 +93,9 @@ class FitResult:
     measured_reason: str | None  # why measured_peak_bytes is None, or how it was measured
     device_present: bool
     notes: tuple[str, ...] = field(default=())
+    #: What sets ``free_bytes`` on the host: the machine's available memory, the container's
+    #: (cgroup's) limit or ``RLIMIT_AS`` (``devices.memory_limits``); None for a GPU.
+    free_limit: str | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -120,6 +124,7 @@ class FitResult:
             "fits": self.fits,
             "margin_bytes": self.margin_bytes,
             "device_present": self.device_present,
+            "free_limit": self.free_limit,
             "notes": list(self.notes),
         }
 
@@ -192,14 +197,20 @@ def _optimizer_state_tensors(optimizer: torch.optim.Optimizer | None) -> Iterato
 
 
 def estimate_fit(
-    loaded: LoadedModel, request: FitRequest, *, should_cancel: Callable[[], bool] | None = None
+    loaded: LoadedModel,
+    request: FitRequest,
+    *,
+    should_cancel: Callable[[], bool] | None = None,
+    on_estimate: Callable[[FitResult], None] | None = None,
 ) -> FitResult:
     """Estimate one step's memory on ``request.device`` without allocating it; then, where the
     device exists, the step fits and ``request.measure`` is set, run it for real and measure.
 
     ``should_cancel`` is polled every few operators of the estimate and of the proof; when it
     returns True, ``Cancelled`` is raised (the user's model is never touched either way: both
-    steps run on copies).
+    steps run on copies). ``on_estimate`` gets the estimate (no measured peak yet) before the
+    real step starts: a front end shows it then, so an out-of-memory kill during the proof
+    (the kernel's, in a container) still leaves it on screen.
     """
     device = _check_request(request)
     target_dtype = getattr(torch, request.dtype) if request.dtype else model_dtype(loaded.module)
@@ -236,14 +247,15 @@ def estimate_fit(
             detail=f"{type(exc).__name__}: {exc}",
         ) from None
 
-    free = _free_bytes(device) if present else None
+    free, free_limit = _free_bytes(device) if present else (None, None)
     fits = None if free is None else estimate.peak <= free
     margin = None if free is None else free - estimate.peak
     if present and _model_lives_on(loaded.module, device):
         notes.append(Text("fit.model_lives_there", device=device_id(device)))
+    if free is not None and free_limit is not None and free_limit.key != "device.memory_bound_host":
+        notes.append(Text("fit.free_limited", free=format_bytes(free), limit=free_limit))
 
-    measured: int | None = None
-    reason: str | None
+    reason: str | None = None
     if not present:
         reason = Text("fit.reason_absent", device=device_id(device))
     elif not request.measure:
@@ -252,12 +264,8 @@ def estimate_fit(
         reason = Text("fit.reason_does_not_fit")
     elif not templates:
         reason = Text("fit.reason_no_input")
-    else:
-        measured, reason = measure_peak(
-            loaded, device, target_dtype, request.optimizer, request.mode, templates, should_cancel
-        )
-
-    return FitResult(
+    answer = functools.partial(
+        FitResult,
         device=device_id(device),
         dtype=dtype_name(target_dtype),
         optimizer=request.optimizer,
@@ -272,11 +280,16 @@ def estimate_fit(
         free_bytes=free,
         fits=fits,
         margin_bytes=margin,
-        measured_peak_bytes=measured,
-        measured_reason=reason,
         device_present=present,
         notes=tuple(notes),
+        free_limit=free_limit,
     )
+    if reason is not None:  # no real step: the estimate is the answer
+        return answer(measured_peak_bytes=None, measured_reason=reason)
+    if on_estimate is not None:
+        on_estimate(answer(measured_peak_bytes=None, measured_reason=None))
+    measured, reason = measure_peak(loaded, device, target_dtype, request.optimizer, request.mode, templates, should_cancel)
+    return answer(measured_peak_bytes=measured, measured_reason=reason)
 
 
 @dataclass(frozen=True)
@@ -331,9 +344,14 @@ def _estimate(
     return _Estimate(parameters, buffers, gradients, state, activations, counter.peak)
 
 
-def _free_bytes(device: torch.device) -> int | None:
+def _free_bytes(device: torch.device) -> tuple[int | None, Text | None]:
+    """The device's free bytes (the CPU's: what this process may still take) and, for the
+    host, which limit sets them."""
     snapshot = discover_devices(with_nvml=False).get(device_id(device))
-    return None if snapshot is None else snapshot.free_bytes
+    if snapshot is None:
+        return None, None
+    limit = snapshot.free_limit
+    return snapshot.free_bytes, limit if isinstance(limit, Text) else None
 
 
 def _model_lives_on(module: nn.Module, device: torch.device) -> bool:

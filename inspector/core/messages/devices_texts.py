@@ -30,4 +30,9 @@ INVENTORY: dict[str, str] = {
     ),
     "device.nvml_not_started": "NVML figures are missing: NVML could not start ({error})",
     "device.nvml_unknown_gpus": "NVML does not know the GPU(s) with UUID {uuids}; their NVML figures are missing",
+    # ----- what bounds the host memory this process may still take (devices.memory_limits)
+    "device.memory_bound_host": "the machine's available memory",
+    "device.memory_bound_cgroup": "the container's memory limit (cgroup v{version}: {limit}, {used} in use)",
+    "device.memory_bound_rlimit": "the address-space limit (RLIMIT_AS {limit}, {used} of address space in use)",
+    "device.free_line": "free for this process on {device}: {free}, set by {bound}",
 }

@@ -46,6 +46,7 @@ MEASUREMENT: dict[str, str] = {
         "the model already lives on {device}: its own tensors are counted as used, "
         "so the free memory shown excludes them"
     ),
+    "fit.free_limited": "free memory for this process is {free}, set by {limit}, not by the machine's available memory",
     "fit.reason_absent": "{device} is not present on this machine",
     "fit.reason_not_asked": "not measured (the proof was not asked for)",
     "fit.reason_does_not_fit": "not measured: the estimate says it does not fit",

@@ -164,6 +164,10 @@ class DeviceTableModel(HeaderedTableModel):
             lines.append(fill(translate("DevicesPanel", "allocated by this process: %1"), format_bytes(own)))
         if snap.reserved_bytes is not None:
             lines.append(fill(translate("DevicesPanel", "reserved by this process: %1"), format_bytes(snap.reserved_bytes)))
+        limit = getattr(snap, "free_limit", None)
+        if snap.free_bytes is not None and limit:  # the figure fit compares with, and what sets it
+            lines.append(fill(translate("DevicesPanel", "free for this process: %1, set by %2"),
+                              format_bytes(snap.free_bytes), core_text(limit)))  # fmt: skip
         for key, value in snap.details.items():
             text = value if isinstance(value, (str, int, float)) else json.dumps(value)
             label = DETAIL_LABELS.get(key)
