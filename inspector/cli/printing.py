@@ -11,14 +11,15 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from inspector.core.files.terminal_text import escape_control
+from inspector.core.files.terminal_text import LINE_LIMIT, NAME_LIMIT, escape_control, one_line
 from inspector.core.units import format_bytes
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int] = frozenset()) -> str:
     # Hand-written: a few lines here beat a dependency (tabulate/rich) on a GPU server.
-    # Cells may hold names from a file: escaped, so none can start a line of its own.
-    rows = [[_plain(cell) for cell in row] for row in rows]
+    # Cells may hold names from a file: escaped, so none can start a line of its own, and
+    # capped, so a 100,000-character name does not pad every row to its width.
+    rows = [[_plain(cell, NAME_LIMIT) for cell in row] for row in rows]
     widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)] if rows else [len(h) for h in headers]
     def line(cells):
         return "  ".join(
@@ -27,9 +28,10 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
-def _plain(value: object) -> str:
-    """Text that came from a file or a model, as one line with its control characters escaped."""
-    return escape_control(str(value))
+def _plain(value: object, limit: int = LINE_LIMIT) -> str:
+    """Text that came from a file or a model, as one line with its control characters
+    escaped, at most ``limit`` characters (a longer one says how long it was)."""
+    return one_line(value, limit)
 
 
 def _print(text: str = "") -> None:
@@ -102,6 +104,6 @@ def _move_text(move) -> str:
         where = ", ".join(f"{d} {format_bytes(b)}" for d, b in sorted(peak.items()))
         extra = f"\n  peak: {where} (model and copies together: originals are kept until success)" + extra
     return (
-        f"moved: {move.call}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, "
+        f"moved: {_plain(move.call)}: {format_bytes(move.bytes)} in {format_seconds(move.seconds)}{speed}, "
         f"{move.source} -> {move.target}{note}{extra}"
     )

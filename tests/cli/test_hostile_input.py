@@ -120,6 +120,42 @@ def test_hostile_exception_message_and_path_stay_one_escaped_line(tmp_path, caps
     assert "no\\x1b[8msuch.pt" in assert_one_error_line(err)
 
 
+def test_a_huge_name_is_its_start_and_length_in_the_table_and_the_error_line(tmp_path, capsys):
+    """A 100,000-character key made a 100 KB "one-line" error; a module named so padded every
+    row of a 15-row table to its width (1.6 MB). Now: its start, its end and its length."""
+    import torch
+    from torch import nn
+
+    long = "k" * 100_000
+    write(
+        tmp_path / "model.py",
+        f"""
+        from torch import nn
+
+        def make():
+            model = nn.Sequential()
+            model.add_module({long!r}, nn.Linear(2, 2))
+            for i in range(6):
+                model.add_module(f"l{{i}}", nn.Linear(2, 2))
+            return model
+        """,
+    )
+    code, out, err = run(capsys, "inspect", f"{tmp_path / 'model.py'}:make")
+    assert code == 0, err
+    assert len(out) < 8_000  # was 1,600,991 bytes
+    assert "k.weight (100,007 characters)" in out and "k.bias (100,005 characters)" in out  # rows stay apart
+    assert max(len(line) for line in out.splitlines()) < 400
+
+    weights = nn.Linear(2, 2).state_dict()
+    weights[long] = torch.zeros(1)
+    torch.save(weights, tmp_path / "weights.pt")
+    code, _, err = run(capsys, "inspect", str(tmp_path / "weights.pt"), "--arch", "example")
+    assert code == 2
+    line = assert_one_error_line(err)
+    assert len(line) < 1_000  # was 100,155 characters
+    assert "unexpected keys: weight, bias, kkk" in line and "(100,000 characters)" in line
+
+
 # --------------------------------------------------------------------------- item 8
 
 

@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 from inspector.core.files.load_errors import ModelLoadError, describe
-from inspector.core.messages import Text, joined
+from inspector.core.messages import Text, capped, joined
 
 #: Prefixes wrappers add to every key: DataParallel/DDP, Lightning, torch.compile.
 _WRAPPER_PREFIXES = ("module.", "model.", "_orig_mod.")
@@ -104,7 +104,7 @@ def _listing(key: str, items: list[str], limit: int = 5) -> str:
     """``"missing keys: a, b and 3 more"`` (``key``: its template), or "" for no items."""
     if not items:
         return ""
-    shown = joined(items[:limit])
+    shown = joined([capped(item) for item in items[:limit]])  # a 100,000-character key: its start
     return Text(key, keys=Text("list.and_more", names=shown, more=len(items) - limit) if len(items) > limit else shown)
 
 

@@ -22,6 +22,7 @@ order, into the window's translation sources (``inspector/gui/core_texts.py``, t
 
 from __future__ import annotations
 
+import re
 import string
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
@@ -79,6 +80,36 @@ TEMPLATES: dict[str, str] = _joined_parts(
 )
 
 
+#: The most characters one name (a key, a module or class name, a spec) takes in a table
+#: cell or inside a sentence.
+NAME_LIMIT = 200
+#: The most characters one argument of a ``Text`` takes: a 100,000-character key or
+#: exception message from a file makes no 100 KB "one-line" error.
+ARGUMENT_LIMIT = 1000
+
+
+def capped(text: str, limit: int = NAME_LIMIT) -> str:
+    """``text`` if it has at most ``limit`` characters; else its start, "…", its last few
+    characters (a tensor's ``.weight``/``.bias``) and its length, in about ``limit``
+    characters: ``"aaaa…a.weight (100,007 characters)"``. A text capped already stays as it
+    is (a ``Text`` made again from its arguments, after pickling)."""
+    if len(text) <= limit:
+        return text
+    head, tail = cap_split(limit)
+    if _CAP_NOTE.fullmatch(text, head):
+        return text
+    return f"{text[:head]}…{text[-tail:]} ({len(text):,} characters)"
+
+
+def cap_split(limit: int) -> tuple[int, int]:
+    """How many characters of a capped text's start and end are kept (``capped``)."""
+    tail = max(1, limit // 5)
+    return limit - tail, tail
+
+
+_CAP_NOTE = re.compile(r"….* \(\d{1,3}(,\d{3})* characters\)", re.DOTALL)
+
+
 def fields(template: str) -> set[str]:
     """The names of ``template``'s format fields (``{device}`` -> ``device``)."""
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
@@ -93,8 +124,9 @@ class Text(str):
     def __new__(cls, key: str, /, **args: Any) -> Text:  # a field may be called "key" too
         template = TEMPLATES[key]  # a KeyError here is a programming error: a new id needs a template
         # A Text argument stays a Text (a reason inside a sentence), so the window can
-        # translate it too (``translated``); any other value becomes its string.
-        values = {name: value if isinstance(value, Text) else str(value) for name, value in args.items()}
+        # translate it too (``translated``); any other value becomes its string, capped.
+        values = {name: value if isinstance(value, Text) else capped(str(value), ARGUMENT_LIMIT)
+                  for name, value in args.items()}  # fmt: skip
         missing = fields(template) - values.keys()
         if missing:
             raise TypeError(f"text {key!r} needs {sorted(missing)}")
@@ -109,17 +141,22 @@ class Text(str):
     def __repr__(self) -> str:
         return f"Text({self.key!r}, {str.__repr__(self)})"
 
-    def translated(self, translate: Callable[[str], str]) -> str:
+    def translated(self, translate: Callable[[str], str], shown: Callable[[str], str] = str) -> str:
         """This sentence in another language: ``translate`` maps an English template to its
         translation (the window: Qt's translator, context "CoreText"); arguments that are
-        ``Text`` themselves are translated the same way. A translation that lost or renamed
-        a field gives the English sentence rather than failing."""
-        values = {name: value.translated(translate) if isinstance(value, Text) else value
+        ``Text`` themselves are translated the same way. ``shown`` turns each other argument
+        into the text shown (the window escapes what came from files). A translation that
+        lost or renamed a field gives the English sentence (with its arguments ``shown``)."""
+        values = {name: value.translated(translate, shown) if isinstance(value, Text) else shown(value)
                   for name, value in self.args.items()}  # fmt: skip
         try:
             return translate(TEMPLATES[self.key]).format(**values)
         except (KeyError, IndexError, ValueError):
-            return str(self)
+            return self.translated(_english, shown)
+
+
+def _english(template: str) -> str:
+    return template
 
 
 def joined(items: Sequence[str], key: str = "list.comma") -> str:

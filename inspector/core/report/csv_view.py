@@ -8,7 +8,7 @@ import io
 from typing import Any, Iterable
 
 from inspector.core.measure.memory_log import report_point
-from inspector.core.report.view_rows import error_kind, error_message, latency_spread, shape_text
+from inspector.core.report.view_rows import cell_text, error_kind, error_message, latency_spread, shape_text
 
 _CSV_COLUMNS = (
     "section", "phase", "device", "dtype", "mode", "input_shape", "index", "ms",
@@ -48,10 +48,12 @@ def _csv_rows(report: dict[str, Any]) -> Iterable[dict[str, Any]]:
 
 
 def _csv_cell(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    # One line, control characters escaped and capped, as in every text view.
+    value = cell_text(value)
     # A text cell starting with = + - @ is run as a formula by spreadsheets: quote it.
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
-        return "'" + value
-    return value
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
 
 
 def render_csv(report: dict[str, Any]) -> str:

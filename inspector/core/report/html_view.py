@@ -1,7 +1,9 @@
 """The HTML view of a timing report: one self-contained page (no external files or network),
 its tables and the plot images the Qt side made (``inspector.gui.report_images``) embedded.
 
-Every text from the report is escaped: a report file is read as an attacker might have written it.
+Every text from the report is escaped (``_text``): a report file is read as an attacker might
+have written it, so markup stays characters, and control characters and bidi overrides are
+shown as escapes (``\\u202e``), each text capped (``view_rows.cell_text``).
 """
 
 from __future__ import annotations
@@ -38,8 +40,13 @@ img { max-width: 100%; border: 1px solid #d8dce4; margin: .5em 0; }
 """
 
 
+def _text(value: Any) -> str:
+    """A text from the report as HTML: one capped line (``view_rows.cell_text``), escaped."""
+    return html.escape(view_rows.cell_text(value))
+
+
 def _html_kv(rows: Iterable[tuple[str, str]]) -> str:
-    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
+    body = "".join(f"<tr><th>{_text(k)}</th><td>{_text(v)}</td></tr>" for k, v in rows)
     return f"<table>{body}</table>"
 
 
@@ -49,7 +56,7 @@ def _html_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     head = "".join(f'<th{" class=num" if n else ""}>{html.escape(h)}</th>' for h, n in zip(headers, numeric))
     body = "".join(
         "<tr>"
-        + "".join(f'<td{" class=num" if n else ""}>{html.escape(c)}</td>' for c, n in zip(row, numeric))
+        + "".join(f'<td{" class=num" if n else ""}>{_text(c)}</td>' for c, n in zip(row, numeric))
         + "</tr>"
         for row in rows
     )
@@ -101,7 +108,7 @@ def _html_extras(report: dict[str, Any]) -> list[str]:
             "<h2>Top modules</h2>",
             f"<p class=muted>By self time; all {len(report.get('modules') or ())} modules are in the JSON report.</p>",
             _html_table(report_modules.MODULE_HEADERS, map(report_modules.module_cells, top)),
-            "".join(f"<p class=muted>{html.escape(t)}</p>" for t in report_modules.attribution_lines(report)),
+            "".join(f"<p class=muted>{_text(t)}</p>" for t in report_modules.attribution_lines(report)),
         ]
     fits = [f for f in report.get("fit") or () if isinstance(f, dict)]
     if fits:
@@ -115,14 +122,14 @@ def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = Non
     moves = report.get("moves") or []
     latency = report.get("latency") or []
     memory = report.get("memory") or {}
-    title = f"Timing report — {model.get('spec', 'model')}"
+    title = f"Timing report — {view_rows.cell_text(model.get('spec', 'model'))}"
     notes = view_rows.latency_notes(latency)
     ranks = report.get("ranks")
     sections = [
         f"<h1>{html.escape(title)}</h1>",
-        f'<p class="muted">Created {html.escape(str(report.get("created", "—")))} by torch-device-inspector '
-        f'{html.escape(str(report.get("tool", {}).get("version", "")))}, report schema '
-        f'{html.escape(str(report.get("schema_version")))}.</p>',
+        f'<p class="muted">Created {_text(report.get("created", "—"))} by torch-device-inspector '
+        f'{_text(report.get("tool", {}).get("version", ""))}, report schema '
+        f'{_text(report.get("schema_version"))}.</p>',
         "<h2>Environment</h2>",
         _html_kv(view_rows.environment_rows(report.get("environment", {}))),
         "<h2>Model</h2>",
@@ -132,7 +139,7 @@ def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = Non
         "<h2>Latency</h2>",
         (_html_table(view_rows.LATENCY_HEADERS, map(view_rows.latency_cells, latency)) if latency
          else "<p>No latency measured.</p>"),
-        "".join(f"<p class=muted>{html.escape(n)}</p>" for n in notes),
+        "".join(f"<p class=muted>{_text(n)}</p>" for n in notes),
         *_html_extras(report),
         *(["<h2>Ranks</h2>", "<p class=muted>torchrun; the tables above are rank 0's.</p>",
             _html_table(view_rows.RANK_HEADERS, map(view_rows.rank_cells, ranks))] if ranks else []),

@@ -1,15 +1,38 @@
-"""The Markdown view of a timing report: a block to paste into a bug report or an issue."""
+"""The Markdown view of a timing report: a block to paste into a bug report or an issue.
+
+Every text from the report is escaped for Markdown, as the HTML view escapes it for HTML: a
+report file is read as an attacker might have written it, and a class named ``<script>`` or
+``[x](javascript:…)`` must reach the page as those characters, never as an element or a link.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Sequence
 
 from inspector.core.report import modules as report_modules
 from inspector.core.report import view_rows
 
+#: Characters that start Markdown (or its HTML) anywhere in a line: code spans, emphasis,
+#: links and images, raw HTML and entities, strikethrough, table cells. Escaped with a
+#: backslash, which CommonMark allows before any ASCII punctuation.
+_INLINE = re.compile(r"([\\`*_\[\]<>&|~])")
+#: What starts a block only at the start of a line (a note's list item): a heading, a
+#: nested list or an ordered list's "1." or "1)".
+_LEADING = re.compile(r"^(?:(#)|([+-])(?=\s|$)|(\d{1,9})([.)])(?=\s|$))")
 
-def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+def _md_cell(text: Any) -> str:
+    """``text`` as literal characters in a Markdown line or table cell: one line (control
+    characters escaped, capped at ``view_rows.CELL_LIMIT``), every Markdown character
+    backslash-escaped."""
+    escaped = _INLINE.sub(r"\\\1", view_rows.cell_text(text))
+    return _LEADING.sub(_escape_leading, escaped)
+
+
+def _escape_leading(match: re.Match[str]) -> str:
+    mark = match.group(1) or match.group(2)
+    return f"\\{mark}" if mark else f"{match.group(3)}\\{match.group(4)}"
 
 
 def _md_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
@@ -23,7 +46,7 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines = [
         "### torch-device-inspector timing report",
         "",
-        f"Created {report.get('created', '—')}",
+        f"Created {_md_cell(report.get('created', '—'))}",
         "",
         "**Environment**",
         "",

@@ -9,8 +9,21 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from inspector.core.files.terminal_text import one_line
 from inspector.core.measure.spread import spread_of
 from inspector.core.units import format_bytes, format_gbps, format_ms, format_seconds
+
+
+#: The most characters one cell of a text view shows: a 100,000-character class name or
+#: error message from a report file is shown as its start and its length.
+CELL_LIMIT = 500
+
+
+def cell_text(value: Any) -> str:
+    """A value as one cell (or one line) of a text view: its control characters, newlines,
+    carriage returns and bidi overrides escaped (``\\u202e``), never obeyed, and capped
+    at ``CELL_LIMIT`` characters."""
+    return one_line(value, CELL_LIMIT)
 
 
 def shape_text(shape: Any) -> str:
