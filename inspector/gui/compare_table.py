@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from inspector.gui.panels.table_model import HeaderedTableModel
-from inspector.gui.plain_text import plain_tooltip
+from inspector.gui.plain_text import shown, shown_tip
 
 #: The role the proxy sorts by: a cell's number (missing values last), else its text.
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -37,6 +37,10 @@ class Cell:
     def __post_init__(self) -> None:
         if self.sort_value is None:
             self.sort_value = math.inf if self.numeric else self.text
+
+
+#: The most characters a cell holds (the view elides what does not fit).
+_CELL_LIMIT = 400
 
 
 class CellModel(HeaderedTableModel):
@@ -66,12 +70,12 @@ class CellModel(HeaderedTableModel):
         if not index.isValid():
             return None
         cell = self.rows[index.row()][index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return cell.text
+        if role == Qt.ItemDataRole.DisplayRole:  # names and paths from report files (plain_text)
+            return shown(cell.text, _CELL_LIMIT)
         if role == SORT_ROLE:
             return cell.sort_value
         if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tooltip(cell.tooltip) if cell.tooltip else None
+            return shown_tip(cell.tooltip) if cell.tooltip else None
         if role == Qt.ItemDataRole.TextAlignmentRole and cell.numeric:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole:

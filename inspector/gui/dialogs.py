@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QListWidgetItem,
     QMessageBox,
     QPushButton,
     QSpinBox,
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.files.presets import PRESETS, Preset
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.plain_text import shown, shown_tip
 from inspector.gui.sample_rate import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
 
 #: The presets' labels and descriptions (``core.files.presets.PRESETS``), marked for
@@ -105,8 +107,13 @@ class OpenModelDialog(Retranslates, QDialog):
 
         self.recent_list = QListWidget(self)
         self.recent_list.setObjectName("recentModelsList")
-        self.recent_list.addItems(recent)
-        self.recent_list.currentTextChanged.connect(self.spec_edit.setText)
+        for recent_spec in recent:  # shown escaped and elided (plain_text); the spec itself is the item's data
+            item = QListWidgetItem(shown(recent_spec), self.recent_list)
+            item.setData(Qt.ItemDataRole.UserRole, recent_spec)
+            item.setToolTip(shown_tip(recent_spec))
+        self.recent_list.currentItemChanged.connect(
+            lambda item, _previous: self.spec_edit.setText(item.data(Qt.ItemDataRole.UserRole)) if item else None
+        )
         self.recent_list.itemDoubleClicked.connect(lambda _item: self.accept())
 
         self.form_labels = [QLabel(self) for _ in range(4)]

@@ -20,7 +20,9 @@ from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QSet
 from PySide6.QtGui import QFontDatabase
 
 from inspector import resource_files as rf
+from inspector.core.files.terminal_text import escape_control
 from inspector.core.messages import Text
+from inspector.gui.plain_text import escaped_lines
 
 #: ``translate(context, source, disambiguation=None, n=-1)``; pyside6-lupdate finds the calls
 #: by this name, so import it as it is (``from inspector.gui.i18n import translate``).
@@ -154,16 +156,20 @@ def core_text(value: object) -> str:
     among its arguments) through its template's translation, context "CoreText"; anything
     else as it is. A translation that lost a field gives the English sentence."""
     if not isinstance(value, Text):
-        return str(value)
-    return value.translated(lambda template: translate("CoreText", template))
+        return escaped_lines(value)
+    # Its arguments are values, many from files: a newline or a bidi override in one is
+    # shown as its escape, never obeyed (``plain_text``).
+    return value.translated(lambda template: translate("CoreText", template), escape_control)
 
 
 def fill(text: str, *args: object) -> str:
     """Qt's ``QString.arg`` for a translated ``str``: ``%1``… replaced by ``args`` (a translation
     may move them around the sentence). One pass, so an argument that itself holds "%1" (a file
-    path) is left as it is."""
+    path) is left as it is. Each argument's control characters are shown as escapes (its
+    newlines kept, for the window's own lines): a name's U+202E cannot reverse the words of
+    the sentence around it (``plain_text``)."""
     def value(match: re.Match[str]) -> str:
         number = int(match.group(1))
-        return str(args[number - 1]) if 1 <= number <= len(args) else match.group(0)
+        return escaped_lines(args[number - 1]) if 1 <= number <= len(args) else match.group(0)
 
     return re.sub(r"%(\d+)", value, text)

@@ -30,6 +30,7 @@ from inspector.core.vocabulary import FailureKind
 from inspector.gui.bar_words import BarWords
 from inspector.gui.layout import build_latency_plot_when_idle
 from inspector.gui.i18n import core_text, fill, translate
+from inspector.gui.plain_text import shown
 from inspector.gui.tasks import Task, task_label
 from inspector.gui.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Progress, TaskFailure
 
@@ -140,7 +141,8 @@ class WorkerResults(QObject):
     def _show_model_words(self, state: ModelState) -> None:
         """The model box's title and the input field's hint, for the model ``state`` shows."""
         info = state.info
-        self.model_box.setTitle(fill(translate("WorkerResults", "Model — %1 (%2)"), info.class_name, info.spec))
+        # Names from the file: escaped and elided, or a newline in one wrapped the title (plain_text).
+        self.model_box.setTitle(fill(translate("WorkerResults", "Model — %1 (%2)"), shown(info.class_name), shown(info.spec)))
         if not self.action_bar.input_shape_text() and info.example_input_shapes:
             shapes = ", ".join("x".join(map(str, s)) for s in info.example_input_shapes)
             self.action_bar.inputShapeEdit.setPlaceholderText(fill(translate("WorkerResults", "model input %1"), shapes))
@@ -160,10 +162,10 @@ class WorkerResults(QObject):
             f"load_model({info.spec!r})",
             outcome.seconds,
             None,
-            fill(loaded, info.class_name, info.source, format_bytes(totals.bytes), core_text(meta_text(totals))),
+            fill(loaded, shown(info.class_name), shown(info.source), format_bytes(totals.bytes), core_text(meta_text(totals))),
             detail="\n".join(core_text(note) for note in info.notes),
         )
-        name = info.class_name
+        name = shown(info.class_name)
         self.bar_words.idle(lambda: fill(translate("WorkerResults", "loaded %1"), name))
         # A new session: the report's moves and latency start afresh, and so does the plot.
         # The memory timeline goes on (it is the devices' record, and shows the load itself).

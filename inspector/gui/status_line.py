@@ -14,8 +14,12 @@ from typing import Any
 from PySide6.QtWidgets import QFrame, QLabel, QStatusBar
 
 from inspector.gui.i18n import fill, translate
-from inspector.gui.plain_text import plain_label
+from inspector.gui.plain_text import plain_label, shown
 from inspector.gui.tasks import Task, task_label
+
+
+#: The most characters a passing message shows.
+FLASH_LIMIT = 300
 
 
 class StatusLine:
@@ -83,14 +87,16 @@ class StatusLine:
             _set_steady(self.model, translate("StatusLine", "Model: none yet"))
             return
         info, placement = self._state.info, self._state.placement
-        _set_steady(self.model, fill(translate("StatusLine", "Model: %1 (%2)"), info.class_name, info.source))
-        where = ", ".join(placement.devices) or translate("StatusLine", "no tensors")
-        dtypes = ", ".join(placement.totals.by_dtype) or "—"
+        # Names from the file: escaped and elided (plain_text), or a class named with U+202E
+        # and a newline reversed the window's "(factory)" and grew the bar.
+        _set_steady(self.model, fill(translate("StatusLine", "Model: %1 (%2)"), shown(info.class_name), shown(info.source)))
+        where = shown(", ".join(placement.devices)) or translate("StatusLine", "no tensors")
+        dtypes = shown(", ".join(placement.totals.by_dtype)) or "—"
         _set_steady(self.device, fill(translate("StatusLine", "On: %1 · %2"), where, dtypes))
 
     def flash(self, text: str, msecs: int) -> None:
-        """A passing message, gone after ``msecs``."""
-        self.bar.showMessage(text, msecs)
+        """A passing message, gone after ``msecs`` (one line: a path in it can be long)."""
+        self.bar.showMessage(shown(text, FLASH_LIMIT), msecs)
 
 
 def _set_steady(label: QLabel, text: str) -> None:

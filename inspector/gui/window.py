@@ -39,6 +39,7 @@ from inspector.gui.panels.devices import DevicesPanel
 from inspector.gui.panels.error_banner import ErrorBanner
 from inspector.gui.panels.history import HistoryView
 from inspector.gui.panels.parameters import ParametersPanel
+from inspector.gui.plain_text import shown
 from inspector.gui.snapshots import Snapshots
 from inspector.gui.status_line import StatusLine
 from inspector.gui.task_marks import TaskMarks
@@ -182,7 +183,7 @@ class InspectorWindow(QMainWindow):
     def _on_model_loaded(self, outcome: LoadOutcome) -> None:
         info = outcome.state.info
         self.add_recent_model(info.spec)
-        self.setWindowTitle(f"{info.class_name} — {info.spec}")
+        self.setWindowTitle(f"{shown(info.class_name)} — {shown(info.spec)}")  # names from the file (plain_text)
 
     # ------------------------------------------------------------------ language
 

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMenu, QSplitter, QWidget
 
 from inspector.gui import screen_fit, settings_values
 from inspector.gui.i18n import translate
+from inspector.gui.plain_text import menu_text, shown_tip
 from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, MAX_SAMPLE_HZ, MIN_SAMPLE_HZ, clamp_sample_hz
 
 MAX_RECENT = 10
@@ -40,9 +41,13 @@ def add_recent_model(settings: QSettings, spec: str) -> None:
 def fill_recent_menu(menu: QMenu, settings: QSettings, open_model: Callable[[str], Any]) -> None:
     """The "Open recent" menu: the recent specs, then "Clear the list" (or a placeholder)."""
     menu.clear()
+    menu.setToolTipsVisible(True)  # each spec in full, as far as a tooltip goes
     recent = recent_models(settings)
     for spec in recent:
-        action = menu.addAction(spec)
+        # The spec as typed or opened: escaped, elided, its "&" shown (plain_text); in full
+        # (up to a limit) in the tooltip.
+        action = menu.addAction(menu_text(spec))
+        action.setToolTip(shown_tip(spec))
         action.triggered.connect(lambda _checked=False, s=spec: open_model(s))
     if recent:
         menu.addSeparator()

@@ -54,10 +54,11 @@ def test_hostile_module_names_are_plain_in_the_tree_and_its_tooltips(qtbot, make
     window = make_window(spec)
     model = widget(window, QTreeView, "parameterView").model()
     module_index = model.index(0, 0)
-    assert module_index.data() == HOSTILE  # the name itself, unchanged
+    shown = HOSTILE.replace("\x1b", "\\x1b")  # the name's markup as it is; its ESC as an escape
+    assert module_index.data() == shown
     tensor_index = model.index(0, 0, module_index)
     tooltip = tensor_index.data(Qt.ItemDataRole.ToolTipRole)
-    assert tooltip_shows_literally(tooltip, f"{HOSTILE}.weight")
+    assert tooltip_shows_literally(tooltip, f"{shown}.weight")
     assert "<img src='x'>" not in tooltip  # never live markup
     for name in ("statusModel", "statusDevice", "statusBusy"):
         assert shown_as_plain(getattr(window, name))
@@ -127,3 +128,106 @@ class _Touch:
 
     def __reduce__(self):
         return (open, (self.path, "w"))
+
+
+# ------------------------------------------------------------------ bidi, newlines, &, length (issue 32, item 14)
+
+RLO = "\u202e"
+LONG = "k" * 100_000
+#: The class a hostile factory builds: a bidi override and a newline before the window's own words.
+EVIL_CLASS = f"Net{RLO}\nevil"
+EVIL_MODULES = (f"head{RLO}gnp_exe", "first\nsecond", "R&D", LONG)
+
+
+def _hostile_factory(tmp_path) -> str:
+    folder = tmp_path / "R&D"
+    folder.mkdir()
+    return write_factory(
+        folder,
+        f"""
+        import torch
+        from torch import nn
+
+        def make():
+            model = type({EVIL_CLASS!r}, (nn.Sequential,), {{}})()
+            for name in {EVIL_MODULES!r}:
+                model.add_module(name, nn.Linear(2, 2))
+            return model, torch.randn(1, 2)
+        """,
+    )
+
+
+def _escaped_everywhere(text: str) -> bool:
+    """No control character Qt would obey: each one shows as its escape."""
+    return all(ch.isprintable() for ch in text)
+
+
+def test_names_with_bidi_newlines_and_huge_lengths_are_escaped_and_elided(qtbot, make_window, tmp_path):
+    from inspector.gui.plain_text import SHOWN_LIMIT, TIP_LIMIT
+
+    spec = _hostile_factory(tmp_path)
+    window = make_window(spec)
+    assert window.model_state.info.spec == spec
+
+    # The tree: each module's row says its name with the override and the newline as escapes.
+    model = widget(window, QTreeView, "parameterView").model()
+    names = [model.index(row, 0).data() for row in range(model.rowCount())]
+    assert names[:3] == ["head\\u202egnp_exe", "first\\nsecond", "R&D"]
+    huge = names[3]
+    assert len(huge) <= SHOWN_LIMIT and huge.startswith("kkk") and "…" in huge
+    tip = model.index(3, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert _escaped_everywhere(tip.replace("\n", "")) and len(tip) < TIP_LIMIT + TIP_LIMIT // 50 + 200
+    assert max(len(line) for line in tip.splitlines()) <= 100  # a tooltip as wide as a screen at most
+    leaf = model.index(0, 0, model.index(0, 0))
+    assert leaf.data() == "weight"
+    assert "head\\u202egnp_exe.weight" in leaf.data(Qt.ItemDataRole.ToolTipRole)
+
+    # The status bar and the panel's title: the window's own words stay in their place and order.
+    status = window.statusModel.text()
+    assert status == "Model: Net\\u202e\\nevil (factory)"
+    title = window.model_box.title()
+    assert _escaped_everywhere(title) and title.startswith("Model — Net\\u202e\\nevil (")
+    assert title.endswith(":make)") and "R&D" in title
+    assert _escaped_everywhere(window.windowTitle())
+
+
+def test_the_recent_models_menu_escapes_elides_and_shows_ampersands(qtbot, window, tmp_path):
+    from inspector.gui.plain_text import SHOWN_LIMIT
+
+    # As long as a spec the settings keep (4,096 characters): as wide as 4,000 characters before.
+    for spec in ("R&D.pt", f"evil\nline{RLO}tp.exe", "/models/" + "k" * 3_990 + ".pt"):
+        window.add_recent_model(spec)
+    actions = window.recentMenu.actions()
+    texts = [a.text() for a in actions[:3]]
+    assert texts[2] == "R&&D.pt" and actions[2].iconText() == "R&D.pt"  # Qt shows "R&D.pt", no mnemonic
+    assert texts[1] == "evil\\nline\\u202etp.exe"
+    long_text = texts[0]
+    assert len(long_text) <= SHOWN_LIMIT and long_text.startswith("/models/kkk") and long_text.endswith("kk.pt")
+    assert window.recentMenu.sizeHint().width() < 1200
+    assert window.recentMenu.toolTipsVisible() and "\\u202e" in actions[1].toolTip()
+    # Picking an item opens the spec itself, not the text shown.
+    opened = []
+    window.recent.chosen.connect(opened.append)
+    actions[2].trigger()
+    actions[1].trigger()
+    assert opened == ["R&D.pt", f"evil\nline{RLO}tp.exe"]
+
+
+def test_a_name_in_a_core_message_cannot_reverse_the_banner_words(qtbot, make_window, tmp_path):
+    """A factory raising with a bidi override: the banner shows the escape, the history too."""
+    spec = write_factory(
+        tmp_path,
+        f"""
+        def make():
+            raise RuntimeError("bad {RLO}gnp.exe\\nnext line")
+        """,
+    )
+    window = make_window("example")
+    history_model = widget(window, QTableView, "historyView").model()
+    before = history_model.rowCount()
+    window.open_model(spec)
+    qtbot.waitUntil(lambda: history_model.rowCount() > before and window.busy_task is None, timeout=30_000)
+    banner = widget(window, QFrame, "errorBanner")
+    assert RLO not in banner.message.text() and "\\u202e" in banner.message.text()
+    row = table_rows(history_model)[-1]
+    assert _escaped_everywhere(row["Result"]) and _escaped_everywhere(row["Call"])

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 from inspector.core.units import format_gbps, format_seconds
 from inspector.gui.i18n import Retranslates
 from inspector.gui.panels.table_model import HeaderedTableModel
-from inspector.gui.plain_text import plain_tooltip
+from inspector.gui.plain_text import shown, shown_tip
 
 
 @dataclass(frozen=True)
@@ -75,21 +75,25 @@ class HistoryModel(HeaderedTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.TIME:
                 return entry.time.strftime("%H:%M:%S")
-            if column == self.CALL:
-                return entry.call
+            if column == self.CALL:  # a spec or a name from a file: escaped, bounded (plain_text)
+                return shown(entry.call, _CELL_LIMIT)
             if column == self.SECONDS:
                 return format_seconds(entry.seconds) if entry.seconds else "—"
             if column == self.GBPS:
                 return _gbps_text(entry.gbps)
             if column == self.RESULT:
-                return entry.result
+                return shown(entry.result, _CELL_LIMIT)
         elif role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tooltip("\n\n".join(t for t in (entry.call, entry.result, entry.detail) if t))
+            return shown_tip("\n\n".join(t for t in (entry.call, entry.result, entry.detail) if t))
         elif role == Qt.ItemDataRole.ForegroundRole and column == self.RESULT and not entry.ok:
             return QColor("#c62828")
         elif role == Qt.ItemDataRole.TextAlignmentRole and column in (self.SECONDS, self.GBPS):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+
+#: The most characters a Call or Result cell holds (the view elides what does not fit).
+_CELL_LIMIT = 400
 
 
 def _gbps_text(gbps: float | None) -> str:

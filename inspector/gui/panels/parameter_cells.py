@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from inspector.core.files.terminal_text import escape_control
 from inspector.core.placement.texts import size_text
 from inspector.core.report.modules import format_flops
 from inspector.core.units import format_bytes, format_ms
@@ -37,9 +38,10 @@ def english(text: str) -> str:
 
 
 def _fill(text: str, *args: object) -> str:
-    """Qt's ``%1``… placeholders replaced in order (``i18n.fill``, which needs Qt)."""
+    """Qt's ``%1``… placeholders replaced in order (``i18n.fill``, which needs Qt), each
+    value's control characters as escapes (a name's U+202E never reverses the words around it)."""
     for number in range(len(args), 0, -1):  # %10 before %1
-        text = text.replace(f"%{number}", str(args[number - 1]))
+        text = text.replace(f"%{number}", escape_control(str(args[number - 1]), keep_newlines=True))
     return text
 
 

@@ -20,7 +20,8 @@ from inspector.gui.panels import parameter_cells as cells
 from inspector.gui.panels.devices import device_swatch
 from inspector.gui.panels.parameter_tree import Node, PlacementTree
 from inspector.gui.panels.table_model import header_text
-from inspector.gui.plain_text import plain_tooltip
+from inspector.gui.plain_text import shown as shown_line
+from inspector.gui.plain_text import shown_tip
 
 #: The role the filter field matches (``parameter_cells.filter_text``).
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -180,13 +181,13 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
             return None
         node = index.internalPointer()
         column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return cells.cell_text(self._tree, node, column, shown)
+        if role == Qt.ItemDataRole.DisplayRole:  # names from the file: escaped, elided (plain_text)
+            return shown_line(cells.cell_text(self._tree, node, column, shown))
         if role == FILTER_ROLE:
             return cells.filter_text(node, shown)
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = cells.tooltip_text(node, column, shown)
-            return plain_tooltip(tip) if tip is not None else None
+            return shown_tip(tip) if tip is not None else None
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT if cells.right_aligned(node, column) else None
         if column == self.DEVICE:

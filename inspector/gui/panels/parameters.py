@@ -40,6 +40,7 @@ from inspector.gui.panels.parameter_cells import widest_texts
 from inspector.gui.panels.parameter_filter import PlacementFilter
 from inspector.gui.panels.parameter_model import PlacementModel, shown
 from inspector.gui.panels.parameter_tree import module_path, tree_parent
+from inspector.gui.plain_text import menu_text
 
 #: Models up to this many tensors open fully expanded; bigger ones show their top level.
 EXPAND_ALL_LIMIT = 300
@@ -297,8 +298,8 @@ class _MiddleElided(QStyledItemDelegate):
 
 
 def _short(text: str, limit: int = 48) -> str:
-    """A menu label keeps both ends of a long name."""
-    return text if len(text) <= limit else f"{text[: limit // 2 - 1]}…{text[-(limit // 2):]}"
+    """A name in a menu item: both ends of a long one kept, escaped, ``&`` shown (``menu_text``)."""
+    return menu_text(text, limit)
 
 
 def totals_html(placement: Any) -> str:
