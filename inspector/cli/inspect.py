@@ -8,6 +8,7 @@ import sys
 
 from inspector.cli.common import _device_name, _load, _move_request, _session
 from inspector.cli.printing import _move_text, _plain, _print, _ProgressBar, _table
+from inspector.core.files.terminal_text import NAME_LIMIT
 from inspector.core.files.user_output import user_output_to_stderr
 from inspector.core.units import format_bytes
 
@@ -26,7 +27,7 @@ def _placement_text(loaded, placement) -> str:
     listed = len(placement.tensors)
     # Tied weights and views share memory: the totals count each storage once.
     tensors = f"{t.count} tensors" if listed == t.count else f"{listed} tensors in {t.count} storage{'s' if t.count != 1 else ''}"
-    head = (f"Model: {_plain(loaded.spec)} ({_plain(loaded.class_name)}) — {tensors}, {t.elements:,} elements, "
+    head = (f"Model: {_plain(loaded.spec, NAME_LIMIT)} ({_plain(loaded.class_name, NAME_LIMIT)}) — {tensors}, {t.elements:,} elements, "
             f"{format_bytes(t.bytes)}{meta_text(t)}")
     rows = [
         [

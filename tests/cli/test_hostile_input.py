@@ -133,7 +133,7 @@ def test_a_huge_name_is_its_start_and_length_in_the_table_and_the_error_line(tmp
         from torch import nn
 
         def make():
-            model = nn.Sequential()
+            model = type("C" * 100_000, (nn.Sequential,), {{}})()
             model.add_module({long!r}, nn.Linear(2, 2))
             for i in range(6):
                 model.add_module(f"l{{i}}", nn.Linear(2, 2))
@@ -144,7 +144,7 @@ def test_a_huge_name_is_its_start_and_length_in_the_table_and_the_error_line(tmp
     assert code == 0, err
     assert len(out) < 8_000  # was 1,600,991 bytes
     assert "k.weight (100,007 characters)" in out and "k.bias (100,005 characters)" in out  # rows stay apart
-    assert max(len(line) for line in out.splitlines()) < 400
+    assert max(len(line) for line in out.splitlines()) < 600  # the class name in the first line too
 
     weights = nn.Linear(2, 2).state_dict()
     weights[long] = torch.zeros(1)
