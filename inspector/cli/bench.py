@@ -45,8 +45,8 @@ def cmd_bench(args) -> int:
 
     if args.runs is not None and args.runs < 1:
         raise InputError("--runs must be at least 1")
-    if args.min_time is not None and args.min_time <= 0:
-        raise InputError("--min-time must be more than 0 seconds")
+    if args.min_time is not None and not args.min_time > 0:  # NaN too: it is not more than 0
+        raise InputError(f"--min-time must be more than 0 seconds (got {args.min_time:g})")
     # Before loading or measuring anything: a path that cannot work fails now, not after.
     output = check_output_path(args.output) if args.output is not None else None
     if args.trace:

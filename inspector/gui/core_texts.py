@@ -118,6 +118,7 @@ CORE_TEXTS = {
     'failure.copy_oom': QT_TRANSLATE_NOOP("CoreText", 'train-step needs a second copy of the model and it does not fit in memory'),
     'failure.copy_failed': QT_TRANSLATE_NOOP("CoreText", 'train-step works on a copy of the model, and this model cannot be copied: {error}'),
     'bench.input_shapes': QT_TRANSLATE_NOOP("CoreText", 'inputs of shapes {shapes}'),
+    'bench.dtype_changed': QT_TRANSLATE_NOOP("CoreText", 'the model cast itself from {before} to {after} while it ran: reported as {after}; any samples taken before the cast ran in {before}'),
     'bench.runs_capped': QT_TRANSLATE_NOOP("CoreText", '{runs} runs asked for: capped at {cap} samples per measurement'),
     'bench.min_time_capped': QT_TRANSLATE_NOOP("CoreText", 'a minimum time of {seconds} s asked for: capped at {cap} s per measurement'),
     'bench.stopped_at_sample_cap': QT_TRANSLATE_NOOP("CoreText", 'stopped at the cap of {cap} samples after {seconds} s, before the minimum time of {min_time} s was reached'),

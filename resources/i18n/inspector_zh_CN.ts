@@ -1203,6 +1203,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>the model cast itself from {before} to {after} while it ran: reported as {after}; any samples taken before the cast ran in {before}</source>
+        <translation>模型在运行中把自身从 {before} 类型转换为 {after}：按 {after} 报告；转换之前测得的样本（如有）是在 {before} 下运行的</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{runs} runs asked for: capped at {cap} samples per measurement</source>
         <translation>要求运行 {runs} 次：每次测量最多 {cap} 个样本</translation>
     </message>
@@ -4849,33 +4854,32 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location filename="../../inspector/gui/stuck_notice.py" line="+115"/>
         <source>The model&apos;s forward pass has not returned</source>
-        <extracomment>How long after Cancel a task that has not ended is said to be stuck (a chunk of samples takes ~50 ms, a slow model&apos;s one forward a few seconds). Ends the process without the interpreter&apos;s teardown (a test replaces it).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>模型的前向传播尚未返回</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel was pressed, but the model&apos;s forward pass is still running, and it cannot be interrupted: the benchmark stops as soon as it returns. You can keep waiting, or save the settings and quit the app (what was measured and not exported is lost).</source>
-        <translation type="unfinished"></translation>
+        <translation>已按下取消，但模型的前向传播仍在运行，且无法中断：它一返回，基准测试就会停止。您可以继续等待，或保存设置并退出应用（已测量但未导出的结果将会丢失）。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>The %1 has not stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>%1尚未停止</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cancel was pressed, but the %1 is still inside a call that cannot be interrupted (the model&apos;s code or the device&apos;s driver): it stops as soon as that call returns. You can keep waiting, or save the settings and quit the app (what was measured and not exported is lost).</source>
-        <translation type="unfinished"></translation>
+        <translation>已按下取消，但%1仍在一个无法中断的调用中（模型的代码或设备的驱动程序）：该调用一返回，它就会停止。您可以继续等待，或保存设置并退出应用（已测量但未导出的结果将会丢失）。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Keep waiting</source>
-        <translation type="unfinished"></translation>
+        <translation>继续等待</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Save settings and quit</source>
-        <translation type="unfinished"></translation>
+        <translation>保存设置并退出</translation>
     </message>
 </context>
 <context>

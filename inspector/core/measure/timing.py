@@ -160,6 +160,7 @@ def measure_latency(
 
     events = _sample_events(module)
     step: Callable[[], object]
+    ran = module  # what the samples ran on: the model, or its copy for a training step
     try:
         if mode == "forward":
             with eval_mode(loaded, notes), buffers_kept(loaded), torch.inference_mode():
@@ -168,7 +169,7 @@ def measure_latency(
         else:
             # Gradients on even when the caller runs us under no_grad (a worker, a notebook cell).
             with torch.inference_mode(False), torch.enable_grad():
-                step = train_step_on_copy(loaded, args, notes)
+                step, ran = train_step_on_copy(loaded, args, notes)
                 warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events)
     except StepFailed as failed:
         raise run_failed(failed.cause, shapes, device_id(device), what, blame_input=failed.in_forward) from None
@@ -177,9 +178,12 @@ def measure_latency(
     except Exception as exc:  # noqa: BLE001 -- setting up, synchronising: the input is not to blame
         raise run_failed(exc, shapes, device_id(device), what, blame_input=False) from None
 
+    ran_in = model_dtype(ran)  # a model may cast itself as it runs: report what it ran in
+    if ran_in != dtype:
+        notes.append(Text("bench.dtype_changed", before=dtype_name(dtype), after=dtype_name(ran_in)))
     return _result(
         device=device_id(device),
-        dtype=dtype_name(dtype),
+        dtype=dtype_name(ran_in),
         input_shape=shapes[0] if shapes else (),
         input_shapes=tuple(shapes),
         input_dtypes=tuple(dtype_name(a.dtype) for a in args if isinstance(a, torch.Tensor)),

@@ -22,8 +22,11 @@ from inspector.core.messages import Text
 from inspector.core.units import first_line
 from inspector.core.vocabulary import FailureKind
 
-def train_step_on_copy(loaded: LoadedModel, args: tuple[Any, ...], notes: list[str]) -> Callable[[], None]:
-    """One forward + backward + optimizer step on a copy of the model and its optimizer."""
+def train_step_on_copy(
+    loaded: LoadedModel, args: tuple[Any, ...], notes: list[str]
+) -> tuple[Callable[[], None], nn.Module]:
+    """One forward + backward + optimizer step on a copy of the model and its optimizer; and
+    that copy (what the step ran in, should the model change its own dtype as it runs)."""
     loaded.ensure_optimizer()
     module_copy, optimizer_copy = _copy_for_training(loaded)
     if optimizer_copy is None:
@@ -51,7 +54,7 @@ def train_step_on_copy(loaded: LoadedModel, args: tuple[Any, ...], notes: list[s
         except Exception as exc:
             raise StepFailed(exc, in_forward=False) from exc
 
-    return step
+    return step, module_copy
 
 
 def _copy_for_training(loaded: LoadedModel) -> tuple[nn.Module, torch.optim.Optimizer | None]:

@@ -108,6 +108,10 @@ MEASUREMENT: dict[str, str] = {
     "failure.copy_failed": "train-step works on a copy of the model, and this model cannot be copied: {error}",
     # ----- notes of a measurement (measure.timing, sampling, model_mode, train_on_copy, attribution)
     "bench.input_shapes": "inputs of shapes {shapes}",
+    "bench.dtype_changed": (
+        "the model cast itself from {before} to {after} while it ran: reported as {after}; "
+        "any samples taken before the cast ran in {before}"
+    ),
     "bench.runs_capped": "{runs} runs asked for: capped at {cap} samples per measurement",
     "bench.min_time_capped": "a minimum time of {seconds} s asked for: capped at {cap} s per measurement",
     "bench.stopped_at_sample_cap": (
