@@ -77,6 +77,10 @@ def connect_server(
 class RemoteWindow(InspectorWindow):
     """The main window, its session in an agent on ``host`` reached through ``command``."""
 
+    #: A forward that never returns hangs the agent, not this process: the connection gives
+    #: up on a cancel the agent does not answer (``client.CANCEL_GRACE_S``), and Disconnect ends it.
+    work_runs_here = False
+
     def __init__(
         self, host: str, command: str | list[str], *, model_spec: str = "example", settings: QSettings | None = None
     ) -> None:

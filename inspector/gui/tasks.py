@@ -73,6 +73,7 @@ class TaskController(QObject):
     """Which task the window waits for, if any (see the module docstring)."""
 
     busyChanged = Signal(object)  # Task | None
+    cancelAsked = Signal(object)  # Task: Cancel was pressed for it (``gui.stuck_notice`` watches it end)
 
     def __init__(self, cancel_event: threading.Event | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -136,6 +137,7 @@ class TaskController(QObject):
         """Ask the running move or benchmark to stop at its next safe point; True if asked."""
         if self._task is not None and self._task.cancellable:
             self.cancel_event.set()
+            self.cancelAsked.emit(self._task)
             return True
         return False
 

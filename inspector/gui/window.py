@@ -42,6 +42,7 @@ from inspector.gui.panels.parameters import ParametersPanel
 from inspector.gui.plain_text import shown
 from inspector.gui.snapshots import Snapshots
 from inspector.gui.status_line import StatusLine
+from inspector.gui.stuck_notice import StuckNotice, quit_leaving_work
 from inspector.gui.task_marks import TaskMarks
 from inspector.gui.tasks import TaskController
 from inspector.gui.threads import start_in_thread, stop_threads
@@ -74,6 +75,10 @@ class InspectorWindow(QMainWindow):
     #: the window cannot import the remote window, which is a kind of window itself).
     connectServerRequested = Signal()
 
+    #: The model's code runs in this process (a remote window's runs in its agent, which
+    #: the connection's own grace gives up on).
+    work_runs_here = True
+
     def __init__(self, model_spec: str = "example", trust: bool = False, settings: QSettings | None = None) -> None:
         """The window's frame now; its session (the parts, the workers, the model's load) as soon
         as torch is imported: at once when it already is, else when ``torch_loader`` has
@@ -104,6 +109,10 @@ class InspectorWindow(QMainWindow):
         self.tabs, self.lazy_tabs, self.model_box = frame.tabs, frame.pages, frame.model_box
         self.main_splitter, self.top_splitter, self.bottom_splitter = frame.splitters()
         self.status = StatusLine(self.statusBar())
+        if self.work_runs_here:
+            # A Cancel that cannot stop a forward which never returns says so, with what can be done.
+            self.stuckNotice = StuckNotice(self.tasks, self.quit_leaving_work, self.centralWidget())
+            self.stuckNotice.overlay(self.main_splitter)
         self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
         self.marks = TaskMarks()
         add_pages(self.lazy_tabs, self, lambda: self.timeline, self.marks, lambda view: self.reports.comparison_view_built(view))
@@ -352,6 +361,18 @@ class InspectorWindow(QMainWindow):
             window_settings.save_layout(self.settings, self, self.frame.splitters())
         self.shutdown()
         super().closeEvent(event)
+
+    def quit_leaving_work(self) -> None:
+        """The stuck notice's "Save settings and quit": settings saved, the other windows
+        closed, and the process ended now, leaving the call that never returns behind."""
+        from PySide6.QtWidgets import QApplication
+
+        def save() -> None:
+            window_settings.save_layout(self.settings, self, self.frame.splitters())
+            self.settings.sync()
+
+        others = [w for w in QApplication.topLevelWidgets() if isinstance(w, InspectorWindow) and w.isVisible()]
+        quit_leaving_work(self, save, others)
 
     def shutdown(self, timeout_s: float = 2.0) -> bool:
         """Cancel running work, quit both threads and wait for them and for a report being
