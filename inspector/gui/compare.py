@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -39,7 +40,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.report.compare import Comparison, compare_reports
-from inspector.core.errors import Failure
+from inspector.core.errors import Failure, InspectorError
 from inspector.core.report.timing_report import load_report
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.compare_cells import latency_side, move_side, noise_cell, number_cell, ratio_cell
@@ -51,6 +52,48 @@ from inspector.gui.pool import run_in_pool
 log = logging.getLogger(__name__)
 
 SIDES = ("a", "b")
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What the pool thread made of the reports it was given (and of the one it read)."""
+
+    reports: dict[str, Mapping[str, Any] | None]  # by side, the one read in its place
+    labels: dict[str, str]
+    comparison: Comparison | None  # None: a failure, or nothing to compare
+    load: tuple[str, str, int] | None = None  # (side, path, serial) of the report read, if one was
+    failure: Failure | None = None
+    unread: bool = False  # the failure is the file's: it was not read
+
+
+def _compared(reports: dict[str, Mapping[str, Any] | None], labels: dict[str, str],
+              load: tuple[str, str, int] | None) -> _Outcome:  # fmt: skip
+    """On the pool thread: read ``load``'s report (``load_report`` checks every field, and
+    refuses figures its samples contradict), then compare. Returns failures, never raises."""
+    reports, labels = dict(reports), dict(labels)
+    if load is not None:
+        side, path, _ = load
+        labels[side] = Path(path).name
+        try:
+            reports[side] = load_report(path)
+        except InspectorError as exc:
+            return _Outcome(reports, labels, None, load, Failure.from_exception(exc), unread=True)
+    a, b = reports["a"], reports["b"]
+    first, second = (a, b) if a is not None else (b, None)  # one report alone fills the A columns
+    if first is None:
+        return _Outcome(reports, labels, None, load)
+    try:
+        comparison = compare_reports(first, second, label_a="A", label_b="B")
+    except Exception as exc:  # noqa: BLE001 -- a bug must reach the user as one line, not end the thread
+        log.exception("could not compare the reports")
+        failure = Failure(FailureKind.ERROR, f"{type(exc).__name__}: {exc}".splitlines()[0], repr(exc))
+        return _Outcome(reports, labels, None, load, failure)
+    return _Outcome(reports, labels, comparison, load)
+
+
+def _could_not_show(path: str, message: str) -> Callable[[], str]:
+    """ "could not show PATH: WHY" in the window's language, said again on a change of it."""
+    return lambda: fill(translate("ComparisonView", "could not show %1: %2"), path, core_text(message))
 
 
 def _prefixes(comparison: Comparison) -> tuple[str, str | None]:
@@ -65,8 +108,9 @@ class ComparisonView(Retranslates, QWidget):
     failed = Signal(object)
     #: (side, path) after a report from disk is shown.
     reportOpened = Signal(str, str)
-    _loaded = Signal(str, str, object)  # pool thread -> GUI thread
-    _load_failed = Signal(str, object)
+    #: The tables show a comparison (or the empty view) just made: for tests and tools.
+    comparisonShown = Signal()
+    _compared = Signal(object)  # pool thread -> GUI thread: an _Outcome
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -80,8 +124,12 @@ class ComparisonView(Retranslates, QWidget):
         self.follows_session = False
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
-        self._loaded.connect(self._on_loaded)
-        self._load_failed.connect(self._on_load_failed)
+        self._compared.connect(self._on_compared)
+        #: What is shown: the outcome of the comparison the tables hold (None: empty).
+        self._shown: _Outcome | None = None
+        #: Per side, the serial of the latest Open report… asked for (an older one's outcome is dropped).
+        self._opened: dict[str, int] = {side: 0 for side in SIDES}
+        self._opens_in_flight = 0
         #: What the summary line says instead of the reports ("Opening…", a failure), as a
         #: function that says it again when the language changes; None: the reports.
         self._notice: Callable[[], str] | None = None
@@ -129,60 +177,105 @@ class ComparisonView(Retranslates, QWidget):
 
     def set_reports(self, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None = None, *,
                     label_a: str | None = None, label_b: str | None = None) -> None:  # fmt: skip
-        """Show report ``a`` next to ``b`` (either may be None)."""
+        """Show report ``a`` next to ``b`` (either may be None), once compared on the pool thread."""
         self.reports = {"a": a, "b": b}
         if label_a:
             self.labels["a"] = label_a
         if label_b:
             self.labels["b"] = label_b
-        self.refresh()
+        self._compare()
 
     def set_session_report(self, report: Mapping[str, Any] | None) -> None:
         """The current session's report as A (the window rebuilds it after each move/benchmark)."""
         self.reports["a"] = report
         self.labels["a"] = THIS_SESSION
-        self.refresh()
+        self._compare()
 
     def open_report(self, path: str | Path, side: str = "b") -> None:
-        """Read a saved ``.json`` report on a pool thread, then show it as ``side``."""
+        """Read a saved ``.json`` report and compare it with the other side, both on a pool
+        thread, then show it as ``side``."""
         if side not in SIDES:
             raise ValueError(f"side must be 'a' or 'b', not {side!r}")
         path = str(path)
         self._say(lambda: fill(translate("ComparisonView", "Opening %1…"), path))
-        run_in_pool(
-            self._pool,
-            lambda: (side, path, load_report(path)),
-            done=lambda loaded: self._loaded.emit(*loaded),
-            failed=lambda failure: self._load_failed.emit(path, failure),
-            what=f"open {path}",
-        )
+        self._opened[side] += 1
+        self._opens_in_flight += 1
+        self._compare(load=(side, path, self._opened[side]))
 
     def wait(self, msecs: int = 2000) -> bool:
-        """Block until a report being read is done (for closeEvent); False on timeout."""
+        """Block until a report being read or compared is done (for closeEvent); False on timeout."""
         return self._pool.waitForDone(msecs)
 
-    @Slot(str, str, object)
-    def _on_loaded(self, side: str, path: str, report: dict) -> None:
-        previous = self.reports[side], self.labels[side]
-        self.reports[side] = report
-        self.labels[side] = Path(path).name
-        failure = self.refresh(announce=False)
+    # ----- the pool thread reads, checks and compares; this one shows the outcome
+
+    def _compare(self, load: tuple[str, str, int] | None = None) -> None:
+        """Compare the reports as they are now (after reading ``load`` = (side, path, serial)
+        into its side) on the pool thread; ``_on_compared`` shows the rows. With nothing to
+        compare the view is emptied at once: there is no work to move off this thread."""
+        reports = dict(self.reports)
+        if load is None and reports["a"] is None and reports["b"] is None:
+            self._show(None)
+            return
+        labels = dict(self.labels)
+        run_in_pool(
+            self._pool,
+            lambda: _compared(reports, labels, load),
+            done=self._compared.emit,
+            # (_compared returns its failures; this is for one it did not foresee)
+            failed=lambda failure: self._compared.emit(_Outcome(reports, labels, None, load, failure, load is not None)),
+            what=translate("ComparisonView", "compare the reports"),
+        )
+
+    @Slot(object)
+    def _on_compared(self, outcome: _Outcome) -> None:
+        if outcome.load is None:
+            if not self._current(outcome):
+                return  # the reports changed since: their own comparison is on its way
+            if outcome.failure is not None:
+                self._show(None, announce=False)
+                message = outcome.failure.message
+                self._say(lambda: fill(translate("ComparisonView", "The comparison could not be shown: %1"), message))
+                self.failed.emit(outcome.failure)
+                return
+            self._show(outcome)
+            return
+        side, path, serial = outcome.load
+        self._opens_in_flight -= 1
+        if serial != self._opened[side]:
+            return  # a later Open report… for this side replaced this one
+        failure = outcome.failure
         if failure is not None:
-            # The reader let through what the view cannot show: put back what was there,
+            if outcome.unread:
+                self._refuse(failure)
+            else:  # read, but the comparison failed (a bug): keep what was shown
+                self._refuse(failure, _could_not_show(path, failure.message))
+            return
+        previous = self.reports[side], self.labels[side]
+        self.reports[side], self.labels[side] = outcome.reports[side], Path(path).name
+        if not self._current(outcome):  # the other side changed meanwhile: compare again
+            self._compare()
+            self.reportOpened.emit(side, path)
+            return
+        shown = self._show(outcome, announce=False)
+        if shown is not None:
+            # The view could not show what the reader let through: put back what was there,
             # so the view and every later action work as before this file was opened.
             self.reports[side], self.labels[side] = previous
-
-            def said() -> str:
-                return fill(translate("ComparisonView", "could not show %1: %2"), path, core_text(failure.message))
-
-            self._on_load_failed(path, Failure(failure.kind, said(), failure.detail), said)
+            self._show(self._shown, announce=False)
+            self._refuse(shown, _could_not_show(path, shown.message))
             return
         self.reportOpened.emit(side, path)
 
-    @Slot(str, object)
-    def _on_load_failed(self, path: str, failure: Failure, said: Callable[[], str] | None = None) -> None:
-        self.refresh(announce=False)  # one failure to tell: the file's
-        self._say(said or (lambda: core_text(failure.message)))
+    def _current(self, outcome: _Outcome) -> bool:
+        """Whether ``outcome`` compared the reports held now (the same objects on both sides)."""
+        return all(outcome.reports[side] is self.reports[side] for side in SIDES)
+
+    def _refuse(self, failure: Failure, said: Callable[[], str] | None = None) -> None:
+        """A report from disk is not shown: the summary line and the banner say why."""
+        if said is not None:
+            failure = Failure(failure.kind, said(), failure.detail)
+        message = failure.message
+        self._say(said or (lambda: core_text(message)))
         self.failed.emit(failure)
 
     def _say(self, notice: Callable[[], str]) -> None:
@@ -196,18 +289,23 @@ class ComparisonView(Retranslates, QWidget):
         if path:
             self.open_report(path, "b" if self.follows_session or self.reports["a"] is not None else "a")
 
-    # ----- output
+    # ----- output: the GUI thread only shows what the pool thread compared
 
     def refresh(self, *, announce: bool = True) -> Failure | None:
-        """Show the reports again. Never raises: a failure empties the tables, is shown in
-        the summary line, emitted as ``failed`` (when ``announce``) and returned."""
-        self._notice = None
+        """Show the comparison shown last again (in the language now installed). Never raises:
+        a failure empties the tables, is shown in the summary line, emitted as ``failed`` (when
+        ``announce``) and returned."""
+        return self._show(self._shown, announce=announce)
+
+    def _show(self, outcome: _Outcome | None, *, announce: bool = True) -> Failure | None:
+        if not self._opens_in_flight:  # (else what it says stays said: "Opening…")
+            self._notice = None
         try:
-            self._refresh()
+            self._show_outcome(outcome)
         except Exception as exc:  # noqa: BLE001 -- a bug must not leave the view stuck at "Opening…"
             log.exception("could not show the comparison")
             failure = Failure(FailureKind.ERROR, f"{type(exc).__name__}: {exc}".splitlines()[0], repr(exc))
-            self.comparison = None
+            self.comparison = None  # (what was shown before stays _shown: it can be shown again)
             for table in (self.latency_table, self.moves_table, self.environment_table):
                 table.set_rows(table.headers(), [])
             message = failure.message
@@ -215,27 +313,31 @@ class ComparisonView(Retranslates, QWidget):
             if announce:
                 self.failed.emit(failure)
             return failure
+        if self._notice is not None:
+            self.summary_label.setText(html.escape(self._notice()))
+        self.comparisonShown.emit()
         return None
 
-    def _refresh(self) -> None:
-        a, b = self.reports["a"], self.reports["b"]
-        if a is None and b is None:
-            self.comparison = None
+    def _show_outcome(self, outcome: _Outcome | None) -> None:
+        if outcome is None or outcome.comparison is None:
+            self._shown, self.comparison = None, None
             self.summary_label.setText(html.escape(translate("ComparisonView", "No report yet: run a benchmark, or open a saved report.")))
             for table in (self.latency_table, self.moves_table, self.environment_table):
                 table.set_rows(table.headers(), [])
             return
+        a, b = outcome.reports["a"], outcome.reports["b"]
         # One report alone fills the A columns, whichever side it came in on.
         first, second = (a, b) if a is not None else (b, None)
-        name_a = self.labels["a"] if a is not None else self.labels["b"]
-        # Columns say "A"/"B" (the names can be long file names); the line above says which.
-        self.comparison = compare_reports(first, second, label_a="A", label_b="B")
-        self.summary_label.setText(self._summary_text(first, second, name_a))
-        self._show_latency(self.comparison)
-        self._show_moves(self.comparison)
-        self._show_environment(self.comparison)
+        labels = outcome.labels
+        name_a = labels["a"] if a is not None else labels["b"]
+        self.summary_label.setText(self._summary_text(first, second, name_a, labels["b"], outcome.comparison))
+        self._show_latency(outcome.comparison)
+        self._show_moves(outcome.comparison)
+        self._show_environment(outcome.comparison)
+        self._shown, self.comparison = outcome, outcome.comparison
 
-    def _summary_text(self, a: Mapping[str, Any], b: Mapping[str, Any] | None, name_a: str) -> str:
+    def _summary_text(self, a: Mapping[str, Any], b: Mapping[str, Any] | None, name_a: str, name_b: str,
+                      comparison: Comparison) -> str:  # fmt: skip
         def describe(report: Mapping[str, Any], name: str) -> str:
             model = (report.get("model") or {}).get("spec", "?")
             created = str(report.get("created", "?"))
@@ -243,7 +345,9 @@ class ComparisonView(Retranslates, QWidget):
 
         if b is None:
             return describe(a, name_a)
-        return f"<b>A</b> = {describe(a, name_a)} &nbsp;·&nbsp; <b>B</b> = {describe(b, self.labels['b'])}"
+        line = f"<b>A</b> = {describe(a, name_a)} &nbsp;·&nbsp; <b>B</b> = {describe(b, name_b)}"
+        same = comparison.same_measurement_text()  # the same file twice, or a copy
+        return f"{line}<br>{html.escape(core_text(same))}" if same else line
 
     # Side by side, the figures that answer "which is faster" come first (medians or GB/s,
     # ratio, verdict): in the window the view has about 800 px, and the rest scrolls.

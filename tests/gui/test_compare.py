@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from PySide6.QtCore import Qt
@@ -14,6 +15,7 @@ from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.report.timing_report import build_report, save_report  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.gui.compare import ComparisonView  # noqa: E402
+from tests.core.report.generated import scaled, with_samples  # noqa: E402
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
 
@@ -24,14 +26,16 @@ def session_report():
     return build_report(loaded, latency=[measure_latency(loaded, runs=20)])
 
 
-def _server_report(session_report, cpu_median, gpu_median):
-    """What ``bench`` on a GPU server writes: the CPU and a GPU, and a host-to-GPU move."""
+def _server_report(session_report, cpu_factor, gpu_factor):
+    """What ``bench`` on a GPU server writes: the CPU and a GPU (the session's samples, so
+    many times as slow, or a list: these samples), and a host-to-GPU move."""
     report = json.loads(json.dumps(session_report))
     cpu = report["latency"][0]
-    report["latency"] = [
-        {**cpu, "median_ms": cpu_median, "p5_ms": cpu_median * 0.9, "p95_ms": cpu_median * 1.3},
-        {**cpu, "device": "cuda:0", "median_ms": gpu_median, "p5_ms": gpu_median * 0.9, "p95_ms": gpu_median * 1.1},
-    ]
+
+    def entry(factor, **changes):
+        return scaled(cpu, factor, **changes) if isinstance(factor, float) else with_samples(cpu, factor, **changes)
+
+    report["latency"] = [entry(cpu_factor), entry(gpu_factor, device="cuda:0")]
     report["moves"] = [{"call": "model.to('cuda:0')", "method": "to", "source": "cpu", "target": "cuda:0",
                         "dtype": None, "pinned": False, "seconds": 0.5, "bytes": 1 << 30,
                         "gbps": (1 << 30) / 0.5 / 1e9, "ok": True, "error": None}]  # fmt: skip
@@ -53,8 +57,7 @@ def _rows(view, table):
 
 
 def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, view, session_report, tmp_path):
-    session_cpu = session_report["latency"][0]["median_ms"]
-    path = save_report(_server_report(session_report, session_cpu * 2, session_cpu / 4), tmp_path / "server.json")
+    path = save_report(_server_report(session_report, 2.0, 0.25), tmp_path / "server.json")
     view.set_session_report(session_report)
     with qtbot.waitSignal(view.reportOpened, timeout=10_000) as opened:
         view.open_report(path)
@@ -89,7 +92,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, view, ses
 
 
 def test_one_report_alone_shows_its_devices_with_speedups(qtbot, view, session_report, tmp_path):
-    path = save_report(_server_report(session_report, 3.0, 0.5), tmp_path / "gpu-box.json")
+    path = save_report(_server_report(session_report, [3.0] * 20, [0.5] * 20), tmp_path / "gpu-box.json")
     with qtbot.waitSignal(view.reportOpened, timeout=10_000):
         view.open_report(path, side="a")
     table = view.latency_table
@@ -102,11 +105,12 @@ def test_one_report_alone_shows_its_devices_with_speedups(qtbot, view, session_r
     assert not any("÷" in h for h in headers)  # nothing to divide by
 
 
-def test_sorting_by_a_number_column_sorts_numerically(view, session_report):
+def test_sorting_by_a_number_column_sorts_numerically(qtbot, view, session_report):
     report = json.loads(json.dumps(session_report))
     base = report["latency"][0]
-    report["latency"] = [{**base, "device": d, "median_ms": m} for d, m in (("cpu", 10.0), ("cuda:0", 9.0), ("cuda:1", 100.0))]
-    view.set_reports(report, label_a="r")
+    report["latency"] = [with_samples(base, [m] * 3, device=d) for d, m in (("cpu", 10.0), ("cuda:0", 9.0), ("cuda:1", 100.0))]
+    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
+        view.set_reports(report, label_a="r")
     table = view.latency_table
     column = next(c for c in range(table.model().columnCount())
                   if table.model().headerData(c, Qt.Orientation.Horizontal) == "median (ms)")  # fmt: skip
@@ -131,3 +135,72 @@ def test_a_file_that_is_not_a_report_is_a_clear_error(qtbot, view, tmp_path):
 def test_the_view_starts_empty_with_a_hint(view):
     assert view.objectName() == "comparisonView"
     assert "No report yet" in view.summary_label.text()
+
+
+# ----- issue 32: reading, checking and comparing run on the pool thread (item 8); the same
+# measurement twice is said to be that (item 16)
+
+
+@pytest.fixture
+def threads(monkeypatch):
+    """The threads that read and compared reports for the view: {"load": [...], "compare": [...]}."""
+    from inspector.gui import compare as compare_view
+
+    seen: dict[str, list[int]] = {"load": [], "compare": []}
+    for name, key in (("load_report", "load"), ("compare_reports", "compare")):
+        original = getattr(compare_view, name)
+
+        def recorded(*args, _original=original, _key=key, **kwargs):
+            seen[_key].append(threading.get_ident())
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(compare_view, name, recorded)
+    return seen
+
+
+def test_the_view_reads_and_compares_on_a_pool_thread_and_only_shows_on_the_gui_thread(
+    qtbot, view, session_report, tmp_path, threads
+):
+    gui = threading.get_ident()
+    path = save_report(_server_report(session_report, 2.0, 0.25), tmp_path / "server.json")
+    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
+        view.set_session_report(session_report)
+    with qtbot.waitSignal(view.reportOpened, timeout=10_000):
+        view.open_report(path)
+    assert threads["load"] and len(threads["compare"]) == 2
+    assert gui not in threads["load"] + threads["compare"]
+    assert view.cell_text(view.latency_table, _rows(view, view.latency_table)["cpu"], "B ÷ A") == "2.00×"
+
+
+def test_open_report_and_compare_with_in_the_window_never_compare_on_the_gui_thread(
+    qtbot, window, tmp_path, monkeypatch, threads
+):
+    """The tester's two reports of 2,000 entries froze the window for ~50 s: each is now read,
+    checked and compared on the view's pool thread; the window stays free meanwhile."""
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.core.report.generated import real_report, unmatched
+
+    report = real_report(runs=5)
+    first = save_report(unmatched(report, 2000, batch=1), tmp_path / "first.json")
+    second = save_report(unmatched(report, 2000, batch=2), tmp_path / "second.json")
+    gui = threading.get_ident()
+    for action, path in (("openReportAction", first), ("compareWithAction", second)):
+        monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, _path=path, **k: (str(_path), "Timing report (*.json)"))
+        window.findChild(QAction, action).trigger()
+        view = window.comparisonView
+        assert window.busy_task is None  # nothing of this is the window's task: it stays free
+        qtbot.waitUntil(lambda _name=path.name: view.labels["b"] == _name and view.comparison is not None
+                        and len(view.comparison.latency) >= 2000, timeout=60_000)  # fmt: skip
+    assert view.labels["a"] == "first.json" and view.latency_table.row_count() == 4000
+    assert threads["load"] and threads["compare"] and gui not in threads["load"] + threads["compare"]
+
+
+def test_the_same_report_on_both_sides_is_said_to_be_the_same_measurement(qtbot, view, session_report):
+    copy = json.loads(json.dumps(session_report))
+    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
+        view.set_reports(session_report, copy, label_a="r.json", label_b="r.json")
+    assert "A and B hold the same measurements (identical samples)" in view.summary_label.text()
+    assert view.cell_text(view.latency_table, 0, "Verdict") == "the same measurement (identical samples)"
+    assert view.cell_text(view.latency_table, 0, "B ÷ A") == "—"

@@ -18,6 +18,7 @@ from inspector.core.measure import timing  # noqa: E402
 from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.report.timing_report import build_report, load_report, render_json  # noqa: E402
 from inspector.gui.compare import ComparisonView  # noqa: E402
+from tests.core.report.generated import with_latency, with_samples  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 
 
@@ -75,8 +76,8 @@ def test_a_bad_report_is_refused_in_one_line_and_the_view_keeps_what_it_showed(
 
 
 def test_a_zero_median_is_shown_without_a_ratio(qtbot, view, good_report, tmp_path):
-    path = tmp_path / "zero.json"
-    path.write_text(_latency_field(good_report, "median_ms", "0"))
+    path = tmp_path / "zero.json"  # every sample 0 (a zero median with other samples is refused)
+    path.write_text(json.dumps(with_latency(good_report, [with_samples(good_report["latency"][0], [0.0] * 5)])))
     view.set_session_report(good_report)
     with qtbot.waitSignal(view.reportOpened, timeout=10_000):
         view.open_report(path)
@@ -92,7 +93,8 @@ def test_a_comparison_that_fails_never_leaves_the_view_stuck(qtbot, view, good_r
 
     path = tmp_path / "r.json"
     path.write_text(json.dumps(good_report))
-    view.set_session_report(good_report)
+    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):  # (compared on the view's pool thread)
+        view.set_session_report(good_report)
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("float division by zero")

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QTableWidget
 from inspector.cli import main
 from inspector.core.report.timing_report import load_report
 from inspector.gui.ranks import RanksView, show_ranks
+from tests.core.report.generated import with_samples
 from tests.gui.helpers import widget
 
 
@@ -19,8 +20,7 @@ def _ranks_report(tmp_path, capsys):
     entries = []
     for rank, factor in enumerate((1.0, 1.5, 1.2)):
         latency = copy.deepcopy(report["latency"])
-        for key in ("median_ms", "p5_ms", "p95_ms"):
-            latency[0][key] = 2.0 * factor
+        latency[0] = with_samples(latency[0], [2.0 * factor] * 3)  # (figures that are not the samples' are refused)
         entries.append({"rank": rank, "local_rank": rank % 2, "world_size": 4, "host": f"node-{rank // 2}",
                         "device": f"cuda:{rank % 2}", "ok": True, "error": None, "moves": report["moves"], "latency": latency})
     entries.append({"rank": 3, "local_rank": 1, "world_size": 4, "host": "node-1\x1b[31m", "device": "cuda:1",

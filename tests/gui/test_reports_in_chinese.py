@@ -47,7 +47,8 @@ def test_the_compare_view_says_its_headers_and_words_again_when_the_language_cha
     view = ComparisonView()
     qtbot.addWidget(view)
     view.set_reports(session_report, _other(session_report), label_a=None, label_b="server.json")
-    view.set_session_report(session_report)
+    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):  # (compared on the view's pool thread)
+        view.set_session_report(session_report)
     assert {"设备", "数据类型", "A 中位数 (ms)", "B 中位数 (ms)", "B ÷ A", "结论"} <= set(_headers(view.latency_table))
     assert "本次会话" in view.summary_label.text() and "server.json" in view.summary_label.text()
     assert [view.tabs.tabText(i) for i in range(3)] == ["延迟", "移动", "环境"] and view.open_button.text() == "打开报告…"

@@ -19,6 +19,7 @@ from inspector.core.units import format_ms
 from inspector.gui.compare import ComparisonView
 from inspector.gui.export import IMAGE_SIZE
 from inspector.gui.plots import LatencyPlot, MemoryPlot, QtSvgExporter
+from tests.core.report.generated import scaled
 from tests.faults import fill_disk_half_way_through_report_writes
 from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, widget
@@ -60,16 +61,11 @@ def export(qtbot, window, path) -> dict[str, str]:
 
 
 def server_report(session: dict, cpu_factor: float, gpu_factor: float) -> dict:
-    """What ``bench`` on a GPU server writes for the same model: its CPU and a GPU."""
+    """What ``bench`` on a GPU server writes for the same model: its CPU and a GPU, the
+    session's samples so many times as slow (a report's figures are its samples')."""
     report = json.loads(json.dumps(session))
     cpu = report["latency"][0]
-    median = cpu["median_ms"]
-    report["latency"] = [
-        {**cpu, "median_ms": median * cpu_factor, "p5_ms": median * cpu_factor * 0.9,
-         "p95_ms": median * cpu_factor * 1.2},
-        {**cpu, "device": "cuda:0", "median_ms": median * gpu_factor, "p5_ms": median * gpu_factor * 0.9,
-         "p95_ms": median * gpu_factor * 1.1},
-    ]  # fmt: skip
+    report["latency"] = [scaled(cpu, cpu_factor), scaled(cpu, gpu_factor, device="cuda:0")]
     report["environment"]["torch"] = "2.11.0+cu128"
     report["environment"]["devices"]["devices"].append(
         {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}

@@ -18,6 +18,7 @@ from inspector.core.report.timing_report import build_report, load_report, save_
 from inspector.core.measure.spread import median_interval, ratio_of_medians, spread_of
 from inspector.core.measure.time_left import TimeLeft, time_left_text
 from inspector.core.measure.timing import measure_latency
+from tests.core.report.generated import with_samples
 
 
 # --------------------------------------------------------------------------- spread
@@ -140,9 +141,9 @@ MOVES = [
 @pytest.fixture(scope="module")
 def noisy_report():
     result = measure_latency(example_model(), runs=20)
-    entry = result.to_dict()
-    entry["samples_ms"] = [0.036] * 18 + [3.0] * 2
-    entry.update(spread_of(entry["samples_ms"]).__dict__, noisy=True, median_ci_ms=[0.036, 0.036])
+    # Other samples, and the figures they give (a report's figures must be its samples').
+    entry = with_samples(result.to_dict(), [0.036] * 18 + [3.0] * 2)
+    assert entry["noisy"] is True and entry["median_ci_ms"] == [0.036, 0.036]
     report = build_report(example_model(), moves=MOVES, latency=[entry])
     return report
 
