@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.files.dangerous_names import dangerous_first, described, is_dangerous
+from inspector.core.files.load_errors import DANGEROUS_SHOWN
 from inspector.core.files.presets import PRESETS, Preset
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.plain_text import shown, shown_tip
@@ -259,10 +261,30 @@ class PreferencesDialog(Retranslates, QDialog):
         return self.rate_spin.value()
 
 
+# The names the trust question lists in its text (those that reach the system are never
+# left out for classes); the rest are under Show Details, which lists every one.
+TRUST_NAMES_SHOWN = 8
+
+
+def trust_names(wanted: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The names the trust question shows in its text, and all of them for its details: each
+    said for what it does (``posix.system — runs a shell command``), those that reach the
+    system first, in the window's language."""
+    ordered = dangerous_first(wanted)
+    dangerous = [item for item in ordered if is_dangerous(item)][:DANGEROUS_SHOWN]
+    others = [item for item in ordered if not is_dangerous(item)]
+    text = dangerous + others[: max(0, TRUST_NAMES_SHOWN - len(dangerous))]
+    return [core_text(described(item)) for item in text], [core_text(described(item)) for item in ordered]
+
+
 def ask_trust(parent: QWidget, path: str, wanted: Sequence[str], on_trust: Callable[[], None]) -> QMessageBox:
     """Ask, window-modal and without blocking, whether to load a file that needs to run code;
     ``on_trust()`` runs if the user says yes. File names are escaped: never rich text."""
-    shown = ", ".join(core_text(w) for w in wanted[:8]) + (" …" if len(wanted) > 8 else "")
+    listed, every = trust_names(wanted)
+    more = len(every) - len(listed)
+    shown = ", ".join(listed)
+    if more:
+        shown = fill(translate("Dialogs", "%1 and %2 more (Show Details lists them all)"), shown, more)
     box = QMessageBox(parent)
     box.setObjectName("trustDialog")
     box.setIcon(QMessageBox.Icon.Warning)
@@ -277,7 +299,8 @@ def ask_trust(parent: QWidget, path: str, wanted: Sequence[str], on_trust: Calla
         html.escape(translate("Dialogs", "Load this file anyway?")),
     )  # fmt: skip
     box.setInformativeText("<br><br>".join(paragraphs))
-    box.setDetailedText(path)
+    asks = translate("Dialogs", "It asks for:")
+    box.setDetailedText(f"{path}\n\n{asks}\n" + "\n".join(f"  {item}" for item in every))
     box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
     box.setDefaultButton(QMessageBox.StandardButton.No)
     box.button(QMessageBox.StandardButton.Yes).setText(translate("Dialogs", "Trust and load"))

@@ -181,10 +181,10 @@ class RemoteLink:
             raise InspectorError(fill(text, self.host))
         return self.last_state
 
-    def load(self, request: LoadRequest) -> ModelState:
+    def load(self, request: LoadRequest, *, should_cancel: Callable[[], bool] | None = None) -> ModelState:
         """Connect first when there is no connection (the first load, Reconnect)."""
         remote = self._connect_if_needed()
-        self._keep_state(remote.load(request))
+        self._keep_state(remote.load(request, should_cancel=should_cancel))
         self._keep_report(remote)
         return self.require_model()
 

@@ -276,6 +276,8 @@ class WorkerResults(QObject):
             self.marks.end(translate("WorkerResults", "cancelled"))
             if failure.task == Task.FIT:
                 outcome = translate("WorkerResults", "cancelled: nothing of the model was touched")
+            elif failure.task == Task.LOAD:
+                outcome = translate("WorkerResults", "cancelled: the file was not loaded, the model shown is unchanged")
             else:
                 outcome = translate("WorkerResults", "cancelled: stopped between samples")
             self.history.record(failure.call, failure.seconds, None, outcome, ok=False)

@@ -38,8 +38,9 @@ class Task(StrEnum):
 
     @property
     def cancellable(self) -> bool:
-        """Stops at its next safe point when asked: between tensors, samples or devices."""
-        return self in (Task.MOVE, Task.BENCHMARK, Task.FIT)
+        """Stops at its next safe point when asked: between tensors, samples or devices; a
+        load is let go of (and its static check of the file stops)."""
+        return self in (Task.MOVE, Task.BENCHMARK, Task.FIT, Task.LOAD)
 
     @property
     def measured(self) -> bool:

@@ -39,6 +39,20 @@ log = logging.getLogger(__name__)
 EMIT_INTERVAL_S = 0.05
 
 
+def _latched(cancel: threading.Event) -> Callable[[], bool]:
+    """``cancel.is_set``, but True for good once it has been: the window clears its cancel
+    event when the task ends, while an abandoned load (its file's static check) runs on and
+    must still see that it was cancelled."""
+    seen = threading.Event()
+
+    def should_stop() -> bool:
+        if cancel.is_set():
+            seen.set()
+        return seen.is_set()
+
+    return should_stop
+
+
 # --------------------------------------------------------------------------- payloads
 
 
@@ -217,13 +231,16 @@ class ModelWorker(QObject):
             # thread, the model's sole owner, which adopts it.
             # The example's optimizer is made after its tensors are shown (see below).
             if not isinstance(self.session, Session):  # a remote session: the agent loads it there
-                self.modelLoaded.emit(LoadOutcome(self.session.load(request), time.perf_counter() - started))
+                state = self.session.load(request, should_cancel=self._cancel.is_set)
+                self.modelLoaded.emit(LoadOutcome(state, time.perf_counter() - started))
                 return
+            should_stop = _latched(self._cancel)
             loaded = run_abandonable(
                 lambda: models.load_model(
-                    request.spec, trust=request.trust, architecture=request.architecture, defer_optimizer=True
+                    request.spec, trust=request.trust, architecture=request.architecture, defer_optimizer=True,
+                    should_cancel=should_stop,
                 ),
-                self._cancel.is_set,
+                should_stop,
                 name="model-load",
             )
             state = self.session.adopt(loaded)

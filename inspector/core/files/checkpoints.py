@@ -29,12 +29,24 @@ from inspector.core.files.load_errors import (
     untrusted,
     user_code_error,
 )
-from inspector.core.files.trust import unsafe_pickle_globals
+from inspector.core.files.load_bounds import (
+    ShouldCancel,
+    check_zip_sizes,
+    is_zip,
+    scan_plain_pickle,
+    scan_zip_checkpoint,
+)
+from inspector.core.files.trust import unsafe_pickle_globals, weights_only_refuses
 from inspector.core.messages import Text
 
 
-def read_checkpoint(path: Path, *, trust: bool) -> tuple[nn.Module | Mapping[str, Any], list[str]]:
-    """The whole module or the state dict the file holds, and notes on where it was found in it."""
+def read_checkpoint(
+    path: Path, *, trust: bool, should_cancel: ShouldCancel = None
+) -> tuple[nn.Module | Mapping[str, Any], list[str]]:
+    """The whole module or the state dict the file holds, and notes on where it was found in it.
+    ``should_cancel``: the static check before an untrusted load stops when it says so."""
+    if not trust:
+        _refuse_before_loading(path, should_cancel)
     content = _torch_load(path, trust=trust)
     notes: list[str] = []
     if isinstance(content, Mapping):
@@ -42,6 +54,23 @@ def read_checkpoint(path: Path, *, trust: bool) -> tuple[nn.Module | Mapping[str
     if isinstance(content, nn.Module) or _is_state_dict(content):
         return content, notes
     raise ModelLoadError(Text("load.holds_no_model", path=path, value=a_value_of(content)))
+
+
+def _refuse_before_loading(path: Path, should_cancel: ShouldCancel) -> None:
+    """Read the file statically, with bounded work, before torch.load does: its declared
+    sizes (``load_bounds``) and every name its pickle asks for. A name weights-only loading
+    refuses is refused here, with all the others listed (torch.load names only the first,
+    and PyTorch's own lister stops at opcodes it does not know)."""
+    try:
+        if is_zip(path):
+            scan = scan_zip_checkpoint(path, check_zip_sizes(path), should_cancel)
+        else:
+            scan = scan_plain_pickle(path, should_cancel)
+    except OSError:
+        return  # torch.load says what is wrong with reading it
+    wanted = weights_only_refuses(scan.names) if scan is not None else ()
+    if wanted:
+        raise untrusted(path, wanted)
 
 
 def _torch_load(path: Path, *, trust: bool) -> Any:
@@ -73,6 +102,8 @@ def _torch_load(path: Path, *, trust: bool) -> Any:
             ) from exc
         # Weights-only loading runs no code of the file: whatever it raises (RuntimeError
         # from the zip reader, EOFError, IndexError for a cut legacy pickle...) is damage.
+        if "Invalid magic number" in str(exc):  # the legacy loader's first pickle was something else
+            raise incomplete(path, Text("load.reason_plain_pickle")) from exc
         raise incomplete(path, describe(exc)) from exc
     except BaseException as exc:  # a trusted pickle's code raised SystemExit or its own kind
         raise user_code_error(Text("load.failed", path=path, error=describe(exc)), exc) from exc

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from inspector.core.errors import InputError
-from inspector.core.messages import Text
+from inspector.core.files.dangerous_names import dangerous_first, described, is_dangerous
+from inspector.core.messages import Text, joined
 from inspector.core.vocabulary import FailureKind
 
 
@@ -58,15 +59,25 @@ def incomplete(path: Path, reason: str) -> ModelLoadError:
     return ModelLoadError(Text("load.incomplete", path=path, reason=reason))
 
 
+#: How many of the names a refusal shows in its line: every one that reaches the system (up
+#: to DANGEROUS_SHOWN), then classes up to NAMES_SHOWN in all; the rest are in ``detail``.
+NAMES_SHOWN = 5
+DANGEROUS_SHOWN = 12
+
+
 def untrusted(
     path: Path, wanted: tuple[str, ...], detail: str = "", *, reason: str | None = None
 ) -> UntrustedFileError:
-    """The refusal of a file that needs trust, naming (up to five of) the things it wants to run.
+    """The refusal of a file that needs trust, naming the things it wants to run: those
+    that reach the system first and never left out for classes, said for what they do
+    (``posix.system — runs a shell command``). The whole list is in ``detail`` (``--debug``).
     ``reason``: why it needs trust (default: "loading it would run code it names")."""
+    wanted = dangerous_first(wanted)
     if wanted:
-        shown = ", ".join(wanted[:5])
         message = Text("load.untrusted", path=path, reason=reason or Text("load.reason_runs_code"),
-                       wanted=Text("list.and_more", names=shown, more=len(wanted) - 5) if len(wanted) > 5 else shown)
+                       wanted=shown_names(wanted))  # fmt: skip
+        listed = "\n".join(f"  {described(item)}" for item in wanted)
+        detail = f"{path} asks for:\n{listed}" + (f"\n\n{detail}" if detail else "")
     else:
         message = Text("load.untrusted_unreadable", path=path)
     return UntrustedFileError(
@@ -75,6 +86,17 @@ def untrusted(
         wanted=wanted,
         detail=detail,
     )
+
+
+def shown_names(wanted: tuple[str, ...]) -> str:
+    """The names of ``wanted`` (ordered by ``dangerous_first``) a one-line refusal shows,
+    described, with "and N more (…where to see them)" for the rest."""
+    dangerous = [item for item in wanted if is_dangerous(item)][:DANGEROUS_SHOWN]
+    others = [item for item in wanted if not is_dangerous(item)][: max(0, NAMES_SHOWN - len(dangerous))]
+    shown = [described(item) for item in dangerous + others]
+    more = len(wanted) - len(shown)
+    names = joined(shown)
+    return Text("load.untrusted_more", names=names, more=more) if more else names
 
 
 def describe(exc: BaseException) -> str:

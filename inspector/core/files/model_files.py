@@ -25,8 +25,9 @@ from torch import nn
 
 from inspector.core.errors import InspectorError
 from inspector.core.files.checkpoints import globals_named_in, read_checkpoint
+from inspector.core.files.load_bounds import ShouldCancel, check_zip_sizes
 from inspector.core.files.load_errors import ModelLoadError, describe, incomplete, untrusted
-from inspector.core.files.trust import exported_program_risks, is_pickle, torchscript_risks
+from inspector.core.files.trust import exported_program_risks, starts_like_pickle, torchscript_risks
 from inspector.core.messages import Text
 from inspector.core.vocabulary import FailureKind
 
@@ -46,20 +47,23 @@ _PICKLE_PROTOCOL_OPCODE = 0x80
 _CODE_AT_LOAD = Text("load.reason_code_or_files")
 
 
-def open_model_file(path: Path, *, trust: bool) -> FileContent:
+def open_model_file(path: Path, *, trust: bool, should_cancel: ShouldCancel = None) -> FileContent:
     """Load the file at ``path`` on the CPU with the loader its content needs.
 
     ``trust`` lets it run the code it needs (pickled modules, TorchScript that runs at load);
-    only pass it when the user said so for this file.
+    only pass it when the user said so for this file. ``should_cancel`` stops the static
+    check of an untrusted file (``load_bounds``) when it says so.
     """
     kind = _file_kind(path)
+    if not trust and kind in ("torchscript", "export"):
+        check_zip_sizes(path)  # before any of their records is inflated
     if kind == "torchscript":
         return _load_torchscript(path, trust=trust)
     if kind == "export":
         return _load_exported_program(path, trust=trust)
     if kind == "safetensors":
         return FileContent(_load_safetensors(path), "safetensors")
-    model, notes = read_checkpoint(path, trust=trust)
+    model, notes = read_checkpoint(path, trust=trust, should_cancel=should_cancel)
     return FileContent(model, "pickle" if isinstance(model, nn.Module) else "state_dict", notes=tuple(notes))
 
 
@@ -81,7 +85,7 @@ def _file_kind(path: Path) -> str:
         return "safetensors"
     if head[0] == _PICKLE_PROTOCOL_OPCODE:  # torch.save's legacy (pre-1.6) format
         return "checkpoint"
-    if size <= _LARGEST_TEXT_PICKLE and is_pickle(path.read_bytes()):
+    if size <= _LARGEST_TEXT_PICKLE and starts_like_pickle(path):
         return "checkpoint"  # a protocol 0/1 pickle: weights-only loading judges it
     if path.suffix == ".safetensors":
         raise incomplete(path, Text("load.reason_safetensors_header"))

@@ -153,6 +153,7 @@ def load_model(
     trust: bool = False,
     architecture: str | None = None,
     defer_optimizer: bool = False,
+    should_cancel: Callable[[], bool] | None = None,
 ) -> LoadedModel:
     """Load what ``spec`` names (see DESIGN.md "Model spec"), on the CPU.
 
@@ -160,6 +161,8 @@ def load_model(
     the user said so for this file. ``architecture`` is a factory spec that builds the module
     a state dict or ``.safetensors`` file is loaded into. ``defer_optimizer``: the example's
     optimizer is made on first need (``LoadedModel.ensure_optimizer``), not now.
+    ``should_cancel``: the static check of an untrusted file stops (``Cancelled``) when it
+    says so.
     """
     parsed = parse_spec(spec)
     if parsed.kind == "example":
@@ -169,11 +172,13 @@ def load_model(
     if parsed.kind in ("module", "python_file"):
         module, example_input = _build_from_factory(spec, parsed)
         return LoadedModel(spec=spec, module=module, example_input=example_input, source="factory")
-    return _load_file(spec, Path(parsed.target), trust=trust, architecture=architecture)
+    return _load_file(spec, Path(parsed.target), trust=trust, architecture=architecture, should_cancel=should_cancel)
 
 
-def _load_file(spec: str, path: Path, *, trust: bool, architecture: str | None) -> LoadedModel:
-    content = open_model_file(path, trust=trust)
+def _load_file(
+    spec: str, path: Path, *, trust: bool, architecture: str | None, should_cancel: Callable[[], bool] | None = None
+) -> LoadedModel:
+    content = open_model_file(path, trust=trust, should_cancel=should_cancel)
     if isinstance(content.model, nn.Module):
         return LoadedModel(
             spec=spec,

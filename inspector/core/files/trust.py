@@ -15,16 +15,19 @@ import io
 import json
 import math
 import operator
-import pickletools
 import re
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from inspector.core.files.dangerous_names import dangerous_first
+from inspector.core.files.load_bounds import LEGACY_PICKLES, METADATA_BASE, OPCODES_BASE
+from inspector.core.files.pickle_scan import scan_bytes, scan_pickles
 from inspector.core.messages import Text
+from inspector.core.units import format_bytes
 
 # --------------------------------------------------------------------------- pickles
 
@@ -33,46 +36,12 @@ def pickle_globals(data: bytes) -> list[str]:
     """Every class or function a pickle names (``module.name``), in order, read statically.
 
     Covers every protocol: GLOBAL / INST (0-1, "module name" in the opcode), and
-    STACK_GLOBAL (2+, module and name pushed as strings, possibly through the memo). The
-    walk stops quietly where the pickle is cut short or garbled: names seen so far count.
+    STACK_GLOBAL (2+, module and name pushed as strings, possibly through the memo). Reads
+    torch.save's legacy format (several pickles in a row) as well as a raw pickle; the walk
+    is bounded (``pickle_scan``) and stops quietly where the pickle is cut short or garbled:
+    names seen so far count.
     """
-    names: list[str] = []
-    stream = io.BytesIO(data)
-    # torch.save's legacy format is several pickles in a row; a raw .pkl is one.
-    while stream.tell() < len(data) and _read_one_pickle(stream, names):
-        pass
-    return names
-
-
-def _read_one_pickle(stream: io.BytesIO, names: list[str]) -> bool:
-    """Add the names one pickle of ``stream`` uses; False where the data stops making sense."""
-    strings: list[str | None] = []  # recent pushes, None for a non-string value
-    memo: dict[int, str | None] = {}
-    try:
-        for opcode, arg, _pos in pickletools.genops(stream):
-            name = opcode.name
-            if name in ("GLOBAL", "INST"):
-                module, _, attribute = str(arg).partition(" ")
-                names.append(f"{module}.{attribute}")
-                strings.append(None)
-            elif name == "STACK_GLOBAL":
-                pushed = strings[-2:] if len(strings) >= 2 else [None, None]
-                owner, member = pushed[0], pushed[1]
-                names.append(f"{owner}.{member}" if owner and member else Text("trust.name_built_at_load"))
-                strings[-2:] = [None]
-            elif "UNICODE" in name or name in ("STRING", "BINSTRING", "SHORT_BINSTRING"):
-                strings.append(str(arg))
-            elif name in ("MEMOIZE",):
-                memo[len(memo)] = strings[-1] if strings else None
-            elif name in ("PUT", "BINPUT", "LONG_BINPUT"):
-                memo[int(str(arg))] = strings[-1] if strings else None
-            elif name in ("GET", "BINGET", "LONG_BINGET"):
-                strings.append(memo.get(int(str(arg))))
-            elif opcode.stack_after:
-                strings.append(None)
-    except Exception:  # noqa: BLE001 -- pickletools raises ValueError & co. on damage: keep what was read
-        return False
-    return True
+    return list(scan_bytes(data, max_opcodes=OPCODES_BASE, max_pickles=LEGACY_PICKLES).names)
 
 
 def _weights_only_allowed() -> set[str]:
@@ -83,31 +52,53 @@ def _weights_only_allowed() -> set[str]:
     return set(unpickler._get_allowed_globals()) | set(user_allowed)
 
 
-def unsafe_pickle_globals(data: bytes) -> tuple[str, ...]:
-    """The names in a raw pickle that weights-only loading refuses, sorted, no repeats."""
+def weights_only_refuses(names: Iterable[str]) -> tuple[str, ...]:
+    """The names weights-only loading refuses, those that reach the system first
+    (``dangerous_names``), then the rest sorted."""
     allowed = _weights_only_allowed()
-    return tuple(sorted({name for name in pickle_globals(data) if name not in allowed}))
+    return dangerous_first(sorted({name for name in names if name not in allowed}))
+
+
+def unsafe_pickle_globals(data: bytes) -> tuple[str, ...]:
+    """The names in a raw pickle that weights-only loading refuses, dangerous ones first."""
+    return weights_only_refuses(pickle_globals(data))
 
 
 def is_pickle(data: bytes) -> bool:
-    """Whether ``data`` parses as one whole pickle (statically; nothing is built)."""
-    try:
-        for opcode, _arg, _pos in pickletools.genops(data):
-            if opcode.name == "STOP":
-                return True
-    except Exception:  # noqa: BLE001 -- any parse failure means "not a pickle"
-        return False
-    return False
+    """Whether ``data`` parses as one whole pickle (statically; nothing is built). A pickle
+    still going at the walk's bound counts: the load's own check refuses it by name."""
+    scan = scan_bytes(data, max_opcodes=OPCODES_BASE)
+    return scan.pickles == 1 or scan.over_limit
+
+
+#: How much of a file without a header is read to tell whether it is a pickle.
+_SNIFF_BYTES = 2**20
+_SNIFF_OPCODES = 50_000
+
+
+def starts_like_pickle(path: Path) -> bool:
+    """Whether the file reads as a pickle as far as its first MiB (a whole pickle, or one
+    still going there); the load's own bounded check reads the rest."""
+    with open(path, "rb") as stream:
+        scan = scan_pickles(stream, max_opcodes=_SNIFF_OPCODES, max_bytes=_SNIFF_BYTES)
+    return scan.pickles == 1 or scan.over_limit
 
 
 def _torch_saved_unsafe_globals(data: bytes) -> tuple[str, ...]:
     """The globals weights-only loading refuses in a ``torch.save`` blob (zip or legacy)."""
     if data[:4] == b"PK\x03\x04":
         try:
-            found = torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(data))
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                record = next(info for info in archive.infolist() if info.filename.endswith("/data.pkl"))
+                if record.file_size > METADATA_BASE:
+                    return (Text("trust.too_large", record=record.filename, size=format_bytes(record.file_size),
+                                 bound=format_bytes(METADATA_BASE), count=0),)  # fmt: skip
+                scan = scan_bytes(archive.read(record), max_opcodes=OPCODES_BASE)
         except Exception:  # noqa: BLE001 -- unreadable statically: trust decides, not us
             return ("a pickled member that cannot be read safely",)
-        return tuple(sorted(found))
+        if scan.over_limit:
+            return (Text("trust.too_long", opcodes=f"{OPCODES_BASE:,}", size=format_bytes(scan.bytes_read)),)
+        return weights_only_refuses(scan.names)
     return unsafe_pickle_globals(data)
 
 

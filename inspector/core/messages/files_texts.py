@@ -69,7 +69,14 @@ LOADING: dict[str, str] = {
         "refused to load {path}: it is written in a way that safe (weights-only) loading does not read, "
         "so loading it could run code. If you trust this file, load it with --trust (CLI) or confirm in the GUI"
     ),
+    "load.untrusted_more": "{names} and {more} more, all listed by --debug in the CLI and Show Details in the window",
     "load.reason_runs_code": "loading it would run code it names",
+    "load.reason_too_large": "it is too large to check without loading it",
+    "load.reason_declares_more": (
+        "it declares {declared} of tensor data, more than the {length} the file holds for it; nothing was allocated"
+    ),
+    "load.scan_cancelled": "the check of the file was cancelled",
+    "load.reason_plain_pickle": "it is a plain pickle, not a file torch.save wrote",
     "load.reason_code_or_files": "loading it would run code or touch files",
     "load.weights_do_not_fit": "the weights in {path} do not fit {architecture}: {error}",
     "load.weights_do_not_fit_keys": "the weights in {path} do not fit {architecture} ({module}): {problems}",
@@ -113,4 +120,21 @@ TRUST: dict[str, str] = {
     "trust.compiled_code": "compiled code in {folder}",
     "trust.torchscript_constant": "a TorchScript object in constant {name} ({where})",
     "trust.pickled_constant": "Python objects pickled in constant {name} ({where})",
+    "trust.too_large": (
+        "{record} declares {size} uncompressed, over the {bound} checked for its number of tensors ({count}); "
+        "nothing was inflated"
+    ),
+    "trust.too_long": "a pickle longer than the {opcodes} opcodes checked, {size} of it read",
+    "trust.danger_shell": "{name} — runs a shell command",
+    "trust.danger_program": "{name} — starts a program",
+    "trust.danger_python": "{name} — runs Python code",
+    "trust.danger_import": "{name} — imports a module, running its code",
+    "trust.danger_native": "{name} — calls native code",
+    "trust.danger_download": "{name} — downloads code and runs it",
+    "trust.danger_network": "{name} — opens network connections",
+    "trust.danger_files": "{name} — reads, writes or deletes files",
+    "trust.danger_os": "{name} — reaches the operating system (files, processes)",
+    "trust.danger_interpreter": "{name} — changes the running Python interpreter",
+    "trust.danger_builtin": "{name} — a Python built-in that reaches any object",
+    "trust.danger_function": "{name} — a function: it runs when the file loads",
 }

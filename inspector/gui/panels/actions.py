@@ -103,7 +103,7 @@ def disabled_reasons(state: ActionState) -> dict[str, str | None]:
     if state.busy_task is not None:
         words = _BUSY_WORDS.get(state.busy_task)
         doing = translate("ActionBar", words) if words else task_label(state.busy_task)
-        cancellable = state.busy_task in ("move", "benchmark")
+        cancellable = state.busy_task in ("move", "benchmark", "load")
         if cancellable:
             busy = fill(translate("ActionBar", "Not now: %1 (Cancel stops it)"), doing)
         else:

@@ -147,13 +147,16 @@ def test_the_disabled_reasons_are_said_in_the_language_installed(qapp, speak):
     from inspector.gui.panels.actions import ActionState, disabled_reasons, pinned_blocker
 
     speak("zh_CN")
-    reasons = disabled_reasons(ActionState(busy_task="load", has_model=True))
-    assert reasons["cancelButton"] == "正在加载模型，无法取消"
-    assert reasons["benchmarkButton"] == "现在不行：正在加载模型"
+    reasons = disabled_reasons(ActionState(busy_task="export", has_model=True))
+    assert reasons["cancelButton"] == "正在写入报告，无法取消"
+    assert reasons["benchmarkButton"] == "现在不行：正在写入报告"
+    loading = disabled_reasons(ActionState(busy_task="load", has_model=True))  # a load can be cancelled
+    assert loading["cancelButton"] is None
+    assert loading["benchmarkButton"] == "现在不行：正在加载模型（“取消”可停止）"
     assert pinned_blocker("cuda:0", ["cuda:1"]) == "锁页只能加快主机到 GPU 的复制；模型已在 cuda:1 上"
     speak("en")
-    assert disabled_reasons(ActionState(busy_task="load", has_model=True))["cancelButton"] == (
-        "a model is loading cannot be cancelled"
+    assert disabled_reasons(ActionState(busy_task="export", has_model=True))["cancelButton"] == (
+        "the report is being written cannot be cancelled"
     )
 
 
