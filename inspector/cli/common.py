@@ -8,8 +8,6 @@ torch and the core's heavy modules are imported inside the functions, so the par
 
 from __future__ import annotations
 
-import sys
-
 from inspector.core.vocabulary import BenchMode, DType, MoveMethod
 
 DTYPES = tuple(d.value for d in DType)
@@ -22,15 +20,11 @@ MAX_MEASURE_SECONDS = 3600.0
 
 
 def _load(args):
-    import os
-
     from inspector.core.files.models import load_model
 
-    # `python -m inspector` finds `mymodels:make` in the working folder; the console script
-    # should too. Appended, so a local file never shadows an installed package.
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.append(os.getcwd())
-
+    # The working folder is never put on sys.path: a file there named like a module that
+    # PyTorch imports lazily (triton.py, tabulate.py) would run while a model file is read.
+    # A factory in it is named by its path (`mymodels.py:make`); see core.files.factories.
     return load_model(args.spec, trust=args.trust, architecture=args.arch)
 
 

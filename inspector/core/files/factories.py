@@ -52,7 +52,7 @@ def _import_module(name: str, spec: str) -> ModuleType:
 
 
 def _local_file_hint(name: str, spec: str) -> str:
-    """The console script does not put the working folder on sys.path; point at the file."""
+    """The working folder is never on sys.path (a decoy ``triton.py`` there would run); point at the file."""
     candidate = Path(*name.split(".")).with_suffix(".py")
     if candidate.is_file():
         return Text("load.hint_local_file", path=candidate, spec=f"{candidate}:{spec.rpartition(':')[2]}")

@@ -303,7 +303,8 @@ class Agent:
                 trust=arg.flag(args, "trust"),
                 architecture=arg.text(args, "architecture", None),
             )
-            _find_local_modules()
+            # The folder the agent started in is not searched for modules (a `triton.py` there
+            # would run while a file is read): a factory there is named by its path, `f.py:make`.
             return encode(self.session.load(request))
         if job.op == Op.PLACEMENT:
             return encode(self.session.state())
@@ -371,14 +372,6 @@ def _error_message(ident: int | str, exc: InspectorError) -> dict[str, Any]:
     if wanted:  # an untrusted file: the client asks the user, naming the host and the path
         extra = {"path": str(getattr(exc, "path", "")), "wanted": [str(w) for w in wanted], "host": socket.gethostname()}
     return proto.error(ident, exc.kind, exc.message, exc.detail, **extra)
-
-
-def _find_local_modules() -> None:
-    # `mymodels:make` should resolve in the folder the agent was started in, as the CLI's
-    # specs do. Appended, so a local file never shadows an installed package.
-    cwd = os.getcwd()
-    if cwd not in sys.path and "" not in sys.path:
-        sys.path.append(cwd)
 
 
 # ---------------------------------------------------------------------- process entry
