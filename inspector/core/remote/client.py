@@ -291,7 +291,7 @@ class AgentConnection:
                 handler(name, data)
             except WireError as exc:  # an event this request cannot have sent: refused, in one line
                 self._malformed(exc.message)
-                if pending is not None:
+                if pending is not None and isinstance(ident, int):
                     self._refuse(ident, pending, exc)
             except Exception:  # noqa: BLE001 -- a handler's bug must not stop the reader
                 log.exception("handling the agent's %r event failed", name)

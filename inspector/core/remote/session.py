@@ -200,11 +200,12 @@ def _progress_events(progress: Progress | None, limit: float | None = None) -> C
     def on_event(name: str, data: Any) -> None:
         if name == EventName.PROGRESS and isinstance(data, dict):
             done, total = data.get("done"), data.get("total")
-            if not (_count_like(done) and _count_like(total)):
+            if not (isinstance(done, (int, float)) and isinstance(total, (int, float))
+                    and _count_like(done) and _count_like(total)):  # fmt: skip
                 log.warning("ignored a progress event from the agent: done %.40r of %.40r", done, total)
                 return
-            total = float(total) if limit is None else min(float(total), float(limit))
-            progress(min(float(done), total), total)
+            most = float(total) if limit is None else min(float(total), float(limit))
+            progress(min(float(done), most), most)
 
     return on_event
 
