@@ -23,19 +23,18 @@ from typing import Any, NamedTuple
 import torch
 from torch import nn
 
-from inspector.core.errors import InspectorError
 from inspector.core.files.checkpoints import globals_named_in, read_checkpoint
 from inspector.core.files.load_bounds import ShouldCancel, check_zip_sizes
 from inspector.core.files.load_errors import ModelLoadError, describe, incomplete, untrusted
+from inspector.core.files.safetensors_file import open_safetensors
 from inspector.core.files.trust import exported_program_risks, starts_like_pickle, torchscript_risks
 from inspector.core.messages import Text
-from inspector.core.vocabulary import FailureKind
 
 
 class FileContent(NamedTuple):
-    """What a model file holds: a whole module, or only weights (a state dict) that need the
-    module they belong to. ``source``: "torchscript", "export", "pickle", "state_dict" or
-    "safetensors"."""
+    """What a model file holds: a whole module, or only weights that need the module they
+    belong to (a state dict, or a ``SafetensorsFile``: the header, its tensors read once they
+    fit). ``source``: "torchscript", "export", "pickle", "state_dict" or "safetensors"."""
 
     model: nn.Module | Mapping[str, Any]
     source: str
@@ -61,8 +60,8 @@ def open_model_file(path: Path, *, trust: bool, should_cancel: ShouldCancel = No
         return _load_torchscript(path, trust=trust)
     if kind == "export":
         return _load_exported_program(path, trust=trust)
-    if kind == "safetensors":
-        return FileContent(_load_safetensors(path), "safetensors")
+    if kind == "safetensors":  # the header only: tensors are read once they fit (state_dicts)
+        return FileContent(open_safetensors(path), "safetensors")
     model, notes = read_checkpoint(path, trust=trust, should_cancel=should_cancel)
     return FileContent(model, "pickle" if isinstance(model, nn.Module) else "state_dict", notes=tuple(notes))
 
@@ -78,6 +77,8 @@ def _file_kind(path: Path) -> str:
         raise ModelLoadError(Text("load.is_folder", path=path))
     head, size = _read_head(path)
     if size == 0:
+        if head:  # a size of 0 that reads as something: a file the kernel makes up as it is read
+            raise ModelLoadError(Text("load.kernel_file", path=path))
         raise incomplete(path, Text("load.reason_empty"))
     if head.startswith(b"PK\x03\x04"):
         return _zip_kind(path)
@@ -104,16 +105,34 @@ def _read_head(path: Path) -> tuple[bytes, int]:
     open of a FIFO swapped in between does not wait for a writer).
     """
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ModelLoadError(Text("load.not_regular", path=path))
+        _check_regular(path, os.stat(path))
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(descriptor, "rb") as stream:
             status = os.fstat(stream.fileno())
-            if not stat.S_ISREG(status.st_mode):
-                raise ModelLoadError(Text("load.not_regular", path=path))
+            _check_regular(path, status)
             return stream.read(16), status.st_size
     except OSError as exc:
         raise ModelLoadError(Text("load.cannot_read", path=path, error=exc.strerror or exc)) from exc
+
+
+def _check_regular(path: Path, status: os.stat_result) -> None:
+    """A regular file with content of its own; not a device, pipe or socket, nor one of the
+    kernel's files in /proc or /sys, whose size (0, 4096) says nothing of what they hold."""
+    if not stat.S_ISREG(status.st_mode):
+        raise ModelLoadError(Text("load.not_regular", path=path))
+    if status.st_dev in _kernel_file_systems():
+        raise ModelLoadError(Text("load.kernel_file", path=path))
+
+
+def _kernel_file_systems() -> set[int]:
+    """The devices of /proc and /sys (none where they do not exist)."""
+    devices = set()
+    for root in ("/proc", "/sys"):
+        try:
+            devices.add(os.stat(root).st_dev)
+        except OSError:
+            pass
+    return devices
 
 
 def _zip_kind(path: Path) -> str:
@@ -225,19 +244,3 @@ def _exported_example_input(program: Any) -> Any:
     if kwargs or not args or not all(isinstance(arg, torch.Tensor) for arg in args):
         return None
     return args[0] if len(args) == 1 else tuple(args)
-
-
-def _load_safetensors(path: Path) -> dict[str, torch.Tensor]:
-    try:
-        from safetensors import SafetensorError
-        from safetensors.torch import load_file
-    except ImportError:
-        raise InspectorError(
-            Text("load.needs_safetensors"),
-            kind=FailureKind.LOAD,
-        ) from None
-    try:
-        state_dict: dict[str, torch.Tensor] = load_file(str(path), device="cpu")
-    except SafetensorError as exc:
-        raise ModelLoadError(Text("load.incomplete_safetensors", path=path, error=describe(exc))) from exc
-    return state_dict

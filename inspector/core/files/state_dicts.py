@@ -9,28 +9,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import torch
 from torch import nn
 
 from inspector.core.files.load_errors import ModelLoadError, describe
+from inspector.core.files.safetensors_file import SafetensorsFile
 from inspector.core.messages import Text, capped, joined
 
 #: Prefixes wrappers add to every key: DataParallel/DDP, Lightning, torch.compile.
 _WRAPPER_PREFIXES = ("module.", "model.", "_orig_mod.")
 
+_Value = TypeVar("_Value")
+
 
 def load_weights(module: nn.Module, state_dict: Mapping[str, Any], path: Path, architecture: str) -> list[str]:
     """Load ``state_dict`` (read from ``path``) into ``module`` (built by ``architecture``).
 
+    A ``SafetensorsFile`` is checked from its header (names and shapes) and its tensors are
+    read only once they fit: a file that cannot fit costs its header, not its data.
     Returns notes on what was adapted; raises ``ModelLoadError`` when the weights do not fit.
     """
-    state_dict, notes = _without_wrapper_prefix(state_dict, module)
-    tied_missing = _check_state_dict_fits(module, state_dict, path, architecture)
+    shapes = state_dict if isinstance(state_dict, SafetensorsFile) else _shapes_of(state_dict)
+    prefix, notes = _wrapper_prefix(shapes, module)
+    tied_missing = _check_state_dict_fits(module, _without(prefix, shapes), path, architecture)
+    weights = _without(prefix, state_dict.read() if isinstance(state_dict, SafetensorsFile) else state_dict)
     try:
         # strict=False only where we checked ourselves that the missing keys are tied weights.
-        module.load_state_dict(state_dict, strict=not tied_missing)
+        module.load_state_dict(weights, strict=not tied_missing)
     except RuntimeError as exc:
         raise ModelLoadError(Text("load.weights_do_not_fit", path=path, architecture=architecture,
                                   error=describe(exc))) from exc  # fmt: skip
@@ -40,40 +47,45 @@ def load_weights(module: nn.Module, state_dict: Mapping[str, Any], path: Path, a
     return notes
 
 
-def _without_wrapper_prefix(
-    state_dict: Mapping[str, Any], module: nn.Module
-) -> tuple[Mapping[str, Any], list[str]]:
+def _shapes_of(state_dict: Mapping[str, Any]) -> dict[str, torch.Size | None]:
+    """Each entry's shape; None for an entry that is not a tensor."""
+    return {key: value.shape if isinstance(value, torch.Tensor) else None for key, value in state_dict.items()}
+
+
+def _wrapper_prefix(keys: Mapping[str, Any], module: nn.Module) -> tuple[str, list[str]]:
+    """The prefix a wrapper put before every key (and a note saying it goes), or ""."""
     expected = module.state_dict().keys()
     for prefix in _WRAPPER_PREFIXES:
-        if all(key.startswith(prefix) for key in state_dict) and not any(
-            key.startswith(prefix) for key in expected
-        ):
-            stripped = {key[len(prefix):]: value for key, value in state_dict.items()}
-            return stripped, [Text("load.note_prefix_removed", prefix=repr(prefix))]
-    return state_dict, []
+        if all(key.startswith(prefix) for key in keys) and not any(key.startswith(prefix) for key in expected):
+            return prefix, [Text("load.note_prefix_removed", prefix=repr(prefix))]
+    return "", []
+
+
+def _without(prefix: str, entries: Mapping[str, _Value]) -> Mapping[str, _Value]:
+    if not prefix:
+        return entries
+    return {key[len(prefix):]: value for key, value in entries.items()}
 
 
 def _check_state_dict_fits(
-    module: nn.Module, state_dict: Mapping[str, Any], path: Path, architecture: str
+    module: nn.Module, shapes: Mapping[str, torch.Size | None], path: Path, architecture: str
 ) -> list[str]:
     """Raise one readable line naming every missing, unexpected and mis-shaped key.
 
-    load_state_dict also reports these, but as a multi-line block that stops at nothing
-    useful for a one-line error; and it cannot tell that a key missing from a safetensors
-    file is a tied weight (safetensors keeps one name per shared tensor). Returns those.
+    ``shapes``: each key's shape in the file (None: not a tensor). load_state_dict also
+    reports these, but as a multi-line block that stops at nothing useful for a one-line
+    error; and it cannot tell that a key missing from a safetensors file is a tied weight
+    (safetensors keeps one name per shared tensor). Returns those.
     """
     expected = module.state_dict()
-    missing = [key for key in expected if key not in state_dict]
-    tied = [key for key in missing if _is_tied_to_given(key, expected, state_dict)]
+    missing = [key for key in expected if key not in shapes]
+    tied = [key for key in missing if _is_tied_to_given(key, expected, shapes)]
     missing = [key for key in missing if key not in tied]
-    unexpected = [key for key in state_dict if key not in expected]
-    mismatched: list[str] = [
-        Text("load.shape_mismatch", key=key, file=_shape(state_dict[key]), model=_shape(expected[key]))
-        for key in state_dict
-        if key in expected
-        and isinstance(state_dict[key], torch.Tensor)
-        and state_dict[key].shape != expected[key].shape
-    ]
+    unexpected = [key for key in shapes if key not in expected]
+    mismatched: list[str] = []
+    for key, shape in shapes.items():
+        if key in expected and shape is not None and shape != expected[key].shape:
+            mismatched.append(Text("load.shape_mismatch", key=key, file=_shape(shape), model=_shape(expected[key].shape)))
     problems = [
         _listing("load.missing_keys", missing),
         _listing("load.unexpected_keys", unexpected),
@@ -108,5 +120,5 @@ def _listing(key: str, items: list[str], limit: int = 5) -> str:
     return Text(key, keys=Text("list.and_more", names=shown, more=len(items) - limit) if len(items) > limit else shown)
 
 
-def _shape(tensor: torch.Tensor) -> str:
-    return f"({', '.join(str(size) for size in tensor.shape)})"
+def _shape(shape: torch.Size) -> str:
+    return f"({', '.join(str(size) for size in shape)})"

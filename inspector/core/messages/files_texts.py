@@ -39,6 +39,10 @@ LOADING: dict[str, str] = {
     "load.no_such_file": "no such file: {path}",
     "load.is_folder": "{path} is a folder; give the model file inside it",
     "load.not_regular": "{path} is not a regular file (a device, pipe or socket); give a model file",
+    "load.kernel_file": (
+        "{path} is not a regular file with content but a special file the kernel makes up as it is "
+        "read (/proc, /sys); give a model file"
+    ),
     "load.cannot_read": "cannot read {path}: {error}",
     "load.aotinductor": (
         "{path} is an AOTInductor package of compiled code, which this app does not run; "
