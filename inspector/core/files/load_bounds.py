@@ -103,7 +103,7 @@ def scan_zip_checkpoint(path: Path, tensors: int, should_cancel: ShouldCancel = 
     reader (its declared size checked again as that reader sees it); None without one."""
     try:
         reader = torch._C.PyTorchFileReader(str(path))
-        if not reader.has_record("data.pkl"):
+        if "data.pkl" not in reader.get_all_records():
             return None
         declared = int(reader.get_record_size("data.pkl"))
         if declared > metadata_bound(tensors):

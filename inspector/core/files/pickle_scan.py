@@ -16,7 +16,7 @@ import io
 import pickletools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from inspector.core.errors import Cancelled
 from inspector.core.files.dangerous_names import is_dangerous
@@ -142,7 +142,7 @@ def _walk_one(
     stack: list[object] = []
     memo: dict[int, object] = {}
     try:
-        for opcode, arg, _pos in pickletools.genops(stream):
+        for opcode, arg, _pos in pickletools.genops(cast(BinaryIO, stream)):  # it reads, readlines, tells
             scan.opcodes += 1
             if scan.opcodes > max_opcodes:
                 raise _OverLimit
@@ -193,9 +193,9 @@ def _step(opcode: pickletools.OpcodeInfo, arg: object, stack: list[object], memo
         _name(scan, f"{module}.{attribute}")
         stack.append(_UNKNOWN)  # the instance it builds
     elif name == "STACK_GLOBAL":
-        attribute, module = _pop(stack), _pop(stack)
-        if isinstance(module, str) and isinstance(attribute, str):
-            stack.append(_name(scan, f"{module}.{attribute}"))
+        member, owner = _pop(stack), _pop(stack)
+        if isinstance(owner, str) and isinstance(member, str):
+            stack.append(_name(scan, f"{owner}.{member}"))
         else:
             stack.append(_name(scan, Text("trust.name_built_at_load")))
     elif "UNICODE" in name or name in ("STRING", "BINSTRING", "SHORT_BINSTRING"):
