@@ -60,9 +60,9 @@ class TensorRow:
 
 @dataclass(frozen=True)
 class Totals:
-    count: int
+    count: int  # the rows counted: one per storage (tied weights and views share their first's)
     elements: int
-    bytes: int  # really allocated (meta tensors hold none)
+    bytes: int  # really allocated, each storage once (meta tensors hold none)
     by_device: dict[str, int]  # allocated bytes per device ("meta": 0, listed so it is seen)
     by_dtype: dict[str, int]  # allocated bytes per dtype
     #: What the meta tensors would take once materialised: shown apart, never as allocated.
