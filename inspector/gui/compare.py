@@ -1,8 +1,11 @@
 """Two timing reports side by side: a thin view over ``inspector.core.report.compare``.
 
 Three tables (latency, moves, environment) fed by two report dicts: the current session
-(``set_session_report``) and a report opened from disk (``open_report``, read on a pool
-thread: a report holding an hour of memory readings is megabytes of JSON).
+(``set_session_report``) and a report opened from disk (``open_report``). Reading, checking,
+comparing and wording the rows all run on the view's pool thread (two reports of 2,000
+entries once froze the window for ~50 s); the GUI thread only hands the rows to the tables.
+An outcome that no longer matches the reports held is dropped (or compared again), and
+``comparisonShown`` says when the tables show a new one.
 
 How the window uses it (``layout.add_pages`` and ``report_flow.ReportFlow``)::
 
@@ -17,7 +20,7 @@ Its texts follow the window's language: a change of language shows the reports a
 (``retranslate``). Core's words (verdicts, noise flags) are shown through ``core_text``.
 Columns keep their English header keys (``cell_text(table, row, "Verdict")``); the headers
 show them translated (``compare_words.header_text``). The cells of the figures are made in
-``compare_cells``; this module lays the comparison out in its tables.
+``compare_cells``, laid out in rows by ``compare_rows``.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import html
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping
 
 from PySide6.QtCore import Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import (
@@ -43,10 +46,10 @@ from inspector.core.report.compare import Comparison, compare_reports
 from inspector.core.errors import Failure, InspectorError
 from inspector.core.report.timing_report import load_report
 from inspector.core.vocabulary import FailureKind
-from inspector.gui.compare_cells import latency_side, move_side, noise_cell, number_cell, ratio_cell
-from inspector.gui.compare_table import Cell, ComparisonTable
-from inspector.gui.compare_words import A_REPORT, THIS_SESSION, environment_text, header_text, side_name
-from inspector.gui.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.compare_rows import Tables, comparison_tables
+from inspector.gui.compare_table import ComparisonTable
+from inspector.gui.compare_words import A_REPORT, THIS_SESSION, header_text, side_name
+from inspector.gui.i18n import Retranslates, core_text, current_language, fill, translate
 from inspector.gui.pool import run_in_pool
 
 log = logging.getLogger(__name__)
@@ -64,6 +67,7 @@ class _Outcome:
     load: tuple[str, str, int] | None = None  # (side, path, serial) of the report read, if one was
     failure: Failure | None = None
     unread: bool = False  # the failure is the file's: it was not read
+    tables: Tables | None = None  # the comparison's rows, made on the pool thread too
 
 
 def _compared(reports: dict[str, Mapping[str, Any] | None], labels: dict[str, str],
@@ -88,17 +92,17 @@ def _compared(reports: dict[str, Mapping[str, Any] | None], labels: dict[str, st
         log.exception("could not compare the reports")
         failure = Failure(FailureKind.ERROR, f"{type(exc).__name__}: {exc}".splitlines()[0], repr(exc))
         return _Outcome(reports, labels, None, load, failure)
-    return _Outcome(reports, labels, comparison, load)
+    try:
+        tables: Tables | None = comparison_tables(comparison)
+    except Exception:  # noqa: BLE001 -- the GUI thread makes them again, and says what fails
+        log.exception("could not make the comparison's rows")
+        tables = None
+    return _Outcome(reports, labels, comparison, load, tables=tables)
 
 
 def _could_not_show(path: str, message: str) -> Callable[[], str]:
     """ "could not show PATH: WHY" in the window's language, said again on a change of it."""
     return lambda: fill(translate("ComparisonView", "could not show %1: %2"), path, core_text(message))
-
-
-def _prefixes(comparison: Comparison) -> tuple[str, str | None]:
-    """Column prefixes: "A "/"B " side by side; none for a report shown alone."""
-    return ("A ", "B ") if comparison.label_b is not None else ("", None)
 
 
 class ComparisonView(Retranslates, QWidget):
@@ -331,9 +335,12 @@ class ComparisonView(Retranslates, QWidget):
         labels = outcome.labels
         name_a = labels["a"] if a is not None else labels["b"]
         self.summary_label.setText(self._summary_text(first, second, name_a, labels["b"], outcome.comparison))
-        self._show_latency(outcome.comparison)
-        self._show_moves(outcome.comparison)
-        self._show_environment(outcome.comparison)
+        tables = outcome.tables
+        if tables is None or tables.language != current_language():  # (the language changed since)
+            tables = comparison_tables(outcome.comparison)
+        self.latency_table.set_rows(*tables.latency)
+        self.moves_table.set_rows(*tables.moves)
+        self.environment_table.set_rows(*tables.environment)
         self._shown, self.comparison = outcome, outcome.comparison
 
     def _summary_text(self, a: Mapping[str, Any], b: Mapping[str, Any] | None, name_a: str, name_b: str,
@@ -348,79 +355,6 @@ class ComparisonView(Retranslates, QWidget):
         line = f"<b>A</b> = {describe(a, name_a)} &nbsp;·&nbsp; <b>B</b> = {describe(b, name_b)}"
         same = comparison.same_measurement_text()  # the same file twice, or a copy
         return f"{line}<br>{html.escape(core_text(same))}" if same else line
-
-    # Side by side, the figures that answer "which is faster" come first (medians or GB/s,
-    # ratio, verdict): in the window the view has about 800 px, and the rest scrolls.
-
-    def _show_latency(self, comparison: Comparison) -> None:
-        a, b = _prefixes(comparison)
-        rows = []
-        for row in comparison.latency:
-            device_tip = " / ".join(n for n in (row.device_name_a, row.device_name_b) if n)
-            cells = {
-                "Device": Cell(row.device, tooltip=device_tip),
-                "Dtype": Cell(row.dtype),
-                "Mode": Cell(row.mode),
-                "Input": Cell("×".join(map(str, row.input_shape)) or "—"),
-                **latency_side(a, row.median_a, row.p5_a, row.p95_a, row.samples_a, row.speedup_vs_cpu_a),
-            }
-            if b is not None:
-                cells |= latency_side(b, row.median_b, row.p5_b, row.p95_b, row.samples_b, row.speedup_vs_cpu_b)
-                cells["B ÷ A"] = ratio_cell(row.ratio, row.verdict, higher_is_better=False)
-                cells["95 % CI"] = number_cell(core_text(row.interval_text), row.ratio_low,
-                                                translate("ComparisonView", "95 % bootstrap interval of B's median over A's"))  # fmt: skip
-                cells["Verdict"] = Cell(core_text(row.verdict))
-            cells["Noise"] = noise_cell(row.noise_a, row.noise_b, b is not None)
-            rows.append(cells)
-        headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)"]
-        if b is not None:
-            headers += [f"{b}median (ms)", "B ÷ A", "95 % CI", "Verdict", "Noise", f"{a}p5–p95", f"{b}p5–p95",
-                        f"{a}vs CPU", f"{b}vs CPU"]  # fmt: skip
-        else:
-            headers += ["p5–p95", "Noise", "vs CPU"]
-        self._show_rows(self.latency_table, rows, headers)
-
-    def _show_moves(self, comparison: Comparison) -> None:
-        a, b = _prefixes(comparison)
-        rows = []
-        for row in comparison.moves:
-            cells = {
-                "Route": Cell(row.route),
-                "Method": Cell(row.method),
-                "Dtype": Cell(row.dtype or "—"),
-                "Pinned": Cell(translate("ComparisonView", "yes") if row.pinned else translate("ComparisonView", "no")),
-                **move_side(a, row.count_a, row.failed_a, row.bytes_a, row.seconds_a, row.gbps_a),
-            }
-            if b is not None:
-                cells |= move_side(b, row.count_b, row.failed_b, row.bytes_b, row.seconds_b, row.gbps_b)
-                cells["B ÷ A (GB/s)"] = ratio_cell(row.ratio, row.verdict, higher_is_better=True)
-                cells["Verdict"] = Cell(core_text(row.verdict))
-            rows.append(cells)
-        headers = ["Route", "Method", "Dtype", "Pinned", f"{a}GB/s"]
-        if b is not None:
-            headers += [f"{b}GB/s", "B ÷ A (GB/s)", "Verdict"]
-        for name in ("moves", "size", "time (s)"):
-            headers += [f"{a}{name}"] + ([f"{b}{name}"] if b is not None else [])
-        self._show_rows(self.moves_table, rows, headers)
-
-    def _show_rows(self, table: ComparisonTable, rows: Sequence[Mapping[str, Cell]], headers: Sequence[str]) -> None:
-        table.set_rows(headers, [[cells[h] for h in headers] for cells in rows])
-
-    def _show_environment(self, comparison: Comparison) -> None:
-        headers = ["Section", "What", "A" if comparison.label_b is not None else "Value"]
-        if comparison.label_b is not None:
-            headers.append("B")
-        rows = []
-        for row in comparison.environment:
-            cells = [Cell(environment_text(row.section)), Cell(environment_text(row.name)), Cell(core_text(row.a))]
-            if comparison.label_b is not None:
-                cells.append(Cell(core_text(row.b)))
-            if row.differs:
-                for cell in cells:
-                    cell.bold = True
-                    cell.tooltip = translate("ComparisonView", "differs between the two reports")
-            rows.append(cells)
-        self.environment_table.set_rows(headers, rows)
 
     def cell_text(self, table: ComparisonTable, row: int, header: str) -> str:
         """The text under ``header`` in ``row`` (for tests and accessibility tools)."""

@@ -110,6 +110,9 @@ class ComparisonTable(QTableView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setAlternatingRowColors(True)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Widths from the rows on screen and the first 100 (Qt reads 1,000 by default, several
+        # times over: a second of the GUI thread for 4,000 rows).
+        self.horizontalHeader().setResizeContentsPrecision(100)
         self.horizontalHeader().setStretchLastSection(True)
         # Rows stay in the order the comparison gives them until the user clicks a header.
         self.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)

@@ -518,7 +518,7 @@
         <translation>%1（%2 次失败）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare.py" line="+162"/>
+        <location filename="../../inspector/gui/compare.py" line="+166"/>
         <source>Open report…</source>
         <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. The tables show a comparison (or the empty view) just made: for tests and tools. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What is shown: the outcome of the comparison the tables hold (None: empty). Per side, the serial of the latest Open report… asked for (an older one&apos;s outcome is dropped). What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
         <translation>打开报告…</translation>
@@ -554,12 +554,12 @@
         <translation>比较报告</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="-125"/>
         <source>could not show %1: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+186"/>
         <source>Open a timing report</source>
         <translation>打开计时报告</translation>
     </message>
@@ -580,12 +580,12 @@
         <translation>还没有报告：请运行一次基准测试，或打开已保存的报告。</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location filename="../../inspector/gui/compare_rows.py" line="+51"/>
         <source>95 % bootstrap interval of B&apos;s median over A&apos;s</source>
         <translation>B 的中位数与 A 的中位数之比的 95% 自助法置信区间</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+35"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -595,7 +595,7 @@
         <translation>否</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+27"/>
         <source>differs between the two reports</source>
         <translation>两份报告在此不同</translation>
     </message>

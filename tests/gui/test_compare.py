@@ -143,11 +143,12 @@ def test_the_view_starts_empty_with_a_hint(view):
 
 @pytest.fixture
 def threads(monkeypatch):
-    """The threads that read and compared reports for the view: {"load": [...], "compare": [...]}."""
+    """The threads that read, compared and worded reports for the view:
+    {"load": [...], "compare": [...], "rows": [...]}."""
     from inspector.gui import compare as compare_view
 
-    seen: dict[str, list[int]] = {"load": [], "compare": []}
-    for name, key in (("load_report", "load"), ("compare_reports", "compare")):
+    seen: dict[str, list[int]] = {"load": [], "compare": [], "rows": []}
+    for name, key in (("load_report", "load"), ("compare_reports", "compare"), ("comparison_tables", "rows")):
         original = getattr(compare_view, name)
 
         def recorded(*args, _original=original, _key=key, **kwargs):
@@ -167,8 +168,8 @@ def test_the_view_reads_and_compares_on_a_pool_thread_and_only_shows_on_the_gui_
         view.set_session_report(session_report)
     with qtbot.waitSignal(view.reportOpened, timeout=10_000):
         view.open_report(path)
-    assert threads["load"] and len(threads["compare"]) == 2
-    assert gui not in threads["load"] + threads["compare"]
+    assert threads["load"] and len(threads["compare"]) == len(threads["rows"]) == 2
+    assert gui not in threads["load"] + threads["compare"] + threads["rows"]
     assert view.cell_text(view.latency_table, _rows(view, view.latency_table)["cpu"], "B ÷ A") == "2.00×"
 
 
@@ -194,7 +195,8 @@ def test_open_report_and_compare_with_in_the_window_never_compare_on_the_gui_thr
         qtbot.waitUntil(lambda _name=path.name: view.labels["b"] == _name and view.comparison is not None
                         and len(view.comparison.latency) >= 2000, timeout=60_000)  # fmt: skip
     assert view.labels["a"] == "first.json" and view.latency_table.row_count() == 4000
-    assert threads["load"] and threads["compare"] and gui not in threads["load"] + threads["compare"]
+    assert threads["load"] and threads["compare"] and threads["rows"]
+    assert gui not in threads["load"] + threads["compare"] + threads["rows"]
 
 
 def test_the_same_report_on_both_sides_is_said_to_be_the_same_measurement(qtbot, view, session_report):

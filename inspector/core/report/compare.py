@@ -321,6 +321,7 @@ def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, labe
         noise_a = fa.noise if fa is not None else None
         noise_b = fb.noise if fb is not None else None
         estimate: RatioEstimate | None = None
+        verdict: str
         if fa is not None and fb is not None and side_a.samples(key) == side_b.samples(key):
             # One measurement on both sides (the same file, or a copy): nothing to divide, and
             # never "B 1.00× slower? too few samples".
