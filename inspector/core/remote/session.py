@@ -28,7 +28,7 @@ from inspector.core.moves.transaction import MoveResult
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
 from inspector.core.measure.timing import LatencyResult
 from inspector.core.remote.wire import WireError, decode
-from inspector.core.vocabulary import MAX_SAMPLES
+from inspector.core.vocabulary import MAX_SAMPLES, MAX_WARMUP_SAMPLES
 
 log = logging.getLogger(__name__)
 
@@ -128,10 +128,11 @@ class RemoteSession:
             raise WireError("benchmark: expected an object")
         attribution = data.get("attribution")
         latency = decode(LatencyResult, data.get("latency"), "latency")
-        for name in ("samples_ms", "warmup_samples_ms"):
+        # Warm-ups come before the run and are not among its samples: held to a bound of their own.
+        for name, most in (("samples_ms", limit), ("warmup_samples_ms", MAX_WARMUP_SAMPLES)):
             count = len(getattr(latency, name))
-            if count > limit:
-                raise WireError(f"latency.{name}: {count:,} samples for a run of at most {limit:,}: refused")
+            if count > most:
+                raise WireError(f"latency.{name}: {count:,} samples for a run of at most {most:,}: refused")
         return latency, None if attribution is None else decode(Attribution, attribution, "attribution")
 
     def report(self, *, with_memory: bool = True) -> dict[str, Any]:
