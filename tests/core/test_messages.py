@@ -168,9 +168,16 @@ def test_model_loading_errors(tmp_path):
     assert message == f"not a complete PyTorch checkpoint: {empty} (the file is empty)"
     wanted = tuple(f"evil.f{i}" for i in range(7))
     refusal = untrusted(Path("/m.pt"), wanted).message
-    assert refusal.key == "load.untrusted" and refusal == (
-        "refused to load /m.pt: loading it would run code it names (evil.f0, evil.f1, evil.f2, evil.f3, evil.f4 "
-        "and 2 more); none of it has run. If you trust this file, load it with --trust (CLI) or confirm in the GUI"
+    # functions run when the file loads: each is named for what it is, none left out
+    assert refusal.key == "load.untrusted" and refusal.startswith(
+        "refused to load /m.pt: loading it would run code it names (evil.f0 — a function: it runs when the file loads, ")
+    assert all(f"evil.f{i} — a function" in str(refusal) for i in range(7)) and "more" not in str(refusal)
+    assert str(refusal).endswith("none of it has run. If you trust this file, load it with --trust (CLI) or confirm in the GUI")
+    classes = untrusted(Path("/m.pt"), tuple(f"evil.Block{i}" for i in range(7))).message
+    assert classes == (
+        "refused to load /m.pt: loading it would run code it names (evil.Block0, evil.Block1, evil.Block2, evil.Block3, "
+        "evil.Block4 and 2 more, all listed by --debug in the CLI and Show Details in the window); none of it has run. "
+        "If you trust this file, load it with --trust (CLI) or confirm in the GUI"
     )  # fmt: skip
     refusal = untrusted(Path("/m.pt"), ()).message
     assert refusal.key == "load.untrusted_unreadable" and refusal.startswith(

@@ -153,7 +153,7 @@ def test_markdown_and_html_show_the_spread_the_noise_and_honest_move_figures(noi
     assert "| Median 95 % CI | IQR |" in md
     assert "- cpu float32 forward: noisy: p95 is" in md and "results may not be repeatable" in md
     move_rows = [line for line in md.splitlines() if line.startswith("| model.")]
-    assert "| < 0.01 |" in move_rows[0]  # 44 B in 1 ms, as the window writes it
+    assert "| \\< 0.01 |" in move_rows[0]  # 44 B in 1 ms, as the window writes it ("<" escaped for Markdown)
     assert "µs" not in move_rows[1] and move_rows[1].count("| — |") >= 2  # the failed move: no time, no rate
     html = render_html(noisy_report)
     assert "noisy: p95 is" in html and "Median 95 % CI" in html
