@@ -177,6 +177,7 @@ CORE_TEXTS = {
     'load.reason_runs_code': QT_TRANSLATE_NOOP("CoreText", 'loading it would run code it names'),
     'load.reason_too_large': QT_TRANSLATE_NOOP("CoreText", 'it is too large to check without loading it'),
     'load.reason_declares_more': QT_TRANSLATE_NOOP("CoreText", 'it declares {declared} of tensor data, more than the {length} the file holds for it; nothing was allocated'),
+    'load.reason_record_differs': QT_TRANSLATE_NOOP("CoreText", 'storage {key} declares {declared} elements but its record in the file says {recorded}; nothing was allocated'),
     'load.scan_cancelled': QT_TRANSLATE_NOOP("CoreText", 'the check of the file was cancelled'),
     'load.reason_plain_pickle': QT_TRANSLATE_NOOP("CoreText", 'it is a plain pickle, not a file torch.save wrote'),
     'load.reason_code_or_files': QT_TRANSLATE_NOOP("CoreText", 'loading it would run code or touch files'),

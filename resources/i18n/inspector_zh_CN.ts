@@ -1498,6 +1498,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>storage {key} declares {declared} elements but its record in the file says {recorded}; nothing was allocated</source>
+        <translation>存储 {key} 声明了 {declared} 个元素，但文件中的记录是 {recorded}；没有分配任何内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>the check of the file was cancelled</source>
         <translation>文件检查已取消</translation>
     </message>

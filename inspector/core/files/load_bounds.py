@@ -26,7 +26,7 @@ from pathlib import Path
 import torch
 
 from inspector.core.files.load_errors import ModelLoadError, incomplete, untrusted
-from inspector.core.files.pickle_scan import PickleScan, scan_bytes, scan_pickles
+from inspector.core.files.pickle_scan import PickleScan, element_size, scan_bytes, scan_pickles
 from inspector.core.messages import Text
 from inspector.core.units import format_bytes
 
@@ -138,7 +138,24 @@ def scan_plain_pickle(path: Path, should_cancel: ShouldCancel = None) -> PickleS
         if declared > room:
             raise incomplete(path, Text("load.reason_declares_more", declared=format_bytes(declared),
                                         length=format_bytes(room)))  # fmt: skip
+        _check_storage_records(path, scan)
     return scan
+
+
+def _check_storage_records(path: Path, scan: PickleScan) -> None:
+    """Each storage's record (its element count, then its bytes, in the order of the sorted
+    keys, as ``torch.save`` writes them) agrees with what the pickles declare: PyTorch
+    would otherwise refuse the file itself with a garbled "expected %ld got %ld"."""
+    with open(path, "rb") as stream:
+        stream.seek(scan.end)
+        for key in sorted(scan.storages):
+            kind, elements = scan.storages[key]
+            head = stream.read(8)
+            recorded = int.from_bytes(head, "little", signed=True) if len(head) == 8 else -1
+            if recorded != elements:
+                raise incomplete(path, Text("load.reason_record_differs", key=key, declared=f"{elements:,}",
+                                            recorded=f"{max(recorded, 0):,}"))  # fmt: skip
+            stream.seek(elements * element_size(kind), 1)
 
 
 def is_zip(path: Path) -> bool:

@@ -79,6 +79,9 @@ LOADING: dict[str, str] = {
     "load.reason_declares_more": (
         "it declares {declared} of tensor data, more than the {length} the file holds for it; nothing was allocated"
     ),
+    "load.reason_record_differs": (
+        "storage {key} declares {declared} elements but its record in the file says {recorded}; nothing was allocated"
+    ),
     "load.scan_cancelled": "the check of the file was cancelled",
     "load.reason_plain_pickle": "it is a plain pickle, not a file torch.save wrote",
     "load.reason_code_or_files": "loading it would run code or touch files",

@@ -229,6 +229,20 @@ def test_a_legacy_file_declaring_a_huge_storage_is_refused_before_allocating(tmp
     assert counted["torch.load"] == 0  # the loader that would allocate 64 GiB never ran
 
 
+def test_a_legacy_file_whose_storage_record_disagrees_with_its_pickle_is_refused_in_words(tmp_path, counted):
+    path = tmp_path / "old.pt"
+    torch.save(torch.zeros(4), path, _use_new_zipfile_serialization=False)
+    data = bytearray(path.read_bytes())
+    record = len(data) - 4 * 4 - 8  # the storage's element count, before its 16 bytes
+    assert int.from_bytes(data[record:record + 8], "little") == 4
+    data[record:record + 8] = (2**34).to_bytes(8, "little")
+    path.write_bytes(bytes(data))
+    with pytest.raises(ModelLoadError) as caught:
+        load_model(str(path))
+    assert "declares 4 elements but its record in the file says 17,179,869,184; nothing was allocated" in str(caught.value)
+    assert "%ld" not in str(caught.value) and counted["torch.load"] == 0
+
+
 def test_a_legacy_state_dict_that_tells_the_truth_is_read_to_its_end(tmp_path, counted):
     path = tmp_path / "old.pt"
     torch.save({"weight": torch.ones(2, 3), "bias": torch.zeros(2)}, path, _use_new_zipfile_serialization=False)
