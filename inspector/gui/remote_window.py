@@ -33,6 +33,7 @@ from inspector.gui.connect_dialog import ConnectDialog, remember
 from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.window import InspectorWindow
 from inspector.gui.plain_text import plain_label
+from inspector.gui.plain_text import shown as shown_text
 from inspector.gui.remote import RemoteLink, RemoteSampler
 from inspector.gui.workers import ModelWorker
 
@@ -143,7 +144,7 @@ class RemoteWindow(InspectorWindow):
         """``host — title``; None: the host and "connecting…" (in the language of the moment)."""
         self._title = title
         shown = translate("RemoteWindow", "connecting…") if title is None else title
-        super().setWindowTitle(f"{self.host} — {shown}")
+        super().setWindowTitle(f"{shown_text(self.host)} — {shown}")
 
     # ----- its texts, again in each new language
 

@@ -231,3 +231,22 @@ def test_a_name_in_a_core_message_cannot_reverse_the_banner_words(qtbot, make_wi
     assert RLO not in banner.message.text() and "\\u202e" in banner.message.text()
     row = table_rows(history_model)[-1]
     assert _escaped_everywhere(row["Result"]) and _escaped_everywhere(row["Call"])
+
+
+def test_a_remote_agents_device_names_are_escaped_in_the_devices_panel(qtbot):
+    # a remote agent names its devices: its words reach the table and its tooltip escaped
+    from dataclasses import replace
+
+    from inspector.core.devices.inventory import DeviceInventory, discover_devices
+    from inspector.gui.panels.devices import DevicesPanel
+
+    cpu = discover_devices().devices[0]
+    hostile = replace(cpu, name="GPU\u202egnp.exe\nfake line " + "x" * 5000)
+    panel = DevicesPanel()
+    qtbot.addWidget(panel)
+    panel.set_inventory(DeviceInventory((hostile,)))
+    model = panel.model
+    name = model.data(model.index(0, 1), Qt.ItemDataRole.DisplayRole)
+    tip = model.data(model.index(0, 1), Qt.ItemDataRole.ToolTipRole)
+    assert "\u202e" not in name and "\n" not in name and "\\u202e" in name and len(name) <= 130
+    assert "\u202e" not in tip and "\\u202egnp.exe\\nfake line" in tip and max(map(len, tip.splitlines())) <= 200

@@ -27,7 +27,7 @@ from inspector.core.units import format_bytes
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.panels.table_model import HeaderedTableModel
 from inspector.gui.plots.theme import device_colour
-from inspector.gui.plain_text import plain_label, plain_tooltip
+from inspector.gui.plain_text import plain_label, plain_tooltip, shown
 
 GIB = 1 << 30
 #: Item-data role carrying (used, total) bytes for the memory bar delegate.
@@ -138,9 +138,9 @@ class DeviceTableModel(HeaderedTableModel):
             return (used, total)
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 0:
-                return snap.id
+                return shown(snap.id)  # a remote agent's words: escaped, like every name the window shows
             if column == 1:
-                return snap.name
+                return shown(snap.name)
             if column == 2:
                 return gib_text(used, total)
             if column == 3:
@@ -157,7 +157,7 @@ class DeviceTableModel(HeaderedTableModel):
 
     def _tooltip(self, snap: Any) -> str:
         used, total, own = self._memory(snap)
-        lines = [f"{snap.id}: {snap.name}", fill(translate("DevicesPanel", "memory used: %1"), gib_text(used, total))]
+        lines = [shown(f"{snap.id}: {snap.name}", 200), fill(translate("DevicesPanel", "memory used: %1"), gib_text(used, total))]
         if snap.type == "cpu":
             lines.append(fill(translate("DevicesPanel", "this process (RSS): %1"), format_bytes(own)))
         else:
