@@ -59,6 +59,10 @@ class FakeGpu:
     temperature_c: int = 40
     power_mw: int = 100_000
     power_limit_mw: int = 700_000
+    #: NVML's own numbering (dcgm-exporter's "gpu" and "device" labels); None: the CUDA index,
+    #: as when CUDA_VISIBLE_DEVICES is unset and the order is PCI bus order.
+    nvml_index: int | None = None
+    minor_number: int | None = None
     #: (pid, bytes or None) of processes on this GPU; this process is added automatically
     #: with its reserved bytes when it has any.
     other_processes: list[tuple[int, int | None]] = field(default_factory=list)
@@ -242,6 +246,8 @@ def fake_nvml(
             used=g.total_bytes + 512 * MiB - g.free_bytes),
         "nvmlDeviceGetComputeRunningProcesses": processes,
         "nvmlDeviceGetGraphicsRunningProcesses": lambda g: [],
+        "nvmlDeviceGetIndex": lambda g: g.index if g.nvml_index is None else g.nvml_index,
+        "nvmlDeviceGetMinorNumber": lambda g: g.index if g.minor_number is None else g.minor_number,
     }
     for function_name, function in functions.items():
         if function_name in not_supported:

@@ -90,7 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("devices", parents=[sub_common], help="list devices and their memory")
     shown = p.add_mutually_exclusive_group()
     shown.add_argument("--json", action="store_true", help="machine-readable output")
-    shown.add_argument("--prometheus", action="store_true", help="Prometheus text exposition: memory gauges in bytes labelled device, uuid, host")
+    shown.add_argument(
+        "--prometheus", nargs="?", const="-", metavar="FILE.prom",
+        help="Prometheus text exposition of each device's memory (GPUs carry dcgm-exporter's UUID, gpu, device, "
+        "modelName and Hostname labels); with FILE.prom, the file is replaced atomically, for node_exporter's "
+        "textfile collector",
+    )
 
     p = sub.add_parser("inspect", parents=[sub_common], help="load a model, move it if asked, print where each tensor lives")
     _model_args(p)

@@ -2477,6 +2477,16 @@
         <translation>平台名称</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>NVML index</source>
+        <translation>NVML 索引</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>device file minor number</source>
+        <translation>设备文件次设备号</translation>
+    </message>
+    <message>
         <location line="+22"/>
         <source>unknown</source>
         <translation>未知</translation>
@@ -4556,7 +4566,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RemoteWindow</name>
     <message>
-        <location filename="../../inspector/gui/remote_window.py" line="+145"/>
+        <location filename="../../inspector/gui/remote_window.py" line="+146"/>
         <source>connecting…</source>
         <extracomment>A forward that never returns hangs the agent, not this process: the connection gives up on a cancel the agent does not answer (``client.CANCEL_GRACE_S``), and Disconnect ends it.</extracomment>
         <translation>正在连接…</translation>

@@ -53,7 +53,27 @@ def test_devices_prometheus_parses(capsys):
     assert code == 0
     families = {f.name: f for f in text_string_to_metric_families(out)}
     cpu = families["torch_device_inspector_memory_total_bytes"].samples[0]
-    assert cpu.labels["device"] == "cpu" and cpu.value > 0 and cpu.labels["host"]
+    assert cpu.labels["torch_device"] == "cpu" and cpu.value > 0 and cpu.labels["Hostname"]
+    assert "UUID" not in cpu.labels  # no empty label for a device that has none
+
+
+def test_devices_prometheus_writes_a_textfile_for_node_exporter_atomically(capsys, tmp_path, monkeypatch):
+    import os
+
+    import prometheus_client.exposition as exposition
+
+    target = tmp_path / "tdi.prom"
+    target.write_text("# the previous minute's metrics\n")
+    renames = []
+    real_rename = os.rename
+    monkeypatch.setattr(exposition.os, "rename", lambda a, b: (renames.append((a, b)), real_rename(a, b))[1])
+    code, out, err = run(capsys, "devices", "--prometheus", str(target))
+    assert code == 0 and out == "" and err == ""
+    assert renames and renames[0][1] == str(target) and renames[0][0] != str(target)  # written aside, then renamed
+    families = {f.name: f for f in text_string_to_metric_families(target.read_text())}
+    assert families["torch_device_inspector_memory_free_bytes"].samples[0].value > 0
+    code, _, err = run(capsys, "devices", "--prometheus", str(tmp_path / "tdi.txt"))
+    assert code == 2 and "must end in .prom" in err and not (tmp_path / "tdi.txt").exists()
 
 
 def test_devices_prometheus_and_json_do_not_mix(capsys):

@@ -102,6 +102,15 @@ def _device_figures(pynvml: Any, handle: Any) -> dict[str, Any]:
         found["nvml_total_bytes"] = int(memory.total)
         found["nvml_free_bytes"] = int(memory.free)
         found["nvml_used_bytes"] = int(memory.used)
+    # Where NVML (so DCGM and dcgm-exporter) numbers this GPU: its index ("gpu" label) and the
+    # minor number of its /dev/nvidiaN ("device" label). Neither is the CUDA ordinal, which
+    # CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER renumber.
+    index = _maybe(pynvml, lambda: pynvml.nvmlDeviceGetIndex(handle))
+    if index is not None:
+        found["nvml_index"] = int(index)
+    minor = _maybe(pynvml, lambda: pynvml.nvmlDeviceGetMinorNumber(handle))
+    if minor is not None:
+        found["minor_number"] = int(minor)
     found.update(_process_figures(pynvml, handle))
     return found
 

@@ -1,90 +1,98 @@
-"""Device memory in the Prometheus text exposition format (version 0.0.4).
+"""Device memory as Prometheus metrics, written with ``prometheus_client``.
 
-Gauges in bytes, one sample per device, labelled as dcgm-exporter labels its GPUs so a
-Grafana board can join the two: ``device`` (our id: ``cpu``, ``cuda:0``), ``uuid`` (the
-GPU's ``GPU-…`` UUID, empty for the CPU), ``host``, plus ``name`` (the model name). A
-figure the backend cannot tell is left out rather than written as 0.
+Made for node_exporter's textfile collector: a cron job runs ``devices --prometheus FILE``
+each minute and ``prometheus_client.write_to_textfile`` replaces the file atomically (a
+temporary file, then a rename), so the collector never reads half a file.
 
-Hand-written rather than via prometheus_client: the format is a few lines, and a GPU
-server running ``devices --prometheus`` from a cron job should not need another package.
-The tests parse the output with prometheus_client's own parser.
+Only facts about devices are exported: total, free and used memory of the whole device, and
+an info series. Figures about the exporting process itself (its allocator's bytes, its
+RSS) are not: the exporter is a short-lived CLI process, and under a device's name they
+would read as facts about the device (a GPU's always 0 while a training job fills it).
+
+Labels. Every series carries ``torch_device`` (our id: ``cpu``, ``cuda:0``), ``type``,
+``Hostname`` and ``modelName``. A CUDA GPU also carries dcgm-exporter's join labels with
+dcgm-exporter's values, so a Grafana board can join the two with ``on(UUID)`` (or
+``on(Hostname, gpu)``): ``UUID`` (``GPU-…``, as nvidia-smi writes it), and, where NVML
+(the ``nvml`` extra) says them, ``gpu`` (NVML's index, which DCGM uses; not the CUDA
+ordinal, which ``CUDA_VISIBLE_DEVICES`` renumbers) and ``device`` (``nvidia`` + the minor
+number of ``/dev/nvidiaN``). A label with no value is left out, never written empty.
 """
 
 from __future__ import annotations
 
-import math
 import socket
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from prometheus_client import CollectorRegistry, generate_latest, write_to_textfile
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 from inspector.core.devices.inventory import DeviceInventory, DeviceSnapshot
 
 PREFIX = "torch_device_inspector"
 
-#: metric suffix -> (DeviceSnapshot attribute, help text)
+#: metric suffix -> (DeviceSnapshot attribute, help text): figures of the whole device only.
 _GAUGES: tuple[tuple[str, str, str], ...] = (
     ("memory_total_bytes", "total_bytes", "Total memory of the device in bytes."),
-    ("memory_free_bytes", "free_bytes", "Free memory of the device in bytes (for the CPU: what this process may still take, within its container's limit and RLIMIT_AS)."),
+    ("memory_free_bytes", "free_bytes", "Free memory of the device in bytes (for the CPU: what a new process may still take, within the exporter's container limit and RLIMIT_AS)."),
     ("memory_used_bytes", "used_bytes", "Memory in use on the whole device in bytes, by every process."),
-    ("memory_allocated_bytes", "allocated_bytes", "Memory held by this process's tensors in bytes (resident set size for the CPU)."),
-    ("memory_reserved_bytes", "reserved_bytes", "Memory this process's allocator has reserved in bytes, cache included."),
-    ("memory_peak_allocated_bytes", "peak_allocated_bytes", "Peak memory held by this process's tensors in bytes."),
 )
 
 
-def escape_label_value(value: str) -> str:
-    """Backslash, double quote and line feed escaped, as the exposition format requires."""
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+def device_labels(device: DeviceSnapshot, host: str) -> dict[str, str]:
+    """The labels of ``device``'s series: ours, then dcgm-exporter's where they have a value."""
+    labels = {"torch_device": device.id, "type": device.type, "Hostname": host, "modelName": device.name}
+    if device.type == "cuda":
+        uuid = str(device.details.get("uuid") or "")
+        # torch gives the bare UUID; dcgm-exporter and nvidia-smi write it with a GPU- prefix.
+        if uuid and not uuid.startswith(("GPU-", "MIG-")):
+            uuid = f"GPU-{uuid}"
+        labels["UUID"] = uuid
+        if isinstance(device.details.get("nvml_index"), int):
+            labels["gpu"] = str(device.details["nvml_index"])
+        if isinstance(device.details.get("minor_number"), int):
+            labels["device"] = f"nvidia{device.details['minor_number']}"
+    return {key: value for key, value in labels.items() if value != ""}
 
 
-def _escape_help(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("\n", "\\n")
+class DeviceCollector(Collector):
+    """The gauges of one inventory, read once (a snapshot, as the CLI takes it)."""
+
+    def __init__(self, devices: Sequence[DeviceSnapshot], host: str) -> None:
+        self.devices = tuple(devices)
+        self.host = host
+
+    def collect(self) -> Iterator[Metric]:
+        for suffix, attribute, help_text in _GAUGES:
+            family: GaugeMetricFamily | None = None
+            for device in self.devices:
+                value = getattr(device, attribute)
+                if value is None:  # a figure the backend cannot tell is left out, not written as 0
+                    continue
+                labels = device_labels(device, self.host)
+                if family is None:
+                    family = GaugeMetricFamily(f"{PREFIX}_{suffix}", help_text)
+                family.add_sample(family.name, labels, float(value))
+            if family is not None:
+                yield family
+        info = GaugeMetricFamily(f"{PREFIX}_device_info", "Devices this process can use (always 1).")
+        for device in self.devices:
+            info.add_sample(info.name, device_labels(device, self.host), 1.0)
+        yield info
 
 
-def _uuid(device: DeviceSnapshot) -> str:
-    uuid = str(device.details.get("uuid") or "")
-    # torch gives the bare UUID; dcgm-exporter and nvidia-smi write it with a GPU- prefix.
-    if uuid and device.type == "cuda" and not uuid.startswith(("GPU-", "MIG-")):
-        uuid = f"GPU-{uuid}"
-    return uuid
-
-
-def _labels(device: DeviceSnapshot, host: str) -> str:
-    pairs = (("device", device.id), ("uuid", _uuid(device)), ("host", host), ("name", device.name))
-    return ",".join(f'{key}="{escape_label_value(str(value))}"' for key, value in pairs)
-
-
-def _value(number: float) -> str:
-    if math.isnan(number):
-        return "NaN"
-    if math.isinf(number):
-        return "+Inf" if number > 0 else "-Inf"
-    return str(int(number)) if float(number).is_integer() else repr(float(number))
+def registry_for(inventory: DeviceInventory, host: str | None = None) -> CollectorRegistry:
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(DeviceCollector(inventory.devices, host if host is not None else socket.gethostname()))
+    return registry
 
 
 def render_prometheus(inventory: DeviceInventory, host: str | None = None) -> str:
-    """The exposition text for every device of ``inventory`` (ends with a line feed)."""
-    return render_devices(inventory.devices, host if host is not None else socket.gethostname())
+    """The exposition text (format 0.0.4) for every device of ``inventory``."""
+    return generate_latest(registry_for(inventory, host)).decode("utf-8")
 
 
-def render_devices(devices: Sequence[DeviceSnapshot], host: str) -> str:
-    lines: list[str] = []
-    for suffix, attribute, help_text in _GAUGES:
-        name = f"{PREFIX}_{suffix}"
-        samples = list(_samples(devices, attribute, host))
-        if not samples:
-            continue
-        lines.append(f"# HELP {name} {_escape_help(help_text)}")
-        lines.append(f"# TYPE {name} gauge")
-        lines.extend(f"{name}{{{labels}}} {value}" for labels, value in samples)
-    lines.append(f"# HELP {PREFIX}_device_info Devices this process can use (always 1).")
-    lines.append(f"# TYPE {PREFIX}_device_info gauge")
-    lines.extend(f"{PREFIX}_device_info{{{_labels(d, host)},type=\"{escape_label_value(d.type)}\"}} 1" for d in devices)
-    return "\n".join(lines) + "\n"
-
-
-def _samples(devices: Iterable[DeviceSnapshot], attribute: str, host: str) -> Iterable[tuple[str, str]]:
-    for device in devices:
-        value = getattr(device, attribute)
-        if value is None:
-            continue
-        yield _labels(device, host), _value(value)
+def write_prometheus(inventory: DeviceInventory, path: Path, host: str | None = None) -> None:
+    """``path`` replaced atomically with the exposition (for the textfile collector)."""
+    write_to_textfile(str(path), registry_for(inventory, host))

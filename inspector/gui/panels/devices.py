@@ -55,6 +55,8 @@ DETAIL_LABELS = {
     "max_compute_units": QT_TRANSLATE_NOOP("DevicesPanel", "max compute units"),
     "gpu_eu_count": QT_TRANSLATE_NOOP("DevicesPanel", "GPU EU count"),
     "platform_name": QT_TRANSLATE_NOOP("DevicesPanel", "platform name"),
+    "nvml_index": QT_TRANSLATE_NOOP("DevicesPanel", "NVML index"),
+    "minor_number": QT_TRANSLATE_NOOP("DevicesPanel", "device file minor number"),
 }
 
 
