@@ -4,6 +4,11 @@ Run on a machine with a CUDA GPU (no Qt needed):
 
     PYTHONPATH=. python3 benchmarks/gpu_check.py [--out DIR]
 
+The app's pure-Python runtime dependencies that a bare CUDA machine may lack (safetensors,
+prometheus_client) travel as wheels: ``pip download --only-binary=:all: --python-version 3.12
+-d shared/wheels safetensors prometheus_client`` here, then ``pip install --no-index
+shared/wheels/*.whl`` there before the run.
+
 Checks (each prints PASS/FAIL and its figures): device discovery against torch's own
 readings; moves with .to(), .cuda() and .cpu() (and a bf16 cast) keeping every tensor
 bitwise equal; a move that runs out of GPU memory on purpose and rolls back; latency (each
@@ -524,7 +529,8 @@ def check_formats(out_dir: Path) -> None:
         check("trace has one event per sample", len(samples) == 50, f"{len(samples)} sample events")
     p = subprocess.run(py + ["devices", "--prometheus"], capture_output=True, text=True, env=env, timeout=120)
     print(p.stdout[-2000:])
-    check("devices --prometheus lists cuda:0 with its UUID", p.returncode == 0 and 'device="cuda:0",uuid="GPU-' in p.stdout)
+    check("devices --prometheus lists cuda:0 with dcgm-exporter's UUID label",
+          p.returncode == 0 and 'torch_device="cuda:0"' in p.stdout and 'UUID="GPU-' in p.stdout)
     nproc = min(2, torch.cuda.device_count())
     report = out_dir / "ranks_report.json"
     p = subprocess.run(
