@@ -126,6 +126,7 @@ def _modules_text(attributions) -> str:
             for m in run.top(5)
         ]
         parts.append(f"Top modules on {run.device} (self time, of {len(run.modules)} modules; all in the report):")
+        parts += [f"  caution, per-module figures not reliable: {_plain(w)}" for w in run.warnings]
         parts.append(_table(["MODULE", "TYPE", "OUTPUT", "SELF ms", "INCL ms", "% FWD", "FLOPS", "ACTIVATIONS"], rows, right={3, 4, 5, 6, 7}))
     return "\n".join(parts)
 

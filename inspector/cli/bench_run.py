@@ -114,6 +114,10 @@ def _per_module(loaded, args, shape, latency, target: str, prefix: str = ""):
     )
     if result.overhead_ratio is not None:
         line += f" ({result.overhead_ratio:.2f}x: the hooks' overhead; plain and hooked forwards alternated)"
+    line += (
+        f"; the hooks' own cost, {format_ms(result.hook_inner_ms + result.hook_outer_ms)} a module call (measured on "
+        f"empty modules), is taken out of the modules' times"
+    )
     if latency.mode != "forward":
         line += "; the attribution times the forward pass, the figure above is a training step"
     _say(line)

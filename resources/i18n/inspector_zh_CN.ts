@@ -134,7 +134,7 @@
         <translation>锁定主机上的张量（页锁定内存），并以 non_blocking=True 复制，适用于 .to(device) 和 .cuda()：将其 GB/s 与未锁页的移动比较，看锁页在这里是否值得</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+130"/>
         <source>Move the model</source>
         <translation>移动模型</translation>
     </message>
@@ -167,6 +167,11 @@
         <location line="+1"/>
         <source>Runs</source>
         <translation>次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>×</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -210,6 +215,11 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>Independent runs of the measurement, one after another, each with its own warm-up: the report keeps each run, and comparing reports sees how much runs differ (bench --repeat takes each in a fresh process)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>After the plain measurement, time every module (hooks on each call, a second run): fills the Time, % of forward, Output shape and FLOPs columns of the model tree</source>
         <translation>在普通测量之后，为每个模块计时（每次调用挂钩子，再运行一次）：填充模型树的“时间”“占前向传播 %”“输出形状”和 FLOPs 列</translation>
     </message>
@@ -703,6 +713,36 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>no clear difference: within run-to-run noise ({floor})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one run on each side: how far a rerun lands is unknown, so no difference under {floor} is claimed ({source})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{label_a} holds {runs_a} runs and {label_b} {runs_b}: fewer than {least} cannot show how far a rerun lands, so no difference under {floor} is claimed ({source})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this machine&apos;s run-to-run noise, {percent} a run, measured by bench --repeat in {runs} runs, last on {when}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>run-to-run noise of {percent} a run, measured on a shared 2-core VM; bench --repeat 5 on this machine measures its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the spread of {label}&apos;s two runs, {percent} a run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{verdict} ({label_a} and {label_b} noisy: may not repeat)</source>
         <translation>{verdict}（{label_a} 和 {label_b} 波动大：结果可能无法复现）</translation>
     </message>
@@ -915,6 +955,66 @@
         <location line="+1"/>
         <source>noisy: the median is only known to ±{share}; results may not be repeatable</source>
         <translation>波动大：中位数只能确定到 ±{share}；结果可能无法复现</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{noise}: caused by the machine, not the model ({causes})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{noise}: not the machine&apos;s doing (no other process, steal or preemption to speak of): the model or this process varies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{share} of the run&apos;s CPU went to other processes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the hypervisor took {share} of the CPU (steal)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the sampling threads were preempted {count} times in {samples} samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{causes}: p95 not reliable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{causes}: neither the median nor p95 is reliable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the machine was quiet during the run: no other process, steal or preemption to speak of</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the run was too short to measure the CPU other processes and the hypervisor took; the sampling threads were preempted {count} times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>what the machine did during the run is not measured here (it is read from Linux&apos;s /proc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>warm-up stopped at its cap of {calls} calls with its last calls still more than {tolerance} apart (a model whose calls vary, or a machine that disturbs them): the first samples may still be slow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warm-up stopped at its cap of {seconds} s ({calls} calls) with its last calls still more than {tolerance} apart (a model whose calls vary, or a machine that disturbs them): the first samples may still be slow</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1213,6 +1313,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{runs} independent runs, each with its own warm-up: the figures are of their samples together</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>a minimum time of {seconds} s asked for: capped at {cap} s per measurement</source>
         <translation>要求最短时间 {seconds} 秒：每次测量最多 {cap} 秒</translation>
     </message>
@@ -1260,6 +1365,31 @@
         <location line="+1"/>
         <source>{count} modules never ran as modules in this forward (a fused fast path or a forward that calls their weights directly): they have no row</source>
         <translation>{count} 个模块在这次前向传播中没有作为模块运行（融合的快速路径，或 forward 直接调用了它们的权重）：它们没有对应的行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the per-module run was disturbed (its forwards&apos; p95 is {factor} their median): the per-module times may be off; run it again</source>
+        <translation>逐模块测量受到了干扰（其前向传播的 p95 是中位数的 {factor}）：逐模块时间可能有偏差，请重新运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the hooks add {per_call} per module call, more than the modules&apos; own time (the forward takes {ratio} as long with them): per-module times of this small model are mostly the hooks&apos; cost; {calibrated} a call, measured on empty modules, is taken out of them, so they are estimates</source>
+        <translation>钩子使每次模块调用多花 {per_call}，超过模块本身的耗时（带钩子的前向传播耗时是不带时的 {ratio}）：这个小模型的逐模块时间主要是钩子的开销；已从中扣除在空模块上测得的每次调用 {calibrated}，因此它们只是估计值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the hooks add {per_call} per module call (the forward takes {ratio} as long with them): {calibrated} a call, measured on empty modules, is taken out of the per-module times, so they are estimates</source>
+        <translation>钩子使每次模块调用多花 {per_call}（带钩子的前向传播耗时是不带时的 {ratio}）：已从逐模块时间中扣除在空模块上测得的每次调用 {calibrated}，因此它们只是估计值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the modules&apos; self times add up to {factor} the forward measured without hooks: the per-module figures include time the forward without hooks does not spend (the hooks&apos; cost beyond what was taken out, or waits during the run)</source>
+        <translation>各模块自身耗时之和是不带钩子测得的前向传播的 {factor}：逐模块数据包含了不带钩子的前向传播并不花费的时间（超出已扣除部分的钩子开销，或运行期间的等待）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the modules&apos; self times add up to only {factor} the forward measured without hooks: part of the forward&apos;s time is in no module&apos;s median (interruptions that hit a different module each time, as when another process takes the CPU), so the shares of the forward add up to less than 100 %</source>
+        <translation>各模块自身耗时之和只有不带钩子测得的前向传播的 {factor}：前向传播的一部分时间不在任何模块的中位数里（每次落在不同模块上的中断，例如其他进程占用了 CPU），因此各模块占前向传播的比例加起来不足 100 %</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2043,17 +2173,87 @@
         <translation>{value} 不是 GPU 编号（编号从 0 开始）</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&apos;disk&apos; (accelerate&apos;s offload to disk) cannot be applied here: map those modules to cpu or meta</source>
-        <translation>&apos;disk&apos;（accelerate 的磁盘卸载）在这里无法应用：请把这些模块映射到 cpu 或 meta</translation>
+        <location line="+4"/>
+        <source>max_memory for {device} is {value}, not a size as accelerate reads it (bytes, or text such as 10GiB or 500MB; a lowercase b is bits: 160Mb is 20 MB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>{names} run on {main}, not on {held}: at every forward accelerate&apos;s AlignDevicesHook copies each module&apos;s parameters from {held} to {main} just before it runs and frees them after ({size} per forward, once per call); their activations stay on {main}</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>the buffers of the modules on {held} ({size}) stay on {main} the whole time: accelerate streams parameters only (offload_buffers=False)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one forward streamed {size} of weights to {main} in {calls} module calls (measured with hooks)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one forward streamed {size} of weights to {main} in 1 module call (measured with hooks)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} ({size}) are mapped to disk: explained, not applied (nothing is written; they stay where they are); dispatch_model writes these weights to its offload_dir and reads them back at every forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>max_memory gives disk {budget}: accelerate accepts the key but never limits disk by it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>max_memory gives disk {budget}, but no module is on disk: accelerate accepts the key and never limits disk by it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device}: max_memory {budget} = {placed} placed + {left} left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device}: max_memory {budget} = {placed} placed + {reserve} kept free for the largest layer still to place ({layers}) + {left} left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the next layer, {name} ({size}), did not fit in the {left} left on {device}, so accelerate went on to {target}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{names} are on {spill} ({size}) and {device} has only {free} free: too little to hold them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{names} is on {spill} ({size}) and {device} has only {free} free: too little to hold it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-39"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
+        <location line="-236"/>
+        <source>warm-up took {calls} calls, not {asked}: the first calls were slower than the rest, and took {absorbed} more than the run&apos;s median would (the first calls&apos; cost, kept out of the samples)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>the run&apos;s first {count} samples were slower than the rest, but the sampling threads were preempted {switches} times meanwhile: the machine&apos;s doing, so they stay in the samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+236"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>
@@ -2063,14 +2263,19 @@
         <translation>{value} 是本应用不能放置张量的设备类型（请使用 {choices}）</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>max_memory for {device} is {value}, not a size (bytes, or text such as 10GiB)</source>
-        <translation>{device} 的 max_memory 为 {value}，不是大小（字节数，或 10GiB 这样的文本）</translation>
+        <location line="+2"/>
+        <source>max_memory must map devices to sizes</source>
+        <translation>max_memory 必须是设备到大小的映射</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>max_memory must map devices to sizes</source>
-        <translation>max_memory 必须是设备到大小的映射</translation>
+        <source>max_memory key {key}: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no_split_module_classes is {value}: give a list of class names, e.g. [&quot;LlamaDecoderLayer&quot;]</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2168,17 +2373,7 @@
         <translation>应用设备映射失败：{error}；模型保持原样</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>{names} are on {spill}: the budget for {device} ({budget} in max_memory) was used up ({placed} placed there)</source>
-        <translation>{names} 在 {spill} 上：{device} 的预算（max_memory 中为 {budget}）已用完（已放置 {placed}）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{names} is on {spill}: the budget for {device} ({budget} in max_memory) was used up ({placed} placed there)</source>
-        <translation>{names} 在 {spill} 上：{device} 的预算（max_memory 中为 {budget}）已用完（已放置 {placed}）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+11"/>
         <source>{names} are on {spill} ({size}), though {device} has {free} free: the map, not the memory, put them there (no max_memory in the file says why)</source>
         <translation>{names} 在 {spill} 上（{size}），尽管 {device} 还有 {free} 可用：是映射而不是内存把它们放在那里（文件中没有 max_memory 说明原因）</translation>
     </message>
@@ -2188,29 +2383,14 @@
         <translation>{names} 在 {spill} 上（{size}），尽管 {device} 还有 {free} 可用：是映射而不是内存把它放在那里（文件中没有 max_memory 说明原因）</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>{names} are on {spill} ({size}) and {device} has only {free} free: forwards through them run there</source>
-        <translation>{names} 在 {spill} 上（{size}），而 {device} 只有 {free} 可用：经过它们的前向传播在那里运行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{names} is on {spill} ({size}) and {device} has only {free} free: forwards through them run there</source>
-        <translation>{names} 在 {spill} 上（{size}），而 {device} 只有 {free} 可用：经过它的前向传播在那里运行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{names} are on {spill} ({size}): forwards through them run there</source>
-        <translation>{names} 在 {spill} 上（{size}）：经过它们的前向传播在那里运行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{names} is on {spill} ({size}): forwards through them run there</source>
-        <translation>{names} 在 {spill} 上（{size}）：经过它的前向传播在那里运行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>{device} holds {placed}, more than its budget of {budget} in max_memory</source>
         <translation>{device} 上有 {placed}，超过了 max_memory 中 {budget} 的预算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} holds {placed}, more than its max_memory of {budget} less the {reserve} accelerate keeps free for the largest layer still to place ({layers}): accelerate would not make this map from these budgets</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2236,6 +2416,11 @@
         <location line="+1"/>
         <source>the forward failed under this map: {error}</source>
         <translation>在此映射下前向传播失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the forward failed under this map: {error} (dispatch_model streams a module&apos;s weights only when that module is called: a module that reads a child&apos;s weights without calling it, as nn.MultiheadAttention reads out_proj.weight, needs preload_module_classes=[its class name])</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3696,8 +3881,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemorySampler</name>
     <message>
-        <location filename="../../inspector/gui/sampler.py" line="+56"/>
+        <location filename="../../inspector/gui/sampler.py" line="+63"/>
         <source>device discovery failed: see the log for details</source>
+        <extracomment>A reading never runs inside a chunk of latency samples (``gui.sample_gate``).</extracomment>
         <translation>设备发现失败：详情请查看日志</translation>
     </message>
 </context>
@@ -3869,7 +4055,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelCommands</name>
     <message>
-        <location filename="../../inspector/gui/commands.py" line="+60"/>
+        <location filename="../../inspector/gui/commands.py" line="+61"/>
         <source>benchmark ×%1 train step · %2 %3</source>
         <extracomment>The last move asked for: its code shows when it ends.</extracomment>
         <translation>基准测试 ×%1 训练步 · %2 %3</translation>
@@ -3907,9 +4093,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/workers.py" line="+365"/>
+        <location filename="../../inspector/gui/workers.py" line="+373"/>
         <source>cancelled before the estimate for %1</source>
-        <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say.</extracomment>
+        <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say. Parks the window&apos;s threads around each chunk of samples (``gui.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
     </message>
 </context>
@@ -3921,7 +4107,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>（模型）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
+        <source>⚠ per-module figures not reliable: %1</source>
+        <translation>⚠ 逐模块数据不可靠：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>no module ran</source>
         <translation>没有模块运行</translation>
     </message>
@@ -3931,17 +4122,27 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>最耗时：%1</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>Top %1 modules by self time on %2 %3 (share of the hooked forward): %4</source>
-        <translation>%2 %3 上自身耗时最多的 %1 个模块（占带钩子前向传播的比例）：%4</translation>
-    </message>
-    <message>
         <location line="+2"/>
-        <source>Top %1 modules by self time (share of the hooked forward): %2</source>
-        <translation>自身耗时最多的 %1 个模块（占带钩子前向传播的比例）：%2</translation>
+        <source>(⚠ per-module figures not reliable: see the details)</source>
+        <translation>（⚠ 逐模块数据不可靠：见详情）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+16"/>
+        <source>Top %1 modules by self time on %2 %3 (share of the forward without hooks): %4</source>
+        <translation>%2 %3 上自身耗时最多的 %1 个模块（占不带钩子的前向传播的比例）：%4</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Top %1 modules by self time (share of the forward without hooks): %2</source>
+        <translation>自身耗时最多的 %1 个模块（占不带钩子的前向传播的比例）：%2</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>the hooks&apos; own cost, %1 a module call (measured on empty modules), is taken out of every module&apos;s time; the modules&apos; self times add up to %2, %3 the forward without hooks</source>
+        <translation>已从每个模块的时间中扣除钩子本身的开销，每次模块调用 %1（在空模块上测得）；各模块自身耗时之和为 %2，是不带钩子的前向传播的 %3</translation>
+    </message>
+    <message>
+        <location line="-20"/>
         <source>Top 5 modules by self time (the model tree&apos;s Time column has every module):</source>
         <translation>自身耗时最多的 5 个模块（模型树的“时间”列列出了每个模块）：</translation>
     </message>
@@ -4164,7 +4365,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>实际分配的内存；共享同一存储的张量（共享权重、视图）在总计中只计一次。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+10"/>
+        <source>Time: the module&apos;s call with its children (median of the per-module run), the hooks&apos; own cost taken out; % of forward: that time over the forward measured without hooks.</source>
+        <translation>时间：模块一次调用（含子模块）的耗时（逐模块测量的中位数），已扣除钩子本身的开销；占前向传播 %：该时间占不带钩子测得的前向传播的比例。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>⚠ Per-module figures not reliable:</source>
+        <translation>⚠ 逐模块数据不可靠：</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>(tied) %1</source>
         <translation>（共享）%1</translation>
     </message>
@@ -4268,7 +4479,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParametersPanel</name>
     <message>
-        <location filename="../../inspector/gui/panels/parameters.py" line="+133"/>
+        <location filename="../../inspector/gui/panels/parameters.py" line="+146"/>
         <source>Filter: name, device, dtype or kind (e.g. cuda float16 weight)</source>
         <extracomment>Models up to this many tensors open fully expanded; bigger ones show their top level. The Name column never gets narrower than this (the others scroll sideways instead): &quot;in_p…weight&quot; four modules deep (names elide in the middle; the tooltip has them whole). The other columns are sized to what they show (``fit_columns``), each at most this wide: a longer cell (a mixed module&apos;s dtypes, a 6-d shape) elides, its tooltip has it whole. The columns&apos; order on screen (the model&apos;s own order stays, for code and tests). The move a &quot;Copy the .to() line&quot; writes: () -&gt; (device, dtype or None). The window points it at the action bar&apos;s target.</extracomment>
         <translation>筛选：名称、设备、数据类型或类别（例如 cuda float16 weight）</translation>
@@ -4284,7 +4495,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+112"/>
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>

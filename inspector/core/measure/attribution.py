@@ -9,6 +9,12 @@ the plain median.
   synchronising the device first on accelerators so a kernel's time lands on the module
   that launched it. Inclusive time is the module's call; self time is that minus its
   direct children's calls. Medians over the samples.
+- The hooks' own cost: calibrated once per run on a module of empty children (the part
+  of a hook pair that lands inside a module's own interval, and the part that lands in its
+  parent's), and taken out of every sample's inclusive and self times, clamped so a self
+  time is never below zero nor above its inclusive time. What is left is checked against
+  the forward without hooks; where the hooks dominate, the sum still exceeds the forward,
+  or the run was disturbed, ``Attribution.warnings`` says so in words (``reliability``).
 - FLOPs: one extra forward under ``torch.utils.flop_counter.FlopCounterMode``, whose
   per-module counts (by its own module tracker) are the reference; nothing hand-written.
 - Output shapes and activation bytes: read from each module's outputs on the first call;
@@ -32,11 +38,27 @@ from inspector.core.devices.discovery import device_id
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
+from inspector.core.measure import chunk_gate
 from inspector.core.measure.model_input import tensors_in
 from inspector.core.messages import Text
-from inspector.core.units import dtype_name, first_line
+from inspector.core.units import dtype_name, first_line, format_ms
 
 DEFAULT_RUNS = 20
+
+#: The clock every sample and hook reads (a test puts a fake one here).
+_clock = time.perf_counter_ns
+
+#: Per-module figures are flagged when the modules' self times add up to more than this
+#: times the forward without hooks, or less than the second figure...
+SUM_LIMIT = 1.1
+SUM_SHORT = 0.8
+#: ...when the hooks make the forward this many times as long as without them...
+HOOKS_LIMIT = 1.5
+#: ...or when the run's forwards have a p95 this many times their median (``spread.NOISY_TAIL``).
+DISTURBED_LIMIT = 2.0
+#: The calibration: this many empty children under one parent, timed this many times.
+_CALIBRATION_CHILDREN = 8
+_CALIBRATION_ROUNDS = 60
 
 
 @dataclass(frozen=True)
@@ -109,6 +131,37 @@ class Attribution:
     #: Median over the samples of each sample's summed leaf self times: the forward's time
     #: spent inside leaf modules (a median of sums, comparable with the forward's median).
     leaf_self_ms: float = 0.0
+    #: The hooks' own cost per module call, measured on empty modules and taken out of every
+    #: time above: the part inside the module's own interval, and the part in its parent's.
+    hook_inner_ms: float = 0.0
+    hook_outer_ms: float = 0.0
+    #: Module calls per forward (a module called twice counts twice).
+    module_calls: int = 0
+    #: The modules' self times (medians) summed, after and before the hooks' cost is taken out.
+    self_sum_ms: float = 0.0
+    raw_self_sum_ms: float = 0.0
+    #: p95 over median of the run's forwards, with hooks and without (how disturbed it was).
+    hooked_tail: float = 1.0
+    plain_tail: float = 1.0
+
+    @property
+    def sum_ratio(self) -> float | None:
+        """The modules' self times summed over the forward without hooks (1.0: they add up)."""
+        if self.forward_without_hooks_ms <= 0:
+            return None
+        return self.self_sum_ms / self.forward_without_hooks_ms
+
+    @property
+    def hook_cost_per_call_ms(self) -> float | None:
+        """What the hooks added per module call in this run: (with - without) / calls."""
+        if self.module_calls <= 0:
+            return None
+        return max(0.0, self.forward_with_hooks_ms - self.forward_without_hooks_ms) / self.module_calls
+
+    @property
+    def warnings(self) -> tuple[Text, ...]:
+        """Why the per-module figures are not to be trusted, in words; () when they are."""
+        return reliability(self)
 
     def top(self, n: int = 5, *, leaves_only: bool = False) -> list[ModuleStats]:
         """The ``n`` modules with the most self time. Self times never overlap, so parents
@@ -128,8 +181,40 @@ class Attribution:
             "forward_without_hooks_ms": self.forward_without_hooks_ms,
             "overhead_ratio": self.overhead_ratio,
             "leaf_self_ms": self.leaf_self_ms,
+            "hook_inner_ms": self.hook_inner_ms,
+            "hook_outer_ms": self.hook_outer_ms,
+            "module_calls": self.module_calls,
+            "self_sum_ms": self.self_sum_ms,
+            "raw_self_sum_ms": self.raw_self_sum_ms,
+            "sum_ratio": self.sum_ratio,
+            "hooked_tail": self.hooked_tail,
+            "plain_tail": self.plain_tail,
+            "warnings": list(self.warnings),
             "notes": list(self.notes),
         }
+
+
+def reliability(run: Attribution) -> tuple[Text, ...]:
+    """The reasons, in words, why ``run``'s per-module figures are rough; () when none holds.
+
+    Worked out from the run's figures (not stored), so a remote run's are said in the
+    window's language too."""
+    reasons: list[Text] = []
+    tail = max(run.hooked_tail, run.plain_tail)
+    if tail >= DISTURBED_LIMIT:
+        reasons.append(Text("modules.disturbed", factor=f"{tail:.1f}×"))
+    ratio, per_call = run.overhead_ratio, run.hook_cost_per_call_ms
+    if ratio is not None and per_call is not None and ratio > HOOKS_LIMIT:
+        own = run.forward_without_hooks_ms / run.module_calls
+        key = "modules.hooks_dominate" if per_call > own else "modules.hooks_large"
+        reasons.append(Text(key, per_call=format_ms(per_call), ratio=f"{ratio:.2f}×",
+                            calibrated=format_ms(run.hook_inner_ms + run.hook_outer_ms)))  # fmt: skip
+    share = run.sum_ratio
+    if share is not None and share > SUM_LIMIT:
+        reasons.append(Text("modules.sum_exceeds", factor=f"{share:.2f}×"))
+    elif share is not None and share < SUM_SHORT:
+        reasons.append(Text("modules.sum_short", factor=f"{share:.2f}×"))
+    return tuple(reasons)
 
 
 # --------------------------------------------------------------------------- hooks
@@ -141,10 +226,12 @@ class _Recorder:
     def __init__(self, sync: Callable[[], None] | None) -> None:
         self.sync = sync
         self.tracked: set[int] = set()  # ids of the model's modules: the hooks are global
-        self.stack: list[list[Any]] = []  # [module, start_ns, children_ns]
+        self.stack: list[list[Any]] = []  # [module, start_ns, children_ns, child_calls, descendant_calls]
         self.inclusive: dict[int, int] = {}
         self.self_time: dict[int, int] = {}
         self.calls: dict[int, int] = {}
+        self.child_calls: dict[int, int] = {}  # calls of direct children, whose hooks' outer part is in self time
+        self.descendants: dict[int, int] = {}  # calls of every module below, whose whole hook cost is inside
         self.order: list[int] = []  # first-call order, for the report
         self.shapes: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.activation_bytes: dict[int, int] = {}
@@ -152,6 +239,7 @@ class _Recorder:
 
     def reset(self) -> None:
         self.inclusive, self.self_time, self.calls = {}, {}, {}
+        self.child_calls, self.descendants = {}, {}
 
     def pre(self, module: nn.Module, args: Any) -> None:
         if id(module) not in self.tracked:
@@ -161,24 +249,29 @@ class _Recorder:
             self.shapes[id(module)] = ()
         if self.sync is not None:
             self.sync()
-        self.stack.append([module, time.perf_counter_ns(), 0])
+        self.stack.append([module, _clock(), 0, 0, 0])
 
     def post(self, module: nn.Module, args: Any, output: Any) -> None:
         if id(module) not in self.tracked:
             return
         if self.sync is not None:
             self.sync()
-        now = time.perf_counter_ns()
+        now = _clock()
         if not self.stack or self.stack[-1][0] is not module:
             return  # a hook of a call that raised half-way: the sample is abandoned anyway
-        _, start, children = self.stack.pop()
+        _, start, children, child_calls, descendants = self.stack.pop()
         elapsed = now - start
         key = id(module)
         self.inclusive[key] = self.inclusive.get(key, 0) + elapsed
         self.self_time[key] = self.self_time.get(key, 0) + elapsed - children
         self.calls[key] = self.calls.get(key, 0) + 1
+        self.child_calls[key] = self.child_calls.get(key, 0) + child_calls
+        self.descendants[key] = self.descendants.get(key, 0) + descendants
         if self.stack:
-            self.stack[-1][2] += elapsed
+            parent = self.stack[-1]
+            parent[2] += elapsed
+            parent[3] += 1
+            parent[4] += 1 + descendants
         if self.first_call and key not in self.activation_bytes:
             outputs = list(tensors_in(output))
             self.shapes[key] = tuple(tuple(int(d) for d in t.shape) for t in outputs)
@@ -256,11 +349,12 @@ def measure_attribution(
     names = {id(m): name for name, m in module.named_modules()}
     recorder = _Recorder(sync)
     recorder.tracked = set(names)
-    per_module: dict[int, list[tuple[int, int]]] = {}
+    per_module: dict[int, list[tuple[float, float, int]]] = {}  # (inclusive, self, raw self) per sample
     whole: list[int] = []
     plain: list[int] = []
     leaves = {id(m) for m in module.modules() if not any(True for _ in m.children())}
-    leaf_sums: list[int] = []
+    leaf_sums: list[float] = []
+    calls_per_forward = 0
     notes: list[str] = []
     if loaded.source == "torchscript":
         notes.append(Text("bench.torchscript_whole_only"))
@@ -273,6 +367,7 @@ def measure_attribution(
             total_flops, flops_by_name = _count_flops(module, args, type(module).__name__)
         # As timeit does: a collection landing inside a sample is noise, not latency.
         with torch.inference_mode(), gc_pause.paused():
+            inner, outer = _hook_cost(sync)
             for i in range(warmup + runs):
                 if should_cancel is not None and should_cancel():
                     raise Cancelled(Text("failure.cancelled_per_module", samples=max(0, i - warmup)))
@@ -290,9 +385,14 @@ def measure_attribution(
                     if i < warmup:
                         continue
                     whole.append(elapsed)
-                    leaf_sums.append(sum(v for k, v in recorder.self_time.items() if k in leaves))
+                    calls_per_forward = sum(recorder.calls.values())
+                    leaf_sum = 0.0
                     for key, inclusive in recorder.inclusive.items():
-                        per_module.setdefault(key, []).append((inclusive, recorder.self_time[key]))
+                        times = _without_hooks(recorder, key, inclusive, inner, outer)
+                        per_module.setdefault(key, []).append(times)
+                        if key in leaves:
+                            leaf_sum += times[1]
+                    leaf_sums.append(leaf_sum)
                 if progress is not None and i >= warmup:
                     progress(i - warmup + 1, runs)
     except InspectorError:
@@ -308,9 +408,11 @@ def measure_attribution(
             m.training = training
 
     forward_ms = float(np.median(whole)) / 1e6
+    plain_ms = float(np.median(plain)) / 1e6
     by_id = {id(m): m for m in module.modules()}
     root_class = type(module).__name__
     stats = []
+    self_sum = raw_self_sum = 0.0
     for key in recorder.order:
         if key not in per_module:
             continue
@@ -318,6 +420,9 @@ def measure_attribution(
         name = names.get(key, "")
         values = np.asarray(per_module[key], dtype=np.float64) / 1e6
         median_ms = float(np.median(values[:, 0]))
+        self_ms = float(np.median(values[:, 1]))
+        self_sum += self_ms
+        raw_self_sum += float(np.median(values[:, 2]))
         flops = int(flops_by_name.get(f"{root_class}.{name}" if name else root_class, 0))
         stats.append(
             ModuleStats(
@@ -329,8 +434,8 @@ def measure_attribution(
                 calls=recorder.calls.get(key, 1),
                 output_shapes=recorder.shapes.get(key, ()),
                 median_ms=median_ms,
-                self_ms=float(np.median(values[:, 1])),
-                share=median_ms / forward_ms if forward_ms > 0 else 0.0,
+                self_ms=self_ms,
+                share=median_ms / plain_ms if plain_ms > 0 else 0.0,
                 flops=flops,
                 flops_per_s=flops / (median_ms / 1e3) if flops and median_ms > 0 else None,
                 activation_bytes=recorder.activation_bytes.get(key, 0),
@@ -348,21 +453,93 @@ def measure_attribution(
         modules=tuple(stats),
         total_flops=total_flops,
         forward_with_hooks_ms=forward_ms,
-        forward_without_hooks_ms=float(np.median(plain)) / 1e6,
+        forward_without_hooks_ms=plain_ms,
         notes=tuple(notes),
         module_order=tuple(names.values()),
         leaf_self_ms=float(np.median(leaf_sums)) / 1e6,
+        hook_inner_ms=inner / 1e6,
+        hook_outer_ms=outer / 1e6,
+        module_calls=calls_per_forward,
+        self_sum_ms=self_sum,
+        raw_self_sum_ms=raw_self_sum,
+        hooked_tail=_tail(whole),
+        plain_tail=_tail(plain),
     )
 
 
+def _tail(samples: list[int]) -> float:
+    """p95 over median (1.0 for a run too short to say, or a median of zero)."""
+    median = float(np.median(samples))
+    return float(np.percentile(samples, 95)) / median if len(samples) >= 2 and median > 0 else 1.0
+
+
+def _without_hooks(recorder: _Recorder, key: int, inclusive: int, inner: float, outer: float) -> tuple[float, float, int]:
+    """One sample's inclusive and self time of a module with the hooks' cost taken out, and the
+    raw self time. Its own calls carry ``inner`` each; its direct children's calls put
+    ``outer`` each in its self time; every call below it puts both in its inclusive time.
+    Clamped: a self time is never below zero nor above the inclusive time."""
+    calls, raw_self = recorder.calls[key], recorder.self_time[key]
+    inclusive_c = max(0.0, inclusive - inner * calls - (inner + outer) * recorder.descendants.get(key, 0))
+    self_c = max(0.0, raw_self - inner * calls - outer * recorder.child_calls.get(key, 0))
+    return inclusive_c, min(self_c, inclusive_c), raw_self
+
+
+class _Empty(nn.Module):
+    def forward(self, x: Any) -> Any:
+        return x
+
+
+class _Fan(nn.Module):
+    """A parent calling empty children one after another: what the hooks alone cost."""
+
+    def __init__(self, children: int) -> None:
+        super().__init__()
+        self.parts = nn.ModuleList(_Empty() for _ in range(children))
+
+    def forward(self, x: Any) -> Any:
+        for part in self.parts:
+            x = part(x)
+        return x
+
+
+def _hook_cost(sync: Callable[[], None] | None) -> tuple[float, float]:
+    """Nanoseconds a hook pair costs per module call: the part inside the module's own
+    interval (an empty child's self time), and the rest, which lands in its parent's self
+    time (the forward's growth per call, with hooks over without, less that part). Measured
+    with the run's own device synchronisation, plain and hooked forwards alternated."""
+    fan = _Fan(_CALIBRATION_CHILDREN)
+    recorder = _Recorder(sync)
+    recorder.tracked = {id(m) for m in fan.modules()}
+    recorder.first_call = False  # no shapes or bytes to read
+    leaves = [id(m) for m in fan.parts]
+    hooked: list[int] = []
+    plain: list[int] = []
+    inside: list[float] = []
+    for i in range(_CALIBRATION_ROUNDS + 2):
+        elapsed = _timed_forward(fan, (None,), sync)
+        recorder.reset()
+        recorder.stack.clear()
+        with _hooks_on(recorder):
+            elapsed_hooked = _timed_forward(fan, (None,), sync)
+        if i < 2:
+            continue  # the first calls warm the hooks' code paths
+        plain.append(elapsed)
+        hooked.append(elapsed_hooked)
+        inside.append(sum(recorder.self_time.get(k, 0) for k in leaves) / len(leaves))
+    per_call = max(0.0, float(np.median(hooked)) - float(np.median(plain))) / (_CALIBRATION_CHILDREN + 1)
+    inner = min(float(np.median(inside)), per_call)
+    return inner, per_call - inner
+
+
 def _timed_forward(module: nn.Module, args: tuple[Any, ...], sync: Callable[[], None] | None) -> int:
-    if sync is not None:
-        sync()
-    start = time.perf_counter_ns()
-    module(*args)
-    if sync is not None:
-        sync()
-    return time.perf_counter_ns() - start
+    with chunk_gate.call():  # the window's threads stop while a forward is timed (``chunk_gate``)
+        if sync is not None:
+            sync()
+        start = _clock()
+        module(*args)
+        if sync is not None:
+            sync()
+        return _clock() - start
 
 
 def _count_flops(module: nn.Module, args: tuple[Any, ...], root: str) -> tuple[int, dict[str, int]]:

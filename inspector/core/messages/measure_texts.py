@@ -132,4 +132,28 @@ MEASUREMENT: dict[str, str] = {
         "{count} modules never ran as modules in this forward (a fused fast path or a forward that calls "
         "their weights directly): they have no row"
     ),
+    # ----- why per-module figures are rough (measure.attribution.reliability)
+    "modules.disturbed": (
+        "the per-module run was disturbed (its forwards' p95 is {factor} their median): "
+        "the per-module times may be off; run it again"
+    ),
+    "modules.hooks_dominate": (
+        "the hooks add {per_call} per module call, more than the modules' own time (the forward takes {ratio} "
+        "as long with them): per-module times of this small model are mostly the hooks' cost; {calibrated} a call, "
+        "measured on empty modules, is taken out of them, so they are estimates"
+    ),
+    "modules.hooks_large": (
+        "the hooks add {per_call} per module call (the forward takes {ratio} as long with them): {calibrated} a call, "
+        "measured on empty modules, is taken out of the per-module times, so they are estimates"
+    ),
+    "modules.sum_exceeds": (
+        "the modules' self times add up to {factor} the forward measured without hooks: the per-module figures "
+        "include time the forward without hooks does not spend (the hooks' cost beyond what was taken out, "
+        "or waits during the run)"
+    ),
+    "modules.sum_short": (
+        "the modules' self times add up to only {factor} the forward measured without hooks: part of the forward's "
+        "time is in no module's median (interruptions that hit a different module each time, as when another "
+        "process takes the CPU), so the shares of the forward add up to less than 100 %"
+    ),
 }

@@ -35,6 +35,12 @@ def _csv_rows(report: dict[str, Any]) -> Iterable[dict[str, Any]]:
         yield {**common, "phase": "summary", "median_ms": entry.get("median_ms"), "iqr_ms": iqr,
                "median_ci_low_ms": interval[0] if interval else None,
                "median_ci_high_ms": interval[1] if interval else None, "noise": noise}  # fmt: skip
+    for entry in report.get("attribution") or []:
+        # Why a device's per-module figures are rough, in words (the JSON has the figures).
+        warnings = entry.get("warnings") if isinstance(entry, dict) else None
+        if isinstance(warnings, list) and warnings:
+            yield {"section": "attribution", "phase": "summary", "device": entry.get("device"), "dtype": entry.get("dtype"),
+                   "noise": "; ".join(str(w) for w in warnings)}  # fmt: skip
     for move in report.get("moves") or []:
         row = {"section": "move", **{k: move.get(k) for k in _CSV_COLUMNS if k in move}}
         error = move.get("error")

@@ -107,6 +107,8 @@ def _html_extras(report: dict[str, Any]) -> list[str]:
         parts += [
             "<h2>Top modules</h2>",
             f"<p class=muted>By self time; all {len(report.get('modules') or ())} modules are in the JSON report.</p>",
+            "".join(f"<p><b>⚠ Per-module figures not reliable:</b> {_text(t)}</p>"
+                    for t in report_modules.attribution_warnings(report)),  # fmt: skip
             _html_table(report_modules.MODULE_HEADERS, map(report_modules.module_cells, top)),
             "".join(f"<p class=muted>{_text(t)}</p>" for t in report_modules.attribution_lines(report)),
         ]

@@ -80,6 +80,8 @@ def _markdown_extras(report: dict[str, Any]) -> list[str]:
     top = report_modules.top_modules(report)
     if top:
         lines += ["", f"**Top modules** (by self time; {len(report.get('modules') or ())} in the JSON)", ""]
+        warnings = report_modules.attribution_warnings(report)  # said next to the figures they are about
+        lines += [f"> ⚠ per-module figures not reliable: {_md_cell(t)}" for t in warnings] + ([""] if warnings else [])
         lines += _md_table(report_modules.MODULE_HEADERS, map(report_modules.module_cells, top))
         lines += [""] + [f"- {_md_cell(t)}" for t in report_modules.attribution_lines(report)]
     fits = [f for f in report.get("fit") or () if isinstance(f, dict)]

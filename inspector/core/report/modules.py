@@ -83,7 +83,8 @@ def module_cells(entry: dict[str, Any]) -> tuple[str, ...]:
 
 
 def attribution_lines(report: dict[str, Any]) -> list[str]:
-    """One sentence per device: what the hooks cost, and the leaves' share of the forward."""
+    """One sentence per device: what the hooks cost, what was taken out, and how the modules'
+    self times add up against the forward."""
     lines = []
     for entry in report.get("attribution") or ():
         if not isinstance(entry, dict):
@@ -93,8 +94,26 @@ def attribution_lines(report: dict[str, Any]) -> list[str]:
         if with_ms is not None and without_ms:
             text += f", {_ms(without_ms)} without ({with_ms / without_ms:.2f}×: the hooks' overhead)"
         text += f"; {format_flops(entry.get('total_flops'))} per forward (FlopCounterMode)"
+        inner, outer = _number(entry.get("hook_inner_ms")), _number(entry.get("hook_outer_ms"))
+        if inner is not None and outer is not None:
+            text += f"; the hooks' own cost, {_ms(inner + outer)} a module call (measured on empty modules), is taken out of the times"
+        total, ratio = _number(entry.get("self_sum_ms")), _number(entry.get("sum_ratio"))
+        if total is not None and ratio is not None:
+            text += f"; the modules' self times add up to {_ms(total)}, {ratio:.2f}× the forward without hooks"
         lines.append(text)
     return lines
+
+
+def attribution_warnings(report: dict[str, Any]) -> list[str]:
+    """Why a device's per-module figures are rough, one line each ("cpu: the hooks add ..."),
+    to be shown next to them; [] when every run's figures hold."""
+    return [
+        f"{entry.get('device', '?')}: {warning}"
+        for entry in report.get("attribution") or ()
+        if isinstance(entry, dict) and isinstance(entry.get("warnings"), list)
+        for warning in entry["warnings"]
+        if isinstance(warning, str)
+    ]
 
 
 def fit_cells(entry: dict[str, Any]) -> tuple[str, ...]:

@@ -103,6 +103,21 @@ HEADER_TIPS = {
 }
 
 
+def timing_header_tip(attribution: Any, tr: Tr = english) -> str:
+    """The Time and % of forward titles' tooltip after a per-module run: what the figures
+    are, and why they are rough when they are (``Attribution.warnings``, core's texts)."""
+    tip = tr(QT_TRANSLATE_NOOP(
+        "ParameterCells",
+        "Time: the module's call with its children (median of the per-module run), the hooks' own cost taken out; "
+        "% of forward: that time over the forward measured without hooks.",
+    ))  # fmt: skip
+    warnings = tuple(getattr(attribution, "warnings", ()))
+    if warnings:
+        heading = tr(QT_TRANSLATE_NOOP("ParameterCells", "⚠ Per-module figures not reliable:"))
+        tip += "\n\n" + heading + "".join("\n• " + tr(w) for w in warnings)
+    return tip
+
+
 def right_aligned(node: Node, column: int) -> bool:
     """Figures read right-aligned: sizes, and a module's time, share and FLOPs once measured."""
     return column == C.SIZE or (column in C.MODULE_COLUMNS and column != C.OUTPUT and node.stats is not None)

@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QApplication, QStyle
 
 from inspector.core.messages import Text
 from inspector.gui.i18n import core_text, translate
@@ -171,9 +172,17 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
         return self.rowCount(parent) > 0
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+        timing = self._attribution is not None and section in (self.TIME, self.SHARE)
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            if timing:  # what the figures are, and why they are rough when they are
+                return cells.timing_header_tip(self._attribution, shown)
             tip = cells.HEADER_TIPS.get(section)
             return translate("ParameterCells", tip) if tip else None
+        if role == Qt.ItemDataRole.DecorationRole and orientation == Qt.Orientation.Horizontal:
+            # A warning sign by the Time title when the per-module figures are rough.
+            if timing and section == self.TIME and getattr(self._attribution, "warnings", ()):
+                return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+            return None
         return header_text(self.HEADERS, section, orientation, role, "ParameterCells")
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):

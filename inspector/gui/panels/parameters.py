@@ -78,6 +78,18 @@ class ParametersPanel(Retranslates, QWidget):
         )
         self.warnings.setVisible(False)
 
+        # Why the per-module figures (Time, % of forward) are rough, said above them.
+        self.moduleWarnings = QLabel(self)
+        self.moduleWarnings.setObjectName("moduleTimeWarnings")
+        self.moduleWarnings.setWordWrap(True)
+        self.moduleWarnings.setTextFormat(Qt.TextFormat.PlainText)
+        self.moduleWarnings.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.moduleWarnings.setStyleSheet(
+            "QLabel#moduleTimeWarnings { background: #fff4e5; color: #663c00; "
+            "border: 1px solid #ffb74d; border-radius: 4px; padding: 6px; }"
+        )
+        self.moduleWarnings.setVisible(False)
+
         self.filterEdit = QLineEdit(self)
         self.filterEdit.setObjectName("parameterFilterEdit")
         self.filterEdit.setClearButtonEnabled(True)
@@ -124,6 +136,7 @@ class ParametersPanel(Retranslates, QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.totals)
         layout.addWidget(self.warnings)
+        layout.addWidget(self.moduleWarnings)
         layout.addWidget(self.filterEdit)
         layout.addWidget(self.view, 1)
         self.retranslate()
@@ -143,6 +156,7 @@ class ParametersPanel(Retranslates, QWidget):
         self.fit_columns(placement)
         self.totals.setText(totals_html(placement))
         self._show_warnings(placement.warnings)
+        self._show_module_warnings()
 
     def set_placement(self, placement: Any) -> None:
         self._placement = placement
@@ -151,14 +165,24 @@ class ParametersPanel(Retranslates, QWidget):
         if rebuilt:
             self._expand()
             self._show_module_columns(False)
+            self._show_module_warnings()  # another model: its per-module figures are gone
         self.totals.setText(totals_html(placement))
         self._show_warnings(placement.warnings)
 
     def set_attribution(self, attribution: Any) -> None:
-        """Fill the Time, % of forward, Output shape and FLOPs columns, and let them sort."""
+        """Fill the Time, % of forward, Output shape and FLOPs columns, and let them sort;
+        say above the tree why their figures are rough, if they are."""
         self.model.set_attribution(attribution)
         self._expand()
         self._show_module_columns(True)
+        self._show_module_warnings()
+
+    def _show_module_warnings(self) -> None:
+        from inspector.gui.module_summary import warning_lines
+
+        lines = warning_lines(self.model.attribution) if self.model.attribution is not None else []
+        self.moduleWarnings.setText("\n".join(lines))
+        self.moduleWarnings.setVisible(bool(lines))
 
     def set_filter(self, text: str) -> None:
         self.proxy.set_filter_text(text)
@@ -209,7 +233,8 @@ class ParametersPanel(Retranslates, QWidget):
         header = self.view.header()
         for column, candidates in texts.items():
             icon = 16 if column == m.DEVICE else 0  # the device's colour swatch
-            width = max(cell.horizontalAdvance(t) for t in candidates) + icon + margin
+            # default: a model with no tensor at all (nn.ReLU, say) has no candidates
+            width = max((cell.horizontalAdvance(t) for t in candidates), default=0) + icon + margin
             heading = title.horizontalAdvance(shown(m.HEADERS[column])) + margin + 6  # + most of a sort arrow
             header.resizeSection(column, min(COLUMN_MAX_WIDTH, max(width, heading)))
         self._fit_name_column()

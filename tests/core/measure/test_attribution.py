@@ -200,3 +200,126 @@ def test_a_hostile_modules_section_renders_as_dashes():
     page = render_html(report)
     assert "&lt;script&gt;" in page and "<script>" not in page
     assert "**Top modules**" in render_markdown(report)
+
+
+# --------------------------------------------------------------------------- the hooks' cost and the flags
+# On a fake clock (tests/module_clock.py): hooks and modules take exactly the time a test says.
+
+
+def _pair(leaf_ns: int, hook_read_ns: int, monkeypatch, **work) -> LoadedModel:
+    from inspector.core.measure import attribution
+    from tests.module_clock import CLOCK, Pair, Work
+
+    monkeypatch.setattr(attribution, "_clock", CLOCK)
+    monkeypatch.setattr(CLOCK, "hook_read_ns", hook_read_ns)
+    return LoadedModel(spec="pair", module=Pair(Work(leaf_ns, **work), Work(leaf_ns, **work)), example_input=torch.zeros(2))
+
+
+def _keys(result) -> list[str]:
+    return [w.key for w in result.warnings]
+
+
+def test_the_hooks_cost_is_measured_and_taken_out_of_every_time(monkeypatch):
+    """Two leaves of 20 µs under a parent whose own code takes 1 µs; each hook costs 1 µs.
+    Raw, the self times add up to 46 µs (1.12× the 41 µs forward, and the parent's own 1 µs
+    reads as 4 µs); with the hooks' cost taken out, every figure is the module's own."""
+    result = measure_attribution(_pair(20_000, 1_000, monkeypatch), runs=5, warmup=1)
+    assert (result.hook_inner_ms, result.hook_outer_ms) == (0.001, 0.001)  # one read inside a module, one outside
+    rows = {m.name: m for m in result.modules}
+    assert (rows[""].self_ms, rows[""].median_ms) == (0.001, 0.041)
+    assert all((rows[n].self_ms, rows[n].median_ms) == (0.020, 0.020) for n in ("first", "second"))
+    assert result.forward_without_hooks_ms == 0.041 and result.forward_with_hooks_ms == 0.047
+    assert result.raw_self_sum_ms == pytest.approx(0.046) and result.self_sum_ms == pytest.approx(0.041)
+    assert result.sum_ratio == pytest.approx(1.0) and rows[""].share == pytest.approx(1.0)
+    assert result.module_calls == 3 and result.hook_cost_per_call_ms == pytest.approx(0.002)
+    assert result.warnings == ()  # a model of a few ms, say, whose figures hold: no flag
+    assert result.to_dict()["warnings"] == [] and result.to_dict()["self_sum_ms"] == result.self_sum_ms
+
+
+def test_hooks_that_cost_more_than_the_modules_are_said_in_words(monkeypatch):
+    """The example's case: modules of 1 µs, hooks of 2 µs a read (4 µs a call): the forward takes
+    5× as long with them, and the figures are the hooks' cost more than the modules'."""
+    result = measure_attribution(_pair(1_000, 2_000, monkeypatch), runs=5, warmup=1)
+    assert result.overhead_ratio == pytest.approx(5.0) and result.sum_ratio == pytest.approx(1.0)
+    (warning,) = result.warnings
+    assert warning.key == "modules.hooks_dominate"
+    assert warning.startswith("the hooks add 4.0 µs per module call, more than the modules' own time")
+    assert "mostly the hooks' cost" in warning and "5.00×" in warning
+
+
+def test_hooks_that_make_the_forward_half_as_long_again_are_said_too(monkeypatch):
+    result = measure_attribution(_pair(5_000, 1_000, monkeypatch), runs=5, warmup=1)  # 11 µs, 17 µs with hooks
+    assert _keys(result) == ["modules.hooks_large"] and "1.55×" in result.warnings[0]
+
+
+def test_module_times_that_add_up_to_more_than_the_forward_are_flagged(monkeypatch):
+    """Modules that wait 1 ms whenever the hooks are on (as a hook waiting for the GIL would):
+    their self times add up to ~287× the forward measured without hooks."""
+    result = measure_attribution(_pair(3_000, 10_000, monkeypatch, hooked_ns=1_000_000), runs=5, warmup=1)
+    assert result.self_sum_ms > 1.1 * result.forward_without_hooks_ms
+    assert _keys(result) == ["modules.hooks_dominate", "modules.sum_exceeds"]
+    assert result.warnings[1].startswith("the modules' self times add up to 286.71× the forward measured without hooks")
+
+
+def test_a_forward_whose_time_is_in_no_modules_median_is_flagged(monkeypatch):
+    """Three leaves of 10 µs, one of them 50 µs slower in every forward, in turns (as when
+    another process takes the CPU at a different module each time): each leaf's median is its
+    fast time, so the self times add up to 30 µs of an 80 µs forward."""
+    from tests.module_clock import CLOCK, Work
+
+    monkeypatch.setattr(attribution_module(), "_clock", CLOCK)
+    monkeypatch.setattr(CLOCK, "hook_read_ns", 0)
+    leaves = [Work(10_000, every=3, extra_ns=50_000) for _ in range(3)]
+    for offset, leaf in enumerate(leaves):
+        leaf.count = offset  # out of step: exactly one of them is slow in each forward
+    model = nn.Sequential(*leaves)
+    result = measure_attribution(LoadedModel(spec="turns", module=model, example_input=torch.zeros(2)), runs=6, warmup=1)
+    assert result.forward_without_hooks_ms == 0.08 and result.self_sum_ms == pytest.approx(0.03)
+    assert _keys(result) == ["modules.sum_short"] and "only 0.38×" in result.warnings[0]
+
+
+def test_a_disturbed_run_is_flagged(monkeypatch):
+    result = measure_attribution(_pair(20_000, 0, monkeypatch, every=5, extra_ns=400_000), runs=20, warmup=1)
+    assert max(result.hooked_tail, result.plain_tail) >= 2
+    assert _keys(result) == ["modules.disturbed"] and result.warnings[0].startswith("the per-module run was disturbed")
+
+
+def test_self_times_stay_within_zero_and_their_inclusive_time_whatever_is_taken_out(monkeypatch):
+    from inspector.core.measure import attribution
+
+    monkeypatch.setattr(attribution, "_hook_cost", lambda sync: (50_000.0, 80_000.0))  # far more than the hooks cost
+    result = measure_attribution(_mlp(), runs=3, warmup=1)
+    assert all(0 <= m.self_ms <= m.median_ms for m in result.modules)
+    assert all(m.median_ms >= 0 and m.share >= 0 for m in result.modules)
+
+
+def test_a_flag_is_shown_next_to_the_modules_in_every_view_of_the_report(monkeypatch):
+    import json
+
+    from inspector.core.report.csv_view import render_csv
+
+    loaded = _pair(3_000, 10_000, monkeypatch, hooked_ns=1_000_000)
+    report = json.loads(json.dumps(build_report(loaded, attribution=[measure_attribution(loaded, runs=3, warmup=1)])))
+    (entry,) = report["attribution"]
+    assert entry["sum_ratio"] > 1.1 and len(entry["warnings"]) == 2
+    assert entry["warnings"][1].startswith("the modules' self times add up to")
+    md = render_markdown(report)
+    top = md.index("**Top modules**")
+    flag = md.index("> ⚠ per-module figures not reliable: cpu: the hooks add")
+    assert top < flag < md.index("| Module |")  # above the table it is about
+    assert "> ⚠ per-module figures not reliable: cpu: the modules' self times add up to" in md
+    assert "the hooks' own cost, 20.0 µs a module call (measured on empty modules), is taken out" in md
+    page = render_html(report)
+    assert "<b>⚠ Per-module figures not reliable:</b> cpu: the hooks add" in page
+    assert "section,phase,device" in render_csv(report) and "attribution,summary,cpu,float32" in render_csv(report)
+    # A report whose figures hold says nothing of the kind.
+    steady = _pair(20_000, 1_000, monkeypatch)
+    calm = build_report(steady, attribution=[measure_attribution(steady, runs=3, warmup=1)])
+    assert "not reliable" not in render_markdown(calm) and "not reliable" not in render_html(calm)
+    assert "attribution," not in render_csv(calm)
+
+
+def attribution_module():
+    from inspector.core.measure import attribution
+
+    return attribution
