@@ -1,6 +1,11 @@
 import os
+import tempfile
 
 from tests import odd_host
+
+# compare's verdicts of single runs read this machine's run-to-run noise record
+# (core.measure.run_noise): the tests get an empty record of their own, never the developer's.
+os.environ["INSPECTOR_RUN_NOISE_FILE"] = os.path.join(tempfile.mkdtemp(prefix="inspector-run-noise-"), "run_noise.json")
 
 if odd_host.wanted():  # INSPECTOR_TEST_HOST=odd: a host unlike the developer's (tests/odd_host.py)
     odd_host.set_environment()

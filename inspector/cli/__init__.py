@@ -119,6 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", metavar="FILE.json", help="write a Chrome Trace Event file (Perfetto, chrome://tracing): moves, warm-up and every sample")
     p.add_argument("--memory-snapshot", metavar="FILE.pickle", help="CUDA only: record the allocator around the moves and timing, write a snapshot pytorch.org/memory_viz opens")
     p.add_argument("--per-module", action="store_true", help="also time each module (inclusive and self time), record output shapes, FLOPs and activation bytes (report key: modules)")
+    p.add_argument("--repeat", type=int, metavar="N", help="independent runs, each in a fresh process as pyperf does (default 1): the report keeps every run (runs_ms), compare's interval sees how runs differ, and this machine's run-to-run noise is recorded for comparisons of single runs; --runs/--min-time apply to each run")
+    p.add_argument("--repeat-worker", action="store_true", help=argparse.SUPPRESS)  # one of --repeat's runs
 
     p = sub.add_parser("fit", parents=[sub_common], help="will one step fit on a device? estimated without allocating, then proven by one real step")
     _fit_args(p)
@@ -145,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     prefer_huge_pages()
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # bench --repeat runs this command line again
     try:
         if args.version:
             _print(version_text())

@@ -12,6 +12,7 @@ from typing import Sequence
 from inspector.cli import exits
 from inspector.cli.bench_files import _check_file, _write_report, _write_trace
 from inspector.cli.bench_ranks import _bench_ranks
+from inspector.cli.bench_repeats import record_noise, run_workers, worker_line
 from inspector.cli.bench_run import _run_bench
 from inspector.cli.common import _device_name, _load, _move_request
 from inspector.cli.printing import _plain, _print, _say, _table
@@ -45,6 +46,7 @@ def cmd_bench(args) -> int:
 
     if args.runs is not None and args.runs < 1:
         raise InputError("--runs must be at least 1")
+    repeat = _repeat(args)
     if args.min_time is not None and not args.min_time > 0:  # NaN too: it is not more than 0
         raise InputError(f"--min-time must be more than 0 seconds (got {args.min_time:g})")
     # Before loading or measuring anything: a path that cannot work fails now, not after.
@@ -63,6 +65,8 @@ def cmd_bench(args) -> int:
     for note in announced:  # now, not after an hour: the user may rather stop and ask again
         _say(f"note: {note}")
     env = rank_env()
+    if env is not None and repeat > 1:
+        raise InputError("--repeat is not supported under torchrun: each rank measures once")
     if env is not None:
         exits._LEAVE_AT_ONCE = True  # entry() reads it once main returns
         return _bench_ranks(args, env, shape, output)
@@ -71,11 +75,19 @@ def cmd_bench(args) -> int:
     with user_output_to_stderr():
         loaded = _load(args)
     recorder = TraceRecorder()
+    if getattr(args, "repeat_worker", False):  # one of bench --repeat's runs: its samples, nothing else
+        worker = _run_bench(args, loaded, targets, requests, shape, recorder, worker=True)
+        _print(worker_line(worker.latencies))
+        return 1 if worker.failures else 0
     run = _run_bench(args, loaded, targets, requests, shape, recorder, snapshot_path=args.memory_snapshot)
+    latencies, repeat_notes = list(run.latencies), []
+    if repeat > 1 and latencies:  # runs 2..N in fresh processes, each entry's runs kept
+        latencies, repeat_notes = run_workers(args.argv, latencies, repeat)
+        record_noise(latencies, args.spec)
     report = report_mod.build_report(
-        loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report(), attribution=run.attributions
+        loaded, moves=run.moves, latency=latencies, memory=run.timeline.to_report(), attribution=run.attributions
     )
-    rows = _latency_rows(run.latencies)
+    rows = _latency_rows(latencies)
     if args.json:
         _print(json.dumps(report, indent=2))
     elif rows:
@@ -83,9 +95,11 @@ def cmd_bench(args) -> int:
     if run.attributions and not args.json:
         _print()
         _print(_modules_text(run.attributions))
-    _print_notes(run.latencies, announced)
+    _print_notes(latencies, announced)
+    for note in repeat_notes:
+        _say(f"note: {note}")
     if output is not None:
-        _write_report(report, output, measured=bool(run.latencies))
+        _write_report(report, output, measured=bool(latencies))
     if args.trace:
         import socket
 
@@ -95,6 +109,19 @@ def cmd_bench(args) -> int:
         _say(f"error: {_plain(failures[0])}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""))
         return 1
     return 0
+
+
+def _repeat(args) -> int:
+    """``--repeat``: 1 to ``MAX_REPEAT`` independent runs (each in a fresh process)."""
+    from inspector.core.errors import InputError
+    from inspector.core.measure.repeats import MAX_REPEAT
+
+    repeat = getattr(args, "repeat", None)
+    if repeat is None:
+        return 1
+    if not 1 <= repeat <= MAX_REPEAT:
+        raise InputError(f"--repeat must be from 1 to {MAX_REPEAT} (got {repeat})")
+    return int(repeat)
 
 
 def _interval(r) -> str:

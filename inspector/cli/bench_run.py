@@ -34,9 +34,11 @@ class _BenchRun:
         return self.session.timeline
 
 
-def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str = "", snapshot_path: str | None = None) -> _BenchRun:
+def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str = "", snapshot_path: str | None = None,
+               worker: bool = False) -> _BenchRun:  # fmt: skip
     """Move to each target in turn and time it; failures are collected, not raised
-    (except an input shape that fails, which fails on every device alike: exit 2)."""
+    (except an input shape that fails, which fails on every device alike: exit 2).
+    ``worker``: one of ``bench --repeat``'s later runs (no per-module run: run 1 has it)."""
     import contextlib
 
     from inspector.core.devices.discovery import available_device_ids
@@ -48,6 +50,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
 
     run = _BenchRun(loaded)
     benchmark = BenchmarkRequest(mode=args.mode, runs=args.runs, min_time=args.min_time, input_shape=shape)
+    elsewhere = max(0, (getattr(args, "repeat", None) or 1) - 1)  # bench --repeat's other runs: each keeps its share
 
     def move(request, label: str) -> bool:
         with recorder.span("moves", label) as extra, user_output_to_stderr():
@@ -77,7 +80,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 span = recorder.span("samples", f"latency on {target}", device=target, mode=args.mode)
                 # (the model's forward may print: to stderr; and it may never return: the watchdog)
                 with span as extra, user_output_to_stderr(), measurement_watchdog(f"the benchmark on {target}"):
-                    result = run.session.measure(benchmark, progress=_ProgressBar(f"time on {target}"))
+                    result = run.session.measure(benchmark, progress=_ProgressBar(f"time on {target}"), runs_elsewhere=elsewhere)
                     extra.update(median_ms=result.median_ms, warmup_ms=result.warmup_samples_ms, samples_ms=result.samples_ms)
             except InputError:
                 raise  # a wrong input shape fails on every device alike: the user's input, exit 2
@@ -86,7 +89,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 _say(f"{prefix}{target}: {_plain(exc.message)}")
                 run.failures.append(f"{target}: {exc.message}")
                 continue
-            if getattr(args, "per_module", False):
+            if getattr(args, "per_module", False) and not worker:
                 try:
                     with user_output_to_stderr(), measurement_watchdog(f"the per-module run on {target}"):
                         run.attributions.append(_per_module(loaded, args, shape, run.latencies[-1], target, prefix))

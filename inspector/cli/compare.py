@@ -21,8 +21,9 @@ _COMPARE_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "A MEDIAN ms", "B MEDIAN
 
 
 def cmd_compare(args) -> int:
-    """Two reports side by side. Ratios of latency medians get a 95 % bootstrap interval
-    and "no clear difference" when it holds 1; entries that differ in dtype, mode or input
+    """Two reports side by side. Ratios of latency medians get a 95 % interval from how runs
+    differ (a hierarchical bootstrap over each side's runs; a side of one or two runs borrows
+    this machine's run-to-run noise, said in a note) and "no clear difference" when it holds 1; entries that differ in dtype, mode or input
     shape are named, never given a ratio; the same measurement on both sides (the same file,
     or a copy) is said to be that. A file that is no report: exit 2."""
     from inspector.core.report.compare import compare_reports
@@ -51,6 +52,9 @@ def cmd_compare(args) -> int:
     notes = [f"{side} {r.device} {r.dtype} {r.mode}: {noise}"
              for r in comparison.latency for side, noise in (("A", r.noise_a), ("B", r.noise_b)) if noise]  # fmt: skip
     for note in dict.fromkeys(notes):
+        _print(f"note: {_plain(note)}")
+    # How far a rerun lands, when a side's runs cannot show it: said once, under the table.
+    for note in dict.fromkeys(r.run_noise_note for r in comparison.latency if r.run_noise_note):
         _print(f"note: {_plain(note)}")
     moves = [m for m in comparison.moves if m.count_a and m.count_b]
     if moves:

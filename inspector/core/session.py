@@ -79,6 +79,9 @@ class BenchmarkRequest:
     input_shape: InputsLike | None = None
     #: After the plain measurement, time every module too (``Session.attribute``).
     per_module: bool = False
+    #: Independent runs, one after another, each with its own warm-up (``core.measure.repeats``):
+    #: the result keeps each run's samples, so a comparison sees how runs differ.
+    repeat: int = 1
 
     def call(self) -> str:
         """The request in words, for the history ("forward ×100 · input 1x3")."""
@@ -86,6 +89,8 @@ class BenchmarkRequest:
         specs = as_specs(self.input_shape)
         if specs is not None:
             text += " · input " + "; ".join("x".join(map(str, s.shape)) + (f":{s.dtype}" if s.dtype else "") for s in specs)
+        if self.repeat > 1:
+            text += f" · {self.repeat} runs"
         return text
 
 
@@ -204,20 +209,32 @@ class Session:
         on_sample: Callable[[int, float], None] | None = None,
         progress: Progress | None = None,
         should_cancel: ShouldCancel | None = None,
+        runs_elsewhere: int = 0,
     ) -> LatencyResult:
-        """Measure latency (``core.measure.timing.measure_latency``) and record the result."""
-        from inspector.core.measure import timing
+        """Measure latency (``core.measure.timing.measure_latency``) and record the result;
+        ``request.repeat`` runs of it one after another (``core.measure.repeats``), kept apart.
+        ``runs_elsewhere``: further runs of this request taken in other processes (``bench
+        --repeat``): this one keeps only its share of the samples a measurement holds."""
+        from inspector.core.measure import repeats, timing
 
-        result = timing.measure_latency(
-            self.require_model(),
-            mode=request.mode,
-            runs=request.runs,
-            min_time=request.min_time,
-            input_shape=request.input_shape,
-            on_sample=on_sample,
-            progress=progress,
-            should_cancel=should_cancel,
-        )
+        if request.repeat > 1:
+            result = repeats.measure_runs(
+                self.require_model(), repeat=request.repeat, mode=request.mode, runs=request.runs,
+                min_time=request.min_time, input_shape=request.input_shape, on_sample=on_sample, progress=progress,
+                should_cancel=should_cancel,
+            )  # fmt: skip
+        else:
+            result = timing.measure_latency(
+                self.require_model(),
+                mode=request.mode,
+                runs=request.runs,
+                min_time=request.min_time,
+                input_shape=request.input_shape,
+                on_sample=on_sample,
+                progress=progress,
+                should_cancel=should_cancel,
+                max_samples=repeats.run_share(1 + runs_elsewhere),
+            )
         self._latencies.append(result)
         return result
 

@@ -71,6 +71,9 @@ DEFAULT_RUNS = 100
 #: Every sample is kept (report, plots), so one measurement takes at most this many: a size
 #: a report and a plot still handle comfortably. Asking for more runs is capped, with a note.
 MAX_SAMPLES = 100_000
+#: Independent runs one measurement may hold (``bench --repeat``, the window's Repeats): pyperf
+#: takes 20 processes by default; more adds little.
+MAX_REPEAT = 50
 #: Warm-up calls one measurement may make before it times (not counted in ``MAX_SAMPLES``:
 #: a run of one sample still warms up first). What a remote agent may send back for them.
 MAX_WARMUP_SAMPLES = 10_000

@@ -74,6 +74,9 @@ class LatencyResult:
     runs: int | None = None
     min_time: float | None = None
     warmup: int = 0  # warm-up calls made before timing
+    #: Each independent run's samples, in order, when the measurement holds several
+    #: (``core.measure.repeats``); ``samples_ms`` is then all of them pooled. () for one run.
+    runs_ms: tuple[tuple[float, ...], ...] = ()
 
     @property
     def noisy(self) -> bool:
@@ -111,6 +114,7 @@ class LatencyResult:
             "min_time": self.min_time,
             "warmup": self.warmup,
             "notes": list(self.notes),
+            **({"runs_ms": [list(r) for r in self.runs_ms]} if len(self.runs_ms) > 1 else {}),
         }
 
 
@@ -128,6 +132,7 @@ def measure_latency(
     on_sample: Callable[[int, float], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
+    max_samples: int = MAX_SAMPLES,
 ) -> LatencyResult:
     """Time ``warmup`` calls, then ``runs`` calls (or calls until ``min_time`` seconds are measured).
 
@@ -140,11 +145,18 @@ def measure_latency(
     measured, whichever comes first): ``on_sample(index, ms)`` once for each sample, in
     order; ``progress(done, total)`` (total is an estimate under ``min_time``) and
     ``should_cancel()`` (True -> ``Cancelled``) once per chunk.
+
+    ``max_samples``: this run's share of the samples one measurement keeps, when it is one
+    of several runs (``core.measure.repeats``); a request for more is capped, with a note.
     """
     if mode not in MODES:
         raise InputError(Text("input.unknown_mode", name=repr(mode)))
     target = _sample_target(runs, min_time)
     notes: list[str] = list(request_caps(runs, min_time))
+    if max_samples < target[0]:  # one of several runs: its share of the cap
+        target = (max(1, max_samples), target[1])
+        if runs is not None:
+            notes.append(Text("bench.runs_capped", runs=f"{runs:,}", cap=f"{target[0]:,}"))
     if warmup < 1:
         raise InputError(Text("input.warmup_at_least_one"))
 

@@ -113,6 +113,7 @@ MEASUREMENT: dict[str, str] = {
         "any samples taken before the cast ran in {before}"
     ),
     "bench.runs_capped": "{runs} runs asked for: capped at {cap} samples per measurement",
+    "bench.runs_pooled": "{runs} independent runs, each with its own warm-up: the figures are of their samples together",
     "bench.min_time_capped": "a minimum time of {seconds} s asked for: capped at {cap} s per measurement",
     "bench.stopped_at_sample_cap": (
         "stopped at the cap of {cap} samples after {seconds} s, before the minimum time of {min_time} s was reached"

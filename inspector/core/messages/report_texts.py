@@ -13,6 +13,21 @@ VERDICTS: dict[str, str] = {
     "verdict.same_within": "about the same (within {within})",
     "verdict.same": "about the same",
     "verdict.noisy_one": "{verdict} ({label} noisy: may not repeat)",
+    "verdict.within_run_noise": "no clear difference: within run-to-run noise ({floor})",
+    # ----- the run-to-run noise a comparison of few runs assumes (report.compare, measure.run_noise)
+    "run_noise.one_run_each": (
+        "one run on each side: how far a rerun lands is unknown, so no difference under {floor} is claimed ({source})"
+    ),
+    "run_noise.few_runs": (
+        "{label_a} holds {runs_a} runs and {label_b} {runs_b}: fewer than {least} cannot show how far a rerun lands, "
+        "so no difference under {floor} is claimed ({source})"
+    ),
+    "run_noise.measured": "this machine's run-to-run noise, {percent} a run, measured by bench --repeat in {runs} runs, last on {when}",
+    "run_noise.default": (
+        "run-to-run noise of {percent} a run, measured on a shared 2-core VM; "
+        "bench --repeat 5 on this machine measures its own"
+    ),
+    "run_noise.from_runs": "the spread of {label}'s two runs, {percent} a run",
     "verdict.noisy_both": "{verdict} ({label_a} and {label_b} noisy: may not repeat)",
     "verdict.only_in": "only in {label}",
     "verdict.same_measurement": "the same measurement (identical samples)",

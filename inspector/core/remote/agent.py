@@ -343,10 +343,12 @@ class Agent:
             min_time=arg.number(args, "min_time", None, above=0.0),
             input_shape=arg.shape(args.get("input_shape")),
             per_module=arg.flag(args, "per_module"),
+            repeat=_repeat(args),
         )
         if request.runs is None and request.min_time is None:
-            request = BenchmarkRequest(request.mode, 100, None, request.input_shape, request.per_module)
-        stream = SampleStream(self, job.ident, request.runs, request.min_time)
+            request = BenchmarkRequest(request.mode, 100, None, request.input_shape, request.per_module, request.repeat)
+        runs = request.runs * request.repeat if request.runs is not None else None
+        stream = SampleStream(self, job.ident, runs, request.min_time)
         try:
             # One small callback per sample and nothing else (no progress callback, no clock
             # read): whatever runs between samples warms or cools the caches the next sample
@@ -364,6 +366,13 @@ class Agent:
     def _progress(self, job: _Job, task: str) -> ProgressEvents:
         return ProgressEvents(self, job.ident, task)
 
+
+
+def _repeat(args: dict[str, Any]) -> int:
+    """``repeat``: independent runs one after another (``core.measure.repeats``), 1 when absent."""
+    from inspector.core.measure.repeats import MAX_REPEAT
+
+    return arg.whole(args, "repeat", least=1, most=MAX_REPEAT) or 1
 
 
 def _error_message(ident: int | str, exc: InspectorError) -> dict[str, Any]:

@@ -50,16 +50,20 @@ def number(args: dict[str, Any], name: str, default: float | None, *, above: flo
     return result
 
 
-def whole(args: dict[str, Any], name: str, *, least: int | None = None) -> int | None:
-    """``args[name]``: a whole number (at least ``least``, when given), or None when absent.
+def whole(args: dict[str, Any], name: str, *, least: int | None = None, most: int | None = None) -> int | None:
+    """``args[name]``: a whole number (at least ``least``, at most ``most``, when given), or None when absent.
     ``100.0`` is the whole number 100 (JSON writers in other languages write it so); 1.5 is not."""
     value = args.get(name)
     if value is None:
         return None
     wanted = "a whole number" if least is None else f"a whole number of at least {least}"
+    if most is not None:
+        wanted = f"a whole number from {least if least is not None else 0} to {most}"
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or (least is not None and value < least):
+        raise _bad(name, wanted)
+    if most is not None and value > most:
         raise _bad(name, wanted)
     return value
 

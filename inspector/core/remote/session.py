@@ -105,6 +105,7 @@ class RemoteSession:
             # As text, so several inputs and their dtypes cross as the user typed them.
             "input_shape": _inputs_text(request.input_shape),
             "per_module": request.per_module,
+            "repeat": request.repeat,  # (an agent older than repeats ignores it: one run comes back)
         }
         # Every index and count the agent sends is held to what was asked for: a run takes
         # at most this many samples (a hostile agent's sample 10**12 never reaches a plot).
@@ -133,6 +134,9 @@ class RemoteSession:
             count = len(getattr(latency, name))
             if count > most:
                 raise WireError(f"latency.{name}: {count:,} samples for a run of at most {most:,}: refused")
+        runs = latency.runs_ms
+        if runs and (len(runs) > request.repeat or [v for r in runs for v in r] != list(latency.samples_ms)):
+            raise WireError(f"latency.runs_ms: {len(runs)} runs that are not the samples of the {request.repeat} asked for: refused")
         return latency, None if attribution is None else decode(Attribution, attribution, "attribution")
 
     def report(self, *, with_memory: bool = True) -> dict[str, Any]:
@@ -186,9 +190,10 @@ def _field(data: Any, name: str) -> Any:
 
 
 def sample_limit(request: BenchmarkRequest) -> int:
-    """The most samples ``request`` can take: its runs, within the cap every run keeps."""
+    """The most samples ``request`` can take: its runs (of each repeat), within the cap every measurement keeps."""
     runs = request.runs
-    return min(runs, MAX_SAMPLES) if isinstance(runs, int) and runs >= 1 else MAX_SAMPLES
+    repeat = request.repeat if isinstance(request.repeat, int) and request.repeat >= 1 else 1
+    return min(runs * repeat, MAX_SAMPLES) if isinstance(runs, int) and runs >= 1 else MAX_SAMPLES
 
 
 def _progress_events(progress: Progress | None, limit: float | None = None) -> Callable[[str, Any], None] | None:

@@ -10,7 +10,10 @@ are ``compare_environment``'s; the runs of one session, like with like, ``run_ve
 
 Latency figures are those of each entry's own samples (``sample_figures``), never the ones a
 file states: a report whose median says one thing and whose samples another cannot move a
-ratio. Work is linear in the entries: each entry is read once, and the nearest counterpart of
+ratio. A latency ratio's interval comes from run-level variation (``measure.run_ratio``): an
+entry of several runs (``runs_ms``, ``bench --repeat``) shows its own; a side of fewer than
+three runs borrows this machine's run-to-run noise (``measure.run_noise``), and the row says
+so and where that figure came from (``run_noise_note``). Work is linear in the entries: each entry is read once, and the nearest counterpart of
 an unmatched one is looked up in an index, not found by a scan of the other report.
 """
 
@@ -19,9 +22,12 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
-from inspector.core.measure.spread import RatioEstimate, ratio_of_medians, ratio_verdict
+from inspector.core.measure import run_noise as noise_record
+from inspector.core.measure.run_noise import RunNoise
+from inspector.core.measure.run_ratio import MIN_RUNS, RunRatio, ratio_over_runs
+from inspector.core.measure.spread import RatioEstimate, ratio_verdict
 from inspector.core.messages import Text, joined
 from inspector.core.report import lenient_read as read
 from inspector.core.report.compare_environment import EnvironmentRow, environment_rows
@@ -69,6 +75,12 @@ class LatencyRow:
     ratio_high: float | None = None
     noise_a: str | None = None
     noise_b: str | None = None
+    #: Independent runs on each side (``runs_ms``; 1 for an entry without), and, when either
+    #: side has fewer than three, the sentence saying the run-to-run noise assumed for it,
+    #: the smallest difference that can come out clear, and where that figure came from.
+    runs_a: int = 0
+    runs_b: int = 0
+    run_noise_note: str = ""
 
     @property
     def interval_text(self) -> str:
@@ -143,14 +155,24 @@ class Comparison:
 
 
 def compare_reports(a: Mapping[str, Any], b: Mapping[str, Any] | None = None, *,
-                    label_a: str = "A", label_b: str = "B") -> Comparison:  # fmt: skip
-    """Rows comparing report ``a`` with ``b`` (or describing ``a`` alone when ``b`` is None)."""
+                    label_a: str = "A", label_b: str = "B", run_noise: RunNoise | None = None) -> Comparison:  # fmt: skip
+    """Rows comparing report ``a`` with ``b`` (or describing ``a`` alone when ``b`` is None).
+
+    ``run_noise``: the run-to-run noise assumed for a side of few runs; None reads this
+    machine's record (``measure.run_noise.this_machine``: once, and only when a row needs it)."""
     empty: Mapping[str, Any] = {}
     other = b if b is not None else empty
+    known: list[RunNoise] = [run_noise] if run_noise is not None else []
+
+    def noise() -> RunNoise:
+        if not known:
+            known.append(noise_record.this_machine())
+        return known[0]
+
     return Comparison(
         label_a=label_a,
         label_b=label_b if b is not None else None,
-        latency=tuple(_latency_rows(a, other, label_a, label_b)),
+        latency=tuple(_latency_rows(a, other, label_a, label_b, noise)),
         moves=tuple(_move_rows(a, other, label_a, label_b)),
         environment=tuple(environment_rows(a, other)),
     )
@@ -198,6 +220,25 @@ def _samples(entry: Mapping[str, Any]) -> list[float]:
     return [n for v in values[:_MAX_SAMPLES_READ] if (n := read.number(v)) is not None]
 
 
+_MAX_RUNS_READ = 1000
+
+
+def _runs(entry: Mapping[str, Any], samples: list[float]) -> list[list[float]]:
+    """The entry's independent runs (``runs_ms``), when they are two or more and together are
+    its samples, in order; else its samples as one run (an older report, or one nobody checked)."""
+    values = entry.get("runs_ms")
+    if not isinstance(values, list) or not 2 <= len(values) <= _MAX_RUNS_READ:
+        return [samples]
+    runs = []
+    for run in values:
+        if not isinstance(run, list) or not run:
+            return [samples]
+        runs.append([n for v in run[:_MAX_SAMPLES_READ] if (n := read.number(v)) is not None])
+    if sum(map(len, runs)) != len(samples) or [v for run in runs for v in run] != samples:
+        return [samples]
+    return runs
+
+
 #: Where to look for an entry's nearest counterpart on the same device, nearest first: each
 #: tier names the key parts a counterpart shares with it (besides the device). Fewest
 #: differences first, and at equal counts the same mode first (a train step differs more from a
@@ -218,6 +259,7 @@ class _Entries:
     def __init__(self, report: Mapping[str, Any]) -> None:
         self.by_key = _latency_by_key(report)
         self._samples: dict[tuple[Any, ...], list[float]] = {}
+        self._runs: dict[tuple[Any, ...], list[list[float]]] = {}
         self._figures: dict[tuple[Any, ...], SampleFigures | None] = {}
         self._first: dict[tuple[Any, ...], tuple[int, tuple[Any, ...]]] | None = None
 
@@ -226,6 +268,13 @@ class _Entries:
             entry = self.by_key.get(key)
             self._samples[key] = _samples(entry) if entry else []
         return self._samples[key]
+
+    def runs(self, key: tuple[Any, ...]) -> list[list[float]]:
+        """The entry's independent runs: ``runs_ms``, or its samples as one run."""
+        if key not in self._runs:
+            entry = self.by_key.get(key)
+            self._runs[key] = _runs(entry, self.samples(key)) if entry else []
+        return self._runs[key]
 
     def figures(self, key: tuple[Any, ...]) -> SampleFigures | None:
         """The figures of the entry's own samples (never those the file states); None without one."""
@@ -302,7 +351,10 @@ def _unmatched(key: tuple[Any, ...], others: _Entries, label: str, other_label: 
                 differences=joined(_differences(key, nearest), "list.and"))  # fmt: skip
 
 
-def _verdict(estimate: RatioEstimate, noise_a: str | None, noise_b: str | None, label_a: str, label_b: str) -> str:
+def _verdict(found: RunRatio, noise_a: str | None, noise_b: str | None, label_a: str, label_b: str) -> str:
+    estimate = found.estimate
+    if found.within_noise and found.floor is not None:  # the samples alone would have claimed one
+        return Text("verdict.within_run_noise", floor=_percent(found.floor))
     verdict = ratio_verdict(estimate, label_b)
     noisy = [label for label, noise in ((label_a, noise_a), (label_b, noise_b)) if noise]
     if noisy and estimate.clear:  # the interval sees one run's noise, not what changes between runs
@@ -312,7 +364,31 @@ def _verdict(estimate: RatioEstimate, noise_a: str | None, noise_b: str | None, 
     return verdict
 
 
-def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str) -> Iterable[LatencyRow]:
+def _percent(fraction: float) -> str:
+    """``0.53 -> '±53 %'``."""
+    return f"±{fraction:.0%}".replace("%", " %")
+
+
+def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
+    """Why a side's runs cannot show their own run-to-run noise, the smallest difference that
+    can come out clear, and where the noise assumed came from; "" when both sides show theirs."""
+    if found.floor is None or found.noise is None:
+        return ""
+    noise = found.noise
+    if found.noise_from:
+        source = Text("run_noise.from_runs", label=found.noise_from, percent=noise.percent())
+    elif noise.measured:
+        source = Text("run_noise.measured", percent=noise.percent(), runs=noise.runs, when=(noise.when or "?")[:10])
+    else:
+        source = Text("run_noise.default", percent=noise.percent())
+    if found.runs_a == found.runs_b == 1:
+        return Text("run_noise.one_run_each", floor=_percent(found.floor), source=source)
+    return Text("run_noise.few_runs", label_a=label_a, runs_a=found.runs_a, label_b=label_b, runs_b=found.runs_b,
+                least=MIN_RUNS, floor=_percent(found.floor), source=source)  # fmt: skip
+
+
+def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str,
+                  noise: Callable[[], RunNoise]) -> Iterable[LatencyRow]:  # fmt: skip
     side_a, side_b = _Entries(a), _Entries(b)
     names_a, names_b = _device_names(a), _device_names(b)
     for key in read.union(side_a.by_key, side_b.by_key):
@@ -321,14 +397,16 @@ def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, labe
         noise_a = fa.noise if fa is not None else None
         noise_b = fb.noise if fb is not None else None
         estimate: RatioEstimate | None = None
+        found: RunRatio | None = None
         verdict: str
         if fa is not None and fb is not None and side_a.samples(key) == side_b.samples(key):
             # One measurement on both sides (the same file, or a copy): nothing to divide, and
             # never "B 1.00× slower? too few samples".
             verdict = Text("verdict.same_measurement")
         elif fa is not None and fb is not None:
-            estimate = ratio_of_medians(side_a.samples(key), side_b.samples(key))
-            verdict = _verdict(estimate, noise_a, noise_b, label_a, label_b) if estimate is not None else ""
+            found = ratio_over_runs(side_a.runs(key), side_b.runs(key), noise(), labels=(label_a, label_b))
+            estimate = found.estimate if found is not None else None
+            verdict = _verdict(found, noise_a, noise_b, label_a, label_b) if found is not None else ""
         elif b and not in_b:
             verdict = _unmatched(key, side_b, label_a, label_b)
         elif b and not in_a:
@@ -350,6 +428,8 @@ def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, labe
             ratio_low=estimate.low if estimate is not None else None,
             ratio_high=estimate.high if estimate is not None else None,
             noise_a=noise_a, noise_b=noise_b,
+            runs_a=len(side_a.runs(key)) if fa else 0, runs_b=len(side_b.runs(key)) if fb else 0,
+            run_noise_note=run_noise_note(found, label_a, label_b) if found is not None else "",
         )  # fmt: skip
 
 

@@ -83,6 +83,18 @@ class Fields:
             raise ReportSchemaError(where, "expected a list of numbers")
         return tuple(_number(v, f"{where}[{i}]") for i, v in enumerate(items))
 
+    def number_lists(self, key: str) -> tuple[tuple[float, ...], ...]:
+        """A list of lists of numbers (``runs_ms``: each run's samples); () when absent."""
+        where = self.name(key)
+        out = []
+        for i, item in enumerate(self.items(key, what="a list of lists of numbers")):
+            at = f"{where}[{i}]"
+            if not isinstance(item, list) or not all(_is_number(v) for v in item):
+                raise ReportSchemaError(at, f"expected a list of numbers, not {kind_of(item)}" if not isinstance(item, list)
+                                        else "expected a list of numbers")  # fmt: skip
+            out.append(tuple(_number(v, f"{at}[{j}]") for j, v in enumerate(item)))
+        return tuple(out)
+
     def texts(self, key: str) -> tuple[str, ...]:
         where = self.name(key)
         return tuple(checked_text(v, f"{where}[{i}]") for i, v in enumerate(self.items(key, what="a list of text")))

@@ -83,6 +83,7 @@ class LatencyEntry:
             timer=f.text("timer"),
         )
         _check_figures(f, samples)
+        _check_runs(f, samples)
         return entry
 
 
@@ -104,6 +105,25 @@ def _check_figures(f: Fields, samples: tuple[float, ...]) -> None:
     if wrong is not None:
         key, problem = wrong
         raise ReportSchemaError(f.name(key), problem)
+
+
+#: The most runs one entry holds (``core.measure.repeats.MAX_REPEAT``, with room).
+MAX_RUNS_PER_ENTRY = 1000
+
+
+def _check_runs(f: Fields, samples: tuple[float, ...]) -> None:
+    """``runs_ms`` (optional: each independent run's samples) holds at least two runs, none
+    empty, which together, in order, are the entry's ``samples_ms``: a reader that takes
+    the pooled samples and one that takes the runs see the same measurement."""
+    if f.data.get("runs_ms") is None:
+        return
+    if len(f.items("runs_ms")) > MAX_RUNS_PER_ENTRY:
+        raise ReportSchemaError(f.name("runs_ms"), f"holds more than the {MAX_RUNS_PER_ENTRY:,} runs one measurement takes")
+    runs = f.number_lists("runs_ms")
+    if len(runs) < 2 or not all(runs):
+        raise ReportSchemaError(f.name("runs_ms"), "expected two runs or more, each with samples")
+    if sum(len(r) for r in runs) != len(samples) or tuple(v for r in runs for v in r) != samples:
+        raise ReportSchemaError(f.name("runs_ms"), f"its runs together are not the entry's {len(samples):,} samples_ms, in order")
 
 
 class _Capacity:

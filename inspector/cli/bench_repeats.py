@@ -1,0 +1,120 @@
+"""``bench --repeat N``: N independent runs, each in a fresh process, as pyperf does.
+
+This process takes run 1 as a plain ``bench`` does; runs 2..N are this same command line
+again (``python -m inspector bench … --repeat-worker``), one after another, never at once.
+A worker loads, moves and measures as run 1 did, prints its latency entries as one JSON line
+and leaves the report, the trace and the per-module run to this process. A fresh process gets
+its own memory placement, ASLR and thread start-up, which runs in one process share: on the
+development VM, 5 runs of a 1.8 ms MLP in fresh processes spread their medians
+``benchmarks/verdict_truth.py --quick`` wider than 5 runs in one process (see README).
+
+Each entry's runs are combined (``core.measure.repeats.combine_runs``): ``runs_ms`` keeps
+every run, ``samples_ms`` pools them. What the runs' medians spread is this machine's
+run-to-run noise, recorded for ``compare`` (``core.measure.run_noise.record``). A worker that
+fails is named in a note; the runs that worked are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from typing import Any, Sequence
+
+from inspector.cli.printing import _plain, _say
+
+#: The first key of a worker's line: what this process looks for on its stdout.
+WORKER_KEY = "repeat_worker"
+
+
+def worker_line(latencies: Sequence[Any]) -> str:
+    """What a worker prints: its latency entries' keys and samples, one JSON line."""
+    entries = [
+        {"device": r.device, "dtype": r.dtype, "mode": r.mode, "input_shape": list(r.input_shape),
+         "samples_ms": list(r.samples_ms), "notes": [str(n) for n in r.notes]}
+        for r in latencies
+    ]  # fmt: skip
+    return json.dumps({WORKER_KEY: 1, "latency": entries})
+
+
+def _key(device: Any, dtype: Any, mode: Any, shape: Any) -> tuple[str, str, str, tuple[int, ...]]:
+    return str(device), str(dtype), str(mode), tuple(int(d) for d in shape) if isinstance(shape, (list, tuple)) else ()
+
+
+def _samples(values: Any, cap: int) -> list[float] | None:
+    """A worker's samples, if they are what a run gives: finite non-negative numbers, at most ``cap``."""
+    if not isinstance(values, list) or not values or len(values) > cap:
+        return None
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0 for v in values):
+        return None
+    return [float(v) for v in values]
+
+
+def _read_worker(stdout: str, cap: int) -> dict[tuple[Any, ...], list[float]]:
+    """The samples of each entry a worker's stdout holds, by key; {} when it holds no worker line."""
+    for line in reversed(stdout.splitlines()):
+        if not line.startswith('{"' + WORKER_KEY):
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError:
+            return {}
+        out = {}
+        for entry in data.get("latency", []) if isinstance(data, dict) else []:
+            if not isinstance(entry, dict):
+                continue
+            samples = _samples(entry.get("samples_ms"), cap)
+            if samples is not None:
+                key = _key(entry.get("device"), entry.get("dtype"), entry.get("mode"), entry.get("input_shape"))
+                out[key] = samples
+        return out
+    return {}
+
+
+def _last_error(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.startswith("error:")]
+    return lines[-1][len("error:") :].strip() if lines else "it ended without a result"
+
+
+def run_workers(argv: Sequence[str], latencies: Sequence[Any], repeat: int) -> tuple[list[Any], list[str]]:
+    """Runs 2..``repeat`` of ``argv`` (this bench's command line) in fresh processes, one at a
+    time; ``latencies`` (run 1's results) each combined with the runs that match it, and the
+    notes to say (a worker that failed)."""
+    from inspector.core.measure.repeats import combine_runs, run_share
+
+    cap = run_share(repeat)
+    later: dict[tuple[Any, ...], list[list[float]]] = {}
+    notes: list[str] = []
+    command = [sys.executable, "-m", "inspector", *argv, "--repeat-worker"]
+    for number in range(2, repeat + 1):
+        _say(f"run {number} of {repeat} (a fresh process)…")
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
+                              cwd=os.getcwd(), check=False)  # fmt: skip
+        found = _read_worker(done.stdout, cap)
+        if done.returncode != 0 or not found:
+            notes.append(f"run {number} of {repeat} failed: {_plain(_last_error(done.stderr))}")
+        for key, samples in found.items():
+            later.setdefault(key, []).append(samples)
+    combined = [combine_runs(r, later.get(_key(r.device, r.dtype, r.mode, r.input_shape), [])) for r in latencies]
+    return combined, notes
+
+
+def record_noise(latencies: Sequence[Any], spec: str) -> None:
+    """Record what each measurement's runs spread as this machine's run-to-run noise, and say it."""
+    from inspector.core.measure import run_noise
+
+    for r in latencies:
+        if len(r.runs_ms) < 2:
+            continue
+        medians = sorted(float(sorted(run)[len(run) // 2]) for run in r.runs_ms)
+        pooled = run_noise.record(r.runs_ms, what=f"{spec} on {r.device} {r.dtype} {r.mode}")
+        spread = run_noise.spread_of_runs(r.runs_ms)
+        line = (f"note: {r.device} {r.dtype} {r.mode}: {len(r.runs_ms)} runs in fresh processes, run medians "
+                f"{medians[0]:.4g}–{medians[-1]:.4g} ms")  # fmt: skip
+        if spread is not None:
+            line += f", run-to-run {run_noise.RunNoise(spread[0]).percent()} a run"
+        if pooled is not None:
+            line += f"; this machine's record is now {pooled.percent()} a run over {pooled.runs} runs (compare uses it)"
+        _say(line)

@@ -1,0 +1,109 @@
+"""A measurement of several independent runs: each run's samples kept apart, and pooled.
+
+One run's samples cannot show how far the next run will land (``run_noise``), so a
+measurement may hold several runs, each with its own warm-up. ``bench --repeat N`` takes
+them in N fresh processes, as pyperf does (memory placement and ASLR change between
+processes, and not within one); the window and the agent take them one after another in their
+measuring process (``measure_runs``), which sees drifts over time but not what a new process
+changes. ``combine_runs`` makes the one result either way: ``runs_ms`` holds each run's
+samples, ``samples_ms`` all of them pooled, and every figure is the pooled samples' own,
+computed as ``timing`` computes them (a report's figures must be its samples').
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Sequence
+
+import numpy as np
+
+from inspector.core.files.inputs import InputsLike
+from inspector.core.files.models import LoadedModel
+from inspector.core.measure.spread import spread_of
+from inspector.core.measure.timing import LatencyResult, measure_latency
+from inspector.core.messages import Text
+from inspector.core.vocabulary import MAX_REPEAT, MAX_SAMPLES
+
+__all__ = ["MAX_REPEAT", "combine_runs", "measure_runs", "run_share"]
+
+
+def run_share(repeat: int) -> int:
+    """The samples each of ``repeat`` runs may keep: together no more than one measurement."""
+    return max(1, MAX_SAMPLES // max(1, repeat))
+
+
+def combine_runs(
+    first: LatencyResult, later_runs_ms: Sequence[Sequence[float]], notes: Sequence[str] = ()
+) -> LatencyResult:
+    """``first`` with the samples of ``later_runs_ms`` as further runs: ``runs_ms`` every run's
+    samples, ``samples_ms`` and every figure those of all of them pooled; ``first``'s warm-up
+    and its other fields kept; ``notes`` added (once each)."""
+    runs = (tuple(first.samples_ms), *(tuple(float(v) for v in r) for r in later_runs_ms if len(r)))
+    if len(runs) == 1:
+        return first
+    ms = np.asarray([v for run in runs for v in run], dtype=np.float64)
+    p5, p50, p95 = np.percentile(ms, [5, 50, 95])
+    spread = spread_of(ms)
+    said = list(dict.fromkeys([*first.notes, *notes, Text("bench.runs_pooled", runs=len(runs))]))
+    return dataclasses.replace(
+        first,
+        samples_ms=tuple(ms.tolist()),
+        median_ms=float(p50),
+        mean_ms=float(ms.mean()),
+        p5_ms=float(p5),
+        p95_ms=float(p95),
+        min_ms=float(ms.min()),
+        max_ms=float(ms.max()),
+        std_ms=float(ms.std(ddof=1)) if ms.size > 1 else 0.0,
+        iqr_ms=spread.iqr_ms,
+        median_ci_ms=spread.median_ci_ms,
+        noise=spread.noise,
+        notes=tuple(said),
+        runs_ms=runs,
+    )
+
+
+def measure_runs(
+    loaded: LoadedModel,
+    *,
+    repeat: int,
+    mode: str,
+    runs: int | None,
+    min_time: float | None,
+    input_shape: InputsLike | None,
+    on_sample: Callable[[int, float], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+) -> LatencyResult:
+    """``repeat`` runs of ``measure_latency`` one after another in this process, combined.
+
+    Sample indices continue from run to run (a plot shows them in order); ``progress`` counts
+    runs in thousandths (each run's own total may be an estimate)."""
+    share = run_share(repeat)
+    results: list[LatencyResult] = []
+    for index in range(repeat):
+        offset = sum(len(r.samples_ms) for r in results)
+
+        def sample(i: int, ms: float, offset: int = offset) -> None:
+            if on_sample is not None:
+                on_sample(offset + i, ms)
+
+        def step(done: int, total: int, index: int = index) -> None:
+            if progress is not None:
+                progress(index * 1000 + (1000 * done // total if total else 0), repeat * 1000)
+
+        results.append(
+            measure_latency(
+                loaded,
+                mode=mode,
+                runs=runs,
+                min_time=min_time,
+                input_shape=input_shape,
+                on_sample=sample if on_sample is not None else None,
+                progress=step if progress is not None else None,
+                should_cancel=should_cancel,
+                max_samples=share,
+            )
+        )
+    later_notes = [n for r in results[1:] for n in r.notes]
+    return combine_runs(results[0], [r.samples_ms for r in results[1:]], later_notes)

@@ -1,0 +1,164 @@
+"""How much a measurement moves from one run to the next on this machine: the run-to-run noise.
+
+The samples of one run say how well that run's median is known, not how far a second run, in
+a fresh process a minute later, will land from it: CPU frequency, where memory was placed
+(ASLR, page colouring), which cores the threads got, neighbours. On a shared machine that is
+±20-40 %, far more than one run's interval. So a comparison of one run per side must know it
+from elsewhere, and this is where: the spread of run medians that ``bench --repeat N`` saw, in
+N fresh processes, is recorded per machine (``record``) and read back (``this_machine``).
+
+The noise is ``sigma``: the standard deviation of the natural log of a run's median (0.05 is
+about ±5 % for one run). Records are pooled by their degrees of freedom (runs - 1). A machine
+that has never run ``bench --repeat`` gets ``DEFAULT_SIGMA``, measured, not assumed (see there).
+
+The record is a small JSON file, ``$INSPECTOR_RUN_NOISE_FILE`` or
+``$XDG_CACHE_HOME/torch-device-inspector/run_noise.json`` (``~/.cache/...``); a missing or
+damaged file is no record, never an error, and writing one that fails is skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import math
+import os
+import platform
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+#: The run-to-run noise of a machine with no record: measured on the development VM (2 cores
+#: shared with three developers' test runs) with ``benchmarks/verdict_truth.py --quick``:
+#: an MLP of ~1.8 ms, 1 s per run, 5 fresh processes per round; the median over rounds of the
+#: standard deviation of log run medians was 0.19 (single rounds from 0.02 when the machine
+#: was quiet to above 1 under a burst of load). Until this machine's own is measured, one run
+#: per side claims no difference under 1.96 · 0.19 · √2 ≈ 0.53 in log terms (~70 %).
+DEFAULT_SIGMA = 0.19
+DEFAULT_SOURCE = "measured on a shared 2-core VM"
+#: Records kept per machine (the latest), and machines kept per file.
+MAX_RECORDS = 20
+MAX_MACHINES = 20
+_MAX_FILE_BYTES = 1 << 20
+ENV_FILE = "INSPECTOR_RUN_NOISE_FILE"
+
+
+@dataclass(frozen=True)
+class RunNoise:
+    """The run-to-run noise a comparison assumes: ``sigma`` (sd of log run medians), from
+    ``runs`` runs in ``records`` measurements (0: the default), the latest made ``when``."""
+
+    sigma: float
+    runs: int = 0
+    records: int = 0
+    when: str | None = None
+
+    @property
+    def measured(self) -> bool:
+        return self.records > 0
+
+    def percent(self) -> str:
+        """``sigma`` as the typical run-to-run change, ``'±5 %'``."""
+        return f"±{math.expm1(self.sigma):.0%}".replace("%", " %")
+
+
+def default_noise() -> RunNoise:
+    return RunNoise(DEFAULT_SIGMA)
+
+
+def log_medians(runs_ms: Sequence[Sequence[float]]) -> np.ndarray:
+    """The natural log of each run's median (runs with no positive median left out)."""
+    medians = [float(np.median(np.asarray(r, dtype=np.float64))) for r in runs_ms if len(r)]
+    return np.log(np.asarray([m for m in medians if m > 0 and math.isfinite(m)], dtype=np.float64))
+
+
+def spread_of_runs(runs_ms: Sequence[Sequence[float]]) -> tuple[float, int] | None:
+    """(sd of the log run medians, degrees of freedom), or None under two runs."""
+    logs = log_medians(runs_ms)
+    if logs.size < 2:
+        return None
+    return float(np.std(logs, ddof=1)), int(logs.size - 1)
+
+
+# --------------------------------------------------------------------------- the record
+
+
+def record_path() -> Path:
+    explicit = os.environ.get(ENV_FILE)
+    if explicit:
+        return Path(explicit)
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "torch-device-inspector" / "run_noise.json"
+
+
+def machine_key() -> str:
+    """This machine, as its record is filed: host, CPU and core count (a resized VM is another)."""
+    from inspector.core.devices.environment import cpu_model_name
+
+    return f"{socket.gethostname()} | {cpu_model_name() or platform.machine()} | {os.cpu_count() or 0} cores"
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        if path.stat().st_size > _MAX_FILE_BYTES:
+            return {}
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    machines = data.get("machines") if isinstance(data, dict) else None
+    return machines if isinstance(machines, dict) else {}
+
+
+def _records(entry: Any) -> list[dict[str, Any]]:
+    records = entry.get("records") if isinstance(entry, dict) else None
+    if not isinstance(records, list):
+        return []
+    out = []
+    for r in records[-MAX_RECORDS:]:
+        if not isinstance(r, dict):
+            continue
+        sd, df = r.get("sd"), r.get("df")
+        if isinstance(sd, (int, float)) and not isinstance(sd, bool) and math.isfinite(sd) and 0 <= sd < 10 \
+                and isinstance(df, int) and not isinstance(df, bool) and 1 <= df <= 10_000:  # fmt: skip
+            out.append({"sd": float(sd), "df": df, "when": r.get("when") if isinstance(r.get("when"), str) else None})
+    return out
+
+
+def this_machine(path: Path | None = None) -> RunNoise:
+    """This machine's recorded run-to-run noise, pooled over its records; the default without one."""
+    records = _records(_read(path or record_path()).get(machine_key()))
+    if not records:
+        return default_noise()
+    df = sum(r["df"] for r in records)
+    sigma = math.sqrt(sum(r["df"] * r["sd"] ** 2 for r in records) / df)
+    return RunNoise(sigma, runs=df + len(records), records=len(records), when=records[-1]["when"])
+
+
+def record(runs_ms: Sequence[Sequence[float]], what: str = "", path: Path | None = None) -> RunNoise | None:
+    """Add what these runs (each in a fresh process) showed to this machine's record; the
+    pooled noise afterwards, or None (under two runs, or the file could not be written)."""
+    spread = spread_of_runs(runs_ms)
+    if spread is None:
+        return None
+    path = path or record_path()
+    machines = _read(path)
+    key = machine_key()
+    records = _records(machines.get(key))
+    now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    records.append({"sd": spread[0], "df": spread[1], "when": now, "what": what[:200]})
+    machines.pop(key, None)
+    machines[key] = {"records": records[-MAX_RECORDS:]}
+    kept = dict(list(machines.items())[-MAX_MACHINES:])
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"version": 1, "machines": kept}, indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return None
+    return this_machine(path)

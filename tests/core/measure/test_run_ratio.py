@@ -1,0 +1,115 @@
+"""A comparison's interval sees how runs differ (issue 33, "Verdicts that survive a rerun").
+
+Identical code measured in fresh processes lands ±20-40 % apart on a shared machine, while the
+samples of one run agree to a percent: an interval made from one run's samples claimed
+differences between identical runs. These tests build runs with a run-level shift and check
+the verdict a user reads; no clock is read."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from inspector.core.measure import run_noise
+from inspector.core.measure.run_noise import RunNoise
+from inspector.core.measure.run_ratio import ratio_over_runs
+from inspector.core.measure.spread import ratio_of_medians
+from inspector.core.report.compare import compare_reports
+
+QUIET = RunNoise(0.05, runs=12, records=3, when="2026-12-01T10:00:00+00:00")
+
+
+def _runs(medians, n=400, seed=0):
+    """Runs whose medians are ``medians``, each of ``n`` tight samples (1 % spread)."""
+    rng = np.random.default_rng(seed)
+    return [(m * rng.lognormal(0.0, 0.01, n)).tolist() for m in medians]
+
+
+def _report(runs):
+    pooled = [v for run in runs for v in run]
+    entry = {"device": "cpu", "dtype": "float32", "mode": "forward", "input_shape": [64, 3], "samples_ms": pooled}
+    if len(runs) > 1:
+        entry["runs_ms"] = runs
+    return {"latency": [entry], "moves": []}
+
+
+def test_a_shift_between_runs_widens_the_interval_so_identical_code_gets_no_claimed_difference():
+    # Five runs a side of the same code: run medians wander ±8 %, the samples inside a run by 1 %.
+    a = _runs([1.00, 0.92, 1.08, 0.97, 1.04], seed=1)
+    b = _runs([1.07, 1.01, 0.95, 1.12, 1.03], seed=2)
+    pooled_a, pooled_b = (np.concatenate(x) for x in (a, b))
+    # What the comparison said before: the samples' interval alone claims B slower.
+    before = ratio_of_medians(pooled_a, pooled_b)
+    assert before is not None and before.clear and before.low > 1
+    row = compare_reports(_report(a), _report(b), run_noise=QUIET).latency[0]
+    assert row.verdict == "no clear difference"
+    assert row.ratio_low < 1 < row.ratio_high
+    assert (row.runs_a, row.runs_b) == (5, 5) and row.run_noise_note == ""  # both sides show their own noise
+
+
+def test_runs_that_agree_keep_a_real_difference_clear():
+    a = _runs([1.00, 1.01, 0.99, 1.00, 1.005], seed=3)
+    b = _runs([1.20, 1.21, 1.19, 1.20, 1.195], seed=4)
+    row = compare_reports(_report(a), _report(b), run_noise=QUIET).latency[0]
+    assert row.verdict == "B 1.20× slower"
+    assert 1.15 < row.ratio_low < 1.2 < row.ratio_high < 1.25
+
+
+def test_one_run_each_claims_no_difference_under_the_machines_run_to_run_noise():
+    # 8 % apart, each run's median known to 0.1 %: the samples alone would claim it.
+    a, b = _runs([1.00], seed=5), _runs([1.08], seed=6)
+    assert ratio_of_medians(a[0], b[0]).clear
+    row = compare_reports(_report(a), _report(b), run_noise=QUIET).latency[0]
+    floor = math.expm1(1.959963984540054 * 0.05 * math.sqrt(2))  # ±15 %
+    assert row.verdict == f"no clear difference: within run-to-run noise (±{floor:.0%})".replace("%", " %")
+    assert row.run_noise_note == (
+        "one run on each side: how far a rerun lands is unknown, so no difference under ±15 % is claimed "
+        "(this machine's run-to-run noise, ±5 % a run, measured by bench --repeat in 12 runs, last on 2026-12-01)"
+    )
+    # Beyond the noise, it is claimed.
+    far = compare_reports(_report(a), _report(_runs([1.30], seed=7)), run_noise=QUIET).latency[0]
+    assert far.verdict == "B 1.30× slower" and far.run_noise_note.startswith("one run on each side")
+
+
+def test_without_a_record_the_measured_default_is_used_and_said(tmp_path, monkeypatch):
+    monkeypatch.setenv(run_noise.ENV_FILE, str(tmp_path / "none.json"))
+    a, b = _runs([1.00], seed=5), _runs([1.30], seed=6)
+    row = compare_reports(_report(a), _report(b)).latency[0]
+    assert row.verdict.startswith("no clear difference: within run-to-run noise")  # 30 % < the default's ~70 %
+    assert "measured on a shared 2-core VM; bench --repeat 5 on this machine measures its own" in row.run_noise_note
+
+
+def test_a_side_of_few_runs_borrows_the_machine_noise_and_says_which_side():
+    a = _runs([1.00, 0.92, 1.08, 0.97, 1.04], seed=1)
+    b = _runs([1.06], seed=2)
+    row = compare_reports(_report(a), _report(b), run_noise=QUIET).latency[0]
+    assert (row.runs_a, row.runs_b) == (5, 1)
+    assert row.run_noise_note.startswith("A holds 5 runs and B 1: fewer than 3 cannot show how far a rerun lands")
+
+
+def test_the_interval_of_runs_of_100000_samples_is_the_same_every_time():
+    a, b = _runs([1.0, 1.1, 0.9], n=100_000, seed=8), _runs([1.2, 1.1, 1.3], n=100_000, seed=9)
+    first, again = ratio_over_runs(a, b, QUIET), ratio_over_runs(a, b, QUIET)
+    assert first == again
+
+
+def test_the_machine_record_is_pooled_kept_per_machine_and_a_damaged_one_is_no_record(tmp_path):
+    path = tmp_path / "run_noise.json"
+    assert run_noise.this_machine(path) == run_noise.default_noise()
+    run_noise.record(_runs([1.0, 1.1, 0.9, 1.05]), "m.py:build on cpu", path)
+    run_noise.record(_runs([1.0, 1.02]), "m.py:build on cpu", path)
+    pooled = run_noise.this_machine(path)
+    assert pooled.measured and pooled.records == 2 and pooled.runs == 6
+    logs = [np.log(np.median(r)) for r in _runs([1.0, 1.1, 0.9, 1.05])]
+    one = np.std(logs, ddof=1) ** 2 * 3
+    two = np.std([np.log(np.median(r)) for r in _runs([1.0, 1.02])], ddof=1) ** 2
+    assert pooled.sigma == pytest.approx(math.sqrt((one + two) / 4))
+    data = json.loads(path.read_text())
+    assert list(data["machines"]) == [run_noise.machine_key()]
+    path.write_text('{"machines": {"%s": {"records": [{"sd": "x", "df": -1}]}}' % run_noise.machine_key())
+    assert run_noise.this_machine(path) == run_noise.default_noise()
+    path.write_text("not json")
+    assert run_noise.this_machine(path) == run_noise.default_noise()
