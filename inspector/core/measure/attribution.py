@@ -349,11 +349,12 @@ def measure_attribution(
     names = {id(m): name for name, m in module.named_modules()}
     recorder = _Recorder(sync)
     recorder.tracked = set(names)
-    per_module: dict[int, list[tuple[float, float, int]]] = {}  # (inclusive, self, raw self) per sample
+    # Per sample a module ran in: (inclusive, self, calls, direct children's calls, calls below,
+    # the sample's index), the hooks' cost still in the times.
+    per_module: dict[int, list[tuple[int, int, int, int, int, int]]] = {}
     whole: list[int] = []
     plain: list[int] = []
     leaves = {id(m) for m in module.modules() if not any(True for _ in m.children())}
-    leaf_sums: list[float] = []
     calls_per_forward = 0
     notes: list[str] = []
     if loaded.source == "torchscript":
@@ -367,7 +368,7 @@ def measure_attribution(
             total_flops, flops_by_name = _count_flops(module, args, type(module).__name__)
         # As timeit does: a collection landing inside a sample is noise, not latency.
         with torch.inference_mode(), gc_pause.paused():
-            inner, outer = _hook_cost(sync)
+            before = _hook_cost(sync)
             for i in range(warmup + runs):
                 if should_cancel is not None and should_cancel():
                     raise Cancelled(Text("failure.cancelled_per_module", samples=max(0, i - warmup)))
@@ -386,15 +387,19 @@ def measure_attribution(
                         continue
                     whole.append(elapsed)
                     calls_per_forward = sum(recorder.calls.values())
-                    leaf_sum = 0.0
                     for key, inclusive in recorder.inclusive.items():
-                        times = _without_hooks(recorder, key, inclusive, inner, outer)
-                        per_module.setdefault(key, []).append(times)
-                        if key in leaves:
-                            leaf_sum += times[1]
-                    leaf_sums.append(leaf_sum)
+                        per_module.setdefault(key, []).append((
+                            inclusive, recorder.self_time[key], recorder.calls[key],
+                            recorder.child_calls.get(key, 0), recorder.descendants.get(key, 0), len(whole) - 1,
+                        ))  # fmt: skip
                 if progress is not None and i >= warmup:
                     progress(i - warmup + 1, runs)
+            # Calibrated again after the samples: a disturbance only ever adds time, so the
+            # lesser of the two is the hooks' cost.
+            after = _hook_cost(sync)
+            per_call = min(sum(before), sum(after))
+            inner = min(before[0], after[0], per_call)
+            outer = per_call - inner
     except InspectorError:
         raise
     except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
@@ -411,6 +416,10 @@ def measure_attribution(
     plain_ms = float(np.median(plain)) / 1e6
     by_id = {id(m): m for m in module.modules()}
     root_class = type(module).__name__
+    corrected = {key: _without_hooks(np.asarray(rows, dtype=np.float64), inner, outer) for key, rows in per_module.items()}
+    leaf_sums = np.zeros(len(whole))  # per sample, the leaves' self times that ran in it
+    for key in leaves & corrected.keys():
+        np.add.at(leaf_sums, np.asarray([row[5] for row in per_module[key]]), corrected[key][:, 1])
     stats = []
     self_sum = raw_self_sum = 0.0
     for key in recorder.order:
@@ -418,7 +427,7 @@ def measure_attribution(
             continue
         m = by_id[key]
         name = names.get(key, "")
-        values = np.asarray(per_module[key], dtype=np.float64) / 1e6
+        values = corrected[key] / 1e6
         median_ms = float(np.median(values[:, 0]))
         self_ms = float(np.median(values[:, 1]))
         self_sum += self_ms
@@ -473,15 +482,16 @@ def _tail(samples: list[int]) -> float:
     return float(np.percentile(samples, 95)) / median if len(samples) >= 2 and median > 0 else 1.0
 
 
-def _without_hooks(recorder: _Recorder, key: int, inclusive: int, inner: float, outer: float) -> tuple[float, float, int]:
-    """One sample's inclusive and self time of a module with the hooks' cost taken out, and the
-    raw self time. Its own calls carry ``inner`` each; its direct children's calls put
-    ``outer`` each in its self time; every call below it puts both in its inclusive time.
-    Clamped: a self time is never below zero nor above the inclusive time."""
-    calls, raw_self = recorder.calls[key], recorder.self_time[key]
-    inclusive_c = max(0.0, inclusive - inner * calls - (inner + outer) * recorder.descendants.get(key, 0))
-    self_c = max(0.0, raw_self - inner * calls - outer * recorder.child_calls.get(key, 0))
-    return inclusive_c, min(self_c, inclusive_c), raw_self
+def _without_hooks(samples: np.ndarray, inner: float, outer: float) -> np.ndarray:
+    """A module's samples (rows of inclusive, self, calls, children's calls, calls below, index) as
+    rows of inclusive and self time with the hooks' cost taken out, and the raw self time.
+    Its own calls carry ``inner`` each; its direct children's calls put ``outer`` each in its
+    self time; every call below it puts both in its inclusive time. Clamped: a self time is
+    never below zero nor above the inclusive time."""
+    inclusive, raw_self, calls, children, below = samples.T[:5]
+    inclusive_c = np.maximum(0.0, inclusive - inner * calls - (inner + outer) * below)
+    self_c = np.minimum(np.maximum(0.0, raw_self - inner * calls - outer * children), inclusive_c)
+    return np.column_stack((inclusive_c, self_c, raw_self))
 
 
 class _Empty(nn.Module):

@@ -323,3 +323,26 @@ def attribution_module():
     from inspector.core.measure import attribution
 
     return attribution
+
+
+def test_a_remote_run_brings_its_figures_and_says_its_flags_on_this_side(monkeypatch):
+    """The agent sends the figures; the flags are worked out from them where they are shown,
+    as core's texts (so the window says them in its language)."""
+    from inspector.core.measure.attribution import Attribution
+    from inspector.core.remote.wire import decode, encode
+
+    result = measure_attribution(_pair(1_000, 2_000, monkeypatch), runs=3, warmup=1)
+    back = decode(Attribution, encode(result), "attribution")
+    assert back == result and [w.key for w in back.warnings] == ["modules.hooks_dominate"]
+    assert back.warnings == result.warnings
+
+
+def test_the_hooks_cost_is_the_lesser_of_a_calibration_before_and_one_after_the_samples(monkeypatch):
+    """A calibration that something disturbed (the window's thread holding the GIL, another
+    process) reads high; disturbances only ever add time, so the lesser reading is kept."""
+    from inspector.core.measure import attribution
+
+    readings = iter([(9_000.0, 30_000.0), (1_000.0, 1_000.0)])  # before (disturbed), after
+    monkeypatch.setattr(attribution, "_hook_cost", lambda sync: next(readings))
+    result = measure_attribution(_mlp(), runs=2, warmup=1)
+    assert (result.hook_inner_ms, result.hook_outer_ms) == (0.001, 0.001)
