@@ -14,7 +14,12 @@ from inspector.gui.window import InspectorWindow
 class MainWindow(InspectorWindow):
     def _make_workers(self, hz: float) -> tuple[Any, Any]:
         # Imported with the session (torch comes with them), not with the window's frame.
+        from inspector.gui.sample_gate import SampleGate
         from inspector.gui.sampler import MemorySampler
         from inspector.gui.workers import ModelWorker
 
-        return ModelWorker(self.cancel_event, self.timeline), MemorySampler(self.timeline, hz)
+        # The GUI thread and the sampler stop while a chunk of samples is timed (``gui.sample_gate``).
+        self.sample_gate = SampleGate(self)
+        self.sample_gate.give_up = self.cancel_event.is_set
+        worker = ModelWorker(self.cancel_event, self.timeline, gate=self.sample_gate)
+        return worker, MemorySampler(self.timeline, hz, gate=self.sample_gate)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
@@ -12,6 +14,9 @@ from inspector.core.measure.memory_log import MemoryTimeline
 from inspector.core.devices.other_processes import OtherProcessesMemory
 from inspector.gui.i18n import translate
 from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
+
+if TYPE_CHECKING:
+    from inspector.gui.sample_gate import SampleGate
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +32,10 @@ class MemorySampler(QObject):
     inventoryReady = Signal(object)  # DeviceInventory
     samples = Signal(object)  # tuple[MemoryReading, ...]
 
-    def __init__(self, timeline: MemoryTimeline, hz: float = DEFAULT_SAMPLE_HZ) -> None:
+    def __init__(self, timeline: MemoryTimeline, hz: float = DEFAULT_SAMPLE_HZ, *, gate: SampleGate | None = None) -> None:
         super().__init__()
+        #: A reading never runs inside a chunk of latency samples (``gui.sample_gate``).
+        self._quiet = gate.quiet if gate is not None else contextlib.nullcontext
         self._timeline = timeline
         self._hz = clamp_sample_hz(hz)
         self._device_ids: list[str] = []
@@ -77,6 +84,12 @@ class MemorySampler(QObject):
 
     @Slot()
     def sample_once(self) -> None:
+        with self._quiet():
+            readings = self._read()
+            self._timeline.add(readings)
+            self.samples.emit(readings)
+
+    def _read(self) -> list:
         readings = []
         for ident in self._device_ids:
             if ident in self._broken:
@@ -86,7 +99,5 @@ class MemorySampler(QObject):
             except Exception:  # a device that vanished: log once, keep sampling the rest
                 log.exception("cannot read the memory of %s; no longer sampling it", ident)
                 self._broken.add(ident)
-        readings = self._others.annotate(readings)
-        self._timeline.add(readings)
-        self.samples.emit(readings)
+        return self._others.annotate(readings)
 

@@ -383,6 +383,9 @@ class InspectorWindow(QMainWindow):
         if self.tasks.closed:
             return bool(self.threads_stopped)
         self.tasks.close()  # sets the cancel event: a running move or benchmark stops
+        gate = getattr(self, "sample_gate", None)
+        if gate is not None:  # the worker no longer waits for this thread to park
+            gate.close()
         if not self.session_started:  # closed while torch was being imported: no thread of its own
             self.threads_stopped = True
             return True

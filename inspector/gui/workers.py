@@ -10,6 +10,7 @@ check it between tensors (a move) or between samples (a benchmark).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -30,7 +31,8 @@ from inspector.gui.i18n import fill, translate
 from inspector.gui.threads import BackgroundRunner, run_abandonable
 
 if TYPE_CHECKING:
-    from inspector.core.measure.timing import LatencyResult  # imported by the first benchmark, not at start
+    from inspector.core.measure.timing import LatencyResult  # noqa: F401
+    from inspector.gui.sample_gate import SampleGate  # imported by the first benchmark, not at start
 
 log = logging.getLogger(__name__)
 
@@ -207,9 +209,13 @@ class ModelWorker(QObject):
         timeline: MemoryTimeline | None = None,
         *,
         session: Session | None = None,
+        gate: SampleGate | None = None,
     ) -> None:
         super().__init__()
         self._cancel = cancel_event
+        #: Parks the window's threads around each chunk of samples (``gui.sample_gate``); a
+        #: remote session's samples are taken in the agent's process and need none.
+        self._gate = gate
         # Touched only on this worker's thread once the worker has moved there.
         self.session = session if session is not None else Session(timeline)
         self._runner: BackgroundRunner | None = None
@@ -306,18 +312,20 @@ class ModelWorker(QObject):
                 sample_throttle.poke()
 
             try:
-                result = self.session.measure(
-                    request, on_sample=on_sample, progress=throttle.update, should_cancel=self._cancel.is_set
-                )
+                with self._quiet_window():
+                    result = self.session.measure(
+                        request, on_sample=on_sample, progress=throttle.update, should_cancel=self._cancel.is_set
+                    )
             finally:  # a cancelled run's samples still reach the plots
                 sample_throttle.flush()
                 throttle.flush()
             attribution = None
             if request.per_module:  # after the plain run, which it states its overhead against
                 try:
-                    attribution = self.session.attribute(
-                        request, progress=throttle.update, should_cancel=self._cancel.is_set
-                    )
+                    with self._quiet_window():
+                        attribution = self.session.attribute(
+                            request, progress=throttle.update, should_cancel=self._cancel.is_set
+                        )
                 finally:
                     throttle.flush()
             self.benchmarkFinished.emit(
@@ -386,6 +394,10 @@ class ModelWorker(QObject):
             self.reportBuilt.emit(ReportBuilt(request, built, time.perf_counter() - started))
 
     # ----- helpers
+
+    def _quiet_window(self) -> contextlib.AbstractContextManager[None]:
+        """Chunks of samples timed with the window's threads parked (``gui.sample_gate``)."""
+        return self._gate.for_run() if self._gate is not None and isinstance(self.session, Session) else contextlib.nullcontext()
 
     def _progress_throttle(self, task: str) -> "_ProgressThrottle":
         return _ProgressThrottle(task, self.progress)
