@@ -39,7 +39,7 @@ def top_line(attribution: Any, n: int = 5) -> str:
         return translate("ModuleSummary", "no module ran")
     line = fill(translate("ModuleSummary", "top: %1"), ", ".join(parts))
     if getattr(attribution, "warnings", ()):
-        line += " " + translate("ModuleSummary", "(⚠ per-module figures not reliable: see the details)")
+        line += " " + translate("ModuleSummary", "(⚠ per-module figures not reliable)")
     return line
 
 

@@ -171,7 +171,7 @@
     <message>
         <location line="+1"/>
         <source>×</source>
-        <translation type="unfinished"></translation>
+        <translation>×</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -216,7 +216,7 @@
     <message>
         <location line="+4"/>
         <source>Independent runs of the measurement, one after another, each with its own warm-up: the report keeps each run, and comparing reports sees how much runs differ (bench --repeat takes each in a fresh process)</source>
-        <translation type="unfinished"></translation>
+        <translation>测量的独立轮数，依次进行，每轮各自预热：报告保留每一轮，比较报告时能看出各轮之间相差多少（bench --repeat 在新进程中进行每一轮）</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -714,32 +714,32 @@
     <message>
         <location line="+1"/>
         <source>no clear difference: within run-to-run noise ({floor})</source>
-        <translation type="unfinished"></translation>
+        <translation>无明显差异：在轮与轮之间的波动范围内（{floor}）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>one run on each side: how far a rerun lands is unknown, so no difference under {floor} is claimed ({source})</source>
-        <translation type="unfinished"></translation>
+        <translation>两边各只有一轮：重跑一次会偏离多少未知，因此不认定小于 {floor} 的差异（{source}）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{label_a} holds {runs_a} runs and {label_b} {runs_b}: fewer than {least} cannot show how far a rerun lands, so no difference under {floor} is claimed ({source})</source>
-        <translation type="unfinished"></translation>
+        <translation>{label_a} 有 {runs_a} 轮，{label_b} 有 {runs_b} 轮：少于 {least} 轮看不出重跑一次会偏离多少，因此不认定小于 {floor} 的差异（{source}）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>this machine&apos;s run-to-run noise, {percent} a run, measured by bench --repeat in {runs} runs, last on {when}</source>
-        <translation type="unfinished"></translation>
+        <translation>本机轮与轮之间的波动，每轮 {percent}，由 bench --repeat 在 {runs} 轮中测得，最近一次于 {when}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>run-to-run noise of {percent} a run, measured on a shared 2-core VM; bench --repeat 5 on this machine measures its own</source>
-        <translation type="unfinished"></translation>
+        <translation>轮与轮之间的波动每轮 {percent}，在一台共享的双核虚拟机上测得；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the spread of {label}&apos;s two runs, {percent} a run</source>
-        <translation type="unfinished"></translation>
+        <translation>{label} 两轮之间的差异，每轮 {percent}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -968,6 +968,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{noise}: the machine was busy ({causes}), but too few samples were stalled by it to explain this: the model or this process varies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{share} of the run&apos;s CPU went to other processes</source>
         <translation type="unfinished"></translation>
     </message>
@@ -989,6 +994,11 @@
     <message>
         <location line="+1"/>
         <source>{causes}: neither the median nor p95 is reliable</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{causes}: the figures may read slower than on a quiet machine</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1112,17 +1122,7 @@
         <translation>torch.cuda.max_memory_allocated，取自一次真实的一步</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>the profiler recorded no CPU allocations</source>
-        <translation>分析器没有记录到 CPU 上的分配</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>CPU allocations counted by torch.profiler (profile_memory) over one real step</source>
-        <translation>torch.profiler（profile_memory）统计的 CPU 分配，取自一次真实的一步</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+13"/>
         <source>the real step failed: {error}</source>
         <translation>真实的一步失败：{error}</translation>
     </message>
@@ -1314,7 +1314,7 @@
     <message>
         <location line="+1"/>
         <source>{runs} independent runs, each with its own warm-up: the figures are of their samples together</source>
-        <translation type="unfinished"></translation>
+        <translation>{runs} 轮独立测量，每轮各自预热：各项数字来自所有轮的样本合在一起</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2175,67 +2175,67 @@
     <message>
         <location line="+4"/>
         <source>max_memory for {device} is {value}, not a size as accelerate reads it (bytes, or text such as 10GiB or 500MB; a lowercase b is bits: 160Mb is 20 MB)</source>
-        <translation type="unfinished"></translation>
+        <translation>{device} 的 max_memory 为 {value}，不是 accelerate 能读懂的大小（字节数，或 10GiB、500MB 这样的文本；小写 b 表示比特：160Mb 即 20 MB）</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>{names} run on {main}, not on {held}: at every forward accelerate&apos;s AlignDevicesHook copies each module&apos;s parameters from {held} to {main} just before it runs and frees them after ({size} per forward, once per call); their activations stay on {main}</source>
-        <translation type="unfinished"></translation>
+        <translation>{names} 在 {main} 上运行，而不是在 {held} 上：每次前向传播时，accelerate 的 AlignDevicesHook 在每个模块运行前把它的参数从 {held} 复制到 {main}，运行后释放（每次前向传播 {size}，每次调用复制一次）；它们的激活值留在 {main} 上</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the buffers of the modules on {held} ({size}) stay on {main} the whole time: accelerate streams parameters only (offload_buffers=False)</source>
-        <translation type="unfinished"></translation>
+        <translation>{held} 上各模块的缓冲区（{size}）始终留在 {main} 上：accelerate 只流式传输参数（offload_buffers=False）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>one forward streamed {size} of weights to {main} in {calls} module calls (measured with hooks)</source>
-        <translation type="unfinished"></translation>
+        <translation>一次前向传播在 {calls} 次模块调用中向 {main} 流式传输了 {size} 的权重（用钩子测得）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>one forward streamed {size} of weights to {main} in 1 module call (measured with hooks)</source>
-        <translation type="unfinished"></translation>
+        <translation>一次前向传播在 1 次模块调用中向 {main} 流式传输了 {size} 的权重（用钩子测得）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{names} ({size}) are mapped to disk: explained, not applied (nothing is written; they stay where they are); dispatch_model writes these weights to its offload_dir and reads them back at every forward</source>
-        <translation type="unfinished"></translation>
+        <translation>{names}（{size}）映射到 disk：只解释，不应用（不写入任何内容；它们留在原处）；dispatch_model 会把这些权重写入它的 offload_dir，并在每次前向传播时读回</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>max_memory gives disk {budget}: accelerate accepts the key but never limits disk by it</source>
-        <translation type="unfinished"></translation>
+        <translation>max_memory 为 disk 给出 {budget}：accelerate 接受这个键，但从不据此限制 disk</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>max_memory gives disk {budget}, but no module is on disk: accelerate accepts the key and never limits disk by it</source>
-        <translation type="unfinished"></translation>
+        <translation>max_memory 为 disk 给出 {budget}，但没有模块在 disk 上：accelerate 接受这个键，且从不据此限制 disk</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{device}: max_memory {budget} = {placed} placed + {left} left</source>
-        <translation type="unfinished"></translation>
+        <translation>{device}：max_memory {budget} = 已放置 {placed} + 剩余 {left}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{device}: max_memory {budget} = {placed} placed + {reserve} kept free for the largest layer still to place ({layers}) + {left} left</source>
-        <translation type="unfinished"></translation>
+        <translation>{device}：max_memory {budget} = 已放置 {placed} + 为尚待放置的最大层（{layers}）预留 {reserve} + 剩余 {left}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the next layer, {name} ({size}), did not fit in the {left} left on {device}, so accelerate went on to {target}</source>
-        <translation type="unfinished"></translation>
+        <translation>下一层 {name}（{size}）放不进 {device} 上剩余的 {left}，所以 accelerate 转到了 {target}</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>{names} are on {spill} ({size}) and {device} has only {free} free: too little to hold them</source>
-        <translation type="unfinished"></translation>
+        <translation>{names} 在 {spill} 上（{size}），而 {device} 只有 {free} 可用：不足以容纳它们</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{names} is on {spill} ({size}) and {device} has only {free} free: too little to hold it</source>
-        <translation type="unfinished"></translation>
+        <translation>{names} 在 {spill} 上（{size}），而 {device} 只有 {free} 可用：不足以容纳它</translation>
     </message>
     <message>
         <location line="-39"/>
@@ -2243,7 +2243,7 @@
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-246"/>
         <source>warm-up took {calls} calls, not {asked}: the first calls were slower than the rest, and took {absorbed} more than the run&apos;s median would (the first calls&apos; cost, kept out of the samples)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2253,7 +2253,67 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+236"/>
+        <location line="+22"/>
+        <source>process peak RSS over one real step (after a first), baseline removed: resident pages the whole process touched, not the estimate&apos;s count of tensors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not measured: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the process&apos;s peak memory cannot be reset and read on this system (it needs Linux&apos;s /proc/self/clear_refs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the process&apos;s peak memory cannot be reset here (/proc/self/clear_refs is not writable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the process&apos;s peak is {gap} ({percent}) above the estimate; not counted by the estimate: {parts}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the process&apos;s peak is {gap} ({percent}) below the estimate: the process&apos;s RSS counts pages touched, not bytes allocated (memory allocated and never written, or reused from what the process already held, is not in it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{size} freed during the step and kept resident by the C allocator (malloc) instead of being returned to the system (handed back after every operator, the step peaks at {peak})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{size} allocated inside {op} outside any tensor: oneDNN&apos;s copies of the activations in its blocked layout (nChw16c), made and freed within the operator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{size} allocated inside {op} outside any tensor (the kernel&apos;s own buffers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{size} touched by Python code after {op}, outside any tensor (NumPy&apos;s or another library&apos;s buffers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{size} touched before the step&apos;s first operator, outside any tensor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no operator or stretch of Python code accounts for it (other threads of the process, or the allocator&apos;s rounding)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+213"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>
@@ -2270,12 +2330,12 @@
     <message>
         <location line="+1"/>
         <source>max_memory key {key}: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>max_memory 的键 {key}：{error}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>no_split_module_classes is {value}: give a list of class names, e.g. [&quot;LlamaDecoderLayer&quot;]</source>
-        <translation type="unfinished"></translation>
+        <translation>no_split_module_classes 为 {value}：请给出类名列表，例如 [&quot;LlamaDecoderLayer&quot;]</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2390,7 +2450,7 @@
     <message>
         <location line="+1"/>
         <source>{device} holds {placed}, more than its max_memory of {budget} less the {reserve} accelerate keeps free for the largest layer still to place ({layers}): accelerate would not make this map from these budgets</source>
-        <translation type="unfinished"></translation>
+        <translation>{device} 存放了 {placed}，超过其 max_memory {budget} 减去 accelerate 为尚待放置的最大层（{layers}）预留的 {reserve}：accelerate 不会根据这些预算生成这个映射</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2420,7 +2480,7 @@
     <message>
         <location line="+1"/>
         <source>the forward failed under this map: {error} (dispatch_model streams a module&apos;s weights only when that module is called: a module that reads a child&apos;s weights without calling it, as nn.MultiheadAttention reads out_proj.weight, needs preload_module_classes=[its class name])</source>
-        <translation type="unfinished"></translation>
+        <translation>在此映射下前向传播失败：{error}（dispatch_model 只在模块被调用时才流式传入它的权重：不调用子模块却直接读取其权重的模块，例如读取 out_proj.weight 的 nn.MultiheadAttention，需要 preload_module_classes=[它的类名]）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4123,8 +4183,8 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+2"/>
-        <source>(⚠ per-module figures not reliable: see the details)</source>
-        <translation>（⚠ 逐模块数据不可靠：见详情）</translation>
+        <source>(⚠ per-module figures not reliable)</source>
+        <translation>（⚠ 逐模块数据不可靠）</translation>
     </message>
     <message>
         <location line="+16"/>
