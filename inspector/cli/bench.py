@@ -163,5 +163,7 @@ def _print_notes(latencies, announced: Sequence[str]) -> None:
     for note in dict.fromkeys(n for r in latencies for n in r.notes if n not in announced):
         _say(f"note: {_plain(note)}")
     for r in latencies:
-        if getattr(r, "noise", None):
+        if getattr(r, "noise", None):  # it names the machine's part, where it was measured
             _say(f"note: {r.device} {r.dtype} {r.mode}: {_plain(r.noise)}")
+        elif getattr(r, "machine", None) is not None and r.machine.note:  # what the machine did meanwhile
+            _say(f"note: {r.device} {r.dtype} {r.mode}: {_plain(r.machine.note)}")

@@ -9,7 +9,8 @@ CUDA and XPU each sample is timed by two device events recorded around the call
 need a full synchronisation on both sides whose cost lands in the figure. Other
 accelerators (MPS), and models spread over several devices, keep the host clock with the
 devices synchronised around the call. Warm-up calls are always timed by the host clock, so
-the first call's cost includes host-side work (lazy initialisation, kernel selection).
+the first call's cost includes host-side work (lazy initialisation, kernel selection); the
+warm-up goes on past the calls asked for while they are not yet steady (``warm_up``).
 Everything else — callbacks, the cancel check, bookkeeping — happens between chunks of
 back-to-back samples (at most CHUNK_SAMPLES samples or CHUNK_SECONDS each), so one call's
 figure does not carry the cost of the app's own code having run just before it.
@@ -28,7 +29,8 @@ import numpy as np
 from inspector.core import gc_pause
 from inspector.core.devices.device_events import DeviceEvents
 from inspector.core.errors import Cancelled, InspectorError
-from inspector.core.measure import chunk_gate
+from inspector.core.measure import chunk_gate, warm_up
+from inspector.core.measure.machine_noise import MachineWatch
 from inspector.core.measure.step_errors import StepFailed
 from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS
@@ -58,23 +60,34 @@ def take_samples(
     should_cancel: Callable[[], bool] | None,
     notes: list[str],
     events: DeviceEvents | None = None,
+    machine: MachineWatch | None = None,
+    warming: warm_up.WarmUp | None = None,
 ) -> tuple[list[int], list[int]]:
-    """Warm-up samples (host clock) and timed samples (``events`` where given), in nanoseconds."""
+    """Warm-up samples (host clock) and timed samples (``events`` where given), in nanoseconds.
+
+    The warm-up (``warming``, else a ``warm_up.WarmUp(warmup)`` of its own) makes ``warmup``
+    calls, and more while they are not yet steady; a slow start of the run's first chunk goes
+    to it too (``warm_up``), unless the sampling threads were preempted meanwhile.
+    ``machine`` (where given) watches what the machine does from the first timed sample to
+    the last; its ``result`` says it afterwards."""
     max_samples, min_ns = target
     clock = _clock
+    warming = warming if warming is not None else warm_up.WarmUp(warmup)
     # As timeit does: a garbage-collector pass landing inside one sample is noise, not latency.
     with gc_pause.paused():
         cost = clock_cost_ns(clock)
         warm: list[int] = []
-        for _ in range(warmup):
+        while warming.wants_more(warm):  # the calls asked for, then until they are steady
             if should_cancel is not None and should_cancel():
                 raise Cancelled(Text("failure.cancelled_warmup"))
             with chunk_gate.call():
                 warm.append(_timed_call(step, sync, clock, cost))
+        if machine is not None:
+            machine.start()
 
         samples: list[int] = []
         measured = 0
-        total = max_samples if min_ns is None else _estimate_total(min_ns, warm[1:] or warm, max_samples)
+        total = max_samples if min_ns is None else _estimate_total(min_ns, warm_up.steady_tail(warm), max_samples)
         if progress is not None:
             progress(0, total)
         # A run count that would take hours stops at the time cap (min_ns is already capped);
@@ -97,6 +110,10 @@ def take_samples(
                 else:
                     chunk = _device_chunk(step, sync, clock, cost, events, count, budget)
                 gated.took(min(chunk))
+            if warming.looking:  # the run's first chunk: did it start slow? (then it was warming up)
+                slow = warming.absorb(warm, chunk, machine.preempted() if machine is not None else None)
+                warm += chunk[:slow]
+                chunk = chunk[slow:]
             samples += chunk
             measured += sum(chunk)
             if on_sample is not None:
@@ -106,6 +123,8 @@ def take_samples(
                 if min_ns is not None:
                     total = _remaining_estimate(len(samples), measured, min_ns, max_samples)
                 progress(len(samples), total)
+        if machine is not None:
+            machine.stop(len(samples))
         if min_ns is not None and measured < min_ns:
             notes.append(Text("bench.stopped_at_sample_cap", cap=f"{max_samples:,}", seconds=f"{measured / 1e9:.3g}",
                               min_time=f"{min_ns / 1e9:.3g}"))  # fmt: skip

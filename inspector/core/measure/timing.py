@@ -27,6 +27,8 @@ from inspector.core.devices.discovery import device_id, synchronize
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
+from inspector.core.measure import warm_up
+from inspector.core.measure.machine_noise import MachineNoise, MachineWatch, blamed
 from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype, model_tensors
 from inspector.core.measure.model_mode import buffers_kept, eval_mode
 from inspector.core.measure.sampling import take_samples
@@ -68,6 +70,15 @@ class LatencyResult:
     median_ci_ms: tuple[float, float] | None = None
     #: "noisy: p95 is 84× the median; results may not be repeatable", or None.
     noise: str | None = None
+    #: What the machine did during the timed samples (``core.measure.machine_noise``): other
+    #: processes' CPU, the hypervisor's steal, preemptions of the sampling threads; None: not watched.
+    machine: MachineNoise | None = None
+    #: The warm-up (``core.measure.warm_up``): the calls asked for (``warmup`` is those made),
+    #: why it stopped there ("as asked", "steady", "slow start", "call cap", "time cap"), and what
+    #: it absorbed: its calls' time beyond as many calls at the run's median (the first calls' cost).
+    warmup_asked: int = 0
+    warmup_reason: str | None = None
+    first_calls_ms: float | None = None
     #: What timed the samples: "host clock" or "cuda events" / "xpu events".
     timer: str = "host clock"
     #: How the measurement was asked for: ``runs`` samples, or samples for ``min_time`` seconds.
@@ -109,6 +120,10 @@ class LatencyResult:
             "median_ci_ms": list(self.median_ci_ms) if self.median_ci_ms is not None else None,
             "noisy": self.noisy,
             "noise": self.noise,
+            "machine": self.machine.to_dict() if self.machine is not None else None,
+            "warmup_asked": self.warmup_asked,
+            "warmup_reason": self.warmup_reason,
+            "first_calls_ms": self.first_calls_ms,
             "timer": self.timer,
             "runs": self.runs,
             "min_time": self.min_time,
@@ -171,18 +186,22 @@ def measure_latency(
     what = "forward pass" if mode == "forward" else "training step"
 
     events = _sample_events(module)
+    watch = MachineWatch()
+    warming = warm_up.WarmUp(warmup)
     step: Callable[[], object]
     ran = module  # what the samples ran on: the model, or its copy for a training step
     try:
         if mode == "forward":
             with eval_mode(loaded, notes), buffers_kept(loaded), torch.inference_mode():
                 step = functools.partial(module, *args)
-                warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events)
+                warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events,
+                                              machine=watch, warming=warming)  # fmt: skip
         else:
             # Gradients on even when the caller runs us under no_grad (a worker, a notebook cell).
             with torch.inference_mode(False), torch.enable_grad():
                 step, ran = train_step_on_copy(loaded, args, notes)
-                warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events)
+                warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events,
+                                              machine=watch, warming=warming)  # fmt: skip
     except StepFailed as failed:
         raise run_failed(failed.cause, shapes, device_id(device), what, blame_input=failed.in_forward) from None
     except InspectorError:
@@ -190,6 +209,8 @@ def measure_latency(
     except Exception as exc:  # noqa: BLE001 -- setting up, synchronising: the input is not to blame
         raise run_failed(exc, shapes, device_id(device), what, blame_input=False) from None
 
+    warmed = warming.outcome(warm, samples)
+    notes += warm_up.notes(warmed)
     ran_in = model_dtype(ran)  # a model may cast itself as it runs: report what it ran in
     if ran_in != dtype:
         notes.append(Text("bench.dtype_changed", before=dtype_name(dtype), after=dtype_name(ran_in)))
@@ -206,6 +227,8 @@ def measure_latency(
         timer=events.kind if events is not None else "host clock",
         runs=None if min_time is not None else target[0],
         min_time=min(float(min_time), MAX_MEASURE_SECONDS) if min_time is not None else None,
+        warmed=warmed,
+        machine=watch.result,
     )
 
 
@@ -280,6 +303,8 @@ def _result(
     timer: str = "host clock",
     runs: int | None = None,
     min_time: float | None = None,
+    warmed: warm_up.WarmUpOutcome | None = None,
+    machine: MachineNoise | None = None,
 ) -> LatencyResult:
     ms = np.asarray(samples_ns, dtype=np.float64) / 1e6
     warm_ms = tuple(float(v) / 1e6 for v in warmup_ns)
@@ -305,7 +330,11 @@ def _result(
         notes=notes,
         iqr_ms=spread.iqr_ms,
         median_ci_ms=spread.median_ci_ms,
-        noise=spread.noise,
+        noise=blamed(spread.noise, machine),  # the machine's doing, when it was
+        machine=machine,
+        warmup_asked=warmed.asked if warmed is not None else len(warmup_ns),
+        warmup_reason=warmed.reason if warmed is not None else None,
+        first_calls_ms=warmed.absorbed_ns / 1e6 if warmed is not None else None,
         timer=timer,
         runs=runs,
         min_time=min_time,

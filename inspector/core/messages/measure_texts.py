@@ -17,6 +17,45 @@ MEASUREMENT: dict[str, str] = {
     "noise.tail": "noisy: p95 is {factor} the median; results may not be repeatable",
     "noise.middle_half": "noisy: the middle half of the samples spans {share} of the median; results may not be repeatable",
     "noise.median_unsure": "noisy: the median is only known to ±{share}; results may not be repeatable",
+    # ----- what the machine did to a run (measure.machine_noise): the noise flag's cause, and a note
+    "noise.by_machine": "{noise}: caused by the machine, not the model ({causes})",
+    "noise.not_machine": (
+        "{noise}: not the machine's doing (no other process, steal or preemption to speak of): "
+        "the model or this process varies"
+    ),
+    "noise.busy_machine": (
+        "{noise}: the machine was busy ({causes}), but too few samples were stalled by it to explain this: "
+        "the model or this process varies"
+    ),
+    "noise.other_cpu": "{share} of the run's CPU went to other processes",
+    "noise.steal": "the hypervisor took {share} of the CPU (steal)",
+    "noise.preempted": "the sampling threads were preempted {count} times in {samples} samples",
+    "noise.machine_p95": "{causes}: p95 not reliable",
+    "noise.machine_median": "{causes}: neither the median nor p95 is reliable",
+    "noise.machine_busy": "{causes}: the figures may read slower than on a quiet machine",
+    "noise.machine_quiet": "the machine was quiet during the run: no other process, steal or preemption to speak of",
+    "noise.machine_short_run": (
+        "the run was too short to measure the CPU other processes and the hypervisor took; "
+        "the sampling threads were preempted {count} times"
+    ),
+    "noise.machine_not_measured": "what the machine did during the run is not measured here (it is read from Linux's /proc)",
+    # ----- a warm-up longer than asked for (measure.warm_up)
+    "bench.warmup_extended": (
+        "warm-up took {calls} calls, not {asked}: the first calls were slower than the rest, and took {absorbed} "
+        "more than the run's median would (the first calls' cost, kept out of the samples)"
+    ),
+    "bench.slow_start_preempted": (
+        "the run's first {count} samples were slower than the rest, but the sampling threads were preempted "
+        "{switches} times meanwhile: the machine's doing, so they stay in the samples"
+    ),
+    "bench.warmup_capped_calls": (
+        "warm-up stopped at its cap of {calls} calls with its last calls still more than {tolerance} apart "
+        "(a model whose calls vary, or a machine that disturbs them): the first samples may still be slow"
+    ),
+    "bench.warmup_capped_time": (
+        "warm-up stopped at its cap of {seconds} s ({calls} calls) with its last calls still more than {tolerance} "
+        "apart (a model whose calls vary, or a machine that disturbs them): the first samples may still be slow"
+    ),
     # ----- "Will it fit?" (measure.fit, fit_proof: the fit dialog's notes and proof line)
     "fit.not_a_device": "{device} is not a device name (try cpu, cuda, cuda:0, mps or xpu)",
     "fit.not_a_fit_device": "{device} is not a device to fit a model on (try cpu, cuda, mps or xpu)",

@@ -52,6 +52,11 @@ class LatencyEntry:
     noisy: bool = False
     noise: str | None = None
     timer: str | None = None
+    # Issue 33 on (absent from older reports): what the machine did to the run, and the warm-up.
+    machine: "MachineEntry | None" = None
+    warmup_asked: int | None = None
+    warmup_reason: str | None = None
+    first_calls_ms: float | None = None
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "LatencyEntry":
@@ -81,10 +86,39 @@ class LatencyEntry:
             noisy=f.flag("noisy"),
             noise=f.text("noise"),
             timer=f.text("timer"),
+            machine=MachineEntry.read(f),
+            warmup_asked=f.whole("warmup_asked"),
+            warmup_reason=f.text("warmup_reason"),
+            first_calls_ms=f.number("first_calls_ms"),
         )
         _check_figures(f, samples)
         _check_runs(f, samples)
         return entry
+
+
+@dataclass(frozen=True)
+class MachineEntry:
+    """What the machine did during a run (``measure.machine_noise``): shares of the machine's
+    CPU (0 to 1) and a count, each None where not measured; ``note`` says it in words."""
+
+    measured: bool
+    note: str | None
+    other_cpu_share: float | None
+    steal_share: float | None
+    involuntary_switches: int | None
+
+    @classmethod
+    def read(cls, entry: Fields) -> "MachineEntry | None":
+        if entry.data.get("machine") is None:
+            return None
+        f = entry.mapping("machine")
+        shares = {key: f.number(key) for key in ("other_cpu_share", "steal_share")}
+        for key, share in shares.items():
+            if share is not None and share > 1:
+                raise ReportSchemaError(f.name(key), f"expected a share from 0 to 1, not {share:g}")
+        f.whole("sampling_threads"), f.whole("samples"), f.whole("cpu_ticks"), f.whole("cores")  # checked, not kept
+        return cls(f.flag("measured"), f.text("note"), shares["other_cpu_share"], shares["steal_share"],
+                   f.whole("involuntary_switches"))  # fmt: skip
 
 
 def _samples(f: Fields, key: str, *, required: bool = False) -> tuple[float, ...]:

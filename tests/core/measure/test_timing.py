@@ -58,7 +58,8 @@ def test_no_input_and_no_shape_tells_the_user_to_give_a_shape():
 def test_forward_keeps_every_sample_and_the_statistics_agree_with_them():
     result = measure_latency(example_model(), runs=25, warmup=4)
     samples = np.array(result.samples_ms)
-    assert len(samples) == 25 and len(result.warmup_samples_ms) == 4
+    # 4 warm-up calls asked for; more where they were not yet steady (core.measure.warm_up)
+    assert len(samples) == 25 and len(result.warmup_samples_ms) == result.warmup >= 4 and result.warmup_asked == 4
     assert result.warmup_ms == result.warmup_samples_ms[0]
     assert (samples > 0).all()
     assert result.median_ms == pytest.approx(np.median(samples))

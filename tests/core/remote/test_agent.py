@@ -100,7 +100,7 @@ def test_a_run_shorter_than_its_warm_up_comes_back(remote):
     # the client holds the samples to the runs asked for, and the warm-ups to a bound of their own
     remote.load(LoadRequest("example"))
     latency, _ = remote.measure(BenchmarkRequest(runs=1))
-    assert len(latency.samples_ms) == 1 and len(latency.warmup_samples_ms) == 3
+    assert len(latency.samples_ms) == 1 and len(latency.warmup_samples_ms) >= 3 and latency.warmup_asked == 3
 
 
 def test_failed_move_comes_back_rolled_back(remote):
