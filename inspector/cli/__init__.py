@@ -102,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--to", metavar="DEVICE", dest="to", help="move to this device first (cpu, cuda, cuda:1, mps, xpu)")
     _move_args(p, device_flag="--to")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--device-map", metavar="FILE.json", help="place modules as this map says (module name -> device, accelerate's JSON), then explain the placement and the activations that cross devices")
+    p.add_argument("--device-map", metavar="FILE.json", help="place modules as this accelerate device map says (module name -> device; JSON, optionally with max_memory), as dispatch_model leaves them, then explain what runs where, what is streamed per forward, each budget, and the activations that cross devices")
+    p.add_argument("--explain", action="store_true", help="with --device-map: explain the map as accelerate runs it (what runs where, what is streamed per forward, each budget) without applying it: nothing moves, no GPU needed")
     p.add_argument("--input-shape", metavar="SHAPE", help="with --device-map: input(s) for the forward that measures crossings, for models without an example input; e.g. 1,3,224,224, or 10,32,512; 20,32,512 for two inputs, each with an optional :dtype")
 
     p = sub.add_parser("bench", parents=[sub_common], help="move the model to each device, time it, and write a timing report")

@@ -3,6 +3,7 @@ each tensor lives; for a model split over devices, the activations that cross th
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 
@@ -56,6 +57,10 @@ def cmd_inspect(args) -> int:
 
     if getattr(args, "device_map", None):
         return _inspect_device_map(args)
+    if getattr(args, "explain", False):
+        from inspector.core.errors import InputError
+
+        raise InputError("--explain explains a device map: add --device-map FILE.json")
 
     moving = args.to is not None or args.method != "to" or args.dtype is not None
     if args.pinned and args.to is None and args.method != "cuda":
@@ -96,7 +101,8 @@ def cmd_inspect(args) -> int:
 
 
 def _inspect_device_map(args) -> int:
-    """``inspect --device-map``: apply the map as a transaction, then show where things are."""
+    """``inspect --device-map``: apply the map as a transaction (or, with ``--explain``, only
+    explain it), then show what runs where under accelerate and where things are."""
     from inspector.core.moves import device_map
     from inspector.core.moves.device_map_file import read_device_map
     from inspector.core.errors import InputError
@@ -106,17 +112,30 @@ def _inspect_device_map(args) -> int:
 
     if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
         raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
+    if args.explain and args.input_shape:
+        raise InputError("--explain moves nothing and runs no forward: drop --input-shape")
     shape = parse_inputs(args.input_shape) if args.input_shape else None
     dmap = read_device_map(args.device_map)  # a bad file fails before the model loads
     with user_output_to_stderr():  # the factory and the model's forward may print
         loaded = _load(args)
         inputs = None
-        if shape is not None or loaded.example_input is not None:
-            inputs = make_input(loaded, shape)  # where the model is now: where a data loader puts it
-        result = device_map.apply_device_map(loaded.module, dmap)
-        if result.ok and inputs is not None:
-            result = device_map.measure(loaded.module, dmap, result, inputs)
+        if args.explain:
+            result = device_map.explain_only(loaded.module, dmap)
+        else:
+            if shape is not None or loaded.example_input is not None:
+                inputs = make_input(loaded, shape)  # where the model is now: where a data loader puts it
+            try:
+                result = device_map.apply_device_map(loaded.module, dmap)
+            except InputError as exc:
+                if exc.kind != "device":
+                    raise
+                raise InputError(f"{exc.message} (--explain explains the map without applying it: no GPU needed)", kind=exc.kind) from None
+            if result.ok and inputs is not None:
+                result = device_map.measure(loaded.module, dmap, result, inputs)
         placement = snapshot(loaded)
+    # "A forward fails until it is moved as a whole" is false of a map: dispatch_model's hooks
+    # move inputs and weights for each module (the plan above says how).
+    placement = dataclasses.replace(placement, warnings=tuple(w for w in placement.warnings if w.code != "split_model"))
     if args.json:
         out = {"model": {"spec": loaded.spec, "class": loaded.class_name, "source": loaded.source}}
         out.update(placement.to_dict())
@@ -150,18 +169,54 @@ def _mixed_placement(loaded, placement):
     return device_map.MapResult(True, None, 0.0, 0, layout, (), words, report)
 
 
+def _plan_text(plan) -> list[str]:
+    """What runs where under accelerate, and each device's memory, as two tables."""
+    from itertools import groupby
+
+    from inspector.core.moves.dispatch_plan import compress_names
+
+    line = (f"Under accelerate's dispatch_model (rules: {_plain(plan.rules)}): the main device is {_plain(plan.main_device)}; "
+            f"{format_bytes(plan.streamed_bytes)} of weights streamed to it per forward")  # fmt: skip
+    if plan.largest_streamed:
+        layers = ", ".join(compress_names(plan.largest_streamed_layers[:3])) + (", …" if len(plan.largest_streamed_layers) > 3 else "")
+        line += f", at most {format_bytes(plan.largest_streamed)} at once ({_plain(layers)})"
+    parts = [line]
+    rows = []
+    for (holds, runs_on, streamed), group in groupby(plan.entries, key=lambda e: (e.holds, e.runs_on, e.streamed)):
+        group = list(group)
+        names = ", ".join(compress_names(e.name or "(the whole model)" for e in group))
+        rows.append([names, holds, runs_on, format_bytes(sum(e.bytes for e in group)),
+                     format_bytes(sum(e.parameter_bytes for e in group)) if streamed else "-"])  # fmt: skip
+    parts.append(_table(["MODULES", "WEIGHTS ON", "RUNS ON", "BYTES", "STREAMED/FORWARD"], rows, right={3, 4}))
+    if any(b.budget is not None for b in plan.budgets):
+        parts.append("")
+        rows = [[b.device, "-" if b.budget is None else format_bytes(b.budget), format_bytes(b.placed),
+                 format_bytes(b.reserve) if b.reserve else "-", "-" if b.left is None else format_bytes(b.left)]
+                for b in plan.budgets]  # fmt: skip
+        parts.append(_table(["DEVICE", "MAX_MEMORY", "PLACED", "KEPT FOR LARGEST LAYER", "LEFT"], rows, right={1, 2, 3, 4}))
+    return parts
+
+
 def _device_map_text(result, *, has_input: bool, heading: str | None = None) -> str:
     from inspector.core.units import format_seconds
 
     if not result.ok:
         return f"device map {_plain(result.source)} not applied: {_plain(result.error.message)}"
-    if heading is None:
+    if heading is None and not result.applied:
+        heading = f"device map {_plain(result.source)} explained, not applied: nothing was moved"
+    elif heading is None:
         heading = f"device map {_plain(result.source)} applied: {format_bytes(result.bytes)} moved in {format_seconds(result.seconds)}"
     parts = [heading, ""]
-    rows = [[s.device, str(s.tensors), format_bytes(s.bytes), ", ".join(s.modules) or "-"] for s in result.layout]
-    parts.append(_table(["DEVICE", "TENSORS", "BYTES", "MODULES"], rows, right={1, 2}))
+    if result.plan is not None:
+        parts.extend(_plan_text(result.plan))
+        parts.append("")
+    if result.applied:
+        rows = [[s.device, str(s.tensors), format_bytes(s.bytes), ", ".join(s.modules) or "-"] for s in result.layout]
+        parts.append(_table(["DEVICE", "TENSORS", "BYTES", "MODULES"], rows, right={1, 2}))
     crossings = result.crossings.crossings if result.crossings is not None else ()
-    if crossings:
+    if not result.applied:
+        pass
+    elif crossings:
         parts.append("")
         rows = [[c.source, c.source_device, c.target, c.target_device, format_bytes(c.bytes_per_forward)] for c in crossings]
         parts.append("Activations crossing devices (one forward, measured with hooks):")
@@ -174,4 +229,4 @@ def _device_map_text(result, *, has_input: bool, heading: str | None = None) -> 
         parts.append("no activation crosses devices in a forward")
     for finding in result.findings:
         parts.append(f"finding: {_plain(finding)}")
-    return "\n".join(parts)
+    return "\n".join(parts).replace("\n\n\n", "\n\n")

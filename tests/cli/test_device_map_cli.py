@@ -1,6 +1,9 @@
 """inspect --device-map from the command line: applied, explained, refused in one line."""
 
 import json
+import re
+
+import pytest
 
 from inspector.cli import main
 from tests.fake_cuda import fake_cuda
@@ -40,13 +43,18 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def test_the_map_is_applied_and_the_crossing_shown(capsys, tmp_path):
+def test_the_map_is_applied_as_dispatch_model_runs_it(capsys, tmp_path):
     spec, path = _setup(tmp_path, {"embed_tokens": "cpu", "layers.0": "cpu", "layers.1": "meta", "layers.2": "meta", "lm_head": "meta"})
     code, out, err = run(capsys, "inspect", spec, "--device-map", path)
     assert code == 0, err
+    assert "applied: 0 B moved in" in out  # tensors sent to meta are dropped, not moved
+    assert "the main device is meta; 1.8 KiB of weights streamed to it per forward" in out
+    assert "embed_tokens, layers.0  cpu         meta     1.8 KiB           1.8 KiB" in out
     assert "cpu           3  1.8 KiB  embed_tokens, layers.0" in out
-    assert "layers.1–2, lm_head" in out
-    assert "finding: layers.0 on cpu hands 256 B (1 tensor) to layers.1 on meta each forward" in out
+    # Activations stay on the main device: the input is the only thing that crosses.
+    assert "finding: the input is on cpu but embed_tokens is on meta: 64 B (1 tensor) cross each forward" in out
+    assert "finding: one forward streamed 1.8 KiB of weights to meta in 2 module calls (measured with hooks)" in out
+    assert "hands" not in out and "Expected all tensors to be on the same device" not in out
     rows = {line.split()[0]: line.split()[4] for line in out.splitlines() if line.startswith(("layers.", "lm_head.", "embed_tokens."))}
     assert rows["layers.0.weight"] == "cpu" and rows["layers.1.weight"] == "meta" and rows["lm_head.bias"] == "meta"
 
@@ -124,3 +132,49 @@ def test_a_model_already_split_is_laid_out_and_its_hand_offs_measured(capsys, tm
 def test_a_model_on_one_device_gets_no_layout_section(capsys):
     code, out, _ = run(capsys, "inspect", "--json")
     assert code == 0 and "device_layout" not in json.loads(out)
+
+
+GPU_MAP = {"device_map": {"embed_tokens": 0, "layers.0": 0, "layers.1": "cpu", "layers.2": "disk", "lm_head": "disk"},
+           "max_memory": {"0": "4KiB", "cpu": "160Mb", "disk": 1.5e9}}  # fmt: skip
+
+
+def test_explain_reads_a_gpu_map_on_a_machine_without_one_and_moves_nothing(capsys, tmp_path):
+    spec, path = _setup(tmp_path, GPU_MAP)
+    code, out, err = run(capsys, "inspect", spec, "--device-map", path, "--explain")
+    assert code == 0, err
+    assert "explained, not applied: nothing was moved" in out
+    assert "the main device is cuda:0" in out
+    assert re.search(r"\nlayers\.1 +cpu +cuda:0 +288 B +288 B\n", out) and re.search(r"\nlayers\.2, lm_head +disk +cuda:0 ", out)
+    assert "finding: layers.1 run on cuda:0, not on cpu" in out
+    assert "finding: cpu: max_memory 19.1 MiB = 288 B placed + 1.8 KiB kept free" in out  # 160Mb: megabits
+    assert "Activations crossing" not in out and "crossings not measured" not in out
+    devices = {line.split()[4] for line in out.splitlines() if line.split() and line.split()[0].endswith((".weight", ".bias"))}
+    assert devices == {"cpu"}
+    code, out, _ = run(capsys, "inspect", spec, "--device-map", path, "--explain", "--json")
+    dm = json.loads(out)["device_map"]
+    assert code == 0 and dm["applied"] is False and dm["bytes"] == 0 and dm["crossings"] is None
+    plan = dm["plan"]
+    assert plan["main_device"] == "cuda:0" and plan["offloaded"] == ["cpu", "disk"]
+    assert {e["module"]: e["runs_on"] for e in plan["entries"]} == dict.fromkeys(GPU_MAP["device_map"], "cuda:0")
+    budgets = {b["device"]: b for b in plan["budgets"]}
+    assert budgets["cpu"]["budget"] == 20_000_000 and budgets["disk"]["budget"] == 1_500_000_000 and budgets["disk"]["left"] is None
+    gpu = budgets["cuda:0"]
+    assert gpu["placed"] + gpu["reserve"] + gpu["left"] == 4096
+
+
+@pytest.mark.cpu_only
+def test_applying_a_gpu_map_without_a_gpu_points_to_explain(capsys, tmp_path):
+    spec, path = _setup(tmp_path, GPU_MAP)
+    code, _, err = run(capsys, "inspect", spec, "--device-map", path)
+    assert code == 2 and "cuda:0 is not available" in err and "(--explain explains the map without applying it: no GPU needed)" in err
+
+
+def test_explain_runs_no_forward_so_takes_no_input_shape(capsys, tmp_path):
+    spec, path = _setup(tmp_path, GPU_MAP)
+    code, _, err = run(capsys, "inspect", spec, "--device-map", path, "--explain", "--input-shape", "2,4:int64")
+    assert code == 2 and "--explain moves nothing and runs no forward: drop --input-shape" in err
+
+
+def test_explain_without_a_map_is_one_line(capsys):
+    code, _, err = run(capsys, "inspect", "--explain")
+    assert code == 2 and "--explain explains a device map: add --device-map FILE.json" in err

@@ -67,12 +67,16 @@ DEVICE_MAPS: dict[str, str] = {
     # ----- device maps (moves.device_map_file, device_map, crossings: the device-map dialog's findings)
     "device_map.not_a_device": "{value} is not a device (use a GPU index such as 0, or cpu, cuda:1, mps, xpu:0, meta)",
     "device_map.not_a_gpu_index": "{value} is not a GPU index (indices start at 0)",
-    "device_map.disk": "'disk' (accelerate's offload to disk) cannot be applied here: map those modules to cpu or meta",
     "device_map.not_a_device_name": "{value} is not a device name",
     "device_map.not_a_device_name_try": "{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)",
     "device_map.unsupported_type": "{value} is a device type this app does not place on (use {choices})",
-    "device_map.not_a_size": "max_memory for {device} is {value}, not a size (bytes, or text such as 10GiB)",
+    "device_map.not_a_size": (
+        "max_memory for {device} is {value}, not a size as accelerate reads it (bytes, or text such as 10GiB or 500MB; "
+        "a lowercase b is bits: 160Mb is 20 MB)"
+    ),
     "device_map.max_memory_not_a_map": "max_memory must map devices to sizes",
+    "device_map.max_memory_key": "max_memory key {key}: {error}",
+    "device_map.not_class_names": 'no_split_module_classes is {value}: give a list of class names, e.g. ["LlamaDecoderLayer"]',
     "device_map.not_an_object": (
         'a device map is a JSON object of module name -> device, e.g. {{"encoder": 0, "decoder": "cpu"}}'
     ),
@@ -99,11 +103,32 @@ DEVICE_MAPS: dict[str, str] = {
         "load its weights first, e.g. load_state_dict(..., assign=True)); the model is as it was before"
     ),
     "device_map.failed": "applying the device map failed: {error}; the model is as it was before",
-    "device_map.spill_budget": (
-        "{names} are on {spill}: the budget for {device} ({budget} in max_memory) was used up ({placed} placed there)"
+    "device_map.streamed": (
+        "{names} run on {main}, not on {held}: at every forward accelerate's AlignDevicesHook copies each module's "
+        "parameters from {held} to {main} just before it runs and frees them after ({size} per forward, once per call); "
+        "their activations stay on {main}"
     ),
-    "device_map.spill_budget_one": (
-        "{names} is on {spill}: the budget for {device} ({budget} in max_memory) was used up ({placed} placed there)"
+    "device_map.streamed_buffers": (
+        "the buffers of the modules on {held} ({size}) stay on {main} the whole time: accelerate streams parameters only "
+        "(offload_buffers=False)"
+    ),
+    "device_map.streamed_measured": "one forward streamed {size} of weights to {main} in {calls} module calls (measured with hooks)",
+    "device_map.streamed_measured_one": "one forward streamed {size} of weights to {main} in 1 module call (measured with hooks)",
+    "device_map.disk_not_applied": (
+        "{names} ({size}) are mapped to disk: explained, not applied (nothing is written; they stay where they are); "
+        "dispatch_model writes these weights to its offload_dir and reads them back at every forward"
+    ),
+    "device_map.disk_budget": "max_memory gives disk {budget}: accelerate accepts the key but never limits disk by it",
+    "device_map.disk_budget_unused": (
+        "max_memory gives disk {budget}, but no module is on disk: accelerate accepts the key and never limits disk by it"
+    ),
+    "device_map.budget": "{device}: max_memory {budget} = {placed} placed + {left} left",
+    "device_map.budget_reserve": (
+        "{device}: max_memory {budget} = {placed} placed + {reserve} kept free for the largest layer still to place "
+        "({layers}) + {left} left"
+    ),
+    "device_map.next_did_not_fit": (
+        "the next layer, {name} ({size}), did not fit in the {left} left on {device}, so accelerate went on to {target}"
     ),
     "device_map.spill_by_map": (
         "{names} are on {spill} ({size}), though {device} has {free} free: "
@@ -113,20 +138,23 @@ DEVICE_MAPS: dict[str, str] = {
         "{names} is on {spill} ({size}), though {device} has {free} free: "
         "the map, not the memory, put them there (no max_memory in the file says why)"
     ),
-    "device_map.spill_no_room": (
-        "{names} are on {spill} ({size}) and {device} has only {free} free: forwards through them run there"
-    ),
-    "device_map.spill_no_room_one": (
-        "{names} is on {spill} ({size}) and {device} has only {free} free: forwards through them run there"
-    ),
-    "device_map.spill": "{names} are on {spill} ({size}): forwards through them run there",
-    "device_map.spill_one": "{names} is on {spill} ({size}): forwards through them run there",
+    "device_map.spill_no_room": "{names} are on {spill} ({size}) and {device} has only {free} free: too little to hold them",
+    "device_map.spill_no_room_one": "{names} is on {spill} ({size}) and {device} has only {free} free: too little to hold it",
     "device_map.over_budget": "{device} holds {placed}, more than its budget of {budget} in max_memory",
+    "device_map.over_budget_reserve": (
+        "{device} holds {placed}, more than its max_memory of {budget} less the {reserve} accelerate keeps free for the "
+        "largest layer still to place ({layers}): accelerate would not make this map from these budgets"
+    ),
     "device_map.uncovered_buffers": "{count} buffers are not in the map and stay where they were: {names}",
     "device_map.uncovered_buffer_one": "1 buffer is not in the map and stays where it was: {names}",
     "device_map.uncovered_tensors": "{count} tensors are not in the map and stay where they were: {names}",
     "device_map.uncovered_tensor_one": "1 tensor is not in the map and stays where it was: {names}",
     "device_map.forward_failed": "the forward failed under this map: {error}",
+    "device_map.forward_failed_streamed": (
+        "the forward failed under this map: {error} (dispatch_model streams a module's weights only when that module "
+        "is called: a module that reads a child's weights without calling it, as nn.MultiheadAttention reads "
+        "out_proj.weight, needs preload_module_classes=[its class name])"
+    ),
     "device_map.crossing_input": (
         "the input is on {source_device} but {target} is on {target_device}: {size} ({count} tensors) cross each forward"
     ),

@@ -8,9 +8,14 @@ One forward runs under three kinds of observers:
 - a ``TorchFunctionMode`` sees every ``Tensor.to`` / ``.cuda`` / ``.cpu`` that changes a
   tensor's device, whoever calls it (the model's own code, or the aligning hooks below), and
   records it: producer, source device, consumer, target device, bytes;
-- with ``align=True``, forward pre-hooks on the modules a device map names move each tensor
-  argument to that module's device before it runs, as accelerate's ``dispatch_model`` does,
-  so a model split by a map can run its forward at all. They are removed afterwards.
+- with ``align``, forward pre-hooks on the modules a device map names move each tensor
+  argument to the device that module runs on before it runs, as accelerate's
+  ``dispatch_model`` does, so a model split by a map can run its forward at all;
+- with ``stream``, the named modules' own parameters are copied to ``stream_to`` just before
+  each call and dropped after it (accelerate's ``AlignDevicesHook`` with offload); the bytes
+  and calls are counted, and these copies are weights, not activations: never a crossing.
+  The module's own tensors are put back after each call, and after a forward that fails.
+Every hook is removed afterwards.
 
 Cost: one Python call per module call and per tensor conversion; measured once, never timed.
 """
@@ -77,12 +82,17 @@ class CrossingReport:
     output_device: str
     #: The forward's error in one line, when it failed (crossings seen before it are kept).
     error: str | None = None
+    #: Parameter bytes copied to the main device for the streamed modules, and the calls that did.
+    streamed_bytes: int = 0
+    streamed_calls: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "crossings": [c.to_dict() for c in self.crossings],
             "output_device": self.output_device,
             "error": self.error,
+            "streamed_bytes": self.streamed_bytes,
+            "streamed_calls": self.streamed_calls,
         }
 
 
@@ -92,6 +102,14 @@ class _Observer:
         self.producers: dict[int, tuple[weakref.ref[torch.Tensor], str]] = {}
         self.aligning_for: str | None = None
         self.totals: dict[tuple[str, str, str, str], list[int]] = {}
+        #: Copying weights in for a streamed module: not an activation crossing.
+        self.streaming = False
+        self.streamed_bytes = 0
+        self.streamed_calls = 0
+        #: The streamed modules' own tensors while their copies are in place, to put back.
+        self.lent: list[tuple[dict[str, Any], str, Any]] = []
+        #: Where each running streamed call's loans start (calls nest: a block, then its layers).
+        self.marks: list[int] = []
 
     def produced(self, tensors: Any, name: str) -> None:
         for leaf in tree_leaves(tensors):
@@ -105,7 +123,7 @@ class _Observer:
         return _code_of(self.stack)
 
     def record(self, source: torch.Tensor, result: torch.Tensor) -> None:
-        if source.device == result.device:
+        if source.device == result.device or self.streaming:
             return
         consumer = self.aligning_for
         if consumer is None:
@@ -136,10 +154,42 @@ class _Watch(TorchFunctionMode):
         return result
 
 
-def _hooks(module: nn.Module, observer: _Observer, align: Mapping[str, torch.device]) -> Iterator[Any]:
+def _lend(observer: _Observer, mod: nn.Module, keys: frozenset[str], device: torch.device) -> None:
+    """Copies of ``mod``'s streamed parameters (and any buffer elsewhere) on ``device``. A
+    streamed parameter already there (a ``disk`` module run on the CPU: not written out here)
+    is counted all the same: dispatch_model reads it in for this call."""
+    observer.streaming = True
+    try:
+        tables: tuple[tuple[dict[str, Any], bool], ...] = ((mod._parameters, True), (mod._buffers, False))
+        for table, counted in tables:
+            for key, t in list(table.items()):
+                if t is None or (counted and key not in keys):
+                    continue
+                if counted:
+                    observer.streamed_bytes += t.nbytes
+                if t.device != device:
+                    observer.lent.append((table, key, t))
+                    table[key] = t.to(device)
+    finally:
+        observer.streaming = False
+
+
+def _give_back(observer: _Observer, mark: int = 0) -> None:
+    while len(observer.lent) > mark:
+        table, key, original = observer.lent.pop()
+        table[key] = original
+
+
+def _hooks(module: nn.Module, observer: _Observer, align: Mapping[str, torch.device],
+           stream: Mapping[str, frozenset[str]], stream_to: torch.device | None) -> Iterator[Any]:  # fmt: skip
     for name, sub in module.named_modules():
         def pre(mod: nn.Module, args: Any, kwargs: Any, name: str = name) -> Any:
             observer.stack.append(name)
+            keys = stream.get(name)
+            if keys is not None and stream_to is not None:
+                observer.streamed_calls += 1
+                observer.marks.append(len(observer.lent))
+                _lend(observer, mod, keys, stream_to)
             target = align.get(name)
             if target is None:
                 return None
@@ -151,6 +201,8 @@ def _hooks(module: nn.Module, observer: _Observer, align: Mapping[str, torch.dev
                 observer.aligning_for = None
 
         def post(mod: nn.Module, args: Any, output: Any, name: str = name) -> None:
+            if name in stream and stream_to is not None and observer.marks:
+                _give_back(observer, observer.marks.pop())  # dropped after the call, as AlignDevicesHook does
             if observer.stack:
                 observer.stack.pop()
             observer.produced(output, name or "the model")
@@ -160,12 +212,14 @@ def _hooks(module: nn.Module, observer: _Observer, align: Mapping[str, torch.dev
 
 
 @contextmanager
-def _installed(module: nn.Module, observer: _Observer, align: Mapping[str, torch.device]) -> Iterator[None]:
+def _installed(module: nn.Module, observer: _Observer, align: Mapping[str, torch.device],
+               stream: Mapping[str, frozenset[str]], stream_to: torch.device | None) -> Iterator[None]:  # fmt: skip
     handles: list[Any] = []
     try:
-        handles.extend(_hooks(module, observer, align))  # a failure half-way still removes these
+        handles.extend(_hooks(module, observer, align, stream, stream_to))  # a failure half-way still removes these
         yield
     finally:
+        _give_back(observer)  # a forward that failed inside a streamed module
         for handle in handles:
             handle.remove()
 
@@ -175,13 +229,17 @@ def measure_crossings(
     inputs: Any,
     *,
     align: Mapping[str, torch.device] | None = None,
+    stream: Mapping[str, frozenset[str]] | None = None,
+    stream_to: torch.device | None = None,
 ) -> CrossingReport:
     """Run one forward of ``module`` on ``inputs`` (a tensor or a tuple of positional
     arguments) under ``torch.inference_mode`` in eval mode, and return the device crossings.
 
     ``align`` maps module names (``""`` for the root) to the device their inputs are moved to
-    first. A forward that fails is reported in ``error``; the model's train/eval state and
-    every hook are restored either way.
+    first. ``stream`` maps module names to their own parameters copied to ``stream_to`` for
+    each call (counted in ``streamed_bytes`` / ``streamed_calls``). A forward that fails is
+    reported in ``error``; the model's train/eval state, its tensors and every hook are
+    restored either way.
     """
     observer = _Observer()
     args = inputs if isinstance(inputs, tuple) else (inputs,)
@@ -191,7 +249,7 @@ def measure_crossings(
     error: str | None = None
     with ExitStack() as stack:
         try:
-            stack.enter_context(_installed(module, observer, align or {}))
+            stack.enter_context(_installed(module, observer, align or {}, stream or {}, stream_to))
         except RuntimeError as exc:  # TorchScript modules take no Python hooks
             from inspector.core.units import first_line
 
@@ -211,4 +269,4 @@ def measure_crossings(
         for (src, src_dev, dst, dst_dev), total in observer.totals.items()
     )
     devices = [device_id(t.device) for t in tree_leaves(output) if isinstance(t, torch.Tensor)]
-    return CrossingReport(crossings, devices[0] if devices else "", error)
+    return CrossingReport(crossings, devices[0] if devices else "", error, observer.streamed_bytes, observer.streamed_calls)

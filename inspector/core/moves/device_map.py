@@ -1,26 +1,30 @@
 """Device maps applied to a model as a transaction, and the placement they make explained.
 
-A device map (``core.moves.device_map_file``) says, per module name, which device holds that
-module's weights. Applying: every parameter, gradient and buffer goes to the device of the
-longest map key that prefixes its name. The tensors move as ``Module.to`` moves them, through
-``Module._apply`` and the move engine's seam (``core.moves.seam``), with a conversion function
-that sends each tensor to its own device: a module's own ``_apply`` runs (an RNN rebuilds its
-flat weights), tensor subclasses and torch's swap flag take the swap path, and every original
-is logged for ``core.moves.rollback``. As with ``core.moves.transaction``, the originals stay
-referenced until every tensor has moved; any failure puts each one back (the same Parameter
-objects, their data, class, attributes, hooks, grads and buffers, each module's attributes),
-so the model is exactly as before.
+A device map (``core.moves.device_map_file``) says, per module name, where accelerate keeps
+that module's weights. Applying: every parameter, gradient and buffer goes to the device of the
+longest map key that prefixes its name, as ``dispatch_model`` leaves them: the parameters of
+modules mapped to ``cpu`` stay in the CPU's RAM while their buffers go to the main device (the
+first GPU), and modules mapped to ``disk`` are not applied (nothing is written: they stay where
+they are). The tensors move as ``Module.to`` moves them, through ``Module._apply`` and the move
+engine's seam (``core.moves.seam``), with a conversion function that sends each tensor to its
+own device: a module's own ``_apply`` runs (an RNN rebuilds its flat weights), tensor
+subclasses and torch's swap flag take the swap path, and every original is logged for
+``core.moves.rollback``. As with ``core.moves.transaction``, the originals stay referenced until
+every tensor has moved; any failure puts each one back (the same Parameter objects, their data,
+class, attributes, hooks, grads and buffers, each module's attributes), so the model is exactly
+as before.
 
-Explaining: per device the top-most modules wholly on it, then in words what sits off the
-accelerators and why (budgets, free memory), and what the map left out.
+Explaining (``core.moves.dispatch_plan``, which needs no GPU): what runs where under accelerate,
+what is streamed per forward, every budget; per device the top-most modules wholly on it; what
+the map left out. Measuring (``measure``): one forward as ``dispatch_model`` runs it, the
+streamed modules' weights copied to the main device for each call.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,9 +33,10 @@ from torch import nn
 
 from inspector.core import gc_pause
 from inspector.core.devices import discovery as devices
-from inspector.core.moves import rollback
+from inspector.core.moves import dispatch_plan, rollback
 from inspector.core.moves.crossings import CrossingReport
-from inspector.core.moves.device_map_file import DeviceMap, shown
+from inspector.core.moves.device_map_file import DISK, DeviceMap, shown
+from inspector.core.moves.dispatch_plan import DispatchPlan, compress_names
 from inspector.core.moves.seam import Seam
 from inspector.core.errors import Failure, InputError, InspectorError
 from inspector.core.messages import Text
@@ -57,13 +62,8 @@ def _tensor_slots(module: nn.Module) -> list[tuple[str, nn.Module, str, str]]:
 
 def _target_of(name: str, mapping: Mapping[str, str]) -> str | None:
     """The device of the longest map key that is ``name`` or one of its parents."""
-    candidate = name
-    while True:
-        if candidate in mapping:
-            return mapping[candidate]
-        if not candidate:
-            return None
-        candidate = _owner_of(candidate)
+    key = dispatch_plan.covering_key(name, mapping)
+    return None if key is None else mapping[key]
 
 
 def check_names(dmap: DeviceMap, module: nn.Module, slots: list[tuple[str, nn.Module, str, str]] | None = None) -> None:
@@ -108,11 +108,16 @@ class MapResult:
     findings: tuple[str, ...]
     crossings: CrossingReport | None = None
     source: str = ""
+    #: accelerate's reading of the map (None for a model split by its own code).
+    plan: DispatchPlan | None = None
+    #: False for ``--explain``: nothing was moved.
+    applied: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "ok": self.ok,
+            "applied": self.applied,
             "error": None if self.error is None else {"kind": self.error.kind, "message": self.error.message},
             "seconds": self.seconds,
             "bytes": self.bytes,
@@ -120,13 +125,38 @@ class MapResult:
             "uncovered": list(self.uncovered),
             "findings": list(self.findings),
             "crossings": None if self.crossings is None else self.crossings.to_dict(),
+            "plan": None if self.plan is None else self.plan.to_dict(),
         }
 
 
 def _check_devices(dmap: DeviceMap) -> None:
     for ident in dict.fromkeys(device for _, device in dmap.entries):
-        if ident != "meta":
+        if ident not in ("meta", DISK):
             devices.resolve_device(ident)  # InputError (kind "device") for one that is absent
+
+
+def explain_only(module: nn.Module, dmap: DeviceMap) -> MapResult:
+    """``--explain``: accelerate's reading of the map, nothing moved, no device needed."""
+    slots = _tensor_slots(module)
+    check_names(dmap, module, slots)
+    mapping = dmap.as_dict()
+    uncovered = [name for name, *_ in slots if _target_of(name, mapping) is None]
+    found = dispatch_plan.plan(module, dmap)
+    findings = list(found.findings) + _uncovered(module, uncovered)
+    return MapResult(True, None, 0.0, 0, layout(module), tuple(uncovered), tuple(findings), source=dmap.source,
+                     plan=found, applied=False)  # fmt: skip
+
+
+def _homes(dmap: DeviceMap, module: nn.Module) -> tuple[dict[str, str], dict[str, str]]:
+    """Where dispatch_model leaves parameters and buffers, per key (``disk`` keys: nowhere, so
+    they stay): a streamed module's parameters where the map keeps them, its buffers on the
+    main device."""
+    mapping = dmap.as_dict()
+    main = dispatch_plan.main_device(mapping.values())
+    streamed = dispatch_plan.offloaded_devices(main)
+    params = {k: d for k, d in mapping.items() if d != DISK}
+    buffers = {k: (main if d in streamed else d) for k, d in params.items()}
+    return params, buffers
 
 
 # The rollback log and snapshot make a tuple or dict per tensor, as a move's do; see gc_pause.
@@ -141,7 +171,8 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
     slots = _tensor_slots(module)
     check_names(dmap, module, slots)
     _check_devices(dmap)
-    targets, moved, uncovered, ties, tied = _targets(slots, dmap.as_dict())
+    params, buffers = _homes(dmap, module)
+    targets, moved, uncovered, ties, tied = _targets(slots, params, buffers, set(dmap.as_dict()))
     snapshot = rollback.Snapshot(module)
     log = rollback.ConversionLog(swap=torch.__future__.get_swap_module_params_on_conversion())
     seam = Seam(log, snapshot.total, None, None, pin=False)
@@ -151,7 +182,7 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
         # By identity too: a tensor made during the move may take the id of one freed.
         return t.to(target[1]) if target is not None and target[0] is t else t
 
-    accelerators = sorted({device for _, device in dmap.entries} - {"cpu", "meta"})
+    accelerators = sorted({device for _, device in dmap.entries} - {"cpu", "meta", DISK})
     start = time.perf_counter()
     error: Failure | None = None
     try:
@@ -171,16 +202,21 @@ def apply_device_map(module: nn.Module, dmap: DeviceMap) -> MapResult:
     snapshot.release()
     if error is not None:
         return MapResult(False, error, seconds, 0, layout(module), (), (note,) if note else (), source=dmap.source)
-    findings = explain(module, dmap, uncovered, slots) + ties
-    return MapResult(True, None, seconds, moved, layout(module), tuple(uncovered), tuple(findings), source=dmap.source)
+    found = dispatch_plan.plan(module, dmap, _free_bytes)
+    findings = list(found.findings) + _uncovered(module, uncovered) + ties
+    return MapResult(True, None, seconds, moved, layout(module), tuple(uncovered), tuple(findings), source=dmap.source,
+                     plan=found)  # fmt: skip
 
 
 def _targets(
-    slots: list[tuple[str, nn.Module, str, str]], mapping: Mapping[str, str]
+    slots: list[tuple[str, nn.Module, str, str]], mapping: Mapping[str, str], buffer_mapping: Mapping[str, str],
+    keys: set[str],
 ) -> tuple[dict[int, tuple[torch.Tensor, torch.device]], int, list[str], list[str], bool]:
     """Each tensor that moves (by id, with itself) and its device, grads with their parameter;
-    the bytes that move; the tensors no key covers; tied weights whose entries disagree (the
-    first entry wins: a tensor is on one device); whether a tied weight moves."""
+    the bytes that move (a tensor sent to meta is dropped, not moved: not counted); the
+    tensors no key covers (a ``disk`` key covers its tensors, which stay); tied weights whose
+    entries disagree (the first entry wins: a tensor is on one device); whether a tied weight
+    moves."""
     targets: dict[int, tuple[torch.Tensor, torch.device]] = {}
     places: dict[str, torch.device] = {}
     tied = False
@@ -190,9 +226,10 @@ def _targets(
     ties: list[str] = []
     moved = 0
     for name, owner, key, kind in slots:
-        target = _target_of(name, mapping)
+        target = _target_of(name, mapping if kind == "parameter" else buffer_mapping)
         if target is None:
-            uncovered.append(name)
+            if dispatch_plan.covering_key(name, keys) is None:
+                uncovered.append(name)
             continue
         device = places.get(target) or places.setdefault(target, torch.device(target))
         if kind == "parameter":
@@ -205,7 +242,7 @@ def _targets(
                 continue
             seen_params[id(param)] = target
             if param.device != device:
-                moved += param.nbytes
+                moved += param.nbytes if device.type != "meta" else 0
                 targets[id(param)] = (param, device)
                 if param.grad is not None:
                     targets[id(param.grad)] = (param.grad, device)
@@ -216,7 +253,7 @@ def _targets(
                 continue
             seen_buffers.add((id(owner), key))
             if buf.device != device and id(buf) not in targets:
-                moved += buf.nbytes
+                moved += buf.nbytes if device.type != "meta" else 0
                 targets[id(buf)] = (buf, device)
     return targets, moved, uncovered, ties, tied
 
@@ -285,53 +322,6 @@ def layout(module: nn.Module) -> tuple[DeviceShare, ...]:
     return tuple(DeviceShare(d, tuple(compress_names(top.get(d, []))), tensors[d], nbytes[d]) for d in order)
 
 
-_NUMBERED = re.compile(r"^(.*\.)?(\d+)$")
-
-
-def compress_names(names: Iterable[str]) -> list[str]:
-    """``layers.20, layers.21, …, layers.31`` -> ``layers.20–31`` (consecutive runs only)."""
-    out: list[str] = []
-    run: tuple[str, int, int] | None = None
-    for name in names:
-        m = _NUMBERED.match(name)
-        if m and run is not None and run[0] == (m.group(1) or "") and int(m.group(2)) == run[2] + 1:
-            run = (run[0], run[1], int(m.group(2)))
-            continue
-        if run is not None:
-            out.append(_run_text(run))
-            run = None
-        if m:
-            run = (m.group(1) or "", int(m.group(2)), int(m.group(2)))
-        else:
-            out.append(name)
-    if run is not None:
-        out.append(_run_text(run))
-    return out
-
-
-def _run_text(run: tuple[str, int, int]) -> str:
-    prefix, first, last = run
-    return f"{prefix}{first}" if first == last else f"{prefix}{first}–{last}"
-
-
-def _entry_bytes(slots: list[tuple[str, nn.Module, str, str]], dmap: DeviceMap) -> list[tuple[str, str, int]]:
-    """(map key, device, bytes its tensors take) in the map's order; each tensor counted once."""
-    sizes: Counter[str] = Counter()
-    mapping = dmap.as_dict()
-    seen: set[int] = set()
-    for name, owner, key, kind in slots:
-        t = owner._parameters[key] if kind == "parameter" else owner._buffers[key]
-        if t is None or id(t) in seen:
-            continue
-        seen.add(id(t))
-        candidate = name
-        while candidate not in mapping and candidate:
-            candidate = _owner_of(candidate)
-        if candidate in mapping:
-            sizes[candidate] += t.nbytes
-    return [(name, device, sizes[name]) for name, device in dmap.entries]
-
-
 def _free_bytes(ident: str) -> int | None:
     if ident in ("cpu", "meta"):
         return None
@@ -344,48 +334,22 @@ def _free_bytes(ident: str) -> int | None:
     return reading.total - reading.used
 
 
-def explain(module: nn.Module, dmap: DeviceMap, uncovered: list[str], slots: list[tuple[str, nn.Module, str, str]] | None = None) -> list[str]:
-    """Mixed placement in words: what sits off the accelerators and why, what the map left out."""
-    findings: list[str] = []
-    entries = _entry_bytes(slots if slots is not None else _tensor_slots(module), dmap)
-    accelerators = [d for d in dict.fromkeys(d for _, d, _ in entries) if d not in ("cpu", "meta")]
-    budgets = dict(dmap.max_memory)
-    placed: Counter[str] = Counter()
-    for _, device, size in entries:
-        placed[device] += size
-    for spill in ("cpu", "meta"):
-        names = [name for name, device, _ in entries if device == spill]
-        if not names or not accelerators:
-            continue
-        spilled = sum(size for _, device, size in entries if device == spill)
-        where = ", ".join(compress_names(names))
-        last = accelerators[-1]
-        one = "_one" if len(names) == 1 else ""  # "is" or "are"
-        if last in budgets:
-            findings.append(Text(f"device_map.spill_budget{one}", names=where, spill=spill, device=last,
-                                 budget=format_bytes(budgets[last]), placed=format_bytes(placed[last])))  # fmt: skip
-            continue
-        free = _free_bytes(last)
-        if free is not None and free >= spilled:
-            findings.append(Text(f"device_map.spill_by_map{one}", names=where, spill=spill, size=format_bytes(spilled),
-                                 device=last, free=format_bytes(free)))  # fmt: skip
-        elif free is not None:
-            findings.append(Text(f"device_map.spill_no_room{one}", names=where, spill=spill, size=format_bytes(spilled),
-                                 device=last, free=format_bytes(free)))  # fmt: skip
-        else:
-            findings.append(Text(f"device_map.spill{one}", names=where, spill=spill, size=format_bytes(spilled)))
-    for device in accelerators:
-        if device in budgets and placed[device] > budgets[device]:
-            findings.append(Text("device_map.over_budget", device=device, placed=format_bytes(placed[device]),
-                                 budget=format_bytes(budgets[device])))  # fmt: skip
-    if uncovered:
-        kinds = "buffer" if all(_is_buffer(module, n) for n in uncovered) else "tensor"
-        shown = ", ".join(uncovered[:3])
-        if len(uncovered) > 3:
-            shown = Text("list.and_more", names=shown, more=len(uncovered) - 3)
-        key = f"device_map.uncovered_{kinds}" + ("_one" if len(uncovered) == 1 else "s")
-        findings.append(Text(key, count=len(uncovered), names=shown))
+def explain(module: nn.Module, dmap: DeviceMap, uncovered: list[str]) -> list[str]:
+    """The map in accelerate's words (``dispatch_plan``), then what the map left out."""
+    findings = list(dispatch_plan.plan(module, dmap, _free_bytes).findings)
+    findings.extend(_uncovered(module, uncovered))
     return findings
+
+
+def _uncovered(module: nn.Module, uncovered: list[str]) -> list[str]:
+    if not uncovered:
+        return []
+    kinds = "buffer" if all(_is_buffer(module, n) for n in uncovered) else "tensor"
+    shown = ", ".join(uncovered[:3])
+    if len(uncovered) > 3:
+        shown = Text("list.and_more", names=shown, more=len(uncovered) - 3)
+    key = f"device_map.uncovered_{kinds}" + ("_one" if len(uncovered) == 1 else "s")
+    return [Text(key, count=len(uncovered), names=shown)]
 
 
 def _is_buffer(module: nn.Module, name: str) -> bool:
@@ -398,19 +362,43 @@ def _is_buffer(module: nn.Module, name: str) -> bool:
 
 
 def alignment(module: nn.Module, dmap: DeviceMap) -> dict[str, torch.device]:
-    """The map's module entries as ``crossings.measure_crossings(align=...)`` takes them."""
+    """Where each module entry of the map runs under dispatch_model (a streamed one on the
+    main device), as ``crossings.measure_crossings(align=...)`` takes it."""
     modules = {name for name, _ in module.named_modules(remove_duplicate=False)}
-    return {name: torch.device(device) for name, device in dmap.entries if name in modules}
+    mapping = dmap.as_dict()
+    main = dispatch_plan.main_device(mapping.values())
+    streamed = dispatch_plan.offloaded_devices(main)
+    return {name: torch.device(main if device in streamed else device) for name, device in dmap.entries if name in modules}
+
+
+def streamed_weights(module: nn.Module, dmap: DeviceMap) -> dict[str, frozenset[str]]:
+    """Per module, its own parameters that dispatch_model streams to the main device for each
+    call (those under a key mapped to ``cpu`` or ``disk`` when the main device is a GPU)."""
+    mapping = dmap.as_dict()
+    streamed = dispatch_plan.offloaded_devices(dispatch_plan.main_device(mapping.values()))
+    keys: dict[str, set[str]] = defaultdict(set)
+    for name, _owner, key, kind in _tensor_slots(module):
+        if kind == "parameter" and _target_of(name, mapping) in streamed:
+            keys[_owner_of(name)].add(key)
+    return {owner: frozenset(names) for owner, names in keys.items()}
 
 
 def measure(module: nn.Module, dmap: DeviceMap, result: MapResult, inputs: Any) -> MapResult:
-    """``result`` with the activation crossings of one forward on ``inputs`` and their findings."""
+    """``result`` with one forward on ``inputs`` as dispatch_model runs it: the activation
+    crossings, and the weights streamed to the main device (measured per call), in words."""
     import dataclasses
 
     from inspector.core.moves.crossings import measure_crossings
 
-    report = measure_crossings(module, inputs, align=alignment(module, dmap))
+    main = torch.device(dispatch_plan.main_device(dmap.as_dict().values()))
+    report = measure_crossings(module, inputs, align=alignment(module, dmap), stream=streamed_weights(module, dmap),
+                               stream_to=main)  # fmt: skip
     words = [c.describe() for c in sorted(report.crossings, key=lambda c: -c.bytes_per_forward)]
+    if report.streamed_calls:
+        one = "_one" if report.streamed_calls == 1 else ""
+        words.append(Text(f"device_map.streamed_measured{one}", size=format_bytes(report.streamed_bytes),
+                          calls=report.streamed_calls, main=dispatch_plan.main_device(dmap.as_dict().values())))  # fmt: skip
     if report.error is not None:
-        words.append(Text("device_map.forward_failed", error=report.error))
+        key = "device_map.forward_failed_streamed" if report.streamed_calls else "device_map.forward_failed"
+        words.append(Text(key, error=report.error))
     return dataclasses.replace(result, crossings=report, findings=result.findings + tuple(words))

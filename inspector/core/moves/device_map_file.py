@@ -3,9 +3,12 @@
 A device map says, per module name, which device holds that module's weights: the
 ``device_map`` that accelerate's ``infer_auto_device_map`` returns and ``from_pretrained``
 accepts, written as JSON (``{"model.embed_tokens": 0, "model.layers.0": 0, ..., "lm_head":
-"cpu"}``; an integer is a CUDA index). A file may also wrap it with the budgets it was made
-from: ``{"device_map": {...}, "max_memory": {"0": "10GiB", "cpu": "64GiB"}}``; the
-explanations then say which budget pushed modules elsewhere. accelerate itself is not needed.
+"cpu"}``; an integer is a CUDA index; ``"disk"`` is accelerate's offload to disk, explained,
+never applied). A file may also wrap it with the budgets it was made from: ``{"device_map":
+{...}, "max_memory": {"0": "10GiB", "cpu": "64GiB", "disk": "1TiB"}}``, and the
+``no_split_module_classes`` it was made with; the explanations then account for each budget.
+Sizes are read as accelerate reads them (``core.moves.accelerate_rules``: ``"160Mb"`` is
+megabits; a number such as ``1.5e9`` is bytes). accelerate itself is not needed.
 
 The file is read as an attacker wrote it: size-capped before parsing, every key and value
 checked, every message one line with the file's text escaped. Nothing here sees a model:
@@ -24,15 +27,17 @@ import torch
 
 from inspector.core.devices import discovery as devices
 from inspector.core.errors import InputError
+from inspector.core.moves import accelerate_rules
 from inspector.core.messages import Text
 from inspector.core.units import format_bytes
 
 #: A real map has one entry per block; 16 MiB of JSON is far beyond any model's.
 MAX_FILE_BYTES = 16 * 1024 * 1024
 _ACCEPTED_TYPES = ("cpu", "cuda", "mps", "xpu", "meta")
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B|B)?\s*$", re.IGNORECASE)
-_UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12,
-          "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+#: accelerate's offload to disk: a map may say it; nothing is ever written for it here.
+DISK = "disk"
+#: A class name as Python spells one (no_split_module_classes).
+_CLASS_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,199}$")
 
 
 def shown(value: Any, limit: int = 60) -> str:
@@ -49,16 +54,20 @@ class DeviceMap:
     #: Budgets per device id in bytes, when the file carries them.
     max_memory: tuple[tuple[str, int], ...] = ()
     source: str = ""
+    #: The classes accelerate was told never to split (they are one "layer" each).
+    no_split: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, str]:
         return dict(self.entries)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "device_map": self.as_dict(), "max_memory": dict(self.max_memory)}
+        return {"source": self.source, "device_map": self.as_dict(), "max_memory": dict(self.max_memory),
+                "no_split_module_classes": list(self.no_split)}  # fmt: skip
 
 
 def parse_map_device(value: Any) -> str:
-    """accelerate's device values -> our ids: ``0`` -> ``cuda:0``, ``"cuda"`` -> ``cuda:0``."""
+    """accelerate's device values -> our ids: ``0`` -> ``cuda:0``, ``"cuda"`` -> ``cuda:0``,
+    ``"disk"`` stays ``disk``."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise InputError(Text("device_map.not_a_device", value=shown(value)))
     if isinstance(value, int):
@@ -66,8 +75,8 @@ def parse_map_device(value: Any) -> str:
             raise InputError(Text("device_map.not_a_gpu_index", value=value))
         return f"cuda:{value}"
     text = value.strip()
-    if text == "disk":
-        raise InputError(Text("device_map.disk"))
+    if text == DISK:
+        return DISK
     if text.isdigit():
         return f"cuda:{int(text)}"
     if len(text) > 32:
@@ -82,24 +91,35 @@ def parse_map_device(value: Any) -> str:
 
 
 def _parse_size(value: Any, key: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
+    try:
+        return accelerate_rules.parse_budget(value)
+    except ValueError:
+        raise InputError(Text("device_map.not_a_size", device=shown(key), value=shown(value))) from None
+
+
+def _parse_no_split(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
-        m = _SIZE.match(value)
-        if m:
-            return int(float(m.group(1)) * _UNITS[(m.group(2) or "").upper()])
-    raise InputError(Text("device_map.not_a_size", device=shown(key), value=shown(value)))
+        value = [value]  # accelerate takes one class name as a string too
+    if not isinstance(value, list) or not all(isinstance(v, str) and _CLASS_NAME.match(v) for v in value):
+        raise InputError(Text("device_map.not_class_names", value=shown(value)))
+    return tuple(value)
 
 
 def parse_device_map(data: Any, source: str = "") -> DeviceMap:
     """Check a decoded JSON value; raise InputError naming the first problem."""
     max_memory: list[tuple[str, int]] = []
+    no_split: tuple[str, ...] = ()
     if isinstance(data, dict) and "device_map" in data and isinstance(data["device_map"], dict):
         budgets = data.get("max_memory", {})
         if not isinstance(budgets, dict):
             raise InputError(Text("device_map.max_memory_not_a_map"))
         for key, value in budgets.items():
-            max_memory.append((parse_map_device(int(key) if isinstance(key, str) and key.isdigit() else key), _parse_size(value, key)))
+            try:
+                device = parse_map_device(int(key) if isinstance(key, str) and key.isdigit() else key)
+            except InputError as exc:
+                raise InputError(Text("device_map.max_memory_key", key=shown(key), error=exc.message)) from None
+            max_memory.append((device, _parse_size(value, key)))
+        no_split = _parse_no_split(data.get("no_split_module_classes", []))
         data = data["device_map"]
     if not isinstance(data, dict):
         raise InputError(Text("device_map.not_an_object"))
@@ -113,7 +133,7 @@ def parse_device_map(data: Any, source: str = "") -> DeviceMap:
             entries.append((name, parse_map_device(value)))
         except InputError as exc:
             raise InputError(Text("device_map.entry", name=shown(name), error=exc.message)) from None
-    return DeviceMap(tuple(entries), tuple(max_memory), source)
+    return DeviceMap(tuple(entries), tuple(max_memory), source, no_split)
 
 
 def read_device_map(path: str | Path) -> DeviceMap:

@@ -1,8 +1,10 @@
 """Device maps: read as hostile input, applied as a transaction, explained in words.
 
 No GPU here: a real split uses cpu + meta (tensors without data, on which a forward still
-runs and gives shapes); fake GPUs (tests/fake_cuda.py) exist for discovery only, so a map
-onto them fails half-way, which is exactly what the rollback test needs.
+runs and gives shapes); meta stands in for the GPU, so it is the main device and the modules
+mapped to cpu run there with their weights streamed in, as under accelerate's dispatch_model.
+Fake GPUs (tests/fake_cuda.py) exist for discovery only, so a map onto them fails half-way,
+which is exactly what the rollback test needs.
 """
 
 import json
@@ -15,6 +17,7 @@ from inspector.core.moves.crossings import measure_crossings
 from inspector.core.moves.device_map import apply_device_map, compress_names, explain, measure
 from inspector.core.moves.device_map_file import MAX_FILE_BYTES, parse_device_map, read_device_map
 from inspector.core.errors import InputError
+from inspector.core.units import format_bytes
 from tests.fake_cuda import GiB, fake_cuda
 
 
@@ -52,17 +55,19 @@ def test_a_map_split_between_cpu_and_meta_is_applied_and_laid_out():
     assert by_device["meta"].bytes == 2 * sum(p.nbytes for p in model.layers[2].parameters()) + head
 
 
-def test_crossings_are_measured_per_forward_with_the_sending_and_receiving_module():
+def test_modules_mapped_to_cpu_run_on_the_main_device_with_their_weights_streamed_in():
     model = Decoder(width=16)
     dmap = parse_device_map({"embed_tokens": "cpu", "layers.0": "cpu", "layers.1": "meta", "layers.2": "meta", "layers.3": "meta", "lm_head": "meta"})
     ids = torch.randint(0, 50, (2, 8))
     result = measure(model, dmap, apply_device_map(model, dmap), ids)
-    crossings = result.crossings.crossings
-    assert len(crossings) == 1
-    c = crossings[0]
-    assert (c.source, c.source_device, c.target, c.target_device) == ("layers.0", "cpu", "layers.1", "meta")
-    assert c.bytes_per_forward == 2 * 8 * 16 * 4 and c.tensors == 1
-    assert "layers.0 on cpu hands 1.0 KiB (1 tensor) to layers.1 on meta each forward" in result.findings
+    # Activations stay on the main device: only the input crosses, into embed_tokens (run on meta).
+    (c,) = result.crossings.crossings
+    assert (c.source, c.source_device, c.target, c.target_device) == ("the input", "cpu", "embed_tokens", "meta")
+    streamed = sum(p.nbytes for p in (*model.embed_tokens.parameters(), *model.layers[0].parameters()))
+    assert result.crossings.streamed_bytes == streamed == result.plan.streamed_bytes
+    assert result.crossings.streamed_calls == 3  # embed_tokens, layers.0.0, layers.0.1: each holds weights
+    assert f"one forward streamed {streamed / 1024:.1f} KiB of weights to meta in 3 module calls (measured with hooks)" in result.findings
+    assert model.embed_tokens.weight.device.type == "cpu"  # the weights are given back after each call
     assert result.crossings.output_device == "meta" and result.crossings.error is None
 
 
@@ -76,11 +81,23 @@ def test_an_input_on_another_device_than_its_first_module_is_said_in_words():
 def test_a_transformer_with_two_inputs_names_both_hand_offs():
     torch.manual_seed(0)
     model = nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_layers=2, dim_feedforward=32)
-    dmap = parse_device_map({"encoder": "cpu", "decoder.layers.0": "cpu", "decoder.layers.1": "meta", "decoder.norm": "meta"})
+    dmap = parse_device_map({"encoder": "meta", "decoder.layers.0": "meta", "decoder.layers.1": "meta", "decoder.norm": "meta"})
     src, tgt = torch.randn(5, 2, 16), torch.randn(4, 2, 16)
     result = measure(model, dmap, apply_device_map(model, dmap), (src, tgt))
     ends = {(c.source, c.target): c.bytes_per_forward for c in result.crossings.crossings}
-    assert ends == {("encoder", "decoder.layers.1"): src.nbytes, ("decoder.layers.0", "decoder.layers.1"): tgt.nbytes}
+    assert ends == {("the input", "encoder"): src.nbytes, ("the input", "decoder.layers.0"): tgt.nbytes}
+
+
+def test_attention_streamed_per_called_module_fails_as_under_dispatch_model_and_says_why():
+    # nn.MultiheadAttention reads out_proj.weight without calling out_proj: dispatch_model
+    # never streams it in, so the forward fails there too (preload_module_classes is the fix).
+    torch.manual_seed(0)
+    model = nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=32)
+    dmap = parse_device_map({"encoder": "cpu", "decoder": "meta"})
+    result = measure(model, dmap, apply_device_map(model, dmap), (torch.randn(5, 2, 16), torch.randn(4, 2, 16)))
+    assert result.crossings.error is not None
+    assert any("needs preload_module_classes=[its class name]" in f for f in result.findings)
+    assert all(p.device.type == "cpu" for p in model.encoder.parameters())  # every loan given back
 
 
 def test_a_model_that_moves_its_own_activations_is_measured_without_a_map():
@@ -139,11 +156,21 @@ def test_modules_on_the_cpu_are_explained_by_the_budget_when_the_file_has_it(mon
     fake_cuda(monkeypatch, count=2)
     model = Decoder(layers=6)
     entries = {"embed_tokens": 0, **{f"layers.{i}": (0 if i < 3 else "cpu") for i in range(6)}, "lm_head": "cpu"}
-    dmap = parse_device_map({"device_map": entries, "max_memory": {"0": "7KiB", "cpu": "64GiB"}})
-    (finding,) = explain(model, dmap, [])
+    dmap = parse_device_map({"device_map": entries, "max_memory": {"0": "11KiB", "cpu": "64GiB"}})
+    findings = explain(model, dmap, [])
     placed = model.embed_tokens.weight.nbytes + 3 * sum(p.nbytes for p in model.layers[0].parameters())
-    assert finding.startswith("layers.3–5, lm_head are on cpu: the budget for cuda:0 (7.0 KiB in max_memory) was used up")
-    assert f"({placed / 1024:.1f} KiB placed there)" in finding
+    largest = model.lm_head.weight.nbytes + model.lm_head.bias.nbytes  # the largest layer streamed in
+    left = 11 * 1024 - placed - largest
+    assert findings[0].startswith("layers.3–5, lm_head run on cuda:0, not on cpu: at every forward accelerate's AlignDevicesHook")
+    budget = (f"cuda:0: max_memory 11.0 KiB = {format_bytes(placed)} placed + {format_bytes(largest)} kept free for the "
+              f"largest layer still to place (lm_head) + {format_bytes(left)} left")  # fmt: skip
+    assert budget in findings
+    first = sum(p.nbytes for p in model.layers[3][0].parameters())
+    assert first > left
+    assert findings[findings.index(budget) + 1] == (
+        f"the next layer, layers.3.0 ({format_bytes(first)}), did not fit in the {format_bytes(left)} left on cuda:0, "
+        "so accelerate went on to cpu"
+    )
 
 
 def test_without_budgets_a_spill_onto_the_cpu_says_the_gpu_had_room(monkeypatch):
@@ -151,9 +178,10 @@ def test_without_budgets_a_spill_onto_the_cpu_says_the_gpu_had_room(monkeypatch)
     gpus[0].free_bytes = 40 * GiB
     model = Decoder()
     dmap = parse_device_map({"embed_tokens": 0, "layers": 0, "lm_head": "cpu"})
-    (finding,) = explain(model, dmap, [])
-    assert finding.startswith("lm_head is on cpu (")
-    assert "though cuda:0 has" in finding and "the map, not the memory, put them there" in finding
+    findings = explain(model, dmap, [])
+    assert findings[0].startswith("lm_head runs on cuda:0") or findings[0].startswith("lm_head run on cuda:0")
+    (room,) = [f for f in findings if "though cuda:0 has" in f]
+    assert room.startswith("lm_head is on cpu (") and "the map, not the memory, put them there" in room
 
 
 def test_names_compress_to_ranges():
@@ -170,7 +198,12 @@ def test_names_compress_to_ranges():
         (b'{"a": "gpu7"}', "device map entry 'a': 'gpu7' is not a device name"),
         (b'{"a": -1}', "device map entry 'a': -1 is not a GPU index"),
         (b'{"a": true}', "device map entry 'a': True is not a device"),
-        (b'{"a": "disk"}', "'disk' (accelerate's offload to disk) cannot be applied here"),
+        (b'{"a": "floppy"}', "device map entry 'a': 'floppy' is not a device name"),
+        (b'{"device_map": {"a": 0}, "max_memory": {"tpu": "1GB"}}', "max_memory key 'tpu': 'tpu' is not a device name"),
+        (b'{"device_map": {"a": 0}, "no_split_module_classes": ["os.system"]}', "no_split_module_classes is ['os.system']"),
+        (b'{"device_map": {"a": 0}, "max_memory": {"0": "10"}}', "max_memory for '0' is '10', not a size as accelerate reads it"),
+        (b'{"device_map": {"a": 0}, "max_memory": {"0": -1}}', "max_memory for '0' is -1, not a size"),
+        (b'{"device_map": {"a": 0}, "max_memory": {"0": 1e999}}', "max_memory for '0' is inf, not a size"),
         (b'{"a": NaN}', "it is not JSON"),
         (b'{"a\\u001b[31m": "cpu"}', "'a\\x1b[31m' is not a module name"),
         (b"\xff\xfe", "it is not UTF-8 text"),
@@ -227,22 +260,26 @@ class _Recurrent(nn.Module):
         return self.head(out)
 
 
-def test_an_lstm_hands_its_output_sequence_to_a_head_on_another_device():
+def test_an_lstm_on_the_cpu_runs_on_the_main_device_and_hands_nothing_across():
     model = _Recurrent()
     dmap = parse_device_map({"rnn": "cpu", "head": "meta"})
     result = measure(model, dmap, apply_device_map(model, dmap), torch.randn(5, 3, 8))
     (c,) = result.crossings.crossings
-    assert (c.source, c.target, c.bytes_per_forward) == ("rnn", "head", 5 * 3 * 16 * 4)
+    assert (c.source, c.target, c.target_device, c.bytes_per_forward) == ("the input", "rnn", "meta", 5 * 3 * 8 * 4)
+    assert result.crossings.error is None and result.crossings.streamed_bytes == sum(p.nbytes for p in model.rnn.parameters())
 
 
-def test_a_cnn_with_batchnorm_keeps_its_buffers_with_its_module_and_its_mode():
+def test_a_cnn_with_batchnorm_keeps_its_buffers_on_the_main_device_and_its_mode():
     model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU(), nn.Flatten(), nn.Linear(8 * 6 * 6, 10))
     model.train()
-    dmap = parse_device_map({"0": "cpu", "1": "meta", "4": "meta"})
+    dmap = parse_device_map({"0": "meta", "1": "cpu", "4": "meta"})
     result = measure(model, dmap, apply_device_map(model, dmap), torch.randn(2, 3, 8, 8))
-    assert model[1].running_mean.device.type == "meta" and model[1].num_batches_tracked.device.type == "meta"
+    # dispatch_model keeps a streamed module's parameters in the CPU's RAM, its buffers on the main device.
+    assert model[1].weight.device.type == "cpu" and model[1].running_mean.device.type == "meta"
+    assert model[1].num_batches_tracked.device.type == "meta"
     assert model.training  # measured in eval mode, given back in train mode
-    assert [(c.source, c.target) for c in result.crossings.crossings] == [("0", "1")]
+    assert [(c.source, c.target) for c in result.crossings.crossings] == [("the input", "0")]
+    assert result.crossings.streamed_bytes == model[1].weight.nbytes + model[1].bias.nbytes
 
 
 def test_a_model_of_ten_thousand_tensors_is_laid_out_in_ranges():
@@ -259,6 +296,14 @@ def test_a_meta_model_cannot_be_mapped_to_real_devices_and_says_why():
     result = apply_device_map(model, parse_device_map({"": "cpu"}))
     assert not result.ok and "load its weights first" in result.error.message
     assert model.weight.device.type == "meta"
+
+
+def test_tensors_sent_to_meta_are_not_counted_as_moved():
+    model = Decoder()
+    dmap = parse_device_map({"embed_tokens": "cpu", "layers": "meta", "lm_head": "meta"})
+    result = apply_device_map(model, dmap)
+    assert result.ok and result.bytes == 0  # dropped, not copied anywhere
+    assert {s.device: s.bytes for s in result.layout}["meta"] == sum(p.nbytes for p in (*model.layers.parameters(), *model.lm_head.parameters()))
 
 
 def test_crossings_leave_no_hook_behind_and_say_when_hooks_cannot_be_added():
