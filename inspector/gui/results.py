@@ -222,6 +222,8 @@ class WorkerResults(QObject):
             # Said where it is seen first: the history row, the status line and its tooltip.
             result += " · " + core_text(r.noise)
             detail.insert(0, core_text(r.noise))
+        elif r.machine is not None and r.machine.note:  # what the machine did meanwhile (it names no noise)
+            detail.append(core_text(r.machine.note))
         if outcome.attribution is not None:
             from inspector.gui.module_summary import summary_lines, summary_tab_text, top_line
 

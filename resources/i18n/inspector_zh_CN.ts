@@ -134,7 +134,7 @@
         <translation>锁定主机上的张量（页锁定内存），并以 non_blocking=True 复制，适用于 .to(device) 和 .cuda()：将其 GB/s 与未锁页的移动比较，看锁页在这里是否值得</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+131"/>
         <source>Move the model</source>
         <translation>移动模型</translation>
     </message>
@@ -216,7 +216,7 @@
     <message>
         <location line="+4"/>
         <source>Independent runs of the measurement, one after another, each with its own warm-up: the report keeps each run, and comparing reports sees how much runs differ (bench --repeat takes each in a fresh process)</source>
-        <translation>测量的独立轮数，依次进行，每轮各自预热：报告保留每一轮，比较报告时能看出各轮之间相差多少（bench --repeat 在新进程中进行每一轮）</translation>
+        <translation>测量的独立轮数，依次进行，每轮各自预热：报告保留每一轮，比较报告时能看出各轮之间相差多少（命令行的对应选项在新进程中进行每一轮）</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -959,72 +959,72 @@
     <message>
         <location line="+1"/>
         <source>{noise}: caused by the machine, not the model ({causes})</source>
-        <translation type="unfinished"></translation>
+        <translation>{noise}：原因在机器，而非模型（{causes}）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{noise}: not the machine&apos;s doing (no other process, steal or preemption to speak of): the model or this process varies</source>
-        <translation type="unfinished"></translation>
+        <translation>{noise}：并非机器所致（没有值得一提的其他进程、窃取或抢占）：是模型或本进程自身在波动</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{noise}: the machine was busy ({causes}), but too few samples were stalled by it to explain this: the model or this process varies</source>
-        <translation type="unfinished"></translation>
+        <translation>{noise}：机器较忙（{causes}），但被它拖慢的样本太少，不足以解释：是模型或本进程自身在波动</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{share} of the run&apos;s CPU went to other processes</source>
-        <translation type="unfinished"></translation>
+        <translation>本次运行期间 {share} 的 CPU 被其他进程占用</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the hypervisor took {share} of the CPU (steal)</source>
-        <translation type="unfinished"></translation>
+        <translation>虚拟机管理程序占用了 {share} 的 CPU（steal）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the sampling threads were preempted {count} times in {samples} samples</source>
-        <translation type="unfinished"></translation>
+        <translation>采样线程在 {samples} 个样本中被抢占 {count} 次</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{causes}: p95 not reliable</source>
-        <translation type="unfinished"></translation>
+        <translation>{causes}：p95 不可靠</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{causes}: neither the median nor p95 is reliable</source>
-        <translation type="unfinished"></translation>
+        <translation>{causes}：中位数和 p95 都不可靠</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{causes}: the figures may read slower than on a quiet machine</source>
-        <translation type="unfinished"></translation>
+        <translation>{causes}：数值可能比空闲机器上的慢</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the machine was quiet during the run: no other process, steal or preemption to speak of</source>
-        <translation type="unfinished"></translation>
+        <translation>运行期间机器空闲：没有值得一提的其他进程、窃取或抢占</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the run was too short to measure the CPU other processes and the hypervisor took; the sampling threads were preempted {count} times</source>
-        <translation type="unfinished"></translation>
+        <translation>运行太短，无法测出其他进程和虚拟机管理程序占用的 CPU；采样线程被抢占 {count} 次</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>what the machine did during the run is not measured here (it is read from Linux&apos;s /proc)</source>
-        <translation type="unfinished"></translation>
+        <translation>此处不测量运行期间机器的情况（它读自 Linux 的 /proc）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>warm-up stopped at its cap of {calls} calls with its last calls still more than {tolerance} apart (a model whose calls vary, or a machine that disturbs them): the first samples may still be slow</source>
-        <translation type="unfinished"></translation>
+        <translation>预热在上限 {calls} 次调用处停止，最后几次调用之间仍相差超过 {tolerance}（模型的调用本身在波动，或机器在干扰）：最初的样本可能仍然偏慢</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>warm-up stopped at its cap of {seconds} s ({calls} calls) with its last calls still more than {tolerance} apart (a model whose calls vary, or a machine that disturbs them): the first samples may still be slow</source>
-        <translation type="unfinished"></translation>
+        <translation>预热在上限 {seconds} s（{calls} 次调用）处停止，最后几次调用之间仍相差超过 {tolerance}（模型的调用本身在波动，或机器在干扰）：最初的样本可能仍然偏慢</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1122,7 +1122,12 @@
         <translation>torch.cuda.max_memory_allocated，取自一次真实的一步</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+2"/>
+        <source>process peak RSS over one real step (after a first), baseline removed; a step under 1 MiB is within this reading&apos;s noise (it counts 4 KiB pages, and the process&apos;s own small allocations)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>the real step failed: {error}</source>
         <translation>真实的一步失败：{error}</translation>
     </message>
@@ -2243,14 +2248,14 @@
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-246"/>
+        <location line="-247"/>
         <source>warm-up took {calls} calls, not {asked}: the first calls were slower than the rest, and took {absorbed} more than the run&apos;s median would (the first calls&apos; cost, kept out of the samples)</source>
-        <translation type="unfinished"></translation>
+        <translation>预热用了 {calls} 次调用，而不是 {asked} 次：最初的调用比其余的慢，比按本次运行的中位数多用了 {absorbed}（最初几次调用的开销，不计入样本）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the run&apos;s first {count} samples were slower than the rest, but the sampling threads were preempted {switches} times meanwhile: the machine&apos;s doing, so they stay in the samples</source>
-        <translation type="unfinished"></translation>
+        <translation>本次运行的前 {count} 个样本比其余的慢，但期间采样线程被抢占了 {switches} 次：这是机器所致，因此它们保留在样本中</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -2258,7 +2263,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>not measured: {reason}</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2985,12 +2990,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+273"/>
+        <location line="+275"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location line="-272"/>
+        <location line="-274"/>
         <source>Margin</source>
         <translation>余量</translation>
     </message>
@@ -3103,16 +3108,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+87"/>
+        <location line="+5"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-3"/>
         <source>%1: measured peak — %2</source>
         <translation>%1：实测峰值 — %2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -3487,12 +3493,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+236"/>
+        <location line="+238"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -5301,31 +5307,31 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+1"/>
         <location line="+1"/>
-        <location line="+84"/>
+        <location line="+86"/>
         <location line="+8"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="-90"/>
-        <location line="+100"/>
+        <location line="-92"/>
+        <location line="+102"/>
         <location line="+11"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="-109"/>
+        <location line="-111"/>
         <source>move failed</source>
         <translation>移动失败</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+89"/>
+        <location line="+91"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="-76"/>
+        <location line="-78"/>
         <source>%1 ×%2 · %3 %4 · input %5</source>
         <translation>%1 ×%2 · %3 %4 · 输入 %5</translation>
     </message>
@@ -5350,7 +5356,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>IQR %1；计时方式 %2</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+22"/>
         <location line="+109"/>
         <source>median %1</source>
         <translation>中位数 %1</translation>

@@ -99,6 +99,7 @@ class MachineNoise:
     def to_dict(self) -> dict[str, Any]:
         return {
             "measured": self.measured,
+            "disturbed": self.disturbed,
             "note": self.note,
             "other_cpu_share": self.other_cpu_share,
             "steal_share": self.steal_share,

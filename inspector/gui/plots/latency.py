@@ -245,6 +245,8 @@ class LatencyPlot(Retranslates, QWidget):
         shape = field_of(result, "input_shape")
         series.input_shape = tuple(int(d) for d in shape) if isinstance(shape, (list, tuple)) else None
         series.noise = field_of(result, "noise") or None
+        machine = field_of(result, "machine")  # (core.measure.machine_noise; absent from older reports)
+        series.machine_note = field_of(machine, "note") if machine is not None and field_of(machine, "disturbed") else None
         series.status = ""
         self.series[key] = series
         self._current, self._replaced = None, None
@@ -351,7 +353,9 @@ class LatencyPlot(Retranslates, QWidget):
             # The bar's words: how it compares with alike runs, and a flag when it is noisy.
             short = words.core(verdict.short)
             row["verdict"] = fill(words.translate("LatencyPlot", "%1 · noisy"), short) if noise else short
-            noise_line = fill(words.translate("LatencyPlot", "%1: %2"), run.label, words.core(noise)) if noise else ""
+            # The noise flag names the machine's part; a steady figure on a disturbed machine says it too.
+            said = noise or self.series[row["key"]].machine_note
+            noise_line = fill(words.translate("LatencyPlot", "%1: %2"), run.label, words.core(said)) if said else ""
             row["sentence"] = "\n".join(t for t in (words.core(verdict.sentence), noise_line) if t)
         return rows
 

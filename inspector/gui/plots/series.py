@@ -85,6 +85,8 @@ class Series:
     batch: int | None = None  # the first dimension of the input, once the result says it
     input_shape: tuple[int, ...] | None = None  # known once the run is finished
     noise: str | None = None  # the finished result's noise flag ("noisy: p95 is 84× the median; …")
+    #: What the machine did to the run, where it disturbed it ("3% of the run's CPU went to …").
+    machine_note: str | None = None
 
     @property
     def samples_ms(self) -> np.ndarray:
