@@ -361,6 +361,7 @@ CORE_TEXTS = {
     'device_map.budget': QT_TRANSLATE_NOOP("CoreText", '{device}: max_memory {budget} = {placed} placed + {left} left'),
     'device_map.budget_reserve': QT_TRANSLATE_NOOP("CoreText", '{device}: max_memory {budget} = {placed} placed + {reserve} kept free for the largest layer still to place ({layers}) + {left} left'),
     'device_map.next_did_not_fit': QT_TRANSLATE_NOOP("CoreText", 'the next layer, {name} ({size}), did not fit in the {left} left on {device}, so accelerate went on to {target}'),
+    'device_map.budget_below_reserve': QT_TRANSLATE_NOOP("CoreText", '{device}: max_memory {budget} is less than the {reserve} accelerate keeps free there for the largest layer still to place ({layers}), so it placed nothing there'),
     'device_map.spill_by_map': QT_TRANSLATE_NOOP("CoreText", '{names} are on {spill} ({size}), though {device} has {free} free: the map, not the memory, put them there (no max_memory in the file says why)'),
     'device_map.spill_by_map_one': QT_TRANSLATE_NOOP("CoreText", '{names} is on {spill} ({size}), though {device} has {free} free: the map, not the memory, put them there (no max_memory in the file says why)'),
     'device_map.spill_no_room': QT_TRANSLATE_NOOP("CoreText", '{names} are on {spill} ({size}) and {device} has only {free} free: too little to hold them'),

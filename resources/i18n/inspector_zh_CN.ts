@@ -2229,6 +2229,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{device}: max_memory {budget} is less than the {reserve} accelerate keeps free there for the largest layer still to place ({layers}), so it placed nothing there</source>
+        <translation>{device}：max_memory {budget} 小于 accelerate 在此为尚待放置的最大层（{layers}）预留的 {reserve}，所以它在此没有放置任何内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>the next layer, {name} ({size}), did not fit in the {left} left on {device}, so accelerate went on to {target}</source>
         <translation>下一层 {name}（{size}）放不进 {device} 上剩余的 {left}，所以 accelerate 转到了 {target}</translation>
     </message>

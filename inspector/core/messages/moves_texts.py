@@ -127,6 +127,10 @@ DEVICE_MAPS: dict[str, str] = {
         "{device}: max_memory {budget} = {placed} placed + {reserve} kept free for the largest layer still to place "
         "({layers}) + {left} left"
     ),
+    "device_map.budget_below_reserve": (
+        "{device}: max_memory {budget} is less than the {reserve} accelerate keeps free there for the largest layer "
+        "still to place ({layers}), so it placed nothing there"
+    ),
     "device_map.next_did_not_fit": (
         "the next layer, {name} ({size}), did not fit in the {left} left on {device}, so accelerate went on to {target}"
     ),

@@ -176,6 +176,18 @@ def _named(model: nn.Module, name: str) -> Any:
         return sub._parameters.get(key, sub._buffers.get(key))
 
 
+def _layers(model: nn.Module, names: Iterable[str]) -> list[tuple[str, Any]]:
+    """(name, module or tensor) for get_max_layer_size; the whole model ("") as accelerate
+    starts it: its own tensors and its children (their names would read ".child" otherwise)."""
+    out: list[tuple[str, Any]] = []
+    for name in names:
+        if name:
+            out.append((name, _named(model, name)))
+        else:
+            out.extend([*model.named_parameters(recurse=False), *model.named_children(), *model.named_buffers(recurse=False)])
+    return out
+
+
 def _first_layer(model: nn.Module, name: str, no_split: Sequence[str]) -> str:
     """The first layer accelerate meets inside a key (itself for a leaf or a no-split class)."""
     item = _named(model, name)
@@ -240,7 +252,7 @@ def plan(model: nn.Module, dmap: DeviceMap, free_bytes: Callable[[str], int | No
     )
     module_sizes = accelerate_rules.module_sizes(model)
     streamed = [e for e in entries if e.streamed]
-    largest, largest_names = accelerate_rules.largest_layer([(e.name, _named(model, e.name)) for e in streamed], module_sizes, dmap.no_split)
+    largest, largest_names = accelerate_rules.largest_layer(_layers(model, (e.name for e in streamed)), module_sizes, dmap.no_split)
     budgets = _budgets(model, dmap, entries, module_sizes)
     findings = _findings(model, dmap, entries, budgets, main, module_sizes, free_bytes)
     return DispatchPlan(main, offloaded, entries, sum(e.parameter_bytes for e in streamed), largest, tuple(largest_names),
@@ -257,7 +269,7 @@ def _budgets(model: nn.Module, dmap: DeviceMap, entries: Sequence[EntryPlan], mo
         placed = sum(e.bytes for e in entries if e.holds == device)
         reserve, layers = 0, list[str]()
         if device in mains:
-            later = [(e.name, _named(model, e.name)) for e in entries if _rank(e.holds) > _rank(device)]
+            later = _layers(model, (e.name for e in entries if _rank(e.holds) > _rank(device)))
             reserve, layers = accelerate_rules.largest_layer(later, module_sizes, dmap.no_split) if later else (0, [])
         out.append(BudgetPlan(device, budgets.get(device), placed, reserve, tuple(layers)))
     return tuple(out)
@@ -305,6 +317,8 @@ def _budget_findings(model: nn.Module, dmap: DeviceMap, entries: Sequence[EntryP
     assert left is not None
     layers = _names(list(b.reserve_layers))
     if left < 0:
+        if b.reserve and not b.placed:
+            return [Text("device_map.budget_below_reserve", device=b.device, budget=words["budget"], reserve=format_bytes(b.reserve), layers=layers)]
         if b.reserve:
             return [Text("device_map.over_budget_reserve", reserve=format_bytes(b.reserve), layers=layers, **words)]
         return [Text("device_map.over_budget", **words)]

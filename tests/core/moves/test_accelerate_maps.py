@@ -142,6 +142,18 @@ def test_a_cpu_only_machines_cpu_and_disk_map_is_accepted_applied_and_measured()
     assert measured.crossings.streamed_calls == len(on_disk)
 
 
+def test_a_budget_below_the_largest_layer_puts_the_whole_model_on_disk_and_says_why():
+    model = mlp()
+    made = accelerate_map(model, {"cpu": 100})
+    assert made == {"": "disk"}
+    plan = explain_only(model, parse_device_map(wrapped(made, {"cpu": 100}))).plan
+    assert plan.main_device == "cpu" and plan.streamed_bytes == sum(p.nbytes for p in model.parameters())
+    reserve = acc.get_max_layer_size(list(model.named_children()), acc.compute_module_sizes(model), [])[0]
+    assert plan.largest_streamed == reserve == BLOCK
+    assert ("cpu: max_memory 100 B is less than the 257.0 KiB accelerate keeps free there for the largest layer still "
+            "to place (0.0, 1.0, 2.0, 3.0, 4.0, 5.0 and 2 more), so it placed nothing there") in plan.findings  # fmt: skip
+
+
 def test_a_disk_budget_with_nothing_on_disk_is_accepted_and_said():
     model = mlp()
     budgets = {0: "1GB", "disk": "1GB"}
