@@ -32,10 +32,15 @@ def mlp():
 
 def accelerate_map(model, max_memory, **kwargs):
     """What accelerate's infer_auto_device_map says, as the JSON file a user would write."""
+    log = logging.getLogger("accelerate")
+    level = log.level
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        logging.getLogger("accelerate").setLevel(logging.ERROR)  # "Device 0 is not available"
-        made = accelerate.infer_auto_device_map(model, max_memory=dict(max_memory), **kwargs)
+        log.setLevel(logging.ERROR)  # "Device 0 is not available": a GPU budget needs no GPU here
+        try:
+            made = accelerate.infer_auto_device_map(model, max_memory=dict(max_memory), **kwargs)
+        finally:
+            log.setLevel(level)
     return json.loads(json.dumps(made))  # int keys and values as JSON has them
 
 
