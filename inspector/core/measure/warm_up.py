@@ -82,12 +82,12 @@ def _median(calls: Sequence[int]) -> float:
     return float(ordered[mid]) if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def steady_tail(calls: Sequence[int]) -> Sequence[int]:
+def steady_tail(calls: Sequence[int]) -> list[int]:
     """The warm-up calls that tell what a timed call will take: the last steady window (all
     but the first call of a short warm-up)."""
     if len(calls) > STEADY_CALLS:
-        return calls[-STEADY_CALLS:]
-    return calls[1:] or calls
+        return list(calls[-STEADY_CALLS:])
+    return list(calls[1:] or calls)
 
 
 def _capped(calls: Sequence[int], more: Sequence[int] = ()) -> bool:
