@@ -137,6 +137,7 @@ class ModelCommands(QObject):
             return False
         request = BenchmarkRequest(
             mode=a.mode(), runs=a.runsSpin.value(), input_shape=input_shape(a), per_module=a.perModuleCheck.isChecked(),
+            repeat=a.repeatSpin.value(),
         )
         if self.snapshots.model is not None:
             window_settings.remember_inputs(self.settings, self.snapshots.model.info.spec, a.input_shape_text())
@@ -156,7 +157,7 @@ class ModelCommands(QObject):
                 plot.forget_run(prepared)
             return False
         # Samples stream into this run's series; the result names it exactly when it comes.
-        plot.begin_series(device, dtype, request.mode, expected=request.runs)
+        plot.begin_series(device, dtype, request.mode, expected=(request.runs or 0) * request.repeat)
         self.pages.tabs.setCurrentWidget(plot)
         return True
 

@@ -134,7 +134,7 @@
         <translation>锁定主机上的张量（页锁定内存），并以 non_blocking=True 复制，适用于 .to(device) 和 .cuda()：将其 GB/s 与未锁页的移动比较，看锁页在这里是否值得</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+135"/>
         <source>Move the model</source>
         <translation>移动模型</translation>
     </message>
@@ -167,11 +167,6 @@
         <location line="+1"/>
         <source>Runs</source>
         <translation>次数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>×</source>
-        <translation>×</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_SAMPLES, BenchMode, DType
+from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_REPEAT, MAX_SAMPLES, BenchMode, DType
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.panels.steady_label import SteadyHeightLabel
 from inspector.gui.tasks import task_label
@@ -212,6 +212,17 @@ class ActionBar(Retranslates, QWidget):
         self.runsSpin.setRange(1, MAX_RUNS)
         self.runsSpin.setValue(DEFAULT_RUNS)
         self.runsSpin.setGroupSeparatorShown(True)
+        # Independent runs of the measurement (core.measure.repeats): taken one after another
+        # in the measuring process; the report keeps each, so a comparison sees how runs differ.
+        self.repeatSpin = QSpinBox(self)
+        self.repeatSpin.setObjectName("repeatSpin")
+        self.repeatSpin.setRange(1, MAX_REPEAT)
+        self.repeatSpin.setValue(1)
+        # "100 ×3": samples per run, times runs; no arrow buttons (typed, or the wheel and the
+        # arrow keys), so the bar still fits a 1024-pixel screen.
+        self.repeatSpin.setPrefix("×")
+        self.repeatSpin.setButtonSymbols(QSpinBox.ButtonSymbols.NoButtons)
+        self.repeatSpin.setAlignment(Qt.AlignmentFlag.AlignRight)
 
         self.perModuleCheck = QCheckBox(self)
         self.perModuleCheck.setObjectName("perModuleCheck")
@@ -252,13 +263,18 @@ class ActionBar(Retranslates, QWidget):
         self.inputShapeLabel = QLabel(measure)
         self.modeLabel = QLabel(measure)
         self.runsLabel = QLabel(measure)
+        runs = QHBoxLayout()
+        runs.setContentsMargins(0, 0, 0, 0)
+        runs.setSpacing(2)
+        runs.addWidget(self.runsSpin, 1)
+        runs.addWidget(self.repeatSpin)
         grid = QGridLayout(measure)
         grid.addWidget(self.inputShapeLabel, 0, 0)
         grid.addWidget(self.inputShapeEdit, 0, 1)
         grid.addWidget(self.modeLabel, 0, 2)
         grid.addWidget(self.modeCombo, 0, 3)
         grid.addWidget(self.runsLabel, 0, 4)
-        grid.addWidget(self.runsSpin, 0, 5)
+        grid.addLayout(runs, 0, 5)
         # "per module" sits under Mode rather than after Runs: a seventh column made the
         # window wider than a 1024-pixel screen.
         grid.addWidget(self.benchmarkButton, 1, 0, 1, 2)
@@ -305,6 +321,11 @@ class ActionBar(Retranslates, QWidget):
                                    "with a note in the history)"),
             f"{MAX_RUNS:,}", f"{MAX_MEASURE_SECONDS:,g}",
         ))  # fmt: skip
+        self.repeatSpin.setToolTip(translate(
+            "ActionBar",
+            "Independent runs of the measurement, one after another, each with its own warm-up: the report keeps "
+            "each run, and comparing reports sees how much runs differ (bench --repeat takes each in a fresh process)",
+        ))  # fmt: skip
         self.perModuleCheck.setToolTip(translate(
             "ActionBar",
             "After the plain measurement, time every module (hooks on each call, a second run): "
@@ -333,7 +354,7 @@ class ActionBar(Retranslates, QWidget):
             control.setEnabled(reason is None)
             control.setToolTip(enabled_tip(name) if reason is None else reason)
         editable = state.busy_task is None
-        for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin):
+        for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin, self.repeatSpin):
             widget.setEnabled(editable)
 
     def set_move_price(self, text: str, *, new_model: bool = False) -> None:
