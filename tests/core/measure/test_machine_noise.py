@@ -171,3 +171,21 @@ def test_a_busy_loop_on_the_same_cpu_is_named_as_other_processes_cpu():
     assert "of the run's CPU went to other processes" in machine.note and machine.disturbed
     if result.noise is not None:
         assert "the machine" in result.noise
+
+
+@pytest.mark.parametrize(
+    ("machine", "named"),
+    [
+        ("busy", "latency[0].machine: expected a mapping"),
+        ({"other_cpu_share": 3.0}, "latency[0].machine.other_cpu_share: expected a share from 0 to 1"),
+        ({"involuntary_switches": -1}, "latency[0].machine.involuntary_switches"),
+        ({"note": ["x"]}, "latency[0].machine.note"),
+    ],
+)
+def test_a_hostile_machine_record_is_refused_naming_the_field(machine, named):
+    from inspector.core.report.field_checks import ReportSchemaError
+
+    data = measure_latency(example_model(), runs=6).to_dict()
+    data["machine"] = machine
+    with pytest.raises(ReportSchemaError, match=named.replace("[", r"\[").replace("]", r"\]")):
+        LatencyEntry.from_dict(data, "latency[0]")
