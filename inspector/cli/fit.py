@@ -43,6 +43,8 @@ def _measured_text(result) -> str:
     else:
         measured = f"— ({result.measured_reason})"
     lines = [f"  {'measured peak':<16} {measured}"]
+    if result.measured_gap:  # over 15 % apart: which memory the estimate does not count
+        lines.append(f"gap: {_plain(result.measured_gap)}")
     lines += [f"note: {_plain(n)}" for n in result.notes]
     return "\n".join(lines)
 

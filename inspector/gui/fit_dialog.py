@@ -269,9 +269,11 @@ class FitDialog(Retranslates, QDialog):
             self._set_row(row, _cells(result))
             self._colour_verdict(row, result.fits)
             notes += [fill(translate("FitDialog", "%1: %2"), result.device, core_text(n)) for n in result.notes]
-            if result.measured_peak_bytes is None and result.measured_reason:
+            if result.measured_reason:  # how the peak was read (CPU: the process's RSS), or why not
                 notes.append(fill(translate("FitDialog", "%1: measured peak — %2"),
                                   result.device, core_text(result.measured_reason)))  # fmt: skip
+            if getattr(result, "measured_gap", None):  # over 15 % apart: what the estimate misses
+                notes.append(fill(translate("FitDialog", "%1: %2"), result.device, core_text(result.measured_gap)))
         for device, failure in outcome.failures:
             row = self._row_of(device)
             failed = fill(translate("FitDialog", "failed: %1"), core_text(failure.message))

@@ -1119,10 +1119,20 @@
     <message>
         <location line="+2"/>
         <source>process peak RSS over one real step (after a first), baseline removed; a step under 1 MiB is within this reading&apos;s noise (it counts 4 KiB pages, and the process&apos;s own small allocations)</source>
-        <translation type="unfinished"></translation>
+        <translation>一次真实训练步（在先跑一次之后）期间进程的峰值 RSS，已减去基线；小于 1 MiB 的一步在此读数的噪声之内（它按 4 KiB 页计数，且包含进程自身的小分配）</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+7"/>
+        <source>{size} allocated inside {op} by oneDNN: its copies of the activations in its blocked layout (nChw16c), made and freed within the operator</source>
+        <translation>{size} 由 oneDNN 在 {op} 内部分配：它按其分块布局（nChw16c）复制的激活值，在该算子内创建并释放</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{size} allocated inside {op} for the kernel&apos;s own use (not among the operator&apos;s outputs, so not in the estimate; e.g. the unfolded input of a convolution without oneDNN)</source>
+        <translation>{size} 在 {op} 内部分配，供内核自身使用（不属于算子的输出，因此不在估算之内；例如不用 oneDNN 时卷积展开的输入）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>the real step failed: {error}</source>
         <translation>真实的一步失败：{error}</translation>
     </message>
@@ -2243,7 +2253,7 @@
         <translation>{names} 在 {spill} 上（{size}），而 {device} 只有 {free} 可用：不足以容纳它</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-40"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
@@ -2260,62 +2270,52 @@
     <message>
         <location line="+22"/>
         <source>process peak RSS over one real step (after a first), baseline removed: resident pages the whole process touched, not the estimate&apos;s count of tensors</source>
-        <translation type="unfinished"></translation>
+        <translation>一次真实训练步（在先跑一次之后）期间进程的峰值 RSS，已减去基线：整个进程触及的常驻页，而不是估算所计的张量</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>not measured: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>未测量：{reason}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the process&apos;s peak memory cannot be reset and read on this system (it needs Linux&apos;s /proc/self/clear_refs)</source>
-        <translation type="unfinished"></translation>
+        <translation>在此系统上无法重置并读取进程的内存峰值（需要 Linux 的 /proc/self/clear_refs）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the process&apos;s peak memory cannot be reset here (/proc/self/clear_refs is not writable)</source>
-        <translation type="unfinished"></translation>
+        <translation>此处无法重置进程的内存峰值（/proc/self/clear_refs 不可写）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the process&apos;s peak is {gap} ({percent}) above the estimate; not counted by the estimate: {parts}</source>
-        <translation type="unfinished"></translation>
+        <translation>进程峰值比估算高 {gap}（{percent}）；估算未计入的：{parts}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the process&apos;s peak is {gap} ({percent}) below the estimate: the process&apos;s RSS counts pages touched, not bytes allocated (memory allocated and never written, or reused from what the process already held, is not in it)</source>
-        <translation type="unfinished"></translation>
+        <translation>进程峰值比估算低 {gap}（{percent}）：进程的 RSS 计的是触及的页，而不是分配的字节（分配后从未写入的内存，或复用进程已持有的内存，都不在其中）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{size} freed during the step and kept resident by the C allocator (malloc) instead of being returned to the system (handed back after every operator, the step peaks at {peak})</source>
-        <translation type="unfinished"></translation>
+        <translation>{size} 在这一步中被释放，但由 C 分配器（malloc）保留为常驻内存，没有归还给系统（若每个算子之后都归还，这一步的峰值为 {peak}）</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>{size} allocated inside {op} outside any tensor: oneDNN&apos;s copies of the activations in its blocked layout (nChw16c), made and freed within the operator</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{size} allocated inside {op} outside any tensor (the kernel&apos;s own buffers)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>{size} touched by Python code after {op}, outside any tensor (NumPy&apos;s or another library&apos;s buffers)</source>
-        <translation type="unfinished"></translation>
+        <translation>{size} 由 {op} 之后的 Python 代码触及，不属于任何张量（NumPy 或其他库的缓冲区）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{size} touched before the step&apos;s first operator, outside any tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>{size} 在这一步的第一个算子之前被触及，不属于任何张量</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>no operator or stretch of Python code accounts for it (other threads of the process, or the allocator&apos;s rounding)</source>
-        <translation type="unfinished"></translation>
+        <translation>没有哪个算子或哪段 Python 代码能解释它（进程的其他线程，或分配器的取整）</translation>
     </message>
     <message>
         <location line="+213"/>
@@ -2438,7 +2438,7 @@
         <translation>应用设备映射失败：{error}；模型保持原样</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>{names} are on {spill} ({size}), though {device} has {free} free: the map, not the memory, put them there (no max_memory in the file says why)</source>
         <translation>{names} 在 {spill} 上（{size}），尽管 {device} 还有 {free} 可用：是映射而不是内存把它们放在那里（文件中没有 max_memory 说明原因）</translation>
     </message>

@@ -307,7 +307,10 @@ def test_fit_json_has_the_contract_keys_and_exact_adam_state(capsys):
     # 11 bfloat16 parameters in 4 tensors: grads alike; Adam: two moments + a float32 step each
     assert data["parameters_bytes"] == 22 and data["gradients_bytes"] == 22
     assert data["optimizer_state_bytes"] == 2 * 22 + 4 * 4
-    assert data["fits"] is True and data["measured_peak_bytes"] > 0 and data["ratio"] > 0
+    # The CPU's proof is the process's peak RSS: a step of a few bytes may touch no new page.
+    assert data["fits"] is True and data["measured_peak_bytes"] >= 0 and data["ratio"] >= 0
+    assert data["measured_reason"].startswith("process peak RSS over one real step")
+    assert data["measured_gap"] is None  # under a MiB apart: nothing to explain
 
 
 def test_fit_text_names_the_verdict_and_the_measured_peak(capsys):

@@ -12,8 +12,9 @@ no real memory used.
 
 Costs: the estimate copies the module's structure (not its data) and runs one fake step
 (roughly the Python time of one real step). The proof copies the model onto the device and
-runs one real step there, so it needs the memory it measures; it is skipped when the
-estimate says the step does not fit.
+runs two real steps there (the first sets the libraries up; the second is measured), and on
+the CPU a third, watched, where the two differ by more than 15 %; it needs the memory it
+measures and is skipped when the estimate says the step does not fit.
 
 The step both run, on their copies, is ``core.measure.fit_step``; the proof,
 ``core.measure.fit_proof``.
@@ -73,6 +74,9 @@ class FitResult:
     holds at its peak beyond parameters and buffers (None without an input).
     ``estimated_peak_bytes`` is the tracker's peak of everything live at once on the device
     (rounded the way the device's allocator rounds, e.g. 512-byte blocks on CUDA).
+    ``measured_peak_bytes`` is one real step's: on CUDA ``max_memory_allocated`` over it; on
+    the CPU the process's peak RSS over it less its RSS before (``process_peak``), a reading
+    independent of the estimate's, which ``measured_reason`` names.
     """
 
     device: str
@@ -96,6 +100,9 @@ class FitResult:
     #: What sets ``free_bytes`` on the host: the machine's available memory, the container's
     #: (cgroup's) limit or ``RLIMIT_AS`` (``devices.memory_limits``); None for a GPU.
     free_limit: str | None = None
+    #: Where the measured peak differs from the estimate by more than 15 % (and 1 MiB): by how
+    #: much, and which memory the estimate does not count (``peak_gap``); else None.
+    measured_gap: str | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -119,6 +126,7 @@ class FitResult:
             "estimated_peak_bytes": self.estimated_peak_bytes,
             "measured_peak_bytes": self.measured_peak_bytes,
             "measured_reason": self.measured_reason,
+            "measured_gap": self.measured_gap,
             "ratio": self.ratio,
             "free_bytes": self.free_bytes,
             "fits": self.fits,
@@ -288,8 +296,9 @@ def estimate_fit(
         return answer(measured_peak_bytes=None, measured_reason=reason)
     if on_estimate is not None:
         on_estimate(answer(measured_peak_bytes=None, measured_reason=None))
-    measured, reason = measure_peak(loaded, device, target_dtype, request.optimizer, request.mode, templates, should_cancel)
-    return answer(measured_peak_bytes=measured, measured_reason=reason)
+    proof = measure_peak(loaded, device, target_dtype, request.optimizer, request.mode, templates, should_cancel,
+                         estimated=estimate.peak)
+    return answer(measured_peak_bytes=proof.peak, measured_reason=proof.how, measured_gap=proof.gap)
 
 
 @dataclass(frozen=True)

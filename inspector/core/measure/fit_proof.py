@@ -1,25 +1,40 @@
 """The proof of "will it fit?": one real step on a copy of the model, its peak memory measured.
 
 On CUDA, ``torch.cuda.max_memory_allocated`` over the step (after a first step, so the
-libraries' workspaces are in place); on the CPU, the allocator's own count from
-``torch.profiler``'s memory events. The proof needs the memory it measures; ``core.measure.fit``
-skips it when the estimate says the step does not fit.
+libraries' workspaces are in place). On the CPU, an independent reading: the process's peak
+resident set size over the step, its RSS before the step taken off (``process_peak``), after
+a first step (thread pools, oneDNN's kernels and the allocator's arenas are set up once). It
+counts what the estimate cannot see (a kernel's own buffers, memory the C allocator keeps), so
+where the two differ by more than 15 % a third step, watched operator by operator
+(``peak_gap``), says which memory the estimate misses. The proof needs the memory it
+measures; ``core.measure.fit`` skips it when the estimate says the step does not fit.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, NamedTuple
 
 import torch
 
 from inspector.core.devices.discovery import is_out_of_memory, synchronize
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.files.models import LoadedModel
+from inspector.core.measure import peak_gap, process_peak
 from inspector.core.measure.fit_step import copy_with, make_inputs, make_optimizer, real_maker, run_step
 from inspector.core.messages import Text
-from inspector.core.placement.storage_counter import CancelCheck
+from inspector.core.placement.storage_counter import CancelCheck, StorageCounter
 from inspector.core.units import first_line
+
+
+class Proof(NamedTuple):
+    """The measured peak (None when not measured), how it was read or why not, and, where it
+    differs from the estimate by more than 15 %, the finding that says why (else None)."""
+
+    peak: int | None
+    how: str
+    gap: str | None = None
+
 
 def measure_peak(
     loaded: LoadedModel,
@@ -29,36 +44,52 @@ def measure_peak(
     mode: str,
     templates: list[Any],
     should_cancel: Callable[[], bool] | None = None,
-) -> tuple[int | None, str]:
-    """One real step (``mode``, with the optimizer ``optimizer_name``) on a copy: (peak bytes,
-    how they were counted) or (None, why not).
+    estimated: int | None = None,
+) -> Proof:
+    """One real step (``mode``, with the optimizer ``optimizer_name``) on a copy: its peak,
+    how it was read, and (CPU) why it differs from ``estimated`` where it does.
 
     ``Cancelled`` (polled every few operators of the step) propagates; the copy is dropped."""
     if device.type not in ("cpu", "cuda"):
-        return None, Text("fit.proof_unsupported", device_type=device.type)
+        return Proof(None, Text("fit.proof_unsupported", device_type=device.type))
+    if device.type == "cpu" and (unavailable := process_peak.unavailable_reason()) is not None:
+        return Proof(None, Text("fit.proof_cpu_unavailable", reason=unavailable))
 
-    def step() -> None:
+    def step(watch: Callable[[StorageCounter], peak_gap.OperatorMemory] | None = None) -> None:
         module = copy_with(loaded.module, real_maker(device), dtype, should_cancel)
         optimizer = make_optimizer(optimizer_name, module, device) if mode == "train-step" else None
         args = make_inputs(templates, dtype, device, real=True)
-        with CancelCheck(should_cancel) if should_cancel is not None else contextlib.nullcontext():
+        with contextlib.ExitStack() as modes:
+            if should_cancel is not None:
+                modes.enter_context(CancelCheck(should_cancel))
+            if watch is not None:  # the diagnosis: the same tensors the estimate tracks
+                counter = StorageCounter(device)
+                counter.track(*module.parameters(), *module.buffers(), *args)
+                modes.enter_context(counter)
+                watched = modes.enter_context(watch(counter))
             run_step(module, args, optimizer, mode)
+            if watch is not None:
+                watched.finish()
 
     try:
         if device.type == "cuda":
-            return _measure_cuda(step, device), Text("fit.proof_cuda")
+            return Proof(_measure_cuda(step, device), Text("fit.proof_cuda"))
         peak = _measure_cpu(step)
-        if peak is None:
-            return None, Text("fit.proof_no_allocations")
-        return peak, Text("fit.proof_cpu")
+        gap = None
+        if estimated is not None and peak_gap.worth_explaining(estimated, peak):
+            gap = _explain_cpu_gap(step, estimated, peak)
+        small = estimated is not None and max(estimated, peak) < peak_gap.GAP_FLOOR
+        # Under a MiB, the reading is as coarse as what it reads (pages; Python's own objects).
+        how = Text("fit.proof_cpu_process_small" if small else "fit.proof_cpu_process")
+        return Proof(peak, how, gap)
     except Cancelled:
         raise
     except InspectorError as exc:
-        return None, Text("fit.proof_failed", error=exc.message)
+        return Proof(None, Text("fit.proof_failed", error=exc.message))
     except Exception as exc:  # noqa: BLE001 -- a failed proof is reported as its reason, never raised
         if is_out_of_memory(exc):
-            return None, Text("fit.proof_oom", error=first_line(exc))
-        return None, Text("fit.proof_failed", error=first_line(exc))
+            return Proof(None, Text("fit.proof_oom", error=first_line(exc)))
+        return Proof(None, Text("fit.proof_failed", error=first_line(exc)))
 
 
 def _measure_cuda(step: Callable[[], None], device: torch.device) -> int:
@@ -76,54 +107,29 @@ def _measure_cuda(step: Callable[[], None], device: torch.device) -> int:
     return int(peak)
 
 
-def _measure_cpu(step: Callable[[], None]) -> int | None:
-    """Peak of the CPU allocator's own count while ``step`` runs, from the profiler's
-    allocation events (each carries the size and the running total)."""
-    from torch.profiler import ProfilerActivity, profile
-
-    with _quiet_profiler(), profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+def _measure_cpu(step: Callable[[], None]) -> int:
+    """The process's peak RSS over one step, less its RSS before (freed memory handed back
+    first). A first step runs before: what the libraries set up once (OpenMP's threads,
+    oneDNN's generated kernels, the autograd engine) would otherwise count as the step's."""
+    step()
+    with process_peak.ProcessPeak() as peak:
         step()
-    # The flat event list (one "[memory]" event per allocation and per free, negative bytes
-    # for a free) is half the cost of walking the event tree on a 10,000-tensor step.
-    cpu = torch._C._autograd.DeviceType.CPU
-    events = [
-        (int(e.start_ns()), int(e.nbytes()))
-        for e in prof.profiler.kineto_results.events()
-        if e.name() == "[memory]" and e.device_type() == cpu
-    ]
-    if not events:
-        return None
-    events.sort()
-    current = peak = 0
-    for _, size in events:
-        current += size
-        peak = max(peak, current)
-    return peak
+    return peak.bytes
 
 
-@contextlib.contextmanager
-def _quiet_profiler() -> Iterator[None]:
-    """The profiler's C++ side (kineto) logs "profiler_start"/"profiler_stop" lines straight
-    to file descriptor 2; a CLI answer should not carry them. Failures still come out as
-    exceptions, which this leaves alone."""
-    import os
-    import sys
-    import warnings
+def _explain_cpu_gap(step: Callable[..., None], estimated: int, measured: int) -> str:
+    """Run the step once more, watched operator by operator, and say what the estimate misses."""
+    import gc
 
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (OSError, ValueError):  # no real stderr (a frozen GUI app): nothing to hide
-        saved = -1
-    try:
-        if saved >= 0:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, 2)
-            os.close(devnull)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
-    finally:
-        if saved >= 0:
-            os.dup2(saved, 2)
-            os.close(saved)
+    gc.collect()
+    trimmed = process_peak.hand_back_freed_memory()
+    baseline, _ = process_peak.read_rss()
+    process_peak.reset_peak()
+    watchers: list[peak_gap.OperatorMemory] = []
+
+    def watch(counter: StorageCounter) -> peak_gap.OperatorMemory:
+        watchers.append(peak_gap.OperatorMemory(counter, baseline, trim=trimmed))
+        return watchers[-1]
+
+    step(watch)
+    return peak_gap.explain(estimated, measured, watchers[0] if watchers else None, trimmed)

@@ -92,8 +92,46 @@ MEASUREMENT: dict[str, str] = {
     "fit.reason_no_input": "not measured: a step needs an input (give an input shape)",
     "fit.proof_unsupported": "measuring a real step's peak is implemented for the CPU and CUDA, not {device_type}",
     "fit.proof_cuda": "torch.cuda.max_memory_allocated over one real step",
-    "fit.proof_no_allocations": "the profiler recorded no CPU allocations",
-    "fit.proof_cpu": "CPU allocations counted by torch.profiler (profile_memory) over one real step",
+    "fit.proof_cpu_process": (
+        "process peak RSS over one real step (after a first), baseline removed: resident pages the "
+        "whole process touched, not the estimate's count of tensors"
+    ),
+    "fit.proof_cpu_process_small": (
+        "process peak RSS over one real step (after a first), baseline removed; a step under 1 MiB is "
+        "within this reading's noise (it counts 4 KiB pages, and the process's own small allocations)"
+    ),
+    "fit.proof_cpu_unavailable": "not measured: {reason}",
+    "fit.peak_unavailable_os": (
+        "the process's peak memory cannot be reset and read on this system (it needs Linux's "
+        "/proc/self/clear_refs)"
+    ),
+    "fit.peak_unavailable_clear_refs": (
+        "the process's peak memory cannot be reset here (/proc/self/clear_refs is not writable)"
+    ),
+    "fit.gap_above": "the process's peak is {gap} ({percent}) above the estimate; not counted by the estimate: {parts}",
+    "fit.gap_below": (
+        "the process's peak is {gap} ({percent}) below the estimate: the process's RSS counts pages "
+        "touched, not bytes allocated (memory allocated and never written, or reused from what the "
+        "process already held, is not in it)"
+    ),
+    "fit.gap_kept_by_allocator": (
+        "{size} freed during the step and kept resident by the C allocator (malloc) instead of being "
+        "returned to the system (handed back after every operator, the step peaks at {peak})"
+    ),
+    "fit.gap_onednn": (
+        "{size} allocated inside {op} by oneDNN: its copies of the activations in its blocked layout "
+        "(nChw16c), made and freed within the operator"
+    ),
+    "fit.gap_inside": (
+        "{size} allocated inside {op} for the kernel's own use (not among the operator's outputs, so "
+        "not in the estimate; e.g. the unfolded input of a convolution without oneDNN)"
+    ),
+    "fit.gap_python": "{size} touched by Python code after {op}, outside any tensor (NumPy's or another library's buffers)",
+    "fit.gap_before_first": "{size} touched before the step's first operator, outside any tensor",
+    "fit.gap_unattributed": (
+        "no operator or stretch of Python code accounts for it (other threads of the process, or "
+        "the allocator's rounding)"
+    ),
     "fit.proof_failed": "the real step failed: {error}",
     "fit.proof_oom": "the real step ran out of memory: {error}",
     # ----- what the user typed (input shapes, modes, dtypes, run counts)
