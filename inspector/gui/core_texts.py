@@ -111,7 +111,7 @@ CORE_TEXTS = {
     'fit.gap_below': QT_TRANSLATE_NOOP("CoreText", "the process's peak is {gap} ({percent}) below the estimate: the process's RSS counts pages touched, not bytes allocated (memory allocated and never written, or reused from what the process already held, is not in it)"),
     'fit.gap_kept_by_allocator': QT_TRANSLATE_NOOP("CoreText", '{size} freed during the step and kept resident by the C allocator (malloc) instead of being returned to the system (handed back after every operator, the step peaks at {peak})'),
     'fit.gap_onednn': QT_TRANSLATE_NOOP("CoreText", '{size} allocated inside {op} by oneDNN: its copies of the activations in its blocked layout (nChw16c), made and freed within the operator'),
-    'fit.gap_inside': QT_TRANSLATE_NOOP("CoreText", "{size} allocated inside {op} for the kernel's own use (not among the operator's outputs, so not in the estimate; e.g. the unfolded input of a convolution without oneDNN)"),
+    'fit.gap_inside': QT_TRANSLATE_NOOP("CoreText", "{size} allocated inside {op} for the kernel's own use (not among the operator's outputs, so not in the estimate)"),
     'fit.gap_python': QT_TRANSLATE_NOOP("CoreText", "{size} touched by Python code after {op}, outside any tensor (NumPy's or another library's buffers)"),
     'fit.gap_before_first': QT_TRANSLATE_NOOP("CoreText", "{size} touched before the step's first operator, outside any tensor"),
     'fit.gap_unattributed': QT_TRANSLATE_NOOP("CoreText", "no operator or stretch of Python code accounts for it (other threads of the process, or the allocator's rounding)"),

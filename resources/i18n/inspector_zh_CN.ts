@@ -1127,12 +1127,7 @@
         <translation>{size} 由 oneDNN 在 {op} 内部分配：它按其分块布局（nChw16c）复制的激活值，在该算子内创建并释放</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>{size} allocated inside {op} for the kernel&apos;s own use (not among the operator&apos;s outputs, so not in the estimate; e.g. the unfolded input of a convolution without oneDNN)</source>
-        <translation>{size} 在 {op} 内部分配，供内核自身使用（不属于算子的输出，因此不在估算之内；例如不用 oneDNN 时卷积展开的输入）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the real step failed: {error}</source>
         <translation>真实的一步失败：{error}</translation>
     </message>
@@ -2303,7 +2298,12 @@
         <translation>{size} 在这一步中被释放，但由 C 分配器（malloc）保留为常驻内存，没有归还给系统（若每个算子之后都归还，这一步的峰值为 {peak}）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>{size} allocated inside {op} for the kernel&apos;s own use (not among the operator&apos;s outputs, so not in the estimate)</source>
+        <translation>{size} 在 {op} 内部分配，供内核自身使用（不属于算子的输出，因此不在估算之内）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{size} touched by Python code after {op}, outside any tensor (NumPy&apos;s or another library&apos;s buffers)</source>
         <translation>{size} 由 {op} 之后的 Python 代码触及，不属于任何张量（NumPy 或其他库的缓冲区）</translation>
     </message>

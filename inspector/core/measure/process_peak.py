@@ -23,6 +23,7 @@ import gc
 import os
 import re
 from types import TracebackType
+from typing import Callable
 
 from inspector.core.messages import Text
 
@@ -31,7 +32,7 @@ _CLEAR_REFS = "/proc/self/clear_refs"
 _FIELD = re.compile(rb"^(VmHWM|VmRSS):\s+(\d+) kB", re.MULTILINE)
 
 
-def _libc_malloc_trim() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]  # ctypes' private base
+def _libc_malloc_trim() -> Callable[[int], int] | None:
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         trim = libc.malloc_trim  # glibc only (musl has none)
@@ -39,7 +40,7 @@ def _libc_malloc_trim() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined
         return None
     trim.argtypes = [ctypes.c_size_t]
     trim.restype = ctypes.c_int
-    return trim  # type: ignore[no-any-return]
+    return trim
 
 
 _MALLOC_TRIM = _libc_malloc_trim()

@@ -124,7 +124,7 @@ MEASUREMENT: dict[str, str] = {
     ),
     "fit.gap_inside": (
         "{size} allocated inside {op} for the kernel's own use (not among the operator's outputs, so "
-        "not in the estimate; e.g. the unfolded input of a convolution without oneDNN)"
+        "not in the estimate)"
     ),
     "fit.gap_python": "{size} touched by Python code after {op}, outside any tensor (NumPy's or another library's buffers)",
     "fit.gap_before_first": "{size} touched before the step's first operator, outside any tensor",

@@ -92,7 +92,7 @@ def test_a_convolution_without_onednn_names_the_kernel_s_own_buffer():
     with torch.backends.mkldnn.flags(enabled=False):  # the slow path unfolds its input (im2col)
         result = estimate_fit(_conv(), FitRequest(device="cpu", mode="forward"))
     assert result.measured_peak_bytes is not None and result.ratio > 1.15
-    assert "inside aten.convolution.default for the kernel's own use" in result.measured_gap
+    assert "inside aten.convolution.default for the kernel's own use" in result.measured_gap  # im2col
     assert "oneDNN:" not in result.measured_gap
 
 
