@@ -727,12 +727,7 @@
         <translation>本机轮与轮之间的波动，每轮 {percent}，由 bench --repeat 在 {runs} 轮中测得，最近一次于 {when}</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>run-to-run noise of {percent} a run, measured on a shared 2-core VM; bench --repeat 5 on this machine measures its own</source>
-        <translation>轮与轮之间的波动每轮 {percent}，在一台共享的双核虚拟机上测得；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>the spread of {label}&apos;s two runs, {percent} a run</source>
         <translation>{label} 两轮之间的差异，每轮 {percent}</translation>
     </message>
@@ -2253,7 +2248,12 @@
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-247"/>
+        <location line="-304"/>
+        <source>run-to-run noise of {percent} a run, measured on a busy shared 2-core VM; bench --repeat 5 on this machine measures its own</source>
+        <translation>轮与轮之间的波动每轮 {percent}，在一台繁忙的共享双核虚拟机上测得；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
+    </message>
+    <message>
+        <location line="+57"/>
         <source>warm-up took {calls} calls, not {asked}: the first calls were slower than the rest, and took {absorbed} more than the run&apos;s median would (the first calls&apos; cost, kept out of the samples)</source>
         <translation>预热用了 {calls} 次调用，而不是 {asked} 次：最初的调用比其余的慢，比按本次运行的中位数多用了 {absorbed}（最初几次调用的开销，不计入样本）</translation>
     </message>

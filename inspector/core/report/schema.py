@@ -8,6 +8,10 @@ bad one with a ``ReportSchemaError`` whose one-line message names it, e.g.
 so a report from a later minor version (with additions) still opens.
 
 Optional fields may be absent or null (older reports lack them; NaN is written as null).
+A latency entry of several independent runs (``bench --repeat``, the window's repeat
+setting) adds ``runs_ms``: each run's samples, a list of lists; its ``samples_ms`` stays all of
+them pooled, in run order (checked), so a reader that knows nothing of runs reads the same
+measurement, and every figure the entry states is the pooled samples' own.
 Each field is read through ``field_checks``; this module says which fields each section has.
 """
 
