@@ -63,7 +63,8 @@ def latency_table(comparison: Comparison) -> Table:
             cells |= latency_side(b, row.median_b, row.p5_b, row.p95_b, row.samples_b, row.speedup_vs_cpu_b)
             cells["B ÷ A"] = ratio_cell(row.ratio, row.verdict, higher_is_better=False)
             cells["95 % CI"] = number_cell(core_text(row.interval_text), row.ratio_low, interval_tip)
-            cells["Verdict"] = Cell(core_text(row.verdict))
+            # A side of few runs borrows the machine's run-to-run noise: where it came from, on hover.
+            cells["Verdict"] = Cell(core_text(row.verdict), tooltip=core_text(row.run_noise_note) if row.run_noise_note else "")
         cells["Noise"] = noise_cell(row.noise_a, row.noise_b, b is not None)
         rows.append(cells)
     headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)"]

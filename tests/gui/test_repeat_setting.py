@@ -28,3 +28,21 @@ def test_the_repeats_setting_reaches_core_and_the_report_keeps_each_run(qtbot, w
     qtbot.waitUntil(lambda: exported.exists() and window.reports.exporting is None, timeout=30_000)
     entry = json.loads(exported.read_text())["latency"][-1]
     assert [len(r) for r in entry["runs_ms"]] == [15, 15, 15]
+
+
+def test_a_comparison_of_single_runs_says_where_its_noise_figure_came_from_on_the_verdict(qtbot):
+    from inspector.core.measure.run_noise import RunNoise
+    from inspector.core.report.compare import compare_reports
+    from inspector.gui.compare_rows import latency_table
+
+    def report(median):
+        samples = [median * (1 + 0.001 * (i % 7)) for i in range(200)]
+        entry = {"device": "cpu", "dtype": "float32", "mode": "forward", "input_shape": [64, 3], "samples_ms": samples}
+        return {"latency": [entry], "moves": []}
+
+    comparison = compare_reports(report(1.0), report(1.08), run_noise=RunNoise(0.05, runs=12, records=3, when="2026-12-01"))
+    headers, [row] = latency_table(comparison)
+    verdict = row[headers.index("Verdict")]
+    assert verdict.text == "no clear difference: within run-to-run noise (±15 %)"
+    assert verdict.tooltip.startswith("one run on each side: how far a rerun lands is unknown")
+    assert "measured by bench --repeat in 12 runs" in verdict.tooltip
