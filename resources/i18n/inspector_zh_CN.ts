@@ -590,7 +590,7 @@
         <translation>B 的中位数与 A 的中位数之比的 95% 自助法置信区间</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -720,6 +720,11 @@
         <location line="+1"/>
         <source>{label_a} holds {runs_a} runs and {label_b} {runs_b}: fewer than {least} cannot show how far a rerun lands, so no difference under {floor} is claimed ({source})</source>
         <translation>{label_a} 有 {runs_a} 轮，{label_b} 有 {runs_b} 轮：少于 {least} 轮看不出重跑一次会偏离多少，因此不认定小于 {floor} 的差异（{source}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the runs of {label_a} and {label_b} agree more closely than this machine&apos;s usually do: no difference under {floor} is claimed ({source})</source>
+        <translation>{label_a} 与 {label_b} 各轮之间的一致程度高于本机通常的水平：不认定小于 {floor} 的差异（{source}）</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -19,7 +19,10 @@ Resampling R runs sees (R - 1) / R of their variance, and nothing of it under tw
   runs, and a run-level term of the machine's noise (``run_noise``: what ``bench --repeat``
   measured here, or the measured default), σ / √R, is added to each resample. With one run per
   side no difference smaller than that noise can come out clear, and the result says so
-  (``within_noise``).
+  (``within_noise``);
+- a side whose runs agree more closely than the machine's record says runs do gets the rest
+  of that noise as the same kind of term (√(σ² - s²) / √R): under load, runs can all land in
+  one state (a quick check of 3 runs a side saw 2 of 4 identical pairs called 4× apart).
 """
 
 from __future__ import annotations
@@ -64,6 +67,12 @@ class RunRatio:
     #: The samples alone would have given an interval excluding 1; the run-to-run noise did not.
     within_noise: bool = False
 
+    @property
+    def runs_agree(self) -> bool:
+        """Both sides had enough runs, and the machine's noise still widened the interval: their
+        runs agree more closely than this machine's usually do."""
+        return self.floor is not None and min(self.runs_a, self.runs_b) >= MIN_RUNS
+
 
 def _clean(run: Sequence[float] | np.ndarray) -> np.ndarray:
     values = np.asarray(run, dtype=np.float64)
@@ -73,8 +82,8 @@ def _clean(run: Sequence[float] | np.ndarray) -> np.ndarray:
 def _side(
     runs: list[np.ndarray], rng: np.random.Generator, resamples: int, sigma: float, widen: float = 1.0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(log deviations of the resampled level from the observed one with the run-level
-    term, the same without it), each ``resamples`` long."""
+    """(log deviations of the resampled level from the observed one with a run-level term
+    of ``sigma`` per run, the same without it), each ``resamples`` long."""
     count = len(runs)
     medians = np.array([float(np.median(r)) for r in runs])
     observed = float(medians.mean())
@@ -85,11 +94,13 @@ def _side(
             mask = chosen == j
             drawn[mask] = _bootstrap_medians(run, rng, int(mask.sum()))
         with np.errstate(divide="ignore", invalid="ignore"):
-            deviation = np.log(drawn.mean(axis=1) / observed) * math.sqrt(count / (count - 1)) * widen
-        return deviation, deviation
-    drawn = np.stack([_bootstrap_medians(run, rng, resamples) for run in runs], axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        within = np.log(drawn.mean(axis=1) / observed)
+            within = np.log(drawn.mean(axis=1) / observed) * math.sqrt(count / (count - 1)) * widen
+    else:
+        drawn = np.stack([_bootstrap_medians(run, rng, resamples) for run in runs], axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            within = np.log(drawn.mean(axis=1) / observed)
+    if sigma == 0:
+        return within, within
     return within + rng.standard_normal(resamples) * sigma / math.sqrt(count), within
 
 
@@ -118,18 +129,17 @@ def ratio_over_runs(
     ):
         return RunRatio(RatioEstimate(ratio), count_a, count_b)
     # A side of two runs shows some of its noise: the larger of that and the machine's stands in.
-    sigma, noise_from, variance = noise.sigma, "", 0.0
+    sigma, noise_from = noise.sigma, ""
     for label, side in zip(labels, sides):
         own = spread_of_runs(side) if len(side) == 2 else None
         if own is not None and own[0] > sigma:
             sigma, noise_from = own[0], label
-    for side in sides:
-        if len(side) < MIN_RUNS:
-            variance += sigma**2 / len(side)
+    extra = [_unseen(side, sigma, noise.sigma) for side in sides]
+    variance = sum(e**2 / len(side) for e, side in zip(extra, sides))
     rng = np.random.default_rng(seed)
     widen = _t_quantile(count_a + count_b - 2) / _Z
-    dev_a, within_a = _side(sides[0], rng, resamples, sigma, widen)
-    dev_b, within_b = _side(sides[1], rng, resamples, sigma, widen)
+    dev_a, within_a = _side(sides[0], rng, resamples, extra[0], widen)
+    dev_b, within_b = _side(sides[1], rng, resamples, extra[1], widen)
     tail = 100 * (1 - CONFIDENCE) / 2
     interval = _interval(ratio, dev_b - dev_a, tail, resamples)
     if interval is None:
@@ -147,6 +157,17 @@ def ratio_over_runs(
 #: Student's t at 97.5 % for 1-30 degrees of freedom (no SciPy here); the normal's beyond.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
          2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)  # fmt: skip
+
+
+def _unseen(side: list[np.ndarray], sigma: float, machine: float) -> float:
+    """The run-level noise a side's own runs cannot show, per run: all of ``sigma`` under
+    ``MIN_RUNS`` runs; else what the machine's record has beyond their own spread (runs that
+    agree more closely than this machine's usually do may all have landed in one state: five
+    runs in one process all at 39.98 ms while fresh processes spread from 6 to 40 ms)."""
+    if len(side) < MIN_RUNS:
+        return sigma
+    own = spread_of_runs(side)
+    return math.sqrt(max(0.0, machine**2 - (own[0] if own else 0.0) ** 2))
 
 
 def _t_quantile(df: int) -> float:

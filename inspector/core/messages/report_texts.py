@@ -22,6 +22,10 @@ VERDICTS: dict[str, str] = {
         "{label_a} holds {runs_a} runs and {label_b} {runs_b}: fewer than {least} cannot show how far a rerun lands, "
         "so no difference under {floor} is claimed ({source})"
     ),
+    "run_noise.runs_agree": (
+        "the runs of {label_a} and {label_b} agree more closely than this machine's usually do: "
+        "no difference under {floor} is claimed ({source})"
+    ),
     "run_noise.measured": "this machine's run-to-run noise, {percent} a run, measured by bench --repeat in {runs} runs, last on {when}",
     "run_noise.default": (
         "run-to-run noise of {percent} a run, measured on a busy shared 2-core VM; "

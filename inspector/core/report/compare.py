@@ -383,6 +383,8 @@ def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
         source = Text("run_noise.default", percent=noise.percent())
     if found.runs_a == found.runs_b == 1:
         return Text("run_noise.one_run_each", floor=_percent(found.floor), source=source)
+    if found.runs_agree:
+        return Text("run_noise.runs_agree", label_a=label_a, label_b=label_b, floor=_percent(found.floor), source=source)
     return Text("run_noise.few_runs", label_a=label_a, runs_a=found.runs_a, label_b=label_b, runs_b=found.runs_b,
                 least=MIN_RUNS, floor=_percent(found.floor), source=source)  # fmt: skip
 
