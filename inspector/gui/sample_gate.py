@@ -4,10 +4,12 @@ window's own work.
 
 Why: every PyTorch call releases the GIL and takes it back. When the GUI thread runs Python
 meanwhile (a paint of the Latency plot, a relayout), the worker's next call waits for it,
-up to the switch interval (5 ms) per call; and the GUI thread's CPU time (and the X server's,
-drawing what it sent) comes out of the cores the intra-op threads were timed on. A 15 µs
-float16 forward was timed at ~8-16 ms for the first tens of samples of a run
-(``benchmarks/window_fidelity.py``).
+up to the switch interval per call; per-module hooks are Python too, and each of them can
+wait. And the GUI thread's CPU time (and the X server's, drawing what it sent) comes out of
+the cores the intra-op threads were timed on: on two cores, a team of two intra-op threads
+one of which is not running waits a scheduler time slice at each parallel region (~8 ms),
+which made a 15 µs float16 forward 16 ms. Other processes do that too, to the CLI as much as
+to the window; what the window does itself is what the gate takes out.
 
 How, per chunk (``enter`` and ``leave`` run on the worker's thread):
 
