@@ -13,8 +13,9 @@ to the window; what the window does itself is what the gate takes out.
 
 How, per chunk (``enter`` and ``leave`` run on the worker's thread):
 
-1. ``enter`` takes the quiet lock (a memory reading in progress ends first; the next one
-   waits), then posts ``_park`` to the GUI thread and waits for its acknowledgement.
+1. ``enter`` waits until the GUI thread has been round its event loop since the last chunk
+   (a 1 ms timer it starts when let go), takes the quiet lock (a memory reading in progress
+   ends first; the next one waits), then posts ``_park`` and waits for its acknowledgement.
 2. The GUI thread runs ``_park`` after everything posted before it (it paints, answers
    clicks), acknowledges, and blocks on a ``threading.Event``: no Python, no CPU.
 3. The chunk is timed (~10 ms at most, ``chunk_gate.GATED_CHUNK_SECONDS``).
@@ -33,13 +34,17 @@ import threading
 from collections.abc import Iterator
 from typing import Callable
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from inspector.core.measure import chunk_gate
 
 #: The interpreter's switch interval while a benchmark runs (s): how long a thread that wants
 #: the GIL waits for one that runs Python before asking it to let go (the default is 5 ms).
 RUN_SWITCH_INTERVAL_S = 0.0002
+#: The GUI thread's own time between two chunks, at least (ms): its event loop goes round.
+GUI_TURN_MS = 1
+#: ...waited for at most this long (s): a GUI thread that does not come round still gets parked.
+GUI_TURN_WAIT_S = 0.5
 #: How often ``enter`` looks at its stop condition while the GUI thread has not parked yet (s).
 _ACK_POLL_S = 0.05
 
@@ -65,6 +70,8 @@ class SampleGate(QObject):
         self._quiet = threading.Lock()
         self._current: _Park | None = None
         self._closed = threading.Event()
+        self._gui_turn = threading.Event()  # set: the GUI thread went round its event loop since it was parked
+        self._gui_turn.set()
         #: Why ``enter`` may give up waiting for the GUI thread (the worker's cancel event):
         #: a window closing waits for the worker, and never runs ``_park``.
         self.give_up: Callable[[], bool] = lambda: False
@@ -73,16 +80,31 @@ class SampleGate(QObject):
 
     def enter(self) -> None:
         """Return once the GUI thread is parked and no memory reading runs."""
-        self._quiet.acquire()
-        if self._closed.is_set():
+        # The GUI thread has had a turn of its event loop since the last chunk (its timers,
+        # its paints): parks posted back to back would otherwise keep it parked.
+        if not self._wait(self._gui_turn, GUI_TURN_WAIT_S):
+            self._quiet.acquire()
             return
+        self._gui_turn.clear()
+        self._quiet.acquire()
         park = _Park()
         self._current = park
         self._park.emit(park)
-        while not park.acked.wait(_ACK_POLL_S):
+        if not self._wait(park.acked):
+            park.released.set()  # the GUI thread, when it gets there, does not park
+            self._gui_turn.set()
+
+    def _wait(self, event: threading.Event, at_most_s: float | None = None) -> bool:
+        """Wait for ``event`` (``at_most_s`` if given: then go on as if it came); False (do not
+        park) once the window closes or the run is cancelled."""
+        waited = 0.0
+        while not event.wait(_ACK_POLL_S):
+            waited += _ACK_POLL_S
             if self._closed.is_set() or self.give_up():
-                park.released.set()  # the GUI thread, when it gets there, does not park
-                return
+                return False
+            if at_most_s is not None and waited >= at_most_s:
+                break
+        return not self._closed.is_set()
 
     def leave(self) -> None:
         park, self._current = self._current, None
@@ -123,7 +145,8 @@ class SampleGate(QObject):
 
     @Slot(object)
     def _parked(self, park: _Park) -> None:
-        if park.released.is_set() or self._closed.is_set():
-            return
-        park.acked.set()
-        park.released.wait()  # blocks in C with the GIL released: the chunk runs alone
+        if not (park.released.is_set() or self._closed.is_set()):
+            park.acked.set()
+            park.released.wait()  # blocks in C with the GIL released: the chunk runs alone
+        # A timer, not a posted call: it fires after the timers and paints that came due meanwhile.
+        QTimer.singleShot(GUI_TURN_MS, self, self._gui_turn.set)
