@@ -23,7 +23,7 @@ CORE_TEXTS = {
     'run_noise.few_runs': QT_TRANSLATE_NOOP("CoreText", '{label_a} holds {runs_a} runs and {label_b} {runs_b}: fewer than {least} cannot show how far a rerun lands, so no difference under {floor} is claimed ({source})'),
     'run_noise.runs_agree': QT_TRANSLATE_NOOP("CoreText", "the runs of {label_a} and {label_b} agree more closely than this machine's usually do: no difference under {floor} is claimed ({source})"),
     'run_noise.measured': QT_TRANSLATE_NOOP("CoreText", "this machine's run-to-run noise, {percent} a run, measured by bench --repeat in {runs} runs, last on {when}"),
-    'run_noise.default': QT_TRANSLATE_NOOP("CoreText", 'run-to-run noise of {percent} a run, measured on a busy shared 2-core VM; bench --repeat 5 on this machine measures its own'),
+    'run_noise.default': QT_TRANSLATE_NOOP("CoreText", 'run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5 on this machine measures its own'),
     'run_noise.from_runs': QT_TRANSLATE_NOOP("CoreText", "the spread of {label}'s two runs, {percent} a run"),
     'verdict.noisy_both': QT_TRANSLATE_NOOP("CoreText", '{verdict} ({label_a} and {label_b} noisy: may not repeat)'),
     'verdict.only_in': QT_TRANSLATE_NOOP("CoreText", 'only in {label}'),

@@ -2254,8 +2254,8 @@
     </message>
     <message>
         <location line="-304"/>
-        <source>run-to-run noise of {percent} a run, measured on a busy shared 2-core VM; bench --repeat 5 on this machine measures its own</source>
-        <translation>轮与轮之间的波动每轮 {percent}，在一台繁忙的共享双核虚拟机上测得；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
+        <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5 on this machine measures its own</source>
+        <translation>轮与轮之间的波动每轮 {percent}，在一台空闲的双核虚拟机上测得（繁忙的机器波动大得多）；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
     </message>
     <message>
         <location line="+57"/>

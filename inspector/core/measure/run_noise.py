@@ -32,14 +32,14 @@ from typing import Any, Sequence
 import numpy as np
 
 #: The run-to-run noise of a machine with no record, measured, not assumed: on the development
-#: VM (2 cores shared with three developers' test runs, load average 1-5), an MLP of ~1.8 ms,
-#: 1 s per run, 5 fresh processes per round (``benchmarks/verdict_truth.py --option``): the sd
-#: of the log run medians was 0.68-1.36 over 9 rounds, median 0.79 (medians from 1.6 to 110 ms:
-#: the other work preempted the benchmark's threads). The issue's 5 pairs on the same VM at a
-#: quieter moment gave ~0.14 a run. So until a machine's own is measured (``bench --repeat``),
-#: one run per side claims no difference under 1.96 · 0.79 · √2 in log terms (a ratio beyond
-#: ~9×): a verdict that cannot be trusted is not given; the note says how to measure this one.
-DEFAULT_SIGMA = 0.79
+#: VM when nothing else ran (2 cores, load average 0.9-1.4), an MLP of ~1.6 ms, 1 s per run, 4
+#: rounds of 5 fresh processes (``benchmarks/verdict_truth.py --pairs 0 --option --rounds 4``):
+#: the sd of the log run medians was 0.127, 0.044, 0.015 and 0.039 (pooled 0.07; one run of 20
+#: was 35 % off its round). The same VM under other developers' load gave 0.68-1.36 (medians
+#: from 1.6 to 110 ms): a record made there (``bench --repeat``) takes over from this figure.
+#: So until a machine's own is measured, one run per side claims no difference under
+#: 1.96 · 0.07 · √2 in log terms (a ratio within ~1.2×); the note says how to measure this one.
+DEFAULT_SIGMA = 0.07
 #: Records kept per machine (the latest), and machines kept per file.
 MAX_RECORDS = 20
 MAX_MACHINES = 20

@@ -28,7 +28,7 @@ VERDICTS: dict[str, str] = {
     ),
     "run_noise.measured": "this machine's run-to-run noise, {percent} a run, measured by bench --repeat in {runs} runs, last on {when}",
     "run_noise.default": (
-        "run-to-run noise of {percent} a run, measured on a busy shared 2-core VM; "
+        "run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); "
         "bench --repeat 5 on this machine measures its own"
     ),
     "run_noise.from_runs": "the spread of {label}'s two runs, {percent} a run",
