@@ -32,14 +32,15 @@ from typing import Any, Sequence
 import numpy as np
 
 #: The run-to-run noise of a machine with no record, measured, not assumed: on the development
-#: VM when nothing else ran (2 cores, load average 0.9-1.4), an MLP of ~1.6 ms, 1 s per run, 4
-#: rounds of 5 fresh processes (``benchmarks/verdict_truth.py --pairs 0 --option --rounds 4``):
-#: the sd of the log run medians was 0.127, 0.044, 0.015 and 0.039 (pooled 0.07; one run of 20
-#: was 35 % off its round). The same VM under other developers' load gave 0.68-1.36 (medians
-#: from 1.6 to 110 ms): a record made there (``bench --repeat``) takes over from this figure.
-#: So until a machine's own is measured, one run per side claims no difference under
-#: 1.96 · 0.07 · √2 in log terms (a ratio within ~1.2×); the note says how to measure this one.
-DEFAULT_SIGMA = 0.07
+#: VM with nothing else running (2 cores, load average 0.7-1.4), an MLP of ~2 ms, 1 s per run,
+#: ``benchmarks/verdict_truth.py --pairs 20 --no-calibrate``: 20 pairs of identical runs in
+#: fresh processes, back to back over 7 minutes, gave B/A from 0.78 to 1.80, an sd of the log
+#: ratios of 0.20, so 0.14 a run (the issue's 5 pairs on this VM suggested ~0.14 too). Five
+#: runs in a row spread less (0.015-0.127, ``--option``): runs minutes apart drift further. The
+#: same VM under other developers' load gave 0.68-1.36. So until a machine's own is measured
+#: (``bench --repeat``), one run per side claims no difference under 1.96 · 0.14 · √2 in log
+#: terms (a ratio within ~1.5×); the note says how to measure this one.
+DEFAULT_SIGMA = 0.14
 #: Records kept per machine (the latest), and machines kept per file.
 MAX_RECORDS = 20
 MAX_MACHINES = 20
