@@ -67,6 +67,11 @@ def test_module_columns_appear_after_a_per_module_run_and_sort(qtbot, make_windo
     assert rows["0"]["FLOPs"] == "1.05 MFLOP"  # 2 · 32 · 64 · 256, as FlopCounterMode counts
     assert rows["1"]["Kind"] == "module (0)" and rows["1"]["FLOPs"] == "0"
     assert all(r["Time"] and r["% of forward"].endswith("%") for r in rows.values())
+    # A tensor's row has no time of its own: its module columns are empty, never "None".
+    first = model.index(0, 0, QModelIndex())
+    weight = {h: model.index(0, c, first).data() for c, h in enumerate(model.headerData(i, Qt.Orientation.Horizontal)
+                                                                        for i in range(model.columnCount()))}
+    assert weight["Name"] == "weight" and all(weight[h] is None for h in MODULE_HEADERS)
 
     # Sorting by Time, largest first: the order follows the measured medians.
     stats = model.attribution

@@ -191,7 +191,8 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
         node = index.internalPointer()
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:  # names from the file: escaped, elided (plain_text)
-            return shown_line(cells.cell_text(self._tree, node, column, shown))
+            text = cells.cell_text(self._tree, node, column, shown)
+            return shown_line(text) if text is not None else None  # an empty cell, never "None"
         if role == FILTER_ROLE:
             return cells.filter_text(node, shown)
         if role == Qt.ItemDataRole.ToolTipRole:
