@@ -372,8 +372,8 @@ def measure_attribution(
             for i in range(warmup + runs):
                 if should_cancel is not None and should_cancel():
                     raise Cancelled(Text("failure.cancelled_per_module", samples=max(0, i - warmup)))
-                batches.next_iteration()
                 for hooked in ((True, False) if i % 2 else (False, True)):
+                    batches.next_iteration()  # per forward: an ungated chunk is one forward
                     if not hooked:
                         elapsed = _timed_forward(module, args, sync)
                         if i >= warmup:
@@ -555,6 +555,7 @@ class _GatedBatches:
         self._iterations = 0
 
     def __enter__(self) -> _GatedBatches:
+        chunk_gate.gate_from_the_first()  # the plain measurement before this one timed the forward
         return self
 
     def next_iteration(self) -> None:
