@@ -19,8 +19,7 @@ import numpy as np
 
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
-from inspector.core.measure.spread import spread_of
-from inspector.core.measure.timing import LatencyResult, measure_latency
+from inspector.core.measure.timing import LatencyResult, figures_of_samples, measure_latency
 from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_REPEAT, MAX_SAMPLES
 
@@ -42,25 +41,8 @@ def combine_runs(
     if len(runs) == 1:
         return first
     ms = np.asarray([v for run in runs for v in run], dtype=np.float64)
-    p5, p50, p95 = np.percentile(ms, [5, 50, 95])
-    spread = spread_of(ms)
     said = list(dict.fromkeys([*first.notes, *notes, Text("bench.runs_pooled", runs=len(runs))]))
-    return dataclasses.replace(
-        first,
-        samples_ms=tuple(ms.tolist()),
-        median_ms=float(p50),
-        mean_ms=float(ms.mean()),
-        p5_ms=float(p5),
-        p95_ms=float(p95),
-        min_ms=float(ms.min()),
-        max_ms=float(ms.max()),
-        std_ms=float(ms.std(ddof=1)) if ms.size > 1 else 0.0,
-        iqr_ms=spread.iqr_ms,
-        median_ci_ms=spread.median_ci_ms,
-        noise=spread.noise,
-        notes=tuple(said),
-        runs_ms=runs,
-    )
+    return dataclasses.replace(first, **figures_of_samples(ms), notes=tuple(said), runs_ms=runs)
 
 
 def measure_runs(

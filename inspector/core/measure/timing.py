@@ -289,6 +289,26 @@ def synchronizer(module: nn.Module) -> Callable[[], None] | None:
 # --------------------------------------------------------------------------- statistics
 
 
+def figures_of_samples(ms: np.ndarray) -> dict[str, Any]:
+    """A result's figures from its samples (ms): the samples, median, mean, p5, p95, min, max,
+    std, IQR, the median's interval and the noise flag (before any cause is named)."""
+    p5, p50, p95 = np.percentile(ms, [5, 50, 95])
+    spread = spread_of(ms)
+    return {
+        "samples_ms": tuple(ms.tolist()),
+        "median_ms": float(p50),
+        "mean_ms": float(ms.mean()),
+        "p5_ms": float(p5),
+        "p95_ms": float(p95),
+        "min_ms": float(ms.min()),
+        "max_ms": float(ms.max()),
+        "std_ms": float(ms.std(ddof=1)) if ms.size > 1 else 0.0,
+        "iqr_ms": spread.iqr_ms,
+        "median_ci_ms": spread.median_ci_ms,
+        "noise": spread.noise,
+    }
+
+
 def _result(
     *,
     device: str,
@@ -306,10 +326,9 @@ def _result(
     warmed: warm_up.WarmUpOutcome | None = None,
     machine: MachineNoise | None = None,
 ) -> LatencyResult:
-    ms = np.asarray(samples_ns, dtype=np.float64) / 1e6
     warm_ms = tuple(float(v) / 1e6 for v in warmup_ns)
-    p5, p50, p95 = np.percentile(ms, [5, 50, 95])
-    spread = spread_of(ms)
+    figures = figures_of_samples(np.asarray(samples_ns, dtype=np.float64) / 1e6)
+    noise = blamed(figures.pop("noise"), machine)  # the machine's doing, when it was
     return LatencyResult(
         device=device,
         dtype=dtype,
@@ -319,18 +338,9 @@ def _result(
         mode=mode,
         warmup_ms=warm_ms[0],
         warmup_samples_ms=warm_ms,
-        samples_ms=tuple(ms.tolist()),
-        median_ms=float(p50),
-        mean_ms=float(ms.mean()),
-        p5_ms=float(p5),
-        p95_ms=float(p95),
-        min_ms=float(ms.min()),
-        max_ms=float(ms.max()),
-        std_ms=float(ms.std(ddof=1)) if ms.size > 1 else 0.0,
+        **figures,
         notes=notes,
-        iqr_ms=spread.iqr_ms,
-        median_ci_ms=spread.median_ci_ms,
-        noise=blamed(spread.noise, machine),  # the machine's doing, when it was
+        noise=noise,
         machine=machine,
         warmup_asked=warmed.asked if warmed is not None else len(warmup_ns),
         warmup_reason=warmed.reason if warmed is not None else None,
