@@ -59,6 +59,20 @@ VISUAL_ORDER = (PlacementModel.NAME, PlacementModel.SIZE, PlacementModel.DEVICE,
 class ParametersPanel(Retranslates, QWidget):
     """Totals per device, the placement findings, a filter field, and the tree of tensors."""
 
+    def _warning_label(self, name: str, text_format: Qt.TextFormat) -> QLabel:
+        """A hidden, selectable, wrapping label in the warning colours, above the tree."""
+        label = QLabel(self)
+        label.setObjectName(name)
+        label.setWordWrap(True)
+        label.setTextFormat(text_format)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        label.setStyleSheet(
+            f"QLabel#{name} {{ background: #fff4e5; color: #663c00; "
+            "border: 1px solid #ffb74d; border-radius: 4px; padding: 6px; }"
+        )
+        label.setVisible(False)
+        return label
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._placement: Any = None  # the placement shown, to say it again in another language
@@ -67,28 +81,9 @@ class ParametersPanel(Retranslates, QWidget):
         self.totals.setWordWrap(True)
         self.totals.setTextFormat(Qt.TextFormat.RichText)
 
-        self.warnings = QLabel(self)
-        self.warnings.setObjectName("placementWarnings")
-        self.warnings.setWordWrap(True)
-        self.warnings.setTextFormat(Qt.TextFormat.RichText)
-        self.warnings.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.warnings.setStyleSheet(
-            "QLabel#placementWarnings { background: #fff4e5; color: #663c00; "
-            "border: 1px solid #ffb74d; border-radius: 4px; padding: 6px; }"
-        )
-        self.warnings.setVisible(False)
-
+        self.warnings = self._warning_label("placementWarnings", Qt.TextFormat.RichText)
         # Why the per-module figures (Time, % of forward) are rough, said above them.
-        self.moduleWarnings = QLabel(self)
-        self.moduleWarnings.setObjectName("moduleTimeWarnings")
-        self.moduleWarnings.setWordWrap(True)
-        self.moduleWarnings.setTextFormat(Qt.TextFormat.PlainText)
-        self.moduleWarnings.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.moduleWarnings.setStyleSheet(
-            "QLabel#moduleTimeWarnings { background: #fff4e5; color: #663c00; "
-            "border: 1px solid #ffb74d; border-radius: 4px; padding: 6px; }"
-        )
-        self.moduleWarnings.setVisible(False)
+        self.moduleWarnings = self._warning_label("moduleTimeWarnings", Qt.TextFormat.PlainText)
 
         self.filterEdit = QLineEdit(self)
         self.filterEdit.setObjectName("parameterFilterEdit")
