@@ -1,7 +1,13 @@
 """Do `compare`'s verdicts survive a rerun? False positives on identical code, detection of a
 real 10 % difference, and what a comparison costs (issue 33, "Verdicts that survive a rerun").
 
-As a user does it, with default settings, in fresh processes:
+As a user does it, with default settings, in fresh processes. The way the README gives for
+telling whether a change made code faster (``--workflow against``, the default):
+
+    python -m inspector bench mlp.py:build --against mlp.py:wide --device cpu --json
+
+(A and B timed turn about in 5 rounds, each a fresh process), and the way that compares two
+separate runs (``--workflow separate``; ``both`` runs both):
 
     python -m inspector bench mlp.py:build --device cpu --min-time 1 --output A.json
     python -m inspector bench mlp.py:build --device cpu --min-time 1 --output B.json
@@ -12,7 +18,7 @@ hidden layer 10 % wider, so both matrix products do 10 % more multiply-adds), in
 order inside a pair alternated. A verdict "claims a difference" when its interval excludes 1
 and it is not "about the same"; for the 10 % pairs it must also say B slower.
 
-One run per side borrows this machine's run-to-run noise (``core.measure.run_noise``). First,
+With ``separate``, one run per side borrows this machine's run-to-run noise (``core.measure.run_noise``). First,
 unless --no-calibrate, the script measures it as a user would, once per machine:
 ``bench mlp.py:build --repeat 5`` (5 fresh processes), into a record of its own (the user's
 record is not touched). --repeat N runs every bench of the pairs with N runs instead (then
@@ -22,7 +28,8 @@ each side's own runs give the interval).
 spread of run medians (sd of their logs) of R runs in R fresh processes against R runs one
 after another in one process, alternated, a few rounds.
 
-    PYTHONPATH=. python benchmarks/verdict_truth.py [--quick] [--pairs K] [--repeat N] [--option]
+    PYTHONPATH=. python benchmarks/verdict_truth.py [--quick] [--pairs K] [--workflow against|separate|both]
+        [--repeat N] [--option]
 
 Targets: false positives <= 5 %, detection of the 10 % difference >= 80 %. Say the machine's
 load when quoting figures: on a 2-core VM shared with other work, medians of this MLP moved
@@ -94,18 +101,36 @@ def claimed(row: dict) -> bool:
     return clear and not str(row["verdict"]).startswith("about the same")
 
 
-def pairs(args, env, work: Path) -> None:
+def against(a: str, b: str, args, env, cwd) -> tuple[dict, float]:
+    """``bench A --against B`` with its defaults: the comparison's row and its wall time."""
+    start = time.perf_counter()
+    extra = ["--repeat", str(args.repeat)] if args.repeat > 1 else []
+    done = inspector("bench", f"{cwd / 'mlp.py'}:{a}", "--against", f"{cwd / 'mlp.py'}:{b}", "--device", "cpu",
+                     "--json", *extra, env=env, cwd=cwd)  # fmt: skip
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"bench --against failed: {done.stderr.strip().splitlines()[-1:]}")
+    [row] = json.loads(done.stdout)["latency"]
+    return row, elapsed
+
+
+def pairs(args, env, work: Path, workflow: str) -> None:
     k = args.pairs
+    print(f"workflow: {workflow}")
     same_claims, found, costs, ratios, ratios_same, notes = 0, 0, [], [], [], set()
     for i in range(2 * k):
         different = i % 2 == 1
-        a, b = work / "A.json", work / "B.json"
-        order = [("build", a), ("wide" if different else "build", b)]
-        if (i // 2) % 2:
-            order.reverse()  # which side runs first alternates, so a drift does not pick a side
-        cost = sum(bench(factory, path, args, env, work) for factory, path in order)
-        row, compare_s = compare(a, b, env, work)
-        costs.append(cost + compare_s)
+        if workflow == "against":
+            row, cost = against("build", "wide" if different else "build", args, env, work)
+            costs.append(cost)
+        else:
+            a, b = work / "A.json", work / "B.json"
+            order = [("build", a), ("wide" if different else "build", b)]
+            if (i // 2) % 2:
+                order.reverse()  # which side runs first alternates, so a drift does not pick a side
+            cost = sum(bench(factory, path, args, env, work) for factory, path in order)
+            row, compare_s = compare(a, b, env, work)
+            costs.append(cost + compare_s)
         if row.get("run_noise_note"):
             notes.add(row["run_noise_note"])
         claim = claimed(row)
@@ -128,8 +153,9 @@ def pairs(args, env, work: Path) -> None:
     print(f"observed B/A: identical pairs median {statistics.median(ratios_same):.3f}, 10 % pairs median "
           f"{statistics.median(ratios):.3f}")  # fmt: skip
     runs = f" --repeat {args.repeat}" if args.repeat > 1 else ""
-    print(f"a comparison costs the user {statistics.median(costs):.1f} s wall (median; 2 × bench --min-time "
-          f"{args.min_time:g}{runs} + compare)")  # fmt: skip
+    how = (f"bench --against{runs}" if workflow == "against"
+           else f"2 × bench --min-time {args.min_time:g}{runs} + compare")  # fmt: skip
+    print(f"a comparison costs the user {statistics.median(costs):.1f} s wall (median; {how})")
 
 
 def calibrate(args, env, work: Path) -> None:
@@ -195,6 +221,8 @@ def main() -> None:
     parser.add_argument(
         "--no-calibrate", action="store_true", help="use the measured default noise, not this machine's"
     )
+    parser.add_argument("--workflow", choices=("against", "separate", "both"), default="against",
+                        help="bench --against (default), two separate benches and compare, or both")
     parser.add_argument("--option", action="store_true", help="also: fresh processes vs one process, run-to-run spread")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--runs-per-round", type=int, default=5)
@@ -210,9 +238,11 @@ def main() -> None:
         if args.option:
             option(args, env, work)
         if args.pairs > 0:
-            if not args.no_calibrate:
+            flows = ["against", "separate"] if args.workflow == "both" else [args.workflow]
+            if "separate" in flows and not args.no_calibrate:
                 calibrate(args, env, work)
-            pairs(args, env, work)
+            for flow in flows:
+                pairs(args, env, work, flow)
         print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -122,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--per-module", action="store_true", help="also time each module (inclusive and self time), record output shapes, FLOPs and activation bytes (report key: modules)")
     p.add_argument("--repeat", type=int, metavar="N", help="independent runs, each in a fresh process as pyperf does (default 1): the report keeps every run (runs_ms), compare's interval sees how runs differ, and this machine's run-to-run noise is recorded for comparisons of single runs; --runs/--min-time apply to each run")
     p.add_argument("--repeat-worker", action="store_true", help=argparse.SUPPRESS)  # one of --repeat's runs
+    p.add_argument("--against", metavar="SPEC_B", help="compare with a second model: A (SPEC) and B timed turn about on one device, in rounds of fresh processes (--repeat, default 5; --min-time per side per round, default 0.2 s), so the machine's drift lands on both; prints the comparison, whose interval comes from the rounds' ratios")
+    p.add_argument("--against-output", metavar="FILE", help="with --against and --output: write B's report here (A's goes to --output; compare reads the pair again)")
+    p.add_argument("--pair-worker", type=int, default=0, help=argparse.SUPPRESS)  # one of --against's rounds
 
     p = sub.add_parser("fit", parents=[sub_common], help="will one step fit on a device? estimated without allocating, then proven by one real step")
     _fit_args(p)

@@ -71,6 +71,11 @@ def cmd_bench(args) -> int:
         exits._LEAVE_AT_ONCE = True  # entry() reads it once main returns
         return _bench_ranks(args, env, shape, output)
     targets = _bench_targets(args)
+    if args.against:  # two models, turn about, compared
+        from inspector.cli.bench_against import cmd_against
+
+        args.shape = shape
+        return cmd_against(args, targets, output)
     requests = [_move_request(args.method, t, args.dtype, args.pinned) for t in targets]
     with user_output_to_stderr():
         loaded = _load(args)

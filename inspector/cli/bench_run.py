@@ -55,7 +55,8 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     def move(request, label: str) -> bool:
         with recorder.span("moves", label) as extra, user_output_to_stderr():
             result = run.session.move(request, progress=_ProgressBar(label))
-            extra.update(call=result.call, bytes=result.bytes, ok=result.ok)
+            extra.update(call=result.call, bytes=result.bytes, ok=result.ok, seconds=result.seconds,
+                         started_ns=result.started_ns)  # the span draws the move's own call where it ran
         _say(prefix + _move_text(result))
         if not result.ok:
             run.failures.append(result.error.message)
@@ -81,7 +82,8 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 # (the model's forward may print: to stderr; and it may never return: the watchdog)
                 with span as extra, user_output_to_stderr(), measurement_watchdog(f"the benchmark on {target}"):
                     result = run.session.measure(benchmark, progress=_ProgressBar(f"time on {target}"), runs_elsewhere=elsewhere)
-                    extra.update(median_ms=result.median_ms, warmup_ms=result.warmup_samples_ms, samples_ms=result.samples_ms)
+                    extra.update(median_ms=result.median_ms, warmup_ms=result.warmup_samples_ms, samples_ms=result.samples_ms,
+                                 timeline=result.timeline)
             except InputError:
                 raise  # a wrong input shape fails on every device alike: the user's input, exit 2
             except InspectorError as exc:

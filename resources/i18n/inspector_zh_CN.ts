@@ -728,6 +728,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{label_a} and {label_b} were timed turn about in {rounds} rounds, each in a fresh process: the interval is that of the rounds&apos; ratios, so it sees how far a rerun lands</source>
+        <translation>{label_a} 与 {label_b} 轮流计时，共 {rounds} 轮，每轮一个新进程：区间来自各轮的比值，因此反映了重跑一次会落在多远</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>this machine&apos;s run-to-run noise, {percent} a run, measured by bench --repeat in {runs} runs, last on {when}</source>
         <translation>本机轮与轮之间的波动，每轮 {percent}，由 bench --repeat 在 {runs} 轮中测得，最近一次于 {when}</translation>
     </message>
@@ -1315,6 +1320,11 @@
         <location line="+1"/>
         <source>{runs} runs asked for: capped at {cap} samples per measurement</source>
         <translation>要求运行 {runs} 次：每次测量最多 {cap} 个样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>timed turn about with the other side of the comparison, in {slices} slices of each</source>
+        <translation>与比较的另一方轮流计时，各 {slices} 段</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2253,7 +2263,7 @@
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-304"/>
+        <location line="-305"/>
         <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5 on this machine measures its own</source>
         <translation>轮与轮之间的波动每轮 {percent}，在一台空闲的双核虚拟机上测得（繁忙的机器波动大得多）；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
     </message>
@@ -2323,7 +2333,7 @@
         <translation>没有哪个算子或哪段 Python 代码能解释它（进程的其他线程，或分配器的取整）</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+214"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>
@@ -4550,7 +4560,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParametersPanel</name>
     <message>
-        <location filename="../../inspector/gui/panels/parameters.py" line="+146"/>
+        <location filename="../../inspector/gui/panels/parameters.py" line="+141"/>
         <source>Filter: name, device, dtype or kind (e.g. cuda float16 weight)</source>
         <extracomment>Models up to this many tensors open fully expanded; bigger ones show their top level. The Name column never gets narrower than this (the others scroll sideways instead): &quot;in_p…weight&quot; four modules deep (names elide in the middle; the tooltip has them whole). The other columns are sized to what they show (``fit_columns``), each at most this wide: a longer cell (a mixed module&apos;s dtypes, a 6-d shape) elides, its tooltip has it whole. The columns&apos; order on screen (the model&apos;s own order stays, for code and tests). The move a &quot;Copy the .to() line&quot; writes: () -&gt; (device, dtype or None). The window points it at the action bar&apos;s target.</extracomment>
         <translation>筛选：名称、设备、数据类型或类别（例如 cuda float16 weight）</translation>

@@ -67,6 +67,10 @@ class RunRatio:
     #: The samples alone would have given an interval excluding 1; the run-to-run noise did not.
     within_noise: bool = False
 
+    #: The runs were paired (``bench --against``): run i of each side timed turn about, and
+    #: the interval is that of the rounds' ratios (``paired_ratio``).
+    paired: bool = False
+
     @property
     def runs_agree(self) -> bool:
         """Both sides had enough runs, and the machine's noise still widened the interval: their
@@ -152,6 +156,33 @@ def ratio_over_runs(
     floor = math.expm1(_Z * math.sqrt(variance))
     used = noise if not noise_from else RunNoise(sigma, runs=2)
     return RunRatio(estimate, count_a, count_b, noise=used, noise_from=noise_from, floor=floor, within_noise=within)
+
+
+def paired_ratio(runs_a: Sequence[Sequence[float]], runs_b: Sequence[Sequence[float]]) -> RunRatio | None:
+    """B over A from rounds timed turn about (``measure.interleaved``): run i of A and run i of
+    B shared a process and its drifts, so each round's ratio of medians is one observation of
+    the difference, and the rounds are independent (fresh processes). The ratio is the
+    rounds' geometric mean, its interval Student's t over the rounds' log ratios (as pyperf
+    tests across worker processes). Under two usable rounds, or with a median of 0: the
+    ratio alone. None when the sides hold different numbers of runs (then they are no pair)."""
+    if len(runs_a) != len(runs_b) or not runs_a:
+        return None
+    logs = []
+    for run_a, run_b in zip(runs_a, runs_b):
+        a, b = _clean(run_a), _clean(run_b)
+        if not a.size or not b.size:
+            return None
+        median_a, median_b = float(np.median(a)), float(np.median(b))
+        if not median_a > 0 or not median_b > 0:
+            return None
+        logs.append(math.log(median_b / median_a))
+    values = np.asarray(logs)
+    ratio = math.exp(float(values.mean()))
+    count = len(logs)
+    if count < 2 or not math.isfinite(ratio):
+        return RunRatio(RatioEstimate(ratio), count, count, paired=True)
+    half = _t_quantile(count - 1) * float(values.std(ddof=1)) / math.sqrt(count)
+    return RunRatio(RatioEstimate(ratio, ratio * math.exp(-half), ratio * math.exp(half)), count, count, paired=True)
 
 
 #: Student's t at 97.5 % for 1-30 degrees of freedom (no SciPy here); the normal's beyond.

@@ -31,7 +31,7 @@ from inspector.core.measure import warm_up
 from inspector.core.measure.machine_noise import MachineNoise, MachineWatch, blamed
 from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype, model_tensors
 from inspector.core.measure.model_mode import buffers_kept, eval_mode
-from inspector.core.measure.sampling import take_samples
+from inspector.core.measure.sampling import SampleTimeline, take_samples
 from inspector.core.measure.spread import spread_of
 from inspector.core.measure.step_errors import StepFailed, run_failed
 from inspector.core.measure.train_on_copy import train_step_on_copy
@@ -88,6 +88,11 @@ class LatencyResult:
     #: Each independent run's samples, in order, when the measurement holds several
     #: (``core.measure.repeats``); ``samples_ms`` is then all of them pooled. () for one run.
     runs_ms: tuple[tuple[float, ...], ...] = ()
+    #: Set on both sides of an interleaved comparison (``bench --against``, ``measure.interleaved``):
+    #: run i here and run i of the entry with the same ``pair_id`` were timed turn about.
+    pair_id: str | None = None
+    #: When the calls ran (for a trace; not written to the report): None where not recorded.
+    timeline: SampleTimeline | None = field(default=None, compare=False, repr=False)
 
     @property
     def noisy(self) -> bool:
@@ -130,6 +135,7 @@ class LatencyResult:
             "warmup": self.warmup,
             "notes": list(self.notes),
             **({"runs_ms": [list(r) for r in self.runs_ms]} if len(self.runs_ms) > 1 else {}),
+            **({"pair_id": self.pair_id} if self.pair_id else {}),
         }
 
 
@@ -188,6 +194,7 @@ def measure_latency(
     events = _sample_events(module)
     watch = MachineWatch()
     warming = warm_up.WarmUp(warmup)
+    timeline = SampleTimeline()
     step: Callable[[], object]
     ran = module  # what the samples ran on: the model, or its copy for a training step
     try:
@@ -195,13 +202,13 @@ def measure_latency(
             with eval_mode(loaded, notes), buffers_kept(loaded), torch.inference_mode():
                 step = functools.partial(module, *args)
                 warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events,
-                                              machine=watch, warming=warming)  # fmt: skip
+                                              machine=watch, warming=warming, timeline=timeline)  # fmt: skip
         else:
             # Gradients on even when the caller runs us under no_grad (a worker, a notebook cell).
             with torch.inference_mode(False), torch.enable_grad():
                 step, ran = train_step_on_copy(loaded, args, notes)
                 warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events,
-                                              machine=watch, warming=warming)  # fmt: skip
+                                              machine=watch, warming=warming, timeline=timeline)  # fmt: skip
     except StepFailed as failed:
         raise run_failed(failed.cause, shapes, device_id(device), what, blame_input=failed.in_forward) from None
     except InspectorError:
@@ -215,6 +222,7 @@ def measure_latency(
     if ran_in != dtype:
         notes.append(Text("bench.dtype_changed", before=dtype_name(dtype), after=dtype_name(ran_in)))
     return _result(
+        timeline=timeline,
         device=device_id(device),
         dtype=dtype_name(ran_in),
         input_shape=shapes[0] if shapes else (),
@@ -325,6 +333,7 @@ def _result(
     min_time: float | None = None,
     warmed: warm_up.WarmUpOutcome | None = None,
     machine: MachineNoise | None = None,
+    timeline: SampleTimeline | None = None,
 ) -> LatencyResult:
     warm_ms = tuple(float(v) / 1e6 for v in warmup_ns)
     figures = figures_of_samples(np.asarray(samples_ns, dtype=np.float64) / 1e6)
@@ -349,4 +358,5 @@ def _result(
         runs=runs,
         min_time=min_time,
         warmup=len(warmup_ns),
+        timeline=timeline,
     )

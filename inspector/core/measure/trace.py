@@ -2,14 +2,20 @@
 
 What is recorded: each move and each latency measurement as a span with its wall-clock start
 (``time.time_ns``, so ranks on one host line up) and its duration (``perf_counter_ns``).
-Inside a measurement the warm-up calls and the timed samples are laid end to end from the
-span's start, with their measured durations: the timing loop keeps each sample's length,
-not its start, so the short gaps between samples (the loop's own bookkeeping) are not shown.
-The trace says so in ``otherData``.
+Each piece of work is drawn when it really ran: a move's event is the move's measured call
+(``MoveResult.started_ns``, ``seconds``), the progress bar, memory reads and bookkeeping
+around it an event of their own ("bookkeeping: …"); a measurement's event runs from its first
+warm-up call to its last sample, with its set-up and wrap-up beside it; each warm-up call at
+its recorded start, each sample in its chunk (``sampling.SampleTimeline``: the chunk's real
+start and end, the loop's few hundred nanoseconds between calls spread over the chunk), so a
+sample is drawn within microseconds of when it ran, however long the run.
 
-Layout (the Trace Event Format's own terms): one process (``pid``) per rank, one thread
-(``tid``) per stream of work: moves, warm-up, samples. Every event is a complete event
-(``ph: "X"``) with ``ts`` and ``dur`` in microseconds.
+Layout (the Trace Event Format's own terms, as torch.profiler writes them): one process
+(``pid``) per rank, one thread (``tid``) per stream of work: moves, warm-up, samples. Every
+event is a complete event (``ph: "X"``) with a category (``cat``: its stream), ``ts`` and
+``dur`` in microseconds; ``ts`` counts from ``baseTimeNanoseconds`` (ns since the Unix
+epoch), as torch.profiler's export does, so a trace of ours and one of torch.profiler's made
+during the same job line up (HolisticTraceAnalysis reads ours: ``tests``).
 
 Size: every sample is one event (~150 bytes) up to ``MAX_SAMPLE_EVENTS`` over the whole
 trace; beyond it runs of consecutive samples are merged into one event each (their total
@@ -22,7 +28,7 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
+import secrets
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -50,6 +56,17 @@ class Span:
     #: For a latency measurement: each warm-up call and each timed sample, in ms.
     warmup_ms: tuple[float, ...] = ()
     samples_ms: tuple[float, ...] = ()
+    #: The work itself inside the span (start µs since the epoch, duration µs): a move's
+    #: measured call, or a measurement from its first warm-up call to its last sample. None:
+    #: the whole span is the work.
+    inner: tuple[float, float] | None = None
+    #: When the calls ran (µs since the epoch): each warm-up call's start, each chunk's
+    #: start, end and sample count, and how many of the first chunk's calls went to the warm-up.
+    warmup_starts_us: tuple[float, ...] = ()
+    chunks_us: tuple[tuple[float, float, int], ...] = ()
+    absorbed: int = 0
+    #: Each call of the chunks' own start (µs since the epoch), where recorded (a model on the CPU).
+    call_starts_us: tuple[float, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -60,6 +77,11 @@ class Span:
             "args": dict(self.args),
             "warmup_ms": list(self.warmup_ms),
             "samples_ms": list(self.samples_ms),
+            "inner": list(self.inner) if self.inner is not None else None,
+            "warmup_starts_us": list(self.warmup_starts_us),
+            "chunks_us": [list(c) for c in self.chunks_us],
+            "absorbed": self.absorbed,
+            "call_starts_us": list(self.call_starts_us),
         }
 
     @classmethod
@@ -72,7 +94,16 @@ class Span:
             args=dict(data.get("args", {})),
             warmup_ms=tuple(float(x) for x in data.get("warmup_ms", ())),
             samples_ms=tuple(float(x) for x in data.get("samples_ms", ())),
+            inner=_pair(data.get("inner")),
+            warmup_starts_us=tuple(float(x) for x in data.get("warmup_starts_us", ())),
+            chunks_us=tuple((float(c[0]), float(c[1]), int(c[2])) for c in data.get("chunks_us", ())),
+            absorbed=int(data.get("absorbed", 0)),
+            call_starts_us=tuple(float(x) for x in data.get("call_starts_us", ())),
         )
+
+
+def _pair(value: Any) -> tuple[float, float] | None:
+    return None if value is None else (float(value[0]), float(value[1]))
 
 
 class TraceRecorder:
@@ -83,8 +114,10 @@ class TraceRecorder:
 
     @contextmanager
     def span(self, stream: str, name: str, **args: Any) -> Iterator[dict[str, Any]]:
-        """Time the block; the yielded dict may be filled with ``args`` or per-sample figures
-        (keys ``warmup_ms`` / ``samples_ms``) before the block ends."""
+        """Time the block; the yielded dict may be filled with ``args``, per-sample figures
+        (keys ``warmup_ms`` / ``samples_ms``), when the calls ran (``timeline``: a
+        ``sampling.SampleTimeline``) or the work's own start and length (``started_ns``, on
+        ``perf_counter_ns``, and ``seconds``: a move's call) before the block ends."""
         extra: dict[str, Any] = dict(args)
         wall = time.time_ns()
         start = time.perf_counter_ns()
@@ -92,9 +125,29 @@ class TraceRecorder:
             yield extra
         finally:
             dur = time.perf_counter_ns() - start
+
+            def at(perf_ns: int) -> float:  # the host clock's reading as µs since the epoch
+                return (wall + perf_ns - start) / 1000
+
             warmup = tuple(extra.pop("warmup_ms", ()))
             samples = tuple(extra.pop("samples_ms", ()))
-            self.spans.append(Span(stream, name, wall / 1000, dur / 1000, extra, warmup, samples))
+            timeline = extra.pop("timeline", None)
+            started, seconds = extra.pop("started_ns", 0), extra.pop("seconds", None)
+            inner: tuple[float, float] | None = None
+            starts: tuple[float, ...] = ()
+            chunks: tuple[tuple[float, float, int], ...] = ()
+            absorbed = 0
+            calls: tuple[float, ...] = ()
+            if timeline is not None and timeline.chunks:
+                starts = tuple(at(t) for t in timeline.warmup_starts_ns)
+                calls = tuple(at(t) for t in timeline.call_starts_ns)
+                chunks = tuple((at(a), at(b), n) for a, b, n in timeline.chunks)
+                first = starts[0] if starts else chunks[0][0]
+                inner, absorbed = (first, chunks[-1][1] - first), timeline.absorbed
+            elif started and seconds is not None:
+                inner = (at(started), seconds * 1e6)
+            self.spans.append(Span(stream, name, wall / 1000, dur / 1000, extra, warmup, samples, inner, starts, chunks,
+                                   absorbed, calls))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -110,7 +163,8 @@ def build_trace(ranks: Sequence[RankSpans], *, max_sample_events: int = MAX_SAMP
     """The Trace Event JSON object (``traceEvents`` + ``otherData``) for every rank's spans."""
     total_samples = sum(len(s.samples_ms) + len(s.warmup_ms) for r in ranks for s in r.spans)
     per_event = max(1, math.ceil(total_samples / max_sample_events)) if max_sample_events > 0 else 1
-    origin = min((s.start_us for r in ranks for s in r.spans), default=0.0)
+    # A whole µs since the epoch: ts then counts from baseTimeNanoseconds exactly.
+    origin = math.floor(min((s.start_us for r in ranks for s in r.spans), default=0.0))
     events: list[dict[str, Any]] = []
     for r in ranks:
         events.append(_meta(r.rank, 0, "process_name", r.label))
@@ -122,10 +176,10 @@ def build_trace(ranks: Sequence[RankSpans], *, max_sample_events: int = MAX_SAMP
             events.extend(_span_events(r.rank, span, span.start_us - origin, per_event))
     other: dict[str, Any] = {
         "producer": "torch-device-inspector",
-        "clock": "wall clock, µs from the first recorded span",
+        "clock": "wall clock, µs from baseTimeNanoseconds",
         "origin_unix_us": origin,
-        "sample_layout": "warm-up calls and samples laid end to end from the start of their "
-        "measurement; the short gaps between samples are not recorded",
+        "sample_layout": "each warm-up call at its recorded start; each sample in its chunk, from the chunk's "
+        "recorded start, the loop's time between calls spread evenly over the chunk",
         "samples_aggregated": per_event,
     }
     if per_event > 1:
@@ -133,22 +187,45 @@ def build_trace(ranks: Sequence[RankSpans], *, max_sample_events: int = MAX_SAMP
             f"{total_samples} samples are more than {max_sample_events} events: each sample "
             f"event holds {per_event} consecutive samples (count, mean, min, max in args)"
         )
-    return {"traceEvents": events, "displayTimeUnit": "ms", "otherData": other}
+    trace: dict[str, Any] = {"traceEvents": events, "displayTimeUnit": "ms", "baseTimeNanoseconds": int(origin) * 1000,
+                             "otherData": other}  # fmt: skip
+    if len(ranks) == 1:  # HolisticTraceAnalysis reads a file's rank here (one file per rank, as torch.profiler writes)
+        trace["distributedInfo"] = {"rank": ranks[0].rank}
+    return trace
 
 
 def _meta(pid: int, tid: int, name: str, value: Any, key: str = "name") -> dict[str, Any]:
-    return {"ph": "M", "pid": pid, "tid": tid, "name": name, "args": {key: value}}
+    return {"ph": "M", "cat": "__metadata", "pid": pid, "tid": tid, "ts": 0, "name": name, "args": {key: value}}
 
 
 def _span_events(pid: int, span: Span, ts: float, per_event: int) -> list[dict[str, Any]]:
+    """The span's events at ``ts`` (µs from the origin): the work itself, what surrounded it,
+    its warm-up calls and samples where they ran."""
     tid = STREAMS.get(span.stream, STREAMS["samples"])
-    events = [_complete(pid, tid, span.name, ts, span.dur_us, span.args)]
+    shift = ts - span.start_us  # from µs since the epoch to µs from the origin
+    if span.inner is None:
+        events = [_complete(pid, tid, span.stream, span.name, ts, span.dur_us, span.args)]
+    else:
+        begin, length = span.inner[0] + shift, span.inner[1]
+        events = [_complete(pid, tid, span.stream, span.name, begin, length, span.args)]
+        word = "bookkeeping" if span.stream == "moves" else "set-up"
+        if begin - ts > 0:
+            events.append(_complete(pid, tid, span.stream, f"{word}: {span.name}", ts, begin - ts, {}))
+        after = ts + span.dur_us - (begin + length)
+        if after > 0:
+            word = "bookkeeping" if span.stream == "moves" else "wrap-up"
+            events.append(_complete(pid, tid, span.stream, f"{word}: {span.name}", begin + length, after, {}))
+    warm_starts, sample_starts = _call_starts(span)
     cursor = ts
-    for stream, values in (("warm-up", span.warmup_ms), ("samples", span.samples_ms)):
+    for stream, values, starts in (("warm-up", span.warmup_ms, warm_starts), ("samples", span.samples_ms, sample_starts)):
         label = "warm-up call" if stream == "warm-up" else "sample"
         for first in range(0, len(values), per_event):
             chunk = values[first : first + per_event]
-            dur = sum(chunk) * 1000.0
+            if starts is not None:  # where they ran: from the first's start to the last's end
+                begin = starts[first] + shift
+                dur = starts[first + len(chunk) - 1] + chunk[-1] * 1000.0 - starts[first]
+            else:  # no timeline (a span from an older rank): end to end from the span's start
+                begin, dur = cursor, sum(chunk) * 1000.0
             if len(chunk) == 1:
                 args: dict[str, Any] = {"index": first, "ms": chunk[0]}
                 name = f"{label} {first}"
@@ -161,15 +238,40 @@ def _span_events(pid: int, span: Span, ts: float, per_event: int) -> list[dict[s
                     "max_ms": max(chunk),
                 }
                 name = f"{label}s {first}-{first + len(chunk) - 1}"
-            events.append(_complete(pid, STREAMS[stream], name, cursor, dur, args))
-            cursor += dur
+            events.append(_complete(pid, STREAMS[stream], stream, name, begin, dur, args))
+            cursor = begin + dur
     return events
 
 
-def _complete(pid: int, tid: int, name: str, ts: float, dur: float, args: Mapping[str, Any]) -> dict[str, Any]:
+def _call_starts(span: Span) -> tuple[list[float] | None, list[float] | None]:
+    """When each warm-up call and each sample started (µs since the epoch), from the span's
+    timeline; (None, None) without one, or one that does not hold the span's calls."""
+    absorbed = span.absorbed
+    warm_own = len(span.warmup_ms) - absorbed
+    if not span.chunks_us or len(span.warmup_starts_us) != warm_own or absorbed < 0 or warm_own < 0:
+        return None, None
+    in_chunks = [*span.warmup_ms[warm_own:], *span.samples_ms]  # the order the chunks ran them in
+    if sum(n for _, _, n in span.chunks_us) != len(in_chunks):
+        return None, None
+    starts: list[float] = []
+    if len(span.call_starts_us) == len(in_chunks):  # each call's own start was kept
+        starts = list(span.call_starts_us)
+        return [*span.warmup_starts_us, *starts[:absorbed]], starts[absorbed:]
+    for begin, end, count in span.chunks_us:
+        durations = [ms * 1000.0 for ms in in_chunks[len(starts) : len(starts) + count]]
+        gap = max(0.0, (end - begin - sum(durations)) / count) if count else 0.0
+        cursor = begin
+        for dur in durations:
+            starts.append(cursor)
+            cursor += dur + gap
+    return [*span.warmup_starts_us, *starts[:absorbed]], starts[absorbed:]
+
+
+def _complete(pid: int, tid: int, cat: str, name: str, ts: float, dur: float, args: Mapping[str, Any]) -> dict[str, Any]:
     # Three decimals: nanosecond resolution, no float noise in the file.
     return {
         "ph": "X",
+        "cat": cat,
         "pid": pid,
         "tid": tid,
         "name": name,
@@ -189,7 +291,10 @@ def write_trace(trace: Mapping[str, Any], path: str | Path) -> Path:
     target = Path(path).expanduser()
     data = render_trace(trace)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=str(target.parent))
+        # 0o666 through os.open lets the user's umask decide, as for the report beside it
+        # (mkstemp's 0600 made the trace unreadable to the group that reads the report).
+        tmp = str(target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     except OSError as exc:
         raise InspectorError(f"cannot write the trace to {target}: {exc.strerror or exc}") from None
     try:

@@ -190,6 +190,7 @@ MEASUREMENT: dict[str, str] = {
         "any samples taken before the cast ran in {before}"
     ),
     "bench.runs_capped": "{runs} runs asked for: capped at {cap} samples per measurement",
+    "bench.interleaved_slices": "timed turn about with the other side of the comparison, in {slices} slices of each",
     "bench.runs_pooled": "{runs} independent runs, each with its own warm-up: the figures are of their samples together",
     "bench.min_time_capped": "a minimum time of {seconds} s asked for: capped at {cap} s per measurement",
     "bench.stopped_at_sample_cap": (

@@ -26,6 +26,10 @@ VERDICTS: dict[str, str] = {
         "the runs of {label_a} and {label_b} agree more closely than this machine's usually do: "
         "no difference under {floor} is claimed ({source})"
     ),
+    "run_noise.paired": (
+        "{label_a} and {label_b} were timed turn about in {rounds} rounds, each in a fresh process: "
+        "the interval is that of the rounds' ratios, so it sees how far a rerun lands"
+    ),
     "run_noise.measured": "this machine's run-to-run noise, {percent} a run, measured by bench --repeat in {runs} runs, last on {when}",
     "run_noise.default": (
         "run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); "

@@ -68,9 +68,14 @@ class MoveResult:
     peak_bytes: dict[str, int] = field(default_factory=dict)
     #: Known before the move started: where a rollback could not have been exact.
     warnings: tuple[str, ...] = ()
+    #: When the call started, on the host clock (``perf_counter_ns``; 0: it never started),
+    #: for a trace to draw it where it ran. Not written to the report.
+    started_ns: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out.pop("started_ns")
+        return out
 
 
 
@@ -148,6 +153,7 @@ class _Outcome:
     """What one attempt did so far; filled in as it goes, so a failure still has its figures."""
 
     seconds: float = 0.0
+    started_ns: int = 0
     copied: int = 0
     example_input: Any = None
     notes: list[str] = field(default_factory=list)
@@ -163,6 +169,7 @@ def _attempt(
     """Make the call, synchronised and timed, into ``outcome``. Raises what the call raises."""
     for ident in touched:
         devices.synchronize(ident)
+    outcome.started_ns = time.perf_counter_ns()
     start = time.perf_counter()
     try:
         with seam.install(loaded.module):
@@ -335,6 +342,7 @@ def move_model(
         note=joined(outcome.notes, "list.semicolon"),
         peak_bytes=price.peak_bytes(snapshot, plan, target_id, made),
         warnings=warnings,
+        started_ns=outcome.started_ns,
     )
 
 

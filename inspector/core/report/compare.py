@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from inspector.core.measure import run_noise as noise_record
 from inspector.core.measure.run_noise import RunNoise
-from inspector.core.measure.run_ratio import MIN_RUNS, RunRatio, ratio_over_runs
+from inspector.core.measure.run_ratio import MIN_RUNS, RunRatio, paired_ratio, ratio_over_runs
 from inspector.core.measure.spread import RatioEstimate, ratio_verdict
 from inspector.core.messages import Text, joined
 from inspector.core.report import lenient_read as read
@@ -364,6 +364,16 @@ def _verdict(found: RunRatio, noise_a: str | None, noise_b: str | None, label_a:
     return verdict
 
 
+def _paired(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...]) -> RunRatio | None:
+    """The rounds' ratio when both entries come from one interleaved comparison (the same
+    ``pair_id``, as many runs each); None otherwise."""
+    token_a = read.text(side_a.by_key[key].get("pair_id"), "")
+    if not token_a or token_a != read.text(side_b.by_key[key].get("pair_id"), ""):
+        return None
+    runs_a, runs_b = side_a.runs(key), side_b.runs(key)
+    return paired_ratio(runs_a, runs_b) if len(runs_a) == len(runs_b) >= 2 else None
+
+
 def _percent(fraction: float) -> str:
     """``0.53 -> '±53 %'``."""
     return f"±{fraction:.0%}".replace("%", " %")
@@ -372,6 +382,8 @@ def _percent(fraction: float) -> str:
 def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
     """Why a side's runs cannot show their own run-to-run noise, the smallest difference that
     can come out clear, and where the noise assumed came from; "" when both sides show theirs."""
+    if found.paired:
+        return Text("run_noise.paired", label_a=label_a, label_b=label_b, rounds=found.runs_a)
     if found.floor is None or found.noise is None:
         return ""
     noise = found.noise
@@ -406,7 +418,9 @@ def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, labe
             # never "B 1.00× slower? too few samples".
             verdict = Text("verdict.same_measurement")
         elif fa is not None and fb is not None:
-            found = ratio_over_runs(side_a.runs(key), side_b.runs(key), noise(), labels=(label_a, label_b))
+            found = _paired(side_a, side_b, key)
+            if found is None:
+                found = ratio_over_runs(side_a.runs(key), side_b.runs(key), noise(), labels=(label_a, label_b))
             estimate = found.estimate if found is not None else None
             verdict = _verdict(found, noise_a, noise_b, label_a, label_b) if found is not None else ""
         elif b and not in_b:

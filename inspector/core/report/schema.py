@@ -61,6 +61,8 @@ class LatencyEntry:
     warmup_asked: int | None = None
     warmup_reason: str | None = None
     first_calls_ms: float | None = None
+    #: Both sides of an interleaved comparison carry it (``bench --against``): their runs pair up.
+    pair_id: str | None = None
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "LatencyEntry":
@@ -94,6 +96,7 @@ class LatencyEntry:
             warmup_asked=f.whole("warmup_asked"),
             warmup_reason=f.text("warmup_reason"),
             first_calls_ms=f.number("first_calls_ms"),
+            pair_id=_pair_id(f),
         )
         _check_figures(f, samples)
         _check_runs(f, samples)
@@ -143,6 +146,14 @@ def _check_figures(f: Fields, samples: tuple[float, ...]) -> None:
     if wrong is not None:
         key, problem = wrong
         raise ReportSchemaError(f.name(key), problem)
+
+
+def _pair_id(f: Fields) -> str | None:
+    """``pair_id`` (optional): the token of an interleaved comparison, 32 hex digits."""
+    value = f.text("pair_id")
+    if value is not None and (len(value) != 32 or any(c not in "0123456789abcdef" for c in value)):
+        raise ReportSchemaError(f.name("pair_id"), "expected the 32 hex digits of an interleaved comparison's token")
+    return value
 
 
 #: The most runs one entry holds (``core.measure.repeats.MAX_REPEAT``, with room).

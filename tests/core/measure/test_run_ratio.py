@@ -126,3 +126,58 @@ def test_the_machine_record_is_pooled_kept_per_machine_and_a_damaged_one_is_no_r
     assert run_noise.this_machine(path) == run_noise.default_noise()
     path.write_text("not json")
     assert run_noise.this_machine(path) == run_noise.default_noise()
+
+
+def _paired_reports(a, b, token="0" * 31 + "1", token_b=None):
+    ra, rb = _report(a), _report(b)
+    ra["latency"][0]["pair_id"] = token
+    rb["latency"][0]["pair_id"] = token if token_b is None else token_b
+    return ra, rb
+
+
+def test_rounds_timed_turn_about_find_a_10_percent_difference_the_machines_drift_would_hide():
+    # The machine drifts ±20 % from round to round; within a round B does 10 % more work.
+    drift = [1.00, 0.80, 1.25, 0.90, 1.15]
+    a = _runs(drift, seed=5)
+    b = _runs([d * 1.10 for d in drift], seed=6)
+    paired = compare_reports(*_paired_reports(a, b), run_noise=QUIET).latency[0]
+    assert paired.verdict == "B 1.10× slower"
+    assert 1.05 < paired.ratio_low < 1.10 < paired.ratio_high < 1.15
+    assert paired.run_noise_note.startswith("A and B were timed turn about in 5 rounds")
+    # The same runs without the token that pairs them: the drift is all the comparison sees.
+    unpaired = compare_reports(*_paired_reports(a, b, token_b="0" * 31 + "2"), run_noise=QUIET).latency[0]
+    assert unpaired.verdict == "no clear difference" and unpaired.ratio_low < 1 < unpaired.ratio_high
+
+
+def test_identical_code_turn_about_claims_nothing_and_a_mismatched_pair_is_not_read_as_one():
+    drift = [1.00, 0.80, 1.25, 0.90, 1.15]
+    a, b = _runs(drift, seed=7), _runs([d * r for d, r in zip(drift, [1.01, 0.99, 1.005, 0.995, 1.0])], seed=8)
+    row = compare_reports(*_paired_reports(a, b), run_noise=QUIET).latency[0]
+    assert row.ratio_low < 1 < row.ratio_high
+    assert not row.verdict.startswith("B")
+    # One side lost a round: the runs no longer pair up, so they are compared as runs apart.
+    short = compare_reports(*_paired_reports(a, b[:4]), run_noise=QUIET).latency[0]
+    assert not short.run_noise_note.startswith("A and B were timed turn about")
+
+
+def _bench_entry():
+    from inspector.core.files.models import load_model
+    from inspector.core.measure.timing import measure_latency
+
+    return measure_latency(load_model("example"), runs=10).to_dict()
+
+
+def test_a_pair_id_that_is_not_a_token_is_refused_by_the_schema(tmp_path):
+    from inspector.core.errors import InputError
+    from inspector.core.report.timing_report import build_report, load_report
+    from inspector.core.files.models import load_model
+
+    report = build_report(load_model("example"))
+    report["latency"] = [dict(_bench_entry(), pair_id="0" * 32)]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(report))
+    load_report(path)  # a token of 32 hex digits is read
+    report["latency"][0]["pair_id"] = "../../etc/passwd"
+    path.write_text(json.dumps(report))
+    with pytest.raises(InputError, match=r"latency\[0\]\.pair_id: expected the 32 hex digits"):
+        load_report(path)
