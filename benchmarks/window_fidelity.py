@@ -343,6 +343,12 @@ def print_row(case: Case, runs: int, per_module: bool, got: dict, windows: list[
     label = f"{case.name} {'per module' if per_module else 'plain'} (x{runs})"
     print(f"\n{label}: CLI median {fmt_ms(cli['median'])}, p95 {fmt_ms(cli['p95'])}; "
           f"other processes took {cli['others']:.2f} cores")  # fmt: skip
+    if len(got["cli"]) > 1:  # the floor: how far the CLI lands from itself between repeats
+        import numpy as np
+
+        medians = [float(np.median(r["samples_ms"])) for r in got["cli"]]
+        print(f"  floor: the CLI's own medians spread {max(medians) / min(medians) - 1:.1%} between its "
+              f"{len(medians)} runs (a window median closer to the CLI's than that cannot be asked)")  # fmt: skip
     for kind in windows:
         w = summary(got[kind])
         med_ratio, p95_ratio = w["median"] / cli["median"], w["p95"] / cli["p95"]
