@@ -398,6 +398,7 @@ CORE_TEXTS = {
     'environment.cpu_cores': QT_TRANSLATE_NOOP("CoreText", 'CPU cores'),
     'environment.cpu_threads': QT_TRANSLATE_NOOP("CoreText", 'CPU threads'),
     'environment.torch_threads': QT_TRANSLATE_NOOP("CoreText", 'PyTorch threads'),
+    'environment.torch_interop_threads': QT_TRANSLATE_NOOP("CoreText", 'PyTorch inter-op threads'),
     'environment.system_memory': QT_TRANSLATE_NOOP("CoreText", 'System memory'),
     'environment.cpu_huge_pages': QT_TRANSLATE_NOOP("CoreText", 'CPU huge pages'),
     'environment.model': QT_TRANSLATE_NOOP("CoreText", 'Model'),

@@ -2604,6 +2604,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>PyTorch inter-op threads</source>
+        <translation>PyTorch 算子间线程数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>System memory</source>
         <translation>系统内存</translation>
     </message>

@@ -82,6 +82,7 @@ def collect_environment() -> dict[str, Any]:
         "cpu_logical_cores": psutil.cpu_count(logical=True),
         "cpu_physical_cores": psutil.cpu_count(logical=False),
         "torch_threads": torch.get_num_threads(),
+        "torch_interop_threads": torch.get_num_interop_threads(),
         "system_memory_bytes": psutil.virtual_memory().total,
         # Moves and large allocations cost less with them: figures carry the setting.
         "cpu_huge_pages": huge_pages_state(),

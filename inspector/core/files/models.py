@@ -147,6 +147,21 @@ def parse_spec(spec: str) -> ModelSpec:
     return ModelSpec("file", text)
 
 
+def resolved_spec(spec: str) -> str:
+    """``spec`` with its file made absolute and free of links (``models.py:build`` and
+    ``../here/models.py:build`` name one model), so two reports can tell whether they measured
+    the same file; a spec that names no file, or cannot be parsed, as it is."""
+    try:
+        parsed = parse_spec(spec)
+    except ModelLoadError:
+        return spec
+    if parsed.kind == "file":
+        return os.path.realpath(parsed.target)
+    if parsed.kind == "python_file":
+        return f"{os.path.realpath(parsed.target)}:{parsed.attribute}"
+    return spec
+
+
 def load_model(
     spec: str = "example",
     *,

@@ -111,6 +111,7 @@ ENVIRONMENT: dict[str, str] = {
     "environment.cpu_cores": "CPU cores",
     "environment.cpu_threads": "CPU threads",
     "environment.torch_threads": "PyTorch threads",
+    "environment.torch_interop_threads": "PyTorch inter-op threads",
     "environment.system_memory": "System memory",
     "environment.cpu_huge_pages": "CPU huge pages",
     "environment.model": "Model",

@@ -70,7 +70,7 @@ class MoveResult:
     warnings: tuple[str, ...] = ()
     #: When the call started, on the host clock (``perf_counter_ns``; 0: it never started),
     #: for a trace to draw it where it ran. Not written to the report.
-    started_ns: int = 0
+    started_ns: int = field(default=0, metadata={"wire": False})
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)

@@ -35,7 +35,8 @@ def encode(value: Any) -> Any:
     Non-finite floats become None: strict JSON has no NaN, and "unknown" is what they mean.
     """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        # A field marked ``wire: False`` stays in its process (a run's timeline for a trace).
+        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.metadata.get("wire", True)}
     if isinstance(value, dict):
         return {str(k): encode(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

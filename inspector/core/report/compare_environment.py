@@ -6,6 +6,8 @@ Reads the reports through ``lenient_read``, so a field of the wrong type shows a
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -37,6 +39,7 @@ _ENVIRONMENT_FIELDS = (
     ("cpu_physical_cores", Text("environment.cpu_cores")),
     ("cpu_logical_cores", Text("environment.cpu_threads")),
     ("torch_threads", Text("environment.torch_threads")),
+    ("torch_interop_threads", Text("environment.torch_interop_threads")),
     ("system_memory_bytes", Text("environment.system_memory")),
     ("cpu_huge_pages", Text("environment.cpu_huge_pages")),
 )
@@ -94,5 +97,15 @@ def environment_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> Iterable[Env
     model_a, model_b = read.section(a, "model"), read.section(b, "model")
     for key, name in _MODEL_FIELDS:
         as_bytes = key == "bytes"
-        yield row("model", name, _show(model_a.get(key), as_bytes=as_bytes), _show(model_b.get(key), as_bytes=as_bytes))
+        shown = row("model", name, _show(model_a.get(key), as_bytes=as_bytes), _show(model_b.get(key), as_bytes=as_bytes))
+        if key == "spec" and shown.differs and _same_file(model_a, model_b):
+            shown = dataclasses.replace(shown, differs=False)  # one file, named from two folders
+        yield shown
+
+
+def _same_file(model_a: Mapping[str, Any], model_b: Mapping[str, Any]) -> bool:
+    """Both reports name the same resolved file and factory (``resolved_spec``, written since
+    issue 34; an older report has none, and its spec text is all there is)."""
+    resolved_a, resolved_b = read.text(model_a.get("resolved_spec"), ""), read.text(model_b.get("resolved_spec"), "")
+    return bool(resolved_a) and resolved_a == resolved_b
 

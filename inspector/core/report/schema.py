@@ -63,6 +63,8 @@ class LatencyEntry:
     first_calls_ms: float | None = None
     #: Both sides of an interleaved comparison carry it (``bench --against``): their runs pair up.
     pair_id: str | None = None
+    #: ``torch.get_num_threads()`` during the run (issue 34 on).
+    threads: int | None = None
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "LatencyEntry":
@@ -97,6 +99,7 @@ class LatencyEntry:
             warmup_reason=f.text("warmup_reason"),
             first_calls_ms=f.number("first_calls_ms"),
             pair_id=_pair_id(f),
+            threads=f.whole("threads"),
         )
         _check_figures(f, samples)
         _check_runs(f, samples)
@@ -292,7 +295,7 @@ class DeviceEntry:
 
 
 _ENVIRONMENT_TEXT = ("python", "python_implementation", "torch", "cuda", "hip", "cudnn", "driver", "os", "machine", "cpu", "cpu_huge_pages")
-_ENVIRONMENT_COUNTS = ("cpu_logical_cores", "cpu_physical_cores", "torch_threads", "system_memory_bytes")
+_ENVIRONMENT_COUNTS = ("cpu_logical_cores", "cpu_physical_cores", "torch_threads", "torch_interop_threads", "system_memory_bytes")
 
 
 @dataclass(frozen=True)

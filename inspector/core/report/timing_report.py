@@ -27,7 +27,7 @@ import inspector
 from inspector.core.devices.discovery import device_id
 from inspector.core.devices.environment import collect_environment
 from inspector.core.errors import InputError, InspectorError
-from inspector.core.files.models import LoadedModel
+from inspector.core.files.models import LoadedModel, resolved_spec
 from inspector.core.files.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.measure.memory_log import report_point
 from inspector.core.messages import Text
@@ -110,6 +110,8 @@ def _model_section(loaded: LoadedModel) -> dict[str, Any]:
     params = list(loaded.module.parameters())
     return {
         "spec": loaded.spec,
+        # The file it names, absolute: compare tells models.py:build from ../models.py:build by it.
+        "resolved_spec": resolved_spec(loaded.spec),
         "class": loaded.class_name,
         "source": loaded.source,
         "parameters": sum(p.numel() for p in params),

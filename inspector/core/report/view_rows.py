@@ -103,7 +103,7 @@ def _meta_note(model: Mapping[str, Any]) -> str:
 MOVE_HEADERS = ("Call", "Source → target", "Time", "Bytes", "GB/s", "Result")
 LATENCY_HEADERS = (
     "Device", "dtype", "Mode", "Input", "First call", "Median", "Median 95 % CI", "IQR", "Mean", "p5", "p95", "Min",
-    "Max", "Std", "Samples",
+    "Max", "Std", "Samples", "Threads",
 )
 RANK_HEADERS = ("Rank", "Host", "Device", "Median", "p5", "p95", "Status")
 
@@ -187,6 +187,7 @@ def latency_cells(entry: dict[str, Any]) -> tuple[str, ...]:
         ms_text(iqr),
         *(ms_text(entry.get(k)) for k in ("mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms")),
         str(len(entry.get("samples_ms") or ())),
+        cell_text(entry.get("threads")) if entry.get("threads") is not None else "—",
     )
 
 

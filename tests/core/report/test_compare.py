@@ -181,3 +181,52 @@ def test_describe_ratio_reads_from_bs_side():
     assert describe_ratio(2.0, "B", higher_is_better=True) == "B 2.00× faster"
     assert describe_ratio(1.02, "B") == "about the same"
     assert describe_ratio(None, "B") == ""
+
+
+def test_one_model_file_named_from_two_folders_is_the_same_model(tmp_path, monkeypatch):
+    from inspector.cli import main
+
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "models.py").write_text(
+        "import torch\nfrom torch import nn\n\ndef build():\n    return nn.Linear(4, 4), torch.randn(2, 4)\n"
+    )
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "models.py").write_text((folder / "models.py").read_text())
+    monkeypatch.chdir(folder)
+    paths = {}
+    for name, spec in (("a", "models.py:build"), ("b", "../work/models.py:build"), ("c", "../other/models.py:build")):
+        paths[name] = tmp_path / f"{name}.json"
+        assert main(["bench", spec, "--device", "cpu", "--runs", "10", "--output", str(paths[name])]) == 0
+    reports = {k: json.loads(p.read_text()) for k, p in paths.items()}
+    assert reports["a"]["model"]["resolved_spec"] == f"{folder / 'models.py'}:build"
+
+    def spec_row(a, b):
+        return {(r.section, r.name): r for r in compare_reports(a, b).environment}["model", "Model"]
+
+    same = spec_row(reports["a"], reports["b"])
+    assert (same.a, same.b) == ("models.py:build", "../work/models.py:build") and not same.differs
+    # A copy of the file elsewhere is another file: it may have changed since.
+    assert spec_row(reports["a"], reports["c"]).differs
+
+
+def test_each_latency_entry_and_the_environment_carry_the_thread_counts(tmp_path):
+    import torch
+
+    from inspector.cli import main
+
+    path = tmp_path / "r.json"
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        assert main(["bench", "example", "--device", "cpu", "--runs", "10", "--output", str(path)]) == 0
+    finally:
+        torch.set_num_threads(before)
+    report = json.loads(path.read_text())
+    assert report["latency"][0]["threads"] == 1
+    assert report["environment"]["torch_interop_threads"] == torch.get_num_interop_threads()
+    # A report with 1 thread against one with 2 says so where the two were made.
+    other = json.loads(path.read_text())
+    other["environment"]["torch_threads"] = 2
+    rows = {(r.section, r.name): r for r in compare_reports(report, other).environment}
+    assert rows["environment", "PyTorch threads"].differs
