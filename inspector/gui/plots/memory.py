@@ -23,7 +23,7 @@ from inspector.core.measure.memory_log import MemoryTimeline, report_point
 from inspector.core.placement.tensor_rows import KINDS
 from inspector.core.units import format_bytes
 from inspector.gui.i18n import Retranslates, fill, translate
-from inspector.gui.plots.memory_canvas import Marker, MemoryCanvas, figure_label
+from inspector.gui.plots.memory_canvas import REPORT_LINE_WIDTH, Marker, MemoryCanvas, figure_label
 from inspector.gui.plots.render import png_bytes
 from inspector.gui.plots.words import ENGLISH, LIVE
 
@@ -334,10 +334,17 @@ class MemoryPlot(Retranslates, QWidget):
         """The whole timeline and its markers as a PNG of exactly ``width`` x ``height``.
 
         For a report file, so its axes and legend are English unless ``english`` is False (a
-        report is shared with others and stays English whatever the window speaks)."""
-        twin = MemoryCanvas(None, name="memoryPlotExport", words=ENGLISH if english else LIVE)
+        report is shared with others and stays English whatever the window speaks).
+
+        Every figure of every device is drawn, whatever the window shows: the live plot's
+        choices (its "Process RSS & machine" box, off by default without an accelerator, and
+        the legend entries clicked away) are how one person looks now, and a report's reader
+        cannot click them back. On a CPU-only machine the process's RSS is the only reading
+        there is; hidden, a report's memory plot was empty."""
+        twin = MemoryCanvas(None, name="memoryPlotExport", words=ENGLISH if english else LIVE,
+                            line_width=REPORT_LINE_WIDTH)  # fmt: skip
         try:
-            twin.show_secondary = self.canvas.show_secondary
+            twin.show_secondary = True  # a fresh twin: nothing the window hid is hidden here
             twin.draw(self.timeline)
             for number, marker in enumerate(self.markers):
                 twin.add_marker(marker, self.timeline.t0, number)

@@ -63,6 +63,9 @@ _FIGURE_STYLES = {
 }
 #: The model's curve is the one to read first: drawn thicker, above the others.
 _FIGURE_WIDTHS = {"model": 3}
+#: The thinnest curve of a report's picture, in pixels: a picture is looked at scaled down (a
+#: browser fits the 960-pixel image to its page), where a 1-pixel dotted grey line fades out.
+REPORT_LINE_WIDTH = 2
 #: Marker labels: pixels between lanes' labels, and the share of the plot's height they may use.
 _LABEL_GAP_PX = 6
 _LABEL_HEIGHT_SHARE = 0.85
@@ -127,10 +130,13 @@ class MemoryCanvas(pg.PlotWidget):
     fixed size for the report without touching the live plot's zoom.
     """
 
-    def __init__(self, parent: QWidget | None = None, name: str = "memoryPlotCanvas", words: Words = LIVE) -> None:
+    def __init__(self, parent: QWidget | None = None, name: str = "memoryPlotCanvas", words: Words = LIVE,
+                 line_width: int = 1) -> None:  # fmt: skip
         super().__init__(parent)
         self.setObjectName(name)
         self.words = words
+        #: The thinnest curve's width in pixels (the window's: 1; a report's twin: REPORT_LINE_WIDTH).
+        self.line_width = max(1, int(line_width))
         restyle(self, legend_columns=3)
         item = self.getPlotItem()
         # pyqtgraph draws only what is in view, reduced to min/max per pixel column, so an
@@ -261,7 +267,7 @@ class MemoryCanvas(pg.PlotWidget):
         legend.setColumnCount(6)
         foreground = theme_colors(self)[1]
         for figure in (f for f in MEMORY_FIGURES if any(f == fig for _, fig in self.curves)):
-            pen = pg.mkPen(foreground, width=_FIGURE_WIDTHS.get(figure, 1), style=_FIGURE_STYLES[figure])
+            pen = pg.mkPen(foreground, width=self._width(figure), style=_FIGURE_STYLES[figure])
             label = self.words.translate("MemoryCanvas", FIGURE_KEYS[figure])
             key = self._add_legend_key(pen, label, [c for (_, f), c in self.curves.items() if f == figure])
             key.figure = figure
@@ -278,13 +284,16 @@ class MemoryCanvas(pg.PlotWidget):
         self.getPlotItem().legend.addItem(key, label)
         return key
 
+    def _width(self, figure: str) -> int:
+        return max(_FIGURE_WIDTHS.get(figure, 1), self.line_width)
+
     def _set_unit(self, unit: tuple[str, int]) -> None:
         if unit != self.unit:
             self.unit = unit
             self.getPlotItem().setLabel("left", fill(self.words.translate("MemoryCanvas", "memory (%1)"), unit[0]))
 
     def _add_curve(self, device: str, figure: str) -> pg.PlotDataItem:
-        pen = pg.mkPen(device_color(device), width=_FIGURE_WIDTHS.get(figure, 1), style=_FIGURE_STYLES[figure])
+        pen = pg.mkPen(device_color(device), width=self._width(figure), style=_FIGURE_STYLES[figure])
         # Peak downsampling to one min/max pair per pixel column draws the exact envelope;
         # pyqtgraph's default (5 samples per pixel) draws 5x the points for no visible gain.
         # Unnamed: the legend is built by _rebuild_legend, per curve or compact.
