@@ -133,7 +133,7 @@ class ModelCommands(QObject):
         a = self.action_bar
         blocker = benchmark_blocker(self.snapshots.model, a)
         if blocker is not None:
-            self.banner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark")
+            self.banner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark", source=Task.BENCHMARK)
             return False
         request = BenchmarkRequest(
             mode=a.mode(), runs=a.runsSpin.value(), input_shape=input_shape(a), per_module=a.perModuleCheck.isChecked(),
@@ -176,7 +176,7 @@ class ModelCommands(QObject):
         except Exception as exc:  # noqa: BLE001 - the field's parse error, as the benchmark shows it
             problem = core_text(exc.message) if isinstance(exc, InputError) else str(exc)
             message = fill(translate("ModelCommands", "Input shape: %1"), problem)
-            self.banner.show_failure(Failure(FailureKind.INPUT, message), "train step")
+            self.banner.show_failure(Failure(FailureKind.INPUT, message), "train step", source=Task.TRAIN_STEP)
             return False
         return self.dispatcher.send(Task.TRAIN_STEP, self._train_step, shape, mark=task_label(Task.TRAIN_STEP), drawn_first=True)
 

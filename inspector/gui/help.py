@@ -13,11 +13,12 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QSettings, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QLabel,
     QMessageBox,
     QStatusBar,
     QTextBrowser,
@@ -284,5 +285,25 @@ def note_cpu_only_once(status_bar: QStatusBar, settings: QSettings, accelerators
         return False
     settings.setValue(CPU_ONLY_NOTE_KEY, True)
     settings.sync()
-    status_bar.showMessage(translate("HelpPages", CPU_ONLY_NOTE), 30_000)
+    note = CpuOnlyNote(status_bar)
+    # A widget of the bar, not a message: a menu's or a combo's status tip replaced a message
+    # for good, and hides a widget only while it shows (issue 35).
+    status_bar.addWidget(note, 1)
+    QTimer.singleShot(CPU_ONLY_NOTE_MS, note, note.deleteLater)
     return True
+
+
+#: How long the first launch's note stays in the status bar.
+CPU_ONLY_NOTE_MS = 30_000
+
+
+class CpuOnlyNote(Retranslates, QLabel):
+    """The first launch's "no GPU here" line, in the language shown."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("cpuOnlyNote")
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setText(translate("HelpPages", CPU_ONLY_NOTE))

@@ -41,6 +41,23 @@ class Frame:
     code_box: QGroupBox
     history: QWidget
 
+    def first_start(self) -> None:
+        """At the first show without a saved layout, once the splitter has its real height:
+        the devices and the model tree get the room the example's rows need (modules and
+        parameters, without scrolling), at least 45 % of the height and at most 60 %, the
+        plots and history the rest. At 1024x700 the tree showed 4 of the example's 6 rows
+        under proportions made for 1280x800 (issue 35); on a tall screen the 45 % is more
+        than the rows need."""
+        splitter = self.main_splitter
+        height = splitter.height() - splitter.handleWidth()
+        if height <= 0:
+            return
+        row = splitter.fontMetrics().lineSpacing() + 4
+        # The box's title, the summary, the filter and the header above the rows, margins below.
+        needed = 6 * row + 7 * row + 24
+        top = round(max(0.45 * height, min(needed, 0.6 * height)))
+        splitter.setSizes([top, height - top])
+
     def splitters(self) -> tuple[QSplitter, QSplitter, QSplitter]:
         """In the order a saved layout lists them."""
         return (self.main_splitter, self.top_splitter, self.bottom_splitter)
@@ -71,7 +88,8 @@ def build_frame(
     window: QMainWindow, *, banner: ErrorBanner, action_bar: QWidget, devices: QWidget, parameters: QWidget,
     history: QWidget, code: QWidget,
 ) -> Frame:  # fmt: skip
-    """Lay the panels out as ``window``'s central widget, the banner floating over them."""
+    """Lay the panels out as ``window``'s central widget, the banner in a row of its own
+    between the action bar and the panels (hidden until a failure)."""
     # (titles: ``Frame.retranslate``)
     devices_box = _boxed(devices)
     model_box = _boxed(parameters)
@@ -84,7 +102,9 @@ def build_frame(
 
     top_splitter = _splitter("topSplitter", Qt.Orientation.Horizontal, devices_box, model_box, (5, 7))
     bottom_splitter = _splitter("bottomSplitter", Qt.Orientation.Horizontal, tabs, code_box, (7, 5))
-    main_splitter = _splitter("mainSplitter", Qt.Orientation.Vertical, top_splitter, bottom_splitter, (4, 5))
+    # When the window or the room under the banner shrinks, the plots give the height up first:
+    # the model tree keeps its rows (issue 35).
+    main_splitter = _splitter("mainSplitter", Qt.Orientation.Vertical, top_splitter, bottom_splitter, (0, 1))
     # First-start proportions (a saved layout replaces them): the plots get a bit more
     # than half the height (at 1280x800 the memory plot's markers and the comparison's
     # rows stay legible, and the device table still lists eight GPUs), the code view
@@ -97,12 +117,14 @@ def build_frame(
     layout = QVBoxLayout(central)
     layout.setContentsMargins(6, 6, 6, 6)
     layout.addWidget(action_bar)
-    layout.addWidget(main_splitter, 1)
-    window.setCentralWidget(central)
-    # The banner floats over the panels' top edge: no layout jump when it shows.
+    # The banner takes its own room: floating over the panels, it covered the devices table
+    # and the model's header at 1024x700 (issue 35); the panels give it the height it needs
+    # while it shows, and take it back when it goes.
     banner.setParent(central)
     banner.setVisible(False)
-    banner.overlay(main_splitter)
+    layout.addWidget(banner)
+    layout.addWidget(main_splitter, 1)
+    window.setCentralWidget(central)
     frame = Frame(tabs, pages, model_box, devices_box, top_splitter, bottom_splitter, main_splitter, code_box, history)
     frame.retranslate()
     return frame

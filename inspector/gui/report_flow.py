@@ -296,12 +296,13 @@ class ReportFlow(QObject):
         self.status.flash(fill(translate("ReportFlow", "Report written: %1"), path), 8000)
         name = Path(path).name
         self.bar_words.idle(lambda: fill(translate("ReportFlow", "wrote %1"), name))
+        self.banner.cleared_by(Task.EXPORT)
 
     @Slot(object)
     def _on_export_failed(self, failure: Failure) -> None:
         path = self.exporting or "?"
         seconds = self._export_done()
-        self.banner.show_failure(failure, "export")
+        self.banner.show_failure(failure, "export", source=Task.EXPORT)
         outcome = fill(translate("ReportFlow", "failed: %1"), core_text(failure.message))
         self.history.record(f"save_report(report, {path!r})", seconds, None, outcome, ok=False, detail=failure.detail)
         self.bar_words.idle(lambda: translate("ReportFlow", "export failed"))
@@ -318,11 +319,12 @@ class ReportFlow(QObject):
 
     @Slot(object)
     def _on_comparison_failed(self, failure: Failure) -> None:
-        self.banner.show_failure(failure, "open report")
+        self.banner.show_failure(failure, "open report", source="open report")
 
     @Slot(str, str)
     def _on_comparison_opened(self, side: str, path: str) -> None:
         self.history.record(f"load_report({path!r})", None, None, translate("ReportFlow", "shown in the Compare tab"))
+        self.banner.cleared_by("open report")
         view = self.comparison_view
         from inspector.gui.ranks import show_ranks
 

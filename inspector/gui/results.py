@@ -185,6 +185,7 @@ class WorkerResults(QObject):
                 outcome = fill(translate("WorkerResults", "%1 (%2)"), outcome, core_text(result.note))
             took = format_seconds(result.seconds)
             self.bar_words.idle(lambda: fill(translate("WorkerResults", "moved in %1"), took))
+            self.banner.cleared_by(Task.MOVE)  # a move that works now: the failed one's banner is over
             self.marks.end()
         elif result.error.kind == FailureKind.CANCELLED:
             outcome = translate("WorkerResults", "cancelled: rolled back, the model is as before")
@@ -192,7 +193,7 @@ class WorkerResults(QObject):
             self.marks.end(translate("WorkerResults", "cancelled"))
         else:
             outcome = fill(translate("WorkerResults", "failed: %1"), core_text(result.error.message))
-            self.banner.show_failure(result.error, result.call)
+            self.banner.show_failure(result.error, result.call, source=Task.MOVE)
             self.bar_words.idle(lambda: translate("WorkerResults", "move failed"))
             self.marks.end(translate("WorkerResults", "failed"))
         self.reports.mark_stale()
@@ -236,6 +237,7 @@ class WorkerResults(QObject):
         self.history.record(call, outcome.seconds, None, result,
                             detail="\n".join(detail + [core_text(note) for note in r.notes]))  # fmt: skip
         self.bar_words.idle(partial(_benchmark_idle, median, noisy, top))
+        self.banner.cleared_by(Task.BENCHMARK)
         self.latency_plot.finish_series(r)
         self.marks.end(fill(translate("WorkerResults", "median %1"), median))
         self.reports.mark_stale()
@@ -292,7 +294,7 @@ class WorkerResults(QObject):
                 "WorkerResults",
                 "%1: enter it in the Architecture field of File › Open model… (it opens with this file filled in)",
             ), core_text(failure.failure.message))))  # fmt: skip
-        self.banner.show_failure(failure.failure, failure.task)
+        self.banner.show_failure(failure.failure, failure.task, source=failure.task)
         outcome = fill(translate("WorkerResults", "failed: %1"), core_text(failure.failure.message))
         self.history.record(failure.call, failure.seconds, None, outcome, ok=False, detail=failure.failure.detail)
         task = failure.task

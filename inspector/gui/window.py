@@ -124,7 +124,8 @@ class InspectorWindow(QMainWindow):
         self.language.unavailable.connect(self.say_language_unavailable)
         self.recent = window_settings.RecentModels(self.recentMenu, self.settings, self)
         self.recent.chosen.connect(self.open_model)
-        window_settings.restore_layout(self.settings, self, frame.splitters())
+        #: No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``).
+        self._first_start = not window_settings.restore_layout(self.settings, self, frame.splitters())
         self._note_missing_font()
 
         #: The frame's wait for torch, while it is imported (None: it was imported already).
@@ -336,6 +337,8 @@ class InspectorWindow(QMainWindow):
             # the window is brought wholly onto the screen if the frame made it stick out.
             self._placed = True
             QTimer.singleShot(0, lambda: screen_fit.keep_on_screen(self))
+            if self._first_start:
+                QTimer.singleShot(0, self.frame.first_start)
 
     def changeEvent(self, event: QEvent) -> None:
         # A new language: the menus and the parts that are not widgets set their texts again

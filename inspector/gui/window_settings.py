@@ -104,10 +104,11 @@ def set_sample_hz(settings: QSettings, hz: float) -> float:
 PREFERRED_SIZE = QSize(1240, 760)
 
 
-def restore_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSplitter]) -> None:
+def restore_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSplitter]) -> bool:
     """``window``'s geometry and its three ``splitters``' positions, as last saved; a first
     launch fits the screen it opens on, and a saved geometry that no longer fits (a smaller
-    screen, one unplugged since) is brought onto a screen that exists (``screen_fit``)."""
+    screen, one unplugged since) is brought onto a screen that exists (``screen_fit``).
+    Returns whether the splitters' positions were restored (False: first-start proportions)."""
     geometry = settings_values.blob(settings, KEYS["geometry"])
     restored = geometry is not None and window.restoreGeometry(geometry)
     if geometry is not None and not restored:
@@ -119,6 +120,8 @@ def restore_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSp
     # restoreState checks each state before applying it: a bad one leaves its splitter as it is.
     if states is not None and not all([s.restoreState(state) for s, state in zip(splitters, states)]):
         settings_values.drop(settings, KEYS["splitters"], "not splitter positions Qt saved")
+        return False
+    return states is not None
 
 
 def save_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSplitter]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import torch
-from PySide6.QtWidgets import QTextBrowser
+from PySide6.QtWidgets import QLabel, QTextBrowser
 
 from inspector.gui.help import CPU_ONLY_NOTE, CPU_ONLY_NOTE_KEY
 from tests.fake_cuda import fake_cuda
@@ -38,15 +38,22 @@ def test_help_pages_say_what_to_click_the_shortcuts_and_the_report_format(qtbot,
 def test_first_launch_on_a_cpu_only_machine_says_once_what_it_can_show(qtbot, make_window, clean_settings):
     assert not clean_settings.value(CPU_ONLY_NOTE_KEY, False, type=bool)
     first = make_window()
-    assert first.statusBar().currentMessage() == CPU_ONLY_NOTE
+    first.show()
+    note = first.statusBar().findChild(QLabel, "cpuOnlyNote")
+    assert note is not None and note.text() == CPU_ONLY_NOTE and note.isVisible()
     assert clean_settings.value(CPU_ONLY_NOTE_KEY, False, type=bool)  # remembered (in the tests' own store)
+    # A menu's status tip (hovering an action) hides it only while the tip shows.
+    first.statusBar().showMessage("a status tip")
+    assert not note.isVisible()
+    first.statusBar().clearMessage()
+    assert note.isVisible()
     first.close()
     second = make_window()
-    assert second.statusBar().currentMessage() != CPU_ONLY_NOTE
+    assert second.statusBar().findChild(QLabel, "cpuOnlyNote") is None
 
 
 def test_a_gpu_machine_gets_no_cpu_only_note(qtbot, monkeypatch, make_window, clean_settings):
     fake_cuda(monkeypatch, count=1)
     window = make_window()
-    assert window.statusBar().currentMessage() != CPU_ONLY_NOTE
+    assert window.statusBar().findChild(QLabel, "cpuOnlyNote") is None
     assert not clean_settings.value(CPU_ONLY_NOTE_KEY, False, type=bool)

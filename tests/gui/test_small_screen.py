@@ -49,14 +49,49 @@ _PROBE = textwrap.dedent(
     from PySide6.QtCore import Qt
     shape_col = next(c for c in range(model.columnCount()) if model.headerData(c, Qt.Orientation.Horizontal) == "Shape")
     shape_right = header.sectionViewportPosition(shape_col) + header.sectionSize(shape_col)
+    def rows(parent=None):
+        from PySide6.QtCore import QModelIndex
+        parent = parent or QModelIndex()
+        for r in range(model.rowCount(parent)):
+            index = model.index(r, 0, parent)
+            yield index
+            if tree.isExpanded(index):
+                yield from rows(index)
+    cut_rows = [model.data(i) for i in rows() if tree.visualRect(i).bottom() > tree.viewport().height()
+                or tree.visualRect(i).top() < 0]
+    extra = {}
+    if len(sys.argv) > 2 and sys.argv[2] == "flows":
+        # A failed .cuda(): the banner covers nothing; then a move by keyboard: the focus stays.
+        window.move_cuda()
+        end = time.time() + 60
+        while time.time() < end and (window.busy_task is not None or not window.errorBanner.isVisible()):
+            app.processEvents(); time.sleep(0.01)
+        for _ in range(20):
+            app.processEvents(); time.sleep(0.01)
+        banner = window.errorBanner.geometry()
+        extra["banner_overlaps"] = [name for name, w in (("panels", window.main_splitter), ("action bar", bar))
+                                    if banner.intersects(w.geometry())]
+        button = bar.toDeviceButton
+        button.setFocus()
+        button.click()
+        end = time.time() + 60
+        while time.time() < end and (window.busy_task is not None or window.errorBanner.isVisible()):
+            app.processEvents(); time.sleep(0.01)
+        for _ in range(10):
+            app.processEvents(); time.sleep(0.01)
+        extra["banner_after_success"] = window.errorBanner.isVisible()
+        focus = app.focusWidget()
+        extra["focus_after_move"] = focus.objectName() if focus is not None else None
     print(json.dumps({
+        **extra,
+        "cut_rows": cut_rows,
         "area": [area.x(), area.y(), area.width(), area.height()],
         "window": [inside.x(), inside.y(), inside.width(), inside.height()],
         "min": [window.minimumSizeHint().width(), window.minimumSizeHint().height()],
         "off_edge": off,
         "shape_visible": shape_right <= tree.viewport().width(),
     }))
-    if len(sys.argv) > 2:  # leave a geometry behind, as a close does
+    if len(sys.argv) > 2 and sys.argv[2] == "save":  # leave a geometry behind, as a close does
         window.close()
         for _ in range(10):
             app.processEvents()
@@ -75,10 +110,10 @@ def screens_file(tmp_path: Path, name: str, *screens: tuple[int, int, int, int])
     return str(path)
 
 
-def probe(screens: str, settings: Path, spec: str = "example", *, save: bool = False) -> dict:
+def probe(screens: str, settings: Path, spec: str = "example", *, save: bool = False, flows: bool = False) -> dict:
     env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={screens}", XDG_CONFIG_HOME=str(settings))
     env["PYTHONPATH"] = str(REPO)
-    args = [sys.executable, "-c", _PROBE, spec] + (["save"] if save else [])
+    args = [sys.executable, "-c", _PROBE, spec] + (["save"] if save else []) + (["flows"] if flows else [])
     done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=180, cwd=REPO)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -97,6 +132,14 @@ def test_a_first_launch_on_a_1024x700_screen_fits_it_with_every_control_reachabl
     assert seen["min"][0] <= 1024 and seen["min"][1] <= 700, seen  # it can get this small
     assert seen["off_edge"] == [], seen
     assert seen["shape_visible"], seen
+
+
+def test_at_1024x700_the_examples_rows_all_show_a_banner_covers_nothing_and_a_move_keeps_the_focus(tmp_path):
+    seen = probe(screens_file(tmp_path, "small", (0, 0, 1024, 700)), tmp_path / "settings", flows=True)
+    assert seen["cut_rows"] == [], seen  # modules and parameters, without scrolling
+    assert seen["banner_overlaps"] == [], seen  # a row of its own
+    assert seen["banner_after_success"] is False, seen  # the move that worked cleared it
+    assert seen["focus_after_move"] == "toDeviceButton", seen  # not the input-shape field
 
 
 def test_a_saved_geometry_larger_than_the_screen_is_clamped_onto_it(tmp_path):

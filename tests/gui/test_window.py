@@ -385,17 +385,17 @@ def test_the_move_controls_state_the_price_before_a_move_and_follow_the_model(qt
     dtype.setCurrentIndex(dtype.findText("float64"))
     assert label.isVisibleTo(window)
     assert "model.to('cpu', dtype=torch.float64) needs" in label.text()
-    assert "(3.0x the model's bytes there)" in label.text()
-    assert label.text() in widget(window, QPushButton, "toDeviceButton").toolTip()
+    assert "(3.0x the model's bytes there)" in label.full_text and label.toolTip() == label.full_text
+    assert label.full_text in widget(window, QPushButton, "toDeviceButton").toolTip()
     assert "nothing to copy" in widget(window, QPushButton, "cpuButton").toolTip()
     dtype.setCurrentIndex(dtype.findText("bfloat16"))
-    assert "(1.5x the model's bytes there)" in label.text()
+    assert "(1.5x the model's bytes there)" in label.full_text
     before = len(history(window))
     click(qtbot, window, "toDeviceButton")
     wait_history(qtbot, window, before + 1)
     qtbot.waitUntil(lambda: window.busy_task is None)
     dtype.setCurrentIndex(dtype.findText("float64"))  # from bfloat16 now: 4x the bytes in copies
-    assert "(5.0x the model's bytes there)" in label.text()
+    assert "(5.0x the model's bytes there)" in label.full_text
 
 
 # ---------------------------------------------------------------- benchmark

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QGridLayout,
@@ -251,12 +252,11 @@ class ActionBar(Retranslates, QWidget):
             buttons.addWidget(button)
         grid.addLayout(buttons, 1, 0, 1, 5)
         # The transaction's price before a move: a cast holds the model and its copies.
-        # Its height holds when a shorter price follows (a cast's end relaid out the window).
-        self.movePriceLabel = SteadyHeightLabel(move)
+        # Always two lines tall, with or without a price: no text it says moves the window.
+        self.movePriceLabel = SteadyHeightLabel(move, lines=2)
         self.movePriceLabel.setObjectName("movePriceLabel")
         self.movePriceLabel.setTextFormat(Qt.TextFormat.PlainText)  # warnings name classes from files
         self.movePriceLabel.setMaximumWidth(420)
-        self.movePriceLabel.hide()
         grid.addWidget(self.movePriceLabel, 2, 0, 1, 5)
 
         self.measureGroup = measure = QGroupBox(self)
@@ -289,12 +289,12 @@ class ActionBar(Retranslates, QWidget):
         layout.addWidget(move)
         layout.addWidget(measure, 1)
         self._progress = _idle
+        self._focus_before_busy: QWidget | None = None
         self.retranslate()
 
     def retranslate(self) -> None:
         """Set every text again in the language now installed (see ``Retranslates``)."""
         self.moveGroup.setTitle(translate("ActionBar", "Move the model"))
-        self.movePriceLabel.forget_height()  # the price is said again in the new language's lines
         self.targetLabel.setText(translate("ActionBar", "Target"))
         self.dtypeLabel.setText(translate("ActionBar", "dtype"))
         self.measureGroup.setTitle(translate("ActionBar", "Measure latency"))
@@ -348,6 +348,13 @@ class ActionBar(Retranslates, QWidget):
     # ----- state
 
     def apply(self, state: ActionState) -> None:
+        # A control disabled while it has the focus hands it to the next one in the chain (the
+        # input-shape field took it after every move, issue 35): the focus the bar had when
+        # the work started goes back where it was when the work ends.
+        was_idle = self._state is None or self._state.busy_task is None
+        if was_idle and state.busy_task is not None:
+            focused = QApplication.focusWidget()
+            self._focus_before_busy = focused if focused is not None and self.isAncestorOf(focused) else None
         self._state = state
         for name, reason in disabled_reasons(state).items():
             control: QWidget = getattr(self, name)
@@ -356,15 +363,20 @@ class ActionBar(Retranslates, QWidget):
         editable = state.busy_task is None
         for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin, self.repeatSpin):
             widget.setEnabled(editable)
+        before = self._focus_before_busy
+        if editable and before is not None:
+            self._focus_before_busy = None
+            now = QApplication.focusWidget()
+            # Unless the user has put the focus elsewhere meanwhile (outside the bar).
+            if before.isEnabled() and now is not before and (now is None or self.isAncestorOf(now)):
+                before.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def set_move_price(self, text: str, *, new_model: bool = False) -> None:
-        """What ``.to(device)`` with the chosen target and dtype holds at its peak ("": hidden).
-        The label keeps its tallest height (``SteadyHeightLabel``) until ``new_model``."""
-        if new_model:
-            self.movePriceLabel.forget_height()
+        """What ``.to(device)`` with the chosen target and dtype holds at its peak ("": none).
+        The label is two lines tall whatever it says (``SteadyHeightLabel``); a longer price
+        is cut at a word, the tooltip has all of it. (``new_model``: kept for callers.)"""
         self.movePriceLabel.setText(text)
         self.movePriceLabel.setToolTip(text)
-        self.movePriceLabel.setVisible(bool(text))
 
     def set_devices(self, device_ids: list[str], preferred: str | None = None) -> None:
         current = self.target_device()

@@ -12,18 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
-    QGraphicsDropShadowEffect,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QStyle,
     QToolButton,
     QVBoxLayout,
-    QWidget,
 )
 
 from inspector.core.errors import Failure
@@ -67,6 +64,8 @@ class ErrorBanner(Retranslates, QFrame):
         self.failure: Failure | None = None
         # What the failure was about: a task, a call, or a function that says it again.
         self._context: str | Callable[[], str] = ""
+        #: The task whose failure is shown ("move", "benchmark", …): its next success clears it.
+        self.source = ""
 
         icon = QLabel(self)
         icon.setPixmap(self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxCritical).pixmap(24, 24))
@@ -116,7 +115,6 @@ class ErrorBanner(Retranslates, QFrame):
         layout.addLayout(row)
         layout.addWidget(self.details)
         self.setVisible(False)
-        self._anchor: QWidget | None = None
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -125,41 +123,14 @@ class ErrorBanner(Retranslates, QFrame):
         self.close_button.setToolTip(translate("ErrorBanner", "Hide this message (it stays in the history)"))
         if self.failure is not None:
             self._show_texts()
-            self.place()
 
-    def overlay(self, anchor: QWidget) -> None:
-        """Float over the top of ``anchor`` (a sibling in the same parent) instead of taking
-        a place in the layout, so showing it does not push the panels down (it used to
-        move them by 60-90 px); it follows the anchor's size and position."""
-        self._anchor = anchor
-        anchor.installEventFilter(self)
-        shadow = QGraphicsDropShadowEffect(self)
-        shadow.setBlurRadius(12)
-        shadow.setOffset(0, 2)
-        shadow.setColor(QColor(0, 0, 0, 90))
-        self.setGraphicsEffect(shadow)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._anchor and event.type() in (QEvent.Type.Resize, QEvent.Type.Move):
-            self.place()
-        return False
-
-    def place(self) -> None:
-        """Over the anchor's top edge, as wide as it, as tall as the wrapped text needs."""
-        anchor = self._anchor
-        if anchor is None or not self.isVisibleTo(self.parentWidget()):
-            return
-        width = max(200, anchor.width())
-        height = self.heightForWidth(width) if self.hasHeightForWidth() else -1
-        height = max(height, self.minimumSizeHint().height())
-        self.setGeometry(anchor.x(), anchor.y(), width, min(height, max(60, anchor.height())))
-        self.raise_()
-
-    def show_failure(self, failure: Failure, context: str | Callable[[], str] = "") -> None:
+    def show_failure(self, failure: Failure, context: str | Callable[[], str] = "", *, source: str = "") -> None:
         """Show ``failure``; ``context`` (a task such as "move", a call, or a function that
-        says it again when the language changes) follows the title."""
+        says it again when the language changes) follows the title. ``source``: the task that
+        failed, whose next success clears the banner (``cleared_by``)."""
         self.failure = failure
         self._context = context
+        self.source = source
         self._show_texts()
         self.details.setPlainText(failure.detail)
         # As tall as the text needs, up to about eight lines; then it scrolls.
@@ -170,7 +141,6 @@ class ErrorBanner(Retranslates, QFrame):
         self.details_button.setChecked(False)
         self.details.setVisible(False)
         self.setVisible(True)
-        self.place()
 
     def _show_texts(self) -> None:
         failure = self.failure
@@ -185,6 +155,11 @@ class ErrorBanner(Retranslates, QFrame):
         self.setVisible(False)
         self.dismissed.emit()
 
+    def cleared_by(self, task: str) -> None:
+        """``task`` just succeeded: a failure of the same kind shown here is over, so it goes
+        (a failure of another kind stays until closed: it is still true)."""
+        if self.isVisibleTo(self.parentWidget()) and self.source and self.source == task:
+            self.dismiss()
+
     def _toggle_details(self, shown: bool) -> None:
         self.details.setVisible(shown and bool(self.details.toPlainText().strip()))
-        self.place()

@@ -1,5 +1,7 @@
-"""The move price keeps its height when a shorter price follows a longer one: a label that
-shrank with its text laid out and repainted the whole window as each cast ended."""
+"""The move price is always two lines tall: no price it states, and no price at all, moves
+the window (the top panels grew and shrank as the model loaded and a dtype was chosen, and a
+cast's end relaid out and repainted the whole window). A price too long for two lines is cut
+at a word with "…"; its tooltip has all of it."""
 
 from __future__ import annotations
 
@@ -42,44 +44,32 @@ def _settled(qtbot, bar) -> tuple[int, int]:
     return bar.movePriceLabel.height(), bar.height()
 
 
-def test_a_shorter_price_after_a_longer_one_leaves_the_bar_as_tall(qtbot, bar):
+def test_no_price_a_short_one_and_a_long_one_leave_the_bar_exactly_as_tall(qtbot, bar):
     label = bar.movePriceLabel
-    bar.set_move_price(SHORT, new_model=True)
-    one_line, _ = _settled(qtbot, bar)
-    bar.set_move_price(LONG)
-    tall, bar_height = _settled(qtbot, bar)
-    assert tall > one_line  # the long price wraps: the label grew for it
-    bar.set_move_price(SHORT)
-    assert _settled(qtbot, bar) == (tall, bar_height)  # and nothing around it moved
-    assert label.text() == SHORT
-
-
-def test_a_new_model_or_language_lets_the_price_take_its_own_height_again(qtbot, bar):
-    bar.set_move_price(SHORT, new_model=True)
-    one_line, _ = _settled(qtbot, bar)
-    bar.set_move_price(LONG)
-    _settled(qtbot, bar)
-    bar.set_move_price(SHORT, new_model=True)
-    assert _settled(qtbot, bar)[0] == one_line
-    bar.set_move_price(LONG)
-    _settled(qtbot, bar)
+    bar.set_move_price("", new_model=True)  # loading: no price yet
+    empty = _settled(qtbot, bar)
+    for text in (SHORT, LONG, SHORT, ""):
+        bar.set_move_price(text)
+        assert _settled(qtbot, bar) == empty, text
+    # Two lines as drawn, Chinese included (a CJK fallback font's line is taller than the spacing).
+    assert empty[0] >= 2 * label.fontMetrics().lineSpacing()
+    bar.set_move_price("把模型移到 cpu：无需复制（模型已在那里，且数据类型相同）。" * 2)
+    assert _settled(qtbot, bar) == empty
     bar.retranslate()  # (what a change of language does)
-    bar.set_move_price(SHORT)
-    assert _settled(qtbot, bar)[0] == one_line
+    assert _settled(qtbot, bar) == empty
 
 
-def test_at_another_width_the_label_is_wrapped_and_sized_anew(qtbot):
+def test_a_price_longer_than_two_lines_is_cut_at_a_word_and_whole_in_the_tooltip(qtbot):
     label = _at_the_top_of_a_window(qtbot, SteadyHeightLabel, 300)
     window = label.host
     label.setText(LONG)
     qtbot.wait(20)
-    narrow = label.height()
-    window.resize(900, 400)  # wider: fewer lines, and not the narrow height kept
+    assert label.is_cut() and label.text().endswith("…")
+    shown = label.text()[:-1]
+    assert LONG.startswith(shown) and LONG[len(shown)] == " "  # cut where a word ends
+    assert label.full_text == LONG
+    window.resize(1400, 400)  # wide enough: all of it, still two lines tall
     qtbot.wait(20)
-    wide = label.height()
-    assert wide == label.heightForWidth(label.width()) < narrow
-    label.setText(SHORT)  # at this width, the floor is this width's tallest
-    qtbot.wait(20)
-    metrics = label.fontMetrics()
-    assert metrics.horizontalAdvance(SHORT) < label.width() and wide >= 2 * metrics.lineSpacing()  # one line, in two
-    assert label.height() == wide
+    assert not label.is_cut() and label.text() == LONG
+    label.setText(SHORT)
+    assert label.text() == SHORT and not label.is_cut()
