@@ -152,7 +152,7 @@ def test_bad_usage_exits_2(capsys):
     assert exc.value.code == 2
 
 
-@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html"])
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html", ".zip"])
 def test_bench_writes_the_report_by_suffix(capsys, tmp_path, suffix):
     out_file = tmp_path / f"report{suffix}"
     code, out, err = run(capsys, "bench", "--device", "cpu", "--runs", "5", "--output", str(out_file))
@@ -167,6 +167,12 @@ def test_bench_writes_the_report_by_suffix(capsys, tmp_path, suffix):
         assert len(report["latency"]) == 1 and len(report["latency"][0]["samples_ms"]) == 5
         assert report["moves"][0]["target"] == "cpu" and report["moves"][0]["ok"] is True
         assert "cpu" in report["memory"] and report["memory"]["cpu"]
+    if suffix == ".zip":  # every section its own table
+        import zipfile
+
+        with zipfile.ZipFile(out_file) as archive:
+            assert {"samples.csv", "latency.csv", "moves.csv", "memory.csv"} <= set(archive.namelist())
+            assert archive.read("samples.csv").decode().count("\n") == 1 + 5 + 3  # header, timed, warm-up
 
 
 def test_bench_wrong_input_shape_names_the_shape(capsys):

@@ -21,7 +21,7 @@ from inspector.core.errors import InputError
 from inspector.core.messages import Text
 
 #: Suffixes a report can be written as (``report.save_report`` renders each).
-REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
+REPORT_SUFFIXES = (".json", ".csv", ".md", ".html", ".zip")
 
 
 def check_output_path(

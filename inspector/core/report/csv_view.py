@@ -1,56 +1,29 @@
-"""The CSV view of a timing report: tidy rows for a spreadsheet (one per latency sample, per
-move, per memory reading), each cell safe from spreadsheet formulas."""
+"""The CSV views of a timing report, for a spreadsheet or pandas: tidy tables (``csv_tables``),
+each cell safe from spreadsheet formulas.
+
+``.csv`` is ONE table, the latency samples: one row per sample with its measurement's keys as
+columns (device, dtype, mode, input_shape, run, phase, index, ms, threads), the table a pivot
+turns into medians per device and dtype. A CSV file holds one table; the report's other
+sections do not share its columns (a move has no dtype-by-sample, a memory reading no ms), and
+one sparse table of all of them pivots into nothing. So ``.zip`` holds every section as its
+own table (``csv_tables.TABLES``: samples, latency, moves, memory, modules, attribution, fit,
+environment) and a README.txt naming them; its bytes are the same for the same report (fixed
+timestamps, entries in a fixed order, deflated).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-from typing import Any, Iterable
+import zipfile
+from typing import Any, Mapping
 
-from inspector.core.measure.memory_log import report_point
-from inspector.core.report.view_rows import cell_text, error_kind, error_message, latency_spread, shape_text
+from inspector.core.report.csv_tables import SAMPLES, TABLES, Table
+from inspector.core.report.view_rows import cell_text
 
-_CSV_COLUMNS = (
-    "section", "phase", "device", "dtype", "mode", "input_shape", "index", "ms",
-    "call", "method", "source", "target", "seconds", "bytes", "gbps", "ok", "error", "error_kind",
-    "t", "allocated", "reserved", "process_rss", "used", "total", "other_processes",
-    "median_ms", "iqr_ms", "median_ci_low_ms", "median_ci_high_ms", "noise",
-)
-
-
-def _csv_rows(report: dict[str, Any]) -> Iterable[dict[str, Any]]:
-    for entry in report.get("latency") or []:
-        common = {
-            "section": "latency",
-            "device": entry.get("device"),
-            "dtype": entry.get("dtype"),
-            "mode": entry.get("mode", "forward"),
-            "input_shape": shape_text(entry.get("input_shape")),
-        }
-        for phase, key in (("warmup", "warmup_samples_ms"), ("timed", "samples_ms")):
-            for i, ms in enumerate(entry.get(key) or ()):
-                yield {**common, "phase": phase, "index": i, "ms": ms}
-        # One row with the run's median and how far to trust it.
-        iqr, interval, noise = latency_spread(entry)
-        yield {**common, "phase": "summary", "median_ms": entry.get("median_ms"), "iqr_ms": iqr,
-               "median_ci_low_ms": interval[0] if interval else None,
-               "median_ci_high_ms": interval[1] if interval else None, "noise": noise}  # fmt: skip
-    for entry in report.get("attribution") or []:
-        # Why a device's per-module figures are rough, in words (the JSON has the figures).
-        warnings = entry.get("warnings") if isinstance(entry, dict) else None
-        if isinstance(warnings, list) and warnings:
-            yield {"section": "attribution", "phase": "summary", "device": entry.get("device"), "dtype": entry.get("dtype"),
-                   "noise": "; ".join(str(w) for w in warnings)}  # fmt: skip
-    for move in report.get("moves") or []:
-        row = {"section": "move", **{k: move.get(k) for k in _CSV_COLUMNS if k in move}}
-        error = move.get("error")
-        if error:
-            row["error"], row["error_kind"] = error_message(error), error_kind(error) or None
-        yield row
-    for device, points in (report.get("memory") or {}).items():
-        for i, point in enumerate(points):
-            values = report_point(str(device), point)
-            yield {"section": "memory", "device": device, "index": i, **values}
+#: Every entry of a ``.zip`` report is dated this (the earliest time a zip can hold): the same
+#: report gives the same bytes, whenever it is written.
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
 def _csv_cell(value: Any) -> Any:
@@ -62,11 +35,62 @@ def _csv_cell(value: Any) -> Any:
     return "'" + value if value[:1] in ("=", "+", "-", "@") else value
 
 
-def render_csv(report: dict[str, Any]) -> str:
-    """Tidy rows: one per latency sample, per move, per memory point; ``section`` tells which."""
+def table_csv(table: Table, report: Mapping[str, Any]) -> str:
+    """One table as CSV text: its header, then a row per observation (an empty cell: none)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=_CSV_COLUMNS, restval="", extrasaction="ignore", lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=table.columns, restval="", extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    for row in _csv_rows(report):
+    for row in table.rows(report):
         writer.writerow({k: _csv_cell(v) for k, v in row.items() if v is not None})
     return out.getvalue()
+
+
+def render_csv(report: dict[str, Any]) -> str:
+    """The ``.csv`` report: the latency samples, one row per sample (``csv_tables.sample_rows``)."""
+    return table_csv(SAMPLES, report)
+
+
+def render_csv_zip(report: dict[str, Any]) -> bytes:
+    """The ``.zip`` report: each table of ``csv_tables.TABLES`` as its own CSV (those of
+    sections the report lacks, such as ``modules.csv`` without ``--per-module``, left out),
+    and ``README.txt`` naming what it holds."""
+    written = [(t, table_csv(t, report)) for t in TABLES]
+    written = [(t, text) for t, text in written if t.always or text.count("\n") > 1]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        _add(archive, "README.txt", _readme(report, [t for t, _ in written]))
+        for table, text in written:
+            _add(archive, table.name, text)
+    return buffer.getvalue()
+
+
+def _add(archive: zipfile.ZipFile, name: str, text: str) -> None:
+    info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.create_system = 3  # as written on Unix, whatever writes it: the same bytes everywhere
+    info.external_attr = 0o644 << 16  # rw-r--r--
+    archive.writestr(info, text.encode("utf-8"), compresslevel=9)
+
+
+def _readme(report: Mapping[str, Any], tables: list[Table]) -> str:
+    tool, model = (report.get(k) for k in ("tool", "model"))
+    tool = tool if isinstance(tool, Mapping) else {}
+    model = model if isinstance(model, Mapping) else {}
+    lines = [
+        "A torch-device-inspector timing report as CSV tables, one per section, one row per",
+        "observation and one column per variable: open one in a spreadsheet and pivot it, or",
+        "read it with pandas.read_csv. The .json report holds the same figures.",
+        "",
+        f"Model: {cell_text(model.get('spec', '?'))} ({cell_text(model.get('class', '?'))}); "
+        f"written {cell_text(report.get('created', '?'))} by torch-device-inspector {cell_text(tool.get('version', '?'))}.",
+        "",
+    ]
+    lines += [f"{t.name}: {t.about}" for t in tables]
+    lines += [
+        "",
+        "Latency: median ms per device and dtype is the median of samples.csv's ms over the rows",
+        "whose phase is 'timed' (latency.csv has it, with its interval, as median_ms). Times in ms,",
+        "memory in bytes, t in seconds since the session started; an empty cell is not known.",
+        "A text cell that starts with = + - or @ is written with a ' before it (no formula runs).",
+    ]
+    return "\n".join(lines) + "\n"

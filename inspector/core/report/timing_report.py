@@ -1,8 +1,9 @@
-"""The timing report: build it from results, save it (.json/.csv/.md/.html), load it again.
+"""The timing report: build it from results, save it (.json/.csv/.md/.html/.zip), load it again.
 
 The JSON form is the source of truth and is versioned (``schema_version``); the other forms
 are views of it (``markdown_view``, ``csv_view``, ``html_view``) for a bug report, a
-spreadsheet, or a browser. Plot images are made on the Qt side (``inspector.gui.report_images``)
+spreadsheet (``.csv``: the latency samples, one tidy table; ``.zip``: every section as its
+own CSV table), or a browser. Plot images are made on the Qt side (``inspector.gui.report_images``)
 and handed in, so this module never imports Qt. A save is atomic; a load checks every field
 its readers use (``schema``) before anyone reads it.
 """
@@ -32,7 +33,7 @@ from inspector.core.files.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.measure.memory_log import report_point
 from inspector.core.messages import Text
 from inspector.core.placement.tensor_rows import snapshot
-from inspector.core.report.csv_view import render_csv
+from inspector.core.report.csv_view import render_csv, render_csv_zip
 from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.field_checks import ReportSchemaError
@@ -188,18 +189,19 @@ def save_report(report: dict[str, Any], path: str | Path, *, images: Mapping[str
     is there afterwards, or whatever was there before is left untouched."""
     path = Path(path)
     suffix = path.suffix.lower()
-    renderers: dict[str, Callable[[], str]] = {
-        ".json": lambda: render_json(report),
-        ".csv": lambda: render_csv(report),
-        ".md": lambda: render_markdown(report),
-        ".html": lambda: render_html(report, images),
+    renderers: dict[str, Callable[[], bytes]] = {
+        ".json": lambda: render_json(report).encode("utf-8"),
+        ".csv": lambda: render_csv(report).encode("utf-8"),
+        ".md": lambda: render_markdown(report).encode("utf-8"),
+        ".html": lambda: render_html(report, images).encode("utf-8"),
+        ".zip": lambda: render_csv_zip(report),
     }
     if suffix not in renderers:
         raise InputError(Text("write.report_suffix", name=repr(path.name), suffixes=", ".join(SUPPORTED_SUFFIXES)))
     problem = target_problem(path)
     if problem is not None:  # a folder, a pipe or device node, a read-only or immutable file
         raise InputError(Text("write.report_failed", path=path, reason=problem))
-    _atomic_write(path, renderers[suffix]().encode("utf-8"))
+    _atomic_write(path, renderers[suffix]())
     return path
 
 

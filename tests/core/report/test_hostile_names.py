@@ -23,7 +23,8 @@ from inspector.core.measure.attribution import measure_attribution
 from inspector.core.measure.timing import measure_latency
 from inspector.core.report import modules as report_modules
 from inspector.core.report import view_rows
-from inspector.core.report.csv_view import render_csv
+from inspector.core.report.csv_tables import TABLE_BY_NAME
+from inspector.core.report.csv_view import table_csv
 from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import build_report
@@ -136,15 +137,21 @@ def test_markdown_tables_keep_their_rows_and_columns(report):
 
 
 def test_a_huge_name_is_its_start_and_its_length_in_every_view(report):
-    markdown, page, sheet = render_markdown(report), render_html(report), render_csv(report)
+    markdown, page, sheet = render_markdown(report), render_html(report), table_csv(TABLE_BY_NAME["moves.csv"], report)
     for text in (markdown, page):
         assert "(100,000 characters)" in text or "(100,028 characters)" in text
         assert LONG not in text
         assert max(map(len, text.splitlines())) < 8_000  # a line holds a table row: 500 per cell at most
     assert len(markdown) < 40_000 and len(page) < 60_000
-    errors = [row["error"] for row in csv.DictReader(io.StringIO(sheet)) if row["section"] == "move"]
+    errors = [row["error"] for row in csv.DictReader(io.StringIO(sheet))]
     assert errors and all(len(e) <= view_rows.CELL_LIMIT + 40 for e in errors)
     assert errors[0].startswith("<img src=x onerror=alert(2)>kkk") and errors[0].endswith(" characters)")
+    # The modules' names too: each one cell of one line, capped; the table a row per module.
+    modules = list(csv.DictReader(io.StringIO(table_csv(TABLE_BY_NAME["modules.csv"], report))))
+    assert len(modules) == len(HOSTILE_NAMES) + 2  # each module and the model itself
+    names = [row["name"] for row in modules]
+    assert all(len(n) <= view_rows.CELL_LIMIT + 40 and "\n" not in n and "\u202e" not in n for n in names)
+    assert "pipe|cell\\nnew row\\rreturn" in names and any(n.endswith(" characters)") for n in names)
 
 
 def test_html_view_shows_bidi_and_newlines_as_escapes(report):

@@ -21,7 +21,7 @@ from inspector.core.files.models import example_model
 from inspector.core.moves.request import MoveRequest
 from inspector.core.moves.transaction import move_model
 from inspector.core.remote.ranks import ranks_summary
-from inspector.core.report.csv_view import render_csv
+from inspector.core.report.csv_view import render_csv, render_csv_zip
 from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import build_report, load_report, render_json
@@ -112,7 +112,7 @@ def test_damaged_reports_load_or_are_refused_in_one_line_and_compare_never_raise
             for other in (real_report, None):
                 compare_reports(loaded, other).to_dict()
             compare_reports(real_report, loaded).to_dict()
-            for render in (render_json, render_csv, render_markdown, render_html):
+            for render in (render_json, render_csv, render_csv_zip, render_markdown, render_html):
                 render(loaded)
             ranks_summary(loaded.get("ranks") or [])
         # The comparison takes any dict: even one nobody checked.

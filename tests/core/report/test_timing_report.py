@@ -9,6 +9,7 @@ import json
 import os
 import re
 import stat
+import zipfile
 from html.parser import HTMLParser
 
 import pytest
@@ -19,7 +20,7 @@ from inspector.core.report import timing_report as report_module
 from inspector.core.devices.discovery import memory_reading
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import example_model
-from inspector.core.report.csv_view import render_csv
+from inspector.core.report.csv_view import render_csv, render_csv_zip
 from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import (
@@ -127,26 +128,32 @@ def test_unknown_suffix_lists_the_supported_ones_and_writes_nothing(tmp_path, re
     assert list(tmp_path.iterdir()) == []
 
 
-def test_csv_has_one_row_per_sample_move_and_memory_point(report):
+def _zip_table(report, name: str) -> list[dict[str, str]]:
+    """One CSV table of the report's ``.zip`` form, as csv reads it."""
+    with zipfile.ZipFile(io.BytesIO(render_csv_zip(report))) as archive:
+        return list(csv.DictReader(io.StringIO(archive.read(name).decode("utf-8"))))
+
+
+def test_csv_is_one_row_per_sample_and_the_zip_one_table_per_section(report):
     rows = list(csv.DictReader(io.StringIO(render_csv(report))))
-    by_section = {s: [r for r in rows if r["section"] == s] for s in ("latency", "move", "memory")}
     entry = report["latency"][0]
-    samples = [r for r in by_section["latency"] if r["phase"] != "summary"]
-    assert len(samples) == len(entry["samples_ms"]) + len(entry["warmup_samples_ms"])
-    timed = [float(r["ms"]) for r in by_section["latency"] if r["phase"] == "timed"]
+    assert len(rows) == len(entry["samples_ms"]) + len(entry["warmup_samples_ms"])
+    timed = [float(r["ms"]) for r in rows if r["phase"] == "timed"]
     assert timed == pytest.approx(entry["samples_ms"])
-    # One summary row per run: its median and how far to trust it.
-    [summary] = [r for r in by_section["latency"] if r["phase"] == "summary"]
+    assert {(r["device"], r["dtype"], r["mode"], r["input_shape"], r["run"]) for r in rows} == {("cpu", "float32", "forward", "64x3", "0")}
+    # One row per run: its median and how far to trust it.
+    [summary] = _zip_table(report, "latency.csv")
     assert float(summary["median_ms"]) == pytest.approx(entry["median_ms"])
     assert float(summary["median_ci_low_ms"]) <= float(summary["median_ms"]) <= float(summary["median_ci_high_ms"])
     assert float(summary["iqr_ms"]) == pytest.approx(entry["iqr_ms"])
-    assert [r["call"] for r in by_section["move"]] == [m["call"] for m in report["moves"]]
-    assert len(by_section["memory"]) == 3 and by_section["memory"][0]["device"] == "cpu"
+    assert [r["call"] for r in _zip_table(report, "moves.csv")] == [m["call"] for m in report["moves"]]
+    memory = _zip_table(report, "memory.csv")
+    assert len(memory) == 3 and memory[0]["device"] == "cpu"
 
 
 def test_csv_quotes_text_a_spreadsheet_would_run_as_a_formula():
     report = build_report(example_model(), moves=[{**MOVE, "error": "=HYPERLINK(1)", "ok": False}])
-    row = next(csv.DictReader(io.StringIO(render_csv(report))))
+    row = next(iter(_zip_table(report, "moves.csv")))
     assert row["error"] == "'=HYPERLINK(1)"
 
 
@@ -242,7 +249,7 @@ def test_every_format_saves_and_replaces_an_existing_file(tmp_path, report, suff
     path = tmp_path / f"r{suffix}"
     path.write_text("old")
     save_report(report, path)
-    assert path.read_text(encoding="utf-8") != "old" and len(path.read_bytes()) > 100
+    assert path.read_bytes() != b"old" and len(path.read_bytes()) > 100
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
 
 
@@ -319,7 +326,7 @@ def test_a_failed_move_shows_its_message_in_every_text_format(tmp_path):
             assert "'kind'" not in text and "&#x27;kind&#x27;" not in text and "'message'" not in text
         assert f"| failed: {markdown_view._md_cell(message)} |" in markdown
         assert f">failed: {html.escape(message)}</td>" in page
-        row = next(r for r in csv.DictReader(io.StringIO(render_csv(report))) if r["section"] == "move")
+        row = next(iter(_zip_table(report, "moves.csv")))
         assert row["call"] == "model.cuda(97)" and row["ok"] == "False"
         assert row["error"] == message and row["error_kind"] == "device"
 
@@ -348,7 +355,7 @@ def test_the_cpus_rss_is_called_process_rss_in_every_format_and_old_reports_read
     cpu_row = re.search(r"<tr><td>cpu</td>(.*?)</tr>", memory_table).group(1)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", cpu_row)
     assert cells[1] == "—" and cells[3] != "—"  # no "allocated" for the CPU; its RSS apart
-    rows = [r for r in csv.DictReader(io.StringIO(render_csv(report))) if r["section"] == "memory"]
+    rows = _zip_table(report, "memory.csv")
     assert rows[0]["process_rss"] == str(rss) and rows[0]["allocated"] == ""
 
     # A report written before process_rss existed holds the CPU's RSS as "allocated".
@@ -358,7 +365,7 @@ def test_the_cpus_rss_is_called_process_rss_in_every_format_and_old_reports_read
     path = tmp_path / "old.json"
     path.write_text(json.dumps(old))
     reread = load_report(path)
-    old_rows = [r for r in csv.DictReader(io.StringIO(render_csv(reread))) if r["section"] == "memory"]
+    old_rows = _zip_table(reread, "memory.csv")
     assert old_rows[0]["process_rss"] == str(rss) and old_rows[0]["allocated"] == ""
     assert re.findall(r"<td[^>]*>(.*?)</td>", re.search(r"<tr><td>cpu</td>(.*?)</tr>",
                       render_html(reread)[render_html(reread).index("<h2>Memory</h2>"):]).group(1)) == cells  # fmt: skip
