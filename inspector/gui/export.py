@@ -49,7 +49,8 @@ EXPORT_FILTERS = {
     QT_TRANSLATE_NOOP("ReportExport", "JSON report, opens again"): ".json",
     QT_TRANSLATE_NOOP("ReportExport", "HTML page with plots"): ".html",
     QT_TRANSLATE_NOOP("ReportExport", "Markdown for a bug report"): ".md",
-    QT_TRANSLATE_NOOP("ReportExport", "CSV for a spreadsheet"): ".csv",
+    QT_TRANSLATE_NOOP("ReportExport", "CSV of the latency samples, to pivot"): ".csv",
+    QT_TRANSLATE_NOOP("ReportExport", "ZIP of CSV tables, one per section"): ".zip",
 }
 
 

@@ -3831,7 +3831,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>整机已用</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+54"/>
         <source>model on %1</source>
         <extracomment>The model&apos;s curve is the one to read first: drawn thicker, above the others. Marker labels: pixels between lanes&apos; labels, and the share of the plot&apos;s height they may use. Longer labels are shortened on the plot (the marker&apos;s tooltip has them whole).</extracomment>
         <translation>%1 上的模型</translation>
@@ -3857,14 +3857,14 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1 其他进程 (NVML)</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+49"/>
         <source>time since start (s)</source>
         <extracomment>Process RSS and machine used shown? None: not decided yet (shown once an accelerator appears, hidden on a CPU-only machine); then the user&apos;s choice.</extracomment>
         <translation>自开始以来的时间 (s)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+127"/>
+        <location line="+130"/>
         <source>memory (%1)</source>
         <translation>内存 (%1)</translation>
     </message>
@@ -3959,7 +3959,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>暂停</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+118"/>
         <source>Last %1 s</source>
         <translation>最近 %1 s</translation>
     </message>
@@ -5005,8 +5005,13 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <source>CSV for a spreadsheet</source>
-        <translation>CSV，用于电子表格</translation>
+        <source>CSV of the latency samples, to pivot</source>
+        <translation>延迟样本的 CSV，用于数据透视</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ZIP of CSV tables, one per section</source>
+        <translation>CSV 表格的 ZIP 包，每个部分一张表</translation>
     </message>
     <message>
         <location line="+41"/>

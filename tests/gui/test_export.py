@@ -79,7 +79,7 @@ def _export(qtbot, exporter, report, path, images=None):
     return kind, value
 
 
-@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html"])
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html", ".zip"])
 def test_export_writes_each_format(qtbot, exporter, session, tmp_path, suffix):
     report, memory_plot, latency_plot = session
     path = tmp_path / f"report{suffix}"
@@ -87,7 +87,13 @@ def test_export_writes_each_format(qtbot, exporter, session, tmp_path, suffix):
         kind, value = _export(qtbot, exporter, report, path, plot_images(memory_plot, latency_plot))
     assert (kind, value) == ("finished", str(path))
     assert progress.args is not None
-    text = path.read_text(encoding="utf-8")
+    if suffix == ".zip":  # CSV tables: the samples' one among them
+        import zipfile
+
+        with zipfile.ZipFile(path) as archive:
+            text = archive.read("samples.csv").decode("utf-8")
+    else:
+        text = path.read_text(encoding="utf-8")
     assert report["latency"][0]["device"] in text
     if suffix == ".json":
         assert load_report(path) == report
@@ -204,7 +210,8 @@ def test_copy_as_markdown_puts_the_report_block_on_the_clipboard(qtbot, session)
 
 
 def test_file_dialog_filter_and_suffix():
-    assert export_filter().count(";;") == 3
+    assert export_filter().count(";;") == 4
+    assert path_with_suffix("out", "ZIP of CSV tables, one per section (*.zip)").name == "out.zip"
     assert path_with_suffix("out", "HTML page with plots (*.html)").name == "out.html"
     assert path_with_suffix("out.md", "HTML page with plots (*.html)").name == "out.md"
     assert path_with_suffix("out").name == "out.json"
@@ -235,7 +242,7 @@ def test_export_asks_before_replacing_the_file_its_suffix_names(qtbot, window, t
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save_dialog)
     action = window.findChild(QAction, "exportReportAction")
     rows = len(history(window))
-    for chosen_filter in export_filter().split(";;"):  # JSON, HTML, Markdown, CSV
+    for chosen_filter in export_filter().split(";;"):  # JSON, HTML, Markdown, CSV, ZIP
         notes = path_with_suffix(typed, chosen_filter)
         notes.write_text("my notes, not a report")
         asked_at.clear()

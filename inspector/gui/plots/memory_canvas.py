@@ -63,8 +63,8 @@ _FIGURE_STYLES = {
 }
 #: The model's curve is the one to read first: drawn thicker, above the others.
 _FIGURE_WIDTHS = {"model": 3}
-#: The thinnest curve of a report's picture, in pixels: a picture is looked at scaled down (a
-#: browser fits the 960-pixel image to its page), where a 1-pixel dotted grey line fades out.
+# The thinnest curve of a report's picture, in pixels: a picture is looked at scaled down (a
+# browser fits the 960-pixel image to its page), where a 1-pixel dotted grey line fades out.
 REPORT_LINE_WIDTH = 2
 #: Marker labels: pixels between lanes' labels, and the share of the plot's height they may use.
 _LABEL_GAP_PX = 6
@@ -135,7 +135,7 @@ class MemoryCanvas(pg.PlotWidget):
         super().__init__(parent)
         self.setObjectName(name)
         self.words = words
-        #: The thinnest curve's width in pixels (the window's: 1; a report's twin: REPORT_LINE_WIDTH).
+        # The thinnest curve's width in pixels (the window's: 1; a report's twin: REPORT_LINE_WIDTH).
         self.line_width = max(1, int(line_width))
         restyle(self, legend_columns=3)
         item = self.getPlotItem()

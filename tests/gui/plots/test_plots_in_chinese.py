@@ -149,4 +149,5 @@ def test_the_export_dialogs_filters_are_translated_and_still_pick_the_suffix():
     filters = export_filter().split(";;")
     assert "带图表的 HTML 页面 (*.html)" in filters
     assert path_with_suffix("out", "带图表的 HTML 页面 (*.html)").name == "out.html"
-    assert path_with_suffix("out", "CSV，用于电子表格 (*.csv)").name == "out.csv"
+    assert path_with_suffix("out", "延迟样本的 CSV，用于数据透视 (*.csv)").name == "out.csv"
+    assert path_with_suffix("out", "CSV 表格的 ZIP 包，每个部分一张表 (*.zip)").name == "out.zip"
