@@ -29,6 +29,15 @@ from inspector.core.session import Session
 #: What PyTorch says when one forward meets tensors on two devices, on a GPU machine (torch
 #: 2.x's wording, quoted for readers of a machine without one; never shown as a result).
 GPU_DEVICE_MISMATCH = "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
+#: What PyTorch's SGD says at ``optimizer.step()`` when a parameter is on one device and its
+#: momentum buffer on another: on CUDA, SGD takes its multi-tensor (foreach) path by default,
+#: which groups each parameter with its state and refuses a pair on two devices (torch 2.x's
+#: wording; the same check raises it on this machine for the CPU and ``meta``, which
+#: tests/core/test_lessons.py asserts). Quoted for readers of a machine without a GPU.
+GPU_OPTIMIZER_STATE_MISMATCH = (
+    "Tensors of the same index must be on the same device and the same dtype except `step` tensors that can be "
+    "CPU and float32/64, and optimizer states that can be bfloat16 for mixed-precision training"
+)
 
 
 @dataclass(frozen=True)
@@ -92,7 +101,8 @@ class CudaVersusTo:
 @dataclass(frozen=True)
 class OptimizerOrder:
     """Lesson 4: where an SGD(momentum) optimizer's state lives after a step, when it was
-    made after the move (the tutorial's order) and when it stepped before the move."""
+    made after the move (the tutorial's order) and when it stepped before the move; and
+    what the next ``optimizer.step()`` of the one that stepped before the move really did."""
 
     #: The conversion: a device (``cuda:0``), or without an accelerator a cast
     #: (``torch.float64``), which ``Module.to`` applies the same way and which leaves the
@@ -103,6 +113,12 @@ class OptimizerOrder:
     #: The placement view's finding for the "before" order ("" when it finds nothing).
     before_finding: str
     after_finding: str
+    #: The "before" order's next step, after the move: PyTorch's exception class and message
+    #: ("" when the step ran), and where its state and its parameters are after it.
+    next_step_error_type: str = ""
+    next_step_error: str = ""
+    next_step_state: tuple[str, ...] = ()
+    next_step_parameters: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,6 +132,11 @@ class DeviceMismatch:
     error: str
     fixed_output_shape: tuple[int, ...]
     fixed_output_device: str
+
+
+def _device_id(device: torch.device | str) -> str:
+    """``cuda:0``, ``cpu``, and ``meta`` as PyTorch prints it (not ``meta:0``)."""
+    return "meta" if torch.device(device).type == "meta" else device_id(device)
 
 
 def _other_device(device: str) -> str:
@@ -140,14 +161,14 @@ def tensor_to(device: str) -> TensorTo:
     """``x.to(device)`` on a fresh tensor; from the CPU to itself on a machine without an
     accelerator, which returns ``x`` itself (PyTorch copies only when something changes)."""
     x = torch.randn(2, 3)
-    before = device_id(x.device)
+    before = _device_id(x.device)
     y = x.to(device)
-    return TensorTo(device, before, device_id(x.device), device_id(y.device), y is x)
+    return TensorTo(device, before, _device_id(x.device), _device_id(y.device), y is x)
 
 
 def _parameters(module: nn.Module) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
     named = list(module.named_parameters())
-    where = tuple(f"{device_id(p.device)} {str(p.dtype).removeprefix('torch.')}" for _, p in named)
+    where = tuple(f"{_device_id(p.device)} {str(p.dtype).removeprefix('torch.')}" for _, p in named)
     # A meta tensor has no data: its pointer is 0, and "new data" reads as a change of device.
     return tuple(n for n, _ in named), where, tuple(id(p) for _, p in named), tuple(p.data_ptr() for _, p in named)
 
@@ -207,7 +228,7 @@ def _stepped(net: nn.Module, optimizer: torch.optim.Optimizer, device: torch.dev
 
 
 def _where(t: torch.Tensor) -> str:
-    return f"{device_id(t.device)} {str(t.dtype).removeprefix('torch.')}"
+    return f"{_device_id(t.device)} {str(t.dtype).removeprefix('torch.')}"
 
 
 def _state(optimizer: torch.optim.Optimizer) -> tuple[str, ...]:
@@ -224,7 +245,11 @@ def optimizer_order(loaded: LoadedModel, device: str) -> OptimizerOrder:
     one given its optimizer and a step, then moved. Copies, so the live model and its
     optimizer stay as they are. Without an accelerator the move is a cast to float64: a move
     to ``meta`` would make new parameter objects, and the optimizer would no longer even
-    point at the model's parameters, which is another lesson."""
+    point at the model's parameters, which is another lesson.
+
+    Then the copy that stepped before the move takes its next step, as a script would: what
+    PyTorch did (an exception, or a step that ran with the state where it was) is the fact
+    the lesson reports, not a prediction."""
     target: str | torch.dtype = device if device != "cpu" else torch.float64
     after = copy.deepcopy(loaded.module).to(target)
     after_opt = example_optimizer(after)
@@ -234,7 +259,15 @@ def optimizer_order(loaded: LoadedModel, device: str) -> OptimizerOrder:
     before_opt = example_optimizer(before)
     _stepped(before, before_opt, next(before.parameters()).device)
     before.to(target)
-    return OptimizerOrder(str(target), _state(after_opt), _state(before_opt), _finding(before, before_opt), _finding(after, after_opt))
+    stayed, finding = _state(before_opt), _finding(before, before_opt)
+    try:
+        _stepped(before, before_opt, next(before.parameters()).device)
+        error_type, error = "", ""
+    except (RuntimeError, TypeError, ValueError) as exc:  # what PyTorch raises for mixed devices or dtypes
+        error_type, error = type(exc).__name__, str(exc)
+    parameters = tuple(_where(p) for p in before.parameters())
+    return OptimizerOrder(str(target), _state(after_opt), stayed, finding, _finding(after, after_opt),
+                          error_type, error, _state(before_opt), parameters)  # fmt: skip
 
 
 def device_mismatch(loaded: LoadedModel) -> DeviceMismatch:
@@ -255,7 +288,7 @@ def device_mismatch(loaded: LoadedModel) -> DeviceMismatch:
     fixed = x.to(device) if other != "meta" else _input_for(module, device)
     with torch.no_grad():
         out = module(fixed)
-    return DeviceMismatch(device_id(device), other, error_type, error, tuple(out.shape), device_id(out.device))
+    return DeviceMismatch(_device_id(device), other, error_type, error, tuple(out.shape), _device_id(out.device))
 
 
 #: Each lesson's code, as the tutorial writes it (shown in the window's code view).

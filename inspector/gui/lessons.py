@@ -32,34 +32,38 @@ from inspector.gui.screen_fit import fit_dialog
 from inspector.gui.snapshots import Snapshots
 from inspector.gui.tasks import Task
 
-#: (title, what it teaches, where the answer shows) per lesson, marked for translation.
+#: (title, what it teaches, where the answer shows) per lesson, marked for translation. The
+#: last is the line under the answer box: it points up at the answer, and names the main
+#: window for its panels (the lessons dialog may cover it, as it does on a 1024x700 screen).
 LESSON_TEXTS: dict[int, tuple[str, str, str]] = {
     1: (QT_TRANSLATE_NOOP("Lessons", "1. Pick the device: cuda:0 or cpu"),
         QT_TRANSLATE_NOOP("Lessons", "The tutorial picks the device once and uses it everywhere: the first GPU "
                                      "when PyTorch can use CUDA, else the CPU. Run it to see what this machine "
                                      "answers, and why."),
-        QT_TRANSLATE_NOOP("Lessons", "The answer is below; the Devices panel lists what PyTorch found.")),
+        QT_TRANSLATE_NOOP("Lessons", "The answer is above; in the main window, the Devices panel lists what "
+                                     "PyTorch found.")),
     2: (QT_TRANSLATE_NOOP("Lessons", "2. x.to(device) versus net.to(device)"),
         QT_TRANSLATE_NOOP("Lessons", "A tensor's .to(device) returns a new tensor and leaves x where it was, so "
                                      "you write x = x.to(device). A module's .to(device) moves the module "
                                      "itself: the same parameter objects, holding new data."),
-        QT_TRANSLATE_NOOP("Lessons", "Look at the History tab (the move the lesson made) and the tree (where each "
-                                     "parameter is now).")),
+        QT_TRANSLATE_NOOP("Lessons", "The answer is above; in the main window, the History tab shows the move the "
+                                     "lesson made, and the tree where each parameter is now.")),
     3: (QT_TRANSLATE_NOOP("Lessons", "3. .cuda() versus .to(device)"),
         QT_TRANSLATE_NOOP("Lessons", ".cuda() moves to a GPU and fails where there is none; .to(device) goes "
                                      "wherever device points, so the same code runs on every machine."),
-        QT_TRANSLATE_NOOP("Lessons", "Look at the History tab: each call the lesson made, and how it ended.")),
+        QT_TRANSLATE_NOOP("Lessons", "The answer is above; in the main window, the History tab shows each call "
+                                     "the lesson made, and how it ended.")),
     4: (QT_TRANSLATE_NOOP("Lessons", "4. Make the optimizer after the move"),
         QT_TRANSLATE_NOOP("Lessons", "Module.to moves the parameters, not the optimizer's state. An optimizer "
                                      "that stepped before the move keeps its state where it was; one made "
                                      "after the move makes its state next to the parameters."),
-        QT_TRANSLATE_NOOP("Lessons", "The finding below is the one the tree's placement check shows for such a "
-                                     "model.")),
+        QT_TRANSLATE_NOOP("Lessons", "The placement check quoted above is the warning the main window shows "
+                                     "above the tree for such a model.")),
     5: (QT_TRANSLATE_NOOP("Lessons", "5. \"Expected all tensors to be on the same device\""),
         QT_TRANSLATE_NOOP("Lessons", "A forward pass needs its input where the model's parameters are. Leave the "
                                      "input on another device and PyTorch stops with an error; move it with "
                                      "x.to(device) and it runs."),
-        QT_TRANSLATE_NOOP("Lessons", "PyTorch's message is quoted below, word for word.")),
+        QT_TRANSLATE_NOOP("Lessons", "PyTorch's message is quoted above, word for word.")),
 }  # fmt: skip
 
 
@@ -201,6 +205,19 @@ def _yes_no(value: bool) -> str:
     return translate("Lessons", "yes") if value else translate("Lessons", "no")
 
 
+def _next_step_lines(facts: Any) -> list[str]:
+    """Lesson 4: what the next ``optimizer.step()`` after the move really did, here."""
+    if facts.next_step_error_type:
+        return [translate("Lessons", "Its next optimizer.step(), after the move, stopped. PyTorch's message:"),
+                f"  {facts.next_step_error_type}: {facts.next_step_error}"]  # fmt: skip
+    if not facts.next_step_state:
+        return []
+    return [fill(translate("Lessons", "Its next optimizer.step(), after the move, ran without an error or a warning: "
+                                      "the parameters are %1, its state is still %2, and nothing said so."),
+                 ", ".join(sorted(set(facts.next_step_parameters))) or "—",
+                 ", ".join(sorted(set(facts.next_step_state))))]  # fmt: skip
+
+
 def answer_lines(number: int, facts: Any) -> list[str]:
     """What lesson ``number`` saw, in sentences of the window's language."""
     if number == 1:
@@ -252,11 +269,17 @@ def answer_lines(number: int, facts: Any) -> list[str]:
         ]  # fmt: skip
         if facts.before_finding:
             lines.append(fill(translate("Lessons", "The placement check says: %1"), core_text(facts.before_finding)))
+        lines += _next_step_lines(facts)
         if facts.target.startswith("torch."):
             lines.append(translate("Lessons", "No GPU here, so the move is a cast to torch.float64: Module.to converts "
                                               "the parameters the same way, and leaves the optimizer's state behind "
                                               "the same way. Both runs use copies of the example: the live model is "
                                               "unchanged."))
+            lines.append(fill(translate("Lessons", "On a GPU the state would stay on the CPU with the parameters on "
+                                                   "cuda:0, and the next step would not run: on CUDA, SGD's default "
+                                                   "(foreach) path checks that each parameter and its state are on one "
+                                                   "device, and stops with RuntimeError: %1"),
+                              core.GPU_OPTIMIZER_STATE_MISMATCH))
         return lines
     if number == 5:
         lines = [fill(translate("Lessons", "The model is on %1; the input was on %2. PyTorch said:"),

@@ -4,7 +4,7 @@
 <context>
     <name>ActionBar</name>
     <message>
-        <location filename="../../inspector/gui/panels/actions.py" line="+41"/>
+        <location filename="../../inspector/gui/panels/actions.py" line="+42"/>
         <source>keep dtype</source>
         <extracomment>The combo boxes&apos; choices: (shown text, data). The shown texts are translated where they are shown (``translate(&quot;ActionBar&quot;, label)``); dtype names stay as PyTorch spells them, and the data (a dtype, a ``BenchMode`` value) never changes with the language.</extracomment>
         <translation>保持数据类型</translation>
@@ -139,7 +139,7 @@
         <translation>移动模型</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Target</source>
         <translation>目标</translation>
     </message>
@@ -219,7 +219,7 @@
         <translation>在普通测量之后，为每个模块计时（每次调用挂钩子，再运行一次）：填充模型树的“时间”“占前向传播 %”“输出形状”和 FLOPs 列</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+125"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -922,17 +922,7 @@
         <translation>模型在 {model} 上，而优化器状态仍留在 {state} 上：1 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；下一次 optimizer.step() 会失败或混用设备。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; the next optimizer.step() fails or mixes devices. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
-        <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；下一次 optimizer.step() 会失败或混用设备。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: 1 optimizer-state tensor ({names}). Module.to() does not move optimizer state; the next optimizer.step() fails or mixes devices. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
-        <translation>模型是 {model}，而优化器状态仍是 {state}：1 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；下一次 optimizer.step() 会失败或混用设备。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>{count} buffers ({names}) are not on {device} with the parameters.</source>
         <translation>{count} 个缓冲区（{names}）不在参数所在的 {device} 上。</translation>
     </message>
@@ -2268,7 +2258,17 @@
         <translation>轮与轮之间的波动每轮 {percent}，在一台空闲的双核虚拟机上测得（繁忙的机器波动大得多）；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+38"/>
+        <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
+        <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: 1 optimizer-state tensor ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
+        <translation>模型是 {model}，而优化器状态仍是 {state}：1 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>warm-up took {calls} calls, not {asked}: the first calls were slower than the rest, and took {absorbed} more than the run&apos;s median would (the first calls&apos; cost, kept out of the samples)</source>
         <translation>预热用了 {calls} 次调用，而不是 {asked} 次：最初的调用比其余的慢，比按本次运行的中位数多用了 {absorbed}（最初几次调用的开销，不计入样本）</translation>
     </message>
@@ -2901,7 +2901,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ErrorBanner</name>
     <message>
-        <location filename="../../inspector/gui/panels/error_banner.py" line="+36"/>
+        <location filename="../../inspector/gui/panels/error_banner.py" line="+33"/>
         <source>Device not available</source>
         <extracomment>Headings per failure kind; anything else is just &quot;Error&quot;.</extracomment>
         <translation>设备不可用</translation>
@@ -2942,8 +2942,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>错误</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+81"/>
         <source>Details</source>
+        <extracomment>The task whose failure is shown (&quot;move&quot;, &quot;benchmark&quot;, …): its next success clears it.</extracomment>
         <translation>详细信息</translation>
     </message>
     <message>
@@ -2957,7 +2958,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>隐藏此消息（它仍保留在历史记录中）</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+28"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
@@ -3199,20 +3200,14 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>HelpPages</name>
     <message>
-        <location filename="../../inspector/gui/help.py" line="+39"/>
-        <source>No GPU here: see placement, cast dtypes, time on CPU, estimate GPU fit (Help › Getting started)</source>
-        <extracomment>Remembers that the CPU-only note was shown (once per user, not per launch). Short enough for the status bar of a 1024-pixel-wide window (translated where shown).</extracomment>
-        <translation>本机没有 GPU：可查看位置、转换数据类型、在 CPU 上计时、估算 GPU 能否放下（帮助 › 入门）</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <location line="+167"/>
+        <location filename="../../inspector/gui/help.py" line="+51"/>
+        <location line="+168"/>
         <source>Getting started</source>
         <extracomment>A page is its blocks: a heading (``&quot;h3&quot;``, ``&quot;h4&quot;``) or paragraph (``&quot;p&quot;``) holding one text, or a list (``&quot;ol&quot;``, ``&quot;ul&quot;``) holding one text per item. Each text is marked for translation (context &quot;HelpPages&quot;, inline markup included) and translated when the page is shown, so the HTML around the texts is the same in every language.</extracomment>
         <translation>入门</translation>
     </message>
     <message>
-        <location line="-166"/>
+        <location line="-167"/>
         <source>The window opens with the tutorial&apos;s example model (&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;, with an SGD optimizer). Open your own with &lt;b&gt;File › Open model…&lt;/b&gt;: a factory (&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;, &lt;code&gt;torch.nn:Transformer&lt;/code&gt;) or a saved file.</source>
         <translation>窗口打开时载入教程的示例模型（&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;，带一个 SGD 优化器）。用 &lt;b&gt;文件 › 打开模型…&lt;/b&gt; 打开你自己的模型：一个工厂函数（&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;、&lt;code&gt;torch.nn:Transformer&lt;/code&gt;）或一个已保存的文件。</translation>
     </message>
@@ -3257,12 +3252,18 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>按下 &lt;b&gt;.cuda()&lt;/b&gt;：它会失败，就像在你的脚本中一样；带回退的 &lt;code&gt;.to(device)&lt;/code&gt; 则在任何地方都能运行。错误提示栏会说明原因。</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>&lt;b&gt;Benchmark&lt;/b&gt; times the model on the CPU; &lt;b&gt;Tools › Will it fit?&lt;/b&gt; estimates the memory one step needs on any device, GPU included.</source>
-        <translation>&lt;b&gt;基准测试&lt;/b&gt; 在 CPU 上为模型计时；&lt;b&gt;工具 › 放得下吗？&lt;/b&gt; 估算一次训练步在任意设备（包括 GPU）上所需的内存。</translation>
+        <location line="-44"/>
+        <source>No GPU here: see placement, cast dtypes, time on CPU, check CPU memory fit (Help › Getting started)</source>
+        <extracomment>Remembers that the CPU-only note was shown (once per user, not per launch). Short enough for the status bar of a 1024-pixel-wide window (translated where shown).</extracomment>
+        <translation>本机没有 GPU：可查看位置、转换数据类型、在 CPU 上计时、检查 CPU 内存是否够用（帮助 › 入门）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+49"/>
+        <source>&lt;b&gt;Benchmark&lt;/b&gt; times the model on the CPU; &lt;b&gt;Tools › Will it fit?&lt;/b&gt; estimates the memory one training step needs on this machine&apos;s devices (here, the CPU alone), and can prove it with one real step. A GPU this machine does not have cannot be chosen there yet.</source>
+        <translation>&lt;b&gt;基准测试&lt;/b&gt; 在 CPU 上为模型计时；&lt;b&gt;工具 › 放得下吗？&lt;/b&gt; 估算一次训练步在本机设备上（这里只有 CPU）所需的内存，并可真实运行一步加以验证。本机没有的 GPU 目前还不能在那里选择。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&lt;b&gt;Tools › Run one training step&lt;/b&gt; adds gradients and optimizer state to the tree.</source>
         <translation>&lt;b&gt;工具 › 运行一次训练步&lt;/b&gt; 会把梯度和优化器状态加到树中。</translation>
     </message>
@@ -3372,9 +3373,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/window.py" line="+207"/>
+        <location filename="../../inspector/gui/window.py" line="+208"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
-        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The parts and workers exist (``_start_session`` ran). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
+        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The parts and workers exist (``_start_session`` ran). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
     </message>
 </context>
@@ -3541,7 +3542,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Layout</name>
     <message>
-        <location filename="../../inspector/gui/layout.py" line="+50"/>
+        <location filename="../../inspector/gui/layout.py" line="+67"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
@@ -3580,9 +3581,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Lessons</name>
     <message>
-        <location filename="../../inspector/gui/lessons.py" line="+37"/>
+        <location filename="../../inspector/gui/lessons.py" line="+39"/>
         <source>1. Pick the device: cuda:0 or cpu</source>
-        <extracomment>(title, what it teaches, where the answer shows) per lesson, marked for translation.</extracomment>
+        <extracomment>(title, what it teaches, where the answer shows) per lesson, marked for translation. The last is the line under the answer box: it points up at the answer, and names the main window for its panels (the lessons dialog may cover it, as it does on a 1024x700 screen).</extracomment>
         <translation>1. 选择设备：cuda:0 还是 cpu</translation>
     </message>
     <message>
@@ -3591,12 +3592,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>教程只选择一次设备，然后处处使用它：PyTorch 能使用 CUDA 时选第一块 GPU，否则选 CPU。运行它，看看本机的答案以及原因。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>The answer is below; the Devices panel lists what PyTorch found.</source>
-        <translation>答案在下方；“设备”面板列出了 PyTorch 找到的设备。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>2. x.to(device) versus net.to(device)</source>
         <translation>2. x.to(device) 与 net.to(device) 的区别</translation>
     </message>
@@ -3606,12 +3602,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>张量的 .to(device) 返回一个新张量，x 本身留在原处，所以要写 x = x.to(device)。模块的 .to(device) 移动的是模块本身：参数对象还是原来那些，只是装上了新的数据。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Look at the History tab (the move the lesson made) and the tree (where each parameter is now).</source>
-        <translation>请看“历史记录”标签页（本课做的移动）和树（每个参数现在的位置）。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>3. .cuda() versus .to(device)</source>
         <translation>3. .cuda() 与 .to(device) 的区别</translation>
     </message>
@@ -3621,12 +3612,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>.cuda() 把模型移动到 GPU，没有 GPU 就会失败；.to(device) 则移动到 device 指向的地方，所以同一份代码在每台机器上都能运行。</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Look at the History tab: each call the lesson made, and how it ended.</source>
-        <translation>请看“历史记录”标签页：本课做的每一次调用，以及各自的结果。</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>4. Make the optimizer after the move</source>
         <translation>4. 在移动之后再创建优化器</translation>
     </message>
@@ -3636,12 +3622,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>Module.to 移动的是参数，而不是优化器状态。在移动之前就执行过更新的优化器，其状态留在原处；在移动之后创建的优化器，会在参数所在的设备上创建状态。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>The finding below is the one the tree&apos;s placement check shows for such a model.</source>
-        <translation>下面的发现，正是树的位置检查对这种模型给出的提示。</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>5. &quot;Expected all tensors to be on the same device&quot;</source>
         <translation>5. “Expected all tensors to be on the same device”</translation>
     </message>
@@ -3651,9 +3632,29 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>前向传播要求输入和模型参数在同一个设备上。输入留在别的设备上，PyTorch 就会报错停止；用 x.to(device) 把输入移过去，就能运行。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>PyTorch&apos;s message is quoted below, word for word.</source>
-        <translation>下方逐字引用了 PyTorch 的原始消息。</translation>
+        <location line="-20"/>
+        <source>The answer is above; in the main window, the Devices panel lists what PyTorch found.</source>
+        <translation>答案在上方；在主窗口中，“设备”面板列出了 PyTorch 找到的设备。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The answer is above; in the main window, the History tab shows the move the lesson made, and the tree where each parameter is now.</source>
+        <translation>答案在上方；在主窗口中，“历史记录”标签页显示本课做的移动，树显示每个参数现在的位置。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The answer is above; in the main window, the History tab shows each call the lesson made, and how it ended.</source>
+        <translation>答案在上方；在主窗口中，“历史记录”标签页显示本课做的每一次调用，以及各自的结果。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The placement check quoted above is the warning the main window shows above the tree for such a model.</source>
+        <translation>上方引用的位置检查，就是主窗口对这种模型在树上方显示的警告。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>PyTorch&apos;s message is quoted above, word for word.</source>
+        <translation>上方逐字引用了 PyTorch 的原始消息。</translation>
     </message>
     <message>
         <location line="+73"/>
@@ -3687,7 +3688,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>否</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
+        <source>Its next optimizer.step(), after the move, stopped. PyTorch&apos;s message:</source>
+        <translation>移动之后，它的下一次 optimizer.step() 中止了。PyTorch 的消息：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Its next optimizer.step(), after the move, ran without an error or a warning: the parameters are %1, its state is still %2, and nothing said so.</source>
+        <translation>移动之后，它的下一次 optimizer.step() 照常运行，既没有报错也没有警告：参数是 %1，它的状态仍是 %2，而且没有任何提示。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>torch.cuda.is_available() is True: device is %1.</source>
         <translation>torch.cuda.is_available() 为 True：device 是 %1。</translation>
     </message>
@@ -3772,12 +3783,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>位置检查提示：%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>No GPU here, so the move is a cast to torch.float64: Module.to converts the parameters the same way, and leaves the optimizer&apos;s state behind the same way. Both runs use copies of the example: the live model is unchanged.</source>
         <translation>本机没有 GPU，所以这里的“移动”是转换为 torch.float64：Module.to 以同样的方式转换参数，也同样把优化器状态留在原处。两次运行都使用示例模型的副本：当前模型不受影响。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
+        <source>On a GPU the state would stay on the CPU with the parameters on cuda:0, and the next step would not run: on CUDA, SGD&apos;s default (foreach) path checks that each parameter and its state are on one device, and stops with RuntimeError: %1</source>
+        <translation>在 GPU 上，状态会留在 CPU 上而参数在 cuda:0 上，下一步将无法运行：在 CUDA 上，SGD 默认的（foreach）路径会检查每个参数与其状态是否在同一设备上，并以 RuntimeError 中止：%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>The model is on %1; the input was on %2. PyTorch said:</source>
         <translation>模型在 %1 上；输入在 %2 上。PyTorch 的消息：</translation>
     </message>
@@ -5069,12 +5085,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+38"/>
-        <location line="+62"/>
+        <location line="+63"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="-42"/>
+        <location line="-43"/>
         <source>Copied the report as Markdown: paste it into an issue or a chat</source>
         <translation>已将报告复制为 Markdown：可粘贴到 GitHub 问题报告 或聊天中</translation>
     </message>
@@ -5100,7 +5116,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>已写入 %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>export failed</source>
         <translation>导出失败</translation>
     </message>
@@ -5325,38 +5341,38 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>移动用时 %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>cancelled: rolled back, the model is as before</source>
         <translation>已取消：已回滚，模型保持原样</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+1"/>
-        <location line="+86"/>
+        <location line="+87"/>
         <location line="+8"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="-92"/>
-        <location line="+102"/>
+        <location line="-93"/>
+        <location line="+103"/>
         <location line="+11"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="-111"/>
+        <location line="-112"/>
         <source>move failed</source>
         <translation>移动失败</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+91"/>
+        <location line="+92"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-79"/>
         <source>%1 ×%2 · %3 %4 · input %5</source>
         <translation>%1 ×%2 · %3 %4 · 输入 %5</translation>
     </message>
@@ -5381,7 +5397,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>IQR %1；计时方式 %2</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <location line="+109"/>
         <source>median %1</source>
         <translation>中位数 %1</translation>

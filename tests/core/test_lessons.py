@@ -28,7 +28,9 @@ def test_lesson_1_answers_cpu_and_says_why_without_cuda():
 def test_lesson_2_a_tensor_to_another_device_is_a_new_tensor_and_x_stays():
     moved = lessons.tensor_to("meta")
     assert not moved.same_object
-    assert (moved.x_device_before, moved.x_device_after) == ("cpu", "cpu") and moved.y_device.startswith("meta")
+    # the device as PyTorch prints it: ``meta``, not ``meta:0``
+    assert str(torch.empty(1, device="meta").device) == "meta"
+    assert (moved.x_device_before, moved.x_device_after, moved.y_device) == ("cpu", "cpu", "meta")
     # already there: PyTorch hands back x itself, and the lesson says so rather than hiding it
     assert lessons.tensor_to("cpu").same_object
 
@@ -64,6 +66,42 @@ def test_lesson_4_state_made_before_the_move_stays_behind_and_is_flagged(session
     assert order.before_state and set(order.before_state) == {"cpu float32"}
     assert "float32" in order.before_finding and not order.after_finding
     assert session.loaded.optimizer is None or not session.loaded.optimizer.state  # the live one: no step
+
+
+@pytest.mark.cpu_only
+def test_lesson_4_says_what_the_next_step_really_does_on_the_cpu(session):
+    """The CPU stand-in (a cast to float64) is a dtype mismatch: SGD's next step runs, with no
+    error and no second device, and keeps its momentum in float32. The lesson reports that."""
+    order = lessons.optimizer_order(session.loaded, "cpu")
+    assert (order.next_step_error_type, order.next_step_error) == ("", "")
+    assert set(order.next_step_state) == {"cpu float32"} and set(order.next_step_parameters) == {"cpu float64"}
+    # PyTorch itself, the same way: the step runs and the buffer keeps its dtype
+    net = torch.nn.Linear(3, 2)
+    sgd = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+    net(torch.randn(4, 3)).sum().backward()
+    sgd.step()
+    net.to(torch.float64)
+    net(torch.randn(4, 3, dtype=torch.float64)).sum().backward()
+    sgd.step()
+    assert {s["momentum_buffer"].dtype for s in sgd.state.values()} == {torch.float32}
+
+
+def test_the_quoted_gpu_message_is_the_one_sgds_device_check_raises():
+    """What lesson 4 quotes for a GPU: SGD's foreach path (CUDA's default) groups each parameter
+    with its momentum buffer, and the grouping refuses a pair on two devices. Checked here with
+    the CPU and meta, which this machine has."""
+    from torch.optim.optimizer import _get_foreach_kernels_supported_devices
+
+    assert "cuda" in _get_foreach_kernels_supported_devices()  # SGD's default on CUDA parameters
+    net = torch.nn.Linear(3, 2)
+    sgd = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9, foreach=True)
+    net(torch.randn(4, 3)).sum().backward()
+    sgd.step()
+    for state in sgd.state.values():
+        state["momentum_buffer"] = state["momentum_buffer"].to("meta")
+    with pytest.raises(RuntimeError) as raised:
+        sgd.step()
+    assert str(raised.value) == lessons.GPU_OPTIMIZER_STATE_MISMATCH
 
 
 def test_lesson_5_quotes_pytorchs_device_mismatch_and_the_fix_works(session):

@@ -312,11 +312,30 @@ def test_optimizer_state_finding_is_a_text():
     assert finding.message == (
         "The optimizer's state stayed in float32 while the model is in float64: 4 optimizer-state tensors "
         "(fc1.weight.momentum_buffer, fc1.bias.momentum_buffer, fc2.weight.momentum_buffer and 1 more). "
-        "Module.to() does not move optimizer state; the next optimizer.step() fails or mixes devices. "
+        "Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops "
+        "with a dtype error (Adam, AdamW) or runs with this state still in float32 (SGD), without a word. "
         "Load the optimizer's state_dict again (it follows each parameter's device and dtype), "
         "or create the optimizer after moving the model."
     )
     assert json.loads(json.dumps(finding.to_dict()))["message"] == finding.message
+
+
+@pytest.mark.parametrize(("name", "stops"), [("SGD", False), ("Adam", True), ("AdamW", True)])
+def test_what_the_dtype_finding_says_of_the_next_step_is_what_torch_does(name, stops):
+    """The finding names Adam and AdamW as stopping and SGD as running on: so they do."""
+    net = torch.nn.Linear(3, 2)
+    optimizer = getattr(torch.optim, name)(net.parameters(), lr=0.01, **({"momentum": 0.9} if name == "SGD" else {}))
+    net(torch.randn(4, 3)).sum().backward()
+    optimizer.step()
+    net.to(torch.float64)
+    net(torch.randn(4, 3, dtype=torch.float64)).sum().backward()
+    if stops:
+        with pytest.raises(RuntimeError, match="dtype"):
+            optimizer.step()
+    else:
+        optimizer.step()
+        kept = [t.dtype for s in optimizer.state.values() for t in s.values() if t.dim()]
+        assert kept and set(kept) == {torch.float32}
 
 
 def test_fit_notes_and_reasons_are_texts():

@@ -57,3 +57,19 @@ def test_a_gpu_machine_gets_no_cpu_only_note(qtbot, monkeypatch, make_window, cl
     window = make_window()
     assert window.statusBar().findChild(QLabel, "cpuOnlyNote") is None
     assert not clean_settings.value(CPU_ONLY_NOTE_KEY, False, type=bool)
+
+
+@cpu_only
+def test_what_help_promises_of_will_it_fit_is_what_the_dialog_offers_without_a_gpu(qtbot, make_window, clean_settings):
+    """Issue 35, section 3: no promise of a GPU estimate on a machine whose fit dialog offers only the CPU."""
+    window = make_window()
+    window.show()
+    note = window.statusBar().findChild(QLabel, "cpuOnlyNote")
+    assert note is not None and "GPU fit" not in note.text() and "CPU memory fit" in note.text()
+    start = page(window, "gettingStartedAction")
+    assert "GPU included" not in start and "any device" not in start
+    assert "Will it fit? estimates the memory one training step needs on this machine's devices (here, the CPU alone)" in start
+    dialog = window.show_fit_dialog()
+    table = dialog.table
+    assert [table.item(row, 0).text() for row in range(table.rowCount())] == ["cpu"]
+    dialog.close()

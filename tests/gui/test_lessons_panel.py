@@ -35,7 +35,8 @@ def test_lesson_2_keeps_the_live_models_parameter_objects(make_window, qtbot):
     window = make_window()
     state = window.model_state
     text = run_lesson(window, qtbot, 2)
-    assert "y is a new tensor on meta" in text and "(y is x: no)" in text
+    assert "y is a new tensor on meta;" in text and "(y is x: no)" in text  # as PyTorch prints it: not meta:0
+    assert "meta:0" not in text
     assert "returned net itself: yes; the same parameter objects: yes" in text
     assert "cpu float32 → cpu float64" in text  # the copy's cast
     assert {r.dtype for r in window.model_state.placement.tensors} == {r.dtype for r in state.placement.tensors}
@@ -57,6 +58,42 @@ def test_lesson_4_shows_the_state_left_behind(make_window, qtbot):
     text = run_lesson(window, qtbot, 4)
     assert "Stepped before the move, its state stayed: cpu float32." in text
     assert "The placement check says: The optimizer's state stayed in float32" in text
+    # What the next step really did here (a dtype mismatch on the CPU: it ran), and what a GPU does.
+    assert "fails or mixes devices" not in text
+    assert ("Its next optimizer.step(), after the move, ran without an error or a warning: the parameters are "
+            "cpu float64, its state is still cpu float32") in text
+    assert "On a GPU the state would stay on the CPU" in text and "Tensors of the same index must be on the same device" in text
+
+
+@pytest.mark.cpu_only
+def test_lesson_4_in_chinese_says_the_step_ran(make_window, qtbot, chinese):
+    window = make_window()
+    text = run_lesson(window, qtbot, 4)
+    assert "会失败或混用设备" not in text
+    assert "下一次 optimizer.step() 照常运行" in text
+
+
+def test_each_lessons_footer_points_up_at_its_answer_and_names_the_main_window(make_window, qtbot):
+    """Issue 35, section 3: the line under the answer says the answer is above it (it is), and
+    sends the reader to the main window for the panels the lessons dialog may cover."""
+    window = make_window()
+    panel = window.lessons
+    for number in (1, 2, 3, 4, 5):
+        run_lesson(window, qtbot, number)
+        footer = panel.look.text()
+        assert footer and "below" not in footer and "above" in footer, footer
+        assert panel.look.geometry().top() >= panel.answer.geometry().bottom()  # the answer is above it
+        for name in ("Devices panel", "History tab", "tree"):
+            if name in footer:
+                assert "main window" in footer, footer
+
+
+def test_the_footers_in_chinese_point_up(make_window, qtbot, chinese):
+    window = make_window()
+    for number in (1, 5):
+        run_lesson(window, qtbot, number)
+        footer = window.lessons.look.text()
+        assert "上方" in footer and "下方" not in footer and "下面" not in footer, footer
 
 
 def test_lesson_5_quotes_the_device_mismatch_and_the_fix(make_window, qtbot):

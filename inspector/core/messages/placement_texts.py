@@ -7,6 +7,14 @@ _REFRESH_STATE = (
     "or create the optimizer after moving the model."
 )
 
+#: What the next step does with state of another dtype, as torch 2.13 does it on the CPU:
+#: Adam and AdamW stop ("expected dtype float for `end` but got dtype double"); SGD, RMSprop
+#: and Adagrad run, their state keeping its dtype (tests/core/test_messages.py runs both).
+_NEXT_STEP_DTYPE = (
+    "depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) "
+    "or runs with this state still in {state} (SGD), without a word. "
+)
+
 #: Where a model's tensors are (``placement.tensor_rows``, ``placement.texts``).
 PLACEMENT: dict[str, str] = {
     # ----- where a model's tensors are (placement.tensor_rows: the tree, its totals, its findings)
@@ -33,12 +41,12 @@ PLACEMENT: dict[str, str] = {
     "placement.optimizer_state_dtype": (
         "The optimizer's state stayed in {state} while the model is in {model}: "
         "{count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; "
-        "the next optimizer.step() fails or mixes devices. " + _REFRESH_STATE
+        + _NEXT_STEP_DTYPE + _REFRESH_STATE
     ),
     "placement.optimizer_state_dtype_one": (
         "The optimizer's state stayed in {state} while the model is in {model}: "
         "1 optimizer-state tensor ({names}). Module.to() does not move optimizer state; "
-        "the next optimizer.step() fails or mixes devices. " + _REFRESH_STATE
+        + _NEXT_STEP_DTYPE + _REFRESH_STATE
     ),
     "placement.buffer_elsewhere": "{count} buffers ({names}) are not on {device} with the parameters.",
     "placement.buffer_elsewhere_one": "1 buffer ({names}) is not on {device} with the parameters.",
