@@ -90,7 +90,8 @@ def cmd_bench(args) -> int:
         latencies, repeat_notes = run_workers(args.argv, latencies, repeat)
         record_noise(latencies, args.spec)
     report = report_mod.build_report(
-        loaded, moves=run.moves, latency=latencies, memory=run.timeline.to_report(), attribution=run.attributions
+        loaded, moves=run.moves, latency=latencies, memory=run.timeline.to_report(), attribution=run.attributions,
+        model_memory=run.timeline.model_report(),  # the model's bytes per device over time: the report's model curve
     )
     rows = _latency_rows(latencies)
     if args.json:

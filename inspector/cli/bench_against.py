@@ -102,7 +102,8 @@ def cmd_against(args, targets: list[str], output) -> int:
     reports = []
     for session, loaded, result in zip(sessions, (loaded_a, loaded_b), (result_a, result_b)):
         reports.append(report_mod.build_report(loaded, moves=session.moves, latency=[result],
-                                               memory=session.timeline.to_report()))  # fmt: skip
+                                               memory=session.timeline.to_report(),
+                                               model_memory=session.timeline.model_report()))  # fmt: skip
     comparison = compare_reports(*reports, label_a="A", label_b="B")
     if args.json:
         out = comparison.to_dict()

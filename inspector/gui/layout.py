@@ -54,7 +54,7 @@ class Frame:
             return
         row = splitter.fontMetrics().lineSpacing() + 4
         # The box's title, the summary, the filter and the header above the rows, margins below.
-        needed = 6 * row + 7 * row + 24
+        needed = 6 * row + 5 * row + 24
         top = round(max(0.45 * height, min(needed, 0.6 * height)))
         splitter.setSizes([top, height - top])
 

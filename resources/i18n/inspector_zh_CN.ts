@@ -134,7 +134,7 @@
         <translation>锁定主机上的张量（页锁定内存），并以 non_blocking=True 复制，适用于 .to(device) 和 .cuda()：将其 GB/s 与未锁页的移动比较，看锁页在这里是否值得</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+140"/>
         <source>Move the model</source>
         <translation>移动模型</translation>
     </message>
@@ -3408,30 +3408,31 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+11"/>
-        <location line="+402"/>
+        <location line="+405"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="-278"/>
+        <location line="-281"/>
         <source>sample (warm-up calls at negative indices)</source>
         <extracomment>A run streams in (``stream``): its ranges stay steady (``live_range``); the samples it was asked for. Each bar&apos;s label and the height (in the axis&apos;s unit) it sits on; the bars&apos; top.</extracomment>
         <translation>样本（预热调用位于负索引处）</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+3"/>
         <location line="+104"/>
+        <location line="+157"/>
         <source>latency (%1)</source>
         <translation>延迟 (%1)</translation>
     </message>
     <message>
-        <location line="-103"/>
-        <location line="+260"/>
-        <source>median (%1), p5–p95</source>
-        <translation>中位数 (%1)，p5–p95</translation>
+        <location line="-260"/>
+        <source>bar: median · whiskers: p5–p95</source>
+        <translation>柱：中位数 · 须线：p5–p95</translation>
     </message>
     <message>
-        <location line="-259"/>
+        <location line="+1"/>
         <source>Bars: each run&apos;s median latency; whiskers: its 5th to 95th percentile</source>
         <translation>柱：每次运行的延迟中位数；须线：其第 5 至第 95 百分位</translation>
     </message>
@@ -4581,9 +4582,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParametersPanel</name>
     <message>
-        <location filename="../../inspector/gui/panels/parameters.py" line="+141"/>
+        <location filename="../../inspector/gui/panels/parameters.py" line="+154"/>
         <source>Filter: name, device, dtype or kind (e.g. cuda float16 weight)</source>
-        <extracomment>Models up to this many tensors open fully expanded; bigger ones show their top level. The Name column never gets narrower than this (the others scroll sideways instead): &quot;in_p…weight&quot; four modules deep (names elide in the middle; the tooltip has them whole). The other columns are sized to what they show (``fit_columns``), each at most this wide: a longer cell (a mixed module&apos;s dtypes, a 6-d shape) elides, its tooltip has it whole. The columns&apos; order on screen (the model&apos;s own order stays, for code and tests). The move a &quot;Copy the .to() line&quot; writes: () -&gt; (device, dtype or None). The window points it at the action bar&apos;s target.</extracomment>
+        <extracomment>Models up to this many tensors open fully expanded; bigger ones show their top level. The Name column never gets narrower than this (the others scroll sideways instead): &quot;in_p…weight&quot; four modules deep (names elide in the middle; the tooltip has them whole). The other columns are sized to what they show (``fit_columns``), each at most this wide: a longer cell (a mixed module&apos;s dtypes, a 6-d shape) elides, its tooltip has it whole. The columns&apos; order on screen (the model&apos;s own order stays, for code and tests). Under the filter field when the filter hides every row: an empty tree says why. The spec of the model shown: another one clears the filter (``model_loaded``). The move a &quot;Copy the .to() line&quot; writes: () -&gt; (device, dtype or None). The window points it at the action bar&apos;s target.</extracomment>
         <translation>筛选：名称、设备、数据类型或类别（例如 cuda float16 weight）</translation>
     </message>
     <message>
@@ -4592,12 +4593,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>显示完整名称、类别、数据类型或设备包含每个词的行；留空显示全部</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+56"/>
+        <source>No row matches “%1”: clear the filter to see every row.</source>
+        <translation>没有与“%1”匹配的行：清空筛选即可看到所有行。</translation>
+    </message>
+    <message>
+        <location line="+74"/>
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
@@ -5311,7 +5317,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>必填，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>%1 (%2): %n tensors, %3%4</source>
         <translation>%1 (%2)：%n 个张量，%3%4</translation>
     </message>

@@ -120,3 +120,14 @@ def test_memory_snapshot_records_around_the_moves_and_timing_and_writes_the_pick
     assert calls == [("record", "all"), ("move",), ("snapshot",), ("record", None)]
     assert pickle.loads(path.read_bytes()) == {"segments": [], "device_traces": [[]]}
     assert "memory snapshot written" in err and "pytorch.org/memory_viz" in err
+
+
+def test_a_bench_report_carries_the_models_bytes_over_time_for_its_memory_plot(capsys, tmp_path):
+    path = tmp_path / "r.json"
+    code, _, err = run(capsys, "bench", "--device", "cpu", "--dtype", "float64", "--runs", "5", "--output", str(path))
+    assert code == 0, err
+    report = json.loads(path.read_text())
+    points = report["model_memory"]
+    # The model's curve: its bytes on the CPU before the cast and after (88 B in float64).
+    assert points and points[-1]["by_device"]["cpu"]
+    assert sum(points[-1]["by_device"]["cpu"].values()) == report["model"]["bytes"]

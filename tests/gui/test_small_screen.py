@@ -163,3 +163,15 @@ def test_a_geometry_saved_on_a_screen_that_is_gone_lands_on_the_current_one(tmp_
     assert json.loads(done.stdout.strip().splitlines()[-1])["window"][0] >= 1920  # it was on the second screen
     laptop = probe(screens_file(tmp_path, "laptop", (0, 0, 1024, 700)), settings)
     assert within(laptop["window"], laptop["area"]), laptop
+
+
+def test_at_1024_px_the_progress_text_is_whole_for_the_texts_a_student_saw(qtbot, make_window):
+    window = make_window()
+    window.show()
+    window.resize(1024, 700)
+    qtbot.waitUntil(lambda: window.width() == 1024)
+    bar = window.action_bar
+    for text in ("样本 3,567 / 20,000 · 约剩 12 秒", "中位数 36.7 µs · 有噪声", "已写入 Net-timing-report.html"):
+        bar.show_progress(0.2, text)
+        qtbot.wait(10)
+        assert bar.progressBar.text() == text  # not cut with "…"

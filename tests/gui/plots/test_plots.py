@@ -288,7 +288,7 @@ def test_the_summary_compares_runs_with_bars_and_p5_p95_whiskers(latency_plot):
     whiskers = next(i for i in summary.items if isinstance(i, pg.ErrorBarItem))
     # Drawn in the unit the axis names (µs for these tiny runs), as the bar labels are.
     unit, per_ms = latency_plot.canvas.summary_unit
-    assert summary.getAxis("left").labelText.startswith(f"median ({unit})")
+    assert summary.getAxis("left").labelText == f"latency ({unit})" and "p5–p95" in summary.getAxis("bottom").labelText
     assert list(bars.opts["height"] * per_ms) == pytest.approx([first.median_ms, second.median_ms])
     # Up to p95, or to the cap a noisy run's whisker is cut at (a loaded machine's p95).
     cap = SUMMARY_WHISKER_CAP * max(first.median_ms, second.median_ms)

@@ -61,7 +61,7 @@ def test_the_latency_plot_says_everything_again_when_the_language_changes(runs, 
     assert samples.getAxis("bottom").labelText == "样本（预热调用位于负索引处）"
     assert {"累计中位数", "预热调用（不计时）", "cpu · float64（已取消）"} <= set(_legend(samples))
     assert "▲ 上方有 1 个离群值（最大 2.50 ms）" in plot.canvas.outlier_text.textItem.toPlainText()
-    assert summary.getAxis("left").labelText.startswith("中位数 (µs)")
+    assert summary.getAxis("left").labelText == "延迟 (µs)" and summary.getAxis("bottom").labelText == "柱：中位数 · 须线：p5–p95"
     assert any("次调用/s" in bar and "项/s（批大小 64）" in bar for bar in _bars(plot))
     assert plot.readout_at(-1, 0.5).startswith("预热调用 2/2 · cpu · float32：")
     assert plot.summary_readout_at(0.0).startswith("cpu · float32：中位数 ")
@@ -71,7 +71,7 @@ def test_the_latency_plot_says_everything_again_when_the_language_changes(runs, 
     assert samples.getAxis("left").labelText == "latency (µs)"
     assert {"running median", "warm-up call (not timed)", "cpu · float64 (cancelled)"} <= set(_legend(samples))
     assert "▲ 1 outlier above (largest 2.50 ms)" in plot.canvas.outlier_text.textItem.toPlainText()
-    assert summary.getAxis("left").labelText.startswith("median (µs)")
+    assert summary.getAxis("left").labelText == "latency (µs)"
     assert any("calls/s" in bar for bar in _bars(plot)) and not any(has_chinese(bar) for bar in _bars(plot))
     assert plot.readout_at(-1, 0.5).startswith("warm-up call 2 of 2 · cpu · float32: ")
     assert plot.summary_rows()[1]["label"] == "cpu · float64 (cancelled)"
@@ -114,7 +114,7 @@ def test_the_report_images_stay_english_while_the_window_speaks_chinese(runs, qt
     assert any(has_chinese(text) for text in _legend(runs.samples_plot.getPlotItem()))  # the window: Chinese
     assert {"running median", "latency (µs)", "cpu · float64 (cancelled)", "◀ warm-up"} <= set(drawn["latency"])
     assert any("▲ 1 outlier above" in text for text in drawn["latency"])
-    assert any("calls/s" in text for text in drawn["summary"]) and "median (µs), p5–p95" in drawn["summary"]
+    assert any("calls/s" in text for text in drawn["summary"]) and {"latency (µs)", "bar: median · whiskers: p5–p95"} <= set(drawn["summary"])
     assert {"time since start (s)", "cuda:0 allocated", "cuda:0 reserved (cache)"} <= set(drawn["memory"])
     for texts in drawn.values():
         assert not [text for text in texts if has_chinese(text)]
