@@ -153,6 +153,7 @@ class WorkerResults(QObject):
     def on_model_loaded(self, outcome: LoadOutcome) -> None:
         state = outcome.state
         info = state.info
+        self.parameters.model_loaded(info.spec)  # another model: the filter's words were the last one's
         self.on_placement_changed(state)
         self.banner.dismiss()
         totals = state.placement.totals

@@ -1,7 +1,8 @@
 """The model panel: every parameter, buffer, gradient and optimizer-state tensor, by module.
 
 The widget around the parameter tree: totals per device in its header, the placement findings
-(split model, optimizer state left behind) as warnings above it, a filter field, the
+(split model, optimizer state left behind) as warnings above it, a filter field (with a note
+when it hides every row; cleared when another model is loaded, ``model_loaded``), the
 ``QTreeView`` (object name ``parameterView``) with uniform row heights and columns sized to
 what they show, and its context menu. The tree's rows are ``parameter_tree``'s, their texts
 ``parameter_cells``' (both Qt-free), served by ``parameter_model.PlacementModel`` through
@@ -89,6 +90,15 @@ class ParametersPanel(Retranslates, QWidget):
         self.filterEdit.setObjectName("parameterFilterEdit")
         self.filterEdit.setClearButtonEnabled(True)
         self.filterEdit.textChanged.connect(self.set_filter)
+        #: Under the filter field when the filter hides every row: an empty tree says why.
+        self.noMatches = QLabel(self)
+        self.noMatches.setObjectName("parameterNoMatches")
+        self.noMatches.setTextFormat(Qt.TextFormat.PlainText)  # it quotes what was typed
+        self.noMatches.setWordWrap(True)
+        self.noMatches.setContentsMargins(6, 2, 6, 2)
+        self.noMatches.setVisible(False)
+        #: The spec of the model shown: another one clears the filter (``model_loaded``).
+        self._spec: str | None = None
 
         #: The move a "Copy the .to() line" writes: () -> (device, dtype or None). The window
         #: points it at the action bar's target.
@@ -99,6 +109,8 @@ class ParametersPanel(Retranslates, QWidget):
         self.view = QTreeView(self)
         self.view.setObjectName("parameterView")
         self.view.setModel(self.proxy)
+        for signal in (self.proxy.modelReset, self.proxy.layoutChanged, self.proxy.rowsInserted, self.proxy.rowsRemoved):
+            signal.connect(self._show_no_matches)
         self.view.setUniformRowHeights(True)  # lets the view skip measuring 100k rows
         self.view.setAlternatingRowColors(True)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -133,6 +145,7 @@ class ParametersPanel(Retranslates, QWidget):
         layout.addWidget(self.warnings)
         layout.addWidget(self.moduleWarnings)
         layout.addWidget(self.filterEdit)
+        layout.addWidget(self.noMatches)
         layout.addWidget(self.view, 1)
         self.retranslate()
 
@@ -144,6 +157,7 @@ class ParametersPanel(Retranslates, QWidget):
             translate("ParametersPanel", "Rows whose full name, kind, dtype or device contain every word; empty shows all")
         )
         self.model.retranslate()
+        self._show_no_matches()
         placement = self._placement
         if placement is None:
             self.totals.setText(html.escape(translate("ParametersPanel", "Loading the model…")))
@@ -187,6 +201,24 @@ class ParametersPanel(Retranslates, QWidget):
             self.view.expandAll()  # the matches, wherever they are
         else:
             self._expand_first_matches()
+        self._show_no_matches()
+
+    def model_loaded(self, spec: str) -> None:
+        """A model was loaded: another one than shown clears the filter, whose words were about
+        the names of the last (a tree left empty by them would look like a model without
+        tensors). The same model loaded again keeps it."""
+        if self._spec is not None and spec != self._spec and self.filterEdit.text():
+            self.filterEdit.clear()  # (textChanged: set_filter)
+        self._spec = spec
+
+    def _show_no_matches(self) -> None:
+        """The note under the filter field, shown while the filter hides every row."""
+        text = self.filterEdit.text().strip()
+        hidden = bool(text) and self.proxy.rowCount() == 0
+        if hidden:
+            self.noMatches.setText(fill(translate("ParametersPanel", "No row matches “%1”: clear the filter to see every "
+                                                                     "row."), text))  # fmt: skip
+        self.noMatches.setVisible(hidden)
 
     def _expand_first_matches(self, budget: int = EXPAND_ALL_LIMIT) -> None:
         """Open the modules holding the first ``budget`` matching rows (depth first): expanding
