@@ -524,9 +524,23 @@ def check_formats(out_dir: Path) -> None:
         traces = sum(len(t) for t in data.get("device_traces", []))
         check("snapshot holds the recorded allocations", traces > 0, f"{len(data.get('segments', []))} segments, {traces} trace events")
     if trace.exists():
-        events = json.loads(trace.read_text())["traceEvents"]
-        samples = [e for e in events if e.get("ph") == "X" and e["name"].startswith("sample ")]
+        data = json.loads(trace.read_text())
+        events = data["traceEvents"]
+        samples = sorted((e for e in events if e.get("ph") == "X" and e["name"].startswith("sample ")), key=lambda e: e["ts"])
         check("trace has one event per sample", len(samples) == 50, f"{len(samples)} sample events")
+        # Issue 34: on CUDA the samples are device time spread over their chunk's host start
+        # and end (no per-call host start): they must not overlap, and every event has a cat.
+        overlaps = sum(1 for a, b in zip(samples, samples[1:]) if a["ts"] + a["dur"] > b["ts"] + 0.01)
+        check("trace: CUDA samples in order, none overlapping, a category and a base time on every event",
+              overlaps == 0 and all("cat" in e for e in events) and isinstance(data.get("baseTimeNanoseconds"), int),
+              f"{overlaps} overlaps, base {data.get('baseTimeNanoseconds')}")
+    pair = subprocess.run(py + ["bench", "example", "--against", "example", "--device", "cuda:0", "--repeat", "3", "--json"],
+                          capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+    rows = json.loads(pair.stdout).get("latency", []) if pair.returncode == 0 else []
+    check("bench --against on cuda:0: identical models turn about, 3 rounds, no claimed difference",
+          len(rows) == 1 and rows[0].get("ratio_low") is not None and rows[0]["ratio_low"] <= 1 <= rows[0]["ratio_high"],
+          f"B/A {rows[0]['ratio']:.3f} [{rows[0]['ratio_low']:.3f}-{rows[0]['ratio_high']:.3f}]" if rows and rows[0].get("ratio_low")
+          else pair.stderr[-500:])  # fmt: skip
     p = subprocess.run(py + ["devices", "--prometheus"], capture_output=True, text=True, env=env, timeout=120)
     print(p.stdout[-2000:])
     check("devices --prometheus lists cuda:0 with dcgm-exporter's UUID label",
