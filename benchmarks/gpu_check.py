@@ -538,7 +538,8 @@ def check_formats(out_dir: Path) -> None:
                           capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
     rows = json.loads(pair.stdout).get("latency", []) if pair.returncode == 0 else []
     check("bench --against on cuda:0: identical models turn about, 3 rounds, no claimed difference",
-          len(rows) == 1 and rows[0].get("ratio_low") is not None and rows[0]["ratio_low"] <= 1 <= rows[0]["ratio_high"],
+          # (a verdict naming B faster or slower would be a false claim: 5 % of reruns by design)
+          len(rows) == 1 and rows[0].get("ratio_low") is not None and not str(rows[0]["verdict"]).startswith("B "),
           f"B/A {rows[0]['ratio']:.3f} [{rows[0]['ratio_low']:.3f}-{rows[0]['ratio_high']:.3f}]" if rows and rows[0].get("ratio_low")
           else pair.stderr[-500:])  # fmt: skip
     p = subprocess.run(py + ["devices", "--prometheus"], capture_output=True, text=True, env=env, timeout=120)
