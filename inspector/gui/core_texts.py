@@ -48,6 +48,8 @@ CORE_TEXTS = {
     'verdict.run_differs_mode': QT_TRANSLATE_NOOP("CoreText", 'mode: {mine} vs {theirs}'),
     'verdict.run_differs_dtype': QT_TRANSLATE_NOOP("CoreText", 'dtype: {mine} vs {theirs}'),
     'verdict.run_differs_input': QT_TRANSLATE_NOOP("CoreText", 'input: {mine} vs {theirs}'),
+    'verdict.run_differs_device': QT_TRANSLATE_NOOP("CoreText", 'device: {mine} vs {theirs}'),
+    'verdict.summary_not_compared': QT_TRANSLATE_NOOP("CoreText", '{run}: not compared with {other} ({differences}): runs are compared in the same mode and input shape, on one device or in one dtype'),
     'verdict.run_not_alike': QT_TRANSLATE_NOOP("CoreText", 'not alike'),
     'time_left.seconds': QT_TRANSLATE_NOOP("CoreText", 'about {seconds} s left'),
     'time_left.minutes_seconds': QT_TRANSLATE_NOOP("CoreText", 'about {minutes} min {seconds} s left'),

@@ -853,6 +853,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>device: {mine} vs {theirs}</source>
+        <translation>设备：{mine} 与 {theirs}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{run}: not compared with {other} ({differences}): runs are compared in the same mode and input shape, on one device or in one dtype</source>
+        <translation>{run}：未与 {other} 比较（{differences}）：只比较模式和输入形状相同、且在同一设备上或为同一数据类型的运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>not alike</source>
         <translation>条件不同</translation>
     </message>
@@ -2253,12 +2263,12 @@
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-307"/>
         <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5 on this machine measures its own</source>
         <translation>轮与轮之间的波动每轮 {percent}，在一台空闲的双核虚拟机上测得（繁忙的机器波动大得多）；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+40"/>
         <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
         <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
@@ -3494,7 +3504,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyPlot</name>
     <message>
-        <location filename="../../inspector/gui/plots/latency.py" line="+114"/>
+        <location filename="../../inspector/gui/plots/latency.py" line="+115"/>
         <source>Samples</source>
         <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``).</extracomment>
         <translation>样本</translation>
@@ -3515,7 +3525,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+238"/>
+        <location line="+240"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>

@@ -101,3 +101,56 @@ def test_the_workers_progress_carries_the_estimate():
     throttle.update(50, 100)
     throttle.flush()
     assert sent[-1].seconds_left == pytest.approx(2.0) and (sent[-1].done, sent[-1].total) == (50, 100)
+
+
+def test_float16_and_float32_on_one_device_are_compared_saying_which_is_which(plot):
+    """Issue 35, section 4: the comparison the dtype menu invites."""
+    half = dict(_result("cpu", _lognormal(0.072, 3)), dtype="float16")
+    _show(plot, _result("cpu", _lognormal(0.036, 1)), half)
+    texts = _bar_texts(plot)
+    assert texts[0].endswith("(fastest)") and texts[1].endswith("× slower)")
+    [sentence] = plot.verdictLabel.text().splitlines()
+    assert sentence.startswith("cpu · float16: ") and "slower than cpu · float32 (95 % CI " in sentence
+
+
+def test_other_dtypes_in_another_mode_or_on_another_input_get_no_ratio(plot):
+    train = dict(_result("cpu", _lognormal(0.5, 2), mode="train-step"), dtype="float16")
+    other_input = dict(_result("cpu", _lognormal(0.07, 3), shape=(128, 3)), dtype="bfloat16")
+    _show(plot, _result("cpu", _lognormal(0.036, 1)), train, other_input)
+    texts = _bar_texts(plot)
+    assert not any("×" in t for t in texts) and all(t.endswith("(not compared)") for t in texts)
+    said = plot.verdictLabel.text()
+    assert ("cpu · float32: not compared with cpu · float16 · train-step (mode: forward vs train-step; dtype: "
+            "float32 vs float16): runs are compared in the same mode and input shape, on one device or in one "
+            "dtype") in said
+    assert "cpu · bfloat16: not compared with cpu · float32 (input: 128x3 vs 64x3; dtype: bfloat16 vs float32)" in said
+    assert len(said.splitlines()) == 2  # each pair said once
+
+
+def test_a_cancelled_run_never_replaces_a_finished_one(plot):
+    finished = _result("cpu", _lognormal(0.036, 1))
+    _show(plot, finished)
+    plot.begin_series("cpu", "float32", "forward")
+    plot.add_sample_pairs([(0, 5.0), (1, 5.0), (2, 5.0)])  # a few samples, then Cancel
+    plot.abort_series("cancelled")
+    plot.redraw()
+    series = plot.series[("cpu", "float32", "forward")]
+    assert series.status == "" and series.summary()["median_ms"] == pytest.approx(finished["median_ms"])
+    assert [r["label"] for r in plot.summary_rows()] == ["cpu · float32"]
+    assert len(plot.drawn(("cpu", "float32", "forward"))["samples"][0]) == len(finished["samples_ms"])
+    # With no finished run to keep, the stopped run's samples stay, labelled.
+    plot.begin_series("cpu", "float16", "forward")
+    plot.add_sample_pairs([(0, 5.0), (1, 5.0)])
+    plot.abort_series("cancelled")
+    plot.redraw()
+    assert "cpu · float16 (cancelled)" in [r["label"] for r in plot.summary_rows()]
+
+
+def test_the_dtype_comparison_and_its_refusal_in_chinese(plot, chinese):
+    half = dict(_result("cpu", _lognormal(0.072, 3)), dtype="float16")
+    train = dict(_result("cpu", _lognormal(0.5, 2), mode="train-step"), dtype="bfloat16")
+    _show(plot, _result("cpu", _lognormal(0.036, 1)), half, train)
+    said = plot.verdictLabel.text()
+    assert "cpu · float16：" in said or "cpu · float16:" in said
+    assert "只比较模式和输入形状相同、且在同一设备上或为同一数据类型的运行" in said
+    assert "not compared" not in said and "slower than" not in said, said

@@ -63,6 +63,12 @@ VERDICTS: dict[str, str] = {
     "verdict.run_differs_mode": "mode: {mine} vs {theirs}",
     "verdict.run_differs_dtype": "dtype: {mine} vs {theirs}",
     "verdict.run_differs_input": "input: {mine} vs {theirs}",
+    # the window's Summary tab also compares dtypes on one device (gui.plots.summary_verdicts)
+    "verdict.run_differs_device": "device: {mine} vs {theirs}",
+    "verdict.summary_not_compared": (
+        "{run}: not compared with {other} ({differences}): runs are compared in the same mode and input shape, "
+        "on one device or in one dtype"
+    ),
     "verdict.run_not_alike": "not alike",
 }
 

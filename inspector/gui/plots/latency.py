@@ -22,7 +22,7 @@ from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.core.report.run_verdicts import Run, run_verdicts
+from inspector.core.report.run_verdicts import Run
 from inspector.core.vocabulary import MAX_SAMPLES, BenchMode
 from inspector.gui.i18n import Retranslates, fill, translate
 from inspector.gui.plots.latency_canvas import LatencyCanvas, run_label
@@ -32,6 +32,7 @@ from inspector.gui.plots.readable import batch_of
 from inspector.gui.plots.render import png_bytes
 from inspector.gui.plots.series import Series, SeriesKey, field_of
 from inspector.gui.plots.summary_notes import SummaryNotes, note_label
+from inspector.gui.plots.summary_verdicts import summary_verdicts
 from inspector.gui.plots.theme import pick_series_color
 from inspector.gui.plots.words import ENGLISH, LIVE, Words
 
@@ -257,8 +258,9 @@ class LatencyPlot(Retranslates, QWidget):
     def abort_series(self, reason: str = "cancelled") -> None:
         """The current run stopped early: keep what was measured, labelled with ``reason``.
 
-        A run that measured nothing leaves no empty legend entry: the run it replaced (if
-        any) comes back instead.
+        It never takes the place of a finished run of the same device, dtype and mode: that
+        run comes back (a stopped run's few samples are no measurement to keep over a whole
+        one), as it does when the stopped run measured nothing (no empty legend entry).
         """
         key, replaced = self._current, self._replaced
         self._current, self._replaced = None, None
@@ -266,7 +268,8 @@ class LatencyPlot(Retranslates, QWidget):
         series = self.series.get(key)
         if series is None:
             return
-        if len(series.samples) or series.warmup_ms:
+        finished = replaced is not None and not replaced.status and replaced.summary() is not None
+        if (len(series.samples) or series.warmup_ms) and not finished:
             series.status = reason
         elif replaced is not None:
             self.series[key] = replaced
@@ -348,7 +351,7 @@ class LatencyPlot(Retranslates, QWidget):
             samples = s.samples_ms
             runs.append(Run(label, key[1], key[2], s.input_shape, stats["median_ms"],
                             tuple(samples[np.isfinite(samples)].tolist())))  # fmt: skip
-        for row, run, verdict in zip(rows, runs, run_verdicts(runs)):
+        for row, run, verdict in zip(rows, runs, summary_verdicts(runs, [row["key"][0] for row in rows])):
             noise = self.series[row["key"]].noise
             # The bar's words: how it compares with alike runs, and a flag when it is noisy.
             short = words.core(verdict.short)
@@ -356,7 +359,7 @@ class LatencyPlot(Retranslates, QWidget):
             # The noise flag names the machine's part; a steady figure on a disturbed machine says it too.
             said = noise or self.series[row["key"]].machine_note
             noise_line = fill(words.translate("LatencyPlot", "%1: %2"), run.label, words.core(said)) if said else ""
-            row["sentence"] = "\n".join(t for t in (words.core(verdict.sentence), noise_line) if t)
+            row["sentence"] = "\n".join(t for t in (*map(words.core, verdict.sentences), noise_line) if t)
         return rows
 
     def summary_rows(self) -> list[dict]:
