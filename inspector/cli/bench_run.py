@@ -10,6 +10,7 @@ from inspector.cli.watchdog import measurement_watchdog
 from inspector.core.errors import InspectorError
 from inspector.core.files.user_output import user_output_to_stderr
 from inspector.core.units import format_ms
+from inspector.core.vocabulary import MAX_MEASURE_SECONDS
 
 
 class _BenchRun:
@@ -81,7 +82,8 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 span = recorder.span("samples", f"latency on {target}", device=target, mode=args.mode)
                 # (the model's forward may print: to stderr; and it may never return: the watchdog)
                 with span as extra, user_output_to_stderr(), measurement_watchdog(f"the benchmark on {target}"):
-                    result = run.session.measure(benchmark, progress=_ProgressBar(f"time on {target}"), runs_elsewhere=elsewhere)
+                    bar = _ProgressBar(f"time on {target}", cap_s=MAX_MEASURE_SECONDS * max(1, benchmark.repeat))
+                    result = run.session.measure(benchmark, progress=bar, runs_elsewhere=elsewhere)
                     extra.update(median_ms=result.median_ms, warmup_ms=result.warmup_samples_ms, samples_ms=result.samples_ms,
                                  timeline=result.timeline)
             except InputError:

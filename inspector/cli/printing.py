@@ -63,14 +63,15 @@ class _ProgressBar:
     Hand-written (a dozen lines) rather than adding tqdm as a dependency of a GPU-server CLI.
     """
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, cap_s: float | None = None) -> None:
+        """``cap_s``: the measurement stops by then (its time left never says more)."""
         from inspector.core.measure.time_left import TimeLeft, time_left_text
 
         self._left_text = time_left_text
         self.label = label
         self.enabled = sys.stderr.isatty()
         self._last = -1
-        self._time_left = TimeLeft()
+        self._time_left = TimeLeft(cap_s=cap_s)
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total <= 0:

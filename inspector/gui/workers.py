@@ -26,7 +26,7 @@ from inspector.core.files import models
 from inspector.core.moves.request import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
 from inspector.core.measure.time_left import TimeLeft
-from inspector.core.vocabulary import BenchMode
+from inspector.core.vocabulary import MAX_MEASURE_SECONDS, BenchMode
 from inspector.gui.i18n import fill, translate
 from inspector.gui.threads import BackgroundRunner, run_abandonable
 
@@ -298,6 +298,8 @@ class ModelWorker(QObject):
             if request.mode == BenchMode.TRAIN_STEP:
                 self._make_deferred_optimizer()
             throttle = self._progress_throttle("benchmark")
+            # Each run's samples stop at the time cap: the time left never says more.
+            throttle.cap_seconds(MAX_MEASURE_SECONDS * max(1, request.repeat))
             streamed: list[tuple[int, float]] = []
 
             def send_samples() -> None:
@@ -321,6 +323,7 @@ class ModelWorker(QObject):
                 throttle.flush()
             attribution = None
             if request.per_module:  # after the plain run, which it states its overhead against
+                throttle.cap_seconds(None)  # (a per-module run has no time cap)
                 try:
                     with self._quiet_window():
                         attribution = self.session.attribute(
@@ -415,6 +418,10 @@ class _ProgressThrottle:
         self._latest: tuple[float, float, float | None] = (0, 0, None)
         self._throttle = _Throttle(self._emit)
         self._time_left = TimeLeft()
+
+    def cap_seconds(self, seconds: float | None) -> None:
+        """The time cap of the phases that follow (``TimeLeft.cap_s``)."""
+        self._time_left.cap_s = seconds
 
     def update(self, done: float, total: float) -> None:
         self._latest = (done, total, self._time_left.update(done, total))

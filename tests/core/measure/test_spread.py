@@ -18,6 +18,7 @@ from inspector.core.report.timing_report import build_report, load_report, save_
 from inspector.core.measure.spread import median_interval, ratio_of_medians, spread_of
 from inspector.core.measure.time_left import TimeLeft, time_left_text
 from inspector.core.measure.timing import measure_latency
+from inspector.core.vocabulary import MAX_MEASURE_SECONDS
 from tests.core.report.generated import with_samples
 
 
@@ -125,6 +126,23 @@ def test_time_left_follows_the_rate_since_the_first_call_and_restarts_with_a_new
     assert left.update(10, 50) is None  # a new phase (per-module runs) starts afresh
     assert time_left_text(75) == "about 1 min 15 s left" and time_left_text(7300) == "about 2 h 1 min left"
     assert time_left_text(None) == ""
+
+
+def test_time_left_never_says_more_than_the_measurements_cap_allows():
+    """Issue 35: 20,000 samples of 0.45 s promised 2 h 31 min, while samples stop at 3,600 s."""
+    now = [0.0]
+    left = TimeLeft(clock=lambda: now[0], cap_s=MAX_MEASURE_SECONDS)
+    assert left.update(0, 20_000) is None
+    now[0] = 60.0
+    assert left.update(133, 20_000) == pytest.approx(3540.0)  # the rate alone: ~2 h 29 min
+    assert time_left_text(left.update(133, 20_000)) == "about 59 min left"
+    now[0] = 3590.0
+    assert left.update(7_980, 20_000) == pytest.approx(10.0)  # the cap's 10 s, not the rate's 1 h 30 min
+    uncapped = TimeLeft(clock=lambda: now[0])  # a move (no cap): the rate's own figure
+    now[0] = 0.0
+    uncapped.update(0, 20_000)
+    now[0] = 60.0
+    assert uncapped.update(133, 20_000) > 8_000
 
 
 # --------------------------------------------------------------------------- reports
