@@ -151,6 +151,8 @@ class MemoryCanvas(pg.PlotWidget):
         self.show_secondary: bool | None = None
         self._legend_keys: list[pg.PlotDataItem] = []  # the compact legend's samples
         self._legend_for: tuple = ()  # the curves the legend was built for
+        #: (curve or key, slot): each legend sample repaints when its curve is shown or hidden.
+        self._sample_links: list[tuple[pg.PlotDataItem, Any]] = []
         view = item.getViewBox()
         view.sigXRangeChanged.connect(self.layout_marker_labels)
         view.sigResized.connect(self.layout_marker_labels)
@@ -256,13 +258,13 @@ class MemoryCanvas(pg.PlotWidget):
         curve's own entry does for that curve.
         """
         legend = self.getPlotItem().legend
-        legend.clear()
-        self._legend_keys.clear()
+        self._clear_legend()
         self._legend_for = tuple(self.curves)
         if len(self.curves) <= LEGEND_CURVES_MAX:
             legend.setColumnCount(4)  # e.g. a GPU's model, allocated, reserved, used per row
             for (device, figure), curve in self.curves.items():
                 legend.addItem(curve, figure_label(device, figure, self.words))
+            self._link_samples()
             return
         legend.setColumnCount(6)
         foreground = theme_colors(self)[1]
@@ -276,6 +278,28 @@ class MemoryCanvas(pg.PlotWidget):
         for device in dict.fromkeys(device for device, _ in self.curves):
             pen = pg.mkPen(device_color(device), width=3)
             self._add_legend_key(pen, device, [c for (d, _), c in self.curves.items() if d == device])
+        self._link_samples()
+
+    def _link_samples(self) -> None:
+        """Each legend entry's sample repaints when its curve (or key) is shown or hidden.
+
+        pyqtgraph's sample draws the crossed-out eye from its item's visibility when painted,
+        and only a click on the sample repaints it: after the "Process RSS & machine" box
+        showed the curves, their entries kept the eye they were painted with (issue 35)."""
+        for sample, _ in self.getPlotItem().legend.items:
+            slot = sample.update
+            sample.item.visibleChanged.connect(slot)
+            self._sample_links.append((sample.item, slot))
+
+    def _clear_legend(self) -> None:
+        for item, slot in self._sample_links:
+            try:
+                item.visibleChanged.disconnect(slot)
+            except (RuntimeError, TypeError):  # (the curve is gone already)
+                pass
+        self._sample_links.clear()
+        self.getPlotItem().legend.clear()
+        self._legend_keys.clear()
 
     def _add_legend_key(self, pen: Any, label: str, curves: list[pg.PlotDataItem]) -> pg.PlotDataItem:
         key = pg.PlotDataItem(pen=pen)  # never added to the plot: it only lends its sample
@@ -379,6 +403,5 @@ class MemoryCanvas(pg.PlotWidget):
         for curve in self.curves.values():
             self.removeItem(curve)
         self.curves.clear()
-        self.getPlotItem().legend.clear()
-        self._legend_keys.clear()
+        self._clear_legend()
         self._legend_for = ()

@@ -122,3 +122,74 @@ def test_a_reports_model_bytes_are_drawn_again(qtbot, five_moves):
     again.show_report(report)
     assert list(again.canvas.curves)[0] == ("cpu", "model")
     assert again.canvas.curves["cpu", "model"].yData.max() == 88
+
+
+def _icons_on_screen(plot) -> dict[str, bool]:
+    """Per legend entry, whether the screen shows its "hidden" eye (as last painted: the
+    window's backing store, so an icon nobody repainted shows as it was)."""
+    from PySide6.QtCore import QRect
+
+    window = plot.window()
+    image = window.screen().grabWindow(window.winId()).toImage()
+    canvas = plot.canvas
+    icons = {}
+    for sample, label in canvas.getPlotItem().legend.items:
+        rect = canvas.mapFromScene(sample.sceneBoundingRect()).boundingRect()
+        crop = image.copy(QRect(canvas.viewport().mapTo(window, rect.topLeft()), rect.size()))
+        if crop.isNull():  # not painted yet
+            return {}
+        ground = crop.pixelColor(0, 0).lightness()
+        inked = [y for y in range(crop.height())
+                 if any(abs(crop.pixelColor(x, y).lightness() - ground) > 60 for x in range(crop.width()))]  # fmt: skip
+        icons[label.text] = len(inked) > 6  # the eye is 18 px tall; a curve's sample, its pen's few rows
+    return icons
+
+
+def _hidden_curves(plot) -> dict[str, bool]:
+    return {label.text: not sample.item.isVisible() for sample, label in plot.canvas.getPlotItem().legend.items}
+
+
+def test_the_legend_shows_the_hidden_eye_exactly_for_the_hidden_curves(qtbot, qapp, five_moves):
+    """The student's legend showed crossed-out eyes next to curves on screen: the box shows
+    the curves and their entries kept the eye, painted when the curves were hidden."""
+    from PySide6.QtCore import QPoint, Qt
+
+    from tests.gui.languages import speak
+
+    plot = five_moves
+    plot.resize(900, 320)
+    plot.show()
+    qtbot.waitExposed(plot)
+
+    def icons_match(hidden: dict[str, bool] | None = None) -> None:
+        expected = _hidden_curves(plot)
+        if hidden is not None:
+            assert expected == hidden
+        qtbot.waitUntil(lambda: _icons_on_screen(plot) == expected, timeout=3000)
+
+    icons_match({"model on cpu": False, "process RSS": True, "machine used": True})
+    plot.secondary_check.setChecked(True)
+    icons_match({"model on cpu": False, "process RSS": False, "machine used": False})
+    plot.secondary_check.setChecked(False)
+    icons_match({"model on cpu": False, "process RSS": True, "machine used": True})
+    plot.secondary_check.setChecked(True)
+    icons_match()
+
+    # A click on an entry hides its curve, another shows it again.
+    canvas = plot.canvas
+    sample = next(s for s, label in canvas.getPlotItem().legend.items if label.text == "process RSS")
+    at = canvas.mapFromScene(sample.sceneBoundingRect().center())
+    qtbot.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(at.x(), at.y()))
+    icons_match({"model on cpu": False, "process RSS": True, "machine used": False})
+    plot.secondary_check.setChecked(False)
+    plot.secondary_check.setChecked(True)
+    icons_match({"model on cpu": False, "process RSS": False, "machine used": False})
+
+    try:
+        speak(qapp, "zh_CN")
+        icons_match({"cpu 上的模型": False, "进程 RSS": False, "整机已用": False})
+        plot.secondary_check.setChecked(False)
+        icons_match({"cpu 上的模型": False, "进程 RSS": True, "整机已用": True})
+    finally:
+        speak(qapp, "en")
+    icons_match({"model on cpu": False, "process RSS": True, "machine used": True})
