@@ -210,18 +210,20 @@ class Session:
         progress: Progress | None = None,
         should_cancel: ShouldCancel | None = None,
         runs_elsewhere: int = 0,
+        should_stop: ShouldCancel | None = None,
     ) -> LatencyResult:
         """Measure latency (``core.measure.timing.measure_latency``) and record the result;
         ``request.repeat`` runs of it one after another (``core.measure.repeats``), kept apart.
         ``runs_elsewhere``: further runs of this request taken in other processes (``bench
-        --repeat``): this one keeps only its share of the samples a measurement holds."""
+        --repeat``): this one keeps only its share of the samples a measurement holds.
+        ``should_stop()``: True ends the measurement early, its samples kept as its result."""
         from inspector.core.measure import repeats, timing
 
         if request.repeat > 1:
             result = repeats.measure_runs(
                 self.require_model(), repeat=request.repeat, mode=request.mode, runs=request.runs,
                 min_time=request.min_time, input_shape=request.input_shape, on_sample=on_sample, progress=progress,
-                should_cancel=should_cancel,
+                should_cancel=should_cancel, should_stop=should_stop,
             )  # fmt: skip
         else:
             result = timing.measure_latency(
@@ -234,6 +236,7 @@ class Session:
                 progress=progress,
                 should_cancel=should_cancel,
                 max_samples=repeats.run_share(1 + runs_elsewhere),
+                should_stop=should_stop,
             )
         self._latencies.append(result)
         return result

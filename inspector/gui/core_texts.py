@@ -161,6 +161,7 @@ CORE_TEXTS = {
     'bench.runs_pooled': QT_TRANSLATE_NOOP("CoreText", '{runs} independent runs, each with its own warm-up: the figures are of their samples together'),
     'bench.min_time_capped': QT_TRANSLATE_NOOP("CoreText", 'a minimum time of {seconds} s asked for: capped at {cap} s per measurement'),
     'bench.stopped_at_sample_cap': QT_TRANSLATE_NOOP("CoreText", 'stopped at the cap of {cap} samples after {seconds} s, before the minimum time of {min_time} s was reached'),
+    'bench.stopped_early': QT_TRANSLATE_NOOP("CoreText", 'stopped early, as asked, after {runs} samples ({seconds} s of them): the figures are of those'),
     'bench.stopped_at_time_cap': QT_TRANSLATE_NOOP("CoreText", 'stopped after {runs} of {of} runs: the cap of {cap} s per measurement was reached'),
     'bench.exported_mode': QT_TRANSLATE_NOOP("CoreText", 'model.{method}() does not apply to an exported program: an exported program runs in the mode it was exported in'),
     'bench.mode_unsupported': QT_TRANSLATE_NOOP("CoreText", 'model.{method}() is not supported by this model: it ran in the mode it is in'),

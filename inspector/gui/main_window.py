@@ -21,5 +21,5 @@ class MainWindow(InspectorWindow):
         # The GUI thread and the sampler stop while a chunk of samples is timed (``gui.sample_gate``).
         self.sample_gate = SampleGate(self)
         self.sample_gate.give_up = self.cancel_event.is_set
-        worker = ModelWorker(self.cancel_event, self.timeline, gate=self.sample_gate)
+        worker = ModelWorker(self.cancel_event, self.timeline, gate=self.sample_gate, stop_event=self.tasks.stop_event)
         return worker, MemorySampler(self.timeline, hz, gate=self.sample_gate)

@@ -79,6 +79,8 @@ class TaskController(QObject):
     def __init__(self, cancel_event: threading.Event | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.cancel_event = cancel_event if cancel_event is not None else threading.Event()
+        #: Set to end the running benchmark early, keeping what it measured (``stop_keeping``).
+        self.stop_event = threading.Event()
         self._task: Task | None = None
         self._writing = False
         self._closed = False
@@ -103,6 +105,7 @@ class TaskController(QObject):
         # Cleared here, before the request leaves: a Cancel pressed right after can never be
         # wiped out by the worker starting late.
         self.cancel_event.clear()
+        self.stop_event.clear()
         self._task = Task(task)
         self.busyChanged.emit(self._task)
         return True
@@ -142,6 +145,14 @@ class TaskController(QObject):
             return True
         return False
 
+    def stop_keeping(self) -> bool:
+        """Ask the running benchmark to end at its next chunk of samples, its samples kept as
+        its result (a cancel throws them away); True if asked."""
+        if self._task is Task.BENCHMARK and not self._closed:
+            self.stop_event.set()
+            return True
+        return False
+
     def close(self) -> None:
         """No task starts after this; a running one is asked to stop."""
         self._closed = True
@@ -150,4 +161,5 @@ class TaskController(QObject):
     def _finish(self) -> None:
         self._task = None
         self.cancel_event.clear()
+        self.stop_event.clear()
         self.busyChanged.emit(None)

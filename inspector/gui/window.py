@@ -360,10 +360,29 @@ class InspectorWindow(QMainWindow):
         return parts
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.tasks.closed and not self._agree_to_close():
+            event.ignore()
+            return
         if not self.tasks.closed:
             window_settings.save_layout(self.settings, self, self.frame.splitters())
         self.shutdown()
         super().closeEvent(event)
+
+    def _agree_to_close(self) -> bool:
+        """A benchmark that has measured a while is not thrown away without asking (issue 35):
+        stop and keep it (the window stays open), keep measuring, or close anyway."""
+        from inspector.gui import close_guard
+        from inspector.gui.tasks import Task
+
+        if self.tasks.task is not Task.BENCHMARK or not self.isVisible() or not self.lazy_tabs.is_built("latencyPlot"):
+            return True
+        measured = self.latencyPlot.measuring_seconds()
+        if measured < close_guard.ASK_AFTER_S:
+            return True
+        answer = close_guard.ask_to_close(self, measured)
+        if answer is close_guard.Answer.STOP_AND_KEEP and self.tasks.stop_keeping():
+            self.statusBar().showMessage(close_guard.stopping_text(), 15_000)
+        return answer is close_guard.Answer.CLOSE_ANYWAY
 
     def quit_leaving_work(self) -> None:
         """The stuck notice's "Save settings and quit": settings saved, the other windows

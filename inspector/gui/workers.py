@@ -210,9 +210,12 @@ class ModelWorker(QObject):
         *,
         session: Session | None = None,
         gate: SampleGate | None = None,
+        stop_event: threading.Event | None = None,
     ) -> None:
+        """``stop_event``: set, a benchmark ends at its next chunk with what it measured."""
         super().__init__()
         self._cancel = cancel_event
+        self._stop = stop_event
         #: Parks the window's threads around each chunk of samples (``gui.sample_gate``); a
         #: remote session's samples are taken in the agent's process and need none.
         self._gate = gate
@@ -313,16 +316,19 @@ class ModelWorker(QObject):
                 streamed.append((index, ms))
                 sample_throttle.poke()
 
+            # A session of this process can end a run early and keep it (a remote one cannot yet).
+            stop = self._stop.is_set if self._stop is not None and isinstance(self.session, Session) else None
             try:
                 with self._quiet_window():
                     result = self.session.measure(
-                        request, on_sample=on_sample, progress=throttle.update, should_cancel=self._cancel.is_set
+                        request, on_sample=on_sample, progress=throttle.update, should_cancel=self._cancel.is_set,
+                        **({"should_stop": stop} if stop is not None else {}),
                     )
             finally:  # a cancelled run's samples still reach the plots
                 sample_throttle.flush()
                 throttle.flush()
             attribution = None
-            if request.per_module:  # after the plain run, which it states its overhead against
+            if request.per_module and not (stop is not None and stop()):  # after the plain run, which it states its overhead against
                 throttle.cap_seconds(None)  # (a per-module run has no time cap)
                 try:
                     with self._quiet_window():

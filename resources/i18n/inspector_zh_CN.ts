@@ -225,6 +225,54 @@
     </message>
 </context>
 <context>
+    <name>CloseGuard</name>
+    <message>
+        <location filename="../../inspector/gui/close_guard.py" line="+35"/>
+        <source>A benchmark is measuring</source>
+        <translation>基准测试正在测量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The benchmark has measured %1 of samples so far. Closing the window now throws them away.</source>
+        <translation>基准测试到目前为止已测得 %1 的样本。现在关闭窗口会丢弃这些样本。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop and keep: the run ends now and what it measured becomes its result (the plot, the history, the report); the window stays open, and File › Export report… saves it.</source>
+        <translation>停止并保留：本次运行立即结束，已测得的样本成为它的结果（图表、历史记录、报告）；窗口保持打开，可用 文件 › 导出报告… 保存。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Stop and keep what was measured</source>
+        <translation>停止并保留已测得的结果</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Keep measuring</source>
+        <translation>继续测量</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Close anyway</source>
+        <translation>仍然关闭</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Stopping the benchmark: what it measured is kept (File › Export report… saves it)</source>
+        <translation>正在停止基准测试：已测得的结果会保留（文件 › 导出报告… 可保存）</translation>
+    </message>
+</context>
+<context>
     <name>CodePanel</name>
     <message>
         <location filename="../../inspector/gui/panels/code.py" line="+18"/>
@@ -1343,6 +1391,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>stopped early, as asked, after {runs} samples ({seconds} s of them): the figures are of those</source>
+        <translation>按要求提前停止，共 {runs} 个样本（合计 {seconds} 秒）：各项数值来自这些样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>stopped after {runs} of {of} runs: the cap of {cap} s per measurement was reached</source>
         <translation>运行 {runs}/{of} 次后停止：达到了每次测量 {cap} 秒的上限</translation>
     </message>
@@ -2263,7 +2316,7 @@
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-307"/>
+        <location line="-308"/>
         <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5 on this machine measures its own</source>
         <translation>轮与轮之间的波动每轮 {percent}，在一台空闲的双核虚拟机上测得（繁忙的机器波动大得多）；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
     </message>
@@ -2343,7 +2396,7 @@
         <translation>没有哪个算子或哪段 Python 代码能解释它（进程的其他线程，或分配器的取整）</translation>
     </message>
     <message>
-        <location line="+214"/>
+        <location line="+215"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>
@@ -3525,7 +3578,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+240"/>
+        <location line="+248"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
@@ -3884,14 +3937,14 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1 其他进程 (NVML)</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+51"/>
         <source>time since start (s)</source>
-        <extracomment>Process RSS and machine used shown? None: not decided yet (shown once an accelerator appears, hidden on a CPU-only machine); then the user&apos;s choice.</extracomment>
+        <extracomment>Process RSS and machine used shown? None: not decided yet (shown once an accelerator appears, hidden on a CPU-only machine); then the user&apos;s choice. (curve or key, slot): each legend sample repaints when its curve is shown or hidden.</extracomment>
         <translation>自开始以来的时间 (s)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+130"/>
+        <location line="+152"/>
         <source>memory (%1)</source>
         <translation>内存 (%1)</translation>
     </message>
@@ -4206,7 +4259,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/workers.py" line="+373"/>
+        <location filename="../../inspector/gui/workers.py" line="+382"/>
         <source>cancelled before the estimate for %1</source>
         <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say. Parks the window&apos;s threads around each chunk of samples (``gui.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>

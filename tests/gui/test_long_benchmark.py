@@ -48,3 +48,116 @@ def test_the_windows_time_left_is_capped_at_what_the_measurement_cap_allows(qapp
     # each run's samples stop at the cap: at most the cap (times the runs) less the 60 s gone
     assert last.seconds_left == pytest.approx(min(MAX_MEASURE_SECONDS * repeat - 60.0, 60.0 / 133 * 19_867))
     assert last.seconds_left <= MAX_MEASURE_SECONDS * repeat
+
+
+SLOW = (
+    "import time\n"
+    "import torch\n"
+    "from torch import nn\n"
+    "class Slow(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.fc = nn.Linear(3, 1)\n"
+    "    def forward(self, x):\n"
+    "        time.sleep(0.02)\n"
+    "        return self.fc(x)\n"
+    "def make():\n"
+    "    return Slow(), torch.randn(4, 3)\n"
+)
+
+
+@pytest.fixture
+def measuring(qtbot, make_window, tmp_path, monkeypatch):
+    """A shown window measuring a model of 20 ms a call (1,000 runs: 20 s), with some samples
+    in; the question's threshold lowered to them (the tests do not wait 10 s)."""
+    from inspector.gui import close_guard
+
+    monkeypatch.setattr(close_guard, "ASK_AFTER_S", 0.05)
+    path = tmp_path / "slow.py"
+    path.write_text(SLOW)
+    window = make_window(f"{path}:make")
+    window.show()
+    window.action_bar.runsSpin.setValue(1000)
+    assert window.run_benchmark()
+    qtbot.waitUntil(lambda: window.latencyPlot.measuring_seconds() >= 0.1, timeout=30_000)
+    return window
+
+
+def _answer(monkeypatch, button: str, asked: list[str]):
+    from PySide6.QtWidgets import QMessageBox, QPushButton
+
+    def exec_(box):
+        asked.append(box.text())
+        box.findChild(QPushButton, button).click()
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+
+
+def test_keep_measuring_calls_the_close_off(qtbot, measuring, monkeypatch):
+    window, asked = measuring, []
+    _answer(monkeypatch, "keepMeasuringButton", asked)
+    window.close()
+    assert asked and "Closing the window now throws them away." in asked[0]
+    assert window.isVisible() and window.busy_task == "benchmark" and not window.tasks.closed
+    _answer(monkeypatch, "closeAnywayButton", asked)  # (the test ends: no 20 s run to wait for)
+    window.close()
+    assert not window.isVisible()
+
+
+def test_stop_and_keep_ends_the_run_with_its_samples_and_the_window_stays(qtbot, measuring, monkeypatch):
+    window, asked = measuring, []
+    _answer(monkeypatch, "stopAndKeepButton", asked)
+    window.close()
+    assert asked and window.isVisible()
+    qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+    [series] = window.latencyPlot.series.values()
+    assert series.status == "" and series.stats is not None  # a finished run, not a cancelled one
+    assert 0 < len(series.samples) < 1000
+    [result] = window.worker.session.latencies  # (the worker is idle: its session is read here)
+    assert len(result.samples_ms) == len(series.samples)
+    assert any(getattr(n, "key", "") == "bench.stopped_early" for n in result.notes)
+    from tests.gui.helpers import table_rows
+
+    assert f"×{len(result.samples_ms)} · cpu" in table_rows(window.historyView.history)[-1]["Call"]
+    window.close()  # nothing measuring now: closes without asking
+    assert len(asked) == 1 and not window.isVisible()
+
+
+def test_close_anyway_closes(qtbot, measuring, monkeypatch):
+    window, asked = measuring, []
+    _answer(monkeypatch, "closeAnywayButton", asked)
+    window.close()
+    assert asked and not window.isVisible() and window.threads_stopped
+
+
+def test_a_short_run_closes_without_asking(qtbot, make_window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail("asked to close a run of a few samples"))
+    path = tmp_path / "slow.py"
+    path.write_text(SLOW)
+    window = make_window(f"{path}:make")
+    window.show()
+    window.action_bar.runsSpin.setValue(1000)
+    assert window.run_benchmark()
+    qtbot.waitUntil(lambda: window.latencyPlot.measuring_seconds() > 0, timeout=30_000)
+    window.close()  # under 10 s of samples
+    assert not window.isVisible() and window.threads_stopped
+
+
+def test_the_question_is_asked_in_chinese(qtbot, measuring, monkeypatch, chinese):
+    from PySide6.QtWidgets import QMessageBox
+
+    seen: list[str] = []
+
+    def exec_(box):
+        seen.extend([box.windowTitle(), box.text(), box.informativeText(), *(b.text() for b in box.buttons())])
+        next(b for b in box.buttons() if b.objectName() == "closeAnywayButton").click()
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+    measuring.close()
+    assert "基准测试正在测量" in seen and "继续测量" in seen and "仍然关闭" in seen and "停止并保留已测得的结果" in seen
+    assert "现在关闭窗口会丢弃这些样本" in seen[1] and "秒" in seen[1]
+    assert not measuring.isVisible()

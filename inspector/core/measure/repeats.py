@@ -56,11 +56,13 @@ def measure_runs(
     on_sample: Callable[[int, float], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> LatencyResult:
     """``repeat`` runs of ``measure_latency`` one after another in this process, combined.
 
     Sample indices continue from run to run (a plot shows them in order); ``progress`` counts
-    runs in thousandths (each run's own total may be an estimate)."""
+    runs in thousandths (each run's own total may be an estimate). ``should_stop()`` True ends
+    the run being taken (its samples kept) and leaves out the runs after it."""
     share = run_share(repeat)
     results: list[LatencyResult] = []
     for index in range(repeat):
@@ -85,7 +87,10 @@ def measure_runs(
                 progress=step if progress is not None else None,
                 should_cancel=should_cancel,
                 max_samples=share,
+                should_stop=should_stop,
             )
         )
+        if should_stop is not None and should_stop():
+            break
     later_notes = [n for r in results[1:] for n in r.notes]
     return combine_runs(results[0], [r.samples_ms for r in results[1:]], later_notes)

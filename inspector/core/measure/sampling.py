@@ -82,6 +82,7 @@ def take_samples(
     machine: MachineWatch | None = None,
     warming: warm_up.WarmUp | None = None,
     timeline: SampleTimeline | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> tuple[list[int], list[int]]:
     """Warm-up samples (host clock) and timed samples (``events`` where given), in nanoseconds.
 
@@ -90,7 +91,8 @@ def take_samples(
     to it too (``warm_up``), unless the sampling threads were preempted meanwhile.
     ``machine`` (where given) watches what the machine does from the first timed sample to
     the last; its ``result`` says it afterwards. ``timeline`` (where given) is filled with
-    when the calls ran."""
+    when the calls ran. ``should_stop()`` (checked between chunks, once there are samples):
+    True ends the run there, keeping its samples, with a note saying so."""
     max_samples, min_ns = target
     clock = _clock
     warming = warming if warming is not None else warm_up.WarmUp(warmup)
@@ -116,9 +118,13 @@ def take_samples(
         # A run count that would take hours stops at the time cap (min_ns is already capped);
         # at least one sample, however small the minimum time (1e-300 s is 0 ns).
         stop_ns = min_ns if min_ns is not None else _MAX_MEASURE_NS
+        stopped = False
         while len(samples) < max_samples and (measured < stop_ns or not samples):
             if should_cancel is not None and should_cancel():
                 raise Cancelled(Text("failure.cancelled_benchmark", samples=len(samples)))
+            if should_stop is not None and samples and should_stop():
+                stopped = True  # asked to end now and keep what was measured
+                break
             # A chunk of back-to-back calls with nothing in between, as torch.utils.benchmark
             # times them: callbacks run per sample put their own code and data in the caches
             # the next call then finds cold (+3.6 % on a 20 µs model with the window's
@@ -154,7 +160,9 @@ def take_samples(
                 progress(len(samples), total)
         if machine is not None:
             machine.stop(len(samples))
-        if min_ns is not None and measured < min_ns:
+        if stopped:
+            notes.append(Text("bench.stopped_early", runs=f"{len(samples):,}", seconds=f"{measured / 1e9:.3g}"))
+        elif min_ns is not None and measured < min_ns:
             notes.append(Text("bench.stopped_at_sample_cap", cap=f"{max_samples:,}", seconds=f"{measured / 1e9:.3g}",
                               min_time=f"{min_ns / 1e9:.3g}"))  # fmt: skip
         elif min_ns is None and len(samples) < max_samples:

@@ -158,6 +158,7 @@ def measure_latency(
     progress: Callable[[int, int], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
     max_samples: int = MAX_SAMPLES,
+    should_stop: Callable[[], bool] | None = None,
 ) -> LatencyResult:
     """Time ``warmup`` calls, then ``runs`` calls (or calls until ``min_time`` seconds are measured).
 
@@ -169,7 +170,8 @@ def measure_latency(
     Callbacks run between chunks of samples (every CHUNK_SAMPLES samples or CHUNK_SECONDS
     measured, whichever comes first): ``on_sample(index, ms)`` once for each sample, in
     order; ``progress(done, total)`` (total is an estimate under ``min_time``) and
-    ``should_cancel()`` (True -> ``Cancelled``) once per chunk.
+    ``should_cancel()`` (True -> ``Cancelled``) once per chunk; ``should_stop()`` (True: the run
+    ends there, a result of the samples taken, with a note) once per chunk after the first.
 
     ``max_samples``: this run's share of the samples one measurement keeps, when it is one
     of several runs (``core.measure.repeats``); a request for more is capped, with a note.
@@ -206,13 +208,15 @@ def measure_latency(
             with eval_mode(loaded, notes), buffers_kept(loaded), torch.inference_mode():
                 step = functools.partial(module, *args)
                 warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events,
-                                              machine=watch, warming=warming, timeline=timeline)  # fmt: skip
+                                              machine=watch, warming=warming, timeline=timeline,
+                                              should_stop=should_stop)  # fmt: skip
         else:
             # Gradients on even when the caller runs us under no_grad (a worker, a notebook cell).
             with torch.inference_mode(False), torch.enable_grad():
                 step, ran = train_step_on_copy(loaded, args, notes)
                 warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events,
-                                              machine=watch, warming=warming, timeline=timeline)  # fmt: skip
+                                              machine=watch, warming=warming, timeline=timeline,
+                                              should_stop=should_stop)  # fmt: skip
     except StepFailed as failed:
         raise run_failed(failed.cause, shapes, device_id(device), what, blame_input=failed.in_forward) from None
     except InspectorError:

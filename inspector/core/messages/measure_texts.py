@@ -196,6 +196,7 @@ MEASUREMENT: dict[str, str] = {
     "bench.stopped_at_sample_cap": (
         "stopped at the cap of {cap} samples after {seconds} s, before the minimum time of {min_time} s was reached"
     ),
+    "bench.stopped_early": "stopped early, as asked, after {runs} samples ({seconds} s of them): the figures are of those",
     "bench.stopped_at_time_cap": "stopped after {runs} of {of} runs: the cap of {cap} s per measurement was reached",
     "bench.exported_mode": (
         "model.{method}() does not apply to an exported program: an exported program runs in the mode it was exported in"

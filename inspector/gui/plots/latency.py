@@ -279,6 +279,14 @@ class LatencyPlot(Retranslates, QWidget):
             return
         self._schedule(key)
 
+    def measuring_seconds(self) -> float:
+        """The samples' own time of the run being measured (0 when none): what closing the
+        window now would lose."""
+        series = self.series.get(self._current) if self._current is not None else None
+        if series is None or not len(series.samples):
+            return 0.0
+        return float(np.nansum(series.samples_ms)) / 1000.0
+
     def show_report(self, report: Mapping[str, Any]) -> None:
         """Show a report's ``latency`` entries (each as ``finish_series`` would)."""
         self.clear()

@@ -191,6 +191,27 @@ def test_cancel_stops_between_samples_and_restores_the_train_flag(collector_on):
     assert loaded.module.training and gc.isenabled()
 
 
+@pytest.mark.parametrize("repeat", [1, 3])
+def test_stop_ends_the_run_early_keeping_its_samples_as_the_result(collector_on, repeat):
+    """Issue 35: "stop and keep what was measured" (the window closed mid-benchmark)."""
+    from inspector.core.session import BenchmarkRequest, LoadRequest, Session
+
+    session = Session()
+    session.load(LoadRequest("example"))
+    session.loaded.module.train()
+    streamed: list[int] = []
+    result = session.measure(BenchmarkRequest(runs=5 * CHUNK_SAMPLES, repeat=repeat),
+                             on_sample=lambda i, ms: streamed.append(i), should_stop=lambda: len(streamed) >= 5)  # fmt: skip
+    # The chunk it was asked in ends the run: a few samples, not the 5000 asked for, nor more runs.
+    assert 5 <= len(result.samples_ms) <= 5 + CHUNK_SAMPLES and len(result.samples_ms) == len(streamed)
+    assert result.median_ms == pytest.approx(float(np.median(result.samples_ms)))
+    [said] = [n for n in result.notes if getattr(n, "key", "") == "bench.stopped_early"]
+    assert said.startswith(f"stopped early, as asked, after {len(result.samples_ms):,} samples")
+    assert not any(getattr(n, "key", "") == "bench.stopped_at_time_cap" for n in result.notes)
+    assert session.latencies[-1] is result  # in the session's report
+    assert session.loaded.module.training and gc.isenabled()
+
+
 class _CallLog(nn.Module):
     """A tiny model that writes each forward call into a shared log."""
 
