@@ -243,7 +243,8 @@ def _finding(net: nn.Module, optimizer: torch.optim.Optimizer) -> str:
 def optimizer_order(loaded: LoadedModel, device: str) -> OptimizerOrder:
     """Two copies of the example: one moved then given its optimizer (the tutorial's order),
     one given its optimizer and a step, then moved. Copies, so the live model and its
-    optimizer stay as they are. Without an accelerator the move is a cast to float64: a move
+    optimizer stay as they are; both start where the tutorial's model does, on the CPU in
+    float32 (the live model may have been moved or cast since). Without an accelerator the move is a cast to float64: a move
     to ``meta`` would make new parameter objects, and the optimizer would no longer even
     point at the model's parameters, which is another lesson.
 
@@ -251,11 +252,13 @@ def optimizer_order(loaded: LoadedModel, device: str) -> OptimizerOrder:
     PyTorch did (an exception, or a step that ran with the state where it was) is the fact
     the lesson reports, not a prediction."""
     target: str | torch.dtype = device if device != "cpu" else torch.float64
-    after = copy.deepcopy(loaded.module).to(target)
+    # As the tutorial starts: on the CPU in float32, whatever the live model was moved or cast to.
+    start = copy.deepcopy(loaded.module).to("cpu", torch.float32)
+    after = copy.deepcopy(start).to(target)
     after_opt = example_optimizer(after)
     _stepped(after, after_opt, next(after.parameters()).device)
 
-    before = copy.deepcopy(loaded.module)
+    before = start
     before_opt = example_optimizer(before)
     _stepped(before, before_opt, next(before.parameters()).device)
     before.to(target)

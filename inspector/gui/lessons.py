@@ -275,11 +275,12 @@ def answer_lines(number: int, facts: Any) -> list[str]:
                                               "the parameters the same way, and leaves the optimizer's state behind "
                                               "the same way. Both runs use copies of the example: the live model is "
                                               "unchanged."))
-            lines.append(fill(translate("Lessons", "On a GPU the state would stay on the CPU with the parameters on "
-                                                   "cuda:0, and the next step would not run: on CUDA, SGD's default "
-                                                   "(foreach) path checks that each parameter and its state are on one "
-                                                   "device, and stops with RuntimeError: %1"),
-                              core.GPU_OPTIMIZER_STATE_MISMATCH))
+            lines.append(translate("Lessons", "On a GPU the state would stay on the CPU with the parameters on cuda:0, "
+                                              "and the next step would not run: on CUDA, SGD takes its multi-tensor "
+                                              "path (torch._foreach_* kernels) by default, which checks that each "
+                                              "parameter and its state are on one device, and stops with PyTorch's "
+                                              "message:"))
+            lines.append(f"  RuntimeError: {core.GPU_OPTIMIZER_STATE_MISMATCH}")
         return lines
     if number == 5:
         lines = [fill(translate("Lessons", "The model is on %1; the input was on %2. PyTorch said:"),

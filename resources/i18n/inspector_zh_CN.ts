@@ -3853,11 +3853,11 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+4"/>
-        <source>On a GPU the state would stay on the CPU with the parameters on cuda:0, and the next step would not run: on CUDA, SGD&apos;s default (foreach) path checks that each parameter and its state are on one device, and stops with RuntimeError: %1</source>
-        <translation>在 GPU 上，状态会留在 CPU 上而参数在 cuda:0 上，下一步将无法运行：在 CUDA 上，SGD 默认的（foreach）路径会检查每个参数与其状态是否在同一设备上，并以 RuntimeError 中止：%1</translation>
+        <source>On a GPU the state would stay on the CPU with the parameters on cuda:0, and the next step would not run: on CUDA, SGD takes its multi-tensor path (torch._foreach_* kernels) by default, which checks that each parameter and its state are on one device, and stops with PyTorch&apos;s message:</source>
+        <translation>在 GPU 上，状态会留在 CPU 上而参数在 cuda:0 上，下一步将无法运行：在 CUDA 上，SGD 默认走多张量路径（torch._foreach_* 内核），它会检查每个参数与其状态是否在同一设备上，并以 PyTorch 的如下消息中止：</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The model is on %1; the input was on %2. PyTorch said:</source>
         <translation>模型在 %1 上；输入在 %2 上。PyTorch 的消息：</translation>
     </message>

@@ -86,6 +86,15 @@ def test_lesson_4_says_what_the_next_step_really_does_on_the_cpu(session):
     assert {s["momentum_buffer"].dtype for s in sgd.state.values()} == {torch.float32}
 
 
+@pytest.mark.cpu_only
+def test_lesson_4_starts_where_the_tutorial_does_whatever_the_live_model_was_cast_to(session):
+    session.loaded.module.to(torch.float64)  # the user cast the example before opening the lesson
+    order = lessons.optimizer_order(session.loaded, "cpu")
+    assert set(order.before_state) == {"cpu float32"} and set(order.next_step_parameters) == {"cpu float64"}
+    assert "float32" in order.before_finding
+    assert all(p.dtype == torch.float64 for p in session.loaded.module.parameters())  # the live model as it was
+
+
 def test_the_quoted_gpu_message_is_the_one_sgds_device_check_raises():
     """What lesson 4 quotes for a GPU: SGD's foreach path (CUDA's default) groups each parameter
     with its momentum buffer, and the grouping refuses a pair on two devices. Checked here with
