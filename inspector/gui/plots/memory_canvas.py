@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.measure.memory_log import MemoryTimeline
@@ -69,8 +70,15 @@ REPORT_LINE_WIDTH = 2
 #: Marker labels: pixels between lanes' labels, and the share of the plot's height they may use.
 _LABEL_GAP_PX = 6
 _LABEL_HEIGHT_SHARE = 0.85
-#: Longer labels are shortened on the plot (the marker's tooltip has them whole).
-_LABEL_MAX_CHARS = 32
+#: A label is at most this wide (and this share of the plot's width); a longer one is
+#: shortened in its middle, where the room is less (the marker's tooltip has it whole).
+_LABEL_MAX_PX = 360
+_LABEL_WIDTH_SHARE = 0.6
+#: A label that would be shortened below this many pixels of text is hidden instead.
+_LABEL_MIN_PX = 56
+#: Where a label hangs from its marker's line: its left edge there (reads rightwards), or its
+#: right edge (where the plot has no room right of the line).
+_RIGHT, _LEFT = (0.0, 0.0), (1.0, 0.0)
 
 def pick_unit(max_bytes: float) -> tuple[str, int]:
     """The largest binary unit in which ``max_bytes`` is still at least 1 (bytes at the least:
@@ -83,11 +91,46 @@ def pick_unit(max_bytes: float) -> tuple[str, int]:
 
 
 def _label_text(text: str) -> str:
-    text = text.replace("dtype=torch.", "dtype=")  # on the plot only: the tooltip has the call
-    if len(text) > _LABEL_MAX_CHARS:  # the head says what ran; the tail how it ended
-        text = text[: _LABEL_MAX_CHARS - 12] + "…" + text[-11:]
+    """A marker's label as the plot shows it (the tooltip has the call as it was)."""
+    return text.replace("dtype=torch.", "dtype=")
+
+
+def _format(text: str) -> str:
     # InfLineLabel formats its text with str.format({value}); braces in a label are literal.
     return text.replace("{", "{{").replace("}", "}}")
+
+
+def place_label(lanes: list[list[tuple[float, float]]], x: float, wanted: float, width: float,
+                minimum: float = _LABEL_MIN_PX, gap: float = _LABEL_GAP_PX) -> tuple[int, tuple[float, float], float] | None:  # fmt: skip
+    """Where a label ``wanted`` pixels wide hangs from a line at ``x`` (pixels from the plot's
+    left edge, which is ``width`` wide), among the labels already in ``lanes`` (per lane,
+    their (left, right) spans): (lane, side, pixels it gets), or None (no room for ``minimum``).
+
+    The first lane (from the top) where it fits whole, right of the line (reading on from
+    its marker, into a span), else left of it; where it fits whole in no lane, the lane with
+    the most room right of the line, where it is shortened; else the most room left of it.
+    It never reaches past the plot's edges, nor within ``gap`` of another label."""
+    rooms: list[tuple[int, float, float]] = []  # per lane with the line free: room right, left
+    for lane, taken in enumerate(lanes):
+        low, high = 0.0, width
+        for left, right in taken:
+            if right + gap <= x:
+                low = max(low, right + gap)
+            elif left - gap >= x:
+                high = min(high, left - gap)
+            else:  # a label of this lane covers the line
+                break
+        else:
+            if high - x >= wanted:
+                return lane, _RIGHT, wanted
+            if x - low >= wanted:
+                return lane, _LEFT, wanted
+            rooms.append((lane, high - x, x - low))
+    for side, index in ((_RIGHT, 1), (_LEFT, 2)):
+        best = max(rooms, key=lambda room: room[index], default=None)
+        if best is not None and best[index] >= minimum:
+            return best[0], side, best[index]
+    return None
 
 
 @dataclass(frozen=True)
@@ -331,29 +374,31 @@ class MemoryCanvas(pg.PlotWidget):
 
     def add_marker(self, marker: Marker, t0: float, number: int) -> None:
         foreground = theme_colors(self)[1]
-        # Every label starts at its line and reads rightwards (never flipping sides); lanes
-        # keep neighbours apart (layout_marker_labels), and the tooltip has the full text.
-        opts = {"position": 0.97, "anchors": [(0, 0), (0, 0)],
-                "color": foreground, "fill": translucent(self.backgroundBrush().color(), 200)}
+        # A label hangs from its marker's line, right of it or (no room there) left of it;
+        # lanes keep neighbours apart (layout_marker_labels), and the tooltip has the full text.
+        opts = {"position": 0.97, "anchors": [_RIGHT, _RIGHT],
+                "color": foreground, "fill": translucent(self.backgroundBrush().color(), 200)}  # fmt: skip
+        text = _label_text(marker.label)
         if marker.end is None:
-            line = pg.InfiniteLine(marker.start - t0, angle=90, movable=False,
-                                   pen=pg.mkPen(foreground, width=1, style=Qt.PenStyle.DashLine),
-                                   label=_label_text(marker.label), labelOpts=opts)  # fmt: skip
-            line.setToolTip(plain_tooltip(marker.label))
-            line.setZValue(20)  # its label above the curves, readable
-            self.addItem(line, ignoreBounds=True)
-            self.marker_items.append(line)
-            self.layout_marker_labels()
-            return
-        region = pg.LinearRegionItem(
-            (marker.start - t0, marker.end - t0), movable=False,
-            brush=translucent(foreground, 28), pen=pg.mkPen(translucent(foreground, 120), width=1),
-        )  # fmt: skip
-        region.setToolTip(plain_tooltip(f"{marker.label} ({marker.end - marker.start:.3f} s)"))
-        region.label = pg.InfLineLabel(region.lines[0], text=_label_text(marker.label), **opts)
-        region.setZValue(20)
-        self.addItem(region, ignoreBounds=True)
-        self.marker_items.append(region)
+            tooltip = plain_tooltip(marker.label)
+            item: Any = pg.InfiniteLine(marker.start - t0, angle=90, movable=False,
+                                        pen=pg.mkPen(foreground, width=1, style=Qt.PenStyle.DashLine),
+                                        label=_format(text), labelOpts=opts)  # fmt: skip
+        else:
+            tooltip = plain_tooltip(f"{marker.label} ({marker.end - marker.start:.3f} s)")
+            item = pg.LinearRegionItem(
+                (marker.start - t0, marker.end - t0), movable=False,
+                brush=translucent(foreground, 28), pen=pg.mkPen(translucent(foreground, 120), width=1),
+            )  # fmt: skip
+            item.label = pg.InfLineLabel(item.lines[0], text=_format(text), **opts)
+        item.setToolTip(tooltip)
+        item.label.setToolTip(tooltip)  # a label left of its line is over neither line nor span
+        item.label.textItem.document().setDocumentMargin(1)  # (4 by default: lanes a third taller)
+        item.label_text = text  # whole; the label may show it shortened
+        item.label_shown = text  # what the label shows now
+        item.setZValue(20)  # its label above the curves, readable
+        self.addItem(item, ignoreBounds=True)
+        self.marker_items.append(item)
         self.layout_marker_labels()
 
     def marker_labels(self) -> list[pg.InfLineLabel]:
@@ -361,36 +406,65 @@ class MemoryCanvas(pg.PlotWidget):
         return [item.label for item in self.marker_items]
 
     def layout_marker_labels(self, *_: object) -> None:
-        """Put each marker's label in the first lane (from the top) where it ends before the
-        label after it; a label no lane has room for is hidden (its marker's tooltip has it).
-        The newest markers are placed first: what just happened is always labelled.
+        """Hang each marker's label from its line in the first lane (from the top) with room
+        for it, right of the line, else left of it (``place_label``); where no lane has room
+        for the whole label, it is shortened in the middle, and where there is too little for
+        that, hidden. The marker's tooltip (and the label's) has the whole text. The newest
+        markers are placed first: what just happened is always labelled.
 
-        Lanes are worked out in pixels, so they follow zoom and resizes: labels never overlap.
+        Lanes are worked out in pixels, so they follow zoom and resizes: labels never overlap
+        each other nor reach past the plot's edges.
         """
         view = self.getPlotItem().getViewBox()
         (x_low, x_high), height = view.viewRange()[0], view.height()
         width = view.width()
-        if width <= 0 or height <= 0 or x_high <= x_low:
+        if width <= 0 or height <= 0 or x_high <= x_low or not self.marker_items:
             return
         px_per_s = width / (x_high - x_low)
-        lane_starts: list[float] = []  # per lane, the left edge of its leftmost label so far
-        lane_height = max((item.label.boundingRect().height() + 2 for item in self.marker_items), default=0.0)
-        lanes_fit = max(1, int(height * _LABEL_HEIGHT_SHARE // max(lane_height, 1.0)))
+        lane_height = max(item.label.boundingRect().height() + 2 for item in self.marker_items)
+        lanes: list[list[tuple[float, float]]] = [[] for _ in range(max(1, int(height * _LABEL_HEIGHT_SHARE // lane_height)))]
+        widest = min(_LABEL_MAX_PX, width * _LABEL_WIDTH_SHARE)
         for item in reversed(self.marker_items):
             label = item.label
             start = item.value() if isinstance(item, pg.InfiniteLine) else item.getRegion()[0]
-            left = (start - x_low) * px_per_s
-            right = left + label.boundingRect().width()
-            lane = next((i for i, begins in enumerate(lane_starts) if right + _LABEL_GAP_PX <= begins), len(lane_starts))
-            if lane >= lanes_fit:
+            x = (start - x_low) * px_per_s
+            place = None
+            if 0 <= x <= width:  # (a line out of view has no label in it)
+                place = place_label(lanes, x, min(self._label_px(label, item.label_text), widest), width)
+            if place is None:
                 label.setVisible(False)
                 continue
-            if lane == len(lane_starts):
-                lane_starts.append(left)
-            else:
-                lane_starts[lane] = left
+            lane, side, room = place
+            shown = self._fitted(label, item.label_text, room)
+            if not shown:
+                label.setVisible(False)
+                continue
+            if shown != item.label_shown:
+                item.label_shown = shown
+                label.setFormat(_format(shown))
+            label.anchors = [side, side]
             label.setVisible(True)
             label.setPosition(1.0 - (2 + lane * lane_height) / height)
+            lanes[lane].append((x, x + room) if side == _RIGHT else (x - room, x))
+
+    @staticmethod
+    def _label_px(label: pg.InfLineLabel, text: str) -> float:
+        """How wide ``label`` is when it shows ``text``, in pixels (its margins included)."""
+        metrics = QFontMetricsF(label.textItem.font())
+        return metrics.horizontalAdvance(text) + 2 * label.textItem.document().documentMargin() + 1
+
+    def _fitted(self, label: pg.InfLineLabel, text: str, room: float) -> str:
+        """``text``, shortened in the middle until ``label`` showing it is at most ``room`` wide:
+        the head says what ran, the tail how it ended."""
+        if self._label_px(label, text) <= room:
+            return text
+        metrics = QFontMetricsF(label.textItem.font())
+        budget = room - (self._label_px(label, "") + 1)
+        shown = metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, budget)
+        while shown and self._label_px(label, shown) > room:  # (rounding: a pixel or two over)
+            budget -= 2
+            shown = metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, budget)
+        return shown
 
     def remove_marker(self, index: int) -> None:
         self.removeItem(self.marker_items.pop(index))

@@ -87,7 +87,33 @@ def test_hovering_reads_out_every_curve_and_the_models_split(five_moves):
     assert plot.readout_at(-10.0) == ""
 
 
-def test_marker_labels_sit_right_of_their_line_in_lanes_and_never_overlap(qtbot):
+def _labels_laid_out(plot) -> list:
+    """The markers whose labels show, after checking what a reader of the plot needs: labels
+    never overlap each other nor leave the plot; each hangs from its marker's line (right of
+    it, or left of it where the plot has no room right of it); a label hidden or shortened
+    has its whole text in its marker's tooltip."""
+    import pyqtgraph as pg
+
+    canvas = plot.canvas
+    box = canvas.getPlotItem().getViewBox().sceneBoundingRect()
+    shown = [item for item in canvas.marker_items if item.label.isVisible()]
+    rects = [item.label.sceneBoundingRect() for item in shown]
+    for i, a in enumerate(rects):
+        assert box.contains(a), (shown[i].label.toPlainText(), a, box)
+        for b in rects[i + 1 :]:
+            assert not a.intersects(b)
+    for item, rect in zip(shown, rects):
+        line = item if isinstance(item, pg.InfiniteLine) else item.lines[0]
+        x = line.sceneBoundingRect().center().x()
+        assert abs(rect.left() - x) <= 2 or abs(rect.right() - x) <= 2  # hangs from its line
+    for item in canvas.marker_items:
+        if not item.label.isVisible() or item.label.toPlainText() != item.label_text:
+            assert item.label_text.replace("dtype=", "dtype=torch.") in item.toolTip()
+            assert item.label.toolTip() == item.toolTip()
+    return shown
+
+
+def test_marker_labels_take_lanes_and_never_overlap(qtbot):
     plot = MemoryPlot()
     qtbot.addWidget(plot)
     plot.resize(1024, 320)
@@ -99,20 +125,62 @@ def test_marker_labels_sit_right_of_their_line_in_lanes_and_never_overlap(qtbot)
         plot.mark_span(f"model.to('cpu', dtype=torch.float{16 * (1 + i % 3)}) #{i}", t0 + 0.35 * i, t0 + 0.35 * i + 0.2)
     plot.canvas.getPlotItem().getViewBox().setXRange(0, 30, padding=0)
     qtbot.wait(10)
+    shown = _labels_laid_out(plot)
+    assert 4 <= len(shown) < len(plot.canvas.marker_items)  # some get a lane; the rest live in tooltips
+    assert plot.canvas.marker_items[-1].label.isVisible()  # the newest action is always labelled
+
+
+#: The student's marks at 1024x700 in Chinese: a load, moves, a long benchmark, a move at the end.
+STUDENT_MARKS = (
+    (0.0, 0.4, "加载 example"),
+    (1.2, 1.3, "model.to('cpu', dtype=torch.float16)"),
+    (2.0, 2.1, "model.to('cpu', dtype=torch.float64)"),
+    (2.8, 2.9, "model.to('cpu', dtype=torch.float32)"),
+    (3.5, 9.2, "基准测试 ×100,000 · cpu float32（中位数 18.7 µs）"),
+    (9.6, 9.7, "model.to('cpu', dtype=torch.bfloat16)"),
+    (11.8, None, "基准测试 ×100,000 · cpu bfloat16 …"),
+)
+
+
+@pytest.mark.parametrize("size", [(600, 190), (1150, 420)], ids=["1024x700", "1920x1080"])
+def test_the_students_marks_fit_the_plot_at_both_screen_sizes(qtbot, size):
+    """At 1024x700 the labels ran into each other and off the plot's right edge (issue 35).
+    The sizes are the memory plot's in the window at 1024x700 and at 1920x1080."""
+    from inspector.gui.task_marks import TaskMarks
+
+    plot = MemoryPlot()
+    qtbot.addWidget(plot)
+    plot.resize(*size)
+    plot.show()
+    qtbot.waitExposed(plot)
+    t0 = plot.timeline.t0
+    plot.add_readings([MemoryReading("cpu", t0, 1, None, 2, 3), MemoryReading("cpu", t0 + 12.2, 1, None, 2, 3)])
+    plot.secondary_check.setChecked(True)  # (a curve on screen: the plot's range follows it)
+    marks = TaskMarks()
+    marks.attach(plot)
+    for start, end, label in STUDENT_MARKS:
+        if end is None:
+            plot.mark(label, t0 + start)
+        else:
+            plot.mark_span(label, t0 + start, t0 + end)
+    plot.redraw()
+    qtbot.wait(10)
+    shown = _labels_laid_out(plot)
     items = plot.canvas.marker_items
-    labels = plot.canvas.marker_labels()
-    shown = [(item, label) for item, label in zip(items, labels) if label.isVisible()]
-    assert len(shown) >= 4 and len(shown) < len(labels)  # some get a lane; the rest live in tooltips
-    rects = [label.sceneBoundingRect() for _, label in shown]
-    for i, a in enumerate(rects):
-        for b in rects[i + 1 :]:
-            assert not a.intersects(b)
-    for item, label in shown:
-        line_x = item.lines[0].sceneBoundingRect().center().x()
-        assert label.sceneBoundingRect().left() >= line_x - 2  # always on the right of its line
-    assert labels[-1].isVisible()  # the newest action is always labelled
-    hidden = next(item for item, label in zip(items, labels) if not label.isVisible())
-    assert "model.to" in hidden.toolTip()
+    assert items[-1] in shown and items[-2] in shown  # what just happened is labelled
+    last = items[-1].label.sceneBoundingRect()
+    assert last.right() <= items[-1].sceneBoundingRect().center().x() + 2  # no room right of it: left of it
+    if size[0] > 1000:
+        assert shown == items  # on a big screen every label shows, whole
+        assert all(item.label.toPlainText() == item.label_text for item in items)
+        assert items[4].label.toPlainText() == "基准测试 ×100,000 · cpu float32（中位数 18.7 µs）"
+
+    # Zoomed in on the benchmark: the labels of marks out of view go, the rest stay in it.
+    plot.canvas.getPlotItem().getViewBox().setXRange(4, 8, padding=0)
+    shown = _labels_laid_out(plot)
+    assert items[4] not in shown and items[-1] not in shown  # their lines are out of view
+    plot.canvas.getPlotItem().getViewBox().setXRange(3, 10, padding=0)
+    assert items[4] in _labels_laid_out(plot)
 
 
 def test_a_reports_model_bytes_are_drawn_again(qtbot, five_moves):
