@@ -64,12 +64,18 @@ def _move_args(p: argparse.ArgumentParser, *, device_flag: str) -> None:
 
 def _fit_args(p: argparse.ArgumentParser) -> None:
     _model_args(p)
-    p.add_argument("--device", default="cpu", metavar="D", help="device to fit on (default: cpu)")
-    p.add_argument("--dtype", choices=DTYPES, help="dtype of the floating parameters (default: the model's)")
+    p.add_argument("--device", metavar="D", help="device to fit on (default: cpu, or the kind of the GPU named with --gpu)")
+    p.add_argument("--dtype", choices=DTYPES, help="dtype of the floating parameters (default: the model's; float32 with --amp)")
     p.add_argument("--optimizer", required=True, choices=("none", "sgd", "sgd-momentum", "adam", "adamw"), help="optimizer whose state the training step creates")
     p.add_argument("--mode", choices=MODES, default=BenchMode.TRAIN_STEP.value, help=f"what one step is (default: {BenchMode.TRAIN_STEP.value})")
     p.add_argument("--input-shape", metavar="SHAPE", help="input shape(s), e.g. 1,3,224,224; several inputs separated by ';', each with an optional :dtype (10,32,512; 20,32,512 or 8,128:int64)")
     p.add_argument("--no-measure", action="store_true", help="estimate only: skip the real step that proves the estimate")
+    p.add_argument("--gpu", metavar="NAME", help="plan for a GPU you name, present or not: a preset (RTX 3090, RTX 4090, RTX 5090, A100-40GB, A100-80GB, H100, H200, L4, T4, A10G, Apple M 16GB/32GB/64GB/128GB); CUDA's allocator rules and stated allowances apply")
+    p.add_argument("--capacity", metavar="SIZE", help="plan for a device with this much memory (24GiB, 80GB), present or not; with --gpu it replaces the preset's memory")
+    p.add_argument("--margin", metavar="SIZE", help="memory to keep free (e.g. 1GiB); the verdict and --max-batch leave it")
+    p.add_argument("--max-batch", action="store_true", help="find the largest batch (the inputs' first dimension) that fits, by traced steps on fake tensors")
+    p.add_argument("--amp", choices=("bfloat16", "float16"), help="mixed precision: the forward under autocast to this dtype, float32 weights, gradients and optimizer state")
+    p.add_argument("--checkpointing", action="store_true", help="activation checkpointing (gradient_checkpointing_enable: Hugging Face models)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 

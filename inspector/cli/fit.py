@@ -29,11 +29,35 @@ def _estimate_text(spec: str, result) -> str:
         ["optimizer state", format_bytes(result.optimizer_state_bytes)],
         ["activations", activations],
         ["estimated peak", format_bytes(result.estimated_peak_bytes)],
-        ["free", free],
-        ["fits", fits],
     ]
-    head = f"Will it fit? {_plain(spec)} on {result.device}, {result.dtype}, optimizer {result.optimizer}, {result.mode}, input {shapes}"
+    if result.reserved_peak_bytes is not None:  # CUDA: the allocator's segments
+        rows.append(["reserved peak", f"{format_bytes(result.reserved_peak_bytes)} (CUDA caching allocator's segments)"])
+    if result.named_device is not None:
+        rows.append(["capacity", format_bytes(result.capacity_bytes)])
+        rows.append(["set aside", f"{format_bytes(result.allowance_bytes)} (outside the allocator; see allowances)"])
+        rows.append(["usable", format_bytes(result.free_bytes)])
+    else:
+        rows.append(["free", free])
+    rows.append(["fits", fits])
+    if result.batch_search is not None:
+        rows.append(["largest batch", _batch_text(result.batch_search)])
+    where = f"{_plain(result.named_device)} ({result.device}, named)" if result.named_device else result.device
+    options = "".join([f", autocast {result.amp}" if result.amp else "", ", checkpointing" if result.checkpointing else ""])
+    head = f"Will it fit? {_plain(spec)} on {where}, {result.dtype}{options}, optimizer {result.optimizer}, {result.mode}, input {shapes}"
     return "\n".join([head, ""] + [f"  {name:<16} {value}" for name, value in rows])
+
+
+def _batch_text(search) -> str:
+    """The largest batch, its peak and the next batch's, and what the search cost."""
+    what = "reserved" if search.judged_by == "reserved" else "peak"
+    if search.batch == 0:
+        text = f"none: batch 1 needs {format_bytes(search.next_peak_bytes)} {what}, over {format_bytes(search.limit_bytes)}"
+    elif search.next_batch is None:
+        text = f"at least {search.batch:,} ({format_bytes(search.peak_bytes)} {what}; the search stops there)"
+    else:
+        text = (f"{search.batch:,} ({format_bytes(search.peak_bytes)} {what}); batch {search.next_batch:,} needs "
+                f"{format_bytes(search.next_peak_bytes)}, over {format_bytes(search.limit_bytes)}")  # fmt: skip
+    return f"{text}; {search.steps} traced steps"
 
 
 def _measured_text(result) -> str:
@@ -45,6 +69,8 @@ def _measured_text(result) -> str:
     lines = [f"  {'measured peak':<16} {measured}"]
     if result.measured_gap:  # over 15 % apart: which memory the estimate does not count
         lines.append(f"gap: {_plain(result.measured_gap)}")
+    # What the plan for a named device applies: PyTorch's rules, then the allowances, each said as such.
+    lines += [_plain(text) for text in (*result.rules, *result.allowances)]
     lines += [f"note: {_plain(n)}" for n in result.notes]
     return "\n".join(lines)
 
@@ -57,13 +83,21 @@ def cmd_fit(args) -> int:
     from inspector.core.measure.fit import FitRequest, estimate_fit
     from inspector.core.files.inputs import parse_inputs
 
+    from inspector.core.measure.fit_devices import find_preset, parse_capacity
+
     inputs = parse_inputs(args.input_shape) if args.input_shape else None
-    device = _device_name(args.device)
+    gpu = getattr(args, "gpu", None)
+    device_text = args.device or (find_preset(gpu).kind if gpu else "cpu")
+    device = _device_name(device_text)
+    capacity = parse_capacity(args.capacity) if getattr(args, "capacity", None) else None
+    margin = parse_capacity(args.margin) if getattr(args, "margin", None) else 0
     with user_output_to_stderr():  # a factory's prints must not spoil --json
         loaded = _load(args)
     request = FitRequest(
         device=device, dtype=args.dtype, optimizer=args.optimizer, mode=args.mode,
-        inputs=inputs, measure=not args.no_measure,
+        inputs=inputs, measure=not args.no_measure, gpu=gpu, capacity=capacity, margin=margin,
+        max_batch=getattr(args, "max_batch", False), amp=getattr(args, "amp", None),
+        checkpointing=getattr(args, "checkpointing", False),
     )
     shown: list[bool] = []
 

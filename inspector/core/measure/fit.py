@@ -37,14 +37,28 @@ from inspector.core.placement.storage_counter import StorageCounter
 from inspector.core.placement.storage_counter import same_device as _same_device
 from inspector.core.files.inputs import InputSpec
 from inspector.core.messages import Text
+from inspector.core.measure import cuda_allocator
+from inspector.core.measure.fit_batch import BatchSearch, largest_batch, with_batch
+from inspector.core.measure.fit_devices import NamedDevice, name_device
 from inspector.core.measure.fit_proof import measure_peak
-from inspector.core.measure.fit_step import copy_with, fake_maker, input_templates, make_inputs, make_optimizer, run_step
+from inspector.core.measure.fit_step import (
+    copy_with,
+    fake_maker,
+    input_templates,
+    make_inputs,
+    make_optimizer,
+    prepare,
+    run_step,
+)
+from inspector.core.measure.fit_trace import AllocationLog
 from inspector.core.measure.model_input import model_dtype
 from inspector.core.units import dtype_name, first_line, format_bytes
 
 OPTIMIZERS = ("none", "sgd", "sgd-momentum", "adam", "adamw")
 FIT_MODES = ("forward", "train-step")
 FIT_DTYPES = ("float32", "float16", "bfloat16", "float64")
+#: Mixed precision: the dtype autocast computes in (the weights stay float32).
+AMP_DTYPES = ("bfloat16", "float16")
 
 
 @dataclass(frozen=True)
@@ -55,6 +69,13 @@ class FitRequest:
     example input; otherwise one ``(shape, dtype name or None)`` per positional input, None
     meaning the model's floating dtype (see ``core.files.inputs.parse_inputs``). ``measure`` False skips the
     proof (one real step).
+
+    A device the user names instead of (or over) the one present: ``gpu``, a preset's name
+    (``resources/gpus.json``), and/or ``capacity``, its memory in bytes; the verdict is then
+    against that memory, less the stated allowances (``core.measure.fit_devices``).
+    ``margin``: bytes to keep free. ``max_batch``: search the inputs' first dimension for the
+    largest batch that fits (``core.measure.fit_batch``). ``amp``: autocast to this dtype
+    with float32 weights; ``checkpointing``: the model's own activation checkpointing.
     """
 
     device: str
@@ -63,6 +84,12 @@ class FitRequest:
     mode: str = "train-step"
     inputs: tuple[InputSpec, ...] | None = None
     measure: bool = True
+    gpu: str | None = None
+    capacity: int | None = None
+    margin: int = 0
+    max_batch: bool = False
+    amp: str | None = None
+    checkpointing: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,6 +130,27 @@ class FitResult:
     #: Where the measured peak differs from the estimate by more than 15 % (and 1 MiB): by how
     #: much, and which memory the estimate does not count (``peak_gap``); else None.
     measured_gap: str | None = None
+    #: The device the user named ("RTX 4090", "24 GiB"), None for a device of this machine.
+    #: Then ``free_bytes`` is what a step may use of ``capacity_bytes``: less
+    #: ``allowance_bytes`` (outside the allocator) and the margin asked for.
+    named_device: str | None = None
+    capacity_bytes: int | None = None
+    allowance_bytes: int | None = None
+    #: On CUDA: the most bytes of segments the caching allocator holds over the step
+    #: (``max_memory_reserved``), from the traced allocations replayed through its rules.
+    reserved_peak_bytes: int | None = None
+    #: What the answer applies of PyTorch's own rules, and what it allows without one.
+    rules: tuple[str, ...] = field(default=())
+    allowances: tuple[str, ...] = field(default=())
+    amp: str | None = None
+    checkpointing: bool = False
+    #: The largest batch that fits (``fit --max-batch``); the figures above are at it.
+    batch_search: BatchSearch | None = None
+
+    @property
+    def row_name(self) -> str:
+        """What a table names this answer by: the named device, else the device."""
+        return f"{self.named_device} ({self.device})" if self.named_device else self.device
 
     @property
     def ratio(self) -> float | None:
@@ -134,6 +182,15 @@ class FitResult:
             "device_present": self.device_present,
             "free_limit": self.free_limit,
             "notes": list(self.notes),
+            "named_device": self.named_device,
+            "capacity_bytes": self.capacity_bytes,
+            "allowance_bytes": self.allowance_bytes,
+            "reserved_peak_bytes": self.reserved_peak_bytes,
+            "rules": list(self.rules),
+            "allowances": list(self.allowances),
+            "amp": self.amp,
+            "checkpointing": self.checkpointing,
+            "max_batch": self.batch_search.to_dict() if self.batch_search is not None else None,
         }
 
 
@@ -147,6 +204,8 @@ def _check_request(request: FitRequest) -> torch.device:
         raise InputError(Text("input.unknown_mode", name=repr(request.mode)))
     if request.dtype is not None and request.dtype not in FIT_DTYPES:
         raise InputError(Text("input.unknown_dtype", name=repr(request.dtype), choices=", ".join(FIT_DTYPES)))
+    if request.amp is not None and request.amp not in AMP_DTYPES:
+        raise InputError(Text("input.unknown_dtype", name=repr(request.amp), choices=", ".join(AMP_DTYPES)))
     try:
         device = torch.device(request.device)
     except (RuntimeError, TypeError, ValueError):
@@ -221,18 +280,27 @@ def estimate_fit(
     (the kernel's, in a container) still leaves it on screen.
     """
     device = _check_request(request)
-    target_dtype = getattr(torch, request.dtype) if request.dtype else model_dtype(loaded.module)
+    amp = getattr(torch, request.amp) if request.amp else None
+    if request.dtype:
+        target_dtype = getattr(torch, request.dtype)
+    else:  # mixed precision keeps float32 master weights
+        target_dtype = torch.float32 if amp is not None else model_dtype(loaded.module)
     for shape, _ in request.inputs or ():
         if not shape or any(int(d) <= 0 for d in shape):
             raise InputError(Text("input.shape_not_positive", shape=repr(shape)))
+    training = request.mode == "train-step"
+    named = _named(request, device, training)
     notes: list[str] = []
     present = _present(device)
     # A fake CUDA tensor on a build without CUDA aborts the process: estimate with the CPU's
-    # layout instead (no allocator rounding), and say so.
+    # layout instead (for a named CUDA device, the allocator's rules are replayed over it).
     fake_device = device if present else torch.device("cpu")
     if not present:
         absent = unavailable_reason(device.type) or Text("fit.no_such_index")
-        notes.append(Text("fit.absent_device", device=device_id(device), reason=absent))
+        if named is None:
+            notes.append(Text("fit.absent_device", device=device_id(device), reason=absent))
+        else:
+            notes.append(Text("fit.absent_named", device=device_id(device), reason=absent, label=named.label))
     templates = input_templates(loaded, request.inputs)
     if not templates:
         notes.append(Text("fit.no_input"))
@@ -240,28 +308,64 @@ def estimate_fit(
         notes.append(Text("fit.forward_no_optimizer"))
     if any(isinstance(m, nn.RNNBase) for m in loaded.module.modules()):
         notes.append(Text("fit.recurrent"))
+    if device.type == "cuda" and named is not None and any(isinstance(m, nn.modules.conv._ConvNd) for m in loaded.module.modules()):
+        notes.append(Text("fit.cudnn_workspace"))
+    if amp is not None:
+        notes.append(Text("fit.amp_note", amp=request.amp, dtype=dtype_name(target_dtype)))
+        if request.amp == "float16" and training:
+            notes.append(Text("fit.amp_scaler"))
     if loaded.source in ("torchscript", "export"):
         raise InputError(Text("fit.needs_python_torchscript" if loaded.source == "torchscript" else "fit.needs_python_export"))
 
-    try:
-        estimate = _estimate(loaded, device=fake_device, dtype=target_dtype, request=request,
-                             templates=templates, should_cancel=should_cancel)
-    except InspectorError:
-        raise
-    except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
-        shown = ", ".join(str(t[0]) for t in templates if isinstance(t, tuple)) or Text("fit.no_input_shown")
-        raise InspectorError(
-            Text("fit.estimate_failed", mode=request.mode, device=device_id(device), shapes=shown, error=first_line(exc)),
-            detail=f"{type(exc).__name__}: {exc}",
-        ) from None
-
     free, free_limit = _free_bytes(device) if present else (None, None)
-    fits = None if free is None else estimate.peak <= free
-    margin = None if free is None else free - estimate.peak
+    if named is not None:
+        limit: int | None = named.usable_bytes
+    else:
+        limit = None if free is None else free - request.margin
+
+    def plan_at(chosen: list[Any]) -> _Plan:
+        try:
+            estimate = _estimate(loaded, device=fake_device, dtype=target_dtype, request=request, templates=chosen,
+                                 should_cancel=should_cancel, amp=amp, log=device.type == "cuda")  # fmt: skip
+        except InspectorError:
+            raise
+        except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
+            shown = ", ".join(str(t[0]) for t in chosen if isinstance(t, tuple)) or Text("fit.no_input_shown")
+            raise InspectorError(
+                Text("fit.estimate_failed", mode=request.mode, device=device_id(device), shapes=shown, error=first_line(exc)),
+                detail=f"{type(exc).__name__}: {exc}",
+            ) from None
+        return _judge(estimate, device, named, limit)
+
+    search: BatchSearch | None = None
+    if request.max_batch:
+        if limit is None:
+            raise InputError(Text("fit.max_batch_needs_capacity", device=device_id(device)))
+        if not any(isinstance(t, tuple) for t in templates):
+            raise InputError(Text("fit.max_batch_needs_input"))
+        plans: dict[int, _Plan] = {}
+
+        def fits_at(batch: int) -> bool:
+            plans[batch] = plan_at(with_batch(templates, batch))
+            return bool(plans[batch].fits)
+
+        best, failed = largest_batch(fits_at)
+        search = BatchSearch(
+            batch=best, peak_bytes=plans[best].judged if best else None, next_batch=failed,
+            next_peak_bytes=plans[failed].judged if failed is not None else None, steps=len(plans),
+            limit_bytes=limit, judged_by=plans[max(best, 1)].judged_by,
+        )  # fmt: skip
+        templates = with_batch(templates, max(best, 1))
+        planned = plans[max(best, 1)]
+    else:
+        planned = plan_at(templates)
+    estimate = planned.estimate
+
     if present and _model_lives_on(loaded.module, device):
         notes.append(Text("fit.model_lives_there", device=device_id(device)))
-    if free is not None and free_limit is not None and free_limit.key != "device.memory_bound_host":
+    if named is None and free is not None and free_limit is not None and free_limit.key != "device.memory_bound_host":
         notes.append(Text("fit.free_limited", free=format_bytes(free), limit=free_limit))
+    fits = planned.fits
 
     reason: str | None = None
     if not present:
@@ -284,21 +388,37 @@ def estimate_fit(
         gradients_bytes=estimate.gradients,
         optimizer_state_bytes=estimate.optimizer_state,
         activations_bytes=estimate.activations,
-        estimated_peak_bytes=estimate.peak,
-        free_bytes=free,
+        estimated_peak_bytes=planned.peak,
+        free_bytes=limit if named is not None else free,
         fits=fits,
-        margin_bytes=margin,
+        margin_bytes=planned.margin,
         device_present=present,
         notes=tuple(notes),
-        free_limit=free_limit,
+        free_limit=free_limit if named is None else None,
+        named_device=named.label if named is not None else None,
+        capacity_bytes=named.capacity_bytes if named is not None else None,
+        allowance_bytes=named.allowance_bytes if named is not None else None,
+        reserved_peak_bytes=planned.reserved,
+        rules=named.rules if named is not None else (),
+        allowances=named.allowances if named is not None else (),
+        amp=request.amp,
+        checkpointing=request.checkpointing,
+        batch_search=search,
     )
     if reason is not None:  # no real step: the estimate is the answer
         return answer(measured_peak_bytes=None, measured_reason=reason)
     if on_estimate is not None:
         on_estimate(answer(measured_peak_bytes=None, measured_reason=None))
     proof = measure_peak(loaded, device, target_dtype, request.optimizer, request.mode, templates, should_cancel,
-                         estimated=estimate.peak)
+                         estimated=planned.peak, amp=amp, checkpointing=request.checkpointing)  # fmt: skip
     return answer(measured_peak_bytes=proof.peak, measured_reason=proof.how, measured_gap=proof.gap)
+
+
+def _named(request: FitRequest, device: torch.device, training: bool) -> NamedDevice | None:
+    if request.gpu is None and request.capacity is None:
+        return None
+    return name_device(device.type, gpu=request.gpu, capacity=request.capacity, margin=request.margin,
+                       training=training)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -309,6 +429,45 @@ class _Estimate:
     optimizer_state: int
     activations: int | None
     peak: int
+    events: tuple[cuda_allocator.Event, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One traced step judged against the memory there is: ``peak`` the live tensors' peak
+    (rounded as the device's allocator rounds), ``reserved`` the CUDA allocator's segments,
+    ``fits`` and ``margin`` against the limit (None without one). ``judged`` is the figure
+    the verdict compared: the reserved peak where the allocator was replayed under the
+    limit, else the live peak."""
+
+    estimate: _Estimate
+    peak: int
+    reserved: int | None
+    fits: bool | None
+    margin: int | None
+    judged: int
+    judged_by: str  # "reserved" or "allocated"
+
+
+def _judge(estimate: _Estimate, device: torch.device, named: NamedDevice | None, limit: int | None) -> _Plan:
+    if device.type != "cuda":
+        fits = None if limit is None else estimate.peak <= limit
+        margin = None if limit is None else limit - estimate.peak
+        return _Plan(estimate, estimate.peak, None, fits, margin, estimate.peak, "allocated")
+    bare = cuda_allocator.replay(estimate.events)
+    if named is None:  # a GPU of this machine: its free memory against the live peak, as measured
+        peak = estimate.peak if _present(device) else bare.peak_allocated
+        fits = None if limit is None else peak <= limit
+        margin = None if limit is None else limit - peak
+        return _Plan(estimate, peak, bare.peak_reserved, fits, margin, peak, "allocated")
+    planned = cuda_allocator.replay(estimate.events, named.usable_bytes, first=named.first_requests)
+    if not planned.fits:  # how much it would need: the same replay without the limit
+        planned = cuda_allocator.replay(estimate.events, first=named.first_requests)
+        fits = False
+    else:
+        fits = True
+    margin = named.usable_bytes - planned.peak_reserved
+    return _Plan(estimate, bare.peak_allocated, planned.peak_reserved, fits, margin, planned.peak_reserved, "reserved")
 
 
 def _estimate(
@@ -319,22 +478,27 @@ def _estimate(
     request: FitRequest,
     templates: list[Any],
     should_cancel: Callable[[], bool] | None = None,
+    amp: torch.dtype | None = None,
+    log: bool = False,
 ) -> _Estimate:
     from torch._subclasses.fake_tensor import FakeTensorMode
 
     fake_mode = FakeTensorMode()
     module = copy_with(loaded.module, fake_maker(fake_mode, device), dtype, should_cancel)
+    prepare(module, checkpointing=request.checkpointing)
     training = request.mode == "train-step"
-    counter = StorageCounter(device, should_cancel)
+    counter = AllocationLog(device, should_cancel) if log else StorageCounter(device, should_cancel)
+    target_type = torch.device(request.device).type
     with fake_mode:
-        optimizer = make_optimizer(request.optimizer, module, device) if training else None
+        # The optimizer's path (foreach or not) is the target device's, where it differs.
+        optimizer = make_optimizer(request.optimizer, module, torch.device(target_type)) if training else None
         args = make_inputs(templates, dtype, device, real=False)
         counter.track(*module.parameters(), *module.buffers(), *args)
         counter.watch_forward(module)
         try:
             with counter:
                 if templates:
-                    run_step(module, args, optimizer, request.mode)
+                    run_step(module, args, optimizer, request.mode, amp=amp, device_type=device.type)
                 elif training:
                     # No input: the optimizer's state still exists after a step on gradients.
                     for p in module.parameters():
@@ -350,7 +514,8 @@ def _estimate(
     gradients = _storage_bytes(_unique(p.grad for p in module.parameters())) if training else 0
     state = _storage_bytes(_unique(_optimizer_state_tensors(optimizer)))
     activations = counter.forward_added if templates else None
-    return _Estimate(parameters, buffers, gradients, state, activations, counter.peak)
+    events = tuple(counter.events) if isinstance(counter, AllocationLog) else ()
+    return _Estimate(parameters, buffers, gradients, state, activations, counter.peak, events)
 
 
 def _free_bytes(device: torch.device) -> tuple[int | None, Text | None]:

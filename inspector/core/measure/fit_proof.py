@@ -21,7 +21,7 @@ from inspector.core.devices.discovery import is_out_of_memory, synchronize
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure import peak_gap, process_peak
-from inspector.core.measure.fit_step import copy_with, make_inputs, make_optimizer, real_maker, run_step
+from inspector.core.measure.fit_step import copy_with, make_inputs, make_optimizer, prepare, real_maker, run_step
 from inspector.core.messages import Text
 from inspector.core.placement.storage_counter import CancelCheck, StorageCounter
 from inspector.core.units import first_line
@@ -45,6 +45,9 @@ def measure_peak(
     templates: list[Any],
     should_cancel: Callable[[], bool] | None = None,
     estimated: int | None = None,
+    *,
+    amp: torch.dtype | None = None,
+    checkpointing: bool = False,
 ) -> Proof:
     """One real step (``mode``, with the optimizer ``optimizer_name``) on a copy: its peak,
     how it was read, and (CPU) why it differs from ``estimated`` where it does.
@@ -57,6 +60,7 @@ def measure_peak(
 
     def step(watch: Callable[[StorageCounter], peak_gap.OperatorMemory] | None = None) -> None:
         module = copy_with(loaded.module, real_maker(device), dtype, should_cancel)
+        prepare(module, checkpointing=checkpointing)
         optimizer = make_optimizer(optimizer_name, module, device) if mode == "train-step" else None
         args = make_inputs(templates, dtype, device, real=True)
         with contextlib.ExitStack() as modes:
@@ -67,7 +71,7 @@ def measure_peak(
                 counter.track(*module.parameters(), *module.buffers(), *args)
                 modes.enter_context(counter)
                 watched = modes.enter_context(watch(counter))
-            run_step(module, args, optimizer, mode)
+            run_step(module, args, optimizer, mode, amp=amp, device_type=device.type)
             if watch is not None:
                 watched.finish()
 

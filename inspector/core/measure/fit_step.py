@@ -12,7 +12,9 @@ copied: a pre-filled deepcopy memo hands deepcopy the stand-ins).
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import inspect
 from typing import Any, Callable
 
 import torch
@@ -133,27 +135,77 @@ def run_step(
     args: tuple[Any, ...],
     optimizer: torch.optim.Optimizer | None,
     mode: str,
+    *,
+    amp: torch.dtype | None = None,
+    device_type: str = "cpu",
 ) -> None:
-    """The step both the estimate and the proof run: the same calls, so the same memory."""
+    """The step both the estimate and the proof run: the same calls, so the same memory.
+
+    ``amp``: the forward (and the loss) under ``torch.autocast(device_type, amp)``, the
+    parameters, their gradients and the optimizer's state staying in the module's dtype (the
+    float32 master weights of mixed precision). A Hugging Face model that takes ``labels`` is
+    called as its training loop calls it: token ids as labels, its own loss backpropagated,
+    no key/value cache (``use_cache=False``) while training.
+    """
+    autocast = torch.autocast(device_type, dtype=amp) if amp is not None else contextlib.nullcontext()
+    kwargs = _hugging_face_kwargs(module, args, mode)
     if mode == "forward":
         module.eval()
-        with torch.no_grad():
-            module(*args)
+        with torch.no_grad(), autocast:
+            module(*args, **kwargs)
         return
     module.train()
     with torch.enable_grad():
-        output = module(*args)
-        parts = [t.float().sum() for t in tensors_in(output) if t.requires_grad and t.is_floating_point()]
+        with autocast:
+            output = module(*args, **kwargs)
+        own_loss = output.get("loss") if isinstance(output, dict) and "labels" in kwargs else None
+        if isinstance(own_loss, torch.Tensor) and own_loss.requires_grad:
+            parts = [own_loss]
+        else:
+            parts = [t.float().sum() for t in tensors_in(output) if t.requires_grad and t.is_floating_point()]
         if not parts:
             raise InputError(Text("input.output_not_trainable"))
         loss = parts[0]
         for part in parts[1:]:
             loss = loss + part
-        del output, parts
+        del output, parts, own_loss
         loss.backward()
         del loss
     if optimizer is not None:
         optimizer.step()
+
+
+def is_hugging_face(module: nn.Module) -> bool:
+    """A ``transformers`` model (told without importing transformers)."""
+    return hasattr(module, "config") and callable(getattr(module, "gradient_checkpointing_enable", None))
+
+
+def _hugging_face_kwargs(module: nn.Module, args: tuple[Any, ...], mode: str) -> dict[str, Any]:
+    if not is_hugging_face(module) or mode != "train-step":
+        return {}
+    try:
+        parameters = inspect.signature(module.forward).parameters
+    except (TypeError, ValueError):
+        return {}
+    kwargs: dict[str, Any] = {}
+    if "use_cache" in parameters:
+        kwargs["use_cache"] = False
+    ids = args[0] if args else None
+    if "labels" in parameters and isinstance(ids, torch.Tensor) and not ids.is_floating_point() and ids.dim() == 2:
+        kwargs["labels"] = ids
+    return kwargs
+
+
+def prepare(module: nn.Module, *, checkpointing: bool) -> None:
+    """Set the copy up as the step asks: activation checkpointing through the model's own
+    ``gradient_checkpointing_enable`` (Hugging Face: ``torch.utils.checkpoint`` per block,
+    non-reentrant). ``InputError`` for a model that has no such switch."""
+    if not checkpointing:
+        return
+    enable = getattr(module, "gradient_checkpointing_enable", None)
+    if not callable(enable) or not getattr(module, "supports_gradient_checkpointing", True):
+        raise InputError(Text("fit.no_checkpointing", name=type(module).__name__))
+    enable(gradient_checkpointing_kwargs={"use_reentrant": False})
 
 
 def make_optimizer(name: str, module: nn.Module, device: torch.device) -> torch.optim.Optimizer | None:

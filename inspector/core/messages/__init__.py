@@ -33,6 +33,7 @@ from inspector.core.messages import (
     measure_texts,
     moves_texts,
     placement_texts,
+    plan_texts,
     remote_texts,
     report_texts,
 )
@@ -77,6 +78,8 @@ TEMPLATES: dict[str, str] = _joined_parts(
     devices_texts.INVENTORY,
     report_texts.ENVIRONMENT,
     remote_texts.REMOTE,
+    plan_texts.PLAN,
+    plan_texts.HUGGING_FACE,
 )
 
 

@@ -1,0 +1,88 @@
+"""Core's texts about planning for a device that is not here (measure.fit_devices, fit_batch,
+the fit options) and about Hugging Face model folders (files.hugging_face)."""
+
+from __future__ import annotations
+
+#: Named devices, their rules and allowances, the largest batch, mixed precision and checkpointing.
+PLAN: dict[str, str] = {
+    # ----- a device the user names (measure.fit_devices)
+    "fit.not_a_capacity": "{text} is not a memory size (try 24GiB, 80GB or a number of bytes)",
+    "fit.unknown_gpu": "{name} is not a GPU in the presets table (try one of: {choices}), or give --capacity",
+    "fit.gpu_kind_mismatch": "{name} is a {kind} device, not {device}",
+    "fit.no_capacity": "a named device needs its memory: a GPU from the presets, or a capacity",
+    "fit.capacity_too_small": "{capacity} leaves nothing for the step once {taken} is set aside",
+    "fit.rule_cuda_allocator": (
+        "rule: the step's allocations replayed through CUDA's caching allocator ({source}): requests rounded up "
+        "to 512 B; up to 1 MiB carved from 2 MiB segments, under 10 MiB from 20 MiB segments, larger ones in "
+        "segments rounded up to 2 MiB; freed blocks kept for reuse (best fit, split, merged), and cached "
+        "segments released before a request counts as out of memory"
+    ),
+    "fit.rule_plain_bytes": "rule: the step's live tensors on {device} counted byte for byte (no allocator rounding)",
+    "fit.allowance_cuda_context": (
+        "allowance, not a rule: {size} for the CUDA context and the kernels it loads, outside PyTorch's "
+        "allocator (1-2 GB loaded at once per Hugging Face's model memory anatomy; PyTorch loads kernels "
+        "lazily); a real GPU's figure depends on its driver and the kernels the step runs"
+    ),
+    "fit.allowance_cublas": (
+        "allowance, not a rule: {count} cuBLAS workspace(s) of {size} (PyTorch's default size on Hopper, "
+        "the largest), one per thread that runs matrix products"
+    ),
+    "fit.allowance_unified": (
+        "allowance, not a rule: the GPU plans for {share} of the unified memory (the machine itself says how much "
+        "in Metal's recommendedMaxWorkingSetSize); {size} is left to the system and other programs"
+    ),
+    "fit.allowance_margin": "kept free as asked: {size}",
+    "fit.absent_named": (
+        "{device} is not present here ({reason}): the step is traced with the CPU's operators and planned "
+        "for {label}; nothing is measured"
+    ),
+    "fit.cudnn_workspace": (
+        "convolutions: cuDNN's workspace, chosen at run time within the memory left, is not counted"
+    ),
+    # ----- the largest batch (measure.fit_batch)
+    "fit.max_batch_needs_capacity": (
+        "the largest batch needs to know the memory of {device}: name a GPU or a capacity"
+    ),
+    "fit.max_batch_needs_input": "the largest batch needs an input whose first dimension is the batch (give an input shape)",
+    # ----- mixed precision and checkpointing (measure.fit_step)
+    "fit.amp_note": (
+        "mixed precision: the forward runs under autocast to {amp}; weights, gradients and optimizer state stay {dtype}"
+    ),
+    "fit.amp_scaler": "float16 training also needs a GradScaler (a few bytes; not counted)",
+    "fit.no_checkpointing": (
+        "{name} has no activation checkpointing switch (gradient_checkpointing_enable, as Hugging Face models have)"
+    ),
+}
+
+#: Hugging Face model folders and the local cache (files.hugging_face).
+HUGGING_FACE: dict[str, str] = {
+    "load.hf_needs_transformers": (
+        "{path} is a Hugging Face model folder: opening it needs transformers (pip install "
+        "'torch-device-inspector[hf]')"
+    ),
+    "load.hf_not_in_cache": (
+        "{name} is not in the local Hugging Face cache ({cache}); nothing is downloaded: fetch it first "
+        "(huggingface-cli download {name}) or give the folder"
+    ),
+    "load.hf_bad_name": "{name} is not a Hugging Face model name (hf:ORG/NAME)",
+    "load.hf_bad_config": "{path}: config.json could not be read: {error}",
+    "load.hf_remote_code": (
+        "{path} needs code from the model folder to build ({code}): nothing of it ran. Pass --trust to run it "
+        "(only for folders you trust)"
+    ),
+    "load.hf_unknown_type": (
+        "{path}: transformers {version} does not know the model type {model_type}, and the folder names no "
+        "code for it (auto_map)"
+    ),
+    "load.hf_build_failed": "{path}: transformers could not build the model: {error}",
+    "load.hf_config_only": (
+        "built from config.json alone on the meta device: no values, nothing allocated; fit and inspect "
+        "work, a benchmark needs the weights"
+    ),
+    "load.hf_weights": "weights loaded from {files} ({count} tensors)",
+    "load.hf_bin_ignored": (
+        "the folder's weights are not in .safetensors ({files}): not loaded (only safetensors are read); built "
+        "from config.json on the meta device"
+    ),
+    "load.hf_token_input": "example input: token ids of shape {shape} (int64, below the vocabulary size {vocab})",
+}

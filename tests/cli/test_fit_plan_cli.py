@@ -1,0 +1,65 @@
+"""fit for a device you name: --gpu, --capacity, --margin, --max-batch, as a user types them."""
+
+import json
+
+import pytest
+
+from inspector.cli import main
+
+GiB = 1 << 30
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_named_gpu_is_planned_for_and_the_answer_says_its_rules_and_allowances(capsys):
+    code, out, _ = run(capsys, "fit", "example", "--gpu", "RTX 4090", "--optimizer", "adamw", "--no-measure")
+    assert code == 0
+    assert out.startswith("Will it fit? example on RTX 4090 (cuda:0, named), float32, optimizer adamw")
+    assert "  capacity         24.0 GiB" in out and "  usable           23.0 GiB" in out
+    assert "  reserved peak    " in out and "  fits             yes (margin " in out
+    rules = [line for line in out.splitlines() if line.startswith("rule: ")]
+    allowances = [line for line in out.splitlines() if line.startswith("allowance, not a rule: ")]
+    assert len(rules) == 1 and "CUDACachingAllocator.cpp" in rules[0]
+    assert len(allowances) == 2 and "CUDA context" in allowances[0] and "cuBLAS" in allowances[1]
+
+
+def test_a_capacity_and_the_largest_batch_in_json(capsys):
+    code, out, _ = run(capsys, "fit", "example", "--device", "cpu", "--capacity", "4KiB", "--optimizer", "sgd",
+                       "--mode", "forward", "--max-batch", "--json")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    search = data["max_batch"]
+    # The example's forward on the CPU: 44 B of weights, then per row 3 + 2 + 1 floats (the input, fc1's
+    # and fc2's outputs, fc1's freed only after fc2's exists): 44 + 24 * B <= 4096, so B = 168.
+    assert (search["batch"], search["next_batch"]) == (168, 169)
+    assert search["peak_bytes"] == 44 + 24 * 168 and search["next_peak_bytes"] == 44 + 24 * 169
+    assert data["input_shapes"] == [[168, 3]] and data["capacity_bytes"] == 4096 and data["named_device"] == "4.0 KiB"
+    assert data["fits"] is True and data["free_bytes"] == 4096 and data["margin_bytes"] == 4096 - (44 + 24 * 168)
+
+
+def test_a_margin_is_kept_free(capsys):
+    code, out, _ = run(capsys, "fit", "--capacity", "4KiB", "--margin", "1KiB", "--optimizer", "sgd", "--mode", "forward",
+                       "--max-batch", "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["max_batch"]["batch"] == (3072 - 44) // 24
+
+
+def test_the_largest_batch_text_says_the_steps_it_took(capsys):
+    code, out, _ = run(capsys, "fit", "--capacity", "4KiB", "--optimizer", "sgd", "--mode", "forward", "--max-batch",
+                       "--no-measure")  # fmt: skip
+    assert code == 0
+    line = next(line for line in out.splitlines() if line.startswith("  largest batch"))
+    assert "168 (4.0 KiB peak); batch 169 needs 4.0 KiB, over 4.0 KiB;" in line and line.endswith("traced steps")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--gpu", "Voodoo 2"], "is not a GPU in the presets table"),
+    (["--capacity", "lots"], "'lots' is not a memory size"),
+    (["--gpu", "Apple M 16GB", "--device", "cuda"], "is a mps device, not cuda"),
+])  # fmt: skip
+def test_a_bad_device_name_is_bad_input(capsys, argv, message):
+    code, _, err = run(capsys, "fit", "--optimizer", "sgd", *argv)
+    assert code == 2 and err.startswith("error: ") and message in err

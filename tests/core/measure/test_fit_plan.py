@@ -1,0 +1,198 @@
+"""Planning for a device that is not here: presets, capacities, CUDA's allocator over the traced
+step, allowances said as such, and the largest batch found at its exact boundary."""
+
+import json
+from importlib import resources
+
+import pytest
+import torch
+from torch import nn
+
+from inspector.core.errors import InputError
+from inspector.core.files.models import LoadedModel, example_model
+from inspector.core.measure import cuda_allocator
+from inspector.core.measure.fit import FitRequest, estimate_fit
+from inspector.core.measure.fit_batch import largest_batch
+from inspector.core.measure.fit_devices import (
+    CUBLAS_WORKSPACE_BYTES,
+    CUDA_CONTEXT_ALLOWANCE,
+    find_preset,
+    name_device,
+    parse_capacity,
+    presets,
+)
+from inspector.core.measure.fit_trace import AllocationLog
+
+MiB, GiB = 1 << 20, 1 << 30
+
+
+# ------------------------------------------------------------------ presets and capacities
+
+
+def test_the_presets_table_ships_each_card_with_its_memory_and_a_source():
+    rows = json.loads(resources.files("inspector.resources").joinpath("gpus.json").read_text())["gpus"]
+    names = {row["name"] for row in rows}
+    assert {"RTX 3090", "RTX 4090", "RTX 5090", "A100-40GB", "A100-80GB", "H100-80GB", "H200", "L4", "T4", "A10G"} <= names
+    assert any(row["kind"] == "mps" for row in rows)
+    assert all(row["source"].startswith("https://") and row["memory_gib"] > 0 for row in rows)
+    assert len(presets()) == len(rows)
+
+
+@pytest.mark.parametrize(("name", "preset", "gib"), [
+    ("RTX 4090", "RTX 4090", 24), ("rtx4090", "RTX 4090", 24), ("a100-80gb", "A100-80GB", 80),
+    ("H100", "H100-80GB", 80), ("H200", "H200", 141), ("T4", "T4", 16), ("apple m 32gb", "Apple M 32GB", 32),
+])  # fmt: skip
+def test_a_preset_is_found_by_its_name_however_written(name, preset, gib):
+    found = find_preset(name)
+    assert found.name == preset and found.memory_bytes == gib * GiB
+
+
+def test_an_unknown_or_ambiguous_gpu_names_the_choices():
+    with pytest.raises(InputError, match="A100-40GB, A100-80GB"):
+        find_preset("A100")
+    with pytest.raises(InputError, match="not a GPU in the presets"):
+        find_preset("Voodoo 2")
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("24GiB", 24 * GiB), ("24 GiB", 24 * GiB), ("80GB", 80 * 10**9), ("1.5TiB", int(1.5 * 2**40)), ("4096", 4096),
+])  # fmt: skip
+def test_capacities_parse_in_binary_and_decimal_units(text, value):
+    assert parse_capacity(text) == value
+
+
+@pytest.mark.parametrize("text", ["24G", "lots", "0GiB", "-1GiB"])
+def test_a_capacity_that_is_no_size_is_refused(text):
+    with pytest.raises(InputError, match="not a memory size"):
+        parse_capacity(text)
+
+
+def test_a_named_cuda_device_sets_aside_the_stated_allowances():
+    named = name_device("cuda", gpu="RTX 4090")
+    assert named.capacity_bytes == 24 * GiB and named.allowance_bytes == CUDA_CONTEXT_ALLOWANCE
+    assert named.usable_bytes == 24 * GiB - CUDA_CONTEXT_ALLOWANCE
+    assert named.first_requests == (CUBLAS_WORKSPACE_BYTES,) * 2
+    assert all(r.startswith("rule:") for r in named.rules)
+    assert all(a.startswith("allowance, not a rule:") for a in named.allowances) and len(named.allowances) == 2
+    # A capacity replaces the preset's memory; a margin is kept free on top.
+    mine = name_device("cuda", gpu="RTX 4090", capacity=20 * GiB, margin=GiB)
+    assert mine.usable_bytes == 20 * GiB - CUDA_CONTEXT_ALLOWANCE - GiB and mine.label == "20.0 GiB"
+
+
+def test_apple_unified_memory_plans_for_part_of_it_and_says_so():
+    named = name_device("mps", gpu="Apple M 32GB")
+    assert named.usable_bytes == 24 * GiB and named.rules == ()
+    assert "75%" in named.allowances[0] and "recommendedMaxWorkingSetSize" in named.allowances[0]
+    with pytest.raises(InputError, match="is a mps device, not cuda"):
+        name_device("cuda", gpu="Apple M 32GB")
+
+
+# ------------------------------------------------------------------ the traced allocations
+
+
+def test_the_allocation_log_sees_what_the_counter_counts():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from inspector.core.measure.fit_step import copy_with, fake_maker, run_step
+
+    mode = FakeTensorMode()
+    module = copy_with(nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 8)), fake_maker(mode, torch.device("cpu")), None)
+    log = AllocationLog(torch.device("cpu"))
+    with mode:
+        x = torch.empty(32, 64)
+        log.track(*module.parameters(), x)
+        with log:
+            run_step(module, (x,), None, "train-step")
+    live = peak = 0
+    sizes = {}
+    for kind, key, size in log.events:
+        if kind == "alloc":
+            sizes[key] = size
+            live += size
+        else:
+            live -= sizes.pop(key)
+        peak = max(peak, live)
+    assert peak == log.peak and log.peak > 0
+
+
+def test_a_named_gpu_that_is_absent_gets_a_verdict_from_the_allocators_segments():
+    m = nn.Sequential(nn.Linear(1024, 4096), nn.ReLU(), nn.Linear(4096, 1024))
+    loaded = LoadedModel(spec="mlp", module=m, example_input=torch.randn(64, 1024))
+    result = estimate_fit(loaded, FitRequest(device="cuda", optimizer="adamw", gpu="T4", measure=False))
+    if not result.device_present:
+        assert result.named_device == "T4" and result.capacity_bytes == 16 * GiB and result.fits is True
+        assert result.free_bytes == 16 * GiB - CUDA_CONTEXT_ALLOWANCE
+        # Segments hold at least the live tensors, rounded, and the two 32 MiB workspaces.
+        assert result.reserved_peak_bytes >= result.estimated_peak_bytes + 2 * CUBLAS_WORKSPACE_BYTES
+        assert result.margin_bytes == result.free_bytes - result.reserved_peak_bytes
+        assert any("planned for T4" in n for n in result.notes)
+    too_small = estimate_fit(loaded, FitRequest(device="cuda", optimizer="adamw", capacity=GiB + 50 * MiB, measure=False))
+    assert too_small.fits is False and too_small.margin_bytes < 0
+    d = too_small.to_dict()
+    assert d["named_device"] == "1.0 GiB" and d["rules"] and d["allowances"] and d["max_batch"] is None
+
+
+# ------------------------------------------------------------------ the largest batch
+
+
+def test_the_search_finds_any_boundary_and_counts_its_steps():
+    for boundary in (0, 1, 2, 3, 7, 8, 100, 1023, 1024, 5000):
+        tried = []
+        best, failed = largest_batch(lambda b: tried.append(b) or b <= boundary)
+        assert best == boundary and failed == boundary + 1
+        assert len(tried) == len(set(tried)) <= 2 * (boundary + 1).bit_length() + 1
+
+
+def test_the_largest_batch_of_a_closed_form_model_is_exact_on_a_named_capacity():
+    # Forward of Linear(100, 50, bias=False) in float32 holds its weight, the input and the output:
+    # peak(B) = 4 * (100 * 50 + B * (100 + 50)) bytes, nothing else.
+    loaded = LoadedModel(spec="linear", module=nn.Linear(100, 50, bias=False))
+
+    def peak(batch: int) -> int:
+        return 4 * (100 * 50 + batch * 150)
+
+    for boundary in (1, 37, 1633):
+        for capacity in (peak(boundary), peak(boundary + 1) - 1):
+            result = estimate_fit(loaded, FitRequest(device="cpu", mode="forward", inputs=(((9, 100), None),),
+                                                     capacity=capacity, max_batch=True, measure=False))  # fmt: skip
+            search = result.batch_search
+            assert (search.batch, search.next_batch) == (boundary, boundary + 1)
+            assert (search.peak_bytes, search.next_peak_bytes) == (peak(boundary), peak(boundary + 1))
+            assert result.input_shapes == ((boundary, 100),) and result.estimated_peak_bytes == peak(boundary)
+            assert search.judged_by == "allocated" and 0 < search.steps <= 2 * boundary.bit_length() + 2
+    none_fit = estimate_fit(loaded, FitRequest(device="cpu", mode="forward", inputs=(((9, 100), None),),
+                                               capacity=peak(1) - 1, max_batch=True, measure=False))  # fmt: skip
+    assert none_fit.batch_search.batch == 0 and none_fit.fits is False and none_fit.batch_search.steps == 1
+
+
+def test_the_largest_batch_on_a_named_gpu_is_exact_in_the_allocators_segments():
+    # Forward of Linear(2,621,440 -> 1) in float32: the weight is 10 MiB (its own segment: 10 MiB and over
+    # round to 2 MiB), the input 10 MiB a row (one segment of 10*B MiB), the output B*4 bytes (a 2 MiB small
+    # segment), and one 32 MiB cuBLAS workspace (one thread: no backward): reserved(B) = 44 + 10*B MiB.
+    features = 10 * MiB // 4
+    loaded = LoadedModel(spec="wide", module=nn.Linear(features, 1, bias=False))
+
+    def reserved(batch: int) -> int:
+        return (44 + 10 * batch) * MiB
+
+    for capacity in (CUDA_CONTEXT_ALLOWANCE + reserved(7), CUDA_CONTEXT_ALLOWANCE + reserved(8) - 1):
+        result = estimate_fit(loaded, FitRequest(device="cuda", mode="forward", inputs=(((1, features), None),),
+                                                 capacity=capacity, max_batch=True, measure=False))  # fmt: skip
+        search = result.batch_search
+        assert (search.batch, search.next_batch) == (7, 8)
+        assert (search.peak_bytes, search.next_peak_bytes) == (reserved(7), reserved(8))
+        assert search.judged_by == "reserved" and result.reserved_peak_bytes == reserved(7)
+
+
+def test_the_largest_batch_needs_a_known_memory_and_a_batched_input():
+    if not torch.cuda.is_available():
+        with pytest.raises(InputError, match="name a GPU or a capacity"):
+            estimate_fit(example_model(), FitRequest(device="cuda", optimizer="sgd", max_batch=True))
+    with pytest.raises(InputError, match="needs an input"):
+        estimate_fit(LoadedModel(spec="bare", module=nn.Linear(3, 3)),
+                     FitRequest(device="cpu", optimizer="sgd", capacity=GiB, max_batch=True))  # fmt: skip
+
+
+def test_the_allocator_rules_are_the_ones_named_in_the_answer():
+    result = estimate_fit(example_model(), FitRequest(device="cuda", optimizer="sgd", gpu="L4", measure=False))
+    assert cuda_allocator.SOURCE in result.rules[0]
