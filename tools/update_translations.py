@@ -1,24 +1,31 @@
 """Refresh the window's translations after a code change, or check they are complete (CI).
 
-    python tools/update_translations.py          # core_texts.py, then the .ts, then the .qm
+    python tools/update_translations.py          # core_texts.py, then the .ts, the .qm, the .json
     python tools/update_translations.py --check  # change nothing; exit 1 naming what is off
 
 Steps:
 1. ``inspector/gui/core_texts.py`` is written from core's catalogue
    (``inspector.core.messages.TEMPLATES``), one ``QT_TRANSLATE_NOOP("CoreText", ...)`` each,
-   so pyside6-lupdate sees the texts core hands the window (core itself never imports Qt).
+   so pyside6-lupdate sees the texts core hands the window (core itself never imports Qt);
+   ``inspector/gui/report_view_texts.py`` likewise from the report views' own words, every
+   literal ``word("...")`` in ``inspector/core/report`` (context "ReportView").
 2. ``pyside6-lupdate`` scans ``inspector/gui`` into ``resources/i18n/inspector_<lang>.ts``
    (vanished texts dropped, source lines kept relative for a readable diff).
 3. ``pyside6-lrelease`` compiles each ``.ts`` into the ``.qm`` the wheel ships.
+4. Each ``.ts`` gives ``resources/i18n/report_<lang>.json``: the translations core reads
+   without Qt to write a report in that language (``inspector.core.messages.catalogue``), for
+   the contexts a report uses (``catalogue.CONTEXTS``).
 
-``--check`` does all three into a temporary folder and fails when the committed files differ
-from what they would be (a source text missing from the ``.ts``, a stale ``core_texts.py`` or
-``.qm``) or when any message is unfinished.
+``--check`` does all four into a temporary folder and fails when the committed files differ
+from what they would be (a source text missing from the ``.ts``, a stale ``core_texts.py``,
+``report_view_texts.py``, ``.qm`` or ``.json``) or when any message is unfinished.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import json
 import re
 import shutil
 import subprocess
@@ -31,6 +38,9 @@ REPO = Path(__file__).resolve().parents[1]
 GUI = REPO / "inspector" / "gui"
 I18N = REPO / "resources" / "i18n"
 CORE_TEXTS = GUI / "core_texts.py"
+REPORT_VIEW_TEXTS = GUI / "report_view_texts.py"
+#: The report views, whose ``word("...")`` calls are the words of context "ReportView".
+REPORT_VIEWS = REPO / "inspector" / "core" / "report"
 LANGUAGES = ("zh_CN",)
 
 
@@ -61,6 +71,63 @@ def core_texts_source() -> str:
         lines.append(f"    {key!r}: QT_TRANSLATE_NOOP(\"CoreText\", {text!r}),")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def report_words() -> list[str]:
+    """The literal first argument of every call named ``word`` in the report views, in the
+    order of the files and their lines (``catalogue.word`` and ``Catalogue.word`` alike)."""
+    found: list[tuple[str, int, int, str]] = []
+    for path in sorted(REPORT_VIEWS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            first = node.args[0]
+            if name == "word" and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.append((path.name, node.lineno, node.col_offset, first.value))
+    return list(dict.fromkeys(text for *_, text in sorted(found)))
+
+
+def report_view_texts_source() -> str:
+    lines = [
+        '"""The report views\' own words, marked for pyside6-lupdate. Written by tools/update_translations.py',
+        'from every word("...") in inspector/core/report: do not edit by hand (tests check it is current).',
+        '"""',
+        "",
+        "from PySide6.QtCore import QT_TRANSLATE_NOOP",
+        "",
+        "#: Every word of the report views, as a report in another language says it (context \"ReportView\").",
+        "REPORT_VIEW_TEXTS = (",
+    ]
+    lines += [f"    QT_TRANSLATE_NOOP(\"ReportView\", {text!r})," for text in report_words()]
+    lines.append(")")
+    return "\n".join(lines) + "\n"
+
+
+def report_catalogue(ts: Path, language: str) -> str:
+    """``resources/i18n/report_<lang>.json`` from ``ts``: for each context a report uses,
+    English source -> finished translation (plural forms left out: a report says no %n)."""
+    sys.path.insert(0, str(REPO))
+    from inspector.core.messages.catalogue import CONTEXTS
+
+    found: dict[str, dict[str, str]] = {name: {} for name in CONTEXTS}
+    for context in ET.parse(ts).getroot().iter("context"):
+        name = context.findtext("name") or ""
+        if name not in found:
+            continue
+        for message in context.iter("message"):
+            translation = message.find("translation")
+            if message.get("numerus") == "yes" or translation is None or message.find("comment") is not None:
+                continue
+            if translation.get("type") in ("unfinished", "vanished", "obsolete") or not (translation.text or "").strip():
+                continue
+            found[name][message.findtext("source") or ""] = translation.text or ""
+    data = {
+        "language": language,
+        "written_by": f"tools/update_translations.py from resources/i18n/{ts.name}: do not edit by hand",
+        "contexts": found,
+    }
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
 
 
 def lupdate(ts: Path, language: str, gui: Path) -> None:
@@ -98,13 +165,15 @@ def _without_locations(text: str) -> str:
 
 def check() -> int:
     problems: list[str] = []
-    if not CORE_TEXTS.exists() or CORE_TEXTS.read_text(encoding="utf-8") != core_texts_source():
-        problems.append(f"{CORE_TEXTS.relative_to(REPO)} is not current: run tools/update_translations.py")
+    for generated, source in ((CORE_TEXTS, core_texts_source()), (REPORT_VIEW_TEXTS, report_view_texts_source())):
+        if not generated.exists() or generated.read_text(encoding="utf-8") != source:
+            problems.append(f"{generated.relative_to(REPO)} is not current: run tools/update_translations.py")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         gui = work / "gui"
         shutil.copytree(GUI, gui, ignore=shutil.ignore_patterns("__pycache__"))
         (gui / "core_texts.py").write_text(core_texts_source(), encoding="utf-8")
+        (gui / REPORT_VIEW_TEXTS.name).write_text(report_view_texts_source(), encoding="utf-8")
         for language in LANGUAGES:
             committed = I18N / f"inspector_{language}.ts"
             ts = work / committed.name
@@ -121,6 +190,10 @@ def check() -> int:
             shipped = I18N / qm.name
             if not shipped.exists() or shipped.read_bytes() != qm.read_bytes():
                 problems.append(f"{shipped.relative_to(REPO)} is not compiled from the .ts: run tools/update_translations.py")
+            report_json = I18N / f"report_{language}.json"
+            expected = report_catalogue(committed if committed.exists() else ts, language)
+            if not report_json.exists() or report_json.read_text(encoding="utf-8") != expected:
+                problems.append(f"{report_json.relative_to(REPO)} is not written from the .ts: run tools/update_translations.py")
     for line in problems:
         print(line)
     print(f"{len(problems)} problem(s)")
@@ -129,11 +202,13 @@ def check() -> int:
 
 def update() -> int:
     CORE_TEXTS.write_text(core_texts_source(), encoding="utf-8")
+    REPORT_VIEW_TEXTS.write_text(report_view_texts_source(), encoding="utf-8")
     I18N.mkdir(parents=True, exist_ok=True)
     for language in LANGUAGES:
         ts = I18N / f"inspector_{language}.ts"
         lupdate(ts, language, GUI)
         lrelease(ts, I18N / f"inspector_{language}.qm")
+        (I18N / f"report_{language}.json").write_text(report_catalogue(ts, language), encoding="utf-8")
         left = unfinished(ts)
         print(f"{ts.relative_to(REPO)}: {len(left)} unfinished")
     return 0

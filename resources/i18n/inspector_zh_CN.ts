@@ -2311,7 +2311,152 @@
         <translation>{names} 在 {spill} 上（{size}），而 {device} 只有 {free} 可用：不足以容纳它</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="+48"/>
+        <source>{text} is not a memory size (try 24GiB, 80GB or a number of bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is not a GPU in the presets table (try one of: {choices}), or give --capacity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is a {kind} device, not {device}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a named device needs its memory: a GPU from the presets, or a capacity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{capacity} leaves nothing for the step once {taken} is set aside</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rule: the step&apos;s allocations replayed through CUDA&apos;s caching allocator ({source}): requests rounded up to 512 B; up to 1 MiB carved from 2 MiB segments, under 10 MiB from 20 MiB segments, larger ones in segments rounded up to 2 MiB; freed blocks kept for reuse (best fit, split, merged), and cached segments released before a request counts as out of memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rule: the step&apos;s live tensors on {device} counted byte for byte (no allocator rounding)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>allowance, not a rule: {size} for the CUDA context and the kernels it loads, outside PyTorch&apos;s allocator (1-2 GB loaded at once per Hugging Face&apos;s model memory anatomy; PyTorch loads kernels lazily); a real GPU&apos;s figure depends on its driver and the kernels the step runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>allowance, not a rule: {count} cuBLAS workspace(s) of {size} (PyTorch&apos;s default size on Hopper, the largest), one per thread that runs matrix products</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>allowance, not a rule: the GPU plans for {share} of the unified memory (the machine itself says how much in Metal&apos;s recommendedMaxWorkingSetSize); {size} is left to the system and other programs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>kept free as asked: {size}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} is not present here ({reason}): the step is traced with the CPU&apos;s operators and planned for {label}; nothing is measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>convolutions: cuDNN&apos;s workspace, chosen at run time within the memory left, is not counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the largest batch needs to know the memory of {device}: name a GPU or a capacity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the largest batch needs an input whose first dimension is the batch (give an input shape)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mixed precision: the forward runs under autocast to {amp}; weights, gradients and optimizer state stay {dtype}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>float16 training also needs a GradScaler (a few bytes; not counted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} has no activation checkpointing switch (gradient_checkpointing_enable, as Hugging Face models have)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} is a Hugging Face model folder: opening it needs transformers (pip install &apos;torch-device-inspector[hf]&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is not in the local Hugging Face cache ({cache}); nothing is downloaded: fetch it first (huggingface-cli download {name}) or give the folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name} is not a Hugging Face model name (hf:ORG/NAME)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json could not be read: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path} needs code from the model folder to build ({code}): nothing of it ran. Pass --trust to run it (only for folders you trust)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: transformers {version} does not know the model type {model_type}, and the folder names no code for it (auto_map)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: transformers could not build the model: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>built from config.json alone on the meta device: no values, nothing allocated; fit and inspect work, a benchmark needs the weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>weights loaded from {files} ({count} tensors)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the folder&apos;s weights are not in .safetensors ({files}): not loaded (only safetensors are read); built from config.json on the meta device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>example input: token ids of shape {shape} (int64, below the vocabulary size {vocab})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-116"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
@@ -2639,6 +2784,36 @@
         <location line="+1"/>
         <source>free for this process on {device}: {free}, set by {bound}</source>
         <translation>本进程在 {device} 上的可用内存：{free}，由{bound}决定</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>huge pages: not available on this system</source>
+        <translation>大页：本系统不支持</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>huge pages: off in the kernel (transparent_hugepage=never)</source>
+        <translation>大页：已在内核中关闭 (transparent_hugepage=never)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>huge pages: off ({why}; the kernel gives them only when asked)</source>
+        <translation>大页：关闭（{why}；内核只在被请求时才提供）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{variable} is not set</source>
+        <translation>未设置 {variable}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{variable} is neither 0 nor 1</source>
+        <translation>{variable} 既不是 0 也不是 1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>huge pages: on for CPU tensors of 2 MiB or more (kernel mode {mode})</source>
+        <translation>大页：对 2 MiB 及以上的 CPU 张量开启（内核模式 {mode}）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3875,7 +4050,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemoryCanvas</name>
     <message>
-        <location filename="../../inspector/gui/plots/memory_canvas.py" line="+45"/>
+        <location filename="../../inspector/gui/plots/memory_canvas.py" line="+46"/>
         <source>model (params, buffers, grads, optimizer state)</source>
         <extracomment>The curves of one device, in legend order. ``model``: the model&apos;s own bytes there (from the placement ledger, steps at each move). Accelerators: the allocator&apos;s ``allocated`` and ``reserved`` bytes and the driver&apos;s ``used`` (whole device). The CPU: this process&apos;s resident set (``process_rss``) and the machine&apos;s used memory (``machine_used``): neither is the model&apos;s, so they are secondary curves (``SECONDARY_FIGURES``). Not ``total``: a device&apos;s size would flatten every other curve against the floor. Curves shown only on request (&quot;Process &amp; machine&quot; box, or their legend entry) on a machine without an accelerator, where they would dwarf the model. Which column of a reading each CPU figure is drawn from (``MemoryReading`` keeps the RSS in ``allocated`` for the CPU). Up to this many curves the memory legend names each one; beyond (several GPUs) it names the devices (colour) and the figures (line style) apart, so it stays two rows high. The line-style key of that compact legend (translated where shown).</extracomment>
         <translation>模型（参数、缓冲区、梯度、优化器状态）</translation>
@@ -3911,9 +4086,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>整机已用</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+96"/>
         <source>model on %1</source>
-        <extracomment>The model&apos;s curve is the one to read first: drawn thicker, above the others. Marker labels: pixels between lanes&apos; labels, and the share of the plot&apos;s height they may use. Longer labels are shortened on the plot (the marker&apos;s tooltip has them whole).</extracomment>
+        <extracomment>The model&apos;s curve is the one to read first: drawn thicker, above the others. Marker labels: pixels between lanes&apos; labels, and the share of the plot&apos;s height they may use. A label is at most this wide (and this share of the plot&apos;s width); a longer one is shortened in its middle, where the room is less (the marker&apos;s tooltip has it whole). A label that would be shortened below this many pixels of text is hidden instead. Where a label hangs from its marker&apos;s line: its left edge there (reads rightwards), or its right edge (where the plot has no room right of the line).</extracomment>
         <translation>%1 上的模型</translation>
     </message>
     <message>
@@ -5193,6 +5368,479 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="+18"/>
         <source>shown in the Compare tab</source>
         <translation>已在“比较”标签页中显示</translation>
+    </message>
+</context>
+<context>
+    <name>ReportView</name>
+    <message>
+        <location filename="../../inspector/gui/report_view_texts.py" line="+9"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Readings</source>
+        <translation>读数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak allocated</source>
+        <translation>已分配峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak reserved</source>
+        <translation>已保留峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak process RSS</source>
+        <translation>进程 RSS 峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak used</source>
+        <translation>已用峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Peak other processes</source>
+        <translation>其他进程峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency samples</source>
+        <translation>延迟样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency summary</source>
+        <translation>延迟汇总</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The plots were left out because PySide6 is not installed.</source>
+        <translation>未安装 PySide6，因此报告中没有图表。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The plots were left out of this report.</source>
+        <translation>本报告未包含图表。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The plots are labelled in English.</source>
+        <translation>图表中的文字为英文。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Per-module figures not reliable:</source>
+        <translation>逐模块数据不可靠：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top modules</source>
+        <translation>耗时最多的模块</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>By self time; all {count} modules are in the JSON report.</source>
+        <translation>按自身耗时排序；全部 {count} 个模块见 JSON 报告。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Will it fit?</source>
+        <translation>放得下吗？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Timing report — {spec}</source>
+        <translation>计时报告 — {spec}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created {created} by torch-device-inspector {version}, report schema {schema}.</source>
+        <translation>由 torch-device-inspector {version} 创建于 {created}，报告格式版本 {schema}。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torchrun; the tables above are rank 0&apos;s</source>
+        <translation>torchrun；上面的表格是 0 号进程的结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Moves</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No moves.</source>
+        <translation>没有移动。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No latency measured.</source>
+        <translation>未测量延迟。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ranks</source>
+        <translation>各进程</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No memory readings.</source>
+        <translation>没有内存读数。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plots</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>torch-device-inspector timing report</source>
+        <translation>torch-device-inspector 计时报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Created {created}</source>
+        <translation>创建于 {created}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>by self time; {count} in the JSON</source>
+        <translation>按自身耗时排序；全部 {count} 个见 JSON</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>per-module figures not reliable: {reason}</source>
+        <translation>逐模块数据不可靠：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Output shape</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Self</source>
+        <translation>自身耗时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inclusive</source>
+        <translation>含子模块耗时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>% of forward</source>
+        <translation>占前向传播 %</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Estimated peak</source>
+        <translation>估计峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measured peak</source>
+        <translation>实测峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measured / estimated</source>
+        <translation>实测 / 估计</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Free</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>scalar</source>
+        <translation>标量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(model)</source>
+        <translation>（模型）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device}: forward {time} with per-module hooks</source>
+        <translation>{device}：带逐模块钩子的前向传播 {time}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>, {time} without ({ratio}×: the hooks&apos; overhead)</source>
+        <translation>，不带钩子 {time}（{ratio}×：钩子的开销）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; {flops} per forward (FlopCounterMode)</source>
+        <translation>；每次前向传播 {flops} (FlopCounterMode)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; the hooks&apos; own cost, {time} a module call (measured on empty modules), is taken out of the times</source>
+        <translation>；已从时间中扣除钩子本身的开销，每次模块调用 {time}（在空模块上测得）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; the modules&apos; self times add up to {time}, {ratio}× the forward without hooks</source>
+        <translation>；各模块自身耗时之和为 {time}，是不带钩子的前向传播的 {ratio}×</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{cpu}, {cores} cores / {threads} threads, PyTorch uses {torch_threads} threads</source>
+        <translation>{cpu}，{cores} 个核心 / {threads} 个线程，PyTorch 使用 {torch_threads} 个线程</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OS</source>
+        <translation>操作系统</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CPU pages</source>
+        <translation>CPU 内存页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Spec</source>
+        <translation>模型描述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Class</source>
+        <translation>类</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensors</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>; {size} more on meta, not allocated</source>
+        <translation>；另有 {size} 在 meta 上，未分配</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Call</source>
+        <translation>调用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Source → target</source>
+        <translation>源 → 目标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes</source>
+        <translation>字节数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>First call</source>
+        <translation>首次调用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Median 95 % CI</source>
+        <translation>中位数 95 % 置信区间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Std</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Samples</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Rank</source>
+        <translation>进程号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>forward</source>
+        <translation>前向传播</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>train-step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed: {error}</source>
+        <translation>失败：{error}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cancelled: {error}</source>
+        <translation>已取消：{error}</translation>
     </message>
 </context>
 <context>

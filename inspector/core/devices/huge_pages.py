@@ -17,6 +17,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from inspector.core.messages import Text
+
 ENV = "THP_MEM_ALLOC_ENABLE"
 _KERNEL_SETTING = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 
@@ -39,16 +41,17 @@ def kernel_mode(setting: Path | None = None) -> str | None:
 
 
 def huge_pages_state() -> str:
-    """One line for benchmarks and reports: whether large CPU tensors get huge pages."""
+    """One line for benchmarks and reports: whether large CPU tensors get huge pages (a
+    ``Text``: a report in another language says it in that language)."""
     mode = kernel_mode()
     value = os.environ.get(ENV, "")
     if mode is None:
-        return "huge pages: not available on this system"
+        return Text("device.huge_pages_unavailable")
     if mode == "never":
-        return "huge pages: off in the kernel (transparent_hugepage=never)"
+        return Text("device.huge_pages_kernel_never")
     # torch reads only "1" as on ("0" off; anything else: a warning, and off). The value
     # itself is never echoed: it is the user's text, and this line goes into reports.
     if value != "1" and mode != "always":
-        why = {"": f"{ENV} is not set", "0": f"{ENV}=0"}.get(value, f"{ENV} is neither 0 nor 1")
-        return f"huge pages: off ({why}; the kernel gives them only when asked)"
-    return f"huge pages: on for CPU tensors of 2 MiB or more (kernel mode {mode})"
+        why = {"": Text("device.huge_pages_not_set", variable=ENV), "0": f"{ENV}=0"}.get(value) or Text("device.huge_pages_neither", variable=ENV)
+        return Text("device.huge_pages_off", why=why)
+    return Text("device.huge_pages_on", mode=mode)

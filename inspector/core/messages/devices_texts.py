@@ -35,4 +35,11 @@ INVENTORY: dict[str, str] = {
     "device.memory_bound_cgroup": "the container's memory limit (cgroup v{version}: {limit}, {used} in use)",
     "device.memory_bound_rlimit": "the address-space limit (RLIMIT_AS {limit}, {used} of address space in use)",
     "device.free_line": "free for this process on {device}: {free}, set by {bound}",
+    # ----- whether large CPU tensors get huge pages (devices.huge_pages: every report's environment)
+    "device.huge_pages_unavailable": "huge pages: not available on this system",
+    "device.huge_pages_kernel_never": "huge pages: off in the kernel (transparent_hugepage=never)",
+    "device.huge_pages_off": "huge pages: off ({why}; the kernel gives them only when asked)",
+    "device.huge_pages_not_set": "{variable} is not set",
+    "device.huge_pages_neither": "{variable} is neither 0 nor 1",
+    "device.huge_pages_on": "huge pages: on for CPU tensors of 2 MiB or more (kernel mode {mode})",
 }

@@ -4,6 +4,12 @@ its tables and the plot images the Qt side made (``inspector.gui.report_images``
 Every text from the report is escaped (``_text``): a report file is read as an attacker might
 have written it, so markup stays characters, and control characters and bidi overrides are
 shown as escapes (``\\u202e``), each text capped (``view_rows.cell_text``).
+
+It is written in the report's language (``language``: ``"en"``, the default, or one of
+``messages.catalogue.available_languages()``; ``<html lang=…>`` says which): headings, row
+names, headers and sentences through the catalogue; numbers, units, code, device ids, dtypes
+and the report's own data as they are. The images are drawn in a language of their own
+(``images_language``); when that is not the page's, the page says so next to them.
 """
 
 from __future__ import annotations
@@ -14,13 +20,16 @@ import importlib.util
 from typing import Any, Iterable, Mapping, Sequence
 
 from inspector.core.measure.memory_log import REPORT_FIELDS, report_point
+from inspector.core.messages.catalogue import ENGLISH, Catalogue, catalogue, word
 from inspector.core.report import modules as report_modules
 from inspector.core.report import view_rows
 from inspector.core.units import format_bytes
 
 # The CPU's RSS has a column of its own: it is the process's resident memory, not allocated bytes.
-_MEMORY_HEADERS = ("Device", "Readings", "Peak allocated", "Peak reserved", "Peak process RSS", "Peak used", "Total",
-                   "Peak other processes")
+_MEMORY_HEADERS = (word("Device"), word("Readings"), word("Peak allocated"), word("Peak reserved"),
+                   word("Peak process RSS"), word("Peak used"), word("Total"), word("Peak other processes"))
+#: The headings of the images the Qt side draws (``gui.export.plot_images`` keys them so).
+IMAGE_TITLES = (word("Latency samples"), word("Latency summary"), word("Memory"))
 #: Columns of figures: right-aligned in the HTML page so digits line up; text stays left.
 _NUMERIC_COLUMNS = frozenset({
     "Time", "Bytes", "GB/s",
@@ -50,10 +59,12 @@ def _html_kv(rows: Iterable[tuple[str, str]]) -> str:
     return f"<table>{body}</table>"
 
 
-def _html_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    """A table whose figure columns (``_NUMERIC_COLUMNS``, header and cells) are right-aligned."""
+def _html_table(headers: Sequence[str], rows: Iterable[Sequence[str]], say: Catalogue) -> str:
+    """A table whose figure columns (``_NUMERIC_COLUMNS``, header and cells) are right-aligned;
+    ``headers`` in English (the columns are known by them), shown in ``say``'s language."""
     numeric = [h in _NUMERIC_COLUMNS for h in headers]
-    head = "".join(f'<th{" class=num" if n else ""}>{html.escape(h)}</th>' for h, n in zip(headers, numeric))
+    shown = view_rows.headers(headers, say)
+    head = "".join(f'<th{" class=num" if n else ""}>{html.escape(h)}</th>' for h, n in zip(shown, numeric))
     body = "".join(
         "<tr>"
         + "".join(f'<td{" class=num" if n else ""}>{_text(c)}</td>' for c, n in zip(row, numeric))
@@ -83,75 +94,100 @@ def _pyside6_installed() -> bool:
         return False
 
 
-def _plots_html(images: Mapping[str, bytes] | None) -> str:
+def _plots_html(images: Mapping[str, bytes] | None, say: Catalogue, images_language: str | None) -> str:
     if not images:
         if not _pyside6_installed():
-            why = "The plots were left out because PySide6 is not installed."
+            why = say.word("The plots were left out because PySide6 is not installed.")
         else:
-            why = "The plots were left out of this report."
+            why = say.word("The plots were left out of this report.")
         return f'<p class="muted">{html.escape(why)}</p>'
     parts = []
+    if images_language is not None and images_language != say.language:
+        # (the one way they differ: a machine with no font for the report's language draws English)
+        parts.append(f'<p class="muted">{html.escape(say.word("The plots are labelled in English."))}</p>')
     for title, png in images.items():
         data = base64.b64encode(bytes(png)).decode("ascii")
+        shown = say.word(str(title)) if str(title) in IMAGE_TITLES else str(title)
         parts.append(
-            f"<h3>{html.escape(str(title))}</h3>"
-            f'<img alt="{html.escape(str(title), quote=True)}" src="data:image/png;base64,{data}">'
+            f"<h3>{html.escape(shown)}</h3>"
+            f'<img alt="{html.escape(shown, quote=True)}" src="data:image/png;base64,{data}">'
         )
     return "".join(parts)
 
 
-def _html_extras(report: dict[str, Any]) -> list[str]:
+def _html_extras(report: dict[str, Any], say: Catalogue) -> list[str]:
     parts: list[str] = []
     top = report_modules.top_modules(report)
     if top:
+        count = len(report.get("modules") or ())
+        unreliable = say.word("Per-module figures not reliable:")
         parts += [
-            "<h2>Top modules</h2>",
-            f"<p class=muted>By self time; all {len(report.get('modules') or ())} modules are in the JSON report.</p>",
-            "".join(f"<p><b>⚠ Per-module figures not reliable:</b> {_text(t)}</p>"
-                    for t in report_modules.attribution_warnings(report)),  # fmt: skip
-            _html_table(report_modules.MODULE_HEADERS, map(report_modules.module_cells, top)),
-            "".join(f"<p class=muted>{_text(t)}</p>" for t in report_modules.attribution_lines(report)),
+            f"<h2>{html.escape(say.word('Top modules'))}</h2>",
+            f"<p class=muted>{_text(say.word('By self time; all {count} modules are in the JSON report.', count=count))}</p>",
+            "".join(f"<p><b>⚠ {html.escape(unreliable)}</b> {_text(t)}</p>"
+                    for t in report_modules.attribution_warnings(report, say)),  # fmt: skip
+            _html_table(report_modules.MODULE_HEADERS, (report_modules.module_cells(m, say) for m in top), say),
+            "".join(f"<p class=muted>{_text(t)}</p>" for t in report_modules.attribution_lines(report, say)),
         ]
     fits = [f for f in report.get("fit") or () if isinstance(f, dict)]
     if fits:
-        parts += ["<h2>Will it fit?</h2>", _html_table(report_modules.FIT_HEADERS, map(report_modules.fit_cells, fits))]
+        parts += [f"<h2>{html.escape(say.word('Will it fit?'))}</h2>",
+                  _html_table(report_modules.FIT_HEADERS, (report_modules.fit_cells(f, say) for f in fits), say)]  # fmt: skip
     return parts
 
 
-def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = None) -> str:
-    """One self-contained page (no external files or network): tables and embedded PNG plots."""
+def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
+                images_language: str | None = None) -> str:  # fmt: skip
+    """One self-contained page (no external files or network): tables and embedded PNG plots,
+    in ``language``. ``images_language``: the language the images were drawn in, when known."""
+    say = catalogue(language)
     model = report.get("model", {})
     moves = report.get("moves") or []
     latency = report.get("latency") or []
     memory = report.get("memory") or {}
-    title = f"Timing report — {view_rows.cell_text(model.get('spec', 'model'))}"
-    notes = view_rows.latency_notes(latency)
+    title = say.word("Timing report — {spec}", spec=view_rows.cell_text(model.get("spec", "model")))
+    notes = view_rows.latency_notes(latency, say)
     ranks = report.get("ranks")
+
+    def heading(text: str) -> str:
+        return f"<h2>{html.escape(text)}</h2>"
+
+    def line(text: str) -> str:
+        return f"<p>{html.escape(text)}</p>"
+
+    created = say.word(
+        "Created {created} by torch-device-inspector {version}, report schema {schema}.",
+        created=view_rows.cell_text(report.get("created", "—")),
+        version=view_rows.cell_text(report.get("tool", {}).get("version", "")),
+        schema=view_rows.cell_text(report.get("schema_version")),
+    )
+    ranks_note = say.word("torchrun; the tables above are rank 0's")
     sections = [
         f"<h1>{html.escape(title)}</h1>",
-        f'<p class="muted">Created {_text(report.get("created", "—"))} by torch-device-inspector '
-        f'{_text(report.get("tool", {}).get("version", ""))}, report schema '
-        f'{_text(report.get("schema_version"))}.</p>',
-        "<h2>Environment</h2>",
-        _html_kv(view_rows.environment_rows(report.get("environment", {}))),
-        "<h2>Model</h2>",
-        _html_kv(view_rows.model_rows(model)),
-        "<h2>Moves</h2>",
-        _html_table(view_rows.MOVE_HEADERS, map(view_rows.move_cells, moves)) if moves else "<p>No moves.</p>",
-        "<h2>Latency</h2>",
-        (_html_table(view_rows.LATENCY_HEADERS, map(view_rows.latency_cells, latency)) if latency
-         else "<p>No latency measured.</p>"),
+        f'<p class="muted">{html.escape(created)}</p>',
+        heading(say.word("Environment")),
+        _html_kv(view_rows.environment_rows(report.get("environment", {}), say)),
+        heading(say.word("Model")),
+        _html_kv(view_rows.model_rows(model, say)),
+        heading(say.word("Moves")),
+        (_html_table(view_rows.MOVE_HEADERS, (view_rows.move_cells(m, say) for m in moves), say) if moves
+         else line(say.word("No moves."))),
+        heading(say.word("Latency")),
+        (_html_table(view_rows.LATENCY_HEADERS, (view_rows.latency_cells(e, say) for e in latency), say) if latency
+         else line(say.word("No latency measured."))),
         "".join(f"<p class=muted>{_text(n)}</p>" for n in notes),
-        *_html_extras(report),
-        *(["<h2>Ranks</h2>", "<p class=muted>torchrun; the tables above are rank 0's.</p>",
-            _html_table(view_rows.RANK_HEADERS, map(view_rows.rank_cells, ranks))] if ranks else []),
-        "<h2>Memory</h2>",
-        _html_table(_MEMORY_HEADERS, _memory_summary_rows(memory)) if memory else "<p>No memory readings.</p>",
-        "<h2>Plots</h2>",
-        _plots_html(images),
-    ]
+        *_html_extras(report, say),
+        *([heading(say.word("Ranks")),
+           f"<p class=muted>{html.escape(ranks_note)}</p>",
+           _html_table(view_rows.RANK_HEADERS, (view_rows.rank_cells(r, say) for r in ranks), say)] if ranks else []),
+        heading(say.word("Memory")),
+        (_html_table(_MEMORY_HEADERS, _memory_summary_rows(memory), say) if memory
+         else line(say.word("No memory readings."))),
+        heading(say.word("Plots")),
+        _plots_html(images, say, images_language),
+    ]  # fmt: skip
     return (
-        "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
+        f"<!DOCTYPE html>\n<html lang={say.html_lang}><head><meta charset=utf-8>"
         '<meta name=viewport content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(title)}</title><style>{_HTML_STYLE}</style></head><body>\n"
         + "\n".join(sections)

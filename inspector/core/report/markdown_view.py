@@ -3,6 +3,11 @@
 Every text from the report is escaped for Markdown, as the HTML view escapes it for HTML: a
 report file is read as an attacker might have written it, and a class named ``<script>`` or
 ``[x](javascript:…)`` must reach the page as those characters, never as an element or a link.
+
+It is written in the report's language (``language``: ``"en"``, the default, or one of
+``messages.catalogue.available_languages()``): headings, row names, headers and sentences
+through the catalogue; numbers, units, code, device ids, dtypes and the report's own data as
+they are.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Sequence
 
+from inspector.core.messages.catalogue import ENGLISH, Catalogue, catalogue
 from inspector.core.report import modules as report_modules
 from inspector.core.report import view_rows
 
@@ -35,57 +41,65 @@ def _escape_leading(match: re.Match[str]) -> str:
     return f"\\{mark}" if mark else f"{match.group(3)}\\{match.group(4)}"
 
 
-def _md_table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+def _md_table(headers: Sequence[str], rows: Iterable[Sequence[str]], say: Catalogue) -> list[str]:
+    shown = [_md_cell(h) for h in view_rows.headers(headers, say)]
+    lines = ["| " + " | ".join(shown) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
     return lines
 
 
-def render_markdown(report: dict[str, Any]) -> str:
-    """A block to paste into a bug report or an issue."""
+def render_markdown(report: dict[str, Any], language: str = ENGLISH) -> str:
+    """A block to paste into a bug report or an issue, in ``language``."""
+    say = catalogue(language)
     lines = [
-        "### torch-device-inspector timing report",
+        f"### {say.word('torch-device-inspector timing report')}",
         "",
-        f"Created {_md_cell(report.get('created', '—'))}",
+        _md_cell(say.word("Created {created}", created=view_rows.cell_text(report.get("created", "—")))),
         "",
-        "**Environment**",
+        f"**{say.word('Environment')}**",
         "",
     ]
-    environment = view_rows.environment_rows(report.get("environment", {}))
-    lines += [f"- {name}: {_md_cell(value)}" for name, value in environment]
-    lines += ["", "**Model**", ""]
-    lines += [f"- {name}: {_md_cell(value)}" for name, value in view_rows.model_rows(report.get("model", {}))]
-    lines += ["", "**Moves**", ""]
+    environment = view_rows.environment_rows(report.get("environment", {}), say)
+    lines += [f"- {_md_cell(name)}: {_md_cell(value)}" for name, value in environment]
+    lines += ["", f"**{say.word('Model')}**", ""]
+    lines += [f"- {_md_cell(name)}: {_md_cell(value)}" for name, value in view_rows.model_rows(report.get("model", {}), say)]
+    lines += ["", f"**{say.word('Moves')}**", ""]
     moves = report.get("moves") or []
-    lines += _md_table(view_rows.MOVE_HEADERS, map(view_rows.move_cells, moves)) if moves else ["No moves."]
-    lines += ["", "**Latency**", ""]
+    if moves:
+        lines += _md_table(view_rows.MOVE_HEADERS, (view_rows.move_cells(m, say) for m in moves), say)
+    else:
+        lines += [_md_cell(say.word("No moves."))]
+    lines += ["", f"**{say.word('Latency')}**", ""]
     latency = report.get("latency") or []
     if latency:
-        lines += _md_table(view_rows.LATENCY_HEADERS, map(view_rows.latency_cells, latency))
+        lines += _md_table(view_rows.LATENCY_HEADERS, (view_rows.latency_cells(e, say) for e in latency), say)
     else:
-        lines += ["No latency measured."]
-    notes = view_rows.latency_notes(latency)
+        lines += [_md_cell(say.word("No latency measured."))]
+    notes = view_rows.latency_notes(latency, say)
     if notes:
         lines += [""] + [f"- {_md_cell(n)}" for n in notes]
     if report.get("ranks"):
-        lines += ["", "**Ranks** (torchrun; the tables above are rank 0's)", ""]
-        lines += _md_table(view_rows.RANK_HEADERS, map(view_rows.rank_cells, report["ranks"]))
-    lines += _markdown_extras(report)
+        whose = say.word("torchrun; the tables above are rank 0's")
+        lines += ["", f"**{say.word('Ranks')}** ({_md_cell(whose)})", ""]
+        lines += _md_table(view_rows.RANK_HEADERS, (view_rows.rank_cells(r, say) for r in report["ranks"]), say)
+    lines += _markdown_extras(report, say)
     return "\n".join(lines) + "\n"
 
 
-def _markdown_extras(report: dict[str, Any]) -> list[str]:
+def _markdown_extras(report: dict[str, Any], say: Catalogue) -> list[str]:
     """The per-module and fit sections, when the report has them."""
     lines: list[str] = []
     top = report_modules.top_modules(report)
     if top:
-        lines += ["", f"**Top modules** (by self time; {len(report.get('modules') or ())} in the JSON)", ""]
-        warnings = report_modules.attribution_warnings(report)  # said next to the figures they are about
-        lines += [f"> ⚠ per-module figures not reliable: {_md_cell(t)}" for t in warnings] + ([""] if warnings else [])
-        lines += _md_table(report_modules.MODULE_HEADERS, map(report_modules.module_cells, top))
-        lines += [""] + [f"- {_md_cell(t)}" for t in report_modules.attribution_lines(report)]
+        count = len(report.get("modules") or ())
+        lines += ["", f"**{say.word('Top modules')}** ({_md_cell(say.word('by self time; {count} in the JSON', count=count))})", ""]
+        warnings = report_modules.attribution_warnings(report, say)  # said next to the figures they are about
+        lines += [f"> ⚠ {_md_cell(say.word('per-module figures not reliable: {reason}', reason=t))}" for t in warnings]
+        lines += [""] if warnings else []
+        lines += _md_table(report_modules.MODULE_HEADERS, (report_modules.module_cells(m, say) for m in top), say)
+        lines += [""] + [f"- {_md_cell(t)}" for t in report_modules.attribution_lines(report, say)]
     fits = [f for f in report.get("fit") or () if isinstance(f, dict)]
     if fits:
-        lines += ["", "**Will it fit?**", ""]
-        lines += _md_table(report_modules.FIT_HEADERS, map(report_modules.fit_cells, fits))
+        lines += ["", f"**{say.word('Will it fit?')}**", ""]
+        lines += _md_table(report_modules.FIT_HEADERS, (report_modules.fit_cells(f, say) for f in fits), say)
     return lines

@@ -1,20 +1,26 @@
 """The report's per-module and fit sections as table rows (Markdown and HTML share them).
 
 A report can come from a file someone else wrote: every value is checked for its type here
-and shown as "—" when it is not what a report of ours would hold.
+and shown as "—" when it is not what a report of ours would hold. Words are said in the
+report's language (``say``, as in ``view_rows``); headers stay English here, translated where shown.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
+from inspector.core.report.view_rows import mode_text
 from inspector.core.units import format_bytes, format_ms
 
 #: How many modules the Markdown and HTML reports list (the JSON keeps them all).
 TOP_MODULES = 10
 
-MODULE_HEADERS = ("Module", "Type", "Device", "Output shape", "Self", "Inclusive", "% of forward", "FLOPs", "FLOP/s", "Activations", "Parameters")
-FIT_HEADERS = ("Device", "dtype", "Optimizer", "Mode", "Parameters", "Gradients", "Optimizer state", "Activations", "Estimated peak", "Measured peak", "Measured / estimated", "Free", "Fits")
+MODULE_HEADERS = (word("Module"), word("Type"), word("Device"), word("Output shape"), word("Self"), word("Inclusive"),
+                  word("% of forward"), "FLOPs", "FLOP/s", word("Activations"), word("Parameters"))  # fmt: skip
+FIT_HEADERS = (word("Device"), "dtype", word("Optimizer"), word("Mode"), word("Parameters"), word("Gradients"),
+               word("Optimizer state"), word("Activations"), word("Estimated peak"), word("Measured peak"),
+               word("Measured / estimated"), word("Free"), word("Fits"))  # fmt: skip
 NUMERIC = frozenset({
     "Self", "Inclusive", "% of forward", "FLOPs", "FLOP/s", "Activations", "Parameters",
     "Gradients", "Optimizer state", "Estimated peak", "Measured peak", "Measured / estimated", "Free",
@@ -48,14 +54,14 @@ def _ms(value: Any) -> str:
     return format_ms(n)
 
 
-def shapes_text(shapes: Any) -> str:
+def shapes_text(shapes: Any, say: Catalogue = ENGLISH_CATALOGUE) -> str:
     """``[[64, 10]] -> '64x10'``; several outputs joined with ', '."""
     if not isinstance(shapes, list):
         return "—"
     parts = []
     for shape in shapes:
         if isinstance(shape, list) and all(isinstance(d, int) for d in shape):
-            parts.append("x".join(str(d) for d in shape) or "scalar")
+            parts.append("x".join(str(d) for d in shape) or say.word("scalar"))
     return ", ".join(parts) or "—"
 
 
@@ -65,13 +71,13 @@ def top_modules(report: dict[str, Any], n: int = TOP_MODULES) -> list[dict[str, 
     return sorted(modules, key=lambda m: _number(m.get("self_ms")) or 0.0, reverse=True)[:n]
 
 
-def module_cells(entry: dict[str, Any]) -> tuple[str, ...]:
+def module_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
     share = _number(entry.get("share"))
     return (
-        str(entry.get("name") or "(model)"),
+        str(entry.get("name") or say.word("(model)")),
         str(entry.get("type", "")),
         str(entry.get("device", "")),
-        shapes_text(entry.get("output_shapes")),
+        shapes_text(entry.get("output_shapes"), say),
         _ms(entry.get("self_ms")),
         _ms(entry.get("median_ms")),
         f"{100 * share:.1f} %" if share is not None else "—",
@@ -82,7 +88,7 @@ def module_cells(entry: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
-def attribution_lines(report: dict[str, Any]) -> list[str]:
+def attribution_lines(report: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """One sentence per device: what the hooks cost, what was taken out, and how the modules'
     self times add up against the forward."""
     lines = []
@@ -90,25 +96,28 @@ def attribution_lines(report: dict[str, Any]) -> list[str]:
         if not isinstance(entry, dict):
             continue
         with_ms, without_ms = _number(entry.get("forward_with_hooks_ms")), _number(entry.get("forward_without_hooks_ms"))
-        text = f"{entry.get('device', '?')}: forward {_ms(with_ms)} with per-module hooks"
+        text = say.word("{device}: forward {time} with per-module hooks", device=entry.get("device", "?"), time=_ms(with_ms))
         if with_ms is not None and without_ms:
-            text += f", {_ms(without_ms)} without ({with_ms / without_ms:.2f}×: the hooks' overhead)"
-        text += f"; {format_flops(entry.get('total_flops'))} per forward (FlopCounterMode)"
+            text += say.word(", {time} without ({ratio}×: the hooks' overhead)", time=_ms(without_ms),
+                             ratio=f"{with_ms / without_ms:.2f}")  # fmt: skip
+        text += say.word("; {flops} per forward (FlopCounterMode)", flops=format_flops(entry.get("total_flops")))
         inner, outer = _number(entry.get("hook_inner_ms")), _number(entry.get("hook_outer_ms"))
         if inner is not None and outer is not None:
-            text += f"; the hooks' own cost, {_ms(inner + outer)} a module call (measured on empty modules), is taken out of the times"
+            text += say.word("; the hooks' own cost, {time} a module call (measured on empty modules), is taken out of the times",
+                             time=_ms(inner + outer))  # fmt: skip
         total, ratio = _number(entry.get("self_sum_ms")), _number(entry.get("sum_ratio"))
         if total is not None and ratio is not None:
-            text += f"; the modules' self times add up to {_ms(total)}, {ratio:.2f}× the forward without hooks"
+            text += say.word("; the modules' self times add up to {time}, {ratio}× the forward without hooks",
+                             time=_ms(total), ratio=f"{ratio:.2f}")  # fmt: skip
         lines.append(text)
     return lines
 
 
-def attribution_warnings(report: dict[str, Any]) -> list[str]:
+def attribution_warnings(report: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """Why a device's per-module figures are rough, one line each ("cpu: the hooks add ..."),
     to be shown next to them; [] when every run's figures hold."""
     return [
-        f"{entry.get('device', '?')}: {warning}"
+        f"{entry.get('device', '?')}: {say.text(warning)}"
         for entry in report.get("attribution") or ()
         if isinstance(entry, dict) and isinstance(entry.get("warnings"), list)
         for warning in entry["warnings"]
@@ -116,14 +125,15 @@ def attribution_warnings(report: dict[str, Any]) -> list[str]:
     ]
 
 
-def fit_cells(entry: dict[str, Any]) -> tuple[str, ...]:
+def fit_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
     ratio = _number(entry.get("ratio"))
     fits = entry.get("fits")
+    optimizer = str(entry.get("optimizer", ""))
     return (
         str(entry.get("device", "")),
         str(entry.get("dtype", "")),
-        str(entry.get("optimizer", "")),
-        str(entry.get("mode", "")),
+        say.word("none") if optimizer == "none" else optimizer,
+        mode_text(entry.get("mode", ""), say),
         _bytes(entry.get("parameters_bytes")),
         _bytes(entry.get("gradients_bytes")),
         _bytes(entry.get("optimizer_state_bytes")),
@@ -132,5 +142,5 @@ def fit_cells(entry: dict[str, Any]) -> tuple[str, ...]:
         _bytes(entry.get("measured_peak_bytes")),
         f"{ratio:.3f}" if ratio is not None else "—",
         _bytes(entry.get("free_bytes")),
-        ("yes" if fits else "no") if isinstance(fits, bool) else "—",
+        (say.word("yes") if fits else say.word("no")) if isinstance(fits, bool) else "—",
     )

@@ -32,6 +32,7 @@ from inspector.core.files.models import LoadedModel, resolved_spec
 from inspector.core.files.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.measure.memory_log import report_point
 from inspector.core.messages import Text
+from inspector.core.messages.catalogue import ENGLISH
 from inspector.core.placement.tensor_rows import snapshot
 from inspector.core.report.csv_view import render_csv, render_csv_zip
 from inspector.core.report.html_view import render_html
@@ -184,16 +185,24 @@ def render_json(report: dict[str, Any]) -> str:
     return json.dumps(_plain(report), indent=2, allow_nan=False) + "\n"
 
 
-def save_report(report: dict[str, Any], path: str | Path, *, images: Mapping[str, bytes] | None = None) -> Path:
+def save_report(
+    report: dict[str, Any], path: str | Path, *, images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
+    images_language: str | None = None,
+) -> Path:  # fmt: skip
     """Write ``report`` in the format its suffix names, atomically: either the whole new file
-    is there afterwards, or whatever was there before is left untouched."""
+    is there afterwards, or whatever was there before is left untouched.
+
+    ``language`` (``"en"`` or one of ``catalogue.available_languages()``): what the Markdown and
+    HTML views are written in. The JSON, the CSV tables and the ZIP's are data and stay as
+    they are (English keys and column names) in every language. ``images_language``: the
+    language the HTML's ``images`` were drawn in, when known (the page says when it differs)."""
     path = Path(path)
     suffix = path.suffix.lower()
     renderers: dict[str, Callable[[], bytes]] = {
         ".json": lambda: render_json(report).encode("utf-8"),
         ".csv": lambda: render_csv(report).encode("utf-8"),
-        ".md": lambda: render_markdown(report).encode("utf-8"),
-        ".html": lambda: render_html(report, images).encode("utf-8"),
+        ".md": lambda: render_markdown(report, language).encode("utf-8"),
+        ".html": lambda: render_html(report, images, language, images_language).encode("utf-8"),
         ".zip": lambda: render_csv_zip(report),
     }
     if suffix not in renderers:

@@ -3,6 +3,12 @@
 The Markdown, CSV and HTML views (``markdown_view``, ``csv_view``, ``html_view``) read a
 report dict (built now, or loaded and checked by ``timing_report.load_report``) through these,
 so a move, a latency run or the environment reads the same in each.
+
+Rows and cells are said in a report's language (``say``, a ``messages.catalogue.Catalogue``;
+English by default): names, headers and sentences through its words (each marked
+``word("...")`` for the translators), core's texts through their templates; numbers, units,
+device ids, dtypes, code and everything that came from the machine or the model stay as they
+are. Headers are English here and translated where shown, so the views key on them alike.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from inspector.core.files.terminal_text import one_line
 from inspector.core.measure.spread import spread_of
+from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
 from inspector.core.units import format_bytes, format_gbps, format_ms, format_seconds
 
 
@@ -56,92 +63,113 @@ def _device_line(entry: dict[str, Any]) -> str:
     return f"{text}, {format_bytes(total)}" if total is not None else text
 
 
-def environment_rows(env: dict[str, Any]) -> list[tuple[str, str]]:
+def environment_rows(env: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[tuple[str, str]]:
     """(name, value) rows of the report's ``environment``: Python, PyTorch, CUDA, ..., devices."""
     def val(key: str) -> str:
         value = env.get(key)
         return "—" if value in (None, "") else str(value)
 
+    cpu = say.word("{cpu}, {cores} cores / {threads} threads, PyTorch uses {torch_threads} threads", cpu=val("cpu"),
+                   cores=val("cpu_physical_cores"), threads=val("cpu_logical_cores"), torch_threads=val("torch_threads"))  # fmt: skip
     rows = [
         ("Python", f"{val('python')} ({val('python_implementation')})"),
         ("PyTorch", val("torch")),
         ("CUDA", val("cuda")),
         ("cuDNN", val("cudnn")),
-        ("Driver", val("driver")),
-        ("OS", val("os")),
-        ("CPU", f"{val('cpu')}, {val('cpu_physical_cores')} cores / {val('cpu_logical_cores')} threads, "
-                f"PyTorch uses {val('torch_threads')} threads"),
-        ("Memory", format_bytes(env.get("system_memory_bytes"))),
+        (say.word("Driver"), val("driver")),
+        (say.word("OS"), val("os")),
+        ("CPU", cpu),
+        (say.word("Memory"), format_bytes(env.get("system_memory_bytes"))),
     ]
     if env.get("cpu_huge_pages"):
-        rows.append(("CPU pages", val("cpu_huge_pages")))
+        rows.append((say.word("CPU pages"), say.text(env["cpu_huge_pages"])))
     if env.get("hip"):
         rows.insert(3, ("ROCm/HIP", val("hip")))
     entries = _device_entries(env.get("devices"))
-    rows.append(("Devices", "; ".join(_device_line(d) for d in entries) or "—"))
+    rows.append((say.word("Devices"), "; ".join(_device_line(d) for d in entries) or "—"))
     return rows
 
 
-def model_rows(model: dict[str, Any]) -> list[tuple[str, str]]:
+def model_rows(model: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[tuple[str, str]]:
     """(name, value) rows of the report's ``model``: spec, class, parameters, tensors."""
     by_device = model.get("by_device") or {}
     where = "".join(f"; {dev}: {format_bytes(n)}" for dev, n in by_device.items())
+    optimizer = model.get("optimizer")
     return [
-        ("Spec", str(model.get("spec", "—"))),
-        ("Class", str(model.get("class", "—"))),
-        ("Parameters", f"{model.get('parameters', '—'):,}" if isinstance(model.get("parameters"), int) else "—"),
-        ("Optimizer", str(model.get("optimizer") or "none")),
-        ("Tensors", f"{model.get('tensors', '—')} ({format_bytes(model.get('bytes'))}{where}){_meta_note(model)}"),
+        (say.word("Spec"), str(model.get("spec", "—"))),
+        (say.word("Class"), str(model.get("class", "—"))),
+        (say.word("Parameters"), f"{model.get('parameters', '—'):,}" if isinstance(model.get("parameters"), int) else "—"),
+        (say.word("Optimizer"), str(optimizer) if optimizer else say.word("none")),
+        (say.word("Tensors"), f"{model.get('tensors', '—')} ({format_bytes(model.get('bytes'))}{where}){_meta_note(model, say)}"),
     ]
 
 
-def _meta_note(model: Mapping[str, Any]) -> str:
+def _meta_note(model: Mapping[str, Any], say: Catalogue) -> str:
     meta = model.get("meta_bytes")
-    return f"; {format_bytes(meta)} more on meta, not allocated" if isinstance(meta, int) and meta > 0 else ""
+    if not isinstance(meta, int) or meta <= 0:
+        return ""
+    return say.word("; {size} more on meta, not allocated", size=format_bytes(meta))
 
 
-MOVE_HEADERS = ("Call", "Source → target", "Time", "Bytes", "GB/s", "Result")
+MOVE_HEADERS = (word("Call"), word("Source → target"), word("Time"), word("Bytes"), "GB/s", word("Result"))
 LATENCY_HEADERS = (
-    "Device", "dtype", "Mode", "Input", "First call", "Median", "Median 95 % CI", "IQR", "Mean", "p5", "p95", "Min",
-    "Max", "Std", "Samples", "Threads",
+    word("Device"), "dtype", word("Mode"), word("Input"), word("First call"), word("Median"), word("Median 95 % CI"),
+    "IQR", word("Mean"), "p5", "p95", word("Min"), word("Max"), word("Std"), word("Samples"), word("Threads"),
 )
-RANK_HEADERS = ("Rank", "Host", "Device", "Median", "p5", "p95", "Status")
+RANK_HEADERS = (word("Rank"), word("Host"), word("Device"), word("Median"), "p5", "p95", word("Status"))
+#: A latency run's mode as a report says it (the value, ``BenchMode``, is an identifier).
+MODE_WORDS = {"forward": word("forward"), "train-step": word("train-step")}
 
 
-def rank_cells(entry: Mapping[str, Any]) -> tuple[str, ...]:
+def headers(names: Sequence[str], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
+    """Table headers (English, as the views key on them) in ``say``'s language."""
+    return tuple(say.word(name) for name in names)
+
+
+def mode_text(mode: Any, say: Catalogue = ENGLISH_CATALOGUE) -> str:
+    """``forward`` / ``train-step`` in the report's language; another value as it is."""
+    text = str(mode)
+    return say.word(MODE_WORDS[text]) if text in MODE_WORDS else text
+
+
+def rank_cells(entry: Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
     """One torchrun rank: its first latency entry, or why it failed."""
     latency = entry.get("latency") or [{}]
     first = latency[0] if isinstance(latency[0], Mapping) else {}
-    status = "ok" if entry.get("ok") else f"failed: {entry.get('error') or 'unknown error'}"
+    if entry.get("ok"):
+        status = say.word("ok")
+    else:
+        status = say.word("failed: {error}", error=say.text(entry.get("error")) or say.word("unknown error"))
     return (str(entry.get("rank", "?")), str(entry.get("host", "?")), str(entry.get("device", "?")),
             ms_text(first.get("median_ms")), ms_text(first.get("p5_ms")), ms_text(first.get("p95_ms")), status)  # fmt: skip
 
 
-def error_message(error: Any) -> str:
+def error_message(error: Any, say: Catalogue = ENGLISH_CATALOGUE) -> str:
     """A move's error in words. Reports hold it as ``{kind, message, detail}`` (older ones,
     and hand-made ones, as plain text); the message is what a reader needs."""
     if isinstance(error, Mapping):
-        message = str(error.get("message") or "").strip()
-        return message or str(error.get("kind") or "").strip() or "unknown error"
-    return str(error or "").strip() or "unknown error"
+        message = say.text(error.get("message") or "").strip()
+        return message or str(error.get("kind") or "").strip() or say.word("unknown error")
+    return say.text(error or "").strip() or say.word("unknown error")
 
 
 def error_kind(error: Any) -> str:
     return str(error.get("kind") or "") if isinstance(error, Mapping) else ""
 
 
-def _move_result(move: dict[str, Any]) -> str:
+def _move_result(move: dict[str, Any], say: Catalogue) -> str:
     if move.get("ok"):
-        return "ok"
+        return say.word("ok")
     error = move.get("error")
     # "cancelled" is no failure of the device or the model: say which it was.
-    label = "cancelled" if error_kind(error) == "cancelled" else "failed"
-    return f"{label}: {error_message(error)}"
+    if error_kind(error) == "cancelled":
+        return say.word("cancelled: {error}", error=error_message(error, say))
+    return say.word("failed: {error}", error=error_message(error, say))
 
 
-def move_cells(move: dict[str, Any]) -> tuple[str, ...]:
+def move_cells(move: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
     """One move under ``MOVE_HEADERS``."""
-    result = _move_result(move)
+    result = _move_result(move, say)
     seconds = move.get("seconds") if move.get("ok") else None  # a failed move has no time to show
     return (
         str(move.get("call", "")),
@@ -161,7 +189,9 @@ def latency_spread(entry: Mapping[str, Any]) -> tuple[float | None, tuple[float,
         ci = (float(interval[0]), float(interval[1])) if isinstance(interval, (list, tuple)) and len(interval) == 2 else None
         iqr = entry.get("iqr_ms")
         noise = entry.get("noise")
-        return (float(iqr) if isinstance(iqr, (int, float)) else None), ci, (str(noise) if noise else None)
+        # (a Text stays one: a report in another language says it in that language)
+        said = (noise if isinstance(noise, str) else str(noise)) if noise else None
+        return (float(iqr) if isinstance(iqr, (int, float)) else None), ci, said
     samples = [v for v in entry.get("samples_ms") or () if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if not samples:
         return None, None, None
@@ -173,13 +203,13 @@ def _interval_text(interval: tuple[float, float] | None) -> str:
     return "—" if interval is None else f"{ms_text(interval[0])} – {ms_text(interval[1])}"
 
 
-def latency_cells(entry: dict[str, Any]) -> tuple[str, ...]:
+def latency_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
     """One latency run under ``LATENCY_HEADERS``."""
     iqr, interval, _ = latency_spread(entry)
     return (
         str(entry.get("device", "")),
         str(entry.get("dtype", "")),
-        str(entry.get("mode", "forward")),
+        mode_text(entry.get("mode", "forward"), say),
         shape_text(entry.get("input_shape")),
         ms_text(entry.get("warmup_ms")),
         ms_text(entry.get("median_ms")),
@@ -191,7 +221,7 @@ def latency_cells(entry: dict[str, Any]) -> tuple[str, ...]:
     )
 
 
-def latency_notes(latency: Sequence[Any]) -> list[str]:
+def latency_notes(latency: Sequence[Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """Each entry's noise flag (named by its run) and notes, once each."""
     lines: list[str] = []
     for entry in latency:
@@ -199,7 +229,7 @@ def latency_notes(latency: Sequence[Any]) -> list[str]:
             continue
         noise = latency_spread(entry)[2]
         if noise:
-            run = " ".join(str(entry.get(k, "")) for k in ("device", "dtype", "mode"))
-            lines.append(f"{run}: {noise}")
-        lines += [str(n) for n in entry.get("notes") or ()]
+            run = f"{entry.get('device', '')} {entry.get('dtype', '')} {mode_text(entry.get('mode', ''), say)}"
+            lines.append(f"{run}: {say.text(noise)}")
+        lines += [say.text(n) for n in entry.get("notes") or ()]
     return list(dict.fromkeys(lines))
