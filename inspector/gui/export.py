@@ -14,30 +14,39 @@ How the window uses it (``report_flow.ReportFlow``)::
     self.exporter.progress.connect(self._on_export_progress)  # (done, total); total 0: busy
     self.exporter.finished.connect(self._on_export_finished)  # path written
     self.exporter.failed.connect(self._on_export_failed)      # Failure(kind, message, detail)
-    images = plot_images(window.memoryPlot, window.latencyPlot)
-    self.exporter.export(report, path, images, copy_report=False)  # returns at once
-    copy_markdown(report)                                      # "Copy report as Markdown"
+    images = plot_images(window.memoryPlot, window.latencyPlot, language=language)
+    self.exporter.export(report, path, images, copy_report=False, language=language)  # returns at once
+    copy_markdown(report, language)                            # "Copy report as Markdown"
     self.exporter.wait(msecs)                                  # in MainWindow.shutdown
 
-A report is a file shared with others and stays English whatever the window speaks: the plot
-images are drawn by English twins of the plots (``render_png``) and keyed by English headings;
-only the save dialog's filter names follow the window's language (``export_filter``).
+A report is written in the window's language, or in English for sharing: the save dialog
+offers each format in words (HTML, Markdown) in the window's language and, when that is not
+English, once more in English (``export_filter``; the dialog starts on the English one chosen
+last: ``REMEMBER_KEY``).
+Its images follow the report's language, not the window's by accident (``plot_images``: English
+twins of the plots, or twins that speak the window's language; the memory plot's event marks
+said again in the report's language). The JSON, CSV and ZIP are data and the same in every
+language; their images are keyed by English headings, which the HTML page translates.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt, QThreadPool, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QSettings, Qt, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from inspector.core.files.terminal_text import escape_control
+from inspector.core.messages.catalogue import ENGLISH, MARK_CONTEXTS, available_languages, catalogue
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import SUPPORTED_SUFFIXES, save_report
+from inspector.gui import i18n
 from inspector.gui.i18n import fill, translate
 from inspector.gui.pool import run_in_pool
 
@@ -54,9 +63,29 @@ EXPORT_FILTERS = {
 }
 
 
-def _filters() -> dict[str, str]:
-    """Each filter as the dialog shows it (``"HTML page with plots (*.html)"``) -> its suffix."""
-    return {f"{translate('ReportExport', name)} (*{suffix})": suffix for name, suffix in EXPORT_FILTERS.items()}
+#: The formats written in words (the others are data): each has a second filter, in English
+#: for sharing, when the window speaks another language.
+IN_WORDS = {
+    ".html": QT_TRANSLATE_NOOP("ReportExport", "HTML page with plots, in English for sharing"),
+    ".md": QT_TRANSLATE_NOOP("ReportExport", "Markdown for a bug report, in English for sharing"),
+}
+#: QSettings: the suffix of the format last written in English for sharing (the dialog then
+#: starts on that filter), "" once a report in words was written in the window's language.
+REMEMBER_KEY = "reports/english_for_sharing"
+
+
+def _filters() -> dict[str, tuple[str, str]]:
+    """Each filter as the dialog shows it (``"HTML page with plots (*.html)"``) -> (its suffix,
+    the language a report chosen with it is written in). In a window that speaks another
+    language than English, HTML and Markdown come twice: in that language, and right after
+    it in English for sharing."""
+    language = i18n.current_language()
+    filters: dict[str, tuple[str, str]] = {}
+    for name, suffix in EXPORT_FILTERS.items():
+        filters[f"{translate('ReportExport', name)} (*{suffix})"] = (suffix, language)
+        if language != ENGLISH and suffix in IN_WORDS:
+            filters[f"{translate('ReportExport', IN_WORDS[suffix])} (*{suffix})"] = (suffix, ENGLISH)
+    return filters
 
 
 def export_filter() -> str:
@@ -69,7 +98,30 @@ def path_with_suffix(path: str | Path, selected_filter: str = "") -> Path:
     path = Path(path)
     if path.suffix.lower() in SUPPORTED_SUFFIXES:
         return path
-    return path.with_name(path.name + _filters().get(selected_filter, ".json"))
+    return path.with_name(path.name + _filters().get(selected_filter, (".json", ""))[0])
+
+
+def report_language(selected_filter: str = "") -> str:
+    """The language a report is written in when the dialog's ``selected_filter`` was chosen:
+    English for an "in English for sharing" filter, else the window's language."""
+    return _filters().get(selected_filter, ("", i18n.current_language()))[1]
+
+
+def remembered_filter(settings: QSettings) -> str | None:
+    """The "in English for sharing" filter chosen last (the dialog starts on it), or None."""
+    from inspector.gui.settings_values import text
+
+    suffix = text(settings, REMEMBER_KEY, choices=("", *IN_WORDS))
+    chosen = [shown for shown, said in _filters().items() if said == (suffix, ENGLISH)]
+    return chosen[0] if chosen else None
+
+
+def remember_choice(settings: QSettings, path: str | Path, language: str) -> None:
+    """Keep whether a report in words (HTML, Markdown) was asked for in English for sharing;
+    a data format (JSON, CSV, ZIP) says nothing about it and changes nothing."""
+    suffix = Path(path).suffix.lower()
+    if suffix in IN_WORDS and i18n.current_language() != ENGLISH:
+        settings.setValue(REMEMBER_KEY, suffix if language == ENGLISH else "")
 
 
 def replaces_unasked(typed: str | Path, target: str | Path) -> bool:
@@ -112,26 +164,122 @@ def ask_replace(parent: QWidget, target: str | Path, on_yes: Callable[[], object
     return box
 
 
-def plot_images(memory_plot: Any = None, latency_plot: Any = None,
-                size: tuple[int, int] = IMAGE_SIZE) -> dict[str, bytes]:  # fmt: skip
+def images_language(language: str) -> str:
+    """The language a report's images in ``language`` are drawn in: that one, or English where
+    no installed font draws it (Chinese on a machine without a CJK font: boxes tell nothing)."""
+    if language == i18n.CHINESE and not i18n.has_cjk_font():
+        return ENGLISH
+    return language
+
+
+def plot_images(memory_plot: Any = None, latency_plot: Any = None, size: tuple[int, int] = IMAGE_SIZE,
+                language: str = ENGLISH) -> dict[str, bytes]:  # fmt: skip
     """PNG bytes of the plots that hold data, at ``size``, for ``save_report(images=...)``.
 
-    GUI thread only (it draws widgets). Keys are the headings the HTML report shows. In
-    English, as the whole report is, even when the window speaks another language.
+    GUI thread only (it draws widgets). Keys are the English headings the HTML report shows
+    (translated there). ``language``: English (twins that say each text's English source)
+    or the language the window speaks now (twins that say it through Qt's translators; to draw
+    in a third, ``report_images`` installs it first). The memory plot's event marks, written
+    in the window's language when they were made, are said in ``language`` (``mark_in``).
     """
+    english = language == ENGLISH
+    if not english and language != i18n.current_language():
+        raise ValueError(f"plot images are drawn in English or the language installed ({i18n.current_language()}), not {language}")
     width, height = size
     images: dict[str, bytes] = {}
     if latency_plot is not None and latency_plot.series:
-        images["Latency samples"] = latency_plot.render_png(width, height, view="samples", english=True)
-        images["Latency summary"] = latency_plot.render_png(width, height, view="summary", english=True)
+        images["Latency samples"] = latency_plot.render_png(width, height, view="samples", english=english)
+        images["Latency summary"] = latency_plot.render_png(width, height, view="summary", english=english)
     if memory_plot is not None and memory_plot.timeline.devices():
-        images["Memory"] = memory_plot.render_png(width, height, english=True)
+        shown = memory_plot.markers  # the window's own, in its language: said again for the image only
+        memory_plot.markers = [dataclasses.replace(m, label=mark_in(m.label, language)) for m in shown]
+        try:
+            images["Memory"] = memory_plot.render_png(width, height, english=english)
+        finally:
+            memory_plot.markers = shown
     return images
 
 
-def copy_markdown(report: Mapping[str, Any]) -> str:
-    """Put the report's Markdown block on the clipboard (to paste into an issue); return it."""
-    text = render_markdown(dict(report))
+#: How deep ``mark_in`` looks into a label's parts ("%1 (%2)" holding "benchmark ×%1 · %2 %3").
+_DEPTH = 3
+_PLACEHOLDER = re.compile(r"%(\d)")
+
+
+def mark_in(label: str, language: str) -> str:
+    """A mark of the memory plot said in ``language``.
+
+    The window writes each mark in the language it speaks at the moment (a log, as the
+    history's rows: ``task_marks``), from the texts of a few of its parts (``MARK_CONTEXTS``:
+    a task's name, "load %1", "benchmark ×%1 · %2 %3", how it ended, "%1 (%2)"). A report in
+    another language reads the label back against those texts in every language the app
+    speaks and says it again in ``language``, its arguments (code, devices, figures) as they
+    are. A label none of them reads (a mark a test or a newer part made) stays as it is."""
+    running = label.endswith(" …")
+    core = label[:-2] if running else label
+    said = _said_in(core, language, 0)
+    return said + " …" if running else said
+
+
+def _said_in(text: str, language: str, depth: int) -> str:
+    best: tuple[int, str, dict[str, str]] | None = None
+    for pattern, literal, target in _mark_forms(language):
+        if best is not None and literal <= best[0]:
+            break  # most specific first: nothing after this one reads more of the label
+        match = pattern.fullmatch(text)
+        if match is not None:
+            best = (literal, target, match.groupdict())
+    if best is None:
+        return text
+    _, target, parts = best
+    if depth < _DEPTH:
+        parts = {name: _said_in(value, language, depth + 1) for name, value in parts.items()}
+    return _PLACEHOLDER.sub(lambda m: parts.get(f"p{m.group(1)}", m.group(0)), target)
+
+
+_FORMS: dict[str, tuple[tuple[re.Pattern[str], int, str], ...]] = {}
+
+
+def _mark_forms(language: str) -> tuple[tuple[re.Pattern[str], int, str], ...]:
+    """(a form's pattern in another language, its letters, the same form in ``language``),
+    most letters first: every text of ``MARK_CONTEXTS`` in every language the app speaks."""
+    if language in _FORMS:
+        return _FORMS[language]
+    target = catalogue(language)
+    forms: dict[str, tuple[re.Pattern[str], int, str]] = {}
+    for other in available_languages():
+        if other == language:
+            continue
+        said = catalogue(other if other != ENGLISH else language)
+        for context in MARK_CONTEXTS:
+            for source, translation in said.context(context).items():
+                form = source if other == ENGLISH else translation
+                wanted = target.translate(context, source)
+                literal = len(_PLACEHOLDER.sub("", form).replace(" ", ""))
+                if literal and form != wanted and form not in forms:
+                    forms[form] = (_form_regex(form), literal, wanted)
+    ordered = tuple(sorted(forms.values(), key=lambda item: -item[1]))
+    _FORMS[language] = ordered
+    return ordered
+
+
+def _form_regex(form: str) -> re.Pattern[str]:
+    parts: list[str] = []
+    seen: set[str] = set()
+    position = 0
+    for match in _PLACEHOLDER.finditer(form):
+        parts.append(re.escape(form[position:match.start()]))
+        name = f"p{match.group(1)}"
+        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+        position = match.end()
+    parts.append(re.escape(form[position:]))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+def copy_markdown(report: Mapping[str, Any], language: str = ENGLISH) -> str:
+    """Put the report's Markdown block, in ``language``, on the clipboard (to paste into an
+    issue); return it."""
+    text = render_markdown(dict(report), language)
     QGuiApplication.clipboard().setText(text)
     return text
 
@@ -157,9 +305,10 @@ class ReportExporter(QObject):
         # One writer: two exports to the same path land in the order they were asked for.
         self._pool.setMaxThreadCount(1)
 
-    def export(self, report: Mapping[str, Any], path: str | Path,
-               images: Mapping[str, bytes] | None = None, *, copy_report: bool = True) -> None:  # fmt: skip
-        """Queue ``report`` (a plain dict) to be written to ``path``.
+    def export(self, report: Mapping[str, Any], path: str | Path, images: Mapping[str, bytes] | None = None, *,
+               copy_report: bool = True, language: str = ENGLISH, images_language: str | None = None) -> None:  # fmt: skip
+        """Queue ``report`` (a plain dict) to be written to ``path``, its Markdown or HTML in
+        ``language`` (``images_language``: the language ``images`` were drawn in).
 
         A copy is taken unless ``copy_report`` is False, for a caller that hands over a dict
         nobody changes afterwards: copying an hour of readings of nine devices takes about
@@ -174,7 +323,8 @@ class ReportExporter(QObject):
             # On the pool thread: nothing here may touch a widget; everything ends in a signal.
             self.started.emit(target)
             self.progress.emit(0, 0)
-            return str(save_report(report_copy, target, images=image_copy or None))
+            return str(save_report(report_copy, target, images=image_copy or None, language=language,
+                                   images_language=images_language if image_copy else None))  # fmt: skip
 
         run_in_pool(self._pool, write, done=self._written, failed=self.failed.emit,
                     what=f"export the report to {target}")  # fmt: skip

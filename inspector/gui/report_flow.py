@@ -12,8 +12,11 @@ bar, banner, history and status line it reports to. ``actionsChanged`` says that
 with…" may have become available (or not).
 
 Its words are the window's language: history rows as they are written (a log), the progress
-bar's text said again on a change of language (``retranslate``). The report files themselves
-stay English (their plot images included: ``export.plot_images``).
+bar's text said again on a change of language (``retranslate``). A report file's Markdown or
+HTML is written in the window's language too, or in English for sharing when the save
+dialog's "in English for sharing" filter was chosen (remembered: ``export.REMEMBER_KEY``);
+its plot images follow the report's language (``export.plot_images``). "Copy report as
+Markdown" copies it in the window's language.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from PySide6.QtCore import QObject, QSettings, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from inspector.core.errors import Failure
-from inspector.gui import window_settings
+from inspector.gui import i18n, window_settings
 from inspector.gui.bar_words import BarWords
 from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.tasks import Task
@@ -89,6 +92,8 @@ class ReportFlow(QObject):
         #: The file the ReportExporter is writing, when it was asked for, and its report.
         self.exporting: str | None = None
         self._export_asked_at: float | None = None
+        #: The language each file asked for is to be written in, until its report is built.
+        self._export_languages: dict[str, str] = {}
         self.last_export: dict[str, Any] | None = None
 
         self._exporter: ReportExporter | None = None
@@ -131,11 +136,14 @@ class ReportFlow(QObject):
 
     # ----- commands
 
-    def export_report(self, path: str | Path) -> bool:
-        """Write the session's report to ``path`` (its suffix picks the format); the window
-        stays busy until the file is written."""
+    def export_report(self, path: str | Path, language: str | None = None) -> bool:
+        """Write the session's report to ``path`` (its suffix picks the format), its Markdown or
+        HTML in ``language`` (None: the window's); the window stays busy until the file is written."""
         self._export_asked_at = time.perf_counter()
-        return self.dispatcher.send(Task.EXPORT, self._request, ReportRequest("export", str(path)))
+        sent = self.dispatcher.send(Task.EXPORT, self._request, ReportRequest("export", str(path)))
+        if sent:
+            self._export_languages[str(path)] = language or i18n.current_language()
+        return sent
 
     def copy_markdown_report(self) -> bool:
         """Put the session's report as Markdown on the clipboard (once the worker built it)."""
@@ -175,22 +183,29 @@ class ReportFlow(QObject):
         return str(Path(window_settings.last_folder(self.settings, "reports")) / name)
 
     def export_report_dialog(self, start: str = "") -> None:
-        from inspector.gui.export import ask_replace, export_filter, path_with_suffix, replaces_unasked
+        from inspector.gui import export
 
         start = start or self.suggested_export_path()
         title = translate("ReportFlow", "Export timing report")
-        path, chosen = QFileDialog.getSaveFileName(self.parent_widget, title, start, export_filter())
+        remembered = export.remembered_filter(self.settings)  # the "in English for sharing" chosen last
+        if remembered is None:
+            path, chosen = QFileDialog.getSaveFileName(self.parent_widget, title, start, export.export_filter())
+        else:
+            path, chosen = QFileDialog.getSaveFileName(self.parent_widget, title, start, export.export_filter(),
+                                                       remembered)  # fmt: skip
         if not path:
             return
         window_settings.set_last_folder(self.settings, "reports", path)
-        target = path_with_suffix(path, chosen)
-        if replaces_unasked(path, target):
+        target = export.path_with_suffix(path, chosen)
+        language = export.report_language(chosen)
+        export.remember_choice(self.settings, target, language)
+        if export.replaces_unasked(path, target):
             # The dialog asked about `notes`; `notes.json` is what would be replaced. "No"
             # goes back to the dialog, as the dialog's own question does.
-            ask_replace(self.parent_widget, target, on_yes=lambda: self.export_report(target),
-                        on_no=lambda: self.export_report_dialog(path))  # fmt: skip
+            export.ask_replace(self.parent_widget, target, on_yes=lambda: self.export_report(target, language),
+                               on_no=lambda: self.export_report_dialog(path))  # fmt: skip
             return
-        self.export_report(target)
+        self.export_report(target, language)
 
     def open_report_dialog(self) -> None:
         start = window_settings.last_folder(self.settings, "reports")
@@ -259,19 +274,24 @@ class ReportFlow(QObject):
         elif built.request.purpose == "markdown":
             from inspector.gui.export import copy_markdown
 
-            copy_markdown(built.report)
+            copy_markdown(built.report, i18n.current_language())
             self.status.flash(translate("ReportFlow", "Copied the report as Markdown: paste it into an issue or a chat"), 8000)
 
     def _start_export(self, built: ReportBuilt) -> None:
         path = str(built.request.path)
+        language = self._export_languages.pop(path, i18n.current_language())
+        if language not in (i18n.ENGLISH, i18n.current_language()):
+            language = i18n.current_language()  # (the window switched language since it was asked)
         images: dict[str, bytes] = {}
+        drawn: str | None = None
         if Path(path).suffix.lower() == ".html":
             # Drawn here (widgets live on this thread) at a fixed size; the file is written
             # on the exporter's pool thread.
             try:
-                from inspector.gui.export import plot_images
+                from inspector.gui.export import images_language, plot_images
 
-                images = plot_images(self.pages.page("memoryPlot"), self.pages.page("latencyPlot"))
+                drawn = images_language(language)
+                images = plot_images(self.pages.page("memoryPlot"), self.pages.page("latencyPlot"), language=drawn)
             except Exception:  # noqa: BLE001 -- a report without plots is better than no report
                 log.exception("could not render the plots for %s", path)
         self.exporting = path
@@ -280,7 +300,7 @@ class ReportFlow(QObject):
         name = Path(path).name
         self.bar_words.progress(None, lambda: fill(translate("ReportFlow", "writing %1…"), name))
         # No copy: the worker built this dict for this export, and nothing here changes it.
-        self.exporter.export(built.report, path, images, copy_report=False)
+        self.exporter.export(built.report, path, images, copy_report=False, language=language, images_language=drawn)
 
     @Slot(int, int)
     def _on_export_progress(self, done: int, total: int) -> None:

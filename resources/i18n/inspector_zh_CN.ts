@@ -5248,7 +5248,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportExport</name>
     <message>
-        <location filename="../../inspector/gui/export.py" line="+49"/>
+        <location filename="../../inspector/gui/export.py" line="+58"/>
         <source>JSON report, opens again</source>
         <extracomment>Plot images are rendered at this size whatever the window&apos;s size, so reports compare. For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes (its name translated where shown, its pattern as it is).</extracomment>
         <translation>JSON 报告（可再次打开）</translation>
@@ -5274,8 +5274,20 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>CSV 表格的 ZIP 包，每个部分一张表</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+7"/>
+        <source>HTML page with plots, in English for sharing</source>
+        <extracomment>The formats written in words (the others are data): each has a second filter, in English for sharing, when the window speaks another language.</extracomment>
+        <translation>带图表的 HTML 页面，英文版（便于分享）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Markdown for a bug report, in English for sharing</source>
+        <translation>Markdown，用于问题报告，英文版（便于分享）</translation>
+    </message>
+    <message>
+        <location line="+76"/>
         <source>Replace the file?</source>
+        <extracomment>QSettings: the suffix of the format last written in English for sharing (the dialog then starts on that filter), &quot;&quot; once a report in words was written in the window&apos;s language.</extracomment>
         <translation>替换该文件？</translation>
     </message>
     <message>
@@ -5302,7 +5314,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportFlow</name>
     <message>
-        <location filename="../../inspector/gui/report_flow.py" line="+58"/>
+        <location filename="../../inspector/gui/report_flow.py" line="+61"/>
         <source>Timing report</source>
         <translation>计时报告</translation>
     </message>
@@ -5312,13 +5324,13 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>所有文件</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+128"/>
         <source>Export timing report</source>
-        <extracomment>The latest report the worker built for this session (any purpose), and whether a move, benchmark or load has happened since (the comparison&apos;s side A is then old). The file the ReportExporter is writing, when it was asked for, and its report.</extracomment>
+        <extracomment>The latest report the worker built for this session (any purpose), and whether a move, benchmark or load has happened since (the comparison&apos;s side A is then old). The file the ReportExporter is writing, when it was asked for, and its report. The language each file asked for is to be written in, until its report is built.</extracomment>
         <translation>导出计时报告</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+23"/>
         <source>Open a timing report</source>
         <translation>打开计时报告</translation>
     </message>
@@ -5329,17 +5341,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+38"/>
-        <location line="+63"/>
+        <location line="+68"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-48"/>
         <source>Copied the report as Markdown: paste it into an issue or a chat</source>
         <translation>已将报告复制为 Markdown：可粘贴到 GitHub 问题报告 或聊天中</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+23"/>
         <location line="+9"/>
         <source>writing %1…</source>
         <translation>正在写入 %1…</translation>
