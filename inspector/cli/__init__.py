@@ -122,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--runs", type=int, metavar="N", help=f"timed samples per device (default: {DEFAULT_RUNS}; capped at {MAX_SAMPLES:,}, and a run stops after {MAX_MEASURE_SECONDS:,g} s)")
     group.add_argument("--min-time", type=float, metavar="S", help=f"sample for at least S seconds per device (capped at {MAX_MEASURE_SECONDS:,g} s or {MAX_SAMPLES:,} samples)")
     p.add_argument("--output", metavar="FILE", help="write the timing report (.json, .csv, .md, .html or .zip)")
+    p.add_argument("--lang", metavar="LANG", help="the language of a .md or .html report: en (default) or zh_CN; the JSON and CSV are data, the same in every language")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     p.add_argument("--trace", metavar="FILE.json", help="write a Chrome Trace Event file (Perfetto, chrome://tracing): moves, warm-up and every sample")
     p.add_argument("--memory-snapshot", metavar="FILE.pickle", help="CUDA only: record the allocator around the moves and timing, write a snapshot pytorch.org/memory_viz opens")

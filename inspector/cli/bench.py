@@ -10,7 +10,7 @@ import json
 from typing import Sequence
 
 from inspector.cli import exits
-from inspector.cli.bench_files import _check_file, _write_report, _write_trace
+from inspector.cli.bench_files import _check_file, _write_report, _write_trace, report_language
 from inspector.cli.bench_ranks import _bench_ranks
 from inspector.cli.bench_repeats import record_noise, run_workers, worker_line
 from inspector.cli.bench_run import _run_bench
@@ -49,7 +49,8 @@ def cmd_bench(args) -> int:
     repeat = _repeat(args)
     if args.min_time is not None and not args.min_time > 0:  # NaN too: it is not more than 0
         raise InputError(f"--min-time must be more than 0 seconds (got {args.min_time:g})")
-    # Before loading or measuring anything: a path that cannot work fails now, not after.
+    # Before loading or measuring anything: a path or a language that cannot work fails now, not after.
+    args.lang = report_language(args.lang)
     output = check_output_path(args.output) if args.output is not None else None
     if args.trace:
         _check_file("--trace", args.trace, (".json",))
@@ -105,7 +106,7 @@ def cmd_bench(args) -> int:
     for note in repeat_notes:
         _say(f"note: {note}")
     if output is not None:
-        _write_report(report, output, measured=bool(latencies))
+        _write_report(report, output, measured=bool(latencies), language=args.lang)
     if args.trace:
         import socket
 

@@ -114,8 +114,8 @@ def cmd_against(args, targets: list[str], output) -> int:
     for note in notes:
         _say(f"note: {note}")
     if output is not None and output_b is not None:
-        _write_report(reports[0], output, measured=True, what=" (A)")
-        _write_report(reports[1], output_b, measured=True, what=" (B)")
+        _write_report(reports[0], output, measured=True, what=" (A)", language=args.lang)
+        _write_report(reports[1], output_b, measured=True, what=" (B)", language=args.lang)
     return 0
 
 

@@ -1,5 +1,6 @@
 """The files ``bench`` writes: the timing report (with its plots in HTML when Qt is
-installed) and the Chrome trace; and the check, before measuring, that their paths can work."""
+installed, in ``--lang``'s language) and the Chrome trace; and the check, before measuring,
+that their paths and the report's language can work."""
 
 from __future__ import annotations
 
@@ -22,29 +23,47 @@ def _write_trace(path: str, ranks) -> None:
     _say(f"trace written: {_plain(path)}" + (f" ({_plain(note)})" if note else ""))
 
 
-def _write_report(report: dict, output, *, measured: bool, what: str = "") -> None:
+def report_language(asked: str | None) -> str:
+    """``--lang``'s language, checked before anything is measured: ``en`` (the default) or a
+    language whose catalogue is installed (``zh_CN``; ``zh-CN`` reads the same)."""
+    from inspector.core.errors import InputError
+    from inspector.core.messages.catalogue import ENGLISH, available_languages
+
+    if asked is None:
+        return ENGLISH
+    language = asked.strip().replace("-", "_")
+    available = available_languages()
+    if language not in available:
+        raise InputError(f"--lang {_plain(repr(asked))}: reports are written in {' or '.join(available)}")
+    return language
+
+
+def _write_report(report: dict, output, *, measured: bool, what: str = "", language: str = "en") -> None:
     """Write the report, unless nothing was measured: a run whose every device failed must
-    not replace a good report with an empty one."""
+    not replace a good report with an empty one. ``language``: what its Markdown or HTML is
+    written in (``--lang``); the JSON and CSV are data, the same in every language."""
     from inspector.core.report import timing_report as report_mod
 
     if not measured:
         kept = " (the file already there is left as it was)" if output.exists() else ""
         _say(f"note: nothing was measured, so no report was written to {_plain(output)}{kept}")
         return
-    path = report_mod.save_report(report, output, images=_report_images(report, str(output)))
+    images, drawn_in = _report_images(report, str(output), language)
+    path = report_mod.save_report(report, output, images=images, language=language, images_language=drawn_in)
     _say(f"report written: {_plain(path)}{what}")
 
 
-def _report_images(report: dict, output: str):
-    """Plots for an HTML report, rendered with Qt when it is installed; None otherwise."""
+def _report_images(report: dict, output: str, language: str = "en"):
+    """Plots for an HTML report, rendered with Qt when it is installed, and the language they
+    are labelled in (``language``, or English where no font draws it); (None, None) otherwise."""
     if not output.lower().endswith(".html"):
-        return None
+        return None, None
     try:
         # The renderer imports Qt lazily, so a server without PySide6 fails at the call.
         import pyqtgraph  # noqa: F401
         from PySide6 import QtWidgets  # noqa: F401
 
-        from inspector.gui.report_images import render_report_images
+        from inspector.gui.report_images import report_images
     except ImportError:
-        return None  # the page itself says the plots were left out, and why
-    return render_report_images(report)
+        return None, None  # the page itself says the plots were left out, and why
+    return report_images(report, language=language)

@@ -82,7 +82,8 @@ def _bench_ranks(args, env, shape, output) -> int:
         else:
             _print(_table(["RANK", "HOST", "DEVICE", "MEDIAN ms", "STATUS"], rows, right={3}))
         if output is not None:
-            _write_report(report, output, measured=any(e["latency"] for e in entries), what=f" ({len(entries)} ranks)")
+            _write_report(report, output, measured=any(e["latency"] for e in entries), what=f" ({len(entries)} ranks)",
+                          language=args.lang)  # fmt: skip
     else:
         _print(_table(["RANK", "HOST", "DEVICE", "MEDIAN ms", "STATUS"], rows, right={3}))
         print("error: rank 0 could not load or measure the model, so no report was written", file=sys.stderr)

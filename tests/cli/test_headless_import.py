@@ -7,6 +7,7 @@ nothing else is loaded, then each CLI call runs with its own captured stdout and
 
 import json
 import subprocess
+from pathlib import Path
 import sys
 import textwrap
 
@@ -74,15 +75,25 @@ def html_report():
     from inspector.cli import main
     return main(["bench", "--device", "cpu", "--runs", "3", "--output", sys.argv[1]])
 
+def chinese_reports():
+    from inspector.cli import main
+    for suffix in (".md", ".html"):
+        assert main(["bench", "--device", "cpu", "--runs", "3", "--lang", "zh_CN", "--output", sys.argv[1] + suffix]) == 0
+
+def unknown_language():
+    from inspector.cli import main
+    return main(["bench", "--device", "cpu", "--runs", "3", "--lang", "fr", "--output", sys.argv[1] + ".fr.md"])
+
 # The core first, before the CLI has loaded anything.
-results = {f.__name__: run(f) for f in (core_modules, devices_and_inspect, window, html_report)}
+checks = (core_modules, devices_and_inspect, window, html_report, chinese_reports, unknown_language)
+results = {f.__name__: run(f) for f in checks}
 print(json.dumps(results))
 """
 
 
 @pytest.fixture(scope="module")
 def without_qt(tmp_path_factory):
-    """The four checks' results, and the HTML report's path."""
+    """The checks' results, and the HTML report's path (the Chinese ones add .md, .html)."""
     out = tmp_path_factory.mktemp("headless") / "report.html"
     proc = subprocess.run(
         [sys.executable, "-c", BLOCK_QT + _CHECKS, str(out)], capture_output=True, text=True, timeout=180
@@ -120,3 +131,24 @@ def test_html_report_without_pyside6_leaves_the_plots_out_and_says_so(without_qt
     page = out.read_text()
     assert "The plots were left out because PySide6 is not installed." in page
     assert "<img" not in page
+
+
+def test_bench_writes_a_chinese_report_without_pyside6(without_qt):
+    """--lang needs no Qt: core reads its own catalogue (issue 35, §2)."""
+    from tests.prose import english_words
+
+    done, out = without_qt[0]["chinese_reports"], without_qt[1]
+    assert done["returncode"] == 0, done["stderr"]
+    page = Path(f"{out}.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>\n<html lang=zh-CN>")
+    assert "未安装 PySide6，因此报告中没有图表。" in page and "<img" not in page
+    markdown = Path(f"{out}.md").read_text(encoding="utf-8")
+    assert markdown.startswith("### torch-device-inspector 计时报告\n") and "**延迟**" in markdown
+    assert not english_words(markdown.split("**环境**")[0])  # (the machine's own names come after)
+
+
+def test_an_unknown_report_language_is_bad_usage_naming_the_ones_there_are(without_qt):
+    done = without_qt[0]["unknown_language"]
+    assert done["returncode"] == 2
+    assert done["stderr"] == "error: --lang 'fr': reports are written in en or zh_CN\n"
+    assert done["stdout"] == "" and not Path(f"{without_qt[1]}.fr.md").exists()  # refused before measuring
