@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 import torch
 from torch import nn
 
+from inspector.core.files import hugging_face
 from inspector.core.files.factories import build_from_file, build_from_module
 from inspector.core.files.load_errors import ArchitectureNeeded, ModelLoadError
 from inspector.core.files.model_files import FileContent, open_model_file
@@ -52,7 +53,7 @@ class LoadedModel:
     #: A tensor, or a tuple of positional tensors, the model's forward accepts; None if unknown.
     example_input: Any = None
     #: How it was loaded: "example", "factory", "torchscript", "export", "state_dict",
-    #: "safetensors", "pickle".
+    #: "safetensors", "pickle", "huggingface".
     source: str = "factory"
     notes: list[str] = field(default_factory=list)
     #: Makes ``optimizer`` when it is first needed (``ensure_optimizer``): creating the first
@@ -110,7 +111,9 @@ class ModelSpec(NamedTuple):
     """A parsed model spec.
 
     ``kind`` is "example", "file" (``target`` is the path), "python_file" (``target`` is a
-    ``.py`` path, ``attribute`` the factory in it) or "module" (``target`` a dotted module).
+    ``.py`` path, ``attribute`` the factory in it), "module" (``target`` a dotted module),
+    "hf_folder" (``target`` a folder with a Hugging Face ``config.json``) or "hf_cache"
+    (``target`` is ``ORG/NAME``, from ``hf:ORG/NAME``: a model in the local Hugging Face cache).
     """
 
     kind: str
@@ -132,6 +135,10 @@ def parse_spec(spec: str) -> ModelSpec:
         raise ModelLoadError(Text("load.empty_spec"))
     if text == "example":
         return ModelSpec("example")
+    if text.startswith(hugging_face.PREFIX) and not os.path.exists(text):
+        return ModelSpec("hf_cache", text[len(hugging_face.PREFIX):])
+    if hugging_face.is_model_folder(text):
+        return ModelSpec("hf_folder", text)
     if text.endswith(".py"):
         raise ModelLoadError(Text("load.python_file_needs_factory", example=f"{text}:make_model"))
     if os.path.exists(text):
@@ -155,7 +162,7 @@ def resolved_spec(spec: str) -> str:
         parsed = parse_spec(spec)
     except ModelLoadError:
         return spec
-    if parsed.kind == "file":
+    if parsed.kind in ("file", "hf_folder"):
         return os.path.realpath(parsed.target)
     if parsed.kind == "python_file":
         return f"{os.path.realpath(parsed.target)}:{parsed.attribute}"
@@ -187,6 +194,11 @@ def load_model(
     if parsed.kind in ("module", "python_file"):
         module, example_input = _build_from_factory(spec, parsed)
         return LoadedModel(spec=spec, module=module, example_input=example_input, source="factory")
+    if parsed.kind in ("hf_folder", "hf_cache"):
+        folder = Path(parsed.target) if parsed.kind == "hf_folder" else hugging_face.cached_folder(parsed.target)
+        built = hugging_face.load_folder(folder, trust=trust)
+        return LoadedModel(spec=spec, module=built.module, example_input=built.example_input, source="huggingface",
+                           notes=built.notes)  # fmt: skip
     return _load_file(spec, Path(parsed.target), trust=trust, architecture=architecture, should_cancel=should_cancel)
 
 

@@ -198,12 +198,19 @@ def _hugging_face_kwargs(module: nn.Module, args: tuple[Any, ...], mode: str) ->
 
 def prepare(module: nn.Module, *, checkpointing: bool) -> None:
     """Set the copy up as the step asks: activation checkpointing through the model's own
-    ``gradient_checkpointing_enable`` (Hugging Face: ``torch.utils.checkpoint`` per block,
-    non-reentrant). ``InputError`` for a model that has no such switch."""
+    switch (Hugging Face: ``activation_checkpointing_enable``, before transformers 5
+    ``gradient_checkpointing_enable``: ``torch.utils.checkpoint`` per block, non-reentrant).
+    ``InputError`` for a model that has no such switch."""
     if not checkpointing:
         return
+    if not getattr(module, "supports_gradient_checkpointing", True):
+        raise InputError(Text("fit.no_checkpointing", name=type(module).__name__))
+    newer = getattr(module, "activation_checkpointing_enable", None)  # transformers 5's name
+    if callable(newer):
+        newer(activation_checkpointing_kwargs={"use_reentrant": False})
+        return
     enable = getattr(module, "gradient_checkpointing_enable", None)
-    if not callable(enable) or not getattr(module, "supports_gradient_checkpointing", True):
+    if not callable(enable):
         raise InputError(Text("fit.no_checkpointing", name=type(module).__name__))
     enable(gradient_checkpointing_kwargs={"use_reentrant": False})
 
