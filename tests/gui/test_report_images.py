@@ -95,9 +95,11 @@ def test_a_cpu_only_bench_reports_memory_plot_draws_its_curves(qapp, tmp_path, c
     assert set(report["memory"]) == {"cpu"} and report["memory"]["cpu"]
     drawn = _drawn_in_plot_area(_memory_image_in(page_path.read_text(encoding="utf-8")))
 
-    # The same report with no memory figures in its readings: the plot's axes and grid alone.
+    # The same report with no memory figures in its readings and no model bytes over time
+    # (the model's own curve): the plot's axes and grid alone.
     blank = copy.deepcopy(report)
     blank["memory"] = {"cpu": [{"t": p["t"]} for p in report["memory"]["cpu"]]}
+    blank.pop("model_memory", None)
     nothing = _drawn_in_plot_area(render_report_images(blank)["Memory"])
 
     assert nothing == 0
