@@ -28,13 +28,13 @@ from __future__ import annotations
 import html
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from PySide6.QtCore import Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import (
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QTabWidget,
@@ -46,7 +46,7 @@ from inspector.core.report.compare import Comparison, compare_reports
 from inspector.core.errors import Failure, InspectorError
 from inspector.core.report.timing_report import load_report
 from inspector.core.vocabulary import FailureKind
-from inspector.gui.compare_rows import Tables, comparison_tables
+from inspector.gui.compare_rows import Tables, comparison_tables, folded_columns
 from inspector.gui.compare_table import ComparisonTable
 from inspector.gui.compare_words import A_REPORT, THIS_SESSION, header_text, side_name
 from inspector.gui.i18n import Retranslates, core_text, current_language, fill, translate
@@ -100,6 +100,17 @@ def _compared(reports: dict[str, Mapping[str, Any] | None], labels: dict[str, st
     return _Outcome(reports, labels, comparison, load, tables=tables)
 
 
+def _minute(created: str) -> str:
+    """A report's ``created`` (ISO 8601, UTC) to the minute on this machine's clock,
+    "2026-12-03 14:39": with both reports' names the summary is one line at 1024x700, not two
+    (the Environment tab has it as written). Anything else as it is."""
+    try:
+        moment = datetime.fromisoformat(created)
+    except ValueError:
+        return created
+    return (moment.astimezone() if moment.tzinfo else moment).strftime("%Y-%m-%d %H:%M")
+
+
 def _could_not_show(path: str, message: str) -> Callable[[], str]:
     """ "could not show PATH: WHY" in the window's language, said again on a change of it."""
     return lambda: fill(translate("ComparisonView", "could not show %1: %2"), path, core_text(message))
@@ -145,19 +156,23 @@ class ComparisonView(Retranslates, QWidget):
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.open_button = QPushButton(self, objectName="openComparisonButton")
         self.open_button.clicked.connect(self._ask_for_report)
-        self.latency_table = ComparisonTable("comparisonLatencyTable", self, header_text)
-        self.moves_table = ComparisonTable("comparisonMovesTable", self, header_text)
-        self.environment_table = ComparisonTable("comparisonEnvironmentTable", self, header_text)
+        self.latency_table = ComparisonTable("comparisonLatencyTable", self, header_text, folded_columns)
+        self.moves_table = ComparisonTable("comparisonMovesTable", self, header_text, folded_columns)
+        self.environment_table = ComparisonTable("comparisonEnvironmentTable", self, header_text, folded_columns)
         self.tabs = QTabWidget(self, objectName="comparisonTabs")
+        self.tabs.setDocumentMode(True)  # no frame around a frame: the rows get its pixels
         self.tabs.addTab(self.latency_table, "")
         self.tabs.addTab(self.moves_table, "")
         self.tabs.addTab(self.environment_table, "")
 
-        top = QHBoxLayout()
-        top.addWidget(self.summary_label, 1)
-        top.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignTop)
+        # At 1024x700 the tab is ~190 px tall: the tables get all of it the summary leaves (the
+        # margins around them took two rows' worth); the button sits beside the tables' tabs,
+        # so the summary has the whole width, one line for two reports' names.
+        self.tabs.setCornerWidget(self.open_button, Qt.Corner.TopRightCorner)
         layout = QVBoxLayout(self)
-        layout.addLayout(top)
+        layout.setContentsMargins(2, 4, 2, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.summary_label)
         layout.addWidget(self.tabs, 1)
         self._set_static_texts()
         self.refresh()
@@ -346,9 +361,11 @@ class ComparisonView(Retranslates, QWidget):
     def _summary_text(self, a: Mapping[str, Any], b: Mapping[str, Any] | None, name_a: str, name_b: str,
                       comparison: Comparison) -> str:  # fmt: skip
         def describe(report: Mapping[str, Any], name: str) -> str:
-            model = (report.get("model") or {}).get("spec", "?")
-            created = str(report.get("created", "?"))
-            return f"<b>{html.escape(side_name(name))}</b> ({html.escape(str(model))}, {html.escape(created)})"
+            from inspector.gui.vocabulary_words import spec_text  # ("example" is 示例 in Chinese)
+
+            model = spec_text(str((report.get("model") or {}).get("spec", "?")))
+            created = _minute(str(report.get("created", "?")))  # (the Environment tab has it whole)
+            return f"<b>{html.escape(side_name(name))}</b> ({html.escape(model)}, {html.escape(created)})"
 
         if b is None:
             return describe(a, name_a)

@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor
 
 from inspector.core.units import format_bytes, format_ms
 from inspector.gui.compare_table import Cell
+from inspector.gui.compare_words import header_text
 from inspector.gui.i18n import core_text, fill, translate
 
 _FASTER = QColor("#2e7d32")
@@ -63,22 +64,34 @@ def noise_cell(noise_a: str | None, noise_b: str | None, two: bool) -> Cell:
 
 def latency_side(prefix: str, median: float | None, p5: float | None, p95: float | None, samples: int,
                  speedup: float | None) -> dict[str, Cell]:  # fmt: skip
-    """One side's latency columns: its median, its p5–p95 band, its speed-up over its CPU."""
+    """One side's latency columns: its median, its p5–p95 band, its speed-up over its CPU. The
+    median's tooltip has the other two (side by side, their columns are folded)."""
     count = samples
+    details = [translate("ComparisonView", "%n samples", None, count), said("p5–p95", f"{_band(p5, p95)} ms"),
+               said("vs CPU", _times(speedup))]  # fmt: skip
     return {
-        f"{prefix}median (ms)": number_cell(_ms(median), median, translate("ComparisonView", "%n samples", None, count)),
+        f"{prefix}median (ms)": number_cell(_ms(median), median, "\n".join(details)),
         f"{prefix}p5–p95": number_cell(_band(p5, p95), p5),
         f"{prefix}vs CPU": number_cell(_times(speedup), speedup, translate("ComparisonView", "speed-up over this report's CPU")),
     }
 
 
+def said(header: str, value: str) -> str:
+    """ "title: value", the title as its column's (in a tooltip that holds a folded column)."""
+    return fill(translate("ComparisonView", "%1: %2"), header_text(header), value)
+
+
 def move_side(prefix: str, count: int, failed: int, size: int | None, seconds: float | None,
               gbps: float | None) -> dict[str, Cell]:  # fmt: skip
-    """One side's move columns: how many (and how many failed), their size, time and GB/s."""
+    """One side's move columns: how many (and how many failed), their size, time and GB/s. The
+    GB/s's tooltip has the other three (side by side, their columns are folded)."""
     shown = "—" if not count else (fill(translate("ComparisonView", "%1 (%2 failed)"), count, failed) if failed else str(count))
+    size_text = format_bytes(size) if size is not None else "—"
+    time_text = "—" if seconds is None else f"{seconds:.4g}"
+    details = "\n".join((said("moves", shown), said("size", size_text), said("time (s)", time_text)))
     return {
         f"{prefix}moves": number_cell(shown, count),
-        f"{prefix}size": number_cell(format_bytes(size) if size is not None else "—", size),
-        f"{prefix}time (s)": number_cell("—" if seconds is None else f"{seconds:.4g}", seconds),
-        f"{prefix}GB/s": number_cell("—" if gbps is None else f"{gbps:.2f}", gbps),
+        f"{prefix}size": number_cell(size_text, size),
+        f"{prefix}time (s)": number_cell(time_text, seconds),
+        f"{prefix}GB/s": number_cell("—" if gbps is None else f"{gbps:.2f}", gbps, details),
     }

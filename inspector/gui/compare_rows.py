@@ -6,7 +6,9 @@ only hands them to the tables. Nothing here touches a widget; ``translate`` is t
 The rows remember the language they were said in: a view shown in another one says them again.
 
 Side by side, the figures that answer "which is faster" come first (medians or GB/s, ratio,
-verdict): in the window the view has about 800 px, and the rest scrolls.
+verdict); the rest (each side's band, speed-up over its CPU, noise flag, count, size and
+time) is folded into those cells' tooltips, its columns hidden until asked for
+(``folded_columns``): at 1024x700 the view is about 580 px wide, and the verdict has to show.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from inspector.core.report.compare import Comparison
-from inspector.gui.compare_cells import latency_side, move_side, noise_cell, number_cell, ratio_cell
+from inspector.gui.compare_cells import latency_side, move_side, noise_cell, number_cell, ratio_cell, said
 from inspector.gui.compare_table import Cell
 from inspector.gui.compare_words import environment_text
 from inspector.gui.i18n import core_text, current_language, translate
+from inspector.gui.vocabulary_words import EXAMPLE_SPEC, method_call, mode_text, spec_text
 
 Table = tuple[list[str], list[list[Cell]]]  # its header keys, its rows of cells
 
@@ -31,6 +34,16 @@ class Tables:
     moves: Table
     environment: Table
     language: str
+
+
+def folded_columns(headers: Sequence[str]) -> frozenset[str]:
+    """The columns of a side-by-side table (one with a verdict) that are hidden until the user
+    shows them: their figures are in the tooltips of the medians (band, speed-up), the ratio
+    and the verdict (interval, noise) and the GB/s (count, size, time)."""
+    if "Verdict" not in headers:
+        return frozenset()
+    sides = ("p5–p95", "vs CPU", "moves", "size", "time (s)")
+    return frozenset({"95 % CI", "Noise"} | {f"{side} {name}" for side in ("A", "B") for name in sides}) & set(headers)
 
 
 def comparison_tables(comparison: Comparison) -> Tables:
@@ -55,17 +68,23 @@ def latency_table(comparison: Comparison) -> Table:
         cells = {
             "Device": Cell(row.device, tooltip=device_tip),
             "Dtype": Cell(row.dtype),
-            "Mode": Cell(row.mode),
+            "Mode": Cell(mode_text(row.mode)),
             "Input": Cell("×".join(map(str, row.input_shape)) or "—"),
             **latency_side(a, row.median_a, row.p5_a, row.p95_a, row.samples_a, row.speedup_vs_cpu_a),
         }
         if b is not None:
             cells |= latency_side(b, row.median_b, row.p5_b, row.p95_b, row.samples_b, row.speedup_vs_cpu_b)
+            interval = said("95 % CI", core_text(row.interval_text))
             cells["B ÷ A"] = ratio_cell(row.ratio, row.verdict, higher_is_better=False)
+            cells["B ÷ A"].tooltip = f"{interval}\n{cells['B ÷ A'].tooltip}"
             cells["95 % CI"] = number_cell(core_text(row.interval_text), row.ratio_low, interval_tip)
-            # A side of few runs borrows the machine's run-to-run noise: where it came from, on hover.
-            cells["Verdict"] = Cell(core_text(row.verdict), tooltip=core_text(row.run_noise_note) if row.run_noise_note else "")
         cells["Noise"] = noise_cell(row.noise_a, row.noise_b, b is not None)
+        if b is not None:
+            # A side of few runs borrows the machine's run-to-run noise: where it came from, on
+            # hover; then the interval the verdict rests on, and which side was noisy and why
+            # (the folded columns').
+            notes = [core_text(row.run_noise_note) if row.run_noise_note else "", interval, cells["Noise"].tooltip]
+            cells["Verdict"] = Cell(core_text(row.verdict), tooltip="\n".join(note for note in notes if note))
         rows.append(cells)
     headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)"]
     if b is not None:
@@ -82,7 +101,7 @@ def moves_table(comparison: Comparison) -> Table:
     for row in comparison.moves:
         cells = {
             "Route": Cell(row.route),
-            "Method": Cell(row.method),
+            "Method": Cell(method_call(row.method)),  # code: .to(), .cuda(), .cpu()
             "Dtype": Cell(row.dtype or "—"),
             "Pinned": Cell(translate("ComparisonView", "yes") if row.pinned else translate("ComparisonView", "no")),
             **move_side(a, row.count_a, row.failed_a, row.bytes_a, row.seconds_a, row.gbps_a),
@@ -105,12 +124,18 @@ def environment_table(comparison: Comparison) -> Table:
     headers = ["Section", "What", "A" if two else "Value"] + (["B"] if two else [])
     rows = []
     for row in comparison.environment:
-        cells = [Cell(environment_text(row.section)), Cell(environment_text(row.name)), Cell(core_text(row.a))]
+        value = _spec_value if getattr(row.name, "key", "") == "environment.model" else core_text
+        cells = [Cell(environment_text(row.section)), Cell(environment_text(row.name)), Cell(value(row.a))]
         if two:
-            cells.append(Cell(core_text(row.b)))
+            cells.append(Cell(value(row.b)))
         if row.differs:
             for cell in cells:
                 cell.bold = True
                 cell.tooltip = translate("ComparisonView", "differs between the two reports")
         rows.append(cells)
     return headers, rows
+
+
+def _spec_value(spec: str) -> str:
+    """A report's model spec in the Environment table: the built-in example in words (示例)."""
+    return spec_text(spec) if spec == EXAMPLE_SPEC else core_text(spec)

@@ -652,6 +652,11 @@
         <source>differs between the two reports</source>
         <translation>两份报告在此不同</translation>
     </message>
+    <message>
+        <location filename="../../inspector/gui/compare_table.py" line="+87"/>
+        <source>Right-click a column title to show or hide columns</source>
+        <translation>右键单击列标题可显示或隐藏列</translation>
+    </message>
 </context>
 <context>
     <name>ConnectDialog</name>

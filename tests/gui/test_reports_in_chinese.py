@@ -55,7 +55,9 @@ def test_the_compare_view_says_its_headers_and_words_again_when_the_language_cha
     assert view.cell_text(view.moves_table, 0, "Pinned") == "否"  # the columns keep their English keys
     env = view.environment_table
     assert "创建时间" in {view.cell_text(env, r, "What") for r in range(env.row_count())}
-    assert view.latency_table.cell(0, "A median (ms)", Qt.ItemDataRole.ToolTipRole) == "20 个样本"
+    # (side by side, the band and the speed-up are folded into the median's tooltip)
+    tip = view.latency_table.cell(0, "A median (ms)", Qt.ItemDataRole.ToolTipRole).splitlines()
+    assert tip[0] == "20 个样本" and tip[1].startswith("p5–p95：") and tip[2].startswith("相对 CPU：")
 
     speak(qapp, "en")
     assert {"Device", "Dtype", "A median (ms)", "B median (ms)", "B ÷ A", "Verdict"} <= set(_headers(view.latency_table))

@@ -70,14 +70,14 @@ REPORT_LINE_WIDTH = 2
 #: Marker labels: pixels between lanes' labels, and the share of the plot's height they may use.
 _LABEL_GAP_PX = 6
 _LABEL_HEIGHT_SHARE = 0.85
-#: A label is at most this wide (and this share of the plot's width); a longer one is
-#: shortened in its middle, where the room is less (the marker's tooltip has it whole).
+# A label is at most this wide (and this share of the plot's width); a longer one is
+# shortened in its middle, where the room is less (the marker's tooltip has it whole).
 _LABEL_MAX_PX = 360
 _LABEL_WIDTH_SHARE = 0.6
-#: A label that would be shortened below this many pixels of text is hidden instead.
+# A label that would be shortened below this many pixels of text is hidden instead.
 _LABEL_MIN_PX = 56
-#: Where a label hangs from its marker's line: its left edge there (reads rightwards), or its
-#: right edge (where the plot has no room right of the line).
+# Where a label hangs from its marker's line: its left edge there (reads rightwards), or its
+# right edge (where the plot has no room right of the line).
 _RIGHT, _LEFT = (0.0, 0.0), (1.0, 0.0)
 
 def pick_unit(max_bytes: float) -> tuple[str, int]:
@@ -194,7 +194,7 @@ class MemoryCanvas(pg.PlotWidget):
         self.show_secondary: bool | None = None
         self._legend_keys: list[pg.PlotDataItem] = []  # the compact legend's samples
         self._legend_for: tuple = ()  # the curves the legend was built for
-        #: (curve or key, slot): each legend sample repaints when its curve is shown or hidden.
+        # (curve or key, slot): each legend sample repaints when its curve is shown or hidden.
         self._sample_links: list[tuple[pg.PlotDataItem, Any]] = []
         view = item.getViewBox()
         view.sigXRangeChanged.connect(self.layout_marker_labels)
