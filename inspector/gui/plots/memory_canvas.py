@@ -396,6 +396,7 @@ class MemoryCanvas(pg.PlotWidget):
         item.label.textItem.document().setDocumentMargin(1)  # (4 by default: lanes a third taller)
         item.label_text = text  # whole; the label may show it shortened
         item.label_shown = text  # what the label shows now
+        item.label_width = self._label_px(item.label, text)  # whole, in pixels (laid out often)
         item.setZValue(20)  # its label above the curves, readable
         self.addItem(item, ignoreBounds=True)
         self.marker_items.append(item)
@@ -430,12 +431,12 @@ class MemoryCanvas(pg.PlotWidget):
             x = (start - x_low) * px_per_s
             place = None
             if 0 <= x <= width:  # (a line out of view has no label in it)
-                place = place_label(lanes, x, min(self._label_px(label, item.label_text), widest), width)
+                place = place_label(lanes, x, min(item.label_width, widest), width)
             if place is None:
                 label.setVisible(False)
                 continue
             lane, side, room = place
-            shown = self._fitted(label, item.label_text, room)
+            shown = item.label_text if room >= item.label_width else self._fitted(label, item.label_text, room)
             if not shown:
                 label.setVisible(False)
                 continue
