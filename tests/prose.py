@@ -19,7 +19,7 @@ ALLOWED = frozenset(
     JSON CSV HTML Markdown SVG PNG Perfetto pt pt2 pkl safetensors TorchScript
     Torch Device Inspector torchrun ssh HOST agent example Transformer src tgt weight bias
     Enter Esc Ctrl Shift Alt Tab Space BatchNorm Embedding pickle torch-device-inspector Python s
-    English GitHub x y
+    English GitHub x y Apple cuBLAS
     """.split()
 )
 

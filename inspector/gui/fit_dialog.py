@@ -1,10 +1,13 @@
-""""Will it fit?": one step's memory on every device of the machine, estimated, then proven.
+""""Will it fit?": one step's memory on every device of the machine, and on a GPU the user
+names (a preset, or a capacity), estimated, then proven where the device is here.
 
 The dialog only collects the question and shows the answers: the estimate and the proof
 run on the model worker (the sole owner of the model), which the window asks on the
 dialog's behalf. Non-modal, so the window stays usable while it is open.
 
-Its texts are translated (context "FitDialog"); core's findings and failure messages go
+"A GPU I name…" adds a row planned with the device's rules and stated allowances
+(``core.measure.fit_devices``); "Largest batch" asks each row for the largest batch that fits
+(``core.measure.fit_batch``). Its texts are translated (context "FitDialog"); core's findings and failure messages go
 through ``core_text``. It can stay open while the language changes: ``retranslate`` says
 the question, the status and the last answers again.
 """
@@ -35,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.errors import InputError
 from inspector.core.measure.fit import OPTIMIZERS, FitRequest
+from inspector.core.measure.fit_devices import parse_capacity, presets
 from inspector.core.files.inputs import parse_inputs
 from inspector.core.units import format_bytes
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
@@ -52,7 +56,11 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("FitDialog", "Margin"),
     QT_TRANSLATE_NOOP("FitDialog", "Measured peak"),
     QT_TRANSLATE_NOOP("FitDialog", "Measured / estimated"),
+    QT_TRANSLATE_NOOP("FitDialog", "Largest batch"),
 )
+#: The "a GPU I name…" choices besides the presets: none, or a capacity typed in.
+_NO_GPU = QT_TRANSLATE_NOOP("FitDialog", "no GPU named")
+_CAPACITY = QT_TRANSLATE_NOOP("FitDialog", "a capacity…")
 #: The choices (shown text, data): the texts translated where shown, dtype names as they are.
 _DTYPES = (
     (QT_TRANSLATE_NOOP("FitDialog", "model's dtype"), None),
@@ -87,6 +95,18 @@ class FitDialog(Retranslates, QDialog):
         # the answers shown.
         self._status: tuple[str, Any] = ("hint", None)
         self._outcome: Any = None
+        self._named_key: str | None = None  # the named device's row, while one is asked about
+
+        self.namedCombo = QComboBox(self)
+        self.namedCombo.setObjectName("fitNamedCombo")
+        self.namedCombo.addItem(_NO_GPU, None)
+        for preset in presets():
+            self.namedCombo.addItem(preset.name, preset.name)
+        self.namedCombo.addItem(_CAPACITY, "capacity")
+        self.capacityEdit = QLineEdit(self)
+        self.capacityEdit.setObjectName("fitCapacityEdit")
+        self.capacityEdit.setEnabled(False)
+        self.namedCombo.currentIndexChanged.connect(self._named_changed)
 
         self.dtypeCombo = QComboBox(self)
         self.dtypeCombo.setObjectName("fitDtypeCombo")
@@ -110,21 +130,29 @@ class FitDialog(Retranslates, QDialog):
         self.estimateButton.setObjectName("fitEstimateButton")
         self.estimateButton.setDefault(True)
         self.estimateButton.clicked.connect(self.ask)
+        self.maxBatchButton = QPushButton(self)
+        self.maxBatchButton.setObjectName("fitMaxBatchButton")
+        self.maxBatchButton.clicked.connect(self.ask_largest_batch)
         self.cancelButton = QPushButton(self)
         self.cancelButton.setObjectName("fitCancelButton")
         self.cancelButton.setEnabled(False)
         self.cancelButton.clicked.connect(self.cancel)
 
-        self.form_labels = [QLabel(self) for _ in range(4)]
+        self.form_labels = [QLabel(self) for _ in range(5)]
         form = QFormLayout()
         form.addRow(self.form_labels[0], self.dtypeCombo)
         form.addRow(self.form_labels[1], self.optimizerCombo)
         form.addRow(self.form_labels[2], self.modeCombo)
         form.addRow(self.form_labels[3], self.inputEdit)
+        named = QHBoxLayout()
+        named.addWidget(self.namedCombo)
+        named.addWidget(self.capacityEdit, 1)
+        form.addRow(self.form_labels[4], named)
         row = QHBoxLayout()
         row.addWidget(self.measureCheck)
         row.addStretch(1)
         row.addWidget(self.estimateButton)
+        row.addWidget(self.maxBatchButton)
         row.addWidget(self.cancelButton)
 
         self.table = QTableWidget(0, len(COLUMNS), self)
@@ -176,12 +204,24 @@ class FitDialog(Retranslates, QDialog):
         ))  # fmt: skip
         self.measureCheck.setText(translate("FitDialog", "prove it: run one real step where it fits"))
         self.estimateButton.setText(translate("FitDialog", "Estimate"))
+        self.maxBatchButton.setText(translate("FitDialog", "Largest batch"))
+        self.maxBatchButton.setToolTip(translate(
+            "FitDialog", "The largest batch (the input's first dimension) that fits on each device whose memory is "
+                         "known, found by steps traced on fake tensors"
+        ))  # fmt: skip
+        self.namedCombo.setItemText(0, translate("FitDialog", _NO_GPU))
+        self.namedCombo.setItemText(self.namedCombo.count() - 1, translate("FitDialog", _CAPACITY))
+        self.namedCombo.setToolTip(translate(
+            "FitDialog", "Plan for a GPU you don't have: its memory from the presets, CUDA's allocator rules, and "
+                         "stated allowances for the CUDA context and cuBLAS"
+        ))  # fmt: skip
+        self.capacityEdit.setPlaceholderText(translate("FitDialog", "e.g. 24GiB or 80GB"))
         self.cancelButton.setText(translate("FitDialog", "Cancel"))
         self.cancelButton.setToolTip(
             translate("FitDialog", "Stop the estimate or the proof now (the model is never touched)")
         )
         words = (translate("FitDialog", "dtype"), translate("FitDialog", "Optimizer"), translate("FitDialog", "Step"),
-                 translate("FitDialog", "Input shape"))  # fmt: skip
+                 translate("FitDialog", "Input shape"), translate("FitDialog", "A GPU I name"))  # fmt: skip
         for label, text in zip(self.form_labels, words):
             label.setText(text)
         self.table.setHorizontalHeaderLabels([translate("FitDialog", c) for c in COLUMNS])
@@ -193,7 +233,9 @@ class FitDialog(Retranslates, QDialog):
 
     def set_devices(self, devices: list[str]) -> None:
         """The machine's devices, one row each (answers arrive later)."""
-        self._devices = list(devices) or ["cpu"]
+        self._present = list(devices) or ["cpu"]
+        self._devices = list(self._present)
+        self._named_key = None  # its row goes with the others; the next question makes it again
         self._outcome = None  # its rows are cleared: a change of language keeps them so
         self.table.setRowCount(len(self._devices))
         for row, device in enumerate(self._devices):
@@ -206,29 +248,62 @@ class FitDialog(Retranslates, QDialog):
             self.inputEdit.setText(text)
         self._pushed_input = text
 
-    def requests(self) -> tuple[FitRequest, ...]:
-        """One request per device; raises InputError for an input shape that is not one."""
+    def requests(self, *, max_batch: bool = False) -> tuple[FitRequest, ...]:
+        """One request per device of the machine, and one for the GPU named, if any; raises
+        InputError for an input shape or a capacity that is not one."""
         text = self.inputEdit.text().strip()
         inputs = parse_inputs(text) if text else None
-        return tuple(
-            FitRequest(
-                device=device,
-                dtype=self.dtypeCombo.currentData(),
-                optimizer=self.optimizerCombo.currentData(),
-                mode=self.modeCombo.currentData(),
-                inputs=inputs,
-                measure=self.measureCheck.isChecked(),
-            )
-            for device in self._devices
-        )
+        asked = dict(
+            dtype=self.dtypeCombo.currentData(), optimizer=self.optimizerCombo.currentData(),
+            mode=self.modeCombo.currentData(), inputs=inputs, measure=self.measureCheck.isChecked(),
+            max_batch=max_batch,
+        )  # fmt: skip
+        requests = [FitRequest(device=device, **asked) for device in self._present]
+        named = self.named_request(asked)
+        self._show_named_row(named)
+        if named is not None:
+            requests.append(named)
+        return tuple(requests)
+
+    def named_request(self, asked: dict[str, Any]) -> FitRequest | None:
+        """The request for the GPU named in "a GPU I name…" (None when none is)."""
+        choice = self.namedCombo.currentData()
+        if choice is None:
+            return None
+        if choice == "capacity":
+            capacity = parse_capacity(self.capacityEdit.text().strip() or "0")
+            return FitRequest(device="cuda:0", capacity=capacity, **asked)
+        kind = next(p.kind for p in presets() if p.name == choice)
+        return FitRequest(device="cuda:0" if kind == "cuda" else kind, gpu=choice, **asked)
+
+    def _named_changed(self) -> None:
+        self.capacityEdit.setEnabled(self.namedCombo.currentData() == "capacity")
+
+    def _show_named_row(self, request: FitRequest | None) -> None:
+        """The named device's row (its key is what the answer's ``row_name`` will be)."""
+        if self._named_key is not None and self._named_key in self._devices:
+            row = self._devices.index(self._named_key)
+            self._devices.pop(row)
+            self.table.removeRow(row)
+        self._named_key = None
+        if request is not None:
+            label = request.gpu if request.capacity is None else format_bytes(request.capacity)
+            self._named_key = f"{label} ({request.device})"
+            self._set_row(self._row_of(self._named_key), [self._named_key] + ["" for _ in COLUMNS[1:]])
 
     def ask(self) -> None:
+        self._ask(max_batch=False)
+
+    def ask_largest_batch(self) -> None:
+        self._ask(max_batch=True)
+
+    def _ask(self, *, max_batch: bool) -> None:
         try:
-            requests = self.requests()
+            requests = self.requests(max_batch=max_batch)
         except InputError as exc:
             self.show_failure(exc.message)
             return
-        self._say("estimating")
+        self._say("searching" if max_batch else "estimating")
         self.estimateButton.setEnabled(False)
         self._set_asking(True)
         self.requested.emit(requests)
@@ -240,6 +315,7 @@ class FitDialog(Retranslates, QDialog):
 
     def set_busy(self, busy: bool) -> None:
         self.estimateButton.setEnabled(not busy)
+        self.maxBatchButton.setEnabled(not busy)
         if not busy:
             self._set_asking(False)
 
@@ -256,6 +332,7 @@ class FitDialog(Retranslates, QDialog):
     def show_outcome(self, outcome: Any) -> None:
         """A ``workers.FitOutcome``: each device's answer in its row, failures by name."""
         self.estimateButton.setEnabled(True)
+        self.maxBatchButton.setEnabled(True)
         self._set_asking(False)
         self._outcome = outcome
         self._show_rows(outcome)
@@ -265,17 +342,26 @@ class FitDialog(Retranslates, QDialog):
         """The answers in their rows, and the findings under the table."""
         notes: list[str] = []
         for result in outcome.results:
-            row = self._row_of(result.device)
+            name = getattr(result, "row_name", result.device)
+            row = self._row_of(name)
             self._set_row(row, _cells(result))
             self._colour_verdict(row, result.fits)
-            notes += [fill(translate("FitDialog", "%1: %2"), result.device, core_text(n)) for n in result.notes]
+            # A named device's rules and allowances first: what its verdict rests on.
+            told = (*getattr(result, "rules", ()), *getattr(result, "allowances", ()), *result.notes)
+            notes += [fill(translate("FitDialog", "%1: %2"), name, core_text(n)) for n in told]
+            search = getattr(result, "batch_search", None)
+            if search is not None:
+                notes.append(fill(translate("FitDialog", "%1: largest batch %2, found in %3 traced steps"),
+                                  name, str(search.batch), str(search.steps)))  # fmt: skip
             if result.measured_reason:  # how the peak was read (CPU: the process's RSS), or why not
                 notes.append(fill(translate("FitDialog", "%1: measured peak — %2"),
                                   result.device, core_text(result.measured_reason)))  # fmt: skip
             if getattr(result, "measured_gap", None):  # over 15 % apart: what the estimate misses
                 notes.append(fill(translate("FitDialog", "%1: %2"), result.device, core_text(result.measured_gap)))
         for device, failure in outcome.failures:
-            row = self._row_of(device)
+            # A failure is keyed by the request's device: the named device's, unless the machine has it too.
+            named = self._named_key is not None and device not in self._present and self._named_key.endswith(f"({device})")
+            row = self._row_of(self._named_key if named else device)
             failed = fill(translate("FitDialog", "failed: %1"), core_text(failure.message))
             self._set_row(row, [device, failed] + ["" for _ in COLUMNS[2:]])
         self.notes.setText("\n".join(dict.fromkeys(notes)))
@@ -283,6 +369,7 @@ class FitDialog(Retranslates, QDialog):
     def show_failure(self, message: str) -> None:
         """Say ``message`` (core's, or the window's) in the status line."""
         self.estimateButton.setEnabled(True)
+        self.maxBatchButton.setEnabled(True)
         self._set_asking(False)
         self._say("failure", message)
 
@@ -295,6 +382,8 @@ class FitDialog(Retranslates, QDialog):
         style = ""
         if what == "estimating":
             text = translate("FitDialog", "Estimating…")
+        elif what == "searching":
+            text = translate("FitDialog", "Searching for the largest batch: one traced step per batch tried…")
         elif what == "cancelling":
             text = translate("FitDialog", "Cancelling…")
         elif what == "outcome":
@@ -352,8 +441,13 @@ def _cells(result: Any) -> list[str]:
     if result.margin_bytes is not None:
         margin = ("" if result.margin_bytes >= 0 else "−") + format_bytes(abs(result.margin_bytes))
     ratio = f"{result.ratio:.3f}" if result.ratio is not None else "—"
+    largest = "—"
+    search = getattr(result, "batch_search", None)
+    if search is not None:
+        largest = fill(translate("FitDialog", "%1 (batch %2 does not fit)"), f"{search.batch:,}", f"{search.next_batch:,}") \
+            if search.next_batch is not None else fill(translate("FitDialog", "at least %1"), f"{search.batch:,}")
     return [
-        result.device,
+        getattr(result, "row_name", result.device),
         format_bytes(result.parameters_bytes),
         format_bytes(result.gradients_bytes),
         format_bytes(result.optimizer_state_bytes),
@@ -364,4 +458,5 @@ def _cells(result: Any) -> list[str]:
         margin,
         format_bytes(result.measured_peak_bytes),
         ratio,
+        largest,
     ]

@@ -541,7 +541,7 @@
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare_cells.py" line="+55"/>
+        <location filename="../../inspector/gui/compare_cells.py" line="+56"/>
         <source>%1 noisy</source>
         <translation>%1 有噪声</translation>
     </message>
@@ -552,26 +552,27 @@
     </message>
     <message>
         <location line="+1"/>
+        <location line="+22"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-11"/>
         <source>%n samples</source>
         <translation>%n 个样本</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>speed-up over this report&apos;s CPU</source>
         <translation>相对本报告中 CPU 的加速比</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>%1 (%2 failed)</source>
         <translation>%1（%2 次失败）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare.py" line="+166"/>
+        <location filename="../../inspector/gui/compare.py" line="+181"/>
         <source>Open report…</source>
         <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. The tables show a comparison (or the empty view) just made: for tests and tools. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What is shown: the outcome of the comparison the tables hold (None: empty). Per side, the serial of the latest Open report… asked for (an older one&apos;s outcome is dropped). What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
         <translation>打开报告…</translation>
@@ -607,12 +608,12 @@
         <translation>比较报告</translation>
     </message>
     <message>
-        <location line="-125"/>
+        <location line="-129"/>
         <source>could not show %1: %2</source>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location line="+186"/>
+        <location line="+190"/>
         <source>Open a timing report</source>
         <translation>打开计时报告</translation>
     </message>
@@ -633,12 +634,12 @@
         <translation>还没有报告：请运行一次基准测试，或打开已保存的报告。</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare_rows.py" line="+51"/>
+        <location filename="../../inspector/gui/compare_rows.py" line="+64"/>
         <source>95 % bootstrap interval of B&apos;s median over A&apos;s</source>
         <translation>B 的中位数与 A 的中位数之比的 95% 自助法置信区间</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+42"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -648,7 +649,7 @@
         <translation>否</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>differs between the two reports</source>
         <translation>两份报告在此不同</translation>
     </message>
@@ -2318,147 +2319,147 @@
     <message>
         <location line="+48"/>
         <source>{text} is not a memory size (try 24GiB, 80GB or a number of bytes)</source>
-        <translation type="unfinished"></translation>
+        <translation>{text} 不是内存大小（可写 24GiB、80GB 或字节数）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{name} is not a GPU in the presets table (try one of: {choices}), or give --capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 不在预设 GPU 表中（可选：{choices}），或给出 --capacity</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{name} is a {kind} device, not {device}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 是 {kind} 设备，不是 {device}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>a named device needs its memory: a GPU from the presets, or a capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>指定的设备需要知道其内存：从预设中选一个 GPU，或给出容量</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{capacity} leaves nothing for the step once {taken} is set aside</source>
-        <translation type="unfinished"></translation>
+        <translation>{capacity} 在留出 {taken} 之后，已不剩任何内存给这一步</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>rule: the step&apos;s allocations replayed through CUDA&apos;s caching allocator ({source}): requests rounded up to 512 B; up to 1 MiB carved from 2 MiB segments, under 10 MiB from 20 MiB segments, larger ones in segments rounded up to 2 MiB; freed blocks kept for reuse (best fit, split, merged), and cached segments released before a request counts as out of memory</source>
-        <translation type="unfinished"></translation>
+        <translation>规则：这一步的各次分配按 CUDA 缓存分配器（{source}）的规则重放：请求向上取整到 512 B；不超过 1 MiB 的从 2 MiB 的段中切出，小于 10 MiB 的从 20 MiB 的段中切出，更大的请求使用向上取整到 2 MiB 的段；释放的块留作复用（最佳适配、拆分、合并），在判定内存不足之前先释放已缓存的段</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>rule: the step&apos;s live tensors on {device} counted byte for byte (no allocator rounding)</source>
-        <translation type="unfinished"></translation>
+        <translation>规则：逐字节统计这一步在 {device} 上存活的张量（不按分配器取整）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>allowance, not a rule: {size} for the CUDA context and the kernels it loads, outside PyTorch&apos;s allocator (1-2 GB loaded at once per Hugging Face&apos;s model memory anatomy; PyTorch loads kernels lazily); a real GPU&apos;s figure depends on its driver and the kernels the step runs</source>
-        <translation type="unfinished"></translation>
+        <translation>预留量，而非规则：为 CUDA 上下文及其加载的内核预留 {size}，不在 PyTorch 的分配器之内（据 Hugging Face 的“模型训练内存剖析”，一次全部加载约 1-2 GB；PyTorch 按需延迟加载内核）；真实 GPU 上的数值取决于驱动和这一步运行的内核</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>allowance, not a rule: {count} cuBLAS workspace(s) of {size} (PyTorch&apos;s default size on Hopper, the largest), one per thread that runs matrix products</source>
-        <translation type="unfinished"></translation>
+        <translation>预留量，而非规则：{count} 个 {size} 的 cuBLAS 工作区（PyTorch 在 Hopper 上的默认大小，也是最大的），每个执行矩阵乘法的线程一个</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>allowance, not a rule: the GPU plans for {share} of the unified memory (the machine itself says how much in Metal&apos;s recommendedMaxWorkingSetSize); {size} is left to the system and other programs</source>
-        <translation type="unfinished"></translation>
+        <translation>预留量，而非规则：GPU 按统一内存的 {share} 规划（机器本身通过 Metal 的 recommendedMaxWorkingSetSize 给出确切数值）；{size} 留给系统和其他程序</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>kept free as asked: {size}</source>
-        <translation type="unfinished"></translation>
+        <translation>按要求保留空闲：{size}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{device} is not present here ({reason}): the step is traced with the CPU&apos;s operators and planned for {label}; nothing is measured</source>
-        <translation type="unfinished"></translation>
+        <translation>{device} 不在本机（{reason}）：用 CPU 的算子追踪这一步，并按 {label} 规划；不做实测</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>convolutions: cuDNN&apos;s workspace, chosen at run time within the memory left, is not counted</source>
-        <translation type="unfinished"></translation>
+        <translation>卷积：cuDNN 的工作区在运行时按剩余内存选择，未计入</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the largest batch needs to know the memory of {device}: name a GPU or a capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>求最大批大小需要知道 {device} 的内存：请指定 GPU 或容量</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the largest batch needs an input whose first dimension is the batch (give an input shape)</source>
-        <translation type="unfinished"></translation>
+        <translation>求最大批大小需要第一维为批大小的输入（请给出输入形状）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>mixed precision: the forward runs under autocast to {amp}; weights, gradients and optimizer state stay {dtype}</source>
-        <translation type="unfinished"></translation>
+        <translation>混合精度：前向传播在 autocast 下以 {amp} 运行；权重、梯度和优化器状态保持 {dtype}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>float16 training also needs a GradScaler (a few bytes; not counted)</source>
-        <translation type="unfinished"></translation>
+        <translation>float16 训练还需要 GradScaler（几个字节；未计入）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{name} has no activation checkpointing switch (gradient_checkpointing_enable, as Hugging Face models have)</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 没有激活检查点开关（即 Hugging Face 模型的 gradient_checkpointing_enable）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{path} is a Hugging Face model folder: opening it needs transformers (pip install &apos;torch-device-inspector[hf]&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 是 Hugging Face 模型文件夹：打开它需要 transformers（pip install &apos;torch-device-inspector[hf]&apos;）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{name} is not in the local Hugging Face cache ({cache}); nothing is downloaded: fetch it first (huggingface-cli download {name}) or give the folder</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 不在本地 Hugging Face 缓存（{cache}）中；不会下载任何内容：请先获取（huggingface-cli download {name}），或给出文件夹</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{name} is not a Hugging Face model name (hf:ORG/NAME)</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 不是 Hugging Face 模型名称（hf:ORG/NAME）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{path}: config.json could not be read: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：无法读取 config.json：{error}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{path} needs code from the model folder to build ({code}): nothing of it ran. Pass --trust to run it (only for folders you trust)</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 需要运行模型文件夹中的代码才能构建（{code}）：其中的代码均未运行。传入 --trust 才会运行（仅用于你信任的文件夹）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{path}: transformers {version} does not know the model type {model_type}, and the folder names no code for it (auto_map)</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：transformers {version} 不认识模型类型 {model_type}，文件夹也没有为它指定代码（auto_map）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{path}: transformers could not build the model: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>{path}：transformers 无法构建该模型：{error}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>built from config.json alone on the meta device: no values, nothing allocated; fit and inspect work, a benchmark needs the weights</source>
-        <translation type="unfinished"></translation>
+        <translation>仅凭 config.json 在 meta 设备上构建：没有数值，不分配内存；fit 和 inspect 可用，基准测试需要权重</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>weights loaded from {files} ({count} tensors)</source>
-        <translation type="unfinished"></translation>
+        <translation>权重已从 {files} 加载（{count} 个张量）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the folder&apos;s weights are not in .safetensors ({files}): not loaded (only safetensors are read); built from config.json on the meta device</source>
-        <translation type="unfinished"></translation>
+        <translation>文件夹中的权重不是 .safetensors 格式（{files}）：未加载（只读取 safetensors）；已根据 config.json 在 meta 设备上构建</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>example input: token ids of shape {shape} (int64, below the vocabulary size {vocab})</source>
-        <translation type="unfinished"></translation>
+        <translation>示例输入：形状为 {shape} 的词元 ID（int64，小于词表大小 {vocab}）</translation>
     </message>
     <message>
         <location line="-116"/>
@@ -3218,7 +3219,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitDialog</name>
     <message>
-        <location filename="../../inspector/gui/fit_dialog.py" line="+44"/>
+        <location filename="../../inspector/gui/fit_dialog.py" line="+48"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3254,12 +3255,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+275"/>
+        <location line="+360"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location line="-274"/>
+        <location line="-359"/>
         <source>Margin</source>
         <translation>余量</translation>
     </message>
@@ -3274,7 +3275,24 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>实测 / 估计</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
+        <location line="+148"/>
+        <source>Largest batch</source>
+        <translation>最大批大小</translation>
+    </message>
+    <message>
+        <location line="-145"/>
+        <source>no GPU named</source>
+        <extracomment>The &quot;a GPU I name…&quot; choices besides the presets: none, or a capacity typed in.</extracomment>
+        <translation>不指定 GPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a capacity…</source>
+        <translation>指定容量…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>model&apos;s dtype</source>
         <extracomment>The choices (shown text, data): the texts translated where shown, dtype names as they are.</extracomment>
         <translation>模型的数据类型</translation>
@@ -3316,7 +3334,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>AdamW</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+117"/>
         <source>Will it fit?</source>
         <translation>放得下吗？</translation>
     </message>
@@ -3339,6 +3357,21 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="+1"/>
         <source>Estimate</source>
         <translation>估算</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The largest batch (the input&apos;s first dimension) that fits on each device whose memory is known, found by steps traced on fake tensors</source>
+        <translation>在每个已知内存的设备上放得下的最大批大小（输入的第一维），通过在伪张量上追踪的步骤求得</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Plan for a GPU you don&apos;t have: its memory from the presets, CUDA&apos;s allocator rules, and stated allowances for the CUDA context and cuBLAS</source>
+        <translation>为你没有的 GPU 做规划：内存取自预设，应用 CUDA 分配器的规则，并为 CUDA 上下文和 cuBLAS 预留标明的余量</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>e.g. 24GiB or 80GB</source>
+        <translation>例如 24GiB 或 80GB</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3371,25 +3404,40 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>输入形状</translation>
     </message>
     <message>
-        <location line="+87"/>
-        <location line="+5"/>
+        <location line="+0"/>
+        <source>A GPU I name</source>
+        <translation>我指定的 GPU</translation>
+    </message>
+    <message>
+        <location line="+127"/>
+        <location line="+9"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-3"/>
+        <location line="-6"/>
+        <source>%1: largest batch %2, found in %3 traced steps</source>
+        <translation>%1：最大批大小 %2，用了 %3 个追踪步骤求得</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1: measured peak — %2</source>
         <translation>%1：实测峰值 — %2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>Estimating…</source>
         <translation>正在估算…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Searching for the largest batch: one traced step per batch tried…</source>
+        <translation>正在求最大批大小：每试一个批大小追踪一步…</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3430,6 +3478,16 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="+0"/>
         <source>NO</source>
         <translation>否</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 (batch %2 does not fit)</source>
+        <translation>%1（批大小 %2 放不下）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>at least %1</source>
+        <translation>至少 %1</translation>
     </message>
 </context>
 <context>
@@ -4093,7 +4151,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+96"/>
         <source>model on %1</source>
-        <extracomment>The model&apos;s curve is the one to read first: drawn thicker, above the others. Marker labels: pixels between lanes&apos; labels, and the share of the plot&apos;s height they may use. A label is at most this wide (and this share of the plot&apos;s width); a longer one is shortened in its middle, where the room is less (the marker&apos;s tooltip has it whole). A label that would be shortened below this many pixels of text is hidden instead. Where a label hangs from its marker&apos;s line: its left edge there (reads rightwards), or its right edge (where the plot has no room right of the line).</extracomment>
+        <extracomment>The model&apos;s curve is the one to read first: drawn thicker, above the others. Marker labels: pixels between lanes&apos; labels, and the share of the plot&apos;s height they may use.</extracomment>
         <translation>%1 上的模型</translation>
     </message>
     <message>
@@ -4119,7 +4177,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+51"/>
         <source>time since start (s)</source>
-        <extracomment>Process RSS and machine used shown? None: not decided yet (shown once an accelerator appears, hidden on a CPU-only machine); then the user&apos;s choice. (curve or key, slot): each legend sample repaints when its curve is shown or hidden.</extracomment>
+        <extracomment>Process RSS and machine used shown? None: not decided yet (shown once an accelerator appears, hidden on a CPU-only machine); then the user&apos;s choice.</extracomment>
         <translation>自开始以来的时间 (s)</translation>
     </message>
     <message>
