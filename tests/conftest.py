@@ -1,5 +1,7 @@
+import functools
 import json
 import os
+import sys
 import tempfile
 
 from tests import odd_host
@@ -69,3 +71,105 @@ def small_transformer(tmp_path):
     path = tmp_path / "small_transformer.py"
     path.write_text(SMALL_TRANSFORMER)
     return f"{path}:make"
+
+
+# --------------------------------------------------------------------------- the report's JSON Schema
+# Every timing report a test writes (``save_report``, in any format: the dict is the same) and every
+# one ``bench --json`` prints is checked against the shipped schema (resources/report.schema.json);
+# a report that does not validate fails the test that wrote it, naming the field. Files that tests
+# break on purpose (hostile and fuzzed reports) are written by hand, not through these, so they pass.
+
+_REPORT_SCHEMA_PROBLEMS: list[str] = []
+
+
+@functools.cache
+def _report_validator():
+    from importlib import resources
+
+    import jsonschema
+
+    text = resources.files("inspector.resources").joinpath("report.schema.json").read_text(encoding="utf-8")
+    return jsonschema.Draft202012Validator(json.loads(text))
+
+
+def _check_report(report, where: str) -> None:
+    """Record why ``report`` (as its .json file would hold it) does not validate, if it does not."""
+    import jsonschema
+
+    from inspector.core.report.timing_report import json_ready
+
+    try:
+        plain = json_ready(report)
+    except Exception:  # noqa: BLE001 -- not a report at all: save_report itself says so to the test
+        return
+    error = jsonschema.exceptions.best_match(_report_validator().iter_errors(plain))
+    if error is not None:
+        message = error.message if len(error.message) <= 300 else error.message[:297] + "..."
+        _REPORT_SCHEMA_PROBLEMS.append(f"{where}: {error.json_path}: {message}")
+
+
+def _validating_save(original):
+    @functools.wraps(original)
+    def save_report(report, path, *args, **kwargs):
+        _check_report(report, f"the report saved to {os.fspath(path)!r}")
+        return original(report, path, *args, **kwargs)
+
+    return save_report
+
+
+def _validating_print(original):
+    @functools.wraps(original)
+    def _print(text: str = "") -> None:
+        if isinstance(text, str) and text.startswith("{") and '"schema_version"' in text:
+            from inspector.core.report.timing_report import REQUIRED_KEYS
+
+            try:
+                printed = json.loads(text)
+            except ValueError:
+                printed = None
+            if isinstance(printed, dict) and all(key in printed for key in REQUIRED_KEYS):
+                _check_report(printed, "the report printed as JSON")
+        return original(text)
+
+    return _print
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _reports_validate_against_the_shipped_schema():
+    """Wrap ``save_report`` and the CLI's ``_print`` where they are defined and in every module
+    that imported them by name already (``gui.export``, the CLI's commands); later imports get
+    the wrappers from their home modules."""
+    from inspector.cli import printing
+    from inspector.core.report import timing_report
+
+    with pytest.MonkeyPatch.context() as patch:
+        for home, name, wrap in (
+            (timing_report, "save_report", _validating_save),
+            (printing, "_print", _validating_print),
+        ):
+            original = getattr(home, name)
+            wrapper = wrap(original)
+            for module in list(sys.modules.values()):
+                if (
+                    getattr(module, "__name__", "").startswith(("inspector", "tests"))
+                    and getattr(module, name, None) is original
+                ):
+                    patch.setattr(module, name, wrapper)
+        yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    _REPORT_SCHEMA_PROBLEMS.clear()  # reports saved by this test's fixtures count as its own
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    result = yield
+    if _REPORT_SCHEMA_PROBLEMS:
+        problems = list(_REPORT_SCHEMA_PROBLEMS)
+        _REPORT_SCHEMA_PROBLEMS.clear()
+        pytest.fail("a report does not validate against resources/report.schema.json:\n  " + "\n  ".join(problems),
+                    pytrace=False)  # fmt: skip
+    return result
