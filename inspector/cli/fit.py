@@ -30,6 +30,9 @@ def _estimate_text(spec: str, result) -> str:
         ["activations", activations],
         ["estimated peak", format_bytes(result.estimated_peak_bytes)],
     ]
+    if result.later_step_peak_bytes is not None:  # what the verdict also judges
+        rows.append(["later steps", f"{format_bytes(result.later_step_peak_bytes)} (each step after the first: "
+                                    "the optimizer's state held through its forward and backward)"])
     if result.reserved_peak_bytes is not None:  # CUDA: the allocator's segments
         rows.append(["reserved peak", f"{format_bytes(result.reserved_peak_bytes)} (CUDA caching allocator's segments)"])
     if result.named_device is not None:

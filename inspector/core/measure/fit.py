@@ -33,7 +33,6 @@ from inspector.core.devices.discovery import device_count, device_id, unavailabl
 from inspector.core.devices.inventory import discover_devices
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import LoadedModel
-from inspector.core.placement.storage_counter import StorageCounter
 from inspector.core.placement.storage_counter import same_device as _same_device
 from inspector.core.files.inputs import InputSpec
 from inspector.core.messages import Text
@@ -50,7 +49,7 @@ from inspector.core.measure.fit_step import (
     prepare,
     run_step,
 )
-from inspector.core.measure.fit_trace import AllocationLog
+from inspector.core.measure.fit_trace import AllocationLog, later_step, live_peak
 from inspector.core.measure.model_input import model_dtype
 from inspector.core.units import dtype_name, first_line, format_bytes
 
@@ -146,6 +145,10 @@ class FitResult:
     checkpointing: bool = False
     #: The largest batch that fits (``fit --max-batch``); the figures above are at it.
     batch_search: BatchSearch | None = None
+    #: Training with an optimizer: the live peak of the steps after the first, which hold the
+    #: optimizer's state (made by the first step) through their forward and backward; the
+    #: verdict is on the larger of the two peaks. None where there is no such state.
+    later_step_peak_bytes: int | None = None
 
     @property
     def row_name(self) -> str:
@@ -191,6 +194,7 @@ class FitResult:
             "amp": self.amp,
             "checkpointing": self.checkpointing,
             "max_batch": self.batch_search.to_dict() if self.batch_search is not None else None,
+            "later_step_peak_bytes": self.later_step_peak_bytes,
         }
 
 
@@ -326,7 +330,7 @@ def estimate_fit(
     def plan_at(chosen: list[Any]) -> _Plan:
         try:
             estimate = _estimate(loaded, device=fake_device, dtype=target_dtype, request=request, templates=chosen,
-                                 should_cancel=should_cancel, amp=amp, log=device.type == "cuda")  # fmt: skip
+                                 should_cancel=should_cancel, amp=amp)  # fmt: skip
         except InspectorError:
             raise
         except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
@@ -404,6 +408,7 @@ def estimate_fit(
         amp=request.amp,
         checkpointing=request.checkpointing,
         batch_search=search,
+        later_step_peak_bytes=planned.later,
     )
     if reason is not None:  # no real step: the estimate is the answer
         return answer(measured_peak_bytes=None, measured_reason=reason)
@@ -429,7 +434,12 @@ class _Estimate:
     optimizer_state: int
     activations: int | None
     peak: int
+    #: The traced step's allocations and frees, then (training with an optimizer) the next
+    #: step's (``fit_trace.later_step``); ``first_events`` of them are the traced step's.
     events: tuple[cuda_allocator.Event, ...] = ()
+    first_events: int = 0
+    #: The next step's live peak (None where it is the traced step's: no optimizer state).
+    later_peak: int | None = None
 
 
 @dataclass(frozen=True)
@@ -447,19 +457,26 @@ class _Plan:
     margin: int | None
     judged: int
     judged_by: str  # "reserved" or "allocated"
+    later: int | None = None  # the next step's live peak, where it differs from the traced step's
 
 
 def _judge(estimate: _Estimate, device: torch.device, named: NamedDevice | None, limit: int | None) -> _Plan:
+    """The verdict: every step must fit, so the larger of the traced step's peak and the next
+    step's (the optimizer's state held through its forward and backward) is judged."""
     if device.type != "cuda":
-        fits = None if limit is None else estimate.peak <= limit
-        margin = None if limit is None else limit - estimate.peak
-        return _Plan(estimate, estimate.peak, None, fits, margin, estimate.peak, "allocated")
-    bare = cuda_allocator.replay(estimate.events)
+        live = max(estimate.peak, estimate.later_peak or 0)
+        fits = None if limit is None else live <= limit
+        margin = None if limit is None else limit - live
+        return _Plan(estimate, estimate.peak, None, fits, margin, live, "allocated", estimate.later_peak)
+    first = cuda_allocator.replay(estimate.events[: estimate.first_events])
+    both = cuda_allocator.replay(estimate.events) if estimate.later_peak is not None else first
+    later = both.peak_allocated if estimate.later_peak is not None else None
     if named is None:  # a GPU of this machine: its free memory against the live peak, as measured
-        peak = estimate.peak if _present(device) else bare.peak_allocated
-        fits = None if limit is None else peak <= limit
-        margin = None if limit is None else limit - peak
-        return _Plan(estimate, peak, bare.peak_reserved, fits, margin, peak, "allocated")
+        peak = estimate.peak if _present(device) else first.peak_allocated
+        live = max(peak, later or 0)
+        fits = None if limit is None else live <= limit
+        margin = None if limit is None else limit - live
+        return _Plan(estimate, peak, both.peak_reserved, fits, margin, live, "allocated", later)
     planned = cuda_allocator.replay(estimate.events, named.usable_bytes, first=named.first_requests)
     if not planned.fits:  # how much it would need: the same replay without the limit
         planned = cuda_allocator.replay(estimate.events, first=named.first_requests)
@@ -467,7 +484,8 @@ def _judge(estimate: _Estimate, device: torch.device, named: NamedDevice | None,
     else:
         fits = True
     margin = named.usable_bytes - planned.peak_reserved
-    return _Plan(estimate, bare.peak_allocated, planned.peak_reserved, fits, margin, planned.peak_reserved, "reserved")
+    return _Plan(estimate, first.peak_allocated, planned.peak_reserved, fits, margin, planned.peak_reserved,
+                 "reserved", later)  # fmt: skip
 
 
 def _estimate(
@@ -479,7 +497,6 @@ def _estimate(
     templates: list[Any],
     should_cancel: Callable[[], bool] | None = None,
     amp: torch.dtype | None = None,
-    log: bool = False,
 ) -> _Estimate:
     from torch._subclasses.fake_tensor import FakeTensorMode
 
@@ -487,13 +504,14 @@ def _estimate(
     module = copy_with(loaded.module, fake_maker(fake_mode, device), dtype, should_cancel)
     prepare(module, checkpointing=request.checkpointing)
     training = request.mode == "train-step"
-    counter = AllocationLog(device, should_cancel) if log else StorageCounter(device, should_cancel)
+    counter = AllocationLog(device, should_cancel)
     target_type = torch.device(request.device).type
     with fake_mode:
         # The optimizer's path (foreach or not) is the target device's, where it differs.
         optimizer = make_optimizer(request.optimizer, module, torch.device(target_type)) if training else None
         args = make_inputs(templates, dtype, device, real=False)
         counter.track(*module.parameters(), *module.buffers(), *args)
+        body_start = len(counter.events)
         counter.watch_forward(module)
         try:
             with counter:
@@ -514,8 +532,17 @@ def _estimate(
     gradients = _storage_bytes(_unique(p.grad for p in module.parameters())) if training else 0
     state = _storage_bytes(_unique(_optimizer_state_tensors(optimizer)))
     activations = counter.forward_added if templates else None
-    events = tuple(counter.events) if isinstance(counter, AllocationLog) else ()
-    return _Estimate(parameters, buffers, gradients, state, activations, counter.peak, events)
+    events = list(counter.events)
+    first_events = len(events)
+    later_peak: int | None = None
+    if training and optimizer is not None and templates:
+        # Steps after the first hold the state the first one made through their forward and backward.
+        later = later_step(events, body_start, counter.serials_of(_optimizer_state_tensors(optimizer)),
+                           counter.serials_of(p.grad for p in module.parameters()))  # fmt: skip
+        events += later
+        later_peak = live_peak(events, start=first_events)
+    return _Estimate(parameters, buffers, gradients, state, activations, counter.peak, tuple(events), first_events,
+                     later_peak)  # fmt: skip
 
 
 def _free_bytes(device: torch.device) -> tuple[int | None, Text | None]:

@@ -11,7 +11,7 @@ few tens of thousands).
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import torch
 
@@ -55,6 +55,18 @@ class AllocationLog(StorageCounter):
 
         return released
 
+    def serials_of(self, tensors: Iterable[torch.Tensor | None]) -> list[int]:
+        """The event ids of the live storages behind ``tensors`` (each once)."""
+        found: dict[int, None] = {}
+        for t in tensors:
+            if t is None:
+                continue
+            for storage in _storages(t):
+                serial = self._ids.get(id(storage))
+                if serial is not None:
+                    found[serial] = None
+        return list(found)
+
     def _event_alloc(self, key: int, size: int) -> None:
         serial = next(self._serial)
         self._ids[key] = serial
@@ -65,3 +77,38 @@ class AllocationLog(StorageCounter):
         if serial is not None:
             self.events.append(("free", serial, 0))
 
+
+
+def later_step(events: list[Event], body_start: int, state: Iterable[int], grads: Iterable[int]) -> list[Event]:
+    """The events of the training step after the traced one, in a loop that sets gradients to
+    None between steps (``zero_grad()``'s default): the gradients go first, then the same step
+    again, except that the optimizer's state, made by the first step, is there already and
+    stays (its allocations are left out). ``events[body_start:]`` is the traced step itself
+    (before it: the parameters, buffers and inputs, which stay). Ids made in the step are
+    renumbered, so both steps can be replayed one after the other."""
+    body = events[body_start:]
+    kept = set(state)
+    offset = 1 + max((key for _, key, _ in events), default=0)
+    made = {key for kind, key, _ in body if kind == "alloc"}
+    out: list[Event] = [("free", key, 0) for key in grads]
+    for kind, key, size in body:
+        if key in kept:
+            continue
+        out.append((kind, key + offset if key in made else key, size))
+    return out
+
+
+def live_peak(events: Iterable[Event], start: int = 0) -> int:
+    """The most bytes live at once over ``events``, from event ``start`` on (everything before
+    counted as live as it stands)."""
+    sizes: dict[int, int] = {}
+    live = peak = 0
+    for n, (kind, key, size) in enumerate(events):
+        if kind == "alloc":
+            sizes[key] = size
+            live += size
+        else:
+            live -= sizes.pop(key, 0)
+        if n >= start:
+            peak = max(peak, live)
+    return peak

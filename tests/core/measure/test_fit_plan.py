@@ -196,3 +196,47 @@ def test_the_largest_batch_needs_a_known_memory_and_a_batched_input():
 def test_the_allocator_rules_are_the_ones_named_in_the_answer():
     result = estimate_fit(example_model(), FitRequest(device="cuda", optimizer="sgd", gpu="L4", measure=False))
     assert cuda_allocator.SOURCE in result.rules[0]
+
+
+# ------------------------------------------------------------------ the steps after the first
+
+
+def _second_real_step_peak(module: nn.Module, x: torch.Tensor, optimizer: str) -> int:
+    """Two real steps on a copy, gradients set to None between them as zero_grad() does: the
+    live bytes of the second, counted on the real tensors (the optimizer's state included)."""
+    import copy
+
+    from inspector.core.measure.fit_step import make_optimizer, run_step
+    from inspector.core.placement.storage_counter import StorageCounter
+
+    m = copy.deepcopy(module)
+    opt = make_optimizer(optimizer, m, torch.device("cpu"))
+    run_step(m, (x,), opt, "train-step")
+    opt.zero_grad(set_to_none=True)
+    state = [v for s in opt.state.values() for v in s.values() if isinstance(v, torch.Tensor)]
+    counter = StorageCounter(torch.device("cpu"))
+    counter.track(*m.parameters(), *m.buffers(), x, *state)
+    with counter:
+        run_step(m, (x,), opt, "train-step")
+    return counter.peak
+
+
+@pytest.mark.parametrize("optimizer", ["sgd-momentum", "adam", "adamw"])
+def test_a_later_step_holds_the_optimizer_state_through_its_forward_and_is_judged(optimizer):
+    m = nn.Sequential(nn.Linear(256, 4096), nn.ReLU(), nn.Linear(4096, 256))
+    x = torch.randn(512, 256)
+    loaded = LoadedModel(spec="wide", module=m, example_input=x)
+    result = estimate_fit(loaded, FitRequest(device="cpu", optimizer=optimizer, measure=False))
+    assert result.later_step_peak_bytes == _second_real_step_peak(m, x, optimizer)
+    # Activations of 512 x 4096 floats dominate: the second step's peak is the first's plus the state.
+    assert result.later_step_peak_bytes > result.estimated_peak_bytes
+    between = (result.estimated_peak_bytes + result.later_step_peak_bytes) // 2
+    judged = estimate_fit(loaded, FitRequest(device="cpu", optimizer=optimizer, capacity=between, measure=False))
+    assert judged.fits is False and judged.margin_bytes == between - result.later_step_peak_bytes
+
+
+def test_forward_and_optimizer_free_steps_have_no_later_peak():
+    result = estimate_fit(example_model(), FitRequest(device="cpu", optimizer="none", measure=False))
+    assert result.later_step_peak_bytes is None
+    forward = estimate_fit(example_model(), FitRequest(device="cpu", mode="forward", optimizer="none", measure=False))
+    assert forward.later_step_peak_bytes is None and forward.to_dict()["later_step_peak_bytes"] is None
