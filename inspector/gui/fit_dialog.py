@@ -441,6 +441,10 @@ def _cells(result: Any) -> list[str]:
     if result.margin_bytes is not None:
         margin = ("" if result.margin_bytes >= 0 else "−") + format_bytes(abs(result.margin_bytes))
     ratio = f"{result.ratio:.3f}" if result.ratio is not None else "—"
+    peak = format_bytes(result.estimated_peak_bytes)
+    later = getattr(result, "later_step_peak_bytes", None)
+    if later is not None and later > result.estimated_peak_bytes:  # the verdict judges the larger
+        peak = fill(translate("FitDialog", "%1 (later steps %2)"), peak, format_bytes(later))
     largest = "—"
     search = getattr(result, "batch_search", None)
     if search is not None:
@@ -452,7 +456,7 @@ def _cells(result: Any) -> list[str]:
         format_bytes(result.gradients_bytes),
         format_bytes(result.optimizer_state_bytes),
         format_bytes(result.activations_bytes),
-        format_bytes(result.estimated_peak_bytes),
+        peak,
         format_bytes(result.free_bytes),
         verdict,
         margin,

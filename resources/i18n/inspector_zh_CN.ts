@@ -3481,6 +3481,11 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+8"/>
+        <source>%1 (later steps %2)</source>
+        <translation>%1（后续各步 %2）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>%1 (batch %2 does not fit)</source>
         <translation>%1（批大小 %2 放不下）</translation>
     </message>
