@@ -1108,12 +1108,12 @@
     <message>
         <location line="+1"/>
         <source>a forward pass holds no gradients or optimizer state: both are 0 in forward mode</source>
-        <translation>前向传播不持有梯度和优化器状态：在 forward 模式下两者都为 0</translation>
+        <translation>前向传播不持有梯度和优化器状态：在前向传播模式下两者都为 0</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>recurrent layers: the fused RNN kernels&apos; workspace (oneDNN on the CPU, cuDNN on CUDA) is not in the estimate, so a real step can peak higher (on the CPU an LSTM measured 1.5x in train-step; with torch.backends.mkldnn disabled they agree)</source>
-        <translation>循环层：融合 RNN 内核的工作区（CPU 上的 oneDNN、CUDA 上的 cuDNN）不在估算之内，所以真实的一步峰值可能更高（在 CPU 上，一个 LSTM 在 train-step 模式下实测为 1.5x；禁用 torch.backends.mkldnn 后两者一致）</translation>
+        <translation>循环层：融合 RNN 内核的工作区（CPU 上的 oneDNN、CUDA 上的 cuDNN）不在估算之内，所以真实的一步峰值可能更高（在 CPU 上，一个 LSTM 在训练步模式下实测为 1.5x；禁用 torch.backends.mkldnn 后两者一致）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1218,7 +1218,7 @@
     <message>
         <location line="+1"/>
         <source>train-step needs an output that depends on trainable parameters, and this model&apos;s output does not (are all its parameters frozen?)</source>
-        <translation>train-step 需要一个依赖可训练参数的输出，而这个模型的输出不依赖（它的参数是否全部冻结了？）</translation>
+        <translation>训练步需要一个依赖可训练参数的输出，而这个模型的输出不依赖（它的参数是否全部冻结了？）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1258,7 +1258,7 @@
     <message>
         <location line="+1"/>
         <source>train-step needs trainable parameters, and this model has none requiring grad</source>
-        <translation>train-step 需要可训练的参数，而这个模型没有需要梯度的参数</translation>
+        <translation>训练步需要可训练的参数，而这个模型没有需要梯度的参数</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1298,7 +1298,7 @@
     <message>
         <location line="+1"/>
         <source> (the forward takes {count} input(s))</source>
-        <translation>（forward 接受 {count} 个输入）</translation>
+        <translation>（forward() 接受 {count} 个输入）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1353,12 +1353,12 @@
     <message>
         <location line="+1"/>
         <source>train-step needs a second copy of the model and it does not fit in memory</source>
-        <translation>train-step 需要模型的第二份副本，而内存放不下</translation>
+        <translation>训练步需要模型的第二份副本，而内存放不下</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>train-step works on a copy of the model, and this model cannot be copied: {error}</source>
-        <translation>train-step 在模型的副本上运行，而这个模型无法复制：{error}</translation>
+        <translation>训练步在模型的副本上运行，而这个模型无法复制：{error}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1418,12 +1418,12 @@
     <message>
         <location line="+1"/>
         <source>the model has no optimizer: train-step used SGD(lr=0.01) on a copy of the model</source>
-        <translation>模型没有优化器：train-step 在模型副本上使用了 SGD(lr=0.01)</translation>
+        <translation>模型没有优化器：训练步在模型副本上使用了 SGD(lr=0.01)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>train-step ran {optimizer} on a copy of the model and its state</source>
-        <translation>train-step 在模型及其状态的副本上运行了 {optimizer}</translation>
+        <translation>训练步在模型及其状态的副本上运行了 {optimizer}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1438,7 +1438,7 @@
     <message>
         <location line="+1"/>
         <source>{count} modules never ran as modules in this forward (a fused fast path or a forward that calls their weights directly): they have no row</source>
-        <translation>{count} 个模块在这次前向传播中没有作为模块运行（融合的快速路径，或 forward 直接调用了它们的权重）：它们没有对应的行</translation>
+        <translation>{count} 个模块在这次前向传播中没有作为模块运行（融合的快速路径，或 forward() 直接调用了它们的权重）：它们没有对应的行</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2462,7 +2462,71 @@
         <translation>示例输入：形状为 {shape} 的词元 ID（int64，小于词表大小 {vocab}）</translation>
     </message>
     <message>
-        <location line="-116"/>
+        <location line="+1"/>
+        <source>needs a CUDA GPU; prefer .to(device)</source>
+        <translation>需要 CUDA GPU；更推荐 .to(device)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>non_blocking copies finish here</source>
+        <translation>non_blocking 的复制在这里完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>use your own ids</source>
+        <translation>换成你自己的 id</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>where the app measured</source>
+        <translation>本应用测量时所用的设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the app trains a copy: your weights stay as they are</source>
+        <translation>本应用训练的是副本：你的权重保持不变</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The app copies your optimizer when the model has one; SGD(lr=0.01) otherwise.</source>
+        <translation>模型有优化器时，本应用复制它；否则使用 SGD(lr=0.01)。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each sample between two device events on the model&apos;s stream (the wait is outside it).</source>
+        <translation>每个样本位于模型所在流上的两个设备事件之间（等待不计入其中）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The clock&apos;s own cost (the median gap of back-to-back reads)
+is taken off each sample, as the app does.</source>
+        <translation>与本应用一样，从每个样本中减去时钟自身的开销
+（连续两次读取之间间隔的中位数）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>as the app does: a collection inside a sample is noise, not latency</source>
+        <translation>与本应用一样：样本内发生的垃圾回收是噪声，不是延迟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warm-up; the first call&apos;s cost is reported apart</source>
+        <translation>预热；首次调用的开销单独报告</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>at least {seconds} s</source>
+        <translation>至少 {seconds} s</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The app reports the median of single calls; torch.utils.benchmark.Timer reports a median
+of means of blocks of calls, which reads nearer the mean when some calls are slow.</source>
+        <translation>本应用报告单次调用的中位数；torch.utils.benchmark.Timer 报告的是各组调用均值的中位数，
+当部分调用较慢时，它更接近均值。</translation>
+    </message>
+    <message>
+        <location line="-128"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
@@ -3485,7 +3549,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1（后续各步 %2）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+4"/>
         <source>%1 (batch %2 does not fit)</source>
         <translation>%1（批大小 %2 放不下）</translation>
     </message>
@@ -4616,7 +4680,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+2"/>
         <source>example, path/to/model.pt, package.module:factory or file.py:factory</source>
-        <translation>example、path/to/model.pt、package.module:factory 或 file.py:factory</translation>
+        <translation>&quot;example&quot;、path/to/model.pt、package.module:factory 或 file.py:factory</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5305,7 +5369,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+2"/>
         <source>on %1: example, /path/there/model.pt, package.module:factory</source>
-        <translation>在 %1 上：example、/path/there/model.pt、package.module:factory</translation>
+        <translation>在 %1 上：&quot;example&quot;、/path/there/model.pt、package.module:factory</translation>
     </message>
     <message>
         <location line="+26"/>
@@ -6090,6 +6154,45 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
 </context>
 <context>
+    <name>Vocabulary</name>
+    <message>
+        <location filename="../../inspector/gui/vocabulary_words.py" line="+26"/>
+        <source>forward</source>
+        <translation>前向传播</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>train-step</source>
+        <translation>训练步</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>host clock</source>
+        <translation>主机时钟</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cuda events</source>
+        <translation>CUDA 事件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>xpu events</source>
+        <translation>XPU 事件</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+39"/>
+        <source>example</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>factory</source>
+        <translation>工厂函数</translation>
+    </message>
+</context>
+<context>
     <name>WorkerResults</name>
     <message>
         <location filename="../../inspector/gui/results.py" line="+145"/>
@@ -6207,7 +6310,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+2"/>
         <source>Equivalent PyTorch code: %1 timing on %2</source>
-        <translation>等价的 PyTorch 代码：在 %2 上计时 %1</translation>
+        <translation>等价的 PyTorch 代码：在 %2 上计时%1</translation>
     </message>
     <message>
         <location line="+9"/>

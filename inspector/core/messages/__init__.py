@@ -14,7 +14,8 @@ reason, "forward pass" or "training step", a list) can be a ``Text`` argument of
 sentence: it stays a ``Text``, and ``Text.translated`` translates it along with the sentence.
 
 The catalogue is kept in one part per capability of core (``files_texts``, ``devices_texts``,
-``placement_texts``, ``moves_texts``, ``measure_texts``, ``report_texts``, ``remote_texts``),
+``placement_texts``, ``moves_texts``, ``measure_texts``, ``report_texts``, ``remote_texts``,
+``snippets_texts``),
 each a few dicts of id -> template; a new id goes into its capability's part. ``TEMPLATES``
 joins them here in a fixed order, and ``tools/update_translations.py`` copies it, in that
 order, into the window's translation sources (``inspector/gui/core_texts.py``, then the .ts).
@@ -36,6 +37,7 @@ from inspector.core.messages import (
     plan_texts,
     remote_texts,
     report_texts,
+    snippets_texts,
 )
 
 #: Lists the window punctuates its own way (``joined``).
@@ -80,6 +82,7 @@ TEMPLATES: dict[str, str] = _joined_parts(
     remote_texts.REMOTE,
     plan_texts.PLAN,
     plan_texts.HUGGING_FACE,
+    snippets_texts.SNIPPETS,
 )
 
 

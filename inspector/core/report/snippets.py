@@ -3,20 +3,40 @@
 Each snippet assumes what a user's script already has: ``import torch`` and a ``model``.
 Device choices are written the portable way the tutorial teaches (fall back to the CPU when
 the accelerator is absent), except ``model.cuda()``, which is shown as the call it is.
+
+A snippet's comments are prose: each is a ``messages.Text`` (``messages.snippets_texts``),
+said by the ``say`` a snippet function is given. By default (``str``) they are English, as
+the CLI and the tests read them; the window passes ``core_text``, which says them in its
+language. Only the comments change: the code is the same in every language, and runs.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import torch
 
 from inspector.core.errors import InputError
+from inspector.core.messages import Text
 from inspector.core.moves.request import MoveRequest, call_code, check_request, cuda_index, parse_dtype
 from inspector.core.units import dtype_name
 from inspector.core.vocabulary import BenchMode
 
 MODES = tuple(m.value for m in BenchMode)
+
+#: How a snippet's comments are said: ``str`` (English), or the window's ``core_text``.
+Say = Callable[[Text], str]
+
+
+def _comment(say: Say, key: str, **args: Any) -> str:
+    """A comment after code on its line, ``"# ..."``: one line, whatever the translation holds."""
+    return "# " + " ".join(say(Text(key, **args)).split())
+
+
+def _comment_lines(say: Say, key: str, indent: str = "") -> list[str]:
+    """A comment on lines of its own: each line of the text a ``#`` line at ``indent``."""
+    lines = [line.strip() for line in say(Text(key)).splitlines()]
+    return [f"{indent}# {line}".rstrip() for line in lines if line] or [f"{indent}#"]
 
 
 def _device_name(spec: str) -> str:
@@ -59,17 +79,18 @@ def _dtype_code(name: str) -> str:
     return f"torch.{dtype_name(parse_dtype(name))}"
 
 
-def move_snippet(request: MoveRequest) -> str:
+def move_snippet(request: MoveRequest, say: Say = str) -> str:
     """Code doing what ``move_model(loaded, request)`` does, on ``model``.
 
     ``.to(device)`` is written with a CPU fallback so the code runs everywhere; ``.cuda()``
-    is written as it is, with a comment, because it fails without a CUDA GPU.
+    is written as it is, with a comment, because it fails without a CUDA GPU. ``say``: how
+    its comments are said (the module docstring).
     """
     check_request(request)
     if request.method == "cuda":
         cuda_index(request.device)  # InputError for a device model.cuda() does not take
         lines = _PIN_HOST_TENSORS if request.pinned else []
-        return "\n".join([*lines, f"model = {call_code(request)}  # needs a CUDA GPU; prefer .to(device)"])
+        return "\n".join([*lines, f"model = {call_code(request)}  {_comment(say, 'snippet.cuda_prefer_to')}"])
     if request.method == "cpu" or request.device is None:  # model.cpu(), or a cast alone
         return f"model = {call_code(request)}"
     args = "device" if request.dtype is None else f"device, dtype={_dtype_code(request.dtype)}"
@@ -80,21 +101,22 @@ def move_snippet(request: MoveRequest) -> str:
             *(f"    {line}" for line in _PIN_HOST_TENSORS),
             f"model = model.to({args}, non_blocking=True)",
             "if device.type == \"cuda\":",
-            "    torch.cuda.synchronize(device)  # non_blocking copies finish here",
+            f"    torch.cuda.synchronize(device)  {_comment(say, 'snippet.non_blocking_done')}",
         ]
     else:
         lines.append(f"model = model.to({args})")
     return "\n".join(lines)
 
 
-def _input_code(shape: tuple[int, ...], dtype: str) -> str:
+def _input_code(shape: tuple[int, ...], dtype: str, say: Say = str) -> str:
     """A random tensor of ``shape`` and ``dtype`` on ``device``, as the app makes one."""
     dims = ", ".join(str(int(n)) for n in shape)
     torch_dtype = parse_input_dtype(dtype)
     if torch_dtype.is_floating_point or torch_dtype.is_complex:
         return f"torch.randn({dims}, device=device, dtype=torch.{dtype_name(torch_dtype)})"
     # Integer inputs are ids or indices: the app used the model's own example input.
-    return f"torch.randint(0, 2, ({dims},), device=device, dtype=torch.{dtype_name(torch_dtype)})  # use your own ids"
+    code = f"torch.randint(0, 2, ({dims},), device=device, dtype=torch.{dtype_name(torch_dtype)})"
+    return f"{code}  {_comment(say, 'snippet.own_ids')}"
 
 
 def parse_input_dtype(name: str) -> torch.dtype:
@@ -124,6 +146,7 @@ def benchmark_snippet(
     warmup: int = 3,
     timer: str | None = None,
     inputs: tuple[tuple[tuple[int, ...], str], ...] = (),
+    say: Say = str,
 ) -> str:
     """Code that repeats the app's measurement on ``model``: the same warm-up calls, the
     same number of runs (or minimum time), the same clock and synchronisation, the same
@@ -135,7 +158,8 @@ def benchmark_snippet(
     device events around each call) or "host clock" (``perf_counter_ns`` with the device
     synchronised around the call, the clock's own cost taken off); by default what the app
     uses on ``device``. ``inputs``: each positional input's (shape, dtype); by default one
-    input of ``input_shape`` in ``dtype``.
+    input of ``input_shape`` in ``dtype``. ``say``: how its comments are said (the module
+    docstring).
     """
     if mode not in MODES:
         raise InputError(f"{mode!r} is not a benchmark mode (use forward or train-step)")
@@ -153,19 +177,19 @@ def benchmark_snippet(
     imports = ["import copy"] if mode != "forward" else []
     lines = [*imports, "import gc", *([] if events else ["import time"]), "", "import torch", ""]
     lines += [
-        f'device = torch.device("{name}")  # where the app measured',
+        f'device = torch.device("{name}")  {_comment(say, "snippet.where_measured")}',
         f"model = model.to(device, dtype={dtype_code})",
     ]
     names = [f"x{i}" if len(specs) > 1 else "x" for i in range(len(specs))]
-    lines += [f"{n} = {_input_code(shape, d)}" for n, (shape, d) in zip(names, specs)]
+    lines += [f"{n} = {_input_code(shape, d, say)}" for n, (shape, d) in zip(names, specs)]
     call = f"model({', '.join(names)})"
     if mode == "forward":
         lines += ["model.eval()", "", "", "def step():", f"    {call}"]
     else:
         lines += [
-            "model = copy.deepcopy(model)  # the app trains a copy: your weights stay as they are",
+            f"model = copy.deepcopy(model)  {_comment(say, 'snippet.trains_a_copy')}",
             "model.train()",
-            "# The app copies your optimizer when the model has one; SGD(lr=0.01) otherwise.",
+            *_comment_lines(say, "snippet.optimizer_copied"),
             "optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.01)",
             "",
             "",
@@ -180,7 +204,7 @@ def benchmark_snippet(
     lines += ["", ""]
     if events:
         lines += [
-            "# Each sample between two device events on the model's stream (the wait is outside it).",
+            *_comment_lines(say, "snippet.device_events"),
             f"start, end = {backend}.Event(enable_timing=True), {backend}.Event(enable_timing=True)",
             f"stream = {backend}.current_stream(device)",
             "",
@@ -202,8 +226,7 @@ def benchmark_snippet(
             "    return time.perf_counter_ns() - start",
             "",
             "",
-            "# The clock's own cost (the median gap of back-to-back reads)",
-            "# is taken off each sample, as the app does.",
+            *_comment_lines(say, "snippet.clock_cost"),
             "clock_ns = sorted(clock_gap_ns() for _ in range(101))[50]",
             "",
             "",
@@ -216,10 +239,10 @@ def benchmark_snippet(
         "",
         "",
         "samples_ms = []",
-        "gc.disable()  # as the app does: a collection inside a sample is noise, not latency",
+        f"gc.disable()  {_comment(say, 'snippet.gc_disabled')}",
         "try:",
         "    with torch.inference_mode():" if mode == "forward" else "    with torch.enable_grad():",
-        f"        for _ in range({int(warmup)}):  # warm-up; the first call's cost is reported apart",
+        f"        for _ in range({int(warmup)}):  {_comment(say, 'snippet.warm_up')}",
         "    " + warm_body[0],
         *(("    " + line) for line in warm_body[1:]),
     ]
@@ -232,7 +255,8 @@ def benchmark_snippet(
         assert min_time is not None  # one of the two, checked above
         lines += [
             "        measured_ms = 0.0",
-            f"        while measured_ms < {float(min_time) * 1e3!r} and len(samples_ms) < 100_000:  # at least {min_time:g} s",
+            f"        while measured_ms < {float(min_time) * 1e3!r} and len(samples_ms) < 100_000:  "
+            + _comment(say, "snippet.at_least", seconds=f"{min_time:g}"),
             "            samples_ms.append(timed_ms())",
             "            measured_ms += samples_ms[-1]",
         ]
@@ -243,8 +267,7 @@ def benchmark_snippet(
         "n = len(samples_ms)",
         "median = (samples_ms[(n - 1) // 2] + samples_ms[n // 2]) / 2",
         "mean = sum(samples_ms) / n",
-        "# The app reports the median of single calls; torch.utils.benchmark.Timer reports a median",
-        "# of means of blocks of calls, which reads nearer the mean when some calls are slow.",
+        *_comment_lines(say, "snippet.median_not_timer"),
         'print(f"median {median:.4f} ms (mean {mean:.4f} ms) over {n} samples")',
     ]
     return "\n".join(lines)
@@ -261,10 +284,10 @@ def module_move_line(module_path: str, device: str, dtype: str | None = None) ->
     return f"{target}.to({args})"
 
 
-def measurement_snippet(result: Any) -> str:
+def measurement_snippet(result: Any, say: Say = str) -> str:
     """``benchmark_snippet`` with every parameter of the measurement ``result``
     (``core.measure.timing.LatencyResult``) made: its runs or minimum time, warm-up, clock, mode,
-    device, dtype and input."""
+    device, dtype and input; ``say``: how its comments are said."""
     return benchmark_snippet(
         result.device,
         result.dtype,
@@ -275,4 +298,5 @@ def measurement_snippet(result: Any) -> str:
         warmup=max(1, int(result.warmup or len(result.warmup_samples_ms) or 1)),
         timer=result.timer,
         inputs=tuple(result.inputs),
+        say=say,
     )

@@ -219,3 +219,63 @@ def test_the_snippets_lines_fit_the_code_panel() -> None:
         code = benchmark_snippet(mode=mode, device="cpu", input_shape=(64, 3), dtype="float32", runs=100)
         comments = [line for line in code.splitlines() if line.lstrip().startswith("#")]
         assert comments and all(len(line) <= 100 for line in comments), max(comments, key=len)
+
+
+def _code_only(code: str) -> list[tuple[int, str]]:
+    """``code``'s tokens but its comments: what runs."""
+    import io
+    import tokenize
+
+    return [(t.type, t.string) for t in tokenize.generate_tokens(io.StringIO(code).readline)
+            if t.type not in (tokenize.COMMENT, tokenize.NL)]  # fmt: skip
+
+
+def _comments(code: str) -> list[str]:
+    import io
+    import tokenize
+
+    return [t.string for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.type == tokenize.COMMENT]
+
+
+def _say_in_another_language(text):
+    """A translation as the window's may be: other words, other line breaks (each template's
+    id kept so the test can tell them apart)."""
+    return f"译文 {text.key}\n第二行 {dict(text.args)}" if text.key.startswith("snippet.") else str(text)
+
+
+@pytest.mark.parametrize("mode", ["forward", "train-step"])
+@pytest.mark.parametrize("device", ["cpu", "cuda:0"])
+@pytest.mark.parametrize("min_time", [None, 0.25])
+def test_a_snippet_in_another_language_changes_its_comments_only(device, mode, min_time):
+    # The window says a snippet's comments in its language (say=core_text); the code stays
+    # as it is, token for token, and still compiles, whatever the translation's line breaks.
+    runs = None if min_time else 50
+    english = benchmark_snippet(device, "float32", (2, 3), mode, runs=runs, min_time=min_time,
+                                inputs=(((2, 3), "float32"), ((4,), "int64")))  # fmt: skip
+    said = benchmark_snippet(device, "float32", (2, 3), mode, runs=runs, min_time=min_time,
+                             inputs=(((2, 3), "float32"), ((4,), "int64")), say=_say_in_another_language)  # fmt: skip
+    compile(said, "<snippet>", "exec")
+    assert _code_only(said) == _code_only(english)
+    comments = _comments(said)
+    assert comments and all("译文 snippet." in c or "第二行" in c for c in comments)
+    # a comment on lines of its own keeps the translation's line breaks; one after code, one line
+    assert any(c.startswith("# 第二行") for c in comments) and len(comments) >= len(_comments(english))
+    assert not any(c.startswith("#  ") for c in comments)
+    if min_time:
+        assert "{'seconds': '0.25'}" in said  # the argument, as core made it
+
+
+@pytest.mark.parametrize("request_", REQUESTS, ids=repr)
+def test_a_move_snippet_in_another_language_changes_its_comments_only(request_):
+    english, said = move_snippet(request_), move_snippet(request_, say=_say_in_another_language)
+    compile(said, "<snippet>", "exec")
+    assert _code_only(said) == _code_only(english)
+    assert len(_comments(said)) == len(_comments(english))  # a comment after code stays on its line
+    assert all(c.startswith("# 译文 snippet.") and "第二行" in c for c in _comments(said))
+
+
+def test_a_translated_benchmark_snippet_still_measures(monkeypatch):
+    # Run, not only compiled: the translated snippet measures the model as the English one does.
+    code = benchmark_snippet("cpu", "float32", (4, 3), "forward", runs=5, warmup=1, say=_say_in_another_language)
+    _namespace, printed = _run(code, Net())
+    assert len(printed) == 1 and printed[0].startswith("median ") and "over 5 samples" in printed[0]
