@@ -94,7 +94,9 @@ def catalogue_name(language: str) -> str:
 
 def apply_language(language: str) -> bool:
     """Install ``language``'s translators (the app's and Qt's own, for standard dialogs'
-    buttons) in place of the current ones. English needs none: it is the source language.
+    buttons and the file dialogs) in place of the current ones. English needs none: it is the
+    source language. Ours is installed last, so it is asked first: it covers what Qt's own
+    catalogue lacks (``qt_own_texts``).
 
     Returns False when a catalogue could not be read (the window stays in English, as an
     app whose translation file is missing does, and the caller says so).

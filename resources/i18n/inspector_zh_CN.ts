@@ -5096,6 +5096,19 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <location filename="../../inspector/gui/qt_own_texts.py" line="+22"/>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
     <name>RanksView</name>
     <message>
         <location filename="../../inspector/gui/ranks.py" line="+31"/>
