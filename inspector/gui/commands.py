@@ -9,6 +9,7 @@ move it asked for once that move ends.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QSettings, SignalInstance, Slot
@@ -185,12 +186,16 @@ class ModelCommands(QObject):
         """The move ended (done, cancelled or failed): the code of the call that was asked for."""
         if self.pending_move is None:
             return
-        try:
-            from inspector.core.report.snippets import move_snippet
+        call, request = result.call, self.pending_move
+        # (functions: the panel says the comments and the caption again when the language changes)
+        self.code.show_code(partial(_move_code, request), lambda: fill(translate("ModelCommands", "Equivalent PyTorch code: %1"), call))
 
-            code = move_snippet(self.pending_move)
-        except InputError as exc:
-            code = "# " + fill(translate("ModelCommands", "no snippet for this move: %1"), core_text(exc.message))
-        call = result.call
-        # (a function: the panel says the caption again when the language changes)
-        self.code.show_code(code, lambda: fill(translate("ModelCommands", "Equivalent PyTorch code: %1"), call))
+
+def _move_code(request: MoveRequest) -> str:
+    """The code of the move ``request``, its comments in the window's language."""
+    from inspector.core.report.snippets import move_snippet
+
+    try:
+        return move_snippet(request, say=core_text)
+    except InputError as exc:
+        return "# " + fill(translate("ModelCommands", "no snippet for this move: %1"), core_text(exc.message))

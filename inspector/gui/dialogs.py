@@ -38,6 +38,7 @@ from inspector.core.files.presets import PRESETS, Preset
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.plain_text import shown, shown_tip
 from inspector.gui.sample_rate import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
+from inspector.gui.vocabulary_words import spec_text
 
 #: The presets' labels and descriptions (``core.files.presets.PRESETS``), marked for
 #: translation; shown through ``translate("Presets", text)``. A test keeps them in step.
@@ -110,9 +111,9 @@ class OpenModelDialog(Retranslates, QDialog):
         self.recent_list = QListWidget(self)
         self.recent_list.setObjectName("recentModelsList")
         for recent_spec in recent:  # shown escaped and elided (plain_text); the spec itself is the item's data
-            item = QListWidgetItem(shown(recent_spec), self.recent_list)
+            item = QListWidgetItem(shown(spec_text(recent_spec)), self.recent_list)  # the example in words (示例)
             item.setData(Qt.ItemDataRole.UserRole, recent_spec)
-            item.setToolTip(shown_tip(recent_spec))
+            item.setToolTip(shown_tip(spec_text(recent_spec)))
         self.recent_list.currentItemChanged.connect(
             lambda item, _previous: self.spec_edit.setText(item.data(Qt.ItemDataRole.UserRole)) if item else None
         )

@@ -429,7 +429,8 @@ def _outcome_text(outcome: Any) -> str:
     mode = next((translate("FitDialog", label) for label, value in _MODES if value == first.mode), first.mode)
     text = translate("FitDialog", "One %1 in %2 with optimizer %3, input %4: estimated without allocating "
                                   "(FakeTensorMode + MemTracker) in %5 s.")  # fmt: skip
-    return fill(text, mode, first.dtype, first.optimizer, shapes, f"{outcome.seconds:.2f}")
+    optimizer = translate("FitDialog", _OPTIMIZER_LABELS[first.optimizer]) if first.optimizer in _OPTIMIZER_LABELS else first.optimizer
+    return fill(text, mode, first.dtype, optimizer, shapes, f"{outcome.seconds:.2f}")
 
 
 def _cells(result: Any) -> list[str]:

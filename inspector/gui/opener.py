@@ -21,6 +21,7 @@ from inspector.gui import window_settings
 from inspector.gui.i18n import fill, translate
 from inspector.gui.plain_text import shown
 from inspector.gui.tasks import Task
+from inspector.gui.vocabulary_words import spec_text
 
 if TYPE_CHECKING:
     from inspector.gui import dialogs
@@ -61,7 +62,7 @@ class ModelOpener(QObject):
         request = LoadRequest(spec, trust, architecture or None)
         self.pending_load = request
         self.pending_inputs = (spec, inputs) if inputs is not None else None
-        mark = fill(translate("ModelOpener", "load %1"), shown(_short_spec(spec)))
+        mark = fill(translate("ModelOpener", "load %1"), shown(spec_text(_short_spec(spec))))
         return self.dispatcher.send(Task.LOAD, self._request, request, mark=mark)
 
     def open_dialog(self, recent: list[str]) -> None:

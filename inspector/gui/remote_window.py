@@ -220,9 +220,10 @@ class RemoteWindow(InspectorWindow):
         self._show_connection()
         self.reconnectButton.setEnabled(False)
         self.disconnectButton.setEnabled(True)
+        host = self.host
         self.historyView.record(
-            fill(translate("RemoteWindow", "connect %1"), self.host), None, None,
-            fill(translate("RemoteWindow", "agent %1, torch %2, pid %3"), info.agent, info.torch, info.pid),
+            lambda: fill(translate("RemoteWindow", "connect %1"), host), None, None,
+            lambda: fill(translate("RemoteWindow", "agent %1, torch %2, pid %3"), info.agent, info.torch, info.pid),
         )  # fmt: skip
 
     @Slot(str, bool)
@@ -234,18 +235,20 @@ class RemoteWindow(InspectorWindow):
         if deliberate:
             self._connection = "disconnected"
             self._show_connection()
+            host = self.host
             self.historyView.record(
-                fill(translate("RemoteWindow", "disconnect %1"), self.host), None, None,
-                translate("RemoteWindow", "the agent was ended"), ok=True,
+                lambda: fill(translate("RemoteWindow", "disconnect %1"), host), None, None,
+                lambda: translate("RemoteWindow", "the agent was ended"), ok=True,
             )  # fmt: skip
             return
         self.connection_lost = reason
         self._connection = "lost"
         self._show_connection()
         self._show_lost_banner()
+        host = self.host
         self.historyView.record(
-            fill(translate("RemoteWindow", "connection to %1"), self.host), None, None,
-            fill(translate("RemoteWindow", "lost: %1"), core_text(reason)), ok=False,
+            lambda: fill(translate("RemoteWindow", "connection to %1"), host), None, None,
+            lambda: fill(translate("RemoteWindow", "lost: %1"), core_text(reason)), ok=False,
         )  # fmt: skip
 
     def reconnect(self) -> bool:

@@ -11,8 +11,8 @@ request, the tab pages (the Compare view, the plots drawn into an HTML report), 
 bar, banner, history and status line it reports to. ``actionsChanged`` says that "Compare
 with…" may have become available (or not).
 
-Its words are the window's language: history rows as they are written (a log), the progress
-bar's text said again on a change of language (``retranslate``). A report file's Markdown or
+Its words are the window's language: history rows (the functions that say them, said again
+by the history) and the progress bar's text said again on a change of language (``retranslate``). A report file's Markdown or
 HTML is written in the window's language too, or in English for sharing when the save
 dialog's "in English for sharing" filter was chosen (remembered: ``export.REMEMBER_KEY``);
 its plot images follow the report's language (``export.plot_images``). "Copy report as
@@ -255,7 +255,8 @@ class ReportFlow(QObject):
 
     def session_failed(self, failure: TaskFailure) -> None:
         log.warning("could not build the session report: %s", failure.failure.message)
-        outcome = fill(translate("ReportFlow", "failed: %1"), core_text(failure.failure.message))
+        message = failure.failure.message
+        outcome = lambda: fill(translate("ReportFlow", "failed: %1"), core_text(message))  # noqa: E731 (said again on a change of language)
         self.history.record(failure.call, failure.seconds, None, outcome, ok=False, detail=failure.failure.detail)
 
     # ----- worker and writer results
@@ -312,7 +313,7 @@ class ReportFlow(QObject):
     @Slot(str)
     def _on_export_finished(self, path: str) -> None:
         seconds = self._export_done()
-        self.history.record(f"save_report(report, {path!r})", seconds, None, translate("ReportFlow", "written"))
+        self.history.record(f"save_report(report, {path!r})", seconds, None, lambda: translate("ReportFlow", "written"))
         self.status.flash(fill(translate("ReportFlow", "Report written: %1"), path), 8000)
         name = Path(path).name
         self.bar_words.idle(lambda: fill(translate("ReportFlow", "wrote %1"), name))
@@ -323,7 +324,7 @@ class ReportFlow(QObject):
         path = self.exporting or "?"
         seconds = self._export_done()
         self.banner.show_failure(failure, "export", source=Task.EXPORT)
-        outcome = fill(translate("ReportFlow", "failed: %1"), core_text(failure.message))
+        outcome = lambda: fill(translate("ReportFlow", "failed: %1"), core_text(failure.message))  # noqa: E731 (said again on a change of language)
         self.history.record(f"save_report(report, {path!r})", seconds, None, outcome, ok=False, detail=failure.detail)
         self.bar_words.idle(lambda: translate("ReportFlow", "export failed"))
 
@@ -343,7 +344,7 @@ class ReportFlow(QObject):
 
     @Slot(str, str)
     def _on_comparison_opened(self, side: str, path: str) -> None:
-        self.history.record(f"load_report({path!r})", None, None, translate("ReportFlow", "shown in the Compare tab"))
+        self.history.record(f"load_report({path!r})", None, None, lambda: translate("ReportFlow", "shown in the Compare tab"))
         self.banner.cleared_by("open report")
         view = self.comparison_view
         from inspector.gui.ranks import show_ranks

@@ -5,11 +5,13 @@ What only another part can act on, it says with a signal: ``stateShown`` (the co
 availability follows the model), ``taskFailed`` (a failed load to fix, the fit dialog's
 answer) and ``trustNeeded`` (a file that needs trust to load).
 
-Its words are the window's language. History rows and the memory plot's marks are written in
-the language of the moment (a log); what stays on screen (the model box's title, the input
-field's hint, the progress bar's text, the code view's caption) is said again on a change of
-language (``retranslate``). Core's texts (notes, noise flags, failure messages) go through
-``core_text``.
+Its words are the window's language. The memory plot's marks are written in the language of
+the moment (a log); what stays on screen (the model box's title, the input field's hint, the
+progress bar's text, the code view's code and caption, the history's rows) is said again on a
+change of language (``retranslate``; the history keeps, for each row, the functions that say
+it). Core's texts (notes, noise flags, failure messages, the code's comments) go through
+``core_text``. Core's vocabulary (a mode, a model's source, the example's spec) is said by
+``vocabulary_words``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QGroupBox
 
 from inspector.core.errors import InputError
@@ -32,6 +34,7 @@ from inspector.gui.layout import build_latency_plot_when_idle
 from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.plain_text import shown
 from inspector.gui.tasks import Task, task_label
+from inspector.gui.vocabulary_words import mode_text, source_text, spec_text, timer_text
 from inspector.gui.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Progress, TaskFailure
 
 if TYPE_CHECKING:
@@ -48,14 +51,19 @@ if TYPE_CHECKING:
     from inspector.gui.task_marks import TaskMarks
     from inspector.gui.tasks import TaskController
 
-#: What a training step runs, as the user would write it.
-TRAIN_STEP_CODE = """model.train()
-output = model(*inputs)
-loss = output.sum()          # a stand-in loss
-optimizer.zero_grad(set_to_none=True)
-loss.backward()              # each parameter gets a .grad
-optimizer.step()             # the optimizer keeps state
-"""
+
+def train_step_code() -> str:
+    """What a training step runs, as the user would write it, its comments in the window's
+    language (the code the same in every language)."""
+    lines = (
+        ("model.train()", ""),
+        ("output = model(*inputs)", ""),
+        ("loss = output.sum()", translate("WorkerResults", "a stand-in loss")),
+        ("optimizer.zero_grad(set_to_none=True)", ""),
+        ("loss.backward()", translate("WorkerResults", "each parameter gets a .grad")),
+        ("optimizer.step()", translate("WorkerResults", "the optimizer keeps state")),
+    )
+    return "".join(f"{code:<28} # {comment}\n" if comment else f"{code}\n" for code, comment in lines)
 
 
 class WorkerResults(QObject):
@@ -84,24 +92,12 @@ class WorkerResults(QObject):
         self.pages = pages
         self.reports = reports
         self.bar_words = BarWords(action_bar)
-        #: The code view's code and caption as this part showed them, with the function that
-        #: says the caption (said again on a change of language while the view still shows them).
-        self._caption: tuple[str, Callable[[], str], str] | None = None
 
     def retranslate(self) -> None:
         """What this part said that stays on screen, again in the language now installed."""
         if self.snapshots.model is not None:
             self._show_model_words(self.snapshots.model)
         self.bar_words.retranslate()
-        if self._caption is not None:
-            code, words, shown = self._caption
-            if self.code.code() == code and self.code.caption.text() == shown:
-                self._show_code(code, words)
-
-    def _show_code(self, code: str, caption: Callable[[], str]) -> None:
-        shown = caption()
-        self.code.show_code(code, shown)
-        self._caption = (code, caption, shown)
 
     @property
     def latency_plot(self) -> Any:
@@ -142,7 +138,7 @@ class WorkerResults(QObject):
         """The model box's title and the input field's hint, for the model ``state`` shows."""
         info = state.info
         # Names from the file: escaped and elided, or a newline in one wrapped the title (plain_text).
-        self.model_box.setTitle(fill(translate("WorkerResults", "Model — %1 (%2)"), shown(info.class_name), shown(info.spec)))
+        self.model_box.setTitle(fill(translate("WorkerResults", "Model — %1 (%2)"), shown(info.class_name), shown(spec_text(info.spec))))
         if not self.action_bar.input_shape_text() and info.example_input_shapes:
             shapes = ", ".join("x".join(map(str, s)) for s in info.example_input_shapes)
             self.action_bar.inputShapeEdit.setPlaceholderText(fill(translate("WorkerResults", "model input %1"), shapes))
@@ -157,15 +153,16 @@ class WorkerResults(QObject):
         self.on_placement_changed(state)
         self.banner.dismiss()
         totals = state.placement.totals
-        count = totals.count
-        loaded = translate("WorkerResults", "%1 (%2): %n tensors, %3%4", None, count)
+        meta, count = meta_text(totals), totals.count
+
+        def loaded() -> str:
+            words = translate("WorkerResults", "%1 (%2): %n tensors, %3%4", None, count)
+            return fill(words, shown(info.class_name), shown(source_text(info.source)), format_bytes(totals.bytes), core_text(meta))
+
         self.history.record(
-            f"load_model({info.spec!r})",
-            outcome.seconds,
-            None,
-            fill(loaded, shown(info.class_name), shown(info.source), format_bytes(totals.bytes), core_text(meta_text(totals))),
-            detail="\n".join(core_text(note) for note in info.notes),
-        )
+            f"load_model({info.spec!r})", outcome.seconds, None, loaded,
+            detail=lambda: "\n".join(core_text(note) for note in info.notes),
+        )  # fmt: skip
         name = shown(info.class_name)
         self.bar_words.idle(lambda: fill(translate("WorkerResults", "loaded %1"), name))
         # A new session: the report's moves and latency start afresh, and so does the plot.
@@ -177,79 +174,50 @@ class WorkerResults(QObject):
     @Slot(object)
     def on_move_finished(self, result: MoveResult) -> None:
         if result.ok:
-            size = format_bytes(result.bytes)
-            if result.dtype:
-                outcome = fill(translate("WorkerResults", "%1 → %2: %3 as %4"), result.source, result.target, size, result.dtype)
-            else:
-                outcome = fill(translate("WorkerResults", "%1 → %2: %3"), result.source, result.target, size)
-            if result.note:
-                outcome = fill(translate("WorkerResults", "%1 (%2)"), outcome, core_text(result.note))
             took = format_seconds(result.seconds)
             self.bar_words.idle(lambda: fill(translate("WorkerResults", "moved in %1"), took))
             self.banner.cleared_by(Task.MOVE)  # a move that works now: the failed one's banner is over
             self.marks.end()
         elif result.error.kind == FailureKind.CANCELLED:
-            outcome = translate("WorkerResults", "cancelled: rolled back, the model is as before")
             self.bar_words.idle(lambda: translate("WorkerResults", "cancelled"))
             self.marks.end(translate("WorkerResults", "cancelled"))
         else:
-            outcome = fill(translate("WorkerResults", "failed: %1"), core_text(result.error.message))
             self.banner.show_failure(result.error, result.call, source=Task.MOVE)
             self.bar_words.idle(lambda: translate("WorkerResults", "move failed"))
             self.marks.end(translate("WorkerResults", "failed"))
         self.reports.mark_stale()
+        error_detail = f"\n\n{result.error.detail}" if result.error and result.error.detail else ""
         self.history.record(
             # A failed move has no time worth a figure (it may not have started): "—".
-            result.call, result.seconds if result.ok else None, result.gbps, outcome, ok=result.ok,
-            detail=_memory_detail(result) + (f"\n\n{result.error.detail}" if result.error and result.error.detail else ""),
+            result.call, result.seconds if result.ok else None, result.gbps, partial(_move_outcome, result), ok=result.ok,
+            detail=lambda: _memory_detail(result) + error_detail,
         )  # fmt: skip
 
     @Slot(object)
     def on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
         r = outcome.result
-        ms = partial(format_ms, compact=True)
-        shape = "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,)))
-        call = fill(translate("WorkerResults", "%1 ×%2 · %3 %4 · input %5"), r.mode, len(r.samples_ms), r.device, r.dtype, shape)
-        result = fill(translate("WorkerResults", "median %1 · p95 %2"), ms(r.median_ms), ms(r.p95_ms))
-        figures = fill(translate("WorkerResults", "p5 %1, mean %2, min %3, max %4; first call %5"),
-                       ms(r.p5_ms), ms(r.mean_ms), ms(r.min_ms), ms(r.max_ms), ms(r.warmup_ms))  # fmt: skip
-        if r.median_ci_ms:
-            spread = fill(translate("WorkerResults", "95 % CI of the median %1 – %2, IQR %3; timed by %4"),
-                          ms(r.median_ci_ms[0]), ms(r.median_ci_ms[1]), ms(r.iqr_ms), r.timer)  # fmt: skip
-        else:
-            spread = fill(translate("WorkerResults", "IQR %1; timed by %2"), ms(r.iqr_ms), r.timer)
-        detail = [figures, spread]
-        median, noisy, top = ms(r.median_ms), bool(r.noise), None
-        if r.noise:
-            # Said where it is seen first: the history row, the status line and its tooltip.
-            result += " · " + core_text(r.noise)
-            detail.insert(0, core_text(r.noise))
-        elif r.machine is not None and r.machine.note:  # what the machine did meanwhile (it names no noise)
-            detail.append(core_text(r.machine.note))
-        if outcome.attribution is not None:
-            from inspector.gui.module_summary import summary_lines, summary_tab_text, top_line
+        median, noisy, top = format_ms(r.median_ms, compact=True), bool(r.noise), None
+        attribution = outcome.attribution
+        if attribution is not None:
+            from inspector.gui.module_summary import summary_tab_text, top_line
 
-            attribution = outcome.attribution
             self.parameters.set_attribution(attribution)
             self.latency_plot.set_top_modules(partial(summary_tab_text, attribution))
-            detail += summary_lines(attribution)
-            result += " · " + top_line(attribution)
             top = partial(top_line, attribution, 1)
-        self.history.record(call, outcome.seconds, None, result,
-                            detail="\n".join(detail + [core_text(note) for note in r.notes]))  # fmt: skip
+        self.history.record(
+            partial(_benchmark_call, r), outcome.seconds, None, partial(_benchmark_result, r, attribution),
+            detail=partial(_benchmark_detail, r, attribution),
+        )  # fmt: skip
         self.bar_words.idle(partial(_benchmark_idle, median, noisy, top))
         self.banner.cleared_by(Task.BENCHMARK)
         self.latency_plot.finish_series(r)
         self.marks.end(fill(translate("WorkerResults", "median %1"), median))
         self.reports.mark_stale()
-        try:
-            from inspector.core.report.snippets import measurement_snippet
-
-            code = measurement_snippet(r)
-        except InputError as exc:
-            code = "# " + fill(translate("WorkerResults", "no snippet for this measurement: %1"), core_text(exc.message))
         mode, device = r.mode, r.device
-        self._show_code(code, lambda: fill(translate("WorkerResults", "Equivalent PyTorch code: %1 timing on %2"), mode, device))
+        self.code.show_code(
+            partial(_measurement_code, r),
+            lambda: fill(translate("WorkerResults", "Equivalent PyTorch code: %1 timing on %2"), mode_text(mode), device),
+        )
 
     @Slot(object)
     def on_latency_samples(self, pairs: Any) -> None:
@@ -280,24 +248,23 @@ class WorkerResults(QObject):
         if failure.failure.kind == FailureKind.CANCELLED:
             self.marks.end(translate("WorkerResults", "cancelled"))
             if failure.task == Task.FIT:
-                outcome = translate("WorkerResults", "cancelled: nothing of the model was touched")
+                outcome = QT_TRANSLATE_NOOP("WorkerResults", "cancelled: nothing of the model was touched")
             elif failure.task == Task.LOAD:
-                outcome = translate("WorkerResults", "cancelled: the file was not loaded, the model shown is unchanged")
+                outcome = QT_TRANSLATE_NOOP("WorkerResults", "cancelled: the file was not loaded, the model shown is unchanged")
             else:
-                outcome = translate("WorkerResults", "cancelled: stopped between samples")
-            self.history.record(failure.call, failure.seconds, None, outcome, ok=False)
+                outcome = QT_TRANSLATE_NOOP("WorkerResults", "cancelled: stopped between samples")
+            self.history.record(failure.call, failure.seconds, None, partial(translate, "WorkerResults", outcome), ok=False)
             self.bar_words.idle(lambda: translate("WorkerResults", "cancelled"))
             return
         self.marks.end(translate("WorkerResults", "failed"))
+        message = failure.failure.message
         if failure.failure.kind == FailureKind.ARCHITECTURE:
             # The window's way to give it: the dialog's field (the CLI says --arch).
-            failure = replace(failure, failure=replace(failure.failure, message=fill(translate(
-                "WorkerResults",
-                "%1: enter it in the Architecture field of File › Open model… (it opens with this file filled in)",
-            ), core_text(failure.failure.message))))  # fmt: skip
+            failure = replace(failure, failure=replace(failure.failure, message=_architecture_message(message)))
         self.banner.show_failure(failure.failure, failure.task, source=failure.task)
-        outcome = fill(translate("WorkerResults", "failed: %1"), core_text(failure.failure.message))
-        self.history.record(failure.call, failure.seconds, None, outcome, ok=False, detail=failure.failure.detail)
+        said = partial(_architecture_message, message) if failure.failure.kind == FailureKind.ARCHITECTURE else message
+        self.history.record(failure.call, failure.seconds, None, partial(_failed, said), ok=False,
+                            detail=failure.failure.detail)  # fmt: skip
         task = failure.task
         self.bar_words.idle(lambda: fill(translate("WorkerResults", "%1 failed"), task_label(task)))
         if failure.wanted and failure.path and not self.tasks.closed:
@@ -305,30 +272,39 @@ class WorkerResults(QObject):
 
     @Slot(object)
     def on_fit_finished(self, outcome: FitOutcome) -> None:
-        verdicts = ", ".join(_fit_verdict(r.device, r.fits, format_bytes(r.estimated_peak_bytes)) for r in outcome.results)
-        failed = "; ".join(f"{device}: {core_text(f.message)}" for device, f in outcome.failures)
-        result = verdicts or fill(translate("WorkerResults", "failed: %1"), failed)
-        self.history.record(translate("WorkerResults", "will it fit?"), outcome.seconds, None, result,
-                            ok=bool(outcome.results), detail=failed)  # fmt: skip
         # The verdicts are said again from the results when the language changes.
         fits = [(r.device, r.fits, format_bytes(r.estimated_peak_bytes)) for r in outcome.results]
+        failures = list(outcome.failures)
+
+        def failed() -> str:
+            return "; ".join(f"{device}: {core_text(f.message)}" for device, f in failures)
+
+        def result() -> str:
+            return ", ".join(_fit_verdict(*fit) for fit in fits) or _failed(failed)
+
+        self.history.record(lambda: translate("WorkerResults", "will it fit?"), outcome.seconds, None, result,
+                            ok=bool(outcome.results), detail=failed)  # fmt: skip
         self.bar_words.idle(partial(_fit_idle, fits))
 
     @Slot(object)
     def on_train_step_finished(self, result: Any) -> None:
         """One real training step ran (``core.measure.training.TrainStepResult``)."""
-        shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or translate("WorkerResults", "(no tensor)")
         loss = f"{result.loss:.4g}"
+
+        def detail() -> str:
+            shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or translate("WorkerResults", "(no tensor)")
+            return "\n".join((fill(translate("WorkerResults", "input %1"), shapes), *map(core_text, result.notes)))
+
         self.history.record(
             result.call(), result.seconds, None,
-            fill(translate("WorkerResults", "loss %1 · %2 on %3 %4: gradients and optimizer state are in the tree"),
-                 loss, result.optimizer, result.device, result.dtype),
-            detail="\n".join((fill(translate("WorkerResults", "input %1"), shapes), *map(core_text, result.notes))),
+            lambda: fill(translate("WorkerResults", "loss %1 · %2 on %3 %4: gradients and optimizer state are in the tree"),
+                         loss, result.optimizer, result.device, result.dtype),
+            detail=detail,
         )  # fmt: skip
         self.bar_words.idle(lambda: translate("WorkerResults", "trained 1 step"))
         self.marks.end(fill(translate("WorkerResults", "loss %1"), loss))
         self.reports.mark_stale()
-        self._show_code(TRAIN_STEP_CODE, lambda: translate("WorkerResults", "Equivalent PyTorch code: one training step"))
+        self.code.show_code(train_step_code, lambda: translate("WorkerResults", "Equivalent PyTorch code: one training step"))
 
     @Slot(object)
     def on_lesson_finished(self, outcome: Any) -> None:
@@ -336,15 +312,95 @@ class WorkerResults(QObject):
         from inspector.core.lessons import LESSON_CODE
         from inspector.gui.lessons import answer_lines
 
-        lines = answer_lines(outcome.number, outcome.facts)
+        number, facts = outcome.number, outcome.facts
         self.history.record(
-            fill(translate("WorkerResults", "lesson %1"), outcome.number), outcome.seconds, None,
-            lines[0] if lines else "", detail="\n".join(lines[1:]),
+            lambda: fill(translate("WorkerResults", "lesson %1"), number), outcome.seconds, None,
+            lambda: next(iter(answer_lines(number, facts)), ""), detail=lambda: "\n".join(answer_lines(number, facts)[1:]),
         )  # fmt: skip
         self.action_bar.show_idle(fill(translate("WorkerResults", "lesson %1 done"), outcome.number))
         self.marks.end(fill(translate("WorkerResults", "lesson %1"), outcome.number))
         self.reports.mark_stale()
-        self.code.show_code(LESSON_CODE[outcome.number], fill(translate("WorkerResults", "Lesson %1"), outcome.number))
+        self.code.show_code(LESSON_CODE[number], lambda: fill(translate("WorkerResults", "Lesson %1"), number))
+
+
+def _failed(message: str | Callable[[], str]) -> str:
+    """A failed task's history row: "failed: " and its message (core's, or the function that says one)."""
+    return fill(translate("WorkerResults", "failed: %1"), message() if callable(message) else core_text(message))
+
+
+def _architecture_message(message: str) -> str:
+    """A file that needs an architecture, as the window asks for one (the CLI says --arch)."""
+    return fill(translate(
+        "WorkerResults",
+        "%1: enter it in the Architecture field of File › Open model… (it opens with this file filled in)",
+    ), core_text(message))  # fmt: skip
+
+
+def _move_outcome(result: MoveResult) -> str:
+    """A move's history row: where the model went, or why it did not."""
+    if result.ok:
+        size = format_bytes(result.bytes)
+        if result.dtype:
+            outcome = fill(translate("WorkerResults", "%1 → %2: %3 as %4"), result.source, result.target, size, result.dtype)
+        else:
+            outcome = fill(translate("WorkerResults", "%1 → %2: %3"), result.source, result.target, size)
+        if result.note:
+            outcome = fill(translate("WorkerResults", "%1 (%2)"), outcome, core_text(result.note))
+        return outcome
+    if result.error.kind == FailureKind.CANCELLED:
+        return translate("WorkerResults", "cancelled: rolled back, the model is as before")
+    return _failed(result.error.message)
+
+
+def _benchmark_call(r: Any) -> str:
+    """A measurement's history call: its mode, samples, device, dtype and input."""
+    shape = "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,)))
+    return fill(translate("WorkerResults", "%1 ×%2 · %3 %4 · input %5"), mode_text(r.mode), len(r.samples_ms), r.device, r.dtype, shape)
+
+
+def _benchmark_result(r: Any, attribution: Any) -> str:
+    """A measurement's history result: its median and p95, a noise flag, the top module."""
+    ms = partial(format_ms, compact=True)
+    result = fill(translate("WorkerResults", "median %1 · p95 %2"), ms(r.median_ms), ms(r.p95_ms))
+    if r.noise:  # said where it is seen first: the history row, the status line and its tooltip
+        result += " · " + core_text(r.noise)
+    if attribution is not None:
+        from inspector.gui.module_summary import top_line
+
+        result += " · " + top_line(attribution)
+    return result
+
+
+def _benchmark_detail(r: Any, attribution: Any) -> str:
+    """A measurement's history tooltip: every figure, its spread and clock, notes, the modules."""
+    ms = partial(format_ms, compact=True)
+    figures = fill(translate("WorkerResults", "p5 %1, mean %2, min %3, max %4; first call %5"),
+                   ms(r.p5_ms), ms(r.mean_ms), ms(r.min_ms), ms(r.max_ms), ms(r.warmup_ms))  # fmt: skip
+    if r.median_ci_ms:
+        spread = fill(translate("WorkerResults", "95 % CI of the median %1 – %2, IQR %3; timed by %4"),
+                      ms(r.median_ci_ms[0]), ms(r.median_ci_ms[1]), ms(r.iqr_ms), timer_text(r.timer))  # fmt: skip
+    else:
+        spread = fill(translate("WorkerResults", "IQR %1; timed by %2"), ms(r.iqr_ms), timer_text(r.timer))
+    detail = [figures, spread]
+    if r.noise:
+        detail.insert(0, core_text(r.noise))
+    elif r.machine is not None and r.machine.note:  # what the machine did meanwhile (it names no noise)
+        detail.append(core_text(r.machine.note))
+    if attribution is not None:
+        from inspector.gui.module_summary import summary_lines
+
+        detail += summary_lines(attribution)
+    return "\n".join(detail + [core_text(note) for note in r.notes])
+
+
+def _measurement_code(r: Any) -> str:
+    """The code repeating measurement ``r``, its comments in the window's language."""
+    from inspector.core.report.snippets import measurement_snippet
+
+    try:
+        return measurement_snippet(r, say=core_text)
+    except InputError as exc:
+        return "# " + fill(translate("WorkerResults", "no snippet for this measurement: %1"), core_text(exc.message))
 
 
 def _benchmark_idle(median: str, noisy: bool, top: Callable[[], str] | None) -> str:

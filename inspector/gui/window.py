@@ -45,6 +45,7 @@ from inspector.gui.status_line import StatusLine
 from inspector.gui.stuck_notice import StuckNotice, quit_leaving_work
 from inspector.gui.task_marks import TaskMarks
 from inspector.gui.tasks import TaskController
+from inspector.gui.vocabulary_words import spec_text
 from inspector.gui.threads import start_in_thread, stop_threads
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ class InspectorWindow(QMainWindow):
         self.cancel_event = threading.Event()
         self.tasks = TaskController(self.cancel_event, self)
         self.snapshots = Snapshots()
+        self._title_info: Any = None  # the loaded model's ModelInfo, which the title names
         self.threads_stopped: bool | None = None
         self._placed = False  # brought onto the screen after its first show (showEvent)
         #: The parts and workers exist (``_start_session`` ran).
@@ -193,7 +195,15 @@ class InspectorWindow(QMainWindow):
     def _on_model_loaded(self, outcome: LoadOutcome) -> None:
         info = outcome.state.info
         self.add_recent_model(info.spec)
-        self.setWindowTitle(f"{shown(info.class_name)} — {shown(info.spec)}")  # names from the file (plain_text)
+        self._title_info = info
+        self._show_model_title()
+
+    def _show_model_title(self) -> None:
+        """The title names the model: its class and spec (names from the file, plain_text), the
+        built-in example in words (示例), said again on a change of language."""
+        info = self._title_info
+        if info is not None:
+            self.setWindowTitle(f"{shown(info.class_name)} — {shown(spec_text(info.spec))}")
 
     # ------------------------------------------------------------------ language
 
@@ -349,6 +359,7 @@ class InspectorWindow(QMainWindow):
 
     def retranslate(self) -> None:
         retranslate_menus(self)
+        self._show_model_title()
         for part in self.retranslatable_parts():
             part.retranslate()
 

@@ -14,6 +14,7 @@ from inspector.gui import screen_fit, settings_values
 from inspector.gui.i18n import translate
 from inspector.gui.plain_text import menu_text, shown_tip
 from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, MAX_SAMPLE_HZ, MIN_SAMPLE_HZ, clamp_sample_hz
+from inspector.gui.vocabulary_words import spec_text
 
 MAX_RECENT = 10
 KEYS = {
@@ -45,9 +46,9 @@ def fill_recent_menu(menu: QMenu, settings: QSettings, open_model: Callable[[str
     recent = recent_models(settings)
     for spec in recent:
         # The spec as typed or opened: escaped, elided, its "&" shown (plain_text); in full
-        # (up to a limit) in the tooltip.
-        action = menu.addAction(menu_text(spec))
-        action.setToolTip(shown_tip(spec))
+        # (up to a limit) in the tooltip. The built-in example in words (示例).
+        action = menu.addAction(menu_text(spec_text(spec)))
+        action.setToolTip(shown_tip(spec_text(spec)))
         action.triggered.connect(lambda _checked=False, s=spec: open_model(s))
     if recent:
         menu.addSeparator()

@@ -275,12 +275,12 @@
 <context>
     <name>CodePanel</name>
     <message>
-        <location filename="../../inspector/gui/panels/code.py" line="+18"/>
+        <location filename="../../inspector/gui/panels/code.py" line="+22"/>
         <source>The PyTorch code for your last move or benchmark appears here.</source>
         <translation>你上一次移动或基准测试对应的 PyTorch 代码会显示在这里。</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -290,7 +290,7 @@
         <translation>把代码复制到剪贴板</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+22"/>
         <source>Equivalent PyTorch code</source>
         <translation>等效的 PyTorch 代码</translation>
     </message>
@@ -3129,7 +3129,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 <context>
     <name>Dialogs</name>
     <message>
-        <location filename="../../inspector/gui/dialogs.py" line="+287"/>
+        <location filename="../../inspector/gui/dialogs.py" line="+288"/>
         <source>%1 and %2 more (Show Details lists them all)</source>
         <translation>%1 等另外 %2 项（“显示详细信息”中列出全部）</translation>
     </message>
@@ -3201,7 +3201,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Dispatcher</name>
     <message>
-        <location filename="../../inspector/gui/commands.py" line="+86"/>
+        <location filename="../../inspector/gui/commands.py" line="+87"/>
         <source>Busy: wait for the %1 to finish, or cancel it</source>
         <translation>忙碌：请等待%1完成，或取消它</translation>
     </message>
@@ -3529,7 +3529,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>一次%1，数据类型 %2，优化器 %3，输入 %4：不分配内存完成估算（FakeTensorMode + MemTracker），用时 %5 s。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -3713,9 +3713,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../inspector/gui/panels/history.py" line="+45"/>
+        <location filename="../../inspector/gui/panels/history.py" line="+97"/>
         <source>Time</source>
-        <extracomment>Longer text for the tooltip (a failure&apos;s detail, a move&apos;s memory figures).</extracomment>
+        <extracomment>A row&apos;s text: the same in every language (``str``), or the function that says it in the language installed when it is called. Longer text for the tooltip (a failure&apos;s detail, a move&apos;s memory figures). What the row means (None: its texts are the same in every language).</extracomment>
         <translation>时间</translation>
     </message>
     <message>
@@ -3743,7 +3743,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/window.py" line="+208"/>
+        <location filename="../../inspector/gui/window.py" line="+218"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
         <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The parts and workers exist (``_start_session`` ran). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
@@ -3766,7 +3766,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyCanvas</name>
     <message>
-        <location filename="../../inspector/gui/plots/latency_canvas.py" line="+35"/>
+        <location filename="../../inspector/gui/plots/latency_canvas.py" line="+36"/>
         <source>cancelled</source>
         <extracomment>A summary whisker reaching higher than this many times the largest median is clipped at that height (its p95 written beside it), so a noisy run&apos;s bars keep most of the plot. Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another reason is shown as it is.</extracomment>
         <translation>已取消</translation>
@@ -3895,7 +3895,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/plots/latency_readout.py" line="+46"/>
+        <location filename="../../inspector/gui/plots/latency_readout.py" line="+47"/>
         <source>sample %1 · %2: %3</source>
         <translation>样本 %1 · %2：%3</translation>
     </message>
@@ -4544,12 +4544,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>输入形状：%1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+22"/>
         <source>no snippet for this move: %1</source>
         <translation>此移动没有对应的代码片段：%1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-10"/>
         <source>Equivalent PyTorch code: %1</source>
         <translation>等价的 PyTorch 代码：%1</translation>
     </message>
@@ -4557,7 +4557,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelOpener</name>
     <message>
-        <location filename="../../inspector/gui/opener.py" line="+64"/>
+        <location filename="../../inspector/gui/opener.py" line="+65"/>
         <source>load %1</source>
         <extracomment>The last load that failed (the Open model dialog reopens on it, to fix); None once one succeeds. (spec, input text) a preset or the Open model dialog gave for the load under way.</extracomment>
         <translation>加载 %1</translation>
@@ -5215,7 +5215,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RecentModels</name>
     <message>
-        <location filename="../../inspector/gui/window_settings.py" line="+59"/>
+        <location filename="../../inspector/gui/window_settings.py" line="+60"/>
         <source>Clear the list</source>
         <extracomment>Input texts remembered per model spec, newest kept.</extracomment>
         <translation>清空列表</translation>
@@ -5345,12 +5345,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+6"/>
-        <location line="+37"/>
+        <location line="+40"/>
         <source>connection to %1</source>
         <translation>与 %1 的连接</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-25"/>
         <source>connect %1</source>
         <translation>连接 %1</translation>
     </message>
@@ -5360,7 +5360,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>代理 %1，torch %2，pid %3</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>disconnect %1</source>
         <translation>断开 %1</translation>
     </message>
@@ -5370,7 +5370,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>代理已结束</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>lost: %1</source>
         <translation>已中断：%1</translation>
     </message>
@@ -5485,7 +5485,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>与另一份计时报告比较</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <location line="+68"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
@@ -6208,9 +6208,8 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>WorkerResults</name>
     <message>
-        <location filename="../../inspector/gui/results.py" line="+145"/>
+        <location filename="../../inspector/gui/results.py" line="+141"/>
         <source>Model — %1 (%2)</source>
-        <extracomment>What a training step runs, as the user would write it. The code view&apos;s code and caption as this part showed them, with the function that says the caption (said again on a change of language while the view still shows them).</extracomment>
         <translation>模型 — %1 (%2)</translation>
     </message>
     <message>
@@ -6224,17 +6223,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>必填，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>%1 (%2): %n tensors, %3%4</source>
         <translation>%1 (%2)：%n 个张量，%3%4</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+177"/>
         <source>%1 → %2: %3 as %4</source>
         <translation>%1 → %2：%3，转换为 %4</translation>
     </message>
@@ -6249,53 +6248,51 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-170"/>
         <source>moved in %1</source>
         <translation>移动用时 %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+173"/>
         <source>cancelled: rolled back, the model is as before</source>
         <translation>已取消：已回滚，模型保持原样</translation>
     </message>
     <message>
+        <location line="-169"/>
         <location line="+1"/>
-        <location line="+1"/>
-        <location line="+87"/>
+        <location line="+66"/>
         <location line="+8"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="-93"/>
-        <location line="+103"/>
-        <location line="+11"/>
+        <location line="+71"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="-112"/>
+        <location line="-142"/>
         <source>move failed</source>
         <translation>移动失败</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+92"/>
+        <location line="+72"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="+99"/>
         <source>%1 ×%2 · %3 %4 · input %5</source>
         <translation>%1 ×%2 · %3 %4 · 输入 %5</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+6"/>
         <source>median %1 · p95 %2</source>
         <translation>中位数 %1 · p95 %2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+13"/>
         <source>p5 %1, mean %2, min %3, max %4; first call %5</source>
         <translation>p5 %1，均值 %2，最小 %3，最大 %4；首次调用 %5</translation>
     </message>
@@ -6310,23 +6307,23 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>IQR %1；计时方式 %2</translation>
     </message>
     <message>
-        <location line="+23"/>
-        <location line="+109"/>
+        <location line="-169"/>
+        <location line="+194"/>
         <source>median %1</source>
         <translation>中位数 %1</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-5"/>
         <source>no snippet for this measurement: %1</source>
         <translation>此次测量没有代码片段：%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-184"/>
         <source>Equivalent PyTorch code: %1 timing on %2</source>
         <translation>等价的 PyTorch 代码：在 %2 上计时%1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>moving %1 / %2</source>
         <translation>正在移动 %1 / %2</translation>
     </message>
@@ -6351,37 +6348,52 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>已取消：在两个样本之间停止</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+78"/>
         <source>%1: enter it in the Architecture field of File › Open model… (it opens with this file filled in)</source>
         <translation>%1：请在“文件 › 打开模型…”的“结构”字段中填写（对话框打开时已填入此文件）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-64"/>
         <source>%1 failed</source>
         <translation>%1失败</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+16"/>
         <source>will it fit?</source>
         <translation>放得下吗？</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>(no tensor)</source>
         <translation>（无张量）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>loss %1 · %2 on %3 %4: gradients and optimizer state are in the tree</source>
         <translation>损失 %1 · %2，在 %3 %4 上：梯度和优化器状态已显示在树中</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-4"/>
         <source>input %1</source>
         <translation>输入 %1</translation>
     </message>
     <message>
+        <location line="-235"/>
+        <source>a stand-in loss</source>
+        <translation>代替真实损失</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>each parameter gets a .grad</source>
+        <translation>每个参数得到 .grad</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the optimizer keeps state</source>
+        <translation>优化器保存状态</translation>
+    </message>
+    <message>
+        <location line="+240"/>
         <source>trained 1 step</source>
         <translation>已训练 1 步</translation>
     </message>
@@ -6412,7 +6424,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>第 %1 课</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+87"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>

@@ -119,7 +119,7 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     assert remote.lessonsAction.toolTip() == f"The lessons run in the local window: the agent on {HOST} cannot run them"
     assert not remote.lessonsAction.isEnabled()
     assert remote.model_state.info.class_name == "Net"
-    assert f"连接 {HOST}" in [entry.call for entry in remote.historyView.history.entries()]  # a row keeps its language
+    assert f"connect {HOST}" in [entry.call for entry in remote.historyView.history.entries()]  # said again in English
 
     # A dropped connection in Chinese: the bar and the banner say so, and again in English.
     _switch(qtbot, i18n.CHINESE, lambda: remote.remoteStatus.text().startswith("已连接到"))

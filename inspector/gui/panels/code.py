@@ -1,7 +1,11 @@
 """The code view: the PyTorch code equivalent to the last action, to copy into a script.
 
-The code stays as it is in every language; the caption, button and placeholder are
-translated (context "CodePanel") and set again on a change of language.
+The code stays as it is in every language, but its comments are prose: a part that shows
+code gives the function that writes it with its comments in the language now installed
+(``report.snippets`` take ``say=core_text``), and the panel writes it again on a change of
+language, as it says the caption again. The caption, button and placeholder are translated
+(context "CodePanel"). Copy copies what is shown: the code, and its comments in the window's
+language.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ class CodePanel(Retranslates, QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         # The caption shown: "" for the default one, a string, or a function that says it
-        # again in the language now installed.
+        # again in the language now installed; the code likewise (a function: its comments
+        # follow the language).
         self._caption: str | Callable[[], str] = ""
+        self._code: str | Callable[[], str] = ""
         self.caption = plain_label(QLabel(self))
         # A long call in the caption wraps rather than widening the panel (it would push
         # the splitter and squeeze the History beside it).
@@ -57,14 +63,22 @@ class CodePanel(Retranslates, QWidget):
         self.copy_button.setText(translate("CodePanel", "Copy"))
         self.copy_button.setToolTip(translate("CodePanel", "Copy the code to the clipboard"))
         self.view.setPlaceholderText(translate("CodePanel", PLACEHOLDER))
+        if callable(self._code):
+            self._show_code()
         self._show_caption()
 
-    def show_code(self, code: str, caption: str | Callable[[], str] = "") -> None:
-        """Show ``code`` under ``caption`` (a string, or a function that says it again when
-        the language changes; "": the default caption)."""
-        self.view.setPlainText(code)
+    def show_code(self, code: str | Callable[[], str], caption: str | Callable[[], str] = "") -> None:
+        """Show ``code`` under ``caption``: each a string, or a function that says it again
+        when the language changes (code: its comments); caption "": the default caption."""
+        self._code = code
+        self._show_code()
         self._caption = caption
         self._show_caption()
+
+    def _show_code(self) -> None:
+        code = self._code() if callable(self._code) else self._code
+        if code != self.view.toPlainText():
+            self.view.setPlainText(code)
         self.copy_button.setEnabled(bool(code))
 
     def _show_caption(self) -> None:

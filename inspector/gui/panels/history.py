@@ -1,14 +1,19 @@
 """The history: every load, move, measurement and export, with its outcome.
 
-The column titles follow the window's language (context "HistoryView"); a row stays in the
-language it was written in, as a log does.
+Everything it shows follows the window's language: the column titles (context "HistoryView")
+and the rows. A row keeps what it means, not only the words it was first said in: a part
+that records one gives, for its call, result and detail, either a text that is the same in
+every language (code such as ``model.to('cpu')``, a number) or the function that says it
+(``lambda: fill(translate("WorkerResults", "failed: %1"), core_text(message))``: the message
+ids and their arguments). On a change of language every row is said again from those, so a
+row made in English reads in Chinese after the switch, and in English again after the next.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, replace
+from typing import Callable, Protocol, Union
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt
 from PySide6.QtGui import QColor
@@ -20,8 +25,29 @@ from inspector.gui.panels.table_model import HeaderedTableModel
 from inspector.gui.plain_text import shown, shown_tip
 
 
+#: A row's text: the same in every language (``str``), or the function that says it in the
+#: language installed when it is called.
+Said = Union[str, Callable[[], str]]
+
+
+def say(text: Said) -> str:
+    """``text`` in the language now installed."""
+    return text() if callable(text) else text
+
+
+@dataclass(frozen=True)
+class RowMeaning:
+    """What a row says, as it was recorded: each part a text or the function that says it."""
+
+    call: Said
+    result: Said
+    detail: Said = ""
+
+
 @dataclass(frozen=True)
 class HistoryEntry:
+    """One row as it reads in the language now installed (``said_again`` for another)."""
+
     time: _dt.datetime
     call: str
     seconds: float | None
@@ -30,13 +56,39 @@ class HistoryEntry:
     ok: bool = True
     #: Longer text for the tooltip (a failure's detail, a move's memory figures).
     detail: str = ""
+    #: What the row means (None: its texts are the same in every language).
+    meaning: RowMeaning | None = None
+
+    @classmethod
+    def of(
+        cls, time: _dt.datetime, meaning: RowMeaning, seconds: float | None, gbps: float | None, ok: bool = True
+    ) -> HistoryEntry:
+        """The row that says ``meaning`` in the language now installed."""
+        entry = cls(time, "", seconds, gbps, "", ok, "", meaning)
+        return entry.said_again()
+
+    def said_again(self) -> HistoryEntry:
+        """This row in the language now installed."""
+        if self.meaning is None:
+            return self
+        m = self.meaning
+        return replace(self, call=say(m.call), result=say(m.result), detail=_trimmed(say(m.detail)))
+
+
+def _trimmed(text: str) -> str:
+    """``text`` without blank lines around it; its first line keeps its indentation (a quote of
+    PyTorch's own message is indented by two spaces, as the lessons show it)."""
+    lines = text.rstrip().splitlines()
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    return "\n".join(lines)
 
 
 class History(Protocol):
     """What a window part writes its outcomes to (the History tab is one)."""
 
     def record(
-        self, call: str, seconds: float | None, gbps: float | None, result: str, *, ok: bool = True, detail: str = ""
+        self, call: Said, seconds: float | None, gbps: float | None, result: Said, *, ok: bool = True, detail: Said = ""
     ) -> None: ...
 
 
@@ -63,6 +115,11 @@ class HistoryModel(HeaderedTableModel):
 
     def entries(self) -> list[HistoryEntry]:
         return list(self._entries)
+
+    def said_again(self) -> None:
+        """Every row in the language now installed (the titles too)."""
+        self._entries = [entry.said_again() for entry in self._entries]
+        self.retranslate()
 
     def items(self) -> list:
         return self._entries
@@ -123,13 +180,15 @@ class HistoryView(Retranslates, QTableView):
         self.history.rowsInserted.connect(lambda *_: self.scrollToBottom())
 
     def retranslate(self) -> None:
-        self.history.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(HistoryModel.HEADERS) - 1)
+        self.history.said_again()
 
     def add(self, entry: HistoryEntry) -> None:
         self.history.append(entry)
 
     def record(
-        self, call: str, seconds: float | None, gbps: float | None, result: str, *, ok: bool = True, detail: str = ""
+        self, call: Said, seconds: float | None, gbps: float | None, result: Said, *, ok: bool = True, detail: Said = ""
     ) -> None:
-        """A row for what just happened, stamped with the time now."""
-        self.add(HistoryEntry(_dt.datetime.now(), call, seconds, gbps, result, ok, detail.strip()))
+        """A row for what just happened, stamped with the time now: each text as it is, or
+        the function that says it (said again on every change of language)."""
+        meaning = RowMeaning(call, result, detail)
+        self.add(HistoryEntry.of(_dt.datetime.now(), meaning, seconds, gbps, ok))

@@ -24,6 +24,7 @@ from inspector.gui.plots.readable import BulkRange, bulk_range, format_in_unit, 
 from inspector.gui.plots.series import Series, SeriesKey, series_label
 from inspector.gui.plots.theme import restyle, theme_colors, translucent
 from inspector.gui.plots.words import LIVE, Words
+from inspector.gui.vocabulary_words import mode_text
 
 _DTYPE_SYMBOLS = {DType.FLOAT32: "o", DType.FLOAT16: "t", DType.BFLOAT16: "s", DType.FLOAT64: "d"}
 #: A summary whisker reaching higher than this many times the largest median is clipped at
@@ -40,7 +41,7 @@ STATUS_WORDS = {
 def run_label(key: SeriesKey, status: str = "", words: Words = LIVE) -> str:
     """A run's name in the legend and under its bar: ``"cpu · float32"``, with why it
     stopped early when it did (``"cpu · float32 (cancelled)"``)."""
-    label = series_label(key)
+    label = series_label(key, str if words.english else mode_text)
     if not status:
         return label
     said = words.translate("LatencyCanvas", STATUS_WORDS[status]) if status in STATUS_WORDS else status

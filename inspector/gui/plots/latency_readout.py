@@ -16,6 +16,7 @@ from inspector.gui.i18n import fill, translate
 from inspector.gui.plots.readable import format_in_unit, throughput_text
 from inspector.gui.plots.series import Series, SeriesKey, series_label
 from inspector.gui.plots.words import LIVE
+from inspector.gui.vocabulary_words import mode_text
 
 
 def sample_readout(series: Mapping[SeriesKey, Series], shown: Collection[SeriesKey], x: float, y: float,
@@ -43,10 +44,10 @@ def sample_readout(series: Mapping[SeriesKey, Series], shown: Collection[SeriesK
         distance = abs(np.log(value / y_ms)) if value > 0 and y_ms > 0 else abs(value - y_ms)
         said = format_in_unit(value, unit)
         if index >= 0:
-            text = fill(translate("LatencyPlot", "sample %1 · %2: %3"), index, series_label(key), said)
+            text = fill(translate("LatencyPlot", "sample %1 · %2: %3"), index, series_label(key, mode_text), said)
         else:
             text = fill(translate("LatencyPlot", "warm-up call %1 of %2 · %3: %4"), index + k + 1, k,
-                        series_label(key), said)  # fmt: skip
+                        series_label(key, mode_text), said)  # fmt: skip
         if best is None or distance < best[0]:
             best = (distance, text)
     return best[1] if best is not None else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -19,9 +19,11 @@ from inspector.core.vocabulary import BenchMode
 SeriesKey = tuple[str, str, str]  # (device, dtype, mode)
 
 
-def series_label(key: SeriesKey) -> str:
+def series_label(key: SeriesKey, mode_words: Callable[[str], str] = str) -> str:
+    """``"cpu · float32"``, and the mode when it is not a forward (``mode_words`` says it: the
+    window's ``vocabulary_words.mode_text``; by default as the CLI writes it)."""
     device, dtype, mode = key
-    return f"{device} · {dtype}" + ("" if mode == BenchMode.FORWARD else f" · {mode}")
+    return f"{device} · {dtype}" + ("" if mode == BenchMode.FORWARD else f" · {mode_words(mode)}")
 
 
 class RunningMedian:
