@@ -190,8 +190,9 @@ def test_the_fit_dialog_left_open_follows_the_language(qtbot, window, speak):
     assert dialog.windowTitle() == "放得下吗？"
     assert table.horizontalHeaderItem(0).text() == "设备" and table.item(0, fits).text() == "是"
     assert dialog.status.text().startswith("一次训练步")
+    assert "优化器 Adam，" in dialog.status.text()  # as the list names it, not the CLI's adam
     assert widget(dialog, QPushButton, "fitEstimateButton").text() == "估算"
 
     speak("en")
     assert dialog.windowTitle() == "Will it fit?" and table.item(0, fits).text() == "yes"
-    assert dialog.status.text().startswith("One train step in")
+    assert dialog.status.text().startswith("One train step in") and " with optimizer Adam, " in dialog.status.text()
