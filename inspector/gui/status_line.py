@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QStatusBar
 from inspector.gui.i18n import fill, translate
 from inspector.gui.plain_text import plain_label, shown
 from inspector.gui.tasks import Task, task_label
+from inspector.gui.vocabulary_words import source_text
 
 
 #: The most characters a passing message shows.
@@ -89,7 +90,7 @@ class StatusLine:
         info, placement = self._state.info, self._state.placement
         # Names from the file: escaped and elided (plain_text), or a class named with U+202E
         # and a newline reversed the window's "(factory)" and grew the bar.
-        _set_steady(self.model, fill(translate("StatusLine", "Model: %1 (%2)"), shown(info.class_name), shown(info.source)))
+        _set_steady(self.model, fill(translate("StatusLine", "Model: %1 (%2)"), shown(info.class_name), shown(source_text(info.source))))
         where = shown(", ".join(placement.devices)) or translate("StatusLine", "no tensors")
         dtypes = shown(", ".join(placement.totals.by_dtype)) or "—"
         _set_steady(self.device, fill(translate("StatusLine", "On: %1 · %2"), where, dtypes))
