@@ -43,6 +43,7 @@ CORE_TEXTS = {
     'verdict.run_slower_unsure': QT_TRANSLATE_NOOP("CoreText", '{run}: {factor}× slower than {reference}? too few samples to tell'),
     'verdict.run_faster_unsure': QT_TRANSLATE_NOOP("CoreText", '{run}: {factor}× faster than {reference}? too few samples to tell'),
     'verdict.run_unclear': QT_TRANSLATE_NOOP("CoreText", '{run}: no clear difference from {reference} (95 % CI {interval})'),
+    'verdict.run_within_noise': QT_TRANSLATE_NOOP("CoreText", "{run}: no clear difference from {reference}: within run-to-run noise ({floor}; 95 % CI {interval}); a repeat of 3 or more shows this machine's own"),
     'verdict.run_same_within': QT_TRANSLATE_NOOP("CoreText", '{run}: about the same (within {within}) from {reference} (95 % CI {interval})'),
     'verdict.run_not_compared': QT_TRANSLATE_NOOP("CoreText", '{run}: not compared with {other} ({differences}): only runs alike in mode, dtype and input shape are compared'),
     'verdict.run_differs_mode': QT_TRANSLATE_NOOP("CoreText", 'mode: {mine} vs {theirs}'),

@@ -882,6 +882,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{run}: no clear difference from {reference}: within run-to-run noise ({floor}; 95 % CI {interval}); a repeat of 3 or more shows this machine&apos;s own</source>
+        <translation>{run}：与 {reference} 无明显差异：在运行间噪声之内（{floor}；95% 置信区间 {interval}）；重复 3 次或更多可测出本机自己的运行间噪声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{run}: about the same (within {within}) from {reference} (95 % CI {interval})</source>
         <translation>{run}：与 {reference} 基本相同（相差 {within} 以内；95% 置信区间 {interval}）</translation>
     </message>
@@ -2531,12 +2536,12 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-308"/>
+        <location line="-309"/>
         <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5 on this machine measures its own</source>
         <translation>轮与轮之间的波动每轮 {percent}，在一台空闲的双核虚拟机上测得（繁忙的机器波动大得多）；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
         <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
@@ -3885,7 +3890,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+248"/>
+        <location line="+250"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
@@ -6011,7 +6016,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../inspector/gui/status_line.py" line="+43"/>
+        <location filename="../../inspector/gui/status_line.py" line="+44"/>
         <location line="+28"/>
         <source>Starting…</source>
         <extracomment>The most characters a passing message shows.</extracomment>

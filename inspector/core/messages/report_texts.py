@@ -56,6 +56,10 @@ VERDICTS: dict[str, str] = {
     "verdict.run_slower_unsure": "{run}: {factor}× slower than {reference}? too few samples to tell",
     "verdict.run_faster_unsure": "{run}: {factor}× faster than {reference}? too few samples to tell",
     "verdict.run_unclear": "{run}: no clear difference from {reference} (95 % CI {interval})",
+    "verdict.run_within_noise": (
+        "{run}: no clear difference from {reference}: within run-to-run noise ({floor}; 95 % CI {interval}); "
+        "a repeat of 3 or more shows this machine's own"
+    ),
     "verdict.run_same_within": "{run}: about the same (within {within}) from {reference} (95 % CI {interval})",
     "verdict.run_not_compared": (
         "{run}: not compared with {other} ({differences}): only runs alike in mode, dtype and input shape are compared"

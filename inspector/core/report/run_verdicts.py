@@ -1,13 +1,22 @@
 """The runs of one session compared like with like (the window's Summary tab): each run
 against the fastest run of the same dtype, mode and input shape, its ratio with a 95 %
-interval, and a sentence naming what differs where no run is alike."""
+interval, and a sentence naming what differs where no run is alike.
+
+The interval sees how runs differ, as ``compare``'s does (``measure.run_ratio``): a run of
+several (the window's repeat setting) shows its own run-to-run noise; a single run borrows
+this machine's (``measure.run_noise``), so two single runs a few percent apart are "within
+run-to-run noise", never "1.05× slower" on the strength of their samples alone: a rerun a
+minute later lands further apart than that on a shared machine."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from inspector.core.measure.spread import SAME_WITHIN, RatioEstimate, ratio_of_medians
+from inspector.core.measure import run_noise as noise_record
+from inspector.core.measure.run_noise import RunNoise
+from inspector.core.measure.run_ratio import RunRatio, ratio_over_runs
+from inspector.core.measure.spread import SAME_WITHIN
 from inspector.core.messages import Text, joined
 from inspector.core.report import lenient_read as read
 
@@ -22,6 +31,11 @@ class Run:
     input_shape: tuple[int, ...] | None  # None: not known yet (samples still streaming)
     median_ms: float
     samples_ms: tuple[float, ...] = ()
+    #: Its independent runs (the window's repeat setting), each its samples; () for one run.
+    runs_ms: tuple[tuple[float, ...], ...] = ()
+
+    def runs(self) -> list[list[float]]:
+        return [list(r) for r in self.runs_ms] if len(self.runs_ms) > 1 else [list(self.samples_ms)]
 
 
 @dataclass(frozen=True)
@@ -54,8 +68,9 @@ def _differences_text(run: Run, other: Run) -> str:
     return joined(_run_differences(run, other), "list.semicolon") or Text("verdict.run_not_alike")
 
 
-def _verdict(run: Run, reference: Run, estimate: RatioEstimate) -> RunVerdict:
+def _verdict(run: Run, reference: Run, found: RunRatio) -> RunVerdict:
     """``run`` against the fastest alike ``reference``: its bar's words and its line."""
+    estimate = found.estimate
     ratio = estimate.ratio
     factor = f"{ratio if ratio >= 1 else 1 / ratio:.2f}"
     names = {"run": run.label, "reference": reference.label}
@@ -64,6 +79,10 @@ def _verdict(run: Run, reference: Run, estimate: RatioEstimate) -> RunVerdict:
         return RunVerdict(Text(f"verdict.factor_{way}", factor=factor),
                           Text(f"verdict.run_{way}_unsure", factor=factor, **names))  # fmt: skip
     interval = estimate.interval_text()
+    if found.within_noise and found.floor is not None:  # the samples alone would have claimed one
+        floor = f"±{found.floor:.0%}".replace("%", " %")
+        return RunVerdict(Text("verdict.within_run_noise", floor=floor),
+                          Text("verdict.run_within_noise", floor=floor, interval=interval, **names))  # fmt: skip
     if not estimate.clear:
         return RunVerdict(Text("verdict.unclear"), Text("verdict.run_unclear", interval=interval, **names))
     if abs(ratio - 1) <= SAME_WITHIN:
@@ -74,10 +93,19 @@ def _verdict(run: Run, reference: Run, estimate: RatioEstimate) -> RunVerdict:
                       Text(f"verdict.run_{way}", factor=factor, interval=interval, **names))  # fmt: skip
 
 
-def run_verdicts(runs: Sequence[Run]) -> list[RunVerdict]:
+def run_verdicts(runs: Sequence[Run], noise: RunNoise | None = None) -> list[RunVerdict]:
     """Compare like with like: runs of the same dtype, mode and input shape against the
-    fastest of them (the device is what differs), each ratio with its 95 % interval; a run
-    with no alike run gets no ratio, and a sentence saying what it differs in."""
+    fastest of them (the device is what differs), each ratio with its 95 % interval from
+    how runs differ (``noise``: this machine's run-to-run noise for single runs; read from
+    its record when not given); a run with no alike run gets no ratio, and a sentence
+    saying what it differs in."""
+    machine: list[RunNoise] = [noise] if noise is not None else []
+
+    def machine_noise() -> RunNoise:
+        if not machine:
+            machine.append(noise_record.this_machine())
+        return machine[0]
+
     groups: dict[tuple[Any, ...], list[int]] = {}
     for i, run in enumerate(runs):
         groups.setdefault(_like(run), []).append(i)
@@ -103,9 +131,9 @@ def run_verdicts(runs: Sequence[Run]) -> list[RunVerdict]:
             if i == fastest:
                 continue
             run = runs[i]
-            estimate = ratio_of_medians(reference.samples_ms, run.samples_ms,
-                                        median_a=reference.median_ms, median_b=run.median_ms)  # fmt: skip
-            if estimate is None:
+            found = ratio_over_runs(reference.runs(), run.runs(), machine_noise(),
+                                    labels=(reference.label, run.label))  # fmt: skip
+            if found is None:
                 continue
-            out[i] = _verdict(run, reference, estimate)
+            out[i] = _verdict(run, reference, found)
     return out

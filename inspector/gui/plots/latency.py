@@ -248,6 +248,8 @@ class LatencyPlot(Retranslates, QWidget):
         series.noise = field_of(result, "noise") or None
         machine = field_of(result, "machine")  # (core.measure.machine_noise; absent from older reports)
         series.machine_note = field_of(machine, "note") if machine is not None and field_of(machine, "disturbed") else None
+        runs = field_of(result, "runs_ms", ()) or ()
+        series.runs_ms = tuple(tuple(float(v) for v in run) for run in runs) if len(runs) > 1 else ()
         series.status = ""
         self.series[key] = series
         self._current, self._replaced = None, None
@@ -358,7 +360,7 @@ class LatencyPlot(Retranslates, QWidget):
                          "batch": s.batch, **stats})  # fmt: skip
             samples = s.samples_ms
             runs.append(Run(label, key[1], key[2], s.input_shape, stats["median_ms"],
-                            tuple(samples[np.isfinite(samples)].tolist())))  # fmt: skip
+                            tuple(samples[np.isfinite(samples)].tolist()), runs_ms=s.runs_ms))  # fmt: skip
         for row, run, verdict in zip(rows, runs, summary_verdicts(runs, [row["key"][0] for row in rows])):
             noise = self.series[row["key"]].noise
             # The bar's words: how it compares with alike runs, and a flag when it is noisy.

@@ -89,6 +89,8 @@ class Series:
     noise: str | None = None  # the finished result's noise flag ("noisy: p95 is 84× the median; …")
     #: What the machine did to the run, where it disturbed it ("3% of the run's CPU went to …").
     machine_note: str | None = None
+    #: The finished result's independent runs (the window's repeat setting), each its samples; () for one.
+    runs_ms: tuple[tuple[float, ...], ...] = ()
 
     @property
     def samples_ms(self) -> np.ndarray:
