@@ -90,13 +90,16 @@ def cmd_against(args, targets: list[str], output) -> int:
             return measure_round(loaded_a, loaded_b, seconds=seconds, b_first=index % 2 == 0, mode=args.mode,
                                  input_shape=args.shape, input_shape_b=args.shape, max_samples=cap)  # fmt: skip
 
-    if args.pair_worker:  # one of the later rounds: its samples, nothing else
+    if args.pair_worker:  # one of the later rounds: its samples and what the machine did, nothing else
         a, b = one_round(round_index)
-        _print(json.dumps({WORKER_KEY: round_index, "a": list(a.samples_ms), "b": list(b.samples_ms)}))
+        _print(json.dumps({WORKER_KEY: round_index, "a": list(a.samples_ms), "b": list(b.samples_ms),
+                           "machine": _disturbance(a.machine)}))  # fmt: skip
         return 0
     _say(f"round 1 of {rounds}: A and B timed turn about, {seconds:g} s each…")
     first_a, first_b = one_round(1)
-    later_a, later_b, notes = _later_rounds(args.argv, rounds, cap)
+    later_a, later_b, notes, disturbed = _later_rounds(args.argv, rounds, cap)
+    said = _disturbance(first_a.machine)
+    disturbed = ([f"round 1: {said}"] if said else []) + disturbed
     pair_id = new_pair_id()
     result_a, result_b = with_rounds(first_a, later_a, pair_id), with_rounds(first_b, later_b, pair_id)
     reports = []
@@ -113,6 +116,8 @@ def cmd_against(args, targets: list[str], output) -> int:
         print_comparison(comparison, args.spec, args.against)
     for note in notes:
         _say(f"note: {note}")
+    if disturbed:  # the cause, when a busy machine widened the interval
+        _print(f"note: the machine was busy in {len(disturbed)} of {rounds} rounds: " + "; ".join(map(_plain, disturbed)))
     if output is not None and output_b is not None:
         _write_report(reports[0], output, measured=True, what=" (A)", language=args.lang)
         _write_report(reports[1], output_b, measured=True, what=" (B)", language=args.lang)
@@ -126,12 +131,21 @@ def _load_against(args):
     return load_model(args.against, trust=args.trust, architecture=args.arch)
 
 
-def _later_rounds(argv: list[str], rounds: int, cap: int) -> tuple[list[list[float]], list[list[float]], list[str]]:
+def _disturbance(machine) -> str:
+    """What the machine did to a round, in words, where it disturbed it; "" otherwise."""
+    if machine is None or not machine.disturbed:
+        return ""
+    return "; ".join(str(cause) for cause in machine.causes)
+
+
+def _later_rounds(argv: list[str], rounds: int, cap: int) -> tuple[list[list[float]], list[list[float]], list[str], list[str]]:
     """Rounds 2..``rounds`` in fresh processes, one at a time: each side's samples per round
-    (a round that failed is left out on both sides, so the rounds stay paired) and the notes."""
+    (a round that failed is left out on both sides, so the rounds stay paired), the notes,
+    and what a busy machine did to each round it disturbed."""
     later_a: list[list[float]] = []
     later_b: list[list[float]] = []
     notes: list[str] = []
+    disturbed: list[str] = []
     for index in range(2, rounds + 1):
         _say(f"round {index} of {rounds} (a fresh process)…")
         done = subprocess.run([sys.executable, "-m", "inspector", *argv, "--pair-worker", str(index)],
@@ -143,11 +157,14 @@ def _later_rounds(argv: list[str], rounds: int, cap: int) -> tuple[list[list[flo
             continue
         later_a.append(found[0])
         later_b.append(found[1])
-    return later_a, later_b, notes
+        if found[2]:
+            disturbed.append(f"round {index}: {found[2]}")
+    return later_a, later_b, notes, disturbed
 
 
-def _read_round(stdout: str, cap: int) -> tuple[list[float], list[float]] | None:
-    """A worker's two sides, if its last line is one and holds what a round gives."""
+def _read_round(stdout: str, cap: int) -> tuple[list[float], list[float], str] | None:
+    """A worker's two sides and what the machine did (words, "" when quiet), if its last line
+    is one and holds what a round gives."""
     for line in reversed(stdout.splitlines()):
         if not line.startswith('{"' + WORKER_KEY):
             continue
@@ -158,5 +175,7 @@ def _read_round(stdout: str, cap: int) -> tuple[list[float], list[float]] | None
         if not isinstance(data, dict):
             return None
         a, b = _samples(data.get("a"), cap), _samples(data.get("b"), cap)
-        return (a, b) if a is not None and b is not None else None
+        machine = data.get("machine")
+        said = machine[:500] if isinstance(machine, str) else ""
+        return (a, b, said) if a is not None and b is not None else None
     return None

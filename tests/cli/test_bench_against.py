@@ -87,8 +87,23 @@ def test_what_against_cannot_do_is_refused_before_anything_is_measured(capsys, t
 
 
 def test_a_round_workers_output_is_taken_only_when_it_is_what_a_round_gives():
-    line = json.dumps({WORKER_KEY: 2, "a": [0.1, 0.2], "b": [0.3]})
-    assert _read_round(f"printed by the model\n{line}\n", cap=10) == ([0.1, 0.2], [0.3])
+    line = json.dumps({WORKER_KEY: 2, "a": [0.1, 0.2], "b": [0.3], "machine": "85% of the run's CPU went to other processes"})
+    assert _read_round(f"printed by the model\n{line}\n", cap=10) == ([0.1, 0.2], [0.3], "85% of the run's CPU went to other processes")
+    assert _read_round(json.dumps({WORKER_KEY: 2, "a": [0.1], "b": [0.3], "machine": ["not words"]}), cap=10) == ([0.1], [0.3], "")
     for bad in ([], [-1.0], [float("nan")], ["1"], [0.1] * 11):
         assert _read_round(json.dumps({WORKER_KEY: 2, "a": bad, "b": [0.3]}), cap=10) is None
     assert _read_round("no line of ours", cap=10) is None and _read_round('{"pair_worker": [', cap=10) is None
+
+
+def test_a_round_says_what_a_busy_machine_did_to_it():
+    from inspector.cli.bench_against import _disturbance
+    from inspector.core.files.models import load_model
+    from inspector.core.measure.interleaved import measure_round
+    from inspector.core.measure.machine_noise import MachineNoise
+
+    a, b = measure_round(load_model("example"), load_model("example"), seconds=0.02)
+    # Both sides carry what the machine did over the whole round (one watch for both).
+    assert a.machine is not None and a.machine is b.machine
+    busy = MachineNoise(measured=True, other_cpu_share=0.85, samples=1000, cpu_ticks=400, cores=2)
+    assert _disturbance(busy).startswith("85")  # the cause in words: other processes' share
+    assert _disturbance(MachineNoise(measured=True, other_cpu_share=0.0, samples=1000, cpu_ticks=400, cores=2)) == ""

@@ -24,6 +24,7 @@ import numpy as np
 
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
+from inspector.core.measure.machine_noise import MachineNoise, MachineWatch
 from inspector.core.measure.timing import LatencyResult, figures_of_samples, measure_latency
 from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_SAMPLES
@@ -59,29 +60,34 @@ def measure_round(
 ) -> tuple[LatencyResult, LatencyResult]:
     """One round: A and B timed in alternating slices, ``seconds`` of samples for each
     (``b_first``: B takes the first slice; rounds alternate it so neither side always starts).
-    Returns each side's slices joined into one run."""
+    Returns each side's slices joined into one run, each carrying what the machine did over
+    the whole round (``machine``: other processes' CPU, steal, preemptions), which names the
+    cause when a busy machine widens the comparison's interval."""
     slices = max(1, round(seconds / SLICE_SECONDS))
     per_slice = seconds / slices
     cap = MAX_SAMPLES if max_samples is None else max(1, max_samples // slices)
     taken: dict[str, list[LatencyResult]] = {"a": [], "b": []}
     order = [("b", b, input_shape_b), ("a", a, input_shape)] if b_first else [("a", a, input_shape), ("b", b, input_shape_b)]
+    watch = MachineWatch()
+    watch.start()
     for index in range(slices):
         for side, loaded, shape in order:
             warmup = 3 if index == 0 else 1  # the first slice warms the model up; later ones find it warm
             taken[side].append(measure_latency(loaded, mode=mode, min_time=per_slice, input_shape=shape, warmup=warmup,
                                                should_cancel=should_cancel, max_samples=cap))  # fmt: skip
-    return join_slices(taken["a"], seconds), join_slices(taken["b"], seconds)
+    machine = watch.stop(sum(len(r.samples_ms) for side in taken.values() for r in side))
+    return join_slices(taken["a"], seconds, machine), join_slices(taken["b"], seconds, machine)
 
 
-def join_slices(slices: Sequence[LatencyResult], seconds: float) -> LatencyResult:
+def join_slices(slices: Sequence[LatencyResult], seconds: float, machine: MachineNoise | None = None) -> LatencyResult:
     """One run made of a round's slices: their samples in order, figures computed from them;
-    the first slice's warm-up (the model's first calls) and its description kept. What the
-    machine did is not kept: each slice watched only itself."""
+    the first slice's warm-up (the model's first calls) and its description kept; ``machine``:
+    what the machine did over the whole round (each slice watched only itself)."""
     first = slices[0]
     ms = np.asarray([v for s in slices for v in s.samples_ms], dtype=np.float64)
     notes = list(dict.fromkeys(n for s in slices for n in s.notes))
     notes.append(Text("bench.interleaved_slices", slices=len(slices)))
-    return dataclasses.replace(first, **figures_of_samples(ms), notes=tuple(notes), machine=None, min_time=seconds,
+    return dataclasses.replace(first, **figures_of_samples(ms), notes=tuple(notes), machine=machine, min_time=seconds,
                                runs=None)  # fmt: skip
 
 
