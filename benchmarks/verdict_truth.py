@@ -110,14 +110,16 @@ def against(a: str, b: str, args, env, cwd) -> tuple[dict, float]:
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"bench --against failed: {done.stderr.strip().splitlines()[-1:]}")
-    [row] = json.loads(done.stdout)["latency"]
+    found = json.loads(done.stdout)
+    [row] = found["latency"]
+    row["busy_rounds"] = len(found.get("busy_rounds", []))
     return row, elapsed
 
 
 def pairs(args, env, work: Path, workflow: str) -> None:
     k = args.pairs
     print(f"workflow: {workflow}")
-    same_claims, found, costs, ratios, ratios_same, notes = 0, 0, [], [], [], set()
+    same_claims, found, costs, ratios, ratios_same, notes, busy = 0, 0, [], [], [], set(), 0
     for i in range(2 * k):
         different = i % 2 == 1
         if workflow == "against":
@@ -133,6 +135,7 @@ def pairs(args, env, work: Path, workflow: str) -> None:
             costs.append(cost + compare_s)
         if row.get("run_noise_note"):
             notes.add(row["run_noise_note"])
+        busy += row.get("busy_rounds", 0)
         claim = claimed(row)
         (ratios if different else ratios_same).append(row["ratio"])
         if different:
@@ -150,6 +153,9 @@ def pairs(args, env, work: Path, workflow: str) -> None:
           f"target <= 5 %  {'MET' if same_claims / k <= 0.05 else 'NOT MET'}")  # fmt: skip
     print(f"detection (10 % more work, B slower claimed):          {found}/{k} = {found / k:.0%}   "
           f"target >= 80 %  {'MET' if found / k >= 0.8 else 'NOT MET'}")  # fmt: skip
+    if workflow == "against":
+        print(f"rounds the machine disturbed (other processes' CPU, steal, preemptions; said next to the verdict): "
+              f"{busy} of {2 * k * (args.repeat if args.repeat > 1 else 5)}")  # fmt: skip
     print(f"observed B/A: identical pairs median {statistics.median(ratios_same):.3f}, 10 % pairs median "
           f"{statistics.median(ratios):.3f}")  # fmt: skip
     runs = f" --repeat {args.repeat}" if args.repeat > 1 else ""

@@ -111,12 +111,13 @@ def cmd_against(args, targets: list[str], output) -> int:
     if args.json:
         out = comparison.to_dict()
         out["specs"] = {"a": args.spec, "b": args.against}
+        out["busy_rounds"] = disturbed  # what a busy machine did to each round it disturbed
         _print(json.dumps(out, indent=2))
     else:
         print_comparison(comparison, args.spec, args.against)
     for note in notes:
         _say(f"note: {note}")
-    if disturbed:  # the cause, when a busy machine widened the interval
+    if disturbed and not args.json:  # the cause, when a busy machine widened the interval
         _print(f"note: the machine was busy in {len(disturbed)} of {rounds} rounds: " + "; ".join(map(_plain, disturbed)))
     if output is not None and output_b is not None:
         _write_report(reports[0], output, measured=True, what=" (A)", language=args.lang)
