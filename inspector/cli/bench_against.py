@@ -93,13 +93,14 @@ def cmd_against(args, targets: list[str], output) -> int:
     if args.pair_worker:  # one of the later rounds: its samples and what the machine did, nothing else
         a, b = one_round(round_index)
         _print(json.dumps({WORKER_KEY: round_index, "a": list(a.samples_ms), "b": list(b.samples_ms),
-                           "machine": _disturbance(a.machine)}))  # fmt: skip
+                           "machine": _disturbance(a.machine), "spoiled": _spoiled(a.machine)}))  # fmt: skip
         return 0
     _say(f"round 1 of {rounds}: A and B timed turn about, {seconds:g} s each…")
     first_a, first_b = one_round(1)
-    later_a, later_b, notes, disturbed = _later_rounds(args.argv, rounds, cap)
+    later_a, later_b, notes, disturbed, spoiled = _later_rounds(args.argv, rounds, cap)
     said = _disturbance(first_a.machine)
     disturbed = ([f"round 1: {said}"] if said else []) + disturbed
+    spoiled += _spoiled(first_a.machine)
     pair_id = new_pair_id()
     result_a, result_b = with_rounds(first_a, later_a, pair_id), with_rounds(first_b, later_b, pair_id)
     reports = []
@@ -108,6 +109,9 @@ def cmd_against(args, targets: list[str], output) -> int:
                                                memory=session.timeline.to_report(),
                                                model_memory=session.timeline.model_report()))  # fmt: skip
     comparison = compare_reports(*reports, label_a="A", label_b="B")
+    taken = 1 + len(later_a)
+    if 2 * spoiled >= taken:
+        comparison = _machine_verdict(comparison, spoiled, taken)
     if args.json:
         out = comparison.to_dict()
         out["specs"] = {"a": args.spec, "b": args.against}
@@ -132,6 +136,26 @@ def _load_against(args):
     return load_model(args.against, trust=args.trust, architecture=args.arch)
 
 
+def _spoiled(machine) -> bool:
+    """The machine stalled at least half the round's samples (preemptions of the sampling
+    threads or steal in every other sample): its medians are the machine's, not the code's."""
+    return bool(machine is not None and machine.spoils_median)
+
+
+def _machine_verdict(comparison, spoiled: int, rounds: int):
+    """The comparison with its verdicts replaced by the machine's part, when the machine
+    stalled most rounds: under two busy loops on two cores every forward of both models waited
+    ~39 ms for a preempted thread, and their ratio read 1.000, "about the same", for code
+    10 % apart."""
+    import dataclasses
+
+    from inspector.core.messages import Text
+
+    said = Text("verdict.machine_too_busy", spoiled=spoiled, rounds=rounds)
+    rows = tuple(dataclasses.replace(r, verdict=said) if r.ratio is not None else r for r in comparison.latency)
+    return dataclasses.replace(comparison, latency=rows)
+
+
 def _disturbance(machine) -> str:
     """What the machine did to a round, in words, where it disturbed it; "" otherwise."""
     if machine is None or not machine.disturbed:
@@ -139,14 +163,17 @@ def _disturbance(machine) -> str:
     return "; ".join(str(cause) for cause in machine.causes)
 
 
-def _later_rounds(argv: list[str], rounds: int, cap: int) -> tuple[list[list[float]], list[list[float]], list[str], list[str]]:
+def _later_rounds(
+    argv: list[str], rounds: int, cap: int
+) -> tuple[list[list[float]], list[list[float]], list[str], list[str], int]:
     """Rounds 2..``rounds`` in fresh processes, one at a time: each side's samples per round
     (a round that failed is left out on both sides, so the rounds stay paired), the notes,
-    and what a busy machine did to each round it disturbed."""
+    what a busy machine did to each round it disturbed, and how many rounds it spoiled."""
     later_a: list[list[float]] = []
     later_b: list[list[float]] = []
     notes: list[str] = []
     disturbed: list[str] = []
+    spoiled = 0
     for index in range(2, rounds + 1):
         _say(f"round {index} of {rounds} (a fresh process)…")
         done = subprocess.run([sys.executable, "-m", "inspector", *argv, "--pair-worker", str(index)],
@@ -160,12 +187,13 @@ def _later_rounds(argv: list[str], rounds: int, cap: int) -> tuple[list[list[flo
         later_b.append(found[1])
         if found[2]:
             disturbed.append(f"round {index}: {found[2]}")
-    return later_a, later_b, notes, disturbed
+        spoiled += found[3]
+    return later_a, later_b, notes, disturbed, spoiled
 
 
-def _read_round(stdout: str, cap: int) -> tuple[list[float], list[float], str] | None:
-    """A worker's two sides and what the machine did (words, "" when quiet), if its last line
-    is one and holds what a round gives."""
+def _read_round(stdout: str, cap: int) -> tuple[list[float], list[float], str, bool] | None:
+    """A worker's two sides, what the machine did (words, "" when quiet) and whether it
+    spoiled the round's medians, if its last line is one and holds what a round gives."""
     for line in reversed(stdout.splitlines()):
         if not line.startswith('{"' + WORKER_KEY):
             continue
@@ -178,5 +206,6 @@ def _read_round(stdout: str, cap: int) -> tuple[list[float], list[float], str] |
         a, b = _samples(data.get("a"), cap), _samples(data.get("b"), cap)
         machine = data.get("machine")
         said = machine[:500] if isinstance(machine, str) else ""
-        return (a, b, said) if a is not None and b is not None else None
+        spoiled = data.get("spoiled") is True
+        return (a, b, said, spoiled) if a is not None and b is not None else None
     return None

@@ -19,6 +19,7 @@ CORE_TEXTS = {
     'verdict.same': QT_TRANSLATE_NOOP("CoreText", 'about the same'),
     'verdict.noisy_one': QT_TRANSLATE_NOOP("CoreText", '{verdict} ({label} noisy: may not repeat)'),
     'verdict.within_run_noise': QT_TRANSLATE_NOOP("CoreText", 'no clear difference: within run-to-run noise ({floor})'),
+    'verdict.machine_too_busy': QT_TRANSLATE_NOOP("CoreText", "no verdict: the machine stalled the sampling threads in {spoiled} of {rounds} rounds, so the medians are the machine's, not the code's; rerun on a quieter machine"),
     'run_noise.one_run_each': QT_TRANSLATE_NOOP("CoreText", 'one run on each side: how far a rerun lands is unknown, so no difference under {floor} is claimed ({source})'),
     'run_noise.few_runs': QT_TRANSLATE_NOOP("CoreText", '{label_a} holds {runs_a} runs and {label_b} {runs_b}: fewer than {least} cannot show how far a rerun lands, so no difference under {floor} is claimed ({source})'),
     'run_noise.runs_agree': QT_TRANSLATE_NOOP("CoreText", "the runs of {label_a} and {label_b} agree more closely than this machine's usually do: no difference under {floor} is claimed ({source})"),

@@ -767,6 +767,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>no verdict: the machine stalled the sampling threads in {spoiled} of {rounds} rounds, so the medians are the machine&apos;s, not the code&apos;s; rerun on a quieter machine</source>
+        <translation>不下结论：{rounds} 轮中有 {spoiled} 轮，机器让采样线程停顿，中位数反映的是机器而不是代码；请在更空闲的机器上重跑</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>one run on each side: how far a rerun lands is unknown, so no difference under {floor} is claimed ({source})</source>
         <translation>两边各只有一轮：重跑一次会偏离多少未知，因此不认定小于 {floor} 的差异（{source}）</translation>
     </message>

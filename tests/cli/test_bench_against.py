@@ -90,8 +90,9 @@ def test_what_against_cannot_do_is_refused_before_anything_is_measured(capsys, t
 
 def test_a_round_workers_output_is_taken_only_when_it_is_what_a_round_gives():
     line = json.dumps({WORKER_KEY: 2, "a": [0.1, 0.2], "b": [0.3], "machine": "85% of the run's CPU went to other processes"})
-    assert _read_round(f"printed by the model\n{line}\n", cap=10) == ([0.1, 0.2], [0.3], "85% of the run's CPU went to other processes")
-    assert _read_round(json.dumps({WORKER_KEY: 2, "a": [0.1], "b": [0.3], "machine": ["not words"]}), cap=10) == ([0.1], [0.3], "")
+    assert _read_round(f"printed by the model\n{line}\n", cap=10) == ([0.1, 0.2], [0.3], "85% of the run's CPU went to other processes", False)
+    odd = {WORKER_KEY: 2, "a": [0.1], "b": [0.3], "machine": ["not words"], "spoiled": "yes"}
+    assert _read_round(json.dumps(odd), cap=10) == ([0.1], [0.3], "", False)
     for bad in ([], [-1.0], [float("nan")], ["1"], [0.1] * 11):
         assert _read_round(json.dumps({WORKER_KEY: 2, "a": bad, "b": [0.3]}), cap=10) is None
     assert _read_round("no line of ours", cap=10) is None and _read_round('{"pair_worker": [', cap=10) is None
@@ -109,3 +110,22 @@ def test_a_round_says_what_a_busy_machine_did_to_it():
     busy = MachineNoise(measured=True, other_cpu_share=0.85, samples=1000, cpu_ticks=400, cores=2)
     assert _disturbance(busy).startswith("85")  # the cause in words: other processes' share
     assert _disturbance(MachineNoise(measured=True, other_cpu_share=0.0, samples=1000, cpu_ticks=400, cores=2)) == ""
+
+
+def test_when_the_machine_stalls_most_rounds_the_verdict_is_the_machines(capsys, tmp_path):
+    from inspector.cli.bench_against import _machine_verdict, _spoiled
+    from inspector.core.measure.machine_noise import MachineNoise
+    from inspector.core.report.compare import compare_reports
+
+    # Every sample preempted (two busy loops on two cores): the medians are the machine's.
+    stalled = MachineNoise(measured=True, other_cpu_share=0.9, involuntary_switches=2000, samples=1000, cpu_ticks=400, cores=2)
+    assert _spoiled(stalled) and not _spoiled(None)
+    a_path, b_path = tmp_path / "A.json", tmp_path / "B.json"
+    models = tmp_path / "models.py"
+    models.write_text(MODELS)
+    assert main(["bench", f"{models}:small", "--against", f"{models}:small", "--device", "cpu", "--repeat", "2",
+                 "--min-time", "0.02", "--output", str(a_path), "--against-output", str(b_path)]) == 0  # fmt: skip
+    capsys.readouterr()
+    comparison = compare_reports(json.loads(a_path.read_text()), json.loads(b_path.read_text()))
+    [row] = _machine_verdict(comparison, 2, 2).latency
+    assert str(row.verdict).startswith("no verdict: the machine stalled the sampling threads in 2 of 2 rounds")

@@ -14,6 +14,10 @@ VERDICTS: dict[str, str] = {
     "verdict.same": "about the same",
     "verdict.noisy_one": "{verdict} ({label} noisy: may not repeat)",
     "verdict.within_run_noise": "no clear difference: within run-to-run noise ({floor})",
+    "verdict.machine_too_busy": (
+        "no verdict: the machine stalled the sampling threads in {spoiled} of {rounds} rounds, so the medians are "
+        "the machine's, not the code's; rerun on a quieter machine"
+    ),
     # ----- the run-to-run noise a comparison of few runs assumes (report.compare, measure.run_noise)
     "run_noise.one_run_each": (
         "one run on each side: how far a rerun lands is unknown, so no difference under {floor} is claimed ({source})"
