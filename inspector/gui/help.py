@@ -38,7 +38,7 @@ CPU_ONLY_NOTE_KEY = "hints/cpuOnlyNoteShown"
 
 #: Short enough for the status bar of a 1024-pixel-wide window (translated where shown).
 CPU_ONLY_NOTE = QT_TRANSLATE_NOOP(
-    "HelpPages", "No GPU here: see placement, cast dtypes, time on CPU, check CPU memory fit (Help › Getting started)"
+    "HelpPages", "No GPU here: see placement, cast dtypes, time on CPU, plan a GPU's memory (Help › Getting started)"
 )
 
 #: A page is its blocks: a heading (``"h3"``, ``"h4"``) or paragraph (``"p"``) holding one text,
@@ -89,8 +89,9 @@ GETTING_STARTED: Page = (
         QT_TRANSLATE_NOOP(
             "HelpPages",
             "<b>Benchmark</b> times the model on the CPU; <b>Tools › Will it fit?</b> estimates the memory one "
-            "training step needs on this machine's devices (here, the CPU alone), and can prove it with one real "
-            "step. A GPU this machine does not have cannot be chosen there yet.",
+            "training step needs on this machine's devices (here, the CPU, where one real step can prove it) or on "
+            "<b>a GPU you name</b> (a card from its list, or a capacity), with the CUDA allocator's rules and the "
+            "largest batch that fits; nothing is allocated for a GPU you do not have, so that answer is an estimate.",
         ),
         QT_TRANSLATE_NOOP(
             "HelpPages", "<b>Tools › Run one training step</b> adds gradients and optimizer state to the tree."

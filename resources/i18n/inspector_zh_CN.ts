@@ -3581,13 +3581,13 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <name>HelpPages</name>
     <message>
         <location filename="../../inspector/gui/help.py" line="+51"/>
-        <location line="+168"/>
+        <location line="+169"/>
         <source>Getting started</source>
         <extracomment>A page is its blocks: a heading (``&quot;h3&quot;``, ``&quot;h4&quot;``) or paragraph (``&quot;p&quot;``) holding one text, or a list (``&quot;ol&quot;``, ``&quot;ul&quot;``) holding one text per item. Each text is marked for translation (context &quot;HelpPages&quot;, inline markup included) and translated when the page is shown, so the HTML around the texts is the same in every language.</extracomment>
         <translation>入门</translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-168"/>
         <source>The window opens with the tutorial&apos;s example model (&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;, with an SGD optimizer). Open your own with &lt;b&gt;File › Open model…&lt;/b&gt;: a factory (&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;, &lt;code&gt;torch.nn:Transformer&lt;/code&gt;) or a saved file.</source>
         <translation>窗口打开时载入教程的示例模型（&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;，带一个 SGD 优化器）。用 &lt;b&gt;文件 › 打开模型…&lt;/b&gt; 打开你自己的模型：一个工厂函数（&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;、&lt;code&gt;torch.nn:Transformer&lt;/code&gt;）或一个已保存的文件。</translation>
     </message>
@@ -3633,17 +3633,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="-44"/>
-        <source>No GPU here: see placement, cast dtypes, time on CPU, check CPU memory fit (Help › Getting started)</source>
+        <source>No GPU here: see placement, cast dtypes, time on CPU, plan a GPU&apos;s memory (Help › Getting started)</source>
         <extracomment>Remembers that the CPU-only note was shown (once per user, not per launch). Short enough for the status bar of a 1024-pixel-wide window (translated where shown).</extracomment>
-        <translation>本机没有 GPU：可查看位置、转换数据类型、在 CPU 上计时、检查 CPU 内存是否够用（帮助 › 入门）</translation>
+        <translation>本机没有 GPU：可查看位置、转换数据类型、在 CPU 上计时、规划某块 GPU 的内存（帮助 › 入门）</translation>
     </message>
     <message>
         <location line="+49"/>
-        <source>&lt;b&gt;Benchmark&lt;/b&gt; times the model on the CPU; &lt;b&gt;Tools › Will it fit?&lt;/b&gt; estimates the memory one training step needs on this machine&apos;s devices (here, the CPU alone), and can prove it with one real step. A GPU this machine does not have cannot be chosen there yet.</source>
-        <translation>&lt;b&gt;基准测试&lt;/b&gt; 在 CPU 上为模型计时；&lt;b&gt;工具 › 放得下吗？&lt;/b&gt; 估算一次训练步在本机设备上（这里只有 CPU）所需的内存，并可真实运行一步加以验证。本机没有的 GPU 目前还不能在那里选择。</translation>
+        <source>&lt;b&gt;Benchmark&lt;/b&gt; times the model on the CPU; &lt;b&gt;Tools › Will it fit?&lt;/b&gt; estimates the memory one training step needs on this machine&apos;s devices (here, the CPU, where one real step can prove it) or on &lt;b&gt;a GPU you name&lt;/b&gt; (a card from its list, or a capacity), with the CUDA allocator&apos;s rules and the largest batch that fits; nothing is allocated for a GPU you do not have, so that answer is an estimate.</source>
+        <translation>&lt;b&gt;基准测试&lt;/b&gt;在 CPU 上为模型计时；&lt;b&gt;工具 › 放得下吗？&lt;/b&gt;估算一次训练步在本机设备上（这里是 CPU，可用一次真实的训练步验证）或在&lt;b&gt;你指定的 GPU&lt;/b&gt;上（从列表中选一块卡，或给出容量）所需的内存，应用 CUDA 分配器的规则，并给出能放下的最大批量；对你没有的 GPU 不会分配任何内存，所以那个答案是估算。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&lt;b&gt;Tools › Run one training step&lt;/b&gt; adds gradients and optimizer state to the tree.</source>
         <translation>&lt;b&gt;工具 › 运行一次训练步&lt;/b&gt; 会把梯度和优化器状态加到树中。</translation>
     </message>

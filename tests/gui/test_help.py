@@ -61,15 +61,20 @@ def test_a_gpu_machine_gets_no_cpu_only_note(qtbot, monkeypatch, make_window, cl
 
 @cpu_only
 def test_what_help_promises_of_will_it_fit_is_what_the_dialog_offers_without_a_gpu(qtbot, make_window, clean_settings):
-    """Issue 35, section 3: no promise of a GPU estimate on a machine whose fit dialog offers only the CPU."""
+    """Issue 35, section 3 (and 36): the promise is the dialog's: this machine's devices (the CPU
+    here), and a GPU you name from its list, said as an estimate."""
+    from PySide6.QtWidgets import QComboBox
+
     window = make_window()
     window.show()
     note = window.statusBar().findChild(QLabel, "cpuOnlyNote")
-    assert note is not None and "GPU fit" not in note.text() and "CPU memory fit" in note.text()
+    assert note is not None and "plan a GPU's memory" in note.text()
     start = page(window, "gettingStartedAction")
     assert "GPU included" not in start and "any device" not in start
-    assert "Will it fit? estimates the memory one training step needs on this machine's devices (here, the CPU alone)" in start
+    assert "on this machine's devices (here, the CPU, where one real step can prove it) or on a GPU you name" in start
     dialog = window.show_fit_dialog()
     table = dialog.table
-    assert [table.item(row, 0).text() for row in range(table.rowCount())] == ["cpu"]
+    assert [table.item(row, 0).text() for row in range(table.rowCount())] == ["cpu"]  # the devices present
+    named = dialog.findChild(QComboBox, "fitNamedCombo")
+    assert named is not None and named.findText("RTX 4090") >= 0  # and a GPU to name
     dialog.close()
