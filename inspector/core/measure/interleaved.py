@@ -25,6 +25,7 @@ import numpy as np
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure.machine_noise import MachineNoise, MachineWatch
+from inspector.core.measure.repeats import combine_runs
 from inspector.core.measure.timing import LatencyResult, figures_of_samples, measure_latency
 from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_SAMPLES
@@ -94,6 +95,4 @@ def join_slices(slices: Sequence[LatencyResult], seconds: float, machine: Machin
 def with_rounds(first: LatencyResult, later_rounds_ms: Sequence[Sequence[float]], pair_id: str) -> LatencyResult:
     """``first`` (round 1) with the later rounds' samples as further runs, marked with ``pair_id``:
     round i of A and round i of B were taken turn about, in the same process."""
-    from inspector.core.measure.repeats import combine_runs
-
     return dataclasses.replace(combine_runs(first, later_rounds_ms), pair_id=pair_id)

@@ -71,6 +71,10 @@ class RunRatio:
     #: the interval is that of the rounds' ratios (``paired_ratio``).
     paired: bool = False
 
+    def floor_text(self) -> str:
+        """The smallest claimable difference as a verdict says it: ``0.53 -> '±53 %'`` ("" without one)."""
+        return "" if self.floor is None else f"±{self.floor:.0%}".replace("%", " %")
+
     @property
     def runs_agree(self) -> bool:
         """Both sides had enough runs, and the machine's noise still widened the interval: their

@@ -95,6 +95,8 @@ def take_samples(
     True ends the run there, keeping its samples, with a note saying so."""
     max_samples, min_ns = target
     clock = _clock
+    # Each host-timed call's start, for a trace: the timeline's, or thrown away without one.
+    call_starts: list[int] = timeline.call_starts_ns if timeline is not None else []
     warming = warming if warming is not None else warm_up.WarmUp(warmup)
     # As timeit does: a garbage-collector pass landing inside one sample is noise, not latency.
     with gc_pause.paused():
@@ -136,8 +138,7 @@ def take_samples(
                 budget = min(stop_ns, measured + (gated.budget_ns or _CHUNK_NS)) - measured
                 began = clock()
                 if sync is None and events is None:
-                    chunk = _host_chunk(step, clock, cost, count, budget,
-                                        timeline.call_starts_ns if timeline is not None else None)  # fmt: skip
+                    chunk = _host_chunk(step, clock, cost, count, budget, call_starts)
                 else:
                     chunk = _device_chunk(step, sync, clock, cost, events, count, budget)
                 if timeline is not None:
@@ -191,16 +192,16 @@ def _host_chunk(
     clock_cost: int,
     count: int,
     budget_ns: int,
-    starts: list[int] | None = None,
+    starts: list[int],
 ) -> list[int]:
     """Up to ``count`` back-to-back calls of ``step`` (at least one, until ``budget_ns`` are
     measured), each timed by the host clock less its own cost: a model on the CPU.
 
-    Between two calls only an append and a sum run, as lean as ``timeit``'s loop: a helper
+    Between two calls only two appends and a sum run, as lean as ``timeit``'s loop: a helper
     called per sample (its frame, its branches) made a 20 µs model's calls ~0.7 % slower
-    than in a bare loop, by the interpreter's caches and branch predictors. ``starts`` (where
-    given) gets each call's start clock reading, appended after the call's end is read.
-    Raises as ``_timed_call`` does.
+    than in a bare loop, by the interpreter's caches and branch predictors. ``starts`` gets
+    each call's start clock reading (for a trace), appended after the call's end is read,
+    outside the figure. Raises as ``_timed_call`` does.
     """
     # The model itself, called straight (a forward's step is partial(model, *inputs)): the
     # partial's extra hop is inside the sample. ``itertools.repeat`` as ``timeit``'s loop.
@@ -210,26 +211,16 @@ def _host_chunk(
     append = samples.append
     measured = 0
     try:
-        if starts is None:
-            for _ in itertools.repeat(None, count):
-                start = clock()
-                fn(*args)
-                elapsed = clock() - start - clock_cost
-                append(elapsed)
-                measured += elapsed
-                if measured >= budget_ns:
-                    break
-        else:  # the same loop, with each start kept (for a trace): one append more between calls
-            began = starts.append
-            for _ in itertools.repeat(None, count):
-                start = clock()
-                fn(*args)
-                elapsed = clock() - start - clock_cost
-                append(elapsed)
-                began(start)
-                measured += elapsed
-                if measured >= budget_ns:
-                    break
+        began = starts.append
+        for _ in itertools.repeat(None, count):
+            start = clock()
+            fn(*args)
+            elapsed = clock() - start - clock_cost
+            append(elapsed)
+            began(start)
+            measured += elapsed
+            if measured >= budget_ns:
+                break
     except (InspectorError, StepFailed, KeyboardInterrupt):
         raise
     except BaseException as exc:  # the model's code may raise anything, even SystemExit

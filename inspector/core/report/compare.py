@@ -354,7 +354,7 @@ def _unmatched(key: tuple[Any, ...], others: _Entries, label: str, other_label: 
 def _verdict(found: RunRatio, noise_a: str | None, noise_b: str | None, label_a: str, label_b: str) -> str:
     estimate = found.estimate
     if found.within_noise and found.floor is not None:  # the samples alone would have claimed one
-        return Text("verdict.within_run_noise", floor=_percent(found.floor))
+        return Text("verdict.within_run_noise", floor=found.floor_text())
     verdict = ratio_verdict(estimate, label_b)
     noisy = [label for label, noise in ((label_a, noise_a), (label_b, noise_b)) if noise]
     if noisy and estimate.clear:  # the interval sees one run's noise, not what changes between runs
@@ -374,11 +374,6 @@ def _paired(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...]) -> Run
     return paired_ratio(runs_a, runs_b) if len(runs_a) == len(runs_b) >= 2 else None
 
 
-def _percent(fraction: float) -> str:
-    """``0.53 -> '±53 %'``."""
-    return f"±{fraction:.0%}".replace("%", " %")
-
-
 def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
     """Why a side's runs cannot show their own run-to-run noise, the smallest difference that
     can come out clear, and where the noise assumed came from; "" when both sides show theirs."""
@@ -394,11 +389,11 @@ def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
     else:
         source = Text("run_noise.default", percent=noise.percent())
     if found.runs_a == found.runs_b == 1:
-        return Text("run_noise.one_run_each", floor=_percent(found.floor), source=source)
+        return Text("run_noise.one_run_each", floor=found.floor_text(), source=source)
     if found.runs_agree:
-        return Text("run_noise.runs_agree", label_a=label_a, label_b=label_b, floor=_percent(found.floor), source=source)
+        return Text("run_noise.runs_agree", label_a=label_a, label_b=label_b, floor=found.floor_text(), source=source)
     return Text("run_noise.few_runs", label_a=label_a, runs_a=found.runs_a, label_b=label_b, runs_b=found.runs_b,
-                least=MIN_RUNS, floor=_percent(found.floor), source=source)  # fmt: skip
+                least=MIN_RUNS, floor=found.floor_text(), source=source)  # fmt: skip
 
 
 def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str,

@@ -80,7 +80,7 @@ def _verdict(run: Run, reference: Run, found: RunRatio) -> RunVerdict:
                           Text(f"verdict.run_{way}_unsure", factor=factor, **names))  # fmt: skip
     interval = estimate.interval_text()
     if found.within_noise and found.floor is not None:  # the samples alone would have claimed one
-        floor = f"±{found.floor:.0%}".replace("%", " %")
+        floor = found.floor_text()
         return RunVerdict(Text("verdict.within_run_noise", floor=floor),
                           Text("verdict.run_within_noise", floor=floor, interval=interval, **names))  # fmt: skip
     if not estimate.clear:
