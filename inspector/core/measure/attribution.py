@@ -16,7 +16,8 @@ the plain median.
   the forward without hooks; where the hooks dominate, the sum still exceeds the forward,
   or the run was disturbed, ``Attribution.warnings`` says so in words (``reliability``).
 - FLOPs: one extra forward under ``torch.utils.flop_counter.FlopCounterMode``, whose
-  per-module counts (by its own module tracker) are the reference; nothing hand-written.
+  per-module counts (by its own module tracker) are the reference; nothing hand-written
+  (``flop_count``: without the 1.7 s import of ``torch._dynamo`` torch would add).
 - Output shapes and activation bytes: read from each module's outputs on the first call;
   an output that shares storage with the module's inputs (a view) produces no new bytes.
 """
@@ -31,7 +32,6 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import torch
 from torch import nn
-from torch.utils.flop_counter import FlopCounterMode
 
 from inspector.core import gc_pause
 from inspector.core.devices.discovery import device_id
@@ -39,6 +39,7 @@ from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure import chunk_gate
+from inspector.core.measure.flop_count import count_flops
 from inspector.core.measure.model_input import tensors_in
 from inspector.core.messages import Text
 from inspector.core.units import dtype_name, first_line, format_ms
@@ -365,7 +366,7 @@ def measure_attribution(
         with contextlib.suppress(NotImplementedError):
             module.eval()
         with torch.inference_mode():
-            total_flops, flops_by_name = _count_flops(module, args, type(module).__name__)
+            total_flops, flops_by_name = count_flops(module, args)
         # As timeit does: a collection landing inside a sample is noise, not latency.
         with torch.inference_mode(), gc_pause.paused(), _GatedBatches() as batches:
             before = _hook_cost(sync)
@@ -591,14 +592,6 @@ def _timed_forward(module: nn.Module, args: tuple[Any, ...], sync: Callable[[], 
     if sync is not None:
         sync()
     return _clock() - start
-
-
-def _count_flops(module: nn.Module, args: tuple[Any, ...], root: str) -> tuple[int, dict[str, int]]:
-    """FlopCounterMode's total and its inclusive per-module counts (keys ``Root.child...``)."""
-    with FlopCounterMode(display=False) as counter:
-        module(*args)
-    by_module = {str(name): int(sum(ops.values())) for name, ops in counter.get_flop_counts().items()}
-    return int(counter.get_total_flops()), by_module
 
 
 def _parameter_bytes(module: nn.Module) -> int:
