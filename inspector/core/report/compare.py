@@ -1,11 +1,11 @@
 """Two timing reports side by side: latency per device with ratios, moves with GB/s, environments.
 
 Pure data (no Qt): the GUI's comparison view shows these rows; a script could print them.
-Reports are the dicts ``inspector.core.report.timing_report.build_report``/``load_report`` give; entries
-written by older versions may lack optional keys, so every read here tolerates absence. A
-dict nobody checked is read safely too: every read goes through ``lenient_read``, where any
-field of the wrong type counts as absent, so a comparison never raises
-(``tests/core/report/test_report_fuzz.py`` holds it to that). The environments side by side
+Reports are ``TimingReport``s (``schema``): the one ``load_report`` gives, checked, is read by
+its typed entries. A dict (``build_report``'s, or one nobody checked) is read as
+``TimingReport.lenient`` reads it, where any field of the wrong type counts as absent, so a
+comparison never raises (``tests/core/report/test_report_fuzz.py`` holds it to that); entries
+written by older versions may lack optional keys, so every read here tolerates absence. The environments side by side
 are ``compare_environment``'s; the runs of one session, like with like, ``run_verdicts``'.
 
 Latency figures are those of each entry's own samples (``sample_figures``), never the ones a
@@ -31,7 +31,8 @@ from inspector.core.measure.spread import RatioEstimate, ratio_verdict
 from inspector.core.messages import Text, joined
 from inspector.core.report import lenient_read as read
 from inspector.core.report.compare_environment import EnvironmentRow, environment_rows
-from inspector.core.report.sample_figures import SampleFigures, figures_of
+from inspector.core.report.sample_figures import SampleFigures
+from inspector.core.report.schema import LatencyEntry, MoveEntry, TimingReport
 
 #: Move ratios within this fraction of 1 read as "about the same": a move is one
 #: measurement, with no samples to judge its noise by. Latency ratios are judged by the
@@ -154,14 +155,14 @@ class Comparison:
 # --------------------------------------------------------------------------- entry point
 
 
-def compare_reports(a: Mapping[str, Any], b: Mapping[str, Any] | None = None, *,
+def compare_reports(a: TimingReport | Mapping[str, Any], b: TimingReport | Mapping[str, Any] | None = None, *,
                     label_a: str = "A", label_b: str = "B", run_noise: RunNoise | None = None) -> Comparison:  # fmt: skip
     """Rows comparing report ``a`` with ``b`` (or describing ``a`` alone when ``b`` is None).
 
+    A dict is read as ``TimingReport.of`` reads it (leniently: never raising).
     ``run_noise``: the run-to-run noise assumed for a side of few runs; None reads this
     machine's record (``measure.run_noise.this_machine``: once, and only when a row needs it)."""
-    empty: Mapping[str, Any] = {}
-    other = b if b is not None else empty
+    report_a, other = TimingReport.of(a), TimingReport.of(b)
     known: list[RunNoise] = [run_noise] if run_noise is not None else []
 
     def noise() -> RunNoise:
@@ -172,9 +173,9 @@ def compare_reports(a: Mapping[str, Any], b: Mapping[str, Any] | None = None, *,
     return Comparison(
         label_a=label_a,
         label_b=label_b if b is not None else None,
-        latency=tuple(_latency_rows(a, other, label_a, label_b, noise)),
-        moves=tuple(_move_rows(a, other, label_a, label_b)),
-        environment=tuple(environment_rows(a, other)),
+        latency=tuple(_latency_rows(report_a, other, label_a, label_b, noise)),
+        moves=tuple(_move_rows(report_a, other, label_a, label_b)),
+        environment=tuple(environment_rows(report_a, other)),
     )
 
 
@@ -200,43 +201,9 @@ def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     return ratio if math.isfinite(ratio) and ratio > 0 else None
 
 
-def _latency_key(entry: Mapping[str, Any]) -> tuple[str, str, str, tuple[int, ...]]:
-    return (read.text(entry.get("device")), read.text(entry.get("dtype")),
-            read.text(entry.get("mode") or "forward"), read.shape(entry.get("input_shape")))  # fmt: skip
-
-
-def _latency_by_key(report: Mapping[str, Any]) -> dict[tuple[Any, ...], Mapping[str, Any]]:
+def _latency_by_key(report: TimingReport) -> dict[tuple[Any, ...], LatencyEntry]:
     # A re-run of the same measurement replaces the earlier one: the latest is what counts.
-    return {_latency_key(e): e for e in read.entries(report, "latency")}
-
-
-_MAX_SAMPLES_READ = 1_000_000  # more than any report holds (100,000 per measurement)
-
-
-def _samples(entry: Mapping[str, Any]) -> list[float]:
-    values = entry.get("samples_ms")
-    if not isinstance(values, list):
-        return []
-    return [n for v in values[:_MAX_SAMPLES_READ] if (n := read.number(v)) is not None]
-
-
-_MAX_RUNS_READ = 1000
-
-
-def _runs(entry: Mapping[str, Any], samples: list[float]) -> list[list[float]]:
-    """The entry's independent runs (``runs_ms``), when they are two or more and together are
-    its samples, in order; else its samples as one run (an older report, or one nobody checked)."""
-    values = entry.get("runs_ms")
-    if not isinstance(values, list) or not 2 <= len(values) <= _MAX_RUNS_READ:
-        return [samples]
-    runs = []
-    for run in values:
-        if not isinstance(run, list) or not run:
-            return [samples]
-        runs.append([n for v in run[:_MAX_SAMPLES_READ] if (n := read.number(v)) is not None])
-    if sum(map(len, runs)) != len(samples) or [v for run in runs for v in run] != samples:
-        return [samples]
-    return runs
+    return {e.key: e for e in report.latency}
 
 
 #: Where to look for an entry's nearest counterpart on the same device, nearest first: each
@@ -256,32 +223,23 @@ class _Entries:
     """One report's latency entries by key, each entry's samples and figures read once, and
     an index that finds the nearest counterpart of an entry the report lacks without a scan."""
 
-    def __init__(self, report: Mapping[str, Any]) -> None:
+    def __init__(self, report: TimingReport) -> None:
         self.by_key = _latency_by_key(report)
-        self._samples: dict[tuple[Any, ...], list[float]] = {}
-        self._runs: dict[tuple[Any, ...], list[list[float]]] = {}
-        self._figures: dict[tuple[Any, ...], SampleFigures | None] = {}
         self._first: dict[tuple[Any, ...], tuple[int, tuple[Any, ...]]] | None = None
 
-    def samples(self, key: tuple[Any, ...]) -> list[float]:
-        if key not in self._samples:
-            entry = self.by_key.get(key)
-            self._samples[key] = _samples(entry) if entry else []
-        return self._samples[key]
+    def samples(self, key: tuple[Any, ...]) -> tuple[float, ...]:
+        entry = self.by_key.get(key)
+        return entry.samples_ms if entry is not None else ()
 
     def runs(self, key: tuple[Any, ...]) -> list[list[float]]:
         """The entry's independent runs: ``runs_ms``, or its samples as one run."""
-        if key not in self._runs:
-            entry = self.by_key.get(key)
-            self._runs[key] = _runs(entry, self.samples(key)) if entry else []
-        return self._runs[key]
+        entry = self.by_key.get(key)
+        return [list(run) for run in entry.runs] if entry is not None else []
 
     def figures(self, key: tuple[Any, ...]) -> SampleFigures | None:
         """The figures of the entry's own samples (never those the file states); None without one."""
-        if key not in self._figures:
-            samples = self.samples(key)
-            self._figures[key] = figures_of(samples) if samples else None
-        return self._figures[key]
+        entry = self.by_key.get(key)
+        return entry.figures if entry is not None else None
 
     def median(self, key: tuple[Any, ...]) -> float | None:
         figures = self.figures(key)
@@ -317,13 +275,8 @@ def _cpu_speedup(key: tuple[Any, ...], side: _Entries) -> float | None:
     return _ratio(side.median(cpu), side.median(key))
 
 
-def _device_names(report: Mapping[str, Any]) -> dict[str, str]:
-    names = {}
-    for entry in read.device_entries(report):
-        ident, name = read.text(entry.get("id"), ""), read.text(entry.get("name"), "")
-        if ident and name:
-            names[ident] = name
-    return names
+def _device_names(report: TimingReport) -> dict[str, str]:
+    return {d.id: d.name for d in report.environment.devices if d.id and d.name}
 
 
 def _differences(key: tuple[Any, ...], other: tuple[Any, ...]) -> list[str]:
@@ -367,8 +320,8 @@ def _verdict(found: RunRatio, noise_a: str | None, noise_b: str | None, label_a:
 def _paired(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...]) -> RunRatio | None:
     """The rounds' ratio when both entries come from one interleaved comparison (the same
     ``pair_id``, as many runs each); None otherwise."""
-    token_a = read.text(side_a.by_key[key].get("pair_id"), "")
-    if not token_a or token_a != read.text(side_b.by_key[key].get("pair_id"), ""):
+    token_a = side_a.by_key[key].pair_id
+    if not token_a or token_a != side_b.by_key[key].pair_id:
         return None
     runs_a, runs_b = side_a.runs(key), side_b.runs(key)
     return paired_ratio(runs_a, runs_b) if len(runs_a) == len(runs_b) >= 2 else None
@@ -396,7 +349,7 @@ def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
                 least=MIN_RUNS, floor=found.floor_text(), source=source)  # fmt: skip
 
 
-def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str,
+def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
                   noise: Callable[[], RunNoise]) -> Iterable[LatencyRow]:  # fmt: skip
     side_a, side_b = _Entries(a), _Entries(b)
     names_a, names_b = _device_names(a), _device_names(b)
@@ -447,10 +400,11 @@ def _latency_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, labe
 # --------------------------------------------------------------------------- moves
 
 
-def _move_key(move: Mapping[str, Any]) -> tuple[str, str, str, str | None, bool]:
-    dtype = move.get("dtype")
-    return (read.text(move.get("source")), read.text(move.get("target")), read.text(move.get("method")),
-            read.text(dtype) if dtype is not None else None, move.get("pinned") is True)  # fmt: skip
+def _move_key(move: MoveEntry) -> tuple[str, str, str, str | None, bool]:
+    def shown(value: str | None) -> str:
+        return value if value is not None else "?"
+
+    return shown(move.source), shown(move.target), shown(move.method), move.dtype, move.pinned
 
 
 @dataclass(frozen=True)
@@ -462,16 +416,16 @@ class _MoveSummary:
     gbps: float | None = None
 
 
-def _move_summaries(report: Mapping[str, Any]) -> dict[tuple[Any, ...], _MoveSummary]:
-    groups: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
-    for move in read.entries(report, "moves"):
+def _move_summaries(report: TimingReport) -> dict[tuple[Any, ...], _MoveSummary]:
+    groups: dict[tuple[Any, ...], list[MoveEntry]] = {}
+    for move in report.moves:
         groups.setdefault(_move_key(move), []).append(move)
     out = {}
     for key, moves in groups.items():
-        ok = [m for m in moves if m.get("ok") is True]
-        seconds = [s for m in ok if (s := read.number(m.get("seconds"))) is not None]
-        gbps = [g for m in ok if (g := read.number(m.get("gbps"))) is not None]
-        sizes = [b for m in ok if (b := read.whole(m.get("bytes"))) is not None]
+        ok = [m for m in moves if m.ok]
+        seconds = [m.seconds for m in ok if m.seconds is not None]
+        gbps = [m.gbps for m in ok if m.gbps is not None]
+        sizes = [m.bytes for m in ok if m.bytes is not None]
         out[key] = _MoveSummary(
             count=len(moves), failed=len(moves) - len(ok),
             bytes=max(sizes) if sizes else None,
@@ -481,7 +435,7 @@ def _move_summaries(report: Mapping[str, Any]) -> dict[tuple[Any, ...], _MoveSum
     return out
 
 
-def _move_rows(a: Mapping[str, Any], b: Mapping[str, Any], label_a: str, label_b: str) -> Iterable[MoveRow]:
+def _move_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str) -> Iterable[MoveRow]:
     summaries_a, summaries_b = _move_summaries(a), _move_summaries(b)
     for key in read.union(summaries_a, summaries_b):
         sa, sb = summaries_a.get(key, _MoveSummary()), summaries_b.get(key, _MoveSummary())

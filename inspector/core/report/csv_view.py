@@ -45,12 +45,12 @@ def table_csv(table: Table, report: Mapping[str, Any]) -> str:
     return out.getvalue()
 
 
-def render_csv(report: dict[str, Any]) -> str:
+def render_csv(report: Mapping[str, Any]) -> str:
     """The ``.csv`` report: the latency samples, one row per sample (``csv_tables.sample_rows``)."""
     return table_csv(SAMPLES, report)
 
 
-def render_csv_zip(report: dict[str, Any]) -> bytes:
+def render_csv_zip(report: Mapping[str, Any]) -> bytes:
     """The ``.zip`` report: each table of ``csv_tables.TABLES`` as its own CSV (those of
     sections the report lacks, such as ``modules.csv`` without ``--per-module``, left out),
     and ``README.txt`` naming what it holds."""

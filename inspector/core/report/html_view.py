@@ -115,7 +115,7 @@ def _plots_html(images: Mapping[str, bytes] | None, say: Catalogue, images_langu
     return "".join(parts)
 
 
-def _html_extras(report: dict[str, Any], say: Catalogue) -> list[str]:
+def _html_extras(report: Mapping[str, Any], say: Catalogue) -> list[str]:
     parts: list[str] = []
     top = report_modules.top_modules(report)
     if top:
@@ -136,7 +136,7 @@ def _html_extras(report: dict[str, Any], say: Catalogue) -> list[str]:
     return parts
 
 
-def render_html(report: dict[str, Any], images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
+def render_html(report: Mapping[str, Any], images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
                 images_language: str | None = None) -> str:  # fmt: skip
     """One self-contained page (no external files or network): tables and embedded PNG plots,
     in ``language``. ``images_language``: the language the images were drawn in, when known."""

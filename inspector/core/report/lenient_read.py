@@ -39,6 +39,12 @@ def text(value: Any, default: str = "?") -> str:
     return default
 
 
+def optional_text(value: Any) -> str | None:
+    """Text for a value from a report (text, or a number or flag as text), or None."""
+    shown = text(value, "")
+    return shown if shown or value == "" else None
+
+
 def section(report: Any, key: str) -> Mapping[str, Any]:
     """``report[key]`` if it is a mapping, else an empty one."""
     value = report.get(key) if isinstance(report, Mapping) else None

@@ -13,7 +13,7 @@ they are.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from inspector.core.messages.catalogue import ENGLISH, Catalogue, catalogue
 from inspector.core.report import modules as report_modules
@@ -48,7 +48,7 @@ def _md_table(headers: Sequence[str], rows: Iterable[Sequence[str]], say: Catalo
     return lines
 
 
-def render_markdown(report: dict[str, Any], language: str = ENGLISH) -> str:
+def render_markdown(report: Mapping[str, Any], language: str = ENGLISH) -> str:
     """A block to paste into a bug report or an issue, in ``language``."""
     say = catalogue(language)
     lines = [
@@ -86,7 +86,7 @@ def render_markdown(report: dict[str, Any], language: str = ENGLISH) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _markdown_extras(report: dict[str, Any], say: Catalogue) -> list[str]:
+def _markdown_extras(report: Mapping[str, Any], say: Catalogue) -> list[str]:
     """The per-module and fit sections, when the report has them."""
     lines: list[str] = []
     top = report_modules.top_modules(report)

@@ -7,7 +7,7 @@ report's language (``say``, as in ``view_rows``); headers stay English here, tra
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
 from inspector.core.report.view_rows import mode_text
@@ -65,7 +65,7 @@ def shapes_text(shapes: Any, say: Catalogue = ENGLISH_CATALOGUE) -> str:
     return ", ".join(parts) or "—"
 
 
-def top_modules(report: dict[str, Any], n: int = TOP_MODULES) -> list[dict[str, Any]]:
+def top_modules(report: Mapping[str, Any], n: int = TOP_MODULES) -> list[dict[str, Any]]:
     """The modules with the most self time (self times never overlap: no double counting)."""
     modules = [m for m in report.get("modules") or () if isinstance(m, dict)]
     return sorted(modules, key=lambda m: _number(m.get("self_ms")) or 0.0, reverse=True)[:n]
@@ -88,7 +88,7 @@ def module_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> t
     )
 
 
-def attribution_lines(report: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
+def attribution_lines(report: Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """One sentence per device: what the hooks cost, what was taken out, and how the modules'
     self times add up against the forward."""
     lines = []
@@ -113,7 +113,7 @@ def attribution_lines(report: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE
     return lines
 
 
-def attribution_warnings(report: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
+def attribution_warnings(report: Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """Why a device's per-module figures are rough, one line each ("cpu: the hooks add ..."),
     to be shown next to them; [] when every run's figures hold."""
     return [

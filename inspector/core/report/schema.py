@@ -17,12 +17,17 @@ Each field is read through ``field_checks``; this module says which fields each 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping
+import functools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
+from inspector.core.report import lenient_read as read
 from inspector.core.report.field_checks import Fields, ReportSchemaError, checked_text, kind_of
-from inspector.core.report.sample_figures import contradiction, figures_of
+from inspector.core.report.sample_figures import SampleFigures, contradiction, figures_of
 from inspector.core.vocabulary import MAX_SAMPLES
+
+if TYPE_CHECKING:  # measure.timing imports torch; a report is read without it
+    from inspector.core.measure.timing import LatencyResult
 
 #: What one report may hold: far more than a real one (a benchmark writes one latency entry per
 #: device, dtype, mode and input; a torchrun job one per rank), little enough that reading and
@@ -35,6 +40,16 @@ MAX_REPORT_SAMPLES = 2_000_000  # every entry's samples and warm-up samples toge
 
 @dataclass(frozen=True)
 class LatencyEntry:
+    """One latency measurement of a report: its samples, and what it was.
+
+    Its statistics (``median_ms``, ``p95_ms``, ``iqr_ms``, ...) are properties of its samples
+    (``sample_figures``), as ``torch.utils.benchmark``'s ``Measurement`` derives its own from
+    ``raw_times``: the file states them too, for other consumers, and a checked file whose stated
+    figures its samples contradict is refused, so the two never differ. A measurement made in
+    this process (``measure.timing.LatencyResult``) becomes one by ``from_result``: its dict, read
+    back (the one conversion between the two types).
+    """
+
     device: str
     dtype: str
     mode: str
@@ -42,17 +57,11 @@ class LatencyEntry:
     warmup_ms: float | None
     warmup_samples_ms: tuple[float, ...]
     samples_ms: tuple[float, ...]
-    median_ms: float
-    mean_ms: float | None
-    p5_ms: float | None
-    p95_ms: float | None
-    min_ms: float | None
-    max_ms: float | None
-    std_ms: float | None
-    notes: tuple[str, ...]
-    # Schema 2 on (absent from older reports: readers compute them from the samples).
-    iqr_ms: float | None = None
-    median_ci_ms: tuple[float, float] | None = None
+    notes: tuple[str, ...] = ()
+    #: Each independent run's samples (``bench --repeat``): two or more that together, in order,
+    #: are ``samples_ms``; () for one run (then ``runs`` is the samples as one run).
+    runs_ms: tuple[tuple[float, ...], ...] = ()
+    # Schema 2 on (absent from older reports).
     noisy: bool = False
     noise: str | None = None
     timer: str | None = None
@@ -66,12 +75,86 @@ class LatencyEntry:
     #: ``torch.get_num_threads()`` during the run (issue 34 on).
     threads: int | None = None
 
+    # ----------------------------------------------------------- derived from the samples
+
+    @functools.cached_property
+    def figures(self) -> SampleFigures | None:
+        """The statistics of ``samples_ms`` (computed once); None for an entry without a sample
+        (only a report read leniently has one)."""
+        return figures_of(self.samples_ms) if self.samples_ms else None
+
+    def _figure(self, name: str) -> float | None:
+        figures = self.figures
+        return None if figures is None else float(getattr(figures, name))
+
+    @property
+    def count(self) -> int:
+        return len(self.samples_ms)
+
+    @property
+    def median_ms(self) -> float | None:
+        return self._figure("median_ms")
+
+    @property
+    def mean_ms(self) -> float | None:
+        return self._figure("mean_ms")
+
+    @property
+    def p5_ms(self) -> float | None:
+        return self._figure("p5_ms")
+
+    @property
+    def p95_ms(self) -> float | None:
+        return self._figure("p95_ms")
+
+    @property
+    def min_ms(self) -> float | None:
+        return self._figure("min_ms")
+
+    @property
+    def max_ms(self) -> float | None:
+        return self._figure("max_ms")
+
+    @property
+    def std_ms(self) -> float | None:
+        return self._figure("std_ms")
+
+    @property
+    def iqr_ms(self) -> float | None:
+        return self._figure("iqr_ms")
+
+    @property
+    def median_ci_ms(self) -> tuple[float, float] | None:
+        return self.figures.median_ci_ms if self.figures is not None else None
+
+    @property
+    def runs(self) -> tuple[tuple[float, ...], ...]:
+        """The independent runs: ``runs_ms``, or the samples as one run (none without samples)."""
+        return self.runs_ms or ((self.samples_ms,) if self.samples_ms else ())
+
+    @property
+    def key(self) -> tuple[str, str, str, tuple[int, ...]]:
+        """What a comparison matches entries by: device, dtype, mode, input shape."""
+        return self.device, self.dtype, self.mode, self.input_shape
+
+    # ----------------------------------------------------------- read
+
+    @classmethod
+    def from_result(cls, result: "LatencyResult") -> "LatencyEntry":
+        """A measurement of this process (``measure.timing.LatencyResult``) as a report entry:
+        what the report file holds of it (``to_dict``), read back. The one conversion between
+        the two types: a report's entry is exactly what the file keeps of a measurement."""
+        return cls.lenient(result.to_dict())
+
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "LatencyEntry":
         f = Fields(data, at)
         device, dtype = f.text("device", required=True) or "", f.text("dtype", required=True) or ""
         samples = _samples(f, "samples_ms", required=True)
-        median = f.number("median_ms", required=True) or 0.0  # required: never None here
+        f.number("median_ms", required=True)  # stated for other readers; the property is the samples'
+        for key in ("mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms", "iqr_ms"):
+            f.number(key)
+        _interval(f, "median_ci_ms")
         f.whole("runs"), f.number("min_time"), f.whole("warmup")  # how it was asked for: checked, not kept
         entry = cls(
             device=device,
@@ -81,16 +164,8 @@ class LatencyEntry:
             warmup_ms=f.number("warmup_ms"),
             warmup_samples_ms=_samples(f, "warmup_samples_ms"),
             samples_ms=samples,
-            median_ms=median,
-            mean_ms=f.number("mean_ms"),
-            p5_ms=f.number("p5_ms"),
-            p95_ms=f.number("p95_ms"),
-            min_ms=f.number("min_ms"),
-            max_ms=f.number("max_ms"),
-            std_ms=f.number("std_ms"),
             notes=f.texts("notes"),
-            iqr_ms=f.number("iqr_ms"),
-            median_ci_ms=_interval(f, "median_ci_ms"),
+            runs_ms=_checked_runs(f, samples),
             noisy=f.flag("noisy"),
             noise=f.text("noise"),
             timer=f.text("timer"),
@@ -102,8 +177,36 @@ class LatencyEntry:
             threads=f.whole("threads"),
         )
         _check_figures(f, samples)
-        _check_runs(f, samples)
         return entry
+
+    @classmethod
+    def lenient(cls, data: Any) -> "LatencyEntry":
+        """An entry of a report nobody checked, never raising: a field of the wrong type counts
+        as absent (``lenient_read``), samples that are not numbers are left out, and ``runs_ms``
+        that are not the samples, in order, count as none."""
+        entry: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
+        samples = _lenient_samples(entry.get("samples_ms"))
+        machine = entry.get("machine")
+        return cls(
+            device=read.text(entry.get("device")),
+            dtype=read.text(entry.get("dtype")),
+            mode=read.text(entry.get("mode") or "forward"),
+            input_shape=read.shape(entry.get("input_shape")),
+            warmup_ms=read.number(entry.get("warmup_ms")),
+            warmup_samples_ms=_lenient_samples(entry.get("warmup_samples_ms")),
+            samples_ms=samples,
+            notes=_lenient_texts(entry.get("notes")),
+            runs_ms=_lenient_runs(entry.get("runs_ms"), samples),
+            noisy=entry.get("noisy") is True,
+            noise=read.optional_text(entry.get("noise")),
+            timer=read.optional_text(entry.get("timer")),
+            machine=MachineEntry.lenient(machine) if isinstance(machine, Mapping) else None,
+            warmup_asked=read.whole(entry.get("warmup_asked")),
+            warmup_reason=read.optional_text(entry.get("warmup_reason")),
+            first_calls_ms=read.number(entry.get("first_calls_ms")),
+            pair_id=read.text(entry.get("pair_id"), "") or None,
+            threads=read.whole(entry.get("threads")),
+        )
 
 
 @dataclass(frozen=True)
@@ -129,6 +232,42 @@ class MachineEntry:
         f.whole("sampling_threads"), f.whole("samples"), f.whole("cpu_ticks"), f.whole("cores")  # checked, not kept
         return cls(f.flag("measured"), f.text("note"), shares["other_cpu_share"], shares["steal_share"],
                    f.whole("involuntary_switches"))  # fmt: skip
+
+    @classmethod
+    def lenient(cls, data: Mapping[str, Any]) -> "MachineEntry":
+        other, steal = (s if (s := read.number(data.get(k))) is not None and s <= 1 else None
+                        for k in ("other_cpu_share", "steal_share"))  # fmt: skip
+        return cls(data.get("measured") is True, read.optional_text(data.get("note")), other, steal,
+                   read.whole(data.get("involuntary_switches")))  # fmt: skip
+
+
+#: The most samples a lenient read takes from one list (more than any report holds).
+_MAX_SAMPLES_READ = 1_000_000
+_MAX_RUNS_READ = 1000
+
+
+def _lenient_texts(values: Any) -> tuple[str, ...]:
+    return tuple(v for v in values if isinstance(v, str)) if isinstance(values, list) else ()
+
+
+def _lenient_samples(values: Any) -> tuple[float, ...]:
+    if not isinstance(values, list):
+        return ()
+    return tuple(n for v in values[:_MAX_SAMPLES_READ] if (n := read.number(v)) is not None)
+
+
+def _lenient_runs(values: Any, samples: tuple[float, ...]) -> tuple[tuple[float, ...], ...]:
+    """``runs_ms`` when they are two or more and together are ``samples``, in order; else ()."""
+    if not isinstance(values, list) or not 2 <= len(values) <= _MAX_RUNS_READ:
+        return ()
+    runs = []
+    for run in values:
+        if not isinstance(run, list) or not run:
+            return ()
+        runs.append(_lenient_samples(run))
+    if sum(map(len, runs)) != len(samples) or tuple(v for run in runs for v in run) != samples:
+        return ()
+    return tuple(runs)
 
 
 def _samples(f: Fields, key: str, *, required: bool = False) -> tuple[float, ...]:
@@ -163,12 +302,12 @@ def _pair_id(f: Fields) -> str | None:
 MAX_RUNS_PER_ENTRY = 1000
 
 
-def _check_runs(f: Fields, samples: tuple[float, ...]) -> None:
+def _checked_runs(f: Fields, samples: tuple[float, ...]) -> tuple[tuple[float, ...], ...]:
     """``runs_ms`` (optional: each independent run's samples) holds at least two runs, none
     empty, which together, in order, are the entry's ``samples_ms``: a reader that takes
     the pooled samples and one that takes the runs see the same measurement."""
     if f.data.get("runs_ms") is None:
-        return
+        return ()
     if len(f.items("runs_ms")) > MAX_RUNS_PER_ENTRY:
         raise ReportSchemaError(f.name("runs_ms"), f"holds more than the {MAX_RUNS_PER_ENTRY:,} runs one measurement takes")
     runs = f.number_lists("runs_ms")
@@ -176,6 +315,7 @@ def _check_runs(f: Fields, samples: tuple[float, ...]) -> None:
         raise ReportSchemaError(f.name("runs_ms"), "expected two runs or more, each with samples")
     if sum(len(r) for r in runs) != len(samples) or tuple(v for r in runs for v in r) != samples:
         raise ReportSchemaError(f.name("runs_ms"), f"its runs together are not the entry's {len(samples):,} samples_ms, in order")
+    return runs
 
 
 class _Capacity:
@@ -254,6 +394,25 @@ class MoveEntry:
             note=f.text("note"),
         )
 
+    @classmethod
+    def lenient(cls, data: Any) -> "MoveEntry":
+        m: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
+        error = m.get("error")
+        return cls(
+            call=read.optional_text(m.get("call")),
+            method=read.optional_text(m.get("method")),
+            source=read.optional_text(m.get("source")),
+            target=read.optional_text(m.get("target")),
+            dtype=read.optional_text(m.get("dtype")),
+            pinned=m.get("pinned") is True,
+            seconds=read.number(m.get("seconds")),
+            bytes=read.whole(m.get("bytes")),
+            gbps=read.number(m.get("gbps")),
+            ok=m.get("ok") is True,
+            error=read.optional_text(error.get("message") if isinstance(error, Mapping) else error),
+            note=read.optional_text(m.get("note")),
+        )
+
 
 def _error(f: Fields) -> str | None:
     value = f.data.get("error")
@@ -278,7 +437,15 @@ class MemoryPoint:
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "MemoryPoint":
         f = Fields(data, at)
-        return cls(*(f.number(k) for k in ("t", "allocated", "reserved", "used", "total", "process_rss", "other_processes")))
+        return cls(*(f.number(k) for k in _MEMORY_KEYS))
+
+    @classmethod
+    def lenient(cls, data: Any) -> "MemoryPoint":
+        point: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
+        return cls(*(read.number(point.get(k)) for k in _MEMORY_KEYS))
+
+
+_MEMORY_KEYS = ("t", "allocated", "reserved", "used", "total", "process_rss", "other_processes")
 
 
 @dataclass(frozen=True)
@@ -292,6 +459,11 @@ class DeviceEntry:
     def from_dict(cls, data: Any, at: str) -> "DeviceEntry":
         f = Fields(data, at)
         return cls(f.text("id"), f.text("type"), f.text("name"), f.number("total_bytes"))
+
+    @classmethod
+    def lenient(cls, data: Mapping[str, Any]) -> "DeviceEntry":
+        text = read.optional_text
+        return cls(text(data.get("id")), text(data.get("type")), text(data.get("name")), read.number(data.get("total_bytes")))
 
 
 _ENVIRONMENT_TEXT = ("python", "python_implementation", "torch", "cuda", "hip", "cudnn", "driver", "os", "machine", "cpu", "cpu_huge_pages")
@@ -318,6 +490,16 @@ class Environment:
             text={k: f.text(k) for k in _ENVIRONMENT_TEXT},
             counts={k: f.whole(k) for k in _ENVIRONMENT_COUNTS},
             devices=tuple(DeviceEntry.from_dict(d, f"{where}[{i}]") for i, d in enumerate(entries)),
+        )
+
+    @classmethod
+    def lenient(cls, report: Mapping[str, Any]) -> "Environment":
+        """``report``'s environment (the whole report: devices may sit one level down)."""
+        section = read.section(report, "environment")
+        return cls(
+            text={k: read.optional_text(section.get(k)) for k in _ENVIRONMENT_TEXT},
+            counts={k: read.whole(section.get(k)) for k in _ENVIRONMENT_COUNTS},
+            devices=tuple(DeviceEntry.lenient(d) for d in read.device_entries(report)),
         )
 
 
@@ -352,6 +534,24 @@ class ModelSection:
             notes=f.texts("notes"),
         )
 
+    @classmethod
+    def lenient(cls, data: Mapping[str, Any]) -> "ModelSection":
+        def counts(key: str) -> dict[str, float]:
+            return {str(k): n for k, v in read.section(data, key).items() if (n := read.number(v)) is not None}
+
+        return cls(
+            spec=read.optional_text(data.get("spec")),
+            class_name=read.optional_text(data.get("class")),
+            source=read.optional_text(data.get("source")),
+            optimizer=read.optional_text(data.get("optimizer")),
+            parameters=read.whole(data.get("parameters")),
+            tensors=read.whole(data.get("tensors")),
+            bytes=read.whole(data.get("bytes")),
+            by_device=counts("by_device"),
+            by_dtype=counts("by_dtype"),
+            notes=_lenient_texts(data.get("notes")),
+        )
+
 
 @dataclass(frozen=True)
 class RankEntry:
@@ -384,10 +584,35 @@ class RankEntry:
             moves=_moves(f),
         )
 
+    @classmethod
+    def lenient(cls, data: Mapping[str, Any]) -> "RankEntry":
+        return cls(
+            rank=read.whole(data.get("rank")) or 0,
+            ok=data.get("ok") is True,
+            host=read.optional_text(data.get("host")),
+            device=read.optional_text(data.get("device")),
+            error=read.optional_text(data.get("error")),
+            latency=tuple(LatencyEntry.lenient(e) for e in read.entries(data, "latency")),
+            moves=tuple(MoveEntry.lenient(m) for m in read.entries(data, "moves")),
+        )
 
-@dataclass(frozen=True)
-class TimingReport:
-    """A report as this version reads it (the dict it came from is what callers keep)."""
+
+@dataclass(frozen=True, eq=False)
+class TimingReport(Mapping[str, Any]):
+    """A timing report, typed: what ``timing_report.load_report`` returns, and what the
+    comparison and the views read (``report.latency[0].median_ms``, ``report.model.class_name``).
+
+    ``data`` is the JSON document it was read from (or built as), kept whole: ``to_dict``
+    gives it back for the file, so a report loaded and saved again is byte for byte what it
+    was, keys a later version added included. Sections nobody types yet (``modules``,
+    ``attribution``, ``fit``, ``model_memory``) are read from it. Until every reader takes
+    the attributes, a report also reads as the read-only mapping it came from
+    (``report["latency"]``), so a reader not yet converted is handed the same object.
+
+    ``from_dict`` checks every field (``ReportSchemaError`` names the first bad one);
+    ``lenient`` never raises (a field of the wrong type counts as absent), for a dict nobody
+    checked; ``of`` takes either a report or a dict.
+    """
 
     schema_version: int
     created: str
@@ -398,6 +623,53 @@ class TimingReport:
     latency: tuple[LatencyEntry, ...]
     memory: dict[str, tuple[MemoryPoint, ...]]
     ranks: tuple[RankEntry, ...] = ()  # a torchrun job's every rank; absent otherwise
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------- the file's form
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as its JSON file holds it (``timing_report.render_json`` writes this)."""
+        return dict(self.data)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    # ------------------------------------------------------------- read
+
+    @classmethod
+    def of(cls, report: "TimingReport | Mapping[str, Any] | None") -> "TimingReport":
+        """``report`` itself, or a dict nobody checked read leniently (None: an empty report)."""
+        if isinstance(report, TimingReport):
+            return report
+        return cls.lenient(report if report is not None else {})
+
+    @classmethod
+    def lenient(cls, data: Any) -> "TimingReport":
+        """A report nobody checked (one a script made, an old file), never raising: a field of
+        the wrong type reads as absent (None, "?", nothing), as ``lenient_read`` reads it."""
+        report: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
+        memory = read.section(report, "memory")
+        return cls(
+            schema_version=read.whole(report.get("schema_version")) or 0,
+            created=read.text(report.get("created"), ""),
+            tool_version=read.optional_text(read.section(report, "tool").get("version")),
+            environment=Environment.lenient(report),
+            model=ModelSection.lenient(read.section(report, "model")),
+            moves=tuple(MoveEntry.lenient(m) for m in read.entries(report, "moves")),
+            latency=tuple(LatencyEntry.lenient(e) for e in read.entries(report, "latency")),
+            memory={
+                str(device): tuple(MemoryPoint.lenient(p) for p in points)
+                for device, points in memory.items() if isinstance(points, list)
+            },  # fmt: skip
+            ranks=tuple(RankEntry.lenient(r) for r in read.entries(report, "ranks")),
+            data=report,
+        )
 
     @classmethod
     def from_dict(cls, data: Any) -> "TimingReport":
@@ -405,6 +677,8 @@ class TimingReport:
 
         The schema version is checked (and a newer one refused) by ``report.load_report``.
         """
+        if isinstance(data, TimingReport):
+            data = data.data
         f = Fields(data, "")
         version = f.whole("schema_version", required=True)
         assert version is not None
@@ -427,4 +701,5 @@ class TimingReport:
                 for device in memory.data
             },
             ranks=tuple(RankEntry.from_dict(r, f"ranks[{i}]", capacity) for i, r in enumerate(f.items("ranks"))),
+            data=data,
         )

@@ -180,13 +180,15 @@ def _plain(value: Any) -> Any:
 # --------------------------------------------------------------------------- save / load
 
 
-def render_json(report: dict[str, Any]) -> str:
-    """The report as the ``.json`` file holds it: plain JSON values, NaN written as null."""
+def render_json(report: Mapping[str, Any]) -> str:
+    """The report as the ``.json`` file holds it: plain JSON values, NaN written as null.
+
+    The one writer of the file's form: a ``TimingReport`` is written as its ``to_dict``."""
     return json.dumps(_plain(report), indent=2, allow_nan=False) + "\n"
 
 
 def save_report(
-    report: dict[str, Any], path: str | Path, *, images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
+    report: Mapping[str, Any], path: str | Path, *, images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
     images_language: str | None = None,
 ) -> Path:  # fmt: skip
     """Write ``report`` in the format its suffix names, atomically: either the whole new file
@@ -263,11 +265,12 @@ def _write_error(path: Path, exc: OSError) -> InspectorError:
     return InspectorError(Text("write.report_failed", path=path, reason=reason), detail=str(exc), kind=FailureKind.WRITE)
 
 
-def load_report(path: str | Path) -> dict[str, Any]:
+def load_report(path: str | Path) -> TimingReport:
     """Read a ``.json`` report back, checking every field its readers use (``report_schema``).
 
-    Whatever is wrong with the file comes out as one ``InputError`` line naming the field;
-    the dict returned is the file's own, so keys a later version added are kept.
+    Whatever is wrong with the file comes out as one ``InputError`` line naming the field.
+    The ``TimingReport`` returned keeps the file's own dict (``to_dict``), so keys a later
+    version added are kept and a save writes them back as they were.
     """
     path = Path(path)
     try:
@@ -298,9 +301,7 @@ def load_report(path: str | Path) -> dict[str, Any]:
         raise _not_a_report(path, Text("report.number_too_long")) from None
     except RecursionError:
         raise _not_a_report(path, Text("report.nested_too_deeply")) from None
-    _validate(report, path)
-    checked: dict[str, Any] = report  # _validate made sure it is a dict
-    return checked
+    return _validate(report, path)
 
 
 def _not_a_report(path: Path, why: str) -> InputError:
@@ -309,7 +310,7 @@ def _not_a_report(path: Path, why: str) -> InputError:
     return InputError(Text("report.not_a_report_json_only", path=path, why=why))
 
 
-def _validate(report: Any, path: Path) -> None:
+def _validate(report: Any, path: Path) -> TimingReport:
     if not isinstance(report, dict) or "schema_version" not in report:
         raise _not_a_report(path, Text("report.no_schema_version"))
     version = report["schema_version"]
@@ -321,7 +322,7 @@ def _validate(report: Any, path: Path) -> None:
     if missing:
         raise _not_a_report(path, Text("report.lacks", keys=", ".join(missing)))
     try:
-        TimingReport.from_dict(report)
+        return TimingReport.from_dict(report)
     except ReportSchemaError as exc:
         raise InputError(Text("report.invalid", path=path, error=exc.message), kind=FailureKind.INPUT) from None
 

@@ -46,7 +46,7 @@ def _work(monkeypatch, report, count: int) -> tuple[int, int, int]:
     with monkeypatch.context() as patch:
         shared = _Counted(patch, compare_module, "_shared")
         differences = _Counted(patch, compare_module, "_differences")
-        figures = _Counted(patch, compare_module, "figures_of")
+        figures = _Counted(patch, schema, "figures_of")  # an entry's figures: its samples', once
         rows = compare_reports(unmatched(report, count, batch=1), unmatched(report, count, batch=2)).latency
     assert len(rows) == 2 * count
     # Each row names how its nearest counterpart differs: the same input shape's neighbour.

@@ -1,0 +1,88 @@
+"""A report is one type: loading gives a ``TimingReport``, its readers take it, its file is
+written back byte for byte, and a latency entry's statistics are its samples' (issue 37, item 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inspector.core.files.models import example_model
+from inspector.core.measure.timing import measure_latency
+from inspector.core.report.compare import compare_reports
+from inspector.core.report.schema import LatencyEntry, TimingReport
+from inspector.core.report.timing_report import load_report, render_json, save_report
+from tests.core.report.generated import real_report, scaled, with_latency
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    return real_report(runs=8)
+
+
+def test_a_loaded_report_is_typed_and_saved_again_byte_for_byte(tmp_path, report):
+    later = json.loads(json.dumps(report))
+    later["modules"] = [{"name": "fc1", "deeply": {"nested": [[[1]]]}}]  # a section nobody types
+    first = save_report(later, tmp_path / "first.json")
+
+    loaded = load_report(first)
+
+    assert isinstance(loaded, TimingReport)
+    assert loaded.model.class_name == "Net"
+    assert loaded.latency[0].device == "cpu" and len(loaded.latency[0].samples_ms) == 8
+    again = save_report(loaded, tmp_path / "again.json")
+    assert again.read_bytes() == first.read_bytes()
+    assert render_json(loaded) == render_json(loaded.to_dict()) == first.read_text()
+
+
+def test_an_entrys_statistics_are_its_samples_and_agree_with_what_the_file_states(tmp_path, report):
+    slower = with_latency(report, [scaled(report["latency"][0], 3.0)])
+    stated = slower["latency"][0]
+
+    entry = load_report(save_report(slower, tmp_path / "r.json")).latency[0]
+
+    for key in ("median_ms", "mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms", "iqr_ms"):
+        assert getattr(entry, key) == pytest.approx(stated[key], rel=1e-9), key
+    assert entry.median_ci_ms == pytest.approx(tuple(stated["median_ci_ms"]))
+    # The file's figure is what its samples give, never a field of its own.
+    assert "median_ms" not in {f for f in LatencyEntry.__dataclass_fields__}
+
+
+def test_a_measurement_becomes_a_report_entry_by_one_conversion_and_keeps_its_figures():
+    loaded = example_model()
+    result = measure_latency(loaded, runs=12, warmup=1)
+
+    entry = LatencyEntry.from_result(result)
+
+    assert entry.key == (result.device, result.dtype, result.mode, result.input_shape)
+    assert entry.samples_ms == result.samples_ms
+    assert (entry.median_ms, entry.p95_ms, entry.iqr_ms, entry.median_ci_ms) == (
+        result.median_ms, result.p95_ms, result.iqr_ms, result.median_ci_ms)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [None, [], "report", {"latency": "x"}, {"latency": [{"samples_ms": ["a", -1, 2.0], "input_shape": "3"}]},
+     {"moves": [{"ok": "yes", "seconds": -4, "source": 7}], "environment": {"devices": {"devices": 3}}},
+     {"memory": {"cpu": [None, {"t": "now"}]}, "ranks": [{"latency": [None]}]}],
+)
+def test_a_report_nobody_checked_is_read_with_defaults_never_raising(junk):
+    typed = TimingReport.lenient(junk)
+
+    assert isinstance(typed, TimingReport)
+    for entry in typed.latency:
+        assert all(isinstance(v, float) and v >= 0 for v in entry.samples_ms)
+    for move in typed.moves:
+        assert move.ok is False and move.seconds is None
+    compare_reports(typed, junk if isinstance(junk, dict) else None)  # the comparison reads it too
+
+
+def test_comparing_loaded_reports_reads_the_same_rows_as_comparing_their_dicts(tmp_path, report):
+    slower = with_latency(report, [scaled(report["latency"][0], 2.0)])
+    path_a, path_b = save_report(report, tmp_path / "a.json"), save_report(slower, tmp_path / "b.json")
+
+    typed = compare_reports(load_report(path_a), load_report(path_b), run_noise=None)
+    plain = compare_reports(json.loads(path_a.read_text()), json.loads(path_b.read_text()))
+
+    assert typed.to_dict() == plain.to_dict()
+    assert typed.latency[0].ratio == pytest.approx(2.0, rel=0.05)
