@@ -14,4 +14,65 @@ model dialog).
 
 May import: ``inspector.core.errors``, ``vocabulary``, ``units``, ``gc_pause`` and torch.
 Nothing else in core: every other capability reads a model through here.
+
+Face (``__all__``): the names the window and the CLI use, each imported from its module
+when first read (``inspector.core.lazy_face``), so importing the package imports none of them.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspector.core.lazy_face import lazy_names
+
+if TYPE_CHECKING:
+    from inspector.core.files.models import load_model
+    from inspector.core.files.inputs import InputSpec, parse_inputs
+    from inspector.core.files.dangerous_names import dangerous_first, described, is_dangerous
+    from inspector.core.files.load_errors import DANGEROUS_SHOWN
+    from inspector.core.files.presets import PRESETS, Preset
+    from inspector.core.files.output_path import check_distinct_outputs, check_output_path
+    from inspector.core.files.terminal_text import LINE_LIMIT, NAME_LIMIT, escape_control, one_line
+    from inspector.core.files.user_output import program_output, user_output_to_stderr
+
+__all__ = [
+    "DANGEROUS_SHOWN",
+    "LINE_LIMIT",
+    "NAME_LIMIT",
+    "PRESETS",
+    "InputSpec",
+    "Preset",
+    "check_distinct_outputs",
+    "check_output_path",
+    "dangerous_first",
+    "described",
+    "escape_control",
+    "is_dangerous",
+    "load_model",
+    "one_line",
+    "parse_inputs",
+    "program_output",
+    "user_output_to_stderr",
+]
+
+#: name -> the module that defines it ("module:name" where the face renames it).
+_HOMES = {
+    "DANGEROUS_SHOWN": "load_errors",
+    "LINE_LIMIT": "terminal_text",
+    "NAME_LIMIT": "terminal_text",
+    "PRESETS": "presets",
+    "InputSpec": "inputs",
+    "Preset": "presets",
+    "check_distinct_outputs": "output_path",
+    "check_output_path": "output_path",
+    "dangerous_first": "dangerous_names",
+    "described": "dangerous_names",
+    "escape_control": "terminal_text",
+    "is_dangerous": "dangerous_names",
+    "load_model": "models",
+    "one_line": "terminal_text",
+    "parse_inputs": "inputs",
+    "program_output": "user_output",
+    "user_output_to_stderr": "user_output",
+}
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)

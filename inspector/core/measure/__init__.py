@@ -16,4 +16,132 @@ Event JSON), ``time_left`` (estimates for progress).
 
 May import: ``inspector.core.placement``, ``inspector.core.devices``, ``inspector.core.files``
 and the base modules. Never ``moves``: measuring leaves a model where it is.
+
+Face (``__all__``): the names the window and the CLI use, each imported from its module
+when first read (``inspector.core.lazy_face``), so importing the package imports none of them.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspector.core.lazy_face import lazy_names
+
+if TYPE_CHECKING:
+    from inspector.core.measure.timing import LatencyResult, request_caps
+    from inspector.core.measure.model_input import make_input, model_device
+    from inspector.core.measure.chunk_gate import GATED_CHUNK_SECONDS, ChunkGate, gated
+    from inspector.core.measure.attribution import DEFAULT_RUNS as ATTRIBUTION_RUNS, Attribution, measure_attribution
+    from inspector.core.measure.fit import OPTIMIZERS, FitRequest, estimate_fit
+    from inspector.core.measure.fit_devices import find_preset, parse_capacity, presets
+    from inspector.core.measure.interleaved import (
+        DEFAULT_ROUNDS,
+        DEFAULT_ROUND_SECONDS,
+        measure_round,
+        new_pair_id,
+        with_rounds,
+    )
+    from inspector.core.measure.repeats import MAX_REPEAT, combine_runs, run_share
+    from inspector.core.measure.run_noise import RunNoise, record as record_run_noise, spread_of_runs
+    from inspector.core.measure.memory_log import BackgroundSampler, MemoryTimeline, report_point
+    from inspector.core.measure.memory_snapshot import (
+        check_available as check_snapshot_available,
+        rank_path as snapshot_rank_path,
+        recording as memory_history_recorded,
+        take_snapshot,
+        write_snapshot,
+    )
+    from inspector.core.measure.trace import RankSpans, Span, TraceRecorder, build_trace, write_trace
+    from inspector.core.measure.time_left import TimeLeft, time_left_text
+
+__all__ = [
+    "ATTRIBUTION_RUNS",
+    "DEFAULT_ROUNDS",
+    "DEFAULT_ROUND_SECONDS",
+    "GATED_CHUNK_SECONDS",
+    "MAX_REPEAT",
+    "OPTIMIZERS",
+    "Attribution",
+    "BackgroundSampler",
+    "ChunkGate",
+    "FitRequest",
+    "LatencyResult",
+    "MemoryTimeline",
+    "RankSpans",
+    "RunNoise",
+    "Span",
+    "TimeLeft",
+    "TraceRecorder",
+    "build_trace",
+    "check_snapshot_available",
+    "combine_runs",
+    "estimate_fit",
+    "find_preset",
+    "gated",
+    "make_input",
+    "measure_attribution",
+    "measure_round",
+    "memory_history_recorded",
+    "model_device",
+    "new_pair_id",
+    "parse_capacity",
+    "presets",
+    "record_run_noise",
+    "report_point",
+    "request_caps",
+    "run_share",
+    "snapshot_rank_path",
+    "spread_of_runs",
+    "take_snapshot",
+    "time_left_text",
+    "with_rounds",
+    "write_snapshot",
+    "write_trace",
+]
+
+#: name -> the module that defines it ("module:name" where the face renames it).
+_HOMES = {
+    "ATTRIBUTION_RUNS": "attribution:DEFAULT_RUNS",
+    "DEFAULT_ROUNDS": "interleaved",
+    "DEFAULT_ROUND_SECONDS": "interleaved",
+    "GATED_CHUNK_SECONDS": "chunk_gate",
+    "MAX_REPEAT": "repeats",
+    "OPTIMIZERS": "fit",
+    "Attribution": "attribution",
+    "BackgroundSampler": "memory_log",
+    "ChunkGate": "chunk_gate",
+    "FitRequest": "fit",
+    "LatencyResult": "timing",
+    "MemoryTimeline": "memory_log",
+    "RankSpans": "trace",
+    "RunNoise": "run_noise",
+    "Span": "trace",
+    "TimeLeft": "time_left",
+    "TraceRecorder": "trace",
+    "build_trace": "trace",
+    "check_snapshot_available": "memory_snapshot:check_available",
+    "combine_runs": "repeats",
+    "estimate_fit": "fit",
+    "find_preset": "fit_devices",
+    "gated": "chunk_gate",
+    "make_input": "model_input",
+    "measure_attribution": "attribution",
+    "measure_round": "interleaved",
+    "memory_history_recorded": "memory_snapshot:recording",
+    "model_device": "model_input",
+    "new_pair_id": "interleaved",
+    "parse_capacity": "fit_devices",
+    "presets": "fit_devices",
+    "record_run_noise": "run_noise:record",
+    "report_point": "memory_log",
+    "request_caps": "timing",
+    "run_share": "repeats",
+    "snapshot_rank_path": "memory_snapshot:rank_path",
+    "spread_of_runs": "run_noise",
+    "take_snapshot": "memory_snapshot",
+    "time_left_text": "time_left",
+    "with_rounds": "interleaved",
+    "write_snapshot": "memory_snapshot",
+    "write_trace": "trace",
+}
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)

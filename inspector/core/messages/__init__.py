@@ -19,6 +19,9 @@ The catalogue is kept in one part per capability of core (``files_texts``, ``dev
 each a few dicts of id -> template; a new id goes into its capability's part. ``TEMPLATES``
 joins them here in a fixed order, and ``tools/update_translations.py`` copies it, in that
 order, into the window's translation sources (``inspector/gui/core_texts.py``, then the .ts).
+
+Face (``__all__``): the names the window and the CLI use, each imported from its module
+when first read (``inspector.core.lazy_face``), so importing the package imports none of them.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from __future__ import annotations
 import re
 import string
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from inspector.core.messages import (
     devices_texts,
@@ -39,6 +42,7 @@ from inspector.core.messages import (
     report_texts,
     snippets_texts,
 )
+from inspector.core.lazy_face import lazy_names
 
 #: Lists the window punctuates its own way (``joined``).
 _LISTS: dict[str, str] = {
@@ -178,3 +182,30 @@ def joined(items: Sequence[str], key: str = "list.comma") -> str:
 
 def _remake(key: str, args: dict[str, str]) -> Text:
     return Text(key, **args)
+
+
+if TYPE_CHECKING:
+    from inspector.core.messages.catalogue import (
+        ENGLISH,
+        MARK_CONTEXTS,
+        available_languages,
+        catalogue as language_catalogue,
+    )
+
+__all__ = [
+    "ENGLISH",
+    "MARK_CONTEXTS",
+    "Text",
+    "available_languages",
+    "joined",
+    "language_catalogue",
+]
+
+#: name -> the module that defines it ("module:name" where the face renames it).
+_HOMES = {
+    "ENGLISH": "catalogue",
+    "MARK_CONTEXTS": "catalogue",
+    "available_languages": "catalogue",
+    "language_catalogue": "catalogue:catalogue",
+}
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)

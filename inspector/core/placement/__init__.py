@@ -9,4 +9,38 @@ memory: tied weights, views, overlapping storages; each allocation counted once)
 
 May import: ``inspector.core.devices``, ``inspector.core.files`` and the base modules
 (``errors``, ``vocabulary``, ``units``, ``gc_pause``). Reads tensors; never changes them.
+
+Face (``__all__``): the names the window and the CLI use, each imported from its module
+when first read (``inspector.core.lazy_face``), so importing the package imports none of them.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspector.core.lazy_face import lazy_names
+
+if TYPE_CHECKING:
+    from inspector.core.placement.tensor_rows import KINDS, snapshot
+    from inspector.core.placement.texts import device_bytes_text, meta_text, size_text
+    from inspector.core.placement.model_memory import model_bytes
+
+__all__ = [
+    "KINDS",
+    "device_bytes_text",
+    "meta_text",
+    "model_bytes",
+    "size_text",
+    "snapshot",
+]
+
+#: name -> the module that defines it ("module:name" where the face renames it).
+_HOMES = {
+    "KINDS": "tensor_rows",
+    "device_bytes_text": "texts",
+    "meta_text": "texts",
+    "model_bytes": "model_memory",
+    "size_text": "texts",
+    "snapshot": "tensor_rows",
+}
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)

@@ -9,4 +9,52 @@ the local Session's calls with the same result types), ``ranks`` (one report fro
 under torchrun).
 
 May import: anything in core, the session included. Nothing in core imports it.
+
+Face (``__all__``): the names the window and the CLI use, each imported from its module
+when first read (``inspector.core.lazy_face``), so importing the package imports none of them.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspector.core.lazy_face import lazy_names
+
+if TYPE_CHECKING:
+    from inspector.core.remote.agent import run_agent
+    from inspector.core.remote.client import AgentConnection, command_argv
+    from inspector.core.remote.agent_answers import AgentInfo, ConnectionLost
+    from inspector.core.remote.session import RemoteSession
+    from inspector.core.remote.ranks import RankGroup, RankResult, missing_ranks, rank_device, rank_env, ranks_summary
+
+__all__ = [
+    "AgentConnection",
+    "AgentInfo",
+    "ConnectionLost",
+    "RankGroup",
+    "RankResult",
+    "RemoteSession",
+    "command_argv",
+    "missing_ranks",
+    "rank_device",
+    "rank_env",
+    "ranks_summary",
+    "run_agent",
+]
+
+#: name -> the module that defines it ("module:name" where the face renames it).
+_HOMES = {
+    "AgentConnection": "client",
+    "AgentInfo": "agent_answers",
+    "ConnectionLost": "agent_answers",
+    "RankGroup": "ranks",
+    "RankResult": "ranks",
+    "RemoteSession": "session",
+    "command_argv": "client",
+    "missing_ranks": "ranks",
+    "rank_device": "ranks",
+    "rank_env": "ranks",
+    "ranks_summary": "ranks",
+    "run_agent": "agent",
+}
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)

@@ -11,4 +11,68 @@ like), ``snippets`` (the PyTorch code equivalent to each action).
 
 May import: ``inspector.core.measure``, ``inspector.core.moves`` and everything below them.
 Never the session or ``remote``.
+
+Face (``__all__``): the names the window and the CLI use, each imported from its module
+when first read (``inspector.core.lazy_face``), so importing the package imports none of them.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspector.core.lazy_face import lazy_names
+
+if TYPE_CHECKING:
+    from inspector.core.report.timing_report import (
+        SUPPORTED_SUFFIXES,
+        build_report,
+        json_ready,
+        load_report,
+        save_report,
+    )
+    from inspector.core.report.markdown_view import render_markdown
+    from inspector.core.report.modules import format_flops
+    from inspector.core.report.compare import Comparison, compare_reports
+    from inspector.core.report.lenient_read import shape_words
+    from inspector.core.report.run_verdicts import Run, RunVerdict, run_verdicts as verdicts_of_runs
+    from inspector.core.report.snippets import measurement_snippet, module_move_line, move_snippet
+
+__all__ = [
+    "SUPPORTED_SUFFIXES",
+    "Comparison",
+    "Run",
+    "RunVerdict",
+    "build_report",
+    "compare_reports",
+    "format_flops",
+    "json_ready",
+    "load_report",
+    "measurement_snippet",
+    "module_move_line",
+    "move_snippet",
+    "render_markdown",
+    "save_report",
+    "shape_words",
+    "verdicts_of_runs",
+]
+
+#: name -> the module that defines it ("module:name" where the face renames it).
+_HOMES = {
+    "SUPPORTED_SUFFIXES": "timing_report",
+    "Comparison": "compare",
+    "Run": "run_verdicts",
+    "RunVerdict": "run_verdicts",
+    "build_report": "timing_report",
+    "compare_reports": "compare",
+    "format_flops": "modules",
+    "json_ready": "timing_report",
+    "load_report": "timing_report",
+    "measurement_snippet": "snippets",
+    "module_move_line": "snippets",
+    "move_snippet": "snippets",
+    "render_markdown": "markdown_view",
+    "save_report": "timing_report",
+    "shape_words": "lenient_read",
+    "verdicts_of_runs": "run_verdicts:run_verdicts",
+}
+__getattr__, __dir__ = lazy_names(globals(), _HOMES)
