@@ -30,9 +30,9 @@ from inspector.cli.fit import cmd_fit
 from inspector.cli.inspect import cmd_inspect
 from inspector.cli.printing import _plain, _print, version_text
 from inspector.cli.window import cmd_window
-from inspector.core.devices.huge_pages import prefer_huge_pages
+from inspector.core.devices import prefer_huge_pages
 from inspector.core.errors import InspectorError
-from inspector.core.files.terminal_text import escape_control
+from inspector.core.files import escape_control
 from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode, MoveMethod
 
 

@@ -10,7 +10,7 @@ def cmd_agent(args) -> int:
     """The remote session's far end (``inspector.core.remote.agent``): protocol on stdout, all else on stderr."""
     import os
 
-    from inspector.core.remote.agent import run_agent
+    from inspector.core.remote import run_agent
 
     status = run_agent()
     sys.stderr.flush()

@@ -16,13 +16,13 @@ from inspector.cli.bench_repeats import record_noise, run_workers, worker_line
 from inspector.cli.bench_run import _run_bench
 from inspector.cli.common import _device_name, _load, _move_request
 from inspector.cli.printing import _plain, _print, _say, _table
-from inspector.core.files.user_output import user_output_to_stderr
+from inspector.core.files import user_output_to_stderr
 from inspector.core.units import format_bytes, format_ms
 
 
 def _bench_targets(args) -> list[str]:
     """The devices to measure on: those asked for, else every device the method can reach."""
-    from inspector.core.devices.discovery import available_device_ids
+    from inspector.core.devices import available_device_ids
 
     if args.device:
         return list(dict.fromkeys(_device_name(d, args.method) for d in args.device))
@@ -36,13 +36,13 @@ def _bench_targets(args) -> list[str]:
 
 
 def cmd_bench(args) -> int:
-    from inspector.core.report import timing_report as report_mod
+    from inspector.core.report import build_report
     from inspector.core.errors import InputError
-    from inspector.core.files.output_path import check_distinct_outputs, check_output_path
-    from inspector.core.remote.ranks import rank_env
-    from inspector.core.files.inputs import parse_inputs
-    from inspector.core.measure.timing import request_caps
-    from inspector.core.measure.trace import RankSpans, TraceRecorder
+    from inspector.core.files import check_distinct_outputs, check_output_path
+    from inspector.core.remote import rank_env
+    from inspector.core.files import parse_inputs
+    from inspector.core.measure import request_caps
+    from inspector.core.measure import RankSpans, TraceRecorder
 
     if args.runs is not None and args.runs < 1:
         raise InputError("--runs must be at least 1")
@@ -55,10 +55,10 @@ def cmd_bench(args) -> int:
     if args.trace:
         _check_file("--trace", args.trace, (".json",))
     if args.memory_snapshot:
-        from inspector.core.measure import memory_snapshot
+        from inspector.core.measure import check_snapshot_available
 
         _check_file("--memory-snapshot", args.memory_snapshot, (".pickle", ".pkl"))
-        memory_snapshot.check_available()
+        check_snapshot_available()
     check_distinct_outputs({"--output": args.output, "--trace": args.trace, "--memory-snapshot": args.memory_snapshot},
                            stdout_fd=1)  # fmt: skip
     shape = parse_inputs(args.input_shape) if args.input_shape else None
@@ -90,7 +90,7 @@ def cmd_bench(args) -> int:
     if repeat > 1 and latencies:  # runs 2..N in fresh processes, each entry's runs kept
         latencies, repeat_notes = run_workers(args.argv, latencies, repeat)
         record_noise(latencies, args.spec)
-    report = report_mod.build_report(
+    report = build_report(
         loaded, moves=run.moves, latency=latencies, memory=run.timeline.to_report(), attribution=run.attributions,
         model_memory=run.timeline.model_report(),  # the model's bytes per device over time: the report's model curve
     )
@@ -121,7 +121,7 @@ def cmd_bench(args) -> int:
 def _repeat(args) -> int:
     """``--repeat``: 1 to ``MAX_REPEAT`` independent runs (each in a fresh process)."""
     from inspector.core.errors import InputError
-    from inspector.core.measure.repeats import MAX_REPEAT
+    from inspector.core.measure import MAX_REPEAT
 
     repeat = getattr(args, "repeat", None)
     if repeat is None:
@@ -149,7 +149,7 @@ _LATENCY_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "N", "MEDIAN ms", "95% C
 
 
 def _modules_text(attributions) -> str:
-    from inspector.core.report.modules import format_flops
+    from inspector.core.report import format_flops
 
     parts = []
     for run in attributions:

@@ -43,7 +43,7 @@ def _refuse_unsupported(args, targets: list[str]) -> None:
 
 def _rounds(args) -> int:
     from inspector.core.errors import InputError
-    from inspector.core.measure.interleaved import DEFAULT_ROUNDS
+    from inspector.core.measure import DEFAULT_ROUNDS
     from inspector.core.vocabulary import MAX_REPEAT
 
     rounds = args.repeat if args.repeat is not None else DEFAULT_ROUNDS
@@ -55,12 +55,12 @@ def _rounds(args) -> int:
 def cmd_against(args, targets: list[str], output) -> int:
     """Load and move both models, time them in rounds, print the comparison, write both reports."""
     from inspector.core.errors import InputError
-    from inspector.core.files.output_path import check_distinct_outputs, check_output_path
-    from inspector.core.files.user_output import user_output_to_stderr
-    from inspector.core.measure.interleaved import DEFAULT_ROUND_SECONDS, measure_round, new_pair_id, with_rounds
-    from inspector.core.measure.repeats import run_share
-    from inspector.core.report import timing_report as report_mod
-    from inspector.core.report.compare import compare_reports
+    from inspector.core.files import check_distinct_outputs, check_output_path
+    from inspector.core.files import user_output_to_stderr
+    from inspector.core.measure import DEFAULT_ROUND_SECONDS, measure_round, new_pair_id, with_rounds
+    from inspector.core.measure import run_share
+    from inspector.core.report import build_report
+    from inspector.core.report import compare_reports
 
     _refuse_unsupported(args, targets)
     rounds = _rounds(args)
@@ -105,7 +105,7 @@ def cmd_against(args, targets: list[str], output) -> int:
     result_a, result_b = with_rounds(first_a, later_a, pair_id), with_rounds(first_b, later_b, pair_id)
     reports = []
     for session, loaded, result in zip(sessions, (loaded_a, loaded_b), (result_a, result_b)):
-        reports.append(report_mod.build_report(loaded, moves=session.moves, latency=[result],
+        reports.append(build_report(loaded, moves=session.moves, latency=[result],
                                                memory=session.timeline.to_report(),
                                                model_memory=session.timeline.model_report()))  # fmt: skip
     comparison = compare_reports(*reports, label_a="A", label_b="B")
@@ -131,7 +131,7 @@ def cmd_against(args, targets: list[str], output) -> int:
 
 def _load_against(args):
     """B, loaded as A is (the same --trust and --arch): the user named both on the command line."""
-    from inspector.core.files.models import load_model
+    from inspector.core.files import load_model
 
     return load_model(args.against, trust=args.trust, architecture=args.arch)
 

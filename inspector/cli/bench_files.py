@@ -9,16 +9,16 @@ from inspector.cli.printing import _plain, _say
 
 def _check_file(flag: str, path: str, suffixes: tuple[str, ...]) -> None:
     """Refuse an output path for ``flag`` that cannot work, before measuring."""
-    from inspector.core.files.output_path import check_output_path
+    from inspector.core.files import check_output_path
 
     check_output_path(path, suffixes, what=flag)
 
 
 def _write_trace(path: str, ranks) -> None:
-    from inspector.core.measure import trace as trace_mod
+    from inspector.core.measure import build_trace, write_trace
 
-    built = trace_mod.build_trace(ranks)
-    trace_mod.write_trace(built, path)
+    built = build_trace(ranks)
+    write_trace(built, path)
     note = built["otherData"].get("note")
     _say(f"trace written: {_plain(path)}" + (f" ({_plain(note)})" if note else ""))
 
@@ -27,7 +27,7 @@ def report_language(asked: str | None) -> str:
     """``--lang``'s language, checked before anything is measured: ``en`` (the default) or a
     language whose catalogue is installed (``zh_CN``; ``zh-CN`` reads the same)."""
     from inspector.core.errors import InputError
-    from inspector.core.messages.catalogue import ENGLISH, available_languages
+    from inspector.core.messages import ENGLISH, available_languages
 
     if asked is None:
         return ENGLISH
@@ -42,14 +42,14 @@ def _write_report(report: dict, output, *, measured: bool, what: str = "", langu
     """Write the report, unless nothing was measured: a run whose every device failed must
     not replace a good report with an empty one. ``language``: what its Markdown or HTML is
     written in (``--lang``); the JSON and CSV are data, the same in every language."""
-    from inspector.core.report import timing_report as report_mod
+    from inspector.core.report import save_report
 
     if not measured:
         kept = " (the file already there is left as it was)" if output.exists() else ""
         _say(f"note: nothing was measured, so no report was written to {_plain(output)}{kept}")
         return
     images, drawn_in = _report_images(report, str(output), language)
-    path = report_mod.save_report(report, output, images=images, language=language, images_language=drawn_in)
+    path = save_report(report, output, images=images, language=language, images_language=drawn_in)
     _say(f"report written: {_plain(path)}{what}")
 
 

@@ -12,7 +12,7 @@ from inspector.cli.exits import exit_code
 from inspector.cli.common import _device_name, _load, _move_request
 from inspector.cli.printing import _plain, _print, _say, _table
 from inspector.core.errors import InspectorError
-from inspector.core.files.user_output import user_output_to_stderr
+from inspector.core.files import user_output_to_stderr
 from inspector.core.units import format_ms
 
 
@@ -23,11 +23,11 @@ def _bench_ranks(args, env, shape, output) -> int:
     rank 0 (exiting non-zero would make torchrun tear the job down before rank 0 writes);
     a rank's failure is in rank 0's report, and rank 0 exits non-zero for it.
     """
-    from inspector.core.measure import memory_snapshot
-    from inspector.core.report import timing_report as report_mod
+    from inspector.core.measure import snapshot_rank_path
+    from inspector.core.report import build_report, json_ready
     from inspector.core.errors import InputError
-    from inspector.core.remote.ranks import RankGroup, RankResult, missing_ranks, rank_device
-    from inspector.core.measure.trace import RankSpans, Span, TraceRecorder
+    from inspector.core.remote import RankGroup, RankResult, missing_ranks, rank_device
+    from inspector.core.measure import RankSpans, Span, TraceRecorder
 
     prefix = f"[rank {env.rank}] "
     recorder = TraceRecorder()
@@ -41,7 +41,7 @@ def _bench_ranks(args, env, shape, output) -> int:
             request = _move_request(args.method, device, args.dtype, args.pinned)
             with user_output_to_stderr():
                 loaded = _load(args)
-            snapshot = memory_snapshot.rank_path(args.memory_snapshot, env.rank, env.world_size) if args.memory_snapshot else None
+            snapshot = snapshot_rank_path(args.memory_snapshot, env.rank, env.world_size) if args.memory_snapshot else None
             run = _run_bench(args, loaded, [device], [request], shape, recorder, prefix=prefix, snapshot_path=snapshot)
             failure = run.failures[0] if run.failures else None
         except InspectorError as exc:
@@ -58,8 +58,8 @@ def _bench_ranks(args, env, shape, output) -> int:
             device=device,
             ok=failure is None,
             error=failure,
-            moves=tuple(report_mod.json_ready(m.to_dict()) for m in (run.moves if run else [])),
-            latency=tuple(report_mod.json_ready(r.to_dict()) for r in (run.latencies if run else [])),
+            moves=tuple(json_ready(m.to_dict()) for m in (run.moves if run else [])),
+            latency=tuple(json_ready(r.to_dict()) for r in (run.latencies if run else [])),
             spans=tuple(s.to_dict() for s in recorder.spans),
         )
         gathered = group.gather(result)
@@ -76,7 +76,7 @@ def _bench_ranks(args, env, shape, output) -> int:
         for e in entries
     ]
     if loaded is not None and run is not None:
-        report = report_mod.build_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report(), ranks=entries)
+        report = build_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report(), ranks=entries)
         if args.json:
             _print(json.dumps(report, indent=2))
         else:

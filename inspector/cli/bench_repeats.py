@@ -82,7 +82,7 @@ def run_workers(argv: Sequence[str], latencies: Sequence[Any], repeat: int) -> t
     """Runs 2..``repeat`` of ``argv`` (this bench's command line) in fresh processes, one at a
     time; ``latencies`` (run 1's results) each combined with the runs that match it, and the
     notes to say (a worker that failed)."""
-    from inspector.core.measure.repeats import combine_runs, run_share
+    from inspector.core.measure import combine_runs, run_share
 
     cap = run_share(repeat)
     later: dict[tuple[Any, ...], list[list[float]]] = {}
@@ -103,18 +103,18 @@ def run_workers(argv: Sequence[str], latencies: Sequence[Any], repeat: int) -> t
 
 def record_noise(latencies: Sequence[Any], spec: str) -> None:
     """Record what each measurement's runs spread as this machine's run-to-run noise, and say it."""
-    from inspector.core.measure import run_noise
+    from inspector.core.measure import RunNoise, record_run_noise, spread_of_runs
 
     for r in latencies:
         if len(r.runs_ms) < 2:
             continue
         medians = sorted(float(sorted(run)[len(run) // 2]) for run in r.runs_ms)
-        pooled = run_noise.record(r.runs_ms, what=f"{spec} on {r.device} {r.dtype} {r.mode}")
-        spread = run_noise.spread_of_runs(r.runs_ms)
+        pooled = record_run_noise(r.runs_ms, what=f"{spec} on {r.device} {r.dtype} {r.mode}")
+        spread = spread_of_runs(r.runs_ms)
         line = (f"note: {r.device} {r.dtype} {r.mode}: {len(r.runs_ms)} runs in fresh processes, run medians "
                 f"{medians[0]:.4g}–{medians[-1]:.4g} ms")  # fmt: skip
         if spread is not None:
-            line += f", run-to-run {run_noise.RunNoise(spread[0]).percent()} a run"
+            line += f", run-to-run {RunNoise(spread[0]).percent()} a run"
         if pooled is not None:
             line += f"; this machine's record is now {pooled.percent()} a run over {pooled.runs} runs (compare uses it)"
         _say(line)

@@ -8,7 +8,7 @@ from inspector.cli.common import _session
 from inspector.cli.printing import _move_text, _plain, _ProgressBar, _say
 from inspector.cli.watchdog import measurement_watchdog
 from inspector.core.errors import InspectorError
-from inspector.core.files.user_output import user_output_to_stderr
+from inspector.core.files import user_output_to_stderr
 from inspector.core.units import format_ms
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS
 
@@ -42,12 +42,12 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     ``worker``: one of ``bench --repeat``'s later runs (no per-module run: run 1 has it)."""
     import contextlib
 
-    from inspector.core.devices.discovery import available_device_ids
+    from inspector.core.devices import available_device_ids
     from inspector.core.errors import InputError
-    from inspector.core.measure.memory_log import BackgroundSampler
-    from inspector.core.moves.request import MoveRequest
+    from inspector.core.measure import BackgroundSampler
+    from inspector.core.moves import MoveRequest
     from inspector.core.session import BenchmarkRequest
-    from inspector.core.measure.model_input import model_device
+    from inspector.core.measure import model_device
 
     run = _BenchRun(loaded)
     benchmark = BenchmarkRequest(mode=args.mode, runs=args.runs, min_time=args.min_time, input_shape=shape)
@@ -65,9 +65,9 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
 
     snapshotting = contextlib.nullcontext()
     if snapshot_path is not None:
-        from inspector.core.measure import memory_snapshot
+        from inspector.core.measure import memory_history_recorded, take_snapshot, write_snapshot
 
-        snapshotting = memory_snapshot.recording()
+        snapshotting = memory_history_recorded()
     sampled = sorted({"cpu"} | (set(targets) & set(available_device_ids())))
     with BackgroundSampler(run.timeline, sampled), snapshotting:
         for target, request in zip(targets, requests):
@@ -103,14 +103,14 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                     _say(f"{prefix}{target}: {_plain(exc.message)}")
                     run.failures.append(f"{target}: {exc.message}")
         if snapshot_path is not None:
-            path = memory_snapshot.write_snapshot(memory_snapshot.take_snapshot(), snapshot_path)
+            path = write_snapshot(take_snapshot(), snapshot_path)
             _say(f"{prefix}memory snapshot written: {_plain(path)} (open it at pytorch.org/memory_viz)")
     return run
 
 
 def _per_module(loaded, args, shape, latency, target: str, prefix: str = ""):
     """Per-module attribution after the plain measurement, its overhead said on stderr."""
-    from inspector.core.measure.attribution import DEFAULT_RUNS, measure_attribution
+    from inspector.core.measure import ATTRIBUTION_RUNS as DEFAULT_RUNS, measure_attribution
 
     result = measure_attribution(
         loaded, runs=args.runs or DEFAULT_RUNS, input_shape=shape, progress=_ProgressBar(f"modules on {target}"),

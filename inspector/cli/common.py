@@ -20,7 +20,7 @@ MAX_MEASURE_SECONDS = 3600.0
 
 
 def _load(args):
-    from inspector.core.files.models import load_model
+    from inspector.core.files import load_model
 
     # The working folder is never put on sys.path: a file there named like a module that
     # PyTorch imports lazily (triton.py, tabulate.py) would run while a model file is read.
@@ -45,7 +45,7 @@ def _device_name(text: str, method: str = "to") -> str:
     """
     import torch
 
-    from inspector.core.devices.discovery import device_id
+    from inspector.core.devices import device_id
     from inspector.core.errors import InputError
 
     if method == "cuda" and text.isdigit():
@@ -58,7 +58,7 @@ def _device_name(text: str, method: str = "to") -> str:
 
 def _move_request(method: str, device: str | None, dtype: str | None, pinned: bool):
     from inspector.core.errors import InputError
-    from inspector.core.moves.request import MoveRequest
+    from inspector.core.moves import MoveRequest
 
     if method == "cpu" and device not in (None, "cpu"):
         raise InputError(f"--method cpu moves to the CPU only, but {device} was asked for")

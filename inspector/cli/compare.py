@@ -24,8 +24,7 @@ def cmd_compare(args) -> int:
     run-to-run noise, said in a note) and "no clear difference" when it holds 1; entries that differ in dtype, mode or input
     shape are named, never given a ratio; the same measurement on both sides (the same file,
     or a copy) is said to be that. A file that is no report: exit 2."""
-    from inspector.core.report.compare import compare_reports
-    from inspector.core.report.timing_report import load_report
+    from inspector.core.report import compare_reports, load_report
 
     a = load_report(args.report_a)
     b = a if _same_file(args.report_a, args.report_b) else load_report(args.report_b)

@@ -6,19 +6,19 @@ import json
 import sys
 
 from inspector.cli.printing import _plain, _print, _table
-from inspector.core.files.output_path import check_output_path
+from inspector.core.files import check_output_path
 from inspector.core.units import format_bytes
 
 
 def cmd_devices(args) -> int:
-    from inspector.core.devices.inventory import discover_devices, free_memory_text
+    from inspector.core.devices import discover_devices, free_memory_text
 
     target = getattr(args, "prometheus", None)
     if target not in (None, "-"):  # checked before the devices are read: a bad path does no work
         target = check_output_path(target, (".prom",), "the metrics")
     inv = discover_devices()
     if target is not None:
-        from inspector.core.devices.prometheus import render_prometheus, write_prometheus
+        from inspector.core.devices import render_prometheus, write_prometheus
 
         if target == "-":
             sys.stdout.write(render_prometheus(inv))

@@ -7,7 +7,7 @@ import json
 
 from inspector.cli.common import _device_name, _load
 from inspector.cli.printing import _plain, _print, _say
-from inspector.core.files.user_output import program_output, user_output_to_stderr
+from inspector.core.files import program_output, user_output_to_stderr
 from inspector.core.units import format_bytes
 
 
@@ -83,10 +83,10 @@ def _fit_text(spec: str, result) -> str:
 
 
 def cmd_fit(args) -> int:
-    from inspector.core.measure.fit import FitRequest, estimate_fit
-    from inspector.core.files.inputs import parse_inputs
+    from inspector.core.measure import FitRequest, estimate_fit
+    from inspector.core.files import parse_inputs
 
-    from inspector.core.measure.fit_devices import find_preset, parse_capacity
+    from inspector.core.measure import find_preset, parse_capacity
 
     inputs = parse_inputs(args.input_shape) if args.input_shape else None
     gpu = getattr(args, "gpu", None)

@@ -9,8 +9,7 @@ import sys
 
 from inspector.cli.common import _device_name, _load, _move_request, _session
 from inspector.cli.printing import _move_text, _plain, _print, _ProgressBar, _table
-from inspector.core.files.terminal_text import NAME_LIMIT
-from inspector.core.files.user_output import user_output_to_stderr
+from inspector.core.files import NAME_LIMIT, user_output_to_stderr
 from inspector.core.units import format_bytes
 
 
@@ -22,7 +21,7 @@ def _shared_text(row) -> str:
 
 
 def _placement_text(loaded, placement) -> str:
-    from inspector.core.placement.texts import device_bytes_text, meta_text, size_text
+    from inspector.core.placement import device_bytes_text, meta_text, size_text
 
     t = placement.totals
     listed = len(placement.tensors)
@@ -103,12 +102,11 @@ def cmd_inspect(args) -> int:
 def _inspect_device_map(args) -> int:
     """``inspect --device-map``: apply the map as a transaction (or, with ``--explain``, only
     explain it), then show what runs where under accelerate and where things are."""
-    from inspector.core.moves import device_map
-    from inspector.core.moves.device_map_file import read_device_map
+    from inspector.core.moves import apply_device_map, explain_device_map, measure_device_map, read_device_map
     from inspector.core.errors import InputError
-    from inspector.core.placement.tensor_rows import snapshot
-    from inspector.core.files.inputs import parse_inputs
-    from inspector.core.measure.model_input import make_input
+    from inspector.core.placement import snapshot
+    from inspector.core.files import parse_inputs
+    from inspector.core.measure import make_input
 
     if args.to is not None or args.method != "to" or args.dtype is not None or args.pinned:
         raise InputError("--device-map places each module itself: drop --to, --method, --dtype and --pinned")
@@ -120,18 +118,18 @@ def _inspect_device_map(args) -> int:
         loaded = _load(args)
         inputs = None
         if args.explain:
-            result = device_map.explain_only(loaded.module, dmap)
+            result = explain_device_map(loaded.module, dmap)
         else:
             if shape is not None or loaded.example_input is not None:
                 inputs = make_input(loaded, shape)  # where the model is now: where a data loader puts it
             try:
-                result = device_map.apply_device_map(loaded.module, dmap)
+                result = apply_device_map(loaded.module, dmap)
             except InputError as exc:
                 if exc.kind != "device":
                     raise
                 raise InputError(f"{exc.message} (--explain explains the map without applying it: no GPU needed)", kind=exc.kind) from None
             if result.ok and inputs is not None:
-                result = device_map.measure(loaded.module, dmap, result, inputs)
+                result = measure_device_map(loaded.module, dmap, result, inputs)
         placement = snapshot(loaded)
     # "A forward fails until it is moved as a whole" is false of a map: dispatch_model's hooks
     # move inputs and weights for each module (the plan above says how).
@@ -155,25 +153,24 @@ def _mixed_placement(loaded, placement):
     """For a model already split over devices: its layout and measured crossings; else None."""
     if len(placement.devices) < 2:
         return None
-    from inspector.core.moves import device_map
-    from inspector.core.moves.crossings import measure_crossings
+    from inspector.core.moves import MapResult, device_layout, measure_crossings
 
-    layout = device_map.layout(loaded.module)
-    result = device_map.MapResult(True, None, 0.0, 0, layout, (), ())
+    layout = device_layout(loaded.module)
+    result = MapResult(True, None, 0.0, 0, layout, (), ())
     if loaded.example_input is None:
         return result
     report = measure_crossings(loaded.module, loaded.example_input)
     words = tuple(c.describe() for c in report.crossings)
     if report.error is not None:
         words += (f"a forward fails with the model split like this: {report.error}",)
-    return device_map.MapResult(True, None, 0.0, 0, layout, (), words, report)
+    return MapResult(True, None, 0.0, 0, layout, (), words, report)
 
 
 def _plan_text(plan) -> list[str]:
     """What runs where under accelerate, and each device's memory, as two tables."""
     from itertools import groupby
 
-    from inspector.core.moves.dispatch_plan import compress_names
+    from inspector.core.moves import compress_names
 
     line = (f"Under accelerate's dispatch_model (rules: {_plain(plan.rules)}): the main device is {_plain(plan.main_device)}; "
             f"{format_bytes(plan.streamed_bytes)} of weights streamed to it per forward")  # fmt: skip

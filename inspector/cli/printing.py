@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from inspector.core.files.terminal_text import LINE_LIMIT, NAME_LIMIT, escape_control, one_line
+from inspector.core.files import LINE_LIMIT, NAME_LIMIT, escape_control, one_line
 from inspector.core.units import format_bytes
 
 
@@ -45,7 +45,7 @@ def _say(text: str) -> None:
 
 
 def version_text() -> str:
-    from inspector.core.devices.environment import version_lines
+    from inspector.core.devices import version_lines
 
     try:
         # Imports Qt: fails cleanly where PySide6 or pyqtgraph is missing (a GPU server).
@@ -65,7 +65,7 @@ class _ProgressBar:
 
     def __init__(self, label: str, cap_s: float | None = None) -> None:
         """``cap_s``: the measurement stops by then (its time left never says more)."""
-        from inspector.core.measure.time_left import TimeLeft, time_left_text
+        from inspector.core.measure import TimeLeft, time_left_text
 
         self._left_text = time_left_text
         self.label = label
