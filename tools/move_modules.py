@@ -3,22 +3,24 @@
     python tools/move_modules.py MAP.tsv --dry-run   # print the moves and every line it would change
     python tools/move_modules.py MAP.tsv             # git mv, new packages, rewrites
 
-MAP.tsv: one ``old<TAB>new`` per line (dotted module names; ``#`` starts a comment):
+MAP.tsv: one ``old<TAB>new`` per line (dotted module names; ``#`` starts a comment), e.g.
 
-    inspector.gui.compare_table    inspector.gui.features.compare.table
-    inspector.gui.panels           -        # the package goes (its __init__ must hold only a docstring)
-    +  inspector.gui.features      One package per thing a user does.   # a new package's docstring
+    pkg.ui.compare_table    pkg.ui.features.compare.table
+    pkg.ui.panels           -        # the package goes (its __init__ must hold only a docstring)
+    +  pkg.ui.features      One package per thing a user does.   # a new package's docstring
+
+(The examples here say ``pkg.ui``: a real name in this file would be rewritten by a real move.)
 
 What it does:
 1. ``git mv`` each module's file to the path of its new name, creating every package on the
    way with an ``__init__.py`` holding a one-line docstring (a ``+`` row gives it; else a plain one).
 2. Rewrites, in every text file git knows (tracked, or untracked and not ignored): whole dotted
-   names (``inspector.gui.compare`` never touches ``inspector.gui.compare_table``; a name
-   followed by ``.attr``, as in ``mock.patch("inspector.gui.workers.QThread")``, is rewritten
-   too), file paths (``inspector/gui/compare.py``, ``gui/compare.py``, as in .ts ``<location>``
+   names (``pkg.ui.compare`` never touches ``pkg.ui.compare_table``; a name
+   followed by ``.attr``, as in ``mock.patch("pkg.ui.workers.QThread")``, is rewritten
+   too), file paths (``pkg/ui/compare.py``, ``ui/compare.py``, as in .ts ``<location>``
    entries and docstrings), and in Python the import statements whose words are not dotted
-   names: ``from inspector.gui import i18n, screen_fit`` is split by new parent, keeping each
-   local name (``from inspector.gui.common import i18n``, ``from inspector.gui.shell import
+   names: ``from pkg.ui import i18n, screen_fit`` is split by new parent, keeping each
+   local name (``from pkg.ui.common import i18n``, ``from pkg.ui.shell import
    screen_fit``; ``... import table as compare_table`` where the last part changed), and
    relative imports in moved files (or pointing at moved modules) become absolute.
 3. Removes ``__init__.py`` files mapped to ``-`` (only if they hold nothing but a docstring) and
@@ -138,7 +140,7 @@ class Rewriter:
         self.plan = plan
         self.names = dict(plan.moves)
         self.dotted = _name_pattern(list(self.names))
-        #: "inspector/gui/compare.py" and its short form "gui/compare.py" -> their new paths
+        #: "pkg/ui/compare.py" and its short form "ui/compare.py" -> their new paths
         self.full_paths: dict[str, str] = {}
         self.short_paths: dict[str, str] = {}
         for old in plan.moves:
@@ -149,7 +151,7 @@ class Rewriter:
             if "/" in old_path:
                 self.short_paths[old_path.split("/", 1)[1]] = new_path.split("/", 1)[1]
         # a full path may follow "../../" (a .ts <location>); a short one stands alone, so
-        # "tests/gui/window.py" is not "gui/window.py"
+        # "tests/ui/window.py" is not "ui/window.py"
         self.path_patterns = [
             (pattern, table)
             for pattern, table in (
@@ -160,6 +162,16 @@ class Rewriter:
         ]
         #: old module -> (the file it was, whether it is a package)
         self.module_of_file = {plan.files[m]: m for m in plan.files}
+        #: a package that goes -> {a name its modules define -> the one module defining it}, so
+        #: ``from pkg import Name`` (a re-export, or a PEP 562 lazy face) finds Name's new home
+        self.homes: dict[str, dict[str, str]] = {}
+        for package in (old for old, new in plan.renames.items() if new == "-"):
+            found: dict[str, list[str]] = defaultdict(list)
+            for module in plan.moves:
+                if module.startswith(package + "."):
+                    for name in _defined_names(plan.root / plan.files[module]):
+                        found[name].append(module)
+            self.homes[package] = {name: mods[0] for name, mods in found.items() if len(mods) == 1}
 
     # -- plain text: dotted names and paths
 
@@ -224,7 +236,8 @@ class Rewriter:
                 parts = parts[:-1]
             parts = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
             base = ".".join(parts + ([node.module] if node.module else []))
-        moving = base in self.names or any(f"{base}.{a.name}" in self.names for a in node.names)
+        homes = self.homes.get(base, {})
+        moving = base in self.names or any(f"{base}.{a.name}" in self.names or a.name in homes for a in node.names)
         own_file_moves = module is not None and module in self.names
         if not moving and not (node.level and own_file_moves):
             return None
@@ -235,6 +248,9 @@ class Rewriter:
                 parent, _, leaf = self.names[whole].rpartition(".")
                 local = alias.asname or alias.name
                 groups[parent].append(leaf if local == leaf else f"{leaf} as {local}")
+            elif alias.name in homes:
+                groups[self.names[homes[alias.name]]].append(
+                    alias.name if not alias.asname else f"{alias.name} as {alias.asname}")
             else:
                 new_base = self._rename_prefix(base)
                 groups[new_base].append(alias.name if not alias.asname else f"{alias.name} as {alias.asname}")
@@ -250,6 +266,19 @@ class Rewriter:
         if self.dotted is None:
             return name
         return self.dotted.sub(lambda m: self.names[m.group(0)], name)
+
+
+def _defined_names(path: Path) -> set[str]:
+    """The names a module binds at its top level (classes, functions, assignments, imports)."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
 
 
 def _comments(statement: str) -> list[str]:
@@ -404,13 +433,14 @@ def main(argv: list[str] | None = None) -> int:
                 folder.rmdir()
                 folder = folder.parent
 
-    leftovers = _leftovers(plan, root, drops, args.dry_run, changes)
+    leftovers = _leftovers(plan, root, drops, args.dry_run, changes, inits)
     for line in leftovers:
         print(line)
     return 0
 
 
-def _leftovers(plan: Plan, root: Path, drops: list[str], dry_run: bool, changes: dict[Path, tuple[str, str]]) -> list[str]:
+def _leftovers(plan: Plan, root: Path, drops: list[str], dry_run: bool, changes: dict[Path, tuple[str, str]],
+               inits: list[Path]) -> list[str]:
     out = []
     pattern = _name_pattern(drops)
     if pattern is not None:
@@ -425,7 +455,7 @@ def _leftovers(plan: Plan, root: Path, drops: list[str], dry_run: bool, changes:
     text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
     if re.search(r"^packages\s*=", text, re.M):
         listed = set(re.findall(r'"([\w.]+)"', text))
-        packages = {n.rpartition(".")[0] for n in plan.moves.values()}
+        packages = {n.rpartition(".")[0] for n in plan.moves.values()} | {".".join(i.parent.parts) for i in inits}
         packages |= {plan.renames[o] for o in plan.moves if plan.files[o].name == "__init__.py"}
         top = {p.split(".")[0] for p in listed}
         missing = sorted(p for p in packages if p.split(".")[0] in top and p not in listed)
