@@ -15,10 +15,9 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from inspector.core.moves import price as move_price
+from inspector.core.moves import MoveRequest, call_code, held_bytes, price_line
 from inspector.core.errors import InputError
-from inspector.core.moves.request import MoveRequest, call_code
-from inspector.core.files.inputs import InputSpec, parse_inputs
+from inspector.core.files import InputSpec, parse_inputs
 from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.panels.actions import ActionBar, ActionState, enabled_tip, pinned_blocker
 
@@ -166,10 +165,10 @@ class CommandAvailability(QObject):
             return
         placement = state.placement
         if self._priced is None or self._priced[0] is not placement:
-            self._priced = (placement, move_price.held_bytes(placement))
+            self._priced = (placement, held_bytes(placement))
         held = self._priced[1]
         facts = {"warnings": state.info.move_warnings, "packed_weights": state.info.packed_weights}
-        to_price = core_text(move_price.price_line(held, to_request, **facts))
+        to_price = core_text(price_line(held, to_request, **facts))
         a.set_move_price(to_price, new_model=state.info != self._priced_model)
         self._priced_model = state.info
         if a.toDeviceButton.isEnabled():
@@ -181,5 +180,5 @@ class CommandAvailability(QObject):
         for button, request in ((a.cudaButton, MoveRequest("cuda")), (a.cpuButton, MoveRequest("cpu"))):
             if button.isEnabled():
                 tip = enabled_tip(button.objectName())
-                price = core_text(move_price.price_line(held, request, **facts))
+                price = core_text(price_line(held, request, **facts))
                 button.setToolTip(fill(translate("CommandAvailability", "%1.\n%2"), tip, price))

@@ -16,8 +16,7 @@ from PySide6.QtCore import QObject, QSettings, SignalInstance, Slot
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.errors import Failure, InputError
-from inspector.core.moves.request import MoveRequest
-from inspector.core.moves.transaction import MoveResult
+from inspector.core.moves import MoveRequest, MoveResult
 from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui import window_settings
@@ -193,7 +192,7 @@ class ModelCommands(QObject):
 
 def _move_code(request: MoveRequest) -> str:
     """The code of the move ``request``, its comments in the window's language."""
-    from inspector.core.report.snippets import move_snippet
+    from inspector.core.report import move_snippet
 
     try:
         return move_snippet(request, say=core_text)

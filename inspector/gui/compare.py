@@ -42,9 +42,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.report.compare import Comparison, compare_reports
+from inspector.core.report import Comparison, compare_reports
 from inspector.core.errors import Failure, InspectorError
-from inspector.core.report.timing_report import load_report
+from inspector.core.report import load_report
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.compare_rows import Tables, comparison_tables, folded_columns
 from inspector.gui.compare_table import ComparisonTable

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from inspector.core.report.compare import Comparison
+from inspector.core.report import Comparison
 from inspector.gui.compare_cells import latency_side, move_side, noise_cell, number_cell, ratio_cell, said
 from inspector.gui.compare_table import Cell
 from inspector.gui.compare_words import environment_text

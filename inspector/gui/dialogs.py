@@ -32,9 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.files.dangerous_names import dangerous_first, described, is_dangerous
-from inspector.core.files.load_errors import DANGEROUS_SHOWN
-from inspector.core.files.presets import PRESETS, Preset
+from inspector.core.files import DANGEROUS_SHOWN, PRESETS, Preset, dangerous_first, described, is_dangerous
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.plain_text import shown, shown_tip
 from inspector.gui.sample_rate import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ

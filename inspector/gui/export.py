@@ -42,10 +42,9 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QSettings, Qt, QThreadPoo
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from inspector.core.files.terminal_text import escape_control
-from inspector.core.messages.catalogue import ENGLISH, MARK_CONTEXTS, available_languages, catalogue
-from inspector.core.report.markdown_view import render_markdown
-from inspector.core.report.timing_report import SUPPORTED_SUFFIXES, save_report
+from inspector.core.files import escape_control
+from inspector.core.messages import ENGLISH, MARK_CONTEXTS, available_languages, language_catalogue as catalogue
+from inspector.core.report import SUPPORTED_SUFFIXES, render_markdown, save_report
 from inspector.gui import i18n
 from inspector.gui.i18n import fill, translate
 from inspector.gui.pool import run_in_pool

@@ -37,9 +37,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.errors import InputError
-from inspector.core.measure.fit import OPTIMIZERS, FitRequest
-from inspector.core.measure.fit_devices import parse_capacity, presets
-from inspector.core.files.inputs import parse_inputs
+from inspector.core.measure import OPTIMIZERS, FitRequest, parse_capacity, presets
+from inspector.core.files import parse_inputs
 from inspector.core.units import format_bytes
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.screen_fit import fit_dialog

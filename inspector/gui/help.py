@@ -236,7 +236,7 @@ class HelpPages:
         dialogs.show_about(self.parent_widget, self.about_text())
 
     def about_text(self) -> str:
-        from inspector.core.devices.environment import driver_lines, version_lines
+        from inspector.core.devices import driver_lines, version_lines
         from inspector.gui import dialogs
         from inspector.gui.branding import toolkit_line
 

@@ -20,7 +20,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QSet
 from PySide6.QtGui import QFontDatabase
 
 from inspector import resource_files as rf
-from inspector.core.files.terminal_text import escape_control
+from inspector.core.files import escape_control
 from inspector.core.messages import Text
 from inspector.gui.plain_text import escaped_lines
 

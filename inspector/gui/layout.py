@@ -21,7 +21,7 @@ from inspector.gui.i18n import translate
 from inspector.gui.lazy_tabs import LazyTabs
 
 if TYPE_CHECKING:
-    from inspector.core.measure.memory_log import MemoryTimeline
+    from inspector.core.measure import MemoryTimeline
     from inspector.gui.panels.error_banner import ErrorBanner
     from inspector.gui.task_marks import TaskMarks
     from inspector.gui.tasks import TaskController
@@ -177,7 +177,7 @@ def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None
         lambda: tasks.task is None and not tasks.closed,
         tasks.busyChanged,
         prepare=[
-            lambda: importlib.import_module("inspector.core.report.run_verdicts"),
+            lambda: importlib.import_module("inspector.core.report").verdicts_of_runs,
             lambda: importlib.import_module("inspector.gui.plots.latency"),
         ],
         # (children of the tab widget, hidden, until the plot takes them; their right-click

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.core.report.modules import format_flops
+from inspector.core.report import format_flops
 from inspector.core.units import format_ms
 from inspector.gui.i18n import core_text, fill, translate
 

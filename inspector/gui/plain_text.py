@@ -27,7 +27,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QLabel
 
-from inspector.core.files.terminal_text import escape_control, one_line
+from inspector.core.files import escape_control, one_line
 
 #: The most characters of one file-supplied text a line of the window shows (a menu item, a
 #: title, a status label, a tree cell): longer ones show their start, "…" and their end.

@@ -22,7 +22,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.core.remote.ranks import ranks_summary
+from inspector.core.remote import ranks_summary
 from inspector.core.units import format_ms
 from inspector.gui.i18n import Retranslates, fill, translate
 

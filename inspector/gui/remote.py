@@ -25,18 +25,13 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from inspector.core.remote.agent_answers import AgentInfo, ConnectionLost
-from inspector.core.remote.client import AgentConnection, command_argv
-from inspector.core.devices.discovery import MemoryReading
+from inspector.core.remote import AgentConnection, AgentInfo, ConnectionLost, RemoteSession, command_argv
+from inspector.core.devices import MemoryReading
 from inspector.core.errors import Cancelled, InspectorError
-from inspector.core.measure.memory_log import MemoryTimeline
-from inspector.core.measure.attribution import Attribution
-from inspector.core.moves.request import MoveRequest
-from inspector.core.moves.transaction import MoveResult
-from inspector.core.remote.session import RemoteSession
-from inspector.core.placement.model_memory import model_bytes
+from inspector.core.measure import Attribution, LatencyResult, MemoryTimeline
+from inspector.core.moves import MoveRequest, MoveResult
+from inspector.core.placement import model_bytes
 from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
-from inspector.core.measure.timing import LatencyResult
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz

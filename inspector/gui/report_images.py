@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Any
 
-from inspector.core.messages.catalogue import ENGLISH
+from inspector.core.messages import ENGLISH
 
 _app: Any = None  # keeps an application we created alive for the life of the process
 

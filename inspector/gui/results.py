@@ -24,9 +24,9 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QGroupBox
 
 from inspector.core.errors import InputError
-from inspector.core.moves.transaction import MoveResult
-from inspector.core.placement.texts import meta_text
-from inspector.core.measure.time_left import time_left_text
+from inspector.core.moves import MoveResult
+from inspector.core.placement import meta_text
+from inspector.core.measure import time_left_text
 from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.bar_words import BarWords
@@ -395,7 +395,7 @@ def _benchmark_detail(r: Any, attribution: Any) -> str:
 
 def _measurement_code(r: Any) -> str:
     """The code repeating measurement ``r``, its comments in the window's language."""
-    from inspector.core.report.snippets import measurement_snippet
+    from inspector.core.report import measurement_snippet
 
     try:
         return measurement_snippet(r, say=core_text)

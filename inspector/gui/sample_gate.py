@@ -36,7 +36,7 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
-from inspector.core.measure import chunk_gate
+from inspector.core.measure import ChunkGate, gated
 
 #: The interpreter's switch interval while a benchmark runs (s): how long a thread that wants
 #: the GIL waits for one that runs Python before asking it to let go (the default is 5 ms).
@@ -118,13 +118,13 @@ class SampleGate(QObject):
         before = sys.getswitchinterval()
         sys.setswitchinterval(min(before, RUN_SWITCH_INTERVAL_S))
         try:
-            with chunk_gate.gated(self.as_chunk_gate()):
+            with gated(self.as_chunk_gate()):
                 yield
         finally:
             sys.setswitchinterval(before)
 
-    def as_chunk_gate(self) -> chunk_gate.ChunkGate:
-        return chunk_gate.ChunkGate(enter=self.enter, leave=self.leave)
+    def as_chunk_gate(self) -> ChunkGate:
+        return ChunkGate(enter=self.enter, leave=self.leave)
 
     # ----- other threads' side
 

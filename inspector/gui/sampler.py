@@ -8,10 +8,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from inspector.core.devices import discovery as devices
-from inspector.core.devices.inventory import DeviceInventory, discover_devices
-from inspector.core.measure.memory_log import MemoryTimeline
-from inspector.core.devices.other_processes import OtherProcessesMemory
+from inspector.core.devices import DeviceInventory, OtherProcessesMemory, discover_devices, memory_reading
+from inspector.core.measure import MemoryTimeline
 from inspector.gui.i18n import translate
 from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
@@ -95,7 +93,7 @@ class MemorySampler(QObject):
             if ident in self._broken:
                 continue
             try:
-                readings.append(devices.memory_reading(ident))
+                readings.append(memory_reading(ident))
             except Exception:  # a device that vanished: log once, keep sampling the rest
                 log.exception("cannot read the memory of %s; no longer sampling it", ident)
                 self._broken.add(ident)

@@ -19,7 +19,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QGroupBox, QMenu, QStatusBar, QTabWidget, QWidget
 
-from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.measure import MemoryTimeline
 from inspector.gui.availability import CommandAvailability
 from inspector.gui.commands import Dispatcher, ModelCommands
 from inspector.gui.fit_flow import FitFlow

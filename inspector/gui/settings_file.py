@@ -28,7 +28,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
 
-from inspector.core.files.terminal_text import escape_control
+from inspector.core.files import escape_control
 
 #: Larger than any settings file this app writes by orders of magnitude (a few KiB); Qt
 #: would read and parse all of it, at every start.

@@ -19,7 +19,7 @@ from typing import Any, Collection
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from inspector.core.files.terminal_text import escape_control
+from inspector.core.files import escape_control
 
 #: Longest text kept from the settings: a path, a model spec, an input field, a command.
 MAX_TEXT_CHARS = 4096

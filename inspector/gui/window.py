@@ -49,8 +49,8 @@ from inspector.gui.vocabulary_words import spec_text
 from inspector.gui.threads import start_in_thread, stop_threads
 
 if TYPE_CHECKING:
-    from inspector.core.measure.memory_log import MemoryTimeline
-    from inspector.core.moves.request import MoveRequest
+    from inspector.core.measure import MemoryTimeline
+    from inspector.core.moves import MoveRequest
     from inspector.core.session import ModelState
     from inspector.gui import dialogs
     from inspector.gui.workers import LoadOutcome

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from inspector.core.files.terminal_text import escape_control
-from inspector.core.placement.texts import size_text
-from inspector.core.report.modules import format_flops
+from inspector.core.files import escape_control
+from inspector.core.placement import size_text
+from inspector.core.report import format_flops
 from inspector.core.units import format_bytes, format_ms
 from inspector.gui.panels.parameter_tree import Node, PlacementTree, module_path
 

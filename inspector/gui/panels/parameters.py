@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.core.placement.texts import device_bytes_text, meta_text
+from inspector.core.placement import device_bytes_text, meta_text
 from inspector.core.units import format_bytes
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.panels.devices import device_colour
@@ -321,7 +321,7 @@ class ParametersPanel(Retranslates, QWidget):
         return node.row.name, tree_parent(node.row)
 
     def move_line(self, module: str) -> str:
-        from inspector.core.report.snippets import module_move_line
+        from inspector.core.report import module_move_line
 
         device, dtype = self.move_target()
         return module_move_line(module, device, dtype)

@@ -22,7 +22,7 @@ from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.core.report.run_verdicts import Run
+from inspector.core.report import Run
 from inspector.core.vocabulary import MAX_SAMPLES, BenchMode
 from inspector.gui.i18n import Retranslates, fill, translate
 from inspector.gui.plots.latency_canvas import LatencyCanvas, run_label

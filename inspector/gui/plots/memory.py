@@ -18,9 +18,9 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from inspector.core.devices.discovery import MemoryReading
-from inspector.core.measure.memory_log import MemoryTimeline, report_point
-from inspector.core.placement.tensor_rows import KINDS
+from inspector.core.devices import MemoryReading
+from inspector.core.measure import MemoryTimeline, report_point
+from inspector.core.placement import KINDS
 from inspector.core.units import format_bytes
 from inspector.gui.i18n import Retranslates, fill, translate
 from inspector.gui.plots.memory_canvas import REPORT_LINE_WIDTH, Marker, MemoryCanvas, figure_label

@@ -19,7 +19,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QWidget
 
-from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.measure import MemoryTimeline
 from inspector.gui.i18n import fill
 from inspector.gui.plain_text import plain_tooltip
 from inspector.gui.plots.theme import device_color, restyle, theme_colors, translucent

@@ -15,8 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from inspector.core.messages import Text, joined
-from inspector.core.report import lenient_read as read
-from inspector.core.report.run_verdicts import Run, RunVerdict, run_verdicts
+from inspector.core.report import Run, RunVerdict, shape_words, verdicts_of_runs as run_verdicts
 
 
 @dataclass(frozen=True)
@@ -32,8 +31,8 @@ def _differences(run: Run, device: str, other: Run, other_device: str) -> str:
     if run.mode != other.mode:
         parts.append(Text("verdict.run_differs_mode", mine=run.mode, theirs=other.mode))
     if run.input_shape != other.input_shape and run.input_shape is not None and other.input_shape is not None:
-        parts.append(Text("verdict.run_differs_input", mine=read.shape_words(run.input_shape),
-                          theirs=read.shape_words(other.input_shape)))  # fmt: skip
+        parts.append(Text("verdict.run_differs_input", mine=shape_words(run.input_shape),
+                          theirs=shape_words(other.input_shape)))  # fmt: skip
     if device != other_device:
         parts.append(Text("verdict.run_differs_device", mine=device, theirs=other_device))
     if run.dtype != other.dtype:
