@@ -106,7 +106,7 @@ def main() -> int:
                 remote.start_memory(10.0, lambda readings: None)  # the window streams memory throughout
                 got: list[float] = []
                 a0, c0 = cpu_s(agent), cpu_s(me)
-                result, _ = remote.measure(request, on_sample=lambda i, ms: got.append(ms))
+                result = remote.measure(request, on_sample=lambda i, ms: got.append(ms))
                 a1, c1 = cpu_s(agent), cpu_s(me)
                 remote.stop_memory()
                 assert len(got) == len(result.samples_ms), "every sample streamed"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from torch import nn
 
@@ -44,6 +44,11 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 ShouldCancel = Callable[[], bool]
+_T = TypeVar("_T")
+#: Runs a piece of work nothing can interrupt (a model's factory, a file's code) and returns
+#: what it made: a front end hands one that runs it on a thread it may abandon, polling
+#: ``should_cancel`` (the window's ``run_abandonable``); by default it is simply called.
+RunBlocking = Callable[[Callable[[], _T], ShouldCancel], _T]
 
 
 # --------------------------------------------------------------------------- requests
@@ -57,6 +62,9 @@ class LoadRequest:
     spec: str
     trust: bool = False
     architecture: str | None = None
+    #: The example's optimizer is made on first need, not with the model (``models.load_model``):
+    #: a front end that shows the tensors first makes it afterwards.
+    defer_optimizer: bool = False
 
     def call(self) -> str:
         """The request as the code it runs (the history's "call" column)."""
@@ -125,6 +133,105 @@ class ModelState:
     placement: Placement
 
 
+# --------------------------------------------------------------------------- what a front end drives
+
+
+@dataclass(frozen=True)
+class SessionCapabilities:
+    """What a session can do, as data: a front end asks these, never the session's class."""
+
+    #: The model lives in another process (an agent, maybe on another machine), reached over a pipe.
+    remote: bool
+    #: ``attribute``: per-module time, FLOPs and shapes (a remote session's come with a
+    #: per-module ``measure`` and are handed over by ``attribute``).
+    per_module_timing: bool = True
+    #: ``fit``: "will one step fit on this device?".
+    fit: bool = True
+    #: ``train_step``: one real training step on the model.
+    train_step: bool = True
+    #: The lessons (``core.lessons``) run on this session's model.
+    lessons: bool = True
+    #: ``measure``'s ``should_stop`` ends a measurement early, its samples kept as its result.
+    stop_early: bool = True
+    #: The samples are timed in this process: a front end parks its own threads around them
+    #: (the window's ``sample_gate``). A remote session's are timed in the agent's process.
+    timed_here: bool = True
+    #: The front end's sampler reads this machine's devices; else the session's machine
+    #: streams its readings (``RemoteSession.start_memory``).
+    memory_sampled_here: bool = True
+
+
+#: A ``Session`` in this process: it can do everything.
+LOCAL = SessionCapabilities(remote=False)
+#: A ``RemoteSession``: loads, moves, measures (per module too) and reports; no fit, training
+#: step or lesson yet; its samples are timed, and its memory read, on the agent's machine.
+REMOTE = SessionCapabilities(
+    remote=True, fit=False, train_step=False, lessons=False, stop_early=False, timed_here=False, memory_sampled_here=False
+)
+
+
+class FrontEndSession(Protocol):
+    """What a front end (the window's worker) may ask of a session, local or remote.
+
+    ``Session`` and ``core.remote.session.RemoteSession`` implement it with the same result
+    types; ``capabilities`` says what one of them can do. Progress callbacks may be given
+    floats or whole numbers; every callback runs on the calling thread.
+    """
+
+    @property
+    def capabilities(self) -> SessionCapabilities: ...
+
+    #: The devices' memory record on this machine's clock; the report reads it.
+    timeline: MemoryTimeline
+
+    @property
+    def loaded(self) -> LoadedModel | None:
+        """The model object in this process; None when there is none, or it lives elsewhere."""
+        ...
+
+    def require_model(self) -> object:
+        """Raises ``InspectorError`` when no model is open (what it returns is the session's own)."""
+        ...
+
+    def load(
+        self, request: LoadRequest, *, should_cancel: ShouldCancel | None = None, run: RunBlocking[LoadedModel] | None = None
+    ) -> ModelState: ...
+
+    def state(self) -> ModelState: ...
+
+    def move(
+        self,
+        request: MoveRequest,
+        *,
+        progress: Callable[[float, float], None] | None = None,
+        should_cancel: ShouldCancel | None = None,
+    ) -> MoveResult: ...
+
+    def measure(
+        self,
+        request: BenchmarkRequest,
+        *,
+        on_sample: Callable[[int, float], None] | None = None,
+        progress: Callable[[float, float], None] | None = None,
+        should_cancel: ShouldCancel | None = None,
+        should_stop: ShouldCancel | None = None,
+    ) -> LatencyResult: ...
+
+    def attribute(
+        self,
+        request: BenchmarkRequest,
+        *,
+        progress: Callable[[float, float], None] | None = None,
+        should_cancel: ShouldCancel | None = None,
+    ) -> Attribution: ...
+
+    def train_step(self, input_shape: InputsLike | None = None) -> TrainStepResult: ...
+
+    def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult: ...
+
+    def report(self, *, with_memory: bool = True) -> dict[str, Any]: ...
+
+
 # --------------------------------------------------------------------------- session
 
 
@@ -145,6 +252,10 @@ class Session:
         #: A placement taken right after a load or move, until ``state()`` hands it out
         #: (the window asks for one after each move: the snapshot is taken once).
         self._fresh: Placement | None = None
+
+    @property
+    def capabilities(self) -> SessionCapabilities:
+        return LOCAL
 
     # ----- what it holds
 
@@ -175,9 +286,21 @@ class Session:
 
     # ----- commands
 
-    def load(self, request: LoadRequest) -> ModelState:
-        """Load a model in place of the current one (kept if the load fails); a new ledger starts."""
-        loaded = models.load_model(request.spec, trust=request.trust, architecture=request.architecture)
+    def load(
+        self, request: LoadRequest, *, should_cancel: ShouldCancel | None = None, run: RunBlocking[LoadedModel] | None = None
+    ) -> ModelState:
+        """Load a model in place of the current one (kept if the load fails); a new ledger starts.
+
+        ``run``: how the factory or file runs (``RunBlocking``); the model it makes is adopted
+        on the calling thread, which owns it from then on."""
+
+        def work() -> LoadedModel:
+            return models.load_model(
+                request.spec, trust=request.trust, architecture=request.architecture,
+                defer_optimizer=request.defer_optimizer, should_cancel=should_cancel,
+            )  # fmt: skip
+
+        loaded = work() if run is None else run(work, should_cancel or _never)
         self._loaded = loaded
         self._new_ledger()
         return self.state()
@@ -329,6 +452,10 @@ class Session:
         self._latencies.clear()
         self._attributions.clear()
         self._fits.clear()
+
+
+def _never() -> bool:
+    return False
 
 
 def _move_facts(module: nn.Module) -> dict[str, Any]:

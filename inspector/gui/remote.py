@@ -1,19 +1,15 @@
-"""The remote window's back end: the stock ModelWorker, driving a session that lives in an agent.
+"""The remote window's connection: an agent's ``RemoteSession``, started, watched and ended here.
 
-``RemoteLink`` holds the connection (``core.remote.client``): the user's command, its process,
-the memory readings streamed from it. It has the ``Session`` methods the ``ModelWorker``
-calls (``load``, ``move``, ``measure``, ``attribute``, ``state``, ``report``...), so the window's
-worker is the local one, on its own thread (the GUI thread never waits on the network), and
-emits the same frozen results. Every callback it is given (progress, samples) runs on the
-calling worker's thread, never on the connection's reader thread: the last progress always
-reaches the window before the result does. ``RemoteSampler`` hands the streamed readings to
-the window at the sampling rate, on its own thread, as the local ``MemorySampler`` does.
+``RemoteLink`` is not a session: it holds the user's command and the connection's life (its
+process, who closed it, the memory readings streamed from it) and tells the window about it
+with Qt signals. The window's stock ``ModelWorker`` drives ``link.session``, a
+``core.remote.session.RemoteSession`` (the same face as a local ``Session``,
+``core.session.FrontEndSession``), on its own thread: the GUI thread never waits on the
+network. A load with no live connection (the first, Reconnect) has the session call back
+here to connect. ``RemoteSampler`` hands the streamed readings to the window at the
+sampling rate, on its own thread, as the local ``MemorySampler`` does.
 
-(Not a ModelWorker subclass: PySide6 calls a slot a subclass overrides directly, on the
-emitting thread, instead of queueing it to the worker's.)
-
-The failures the link raises itself are said in the window's language of the moment (they
-are made on the worker's thread; ``translate`` is thread-safe), like a history row.
+The failures the session raises are core's texts, which the window says in its language.
 """
 
 from __future__ import annotations
@@ -21,19 +17,16 @@ from __future__ import annotations
 import collections
 import logging
 import threading
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from inspector.core.remote import AgentConnection, AgentInfo, ConnectionLost, RemoteSession, command_argv
-from inspector.core.devices import MemoryReading
+from inspector.core.remote.agent_answers import AgentInfo
+from inspector.core.remote.client import AgentConnection, command_argv
+from inspector.core.devices.discovery import MemoryReading
 from inspector.core.errors import Cancelled, InspectorError
-from inspector.core.measure import Attribution, LatencyResult, MemoryTimeline
-from inspector.core.moves import MoveRequest, MoveResult
-from inspector.core.placement import model_bytes
-from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState
-from inspector.core.vocabulary import FailureKind
-from inspector.gui.i18n import core_text, fill, translate
+from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.remote.session import RemoteSession
 from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
 log = logging.getLogger(__name__)
@@ -52,8 +45,8 @@ class RemoteSignals(QObject):
 
 
 class RemoteLink:
-    """The connection to one agent, shared by the model worker and the sampler (thread-safe),
-    and the ``Session`` face the ModelWorker drives (on the worker's thread only)."""
+    """The connection to one agent, shared by the model worker and the sampler (thread-safe);
+    ``session`` is what the ModelWorker drives (on the worker's thread only)."""
 
     def __init__(
         self, host: str, command: str | list[str], timeline: MemoryTimeline, hz: float = DEFAULT_SAMPLE_HZ
@@ -61,18 +54,15 @@ class RemoteLink:
         self.host = host
         self.timeline = timeline
         self.signals = RemoteSignals()
-        #: The latest state and report the agent sent: what the window keeps when it is gone.
-        self.last_state: ModelState | None = None
-        self.last_report: dict[str, Any] | None = None
-        self._attribution: Attribution | None = None
         self.command = command
         self.hz = clamp_sample_hz(hz)
         self._lock = threading.Lock()
         self._connection: AgentConnection | None = None
-        self._session: RemoteSession | None = None
         self._deliberate: set[int] = set()  # ids of connections we closed ourselves
         self._closed = False
         self._readings: collections.deque[tuple[MemoryReading, ...]] = collections.deque(maxlen=_READINGS_KEPT)
+        #: The session the window's worker drives; a load with no connection connects here.
+        self.session = RemoteSession(host=host, timeline=timeline, connect=self._connect_for_load)
 
     @property
     def alive(self) -> bool:
@@ -99,13 +89,13 @@ class RemoteLink:
         if old is not None:
             old.close_input()
         connection = AgentConnection(argv)
-        session = RemoteSession(connection)
         with self._lock:
-            self._connection, self._session = connection, session
+            self._connection = connection
             closed = self._closed
         if closed:  # the window closed while the process started
             connection.close(timeout=1)
             raise Cancelled("the window is closing")
+        self.session.attach(connection)
         try:
             info = connection.handshake()
         except BaseException:
@@ -113,24 +103,20 @@ class RemoteLink:
             connection.close(timeout=1)
             raise
         connection.on_lost(lambda reason: on_lost(reason, id(connection) in self._deliberate))
-        session.start_memory(self.hz, self._readings.append)
+        self.session.start_memory(self.hz, self._readings.append)
         return info
 
-    def require(self) -> RemoteSession:
-        """The live session; ``ConnectionLost`` (one line the banner shows) when there is none."""
-        session, connection = self._session, self._connection
-        if session is None or connection is None or not connection.alive:
-            if connection is not None and connection.lost:
-                text = translate("RemoteLink", "not connected to %1 (%2): use Reconnect")
-                raise ConnectionLost(fill(text, self.host, core_text(connection.lost)))
-            raise ConnectionLost(fill(translate("RemoteLink", "not connected to %1: use Reconnect"), self.host))
-        return session
+    def _connect_for_load(self) -> None:
+        """The session's ``connect``: a load found no live connection (the first load, Reconnect)."""
+        info = self.connect(self.signals.connectionLost.emit)
+        self.signals.connected.emit(info)
+        self.signals.inventoryReady.emit(self.session.devices())
 
     def set_rate(self, hz: float) -> None:
         self.hz = clamp_sample_hz(hz)
         if self.alive:
             try:
-                self.require().start_memory(self.hz, self._readings.append)
+                self.session.start_memory(self.hz, self._readings.append)
             except InspectorError as exc:
                 log.warning("cannot change the sampling rate on %s: %s", self.host, exc.message)
 
@@ -161,162 +147,6 @@ class RemoteLink:
             connection.close(timeout=timeout)
 
 
-    # ------------------------------------------------------------------ the Session face
-
-    def _connect_if_needed(self) -> RemoteSession:
-        if not self.alive:
-            info = self.connect(self.signals.connectionLost.emit)
-            self.signals.connected.emit(info)
-            self.signals.inventoryReady.emit(self.require().devices())
-        return self.require()
-
-    def require_model(self) -> ModelState:
-        if self.last_state is None:
-            text = translate("RemoteLink", "no model is open on %1 yet (File › Open model…)")
-            raise InspectorError(fill(text, self.host))
-        return self.last_state
-
-    def load(self, request: LoadRequest, *, should_cancel: Callable[[], bool] | None = None) -> ModelState:
-        """Connect first when there is no connection (the first load, Reconnect)."""
-        remote = self._connect_if_needed()
-        self._keep_state(remote.load(request, should_cancel=should_cancel))
-        self._keep_report(remote)
-        return self.require_model()
-
-    def state(self) -> ModelState:
-        return self.require_model()  # the agent sent it with the load or the move
-
-    def move(
-        self,
-        request: MoveRequest,
-        *,
-        progress: Callable[[int, int], None] | None = None,
-        should_cancel: Callable[[], bool] | None = None,
-    ) -> MoveResult:
-        remote = self.require()
-        relay = _Relay(progress=progress)
-        try:
-            result, state = remote.move(
-                request, progress=relay.progress, should_cancel=should_cancel, on_poll=relay.forward
-            )
-        finally:
-            relay.forward()
-        self._keep_state(state)  # a failed move too: the record shows the rollback held
-        self._keep_report(remote)
-        return result
-
-    def measure(
-        self,
-        request: BenchmarkRequest,
-        *,
-        on_sample: Callable[[int, float], None] | None = None,
-        progress: Callable[[int, int], None] | None = None,
-        should_cancel: Callable[[], bool] | None = None,
-    ) -> LatencyResult:
-        """Latency measured by the agent; a per-module request brings its attribution along,
-        which ``attribute`` then hands over (the agent ran both in one request)."""
-        remote = self.require()
-        relay = _Relay(progress=progress, on_sample=on_sample)
-        try:
-            result, self._attribution = remote.measure(
-                request, on_sample=relay.sample, progress=relay.progress, should_cancel=should_cancel, on_poll=relay.forward
-            )
-        finally:  # a cancelled run's samples still reach the plot
-            relay.forward()
-        self._keep_report(remote)
-        return result
-
-    def attribute(self, request: BenchmarkRequest, **_callbacks: Any) -> Attribution:
-        attribution, self._attribution = self._attribution, None
-        if attribution is None:
-            raise InspectorError(
-                translate("RemoteLink", "the agent sent no per-module figures for this run"), kind=FailureKind.ERROR
-            )
-        return attribution
-
-    def fit(self, request: Any, **_callbacks: Any) -> Any:
-        raise InspectorError(
-            fill(translate(
-                "RemoteLink",
-                "“Will it fit?” is not available in a remote session yet: run `torch-device-inspector fit` on %1",
-            ), self.host),
-            kind=FailureKind.INPUT,
-        )  # fmt: skip
-
-    def train_step(self, input_shape: Any) -> Any:
-        raise InspectorError(
-            fill(translate(
-                "RemoteLink",
-                "A training step is not available in a remote session yet: the model on %1 is left as it is",
-            ), self.host),
-            kind=FailureKind.INPUT,
-        )  # fmt: skip
-
-    def report(self, *, with_memory: bool = True) -> dict[str, Any]:
-        """The agent's report, with the memory this window recorded (on its own clock);
-        after a dropped connection, the last report the agent built."""
-        if self.alive:
-            try:
-                self.last_report = self.require().report(with_memory=False)
-            except ConnectionLost:
-                pass  # the copy below is what was measured
-        if self.last_report is None:
-            text = translate("RemoteLink", "nothing was measured on %1 yet")
-            raise InspectorError(fill(text, self.host), kind=FailureKind.INPUT)
-        report = dict(self.last_report)
-        if with_memory:
-            report["memory"] = self.timeline.to_report()
-            report["model_memory"] = self.timeline.model_report()
-        return report
-
-    def _keep_state(self, state: ModelState) -> None:
-        """The model as the agent last sent it; its bytes per device go on the memory
-        plot's model curves (on this window's clock), as a local session records them."""
-        self.last_state = state
-        self.timeline.record_model(model_bytes(state.placement))
-
-    def _keep_report(self, remote: RemoteSession) -> None:
-        # Outside the measured work; a failure here only means an older copy stays.
-        try:
-            self.last_report = remote.report(with_memory=False)
-        except InspectorError as exc:
-            log.info("could not keep a copy of the report: %s", exc.message)
-
-
-class _Relay:
-    """Gathers a request's events (on the connection's reader thread) and hands them to the
-    caller's callbacks on the caller's thread, every poll and once at the end."""
-
-    def __init__(
-        self,
-        *,
-        progress: Callable[[int, int], None] | None = None,
-        on_sample: Callable[[int, float], None] | None = None,
-    ) -> None:
-        self._on_progress, self._on_sample = progress, on_sample
-        self._lock = threading.Lock()
-        self._samples: list[tuple[int, float]] = []
-        self._progress: tuple[float, float] | None = None
-
-    def sample(self, index: int, ms: float) -> None:
-        with self._lock:
-            self._samples.append((index, ms))
-
-    def progress(self, done: float, total: float) -> None:
-        with self._lock:
-            self._progress = (done, total)
-
-    def forward(self) -> None:
-        with self._lock:
-            samples, self._samples = self._samples, []
-            progress, self._progress = self._progress, None
-        if self._on_sample is not None:
-            for index, ms in samples:
-                self._on_sample(index, ms)
-        if progress is not None and self._on_progress is not None:
-            self._on_progress(int(progress[0]), int(progress[1]))
-
-
 class RemoteSampler(QObject):
     """Hands the agent's streamed memory readings to the window, ``hz`` times a second.
 
@@ -345,7 +175,7 @@ class RemoteSampler(QObject):
         if not self._link.alive:
             return
         try:
-            self.inventoryReady.emit(self._link.require().devices())
+            self.inventoryReady.emit(self._link.session.devices())
         except InspectorError as exc:
             log.warning("cannot list the devices of %s: %s", self._link.host, exc.message)
 

@@ -26,7 +26,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QPushButton, QSizePolicy, QToolBar, QWidget
 
-from inspector.core.remote import AgentInfo
+from inspector.core.remote.agent_answers import AgentInfo
 from inspector.core.errors import Failure
 from inspector.gui import dialogs
 from inspector.gui.connect_dialog import ConnectDialog, remember
@@ -108,8 +108,8 @@ class RemoteWindow(InspectorWindow):
 
     def _make_workers(self, hz: float) -> tuple[Any, Any]:
         self.link = RemoteLink(self.host, self._command, self.timeline, hz)
-        # The stock worker: its session is the link, which forwards each call to the agent.
-        worker = ModelWorker(self.cancel_event, session=self.link)  # type: ignore[arg-type]
+        # The stock worker, driving the agent's session (the link starts and watches its connection).
+        worker = ModelWorker(self.cancel_event, session=self.link.session)
         sampler = RemoteSampler(self.timeline, self.link)
         self.link.signals.connected.connect(self._on_connected)
         self.link.signals.connectionLost.connect(self._on_connection_lost)

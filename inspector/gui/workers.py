@@ -15,22 +15,22 @@ import logging
 import threading
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from inspector.core.errors import Failure, InspectorError
-from inspector.core.measure import MemoryTimeline, TimeLeft
-from inspector.core.files import load_model
-from inspector.core.moves import MoveRequest, call_code
-from inspector.core.session import BenchmarkRequest, LoadRequest, ModelState, Session
+from inspector.core.measure.memory_log import MemoryTimeline
+from inspector.core.moves.request import MoveRequest, call_code
+from inspector.core.session import BenchmarkRequest, FrontEndSession, LoadRequest, ModelState, Session
+from inspector.core.measure.time_left import TimeLeft
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS, BenchMode
 from inspector.gui.i18n import fill, translate
 from inspector.gui.threads import BackgroundRunner, run_abandonable
 
 if TYPE_CHECKING:
-    from inspector.core.measure import LatencyResult  # noqa: F401
+    from inspector.core.measure.timing import LatencyResult  # noqa: F401
     from inspector.gui.sample_gate import SampleGate  # imported by the first benchmark, not at start
 
 log = logging.getLogger(__name__)
@@ -181,7 +181,9 @@ def failure_from(exc: BaseException) -> Failure:
 
 
 class ModelWorker(QObject):
-    """Drives the window's ``Session`` (the sole owner of the model) on the worker's thread.
+    """Drives the window's session (the sole owner of the model) on the worker's thread: a
+    ``Session`` here or a ``RemoteSession`` in an agent (``FrontEndSession``), whose
+    ``capabilities`` say what it can do.
 
     Every slot runs on the worker's thread, one at a time; each announces itself with
     ``taskStarted`` and always ends with ``taskFinished``, whatever happened in between.
@@ -207,7 +209,7 @@ class ModelWorker(QObject):
         cancel_event: threading.Event,
         timeline: MemoryTimeline | None = None,
         *,
-        session: Session | None = None,
+        session: FrontEndSession | None = None,
         gate: SampleGate | None = None,
         stop_event: threading.Event | None = None,
     ) -> None:
@@ -219,7 +221,7 @@ class ModelWorker(QObject):
         #: remote session's samples are taken in the agent's process and need none.
         self._gate = gate
         # Touched only on this worker's thread once the worker has moved there.
-        self.session = session if session is not None else Session(timeline)
+        self.session: FrontEndSession = session if session is not None else Session(timeline)
         self._runner: BackgroundRunner | None = None
 
     @property
@@ -236,22 +238,14 @@ class ModelWorker(QObject):
         with self._task("load", request.call()) as started:
             # The factory or file runs on a thread of its own that a close can abandon
             # (nothing interrupts a factory); only the finished model comes back to this
-            # thread, the model's sole owner, which adopts it.
+            # thread, the model's sole owner, which adopts it (a remote session's agent
+            # loads it there, and the wait for it is cancellable).
             # The example's optimizer is made after its tensors are shown (see below).
-            if not isinstance(self.session, Session):  # a remote session: the agent loads it there
-                state = self.session.load(request, should_cancel=self._cancel.is_set)
-                self.modelLoaded.emit(LoadOutcome(state, time.perf_counter() - started))
-                return
             should_stop = _latched(self._cancel)
-            loaded = run_abandonable(
-                lambda: load_model(
-                    request.spec, trust=request.trust, architecture=request.architecture, defer_optimizer=True,
-                    should_cancel=should_stop,
-                ),
-                should_stop,
-                name="model-load",
-            )
-            state = self.session.adopt(loaded)
+            state = self.session.load(
+                replace(request, defer_optimizer=True), should_cancel=should_stop,
+                run=lambda work, stop: run_abandonable(work, stop, name="model-load"),
+            )  # fmt: skip
             self.modelLoaded.emit(LoadOutcome(state, time.perf_counter() - started))
 
     def _make_deferred_optimizer(self) -> None:
@@ -263,9 +257,7 @@ class ModelWorker(QObject):
         waits on it; if abandoned, the core makes it on first need instead. Creating it only
         reads the parameters' identities, never their values.
         """
-        if not isinstance(self.session, Session):  # a remote session's optimizer lives there
-            return
-        loaded = self.session.loaded
+        loaded = self.session.loaded  # None for a remote session: its optimizer lives there
         factory = loaded.optimizer_factory if loaded is not None and loaded.optimizer is None else None
         if loaded is None or factory is None:
             return
@@ -316,12 +308,12 @@ class ModelWorker(QObject):
                 sample_throttle.poke()
 
             # A session of this process can end a run early and keep it (a remote one cannot yet).
-            stop = self._stop.is_set if self._stop is not None and isinstance(self.session, Session) else None
+            stop = self._stop.is_set if self._stop is not None and self.session.capabilities.stop_early else None
             try:
                 with self._quiet_window():
                     result = self.session.measure(
                         request, on_sample=on_sample, progress=throttle.update, should_cancel=self._cancel.is_set,
-                        **({"should_stop": stop} if stop is not None else {}),
+                        should_stop=stop,
                     )
             finally:  # a cancelled run's samples still reach the plots
                 sample_throttle.flush()
@@ -405,7 +397,9 @@ class ModelWorker(QObject):
 
     def _quiet_window(self) -> contextlib.AbstractContextManager[None]:
         """Chunks of samples timed with the window's threads parked (``gui.sample_gate``)."""
-        return self._gate.for_run() if self._gate is not None and isinstance(self.session, Session) else contextlib.nullcontext()
+        if self._gate is None or not self.session.capabilities.timed_here:
+            return contextlib.nullcontext()
+        return self._gate.for_run()
 
     def _progress_throttle(self, task: str) -> "_ProgressThrottle":
         return _ProgressThrottle(task, self.progress)

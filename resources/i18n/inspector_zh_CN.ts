@@ -298,7 +298,7 @@
 <context>
     <name>CommandAvailability</name>
     <message>
-        <location filename="../../inspector/gui/availability.py" line="+58"/>
+        <location filename="../../inspector/gui/availability.py" line="+57"/>
         <source>No model is loaded (File › Open model…)</source>
         <translation>尚未加载模型（文件 › 打开模型…）</translation>
     </message>
@@ -2328,6 +2328,41 @@
     </message>
     <message>
         <location line="+48"/>
+        <source>not connected to {host}: use Reconnect</source>
+        <translation>未连接到 {host}：请使用“重新连接”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not connected to {host} ({reason}): use Reconnect</source>
+        <translation>未连接到 {host}（{reason}）：请使用“重新连接”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no model is open on {host} yet (File › Open model…)</source>
+        <translation>{host} 上还没有打开模型（文件 › 打开模型…）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the agent sent no per-module figures for this run</source>
+        <translation>代理没有发来本次运行的逐模块数据</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“Will it fit?” is not available in a remote session yet: run `torch-device-inspector fit` on {host}</source>
+        <translation>远程会话暂不支持“放得下吗？”：请在 {host} 上运行 `torch-device-inspector fit`</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A training step is not available in a remote session yet: the model on {host} is left as it is</source>
+        <translation>远程会话暂不支持训练步：{host} 上的模型保持原样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>nothing was measured on {host} yet</source>
+        <translation>{host} 上还没有测量任何内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{text} is not a memory size (try 24GiB, 80GB or a number of bytes)</source>
         <translation>{text} 不是内存大小（可写 24GiB、80GB 或字节数）</translation>
     </message>
@@ -2536,7 +2571,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 当部分调用较慢时，它更接近均值。</translation>
     </message>
     <message>
-        <location line="-128"/>
+        <location line="-135"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
@@ -3139,7 +3174,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 <context>
     <name>Dialogs</name>
     <message>
-        <location filename="../../inspector/gui/dialogs.py" line="+288"/>
+        <location filename="../../inspector/gui/dialogs.py" line="+286"/>
         <source>%1 and %2 more (Show Details lists them all)</source>
         <translation>%1 等另外 %2 项（“显示详细信息”中列出全部）</translation>
     </message>
@@ -3211,7 +3246,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Dispatcher</name>
     <message>
-        <location filename="../../inspector/gui/commands.py" line="+87"/>
+        <location filename="../../inspector/gui/commands.py" line="+86"/>
         <source>Busy: wait for the %1 to finish, or cancel it</source>
         <translation>忙碌：请等待%1完成，或取消它</translation>
     </message>
@@ -3293,7 +3328,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitDialog</name>
     <message>
-        <location filename="../../inspector/gui/fit_dialog.py" line="+48"/>
+        <location filename="../../inspector/gui/fit_dialog.py" line="+47"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -4364,7 +4399,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemorySampler</name>
     <message>
-        <location filename="../../inspector/gui/sampler.py" line="+63"/>
+        <location filename="../../inspector/gui/sampler.py" line="+61"/>
         <source>device discovery failed: see the log for details</source>
         <extracomment>A reading never runs inside a chunk of latency samples (``gui.sample_gate``).</extracomment>
         <translation>设备发现失败：详情请查看日志</translation>
@@ -4576,7 +4611,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/workers.py" line="+382"/>
+        <location filename="../../inspector/gui/workers.py" line="+372"/>
         <source>cancelled before the estimate for %1</source>
         <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say. Parks the window&apos;s threads around each chunk of samples (``gui.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
@@ -5237,45 +5272,6 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
 </context>
 <context>
-    <name>RemoteLink</name>
-    <message>
-        <location filename="../../inspector/gui/remote.py" line="+129"/>
-        <source>not connected to %1 (%2): use Reconnect</source>
-        <extracomment>Rounds of memory readings kept between two sampler ticks (a stalled GUI drops the oldest). The latest state and report the agent sent: what the window keeps when it is gone.</extracomment>
-        <translation>未连接到 %1（%2）：请使用“重新连接”</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>not connected to %1: use Reconnect</source>
-        <translation>未连接到 %1：请使用“重新连接”</translation>
-    </message>
-    <message>
-        <location line="+49"/>
-        <source>no model is open on %1 yet (File › Open model…)</source>
-        <translation>%1 上还没有打开模型（文件 › 打开模型…）</translation>
-    </message>
-    <message>
-        <location line="+58"/>
-        <source>the agent sent no per-module figures for this run</source>
-        <translation>代理没有发来本次运行的逐模块数据</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>“Will it fit?” is not available in a remote session yet: run `torch-device-inspector fit` on %1</source>
-        <translation>远程会话暂不支持“放得下吗？”：请在 %1 上运行 `torch-device-inspector fit`</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>A training step is not available in a remote session yet: the model on %1 is left as it is</source>
-        <translation>远程会话暂不支持训练步：%1 上的模型保持原样</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>nothing was measured on %1 yet</source>
-        <translation>%1 上还没有测量任何内容</translation>
-    </message>
-</context>
-<context>
     <name>RemoteWindow</name>
     <message>
         <location filename="../../inspector/gui/remote_window.py" line="+146"/>
@@ -5403,7 +5399,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportExport</name>
     <message>
-        <location filename="../../inspector/gui/export.py" line="+58"/>
+        <location filename="../../inspector/gui/export.py" line="+57"/>
         <source>JSON report, opens again</source>
         <extracomment>Plot images are rendered at this size whatever the window&apos;s size, so reports compare. For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes (its name translated where shown, its pattern as it is).</extracomment>
         <translation>JSON 报告（可再次打开）</translation>

@@ -96,8 +96,8 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
 
     # The worker, not the GUI thread, talks to the agent.
     threads = []
-    move = remote.link.move
-    remote.link.move = lambda *a, **k: (threads.append(threading.current_thread()), move(*a, **k))[1]
+    move = remote.link.session.move
+    remote.link.session.move = lambda *a, **k: (threads.append(threading.current_thread()), move(*a, **k))[1]
     remote.action_bar.set_target_device("cpu")
     remote.action_bar.dtypeCombo.setCurrentIndex(remote.action_bar.dtypeCombo.findData("float64"))
     remote.action_bar.toDeviceButton.click()

@@ -146,3 +146,30 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
 
     remote.close()
     assert remote.threads_stopped
+
+
+def test_the_remote_window_says_the_agents_core_sentences_in_chinese(chinese, make_window, remote_windows, qtbot):
+    """Protocol 1.2: a failed move's reason and a refused spec come from the agent as message
+    ids with arguments, so the window says them in Chinese, as it says a local session's."""
+    from inspector.core.moves.request import MoveRequest
+
+    local = make_window()
+    remote = connect_server(local, HOST, warm_command(local_agent_command()[1:]))
+    remote_windows.append(remote)
+    qtbot.waitUntil(lambda: remote.model_state is not None and remote.busy_task is None, timeout=60_000)
+    entries = remote.historyView.history.entries
+    before = len(entries())
+
+    # A device the server does not have: the move fails there and is rolled back.
+    assert remote.request_move(MoveRequest("to", "cuda:97"))
+    qtbot.waitUntil(lambda: len(entries()) > before and remote.busy_task is None, timeout=30_000)
+    result = entries()[-1].result
+    assert "cuda:97 " in result and ("不可用" in result or "不存在" in result), result
+    assert "is not available" not in result and "does not exist" not in result
+
+    # A file the server does not have: the agent refuses the spec; the banner says why in Chinese.
+    remote.open_model("/no/such/model.pt")
+    qtbot.waitUntil(lambda: remote.busy_task is None and not remote.errorBanner.isHidden(), timeout=30_000)
+    assert "没有这个文件：/no/such/model.pt" in remote.errorBanner.message.text()
+    assert "no such file" not in remote.errorBanner.message.text()
+    assert remote.model_state.info.class_name == "Net"  # the model there stays

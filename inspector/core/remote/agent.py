@@ -35,11 +35,12 @@ from typing import IO, TYPE_CHECKING, Any
 
 from inspector import __version__
 from inspector.core.errors import Cancelled, InspectorError
+from inspector.core.messages import Text
 from inspector.core.remote import agent_args as arg
 from inspector.core.remote import protocol as proto
 from inspector.core.remote.agent_output import MemoryStream, ProgressEvents, SampleStream, Writer
 from inspector.core.remote.protocol import ErrorKind, Op
-from inspector.core.remote.wire import WireError, encode
+from inspector.core.remote.wire import WireError, encode, encode_text
 from inspector.core.vocabulary import BenchMode, DType, MoveMethod
 
 if TYPE_CHECKING:
@@ -79,6 +80,8 @@ class Agent:
         self._greeted = False
         # A 1.0 client reads latency samples as [index, ms] pairs; newer ones as nanoseconds.
         self.compact_samples = True
+        #: Core's texts go as id and arguments (a 1.2 client, ``wire.encode_text``), else as English.
+        self.texts = False
         self._worker = threading.Thread(target=self._work, name="agent-worker", daemon=True)
 
     @property
@@ -176,7 +179,7 @@ class Agent:
         try:
             result = work()
         except InspectorError as exc:
-            self.send(_error_message(ident, exc))
+            self.send(_error_message(ident, exc, texts=self.texts))
         except Exception as exc:  # noqa: BLE001 -- a bug must answer the request, not kill the agent
             log.exception("request %r failed", ident)
             self.send(proto.error(ident, type(exc).__name__, str(exc) or type(exc).__name__, traceback.format_exc()))
@@ -218,6 +221,7 @@ class Agent:
         self.session  # noqa: B018 -- imports the session's modules (torch) before the first op
         self._greeted = True
         self.compact_samples = proto.minor(theirs) >= proto.COMPACT_SAMPLES_MINOR
+        self.texts = proto.minor(theirs) >= proto.TEXTS_MINOR
         self.send(
             proto.ok(
                 ident,
@@ -285,7 +289,7 @@ class Agent:
                     raise Cancelled(f"cancelled before it started ({job.op})")
                 self._answer(job.ident, lambda: self._run_job(job))
             except Cancelled as exc:
-                self.send(_error_message(job.ident, exc))
+                self.send(_error_message(job.ident, exc, texts=self.texts))
             except BaseException as exc:  # noqa: BLE001 -- a factory's SystemExit must not end the worker
                 log.exception("request %r failed", job.ident)
                 self.send(proto.error(job.ident, type(exc).__name__, str(exc) or type(exc).__name__))
@@ -305,9 +309,9 @@ class Agent:
             )
             # The folder the agent started in is not searched for modules (a `triton.py` there
             # would run while a file is read): a factory there is named by its path, `f.py:make`.
-            return encode(self.session.load(request))
+            return encode(self.session.load(request), texts=self.texts)
         if job.op == Op.PLACEMENT:
-            return encode(self.session.state())
+            return encode(self.session.state(), texts=self.texts)
         if job.op == Op.MOVE:
             return self._move(job)
         if job.op == Op.BENCHMARK:
@@ -331,7 +335,7 @@ class Agent:
         result = self.session.move(request, progress=progress.update, should_cancel=job.cancel.is_set)
         progress.flush()
         # A failed move comes back too (ok False): the state proves the rollback.
-        return {"move": encode(result), "state": encode(self.session.state())}
+        return {"move": encode(result, texts=self.texts), "state": encode(self.session.state(), texts=self.texts)}
 
     def _benchmark(self, job: _Job) -> Any:
         from inspector.core.session import BenchmarkRequest
@@ -361,7 +365,7 @@ class Agent:
         if request.per_module:
             attribution = self.session.attribute(request, progress=progress.update, should_cancel=job.cancel.is_set)
             progress.flush()
-        return {"latency": encode(result), "attribution": encode(attribution)}
+        return {"latency": encode(result, texts=self.texts), "attribution": encode(attribution, texts=self.texts)}
 
     def _progress(self, job: _Job, task: str) -> ProgressEvents:
         return ProgressEvents(self, job.ident, task)
@@ -375,8 +379,10 @@ def _repeat(args: dict[str, Any]) -> int:
     return arg.whole(args, "repeat", least=1, most=MAX_REPEAT) or 1
 
 
-def _error_message(ident: int | str, exc: InspectorError) -> dict[str, Any]:
+def _error_message(ident: int | str, exc: InspectorError, *, texts: bool = False) -> dict[str, Any]:
     extra: dict[str, Any] = {}
+    if texts and isinstance(exc.message, Text):  # the English stays in "message" for any reader
+        extra["text"] = encode_text(exc.message)
     wanted = getattr(exc, "wanted", None)
     if wanted:  # an untrusted file: the client asks the user, naming the host and the path
         extra = {"path": str(getattr(exc, "path", "")), "wanted": [str(w) for w in wanted], "host": socket.gethostname()}

@@ -13,7 +13,7 @@ from typing import Any
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.remote import protocol as proto
 from inspector.core.remote.protocol import ErrorKind
-from inspector.core.remote.wire import WireError
+from inspector.core.remote.wire import WireError, decode_text
 
 
 class AgentError(InspectorError):
@@ -64,6 +64,11 @@ def result_of(op: str, response: dict[str, Any] | None) -> Any:
     kind, message, detail = error.get("kind"), error.get("message"), error.get("detail", "")
     if not isinstance(kind, str) or not isinstance(message, str) or not isinstance(detail, str):
         raise WireError(f"the agent's error for {op!r} lacks a kind or a message")
+    if "text" in error:  # a 1.2 agent: the message as core's text, which the window translates
+        try:
+            message = decode_text(error["text"], "error.text")
+        except WireError:
+            pass  # the English message is there
     if kind == ErrorKind.DISCONNECTED:
         raise ConnectionLost(message)
     if kind == "cancelled":

@@ -24,10 +24,14 @@ from typing import Any
 from inspector.core.vocabulary import StrEnum
 from inspector.core.remote.wire import WireError, decode
 
-PROTOCOL_VERSION = "1.1"
+PROTOCOL_VERSION = "1.2"
 #: From this minor version on, a client takes ``latency`` events as whole nanoseconds
 #: (``{"first": i, "ns": [...]}``); an older client of the same major gets ``[index, ms]`` pairs.
 COMPACT_SAMPLES_MINOR = 1
+#: From this minor version on, a client takes core's texts in results as ``{"text": english,
+#: "key": id, "args": {...}}`` (``wire.encode_text``) and an error's as its ``text`` beside its
+#: ``message``, so its window can translate them; an older client gets the English strings.
+TEXTS_MINOR = 2
 
 #: A request line longer than this is refused unread (requests are small).
 MAX_REQUEST_BYTES = 1 << 20

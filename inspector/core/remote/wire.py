@@ -16,6 +16,7 @@ import types
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from inspector.core.errors import InspectorError
+from inspector.core.messages import Text
 
 T = TypeVar("T")
 
@@ -29,23 +30,58 @@ class WireError(InspectorError):
     kind = "protocol"
 
 
-def encode(value: Any) -> Any:
+def encode(value: Any, *, texts: bool = False) -> Any:
     """A dataclass (or plain value holding some) as JSON-plain values: dicts, lists, numbers.
 
     Non-finite floats become None: strict JSON has no NaN, and "unknown" is what they mean.
+    ``texts``: a core ``Text`` goes as ``{"text": english, "key": id, "args": {name: value}}``
+    (an argument that is a ``Text`` itself goes the same way), so the client can say it in
+    its window's language (protocol 1.2, ``TEXTS_MINOR``); without, as its English string.
     """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         # A field marked ``wire: False`` stays in its process (a run's timeline for a trace).
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.metadata.get("wire", True)}
+        return {f.name: encode(getattr(value, f.name), texts=texts)
+                for f in dataclasses.fields(value) if f.metadata.get("wire", True)}  # fmt: skip
     if isinstance(value, dict):
-        return {str(k): encode(v) for k, v in value.items()}
+        return {str(k): encode(v, texts=texts) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [encode(v) for v in value]
+        return [encode(v, texts=texts) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         return None
+    if texts and isinstance(value, Text):
+        return encode_text(value)
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     return str(value)  # a torch.dtype or device that slipped into a details dict
+
+
+def encode_text(text: Text) -> dict[str, Any]:
+    """One ``Text`` as its English sentence, its template id and its arguments (``encode``)."""
+    args = {name: encode_text(v) if isinstance(v, Text) else str(v) for name, v in text.args.items()}
+    return {"text": str(text), "key": text.key, "args": args}
+
+
+def decode_text(data: Any, at: str = "text", depth: int = 0) -> str:
+    """What ``encode_text`` sent, as a ``Text`` again; a plain string stays a string.
+
+    A template this side does not know (a newer agent's), or arguments that do not fill it,
+    give the agent's English sentence as a plain string: said, if not translated. Anything
+    else that is not a text object is a ``WireError``."""
+    if isinstance(data, str):
+        return data
+    if depth > _MAX_DEPTH:
+        raise WireError(f"{at}: nested too deeply")
+    if not isinstance(data, dict):
+        raise WireError(f"{at}: expected text, got {_type_name(data)}")
+    english, key, args = data.get("text"), data.get("key"), data.get("args", {})
+    if not isinstance(english, str) or not isinstance(key, str) or not isinstance(args, dict):
+        raise WireError(f"{at}: expected text, or an object with 'text', 'key' and 'args'")
+    values = {str(name): decode_text(v, f"{at}.args[{name!r}]", depth + 1) for name, v in args.items()}
+    try:
+        text = Text(key, **values)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return english  # a template of another version: its English words
+    return text if str(text) == english else english
 
 
 def decode(cls: type[T], data: Any, at: str = "result") -> T:
@@ -109,7 +145,9 @@ def _decode(tp: Any, data: Any, at: str, depth: int) -> Any:
         if isinstance(data, bool) or not isinstance(data, int):
             raise WireError(f"{at}: expected a whole number, got {_type_name(data)}")
         return data
-    if tp in (str, bool):
+    if tp is str:
+        return decode_text(data, at, depth)
+    if tp is bool:
         if not isinstance(data, tp):
             raise WireError(f"{at}: expected {tp.__name__}, got {_type_name(data)}")
         return data

@@ -64,19 +64,20 @@ def test_every_op_round_trips(remote):
     assert remote.state().placement == state.placement
 
     steps = []
-    move, after = remote.move(MoveRequest("to", "cpu", "float64"), progress=lambda d, t: steps.append((d, t)))
+    move = remote.move(MoveRequest("to", "cpu", "float64"), progress=lambda d, t: steps.append((d, t)))
+    after = remote.state()  # the state the agent sent with the move
     assert move.ok and move.call == "model.to('cpu', dtype=torch.float64)"
     assert set(after.placement.totals.by_dtype) == {"float64"}
     assert steps and steps[-1][0] == steps[-1][1]  # the last progress says "done"
 
     streamed = []
-    latency, attribution = remote.measure(BenchmarkRequest(runs=60), on_sample=lambda i, ms: streamed.append((i, ms)))
-    assert len(latency.samples_ms) == 60 and latency.dtype == "float64" and attribution is None
+    latency = remote.measure(BenchmarkRequest(runs=60), on_sample=lambda i, ms: streamed.append((i, ms)))
+    assert len(latency.samples_ms) == 60 and latency.dtype == "float64"
     assert [i for i, _ in streamed] == list(range(60))  # every sample reached the client, in order
     assert tuple(ms for _, ms in streamed) == latency.samples_ms  # the plot shows exactly what the result holds
 
     readings = []
-    assert remote.start_memory(20, readings.extend) == 20
+    assert remote.start_memory(20, lambda rs: (readings.extend(rs), remote.timeline.add(rs))) == 20
     _wait_for(lambda: len(readings) >= 3)
     remote.stop_memory()
     assert readings[-1].device == "cpu" and readings[-1].total > 0
@@ -85,13 +86,16 @@ def test_every_op_round_trips(remote):
     report = remote.report()
     assert [m["call"] for m in report["moves"]] == [move.call]
     assert report["latency"][0]["median_ms"] == latency.median_ms
-    assert "cpu" in report["memory"]  # the agent's own timeline holds the streamed readings
+    assert "cpu" in report["memory"]  # the timeline here holds the streamed readings
+    assert "cpu" in remote.agent_report()["memory"]  # and so does the agent's own
     assert remote.report(with_memory=False)["memory"] == {}
 
 
 def test_per_module_benchmark_and_input_shape_cross(remote):
     remote.load(LoadRequest("example"))
-    latency, attribution = remote.measure(BenchmarkRequest(runs=5, input_shape=(8, 3), per_module=True))
+    request = BenchmarkRequest(runs=5, input_shape=(8, 3), per_module=True)
+    latency = remote.measure(request)
+    attribution = remote.attribute(request)  # it came along with the measurement
     assert latency.input_shape == (8, 3)
     assert {m.name for m in attribution.modules} >= {"fc1", "fc2"}
 
@@ -99,13 +103,14 @@ def test_per_module_benchmark_and_input_shape_cross(remote):
 def test_a_run_shorter_than_its_warm_up_comes_back(remote):
     # the client holds the samples to the runs asked for, and the warm-ups to a bound of their own
     remote.load(LoadRequest("example"))
-    latency, _ = remote.measure(BenchmarkRequest(runs=1))
+    latency = remote.measure(BenchmarkRequest(runs=1))
     assert len(latency.samples_ms) == 1 and len(latency.warmup_samples_ms) >= 3 and latency.warmup_asked == 3
 
 
 def test_failed_move_comes_back_rolled_back(remote):
     remote.load(LoadRequest("example"))
-    move, state = remote.move(MoveRequest("to", "cuda:7"))
+    move = remote.move(MoveRequest("to", "cuda:7"))
+    state = remote.state()
     assert not move.ok and move.error.message
     assert state.placement.devices == ("cpu",)
 
@@ -341,7 +346,7 @@ def test_samples_stream_as_nanoseconds_and_a_1_0_client_still_gets_index_ms_pair
 
 def test_a_transformer_benchmarks_there_with_its_two_inputs(remote, small_transformer):
     remote.load(LoadRequest(small_transformer))
-    latency, _ = remote.measure(BenchmarkRequest(runs=3, input_shape=parse_inputs("5,2,16; 4,2,16")))
+    latency = remote.measure(BenchmarkRequest(runs=3, input_shape=parse_inputs("5,2,16; 4,2,16")))
     assert latency.input_shapes == ((5, 2, 16), (4, 2, 16)) and len(latency.samples_ms) == 3
     with pytest.raises(AgentError) as one_input:
         remote.measure(BenchmarkRequest(runs=3, input_shape=parse_inputs("5,2,16")))

@@ -20,7 +20,7 @@ def test_an_agent_takes_the_runs_asked_for_and_refuses_too_many():
     session = RemoteSession(AgentConnection.open(AGENT))
     try:
         session.load(LoadRequest("example"))
-        latency, _ = session.measure(BenchmarkRequest(runs=7, repeat=3))
+        latency = session.measure(BenchmarkRequest(runs=7, repeat=3))
         assert [len(r) for r in latency.runs_ms] == [7, 7, 7] and len(latency.samples_ms) == 21
         with pytest.raises(AgentError, match="repeat") as refused:
             session.connection.call(Op.BENCHMARK, {"runs": 2, "repeat": 51})

@@ -23,7 +23,8 @@ def test_the_agent_runs_no_decoy_from_its_folder_or_the_models(tmp_path, monkeyp
     session = RemoteSession(AgentConnection.open(local_agent_command(), env=env))
     try:
         exported = session.load(LoadRequest(spec=str(models / "exported.pt2")))
-        latency, attribution = session.measure(BenchmarkRequest(runs=5, per_module=True))
+        latency = session.measure(BenchmarkRequest(runs=5, per_module=True))
+        attribution = session.attribute(BenchmarkRequest(runs=5, per_module=True))
         weights = session.load(LoadRequest(spec=str(models / "model.safetensors"), architecture="example"))
     finally:
         assert session.close() == 0
