@@ -21,12 +21,10 @@ from typing import Callable
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from inspector.core.remote.agent_answers import AgentInfo
-from inspector.core.remote.client import AgentConnection, command_argv
-from inspector.core.devices.discovery import MemoryReading
+from inspector.core.remote import AgentConnection, AgentInfo, RemoteSession, command_argv
+from inspector.core.devices import MemoryReading
 from inspector.core.errors import Cancelled, InspectorError
-from inspector.core.measure.memory_log import MemoryTimeline
-from inspector.core.remote.session import RemoteSession
+from inspector.core.measure import MemoryTimeline
 from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
 
 log = logging.getLogger(__name__)

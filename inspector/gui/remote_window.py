@@ -26,7 +26,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QPushButton, QSizePolicy, QToolBar, QWidget
 
-from inspector.core.remote.agent_answers import AgentInfo
+from inspector.core.remote import AgentInfo
 from inspector.core.errors import Failure
 from inspector.gui import dialogs
 from inspector.gui.connect_dialog import ConnectDialog, remember

@@ -21,16 +21,15 @@ from typing import TYPE_CHECKING, Any, Callable
 from PySide6.QtCore import QObject, Signal, Slot
 
 from inspector.core.errors import Failure, InspectorError
-from inspector.core.measure.memory_log import MemoryTimeline
-from inspector.core.moves.request import MoveRequest, call_code
+from inspector.core.measure import MemoryTimeline, TimeLeft
+from inspector.core.moves import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, FrontEndSession, LoadRequest, ModelState, Session
-from inspector.core.measure.time_left import TimeLeft
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS, BenchMode
 from inspector.gui.i18n import fill, translate
 from inspector.gui.threads import BackgroundRunner, run_abandonable
 
 if TYPE_CHECKING:
-    from inspector.core.measure.timing import LatencyResult  # noqa: F401
+    from inspector.core.measure import LatencyResult  # noqa: F401
     from inspector.gui.sample_gate import SampleGate  # imported by the first benchmark, not at start
 
 log = logging.getLogger(__name__)
