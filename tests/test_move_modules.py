@@ -47,11 +47,13 @@ FILES = {
         "from unittest import mock\n\n"
         "from app.ui import compare, compare_table\n\n\n"
         "def test_it():\n"
+        '    source = "from app.ui import i18n, screen_fit"  # checked by a test of imports\n'
         '    with mock.patch("app.ui.compare.Compare.x", create=True):\n'
         "        assert compare and compare_table\n"
     ),
     "resources/window.ts": '<location filename="../../app/ui/compare.py" line="3"/>\n',
-    "README.md": "Compare lives in `app/ui/compare.py` (`app.ui.compare`); the table in `ui/compare_table.py`.\n"
+    "README.md": "```python\n    from app.ui import compare, window\n```\n"
+                 "Compare lives in `app/ui/compare.py` (`app.ui.compare`); the table in `ui/compare_table.py`.\n"
                  "tests/ui/compare.py is another file.\n",
 }
 
@@ -124,7 +126,10 @@ def test_moves_and_rewrites(repo: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert "from app.ui.features.compare import view as compare\nfrom app.ui import compare_table\n" in test
     assert 'mock.patch("app.ui.features.compare.view.Compare.x", create=True)' in test
     assert files["resources/window.ts"] == '<location filename="../../app/ui/features/compare/view.py" line="3"/>\n'
+    # what no AST sees: a statement in a string, and in a code block
+    assert 'source = "from app.ui.common import i18n; from app.ui.shell import screen_fit"' in test
     readme = files["README.md"]
+    assert readme.startswith("```python\n    from app.ui.features.compare import view as compare\n    from app.ui import window\n```")
     assert "`app/ui/features/compare/view.py` (`app.ui.features.compare.view`)" in readme
     assert "`ui/compare_table.py`" in readme and "tests/ui/compare.py is another file." in readme
     assert 'source_modules = ["app.ui.features.compare.view"]' in files["pyproject.toml"]

@@ -119,6 +119,15 @@ def _valid_dotted(name: str) -> bool:
 # ----- rewriting
 
 
+_NAME = r"[A-Za-z_]\w*(?:[ \t]+as[ \t]+[A-Za-z_]\w*)?"
+#: ``from a.b import c, d as e`` on one line, else a run of name characters or of others (the
+#: dotted names in a run are rewritten as they come)
+FROM_LINE = re.compile(
+    rf"(?P<from>(?<![\w.])from[ \t]+[\w.]+[ \t]+import[ \t]+{_NAME}(?:[ \t]*,[ \t]*{_NAME})*)"
+    rf"|[\w.]+|[^\w.]+",
+)
+
+
 def _alternation(names: dict[str, str], lookbehind: str) -> re.Pattern[str] | None:
     if not names:
         return None
@@ -176,11 +185,31 @@ class Rewriter:
     # -- plain text: dotted names and paths
 
     def text(self, source: str) -> str:
-        if self.dotted is not None:
-            source = self.dotted.sub(lambda m: self.names[m.group(0)], source)
+        """Dotted names, one-line ``from x import a, b`` (in strings, docs, code blocks: what
+        no AST sees) and paths, rewritten."""
+        source = FROM_LINE.sub(self._from_line, source)
         for pattern, table in self.path_patterns:
             source = pattern.sub(lambda m, t=table: t[m.group(0)], source)  # type: ignore[misc]
         return source
+
+    def _dotted(self, text: str) -> str:
+        return self.dotted.sub(lambda m: self.names[m.group(0)], text) if self.dotted is not None else text
+
+    def _from_line(self, match: re.Match[str]) -> str:
+        whole = match.group(0)
+        if match.group("from") is None:
+            return self._dotted(whole)
+        try:
+            node = ast.parse(match.group("from")).body[0]
+        except SyntaxError:
+            return self._dotted(whole)
+        new = self.import_from(node, None, False, wrap=False) if isinstance(node, ast.ImportFrom) else None
+        if new is None:
+            return self._dotted(whole)
+        # on a line of its own: one statement per line; inside a line (a string): "; "
+        before = match.string[match.string.rfind("\n", 0, match.start()) + 1: match.start()]
+        joiner = "\n" + before if not before.strip() else "; "
+        return joiner.join(new)
 
     # -- Python: import statements, then text elsewhere
 
@@ -225,7 +254,8 @@ class Rewriter:
         out.append(self.text(source[at:]))
         return "".join(out)
 
-    def import_from(self, node: ast.ImportFrom, module: str | None, is_package: bool) -> list[str] | None:
+    def import_from(self, node: ast.ImportFrom, module: str | None, is_package: bool,
+                    wrap: bool = True) -> list[str] | None:
         """The lines that replace ``node``, or None when it names nothing that moves."""
         base = node.module or ""
         if node.level:
@@ -257,7 +287,7 @@ class Rewriter:
         out = []
         for parent, names in groups.items():
             one = f"from {parent} import {', '.join(names)}"
-            if len(one) + 8 > MAX_LINE and len(names) > 1:
+            if wrap and len(one) + 8 > MAX_LINE and len(names) > 1:
                 one = f"from {parent} import (\n" + "".join(f"    {n},\n" for n in names) + ")"
             out.append(one)
         return out
