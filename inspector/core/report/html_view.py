@@ -23,6 +23,7 @@ from inspector.core.measure.memory_log import REPORT_FIELDS, report_point
 from inspector.core.messages.catalogue import ENGLISH, Catalogue, catalogue, word
 from inspector.core.report import modules as report_modules
 from inspector.core.report import view_rows
+from inspector.core.report.schema import TimingReport
 from inspector.core.units import format_bytes
 
 # The CPU's RSS has a column of its own: it is the process's resident memory, not allocated bytes.
@@ -141,13 +142,12 @@ def render_html(report: Mapping[str, Any], images: Mapping[str, bytes] | None = 
     """One self-contained page (no external files or network): tables and embedded PNG plots,
     in ``language``. ``images_language``: the language the images were drawn in, when known."""
     say = catalogue(language)
+    typed = TimingReport.of(report)
     model = report.get("model", {})
-    moves = report.get("moves") or []
-    latency = report.get("latency") or []
+    moves, latency, ranks = typed.moves, typed.latency, typed.ranks
     memory = report.get("memory") or {}
     title = say.word("Timing report — {spec}", spec=view_rows.cell_text(model.get("spec", "model")))
     notes = view_rows.latency_notes(latency, say)
-    ranks = report.get("ranks")
 
     def heading(text: str) -> str:
         return f"<h2>{html.escape(text)}</h2>"

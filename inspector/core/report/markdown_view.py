@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from inspector.core.messages.catalogue import ENGLISH, Catalogue, catalogue
 from inspector.core.report import modules as report_modules
 from inspector.core.report import view_rows
+from inspector.core.report.schema import TimingReport
 
 #: Characters that start Markdown (or its HTML) anywhere in a line: code spans, emphasis,
 #: links and images, raw HTML and entities, strikethrough, table cells. Escaped with a
@@ -51,6 +52,7 @@ def _md_table(headers: Sequence[str], rows: Iterable[Sequence[str]], say: Catalo
 def render_markdown(report: Mapping[str, Any], language: str = ENGLISH) -> str:
     """A block to paste into a bug report or an issue, in ``language``."""
     say = catalogue(language)
+    typed = TimingReport.of(report)
     lines = [
         f"### {say.word('torch-device-inspector timing report')}",
         "",
@@ -64,24 +66,22 @@ def render_markdown(report: Mapping[str, Any], language: str = ENGLISH) -> str:
     lines += ["", f"**{say.word('Model')}**", ""]
     lines += [f"- {_md_cell(name)}: {_md_cell(value)}" for name, value in view_rows.model_rows(report.get("model", {}), say)]
     lines += ["", f"**{say.word('Moves')}**", ""]
-    moves = report.get("moves") or []
-    if moves:
-        lines += _md_table(view_rows.MOVE_HEADERS, (view_rows.move_cells(m, say) for m in moves), say)
+    if typed.moves:
+        lines += _md_table(view_rows.MOVE_HEADERS, (view_rows.move_cells(m, say) for m in typed.moves), say)
     else:
         lines += [_md_cell(say.word("No moves."))]
     lines += ["", f"**{say.word('Latency')}**", ""]
-    latency = report.get("latency") or []
-    if latency:
-        lines += _md_table(view_rows.LATENCY_HEADERS, (view_rows.latency_cells(e, say) for e in latency), say)
+    if typed.latency:
+        lines += _md_table(view_rows.LATENCY_HEADERS, (view_rows.latency_cells(e, say) for e in typed.latency), say)
     else:
         lines += [_md_cell(say.word("No latency measured."))]
-    notes = view_rows.latency_notes(latency, say)
+    notes = view_rows.latency_notes(typed.latency, say)
     if notes:
         lines += [""] + [f"- {_md_cell(n)}" for n in notes]
-    if report.get("ranks"):
+    if typed.ranks:
         whose = say.word("torchrun; the tables above are rank 0's")
         lines += ["", f"**{say.word('Ranks')}** ({_md_cell(whose)})", ""]
-        lines += _md_table(view_rows.RANK_HEADERS, (view_rows.rank_cells(r, say) for r in report["ranks"]), say)
+        lines += _md_table(view_rows.RANK_HEADERS, (view_rows.rank_cells(r, say) for r in typed.ranks), say)
     lines += _markdown_extras(report, say)
     return "\n".join(lines) + "\n"
 

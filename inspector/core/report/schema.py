@@ -74,6 +74,9 @@ class LatencyEntry:
     pair_id: str | None = None
     #: ``torch.get_num_threads()`` during the run (issue 34 on).
     threads: int | None = None
+    #: The entry states its spread (``iqr_ms`` or ``noise``: schema 2 on); an older one's noise
+    #: note is computed from its samples (``noise_note``).
+    spread_stated: bool = False
 
     # ----------------------------------------------------------- derived from the samples
 
@@ -128,6 +131,14 @@ class LatencyEntry:
         return self.figures.median_ci_ms if self.figures is not None else None
 
     @property
+    def noise_note(self) -> str | None:
+        """The noise flag's words: as the measurement said them (schema 2 on), or, for an
+        older entry, what its samples say."""
+        if self.spread_stated:
+            return self.noise
+        return self.figures.noise if self.figures is not None else None
+
+    @property
     def runs(self) -> tuple[tuple[float, ...], ...]:
         """The independent runs: ``runs_ms``, or the samples as one run (none without samples)."""
         return self.runs_ms or ((self.samples_ms,) if self.samples_ms else ())
@@ -175,6 +186,7 @@ class LatencyEntry:
             first_calls_ms=f.number("first_calls_ms"),
             pair_id=_pair_id(f),
             threads=f.whole("threads"),
+            spread_stated="iqr_ms" in f.data or "noise" in f.data,
         )
         _check_figures(f, samples)
         return entry
@@ -206,6 +218,7 @@ class LatencyEntry:
             first_calls_ms=read.number(entry.get("first_calls_ms")),
             pair_id=read.text(entry.get("pair_id"), "") or None,
             threads=read.whole(entry.get("threads")),
+            spread_stated="iqr_ms" in entry or "noise" in entry,
         )
 
 
@@ -375,6 +388,7 @@ class MoveEntry:
     ok: bool
     error: str | None  # the message; reports hold {kind, message, detail} (older ones text)
     note: str | None
+    error_kind: str | None = None  # the error's ``kind`` ("oom", "cancelled", ...), where it has one
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "MoveEntry":
@@ -392,6 +406,7 @@ class MoveEntry:
             ok=f.flag("ok"),
             error=_error(f),
             note=f.text("note"),
+            error_kind=f.mapping("error").text("kind") if isinstance(f.data.get("error"), Mapping) else None,
         )
 
     @classmethod
@@ -411,6 +426,7 @@ class MoveEntry:
             ok=m.get("ok") is True,
             error=read.optional_text(error.get("message") if isinstance(error, Mapping) else error),
             note=read.optional_text(m.get("note")),
+            error_kind=read.optional_text(error.get("kind")) if isinstance(error, Mapping) else None,
         )
 
 

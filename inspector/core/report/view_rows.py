@@ -1,8 +1,11 @@
 """What every text view of a timing report shows: its rows and cells, worded once.
 
 The Markdown, CSV and HTML views (``markdown_view``, ``csv_view``, ``html_view``) read a
-report dict (built now, or loaded and checked by ``timing_report.load_report``) through these,
-so a move, a latency run or the environment reads the same in each.
+report (a ``schema.TimingReport``: loaded and checked by ``timing_report.load_report``, or a
+dict built now, read by ``TimingReport.of``) through these, so a move, a latency run or the
+environment reads the same in each. Moves, latency runs and ranks are read as their typed
+entries (a run's figures are its samples'); the environment and the model as the report's
+sections, and the CSV tables mirror the file's own keys (``latency_spread``, ``error_message``).
 
 Rows and cells are said in a report's language (``say``, a ``messages.catalogue.Catalogue``;
 English by default): names, headers and sentences through its words (each marked
@@ -18,6 +21,7 @@ from typing import Any, Mapping, Sequence
 from inspector.core.files.terminal_text import one_line
 from inspector.core.measure.spread import spread_of
 from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
+from inspector.core.report.schema import LatencyEntry, MoveEntry, RankEntry
 from inspector.core.units import format_bytes, format_gbps, format_ms, format_seconds
 
 
@@ -132,16 +136,19 @@ def mode_text(mode: Any, say: Catalogue = ENGLISH_CATALOGUE) -> str:
     return say.word(MODE_WORDS[text]) if text in MODE_WORDS else text
 
 
-def rank_cells(entry: Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
+def rank_cells(entry: RankEntry, say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
     """One torchrun rank: its first latency entry, or why it failed."""
-    latency = entry.get("latency") or [{}]
-    first = latency[0] if isinstance(latency[0], Mapping) else {}
-    if entry.get("ok"):
+    first = entry.latency[0] if entry.latency else None
+    if entry.ok:
         status = say.word("ok")
     else:
-        status = say.word("failed: {error}", error=say.text(entry.get("error")) or say.word("unknown error"))
-    return (str(entry.get("rank", "?")), str(entry.get("host", "?")), str(entry.get("device", "?")),
-            ms_text(first.get("median_ms")), ms_text(first.get("p5_ms")), ms_text(first.get("p95_ms")), status)  # fmt: skip
+        status = say.word("failed: {error}", error=say.text(entry.error) or say.word("unknown error"))
+    figures = (first.median_ms, first.p5_ms, first.p95_ms) if first is not None else (None, None, None)
+    return (str(entry.rank), _or_unknown(entry.host), _or_unknown(entry.device), *(ms_text(v) for v in figures), status)
+
+
+def _or_unknown(value: str | None) -> str:
+    return value if value is not None else "?"
 
 
 def error_message(error: Any, say: Catalogue = ENGLISH_CATALOGUE) -> str:
@@ -157,27 +164,25 @@ def error_kind(error: Any) -> str:
     return str(error.get("kind") or "") if isinstance(error, Mapping) else ""
 
 
-def _move_result(move: dict[str, Any], say: Catalogue) -> str:
-    if move.get("ok"):
+def _move_result(move: MoveEntry, say: Catalogue) -> str:
+    if move.ok:
         return say.word("ok")
-    error = move.get("error")
+    message = say.text(move.error or "").strip() or (move.error_kind or "").strip() or say.word("unknown error")
     # "cancelled" is no failure of the device or the model: say which it was.
-    if error_kind(error) == "cancelled":
-        return say.word("cancelled: {error}", error=error_message(error, say))
-    return say.word("failed: {error}", error=error_message(error, say))
+    if move.error_kind == "cancelled":
+        return say.word("cancelled: {error}", error=message)
+    return say.word("failed: {error}", error=message)
 
 
-def move_cells(move: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
+def move_cells(move: MoveEntry, say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
     """One move under ``MOVE_HEADERS``."""
-    result = _move_result(move, say)
-    seconds = move.get("seconds") if move.get("ok") else None  # a failed move has no time to show
     return (
-        str(move.get("call", "")),
-        f"{move.get('source', '?')} → {move.get('target', '?')}",
-        format_seconds(seconds if isinstance(seconds, (int, float)) else None),
-        format_bytes(move.get("bytes")),
-        gbps_text(move.get("gbps")),
-        result,
+        move.call or "",
+        f"{_or_unknown(move.source)} → {_or_unknown(move.target)}",
+        format_seconds(move.seconds if move.ok else None),  # a failed move has no time to show
+        format_bytes(move.bytes),
+        gbps_text(move.gbps),
+        _move_result(move, say),
     )
 
 
@@ -203,33 +208,29 @@ def _interval_text(interval: tuple[float, float] | None) -> str:
     return "—" if interval is None else f"{ms_text(interval[0])} – {ms_text(interval[1])}"
 
 
-def latency_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
-    """One latency run under ``LATENCY_HEADERS``."""
-    iqr, interval, _ = latency_spread(entry)
+def latency_cells(entry: LatencyEntry, say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
+    """One latency run under ``LATENCY_HEADERS``: its figures are its samples' (``LatencyEntry``)."""
     return (
-        str(entry.get("device", "")),
-        str(entry.get("dtype", "")),
-        mode_text(entry.get("mode", "forward"), say),
-        shape_text(entry.get("input_shape")),
-        ms_text(entry.get("warmup_ms")),
-        ms_text(entry.get("median_ms")),
-        _interval_text(interval),
-        ms_text(iqr),
-        *(ms_text(entry.get(k)) for k in ("mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms")),
-        str(len(entry.get("samples_ms") or ())),
-        cell_text(entry.get("threads")) if entry.get("threads") is not None else "—",
+        entry.device,
+        entry.dtype,
+        mode_text(entry.mode, say),
+        shape_text(entry.input_shape),
+        ms_text(entry.warmup_ms),
+        ms_text(entry.median_ms),
+        _interval_text(entry.median_ci_ms),
+        ms_text(entry.iqr_ms),
+        *(ms_text(v) for v in (entry.mean_ms, entry.p5_ms, entry.p95_ms, entry.min_ms, entry.max_ms, entry.std_ms)),
+        str(len(entry.samples_ms)),
+        cell_text(entry.threads) if entry.threads is not None else "—",
     )
 
 
-def latency_notes(latency: Sequence[Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
+def latency_notes(latency: Sequence[LatencyEntry], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """Each entry's noise flag (named by its run) and notes, once each."""
     lines: list[str] = []
     for entry in latency:
-        if not isinstance(entry, Mapping):
-            continue
-        noise = latency_spread(entry)[2]
+        noise = entry.noise_note
         if noise:
-            run = f"{entry.get('device', '')} {entry.get('dtype', '')} {mode_text(entry.get('mode', ''), say)}"
-            lines.append(f"{run}: {say.text(noise)}")
-        lines += [say.text(n) for n in entry.get("notes") or ()]
+            lines.append(f"{entry.device} {entry.dtype} {mode_text(entry.mode, say)}: {say.text(noise)}")
+        lines += [say.text(n) for n in entry.notes]
     return list(dict.fromkeys(lines))

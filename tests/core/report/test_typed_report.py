@@ -86,3 +86,24 @@ def test_comparing_loaded_reports_reads_the_same_rows_as_comparing_their_dicts(t
 
     assert typed.to_dict() == plain.to_dict()
     assert typed.latency[0].ratio == pytest.approx(2.0, rel=0.05)
+
+
+def test_the_views_show_an_old_reports_figures_from_its_samples(tmp_path, report):
+    """A schema 1 entry states only its median; the Markdown table shows every figure of its
+    samples, and the noise note its samples give."""
+    old = json.loads(json.dumps(report))
+    old["schema_version"] = 1
+    samples = [1.0] * 18 + [40.0, 50.0]  # a noisy run: p95 far above the median
+    old["latency"] = [{"device": "cpu", "dtype": "float32", "input_shape": [64, 3], "samples_ms": samples,
+                       "median_ms": 1.0}]  # fmt: skip
+    old["moves"] = [{"call": "model.to('cuda')", "source": "cpu", "target": "cuda:0", "ok": False,
+                     "error": {"kind": "cancelled", "message": ""}}]  # fmt: skip
+
+    loaded = load_report(save_report(old, tmp_path / "old.json"))
+    markdown = save_report(loaded, tmp_path / "old.md").read_text(encoding="utf-8")
+
+    (row,) = [line for line in markdown.splitlines() if line.startswith("| cpu | float32")]
+    assert loaded.latency[0].p95_ms == pytest.approx(40.5)
+    assert "40.5" in row  # p95, from the samples: the file never said it
+    assert "cpu float32 forward: noisy" in markdown
+    assert "cancelled: cancelled" in markdown  # a move's error kind, when it has no message
