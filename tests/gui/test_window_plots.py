@@ -60,10 +60,10 @@ def export(qtbot, window, path) -> dict[str, str]:
     return wait_history(qtbot, window, before + 1)[-1]
 
 
-def server_report(session: dict, cpu_factor: float, gpu_factor: float) -> dict:
+def server_report(session, cpu_factor: float, gpu_factor: float) -> dict:
     """What ``bench`` on a GPU server writes for the same model: its CPU and a GPU, the
     session's samples so many times as slow (a report's figures are its samples')."""
-    report = json.loads(json.dumps(session))
+    report = json.loads(json.dumps(dict(session)))  # (a loaded TimingReport reads as its dict)
     cpu = report["latency"][0]
     report["latency"] = [scaled(cpu, cpu_factor), scaled(cpu, gpu_factor, device="cuda:0")]
     report["environment"]["torch"] = "2.11.0+cu128"

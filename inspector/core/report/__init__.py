@@ -36,12 +36,15 @@ if TYPE_CHECKING:
     from inspector.core.report.lenient_read import shape_words
     from inspector.core.report.run_verdicts import Run, RunVerdict, run_verdicts as verdicts_of_runs
     from inspector.core.report.snippets import measurement_snippet, module_move_line, move_snippet
+    from inspector.core.report.schema import LatencyEntry, TimingReport
 
 __all__ = [
     "SUPPORTED_SUFFIXES",
     "Comparison",
+    "LatencyEntry",
     "Run",
     "RunVerdict",
+    "TimingReport",
     "build_report",
     "compare_reports",
     "format_flops",
@@ -60,6 +63,8 @@ __all__ = [
 _HOMES = {
     "SUPPORTED_SUFFIXES": "timing_report",
     "Comparison": "compare",
+    "LatencyEntry": "schema",
+    "TimingReport": "schema",
     "Run": "run_verdicts",
     "RunVerdict": "run_verdicts",
     "build_report": "timing_report",

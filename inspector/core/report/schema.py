@@ -232,6 +232,7 @@ class MachineEntry:
     other_cpu_share: float | None
     steal_share: float | None
     involuntary_switches: int | None
+    disturbed: bool = False  # the machine took enough of the run to say so (``note`` says how)
 
     @classmethod
     def read(cls, entry: Fields) -> "MachineEntry | None":
@@ -244,14 +245,14 @@ class MachineEntry:
                 raise ReportSchemaError(f.name(key), f"expected a share from 0 to 1, not {share:g}")
         f.whole("sampling_threads"), f.whole("samples"), f.whole("cpu_ticks"), f.whole("cores")  # checked, not kept
         return cls(f.flag("measured"), f.text("note"), shares["other_cpu_share"], shares["steal_share"],
-                   f.whole("involuntary_switches"))  # fmt: skip
+                   f.whole("involuntary_switches"), f.flag("disturbed"))  # fmt: skip
 
     @classmethod
     def lenient(cls, data: Mapping[str, Any]) -> "MachineEntry":
         other, steal = (s if (s := read.number(data.get(k))) is not None and s <= 1 else None
                         for k in ("other_cpu_share", "steal_share"))  # fmt: skip
         return cls(data.get("measured") is True, read.optional_text(data.get("note")), other, steal,
-                   read.whole(data.get("involuntary_switches")))  # fmt: skip
+                   read.whole(data.get("involuntary_switches")), data.get("disturbed") is True)  # fmt: skip
 
 
 #: The most samples a lenient read takes from one list (more than any report holds).

@@ -22,7 +22,7 @@ from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.core.report import Run
+from inspector.core.report import Run, TimingReport
 from inspector.core.vocabulary import MAX_SAMPLES, BenchMode
 from inspector.gui.i18n import Retranslates, fill, translate
 from inspector.gui.plots.latency_canvas import LatencyCanvas, run_label
@@ -224,7 +224,7 @@ class LatencyPlot(Retranslates, QWidget):
             self.add_sample(first_index + offset, ms)
 
     def finish_series(self, result: Any) -> SeriesKey:
-        """The run's ``LatencyResult`` (or its dict): exact samples, warm-ups and statistics.
+        """The run's ``LatencyResult`` (or a report's ``LatencyEntry``): exact samples, warm-ups and statistics.
 
         It adopts the run begun last (renamed to the result's device/dtype/mode if they
         differ, e.g. when the window could not know the dtype in advance).
@@ -289,10 +289,11 @@ class LatencyPlot(Retranslates, QWidget):
             return 0.0
         return float(np.nansum(series.samples_ms)) / 1000.0
 
-    def show_report(self, report: Mapping[str, Any]) -> None:
-        """Show a report's ``latency`` entries (each as ``finish_series`` would)."""
+    def show_report(self, report: TimingReport | Mapping[str, Any]) -> None:
+        """Show a report's ``latency`` entries (each as ``finish_series`` would: a
+        ``LatencyEntry``, its figures its samples'); a dict is read as ``TimingReport.of`` reads it."""
         self.clear()
-        for entry in report.get("latency") or ():
+        for entry in TimingReport.of(report).latency:
             self.finish_series(entry)
         self.redraw()
 
