@@ -8,16 +8,27 @@ still shows it (a later task's text is not overwritten).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Protocol
 
 if TYPE_CHECKING:
-    from inspector.gui.panels.actions import ActionBar
+    from PySide6.QtWidgets import QProgressBar
+
+
+class ProgressShown(Protocol):
+    """What is asked of the bar (the moves feature's ``ActionBar``): any feature may say
+    something there without importing it."""
+
+    progressBar: QProgressBar
+
+    def show_idle(self, text: Callable[[], str] | str | None = None) -> None: ...
+
+    def show_progress(self, fraction: float | None, text: Callable[[], str] | str) -> None: ...
 
 
 class BarWords:
     """What one part last said in the progress bar (see the module docstring)."""
 
-    def __init__(self, bar: ActionBar) -> None:
+    def __init__(self, bar: ProgressShown) -> None:
         self.bar = bar
         #: (the function that says it, the fraction or None, idle?, the text shown)
         self._said: tuple[Callable[[], str], float | None, bool, str] | None = None

@@ -156,7 +156,7 @@ def page_html(page: Page) -> str:
 
 
 def shortcuts_html(menus: Any) -> str:
-    """The keyboard shortcuts, from the menus' table (``gui.menus.MENUS``), plus Esc."""
+    """The keyboard shortcuts, from the menus' table (the shell's ``menus.MENUS``), plus Esc."""
     rows = []
     for title, entries in menus:
         for entry in entries:
@@ -207,18 +207,17 @@ class HelpDialog(Retranslates, QDialog):
 class HelpPages:
     """The Help menu: one non-modal page per topic, kept and raised again; the About box."""
 
-    def __init__(self, parent: QWidget, snapshots: Snapshots) -> None:
+    def __init__(self, parent: QWidget, snapshots: Snapshots, menus: Callable[[], Any]) -> None:
         self.parent_widget = parent
         self.snapshots = snapshots  # the About box names the devices' drivers
+        self.menus = menus  # the menus' table, for the shortcuts page (the shell owns it)
         self.dialogs: dict[str, HelpDialog] = {}
 
     def show(self, topic: str) -> HelpDialog:
         """Show the page ``topic`` ("start", "shortcuts" or "report") without blocking the window."""
-        from inspector.gui.menus import MENUS
-
         pages: dict[str, tuple[Callable[[], str], Callable[[], str]]] = {
             "start": (lambda: translate("HelpPages", "Getting started"), lambda: page_html(GETTING_STARTED)),
-            "shortcuts": (lambda: translate("HelpPages", "Keyboard shortcuts"), lambda: shortcuts_html(MENUS)),
+            "shortcuts": (lambda: translate("HelpPages", "Keyboard shortcuts"), lambda: shortcuts_html(self.menus())),
             "report": (lambda: translate("HelpPages", "The report format"), lambda: page_html(REPORT_FORMAT)),
         }
         title, body = pages[topic]

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from inspector.core.errors import Failure
 from inspector.gui import i18n, window_settings
-from inspector.gui.bar_words import BarWords
+from inspector.gui.bar_words import BarWords, ProgressShown
 from inspector.gui.i18n import core_text, fill, translate
 from inspector.gui.tasks import Task
 from inspector.gui.workers import ReportBuilt, ReportRequest, TaskFailure
@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     from inspector.gui.compare import ComparisonView
     from inspector.gui.export import ReportExporter
     from inspector.gui.lazy_tabs import LazyTabs
-    from inspector.gui.panels.actions import ActionBar
     from inspector.gui.panels.error_banner import ErrorBanner
     from inspector.gui.panels.history import History
     from inspector.gui.snapshots import Snapshots
@@ -68,7 +67,7 @@ class ReportFlow(QObject):
 
     def __init__(
         self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, tasks: TaskController,
-        pages: LazyTabs, progress: ActionBar, banner: ErrorBanner, history: History, status: StatusLine,
+        pages: LazyTabs, progress: ProgressShown, banner: ErrorBanner, history: History, status: StatusLine,
         settings: QSettings, snapshots: Snapshots,
     ) -> None:  # fmt: skip
         super().__init__(parent)

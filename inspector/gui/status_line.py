@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QStatusBar
 
 from inspector.gui.i18n import fill, translate
 from inspector.gui.plain_text import plain_label, shown
-from inspector.gui.tasks import Task, task_label
+from inspector.gui.task_words import Task, task_label
 from inspector.gui.vocabulary_words import source_text
 
 

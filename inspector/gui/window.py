@@ -32,7 +32,7 @@ from inspector.gui.help import HelpPages, note_missing_cjk_font_once
 from inspector.gui.i18n import fill, is_language_change, translate
 from inspector.gui.layout import add_pages, build_frame
 from inspector.gui.language_menu import LanguageMenu
-from inspector.gui.menus import build_menus, retranslate_menus
+from inspector.gui.menus import MENUS, build_menus, retranslate_menus
 from inspector.gui.panels.actions import ActionBar
 from inspector.gui.panels.code import CodePanel
 from inspector.gui.panels.devices import DevicesPanel
@@ -118,7 +118,7 @@ class InspectorWindow(QMainWindow):
         self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
         self.marks = TaskMarks()
         add_pages(self.lazy_tabs, self, lambda: self.timeline, self.marks, lambda view: self.reports.comparison_view_built(view))
-        self.help = HelpPages(self, self.snapshots)
+        self.help = HelpPages(self, self.snapshots, menus=lambda: MENUS)
         self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
         self._actions = build_menus(self)  # each action also becomes self.<objectName>; and self.recentMenu
         self.language = LanguageMenu(self.languageParentMenu, self.settings, self)

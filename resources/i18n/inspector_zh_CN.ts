@@ -572,7 +572,7 @@
         <translation>%1（%2 次失败）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare.py" line="+181"/>
+        <location filename="../../inspector/gui/compare.py" line="+185"/>
         <source>Open report…</source>
         <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. The tables show a comparison (or the empty view) just made: for tests and tools. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What is shown: the outcome of the comparison the tables hold (None: empty). Per side, the serial of the latest Open report… asked for (an older one&apos;s outcome is dropped). What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
         <translation>打开报告…</translation>
@@ -610,6 +610,7 @@
     <message>
         <location line="-129"/>
         <source>could not show %1: %2</source>
+        <extracomment>by side, ``reports`` as the typed report they were read as (on the pool thread)</extracomment>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
@@ -3616,13 +3617,13 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <name>HelpPages</name>
     <message>
         <location filename="../../inspector/gui/help.py" line="+51"/>
-        <location line="+169"/>
+        <location line="+168"/>
         <source>Getting started</source>
         <extracomment>A page is its blocks: a heading (``&quot;h3&quot;``, ``&quot;h4&quot;``) or paragraph (``&quot;p&quot;``) holding one text, or a list (``&quot;ol&quot;``, ``&quot;ul&quot;``) holding one text per item. Each text is marked for translation (context &quot;HelpPages&quot;, inline markup included) and translated when the page is shown, so the HTML around the texts is the same in every language.</extracomment>
         <translation>入门</translation>
     </message>
     <message>
-        <location line="-168"/>
+        <location line="-167"/>
         <source>The window opens with the tutorial&apos;s example model (&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;, with an SGD optimizer). Open your own with &lt;b&gt;File › Open model…&lt;/b&gt;: a factory (&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;, &lt;code&gt;torch.nn:Transformer&lt;/code&gt;) or a saved file.</source>
         <translation>窗口打开时载入教程的示例模型（&lt;code&gt;Linear(3,2) → Linear(2,1)&lt;/code&gt;，带一个 SGD 优化器）。用 &lt;b&gt;文件 › 打开模型…&lt;/b&gt; 打开你自己的模型：一个工厂函数（&lt;code&gt;path/to/file.py:make_model&lt;/code&gt;、&lt;code&gt;torch.nn:Transformer&lt;/code&gt;）或一个已保存的文件。</translation>
     </message>
@@ -3689,12 +3690,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+6"/>
-        <location line="+116"/>
+        <location line="+115"/>
         <source>The report format</source>
         <translation>报告格式</translation>
     </message>
     <message>
-        <location line="-115"/>
+        <location line="-114"/>
         <source>&lt;b&gt;File › Export report…&lt;/b&gt; writes the session&apos;s timing report; the file&apos;s suffix picks the format: &lt;code&gt;.json&lt;/code&gt; (complete, versioned, opened again by &lt;b&gt;File › Open report…&lt;/b&gt;), &lt;code&gt;.html&lt;/code&gt; (with the plots), &lt;code&gt;.csv&lt;/code&gt; (one row per latency sample) or &lt;code&gt;.md&lt;/code&gt; (also &lt;b&gt;Edit › Copy report as Markdown&lt;/b&gt;).</source>
         <translation>&lt;b&gt;文件 › 导出报告…&lt;/b&gt; 写出本次会话的计时报告；文件后缀决定格式：&lt;code&gt;.json&lt;/code&gt;（完整、带版本号，可由 &lt;b&gt;文件 › 打开报告…&lt;/b&gt; 再次打开）、&lt;code&gt;.html&lt;/code&gt;（含图表）、&lt;code&gt;.csv&lt;/code&gt;（每个延迟样本一行）或 &lt;code&gt;.md&lt;/code&gt;（也可用 &lt;b&gt;编辑 › 复制报告为 Markdown&lt;/b&gt;）。</translation>
     </message>
@@ -3750,7 +3751,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+2"/>
-        <location line="+48"/>
+        <location line="+47"/>
         <source>Keyboard shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
@@ -3930,7 +3931,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+250"/>
+        <location line="+251"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
@@ -4573,9 +4574,8 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelCommands</name>
     <message>
-        <location filename="../../inspector/gui/commands.py" line="+61"/>
+        <location filename="../../inspector/gui/commands.py" line="+63"/>
         <source>benchmark ×%1 train step · %2 %3</source>
-        <extracomment>The last move asked for: its code shows when it ends.</extracomment>
         <translation>基准测试 ×%1 训练步 · %2 %3</translation>
     </message>
     <message>
@@ -4589,7 +4589,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>输入形状：%1</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>no snippet for this move: %1</source>
         <translation>此移动没有对应的代码片段：%1</translation>
     </message>
@@ -5465,7 +5465,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportFlow</name>
     <message>
-        <location filename="../../inspector/gui/report_flow.py" line="+61"/>
+        <location filename="../../inspector/gui/report_flow.py" line="+60"/>
         <source>Timing report</source>
         <translation>计时报告</translation>
     </message>
@@ -6098,7 +6098,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Task</name>
     <message>
-        <location filename="../../inspector/gui/tasks.py" line="+53"/>
+        <location filename="../../inspector/gui/task_words.py" line="+41"/>
         <source>load</source>
         <extracomment>Each task&apos;s name as the window shows it (&quot;Busy: benchmark&quot;), marked for translation.</extracomment>
         <translation>加载</translation>

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from inspector.core.errors import Failure
 from inspector.gui.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.plain_text import plain_label
-from inspector.gui.tasks import task_label
+from inspector.gui.task_words import task_label
 
 #: Headings per failure kind; anything else is just "Error".
 _TITLES = {
