@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import html
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.report import Comparison, compare_reports
 from inspector.core.errors import Failure, InspectorError
-from inspector.core.report import load_report
+from inspector.core.report import TimingReport, load_report
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.compare_rows import Tables, comparison_tables, folded_columns
 from inspector.gui.compare_table import ComparisonTable
@@ -68,6 +68,8 @@ class _Outcome:
     failure: Failure | None = None
     unread: bool = False  # the failure is the file's: it was not read
     tables: Tables | None = None  # the comparison's rows, made on the pool thread too
+    #: by side, ``reports`` as the typed report they were read as (on the pool thread)
+    typed: dict[str, TimingReport | None] = field(default_factory=dict)
 
 
 def _compared(reports: dict[str, Mapping[str, Any] | None], labels: dict[str, str],
@@ -82,7 +84,9 @@ def _compared(reports: dict[str, Mapping[str, Any] | None], labels: dict[str, st
             reports[side] = load_report(path)
         except InspectorError as exc:
             return _Outcome(reports, labels, None, load, Failure.from_exception(exc), unread=True)
-    a, b = reports["a"], reports["b"]
+    # A loaded report is typed already; the session's dict is read as TimingReport.of reads it.
+    typed = {side: TimingReport.of(report) if report is not None else None for side, report in reports.items()}
+    a, b = typed["a"], typed["b"]
     first, second = (a, b) if a is not None else (b, None)  # one report alone fills the A columns
     if first is None:
         return _Outcome(reports, labels, None, load)
@@ -91,13 +95,13 @@ def _compared(reports: dict[str, Mapping[str, Any] | None], labels: dict[str, st
     except Exception as exc:  # noqa: BLE001 -- a bug must reach the user as one line, not end the thread
         log.exception("could not compare the reports")
         failure = Failure(FailureKind.ERROR, f"{type(exc).__name__}: {exc}".splitlines()[0], repr(exc))
-        return _Outcome(reports, labels, None, load, failure)
+        return _Outcome(reports, labels, None, load, failure, typed=typed)
     try:
         tables: Tables | None = comparison_tables(comparison)
     except Exception:  # noqa: BLE001 -- the GUI thread makes them again, and says what fails
         log.exception("could not make the comparison's rows")
         tables = None
-    return _Outcome(reports, labels, comparison, load, tables=tables)
+    return _Outcome(reports, labels, comparison, load, tables=tables, typed=typed)
 
 
 def _minute(created: str) -> str:
@@ -344,7 +348,7 @@ class ComparisonView(Retranslates, QWidget):
             for table in (self.latency_table, self.moves_table, self.environment_table):
                 table.set_rows(table.headers(), [])
             return
-        a, b = outcome.reports["a"], outcome.reports["b"]
+        a, b = outcome.typed.get("a"), outcome.typed.get("b")
         # One report alone fills the A columns, whichever side it came in on.
         first, second = (a, b) if a is not None else (b, None)
         labels = outcome.labels
@@ -358,13 +362,13 @@ class ComparisonView(Retranslates, QWidget):
         self.environment_table.set_rows(*tables.environment)
         self._shown, self.comparison = outcome, outcome.comparison
 
-    def _summary_text(self, a: Mapping[str, Any], b: Mapping[str, Any] | None, name_a: str, name_b: str,
+    def _summary_text(self, a: TimingReport, b: TimingReport | None, name_a: str, name_b: str,
                       comparison: Comparison) -> str:  # fmt: skip
-        def describe(report: Mapping[str, Any], name: str) -> str:
+        def describe(report: TimingReport, name: str) -> str:
             from inspector.gui.vocabulary_words import spec_text  # ("example" is 示例 in Chinese)
 
-            model = spec_text(str((report.get("model") or {}).get("spec", "?")))
-            created = _minute(str(report.get("created", "?")))  # (the Environment tab has it whole)
+            model = spec_text(report.model.spec or "?")
+            created = _minute(report.created or "?")  # (the Environment tab has it whole)
             return f"<b>{html.escape(side_name(name))}</b> ({html.escape(model)}, {html.escape(created)})"
 
         if b is None:
