@@ -3,8 +3,8 @@ sent one at a time.
 
 ``Dispatcher`` is the one door to the worker: a request leaves only when no other task runs
 (``TaskController``), with its progress bar and its mark on the memory plot. ``ModelCommands``
-turns the action bar and the Tools menu into requests, and shows the PyTorch code of the
-move it asked for once that move ends.
+turns the action bar and the Tools menu into requests, read once (``resolve_request``), and
+shows the PyTorch code of a move once it ends, from the request its result carries.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QSettings, SignalInstance, Slot
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.errors import Failure, InputError
-from inspector.core.moves import MoveRequest, MoveResult
+from inspector.core.moves import MoveRequest, MoveResult, resolve_request
 from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui import window_settings
@@ -110,11 +110,13 @@ class ModelCommands(QObject):
         self.pages = pages
         self.settings = settings
         self.snapshots = snapshots
-        #: The last move asked for: its code shows when it ends.
-        self.pending_move: MoveRequest | None = None
 
     def request_move(self, request: MoveRequest) -> bool:
-        self.pending_move = request
+        # Read once, here: the plot's mark, the worker, the move and its result use this reading.
+        try:
+            request = resolve_request(request)
+        except InputError:
+            pass  # no move: the worker's move says why, as it always has
         return self.dispatcher.send(Task.MOVE, self._move, request, mark=request_call(request), drawn_first=True)
 
     def move_to_target(self) -> bool:
@@ -182,10 +184,11 @@ class ModelCommands(QObject):
 
     @Slot(object)
     def on_move_finished(self, result: MoveResult) -> None:
-        """The move ended (done, cancelled or failed): the code of the call that was asked for."""
-        if self.pending_move is None:
+        """The move ended (done, cancelled or failed): the code of the call that was asked for,
+        from the request the result carries."""
+        call, request = result.call, result.request
+        if request is None:  # (a result from an agent older than results that carry it)
             return
-        call, request = result.call, self.pending_move
         # (functions: the panel says the comments and the caption again when the language changes)
         self.code.show_code(partial(_move_code, request), lambda: fill(translate("ModelCommands", "Equivalent PyTorch code: %1"), call))
 

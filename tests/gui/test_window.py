@@ -186,7 +186,7 @@ def test_pinned_is_offered_for_a_host_to_gpu_move_and_reaches_the_worker(qtbot, 
     click(qtbot, window, "toDeviceButton")
     rows = wait_history(qtbot, window, before + 1)
     # The move itself fails (no kernel runs on a fake GPU) and rolls back; the request is what counts.
-    assert received[-1] == MoveRequest("to", device="cuda:0", dtype=None, pinned=True)
+    assert received[-1].asked == MoveRequest("to", device="cuda:0", dtype=None, pinned=True)  # (read once, by the window)
     assert rows[-1]["Call"] == "model.to('cuda:0', non_blocking=True)"
     code = widget(window, QPlainTextEdit, "codeView").toPlainText()
     assert "pin_memory()" in code and "model = model.to(device, non_blocking=True)" in code
@@ -194,14 +194,14 @@ def test_pinned_is_offered_for_a_host_to_gpu_move_and_reaches_the_worker(qtbot, 
 
     click(qtbot, window, "cudaButton")
     wait_history(qtbot, window, before + 2)
-    assert received[-1] == MoveRequest("cuda", device="cuda:0", pinned=True)
+    assert received[-1].asked == MoveRequest("cuda", device="cuda:0", pinned=True)
     assert "pin_memory()" in widget(window, QPlainTextEdit, "codeView").toPlainText()
 
     set_target(window, "cpu")  # still ticked, but not offered: the move is a plain one
     assert pinned.isChecked() and not pinned.isEnabled()
     click(qtbot, window, "toDeviceButton")
     rows = wait_history(qtbot, window, before + 3)
-    assert received[-1] == MoveRequest("to", device="cpu", pinned=False)
+    assert received[-1].asked == MoveRequest("to", device="cpu", pinned=False)
     assert rows[-1]["Call"] == "model.to('cpu')"
     window.close()  # while the fake is still installed: the sampler reads it until then
 

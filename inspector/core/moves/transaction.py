@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import torch
@@ -37,9 +37,9 @@ from inspector.core.moves import caveats, price, rollback
 from inspector.core.errors import Cancelled, Failure, InputError
 from inspector.core.files.models import LoadedModel
 from inspector.core.messages import Text, joined
-from inspector.core.moves.request import MoveRequest, Plan, call_code, parse_dtype, plan_move
+from inspector.core.moves.request import MoveRequest, Plan, ResolvedRequest, as_written, plan_move, resolve_request
 from inspector.core.moves.seam import Seam
-from inspector.core.units import dtype_name, first_line, format_bytes
+from inspector.core.units import first_line, format_bytes
 from inspector.core.vocabulary import FailureKind
 
 
@@ -71,10 +71,17 @@ class MoveResult:
     #: When the call started, on the host clock (``perf_counter_ns``; 0: it never started),
     #: for a trace to draw it where it ran. Not written to the report.
     started_ns: int = field(default=0, metadata={"wire": False})
+    #: The request the move ran with, read once (``core.moves.request.resolve_request``): its
+    #: method, ``torch.device``, dtype and exact call, for the window's code and the snippets.
+    #: ``call``, ``method`` and ``dtype`` above are its own. Sent over the wire (a remote move's
+    #: result has it too); None only from an agent older than it. Not written to the report
+    #: (its fields are there already).
+    request: ResolvedRequest | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
+        out = asdict(replace(self, request=None))
         out.pop("started_ns")
+        out.pop("request")
         return out
 
 
@@ -189,7 +196,7 @@ def _attempt(
 
 
 def _unstarted(
-    request: MoveRequest, failure: Failure, sources: list[str], target: str | None = None
+    request: ResolvedRequest, failure: Failure, sources: list[str], target: str | None = None
 ) -> MoveResult:
     """The result of a move that could not start (absent device, refused): nothing changed."""
     readings = _readings(sources)
@@ -200,11 +207,11 @@ def _unstarted(
         else:  # "to": "cpu" is always there
             target = str(request.device)
     return MoveResult(
-        call=call_code(request),
+        call=request.call,
         method=request.method,
         source="+".join(sources) or "none",
         target=target,
-        dtype=dtype_name(parse_dtype(request.dtype)) if request.dtype else None,
+        dtype=request.dtype_read,
         pinned=False,
         seconds=0.0,
         bytes=0,
@@ -213,6 +220,7 @@ def _unstarted(
         error=failure,
         memory_before=readings,
         memory_after=readings,
+        request=request,
     )
 
 # --------------------------------------------------------------------------- the move
@@ -264,16 +272,22 @@ def move_model(
     sources = snapshot.sources
     source = "+".join(sources) or "none"
     try:
-        plan = plan_move(request)
+        resolved = resolve_request(request)  # (a window's request comes resolved: read once)
     except InputError as exc:
         if exc.kind != "device":
             raise
-        return _unstarted(request, Failure.from_exception(exc), sources)
+        return _unstarted(as_written(request), Failure.from_exception(exc), sources)
+    try:
+        plan = plan_move(resolved)
+    except InputError as exc:
+        if exc.kind != "device":
+            raise
+        return _unstarted(resolved, Failure.from_exception(exc), sources)
 
     target_id = devices.device_id(plan.target) if plan.target is not None else source
     refusal = price.refusal(snapshot, plan)
     if refusal is not None:
-        return _unstarted(request, Failure(FailureKind.REFUSED, refusal), sources, target_id)
+        return _unstarted(resolved, Failure(FailureKind.REFUSED, refusal), sources, target_id)
     warnings = tuple(caveats.vouch(snapshot.modules))
     touched = sorted(set(sources) | ({target_id} if plan.target is not None else set()))
     # A dtype cast alone allocates its copies on the devices the tensors are on.
@@ -327,10 +341,10 @@ def move_model(
     ok = failure is None
     return MoveResult(
         call=plan.call,
-        method=request.method,
+        method=plan.request.method,
         source=source,
         target=target_id,
-        dtype=dtype_name(plan.dtype) if plan.dtype is not None else None,
+        dtype=plan.request.dtype_read,
         pinned=plan.pinned and ok,
         seconds=outcome.seconds,
         bytes=outcome.copied,
@@ -343,6 +357,7 @@ def move_model(
         peak_bytes=price.peak_bytes(snapshot, plan, target_id, made),
         warnings=warnings,
         started_ns=outcome.started_ns,
+        request=plan.request,
     )
 
 

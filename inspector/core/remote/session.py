@@ -20,6 +20,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from inspector.core.errors import InspectorError
@@ -33,7 +34,7 @@ from inspector.core.files.models import LoadedModel
 from inspector.core.devices.discovery import MemoryReading
 from inspector.core.devices.inventory import DeviceInventory, DeviceSnapshot
 from inspector.core.messages import Text
-from inspector.core.moves.request import MoveRequest
+from inspector.core.moves.request import MoveRequest, as_run
 from inspector.core.moves.transaction import MoveResult
 from inspector.core.placement.model_memory import model_bytes
 from inspector.core.session import REMOTE, BenchmarkRequest, LoadRequest, ModelState, RunBlocking, SessionCapabilities
@@ -180,6 +181,8 @@ class RemoteSession:
         if not isinstance(data, dict):
             raise WireError("move: expected an object")
         result = decode(MoveResult, data.get("move"), "move")
+        if result.request is None:  # an agent older than results that carry their request
+            result = replace(result, request=as_run(request, result.call))
         self._keep_state(decode(ModelState, data.get("state"), "state"))  # a failed move too: the rollback held
         self._keep_report()
         return result

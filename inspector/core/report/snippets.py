@@ -18,9 +18,9 @@ import torch
 
 from inspector.core.errors import InputError
 from inspector.core.messages import Text
-from inspector.core.moves.request import MoveRequest, call_code, check_request, cuda_index, parse_dtype
+from inspector.core.moves.request import MoveRequest, ResolvedRequest, as_written, parse_dtype, resolve_request
 from inspector.core.units import dtype_name
-from inspector.core.vocabulary import BenchMode
+from inspector.core.vocabulary import BenchMode, FailureKind
 
 MODES = tuple(m.value for m in BenchMode)
 
@@ -47,10 +47,9 @@ def _device_name(spec: str) -> str:
         raise InputError(f"{spec!r} is not a device name (try cpu, cuda, cuda:0, mps or xpu)")
 
 
-def _device_expression(spec: str) -> str:
-    """A ``torch.device(...)`` expression that picks ``spec`` where it exists, else the CPU."""
-    name = _device_name(spec)
-    device = torch.device(name)
+def _device_expression(device: torch.device) -> str:
+    """A ``torch.device(...)`` expression that picks ``device`` where it exists, else the CPU."""
+    name = str(device)
     if device.type == "cpu":
         return 'torch.device("cpu")'
     if device.type == "cuda":
@@ -84,18 +83,23 @@ def move_snippet(request: MoveRequest, say: Say = str) -> str:
 
     ``.to(device)`` is written with a CPU fallback so the code runs everywhere; ``.cuda()``
     is written as it is, with a comment, because it fails without a CUDA GPU. ``say``: how
-    its comments are said (the module docstring).
+    its comments are said (the module docstring). ``request``: a move's ``result.request``,
+    read once (``core.moves.request.resolve_request``) and not parsed again here, or a
+    ``MoveRequest``, read here.
     """
-    check_request(request)
-    if request.method == "cuda":
-        cuda_index(request.device)  # InputError for a device model.cuda() does not take
-        lines = _PIN_HOST_TENSORS if request.pinned else []
-        return "\n".join([*lines, f"model = {call_code(request)}  {_comment(say, 'snippet.cuda_prefer_to')}"])
-    if request.method == "cpu" or request.device is None:  # model.cpu(), or a cast alone
-        return f"model = {call_code(request)}"
-    args = "device" if request.dtype is None else f"device, dtype={_dtype_code(request.dtype)}"
-    lines = [f"device = {_device_expression(request.device)}"]
-    if request.pinned and torch.device(_device_name(request.device)).type == "cuda":
+    resolved = _read(request)
+    if resolved.method == "cuda":
+        lines = _PIN_HOST_TENSORS if resolved.pinned else []
+        call = f"model = {resolved.call}  {_comment(say, 'snippet.cuda_prefer_to')}"
+        return "\n".join([*lines, call])
+    if resolved.method == "cpu" or resolved.device is None:  # model.cpu(), or a cast alone
+        return f"model = {resolved.call}"
+    device = resolved.torch_device
+    if device is None:  # what the user typed names no device
+        raise InputError(f"{resolved.device!r} is not a device name (try cpu, cuda, cuda:0, mps or xpu)")
+    args = "device" if resolved.dtype_read is None else f"device, dtype=torch.{resolved.dtype_read}"
+    lines = [f"device = {_device_expression(device)}"]
+    if resolved.pinned and device.type == "cuda":
         lines += [
             "if device.type == \"cuda\":",
             *(f"    {line}" for line in _PIN_HOST_TENSORS),
@@ -106,6 +110,16 @@ def move_snippet(request: MoveRequest, say: Say = str) -> str:
     else:
         lines.append(f"model = model.to({args})")
     return "\n".join(lines)
+
+
+def _read(request: MoveRequest) -> ResolvedRequest:
+    """``request`` read (as it is when it comes read); InputError for one that is no move."""
+    try:
+        return resolve_request(request)
+    except InputError as exc:
+        if exc.kind != FailureKind.DEVICE:
+            raise
+        return as_written(request)  # a device PyTorch cannot read: said by move_snippet
 
 
 def _input_code(shape: tuple[int, ...], dtype: str, say: Say = str) -> str:
