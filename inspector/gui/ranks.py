@@ -23,6 +23,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.remote import ranks_summary
+from inspector.core.report import RankEntry, TimingReport
 from inspector.core.units import format_ms
 from inspector.gui.i18n import Retranslates, fill, translate
 
@@ -67,7 +68,7 @@ class RanksView(Retranslates, QWidget):
         super().__init__(parent)
         self.setObjectName("ranksView")
         self.summary: dict[str, Any] = {}
-        self._ranks: list[Mapping[str, Any]] = []
+        self._ranks: list[RankEntry] = []
         self.summaryLabel = QLabel(self)
         self.summaryLabel.setObjectName("ranksSummary")
         self.summaryLabel.setTextFormat(Qt.TextFormat.PlainText)
@@ -105,17 +106,18 @@ class RanksView(Retranslates, QWidget):
             self._fill(self._ranks)
             self.summaryLabel.setText(self.summary_text(self._ranks))
 
-    def set_report(self, report: Mapping[str, Any]) -> None:
-        ranks = [r for r in report.get("ranks") or [] if isinstance(r, Mapping)]
+    def set_report(self, report: TimingReport | Mapping[str, Any]) -> None:
+        """Show ``report``'s ranks (a dict is read as ``TimingReport.of`` reads it)."""
+        ranks = list(TimingReport.of(report).ranks)
         self._ranks = ranks
         self.summary = ranks_summary(ranks)
         self._fill(ranks)
         self._draw(ranks)
         self.summaryLabel.setText(self.summary_text(ranks))
 
-    def summary_text(self, ranks: Sequence[Mapping[str, Any]]) -> str:
+    def summary_text(self, ranks: Sequence[RankEntry]) -> str:
         s = self.summary
-        count, hosts = len(ranks), len({r.get("host") for r in ranks})
+        count, hosts = len(ranks), len({r.host for r in ranks})
         # Singular and plural are texts of their own: English has no catalogue to give Qt's
         # plural forms ("1 ranks on 1 hosts" would read wrong). One rank is on one host.
         if count == 1:
@@ -126,9 +128,9 @@ class RanksView(Retranslates, QWidget):
             parts = [fill(translate("RanksView", "%n ranks on %1 hosts", None, count), hosts)]
         medians = s["medians_ms"]
         if s["slowest"] is not None:
-            slow = next(r for r in ranks if r.get("rank") == s["slowest"])
+            slow = next(r for r in ranks if r.rank == s["slowest"])
             parts.append(fill(translate("RanksView", "slowest: rank %1 (%2 on %3), median %4 ms"), s["slowest"],
-                              _text(slow.get("device")), _text(slow.get("host")), _ms(medians[s["slowest"]])))  # fmt: skip
+                              _text(slow.device), _text(slow.host), _ms(medians[s["slowest"]])))  # fmt: skip
         if s["spread"] is not None:
             parts.append(fill(
                 translate("RanksView", "spread %1: the slowest rank's median over the fastest's (rank %2, %3 ms)"),
@@ -142,27 +144,26 @@ class RanksView(Retranslates, QWidget):
                 parts.append(fill(translate("RanksView", "failed: rank %1"), failed))
         return " · ".join(parts)
 
-    def _fill(self, ranks: Sequence[Mapping[str, Any]]) -> None:
+    def _fill(self, ranks: Sequence[RankEntry]) -> None:
         s = self.summary
         self.table.setRowCount(len(ranks))
         bold = QFont()
         bold.setBold(True)
-        for row, entry in enumerate(sorted(ranks, key=lambda r: r.get("rank", 0))):
-            latency = entry.get("latency") or [{}]
-            first = latency[0] if isinstance(latency[0], Mapping) else {}
-            rank = entry.get("rank")
+        for row, entry in enumerate(sorted(ranks, key=lambda r: r.rank)):
+            first = entry.latency[0] if entry.latency else None  # its figures are its samples'
+            rank = entry.rank
             median = s["medians_ms"].get(rank)
             slower = (median / s["medians_ms"][s["fastest"]] - 1) if median is not None and s["fastest"] is not None else None
-            if entry.get("ok"):
+            if entry.ok:
                 status = translate("RanksView", "ok")
             else:
-                status = fill(translate("RanksView", "failed: %1"), _text(entry.get("error")))
+                status = fill(translate("RanksView", "failed: %1"), _text(entry.error))
             cells = [
                 _item(str(rank), numeric=True),
-                _item(_text(entry.get("host"))),
-                _item(_text(entry.get("device"))),
+                _item(_text(entry.host)),
+                _item(_text(entry.device)),
                 _item(_ms(median), numeric=True),
-                _item(f"{_ms(first.get('p5_ms'))} – {_ms(first.get('p95_ms'))}" if first else "—", numeric=True),
+                _item(f"{_ms(first.p5_ms)} – {_ms(first.p95_ms)}" if first is not None else "—", numeric=True),
                 _item("—" if slower is None else f"+{slower:.1%}", numeric=True),
                 _item(status),
             ]
@@ -171,11 +172,11 @@ class RanksView(Retranslates, QWidget):
                     cell.setBackground(QBrush(_SLOWEST_BG))
                     cell.setFont(bold)
                     cell.setToolTip(translate("RanksView", "the slowest rank"))
-                if not entry.get("ok"):
+                if not entry.ok:
                     cell.setForeground(QBrush(_FAILED))
                 self.table.setItem(row, col, cell)
 
-    def _draw(self, ranks: Sequence[Mapping[str, Any]]) -> None:
+    def _draw(self, ranks: Sequence[RankEntry]) -> None:
         self.plot.clear()
         medians = self.summary["medians_ms"]
         if not medians:

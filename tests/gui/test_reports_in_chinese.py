@@ -88,8 +88,9 @@ def test_the_compare_views_summary_line_is_said_again_and_a_failure_stays_told(q
 
 def _ranks_report() -> dict:
     def rank(number, host, factor, ok=True):
-        latency = [{"device": "cuda:0", "dtype": "float32", "mode": "forward", "median_ms": 2.0 * factor,
-                    "p5_ms": 1.9 * factor, "p95_ms": 2.2 * factor}] if ok else []  # fmt: skip
+        samples = [1.9 * factor] + [2.0 * factor] * 18 + [2.2 * factor]  # (a rank's figures are its samples')
+        latency = [{"device": "cuda:0", "dtype": "float32", "mode": "forward", "samples_ms": samples,
+                    "median_ms": 2.0 * factor}] if ok else []  # fmt: skip
         return {"rank": number, "local_rank": number % 2, "world_size": 4, "host": host, "device": f"cuda:{number % 2}",
                 "ok": ok, "error": None if ok else "out of memory on cuda:1", "moves": [], "latency": latency}  # fmt: skip
 

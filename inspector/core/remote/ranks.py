@@ -24,6 +24,7 @@ from typing import Any
 import torch
 
 from inspector.core.errors import InputError, InspectorError
+from inspector.core.report.schema import RankEntry
 
 _ENV_KEYS = ("RANK", "LOCAL_RANK", "WORLD_SIZE")
 
@@ -188,20 +189,21 @@ def missing_ranks(results: Sequence[RankResult], world_size: int) -> list[int]:
     return [r for r in range(world_size) if r not in present]
 
 
-def ranks_summary(ranks: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Per-rank median latency (first latency entry), the slowest rank, and the spread.
+def ranks_summary(ranks: Sequence[RankEntry | Mapping[str, Any]]) -> dict[str, Any]:
+    """Per-rank median latency (first latency entry's, of its samples), the slowest rank,
+    and the spread. A report's ranks are ``RankEntry``s (``TimingReport.ranks``); a dict is
+    read as ``RankEntry.lenient`` reads it.
 
     ``spread`` is (slowest - fastest) / fastest of the medians; None with fewer than two
-    ranks that measured. Used by the CLI's table and the window's ranks view.
+    ranks that measured. Used by the window's ranks view.
     """
+    typed = [r if isinstance(r, RankEntry) else RankEntry.lenient(r) for r in ranks if isinstance(r, (RankEntry, Mapping))]
     medians: dict[int, float] = {}
-    for entry in ranks:
-        latency = entry.get("latency") or []
-        if entry.get("ok") and latency and isinstance(latency[0], Mapping):
-            median = latency[0].get("median_ms")
-            if isinstance(median, (int, float)) and median > 0:
-                medians[int(entry.get("rank", -1))] = float(median)
-    failed = [int(e.get("rank", -1)) for e in ranks if not e.get("ok")]
+    for entry in typed:
+        median = entry.latency[0].median_ms if entry.ok and entry.latency else None
+        if median is not None and median > 0:
+            medians[entry.rank] = median
+    failed = [e.rank for e in typed if not e.ok]
     if not medians:
         return {"medians_ms": {}, "slowest": None, "fastest": None, "spread": None, "failed": failed}
     slowest = max(medians, key=lambda r: medians[r])

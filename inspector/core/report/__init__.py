@@ -36,12 +36,13 @@ if TYPE_CHECKING:
     from inspector.core.report.lenient_read import shape_words
     from inspector.core.report.run_verdicts import Run, RunVerdict, run_verdicts as verdicts_of_runs
     from inspector.core.report.snippets import measurement_snippet, module_move_line, move_snippet
-    from inspector.core.report.schema import LatencyEntry, TimingReport
+    from inspector.core.report.schema import LatencyEntry, RankEntry, TimingReport
 
 __all__ = [
     "SUPPORTED_SUFFIXES",
     "Comparison",
     "LatencyEntry",
+    "RankEntry",
     "Run",
     "RunVerdict",
     "TimingReport",
@@ -64,6 +65,7 @@ _HOMES = {
     "SUPPORTED_SUFFIXES": "timing_report",
     "Comparison": "compare",
     "LatencyEntry": "schema",
+    "RankEntry": "schema",
     "TimingReport": "schema",
     "Run": "run_verdicts",
     "RunVerdict": "run_verdicts",

@@ -59,8 +59,9 @@ def test_more_ranks_than_gpus_is_said_plainly(monkeypatch):
 
 def test_summary_names_the_slowest_rank_and_the_spread():
     ranks = [
-        {"rank": 0, "ok": True, "latency": [{"median_ms": 2.0}]},
-        {"rank": 1, "ok": True, "latency": [{"median_ms": 3.0}]},
+        {"rank": 0, "ok": True, "latency": [{"samples_ms": [1.0, 2.0, 3.0], "median_ms": 2.0}]},
+        {"rank": 1, "ok": True, "latency": [{"samples_ms": [3.0], "median_ms": 3.0}]},
+        {"rank": 3, "ok": True, "latency": [{"median_ms": 1.0}]},  # no samples: no median (a figure is its samples')
         {"rank": 2, "ok": False, "error": "oom", "latency": []},
     ]
     summary = ranks_summary(ranks)
@@ -76,7 +77,7 @@ def test_markdown_and_html_reports_list_every_rank():
     from inspector.core.report.timing_report import build_report
 
     ranks = [
-        {"rank": 0, "host": "node-0", "device": "cuda:0", "ok": True, "latency": [{"median_ms": 1.5, "p5_ms": 1.4, "p95_ms": 1.7}]},
+        {"rank": 0, "host": "node-0", "device": "cuda:0", "ok": True, "latency": [{"samples_ms": [1.4, 1.5, 1.7], "median_ms": 1.5}]},
         {"rank": 1, "host": "<b>node-1</b>", "device": "cuda:1", "ok": False, "error": "out of memory on cuda:1", "latency": []},
     ]
     report = build_report(example_model(), ranks=ranks)
