@@ -117,12 +117,14 @@ class ResolvedRequest(MoveRequest):
     torch_device: torch.device | None = field(default=None, compare=False, repr=False, metadata={"wire": False})
 
     def __post_init__(self) -> None:
+        # Read off the wire, it is read as an agent might have written it: code is written
+        # from it (``call_code``, the snippets), so only a method, dtype and device it names.
+        if self.method not in METHODS:
+            raise InputError(Text("move.not_a_method", method=repr(self.method), choices=", ".join(METHODS)))
+        if self.dtype_read is not None and self.dtype_read not in DTYPES:
+            raise InputError(Text("move.not_a_dtype", name=repr(self.dtype_read), choices=", ".join(DTYPES)))
         if self.torch_device is None and self.device_read is not None:
-            try:  # (from the wire: what an agent sent is read as it might have been written)
-                device: torch.device | None = torch.device(self.device_read)
-            except (RuntimeError, TypeError):
-                device = None
-            object.__setattr__(self, "torch_device", device)
+            object.__setattr__(self, "torch_device", parse_device(self.device_read))
 
     @property
     def asked(self) -> MoveRequest:

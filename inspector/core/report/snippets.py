@@ -18,7 +18,14 @@ import torch
 
 from inspector.core.errors import InputError
 from inspector.core.messages import Text
-from inspector.core.moves.request import MoveRequest, ResolvedRequest, as_written, parse_dtype, resolve_request
+from inspector.core.moves.request import (
+    MoveRequest,
+    ResolvedRequest,
+    as_written,
+    call_code,
+    parse_dtype,
+    resolve_request,
+)
 from inspector.core.units import dtype_name
 from inspector.core.vocabulary import BenchMode, FailureKind
 
@@ -90,10 +97,10 @@ def move_snippet(request: MoveRequest, say: Say = str) -> str:
     resolved = _read(request)
     if resolved.method == "cuda":
         lines = _PIN_HOST_TENSORS if resolved.pinned else []
-        call = f"model = {resolved.call}  {_comment(say, 'snippet.cuda_prefer_to')}"
+        call = f"model = {call_code(resolved)}  {_comment(say, 'snippet.cuda_prefer_to')}"
         return "\n".join([*lines, call])
     if resolved.method == "cpu" or resolved.device is None:  # model.cpu(), or a cast alone
-        return f"model = {resolved.call}"
+        return f"model = {call_code(resolved)}"
     device = resolved.torch_device
     if device is None:  # what the user typed names no device
         raise InputError(f"{resolved.device!r} is not a device name (try cpu, cuda, cuda:0, mps or xpu)")

@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from inspector.core.devices import discovery as devices
-from inspector.core.errors import InputError
+from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import example_model
 from inspector.core.moves import request as request_module
 from inspector.core.moves.request import MoveRequest, ResolvedRequest, call_code, resolve_request
@@ -124,3 +124,17 @@ def test_a_result_from_an_older_agent_is_still_read():
     sent = encode(result)
     del sent["request"]
     assert decode(MoveResult, sent, "move").request is None  # (the remote session fills it in)
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("method", "cpu(); import os; model.cpu"), ("dtype_read", "float32); import os; (torch.float32"),
+     ("device_read", "cuda:0'); import os; ('")],
+)  # fmt: skip
+def test_a_request_an_agent_sends_back_cannot_write_code(field, value):
+    # The code view writes code from the request a result carries: one an agent wrote is read
+    # as an attacker might have written it, and only a method, dtype and device it names pass.
+    sent = encode(move_model(example_model(), MoveRequest("to", "cpu", "float32")))
+    sent["request"][field] = value
+    with pytest.raises(InspectorError):
+        decode(MoveResult, sent, "move")
