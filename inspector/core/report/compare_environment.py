@@ -1,7 +1,8 @@
 """Where two timing reports were made, side by side: environment, devices and model, each
 fact flagged where the two differ (the Compare view's Environment table).
 
-Reads the reports through ``lenient_read``, so a field of the wrong type shows as "—".
+Reads the reports as ``TimingReport``s (``schema``; a dict through ``TimingReport.of``, where a
+field of the wrong type counts as absent and shows as "—").
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Iterable, Mapping
 
 from inspector.core.messages import Text
 from inspector.core.report import lenient_read as read
+from inspector.core.report.schema import DeviceEntry, ModelSection, TimingReport
 from inspector.core.units import format_bytes
 
 
@@ -69,43 +71,52 @@ def _show(value: Any, *, as_bytes: bool = False) -> str:
     return read.text(value, "—")
 
 
-def _device_text(entry: Mapping[str, Any]) -> str:
-    name = read.text(entry.get("name") or entry.get("type") or "?")
-    total = read.number(entry.get("total_bytes"))
-    return f"{name} · {format_bytes(total)}" if total is not None else name
+def _device_text(entry: DeviceEntry) -> str:
+    name = entry.name or entry.type or "?"
+    return f"{name} · {format_bytes(entry.total_bytes)}" if entry.total_bytes is not None else name
 
 
-def environment_rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> Iterable[EnvironmentRow]:
+def _environment(report: TimingReport, key: str) -> Any:
+    environment = report.environment
+    return environment.text[key] if key in environment.text else environment.counts.get(key)
+
+
+def _model(model: ModelSection, key: str) -> Any:
+    return {"spec": model.spec, "class": model.class_name, "parameters": model.parameters, "bytes": model.bytes,
+            "by_dtype": model.by_dtype or None, "optimizer": model.optimizer}[key]  # fmt: skip
+
+
+def environment_rows(a: TimingReport | Mapping[str, Any], b: TimingReport | Mapping[str, Any]) -> Iterable[EnvironmentRow]:
     """Where ``a`` and ``b`` were made, fact by fact (``b`` empty: ``a`` alone)."""
     alone = not b
+    a, b = TimingReport.of(a), TimingReport.of(b)
 
     def row(section: str, name: str, value_a: str, value_b: str) -> EnvironmentRow:
         return EnvironmentRow(section, name, value_a, "" if alone else value_b,
                               differs=not alone and value_a != value_b)  # fmt: skip
 
-    yield row("report", Text("environment.created"), _show(a.get("created")), _show(b.get("created")))
-    env_a, env_b = read.section(a, "environment"), read.section(b, "environment")
+    yield row("report", Text("environment.created"), _show(a.created), _show(b.created))
     for key, name in _ENVIRONMENT_FIELDS:
         as_bytes = key.endswith("_bytes")
-        if env_a.get(key) is None and env_b.get(key) is None:
+        value_a, value_b = _environment(a, key), _environment(b, key)
+        if value_a is None and value_b is None:
             continue  # e.g. ROCm on two CUDA machines: a row of dashes says nothing
-        yield row("environment", name, _show(env_a.get(key), as_bytes=as_bytes), _show(env_b.get(key), as_bytes=as_bytes))
-    devices_a = {read.text(d.get("id")): _device_text(d) for d in read.device_entries(a)}
-    devices_b = {read.text(d.get("id")): _device_text(d) for d in read.device_entries(b)}
+        yield row("environment", name, _show(value_a, as_bytes=as_bytes), _show(value_b, as_bytes=as_bytes))
+    devices_a = {d.id if d.id is not None else "?": _device_text(d) for d in a.environment.devices}
+    devices_b = {d.id if d.id is not None else "?": _device_text(d) for d in b.environment.devices}
     for device in read.union(devices_a, devices_b):
         yield row("device", device, devices_a.get(device, "—"), devices_b.get(device, "—"))
-    model_a, model_b = read.section(a, "model"), read.section(b, "model")
     for key, name in _MODEL_FIELDS:
         as_bytes = key == "bytes"
-        shown = row("model", name, _show(model_a.get(key), as_bytes=as_bytes), _show(model_b.get(key), as_bytes=as_bytes))
-        if key == "spec" and shown.differs and _same_file(model_a, model_b):
+        value_a, value_b = _model(a.model, key), _model(b.model, key)
+        shown = row("model", name, _show(value_a, as_bytes=as_bytes), _show(value_b, as_bytes=as_bytes))
+        if key == "spec" and shown.differs and _same_file(a.model, b.model):
             shown = dataclasses.replace(shown, differs=False)  # one file, named from two folders
         yield shown
 
 
-def _same_file(model_a: Mapping[str, Any], model_b: Mapping[str, Any]) -> bool:
+def _same_file(model_a: ModelSection, model_b: ModelSection) -> bool:
     """Both reports name the same resolved file and factory (``resolved_spec``, written since
     issue 34; an older report has none, and its spec text is all there is)."""
-    resolved_a, resolved_b = read.text(model_a.get("resolved_spec"), ""), read.text(model_b.get("resolved_spec"), "")
-    return bool(resolved_a) and resolved_a == resolved_b
+    return bool(model_a.resolved_spec) and model_a.resolved_spec == model_b.resolved_spec
 

@@ -532,11 +532,14 @@ class ModelSection:
     by_device: dict[str, float]
     by_dtype: dict[str, float]
     notes: tuple[str, ...]
+    #: The file the spec names, absolute (issue 34 on): one file named from two folders is one model.
+    resolved_spec: str | None = None
+    meta_bytes: int | None = None  # what the meta tensors would take
 
     @classmethod
     def from_dict(cls, data: Any, at: str) -> "ModelSection":
         f = Fields(data, at)
-        for key in ("trainable_parameters", "elements", "meta_bytes"):
+        for key in ("trainable_parameters", "elements"):
             f.whole(key)
         return cls(
             spec=f.text("spec"),
@@ -549,6 +552,8 @@ class ModelSection:
             by_device=f.byte_counts("by_device"),
             by_dtype=f.byte_counts("by_dtype"),
             notes=f.texts("notes"),
+            resolved_spec=f.text("resolved_spec"),
+            meta_bytes=f.whole("meta_bytes"),
         )
 
     @classmethod
@@ -567,6 +572,8 @@ class ModelSection:
             by_device=counts("by_device"),
             by_dtype=counts("by_dtype"),
             notes=_lenient_texts(data.get("notes")),
+            resolved_spec=read.optional_text(data.get("resolved_spec")),
+            meta_bytes=read.whole(data.get("meta_bytes")),
         )
 
 
