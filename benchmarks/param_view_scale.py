@@ -81,7 +81,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
 
-    from inspector.gui.app import ensure_application, qt_binding_problem
+    from inspector.gui.shell.app import ensure_application, qt_binding_problem
 
     problem = qt_binding_problem()
     if problem:
@@ -90,7 +90,7 @@ def main() -> int:
     app = ensure_application()
     from PySide6.QtCore import Qt
 
-    from inspector.gui.panels.parameters import ParametersPanel
+    from inspector.gui.features.model.panel import ParametersPanel
 
     print(f"{'tensors':>8}  {'show ms':>9}  {'µs/tensor':>9}  {'update ms':>9}  {'µs/tensor':>9}  {'filter ms':>9}"
           f"  {'sort ms':>9}  {'expanded ms':>11}")

@@ -32,7 +32,8 @@ from PySide6.QtCore import QEvent, QObject  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from inspector.core.devices.discovery import MemoryReading  # noqa: E402
-from inspector.gui.plots import LatencyPlot, MemoryPlot  # noqa: E402
+from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
+from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
 
 HOUR_AT_10_HZ = 36_000
 DEVICES = ("cuda:0", "cuda:1", "cuda:2")  # accelerators: all three figures each

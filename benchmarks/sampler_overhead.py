@@ -60,13 +60,13 @@ def run_qt(seconds: float, hz: float) -> tuple[float, float, int] | str:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
 
-    from inspector.gui.app import qt_binding_problem
+    from inspector.gui.shell.app import qt_binding_problem
 
     problem = qt_binding_problem()
     if problem is not None:
         return f"skipped: {problem}"
-    from inspector.gui.sampler import MemorySampler
-    from inspector.gui.threads import start_in_thread, stop_threads
+    from inspector.gui.state.sampler import MemorySampler
+    from inspector.gui.state.threads import start_in_thread, stop_threads
 
     app = QCoreApplication.instance() or QCoreApplication(sys.argv[:1])
 

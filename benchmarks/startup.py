@@ -9,7 +9,7 @@ seconds from the start of its code to its end point:
   full floor  the same with ``import torch`` first: what a window that needs torch pays.
   paint       the app as it starts: ``ensure_application()``, ``create_window()``, ``show()``,
               the window's first paint. On Linux torch is imported after this paint, off the
-              GUI thread (``gui/torch_loader.py``).
+              GUI thread (``gui/shell/torch_loader.py``).
   ready       the example's tensors listed in the parameter tree (torch imported, the session
               built, the model loaded in the worker).
 
@@ -92,7 +92,7 @@ APP = textwrap.dedent(
     """
     import time
     t0 = time.perf_counter()
-    from inspector.gui.app import create_window, ensure_application
+    from inspector.gui.shell.app import create_window, ensure_application
 
     app = ensure_application()
     times = {}
@@ -184,7 +184,7 @@ def main() -> int:
                         help="whether the app's modules are compiled to bytecode beforehand (see above)")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
-    from inspector.gui.app import qt_binding_problem
+    from inspector.gui.shell.app import qt_binding_problem
 
     problem = qt_binding_problem()
     if problem:

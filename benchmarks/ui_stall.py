@@ -132,8 +132,9 @@ CHOICE_TO_CLICK_MS = 250
 
 def one_run(args: argparse.Namespace) -> dict[str, list[float]]:
     """The phases' gaps (ms) of one window, in this process."""
-    from inspector.gui import lazy_tabs, threads
-    from inspector.gui.app import create_window, ensure_application
+    from inspector.gui.common import lazy_tabs
+    from inspector.gui.state import threads
+    from inspector.gui.shell.app import create_window, ensure_application
 
     if args.child == "before":
         threads.BACKGROUND_NICE = 0  # the worker at the window's priority, as before issue 25
@@ -218,7 +219,7 @@ def main() -> int:
         print(json.dumps(one_run(args)))
         return 0
 
-    from inspector.gui.app import qt_binding_problem
+    from inspector.gui.shell.app import qt_binding_problem
 
     problem = qt_binding_problem()
     if problem:

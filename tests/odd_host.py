@@ -63,7 +63,7 @@ def patch_host() -> None:
     os.cpu_count = lambda: 1
     torch.set_num_threads(1)
     try:
-        from inspector.gui import i18n
+        from inspector.gui.common import i18n
     except ImportError:  # a run without Qt
         return
     i18n.has_cjk_font = lambda: False

@@ -135,7 +135,7 @@ def restored_app(qapp):
 
 
 def test_apply_branding_names_the_app_for_the_desktop(restored_app):
-    from inspector.gui.branding import apply_branding
+    from inspector.gui.common.branding import apply_branding
 
     apply_branding(restored_app)
     assert restored_app.applicationName() == "torch-device-inspector"
@@ -147,14 +147,14 @@ def test_apply_branding_names_the_app_for_the_desktop(restored_app):
 
 
 def test_app_icon_has_every_size_so_nothing_is_scaled_from_512(qapp):
-    from inspector.gui.branding import app_icon
+    from inspector.gui.common.branding import app_icon
 
     sizes = sorted(size.width() for size in app_icon().availableSizes())
     assert sizes == sorted(rf.ICON_SIZES)
 
 
 def test_apply_branding_survives_a_missing_icon(restored_app, monkeypatch, caplog):
-    from inspector.gui import branding
+    from inspector.gui.common import branding
 
     monkeypatch.setattr(rf, "ICON_SIZES", (16, 999))  # 999 px was never rendered
     branding.apply_branding(restored_app)
@@ -338,7 +338,7 @@ def test_installed_copy_finds_its_resources_and_icon(installed_venv, tmp_path):
         from importlib import resources
         from PySide6.QtWidgets import QApplication
         app = QApplication([])
-        from inspector.gui.branding import apply_branding
+        from inspector.gui.common.branding import apply_branding
         apply_branding(app)
         print(json.dumps({
             "inspector": inspector.__file__,
@@ -371,7 +371,7 @@ def test_installed_copy_has_every_module_of_the_source_tree(installed_venv, tmp_
 def test_installed_copy_speaks_chinese_from_its_own_catalogue(installed_venv, tmp_path):
     # The compiled .qm ships inside the wheel: a fresh install switches to zh_CN without the source tree.
     code = (
-        "from PySide6.QtWidgets import QApplication; app = QApplication([]); from inspector.gui import i18n; "
+        "from PySide6.QtWidgets import QApplication; app = QApplication([]); from inspector.gui.common import i18n; "
         "print(i18n.apply_language('zh_CN'), i18n.translate('Menus', '&File'))"
     )
     result = run_in(installed_venv, [bin_path(installed_venv, "python"), "-c", code], tmp_path)
@@ -379,9 +379,9 @@ def test_installed_copy_speaks_chinese_from_its_own_catalogue(installed_venv, tm
     assert result.stdout.split() == ["True", "文件(&F)"]
 
 
-@pytest.mark.skipif(not (REPO / "inspector" / "gui" / "app.py").exists(), reason="inspector.gui.app (the window) is not written yet")
+@pytest.mark.skipif(not (REPO / "inspector" / "gui" / "shell" / "app.py").exists(), reason="inspector.gui.shell.app (the window) is not written yet")
 def test_installed_copy_opens_the_window_with_title_and_icon(installed_venv, tmp_path):
-    from inspector.gui.app import qt_binding_problem
+    from inspector.gui.shell.app import qt_binding_problem
 
     if problem := qt_binding_problem():
         pytest.skip(f"the window refuses to start with this Qt binding: {problem}")

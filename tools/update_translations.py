@@ -4,10 +4,10 @@
     python tools/update_translations.py --check  # change nothing; exit 1 naming what is off
 
 Steps:
-1. ``inspector/gui/core_texts.py`` is written from core's catalogue
+1. ``inspector/gui/common/core_texts.py`` is written from core's catalogue
    (``inspector.core.messages.TEMPLATES``), one ``QT_TRANSLATE_NOOP("CoreText", ...)`` each,
    so pyside6-lupdate sees the texts core hands the window (core itself never imports Qt);
-   ``inspector/gui/report_view_texts.py`` likewise from the report views' own words, every
+   ``inspector/gui/common/report_view_texts.py`` likewise from the report views' own words, every
    literal ``word("...")`` in ``inspector/core/report`` (context "ReportView").
 2. ``pyside6-lupdate`` scans ``inspector/gui`` into ``resources/i18n/inspector_<lang>.ts``
    (vanished texts dropped, source lines kept relative for a readable diff).
@@ -37,8 +37,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 GUI = REPO / "inspector" / "gui"
 I18N = REPO / "resources" / "i18n"
-CORE_TEXTS = GUI / "core_texts.py"
-REPORT_VIEW_TEXTS = GUI / "report_view_texts.py"
+CORE_TEXTS = GUI / "common" / "core_texts.py"
+REPORT_VIEW_TEXTS = GUI / "common" / "report_view_texts.py"
 #: The report views, whose ``word("...")`` calls are the words of context "ReportView".
 REPORT_VIEWS = REPO / "inspector" / "core" / "report"
 LANGUAGES = ("zh_CN",)
@@ -172,8 +172,8 @@ def check() -> int:
         work = Path(tmp)
         gui = work / "gui"
         shutil.copytree(GUI, gui, ignore=shutil.ignore_patterns("__pycache__"))
-        (gui / "core_texts.py").write_text(core_texts_source(), encoding="utf-8")
-        (gui / REPORT_VIEW_TEXTS.name).write_text(report_view_texts_source(), encoding="utf-8")
+        (gui / "common" / "core_texts.py").write_text(core_texts_source(), encoding="utf-8")
+        (gui / "common" / REPORT_VIEW_TEXTS.name).write_text(report_view_texts_source(), encoding="utf-8")
         for language in LANGUAGES:
             committed = I18N / f"inspector_{language}.ts"
             ts = work / committed.name

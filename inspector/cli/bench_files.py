@@ -63,7 +63,7 @@ def _report_images(report: dict, output: str, language: str = "en"):
         import pyqtgraph  # noqa: F401
         from PySide6 import QtWidgets  # noqa: F401
 
-        from inspector.gui.report_images import report_images
+        from inspector.gui.shell.report_images import report_images
     except ImportError:
         return None, None  # the page itself says the plots were left out, and why
     return report_images(report, language=language)

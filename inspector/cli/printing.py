@@ -49,7 +49,7 @@ def version_text() -> str:
 
     try:
         # Imports Qt: fails cleanly where PySide6 or pyqtgraph is missing (a GPU server).
-        from inspector.gui.branding import toolkit_line
+        from inspector.gui.common.branding import toolkit_line
     except ImportError:
         toolkit = "Qt not installed (PySide6 missing: only the headless commands work)"
     else:

@@ -14,6 +14,6 @@ def cmd_window(args) -> int:
         raise InspectorError(
             f"the window needs PySide6 and pyqtgraph ({exc}); install them, or use the headless commands: devices, inspect, bench"
         ) from None
-    from inspector.gui.app import main as gui_main
+    from inspector.gui.shell.app import main as gui_main
 
     return gui_main(model_spec=args.model, trust=args.trust)

@@ -3,7 +3,7 @@
 Each package of core re-exports, in its ``__init__``, the few names the front ends use
 (``from inspector.core.measure import MemoryTimeline``), so the window and the CLI never
 name a module inside a package (a contract in ``pyproject.toml`` keeps them off). The
-window's frame imports several faces before torch is loaded (``gui/torch_loader.py``), while
+window's frame imports several faces before torch is loaded (``gui/shell/torch_loader.py``), while
 most modules behind them import torch: so a face imports nothing when it is imported, and a
 name's module when the name is first read. Each face names the same modules in an
 ``if TYPE_CHECKING:`` block, for mypy and for the import graph the contracts check.

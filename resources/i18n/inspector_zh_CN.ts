@@ -4,7 +4,7 @@
 <context>
     <name>ActionBar</name>
     <message>
-        <location filename="../../inspector/gui/panels/actions.py" line="+42"/>
+        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+42"/>
         <source>keep dtype</source>
         <extracomment>The combo boxes&apos; choices: (shown text, data). The shown texts are translated where they are shown (``translate(&quot;ActionBar&quot;, label)``); dtype names stay as PyTorch spells them, and the data (a dtype, a ``BenchMode`` value) never changes with the language.</extracomment>
         <translation>保持数据类型</translation>
@@ -227,7 +227,7 @@
 <context>
     <name>CloseGuard</name>
     <message>
-        <location filename="../../inspector/gui/close_guard.py" line="+35"/>
+        <location filename="../../inspector/gui/shell/close_guard.py" line="+35"/>
         <source>A benchmark is measuring</source>
         <translation>基准测试正在测量</translation>
     </message>
@@ -275,7 +275,7 @@
 <context>
     <name>CodePanel</name>
     <message>
-        <location filename="../../inspector/gui/panels/code.py" line="+22"/>
+        <location filename="../../inspector/gui/common/code_panel.py" line="+22"/>
         <source>The PyTorch code for your last move or benchmark appears here.</source>
         <translation>你上一次移动或基准测试对应的 PyTorch 代码会显示在这里。</translation>
     </message>
@@ -298,7 +298,7 @@
 <context>
     <name>CommandAvailability</name>
     <message>
-        <location filename="../../inspector/gui/availability.py" line="+57"/>
+        <location filename="../../inspector/gui/features/moves/availability.py" line="+57"/>
         <source>No model is loaded (File › Open model…)</source>
         <translation>尚未加载模型（文件 › 打开模型…）</translation>
     </message>
@@ -349,7 +349,7 @@
 <context>
     <name>ComparisonView</name>
     <message>
-        <location filename="../../inspector/gui/compare_words.py" line="+17"/>
+        <location filename="../../inspector/gui/features/compare/words.py" line="+17"/>
         <source>This session</source>
         <translation>本次会话</translation>
     </message>
@@ -541,7 +541,7 @@
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare_cells.py" line="+56"/>
+        <location filename="../../inspector/gui/features/compare/cells.py" line="+56"/>
         <source>%1 noisy</source>
         <translation>%1 有噪声</translation>
     </message>
@@ -572,7 +572,7 @@
         <translation>%1（%2 次失败）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare.py" line="+185"/>
+        <location filename="../../inspector/gui/features/compare/view.py" line="+185"/>
         <source>Open report…</source>
         <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. The tables show a comparison (or the empty view) just made: for tests and tools. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What is shown: the outcome of the comparison the tables hold (None: empty). Per side, the serial of the latest Open report… asked for (an older one&apos;s outcome is dropped). What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
         <translation>打开报告…</translation>
@@ -635,7 +635,7 @@
         <translation>还没有报告：请运行一次基准测试，或打开已保存的报告。</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare_rows.py" line="+64"/>
+        <location filename="../../inspector/gui/features/compare/rows.py" line="+71"/>
         <source>95 % bootstrap interval of B&apos;s median over A&apos;s</source>
         <translation>B 的中位数与 A 的中位数之比的 95% 自助法置信区间</translation>
     </message>
@@ -655,7 +655,7 @@
         <translation>两份报告在此不同</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/compare_table.py" line="+87"/>
+        <location filename="../../inspector/gui/features/compare/table.py" line="+87"/>
         <source>Right-click a column title to show or hide columns</source>
         <translation>右键单击列标题可显示或隐藏列</translation>
     </message>
@@ -663,7 +663,7 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../inspector/gui/connect_dialog.py" line="+127"/>
+        <location filename="../../inspector/gui/features/remote/connect_dialog.py" line="+127"/>
         <source>Connect to server</source>
         <extracomment>The remembered commands&apos; JSON (one per recent host, each a line of shell). The tooltip&apos;s examples of commands (code: the same in every language).</extracomment>
         <translation>连接服务器</translation>
@@ -702,7 +702,7 @@
 <context>
     <name>CoreText</name>
     <message>
-        <location filename="../../inspector/gui/core_texts.py" line="+9"/>
+        <location filename="../../inspector/gui/common/core_texts.py" line="+9"/>
         <source>{first}, {rest}</source>
         <translation>{first}、{rest}</translation>
     </message>
@@ -3025,7 +3025,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 <context>
     <name>DevicesPanel</name>
     <message>
-        <location filename="../../inspector/gui/panels/devices.py" line="+43"/>
+        <location filename="../../inspector/gui/features/devices/panel.py" line="+43"/>
         <source>cores</source>
         <extracomment>Item-data role carrying (used, total) bytes for the memory bar delegate. Item-data role carrying the device id of a row. The words for core&apos;s device details (``DeviceSnapshot.details`` keys) in the row&apos;s tooltip; a key not listed shows as it is, its underscores as spaces.</extracomment>
         <translation>核心数</translation>
@@ -3175,7 +3175,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 <context>
     <name>Dialogs</name>
     <message>
-        <location filename="../../inspector/gui/dialogs.py" line="+286"/>
+        <location filename="../../inspector/gui/common/dialogs.py" line="+286"/>
         <source>%1 and %2 more (Show Details lists them all)</source>
         <translation>%1 等另外 %2 项（“显示详细信息”中列出全部）</translation>
     </message>
@@ -3247,7 +3247,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Dispatcher</name>
     <message>
-        <location filename="../../inspector/gui/commands.py" line="+86"/>
+        <location filename="../../inspector/gui/features/moves/commands.py" line="+86"/>
         <source>Busy: wait for the %1 to finish, or cancel it</source>
         <translation>忙碌：请等待%1完成，或取消它</translation>
     </message>
@@ -3255,7 +3255,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ErrorBanner</name>
     <message>
-        <location filename="../../inspector/gui/panels/error_banner.py" line="+33"/>
+        <location filename="../../inspector/gui/common/error_banner.py" line="+33"/>
         <source>Device not available</source>
         <extracomment>Headings per failure kind; anything else is just &quot;Error&quot;.</extracomment>
         <translation>设备不可用</translation>
@@ -3320,7 +3320,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Exporter</name>
     <message>
-        <location filename="../../inspector/gui/plots/svg_export.py" line="+33"/>
+        <location filename="../../inspector/gui/common/svg_export.py" line="+33"/>
         <source>SVG, drawn by Qt (use this if the other SVG entry fails)</source>
         <extracomment>The last pyqtgraph release whose SVGExporter cannot read Qt&apos;s close-path command. pyqtgraph&apos;s Export dialog shows ``translate(&quot;Exporter&quot;, Name)``.</extracomment>
         <translation>SVG，由 Qt 绘制（另一个 SVG 选项失败时请用此项）</translation>
@@ -3329,7 +3329,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitDialog</name>
     <message>
-        <location filename="../../inspector/gui/fit_dialog.py" line="+47"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="+47"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3608,7 +3608,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitFlow</name>
     <message>
-        <location filename="../../inspector/gui/fit_flow.py" line="+60"/>
+        <location filename="../../inspector/gui/features/fit/flow.py" line="+60"/>
         <source>will it fit? %1</source>
         <translation>放得下吗？%1</translation>
     </message>
@@ -3616,7 +3616,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>HelpPages</name>
     <message>
-        <location filename="../../inspector/gui/help.py" line="+51"/>
+        <location filename="../../inspector/gui/features/help/pages.py" line="+51"/>
         <location line="+168"/>
         <source>Getting started</source>
         <extracomment>A page is its blocks: a heading (``&quot;h3&quot;``, ``&quot;h4&quot;``) or paragraph (``&quot;p&quot;``) holding one text, or a list (``&quot;ol&quot;``, ``&quot;ul&quot;``) holding one text per item. Each text is marked for translation (context &quot;HelpPages&quot;, inline markup included) and translated when the page is shown, so the HTML around the texts is the same in every language.</extracomment>
@@ -3759,7 +3759,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../inspector/gui/panels/history.py" line="+97"/>
+        <location filename="../../inspector/gui/features/history/panel.py" line="+97"/>
         <source>Time</source>
         <extracomment>A row&apos;s text: the same in every language (``str``), or the function that says it in the language installed when it is called. Longer text for the tooltip (a failure&apos;s detail, a move&apos;s memory figures). What the row means (None: its texts are the same in every language).</extracomment>
         <translation>时间</translation>
@@ -3783,13 +3783,13 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>InspectorWindow</name>
     <message>
-        <location filename="../../inspector/gui/deferred_start.py" line="+51"/>
+        <location filename="../../inspector/gui/shell/deferred_start.py" line="+51"/>
         <source>Loading PyTorch…</source>
         <extracomment>What the window can do before its session exists (torch still being imported): quit, and read the help. The rest of the menus wait for the session. A window not painted by then (not shown yet) starts importing torch anyway (ms). The import under way (``torch_loader.start``), once begun.</extracomment>
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/window.py" line="+218"/>
+        <location filename="../../inspector/gui/shell/window.py" line="+219"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
         <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The parts and workers exist (``_start_session`` ran). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
@@ -3798,7 +3798,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LanguageMenu</name>
     <message>
-        <location filename="../../inspector/gui/language_menu.py" line="+49"/>
+        <location filename="../../inspector/gui/shell/language_menu.py" line="+49"/>
         <source>&amp;Language</source>
         <extracomment>A catalogue that could not be read: the window stays in English and says so.</extracomment>
         <translation>语言(&amp;L)</translation>
@@ -3812,7 +3812,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyCanvas</name>
     <message>
-        <location filename="../../inspector/gui/plots/latency_canvas.py" line="+36"/>
+        <location filename="../../inspector/gui/features/latency/canvas.py" line="+42"/>
         <source>cancelled</source>
         <extracomment>A summary whisker reaching higher than this many times the largest median is clipped at that height (its p95 written beside it), so a noisy run&apos;s bars keep most of the plot. Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another reason is shown as it is.</extracomment>
         <translation>已取消</translation>
@@ -3910,7 +3910,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyPlot</name>
     <message>
-        <location filename="../../inspector/gui/plots/latency.py" line="+115"/>
+        <location filename="../../inspector/gui/features/latency/plot.py" line="+115"/>
         <source>Samples</source>
         <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``).</extracomment>
         <translation>样本</translation>
@@ -3941,7 +3941,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/plots/latency_readout.py" line="+47"/>
+        <location filename="../../inspector/gui/features/latency/readouts.py" line="+47"/>
         <source>sample %1 · %2: %3</source>
         <translation>样本 %1 · %2：%3</translation>
     </message>
@@ -3959,7 +3959,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Layout</name>
     <message>
-        <location filename="../../inspector/gui/layout.py" line="+67"/>
+        <location filename="../../inspector/gui/shell/layout.py" line="+67"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
@@ -3998,7 +3998,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Lessons</name>
     <message>
-        <location filename="../../inspector/gui/lessons.py" line="+39"/>
+        <location filename="../../inspector/gui/features/lessons/panel.py" line="+39"/>
         <source>1. Pick the device: cuda:0 or cpu</source>
         <extracomment>(title, what it teaches, where the answer shows) per lesson, marked for translation. The last is the line under the answer box: it points up at the answer, and names the main window for its panels (the lessons dialog may cover it, as it does on a 1024x700 screen).</extracomment>
         <translation>1. 选择设备：cuda:0 还是 cpu</translation>
@@ -4228,7 +4228,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemoryCanvas</name>
     <message>
-        <location filename="../../inspector/gui/plots/memory_canvas.py" line="+46"/>
+        <location filename="../../inspector/gui/features/memory/canvas.py" line="+46"/>
         <source>model (params, buffers, grads, optimizer state)</source>
         <extracomment>The curves of one device, in legend order. ``model``: the model&apos;s own bytes there (from the placement ledger, steps at each move). Accelerators: the allocator&apos;s ``allocated`` and ``reserved`` bytes and the driver&apos;s ``used`` (whole device). The CPU: this process&apos;s resident set (``process_rss``) and the machine&apos;s used memory (``machine_used``): neither is the model&apos;s, so they are secondary curves (``SECONDARY_FIGURES``). Not ``total``: a device&apos;s size would flatten every other curve against the floor. Curves shown only on request (&quot;Process &amp; machine&quot; box, or their legend entry) on a machine without an accelerator, where they would dwarf the model. Which column of a reading each CPU figure is drawn from (``MemoryReading`` keeps the RSS in ``allocated`` for the CPU). Up to this many curves the memory legend names each one; beyond (several GPUs) it names the devices (colour) and the figures (line style) apart, so it stays two rows high. The line-style key of that compact legend (translated where shown).</extracomment>
         <translation>模型（参数、缓冲区、梯度、优化器状态）</translation>
@@ -4305,7 +4305,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemoryPlot</name>
     <message>
-        <location filename="../../inspector/gui/plots/memory.py" line="+36"/>
+        <location filename="../../inspector/gui/features/memory/plot.py" line="+36"/>
         <source>Whole timeline</source>
         <extracomment>Redraws per second. Five to ten reads as live; more only costs CPU. An hour at 20 Hz (the sampler&apos;s fastest rate), two hours at the default 10 Hz. The memory plot&apos;s &quot;Show&quot; choices: label -&gt; seconds of history (None: the whole timeline).</extracomment>
         <translation>整个时间线</translation>
@@ -4400,7 +4400,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemorySampler</name>
     <message>
-        <location filename="../../inspector/gui/sampler.py" line="+61"/>
+        <location filename="../../inspector/gui/state/sampler.py" line="+61"/>
         <source>device discovery failed: see the log for details</source>
         <extracomment>A reading never runs inside a chunk of latency samples (``gui.sample_gate``).</extracomment>
         <translation>设备发现失败：详情请查看日志</translation>
@@ -4409,7 +4409,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../inspector/gui/menus.py" line="+43"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="+43"/>
         <source>&amp;File</source>
         <extracomment>In a menu&apos;s row list: a separator, and the &quot;Open recent&quot; sub-menu. In a menu&apos;s row list: the Language sub-menu (``gui.language_menu``).</extracomment>
         <translation>文件(&amp;F)</translation>
@@ -4574,7 +4574,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelCommands</name>
     <message>
-        <location filename="../../inspector/gui/commands.py" line="+63"/>
+        <location filename="../../inspector/gui/features/moves/commands.py" line="+63"/>
         <source>benchmark ×%1 train step · %2 %3</source>
         <translation>基准测试 ×%1 训练步 · %2 %3</translation>
     </message>
@@ -4602,7 +4602,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelOpener</name>
     <message>
-        <location filename="../../inspector/gui/opener.py" line="+65"/>
+        <location filename="../../inspector/gui/features/model/opener.py" line="+65"/>
         <source>load %1</source>
         <extracomment>The last load that failed (the Open model dialog reopens on it, to fix); None once one succeeds. (spec, input text) a preset or the Open model dialog gave for the load under way.</extracomment>
         <translation>加载 %1</translation>
@@ -4611,7 +4611,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/workers.py" line="+372"/>
+        <location filename="../../inspector/gui/state/workers.py" line="+372"/>
         <source>cancelled before the estimate for %1</source>
         <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say. Parks the window&apos;s threads around each chunk of samples (``gui.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
@@ -4620,7 +4620,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModuleSummary</name>
     <message>
-        <location filename="../../inspector/gui/module_summary.py" line="+18"/>
+        <location filename="../../inspector/gui/common/module_summary.py" line="+18"/>
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
@@ -4683,7 +4683,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>OpenModelDialog</name>
     <message>
-        <location filename="../../inspector/gui/dialogs.py" line="-275"/>
+        <location filename="../../inspector/gui/common/dialogs.py" line="-275"/>
         <source>PyTorch models (%1)</source>
         <translation>PyTorch 模型 (%1)</translation>
     </message>
@@ -4791,7 +4791,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParameterCells</name>
     <message>
-        <location filename="../../inspector/gui/panels/parameter_cells.py" line="+49"/>
+        <location filename="../../inspector/gui/features/model/cells.py" line="+49"/>
         <source>parameter</source>
         <extracomment>Turns a marked text of this module (or a text of core&apos;s) into the words shown.</extracomment>
         <translation>参数</translation>
@@ -4997,7 +4997,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParametersPanel</name>
     <message>
-        <location filename="../../inspector/gui/panels/parameters.py" line="+154"/>
+        <location filename="../../inspector/gui/features/model/panel.py" line="+154"/>
         <source>Filter: name, device, dtype or kind (e.g. cuda float16 weight)</source>
         <extracomment>Models up to this many tensors open fully expanded; bigger ones show their top level. The Name column never gets narrower than this (the others scroll sideways instead): &quot;in_p…weight&quot; four modules deep (names elide in the middle; the tooltip has them whole). The other columns are sized to what they show (``fit_columns``), each at most this wide: a longer cell (a mixed module&apos;s dtypes, a 6-d shape) elides, its tooltip has it whole. The columns&apos; order on screen (the model&apos;s own order stays, for code and tests). Under the filter field when the filter hides every row: an empty tree says why. The spec of the model shown: another one clears the filter (``model_loaded``). The move a &quot;Copy the .to() line&quot; writes: () -&gt; (device, dtype or None). The window points it at the action bar&apos;s target.</extracomment>
         <translation>筛选：名称、设备、数据类型或类别（例如 cuda float16 weight）</translation>
@@ -5071,7 +5071,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../../inspector/gui/dialogs.py" line="+35"/>
+        <location filename="../../inspector/gui/common/dialogs.py" line="+35"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -5143,7 +5143,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>QFileDialog</name>
     <message>
-        <location filename="../../inspector/gui/qt_own_texts.py" line="+22"/>
+        <location filename="../../inspector/gui/common/qt_own_texts.py" line="+22"/>
         <source>&amp;Look in:</source>
         <translation>查找范围(&amp;L)：</translation>
     </message>
@@ -5156,7 +5156,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RanksView</name>
     <message>
-        <location filename="../../inspector/gui/ranks.py" line="+31"/>
+        <location filename="../../inspector/gui/features/ranks/table.py" line="+32"/>
         <source>Rank</source>
         <translation>进程号</translation>
     </message>
@@ -5207,7 +5207,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>各进程</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-78"/>
         <source>%n rank on 1 host</source>
         <translation>%n 个进程，位于 1 台主机</translation>
     </message>
@@ -5242,7 +5242,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>失败：进程 %1</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>ok</source>
         <translation>正常</translation>
     </message>
@@ -5260,7 +5260,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RecentModels</name>
     <message>
-        <location filename="../../inspector/gui/window_settings.py" line="+60"/>
+        <location filename="../../inspector/gui/common/window_settings.py" line="+60"/>
         <source>Clear the list</source>
         <extracomment>Input texts remembered per model spec, newest kept.</extracomment>
         <translation>清空列表</translation>
@@ -5274,7 +5274,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RemoteWindow</name>
     <message>
-        <location filename="../../inspector/gui/remote_window.py" line="+146"/>
+        <location filename="../../inspector/gui/shell/remote_window.py" line="+146"/>
         <source>connecting…</source>
         <extracomment>A forward that never returns hangs the agent, not this process: the connection gives up on a cancel the agent does not answer (``client.CANCEL_GRACE_S``), and Disconnect ends it.</extracomment>
         <translation>正在连接…</translation>
@@ -5399,7 +5399,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportExport</name>
     <message>
-        <location filename="../../inspector/gui/export.py" line="+57"/>
+        <location filename="../../inspector/gui/features/report/export.py" line="+57"/>
         <source>JSON report, opens again</source>
         <extracomment>Plot images are rendered at this size whatever the window&apos;s size, so reports compare. For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes (its name translated where shown, its pattern as it is).</extracomment>
         <translation>JSON 报告（可再次打开）</translation>
@@ -5465,7 +5465,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportFlow</name>
     <message>
-        <location filename="../../inspector/gui/report_flow.py" line="+60"/>
+        <location filename="../../inspector/gui/features/report/flow.py" line="+60"/>
         <source>Timing report</source>
         <translation>计时报告</translation>
     </message>
@@ -5536,7 +5536,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportView</name>
     <message>
-        <location filename="../../inspector/gui/report_view_texts.py" line="+9"/>
+        <location filename="../../inspector/gui/common/report_view_texts.py" line="+9"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -6009,7 +6009,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RunInPool</name>
     <message>
-        <location filename="../../inspector/gui/pool.py" line="+37"/>
+        <location filename="../../inspector/gui/state/pool.py" line="+37"/>
         <source>could not %1: %2</source>
         <translation>无法%1：%2</translation>
     </message>
@@ -6017,7 +6017,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../inspector/gui/status_line.py" line="+44"/>
+        <location filename="../../inspector/gui/common/status_line.py" line="+44"/>
         <location line="+28"/>
         <source>Starting…</source>
         <extracomment>The most characters a passing message shows.</extracomment>
@@ -6065,7 +6065,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>StuckNotice</name>
     <message>
-        <location filename="../../inspector/gui/stuck_notice.py" line="+115"/>
+        <location filename="../../inspector/gui/shell/stuck_notice.py" line="+115"/>
         <source>The model&apos;s forward pass has not returned</source>
         <translation>模型的前向传播尚未返回</translation>
     </message>
@@ -6098,7 +6098,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Task</name>
     <message>
-        <location filename="../../inspector/gui/task_words.py" line="+41"/>
+        <location filename="../../inspector/gui/common/task_words.py" line="+41"/>
         <source>load</source>
         <extracomment>Each task&apos;s name as the window shows it (&quot;Busy: benchmark&quot;), marked for translation.</extracomment>
         <translation>加载</translation>
@@ -6147,7 +6147,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>TaskMarks</name>
     <message>
-        <location filename="../../inspector/gui/task_marks.py" line="+49"/>
+        <location filename="../../inspector/gui/features/memory/task_marks.py" line="+49"/>
         <source>%1 (%2)</source>
         <extracomment>The running task&apos;s line: (time.time() it started, label). Marks (label, start, end or None) made before the plot was attached.</extracomment>
         <translation>%1（%2）</translation>
@@ -6156,7 +6156,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Throughput</name>
     <message>
-        <location filename="../../inspector/gui/plots/readable.py" line="+118"/>
+        <location filename="../../inspector/gui/features/latency/readable.py" line="+118"/>
         <source>%1 steps/s</source>
         <extracomment>(name, milliseconds per unit), largest first: an axis shows the largest that is &gt;= 1. Room above the bulk&apos;s largest sample, as a share of the range. Samples more than this many IQRs above the third quartile are outliers (Tukey&apos;s &quot;far out&quot; fence is 3; 5 keeps a long but real tail in view). ...and never closer than this share of the median above it (timings quantised to a tick can have an IQR of zero).</extracomment>
         <translation>%1 步/s</translation>
@@ -6175,7 +6175,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Vocabulary</name>
     <message>
-        <location filename="../../inspector/gui/vocabulary_words.py" line="+26"/>
+        <location filename="../../inspector/gui/common/vocabulary_words.py" line="+26"/>
         <source>forward</source>
         <translation>前向传播</translation>
     </message>
@@ -6214,7 +6214,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>WorkerResults</name>
     <message>
-        <location filename="../../inspector/gui/results.py" line="+141"/>
+        <location filename="../../inspector/gui/shell/worker_results.py" line="+141"/>
         <source>Model — %1 (%2)</source>
         <translation>模型 — %1 (%2)</translation>
     </message>

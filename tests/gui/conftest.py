@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.gui.app import qt_binding_problem
+from inspector.gui.shell.app import qt_binding_problem
 from tests.gui.languages import chinese  # noqa: F401 -- the fixture, for every window test
 
 _HERE = Path(__file__).parent
@@ -36,7 +36,7 @@ def qapp(tmp_path_factory):
     """The app's own QApplication (torch first, branding applied), with settings in a temp dir."""
     from PySide6.QtCore import QSettings, QStandardPaths
 
-    from inspector.gui.app import ensure_application
+    from inspector.gui.shell.app import ensure_application
 
     QStandardPaths.setTestModeEnabled(True)
     store = tmp_path_factory.mktemp("qsettings")
@@ -44,7 +44,7 @@ def qapp(tmp_path_factory):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, str(store / "user"))
         QSettings.setPath(fmt, QSettings.Scope.SystemScope, str(store / "system"))
     app = ensure_application()
-    from inspector.gui import i18n
+    from inspector.gui.common import i18n
 
     # The window's texts are asserted in English: whatever the machine's locale says.
     i18n.apply_language(i18n.ENGLISH)
@@ -55,7 +55,7 @@ def qapp(tmp_path_factory):
 def _no_idle_builds(monkeypatch):
     """Pages built ahead of need at idle (``gui.lazy_tabs``) would be built or not depending on
     how long a test runs: off, so each test sees one state; tests of it set a short delay."""
-    from inspector.gui import lazy_tabs
+    from inspector.gui.common import lazy_tabs
 
     monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 10**8)
 
@@ -79,7 +79,7 @@ def wait_idle(qtbot, window, timeout=30_000) -> None:
 @pytest.fixture
 def make_window(qtbot, clean_settings):
     """``make_window(spec="example")``: a window with its model loaded and devices listed."""
-    from inspector.gui.app import create_window
+    from inspector.gui.shell.app import create_window
 
     windows = []
 

@@ -20,7 +20,7 @@ def has_chinese(text: str) -> bool:
 
 def speak(qapp, language: str) -> None:
     """Install ``language``'s translators; every widget says its texts again (LanguageChange)."""
-    from inspector.gui import i18n
+    from inspector.gui.common import i18n
 
     assert i18n.apply_language(language)
     qapp.processEvents()  # the LanguageChange events Qt posts to the windows
@@ -28,7 +28,7 @@ def speak(qapp, language: str) -> None:
 
 @pytest.fixture
 def chinese(qapp):
-    from inspector.gui import i18n
+    from inspector.gui.common import i18n
 
     try:
         rf.resource(i18n.catalogue_name(i18n.CHINESE))

@@ -11,7 +11,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QTimer  # noqa: E402
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget  # noqa: E402
 
-from inspector.gui.after_paint import after_paints  # noqa: E402
+from inspector.gui.common.after_paint import after_paints  # noqa: E402
 
 
 class Painted(QWidget):

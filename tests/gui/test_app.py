@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from inspector.gui import app
+from inspector.gui.shell import app
 from tests.warm_python import run_python
 
 
@@ -69,7 +69,7 @@ def test_main_refuses_xcb_without_display_instead_of_letting_qt_abort():
     # In a child process: if the check let it through, Qt would abort the whole test run.
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["QT_QPA_PLATFORM"] = "xcb"
-    code = "from inspector.gui.app import main; raise SystemExit(main())"
+    code = "from inspector.gui.shell.app import main; raise SystemExit(main())"
     done = run_python(["-c", code], cwd=os.getcwd(), env=env, timeout=120)
     assert done.returncode == 1, done.stderr[-2000:]
     assert done.stderr.startswith("error: the window needs a display")

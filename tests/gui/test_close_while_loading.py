@@ -24,7 +24,7 @@ _CLOSE_AFTER_SHOW = textwrap.dedent(
     """
     import sys
     from PySide6.QtCore import QTimer
-    from inspector.gui import app
+    from inspector.gui.shell import app
 
     delay_ms, spec = int(float(sys.argv[1]) * 1000), sys.argv[2]
     create = app.create_window
@@ -83,7 +83,7 @@ def test_abandonable_work_returns_its_result_or_error_and_is_given_up_on_cancel(
     import threading
 
     from inspector.core.errors import Cancelled
-    from inspector.gui.threads import run_abandonable, wait_abandoned
+    from inspector.gui.state.threads import run_abandonable, wait_abandoned
 
     assert run_abandonable(lambda: 42, lambda: False, name="quick") == 42
 

@@ -14,7 +14,7 @@ from inspector.core.errors import Failure  # noqa: E402
 from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.report.timing_report import build_report, save_report  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
-from inspector.gui.compare import ComparisonView  # noqa: E402
+from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from tests.core.report.generated import scaled, with_samples  # noqa: E402
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
@@ -145,7 +145,7 @@ def test_the_view_starts_empty_with_a_hint(view):
 def threads(monkeypatch):
     """The threads that read, compared and worded reports for the view:
     {"load": [...], "compare": [...], "rows": [...]}."""
-    from inspector.gui import compare as compare_view
+    from inspector.gui.features.compare import view as compare_view
 
     seen: dict[str, list[int]] = {"load": [], "compare": [], "rows": []}
     for name, key in (("load_report", "load"), ("compare_reports", "compare"), ("comparison_tables", "rows")):

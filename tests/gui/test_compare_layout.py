@@ -113,7 +113,7 @@ def test_at_1024x700_the_verdict_shows_without_scrolling_sideways(qtbot, qapp, m
 
 def test_a_text_cut_to_fit_is_whole_in_its_tooltip(qtbot, two_reports):
     from inspector.core.report.timing_report import load_report
-    from inspector.gui.compare import ComparisonView
+    from inspector.gui.features.compare.view import ComparisonView
 
     view = ComparisonView()
     qtbot.addWidget(view)
@@ -134,7 +134,7 @@ def test_a_text_cut_to_fit_is_whole_in_its_tooltip(qtbot, two_reports):
 
 
 def test_the_columns_fill_the_width_and_the_widest_give_way_first():
-    from inspector.gui.compare_table import fit_widths
+    from inspector.gui.features.compare.table import fit_widths
 
     assert fit_widths([50, 60, 100], [40, 40, 40], 300) == [50, 60, 190]  # room: the last stretches
     assert fit_widths([50, 60, 300], [40, 40, 120], 300) == [50, 60, 190]  # the widest cut first

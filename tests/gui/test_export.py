@@ -25,7 +25,8 @@ from inspector.core.moves.transaction import move_model  # noqa: E402
 from inspector.core.report.markdown_view import render_markdown  # noqa: E402
 from inspector.core.report.timing_report import build_report, load_report  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
-from inspector.gui.export import (  # noqa: E402
+# noqa: E402
+from inspector.gui.features.report.export import (
     IMAGE_SIZE,
     ReportExporter,
     copy_markdown,
@@ -33,7 +34,8 @@ from inspector.gui.export import (  # noqa: E402
     path_with_suffix,
     plot_images,
 )
-from inspector.gui.plots import LatencyPlot, MemoryPlot  # noqa: E402
+from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
+from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
 from tests.faults import fill_disk_half_way_through_report_writes  # noqa: E402
 
 

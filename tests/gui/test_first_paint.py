@@ -45,8 +45,8 @@ def test_the_frame_builds_and_paints_without_torch(tmp_path):
     code = _BLOCK_TORCH + textwrap.dedent(
         """
         import json, time
-        from inspector.gui.app import ensure_application, create_window
-        from inspector.gui import torch_loader
+        from inspector.gui.shell.app import ensure_application, create_window
+        from inspector.gui.shell import torch_loader
         app = ensure_application()
         torch_loader.start = lambda parent: torch_loader.TorchLoading(parent)  # a load that never ends
         window = create_window()
@@ -78,7 +78,7 @@ def test_torch_imported_after_the_window_loads_the_model_and_the_window_closes_c
     code = textwrap.dedent(
         """
         import json, sys, time
-        from inspector.gui.app import ensure_application, create_window
+        from inspector.gui.shell.app import ensure_application, create_window
         app = ensure_application()
         order = {"torch_before_window": "torch" in sys.modules}
         window = create_window()
@@ -95,7 +95,7 @@ def test_torch_imported_after_the_window_loads_the_model_and_the_window_closes_c
         import builtins
         features = sys.modules["shibokensupport.feature"].pyside_feature_dict
         order.update(hook=builtins.__import__.__name__, torch_scanned="torch.nn" in features,
-                     window_scanned="inspector.gui.workers" in features)
+                     window_scanned="inspector.gui.state.workers" in features)
         print(json.dumps(order))
         """
     )
@@ -111,7 +111,7 @@ def test_closing_the_window_while_torch_loads_exits_cleanly(tmp_path):
     code = textwrap.dedent(
         """
         import json, sys, time
-        from inspector.gui.app import ensure_application, create_window
+        from inspector.gui.shell.app import ensure_application, create_window
         app = ensure_application()
         window = create_window()
         window.show()
@@ -153,7 +153,7 @@ def test_torch_imported_on_a_thread_after_qt_works_as_when_imported_first(tmp_pa
         from PySide6.QtWidgets import QApplication, QMainWindow
         app = QApplication([])
         window = QMainWindow(); window.show(); app.processEvents()
-        from inspector.gui import torch_loader
+        from inspector.gui.shell import torch_loader
         result = {}
         worker = threading.Thread(target=lambda: (torch_loader.preload_native_libraries(), result.update(torch_work())))
         worker.start()

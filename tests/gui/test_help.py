@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from PySide6.QtWidgets import QLabel, QTextBrowser
 
-from inspector.gui.help import CPU_ONLY_NOTE, CPU_ONLY_NOTE_KEY
+from inspector.gui.features.help.pages import CPU_ONLY_NOTE, CPU_ONLY_NOTE_KEY
 from tests.fake_cuda import fake_cuda
 from tests.gui.deep_models import TRANSFORMER, factory_spec
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
 from inspector.core.files.models import Net
-from inspector.gui import i18n
+from inspector.gui.common import i18n
 from tests.gui.conftest import wait_idle
 from tests.gui.languages import has_chinese, speak
 from tests.gui.test_language_walk import code_comments, english_left, our_lines

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QFrame, QSpinBox  # noqa: E402
 from inspector.core.measure import timing  # noqa: E402
 from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.report.timing_report import build_report, load_report, render_json  # noqa: E402
-from inspector.gui.compare import ComparisonView  # noqa: E402
+from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from tests.core.report.generated import with_latency, with_samples  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 
@@ -89,7 +89,7 @@ def test_a_zero_median_is_shown_without_a_ratio(qtbot, view, good_report, tmp_pa
 def test_a_comparison_that_fails_never_leaves_the_view_stuck(qtbot, view, good_report, tmp_path, monkeypatch):
     """Should the reader ever let through what the comparison cannot take (a bug), the view
     says so in one line and keeps its earlier state."""
-    from inspector.gui import compare as compare_view
+    from inspector.gui.features.compare import view as compare_view
 
     path = tmp_path / "r.json"
     path.write_text(json.dumps(good_report))

@@ -163,7 +163,7 @@ def _escaped_everywhere(text: str) -> bool:
 
 
 def test_names_with_bidi_newlines_and_huge_lengths_are_escaped_and_elided(qtbot, make_window, tmp_path):
-    from inspector.gui.plain_text import SHOWN_LIMIT, TIP_LIMIT
+    from inspector.gui.common.plain_text import SHOWN_LIMIT, TIP_LIMIT
 
     spec = _hostile_factory(tmp_path)
     window = make_window(spec)
@@ -192,7 +192,7 @@ def test_names_with_bidi_newlines_and_huge_lengths_are_escaped_and_elided(qtbot,
 
 
 def test_the_recent_models_menu_escapes_elides_and_shows_ampersands(qtbot, window, tmp_path):
-    from inspector.gui.plain_text import SHOWN_LIMIT
+    from inspector.gui.common.plain_text import SHOWN_LIMIT
 
     # As long as a spec the settings keep (4,096 characters): as wide as 4,000 characters before.
     for spec in ("R&D.pt", f"evil\nline{RLO}tp.exe", "/models/" + "k" * 3_990 + ".pt"):
@@ -238,7 +238,7 @@ def test_a_remote_agents_device_names_are_escaped_in_the_devices_panel(qtbot):
     from dataclasses import replace
 
     from inspector.core.devices.inventory import DeviceInventory, discover_devices
-    from inspector.gui.panels.devices import DevicesPanel
+    from inspector.gui.features.devices.panel import DevicesPanel
 
     cpu = discover_devices().devices[0]
     hostile = replace(cpu, name="GPU\u202egnp.exe\nfake line " + "x" * 5000)

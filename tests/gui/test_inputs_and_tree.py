@@ -147,7 +147,7 @@ def test_the_code_panel_and_input_follow_the_model_and_its_last_input_is_remembe
 def test_report_dialogs_start_in_the_last_folder_with_the_models_name(window, tmp_path, clean_settings):
     from pathlib import Path
 
-    from inspector.gui import window_settings
+    from inspector.gui.common import window_settings
 
     assert window.reports.suggested_export_path() == str(Path.home() / "Net-timing-report.json")
     window_settings.set_last_folder(window.settings, "reports", str(tmp_path / "r.json"))
@@ -180,8 +180,8 @@ def test_a_state_dict_error_points_at_the_dialogs_architecture_field(qtbot, wind
 
 
 def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path):
-    from inspector.gui.panels.parameter_model import PlacementModel
-    from inspector.gui.panels.parameters import NAME_MIN_WIDTH
+    from inspector.gui.features.model.item_model import PlacementModel
+    from inspector.gui.features.model.panel import NAME_MIN_WIDTH
 
     window = make_window(_factory(tmp_path, "tr", WIDE_TRANSFORMER))
     window.show()
@@ -229,7 +229,7 @@ def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path
 def _assert_every_column_in_view_and_uncut(view) -> None:
     """No sideways scrolling: every column's section lies inside the viewport, and every
     cell on screen outside the Name column (which elides in the middle by design) fits."""
-    from inspector.gui.panels.parameter_model import PlacementModel
+    from inspector.gui.features.model.item_model import PlacementModel
 
     header, width = view.header(), view.viewport().width()
     shown = [c for c in range(header.count()) if not header.isSectionHidden(c)]
@@ -292,7 +292,7 @@ def test_a_ten_thousand_tensor_model_opens_collapsed_filters_and_copies(qtbot, m
 
 
 def test_the_tree_sorts_sizes_as_numbers(qtbot, make_window, tmp_path):
-    from inspector.gui.panels.parameter_model import PlacementModel
+    from inspector.gui.features.model.item_model import PlacementModel
 
     window = make_window(_factory(tmp_path, "sizes", SIZES))
     view = widget(window, QTreeView, "parameterView")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QLocale, QSettings
 
-from inspector.gui import i18n
+from inspector.gui.common import i18n
 from tests.gui.conftest import wait_idle
 
 

@@ -290,8 +290,8 @@ def a_whole_session(window, qtbot, tmp_path) -> tuple[list[QWidget], list[tuple[
     training step's, one training step, run every lesson, open every dialog, file dialog and
     tab; the windows to read, and what was shown one at a time: each lesson's answer, the
     comments of the code after each action, what each file dialog said."""
-    from inspector.gui import dialogs, window_settings
-    from inspector.gui.connect_dialog import ConnectDialog
+    from inspector.gui.common import dialogs, window_settings
+    from inspector.gui.features.remote.connect_dialog import ConnectDialog
 
     shown: list[tuple[str, str]] = []  # read as it shows: each a moment of the session
 
@@ -395,7 +395,7 @@ def leaks(windows: list[QWidget], answers: list[tuple[str, str]], found, data: l
 def test_a_whole_session_in_chinese_leaves_no_english_on_screen(make_window, qtbot, chinese, tmp_path, monkeypatch):
     # As on a system that draws Chinese. Without such a font the window says so once in both
     # languages on purpose (test_window_i18n checks that notice); it is no English leak.
-    from inspector.gui import i18n
+    from inspector.gui.common import i18n
 
     monkeypatch.setattr(i18n, "has_cjk_font", lambda: True)
     window = make_window()

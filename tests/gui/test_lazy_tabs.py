@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTabWidget
 
-from inspector.gui import lazy_tabs
-from inspector.gui.lazy_tabs import LazyTabs
+from inspector.gui.common import lazy_tabs
+from inspector.gui.common.lazy_tabs import LazyTabs
 
 
 class _Work(QObject):

@@ -126,7 +126,7 @@ def test_the_lessons_follow_the_language(make_window, qtbot, chinese):
     window = make_window()
     text = run_lesson(window, qtbot, 1)
     assert "device 是 cpu" in text and window.lessons.windowTitle() == "学习"
-    from inspector.gui import i18n
+    from inspector.gui.common import i18n
 
     i18n.apply_language(i18n.ENGLISH)
     qtbot.waitUntil(lambda: window.lessons.windowTitle() == "Lessons")

@@ -35,7 +35,7 @@ class _SlowSession:
 
 @pytest.mark.parametrize("repeat", [1, 3])
 def test_the_windows_time_left_is_capped_at_what_the_measurement_cap_allows(qapp, monkeypatch, repeat):
-    from inspector.gui import workers
+    from inspector.gui.state import workers
 
     clock = [0.0]
     monkeypatch.setattr(workers, "TimeLeft", lambda: TimeLeft(clock=lambda: clock[0]))
@@ -70,7 +70,7 @@ SLOW = (
 def measuring(qtbot, make_window, tmp_path, monkeypatch):
     """A shown window measuring a model of 20 ms a call (1,000 runs: 20 s), with some samples
     in; the question's threshold lowered to them (the tests do not wait 10 s)."""
-    from inspector.gui import close_guard
+    from inspector.gui.shell import close_guard
 
     monkeypatch.setattr(close_guard, "ASK_AFTER_S", 0.05)
     path = tmp_path / "slow.py"

@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from inspector.core.measure.machine_noise import MachineNoise, described  # noqa: E402
-from inspector.gui.plots.latency import LatencyPlot  # noqa: E402
+from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
 
 
 @pytest.fixture

@@ -185,7 +185,7 @@ _CLOSE_MID_FIT = textwrap.dedent(
     """
     import sys
     from PySide6.QtCore import QTimer
-    from inspector.gui.app import create_window, ensure_application
+    from inspector.gui.shell.app import create_window, ensure_application
 
     app = ensure_application()
     window = create_window(model_spec=sys.argv[1])

@@ -15,7 +15,7 @@ from inspector.core.moves.request import MoveRequest, resolve_request
 from inspector.core.moves.transaction import move_model
 from inspector.core.report.snippets import move_snippet
 from inspector.core.session import LoadRequest
-from inspector.gui.workers import ModelWorker
+from inspector.gui.state.workers import ModelWorker
 from tests.gui.helpers import table_rows, widget
 
 
@@ -49,7 +49,7 @@ def test_a_move_from_the_window_reads_its_device_once(qtbot, window, monkeypatch
 
     def counting(spec):
         # (the buttons' tooltips and price line price the *next* move whenever a task begins
-        # or ends: gui/availability.py; those reads are not this move's)
+        # or ends: gui/features/moves/availability.py; those reads are not this move's)
         if not any(f.filename.endswith("availability.py") for f in traceback.extract_stack()):
             reads.append(spec)
         return parse(spec)

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 import inspector
-from inspector.gui import pyside_import_hook
+from inspector.gui.shell import pyside_import_hook
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QLabel
 
-from inspector.gui import i18n
-from inspector.gui.qt_own_texts import QT_OWN_MISSING
+from inspector.gui.common import i18n
+from inspector.gui.common.qt_own_texts import QT_OWN_MISSING
 from tests.gui.languages import has_chinese
 from tests.gui.test_language_walk import _file_dialog_read, english_left
 

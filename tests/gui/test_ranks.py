@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QTableWidget
 
 from inspector.cli import main
 from inspector.core.report.timing_report import load_report
-from inspector.gui.ranks import RanksView, show_ranks
+from inspector.gui.features.ranks.table import RanksView, show_ranks
 from tests.core.report.generated import with_samples
 from tests.gui.helpers import widget
 

@@ -16,8 +16,8 @@ from torch import nn
 
 from inspector.core.remote.client import local_agent_command
 from tests.warm_python import warm_command
-from inspector.gui.connect_dialog import ConnectDialog, remember
-from inspector.gui.remote_window import RemoteWindow, connect_server
+from inspector.gui.features.remote.connect_dialog import ConnectDialog, remember
+from inspector.gui.shell.remote_window import RemoteWindow, connect_server
 
 HOST = "gpu-test"
 
@@ -209,7 +209,7 @@ def test_malformed_lines_from_the_agent_never_crash_the_window(make_window, remo
 def test_ctrl_c_in_the_terminal_closes_the_remote_windows_too(make_window, remote_windows, qtbot):
     import signal
 
-    from inspector.gui.app import _ctrl_c_closes
+    from inspector.gui.shell.app import _ctrl_c_closes
 
     local = make_window()
     remote = _connect(qtbot, local, remote_windows, [sys.executable, "-c", _GARBAGE_AGENT], host="odd")

@@ -14,7 +14,7 @@ import pytest
 
 from inspector.core.remote.client import local_agent_command
 from inspector.core.vocabulary import MAX_SAMPLES
-from inspector.gui.remote_window import RemoteWindow, connect_server
+from inspector.gui.shell.remote_window import RemoteWindow, connect_server
 from tests.warm_python import warm_command
 
 #: Passes lines both ways; before the first benchmark's answer, its own hostile event.

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QPushButton
 from torch import nn
 
 from inspector.core.remote.client import local_agent_command
-from inspector.gui import dialogs, i18n
-from inspector.gui.connect_dialog import ConnectDialog
-from inspector.gui.remote_window import RemoteWindow, connect_server
+from inspector.gui.common import dialogs, i18n
+from inspector.gui.features.remote.connect_dialog import ConnectDialog
+from inspector.gui.shell.remote_window import RemoteWindow, connect_server
 from tests.warm_python import warm_command
 
 HOST = "gpu-test"

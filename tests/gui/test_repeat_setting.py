@@ -33,7 +33,7 @@ def test_the_repeats_setting_reaches_core_and_the_report_keeps_each_run(qtbot, w
 def test_a_comparison_of_single_runs_says_where_its_noise_figure_came_from_on_the_verdict(qtbot):
     from inspector.core.measure.run_noise import RunNoise
     from inspector.core.report.compare import compare_reports
-    from inspector.gui.compare_rows import latency_table
+    from inspector.gui.features.compare.rows import latency_table
 
     def report(median):
         samples = [median * (1 + 0.001 * (i % 7)) for i in range(200)]

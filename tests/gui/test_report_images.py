@@ -9,7 +9,7 @@ from inspector.core.report.timing_report import build_report
 from inspector.core.devices.discovery import memory_reading
 from inspector.core.files.models import example_model
 from inspector.core.measure.timing import measure_latency
-from inspector.gui.report_images import render_report_images
+from inspector.gui.shell.report_images import render_report_images
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +110,7 @@ def test_report_images_draw_what_the_window_hides(qtbot):
     """The report's plot shows every curve whatever the window's choices (its "Process RSS &
     machine" box off, a legend entry clicked away); the window keeps its choices."""
     from inspector.core.devices.discovery import MemoryReading
-    from inspector.gui.plots import MemoryPlot
+    from inspector.gui.features.memory.plot import MemoryPlot
 
     plot = MemoryPlot()
     qtbot.addWidget(plot)

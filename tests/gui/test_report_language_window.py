@@ -19,11 +19,12 @@ from inspector.core.devices.discovery import memory_reading  # noqa: E402
 from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.core.report.timing_report import build_report, load_report  # noqa: E402
-from inspector.gui import export, i18n  # noqa: E402
-from inspector.gui.plots import latency as latency_module  # noqa: E402
-from inspector.gui.plots import memory as memory_module  # noqa: E402
-from inspector.gui.export import mark_in  # noqa: E402
-from inspector.gui.report_images import report_images  # noqa: E402
+from inspector.gui.features.report import export  # noqa: E402
+from inspector.gui.common import i18n  # noqa: E402
+from inspector.gui.features.latency import plot as latency_module  # noqa: E402
+from inspector.gui.features.memory import plot as memory_module  # noqa: E402
+from inspector.gui.features.report.export import mark_in  # noqa: E402
+from inspector.gui.shell.report_images import report_images  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 from tests.gui.languages import has_chinese, speak  # noqa: E402
 from tests.gui.test_language_walk import host_data, without  # noqa: E402

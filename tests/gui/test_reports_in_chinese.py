@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QSpinBox, QTabWidget  # noqa: E402
 from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.core.report.timing_report import build_report  # noqa: E402
-from inspector.gui.compare import ComparisonView  # noqa: E402
-from inspector.gui.ranks import show_ranks  # noqa: E402
+from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
+from inspector.gui.features.ranks.table import show_ranks  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 from tests.gui.languages import has_chinese, speak  # noqa: E402
 from tests.gui.test_window import click, history, wait_history  # noqa: E402

@@ -7,7 +7,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, QRegularExpression, QSo
 from PySide6.QtWidgets import QTreeView
 
 from inspector.core.moves.request import MoveRequest
-from inspector.gui.panels.parameter_model import PlacementModel
+from inspector.gui.features.model.item_model import PlacementModel
 from tests.gui.deep_models import TRANSFORMER, factory_spec
 from tests.gui.helpers import tree_rows, widget
 

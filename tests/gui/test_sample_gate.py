@@ -16,7 +16,7 @@ import threading
 import pytest
 
 from inspector.core.measure import attribution, sampling
-from inspector.gui.workers import ModelWorker
+from inspector.gui.state.workers import ModelWorker
 from tests.gui.helpers import widget
 
 #: A busy GUI slot: this many Python loop turns (work by count, not by time).

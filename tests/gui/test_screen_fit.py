@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect, QSize
 
-from inspector.gui.screen_fit import MARGIN, best_screen, clamped, first_geometry
+from inspector.gui.common.screen_fit import MARGIN, best_screen, clamped, first_geometry
 
 SMALL = QRect(0, 0, 1024, 700)
 FULL_HD = QRect(0, 0, 1920, 1080)

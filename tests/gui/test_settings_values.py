@@ -15,8 +15,10 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QByteArray, QSettings  # noqa: E402
 
-from inspector.gui import connect_dialog, settings_file, settings_values, window_settings  # noqa: E402
-from inspector.gui.sample_rate import DEFAULT_SAMPLE_HZ  # noqa: E402
+from inspector.gui.features.remote import connect_dialog  # noqa: E402
+from inspector.gui.shell import settings_file  # noqa: E402
+from inspector.gui.common import settings_values, window_settings  # noqa: E402
+from inspector.gui.common.sample_rate import DEFAULT_SAMPLE_HZ  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -145,7 +147,7 @@ def test_the_app_starts_past_a_fifo_settings_file(tmp_path):
     folder.mkdir(parents=True)
     os.mkfifo(folder / "torch-device-inspector.conf")
     script = (
-        "from inspector.gui.app import ensure_application\n"
+        "from inspector.gui.shell.app import ensure_application\n"
         "from PySide6.QtCore import QSettings\n"
         "ensure_application()\n"
         "QSettings().setValue('view/language', 'en')\n"

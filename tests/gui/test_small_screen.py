@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 _PROBE = textwrap.dedent(
     """
     import json, sys, time
-    from inspector.gui.app import create_window, ensure_application
+    from inspector.gui.shell.app import create_window, ensure_application
     app = ensure_application()
     window = create_window(sys.argv[1])
     window.show()

@@ -11,7 +11,7 @@ pytest.importorskip("pytestqt")
 from PySide6.QtCore import QEvent, QObject  # noqa: E402
 from PySide6.QtWidgets import QMainWindow  # noqa: E402
 
-from inspector.gui.status_line import StatusLine  # noqa: E402
+from inspector.gui.common.status_line import StatusLine  # noqa: E402
 
 
 class LayoutRequests(QObject):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 
-from inspector.gui import stuck_notice
+from inspector.gui.shell import stuck_notice
 from tests.gui.deep_models import factory_spec
 
 #: A model whose forward waits at ``gate`` (open while the model loads) and says when it entered.

@@ -9,7 +9,7 @@ pytest.importorskip("pytestqt")
 
 import pyqtgraph as pg  # noqa: E402
 
-from inspector.gui.plots.latency import LatencyPlot  # noqa: E402
+from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
 
 
 @pytest.fixture
@@ -75,7 +75,7 @@ def test_runs_from_one_distribution_show_no_clear_difference(plot):
 
 
 def test_a_long_benchmark_shows_the_time_left_in_the_progress_bar_and_status_bar(window, monkeypatch):
-    from inspector.gui.workers import Progress
+    from inspector.gui.state.workers import Progress
 
     monkeypatch.setattr(type(window.tasks), "task", property(lambda self: "benchmark"))  # the window's busy state
     window.results.on_progress(Progress("benchmark", 400, 1000, seconds_left=75.0))
@@ -86,7 +86,7 @@ def test_a_long_benchmark_shows_the_time_left_in_the_progress_bar_and_status_bar
 
 
 def test_the_workers_progress_carries_the_estimate():
-    from inspector.gui import workers
+    from inspector.gui.state import workers
 
     sent = []
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.gui.tasks import Task, TaskController
+from inspector.gui.state.tasks import Task, TaskController
 
 
 @pytest.fixture

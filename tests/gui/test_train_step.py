@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QPlainTextEdit, QTableView, Q
 
 from inspector.core.moves.request import MoveRequest
 from inspector.core.placement.tensor_rows import Placement, TensorRow, Totals, _findings
-from inspector.gui.panels.parameter_model import PlacementModel
+from inspector.gui.features.model.item_model import PlacementModel
 from tests.fake_cuda import fake_cuda
 from tests.gui.deep_models import LSTM, TRANSFORMER, factory_spec
 from tests.gui.helpers import table_rows, tree_rows, widget
@@ -104,7 +104,7 @@ def test_optimizer_state_left_on_the_cpu_after_a_move_to_cuda_is_named_with_its_
     (finding,) = findings
     assert finding.message.startswith("The optimizer's state stayed on cpu while the model is on cuda:0")
     assert finding.fix.startswith("optimizer.load_state_dict(optimizer.state_dict())")
-    from inspector.gui.panels.parameters import ParametersPanel
+    from inspector.gui.features.model.panel import ParametersPanel
 
     panel = ParametersPanel()
     totals = Totals(3, 12, 48, {"cuda:0": 32, "cpu": 16}, {"float32": 48})

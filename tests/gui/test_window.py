@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
     QTreeView,
 )
 
-from inspector.gui.compare import ComparisonView
-from inspector.gui.plots import LatencyPlot, MemoryPlot
+from inspector.gui.features.compare.view import ComparisonView
+from inspector.gui.features.latency.plot import LatencyPlot
+from inspector.gui.features.memory.plot import MemoryPlot
 from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, tree_rows, widget
 from tests.warm_python import run_python
@@ -207,7 +208,7 @@ def test_pinned_is_offered_for_a_host_to_gpu_move_and_reaches_the_worker(qtbot, 
 
 
 def test_pinned_applies_only_to_host_to_cuda_moves():
-    from inspector.gui.panels.actions import pinned_blocker
+    from inspector.gui.features.moves.action_bar import pinned_blocker
 
     assert pinned_blocker("cuda:3", ["cpu"]) is None
     assert pinned_blocker("cuda:0", ["cpu", "cuda:0"]) is None  # its host tensors can be pinned
@@ -236,7 +237,7 @@ def test_tree_puts_grads_and_optimizer_state_under_their_module(qapp, qtmodeltes
     from torch import nn
 
     from inspector.core.placement.tensor_rows import snapshot
-    from inspector.gui.panels.parameter_model import PlacementModel
+    from inspector.gui.features.model.item_model import PlacementModel
 
     model = nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.Linear(4, 1))
     optimizer = torch.optim.Adam(model.parameters())
@@ -528,7 +529,7 @@ def test_about_names_the_versions(window):
 
 
 def test_no_display_prints_a_clear_message(monkeypatch, capsys):
-    from inspector.gui import app
+    from inspector.gui.shell import app
 
     monkeypatch.setattr(sys, "platform", "linux")
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
@@ -556,7 +557,7 @@ _CLOSE_MID_BENCHMARK = textwrap.dedent(
     """
     import sys
     from PySide6.QtCore import QTimer
-    from inspector.gui.app import create_window, ensure_application
+    from inspector.gui.shell.app import create_window, ensure_application
 
     app = ensure_application()
     window = create_window()
@@ -663,7 +664,7 @@ _CLOSE_MID_MOVE = textwrap.dedent(
     import sys
     import pytest
     from PySide6.QtCore import QTimer
-    from inspector.gui.app import create_window, ensure_application
+    from inspector.gui.shell.app import create_window, ensure_application
     from tests.gui.test_window import hold_moves_half_way
 
     with pytest.MonkeyPatch.context() as monkeypatch:
@@ -762,7 +763,7 @@ def test_device_table_follows_the_memory_readings(qtbot, window):
 def test_open_model_dialog_offers_the_recent_models(qapp):
     from PySide6.QtWidgets import QListWidget
 
-    from inspector.gui.dialogs import OpenModelDialog
+    from inspector.gui.common.dialogs import OpenModelDialog
 
     dialog = OpenModelDialog(["example", "torch.nn:Identity"])
     recent = dialog.findChild(QListWidget, "recentModelsList")
@@ -784,7 +785,7 @@ _CTRL_C_AFTER_LOAD = textwrap.dedent(
     """
     import os, signal
     from PySide6.QtCore import QTimer
-    from inspector.gui import app
+    from inspector.gui.shell import app
 
     create = app.create_window
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QTextBrowser
 
-from inspector.gui import i18n
-from inspector.gui.help import CJK_FONT_NOTE_KEY
+from inspector.gui.common import i18n
+from inspector.gui.features.help.pages import CJK_FONT_NOTE_KEY
 
 
 
@@ -108,7 +108,7 @@ def test_help_pages_keep_their_html_in_every_language(qapp, english_after):
     """The pages' markup is written once, around the texts: the same tags in both languages."""
     import re
 
-    from inspector.gui.help import GETTING_STARTED, REPORT_FORMAT, page_html
+    from inspector.gui.features.help.pages import GETTING_STARTED, REPORT_FORMAT, page_html
 
     def tags(html: str) -> list[str]:
         return re.findall(r"</?\w+", html)
@@ -174,7 +174,7 @@ def test_an_unreadable_catalogue_is_said_and_the_window_stays_english(qtbot, mon
 
 
 def test_a_catalogue_unreadable_at_start_is_said_by_the_first_window(qtbot, monkeypatch, make_window, english_after):
-    from inspector.gui import app
+    from inspector.gui.shell import app
 
     monkeypatch.setattr(app, "_unavailable_language", i18n.CHINESE)
     first = make_window(wait=False)

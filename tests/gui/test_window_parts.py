@@ -15,12 +15,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GUI = ROOT / "inspector" / "gui"
-WINDOW = "inspector.gui.main_window"
+WINDOW = "inspector.gui.shell.main_window"
 
 #: Who may import the window, and why.
 ALLOWED = {
-    "inspector/gui/app.py": "create_window composes it",
-    "inspector/gui/main_window.py": "itself",
+    "inspector/gui/shell/app.py": "create_window composes it",
+    "inspector/gui/shell/main_window.py": "itself",
 }
 
 
@@ -83,19 +83,19 @@ def test_the_allowed_modules_exist():
 @pytest.mark.parametrize(
     "source, importer",
     [
-        ("import inspector.gui.main_window", "inspector.gui.results"),
-        ("import inspector.gui.main_window as mw", "inspector.gui.results"),
-        ("from inspector.gui.main_window import MainWindow", "inspector.gui.results"),
-        ("from inspector.gui import main_window", "inspector.gui.results"),
-        ("from inspector.gui import layout, main_window", "inspector.gui.results"),
-        ("from .main_window import MainWindow", "inspector.gui.results"),
-        ("from . import main_window", "inspector.gui.results"),
-        ("from ..main_window import MainWindow", "inspector.gui.panels.history"),
-        ("from .. import main_window", "inspector.gui.panels.history"),
-        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from inspector.gui.main_window import MainWindow",
-         "inspector.gui.results"),
-        ("def f():\n    from inspector.gui.main_window import MainWindow", "inspector.gui.results"),
-        ("import importlib\nimportlib.import_module('inspector.gui.main_window')", "inspector.gui.results"),
+        ("import inspector.gui.shell.main_window", "inspector.gui.shell.worker_results"),
+        ("import inspector.gui.shell.main_window as mw", "inspector.gui.shell.worker_results"),
+        ("from inspector.gui.shell.main_window import MainWindow", "inspector.gui.shell.worker_results"),
+        ("from inspector.gui.shell import main_window", "inspector.gui.shell.worker_results"),
+        ("from inspector.gui.shell import layout, main_window", "inspector.gui.shell.worker_results"),
+        ("from .main_window import MainWindow", "inspector.gui.shell.worker_results"),
+        ("from . import main_window", "inspector.gui.shell.worker_results"),
+        ("from ...shell.main_window import MainWindow", "inspector.gui.features.history.panel"),
+        ("from ...shell import main_window", "inspector.gui.features.history.panel"),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from inspector.gui.shell.main_window import MainWindow",
+         "inspector.gui.shell.worker_results"),
+        ("def f():\n    from inspector.gui.shell.main_window import MainWindow", "inspector.gui.shell.worker_results"),
+        ("import importlib\nimportlib.import_module('inspector.gui.shell.main_window')", "inspector.gui.shell.worker_results"),
     ],
 )
 def test_every_form_of_importing_the_window_is_seen(source, importer):
@@ -105,10 +105,10 @@ def test_every_form_of_importing_the_window_is_seen(source, importer):
 @pytest.mark.parametrize(
     "source, importer",
     [
-        ("from inspector.gui import layout", "inspector.gui.results"),
-        ("from .layout import build_frame", "inspector.gui.results"),
-        ("from PySide6.QtWidgets import QMainWindow", "inspector.gui.results"),
-        ("from ..main_window_notes import x", "inspector.gui.panels.history"),
+        ("from inspector.gui.shell import layout", "inspector.gui.shell.worker_results"),
+        ("from .layout import build_frame", "inspector.gui.shell.worker_results"),
+        ("from PySide6.QtWidgets import QMainWindow", "inspector.gui.shell.worker_results"),
+        ("from ..main_window_notes import x", "inspector.gui.features.history.panel"),
     ],
 )
 def test_other_imports_are_not_taken_for_the_window(source, importer):
@@ -116,13 +116,13 @@ def test_other_imports_are_not_taken_for_the_window(source, importer):
 
 
 def test_a_package_resolves_its_relative_imports_from_itself():
-    assert window_imports("from .main_window import MainWindow", "inspector.gui", is_package=True) != []
+    assert window_imports("from .main_window import MainWindow", "inspector.gui.shell", is_package=True) != []
 
 
 def test_every_menu_row_calls_something_the_window_has(make_window):
     # Menu slots are resolved when triggered (the frame's menus exist before the session's
     # parts): each row's dotted path must still lead to a callable once the session is up.
-    from inspector.gui.menus import MENUS, ActionSpec, _resolve
+    from inspector.gui.shell.menus import MENUS, ActionSpec, _resolve
 
     window = make_window()
     rows = [row for _title, items in MENUS for row in items if isinstance(row, ActionSpec)]

@@ -16,9 +16,11 @@ from PySide6.QtWidgets import QComboBox, QDialog, QFileDialog, QFrame, QSpinBox,
 
 from inspector.core.report.timing_report import load_report
 from inspector.core.units import format_ms
-from inspector.gui.compare import ComparisonView
-from inspector.gui.export import IMAGE_SIZE
-from inspector.gui.plots import LatencyPlot, MemoryPlot, QtSvgExporter
+from inspector.gui.features.compare.view import ComparisonView
+from inspector.gui.features.report.export import IMAGE_SIZE
+from inspector.gui.features.latency.plot import LatencyPlot
+from inspector.gui.features.memory.plot import MemoryPlot
+from inspector.gui.common.svg_export import QtSvgExporter
 from tests.core.report.generated import scaled
 from tests.faults import fill_disk_half_way_through_report_writes
 from tests.gui.conftest import OFFSCREEN_NOISE
@@ -239,7 +241,7 @@ def test_every_plot_in_the_window_saves_png_and_svg(window, tmp_path):
 
 
 def test_the_sampling_rate_from_preferences_applies_now_and_next_time(qtbot, make_window, monkeypatch):
-    from inspector.gui.dialogs import PreferencesDialog
+    from inspector.gui.common.dialogs import PreferencesDialog
 
     def choose_4_hz(dialog):
         dialog.rate_spin.setValue(4)
@@ -329,7 +331,7 @@ def test_copy_as_markdown_puts_the_report_on_the_clipboard(qtbot, window):
 def test_closing_mid_export_ends_every_thread_without_qt_warnings(qtbot, window, tmp_path, monkeypatch, qtlog):
     import time
 
-    from inspector.gui import export as export_module
+    from inspector.gui.features.report import export as export_module
 
     real_save = export_module.save_report
 

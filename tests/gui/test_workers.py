@@ -13,7 +13,7 @@ from inspector.core.files.models import Net, example_model
 from inspector.core.moves.request import MoveRequest
 from inspector.core.moves.transaction import move_model
 from inspector.core.session import LoadRequest
-from inspector.gui.workers import ModelWorker, TaskFailure, request_call
+from inspector.gui.state.workers import ModelWorker, TaskFailure, request_call
 
 
 @pytest.mark.parametrize(
@@ -60,8 +60,8 @@ def test_a_move_runs_below_the_windows_priority_and_a_benchmark_does_not(monkeyp
     from inspector.core.measure import timing
     from inspector.core.moves import transaction
     from inspector.core.session import BenchmarkRequest, LoadRequest
-    from inspector.gui.threads import BACKGROUND_NICE
-    from inspector.gui.workers import ModelWorker
+    from inspector.gui.state.threads import BACKGROUND_NICE
+    from inspector.gui.state.workers import ModelWorker
 
     seen: dict[str, int] = {}
 

@@ -18,7 +18,7 @@ The catalogue is kept in one part per capability of core (``files_texts``, ``dev
 ``snippets_texts``),
 each a few dicts of id -> template; a new id goes into its capability's part. ``TEMPLATES``
 joins them here in a fixed order, and ``tools/update_translations.py`` copies it, in that
-order, into the window's translation sources (``inspector/gui/core_texts.py``, then the .ts).
+order, into the window's translation sources (``inspector/gui/common/core_texts.py``, then the .ts).
 
 Face (``__all__``): the names the window and the CLI use, each imported from its module
 when first read (``inspector.core.lazy_face``), so importing the package imports none of them.

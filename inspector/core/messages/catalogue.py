@@ -10,9 +10,9 @@ context a report uses, English source text -> translation. Its contexts:
   template, as the window does);
 - ``ReportView``: the report views' own words (headings, table headers, row names), each
   marked in their source as ``word("...")``: the tool collects every such literal and hands it
-  to the translators (a generated ``inspector/gui/report_view_texts.py`` that lupdate reads);
+  to the translators (a generated ``inspector/gui/common/report_view_texts.py`` that lupdate reads);
 - the contexts the window's memory plot labels its events with (``MARK_CONTEXTS``), so a
-  report's images can say them in the report's language (``inspector.gui.report_images``).
+  report's images can say them in the report's language (``inspector.gui.shell.report_images``).
 
 Anything missing (a language without a catalogue, a text not yet translated, a translation
 that lost a field) is said in English: a report is never refused for want of a word.

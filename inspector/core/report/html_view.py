@@ -1,5 +1,5 @@
 """The HTML view of a timing report: one self-contained page (no external files or network),
-its tables and the plot images the Qt side made (``inspector.gui.report_images``) embedded.
+its tables and the plot images the Qt side made (``inspector.gui.shell.report_images``) embedded.
 
 Every text from the report is escaped (``_text``): a report file is read as an attacker might
 have written it, so markup stays characters, and control characters and bidi overrides are
@@ -166,9 +166,9 @@ def render_html(report: Mapping[str, Any], images: Mapping[str, bytes] | None = 
         f"<h1>{html.escape(title)}</h1>",
         f'<p class="muted">{html.escape(created)}</p>',
         heading(say.word("Environment")),
-        _html_kv(view_rows.environment_rows(report.get("environment", {}), say)),
+        _html_kv(view_rows.environment_rows(typed.environment, say)),
         heading(say.word("Model")),
-        _html_kv(view_rows.model_rows(model, say)),
+        _html_kv(view_rows.model_rows(typed.model, say)),
         heading(say.word("Moves")),
         (_html_table(view_rows.MOVE_HEADERS, (view_rows.move_cells(m, say) for m in moves), say) if moves
          else line(say.word("No moves."))),

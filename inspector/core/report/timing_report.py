@@ -3,7 +3,7 @@
 The JSON form is the source of truth and is versioned (``schema_version``); the other forms
 are views of it (``markdown_view``, ``csv_view``, ``html_view``) for a bug report, a
 spreadsheet (``.csv``: the latency samples, one tidy table; ``.zip``: every section as its
-own CSV table), or a browser. Plot images are made on the Qt side (``inspector.gui.report_images``)
+own CSV table), or a browser. Plot images are made on the Qt side (``inspector.gui.shell.report_images``)
 and handed in, so this module never imports Qt. A save is atomic; a load checks every field
 its readers use (``schema``) before anyone reads it.
 """

@@ -15,7 +15,8 @@ from html.parser import HTMLParser
 import pytest
 import torch
 
-from inspector.core.report import html_view, markdown_view, view_rows
+from inspector.core.report import html_view, markdown_view
+from inspector.core.report.schema import TimingReport
 from inspector.core.report import timing_report as report_module
 from inspector.core.devices.discovery import memory_reading
 from inspector.core.errors import InputError, InspectorError
@@ -343,8 +344,8 @@ def test_a_cancelled_move_reads_as_cancelled():
 
 def test_the_report_names_the_cpu_as_the_device_list_does(report):
     env = report["environment"]
-    cpu = next(d for d in view_rows._device_entries(env["devices"]) if d["id"] == "cpu")
-    assert env["cpu"] == cpu["name"]
+    cpu = next(d for d in TimingReport.of(report).environment.devices if d.id == "cpu")
+    assert env["cpu"] == cpu.name
 
 
 def test_the_cpus_rss_is_called_process_rss_in_every_format_and_old_reports_read_the_same(tmp_path, report):

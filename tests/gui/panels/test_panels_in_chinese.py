@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QTableView, QTable
 from inspector.core.errors import Failure
 from inspector.core.files.presets import PRESETS
 from inspector.core.vocabulary import BenchMode
-from inspector.gui.panels import parameter_cells as cells
+from inspector.gui.features.model import cells
 from tests.gui.helpers import tree_rows, widget
 
 
@@ -24,7 +24,7 @@ from tests.gui.helpers import tree_rows, widget
 @pytest.fixture
 def speak(qapp):
     """``speak("zh_CN")``: install a language and let every widget hear of it; English after."""
-    from inspector.gui import i18n
+    from inspector.gui.common import i18n
 
     def switch(language: str) -> None:
         assert i18n.apply_language(language)
@@ -42,14 +42,14 @@ def _headers(model) -> list[str]:
 
 
 def test_every_preset_label_and_description_is_marked_for_translation():
-    from inspector.gui.dialogs import PRESET_TEXTS
+    from inspector.gui.common.dialogs import PRESET_TEXTS
 
     for preset in PRESETS:
         assert preset.label in PRESET_TEXTS and preset.description in PRESET_TEXTS
 
 
 def test_every_benchmark_mode_label_is_marked_and_the_data_stays_the_enum_value():
-    from inspector.gui.panels.actions import MODE_CHOICES, MODE_LABELS
+    from inspector.gui.features.moves.action_bar import MODE_CHOICES, MODE_LABELS
 
     assert {mode.label for mode in BenchMode} == set(MODE_LABELS)
     assert [value for _label, value in MODE_CHOICES] == [str(mode) for mode in BenchMode]
@@ -60,7 +60,7 @@ def test_the_parameter_cells_say_every_word_through_tr():
     from torch import nn
 
     from inspector.core.placement.tensor_rows import snapshot
-    from inspector.gui.panels.parameter_tree import PlacementTree
+    from inspector.gui.features.model.tree import PlacementTree
 
     def tr(text: str) -> str:
         return f"«{text}»"
@@ -144,7 +144,7 @@ def _tree_rows(model, kind_header: str, module_word: str) -> dict[str, dict[str,
 
 
 def test_the_disabled_reasons_are_said_in_the_language_installed(qapp, speak):
-    from inspector.gui.panels.actions import ActionState, disabled_reasons, pinned_blocker
+    from inspector.gui.features.moves.action_bar import ActionState, disabled_reasons, pinned_blocker
 
     speak("zh_CN")
     reasons = disabled_reasons(ActionState(busy_task="export", has_model=True))

@@ -11,7 +11,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QRegularExpression  # noqa: E402
 
-from inspector.gui.panels.parameter_cells import filter_pattern  # noqa: E402
+from inspector.gui.features.model.cells import filter_pattern  # noqa: E402
 
 HOSTILE = ["layers.4999.", "a+b", "(x)", "[0]", "back\\slash", "$^|?*{2}", "nul\0byte", "über.gewicht", "ß", "🙂.w", "_ok_"]
 

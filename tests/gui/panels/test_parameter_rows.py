@@ -17,7 +17,7 @@ from torch import nn
 
 from inspector.core.measure.attribution import Attribution, ModuleStats
 from inspector.core.placement.tensor_rows import snapshot
-from inspector.gui.panels.parameter_cells import (
+from inspector.gui.features.model.cells import (
     Columns,
     cell_text,
     filter_pattern,
@@ -26,7 +26,7 @@ from inspector.gui.panels.parameter_cells import (
     tooltip_text,
     widest_texts,
 )
-from inspector.gui.panels.parameter_tree import PlacementTree, module_path
+from inspector.gui.features.model.tree import PlacementTree, module_path
 
 
 class Block(nn.Module):
@@ -205,12 +205,12 @@ def test_the_qt_free_modules_load_where_pyside6_cannot():
         """
         import sys
         sys.modules.update(dict.fromkeys(("PySide6", "shiboken6", "pyqtgraph")))  # import fails
-        import inspector.gui.panels.parameter_cells, inspector.gui.panels.parameter_tree
+        import inspector.gui.features.model.cells, inspector.gui.features.model.tree
         print(sorted(m for m in sys.modules if m.startswith("inspector.gui")))
         """
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     loaded = set(ast.literal_eval(done.stdout))
-    assert {"inspector.gui.panels.parameter_cells", "inspector.gui.panels.parameter_tree"} <= loaded
-    assert not loaded & {"inspector.gui.panels.parameter_model", "inspector.gui.panels.parameters"}
+    assert {"inspector.gui.features.model.cells", "inspector.gui.features.model.tree"} <= loaded
+    assert not loaded & {"inspector.gui.features.model.item_model", "inspector.gui.features.model.panel"}

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt  # noqa: E402
 from torch import nn  # noqa: E402
 
 from inspector.core.placement.tensor_rows import snapshot  # noqa: E402
-from inspector.gui.panels.parameters import ParametersPanel  # noqa: E402
+from inspector.gui.features.model.panel import ParametersPanel  # noqa: E402
 from tests.gui.helpers import tree_rows  # noqa: E402
 
 

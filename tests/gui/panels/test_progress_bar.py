@@ -9,7 +9,7 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtCore import QEvent, QObject  # noqa: E402
 
-from inspector.gui.panels.actions import ActionBar  # noqa: E402
+from inspector.gui.features.moves.action_bar import ActionBar  # noqa: E402
 
 
 class PaintCounter(QObject):

@@ -11,8 +11,8 @@ pytest.importorskip("pytestqt")
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget  # noqa: E402
 
-from inspector.gui.panels.actions import ActionBar  # noqa: E402
-from inspector.gui.panels.steady_label import SteadyHeightLabel  # noqa: E402
+from inspector.gui.features.moves.action_bar import ActionBar  # noqa: E402
+from inspector.gui.common.steady_label import SteadyHeightLabel  # noqa: E402
 
 LONG = ("model.to('cpu', dtype=torch.bfloat16) needs 1.5 GiB on cpu for a moment: the model and its copy, "
         "until the copy is complete and the original is freed")  # fmt: skip

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from inspector.gui.plots.live_range import KEEP_SHARE, streaming_span, streaming_top
+from inspector.gui.features.latency.live_range import KEEP_SHARE, streaming_span, streaming_top
 
 
 @pytest.mark.parametrize(
@@ -37,8 +37,8 @@ def test_the_streaming_span_covers_the_run_asked_for_and_doubles_past_it():
 
 pytest.importorskip("pytestqt")
 
-from inspector.gui.plots import LatencyPlot  # noqa: E402
-from inspector.gui.plots.readable import bulk_range  # noqa: E402
+from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
+from inspector.gui.features.latency.readable import bulk_range  # noqa: E402
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from inspector.core.devices.discovery import MemoryReading, memory_reading  # no
 from inspector.core.measure.memory_log import MemoryTimeline  # noqa: E402
 from inspector.core.moves.request import MoveRequest  # noqa: E402
 from inspector.core.session import LoadRequest, Session  # noqa: E402
-from inspector.gui.plots import MemoryPlot  # noqa: E402
+from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
 
 MiB, GiB = 1 << 20, 1 << 30
 DTYPES = ("float64", "float16", "float32", "float64", "bfloat16")
@@ -146,7 +146,7 @@ STUDENT_MARKS = (
 def test_the_students_marks_fit_the_plot_at_both_screen_sizes(qtbot, size):
     """At 1024x700 the labels ran into each other and off the plot's right edge (issue 35).
     The sizes are the memory plot's in the window at 1024x700 and at 1920x1080."""
-    from inspector.gui.task_marks import TaskMarks
+    from inspector.gui.features.memory.task_marks import TaskMarks
 
     plot = MemoryPlot()
     qtbot.addWidget(plot)

@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from inspector.gui.plots.series import Series, field_of, series_label
-from inspector.gui.plots.svg_export import needs_workaround
+from inspector.gui.features.latency.series import Series, field_of, series_label
+from inspector.gui.common.svg_export import needs_workaround
 
 
 def test_a_series_keeps_every_sample_a_running_median_and_a_summary():

@@ -17,8 +17,12 @@ from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.moves.request import MoveRequest  # noqa: E402
 from inspector.core.moves.transaction import move_model  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
-from inspector.gui.plots import LatencyPlot, MemoryPlot, QtSvgExporter, RunningMedian, pick_unit  # noqa: E402
-from inspector.gui.plots.latency_canvas import SUMMARY_WHISKER_CAP  # noqa: E402
+from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
+from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
+from inspector.gui.common.svg_export import QtSvgExporter  # noqa: E402
+from inspector.gui.features.latency.series import RunningMedian  # noqa: E402
+from inspector.gui.features.memory.canvas import pick_unit  # noqa: E402
+from inspector.gui.features.latency.canvas import SUMMARY_WHISKER_CAP  # noqa: E402
 
 MiB, GiB = 1 << 20, 1 << 30
 

@@ -12,10 +12,11 @@ from PySide6.QtWidgets import QGraphicsTextItem  # noqa: E402
 from inspector.core.devices.discovery import MemoryReading, memory_reading  # noqa: E402
 from inspector.core.measure.memory_log import MemoryTimeline  # noqa: E402
 from inspector.core.session import LoadRequest, Session  # noqa: E402
-from inspector.gui.export import export_filter, path_with_suffix  # noqa: E402
-from inspector.gui.plots import LatencyPlot, MemoryPlot  # noqa: E402
-from inspector.gui.plots import latency as latency_module  # noqa: E402
-from inspector.gui.plots import memory as memory_module  # noqa: E402
+from inspector.gui.features.report.export import export_filter, path_with_suffix  # noqa: E402
+from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
+from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
+from inspector.gui.features.latency import plot as latency_module  # noqa: E402
+from inspector.gui.features.memory import plot as memory_module  # noqa: E402
 from tests.gui.languages import has_chinese, speak  # noqa: E402
 
 GiB = 1 << 30
@@ -78,7 +79,7 @@ def test_the_latency_plot_says_everything_again_when_the_language_changes(runs, 
 
 
 def test_the_hover_readout_and_the_top_modules_follow_the_language(runs, qapp):
-    from inspector.gui.i18n import translate
+    from inspector.gui.common.i18n import translate
 
     plot = runs
     plot._samples_hovered(plot.samples_plot.getPlotItem().getViewBox().sceneBoundingRect().center())

@@ -10,9 +10,9 @@ pytest.importorskip("pytestqt")
 
 import pyqtgraph as pg  # noqa: E402
 
-from inspector.gui.plots import LatencyPlot  # noqa: E402
-from inspector.gui.plots.latency_canvas import IntegerAxis  # noqa: E402
-from inspector.gui.plots.readable import bulk_range, throughput_text  # noqa: E402
+from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
+from inspector.gui.features.latency.canvas import IntegerAxis  # noqa: E402
+from inspector.gui.features.latency.readable import bulk_range, throughput_text  # noqa: E402
 
 
 @pytest.fixture

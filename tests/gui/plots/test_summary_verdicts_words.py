@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from inspector.core.report.run_verdicts import Run
-from inspector.gui.plots.summary_verdicts import summary_verdicts
+from inspector.gui.features.latency.summary_verdicts import summary_verdicts
 
 
 def _run(device: str, dtype: str, median: float, *, mode: str = "forward", shape=(64, 3), seed: int = 0) -> Run:

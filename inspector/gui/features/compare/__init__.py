@@ -1,0 +1,1 @@
+"""Two timing reports side by side."""

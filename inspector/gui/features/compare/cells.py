@@ -1,0 +1,97 @@
+"""The comparison's cells: how a median, a band, a ratio, a noise flag and a move's figures
+read in one ``Cell`` of ``ComparisonView``'s tables (``compare.py``), coloured where the
+verdict is clear.
+
+A side's cells come keyed by their column's English header, after the side's prefix
+(``"A median (ms)"``); the view picks the columns it shows. Texts keep the view's context,
+``translate("ComparisonView", ...)``, so the catalogue has them where it always had."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+
+from inspector.core.units import format_bytes, format_ms
+from inspector.gui.features.compare.table import Cell
+from inspector.gui.features.compare.words import header_text
+from inspector.gui.common.i18n import core_text, fill, translate
+
+_FASTER = QColor("#2e7d32")
+_SLOWER = QColor("#c62828")
+
+
+def _ms(value: float | None) -> str:
+    return format_ms(value, unit=False)
+
+
+def _times(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}×"
+
+
+def _band(p5: float | None, p95: float | None) -> str:
+    return "—" if p5 is None or p95 is None else f"{_ms(p5)} – {_ms(p95)}"
+
+
+def number_cell(text: str, value: float | None, tooltip: str = "") -> Cell:
+    """A figure that sorts as a number (a missing one last)."""
+    return Cell(text, value, numeric=True, tooltip=tooltip)
+
+
+def ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) -> Cell:
+    """``B ÷ A`` as ``"1.23×"``, green when B is clearly better, red when clearly worse."""
+    cell = number_cell(_times(ratio), ratio, core_text(verdict))
+    # Coloured only when the verdict is clear: not "about the same", "no clear difference",
+    # nor a ratio of too few samples ("…? too few samples to tell").
+    if ratio is not None and verdict and verdict not in ("about the same", "no clear difference") and "?" not in verdict:
+        better = ratio > 1 if higher_is_better else ratio < 1
+        cell.foreground = _FASTER if better else _SLOWER
+    return cell
+
+
+def noise_cell(noise_a: str | None, noise_b: str | None, two: bool) -> Cell:
+    """Which side is noisy ("A noisy", "B noisy", "A, B noisy"); the reasons in the tooltip."""
+    sides = [(name, core_text(noise)) for name, noise in (("A", noise_a), ("B", noise_b)) if noise and (two or name == "A")]
+    if not sides:
+        return Cell("—")
+    if two:
+        text = fill(translate("ComparisonView", "%1 noisy"), ", ".join(n for n, _ in sides))
+    else:
+        text = translate("ComparisonView", "noisy")
+    tips = [fill(translate("ComparisonView", "%1: %2"), n, why) if two else why for n, why in sides]
+    cell = Cell(text, tooltip="\n".join(tips))
+    cell.foreground = _SLOWER
+    return cell
+
+
+def latency_side(prefix: str, median: float | None, p5: float | None, p95: float | None, samples: int,
+                 speedup: float | None) -> dict[str, Cell]:  # fmt: skip
+    """One side's latency columns: its median, its p5–p95 band, its speed-up over its CPU. The
+    median's tooltip has the other two (side by side, their columns are folded)."""
+    count = samples
+    details = [translate("ComparisonView", "%n samples", None, count), said("p5–p95", f"{_band(p5, p95)} ms"),
+               said("vs CPU", _times(speedup))]  # fmt: skip
+    return {
+        f"{prefix}median (ms)": number_cell(_ms(median), median, "\n".join(details)),
+        f"{prefix}p5–p95": number_cell(_band(p5, p95), p5),
+        f"{prefix}vs CPU": number_cell(_times(speedup), speedup, translate("ComparisonView", "speed-up over this report's CPU")),
+    }
+
+
+def said(header: str, value: str) -> str:
+    """ "title: value", the title as its column's (in a tooltip that holds a folded column)."""
+    return fill(translate("ComparisonView", "%1: %2"), header_text(header), value)
+
+
+def move_side(prefix: str, count: int, failed: int, size: int | None, seconds: float | None,
+              gbps: float | None) -> dict[str, Cell]:  # fmt: skip
+    """One side's move columns: how many (and how many failed), their size, time and GB/s. The
+    GB/s's tooltip has the other three (side by side, their columns are folded)."""
+    shown = "—" if not count else (fill(translate("ComparisonView", "%1 (%2 failed)"), count, failed) if failed else str(count))
+    size_text = format_bytes(size) if size is not None else "—"
+    time_text = "—" if seconds is None else f"{seconds:.4g}"
+    details = "\n".join((said("moves", shown), said("size", size_text), said("time (s)", time_text)))
+    return {
+        f"{prefix}moves": number_cell(shown, count),
+        f"{prefix}size": number_cell(size_text, size),
+        f"{prefix}time (s)": number_cell(time_text, seconds),
+        f"{prefix}GB/s": number_cell("—" if gbps is None else f"{gbps:.2f}", gbps, details),
+    }

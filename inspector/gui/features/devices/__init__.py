@@ -1,0 +1,1 @@
+"""The devices panel: one row per device with its memory bar."""

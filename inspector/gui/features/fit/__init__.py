@@ -1,0 +1,1 @@
+"""Tools › Will it fit?: the dialog and its questions to the worker."""

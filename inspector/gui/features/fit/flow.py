@@ -1,0 +1,82 @@
+"""Tools › Will it fit?: the non-modal dialog (one row per device of the machine), its
+questions sent to the worker, and its answers.
+
+``gui.fit_dialog`` is imported when the dialog first opens, not in the window's first second.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
+from PySide6.QtWidgets import QWidget
+
+from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.state.tasks import Task
+
+if TYPE_CHECKING:
+    from inspector.gui.features.moves.commands import Dispatcher
+    from inspector.gui.features.moves.action_bar import ActionBar
+    from inspector.gui.state.snapshots import Snapshots
+    from inspector.gui.state.workers import FitOutcome, TaskFailure
+
+
+class FitFlow(QObject):
+    """The "will it fit?" dialog, made on first use, and its requests."""
+
+    cancelRequested = Signal()  # its Cancel, or the dialog closed while its estimate runs
+
+    def __init__(
+        self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, action_bar: ActionBar,
+        snapshots: Snapshots,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.parent_widget = parent
+        self.dispatcher = dispatcher
+        self._request = request
+        self.action_bar = action_bar  # the dialog starts from the input field's shape
+        self.snapshots = snapshots  # its rows are the inventory's devices
+        self.dialog: Any = None  # gui.fit_dialog.FitDialog
+        self._available = False
+
+    def show(self) -> Any:
+        """The dialog, one row per device of the machine, shown and raised."""
+        from inspector.gui.features.fit.dialog import FitDialog
+
+        if self.dialog is None:
+            self.dialog = FitDialog(self.parent_widget)
+            self.dialog.requested.connect(self.request)
+            self.dialog.cancelRequested.connect(self.cancelRequested)
+        inventory = self.snapshots.inventory
+        self.dialog.set_devices(inventory.ids() if inventory is not None else ["cpu"])
+        self.dialog.set_input_shape(self.action_bar.inputShapeEdit.text().strip())
+        self.dialog.set_busy(not self._available)
+        self.dialog.show()
+        self.dialog.raise_()
+        return self.dialog
+
+    def request(self, requests: tuple[Any, ...]) -> bool:
+        devices = ", ".join(r.device for r in requests)
+        mark = fill(translate("FitFlow", "will it fit? %1"), devices)
+        if not self.dispatcher.send(Task.FIT, self._request, requests, mark=mark):
+            if self.dialog is not None:
+                self.dialog.show_failure(self.dispatcher.busy_text())
+            return False
+        return True
+
+    @Slot(bool)
+    def set_available(self, available: bool) -> None:
+        """Whether the window may ask now (``CommandAvailability.fitAvailable``)."""
+        self._available = available
+        if self.dialog is not None:
+            self.dialog.set_busy(not available)
+
+    @Slot(object)
+    def on_finished(self, outcome: FitOutcome) -> None:
+        if self.dialog is not None:
+            self.dialog.show_outcome(outcome)
+
+    @Slot(object)
+    def on_task_failed(self, failure: TaskFailure) -> None:
+        if failure.task == Task.FIT and self.dialog is not None:
+            self.dialog.show_failure(core_text(failure.failure.message))

@@ -1,0 +1,1 @@
+"""The Help menu's pages and notes."""

@@ -1,0 +1,1 @@
+"""The history: every load, move, measurement and export, with its outcome."""

@@ -1,0 +1,1 @@
+"""Help › Lessons: the tutorial run on the live session."""

@@ -1,0 +1,295 @@
+"""Help › Lessons: the tutorial's five lessons, each a short text, its code and a Run button
+that performs it on the live session (``core.lessons``) and points at the answer on screen.
+
+The lessons use the example ``Net``: another model loaded is replaced by it, after asking.
+A lesson runs in the ModelWorker like any other task (one task at a time, its moves in the
+history, the tree updated); what it saw comes back as plain facts, worded here in the
+window's language. PyTorch's own messages are quoted as PyTorch wrote them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QSize, Qt, SignalInstance, Slot
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.core import lessons as core
+from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.common.plain_text import plain_label
+from inspector.gui.common.screen_fit import fit_dialog
+from inspector.gui.state.snapshots import Snapshots
+from inspector.gui.state.tasks import Task
+
+#: (title, what it teaches, where the answer shows) per lesson, marked for translation. The
+#: last is the line under the answer box: it points up at the answer, and names the main
+#: window for its panels (the lessons dialog may cover it, as it does on a 1024x700 screen).
+LESSON_TEXTS: dict[int, tuple[str, str, str]] = {
+    1: (QT_TRANSLATE_NOOP("Lessons", "1. Pick the device: cuda:0 or cpu"),
+        QT_TRANSLATE_NOOP("Lessons", "The tutorial picks the device once and uses it everywhere: the first GPU "
+                                     "when PyTorch can use CUDA, else the CPU. Run it to see what this machine "
+                                     "answers, and why."),
+        QT_TRANSLATE_NOOP("Lessons", "The answer is above; in the main window, the Devices panel lists what "
+                                     "PyTorch found.")),
+    2: (QT_TRANSLATE_NOOP("Lessons", "2. x.to(device) versus net.to(device)"),
+        QT_TRANSLATE_NOOP("Lessons", "A tensor's .to(device) returns a new tensor and leaves x where it was, so "
+                                     "you write x = x.to(device). A module's .to(device) moves the module "
+                                     "itself: the same parameter objects, holding new data."),
+        QT_TRANSLATE_NOOP("Lessons", "The answer is above; in the main window, the History tab shows the move the "
+                                     "lesson made, and the tree where each parameter is now.")),
+    3: (QT_TRANSLATE_NOOP("Lessons", "3. .cuda() versus .to(device)"),
+        QT_TRANSLATE_NOOP("Lessons", ".cuda() moves to a GPU and fails where there is none; .to(device) goes "
+                                     "wherever device points, so the same code runs on every machine."),
+        QT_TRANSLATE_NOOP("Lessons", "The answer is above; in the main window, the History tab shows each call "
+                                     "the lesson made, and how it ended.")),
+    4: (QT_TRANSLATE_NOOP("Lessons", "4. Make the optimizer after the move"),
+        QT_TRANSLATE_NOOP("Lessons", "Module.to moves the parameters, not the optimizer's state. An optimizer "
+                                     "that stepped before the move keeps its state where it was; one made "
+                                     "after the move makes its state next to the parameters."),
+        QT_TRANSLATE_NOOP("Lessons", "The placement check quoted above is the warning the main window shows "
+                                     "above the tree for such a model.")),
+    5: (QT_TRANSLATE_NOOP("Lessons", "5. \"Expected all tensors to be on the same device\""),
+        QT_TRANSLATE_NOOP("Lessons", "A forward pass needs its input where the model's parameters are. Leave the "
+                                     "input on another device and PyTorch stops with an error; move it with "
+                                     "x.to(device) and it runs."),
+        QT_TRANSLATE_NOOP("Lessons", "PyTorch's message is quoted above, word for word.")),
+}  # fmt: skip
+
+
+#: Room for a lesson's text, its code on one line each and its answer without scrolling.
+DEFAULT_SIZE = QSize(900, 560)
+
+
+class LessonsPanel(Retranslates, QDialog):
+    """The lessons dialog (non-modal, object name ``lessonsPanel``)."""
+
+    def __init__(
+        self, parent: QWidget, *, send: Callable[[Task, SignalInstance, Any], bool], request: SignalInstance,
+        open_example: Callable[[], bool], snapshots: Snapshots,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.setObjectName("lessonsPanel")
+        self._send, self._request, self._open_example = send, request, open_example
+        self.snapshots = snapshots
+        #: A lesson asked for while the example was being loaded for it.
+        self.pending: int | None = None
+        self.results: dict[int, object] = {}
+
+        self.list = QListWidget(self)
+        self.list.setObjectName("lessonList")
+        self.list.setWordWrap(True)  # a long title (lesson 5 quotes PyTorch) wraps, never cut
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        for _ in core.LESSONS:
+            self.list.addItem("")
+        self.title = QLabel(self)
+        self.title.setObjectName("lessonTitle")
+        bold = QFont(self.title.font())
+        bold.setBold(True)
+        self.title.setFont(bold)
+        self.text = QLabel(self)
+        self.text.setWordWrap(True)
+        self.code = QPlainTextEdit(self)
+        self.code.setObjectName("lessonCode")
+        self.code.setReadOnly(True)
+        self.code.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.code.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)  # code keeps its lines
+        self.code.setFixedHeight(self.code.fontMetrics().lineSpacing() * 2 + 2 * self.code.frameWidth() + 12)
+        self.runButton = QPushButton(self)
+        self.runButton.setObjectName("lessonRunButton")
+        self.runButton.clicked.connect(lambda: self.run(self.current()))
+        self.answer = QPlainTextEdit(self)  # plain text: it quotes PyTorch and names tensors
+        self.answer.setObjectName("lessonAnswer")
+        self.answer.setReadOnly(True)
+        self.look = plain_label(QLabel(self))
+        self.look.setWordWrap(True)
+        self.look.setObjectName("lessonLook")
+
+        right = QVBoxLayout()
+        for widget in (self.title, self.text, self.code):
+            right.addWidget(widget)
+        run_row = QHBoxLayout()
+        run_row.addWidget(self.runButton)
+        run_row.addStretch(1)
+        right.addLayout(run_row)
+        right.addWidget(self.answer, 1)
+        right.addWidget(self.look)
+        layout = QHBoxLayout(self)
+        layout.addWidget(self.list)
+        layout.addLayout(right, 1)
+        self.list.currentRowChanged.connect(lambda _row: self._show_lesson())
+        self.list.setCurrentRow(0)
+        self.retranslate()
+        self.resize(DEFAULT_SIZE)
+        fit_dialog(self, parent)
+
+    # ----- texts
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(translate("Lessons", "Lessons"))
+        for row, number in enumerate(core.LESSONS):
+            self.list.item(row).setText(translate("Lessons", LESSON_TEXTS[number][0]))
+        self.runButton.setText(translate("Lessons", "&Run"))
+        # As wide as the longest title, up to a third of the panel: the text and code get the rest.
+        self.list.setFixedWidth(min(max(self.list.sizeHintForColumn(0) + 24, 160), DEFAULT_SIZE.width() // 3))
+        self._show_lesson()
+
+    def current(self) -> int:
+        return core.LESSONS[max(0, self.list.currentRow())]
+
+    def _show_lesson(self) -> None:
+        number = self.current()
+        title, text, _look = LESSON_TEXTS[number]
+        self.title.setText(translate("Lessons", title))
+        self.text.setText(translate("Lessons", text))
+        self.code.setPlainText(core.LESSON_CODE[number])
+        facts = self.results.get(number)
+        self.answer.setPlainText("\n".join(answer_lines(number, facts)) if facts is not None else "")
+        self.look.setText(translate("Lessons", LESSON_TEXTS[number][2]) if facts is not None else "")
+
+    # ----- running
+
+    def show(self) -> None:  # noqa: D102 -- the menu's slot: shown, raised, not modal
+        super().show()
+        self.raise_()
+        self.activateWindow()
+
+    def run(self, number: int) -> bool:
+        """Run lesson ``number`` in the worker; first load the example if it needs it (asked)."""
+        model = self.snapshots.model
+        if number in core.NEEDS_EXAMPLE and (model is None or model.info.spec != "example"):
+            if model is not None and not self._agree_to_reload():
+                return False
+            self.pending = number
+            return self._open_example()
+        self.pending = None
+        return self._send(Task.LESSON, self._request, number)
+
+    def _agree_to_reload(self) -> bool:
+        answer = QMessageBox.question(
+            self, translate("Lessons", "Load the example?"),
+            translate("Lessons", "The lessons use the tutorial's example model (Net: Linear(3, 2) → Linear(2, 1)). "
+                                 "Load it in place of the model open now? Your model file is not changed."),
+        )  # fmt: skip
+        return answer == QMessageBox.StandardButton.Yes
+
+    def on_idle(self) -> None:
+        """The window is idle again: the lesson that waited for the example's load runs now."""
+        model = self.snapshots.model
+        if self.pending is not None and model is not None and model.info.spec == "example":
+            number, self.pending = self.pending, None
+            self._send(Task.LESSON, self._request, number)
+
+    @Slot(object)
+    def on_lesson_finished(self, outcome: Any) -> None:
+        """The worker's ``lessonFinished`` (a ``LessonOutcome``), on the GUI thread."""
+        self.on_finished(outcome.number, outcome.facts)
+
+    def on_finished(self, number: int, facts: object) -> None:
+        self.results[number] = facts
+        self.list.setCurrentRow(core.LESSONS.index(number))
+        self._show_lesson()
+
+
+def _yes_no(value: bool) -> str:
+    return translate("Lessons", "yes") if value else translate("Lessons", "no")
+
+
+def _next_step_lines(facts: Any) -> list[str]:
+    """Lesson 4: what the next ``optimizer.step()`` after the move really did, here."""
+    if facts.next_step_error_type:
+        return [translate("Lessons", "Its next optimizer.step(), after the move, stopped. PyTorch's message:"),
+                f"  {facts.next_step_error_type}: {facts.next_step_error}"]  # fmt: skip
+    if not facts.next_step_state:
+        return []
+    return [fill(translate("Lessons", "Its next optimizer.step(), after the move, ran without an error or a warning: "
+                                      "the parameters are %1, its state is still %2, and nothing said so."),
+                 ", ".join(sorted(set(facts.next_step_parameters))) or "—",
+                 ", ".join(sorted(set(facts.next_step_state))))]  # fmt: skip
+
+
+def answer_lines(number: int, facts: Any) -> list[str]:
+    """What lesson ``number`` saw, in sentences of the window's language."""
+    if number == 1:
+        if facts.cuda_available:
+            gpus = facts.gpu_count  # (a plain name: lupdate misses a plural whose count is an attribute)
+            return [fill(translate("Lessons", "torch.cuda.is_available() is True: device is %1."), facts.device),
+                    translate("Lessons", "PyTorch sees %n GPU(s).", None, gpus)]
+        return [fill(translate("Lessons", "torch.cuda.is_available() is False: device is %1."), facts.device),
+                fill(translate("Lessons", "Why: %1"), core_text(facts.reason) if facts.reason else "—"),
+                translate("Lessons", "Code written with .to(device) runs here unchanged; on a GPU machine the same "
+                                     "line picks cuda:0.")]  # fmt: skip
+    if number == 2:
+        moved, stayed = facts.moved, facts.stayed
+        lines = [
+            fill(translate("Lessons", "y = x.to(\"%1\"): y is a new tensor on %2; x is still on %3 (y is x: %4)."),
+                 moved.target, moved.y_device, moved.x_device_after, _yes_no(moved.same_object)),
+            fill(translate("Lessons", "x.to(\"%1\") where x already is returns x itself (y is x: %2): PyTorch copies "
+                                      "only when something changes."), stayed.target, _yes_no(stayed.same_object)),
+        ]  # fmt: skip
+        for module in facts.modules:
+            where = translate("Lessons", "the live model") if module.live else translate("Lessons", "a copy")
+            lines.append(fill(
+                translate("Lessons", "net.to(%1) on %2: returned net itself: %3; the same parameter objects: %4; "
+                                     "new data: %5 (%6 → %7)."),
+                module.call, where, _yes_no(module.returned_same_module), _yes_no(module.same_parameters),
+                _yes_no(module.new_data), module.before[0] if module.before else "—",
+                module.after[0] if module.after else "—",
+            ))  # fmt: skip
+        if len(facts.modules) > 1:
+            lines.append(translate("Lessons", "No GPU here: the model is already on the CPU, so the lesson also casts "
+                                              "a copy to torch.float64, which converts each parameter in place as a "
+                                              "move to a GPU does."))
+        return lines
+    if number == 3:
+        if facts.cuda_ok:
+            lines = [translate("Lessons", ".cuda() worked: this machine has a GPU.")]
+        else:
+            lines = [translate("Lessons", ".cuda() failed here. PyTorch's message:"),
+                     f"  {facts.cuda_error_type}: {facts.cuda_error}"]
+        ok = facts.to_ok
+        lines.append(fill(translate("Lessons", ".to(\"%1\") worked: %2."), facts.device, _yes_no(ok)))
+        return lines
+    if number == 4:
+        lines = [
+            fill(translate("Lessons", "Made after the move (to %1), after one step its state is: %2."),
+                 facts.target, ", ".join(sorted(set(facts.after_state))) or "—"),
+            fill(translate("Lessons", "Stepped before the move, its state stayed: %1."),
+                 ", ".join(sorted(set(facts.before_state))) or "—"),
+        ]  # fmt: skip
+        if facts.before_finding:
+            lines.append(fill(translate("Lessons", "The placement check says: %1"), core_text(facts.before_finding)))
+        lines += _next_step_lines(facts)
+        if facts.target.startswith("torch."):
+            lines.append(translate("Lessons", "No GPU here, so the move is a cast to torch.float64: Module.to converts "
+                                              "the parameters the same way, and leaves the optimizer's state behind "
+                                              "the same way. Both runs use copies of the example: the live model is "
+                                              "unchanged."))
+            lines.append(translate("Lessons", "On a GPU the state would stay on the CPU with the parameters on cuda:0, "
+                                              "and the next step would not run: on CUDA, SGD takes its multi-tensor "
+                                              "path (torch._foreach_* kernels) by default, which checks that each "
+                                              "parameter and its state are on one device, and stops with PyTorch's "
+                                              "message:"))
+            lines.append(f"  RuntimeError: {core.GPU_OPTIMIZER_STATE_MISMATCH}")
+        return lines
+    if number == 5:
+        lines = [fill(translate("Lessons", "The model is on %1; the input was on %2. PyTorch said:"),
+                      facts.model_device, facts.input_device),
+                 f"  {facts.error_type}: {facts.error}"]  # fmt: skip
+        if facts.input_device.startswith("meta") or facts.model_device.startswith("meta"):
+            lines.append(fill(translate("Lessons", "(No GPU here, so the lesson used the meta device. On a GPU "
+                                                   "machine the message reads: %1)"), core.GPU_DEVICE_MISMATCH))
+        lines.append(fill(translate("Lessons", "The fix, the input on %1: an output of shape %2 on %3."),
+                          facts.model_device, tuple(facts.fixed_output_shape), facts.fixed_output_device))
+        return lines
+    return []

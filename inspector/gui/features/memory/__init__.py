@@ -1,0 +1,1 @@
+"""The memory plot and the marks the window's tasks leave on it."""

@@ -1,0 +1,184 @@
+"""Which of the window's commands are available now, and why not.
+
+Reads the snapshot of the model, the busy task and the action bar's inputs, and enables the
+action bar and the menu actions to match; the reasons it gives are the tooltips and the
+benchmark's refusal (``benchmark_blocker``, also asked by ``commands``). The window asks
+``refresh`` after every change of state; the fit dialog hears ``fitAvailable``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu
+
+from inspector.core.moves import MoveRequest, call_code, held_bytes, price_line
+from inspector.core.errors import InputError
+from inspector.core.files import InputSpec, parse_inputs
+from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.features.moves.action_bar import ActionBar, ActionState, enabled_tip, pinned_blocker
+
+if TYPE_CHECKING:
+    from inspector.core.session import ModelState
+    from inspector.gui.features.devices.panel import DevicesPanel
+    from inspector.gui.state.snapshots import Snapshots
+    from inspector.gui.state.tasks import TaskController
+
+
+class Comparison(Protocol):
+    """Whether File › Compare with… has a report to compare a second one with."""
+
+    def can_compare_with(self) -> bool: ...
+
+
+def input_shape(action_bar: ActionBar) -> tuple[InputSpec, ...] | None:
+    """The inputs the field asks for (``core.files.inputs`` syntax); None: the model's own."""
+    text = action_bar.input_shape_text()
+    return parse_inputs(text) if text else None
+
+
+def model_device_and_dtype(state: ModelState | None) -> tuple[str, str]:
+    """Where a benchmark will run and in which dtype, as the snapshot tells it ("?" when it
+    cannot: the result names the run exactly when it comes back)."""
+    if state is None:
+        return "?", "?"
+    devices = state.placement.devices
+    floating = (r.dtype for r in state.placement.tensors
+                if r.kind == "parameter" and r.dtype.startswith(("float", "bfloat", "complex")))  # fmt: skip
+    return (devices[0] if len(devices) == 1 else "?"), next(floating, "?")
+
+
+def benchmark_blocker(state: ModelState | None, action_bar: ActionBar) -> str | None:
+    """Why the benchmark cannot run now, in words; None when it can."""
+    if state is None:
+        return translate("CommandAvailability", "No model is loaded (File › Open model…)")
+    if any(f.code == "split_model" for f in state.placement.warnings):
+        return translate(
+            "CommandAvailability", "The model is split across devices: move it as a whole first (.to(device) or .cpu())"
+        )
+    try:
+        shape = input_shape(action_bar)
+    except InputError as exc:
+        return fill(translate("CommandAvailability", "Input shape: %1"), core_text(exc.message))
+    if shape is None and not state.info.has_example_input:
+        return translate(
+            "CommandAvailability", "This model brings no example input: enter an input shape such as 1,3,224,224"
+        )
+    return None
+
+
+class CommandAvailability(QObject):
+    """Enables and explains the window's commands; never runs one."""
+
+    fitAvailable = Signal(bool)  # whether "Will it fit?" may ask now (its dialog follows)
+
+    def __init__(
+        self, *, action_bar: ActionBar, devices: DevicesPanel, actions: Mapping[str, QAction], recent_menu: QMenu,
+        tasks: TaskController, snapshots: Snapshots, comparison: Comparison, parent: QObject | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.action_bar = action_bar
+        self.devices = devices
+        self.actions = actions  # the menus' actions by object name (``menus.build_menus``)
+        self.recent_menu = recent_menu
+        self.tasks = tasks
+        self.snapshots = snapshots
+        self.comparison = comparison
+        # The placement last priced, and its bytes per (device, dtype): one pass per snapshot,
+        # so a change of target or dtype prices a 10,000-tensor model in microseconds.
+        self._priced: tuple[object, dict[tuple[str, str], int]] | None = None
+        #: The model whose prices the action bar shows (a new one: its label sizes afresh).
+        self._priced_model: object = None
+        # Re-check whenever an input the checks read changes.
+        a = action_bar
+        a.inputShapeEdit.textChanged.connect(lambda _text: self.refresh())
+        a.targetDeviceCombo.currentIndexChanged.connect(lambda _i: self.target_changed())
+        a.dtypeCombo.currentIndexChanged.connect(lambda _i: self.update_move_tip())
+        a.pinnedCheck.toggled.connect(lambda _on: self.update_move_tip())
+        # A change of language reset the bar's tooltips: the prices go back on.
+        a.retranslated.connect(self.update_move_tip)
+
+    def input_problem(self) -> str | None:
+        """What is wrong with the input field now (shown under it), None when nothing is."""
+        state = self.snapshots.model
+        try:
+            specs = input_shape(self.action_bar)
+        except InputError as exc:
+            return core_text(exc.message)
+        if specs is None and state is not None and not state.info.has_example_input:
+            return translate(
+                "CommandAvailability", "This model brings no example input: enter its input shape(s), e.g. 1,3,224,224"
+            )
+        return None
+
+    def retranslate(self) -> None:
+        """The reasons and tooltips again, in the language now installed."""
+        self.refresh()
+
+    def refresh(self) -> None:
+        state = self.snapshots.model
+        self.action_bar.show_input_problem(self.input_problem())
+        self.action_bar.apply(ActionState(
+            busy_task=self.tasks.task,
+            has_model=state is not None,
+            benchmark_blocker=benchmark_blocker(state, self.action_bar) if state is not None else None,
+            pinned_blocker=self.pinned_blocker(),
+        ))  # fmt: skip
+        idle = self.tasks.task is None and not self.tasks.closed
+        actions = self.actions
+        actions["openModelAction"].setEnabled(idle)
+        self.recent_menu.setEnabled(idle)
+        export = actions["exportReportAction"]
+        export.setEnabled(idle and state is not None)
+        export.setToolTip(
+            translate(
+                "CommandAvailability", "Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown"
+            )
+            if export.isEnabled()
+            else translate("CommandAvailability", "Available once a model is loaded and nothing is running")
+        )
+        actions["copyMarkdownAction"].setEnabled(export.isEnabled())
+        actions["fitAction"].setEnabled(idle and state is not None)
+        actions["trainStepAction"].setEnabled(idle and state is not None)
+        self.fitAvailable.emit(actions["fitAction"].isEnabled())
+        actions["compareWithAction"].setEnabled(self.comparison.can_compare_with())
+        self.update_move_tip()
+
+    def pinned_blocker(self) -> str | None:
+        devices = self.snapshots.model.placement.devices if self.snapshots.model is not None else ()
+        return pinned_blocker(self.action_bar.target_device(), devices)
+
+    def target_changed(self) -> None:
+        self.devices.select_device(self.action_bar.target_device())  # keep table and combo in step
+        self.refresh()  # whether "pinned" applies depends on the target
+
+    def update_move_tip(self) -> None:
+        """The move buttons' tooltips and the price label: what each move holds at its peak."""
+        a = self.action_bar
+        state = self.snapshots.model
+        to_request = MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned())
+        if state is None:
+            a.set_move_price("")
+            return
+        placement = state.placement
+        if self._priced is None or self._priced[0] is not placement:
+            self._priced = (placement, held_bytes(placement))
+        held = self._priced[1]
+        facts = {"warnings": state.info.move_warnings, "packed_weights": state.info.packed_weights}
+        to_price = core_text(price_line(held, to_request, **facts))
+        a.set_move_price(to_price, new_model=state.info != self._priced_model)
+        self._priced_model = state.info
+        if a.toDeviceButton.isEnabled():
+            call = call_code(to_request)
+            works = translate(
+                "CommandAvailability", "%1: works on every machine when the device falls back to the CPU."
+            )
+            a.toDeviceButton.setToolTip(f"{fill(works, call)}\n{to_price}")
+        for button, request in ((a.cudaButton, MoveRequest("cuda")), (a.cpuButton, MoveRequest("cpu"))):
+            if button.isEnabled():
+                tip = enabled_tip(button.objectName())
+                price = core_text(price_line(held, request, **facts))
+                button.setToolTip(fill(translate("CommandAvailability", "%1.\n%2"), tip, price))

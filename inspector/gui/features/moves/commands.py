@@ -1,0 +1,203 @@
+"""What the window asks its ModelWorker to do: moves, the benchmark and the training step,
+sent one at a time.
+
+``Dispatcher`` is the one door to the worker: a request leaves only when no other task runs
+(``TaskController``), with its progress bar and its mark on the memory plot. ``ModelCommands``
+turns the action bar and the Tools menu into requests, read once (``resolve_request``), and
+shows the PyTorch code of a move once it ends, from the request its result carries.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QSettings, SignalInstance, Slot
+from PySide6.QtWidgets import QWidget
+
+from inspector.core.errors import Failure, InputError
+from inspector.core.moves import MoveRequest, MoveResult, resolve_request
+from inspector.core.session import BenchmarkRequest
+from inspector.core.vocabulary import BenchMode, FailureKind
+from inspector.gui.common import window_settings
+from inspector.gui.common.after_paint import after_paints
+from inspector.gui.features.moves.availability import benchmark_blocker, input_shape, model_device_and_dtype
+from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.state.tasks import Task, task_label
+from inspector.gui.state.workers import request_call
+
+if TYPE_CHECKING:
+    from inspector.gui.common.lazy_tabs import LazyTabs
+    from inspector.gui.features.moves.action_bar import ActionBar
+    from inspector.gui.common.code_panel import CodePanel
+    from inspector.gui.common.error_banner import ErrorBanner
+    from inspector.gui.state.snapshots import Snapshots
+    from inspector.gui.common.status_line import StatusLine
+    from inspector.gui.features.memory.task_marks import TaskMarks
+    from inspector.gui.state.tasks import TaskController
+
+
+class Dispatcher:
+    """Sends one request at a time to the worker (see the module docstring)."""
+
+    def __init__(self, tasks: TaskController, marks: TaskMarks, progress: ActionBar, status: StatusLine) -> None:
+        self.tasks = tasks
+        self.marks = marks
+        self.progress = progress
+        self.status = status
+
+    @property
+    def closed(self) -> bool:
+        return self.tasks.closed
+
+    def send(
+        self, task: Task, signal: SignalInstance, *args: Any, mark: str | None = None, drawn_first: bool | QWidget = False,
+    ) -> bool:  # fmt: skip
+        """Emit ``signal(*args)`` for ``task`` unless another task runs; ``mark`` labels the
+        memory plot from now until the task ends. ``drawn_first`` (work that takes every
+        core): the request leaves once the window has drawn that the task started, and the
+        page it opens (a widget about to be shown) has settled (``after_paint``); the task is
+        the window's meanwhile (a cancel then stops it as it starts)."""
+        if self.tasks.closed:
+            return False
+        if not self.tasks.begin(task):
+            self.refuse()
+            return False
+        self.progress.show_progress(0.0 if task.measured else None, f"{task_label(task)}…")
+        if mark is not None:
+            self.marks.begin(mark)
+        window = self.progress.window()
+        if drawn_first is False or not window.isVisible() or window.isMinimized():  # (it draws nothing)
+            signal.emit(*args)
+            return True
+
+        def leave() -> None:
+            if not self.tasks.closed and self.tasks.task == task:
+                signal.emit(*args)
+
+        after_paints(window, leave, page=drawn_first if isinstance(drawn_first, QWidget) else None)
+        return True
+
+    def refuse(self) -> None:
+        self.status.flash(self.busy_text(), 4000)
+
+    def busy_text(self) -> str:
+        task = task_label(self.tasks.task or "")
+        return fill(translate("Dispatcher", "Busy: wait for the %1 to finish, or cancel it"), task)
+
+    def cancel(self) -> None:
+        """Ask the running move or benchmark to stop at its next safe point."""
+        if self.tasks.cancel():
+            self.status.show_cancelling(self.tasks.task)
+
+
+class ModelCommands(QObject):
+    """The moves, the benchmark and the training step (see the module docstring). A QObject
+    living on the GUI thread, so the worker's ``moveFinished`` is delivered there, queued."""
+
+    def __init__(
+        self, parent: QWidget, *, dispatcher: Dispatcher, move: SignalInstance, benchmark: SignalInstance,
+        train_step: SignalInstance, action_bar: ActionBar, banner: ErrorBanner, code: CodePanel,
+        pages: LazyTabs, settings: QSettings, snapshots: Snapshots,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.parent_widget = parent  # the training step's confirmation opens over it
+        self.dispatcher = dispatcher
+        self._move, self._benchmark, self._train_step = move, benchmark, train_step
+        self.action_bar = action_bar
+        self.banner = banner
+        self.code = code
+        self.pages = pages
+        self.settings = settings
+        self.snapshots = snapshots
+
+    def request_move(self, request: MoveRequest) -> bool:
+        # Read once, here: the plot's mark, the worker, the move and its result use this reading.
+        try:
+            request = resolve_request(request)
+        except InputError:
+            pass  # no move: the worker's move says why, as it always has
+        return self.dispatcher.send(Task.MOVE, self._move, request, mark=request_call(request), drawn_first=True)
+
+    def move_to_target(self) -> bool:
+        a = self.action_bar
+        return self.request_move(MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned()))
+
+    def move_cuda(self) -> bool:
+        target = self.action_bar.target_device()
+        device = target if target.startswith("cuda") else None
+        return self.request_move(MoveRequest("cuda", device=device, pinned=self.action_bar.pinned()))
+
+    def move_cpu(self) -> bool:
+        return self.request_move(MoveRequest("cpu"))
+
+    def run_benchmark(self) -> bool:
+        a = self.action_bar
+        blocker = benchmark_blocker(self.snapshots.model, a)
+        if blocker is not None:
+            self.banner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark", source=Task.BENCHMARK)
+            return False
+        request = BenchmarkRequest(
+            mode=a.mode(), runs=a.runsSpin.value(), input_shape=input_shape(a), per_module=a.perModuleCheck.isChecked(),
+            repeat=a.repeatSpin.value(),
+        )
+        if self.snapshots.model is not None:
+            window_settings.remember_inputs(self.settings, self.snapshots.model.info.spec, a.input_shape_text())
+        device, dtype = model_device_and_dtype(self.snapshots.model)
+        runs = f"{request.runs:,}"
+        if request.mode == BenchMode.TRAIN_STEP:
+            label = fill(translate("ModelCommands", "benchmark ×%1 train step · %2 %3"), runs, device, dtype)
+        else:
+            label = fill(translate("ModelCommands", "benchmark ×%1 · %2 %3"), runs, device, dtype)
+        plot = self.pages.page("latencyPlot")
+        prepared = plot.prepare_run(device, dtype, request.mode)  # while the cores are still free
+        # The tab about to open is drawn first, too: its first frames are the longest the
+        # window paints, and under the benchmark they held it two to three times as long.
+        opening = plot if not plot.isVisible() else True
+        if not self.dispatcher.send(Task.BENCHMARK, self._benchmark, request, mark=label, drawn_first=opening):
+            if prepared is not None:
+                plot.forget_run(prepared)
+            return False
+        # Samples stream into this run's series; the result names it exactly when it comes.
+        plot.begin_series(device, dtype, request.mode, expected=(request.runs or 0) * request.repeat)
+        self.pages.tabs.setCurrentWidget(plot)
+        return True
+
+    def confirm_train_step(self) -> bool:
+        """Ask first (the step changes the model's weights), then run one training step."""
+        from inspector.gui.common import dialogs
+
+        if self.snapshots.model is None or not dialogs.confirm_train_step(self.parent_widget):
+            return False
+        return self.run_train_step()
+
+    def run_train_step(self) -> bool:
+        """One real training step on the model, with its own input or the input-shape field's."""
+        try:
+            shape = input_shape(self.action_bar)
+        except Exception as exc:  # noqa: BLE001 - the field's parse error, as the benchmark shows it
+            problem = core_text(exc.message) if isinstance(exc, InputError) else str(exc)
+            message = fill(translate("ModelCommands", "Input shape: %1"), problem)
+            self.banner.show_failure(Failure(FailureKind.INPUT, message), "train step", source=Task.TRAIN_STEP)
+            return False
+        return self.dispatcher.send(Task.TRAIN_STEP, self._train_step, shape, mark=task_label(Task.TRAIN_STEP), drawn_first=True)
+
+    @Slot(object)
+    def on_move_finished(self, result: MoveResult) -> None:
+        """The move ended (done, cancelled or failed): the code of the call that was asked for,
+        from the request the result carries."""
+        call, request = result.call, result.request
+        if request is None:  # (a result from an agent older than results that carry it)
+            return
+        # (functions: the panel says the comments and the caption again when the language changes)
+        self.code.show_code(partial(_move_code, request), lambda: fill(translate("ModelCommands", "Equivalent PyTorch code: %1"), call))
+
+
+def _move_code(request: MoveRequest) -> str:
+    """The code of the move ``request``, its comments in the window's language."""
+    from inspector.core.report import move_snippet
+
+    try:
+        return move_snippet(request, say=core_text)
+    except InputError as exc:
+        return "# " + fill(translate("ModelCommands", "no snippet for this move: %1"), core_text(exc.message))

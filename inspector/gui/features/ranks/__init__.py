@@ -1,0 +1,1 @@
+"""The ranks of a torchrun report side by side."""

@@ -1,1 +1,0 @@
-"""The window's panels: devices, model (parameters), history, code, error banner, actions."""

@@ -1,0 +1,446 @@
+"""The window, wiring only: it builds the panels, then (once torch is imported: ``deferred_start``
+holds the frame until then) the parts, which ``session_parts`` makes and connects to each
+other and to the two background workers, which its kind provides (``_make_workers``): the
+``MainWindow`` of ``main_window`` runs the session in this process, the ``RemoteWindow`` of
+``remote_window`` runs it in an agent on another machine.
+
+The window never touches the model: it sends requests to the ModelWorker through queued
+signals and shows the frozen results that come back. Each part is given the widgets, state
+and signals it uses, never the window: ``layout`` lays the panels out, the menus are data
+(``menus``), ``commands`` sends requests one at a time (the ``TaskController`` of ``tasks``
+is the rule), ``opener`` loads models, ``results`` and ``sampler_results`` show what the
+workers send back, ``availability`` enables the commands, ``report_flow`` exports, opens and
+compares reports, ``fit_flow`` runs the "will it fit?" dialog, ``help`` the Help menu, and
+``window_settings`` is what is remembered between runs. The window keeps the public names
+the tests and the remote window use (its widgets, a few commands), each a line of delegation.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QSettings, QTimer, Signal, Slot
+from PySide6.QtGui import QCloseEvent, QPaintEvent, QShowEvent
+from PySide6.QtWidgets import QMainWindow
+
+from inspector.gui.common import i18n, screen_fit, window_settings
+from inspector.gui.shell import torch_loader
+from inspector.gui.shell.deferred_start import DeferredStart
+from inspector.gui.features.help.pages import HelpPages, note_missing_cjk_font_once
+from inspector.gui.common.i18n import fill, is_language_change, translate
+from inspector.gui.shell.layout import add_pages, build_frame
+from inspector.gui.shell.language_menu import LanguageMenu
+from inspector.gui.shell.menus import MENUS, build_menus, retranslate_menus
+from inspector.gui.features.moves.action_bar import ActionBar
+from inspector.gui.common.code_panel import CodePanel
+from inspector.gui.features.devices.panel import DevicesPanel
+from inspector.gui.common.error_banner import ErrorBanner
+from inspector.gui.features.history.panel import HistoryView
+from inspector.gui.features.model.panel import ParametersPanel
+from inspector.gui.common.plain_text import shown
+from inspector.gui.state.snapshots import Snapshots
+from inspector.gui.common.status_line import StatusLine
+from inspector.gui.shell.stuck_notice import StuckNotice, quit_leaving_work
+from inspector.gui.features.memory.task_marks import TaskMarks
+from inspector.gui.state.tasks import TaskController
+from inspector.gui.common.vocabulary_words import spec_text
+from inspector.gui.state.threads import start_in_thread, stop_threads
+
+if TYPE_CHECKING:
+    from inspector.core.measure import MemoryTimeline
+    from inspector.core.moves import MoveRequest
+    from inspector.core.session import ModelState
+    from inspector.gui.common import dialogs
+    from inspector.gui.state.workers import LoadOutcome
+
+#: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
+#: be interrupted to reach its next cancel check.
+LINGER_S = 20.0
+
+
+class InspectorWindow(QMainWindow):
+    # Requests to the workers: queued, because the workers live on their own threads.
+    requestLoad = Signal(object)  # LoadRequest
+    requestMove = Signal(object)  # MoveRequest
+    requestBenchmark = Signal(object)  # BenchmarkRequest
+    requestReport = Signal(object)  # ReportRequest
+    requestFit = Signal(object)  # tuple[FitRequest, ...]
+    requestTrainStep = Signal(object)  # input shape, or None for the model's own input
+    requestSampleRate = Signal(float)
+    requestRediscover = Signal()
+    requestStopSampler = Signal()
+    requestLesson = Signal(object)  # LessonRequest
+    #: File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it;
+    #: the window cannot import the remote window, which is a kind of window itself).
+    connectServerRequested = Signal()
+
+    #: The model's code runs in this process (a remote window's runs in its agent, which
+    #: the connection's own grace gives up on).
+    work_runs_here = True
+
+    def __init__(self, model_spec: str = "example", trust: bool = False, settings: QSettings | None = None) -> None:
+        """The window's frame now; its session (the parts, the workers, the model's load) as soon
+        as torch is imported: at once when it already is, else when ``torch_loader`` has
+        imported it off the GUI thread, so the frame paints first (issue 25)."""
+        super().__init__()
+        self.setObjectName("mainWindow")
+        self.settings = settings if settings is not None else QSettings()
+        self.cancel_event = threading.Event()
+        self.tasks = TaskController(self.cancel_event, self)
+        self.snapshots = Snapshots()
+        self._title_info: Any = None  # the loaded model's ModelInfo, which the title names
+        self.threads_stopped: bool | None = None
+        self._placed = False  # brought onto the screen after its first show (showEvent)
+        #: The parts and workers exist (``_start_session`` ran).
+        self.session_started = False
+        self._first_load = (model_spec, trust)
+
+        # ----- the frame: torch-free (tests/gui/test_first_paint.py builds it without torch)
+        self.errorBanner = ErrorBanner(self)
+        self.action_bar = ActionBar(self)
+        self.devices = DevicesPanel(self)
+        self.parameters = ParametersPanel(self)
+        self.historyView = HistoryView(self)
+        self.code = CodePanel(self)
+        frame = self.frame = build_frame(
+            self, banner=self.errorBanner, action_bar=self.action_bar, devices=self.devices,
+            parameters=self.parameters, history=self.historyView, code=self.code,
+        )  # fmt: skip
+        self.tabs, self.lazy_tabs, self.model_box = frame.tabs, frame.pages, frame.model_box
+        self.main_splitter, self.top_splitter, self.bottom_splitter = frame.splitters()
+        self.status = StatusLine(self.statusBar())
+        if self.work_runs_here:
+            # A Cancel that cannot stop a forward which never returns says so, with what can be done.
+            self.stuckNotice = StuckNotice(self.tasks, self.quit_leaving_work, self.centralWidget())
+            self.stuckNotice.overlay(self.main_splitter)
+        self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
+        self.marks = TaskMarks()
+        add_pages(self.lazy_tabs, self, lambda: self.timeline, self.marks, lambda view: self.reports.comparison_view_built(view))
+        self.help = HelpPages(self, self.snapshots, menus=lambda: MENUS)
+        self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
+        self._actions = build_menus(self)  # each action also becomes self.<objectName>; and self.recentMenu
+        self.language = LanguageMenu(self.languageParentMenu, self.settings, self)
+        self.language.changed.connect(lambda _language: self._note_missing_font())
+        self.language.unavailable.connect(self.say_language_unavailable)
+        self.recent = window_settings.RecentModels(self.recentMenu, self.settings, self)
+        self.recent.chosen.connect(self.open_model)
+        #: No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``).
+        self._first_start = not window_settings.restore_layout(self.settings, self, frame.splitters())
+        self._note_missing_font()
+
+        #: The frame's wait for torch, while it is imported (None: it was imported already).
+        self.deferred_start: DeferredStart | None = None
+        if torch_loader.imported():
+            self._start_session()
+        else:  # the frame paints while torch is imported off the GUI thread
+            self.deferred_start = DeferredStart(
+                devices=self.devices, action_bar=self.action_bar, actions=self._actions, pages=self.lazy_tabs,
+                banner=self.errorBanner, status=self.status, tasks=self.tasks, start=self._start_session, parent=self,
+            )  # fmt: skip
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self.session_started and self.deferred_start is not None:
+            self.deferred_start.frame_painted()
+
+    def _start_session(self) -> None:
+        """The parts that measure and the workers that own the model (``session_parts``); then
+        the first load.
+
+        Their modules import torch, so they are imported here (already imported by
+        ``torch_loader`` off the GUI thread when the frame came first)."""
+        from inspector.gui.shell import session_parts
+
+        if self.session_started or self.tasks.closed:
+            return
+        requests = session_parts.Requests(
+            load=self.requestLoad, move=self.requestMove, benchmark=self.requestBenchmark, report=self.requestReport,
+            fit=self.requestFit, train_step=self.requestTrainStep, sample_rate=self.requestSampleRate,
+            rediscover=self.requestRediscover, stop_sampler=self.requestStopSampler, lesson=self.requestLesson,
+        )  # fmt: skip
+        parts = session_parts.build(
+            self, requests=requests, tasks=self.tasks, marks=self.marks, snapshots=self.snapshots,
+            settings=self.settings, action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView,
+            code=self.code, parameters=self.parameters, devices=self.devices, status=self.status,
+            status_bar=self.statusBar(), tabs=self.tabs, pages=self.lazy_tabs, model_box=self.model_box,
+            actions=self._actions, recent_menu=self.recentMenu, cancel=self.cancel, ask_trust=self.ask_trust,
+        )  # fmt: skip
+        # The window's names for them: the menus' slots, the tests and the remote window use these.
+        self.timeline: MemoryTimeline = parts.timeline
+        self.dispatcher, self.reports, self.opener = parts.dispatcher, parts.reports, parts.opener
+        self.commands, self.fit, self.lessons = parts.commands, parts.fit, parts.lessons
+        self.availability, self.results, self.sampler_results = parts.availability, parts.results, parts.sampler_results
+        # (after the parts: a remote window's workers use the timeline and the sampler's results)
+        self.worker, self.sampler = self._make_workers(window_settings.sample_hz(self.settings))
+        session_parts.connect_workers(parts, requests, self.worker, self.sampler, model_loaded=self._on_model_loaded)
+        self.model_thread = start_in_thread(self.worker, "model-worker")
+        self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
+        self.session_started = True
+        self.action_bar.setEnabled(True)
+        for action in self._actions.values():
+            action.setEnabled(True)
+        self.availability.refresh()
+        self.lazy_tabs.release()
+        spec, trust = self._first_load
+        self.open_model(spec, trust=trust)
+
+    def _make_workers(self, hz: float) -> tuple[Any, Any]:
+        """The model worker and the memory sampler (their signals as ``ModelWorker``'s and
+        ``MemorySampler``'s): each kind of window brings its own."""
+        raise NotImplementedError
+
+    @Slot(object)
+    def _on_model_loaded(self, outcome: LoadOutcome) -> None:
+        info = outcome.state.info
+        self.add_recent_model(info.spec)
+        self._title_info = info
+        self._show_model_title()
+
+    def _show_model_title(self) -> None:
+        """The title names the model: its class and spec (names from the file, plain_text), the
+        built-in example in words (示例), said again on a change of language."""
+        info = self._title_info
+        if info is not None:
+            self.setWindowTitle(f"{shown(info.class_name)} — {shown(spec_text(info.spec))}")
+
+    # ------------------------------------------------------------------ language
+
+    def _note_missing_font(self) -> None:
+        """The window speaks Chinese and no font draws it: said once (``help``)."""
+        #: The notice shown now, if any (for the tests).
+        self.cjk_font_notice = note_missing_cjk_font_once(self, self.settings)
+
+    def say_language_unavailable(self, language: str) -> None:
+        """``language``'s catalogue could not be read (at start, or from View › Language)."""
+        name = i18n.LANGUAGES.get(language, language)
+        text = translate("InspectorWindow", "The %1 translation could not be read: the window stays in English.")
+        self.status.flash(fill(text, name), 15_000)
+
+    # ------------------------------------------------------------------ what the parts hold
+
+    @property
+    def busy_task(self) -> str | None:
+        """The task the window waits for (a ``Task``, which is its name); None when idle."""
+        return self.tasks.task
+
+    @property
+    def closed(self) -> bool:
+        return self.tasks.closed
+
+    @property
+    def model_state(self) -> ModelState | None:
+        return self.snapshots.model
+
+    @property
+    def inventory(self) -> Any:
+        return self.snapshots.inventory
+
+    @property
+    def last_readings(self) -> tuple[Any, ...]:
+        return self.snapshots.readings
+
+    @property
+    def memoryPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
+        """The Memory tab's plot (``gui.plots.memory.MemoryPlot``), built on first use."""
+        return self.lazy_tabs.page("memoryPlot")
+
+    @property
+    def latencyPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
+        """The Latency tab's plot (``gui.plots.latency.LatencyPlot``), built on first use."""
+        return self.lazy_tabs.page("latencyPlot")
+
+    @property
+    def comparisonView(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
+        """The Compare tab (``gui.compare.ComparisonView``), built on first use."""
+        return self.lazy_tabs.page("comparisonView")
+
+    @property
+    def fit_dialog(self) -> Any:
+        return self.fit.dialog
+
+    @property
+    def last_export(self) -> dict[str, Any] | None:
+        return self.reports.last_export
+
+    @property
+    def _exporting(self) -> str | None:
+        return self.reports.exporting
+
+    # ------------------------------------------------------------------ commands (delegated)
+
+    def open_model(
+        self, spec: str, *, trust: bool = False, architecture: str | None = None, inputs: str | None = None
+    ) -> bool:
+        if not self.session_started:  # a recent model picked while torch loads: it loads first
+            self._first_load = (spec, trust)
+            return True
+        return self.opener.open(spec, trust=trust, architecture=architecture, inputs=inputs)
+
+    def request_move(self, request: MoveRequest) -> bool:
+        return self.commands.request_move(request)
+
+    def move_to_target(self) -> bool:
+        return self.commands.move_to_target()
+
+    def move_cuda(self) -> bool:
+        return self.commands.move_cuda()
+
+    def run_benchmark(self) -> bool:
+        return self.commands.run_benchmark()
+
+    def show_fit_dialog(self) -> Any:
+        return self.fit.show()
+
+    def export_report(self, path: str | Path) -> bool:
+        return self.reports.export_report(path)
+
+    def open_report(self, path: str | Path) -> None:
+        self.reports.open_report(path)
+
+    def cancel(self) -> None:
+        """Ask the running move or benchmark to stop at its next safe point."""
+        self.dispatcher.cancel()
+
+    def about_text(self) -> str:
+        return self.help.about_text()
+
+    def _on_placement_changed(self, state: ModelState) -> None:
+        self.results.on_placement_changed(state)
+
+    # ------------------------------------------------------------------ what a remote window does its own way
+
+    def open_model_dialog(self) -> None:
+        self.opener.open_dialog(self.recent_models())
+
+    def make_open_model_dialog(self) -> dialogs.OpenModelDialog:
+        return self.opener.make_dialog(self.recent_models())
+
+    def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
+        self.opener.ask_trust(path, wanted)
+
+    def recent_models(self) -> list[str]:
+        return self.recent.specs()
+
+    def add_recent_model(self, spec: str) -> None:
+        self.recent.add(spec)
+
+    # ------------------------------------------------------------------ settings
+
+    def preferences_dialog(self) -> None:
+        from inspector.gui.common import dialogs
+
+        dialog = dialogs.PreferencesDialog(window_settings.sample_hz(self.settings), self)
+        if dialog.exec() == dialogs.PreferencesDialog.DialogCode.Accepted:
+            self.set_sample_rate(dialog.sample_hz())
+
+    def set_sample_rate(self, hz: float) -> None:
+        self.requestSampleRate.emit(window_settings.set_sample_hz(self.settings, hz))
+
+    # ------------------------------------------------------------------ shutdown
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._placed:
+            # Once the window manager has framed it, the frame (title bar included) is known:
+            # the window is brought wholly onto the screen if the frame made it stick out.
+            self._placed = True
+            QTimer.singleShot(0, lambda: screen_fit.keep_on_screen(self))
+            if self._first_start:
+                QTimer.singleShot(0, self.frame.first_start)
+
+    def changeEvent(self, event: QEvent) -> None:
+        # A new language: the menus and the parts that are not widgets set their texts again
+        # (widgets get the same event from Qt and do it themselves).
+        if is_language_change(event):
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        retranslate_menus(self)
+        self._show_model_title()
+        for part in self.retranslatable_parts():
+            part.retranslate()
+
+    def retranslatable_parts(self) -> list[Any]:
+        """The parts that are no widgets but show texts (each has ``retranslate()``)."""
+        parts = [self.language, self.status, self.frame, self.recent]
+        if self.session_started:
+            parts += [self.availability, self.reports, self.results]
+        return parts
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.tasks.closed and not self._agree_to_close():
+            event.ignore()
+            return
+        if not self.tasks.closed:
+            window_settings.save_layout(self.settings, self, self.frame.splitters())
+        self.shutdown()
+        super().closeEvent(event)
+
+    def _agree_to_close(self) -> bool:
+        """A benchmark that has measured a while is not thrown away without asking (issue 35):
+        stop and keep it (the window stays open), keep measuring, or close anyway."""
+        from inspector.gui.shell import close_guard
+        from inspector.gui.state.tasks import Task
+
+        if self.tasks.task is not Task.BENCHMARK or not self.isVisible() or not self.lazy_tabs.is_built("latencyPlot"):
+            return True
+        measured = self.latencyPlot.measuring_seconds()
+        if measured < close_guard.ASK_AFTER_S:
+            return True
+        answer = close_guard.ask_to_close(self, measured)
+        if answer is close_guard.Answer.STOP_AND_KEEP and self.tasks.stop_keeping():
+            self.statusBar().showMessage(close_guard.stopping_text(), 15_000)
+        return answer is close_guard.Answer.CLOSE_ANYWAY
+
+    def quit_leaving_work(self) -> None:
+        """The stuck notice's "Save settings and quit": settings saved, the other windows
+        closed, and the process ended now, leaving the call that never returns behind."""
+        from PySide6.QtWidgets import QApplication
+
+        def save() -> None:
+            window_settings.save_layout(self.settings, self, self.frame.splitters())
+            self.settings.sync()
+
+        others = [w for w in QApplication.topLevelWidgets() if isinstance(w, InspectorWindow) and w.isVisible()]
+        quit_leaving_work(self, save, others)
+
+    def shutdown(self, timeout_s: float = 2.0) -> bool:
+        """Cancel running work, quit both threads and wait for them and for a report being
+        written or read (``timeout_s`` in all).
+
+        Returns True when everything ended. Safe to call more than once.
+        """
+        if self.tasks.closed:
+            return bool(self.threads_stopped)
+        self.tasks.close()  # sets the cancel event: a running move or benchmark stops
+        gate = getattr(self, "sample_gate", None)
+        if gate is not None:  # the worker no longer waits for this thread to park
+            gate.close()
+        if not self.session_started:  # closed while torch was being imported: no thread of its own
+            self.threads_stopped = True
+            return True
+        deadline = time.monotonic() + timeout_s
+        self.requestStopSampler.emit()  # the sampler stops its timer and quits its own thread
+        self.model_thread.quit()  # ends once the running move/benchmark sees the cancel
+        stopped = stop_threads([self.model_thread, self.sampler_thread], timeout_s, quit=False)
+        if not stopped:
+            # The cancel is set; what still runs cannot be interrupted (a first import of
+            # torch._dynamo takes ~2 s under load). A QThread destroyed while it runs aborts
+            # the process, so the window goes out of sight and waits for it a while longer.
+            self.hide()
+            stopped = stop_threads([self.model_thread, self.sampler_thread], LINGER_S, quit=False)
+            deadline = time.monotonic() + timeout_s
+        # A file being written is finished rather than abandoned (it is written atomically,
+        # so even an interrupted one would leave the old file), within what is left of the bound.
+        pools = [self.reports] + ([self.comparisonView] if self.lazy_tabs.is_built("comparisonView") else [])
+        for pool in pools:
+            stopped = pool.wait(max(0, int((deadline - time.monotonic()) * 1000))) and stopped
+        self.threads_stopped = stopped
+        return stopped
+
+    def threads(self) -> list[Any]:
+        return [self.model_thread, self.sampler_thread] if self.session_started else []

@@ -1,0 +1,1 @@
+"""What the window knows of its session, and the workers and threads that bring it."""

@@ -1,0 +1,41 @@
+"""``run_in_pool``: the one way the window runs a short job (a file read or written) off the
+GUI thread and hears how it went."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PySide6.QtCore import QThreadPool
+
+from inspector.core.errors import Failure, InspectorError
+from inspector.core.vocabulary import FailureKind
+from inspector.gui.common.i18n import fill, translate
+
+
+def run_in_pool(
+    pool: QThreadPool,
+    work: Callable[[], Any],
+    *,
+    done: Callable[[Any], None],
+    failed: Callable[[Failure], None],
+    what: str,
+) -> None:
+    """Run ``work()`` on ``pool``; then ``done(result)`` or ``failed(Failure)``, exactly one.
+
+    Both run on the pool thread: pass a signal's ``emit`` (queued to the receiver's thread),
+    never a function that touches a widget. ``what`` completes "could not …" in the message
+    of an unforeseen error, which reaches the user instead of dying on the pool thread: a verb
+    phrase in the window's language (``fill(translate(ctx, "open %1"), path)``).
+    """
+
+    def run() -> None:
+        try:
+            result = work()
+        except InspectorError as exc:
+            failed(Failure.from_exception(exc))
+        except Exception as exc:  # noqa: BLE001 -- a bug must still reach the user, not die on the pool thread
+            failed(Failure(FailureKind.ERROR, fill(translate("RunInPool", "could not %1: %2"), what, exc), repr(exc)))
+        else:
+            done(result)
+
+    pool.start(run)
