@@ -143,10 +143,9 @@ def render_html(report: Mapping[str, Any], images: Mapping[str, bytes] | None = 
     in ``language``. ``images_language``: the language the images were drawn in, when known."""
     say = catalogue(language)
     typed = TimingReport.of(report)
-    model = report.get("model", {})
     moves, latency, ranks = typed.moves, typed.latency, typed.ranks
     memory = report.get("memory") or {}
-    title = say.word("Timing report — {spec}", spec=view_rows.cell_text(model.get("spec", "model")))
+    title = say.word("Timing report — {spec}", spec=view_rows.cell_text(typed.model.spec or "model"))
     notes = view_rows.latency_notes(latency, say)
 
     def heading(text: str) -> str:

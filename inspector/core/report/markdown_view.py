@@ -61,10 +61,10 @@ def render_markdown(report: Mapping[str, Any], language: str = ENGLISH) -> str:
         f"**{say.word('Environment')}**",
         "",
     ]
-    environment = view_rows.environment_rows(report.get("environment", {}), say)
+    environment = view_rows.environment_rows(typed.environment, say)
     lines += [f"- {_md_cell(name)}: {_md_cell(value)}" for name, value in environment]
     lines += ["", f"**{say.word('Model')}**", ""]
-    lines += [f"- {_md_cell(name)}: {_md_cell(value)}" for name, value in view_rows.model_rows(report.get("model", {}), say)]
+    lines += [f"- {_md_cell(name)}: {_md_cell(value)}" for name, value in view_rows.model_rows(typed.model, say)]
     lines += ["", f"**{say.word('Moves')}**", ""]
     if typed.moves:
         lines += _md_table(view_rows.MOVE_HEADERS, (view_rows.move_cells(m, say) for m in typed.moves), say)

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 from inspector.core.files.terminal_text import one_line
 from inspector.core.measure.spread import spread_of
 from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
-from inspector.core.report.schema import LatencyEntry, MoveEntry, RankEntry
+from inspector.core.report.schema import DeviceEntry, Environment, LatencyEntry, ModelSection, MoveEntry, RankEntry
 from inspector.core.units import format_bytes, format_gbps, format_ms, format_seconds
 
 
@@ -52,26 +52,21 @@ def gbps_text(value: Any) -> str:
     return format_gbps(float(value)) if isinstance(value, (int, float)) and not isinstance(value, bool) else "—"
 
 
-def _device_entries(devices: Any) -> list[dict[str, Any]]:
-    """The device dicts, whether discovery gave a list or a mapping holding one."""
-    if isinstance(devices, dict):
-        devices = devices.get("devices", [])
-    return [d for d in devices if isinstance(d, dict)] if isinstance(devices, list) else []
+def _device_line(entry: DeviceEntry) -> str:
+    ident = entry.id if entry.id is not None else "?"
+    name = entry.name
+    text = f"{ident} ({name})" if name and name != ident else ident
+    return f"{text}, {format_bytes(entry.total_bytes)}" if entry.total_bytes is not None else text
 
 
-def _device_line(entry: dict[str, Any]) -> str:
-    ident = entry.get("id", "?")
-    name = entry.get("name")
-    total = entry.get("total_bytes")
-    text = f"{ident} ({name})" if name and name != ident else str(ident)
-    return f"{text}, {format_bytes(total)}" if total is not None else text
-
-
-def environment_rows(env: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[tuple[str, str]]:
+def environment_rows(env: Environment, say: Catalogue = ENGLISH_CATALOGUE) -> list[tuple[str, str]]:
     """(name, value) rows of the report's ``environment``: Python, PyTorch, CUDA, ..., devices."""
+    def value(key: str) -> Any:
+        return env.text[key] if key in env.text else env.counts.get(key)
+
     def val(key: str) -> str:
-        value = env.get(key)
-        return "—" if value in (None, "") else str(value)
+        shown = value(key)
+        return "—" if shown in (None, "") else str(shown)
 
     cpu = say.word("{cpu}, {cores} cores / {threads} threads, PyTorch uses {torch_threads} threads", cpu=val("cpu"),
                    cores=val("cpu_physical_cores"), threads=val("cpu_logical_cores"), torch_threads=val("torch_threads"))  # fmt: skip
@@ -83,34 +78,32 @@ def environment_rows(env: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) ->
         (say.word("Driver"), val("driver")),
         (say.word("OS"), val("os")),
         ("CPU", cpu),
-        (say.word("Memory"), format_bytes(env.get("system_memory_bytes"))),
+        (say.word("Memory"), format_bytes(value("system_memory_bytes"))),
     ]
-    if env.get("cpu_huge_pages"):
-        rows.append((say.word("CPU pages"), say.text(env["cpu_huge_pages"])))
-    if env.get("hip"):
+    if value("cpu_huge_pages"):
+        rows.append((say.word("CPU pages"), say.text(value("cpu_huge_pages"))))
+    if value("hip"):
         rows.insert(3, ("ROCm/HIP", val("hip")))
-    entries = _device_entries(env.get("devices"))
-    rows.append((say.word("Devices"), "; ".join(_device_line(d) for d in entries) or "—"))
+    rows.append((say.word("Devices"), "; ".join(_device_line(d) for d in env.devices) or "—"))
     return rows
 
 
-def model_rows(model: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[tuple[str, str]]:
+def model_rows(model: ModelSection, say: Catalogue = ENGLISH_CATALOGUE) -> list[tuple[str, str]]:
     """(name, value) rows of the report's ``model``: spec, class, parameters, tensors."""
-    by_device = model.get("by_device") or {}
-    where = "".join(f"; {dev}: {format_bytes(n)}" for dev, n in by_device.items())
-    optimizer = model.get("optimizer")
+    where = "".join(f"; {dev}: {format_bytes(n)}" for dev, n in model.by_device.items())
+    tensors = model.tensors if model.tensors is not None else "—"
     return [
-        (say.word("Spec"), str(model.get("spec", "—"))),
-        (say.word("Class"), str(model.get("class", "—"))),
-        (say.word("Parameters"), f"{model.get('parameters', '—'):,}" if isinstance(model.get("parameters"), int) else "—"),
-        (say.word("Optimizer"), str(optimizer) if optimizer else say.word("none")),
-        (say.word("Tensors"), f"{model.get('tensors', '—')} ({format_bytes(model.get('bytes'))}{where}){_meta_note(model, say)}"),
+        (say.word("Spec"), model.spec if model.spec is not None else "—"),
+        (say.word("Class"), model.class_name if model.class_name is not None else "—"),
+        (say.word("Parameters"), f"{model.parameters:,}" if model.parameters is not None else "—"),
+        (say.word("Optimizer"), model.optimizer if model.optimizer else say.word("none")),
+        (say.word("Tensors"), f"{tensors} ({format_bytes(model.bytes)}{where}){_meta_note(model, say)}"),
     ]
 
 
-def _meta_note(model: Mapping[str, Any], say: Catalogue) -> str:
-    meta = model.get("meta_bytes")
-    if not isinstance(meta, int) or meta <= 0:
+def _meta_note(model: ModelSection, say: Catalogue) -> str:
+    meta = model.meta_bytes
+    if meta is None or meta <= 0:
         return ""
     return say.word("; {size} more on meta, not allocated", size=format_bytes(meta))
 
