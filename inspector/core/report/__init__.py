@@ -2,8 +2,10 @@
 
 Owns: ``timing_report`` (build the report from results, save it as .json/.csv/.md/.html/.zip,
 load it again), its views ``markdown_view``, ``csv_view`` (over ``csv_tables``, the report as
-tidy tables) and ``html_view`` with the rows they share (``view_rows``), ``schema`` (the checks a loaded report passes, section by
-section) over ``field_checks`` (typed, bounded reads of one field), ``modules`` (per-module
+tidy tables) and ``html_view`` with the rows they share (``view_rows``), ``schema`` (the report's type, ``TimingReport``, with its
+typed entries: ``from_dict`` checks every field a reader uses, ``lenient`` reads an unchecked
+dict without raising, ``to_dict`` gives back the file's JSON) over ``field_checks`` (typed,
+bounded reads of one field), ``modules`` (per-module
 rows of a report), ``compare`` (two reports side by side: latency ratios with intervals,
 moves) with ``compare_environment`` (where each was made) and ``lenient_read`` (reads of an
 unchecked report that never raise), ``run_verdicts`` (a session's runs compared like with

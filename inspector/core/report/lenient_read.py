@@ -1,4 +1,5 @@
-"""Reads of a timing report nobody checked, that never raise.
+"""Reads of a timing report nobody checked, that never raise (``schema.TimingReport.lenient``
+reads a whole report through these, into the typed report with defaults).
 
 A comparison or the window may be handed any dict: one built now, one loaded and checked by
 ``timing_report.load_report``, or one a script made. Here a field of the wrong type counts as
