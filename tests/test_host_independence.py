@@ -24,10 +24,10 @@ REPO = Path(__file__).resolve().parents[1]
 #: whole-session language walk, the locale's pick of a language, the fonts notice, the home
 #: folder as the default export place, the devices command.
 HOST_READING_TESTS = [
-    "tests/gui/test_language_walk.py",
-    "tests/gui/test_window_i18n.py",
-    "tests/gui/test_language.py",
-    "tests/gui/test_inputs_and_tree.py",
+    "tests/gui/shell/test_language_walk.py",
+    "tests/gui/shell/test_window_i18n.py",
+    "tests/gui/common/test_language.py",
+    "tests/gui/features/model/test_inputs_and_tree.py",
     "tests/core/devices/test_discovery.py",
     "tests/cli/test_cli.py",
 ]

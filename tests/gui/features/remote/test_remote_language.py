@@ -1,6 +1,6 @@
 """The remote window in Simplified Chinese, and back in English, without losing the connection.
 
-Driven as tests/gui/test_remote.py drives it: the "server" is this machine, reached through a
+Driven as tests/gui/features/remote/test_remote.py drives it: the "server" is this machine, reached through a
 local agent on a pipe. Needs the compiled catalogue (``tools/update_translations.py`` builds it).
 """
 

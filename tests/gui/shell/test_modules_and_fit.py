@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QSpinBox, QTableVi
 
 from tests.gui.helpers import table_rows, widget
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+REPO = pathlib.Path(__file__).resolve().parents[3]
 
 MODULE_HEADERS = ("Time", "% of forward", "Output shape", "FLOPs")
 

@@ -19,7 +19,7 @@ from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from inspector.gui.features.ranks.table import show_ranks  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 from tests.gui.languages import has_chinese, speak  # noqa: E402
-from tests.gui.test_window import click, history, wait_history  # noqa: E402
+from tests.gui.shell.test_window import click, history, wait_history  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("chinese")  # each test starts in Chinese; English comes back after
 

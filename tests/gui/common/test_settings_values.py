@@ -20,7 +20,7 @@ from inspector.gui.shell import settings_file  # noqa: E402
 from inspector.gui.common import settings_values, window_settings  # noqa: E402
 from inspector.gui.common.sample_rate import DEFAULT_SAMPLE_HZ  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 #: (key, the line as a hand edit, another tool or another version left it in the INI file).
 GARBAGE = {

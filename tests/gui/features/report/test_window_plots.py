@@ -25,7 +25,7 @@ from tests.core.report.generated import scaled
 from tests.faults import fill_disk_half_way_through_report_writes
 from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, widget
-from tests.gui.test_window import click, start_long_benchmark, wait_history
+from tests.gui.shell.test_window import click, start_long_benchmark, wait_history
 
 RUN = ("cpu", "float32", "forward")  # the example Net's benchmark series
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QTableView, QTreeView
 
 from inspector.core.measure import attribution
 from tests.gui.helpers import table_rows, widget
-from tests.gui.test_modules_and_fit import _column, _per_module_benchmark
+from tests.gui.shell.test_modules_and_fit import _column, _per_module_benchmark
 from tests.module_clock import CLOCK, factory_source
 
 

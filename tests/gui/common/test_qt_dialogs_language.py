@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QLabel
 from inspector.gui.common import i18n
 from inspector.gui.common.qt_own_texts import QT_OWN_MISSING
 from tests.gui.languages import has_chinese
-from tests.gui.test_language_walk import _file_dialog_read, english_left
+from tests.gui.shell.test_language_walk import _file_dialog_read, english_left
 
 
 def _dialog(qtbot, save: bool) -> QFileDialog:

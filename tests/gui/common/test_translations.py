@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TS = ROOT / "resources" / "i18n" / "inspector_zh_CN.ts"
 PLACEHOLDER = re.compile(r"%n|%\d+|\{[A-Za-z_]\w*\}")
 

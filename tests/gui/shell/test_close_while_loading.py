@@ -18,7 +18,7 @@ import pytest
 
 from tests.warm_python import run_python
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+REPO = pathlib.Path(__file__).resolve().parents[3]
 
 _CLOSE_AFTER_SHOW = textwrap.dedent(
     """

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the frame comes first on Linux only")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GUI = ROOT / "inspector" / "gui"
 WINDOW = "inspector.gui.shell.main_window"
 

@@ -27,8 +27,8 @@ from inspector.gui.features.report.export import mark_in  # noqa: E402
 from inspector.gui.shell.report_images import report_images  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 from tests.gui.languages import has_chinese, speak  # noqa: E402
-from tests.gui.test_language_walk import host_data, without  # noqa: E402
-from tests.gui.test_window_plots import benchmark, cast_on_cpu, history, wait_history  # noqa: E402
+from tests.gui.shell.test_language_walk import host_data, without  # noqa: E402
+from tests.gui.features.report.test_window_plots import benchmark, cast_on_cpu, history, wait_history  # noqa: E402
 from tests.prose import english_words  # noqa: E402
 
 

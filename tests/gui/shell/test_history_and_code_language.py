@@ -20,7 +20,7 @@ from inspector.core.files.models import Net
 from inspector.gui.common import i18n
 from tests.gui.conftest import wait_idle
 from tests.gui.languages import has_chinese, speak
-from tests.gui.test_language_walk import code_comments, english_left, our_lines
+from tests.gui.shell.test_language_walk import code_comments, english_left, our_lines
 
 
 def _rows(window) -> list[tuple[str, ...]]:

@@ -174,7 +174,7 @@ def test_the_window_builds_its_latency_plot_while_idle(qtbot, make_window, monke
 def test_a_latency_plot_built_at_idle_shows_the_benchmarks_that_follow(qtbot, make_window, monkeypatch):
     # The plot made from the parts its steps made ahead, then two benchmarks and a change of
     # state in between: nothing the plot took from the steps is let go.
-    from tests.gui.test_window_plots import RUN, benchmark
+    from tests.gui.features.report.test_window_plots import RUN, benchmark
 
     monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 10)
     window = make_window()

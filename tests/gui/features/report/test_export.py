@@ -231,7 +231,7 @@ def test_export_asks_before_replacing_the_file_its_suffix_names(qtbot, window, t
     (absent), so the window asks about the file it would really replace, and Enter keeps it."""
     from PySide6.QtWidgets import QFileDialog
 
-    from tests.gui.test_window_plots import history
+    from tests.gui.features.report.test_window_plots import history
 
     typed = str(tmp_path / "notes")
     asked_at: list[str] = []

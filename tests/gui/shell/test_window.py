@@ -31,7 +31,7 @@ from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, tree_rows, widget
 from tests.warm_python import run_python
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+REPO = pathlib.Path(__file__).resolve().parents[3]
 cpu_only = pytest.mark.skipif(torch.cuda.is_available(), reason="checks what a machine without CUDA shows")
 
 
@@ -665,7 +665,7 @@ _CLOSE_MID_MOVE = textwrap.dedent(
     import pytest
     from PySide6.QtCore import QTimer
     from inspector.gui.shell.app import create_window, ensure_application
-    from tests.gui.test_window import hold_moves_half_way
+    from tests.gui.shell.test_window import hold_moves_half_way
 
     with pytest.MonkeyPatch.context() as monkeypatch:
         halfway, outcomes = hold_moves_half_way(monkeypatch)
