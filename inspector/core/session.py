@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from inspector.core.measure.fit import FitRequest, FitResult
     from inspector.core.measure.timing import LatencyResult
     from inspector.core.measure.training import TrainStepResult
+    from inspector.core.report.schema import TimingReport
 
 Progress = Callable[[int, int], None]
 ShouldCancel = Callable[[], bool]
@@ -229,7 +230,7 @@ class FrontEndSession(Protocol):
 
     def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult: ...
 
-    def report(self, *, with_memory: bool = True) -> dict[str, Any]: ...
+    def report(self, *, with_memory: bool = True) -> TimingReport: ...
 
 
 # --------------------------------------------------------------------------- session
@@ -420,8 +421,9 @@ class Session:
         self._fresh = None  # handed out: the next state() looks again
         return ModelState(info, taken)
 
-    def report(self, *, with_memory: bool = True) -> dict[str, Any]:
-        """The timing report of this session (DESIGN.md "Timing report JSON").
+    def report(self, *, with_memory: bool = True) -> TimingReport:
+        """The timing report of this session (DESIGN.md "Timing report JSON"), typed as a
+        loaded one is (``TimingReport``; its file's JSON is ``to_dict()``).
 
         ``with_memory`` False leaves the memory timeline out: an hour of it is megabytes of
         dicts, and a comparison or a Markdown block never shows it.
@@ -429,7 +431,7 @@ class Session:
         from inspector.core.report import timing_report
 
         memory = self.timeline.to_report() if with_memory else {}
-        return timing_report.build_report(
+        return timing_report.build_timing_report(
             self.require_model(),
             moves=self._moves,
             latency=self._latencies,

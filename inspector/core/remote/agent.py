@@ -317,7 +317,7 @@ class Agent:
         if job.op == Op.BENCHMARK:
             return self._benchmark(job)
         if job.op == Op.REPORT:
-            return encode(self.session.report(with_memory=arg.flag(args, "with_memory", True)))
+            return encode(self.session.report(with_memory=arg.flag(args, "with_memory", True)).to_dict())
         raise InspectorError(f"unknown op {job.op!r}", kind=ErrorKind.PROTOCOL)  # pragma: no cover
 
     def _move(self, job: _Job) -> Any:

@@ -40,6 +40,7 @@ from inspector.core.placement.model_memory import model_bytes
 from inspector.core.session import REMOTE, BenchmarkRequest, LoadRequest, ModelState, RunBlocking, SessionCapabilities
 from inspector.core.measure.timing import LatencyResult
 from inspector.core.remote.wire import WireError, decode
+from inspector.core.report.schema import TimingReport
 from inspector.core.vocabulary import MAX_SAMPLES, MAX_WARMUP_SAMPLES, FailureKind
 
 if TYPE_CHECKING:
@@ -270,7 +271,7 @@ class RemoteSession:
     def train_step(self, input_shape: InputsLike | None = None) -> TrainStepResult:
         raise InspectorError(Text("remote.no_train_step", host=self.host), kind=FailureKind.INPUT)
 
-    def report(self, *, with_memory: bool = True) -> dict[str, Any]:
+    def report(self, *, with_memory: bool = True) -> TimingReport:
         """The agent's report, with the memory this side recorded (``timeline``, on this
         machine's clock); after a dropped connection, the last report the agent built."""
         if self.alive:
@@ -284,7 +285,7 @@ class RemoteSession:
         if with_memory:
             report["memory"] = self.timeline.to_report()
             report["model_memory"] = self.timeline.model_report()
-        return report
+        return TimingReport.lenient(report)  # the agent's JSON, read as a built report is
 
     def agent_report(self, *, with_memory: bool = True) -> dict[str, Any]:
         """The report as the agent builds it (its memory: the readings of its own timeline)."""

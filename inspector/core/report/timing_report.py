@@ -67,7 +67,8 @@ def build_report(
     ranks: Sequence[Mapping[str, Any]] | None = None,
     model_memory: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON").
+    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON"); ``build_timing_report``
+    gives it as the type ``load_report`` gives.
 
     ``attribution``: per-module runs (``core.measure.attribution.Attribution``), one per device; they
     add ``modules`` (every module of every run) and ``attribution`` (each run's totals and
@@ -100,6 +101,13 @@ def build_report(
     if model_memory:  # the model's own bytes per device after each load and move
         report["model_memory"] = [_plain(dict(m)) for m in model_memory]
     return report
+
+
+def build_timing_report(loaded: LoadedModel, **sections: Any) -> TimingReport:
+    """``build_report(loaded, **sections)`` as a ``TimingReport``: the same type ``load_report``
+    gives, over the dict the file is written from (``to_dict``), read as ``TimingReport.lenient``
+    reads it (a measurement's figures are its samples'). What a session's ``report()`` returns."""
+    return TimingReport.lenient(build_report(loaded, **sections))
 
 
 def json_ready(value: Any) -> Any:

@@ -57,7 +57,7 @@ def test_repeats_are_stored_in_the_report_and_read_back(measured, tmp_path):
 )
 def test_runs_that_are_not_the_samples_are_refused_naming_the_field(measured, tmp_path, runs, problem):
     session, _result, _ = measured
-    report = json.loads(json.dumps(session.report(with_memory=False)))
+    report = json.loads(json.dumps(session.report(with_memory=False).to_dict()))
     entry = report["latency"][0]
     entry["runs_ms"] = runs(entry["runs_ms"])
     path = tmp_path / "r.json"

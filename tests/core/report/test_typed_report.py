@@ -107,3 +107,21 @@ def test_the_views_show_an_old_reports_figures_from_its_samples(tmp_path, report
     assert "40.5" in row  # p95, from the samples: the file never said it
     assert "cpu float32 forward: noisy" in markdown
     assert "cancelled: cancelled" in markdown  # a move's error kind, when it has no message
+
+
+def test_a_sessions_report_is_the_type_a_loaded_report_is_and_saves_to_the_same_file(tmp_path):
+    from inspector.core.session import BenchmarkRequest, LoadRequest, Session
+
+    session = Session()
+    session.load(LoadRequest("example"))
+    session.measure(BenchmarkRequest(runs=10))
+
+    built = session.report(with_memory=False)
+
+    assert isinstance(built, TimingReport)
+    assert built.latency[0].count == 10 and built.latency[0].median_ms is not None
+    path = save_report(built, tmp_path / "session.json")
+    loaded = load_report(path)
+    assert loaded.latency[0].samples_ms == built.latency[0].samples_ms
+    assert loaded.latency[0].median_ms == built.latency[0].median_ms
+    assert render_json(loaded) == path.read_text()
