@@ -30,6 +30,7 @@ from inspector.gui.state.threads import BackgroundRunner, run_abandonable
 
 if TYPE_CHECKING:
     from inspector.core.measure import LatencyResult  # noqa: F401
+    from inspector.core.report import TimingReport
     from inspector.gui.state.sample_gate import SampleGate  # imported by the first benchmark, not at start
 
 log = logging.getLogger(__name__)
@@ -143,7 +144,7 @@ class ReportRequest:
 @dataclass(frozen=True)
 class ReportBuilt:
     request: ReportRequest
-    report: dict[str, Any]
+    report: TimingReport  # the session's report, typed as a loaded one is (its file: to_dict())
     seconds: float
 
 

@@ -38,6 +38,7 @@ from inspector.gui.state.tasks import Task
 from inspector.gui.state.workers import ReportBuilt, ReportRequest, TaskFailure
 
 if TYPE_CHECKING:
+    from inspector.core.report import TimingReport
     from inspector.gui.features.moves.commands import Dispatcher
     from inspector.gui.features.compare.view import ComparisonView
     from inspector.gui.features.report.export import ReportExporter
@@ -85,7 +86,7 @@ class ReportFlow(QObject):
         self.snapshots = snapshots
         #: The latest report the worker built for this session (any purpose), and whether a
         #: move, benchmark or load has happened since (the comparison's side A is then old).
-        self.session_report: dict[str, Any] | None = None
+        self.session_report: TimingReport | None = None
         self.session_stale = True
         self._session_in_flight = False
         #: The file the ReportExporter is writing, when it was asked for, and its report.
