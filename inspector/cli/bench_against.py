@@ -100,18 +100,18 @@ def cmd_against(args, targets: list[str], output) -> int:
     later_a, later_b, notes, disturbed, spoiled = _later_rounds(args.argv, rounds, cap)
     said = _disturbance(first_a.machine)
     disturbed = ([f"round 1: {said}"] if said else []) + disturbed
-    spoiled += _spoiled(first_a.machine)
+    spoiled = [_spoiled(first_a.machine), *spoiled]
     pair_id = new_pair_id()
-    result_a, result_b = with_rounds(first_a, later_a, pair_id), with_rounds(first_b, later_b, pair_id)
+    result_a = with_rounds(first_a, later_a, pair_id, spoiled)
+    result_b = with_rounds(first_b, later_b, pair_id, spoiled)
     reports = []
     for session, loaded, result in zip(sessions, (loaded_a, loaded_b), (result_a, result_b)):
         reports.append(build_report(loaded, moves=session.moves, latency=[result],
                                                memory=session.timeline.to_report(),
                                                model_memory=session.timeline.model_report()))  # fmt: skip
+    # Each report keeps which rounds the machine stalled (runs_spoiled): compare says "no
+    # verdict" when it stalled half of them or more, here and when the two files are compared later.
     comparison = compare_reports(*reports, label_a="A", label_b="B")
-    taken = 1 + len(later_a)
-    if 2 * spoiled >= taken:
-        comparison = _machine_verdict(comparison, spoiled, taken)
     if args.json:
         out = comparison.to_dict()
         out["specs"] = {"a": args.spec, "b": args.against}
@@ -142,20 +142,6 @@ def _spoiled(machine) -> bool:
     return bool(machine is not None and machine.spoils_median)
 
 
-def _machine_verdict(comparison, spoiled: int, rounds: int):
-    """The comparison with its verdicts replaced by the machine's part, when the machine
-    stalled most rounds: under two busy loops on two cores every forward of both models waited
-    ~39 ms for a preempted thread, and their ratio read 1.000, "about the same", for code
-    10 % apart."""
-    import dataclasses
-
-    from inspector.core.messages import Text
-
-    said = Text("verdict.machine_too_busy", spoiled=spoiled, rounds=rounds)
-    rows = tuple(dataclasses.replace(r, verdict=said) if r.ratio is not None else r for r in comparison.latency)
-    return dataclasses.replace(comparison, latency=rows)
-
-
 def _disturbance(machine) -> str:
     """What the machine did to a round, in words, where it disturbed it; "" otherwise."""
     if machine is None or not machine.disturbed:
@@ -165,15 +151,15 @@ def _disturbance(machine) -> str:
 
 def _later_rounds(
     argv: list[str], rounds: int, cap: int
-) -> tuple[list[list[float]], list[list[float]], list[str], list[str], int]:
+) -> tuple[list[list[float]], list[list[float]], list[str], list[str], list[bool]]:
     """Rounds 2..``rounds`` in fresh processes, one at a time: each side's samples per round
     (a round that failed is left out on both sides, so the rounds stay paired), the notes,
-    what a busy machine did to each round it disturbed, and how many rounds it spoiled."""
+    what a busy machine did to each round it disturbed, and per round kept whether it spoiled it."""
     later_a: list[list[float]] = []
     later_b: list[list[float]] = []
     notes: list[str] = []
     disturbed: list[str] = []
-    spoiled = 0
+    spoiled: list[bool] = []
     for index in range(2, rounds + 1):
         _say(f"round {index} of {rounds} (a fresh process)…")
         done = subprocess.run([sys.executable, "-m", "inspector", *argv, "--pair-worker", str(index)],
@@ -187,7 +173,7 @@ def _later_rounds(
         later_b.append(found[1])
         if found[2]:
             disturbed.append(f"round {index}: {found[2]}")
-        spoiled += found[3]
+        spoiled.append(found[3])
     return later_a, later_b, notes, disturbed, spoiled
 
 

@@ -92,7 +92,13 @@ def join_slices(slices: Sequence[LatencyResult], seconds: float, machine: Machin
                                runs=None)  # fmt: skip
 
 
-def with_rounds(first: LatencyResult, later_rounds_ms: Sequence[Sequence[float]], pair_id: str) -> LatencyResult:
+def with_rounds(
+    first: LatencyResult, later_rounds_ms: Sequence[Sequence[float]], pair_id: str, spoiled: Sequence[bool] = ()
+) -> LatencyResult:
     """``first`` (round 1) with the later rounds' samples as further runs, marked with ``pair_id``:
-    round i of A and round i of B were taken turn about, in the same process."""
-    return dataclasses.replace(combine_runs(first, later_rounds_ms), pair_id=pair_id)
+    round i of A and round i of B were taken turn about, in the same process. ``spoiled``: per
+    round, whether the machine stalled it (``runs_spoiled``; kept only when one per round)."""
+    joined = combine_runs(first, later_rounds_ms)
+    rounds = len(joined.runs_ms)
+    kept = tuple(bool(s) for s in spoiled) if rounds > 1 and len(spoiled) == rounds else ()
+    return dataclasses.replace(joined, pair_id=pair_id, runs_spoiled=kept)

@@ -91,6 +91,10 @@ class LatencyResult:
     #: Set on both sides of an interleaved comparison (``bench --against``, ``measure.interleaved``):
     #: run i here and run i of the entry with the same ``pair_id`` were timed turn about.
     pair_id: str | None = None
+    #: Per run (``runs_ms``): the machine stalled the sampling threads in at least half its samples
+    #: (``MachineNoise.spoils_median``), so that run's median is the machine's. Kept per round by
+    #: ``bench --against``, so ``compare`` of its two reports says what ``bench`` said; () when not watched.
+    runs_spoiled: tuple[bool, ...] = ()
     #: ``torch.get_num_threads()`` while it ran: on a CPU, 1 thread against 2 moved one forward
     #: from 13 ms to 250 ms on the development VM. None: not recorded (an older report).
     threads: int | None = None
@@ -139,6 +143,7 @@ class LatencyResult:
             "notes": list(self.notes),
             **({"runs_ms": [list(r) for r in self.runs_ms]} if len(self.runs_ms) > 1 else {}),
             **({"pair_id": self.pair_id} if self.pair_id else {}),
+            **({"runs_spoiled": list(self.runs_spoiled)} if len(self.runs_ms) > 1 and len(self.runs_spoiled) == len(self.runs_ms) else {}),
             **({"threads": self.threads} if self.threads is not None else {}),
         }
 

@@ -327,6 +327,19 @@ def _paired(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...]) -> Run
     return paired_ratio(runs_a, runs_b) if len(runs_a) == len(runs_b) >= 2 else None
 
 
+def _stalled_rounds(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...]) -> tuple[int, int] | None:
+    """(rounds the machine stalled, rounds) when it stalled half the rounds of an interleaved
+    pair or more (``runs_spoiled``): the medians are then the machine's, not the code's. Under
+    two busy loops on two cores both models read 39 ms a forward, ratio 1.000, "about the
+    same", for code 10 % apart. None when the rounds were not watched or the machine let most be."""
+    rounds = len(side_a.runs(key))
+    flags = [f for f in (side_a.by_key[key].runs_spoiled, side_b.by_key[key].runs_spoiled) if len(f) == rounds]
+    if not flags:
+        return None
+    spoiled = sum(any(f[i] for f in flags) for i in range(rounds))
+    return (spoiled, rounds) if spoiled and 2 * spoiled >= rounds else None
+
+
 def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
     """Why a side's runs cannot show their own run-to-run noise, the smallest difference that
     can come out clear, and where the noise assumed came from; "" when both sides show theirs."""
@@ -371,6 +384,9 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
                 found = ratio_over_runs(side_a.runs(key), side_b.runs(key), noise(), labels=(label_a, label_b))
             estimate = found.estimate if found is not None else None
             verdict = _verdict(found, noise_a, noise_b, label_a, label_b) if found is not None else ""
+            stalled = _stalled_rounds(side_a, side_b, key) if found is not None and found.paired else None
+            if stalled is not None:
+                verdict = Text("verdict.machine_too_busy", spoiled=stalled[0], rounds=stalled[1])
         elif b and not in_b:
             verdict = _unmatched(key, side_b, label_a, label_b)
         elif b and not in_a:

@@ -72,6 +72,9 @@ class LatencyEntry:
     first_calls_ms: float | None = None
     #: Both sides of an interleaved comparison carry it (``bench --against``): their runs pair up.
     pair_id: str | None = None
+    #: Per run: the machine stalled at least half its samples (``bench --against``'s rounds), so
+    #: ``compare`` gives the machine's "no verdict" as ``bench`` did; () when not recorded.
+    runs_spoiled: tuple[bool, ...] = ()
     #: ``torch.get_num_threads()`` during the run (issue 34 on).
     threads: int | None = None
     #: The entry states its spread (``iqr_ms`` or ``noise``: schema 2 on); an older one's noise
@@ -176,7 +179,7 @@ class LatencyEntry:
             warmup_samples_ms=_samples(f, "warmup_samples_ms"),
             samples_ms=samples,
             notes=f.texts("notes"),
-            runs_ms=_checked_runs(f, samples),
+            runs_ms=(runs := _checked_runs(f, samples)),
             noisy=f.flag("noisy"),
             noise=f.text("noise"),
             timer=f.text("timer"),
@@ -185,6 +188,7 @@ class LatencyEntry:
             warmup_reason=f.text("warmup_reason"),
             first_calls_ms=f.number("first_calls_ms"),
             pair_id=_pair_id(f),
+            runs_spoiled=_checked_spoiled(f, runs),
             threads=f.whole("threads"),
             spread_stated="iqr_ms" in f.data or "noise" in f.data,
         )
@@ -208,7 +212,7 @@ class LatencyEntry:
             warmup_samples_ms=_lenient_samples(entry.get("warmup_samples_ms")),
             samples_ms=samples,
             notes=_lenient_texts(entry.get("notes")),
-            runs_ms=_lenient_runs(entry.get("runs_ms"), samples),
+            runs_ms=(runs := _lenient_runs(entry.get("runs_ms"), samples)),
             noisy=entry.get("noisy") is True,
             noise=read.optional_text(entry.get("noise")),
             timer=read.optional_text(entry.get("timer")),
@@ -217,6 +221,7 @@ class LatencyEntry:
             warmup_reason=read.optional_text(entry.get("warmup_reason")),
             first_calls_ms=read.number(entry.get("first_calls_ms")),
             pair_id=read.text(entry.get("pair_id"), "") or None,
+            runs_spoiled=_lenient_spoiled(entry.get("runs_spoiled"), runs),
             threads=read.whole(entry.get("threads")),
             spread_stated="iqr_ms" in entry or "noise" in entry,
         )
@@ -268,6 +273,23 @@ def _lenient_samples(values: Any) -> tuple[float, ...]:
     if not isinstance(values, list):
         return ()
     return tuple(n for v in values[:_MAX_SAMPLES_READ] if (n := read.number(v)) is not None)
+
+
+def _checked_spoiled(f: Fields, runs: tuple[tuple[float, ...], ...]) -> tuple[bool, ...]:
+    """``runs_spoiled`` (optional): one true or false per run of ``runs_ms``."""
+    if f.data.get("runs_spoiled") is None:
+        return ()
+    values = f.items("runs_spoiled")
+    if len(values) != len(runs) or len(runs) < 2 or not all(isinstance(v, bool) for v in values):
+        raise ReportSchemaError(f.name("runs_spoiled"), f"expected one true or false per run of runs_ms ({len(runs)})")
+    return tuple(values)
+
+
+def _lenient_spoiled(values: Any, runs: tuple[tuple[float, ...], ...]) -> tuple[bool, ...]:
+    """``runs_spoiled`` when it is one boolean per run; else () (not recorded)."""
+    if not isinstance(values, list) or len(values) != len(runs) or len(runs) < 2:
+        return ()
+    return tuple(values) if all(isinstance(v, bool) for v in values) else ()
 
 
 def _lenient_runs(values: Any, samples: tuple[float, ...]) -> tuple[tuple[float, ...], ...]:

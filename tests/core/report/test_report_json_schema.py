@@ -211,7 +211,7 @@ def test_what_the_python_reader_refuses_for_its_type_the_schema_refuses_at_the_s
 
 
 def test_every_key_a_latency_result_writes_is_named_in_the_schema():
-    """Including the keys written only when set (runs_ms, pair_id, threads): a field added to
+    """Including the keys written only when set (runs_ms, pair_id, runs_spoiled, threads): a field added to
     ``LatencyResult.to_dict`` without the schema fails here, and a key the schema names that
     no result writes any more is found too."""
     from inspector.core.measure.machine_noise import MachineNoise
@@ -220,6 +220,7 @@ def test_every_key_a_latency_result_writes_is_named_in_the_schema():
         measure_latency(example_model(), runs=6),
         runs_ms=((1.0, 2.0, 3.0), (1.0, 2.0, 3.0)),
         pair_id="0" * 32,
+        runs_spoiled=(True, False),
         threads=2,
         machine=MachineNoise(measured=True),
     )
