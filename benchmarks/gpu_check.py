@@ -663,22 +663,24 @@ def agent_pipe(device: str, *, oom: bool = True, runs: int = 200) -> list[tuple[
         results.append((f"agent lists {device}", device in inventory.ids(), f"{inventory.ids()}"))
         remote.load(LoadRequest(f"{here}:agent_model"))
         steps: list[float] = []
-        move, state = remote.move(MoveRequest("to", device=device), progress=lambda done, total: steps.append(done))
+        move = remote.move(MoveRequest("to", device=device), progress=lambda done, total: steps.append(done))
+        state = remote.state()  # the session face: a move's result, then the state after it
         results.append((f"agent moves the model to {device}", move.ok and state.placement.devices == (device,),
                         f"{move.bytes / 2**20:.0f} MiB in {move.seconds * 1000:.1f} ms ({move.gbps or 0:.2f} GB/s), {len(steps)} progress events"))
         samples: list[int] = []
-        latency, _ = remote.measure(BenchmarkRequest(runs=runs), on_sample=lambda i, ms: samples.append(i))
+        latency = remote.measure(BenchmarkRequest(runs=runs), on_sample=lambda i, ms: samples.append(i))
         results.append((f"agent benchmarks on {device}", latency.device == device and len(samples) == runs,
                         f"median {latency.median_ms:.4f} ms, p95 {latency.p95_ms:.4f} ms, {len(samples)} samples streamed"))
         if oom:
             remote.load(LoadRequest(f"{here}:agent_oom_model"))
-            move, state = remote.move(MoveRequest("to", device=device))
+            move = remote.move(MoveRequest("to", device=device))
+            state = remote.state()
             results.append(("agent's out-of-memory move rolls back", not move.ok and move.error is not None
                             and move.error.kind == "oom" and state.placement.devices == ("cpu",),
                             f"error: {move.error.message if move.error else None}; devices {state.placement.devices}"))
             remote.load(LoadRequest("example"))  # the next check's model (the hog stays in the agent)
         report = remote.report(with_memory=False)
-        results.append(("agent's report holds the move and the latency", bool(report["moves"]) and bool(report["latency"]), ""))
+        results.append(("agent's report holds the move and the latency", bool(report.moves) and bool(report.latency), ""))
     finally:
         status = connection.close(timeout=10)
     results.append(("agent exits 0 when its stdin closes", status == 0, f"status {status}"))
