@@ -43,8 +43,43 @@ MODES = tuple(m.value for m in BenchMode)
 
 
 @dataclass(frozen=True)
+class SampleFigures:
+    """What a run's samples say: its statistics, in milliseconds (``LatencyResult``'s)."""
+
+    median_ms: float
+    mean_ms: float
+    p5_ms: float
+    p95_ms: float
+    min_ms: float
+    max_ms: float
+    std_ms: float  # sample standard deviation (ddof=1); 0.0 for a single sample
+    iqr_ms: float  # p75 - p25
+    #: The 95 % interval of the median (order statistics, ``core.measure.spread``); None under 6 samples.
+    median_ci_ms: tuple[float, float] | None
+
+    @classmethod
+    def of(cls, ms: np.ndarray) -> "SampleFigures":
+        p5, p50, p95 = np.percentile(ms, [5, 50, 95])
+        spread = spread_of(ms)
+        return cls(
+            median_ms=float(p50), mean_ms=float(ms.mean()), p5_ms=float(p5), p95_ms=float(p95),
+            min_ms=float(ms.min()), max_ms=float(ms.max()), std_ms=float(ms.std(ddof=1)) if ms.size > 1 else 0.0,
+            iqr_ms=spread.iqr_ms, median_ci_ms=spread.median_ci_ms,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
 class LatencyResult:
-    """Every sample of one measurement, and its statistics, in milliseconds."""
+    """Every sample of one measurement, in milliseconds, and what they say.
+
+    The statistics (``median_ms``, ``p95_ms``, ``iqr_ms``...) are properties of ``samples_ms``,
+    computed once when first read, as ``torch.utils.benchmark.Measurement`` derives its from
+    ``raw_times``: a result cannot hold a median its samples do not have, and a result joined
+    from runs or slices (``dataclasses.replace(samples_ms=...)``) has its figures by construction.
+    """
+
+    #: Sent on the agent's wire beside the fields, for clients that read them as fields (protocol ≤ 1.2).
+    __wire_also__ = ("median_ms", "mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms", "iqr_ms", "median_ci_ms")
 
     device: str
     dtype: str
@@ -53,21 +88,11 @@ class LatencyResult:
     warmup_ms: float  # the first call's cost (allocations, kernel selection, lazy init)
     warmup_samples_ms: tuple[float, ...]  # every warm-up call, the first included
     samples_ms: tuple[float, ...]
-    median_ms: float
-    mean_ms: float
-    p5_ms: float
-    p95_ms: float
-    min_ms: float
-    max_ms: float
-    std_ms: float  # sample standard deviation (ddof=1); 0.0 for a single sample
     #: Things the reader should know (e.g. "train-step used SGD(lr=0.01) on a copy").
     notes: tuple[str, ...] = field(default=())
     #: Every positional input's shape (``input_shape`` is the first one's): a Transformer has two.
     input_shapes: tuple[tuple[int, ...], ...] = field(default=())
     input_dtypes: tuple[str, ...] = field(default=())  # each input's dtype, in the same order
-    iqr_ms: float = 0.0  # p75 - p25
-    #: The 95 % interval of the median (order statistics, ``core.measure.spread``); None under 6 samples.
-    median_ci_ms: tuple[float, float] | None = None
     #: "noisy: p95 is 84× the median; results may not be repeatable", or None.
     noise: str | None = None
     #: What the machine did during the timed samples (``core.measure.machine_noise``): other
@@ -100,6 +125,46 @@ class LatencyResult:
     threads: int | None = None
     #: When the calls ran (for a trace; not written to the report, nor sent over the wire).
     timeline: SampleTimeline | None = field(default=None, compare=False, repr=False, metadata={"wire": False})
+
+    @functools.cached_property
+    def figures(self) -> SampleFigures:
+        return SampleFigures.of(np.asarray(self.samples_ms, dtype=np.float64))
+
+    @property
+    def median_ms(self) -> float:
+        return self.figures.median_ms
+
+    @property
+    def mean_ms(self) -> float:
+        return self.figures.mean_ms
+
+    @property
+    def p5_ms(self) -> float:
+        return self.figures.p5_ms
+
+    @property
+    def p95_ms(self) -> float:
+        return self.figures.p95_ms
+
+    @property
+    def min_ms(self) -> float:
+        return self.figures.min_ms
+
+    @property
+    def max_ms(self) -> float:
+        return self.figures.max_ms
+
+    @property
+    def std_ms(self) -> float:
+        return self.figures.std_ms
+
+    @property
+    def iqr_ms(self) -> float:
+        return self.figures.iqr_ms
+
+    @property
+    def median_ci_ms(self) -> tuple[float, float] | None:
+        return self.figures.median_ci_ms
 
     @property
     def noisy(self) -> bool:
@@ -311,23 +376,9 @@ def synchronizer(module: nn.Module) -> Callable[[], None] | None:
 
 
 def figures_of_samples(ms: np.ndarray) -> dict[str, Any]:
-    """A result's figures from its samples (ms): the samples, median, mean, p5, p95, min, max,
-    std, IQR, the median's interval and the noise flag (before any cause is named)."""
-    p5, p50, p95 = np.percentile(ms, [5, 50, 95])
-    spread = spread_of(ms)
-    return {
-        "samples_ms": tuple(ms.tolist()),
-        "median_ms": float(p50),
-        "mean_ms": float(ms.mean()),
-        "p5_ms": float(p5),
-        "p95_ms": float(p95),
-        "min_ms": float(ms.min()),
-        "max_ms": float(ms.max()),
-        "std_ms": float(ms.std(ddof=1)) if ms.size > 1 else 0.0,
-        "iqr_ms": spread.iqr_ms,
-        "median_ci_ms": spread.median_ci_ms,
-        "noise": spread.noise,
-    }
+    """What a result takes from its samples (ms): the samples and the noise flag (before any
+    cause is named); its statistics are properties of the samples (``LatencyResult.figures``)."""
+    return {"samples_ms": tuple(ms.tolist()), "noise": spread_of(ms).noise}
 
 
 def _result(

@@ -39,9 +39,11 @@ def encode(value: Any, *, texts: bool = False) -> Any:
     its window's language (protocol 1.2, ``TEXTS_MINOR``); without, as its English string.
     """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        # A field marked ``wire: False`` stays in its process (a run's timeline for a trace).
-        return {f.name: encode(getattr(value, f.name), texts=texts)
-                for f in dataclasses.fields(value) if f.metadata.get("wire", True)}  # fmt: skip
+        # A field marked ``wire: False`` stays in its process (a run's timeline for a trace);
+        # ``__wire_also__`` names properties sent too (figures older clients read as fields).
+        names = [f.name for f in dataclasses.fields(value) if f.metadata.get("wire", True)]
+        names += getattr(value, "__wire_also__", ())
+        return {name: encode(getattr(value, name), texts=texts) for name in names}
     if isinstance(value, dict):
         return {str(k): encode(v, texts=texts) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -536,3 +536,27 @@ def test_cuda_forward_and_train_step_report_the_gpu_and_leave_the_model_alone():
     assert forward.device == "cuda:0" and step.device == "cuda:0"
     assert len(forward.samples_ms) == 5 and forward.min_ms > 0
     _assert_bitwise_equal(before, _state(loaded))
+
+
+def test_a_results_statistics_are_its_samples_and_cannot_disagree_with_them():
+    """As torch.utils.benchmark's Measurement derives its from raw_times (issue 37): a result
+    given other samples has their figures, and the wire still sends them to older clients."""
+    import dataclasses
+
+    import numpy as np
+
+    from inspector.core.files.models import example_model
+    from inspector.core.measure.timing import LatencyResult, measure_latency
+    from inspector.core.remote.wire import decode, encode
+
+    result = measure_latency(example_model(), runs=12)
+    other = dataclasses.replace(result, samples_ms=(1.0, 2.0, 3.0, 4.0, 100.0))
+    assert other.median_ms == 3.0 and other.max_ms == 100.0 and other.min_ms == 1.0
+    assert other.p95_ms == float(np.percentile(other.samples_ms, 95))
+    assert "median_ms" not in {f.name for f in dataclasses.fields(LatencyResult)}
+    sent = encode(other)
+    assert sent["median_ms"] == 3.0  # for a client of protocol 1.2 or older, which reads it as a field
+    back = decode(LatencyResult, sent, "latency")
+    assert back.samples_ms == other.samples_ms and back.median_ms == 3.0
+    without = {k: v for k, v in sent.items() if k not in LatencyResult.__wire_also__}
+    assert decode(LatencyResult, without, "latency").p95_ms == other.p95_ms  # the samples say it
