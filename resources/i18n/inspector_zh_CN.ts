@@ -3789,9 +3789,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/shell/window.py" line="+219"/>
+        <location filename="../../inspector/gui/shell/window.py" line="+259"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
-        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The parts and workers exist (``_start_session`` ran). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
+        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
     </message>
 </context>
@@ -4409,28 +4409,28 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../inspector/gui/shell/menus.py" line="+43"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="+62"/>
         <source>&amp;File</source>
-        <extracomment>In a menu&apos;s row list: a separator, and the &quot;Open recent&quot; sub-menu. In a menu&apos;s row list: the Language sub-menu (``gui.language_menu``).</extracomment>
+        <extracomment>Menu title -&gt; its rows, in order.</extracomment>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../inspector/gui/features/model/actions.py" line="+11"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../inspector/gui/features/remote/actions.py" line="+11"/>
         <source>Co&amp;nnect to server…</source>
         <translation>连接服务器(&amp;N)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Open a second window whose model, moves and benchmarks run on another machine, reached through your own command (ssh HOST torch-device-inspector agent)</source>
         <translation>打开第二个窗口，其模型、移动和基准测试都在另一台机器上运行，通过你自己的命令连接（ssh HOST torch-device-inspector agent）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../inspector/gui/features/report/actions.py" line="+15"/>
         <source>&amp;Export report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
@@ -4440,12 +4440,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>打开报告(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Open a saved .json timing report and compare it with this session</source>
         <translation>打开已保存的 .json 计时报告，并与本次会话比较</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Compare &amp;with…</source>
         <translation>与…比较(&amp;W)</translation>
     </message>
@@ -4455,17 +4455,18 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>将已打开的报告与磁盘上的另一份报告比较</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="-9"/>
         <source>&amp;Quit</source>
+        <extracomment>In a menu&apos;s rows: a separator, the &quot;Open recent&quot; sub-menu, the Language sub-menu (``shell.language_menu``).</extracomment>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+20"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../inspector/gui/features/report/actions.py" line="+3"/>
         <source>&amp;Copy report as Markdown</source>
         <translation>复制报告为 Markdown(&amp;C)</translation>
     </message>
@@ -4475,32 +4476,32 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>把本次会话的报告放到剪贴板，可直接粘贴到 GitHub 问题报告中</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="-18"/>
         <source>&amp;Preferences…</source>
         <translation>首选项(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+23"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../inspector/gui/features/devices/actions.py" line="+10"/>
         <source>&amp;Refresh devices</source>
         <translation>刷新设备(&amp;R)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="-20"/>
         <source>&amp;Hide error message</source>
         <translation>隐藏错误消息(&amp;H)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+26"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../inspector/gui/features/fit/actions.py" line="+15"/>
         <source>Will it &amp;fit?…</source>
         <translation>放得下吗？(&amp;F)…</translation>
     </message>
@@ -4510,22 +4511,22 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>一次训练步在每个设备上所需的内存：先不分配内存进行估算，再实际验证</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../inspector/gui/features/model/actions.py" line="+3"/>
         <source>Run one &amp;training step…</source>
         <translation>运行一次训练步(&amp;T)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>One real forward, backward and optimizer step on the model: its weights change, and its gradients and optimizer state appear in the tree</source>
         <translation>在模型上真实执行一次前向传播、反向传播和优化器更新：权重会改变，梯度和优化器状态会出现在树中</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="+4"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../inspector/gui/features/help/actions.py" line="+17"/>
         <source>&amp;Getting started</source>
         <translation>入门(&amp;G)</translation>
     </message>
@@ -4535,7 +4536,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>在有 GPU 和没有 GPU 的机器上，分别先点什么</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../inspector/gui/features/lessons/actions.py" line="+15"/>
         <source>&amp;Lessons</source>
         <translation>学习(&amp;L)</translation>
     </message>
@@ -4545,12 +4546,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>教程中的各课内容，每一课都在本机上真实运行</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../inspector/gui/features/help/actions.py" line="+2"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>The &amp;report format</source>
         <translation>报告格式(&amp;R)</translation>
     </message>
@@ -4560,14 +4561,15 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>导出的计时报告包含哪些内容，以及它的格式</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&amp;About Torch Device Inspector</source>
         <translation>关于 Torch Device Inspector(&amp;A)</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <location line="+28"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="+37"/>
+        <location line="+19"/>
         <source>Open &amp;recent</source>
+        <extracomment>The &quot;Open recent&quot; sub-menu (``window_settings.RecentModels`` fills it). The menu the Language sub-menu goes into (``LanguageMenu``).</extracomment>
         <translation>最近打开(&amp;R)</translation>
     </message>
 </context>
@@ -4611,7 +4613,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/state/workers.py" line="+372"/>
+        <location filename="../../inspector/gui/state/workers.py" line="+373"/>
         <source>cancelled before the estimate for %1</source>
         <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say. Parks the window&apos;s threads around each chunk of samples (``gui.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
@@ -5274,7 +5276,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RemoteWindow</name>
     <message>
-        <location filename="../../inspector/gui/shell/remote_window.py" line="+146"/>
+        <location filename="../../inspector/gui/shell/remote_window.py" line="+145"/>
         <source>connecting…</source>
         <extracomment>A forward that never returns hangs the agent, not this process: the connection gives up on a cancel the agent does not answer (``client.CANCEL_GRACE_S``), and Disconnect ends it.</extracomment>
         <translation>正在连接…</translation>
@@ -5465,7 +5467,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportFlow</name>
     <message>
-        <location filename="../../inspector/gui/features/report/flow.py" line="+60"/>
+        <location filename="../../inspector/gui/features/report/flow.py" line="+61"/>
         <source>Timing report</source>
         <translation>计时报告</translation>
     </message>

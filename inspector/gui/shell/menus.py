@@ -1,178 +1,149 @@
-"""The window's menus and actions, as data: one row per action, built by ``build_menus``.
+"""The window's menus, as data: each menu's title and the actions it shows, in order.
 
-A row names the action's object name (the test handle DESIGN.md lists), its text and
-shortcut, what it calls (a dotted path from the window to one of its parts, widgets or
-signals: ``"reports.export_report_dialog"``, ``"errorBanner.dismiss"``; ``:arg`` passes one
-argument), its tooltip and its platform menu role. Adding an action is adding a row.
+The actions are declared by the features that implement them (``features/<name>/actions.py``,
+each an ``ActionSpec`` with its id, object name, text, shortcut and tooltip; ``common.actions``)
+and owned by the window's ``ActionRegistry``, which calls what each feature binds to it. The
+shell declares its own few (Quit, Preferences, Hide error message). A menu row is an action,
+a separator, the "Open recent" sub-menu or the Language one. Adding a feature's action to a
+menu is adding its line here.
 
-Texts and tooltips are marked for translation (context "Menus") and translated when the
-menus are built and again on every language change (``retranslate_menus``).
+Menu titles are marked for translation (context "Menus") and translated when the menus are
+built and again on every language change (``retranslate_menus``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Union
+from typing import Union
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
+from inspector.gui.common.actions import ActionRegistry, ActionSpec
 from inspector.gui.common.i18n import translate
-
-Shortcut = Union[QKeySequence.StandardKey, str, None]
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    name: str
-    text: str
-    shortcut: Shortcut
-    slot: str
-    tooltip: str = ""
-    role: QAction.MenuRole | None = None
+from inspector.gui.features.devices import actions as devices
+from inspector.gui.features.fit import actions as fit
+from inspector.gui.features.help import actions as help
+from inspector.gui.features.lessons import actions as lessons
+from inspector.gui.features.model import actions as model
+from inspector.gui.features.remote import actions as remote
+from inspector.gui.features.report import actions as report
 
 
-#: In a menu's row list: a separator, and the "Open recent" sub-menu.
-SEPARATOR = "-"
-RECENT = "recent"
-#: In a menu's row list: the Language sub-menu (``gui.language_menu``).
-LANGUAGE = "language"
+class Row:
+    """A menu row that is no action: a separator, or a sub-menu the shell makes."""
 
-MENUS: tuple[tuple[str, tuple[ActionSpec | str, ...]], ...] = (
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Row({self.name!r})"
+
+
+#: In a menu's rows: a separator, the "Open recent" sub-menu, the Language sub-menu (``shell.language_menu``).
+SEPARATOR = Row("separator")
+RECENT = Row("recent")
+LANGUAGE = Row("language")
+
+MenuRow = Union[ActionSpec, Row]
+
+# ----- the shell's own actions (the window's, no feature's)
+
+QUIT = ActionSpec("window.quit", "quitAction", QT_TRANSLATE_NOOP("Menus", "&Quit"), QKeySequence.StandardKey.Quit,
+                  role=QAction.MenuRole.QuitRole)  # fmt: skip
+PREFERENCES = ActionSpec("window.preferences", "preferencesAction", QT_TRANSLATE_NOOP("Menus", "&Preferences…"),
+                         QKeySequence.StandardKey.Preferences, role=QAction.MenuRole.PreferencesRole)  # fmt: skip
+DISMISS_ERROR = ActionSpec("window.dismiss_error", "dismissErrorAction",
+                           QT_TRANSLATE_NOOP("Menus", "&Hide error message"))  # fmt: skip
+
+#: Menu title -> its rows, in order.
+MENUS: tuple[tuple[str, tuple[MenuRow, ...]], ...] = (
     (QT_TRANSLATE_NOOP("Menus", "&File"), (
-        ActionSpec("openModelAction", QT_TRANSLATE_NOOP("Menus", "&Open model…"), QKeySequence.StandardKey.Open,
-                   "open_model_dialog"),
+        model.OPEN,
         RECENT,
-        ActionSpec("connectServerAction", QT_TRANSLATE_NOOP("Menus", "Co&nnect to server…"), "Ctrl+Shift+N",
-                   "connectServerRequested.emit",
-                   QT_TRANSLATE_NOOP("Menus", "Open a second window whose model, moves and benchmarks run on another "
-                                              "machine, reached through your own command (ssh HOST torch-device-inspector agent)")),
+        remote.CONNECT,
         SEPARATOR,
-        ActionSpec("exportReportAction", QT_TRANSLATE_NOOP("Menus", "&Export report…"), "Ctrl+E",
-                   "reports.export_report_dialog"),
-        ActionSpec("openReportAction", QT_TRANSLATE_NOOP("Menus", "Open re&port…"), "Ctrl+Shift+O",
-                   "reports.open_report_dialog",
-                   QT_TRANSLATE_NOOP("Menus", "Open a saved .json timing report and compare it with this session")),
-        ActionSpec("compareWithAction", QT_TRANSLATE_NOOP("Menus", "Compare &with…"), None, "reports.compare_with_dialog",
-                   QT_TRANSLATE_NOOP("Menus", "Compare the opened report with a second one from disk")),
+        report.EXPORT,
+        report.OPEN,
+        report.COMPARE_WITH,
         SEPARATOR,
-        ActionSpec("quitAction", QT_TRANSLATE_NOOP("Menus", "&Quit"), QKeySequence.StandardKey.Quit, "close",
-                   role=QAction.MenuRole.QuitRole),
+        QUIT,
     )),
     (QT_TRANSLATE_NOOP("Menus", "&Edit"), (
-        ActionSpec("copyMarkdownAction", QT_TRANSLATE_NOOP("Menus", "&Copy report as Markdown"), "Ctrl+Shift+C",
-                   "reports.copy_markdown_report",
-                   QT_TRANSLATE_NOOP("Menus", "Put this session's report on the clipboard, ready to paste into an issue")),
+        report.COPY_MARKDOWN,
         SEPARATOR,
-        ActionSpec("preferencesAction", QT_TRANSLATE_NOOP("Menus", "&Preferences…"),
-                   QKeySequence.StandardKey.Preferences, "preferences_dialog", role=QAction.MenuRole.PreferencesRole),
+        PREFERENCES,
     )),
     (QT_TRANSLATE_NOOP("Menus", "&View"), (
-        ActionSpec("refreshDevicesAction", QT_TRANSLATE_NOOP("Menus", "&Refresh devices"),
-                   QKeySequence.StandardKey.Refresh, "requestRediscover.emit"),
-        ActionSpec("dismissErrorAction", QT_TRANSLATE_NOOP("Menus", "&Hide error message"), None, "errorBanner.dismiss"),
+        devices.REFRESH,
+        DISMISS_ERROR,
         SEPARATOR,
         LANGUAGE,
     )),
     (QT_TRANSLATE_NOOP("Menus", "&Tools"), (
-        ActionSpec("fitAction", QT_TRANSLATE_NOOP("Menus", "Will it &fit?…"), "Ctrl+Shift+F", "fit.show",
-                   QT_TRANSLATE_NOOP("Menus", "Memory of one step on each device, estimated without allocating, "
-                                              "then proven")),
-        ActionSpec("trainStepAction", QT_TRANSLATE_NOOP("Menus", "Run one &training step…"), "Ctrl+T",
-                   "commands.confirm_train_step",
-                   QT_TRANSLATE_NOOP("Menus", "One real forward, backward and optimizer step on the model: its weights "
-                                              "change, and its gradients and optimizer state appear in the tree")),
+        fit.SHOW,
+        model.TRAIN_STEP,
     )),
     (QT_TRANSLATE_NOOP("Menus", "&Help"), (
-        ActionSpec("gettingStartedAction", QT_TRANSLATE_NOOP("Menus", "&Getting started"),
-                   QKeySequence.StandardKey.HelpContents, "help.show:start",
-                   QT_TRANSLATE_NOOP("Menus", "What to click first, on a machine with and without a GPU")),
-        ActionSpec("lessonsAction", QT_TRANSLATE_NOOP("Menus", "&Lessons"), "F2", "lessons.show",
-                   QT_TRANSLATE_NOOP("Menus", "The tutorial's lessons, each run for real on this machine")),
-        ActionSpec("shortcutsAction", QT_TRANSLATE_NOOP("Menus", "&Keyboard shortcuts"), None, "help.show:shortcuts"),
-        ActionSpec("reportFormatAction", QT_TRANSLATE_NOOP("Menus", "The &report format"), None, "help.show:report",
-                   QT_TRANSLATE_NOOP("Menus", "What an exported timing report holds, and its formats")),
+        help.GETTING_STARTED,
+        lessons.SHOW,
+        help.SHORTCUTS,
+        help.REPORT_FORMAT,
         SEPARATOR,
-        ActionSpec("aboutAction", QT_TRANSLATE_NOOP("Menus", "&About Torch Device Inspector"), None, "help.about",
-                   role=QAction.MenuRole.AboutRole),
+        help.ABOUT,
     )),
 )  # fmt: skip
 
 
-def build_menus(window: QMainWindow) -> dict[str, QAction]:
-    """Add ``MENUS`` to ``window``'s menu bar; each action also becomes ``window.<name>``,
-    the recent-models sub-menu ``window.recentMenu``, and the menu that takes the Language
-    sub-menu ``window.languageParentMenu``. Returns the actions by name."""
-    actions: dict[str, QAction] = {}
+@dataclass(frozen=True)
+class BuiltMenus:
+    """What ``build_menus`` made that the window hands on."""
+
+    #: The "Open recent" sub-menu (``window_settings.RecentModels`` fills it).
+    recent: QMenu
+    #: The menu the Language sub-menu goes into (``LanguageMenu``).
+    language_parent: QMenu
+
+
+def action_specs() -> tuple[ActionSpec, ...]:
+    """Every action the menus show, in their order."""
+    return tuple(row for _title, rows in MENUS for row in rows if isinstance(row, ActionSpec))
+
+
+def build_menus(window: QMainWindow, registry: ActionRegistry) -> BuiltMenus:
+    """Add ``MENUS`` to ``window``'s menu bar, each action made by ``registry``."""
+    recent: QMenu | None = None
+    language_parent: QMenu | None = None
     for title, rows in MENUS:
         menu = window.menuBar().addMenu(translate("Menus", title))
         menu.setObjectName(_menu_name(title))
         for row in rows:
-            if row == SEPARATOR:
+            if row is SEPARATOR:
                 menu.addSeparator()
-            elif row == RECENT:
+            elif row is RECENT:
                 recent = QMenu(translate("Menus", "Open &recent"), window)
                 recent.setObjectName("recentMenu")
                 menu.addMenu(recent)
-                window.recentMenu = recent  # type: ignore[attr-defined]
-            elif row == LANGUAGE:
-                window.languageParentMenu = menu  # type: ignore[attr-defined]
+            elif row is LANGUAGE:
+                language_parent = menu
             elif isinstance(row, ActionSpec):
-                # Resolved when triggered: the window's parts are made after its frame is shown
-                # (``window``: the frame paints before torch is imported), the menus with the frame.
-                action = make_action(window, row, lambda slot=row.slot: _resolve(window, slot)())
-                menu.addAction(action)
-                setattr(window, row.name, action)
-                actions[row.name] = action
-    return actions
+                menu.addAction(registry.add(row))
+    assert recent is not None and language_parent is not None, "MENUS names the recent and language sub-menus"
+    return BuiltMenus(recent=recent, language_parent=language_parent)
 
 
-def retranslate_menus(window: QMainWindow) -> None:
+def retranslate_menus(window: QMainWindow, registry: ActionRegistry, built: BuiltMenus) -> None:
     """Set every menu title, action text and tooltip of ``build_menus`` again, in the
     language now installed."""
-    for title, rows in MENUS:
+    for title, _rows in MENUS:
         menu = window.menuBar().findChild(QMenu, _menu_name(title))
         if menu is not None:
             menu.setTitle(translate("Menus", title))
-        for row in rows:
-            if isinstance(row, ActionSpec):
-                _set_texts(getattr(window, row.name), row)
-    recent = getattr(window, "recentMenu", None)
-    if recent is not None:
-        recent.setTitle(translate("Menus", "Open &recent"))
+    registry.retranslate()
+    built.recent.setTitle(translate("Menus", "Open &recent"))
 
 
 def _menu_name(title: str) -> str:
     """"&File" -> "fileMenu": a name that does not change with the language."""
     return title.replace("&", "").lower() + "Menu"
-
-
-def make_action(parent: QMainWindow, spec: ActionSpec, slot: Callable[[], Any]) -> QAction:
-    action = QAction(parent)
-    action.setObjectName(spec.name)
-    _set_texts(action, spec)
-    if spec.shortcut is not None:
-        action.setShortcut(QKeySequence(spec.shortcut))
-    if spec.role is not None:
-        action.setMenuRole(spec.role)
-    action.triggered.connect(lambda _checked=False: slot())
-    return action
-
-
-def _set_texts(action: QAction, spec: ActionSpec) -> None:
-    action.setText(translate("Menus", spec.text))
-    if spec.tooltip:
-        action.setToolTip(translate("Menus", spec.tooltip))
-
-
-def _resolve(obj: Any, dotted: str) -> Callable[[], Any]:
-    """``"errorBanner.dismiss"`` -> that bound method; ``"help.show:start"`` -> a call with
-    that one argument."""
-    dotted, colon, argument = dotted.partition(":")
-    if colon:
-        method = _resolve(obj, dotted)
-        return lambda: method(argument)
-    for part in dotted.split("."):
-        obj = getattr(obj, part)
-    return obj  # type: ignore[no-any-return]

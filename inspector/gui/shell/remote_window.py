@@ -34,6 +34,7 @@ from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.shell.window import InspectorWindow
 from inspector.gui.common.plain_text import plain_label
 from inspector.gui.common.plain_text import shown as shown_text
+from inspector.gui.features.lessons import actions as lessons_actions
 from inspector.gui.features.remote.link import RemoteLink, RemoteSampler
 from inspector.gui.state.workers import ModelWorker
 
@@ -65,9 +66,7 @@ def connect_server(
     if isinstance(command, str):
         remember(window.settings, host, command)
     remote = offer_remote_sessions(RemoteWindow(host, command, model_spec=model_spec, settings=window.settings))
-    opened = window.__dict__.setdefault("remote_windows", [])
-    opened.append(remote)
-    remote.destroyed.connect(lambda *_: opened.remove(remote) if remote in opened else None)
+    window.keep_open(remote)
     remote.show()
     return remote
 
@@ -101,7 +100,7 @@ class RemoteWindow(InspectorWindow):
         self.recentMenu.menuAction().setVisible(False)  # local specs; this window opens the server's
         # The agent's protocol has no lesson to run: the lessons stay in the local window.
         # (CommandAvailability never enables this action, so it stays off.)
-        self.lessonsAction.setEnabled(False)
+        self.menu_actions.action(lessons_actions.SHOW).setEnabled(False)
         self._retranslate_remote()
 
     # ----- built by InspectorWindow.__init__ (before its first load is sent)
@@ -168,7 +167,7 @@ class RemoteWindow(InspectorWindow):
             translate("RemoteWindow", "End the agent on the server; what was measured stays in this window")
         )
         self.devices.parentWidget().setTitle(fill(translate("RemoteWindow", "Devices on %1"), self.host))
-        self.lessonsAction.setToolTip(
+        self.menu_actions.action(lessons_actions.SHOW).setToolTip(
             fill(translate("RemoteWindow", "The lessons run in the local window: the agent on %1 cannot run them"),
                  self.host)
         )  # fmt: skip

@@ -7,7 +7,8 @@ other and to the two background workers, which its kind provides (``_make_worker
 The window never touches the model: it sends requests to the ModelWorker through queued
 signals and shows the frozen results that come back. Each part is given the widgets, state
 and signals it uses, never the window: ``layout`` lays the panels out, the menus are data
-(``menus``), ``commands`` sends requests one at a time (the ``TaskController`` of ``tasks``
+(``menus``: a table of the actions each feature declares with an id, ``common.actions``; each
+feature binds what its actions call, here once it is built), ``commands`` sends requests one at a time (the ``TaskController`` of ``tasks``
 is the rule), ``opener`` loads models, ``results`` and ``sampler_results`` show what the
 workers send back, ``availability`` enables the commands, ``report_flow`` exports, opens and
 compares reports, ``fit_flow`` runs the "will it fit?" dialog, ``help`` the Help menu, and
@@ -30,11 +31,16 @@ from inspector.gui.common import i18n, screen_fit, window_settings
 from inspector.gui.shell import torch_loader
 from inspector.gui.shell.deferred_start import DeferredStart
 from inspector.gui.features.help.pages import HelpPages, note_missing_cjk_font_once
+from inspector.gui.features.help import actions as help_actions
+from inspector.gui.features.devices import actions as devices_actions
+from inspector.gui.features.model import actions as model_actions
+from inspector.gui.features.remote import actions as remote_actions
 from inspector.gui.common.i18n import fill, is_language_change, translate
 from inspector.gui.shell.layout import add_pages, build_frame
 from inspector.gui.shell.language_menu import LanguageMenu
-from inspector.gui.shell.menus import MENUS, build_menus, retranslate_menus
+from inspector.gui.shell.menus import DISMISS_ERROR, MENUS, PREFERENCES, QUIT, build_menus, retranslate_menus
 from inspector.gui.features.moves.action_bar import ActionBar
+from inspector.gui.common.actions import ActionRegistry, FeatureHost
 from inspector.gui.common.code_panel import CodePanel
 from inspector.gui.features.devices.panel import DevicesPanel
 from inspector.gui.common.error_banner import ErrorBanner
@@ -97,6 +103,8 @@ class InspectorWindow(QMainWindow):
         #: The parts and workers exist (``_start_session`` ran).
         self.session_started = False
         self._first_load = (model_spec, trust)
+        #: Windows opened from this one, held while they are open (``keep_open``).
+        self.opened_windows: list[QMainWindow] = []
 
         # ----- the frame: torch-free (tests/gui/test_first_paint.py builds it without torch)
         self.errorBanner = ErrorBanner(self)
@@ -121,8 +129,13 @@ class InspectorWindow(QMainWindow):
         add_pages(self.lazy_tabs, self, lambda: self.timeline, self.marks, lambda view: self.reports.comparison_view_built(view))
         self.help = HelpPages(self, self.snapshots, menus=lambda: MENUS)
         self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
-        self._actions = build_menus(self)  # each action also becomes self.<objectName>; and self.recentMenu
-        self.language = LanguageMenu(self.languageParentMenu, self.settings, self)
+        #: The menus' actions, by id: each feature binds what its actions call (``common.actions``).
+        self.menu_actions = ActionRegistry(self)
+        self._menus = build_menus(self, self.menu_actions)
+        self._actions = self.menu_actions.by_name()  # (by object name, for the parts that enable them)
+        self.recentMenu = self._menus.recent
+        self._bind_frame_actions()
+        self.language = LanguageMenu(self._menus.language_parent, self.settings, self)
         self.language.changed.connect(lambda _language: self._note_missing_font())
         self.language.unavailable.connect(self.say_language_unavailable)
         self.recent = window_settings.RecentModels(self.recentMenu, self.settings, self)
@@ -140,6 +153,32 @@ class InspectorWindow(QMainWindow):
                 devices=self.devices, action_bar=self.action_bar, actions=self._actions, pages=self.lazy_tabs,
                 banner=self.errorBanner, status=self.status, tasks=self.tasks, start=self._start_session, parent=self,
             )  # fmt: skip
+
+    def _bind_frame_actions(self) -> None:
+        """What the actions that need no session call (the window's own, Help's); bound with the frame."""
+        bind = self.menu_actions.bind
+        bind(QUIT, self.close)
+        bind(PREFERENCES, self.preferences_dialog)
+        bind(DISMISS_ERROR, self.errorBanner.dismiss)
+        bind(model_actions.OPEN, self.open_model_dialog)  # (a remote window opens its own way)
+        bind(remote_actions.CONNECT, self.connectServerRequested.emit)
+        bind(devices_actions.REFRESH, self.requestRediscover.emit)
+        help_actions.bind(self.menu_actions, self.help)
+
+    def _bind_session_actions(self) -> None:
+        """What the actions of the features built with the session call."""
+        from inspector.gui.features.fit import actions as fit_actions
+        from inspector.gui.features.lessons import actions as lessons_actions
+        from inspector.gui.features.report import actions as report_actions
+
+        report_actions.bind(self.menu_actions, self.reports)
+        fit_actions.bind(self.menu_actions, self.fit)
+        lessons_actions.bind(self.menu_actions, self.lessons)
+        self.menu_actions.bind(model_actions.TRAIN_STEP, self.commands.confirm_train_step)
+        # The features built from the host alone (``ActionSpec.build``).
+        self.menu_actions.build_features(FeatureHost(
+            parent=self, model=lambda: self.snapshots.model, say=lambda text: self.status.flash(text, 10_000)
+        ))  # fmt: skip
 
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
@@ -173,6 +212,7 @@ class InspectorWindow(QMainWindow):
         self.dispatcher, self.reports, self.opener = parts.dispatcher, parts.reports, parts.opener
         self.commands, self.fit, self.lessons = parts.commands, parts.fit, parts.lessons
         self.availability, self.results, self.sampler_results = parts.availability, parts.results, parts.sampler_results
+        self._bind_session_actions()
         # (after the parts: a remote window's workers use the timeline and the sampler's results)
         self.worker, self.sampler = self._make_workers(window_settings.sample_hz(self.settings))
         session_parts.connect_workers(parts, requests, self.worker, self.sampler, model_loaded=self._on_model_loaded)
@@ -327,6 +367,11 @@ class InspectorWindow(QMainWindow):
     def add_recent_model(self, spec: str) -> None:
         self.recent.add(spec)
 
+    def keep_open(self, other: QMainWindow) -> None:
+        """Hold ``other`` (a window opened from this one: File › Connect to server…) until it is destroyed."""
+        self.opened_windows.append(other)
+        other.destroyed.connect(lambda *_: self.opened_windows.remove(other) if other in self.opened_windows else None)
+
     # ------------------------------------------------------------------ settings
 
     def preferences_dialog(self) -> None:
@@ -359,7 +404,7 @@ class InspectorWindow(QMainWindow):
         super().changeEvent(event)
 
     def retranslate(self) -> None:
-        retranslate_menus(self)
+        retranslate_menus(self, self.menu_actions, self._menus)
         self._show_model_title()
         for part in self.retranslatable_parts():
             part.retranslate()

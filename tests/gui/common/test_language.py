@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtGui import QAction
 from PySide6.QtCore import QLocale, QSettings
 
 from inspector.gui.common import i18n
@@ -57,7 +58,7 @@ def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_
     try:
         assert QSettings().value(i18n.SETTINGS_KEY) == i18n.CHINESE  # remembered
         qtbot.waitUntil(lambda: file_menu.title() != "&File")  # Qt posts the LanguageChange event
-        assert file_menu.title() == "文件(&F)" and window.openModelAction.text() == "打开模型(&O)…"
+        assert file_menu.title() == "文件(&F)" and window.findChild(QAction, "openModelAction").text() == "打开模型(&O)…"
         assert window.statusBusy.text() == "就绪"
         assert window.model_state is state and window.historyView.history.rowCount() == rows
         assert {r.dtype for r in state.placement.tensors} == {"float64"}

@@ -89,7 +89,7 @@ def test_torch_imported_after_the_window_loads_the_model_and_the_window_closes_c
             app.processEvents(); time.sleep(0.01)
         rows = window.model_state.placement.totals.count if window.model_state else None
         order.update(rows=rows, note=window.devices.note.text(), session=window.session_started,
-                     bar=window.action_bar.isEnabled(), export=window.exportReportAction.isEnabled())
+                     bar=window.action_bar.isEnabled(), export=window._actions['exportReportAction'].isEnabled())
         window.close()
         order["stopped"] = window.threads_stopped
         import builtins

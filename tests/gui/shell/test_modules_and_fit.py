@@ -11,6 +11,7 @@ import textwrap
 
 import torch
 from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QSpinBox, QTableView, QTableWidget, QTreeView
 
 from tests.gui.helpers import table_rows, widget
@@ -114,7 +115,7 @@ def test_a_plain_benchmark_leaves_the_module_columns_hidden(qtbot, window):
 
 
 def test_fit_dialog_answers_for_every_device_of_the_machine(qtbot, window):
-    action = window.findChild(type(window.exportReportAction), "fitAction")
+    action = window.findChild(QAction, "fitAction")
     assert action is not None and action.isEnabled()
     action.trigger()
     dialog = window.fit_dialog

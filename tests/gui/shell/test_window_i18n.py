@@ -6,6 +6,7 @@ from __future__ import annotations
 
 
 import pytest
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QTextBrowser
 
 from inspector.gui.common import i18n
@@ -44,7 +45,7 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
     window.tabs.setCurrentIndex(1)  # the Memory tab gets built: its title survives the swap
     english = {
         "tabs": tab_titles(window), "boxes": box_titles(window), "recent": window.recentMenu.actions()[-1].text(),
-        "export tip": window.exportReportAction.toolTip(), "caption": code_caption(window),
+        "export tip": window.findChild(QAction, "exportReportAction").toolTip(), "caption": code_caption(window),
         "busy": window.dispatcher.busy_text(), "cuda tip": window.action_bar.cudaButton.toolTip(),
     }  # fmt: skip
     assert english["tabs"] == ["History", "Memory", "Latency", "Compare"]
@@ -56,7 +57,7 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
     assert tab_titles(window) == ["历史记录", "内存", "延迟", "比较"]
     assert box_titles(window) == ["设备", "代码"]
     assert window.recentMenu.actions()[-1].text() == "清空列表"
-    assert window.exportReportAction.toolTip().startswith("把计时报告")
+    assert window.findChild(QAction, "exportReportAction").toolTip().startswith("把计时报告")
     assert code_caption(window) == "等价的 PyTorch 代码：model.cpu()"
     # The action bar's own tip in Chinese, and the move's price put back after it.
     cuda_tip = window.action_bar.cudaButton.toolTip().split("\n")
@@ -67,7 +68,7 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
     assert tab_titles(window) == english["tabs"]
     assert box_titles(window) == english["boxes"]
     assert window.recentMenu.actions()[-1].text() == english["recent"]
-    assert window.exportReportAction.toolTip() == english["export tip"]
+    assert window.findChild(QAction, "exportReportAction").toolTip() == english["export tip"]
     assert code_caption(window) == english["caption"]
     assert window.dispatcher.busy_text() == english["busy"]
     assert window.action_bar.cudaButton.toolTip() == english["cuda tip"]

@@ -1,5 +1,6 @@
 """The window's parts never import the window (DESIGN.md: "parts receive widgets/state/signals,
-never the window").
+never the window"): the window's class (``shell.window``) is imported by its two kinds only
+(``shell.main_window``, ``shell.remote_window``), and the kinds by the app only.
 
 Read from the source with ``ast``, so every form counts: plain and ``from`` imports, relative
 ones, ``importlib.import_module``, and those inside ``if TYPE_CHECKING:`` or a function. The
@@ -15,12 +16,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 GUI = ROOT / "inspector" / "gui"
-WINDOW = "inspector.gui.shell.main_window"
+WINDOW = "inspector.gui.shell.window"
+KINDS = ("inspector.gui.shell.main_window", "inspector.gui.shell.remote_window")
+#: The window's class and its kinds: none is imported but as ``ALLOWED`` says.
+WINDOWS = (WINDOW, *KINDS)
 
-#: Who may import the window, and why.
+#: Who may import which of them, and why.
 ALLOWED = {
-    "inspector/gui/shell/app.py": "create_window composes it",
-    "inspector/gui/shell/main_window.py": "itself",
+    "inspector/gui/shell/app.py": set(KINDS),  # create_window composes a main window; File › Connect… a remote one
+    "inspector/gui/shell/main_window.py": {WINDOW},  # a kind of the window
+    "inspector/gui/shell/remote_window.py": {WINDOW},  # the other kind
+    "inspector/gui/shell/window.py": {WINDOW},  # itself
 }
 
 
@@ -38,46 +44,64 @@ def _absolute(module: str | None, level: int, importer: str, is_package: bool) -
     return ".".join(base + ([module] if module else []))
 
 
-def _is_window(name: str) -> bool:
-    return name == WINDOW or name.startswith(WINDOW + ".")
+def _which_window(name: str) -> str | None:
+    """The window module ``name`` is (or lies in), if any."""
+    return next((w for w in WINDOWS if name == w or name.startswith(w + ".")), None)
 
 
-def window_imports(source: str, importer: str, is_package: bool = False) -> list[int]:
-    """The line numbers in ``source`` (the module ``importer``) that import the main window."""
-    lines = []
+def imported_windows(source: str, importer: str, is_package: bool = False) -> list[tuple[int, str]]:
+    """(line, window module) for each import in ``source`` (the module ``importer``) of the
+    window's class or one of its kinds."""
+    found = []
     for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
         if isinstance(node, ast.Import):
-            if any(_is_window(alias.name) for alias in node.names):
-                lines.append(node.lineno)
+            names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = _absolute(node.module, node.level, importer, is_package)
-            if _is_window(base) or any(_is_window(f"{base}.{alias.name}") for alias in node.names):
-                lines.append(node.lineno)
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             func = node.func
             called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if called in ("import_module", "__import__") and _is_window(str(node.args[0].value)):
-                lines.append(node.lineno)
-    return sorted(lines)
+            if called in ("import_module", "__import__"):
+                names = [str(node.args[0].value)]
+        windows = {w for w in map(_which_window, names) if w is not None}
+        found += [(node.lineno, w) for w in sorted(windows)]
+    return sorted(found)
 
 
-def test_no_gui_module_but_the_app_imports_the_main_window():
+def window_imports(source: str, importer: str, is_package: bool = False) -> list[int]:
+    """The line numbers in ``source`` (the module ``importer``) that import the window or a kind of it."""
+    return sorted({line for line, _window in imported_windows(source, importer, is_package)})
+
+
+def test_only_the_kinds_import_the_window_and_only_the_app_imports_the_kinds():
     offenders = []
     for path in sorted(GUI.rglob("*.py")):
         relative = path.relative_to(ROOT).as_posix()
-        if relative in ALLOWED:
-            continue
-        lines = window_imports(path.read_text(encoding="utf-8"), _module_name(path), path.name == "__init__.py")
-        offenders += [f"{relative}:{line}" for line in lines]
+        allowed = ALLOWED.get(relative, set())
+        found = imported_windows(path.read_text(encoding="utf-8"), _module_name(path), path.name == "__init__.py")
+        offenders += [f"{relative}:{line} ({window})" for line, window in found if window not in allowed]
     assert offenders == [], (
-        "these gui modules import the main window; give the part the widgets, state and signals "
-        f"it uses instead (DESIGN.md): {offenders}"
+        "these gui modules import the window or a kind of it; give the part the widgets, state and "
+        f"signals it uses instead (DESIGN.md): {offenders}"
     )
 
 
 def test_the_allowed_modules_exist():
     """An exemption for a module that moved or went away would exempt nothing: say so."""
     assert all((ROOT / path).is_file() for path in ALLOWED)
+
+
+def test_the_window_is_imported_where_it_is_allowed():
+    """The check sees the imports it allows (else it would pass by seeing nothing)."""
+    seen = {}
+    for relative in ALLOWED:
+        path = ROOT / relative
+        seen[relative] = {w for _line, w in imported_windows(path.read_text(encoding="utf-8"), _module_name(path))}
+    assert seen["inspector/gui/shell/app.py"] == set(KINDS)
+    assert seen["inspector/gui/shell/main_window.py"] == {WINDOW}
+    assert seen["inspector/gui/shell/remote_window.py"] == {WINDOW}
 
 
 @pytest.mark.parametrize(
@@ -96,6 +120,9 @@ def test_the_allowed_modules_exist():
          "inspector.gui.shell.worker_results"),
         ("def f():\n    from inspector.gui.shell.main_window import MainWindow", "inspector.gui.shell.worker_results"),
         ("import importlib\nimportlib.import_module('inspector.gui.shell.main_window')", "inspector.gui.shell.worker_results"),
+        ("from inspector.gui.shell.window import InspectorWindow", "inspector.gui.features.history.panel"),
+        ("from . import window", "inspector.gui.shell.session_parts"),
+        ("from inspector.gui.shell import remote_window", "inspector.gui.shell.session_parts"),
     ],
 )
 def test_every_form_of_importing_the_window_is_seen(source, importer):
@@ -109,6 +136,7 @@ def test_every_form_of_importing_the_window_is_seen(source, importer):
         ("from .layout import build_frame", "inspector.gui.shell.worker_results"),
         ("from PySide6.QtWidgets import QMainWindow", "inspector.gui.shell.worker_results"),
         ("from ..main_window_notes import x", "inspector.gui.features.history.panel"),
+        ("from inspector.gui.shell import windows_list", "inspector.gui.shell.worker_results"),
     ],
 )
 def test_other_imports_are_not_taken_for_the_window(source, importer):
@@ -120,12 +148,38 @@ def test_a_package_resolves_its_relative_imports_from_itself():
 
 
 def test_every_menu_row_calls_something_the_window_has(make_window):
-    # Menu slots are resolved when triggered (the frame's menus exist before the session's
-    # parts): each row's dotted path must still lead to a callable once the session is up.
-    from inspector.gui.shell.menus import MENUS, ActionSpec, _resolve
+    # The frame's menus exist before the session's parts: each feature binds its actions'
+    # callbacks when it is built. Once the session is up, every action of the menus has one.
+    from PySide6.QtGui import QAction
+
+    from inspector.gui.shell.menus import action_specs
 
     window = make_window()
-    rows = [row for _title, items in MENUS for row in items if isinstance(row, ActionSpec)]
-    assert len(rows) >= 15
-    for row in rows:
-        assert callable(_resolve(window, row.slot)), row.slot
+    specs = action_specs()
+    assert len(specs) >= 16
+    assert len({s.id for s in specs}) == len({s.name for s in specs}) == len(specs)
+    unbound = [spec.id for spec in specs if not window.menu_actions.is_bound(spec)]
+    assert unbound == []
+    for spec in specs:  # the object names DESIGN.md lists find the registry's actions
+        assert window.findChild(QAction, spec.name) is window.menu_actions.action(spec.id), spec.name
+
+
+def test_an_action_triggered_before_its_feature_is_bound_does_nothing(qapp):
+    from PySide6.QtCore import QT_TRANSLATE_NOOP
+    from PySide6.QtWidgets import QWidget
+
+    from inspector.gui.common.actions import ActionRegistry, ActionSpec
+
+    parent = QWidget()
+    registry = ActionRegistry(parent)
+    spec = ActionSpec("test.say", "sayAction", QT_TRANSLATE_NOOP("Menus", "&Say"), "Ctrl+Shift+Y")
+    action = registry.add(spec)
+    said = []
+    action.trigger()  # nothing bound yet: nothing happens
+    registry.bind(spec, lambda: said.append("said"))
+    action.trigger()
+    assert said == ["said"] and action.objectName() == "sayAction" and action.text() == "&Say"
+    with pytest.raises(ValueError):  # one action per id
+        registry.add(ActionSpec("test.say", "otherAction", "&Other"))
+    with pytest.raises(KeyError):  # a binding to an id nobody declared is a mistake, said at once
+        registry.bind("test.unknown", lambda: None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import torch
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QTextBrowser
 
 from inspector.gui.features.help.pages import CPU_ONLY_NOTE, CPU_ONLY_NOTE_KEY
@@ -13,7 +14,7 @@ cpu_only = __import__("pytest").mark.skipif(torch.cuda.is_available(), reason="w
 
 
 def page(window, action: str) -> str:
-    getattr(window, action).trigger()
+    window.findChild(QAction, action).trigger()
     dialog = window._help_dialogs
     shown = [d for d in dialog.values() if d.isVisible()]
     assert shown, f"{action} opened no page"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
 from tests.gui.conftest import wait_idle
@@ -11,7 +12,7 @@ from tests.gui.conftest import wait_idle
 
 def run_lesson(window, qtbot, number: int) -> str:
     panel = window.lessons
-    window.lessonsAction.trigger()
+    window.findChild(QAction, "lessonsAction").trigger()
     assert panel.isVisible()
     panel.list.setCurrentRow(number - 1)
     before = window.historyView.history.rowCount()
@@ -111,7 +112,7 @@ def test_a_lesson_asks_before_replacing_another_model(make_window, qtbot, monkey
     window = make_window(f"{factory}:make")
     answers = [QMessageBox.StandardButton.No]
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: answers.pop(0))
-    window.lessonsAction.trigger()
+    window.findChild(QAction, "lessonsAction").trigger()
     window.lessons.list.setCurrentRow(4)
     window.lessons.runButton.click()
     assert window.model_state.info.spec.endswith(":make") and 5 not in window.lessons.results  # declined

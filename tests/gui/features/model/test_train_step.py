@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 
 import torch
+from PySide6.QtGui import QAction
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QMessageBox, QPlainTextEdit, QTableView, QTreeView
 
@@ -31,8 +32,8 @@ def answer(monkeypatch, button) -> list:
 
 def train_once(qtbot, window, monkeypatch) -> dict:
     asked = answer(monkeypatch, QMessageBox.StandardButton.Ok)
-    assert window.trainStepAction.isEnabled()
-    window.trainStepAction.trigger()
+    assert window.findChild(QAction, "trainStepAction").isEnabled()
+    window.findChild(QAction, "trainStepAction").trigger()
     assert asked == ["Run one training step?"]
     qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
     return tree_rows(widget(window, QTreeView, "parameterView").model())
@@ -50,7 +51,7 @@ def test_a_training_step_on_a_transformer_shows_grads_and_momentum_then_the_cast
 
     # Cancelled: nothing runs.
     answer(monkeypatch, QMessageBox.StandardButton.Cancel)
-    window.trainStepAction.trigger()
+    window.findChild(QAction, "trainStepAction").trigger()
     assert window.busy_task is None
 
     rows = train_once(qtbot, window, monkeypatch)

@@ -6,6 +6,7 @@ exercise the real pipe, process and protocol. A misbehaving agent is a small scr
 
 from __future__ import annotations
 
+from PySide6.QtGui import QAction
 import json
 import sys
 import threading
@@ -72,7 +73,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     local = make_window()
     asked = []
     monkeypatch.setattr(ConnectDialog, "exec", lambda dialog: asked.append(dialog.command()) or 0)
-    local.connectServerAction.trigger()
+    local.findChild(QAction, "connectServerAction").trigger()
     assert asked == ["ssh HOST torch-device-inspector agent"]  # the menu item opens the dialog
     remote = _connect(qtbot, local, remote_windows, warm_command(local_agent_command()[1:]))
     _idle(qtbot, remote)

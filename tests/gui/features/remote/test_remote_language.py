@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QPushButton
 from torch import nn
 
@@ -74,14 +75,14 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     assert f"连接 {HOST}" in [entry.call for entry in remote.historyView.history.entries()]
 
     # Help › Lessons stays off here, saying why; the checks that enable commands leave it off.
-    assert not remote.lessonsAction.isEnabled()
-    assert remote.lessonsAction.toolTip() == f"“学习”只在本地窗口中运行：{HOST} 上的代理无法运行这些课程"
+    assert not remote.findChild(QAction, "lessonsAction").isEnabled()
+    assert remote.findChild(QAction, "lessonsAction").toolTip() == f"“学习”只在本地窗口中运行：{HOST} 上的代理无法运行这些课程"
     remote.availability.refresh()
     remote.action_bar.runsSpin.setValue(10)
     remote.action_bar.benchmarkButton.click()
     qtbot.waitUntil(lambda: remote.busy_task is None, timeout=30_000)
-    assert not remote.lessonsAction.isEnabled()
-    assert local.lessonsAction.isEnabled()  # the local window keeps its lessons
+    assert not remote.findChild(QAction, "lessonsAction").isEnabled()
+    assert local.findChild(QAction, "lessonsAction").isEnabled()  # the local window keeps its lessons
 
     # The open dialog names the server, and hides Browse… whatever its label says.
     seen = []
@@ -116,8 +117,8 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     assert remote.remoteStatus.text().startswith(f"Connected to {HOST}")
     assert remote.devices.parentWidget().title() == f"Devices on {HOST}"
     assert remote.reconnectButton.text() == "Reconnect" and remote.remoteBar.windowTitle() == "Server"
-    assert remote.lessonsAction.toolTip() == f"The lessons run in the local window: the agent on {HOST} cannot run them"
-    assert not remote.lessonsAction.isEnabled()
+    assert remote.findChild(QAction, "lessonsAction").toolTip() == f"The lessons run in the local window: the agent on {HOST} cannot run them"
+    assert not remote.findChild(QAction, "lessonsAction").isEnabled()
     assert remote.model_state.info.class_name == "Net"
     assert f"connect {HOST}" in [entry.call for entry in remote.historyView.history.entries()]  # said again in English
 

@@ -1,0 +1,36 @@
+"""The Help menu's actions: its three pages and the About box, bound to ``pages.HelpPages``
+with the window's frame (they need no session)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtGui import QAction, QKeySequence
+
+from inspector.gui.common.actions import ActionRegistry, ActionSpec
+
+if TYPE_CHECKING:
+    from inspector.gui.features.help.pages import HelpPages
+
+GETTING_STARTED = ActionSpec(
+    "help.getting_started", "gettingStartedAction", QT_TRANSLATE_NOOP("Menus", "&Getting started"),
+    QKeySequence.StandardKey.HelpContents,
+    QT_TRANSLATE_NOOP("Menus", "What to click first, on a machine with and without a GPU"),
+)  # fmt: skip
+SHORTCUTS = ActionSpec("help.shortcuts", "shortcutsAction", QT_TRANSLATE_NOOP("Menus", "&Keyboard shortcuts"))
+REPORT_FORMAT = ActionSpec(
+    "help.report_format", "reportFormatAction", QT_TRANSLATE_NOOP("Menus", "The &report format"), None,
+    QT_TRANSLATE_NOOP("Menus", "What an exported timing report holds, and its formats"),
+)  # fmt: skip
+ABOUT = ActionSpec(
+    "help.about", "aboutAction", QT_TRANSLATE_NOOP("Menus", "&About Torch Device Inspector"),
+    role=QAction.MenuRole.AboutRole,
+)  # fmt: skip
+
+
+def bind(registry: ActionRegistry, help: HelpPages) -> None:
+    registry.bind(GETTING_STARTED, lambda: help.show("start"))
+    registry.bind(SHORTCUTS, lambda: help.show("shortcuts"))
+    registry.bind(REPORT_FORMAT, lambda: help.show("report"))
+    registry.bind(ABOUT, help.about)
