@@ -4409,7 +4409,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../inspector/gui/shell/menus.py" line="+62"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="+63"/>
         <source>&amp;File</source>
         <extracomment>Menu title -&gt; its rows, in order.</extracomment>
         <translation>文件(&amp;F)</translation>
@@ -4481,7 +4481,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>首选项(&amp;P)…</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -4491,12 +4491,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>刷新设备(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/shell/menus.py" line="-20"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="-21"/>
         <source>&amp;Hide error message</source>
         <translation>隐藏错误消息(&amp;H)</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <source>&amp;Tools</source>
         <translation>工具(&amp;T)</translation>
     </message>
@@ -4571,6 +4571,16 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <source>Open &amp;recent</source>
         <extracomment>The &quot;Open recent&quot; sub-menu (``window_settings.RecentModels`` fills it). The menu the Language sub-menu goes into (``LanguageMenu``).</extracomment>
         <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/tensor_table/actions.py" line="+11"/>
+        <source>Copy tensor &amp;table as CSV</source>
+        <translation>将张量表复制为 CSV(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Put one row per tensor of the model (parameters, buffers, grads, optimizer state) on the clipboard: its device, dtype, shape and bytes</source>
+        <translation>把模型的每个张量（参数、缓冲区、梯度、优化器状态）作为一行放到剪贴板：其设备、数据类型、形状和字节数</translation>
     </message>
 </context>
 <context>
@@ -6153,6 +6163,19 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <source>%1 (%2)</source>
         <extracomment>The running task&apos;s line: (time.time() it started, label). Marks (label, start, end or None) made before the plot was attached.</extracomment>
         <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>TensorTable</name>
+    <message>
+        <location filename="../../inspector/gui/features/tensor_table/copy.py" line="+50"/>
+        <source>No model is loaded: there is no tensor table to copy</source>
+        <translation>尚未加载模型：没有可复制的张量表</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Tensor table copied as CSV: %1 rows</source>
+        <translation>已将张量表复制为 CSV：%1 行</translation>
     </message>
 </context>
 <context>

@@ -29,6 +29,7 @@ from inspector.gui.features.lessons import actions as lessons
 from inspector.gui.features.model import actions as model
 from inspector.gui.features.remote import actions as remote
 from inspector.gui.features.report import actions as report
+from inspector.gui.features.tensor_table import actions as tensor_table
 
 
 class Row:
@@ -72,6 +73,7 @@ MENUS: tuple[tuple[str, tuple[MenuRow, ...]], ...] = (
     )),
     (QT_TRANSLATE_NOOP("Menus", "&Edit"), (
         report.COPY_MARKDOWN,
+        tensor_table.COPY_CSV,
         SEPARATOR,
         PREFERENCES,
     )),
