@@ -4430,7 +4430,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>打开第二个窗口，其模型、移动和基准测试都在另一台机器上运行，通过你自己的命令连接（ssh HOST torch-device-inspector agent）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/report/actions.py" line="+15"/>
+        <location filename="../../inspector/gui/features/report/actions.py" line="+12"/>
         <source>&amp;Export report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
@@ -4501,7 +4501,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/fit/actions.py" line="+15"/>
+        <location filename="../../inspector/gui/features/fit/actions.py" line="+12"/>
         <source>Will it &amp;fit?…</source>
         <translation>放得下吗？(&amp;F)…</translation>
     </message>
@@ -4526,7 +4526,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/help/actions.py" line="+17"/>
+        <location filename="../../inspector/gui/features/help/actions.py" line="+14"/>
         <source>&amp;Getting started</source>
         <translation>入门(&amp;G)</translation>
     </message>
@@ -4536,7 +4536,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>在有 GPU 和没有 GPU 的机器上，分别先点什么</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/lessons/actions.py" line="+15"/>
+        <location filename="../../inspector/gui/features/lessons/actions.py" line="+12"/>
         <source>&amp;Lessons</source>
         <translation>学习(&amp;L)</translation>
     </message>

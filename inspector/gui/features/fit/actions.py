@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.actions import ActionRegistry, ActionSpec
-
-if TYPE_CHECKING:
-    from inspector.gui.features.fit.flow import FitFlow
 
 SHOW = ActionSpec(
     "fit.show", "fitAction", QT_TRANSLATE_NOOP("Menus", "Will it &fit?…"), "Ctrl+Shift+F",
@@ -17,5 +14,11 @@ SHOW = ActionSpec(
 )  # fmt: skip
 
 
-def bind(registry: ActionRegistry, fit: FitFlow) -> None:
+class Shows(Protocol):
+    """What the action calls (``flow.FitFlow``'s)."""
+
+    def show(self) -> object: ...
+
+
+def bind(registry: ActionRegistry, fit: Shows) -> None:
     registry.bind(SHOW, fit.show)

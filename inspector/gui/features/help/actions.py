@@ -3,15 +3,12 @@ with the window's frame (they need no session)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QKeySequence
 
 from inspector.gui.common.actions import ActionRegistry, ActionSpec
-
-if TYPE_CHECKING:
-    from inspector.gui.features.help.pages import HelpPages
 
 GETTING_STARTED = ActionSpec(
     "help.getting_started", "gettingStartedAction", QT_TRANSLATE_NOOP("Menus", "&Getting started"),
@@ -29,7 +26,14 @@ ABOUT = ActionSpec(
 )  # fmt: skip
 
 
-def bind(registry: ActionRegistry, help: HelpPages) -> None:
+class HelpCommands(Protocol):
+    """What the actions call (``pages.HelpPages``'s)."""
+
+    def show(self, topic: str) -> object: ...
+    def about(self) -> object: ...
+
+
+def bind(registry: ActionRegistry, help: HelpCommands) -> None:
     registry.bind(GETTING_STARTED, lambda: help.show("start"))
     registry.bind(SHORTCUTS, lambda: help.show("shortcuts"))
     registry.bind(REPORT_FORMAT, lambda: help.show("report"))

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.actions import ActionRegistry, ActionSpec
-
-if TYPE_CHECKING:
-    from inspector.gui.features.lessons.panel import LessonsPanel
 
 SHOW = ActionSpec(
     "lessons.show", "lessonsAction", QT_TRANSLATE_NOOP("Menus", "&Lessons"), "F2",
@@ -17,5 +14,11 @@ SHOW = ActionSpec(
 )  # fmt: skip
 
 
-def bind(registry: ActionRegistry, lessons: LessonsPanel) -> None:
+class Shows(Protocol):
+    """What the action calls (``panel.LessonsPanel``'s)."""
+
+    def show(self) -> object: ...
+
+
+def bind(registry: ActionRegistry, lessons: Shows) -> None:
     registry.bind(SHOW, lessons.show)

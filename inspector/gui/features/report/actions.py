@@ -3,14 +3,11 @@ report as Markdown. Bound to the report flow (``flow.ReportFlow``) once it is bu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.actions import ActionRegistry, ActionSpec
-
-if TYPE_CHECKING:
-    from inspector.gui.features.report.flow import ReportFlow
 
 EXPORT = ActionSpec("report.export", "exportReportAction", QT_TRANSLATE_NOOP("Menus", "&Export report…"), "Ctrl+E")
 OPEN = ActionSpec(
@@ -28,7 +25,17 @@ COPY_MARKDOWN = ActionSpec(
 )  # fmt: skip
 
 
-def bind(registry: ActionRegistry, reports: ReportFlow) -> None:
+class ReportCommands(Protocol):
+    """What the actions call (``flow.ReportFlow``'s; named here, not imported: the menus
+    import this module with the window's frame, the flow comes with the session)."""
+
+    def export_report_dialog(self) -> object: ...
+    def open_report_dialog(self) -> object: ...
+    def compare_with_dialog(self) -> object: ...
+    def copy_markdown_report(self) -> object: ...
+
+
+def bind(registry: ActionRegistry, reports: ReportCommands) -> None:
     registry.bind(EXPORT, reports.export_report_dialog)
     registry.bind(OPEN, reports.open_report_dialog)
     registry.bind(COMPARE_WITH, reports.compare_with_dialog)
