@@ -112,7 +112,7 @@ class RemoteWindow(InspectorWindow):
         sampler = RemoteSampler(self.timeline, self.link)
         self.link.signals.connected.connect(self._on_connected)
         self.link.signals.connectionLost.connect(self._on_connection_lost)
-        self.link.signals.inventoryReady.connect(self.sampler_results.on_inventory)
+        self.link.signals.inventoryReady.connect(self.session_state.set_inventory)
         self._build_remote_bar()
         self.setWindowTitle(None)
         return worker, sampler

@@ -59,8 +59,6 @@ SESSION_MODULES = (
     "inspector.gui.features.lessons.panel",
     "inspector.gui.features.model.opener",
     "inspector.gui.features.report.flow",
-    "inspector.gui.shell.worker_results",
-    "inspector.gui.shell.sampler_results",
     "inspector.gui.shell.session_parts",
 )
 

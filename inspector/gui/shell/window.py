@@ -9,9 +9,9 @@ signals and shows the frozen results that come back. Each part is given the widg
 and signals it uses, never the window: ``layout`` lays the panels out, the menus are data
 (``menus``: a table of the actions each feature declares with an id, ``common.actions``; each
 feature binds what its actions call, here once it is built), ``commands`` sends requests one at a time (the ``TaskController`` of ``tasks``
-is the rule), ``opener`` loads models, ``results`` and ``sampler_results`` show what the
-workers send back, ``availability`` enables the commands, ``report_flow`` exports, opens and
-compares reports, ``fit_flow`` runs the "will it fit?" dialog, ``help`` the Help menu, and
+is the rule), ``opener`` loads models, the features show what the workers send back (each
+subscribes to the session state, ``state.session_state``), ``availability`` enables the
+commands, ``report_flow`` exports, opens and compares reports, ``fit_flow`` runs the "will it fit?" dialog, ``help`` the Help menu, and
 ``window_settings`` is what is remembered between runs. The window keeps the public names
 the tests and the remote window use (its widgets, a few commands), each a line of delegation.
 """
@@ -47,7 +47,7 @@ from inspector.gui.common.error_banner import ErrorBanner
 from inspector.gui.features.history.panel import HistoryView
 from inspector.gui.features.model.panel import ParametersPanel
 from inspector.gui.common.plain_text import shown
-from inspector.gui.state.snapshots import Snapshots
+from inspector.gui.state.session_state import SessionState
 from inspector.gui.common.status_line import StatusLine
 from inspector.gui.shell.stuck_notice import StuckNotice, quit_leaving_work
 from inspector.gui.features.memory.task_marks import TaskMarks
@@ -96,7 +96,8 @@ class InspectorWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self.cancel_event = threading.Event()
         self.tasks = TaskController(self.cancel_event, self)
-        self.snapshots = Snapshots()
+        #: The evented session state: the workers' answers, which every feature subscribes to.
+        self.session_state = SessionState(self.tasks, self)
         self._title_info: Any = None  # the loaded model's ModelInfo, which the title names
         self.threads_stopped: bool | None = None
         self._placed = False  # brought onto the screen after its first show (showEvent)
@@ -127,7 +128,7 @@ class InspectorWindow(QMainWindow):
         self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
         self.marks = TaskMarks()
         add_pages(self.lazy_tabs, self, lambda: self.timeline, self.marks, lambda view: self.reports.comparison_view_built(view))
-        self.help = HelpPages(self, self.snapshots, menus=lambda: MENUS)
+        self.help = HelpPages(self, self.session_state, menus=lambda: MENUS)
         self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
         #: The menus' actions, by id: each feature binds what its actions call (``common.actions``).
         self.menu_actions = ActionRegistry(self)
@@ -177,7 +178,7 @@ class InspectorWindow(QMainWindow):
         self.menu_actions.bind(model_actions.TRAIN_STEP, self.commands.confirm_train_step)
         # The features built from the host alone (``ActionSpec.build``).
         self.menu_actions.build_features(FeatureHost(
-            parent=self, model=lambda: self.snapshots.model, say=lambda text: self.status.flash(text, 10_000)
+            parent=self, model=lambda: self.session_state.model, say=lambda text: self.status.flash(text, 10_000)
         ))  # fmt: skip
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -201,7 +202,7 @@ class InspectorWindow(QMainWindow):
             rediscover=self.requestRediscover, stop_sampler=self.requestStopSampler, lesson=self.requestLesson,
         )  # fmt: skip
         parts = session_parts.build(
-            self, requests=requests, tasks=self.tasks, marks=self.marks, snapshots=self.snapshots,
+            self, requests=requests, state=self.session_state, tasks=self.tasks, marks=self.marks,
             settings=self.settings, action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView,
             code=self.code, parameters=self.parameters, devices=self.devices, status=self.status,
             status_bar=self.statusBar(), tabs=self.tabs, pages=self.lazy_tabs, model_box=self.model_box,
@@ -211,11 +212,12 @@ class InspectorWindow(QMainWindow):
         self.timeline: MemoryTimeline = parts.timeline
         self.dispatcher, self.reports, self.opener = parts.dispatcher, parts.reports, parts.opener
         self.commands, self.fit, self.lessons = parts.commands, parts.fit, parts.lessons
-        self.availability, self.results, self.sampler_results = parts.availability, parts.results, parts.sampler_results
+        self.availability, self.session_parts = parts.availability, parts
         self._bind_session_actions()
-        # (after the parts: a remote window's workers use the timeline and the sampler's results)
+        # (after the parts: a remote window's workers use the timeline and the session state)
         self.worker, self.sampler = self._make_workers(window_settings.sample_hz(self.settings))
-        session_parts.connect_workers(parts, requests, self.worker, self.sampler, model_loaded=self._on_model_loaded)
+        session_parts.connect_workers(self.session_state, requests, self.worker, self.sampler,
+                                      model_loaded=self._on_model_loaded)  # fmt: skip
         self.model_thread = start_in_thread(self.worker, "model-worker")
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
         self.session_started = True
@@ -272,15 +274,15 @@ class InspectorWindow(QMainWindow):
 
     @property
     def model_state(self) -> ModelState | None:
-        return self.snapshots.model
+        return self.session_state.model
 
     @property
     def inventory(self) -> Any:
-        return self.snapshots.inventory
+        return self.session_state.inventory
 
     @property
     def last_readings(self) -> tuple[Any, ...]:
-        return self.snapshots.readings
+        return self.session_state.readings
 
     @property
     def memoryPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
@@ -348,7 +350,7 @@ class InspectorWindow(QMainWindow):
         return self.help.about_text()
 
     def _on_placement_changed(self, state: ModelState) -> None:
-        self.results.on_placement_changed(state)
+        self.session_state.set_model(state)
 
     # ------------------------------------------------------------------ what a remote window does its own way
 
@@ -413,7 +415,7 @@ class InspectorWindow(QMainWindow):
         """The parts that are no widgets but show texts (each has ``retranslate()``)."""
         parts = [self.language, self.status, self.frame, self.recent]
         if self.session_started:
-            parts += [self.availability, self.reports, self.results]
+            parts += [self.availability, self.reports, *self.session_parts.retranslatable]
         return parts
 
     def closeEvent(self, event: QCloseEvent) -> None:

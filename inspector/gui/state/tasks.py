@@ -4,7 +4,8 @@ The ModelWorker runs one request at a time; the window may only send the next on
 previous one has ended. ``TaskController`` is that rule, kept apart from the widgets so it
 can be tested alone:
 
-- ``begin(task)``: idle → busy(task); refused (False) while busy or after ``close()``.
+- ``begin(task, mark)``: idle → busy(task); refused (False) while busy or after ``close()``;
+  ``began(task, mark)`` says it (the memory plot's marks follow it: ``mark`` is their label).
 - ``worker_finished(task)``: busy(task) → idle, except an export, which stays busy until
   its file is written (``writer_started()`` … ``writer_done()``): the worker only built the
   report, a pool thread writes it.
@@ -29,6 +30,7 @@ class TaskController(QObject):
     """Which task the window waits for, if any (see the module docstring)."""
 
     busyChanged = Signal(object)  # Task | None
+    began = Signal(object, str)  # Task, its label for the memory plot ("": none)
     cancelAsked = Signal(object)  # Task: Cancel was pressed for it (``gui.stuck_notice`` watches it end)
 
     def __init__(self, cancel_event: threading.Event | None = None, parent: QObject | None = None) -> None:
@@ -53,8 +55,9 @@ class TaskController(QObject):
         """Whether ``task`` (a name the worker announced) is the one the window waits for."""
         return self._task is not None and task == self._task
 
-    def begin(self, task: Task) -> bool:
-        """idle → busy(task). False, and nothing changes, while busy or once closed."""
+    def begin(self, task: Task, mark: str = "") -> bool:
+        """idle → busy(task), labelled ``mark`` on the memory plot. False, and nothing changes,
+        while busy or once closed."""
         if self._closed or self._task is not None:
             return False
         # Cleared here, before the request leaves: a Cancel pressed right after can never be
@@ -63,6 +66,7 @@ class TaskController(QObject):
         self.stop_event.clear()
         self._task = Task(task)
         self.busyChanged.emit(self._task)
+        self.began.emit(self._task, mark)
         return True
 
     def worker_finished(self, task: str) -> bool:

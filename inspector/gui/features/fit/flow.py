@@ -15,9 +15,9 @@ from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.state.tasks import Task
 
 if TYPE_CHECKING:
-    from inspector.gui.features.moves.commands import Dispatcher
-    from inspector.gui.features.moves.action_bar import ActionBar
-    from inspector.gui.state.snapshots import Snapshots
+    from inspector.gui.common.faces import InputShapeField
+    from inspector.gui.state.dispatcher import Dispatcher
+    from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.workers import FitOutcome, TaskFailure
 
 
@@ -27,15 +27,17 @@ class FitFlow(QObject):
     cancelRequested = Signal()  # its Cancel, or the dialog closed while its estimate runs
 
     def __init__(
-        self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, action_bar: ActionBar,
-        snapshots: Snapshots,
+        self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, action_bar: InputShapeField,
+        state: SessionState,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.parent_widget = parent
         self.dispatcher = dispatcher
         self._request = request
         self.action_bar = action_bar  # the dialog starts from the input field's shape
-        self.snapshots = snapshots  # its rows are the inventory's devices
+        self.state = state  # its rows are the inventory's devices
+        state.fitFinished.connect(self.on_finished)
+        state.failed.connect(self.on_task_failed)
         self.dialog: Any = None  # gui.fit_dialog.FitDialog
         self._available = False
 
@@ -47,7 +49,7 @@ class FitFlow(QObject):
             self.dialog = FitDialog(self.parent_widget)
             self.dialog.requested.connect(self.request)
             self.dialog.cancelRequested.connect(self.cancelRequested)
-        inventory = self.snapshots.inventory
+        inventory = self.state.inventory
         self.dialog.set_devices(inventory.ids() if inventory is not None else ["cpu"])
         self.dialog.set_input_shape(self.action_bar.inputShapeEdit.text().strip())
         self.dialog.set_busy(not self._available)
@@ -78,5 +80,5 @@ class FitFlow(QObject):
 
     @Slot(object)
     def on_task_failed(self, failure: TaskFailure) -> None:
-        if failure.task == Task.FIT and self.dialog is not None:
+        if failure.task == Task.FIT and self.dispatcher.tasks.owns(failure.task) and self.dialog is not None:
             self.dialog.show_failure(core_text(failure.failure.message))

@@ -31,7 +31,7 @@ from inspector.gui.common.i18n import Retranslates, translate
 from inspector.gui.common.screen_fit import fit_dialog
 
 if TYPE_CHECKING:
-    from inspector.gui.state.snapshots import Snapshots
+    from inspector.gui.state.session_state import SessionState
 
 #: Remembers that the CPU-only note was shown (once per user, not per launch).
 CPU_ONLY_NOTE_KEY = "hints/cpuOnlyNoteShown"
@@ -207,9 +207,9 @@ class HelpDialog(Retranslates, QDialog):
 class HelpPages:
     """The Help menu: one non-modal page per topic, kept and raised again; the About box."""
 
-    def __init__(self, parent: QWidget, snapshots: Snapshots, menus: Callable[[], Any]) -> None:
+    def __init__(self, parent: QWidget, state: SessionState, menus: Callable[[], Any]) -> None:
         self.parent_widget = parent
-        self.snapshots = snapshots  # the About box names the devices' drivers
+        self.state = state  # the About box names the devices' drivers
         self.menus = menus  # the menus' table, for the shortcuts page (the shell owns it)
         self.dialogs: dict[str, HelpDialog] = {}
 
@@ -239,7 +239,7 @@ class HelpPages:
         from inspector.gui.common import dialogs
         from inspector.gui.common.branding import toolkit_line
 
-        return dialogs.about_html(version_lines(toolkit_line()) + driver_lines(self.snapshots.inventory))
+        return dialogs.about_html(version_lines(toolkit_line()) + driver_lines(self.state.inventory))
 
 
 #: Remembers that the missing-Chinese-font notice was shown (once per user).

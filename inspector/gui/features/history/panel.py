@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass, replace
-from typing import Callable, Protocol, Union
+from typing import Callable, Union
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt
 from PySide6.QtGui import QColor
@@ -82,14 +82,6 @@ def _trimmed(text: str) -> str:
     while lines and not lines[0].strip():
         lines.pop(0)
     return "\n".join(lines)
-
-
-class History(Protocol):
-    """What a window part writes its outcomes to (the History tab is one)."""
-
-    def record(
-        self, call: Said, seconds: float | None, gbps: float | None, result: Said, *, ok: bool = True, detail: Said = ""
-    ) -> None: ...
 
 
 class HistoryModel(HeaderedTableModel):

@@ -29,7 +29,7 @@ from inspector.core import lessons as core
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.common.plain_text import plain_label
 from inspector.gui.common.screen_fit import fit_dialog
-from inspector.gui.state.snapshots import Snapshots
+from inspector.gui.state.session_state import SessionState
 from inspector.gui.state.tasks import Task
 
 #: (title, what it teaches, where the answer shows) per lesson, marked for translation. The
@@ -76,12 +76,13 @@ class LessonsPanel(Retranslates, QDialog):
 
     def __init__(
         self, parent: QWidget, *, send: Callable[[Task, SignalInstance, Any], bool], request: SignalInstance,
-        open_example: Callable[[], bool], snapshots: Snapshots,
+        open_example: Callable[[], bool], state: SessionState,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.setObjectName("lessonsPanel")
         self._send, self._request, self._open_example = send, request, open_example
-        self.snapshots = snapshots
+        self.state = state
+        state.lessonFinished.connect(self.on_lesson_finished)
         #: A lesson asked for while the example was being loaded for it.
         self.pending: int | None = None
         self.results: dict[int, object] = {}
@@ -166,7 +167,7 @@ class LessonsPanel(Retranslates, QDialog):
 
     def run(self, number: int) -> bool:
         """Run lesson ``number`` in the worker; first load the example if it needs it (asked)."""
-        model = self.snapshots.model
+        model = self.state.model
         if number in core.NEEDS_EXAMPLE and (model is None or model.info.spec != "example"):
             if model is not None and not self._agree_to_reload():
                 return False
@@ -185,7 +186,7 @@ class LessonsPanel(Retranslates, QDialog):
 
     def on_idle(self) -> None:
         """The window is idle again: the lesson that waited for the example's load runs now."""
-        model = self.snapshots.model
+        model = self.state.model
         if self.pending is not None and model is not None and model.info.spec == "example":
             number, self.pending = self.pending, None
             self._send(Task.LESSON, self._request, number)

@@ -9,7 +9,7 @@ again with trust, its other arguments kept.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QObject, QSettings, SignalInstance, Slot
 from PySide6.QtWidgets import QWidget
@@ -25,20 +25,22 @@ from inspector.gui.common.vocabulary_words import spec_text
 
 if TYPE_CHECKING:
     from inspector.gui.common import dialogs
-    from inspector.gui.features.moves.commands import Dispatcher
-    from inspector.gui.features.moves.action_bar import ActionBar
     from inspector.gui.common.code_panel import CodePanel
-    from inspector.gui.state.snapshots import Snapshots
+    from inspector.gui.common.faces import InputShapeField
+    from inspector.gui.state.dispatcher import Dispatcher
+    from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.workers import LoadOutcome, TaskFailure
 
 
 class ModelOpener(QObject):
-    """Loads models for the window (see the module docstring). A QObject living on the GUI
-    thread, so the worker's ``modelLoaded`` is delivered there, queued."""
+    """Loads models for the window (see the module docstring). It hears the session state's
+    ``modelLoaded`` and ``failed``; a file that needs trust is offered again through
+    ``ask_trust`` (the window's: a remote window asks its own way; default: ``self.ask_trust``)."""
 
     def __init__(
-        self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, action_bar: ActionBar,
-        code: CodePanel, settings: QSettings, snapshots: Snapshots,
+        self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, action_bar: InputShapeField,
+        code: CodePanel, settings: QSettings, state: SessionState,
+        ask_trust: Callable[[str, tuple[str, ...]], Any] | None = None,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.parent_widget = parent  # the dialogs open over it
@@ -47,7 +49,10 @@ class ModelOpener(QObject):
         self.action_bar = action_bar
         self.code = code
         self.settings = settings
-        self.snapshots = snapshots
+        self.state = state
+        self._ask_trust = ask_trust if ask_trust is not None else self.ask_trust
+        state.modelLoaded.connect(self.on_model_loaded)
+        state.failed.connect(self.on_task_failed)
         self.pending_load: LoadRequest | None = None
         #: The last load that failed (the Open model dialog reopens on it, to fix); None once one succeeds.
         self.failed_load: Failure | None = None
@@ -80,8 +85,8 @@ class ModelOpener(QObject):
             spec, arch, inputs = request.spec, request.architecture or "", ""
             if self.pending_inputs is not None and self.pending_inputs[0] == request.spec:
                 inputs = self.pending_inputs[1]
-        elif self.snapshots.model is not None:
-            spec, arch, inputs = self.snapshots.model.info.spec, "", self.action_bar.input_shape_text()
+        elif self.state.model is not None:
+            spec, arch, inputs = self.state.model.info.spec, "", self.action_bar.input_shape_text()
         else:
             spec = arch = inputs = ""
         return _dialogs().OpenModelDialog(
@@ -117,8 +122,12 @@ class ModelOpener(QObject):
 
     @Slot(object)
     def on_task_failed(self, failure: TaskFailure) -> None:
+        if not self.dispatcher.tasks.owns(failure.task):  # the quiet session report
+            return
         if failure.task == Task.LOAD and failure.failure.kind != FailureKind.CANCELLED:
             self.failed_load = failure.failure
+        if failure.failure.kind != FailureKind.CANCELLED and failure.wanted and failure.path and not self.dispatcher.closed:
+            self._ask_trust(failure.path, failure.wanted)  # a file that needs trust to load
 
 
 def _short_spec(spec: str) -> str:

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_REPEAT, MAX_SAMPLES, BenchMode, DType
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.common.steady_label import SteadyHeightLabel
-from inspector.gui.state.tasks import task_label
+from inspector.gui.common.task_words import task_label
 
 #: The combo boxes' choices: (shown text, data). The shown texts are translated where they are
 #: shown (``translate("ActionBar", label)``); dtype names stay as PyTorch spells them, and the

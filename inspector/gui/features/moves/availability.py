@@ -1,15 +1,18 @@
 """Which of the window's commands are available now, and why not.
 
-Reads the snapshot of the model, the busy task and the action bar's inputs, and enables the
+Reads the session state's model, the busy task and the action bar's inputs, and enables the
 action bar and the menu actions to match; the reasons it gives are the tooltips and the
-benchmark's refusal (``benchmark_blocker``, also asked by ``commands``). The window asks
-``refresh`` after every change of state; the fit dialog hears ``fitAvailable``.
+benchmark's refusal (``benchmark_blocker``, also asked by ``commands``). It refreshes when the
+model changes (``SessionState.modelChanged``) and the window asks ``refresh`` after every other
+change of state; the fit dialog hears ``fitAvailable``. It also keeps the action bar's target
+combo with the machine's devices (``inventoryChanged``) and says the target the user picks as
+``SessionState.target_device`` (the devices table follows it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
@@ -23,8 +26,7 @@ from inspector.gui.features.moves.action_bar import ActionBar, ActionState, enab
 
 if TYPE_CHECKING:
     from inspector.core.session import ModelState
-    from inspector.gui.features.devices.panel import DevicesPanel
-    from inspector.gui.state.snapshots import Snapshots
+    from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
 
 
@@ -76,16 +78,15 @@ class CommandAvailability(QObject):
     fitAvailable = Signal(bool)  # whether "Will it fit?" may ask now (its dialog follows)
 
     def __init__(
-        self, *, action_bar: ActionBar, devices: DevicesPanel, actions: Mapping[str, QAction], recent_menu: QMenu,
-        tasks: TaskController, snapshots: Snapshots, comparison: Comparison, parent: QObject | None = None,
+        self, *, action_bar: ActionBar, actions: Mapping[str, QAction], recent_menu: QMenu,
+        tasks: TaskController, state: SessionState, comparison: Comparison, parent: QObject | None = None,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.action_bar = action_bar
-        self.devices = devices
         self.actions = actions  # the menus' actions by object name (``menus.build_menus``)
         self.recent_menu = recent_menu
         self.tasks = tasks
-        self.snapshots = snapshots
+        self.state = state
         self.comparison = comparison
         # The placement last priced, and its bytes per (device, dtype): one pass per snapshot,
         # so a change of target or dtype prices a 10,000-tensor model in microseconds.
@@ -100,10 +101,19 @@ class CommandAvailability(QObject):
         a.pinnedCheck.toggled.connect(lambda _on: self.update_move_tip())
         # A change of language reset the bar's tooltips: the prices go back on.
         a.retranslated.connect(self.update_move_tip)
+        state.modelChanged.connect(lambda _model: self.refresh())
+        state.inventoryChanged.connect(self.on_inventory)
+
+    def on_inventory(self, inventory: Any) -> None:
+        """The machine's devices: the target combo lists them, an accelerator preferred."""
+        ids = inventory.ids() or ["cpu"]
+        accelerators = [i for i in ids if i != "cpu"]
+        self.action_bar.set_devices(ids, preferred=accelerators[0] if accelerators else "cpu")
+        self.state.set_target_device(self.action_bar.target_device())
 
     def input_problem(self) -> str | None:
         """What is wrong with the input field now (shown under it), None when nothing is."""
-        state = self.snapshots.model
+        state = self.state.model
         try:
             specs = input_shape(self.action_bar)
         except InputError as exc:
@@ -119,7 +129,7 @@ class CommandAvailability(QObject):
         self.refresh()
 
     def refresh(self) -> None:
-        state = self.snapshots.model
+        state = self.state.model
         self.action_bar.show_input_problem(self.input_problem())
         self.action_bar.apply(ActionState(
             busy_task=self.tasks.task,
@@ -148,17 +158,17 @@ class CommandAvailability(QObject):
         self.update_move_tip()
 
     def pinned_blocker(self) -> str | None:
-        devices = self.snapshots.model.placement.devices if self.snapshots.model is not None else ()
+        devices = self.state.model.placement.devices if self.state.model is not None else ()
         return pinned_blocker(self.action_bar.target_device(), devices)
 
     def target_changed(self) -> None:
-        self.devices.select_device(self.action_bar.target_device())  # keep table and combo in step
+        self.state.set_target_device(self.action_bar.target_device())  # the devices table follows it
         self.refresh()  # whether "pinned" applies depends on the target
 
     def update_move_tip(self) -> None:
         """The move buttons' tooltips and the price label: what each move holds at its peak."""
         a = self.action_bar
-        state = self.snapshots.model
+        state = self.state.model
         to_request = MoveRequest("to", device=a.target_device(), dtype=a.dtype(), pinned=a.pinned())
         if state is None:
             a.set_move_price("")

@@ -1,10 +1,11 @@
 """What the window asks its ModelWorker to do: moves, the benchmark and the training step,
 sent one at a time.
 
-``Dispatcher`` is the one door to the worker: a request leaves only when no other task runs
-(``TaskController``), with its progress bar and its mark on the memory plot. ``ModelCommands``
-turns the action bar and the Tools menu into requests, read once (``resolve_request``), and
-shows the PyTorch code of a move once it ends, from the request its result carries.
+The requests leave through the one door to the worker (``state.dispatcher.Dispatcher``).
+``ModelCommands`` turns the action bar and the Tools menu into requests, read once
+(``resolve_request``), and shows the PyTorch code of a move once it ends, from the request
+its result carries, and the code of a training step once one ran (it hears the session
+state's ``moveFinished`` and ``trainStepFinished``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from inspector.core.moves import MoveRequest, MoveResult, resolve_request
 from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui.common import window_settings
-from inspector.gui.common.after_paint import after_paints
 from inspector.gui.features.moves.availability import benchmark_blocker, input_shape, model_device_and_dtype
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.state.tasks import Task, task_label
@@ -31,64 +31,8 @@ if TYPE_CHECKING:
     from inspector.gui.features.moves.action_bar import ActionBar
     from inspector.gui.common.code_panel import CodePanel
     from inspector.gui.common.error_banner import ErrorBanner
-    from inspector.gui.state.snapshots import Snapshots
-    from inspector.gui.common.status_line import StatusLine
-    from inspector.gui.features.memory.task_marks import TaskMarks
-    from inspector.gui.state.tasks import TaskController
-
-
-class Dispatcher:
-    """Sends one request at a time to the worker (see the module docstring)."""
-
-    def __init__(self, tasks: TaskController, marks: TaskMarks, progress: ActionBar, status: StatusLine) -> None:
-        self.tasks = tasks
-        self.marks = marks
-        self.progress = progress
-        self.status = status
-
-    @property
-    def closed(self) -> bool:
-        return self.tasks.closed
-
-    def send(
-        self, task: Task, signal: SignalInstance, *args: Any, mark: str | None = None, drawn_first: bool | QWidget = False,
-    ) -> bool:  # fmt: skip
-        """Emit ``signal(*args)`` for ``task`` unless another task runs; ``mark`` labels the
-        memory plot from now until the task ends. ``drawn_first`` (work that takes every
-        core): the request leaves once the window has drawn that the task started, and the
-        page it opens (a widget about to be shown) has settled (``after_paint``); the task is
-        the window's meanwhile (a cancel then stops it as it starts)."""
-        if self.tasks.closed:
-            return False
-        if not self.tasks.begin(task):
-            self.refuse()
-            return False
-        self.progress.show_progress(0.0 if task.measured else None, f"{task_label(task)}…")
-        if mark is not None:
-            self.marks.begin(mark)
-        window = self.progress.window()
-        if drawn_first is False or not window.isVisible() or window.isMinimized():  # (it draws nothing)
-            signal.emit(*args)
-            return True
-
-        def leave() -> None:
-            if not self.tasks.closed and self.tasks.task == task:
-                signal.emit(*args)
-
-        after_paints(window, leave, page=drawn_first if isinstance(drawn_first, QWidget) else None)
-        return True
-
-    def refuse(self) -> None:
-        self.status.flash(self.busy_text(), 4000)
-
-    def busy_text(self) -> str:
-        task = task_label(self.tasks.task or "")
-        return fill(translate("Dispatcher", "Busy: wait for the %1 to finish, or cancel it"), task)
-
-    def cancel(self) -> None:
-        """Ask the running move or benchmark to stop at its next safe point."""
-        if self.tasks.cancel():
-            self.status.show_cancelling(self.tasks.task)
+    from inspector.gui.state.dispatcher import Dispatcher
+    from inspector.gui.state.session_state import SessionState
 
 
 class ModelCommands(QObject):
@@ -98,7 +42,7 @@ class ModelCommands(QObject):
     def __init__(
         self, parent: QWidget, *, dispatcher: Dispatcher, move: SignalInstance, benchmark: SignalInstance,
         train_step: SignalInstance, action_bar: ActionBar, banner: ErrorBanner, code: CodePanel,
-        pages: LazyTabs, settings: QSettings, snapshots: Snapshots,
+        pages: LazyTabs, settings: QSettings, state: SessionState,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.parent_widget = parent  # the training step's confirmation opens over it
@@ -109,7 +53,9 @@ class ModelCommands(QObject):
         self.code = code
         self.pages = pages
         self.settings = settings
-        self.snapshots = snapshots
+        self.state = state
+        state.moveFinished.connect(self.on_move_finished)
+        state.trainStepFinished.connect(self.on_train_step_finished)
 
     def request_move(self, request: MoveRequest) -> bool:
         # Read once, here: the plot's mark, the worker, the move and its result use this reading.
@@ -133,7 +79,7 @@ class ModelCommands(QObject):
 
     def run_benchmark(self) -> bool:
         a = self.action_bar
-        blocker = benchmark_blocker(self.snapshots.model, a)
+        blocker = benchmark_blocker(self.state.model, a)
         if blocker is not None:
             self.banner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark", source=Task.BENCHMARK)
             return False
@@ -141,9 +87,9 @@ class ModelCommands(QObject):
             mode=a.mode(), runs=a.runsSpin.value(), input_shape=input_shape(a), per_module=a.perModuleCheck.isChecked(),
             repeat=a.repeatSpin.value(),
         )
-        if self.snapshots.model is not None:
-            window_settings.remember_inputs(self.settings, self.snapshots.model.info.spec, a.input_shape_text())
-        device, dtype = model_device_and_dtype(self.snapshots.model)
+        if self.state.model is not None:
+            window_settings.remember_inputs(self.settings, self.state.model.info.spec, a.input_shape_text())
+        device, dtype = model_device_and_dtype(self.state.model)
         runs = f"{request.runs:,}"
         if request.mode == BenchMode.TRAIN_STEP:
             label = fill(translate("ModelCommands", "benchmark ×%1 train step · %2 %3"), runs, device, dtype)
@@ -167,7 +113,7 @@ class ModelCommands(QObject):
         """Ask first (the step changes the model's weights), then run one training step."""
         from inspector.gui.common import dialogs
 
-        if self.snapshots.model is None or not dialogs.confirm_train_step(self.parent_widget):
+        if self.state.model is None or not dialogs.confirm_train_step(self.parent_widget):
             return False
         return self.run_train_step()
 
@@ -191,6 +137,25 @@ class ModelCommands(QObject):
             return
         # (functions: the panel says the comments and the caption again when the language changes)
         self.code.show_code(partial(_move_code, request), lambda: fill(translate("ModelCommands", "Equivalent PyTorch code: %1"), call))
+
+
+    @Slot(object)
+    def on_train_step_finished(self, _result: Any) -> None:
+        self.code.show_code(train_step_code, lambda: translate("WorkerResults", "Equivalent PyTorch code: one training step"))
+
+
+def train_step_code() -> str:
+    """What a training step runs, as the user would write it, its comments in the window's
+    language (the code the same in every language)."""
+    lines = (
+        ("model.train()", ""),
+        ("output = model(*inputs)", ""),
+        ("loss = output.sum()", translate("WorkerResults", "a stand-in loss")),
+        ("optimizer.zero_grad(set_to_none=True)", ""),
+        ("loss.backward()", translate("WorkerResults", "each parameter gets a .grad")),
+        ("optimizer.step()", translate("WorkerResults", "the optimizer keeps state")),
+    )
+    return "".join(f"{code:<28} # {comment}\n" if comment else f"{code}\n" for code, comment in lines)
 
 
 def _move_code(request: MoveRequest) -> str:

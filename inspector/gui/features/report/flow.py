@@ -6,10 +6,14 @@ renders the plot images on the GUI thread for an HTML page and hands the dict to
 side A, the session's own report, up to date: rebuilt quietly (no busy state) when it shows
 and a move, benchmark or load has made it old.
 
-It is given what it uses: the one door to the worker (``commands.Dispatcher``) and its report
-request, the tab pages (the Compare view, the plots drawn into an HTML report), the progress
-bar, banner, history and status line it reports to. ``actionsChanged`` says that "Compare
-with…" may have become available (or not).
+It is given what it uses: the one door to the worker (``state.dispatcher.Dispatcher``) and its
+report request, the session state it hears (a built report; a load, move, benchmark, training
+step or lesson makes side A old; a quiet session report that ended or failed), the tab pages
+(the Compare view, typed by ``common.faces.ComparisonPage``; the plots drawn into an HTML
+report), the progress bar, banner, history (``common.faces.History``) and status line it
+reports to, and ``show_ranks`` (the ranks feature's, handed in by the shell: a torchrun
+report's ranks side by side). ``actionsChanged`` says that "Compare with…" may have become
+available (or not).
 
 Its words are the window's language: history rows (the functions that say them, said again
 by the history) and the progress bar's text said again on a change of language (``retranslate``). A report file's Markdown or
@@ -39,17 +43,20 @@ from inspector.gui.state.workers import ReportBuilt, ReportRequest, TaskFailure
 
 if TYPE_CHECKING:
     from inspector.core.report import TimingReport
-    from inspector.gui.features.moves.commands import Dispatcher
-    from inspector.gui.features.compare.view import ComparisonView
+    from collections.abc import Callable
+
+    from PySide6.QtWidgets import QTabWidget
+
+    from inspector.gui.common.faces import ComparisonPage, History
+    from inspector.gui.state.dispatcher import Dispatcher
+    from inspector.gui.state.session_state import SessionState
     from inspector.gui.features.report.export import ReportExporter
     from inspector.gui.common.lazy_tabs import LazyTabs
     from inspector.gui.common.error_banner import ErrorBanner
-    from inspector.gui.features.history.panel import History
-    from inspector.gui.state.snapshots import Snapshots
     from inspector.gui.common.status_line import StatusLine
     from inspector.gui.state.tasks import TaskController
 
-# ``gui.export`` (and with it ``core.report.timing_report``), ``gui.ranks`` and the Compare view are
+# ``gui.export`` (and with it ``core.report.timing_report``), the ranks table and the Compare view are
 # imported when first used: the window's first second lists the model's tensors (issue 12).
 
 log = logging.getLogger(__name__)
@@ -69,7 +76,7 @@ class ReportFlow(QObject):
     def __init__(
         self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, tasks: TaskController,
         pages: LazyTabs, progress: ProgressShown, banner: ErrorBanner, history: History, status: StatusLine,
-        settings: QSettings, snapshots: Snapshots,
+        settings: QSettings, state: SessionState, show_ranks: Callable[[QTabWidget, Any], None],
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.parent_widget = parent  # the file dialogs open over it
@@ -83,7 +90,8 @@ class ReportFlow(QObject):
         self.history = history
         self.status = status
         self.settings = settings
-        self.snapshots = snapshots
+        self.state = state
+        self._show_ranks = show_ranks
         #: The latest report the worker built for this session (any purpose), and whether a
         #: move, benchmark or load has happened since (the comparison's side A is then old).
         self.session_report: TimingReport | None = None
@@ -97,6 +105,12 @@ class ReportFlow(QObject):
         self.last_export: dict[str, Any] | None = None
 
         self._exporter: ReportExporter | None = None
+        state.reportBuilt.connect(self.on_report_built)
+        state.taskFinished.connect(self.on_task_finished)
+        state.failed.connect(self.on_failed)
+        for changed in (state.modelLoaded, state.moveFinished, state.benchmarkFinished, state.trainStepFinished,
+                        state.lessonFinished):  # fmt: skip
+            changed.connect(self.mark_stale)
 
     def retranslate(self) -> None:
         """The progress bar's text again, if it still says this flow's."""
@@ -115,7 +129,7 @@ class ReportFlow(QObject):
         return self._exporter
 
     @property
-    def comparison_view(self) -> ComparisonView:
+    def comparison_view(self) -> ComparisonPage:
         """The Compare tab, built if it was not yet."""
         return self.pages.page("comparisonView")
 
@@ -127,7 +141,7 @@ class ReportFlow(QObject):
         view = self.comparison_view
         return view.reports["b"] is not None or not view.follows_session
 
-    def comparison_view_built(self, view: ComparisonView) -> None:
+    def comparison_view_built(self, view: ComparisonPage) -> None:
         """The Compare tab was just built (``layout``): hear it, and give it this session's report."""
         view.failed.connect(self._on_comparison_failed)
         view.reportOpened.connect(self._on_comparison_opened)
@@ -177,7 +191,7 @@ class ReportFlow(QObject):
 
     def suggested_export_path(self) -> str:
         """Where the export dialog starts: the last reports folder, a file named after the model."""
-        state = self.snapshots.model
+        state = self.state.model
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", state.info.class_name).strip("-.") if state is not None else ""
         name = f"{stem}-timing-report.json" if stem else "timing-report.json"
         return str(Path(window_settings.last_folder(self.settings, "reports")) / name)
@@ -228,7 +242,7 @@ class ReportFlow(QObject):
 
     # ----- the session's own report (side A)
 
-    def mark_stale(self) -> None:
+    def mark_stale(self, *_event: Any) -> None:
         """A load, move or benchmark changed the session: side A needs rebuilding."""
         self.session_stale = True
 
@@ -242,7 +256,7 @@ class ReportFlow(QObject):
             return  # built when its tab shows (that calls this again) or a report opens
         view = self.comparison_view
         wanted = view.follows_session and (view.reports["b"] is not None or self.pages.tabs.currentWidget() is view)
-        if not wanted or self.tasks.closed or self.snapshots.model is None or self._session_in_flight:
+        if not wanted or self.tasks.closed or self.state.model is None or self._session_in_flight:
             return
         if not self.session_stale and self.session_report is not None:
             return
@@ -250,8 +264,19 @@ class ReportFlow(QObject):
         self._session_in_flight = True
         self._request.emit(ReportRequest(Task.SESSION.value))
 
-    def session_task_finished(self) -> None:
-        self._session_in_flight = False
+    @Slot(str, bool)
+    def on_task_finished(self, task: str, ended: bool) -> None:
+        """The worker ended ``task``: a quiet session report is no longer in flight; the end of
+        the window's own task is a moment to rebuild side A."""
+        if task == Task.SESSION:
+            self._session_in_flight = False
+        if ended:
+            self.maybe_refresh_session()
+
+    @Slot(object)
+    def on_failed(self, failure: TaskFailure) -> None:
+        if not self.tasks.owns(failure.task):  # the quiet session report (the window's own: a banner)
+            self.session_failed(failure)
 
     def session_failed(self, failure: TaskFailure) -> None:
         log.warning("could not build the session report: %s", failure.failure.message)
@@ -347,9 +372,7 @@ class ReportFlow(QObject):
         self.history.record(f"load_report({path!r})", None, None, lambda: translate("ReportFlow", "shown in the Compare tab"))
         self.banner.cleared_by("open report")
         view = self.comparison_view
-        from inspector.gui.features.ranks.table import show_ranks
-
-        show_ranks(self.pages.tabs, view.reports[side])  # a torchrun report: ranks side by side
+        self._show_ranks(self.pages.tabs, view.reports[side])  # a torchrun report: ranks side by side
         self.actionsChanged.emit()
         self.maybe_refresh_session()
 

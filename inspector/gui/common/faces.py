@@ -1,0 +1,57 @@
+"""What one feature asks of another feature's widget, named by a small ``Protocol`` so that
+neither imports the other (features are independent: what they share is here, in state/, or
+handed to them by the shell). Each names only what is asked.
+
+- ``InputShapeField``: the action bar's input-shape field (the moves feature's ``ActionBar``),
+  which the model's opener fills, the model feature hints at, the fit dialog starts from;
+- ``History``: the History tab (the history feature's ``HistoryView``), where a feature writes
+  an outcome as a row;
+- ``ComparisonPage``: the Compare tab (the compare feature's ``ComparisonView``), which the
+  report feature feeds with this session's report and opens reports into.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Union
+
+if TYPE_CHECKING:
+    from PySide6.QtCore import SignalInstance
+    from PySide6.QtWidgets import QLineEdit
+
+#: A text as it is, or the function that says it (said again on a change of language).
+Said = Union[str, Callable[[], str]]
+
+
+class InputShapeField(Protocol):
+    """The input-shape field of the action bar."""
+
+    inputShapeEdit: QLineEdit
+
+    def input_shape_text(self) -> str: ...
+
+
+class History(Protocol):
+    """What a feature writes its outcomes to (the History tab is one)."""
+
+    def record(
+        self, call: Said, seconds: float | None, gbps: float | None, result: Said, *, ok: bool = True, detail: Said = ""
+    ) -> None: ...
+
+
+class ComparisonPage(Protocol):
+    """The Compare tab, as the report feature uses it."""
+
+    reports: dict[str, Mapping[str, Any] | None]
+    labels: dict[str, str]
+    follows_session: bool
+    failed: SignalInstance  # (Failure)
+    reportOpened: SignalInstance  # (side, path)
+
+    def set_reports(self, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None = None, *,
+                    label_a: str | None = None, label_b: str | None = None) -> None: ...  # fmt: skip
+
+    def set_session_report(self, report: Mapping[str, Any] | None) -> None: ...
+
+    def open_report(self, path: str | Path, side: str = "b") -> None: ...

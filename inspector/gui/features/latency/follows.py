@@ -1,0 +1,90 @@
+"""The Latency tab's plot as the session goes on: the samples streamed into the running
+series, the series finished with its result (and the modules' shares, and the benchmark's
+PyTorch code in the code view) or labelled with why it stopped, and a fresh plot for another
+model (a new session: its latency starts afresh; the memory timeline goes on).
+
+It hears the session state (``state.session_state``). The plot is built on first use
+(``lazy_tabs``); a load clears it only once built. The code view's words stay in the
+translation context "WorkerResults", the part that said them before the window was made of
+features, so their translations are kept.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Slot
+
+from inspector.core.errors import InputError
+from inspector.core.vocabulary import FailureKind
+from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.common.vocabulary_words import mode_text
+from inspector.gui.state.tasks import Task
+
+if TYPE_CHECKING:
+    from inspector.gui.common.code_panel import CodePanel
+    from inspector.gui.common.lazy_tabs import LazyTabs
+    from inspector.gui.state.session_state import SessionState
+    from inspector.gui.state.tasks import TaskController
+    from inspector.gui.state.workers import BenchmarkOutcome, LoadOutcome, TaskFailure
+
+
+class LatencyFollows(QObject):
+    """Keeps the latency plot with the session (see the module docstring)."""
+
+    def __init__(
+        self, *, state: SessionState, tasks: TaskController, pages: LazyTabs, code: CodePanel, parent: QObject | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.tasks = tasks
+        self.pages = pages
+        self.code = code
+        state.modelLoaded.connect(self.on_model_loaded)
+        state.latencySamples.connect(self.on_latency_samples)
+        state.benchmarkFinished.connect(self.on_benchmark_finished)
+        state.failed.connect(self.on_failed)
+
+    @property
+    def latency_plot(self) -> Any:
+        """The Latency tab's plot (``features.latency.plot.LatencyPlot``), built if it was not yet."""
+        return self.pages.page("latencyPlot")
+
+    @Slot(object)
+    def on_model_loaded(self, _outcome: LoadOutcome) -> None:
+        if self.pages.is_built("latencyPlot"):  # (else it has nothing to clear yet)
+            self.latency_plot.clear()
+
+    @Slot(object)
+    def on_latency_samples(self, pairs: Any) -> None:
+        self.latency_plot.add_sample_pairs(pairs)
+
+    @Slot(object)
+    def on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
+        r, attribution = outcome.result, outcome.attribution
+        if attribution is not None:
+            from inspector.gui.common.module_summary import summary_tab_text
+
+            self.latency_plot.set_top_modules(partial(summary_tab_text, attribution))
+        self.latency_plot.finish_series(r)
+        mode, device = r.mode, r.device
+        self.code.show_code(
+            partial(_measurement_code, r),
+            lambda: fill(translate("WorkerResults", "Equivalent PyTorch code: %1 timing on %2"), mode_text(mode), device),
+        )
+
+    @Slot(object)
+    def on_failed(self, failure: TaskFailure) -> None:
+        if failure.task == Task.BENCHMARK and self.tasks.owns(failure.task):
+            # What was measured stays on the plot, labelled with why the run stopped.
+            self.latency_plot.abort_series("cancelled" if failure.failure.kind == FailureKind.CANCELLED else "failed")
+
+
+def _measurement_code(r: Any) -> str:
+    """The code repeating measurement ``r``, its comments in the window's language."""
+    from inspector.core.report import measurement_snippet
+
+    try:
+        return measurement_snippet(r, say=core_text)
+    except InputError as exc:
+        return "# " + fill(translate("WorkerResults", "no snippet for this measurement: %1"), core_text(exc.message))

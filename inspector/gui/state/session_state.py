@@ -1,0 +1,184 @@
+"""The window's session as state that says when it changes: what the workers last sent (the
+model, the devices, their readings), the target device the user picked, and the session's
+events, each a Qt signal that any feature subscribes to.
+
+Why Qt signals on a small ``QObject`` (and not ``psygnal`` or an observer of our own): the
+ModelWorker and the MemorySampler live on ``QThread``s, so what they send has to cross to the
+GUI thread as queued Qt connections anyway; this object lives on the GUI thread, is the one
+receiver of the workers' signals (``connect_worker``, ``connect_sampler``: the one place they
+are connected), and says each event again there, where every subscriber may touch widgets.
+No new dependency, and the order subscribers hear an event is the order they subscribed in.
+
+Values (each replaced whole, each with its change signal; features read them and never hold
+the model):
+
+- ``model`` (``ModelState | None``): ``modelChanged``, on a load and after every placement change;
+- ``inventory`` (``DeviceInventory | None``): ``inventoryChanged``;
+- ``readings`` (the latest memory readings): ``readingsChanged``, at the sampler's rate;
+- ``target_device`` (the action bar's target, which the devices table follows): ``targetDeviceChanged``.
+
+Events (the worker's, said again on the GUI thread): ``taskStarted``/``taskFinished`` (every
+task, the quiet session report included: ``TaskController.owns`` tells the window's own),
+``modelLoaded`` (said before ``model`` changes to the new model: what belonged to the last one
+is reset first), ``moveFinished``, ``benchmarkFinished``, ``latencySamples``, ``progress``,
+``reportBuilt``, ``fitFinished``, ``trainStepFinished``, ``lessonFinished`` and ``failed``.
+
+The task machine (``TaskController``) is told a task ended before ``taskFinished(task, ended)``
+is said; ``ended`` is whether that ended the window's own task (not a quiet one, nor an export
+whose file is still being written), so a subscriber hears the end with the window idle again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+if TYPE_CHECKING:
+    from inspector.core.session import ModelState
+
+
+class TaskEnds(Protocol):
+    """What the state asks of the task machine (``tasks.TaskController``)."""
+
+    def worker_finished(self, task: str) -> bool: ...
+
+
+class SessionState(QObject):
+    """The evented session state (see the module docstring)."""
+
+    # ----- values
+    modelChanged = Signal(object)  # ModelState
+    inventoryChanged = Signal(object)  # DeviceInventory
+    readingsChanged = Signal(object)  # tuple[MemoryReading, ...]
+    targetDeviceChanged = Signal(str)
+    # ----- events
+    taskStarted = Signal(str)
+    taskFinished = Signal(str, bool)  # the task, and whether that ended the window's own task
+    modelLoaded = Signal(object)  # LoadOutcome
+    moveFinished = Signal(object)  # MoveResult (ok or not)
+    benchmarkFinished = Signal(object)  # BenchmarkOutcome
+    latencySamples = Signal(object)  # tuple[(index, ms), ...]: streamed while measuring
+    progress = Signal(object)  # Progress
+    reportBuilt = Signal(object)  # ReportBuilt
+    fitFinished = Signal(object)  # FitOutcome
+    trainStepFinished = Signal(object)  # core.measure.training.TrainStepResult
+    lessonFinished = Signal(object)  # LessonOutcome
+    failed = Signal(object)  # TaskFailure
+
+    def __init__(self, tasks: TaskEnds | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.tasks = tasks
+        self._model: ModelState | None = None
+        self._inventory: Any = None
+        self._readings: tuple[Any, ...] = ()
+        self._target_device = "cpu"
+
+    # ----- values
+
+    @property
+    def model(self) -> ModelState | None:
+        return self._model
+
+    @property
+    def inventory(self) -> Any:
+        """``core.devices.DeviceInventory``, once the sampler found it."""
+        return self._inventory
+
+    @property
+    def readings(self) -> tuple[Any, ...]:
+        return self._readings
+
+    @property
+    def target_device(self) -> str:
+        return self._target_device
+
+    @Slot(object)
+    def set_model(self, state: ModelState) -> None:
+        self._model = state
+        self.modelChanged.emit(state)
+
+    @Slot(object)
+    def set_inventory(self, inventory: Any) -> None:
+        self._inventory = inventory
+        self.inventoryChanged.emit(inventory)
+
+    @Slot(object)
+    def set_readings(self, readings: tuple[Any, ...]) -> None:
+        self._readings = readings
+        self.readingsChanged.emit(readings)
+
+    def set_target_device(self, device: str) -> None:
+        if device != self._target_device:
+            self._target_device = device
+            self.targetDeviceChanged.emit(device)
+
+    # ----- the workers, connected here (queued: they live on threads of their own)
+
+    def connect_worker(self, worker: Any) -> None:
+        """Hear ``worker`` (a ``ModelWorker``'s signals): each of its signals said again here."""
+        worker.taskStarted.connect(self._on_task_started)
+        worker.taskFinished.connect(self._on_task_finished)
+        worker.modelLoaded.connect(self._on_model_loaded)
+        worker.placementChanged.connect(self.set_model)
+        for name in ("moveFinished", "benchmarkFinished", "latencySamples", "progress", "reportBuilt",
+                     "fitFinished", "trainStepFinished", "lessonFinished", "failed"):  # fmt: skip
+            getattr(worker, name).connect(getattr(self, f"_on_{name}"))
+
+    def connect_sampler(self, sampler: Any) -> None:
+        """Hear ``sampler`` (a ``MemorySampler``'s signals). It stored its readings in the
+        timeline before it emits them: subscribers only show them."""
+        sampler.inventoryReady.connect(self.set_inventory)
+        sampler.samples.connect(self.set_readings)
+
+    # (Slots of this object, so a signal from the worker's thread is delivered on this one's.)
+
+    @Slot(str)
+    def _on_task_started(self, task: str) -> None:
+        self.taskStarted.emit(task)
+
+    @Slot(str)
+    def _on_task_finished(self, task: str) -> None:
+        ended = self.tasks.worker_finished(task) if self.tasks is not None else False
+        self.taskFinished.emit(task, ended)
+
+    @Slot(object)
+    def _on_model_loaded(self, outcome: Any) -> None:  # LoadOutcome
+        self.modelLoaded.emit(outcome)
+        self.set_model(outcome.state)
+
+    @Slot(object)
+    def _on_moveFinished(self, result: Any) -> None:  # noqa: N802 (named after the signal)
+        self.moveFinished.emit(result)
+
+    @Slot(object)
+    def _on_benchmarkFinished(self, outcome: Any) -> None:  # noqa: N802
+        self.benchmarkFinished.emit(outcome)
+
+    @Slot(object)
+    def _on_latencySamples(self, pairs: Any) -> None:  # noqa: N802
+        self.latencySamples.emit(pairs)
+
+    @Slot(object)
+    def _on_progress(self, progress: Any) -> None:
+        self.progress.emit(progress)
+
+    @Slot(object)
+    def _on_reportBuilt(self, built: Any) -> None:  # noqa: N802
+        self.reportBuilt.emit(built)
+
+    @Slot(object)
+    def _on_fitFinished(self, outcome: Any) -> None:  # noqa: N802
+        self.fitFinished.emit(outcome)
+
+    @Slot(object)
+    def _on_trainStepFinished(self, result: Any) -> None:  # noqa: N802
+        self.trainStepFinished.emit(result)
+
+    @Slot(object)
+    def _on_lessonFinished(self, outcome: Any) -> None:  # noqa: N802
+        self.lessonFinished.emit(outcome)
+
+    @Slot(object)
+    def _on_failed(self, failure: Any) -> None:
+        self.failed.emit(failure)

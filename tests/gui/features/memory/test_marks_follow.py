@@ -1,0 +1,47 @@
+"""The memory feature's task marks follow the task machine and the session state alone: a
+line from when a task begins (its label comes with it), a span labelled with how it ended;
+no command calls them (feature independence, as behaviour)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from inspector.core.errors import Failure
+from inspector.core.vocabulary import FailureKind
+from inspector.gui.common.lazy_tabs import LazyTabs
+from inspector.gui.features.memory.follows import MemoryFollows
+from inspector.gui.features.memory.task_marks import TaskMarks
+from inspector.gui.state.session_state import SessionState
+from inspector.gui.state.tasks import Task, TaskController
+from inspector.gui.state.workers import TaskFailure
+
+
+def test_the_marks_begin_with_the_task_machine_and_end_labelled_with_the_outcome(qtbot):
+    from PySide6.QtWidgets import QTabWidget
+
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    tasks = TaskController()
+    state = SessionState(tasks)
+    marks = TaskMarks()
+    MemoryFollows(state=state, tasks=tasks, marks=marks, pages=LazyTabs(tabs), parent=tabs)
+
+    tasks.begin(Task.LOAD)  # no label: no mark
+    tasks.worker_finished("load")
+    assert marks.unplotted == []
+
+    tasks.begin(Task.BENCHMARK, "benchmark ×100 · cpu float32")
+    state.benchmarkFinished.emit(SimpleNamespace(result=SimpleNamespace(median_ms=1.5)))
+    tasks.worker_finished("benchmark")
+    tasks.begin(Task.MOVE, "model.to('cpu')")
+    state.failed.emit(TaskFailure("move", "model.to('cpu')", Failure(FailureKind.CANCELLED, "stop"), 0.1))
+    tasks.worker_finished("move")
+    tasks.begin(Task.FIT, "will it fit? cpu")
+    tasks.worker_finished("fit")  # no outcome of its own: the span ends when the task does
+
+    labels = [label for label, _start, _end in marks.unplotted]
+    assert labels == [
+        "benchmark ×100 · cpu float32 …", "benchmark ×100 · cpu float32 (median 1.50 ms)",
+        "model.to('cpu') …", "model.to('cpu') (cancelled)",
+        "will it fit? cpu …", "will it fit? cpu",
+    ]
