@@ -298,7 +298,7 @@
 <context>
     <name>CommandAvailability</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/availability.py" line="+57"/>
+        <location filename="../../inspector/gui/features/moves/availability.py" line="+59"/>
         <source>No model is loaded (File › Open model…)</source>
         <translation>尚未加载模型（文件 › 打开模型…）</translation>
     </message>
@@ -318,7 +318,7 @@
         <translation>此模型没有自带示例输入：请输入输入形状，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+53"/>
         <source>This model brings no example input: enter its input shape(s), e.g. 1,3,224,224</source>
         <extracomment>The model whose prices the action bar shows (a new one: its label sizes afresh).</extracomment>
         <translation>此模型没有自带示例输入：请输入它的输入形状，例如 1,3,224,224</translation>
@@ -655,7 +655,7 @@
         <translation>两份报告在此不同</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/compare/table.py" line="+87"/>
+        <location filename="../../inspector/gui/features/compare/table.py" line="+71"/>
         <source>Right-click a column title to show or hide columns</source>
         <translation>右键单击列标题可显示或隐藏列</translation>
     </message>
@@ -3025,7 +3025,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 <context>
     <name>DevicesPanel</name>
     <message>
-        <location filename="../../inspector/gui/features/devices/panel.py" line="+43"/>
+        <location filename="../../inspector/gui/features/devices/panel.py" line="+42"/>
         <source>cores</source>
         <extracomment>Item-data role carrying (used, total) bytes for the memory bar delegate. Item-data role carrying the device id of a row. The words for core&apos;s device details (``DeviceSnapshot.details`` keys) in the row&apos;s tooltip; a key not listed shows as it is, its underscores as spaces.</extracomment>
         <translation>核心数</translation>
@@ -3111,7 +3111,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>设备文件次设备号</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+6"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -3247,7 +3247,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Dispatcher</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/commands.py" line="+86"/>
+        <location filename="../../inspector/gui/state/dispatcher.py" line="+99"/>
         <source>Busy: wait for the %1 to finish, or cancel it</source>
         <translation>忙碌：请等待%1完成，或取消它</translation>
     </message>
@@ -3608,7 +3608,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitFlow</name>
     <message>
-        <location filename="../../inspector/gui/features/fit/flow.py" line="+60"/>
+        <location filename="../../inspector/gui/features/fit/flow.py" line="+62"/>
         <source>will it fit? %1</source>
         <translation>放得下吗？%1</translation>
     </message>
@@ -3759,7 +3759,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../inspector/gui/features/history/panel.py" line="+97"/>
+        <location filename="../../inspector/gui/features/history/panel.py" line="+89"/>
         <source>Time</source>
         <extracomment>A row&apos;s text: the same in every language (``str``), or the function that says it in the language installed when it is called. Longer text for the tooltip (a failure&apos;s detail, a move&apos;s memory figures). What the row means (None: its texts are the same in every language).</extracomment>
         <translation>时间</translation>
@@ -3789,16 +3789,16 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/shell/window.py" line="+259"/>
+        <location filename="../../inspector/gui/shell/window.py" line="+261"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
-        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
+        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The evented session state: the workers&apos; answers, which every feature subscribes to. The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
     </message>
 </context>
 <context>
     <name>LanguageMenu</name>
     <message>
-        <location filename="../../inspector/gui/shell/language_menu.py" line="+49"/>
+        <location filename="../../inspector/gui/shell/language_menu.py" line="+50"/>
         <source>&amp;Language</source>
         <extracomment>A catalogue that could not be read: the window stays in English and says so.</extracomment>
         <translation>语言(&amp;L)</translation>
@@ -3812,9 +3812,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyCanvas</name>
     <message>
-        <location filename="../../inspector/gui/features/latency/canvas.py" line="+42"/>
+        <location filename="../../inspector/gui/features/latency/plot_widgets.py" line="+27"/>
         <source>cancelled</source>
-        <extracomment>A summary whisker reaching higher than this many times the largest median is clipped at that height (its p95 written beside it), so a noisy run&apos;s bars keep most of the plot. Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another reason is shown as it is.</extracomment>
+        <extracomment>Each dtype&apos;s marker in the samples view (another dtype: a circle). Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another reason is shown as it is.</extracomment>
         <translation>已取消</translation>
     </message>
     <message>
@@ -3824,26 +3824,27 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+11"/>
-        <location line="+405"/>
+        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="+92"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="-281"/>
+        <location filename="../../inspector/gui/features/latency/samples_view.py" line="+90"/>
         <source>sample (warm-up calls at negative indices)</source>
-        <extracomment>A run streams in (``stream``): its ranges stay steady (``live_range``); the samples it was asked for. Each bar&apos;s label and the height (in the axis&apos;s unit) it sits on; the bars&apos; top.</extracomment>
+        <extracomment>A run streams in (``stream``): its ranges stay steady (``live_range``); the samples it was asked for.</extracomment>
         <translation>样本（预热调用位于负索引处）</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+3"/>
-        <location line="+104"/>
-        <location line="+157"/>
+        <location line="+100"/>
+        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="-44"/>
+        <location line="+28"/>
         <source>latency (%1)</source>
+        <extracomment>A summary whisker reaching higher than this many times the largest median is clipped at that height (its p95 written beside it), so a noisy run&apos;s bars keep most of the plot. The unit the left axis reads in. What is drawn: the bars, the whiskers, each bar&apos;s label. Each bar&apos;s label and the height (in the axis&apos;s unit) it sits on; the bars&apos; top.</extracomment>
         <translation>延迟 (%1)</translation>
     </message>
     <message>
-        <location line="-260"/>
+        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="-27"/>
         <source>bar: median · whiskers: p5–p95</source>
         <translation>柱：中位数 · 须线：p5–p95</translation>
     </message>
@@ -3853,26 +3854,26 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>柱：每次运行的延迟中位数；须线：其第 5 至第 95 百分位</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+200"/>
+        <location filename="../../inspector/gui/features/latency/samples_view.py" line="-97"/>
+        <location line="+198"/>
         <source>running median</source>
         <translation>累计中位数</translation>
     </message>
     <message>
-        <location line="-199"/>
-        <location line="+200"/>
+        <location line="-197"/>
+        <location line="+198"/>
         <source>warm-up call (not timed)</source>
         <translation>预热调用（不计时）</translation>
     </message>
     <message>
-        <location line="-196"/>
-        <location line="+218"/>
+        <location line="-194"/>
+        <location line="+216"/>
         <source>Warm-up calls: not timed; the first one&apos;s cost is reported apart</source>
         <translation>预热调用：不计时；首次调用的开销单独报告</translation>
     </message>
     <message>
-        <location line="-217"/>
-        <location line="+218"/>
+        <location line="-215"/>
+        <location line="+216"/>
         <source>◀ warm-up</source>
         <translation>◀ 预热</translation>
     </message>
@@ -3902,7 +3903,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数刻度可显示全部</translation>
     </message>
     <message>
-        <location line="+122"/>
+        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="+46"/>
         <source>p95 %1 ↑ (clipped)</source>
         <translation>p95 %1 ↑（已截断）</translation>
     </message>
@@ -3910,7 +3911,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyPlot</name>
     <message>
-        <location filename="../../inspector/gui/features/latency/plot.py" line="+115"/>
+        <location filename="../../inspector/gui/features/latency/plot.py" line="+114"/>
         <source>Samples</source>
         <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``).</extracomment>
         <translation>样本</translation>
@@ -4074,7 +4075,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>上方逐字引用了 PyTorch 的原始消息。</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+74"/>
         <source>Lessons</source>
         <extracomment>Room for a lesson&apos;s text, its code on one line each and its answer without scrolling. A lesson asked for while the example was being loaded for it.</extracomment>
         <translation>学习</translation>
@@ -4305,9 +4306,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemoryPlot</name>
     <message>
-        <location filename="../../inspector/gui/features/memory/plot.py" line="+36"/>
+        <location filename="../../inspector/gui/features/memory/plot.py" line="+34"/>
         <source>Whole timeline</source>
-        <extracomment>Redraws per second. Five to ten reads as live; more only costs CPU. An hour at 20 Hz (the sampler&apos;s fastest rate), two hours at the default 10 Hz. The memory plot&apos;s &quot;Show&quot; choices: label -&gt; seconds of history (None: the whole timeline).</extracomment>
+        <extracomment>An hour at 20 Hz (the sampler&apos;s fastest rate), two hours at the default 10 Hz. The memory plot&apos;s &quot;Show&quot; choices: label -&gt; seconds of history (None: the whole timeline).</extracomment>
         <translation>整个时间线</translation>
     </message>
     <message>
@@ -4586,7 +4587,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelCommands</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/commands.py" line="+63"/>
+        <location filename="../../inspector/gui/features/moves/commands.py" line="+95"/>
         <source>benchmark ×%1 train step · %2 %3</source>
         <translation>基准测试 ×%1 训练步 · %2 %3</translation>
     </message>
@@ -4601,12 +4602,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>输入形状：%1</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+42"/>
         <source>no snippet for this move: %1</source>
         <translation>此移动没有对应的代码片段：%1</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-29"/>
         <source>Equivalent PyTorch code: %1</source>
         <translation>等价的 PyTorch 代码：%1</translation>
     </message>
@@ -4614,7 +4615,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelOpener</name>
     <message>
-        <location filename="../../inspector/gui/features/model/opener.py" line="+65"/>
+        <location filename="../../inspector/gui/features/model/opener.py" line="+70"/>
         <source>load %1</source>
         <extracomment>The last load that failed (the Open model dialog reopens on it, to fix); None once one succeeds. (spec, input text) a preset or the Open model dialog gave for the load under way.</extracomment>
         <translation>加载 %1</translation>
@@ -5477,7 +5478,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportFlow</name>
     <message>
-        <location filename="../../inspector/gui/features/report/flow.py" line="+61"/>
+        <location filename="../../inspector/gui/features/report/flow.py" line="+68"/>
         <source>Timing report</source>
         <translation>计时报告</translation>
     </message>
@@ -5487,7 +5488,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>所有文件</translation>
     </message>
     <message>
-        <location line="+128"/>
+        <location line="+135"/>
         <source>Export timing report</source>
         <extracomment>The latest report the worker built for this session (any purpose), and whether a move, benchmark or load has happened since (the comparison&apos;s side A is then old). The file the ReportExporter is writing, when it was asked for, and its report. The language each file asked for is to be written in, until its report is built.</extracomment>
         <translation>导出计时报告</translation>
@@ -5503,7 +5504,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>与另一份计时报告比较</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+50"/>
         <location line="+68"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
@@ -6239,12 +6240,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>WorkerResults</name>
     <message>
-        <location filename="../../inspector/gui/shell/worker_results.py" line="+141"/>
+        <location filename="../../inspector/gui/features/model/shown.py" line="+81"/>
         <source>Model — %1 (%2)</source>
         <translation>模型 — %1 (%2)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>model input %1</source>
         <translation>模型输入 %1</translation>
     </message>
@@ -6254,17 +6255,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>必填，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+57"/>
         <source>%1 (%2): %n tensors, %3%4</source>
         <translation>%1 (%2)：%n 个张量，%3%4</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+80"/>
         <source>loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location line="+177"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+80"/>
         <source>%1 → %2: %3 as %4</source>
         <translation>%1 → %2：%3，转换为 %4</translation>
     </message>
@@ -6279,41 +6280,41 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+6"/>
         <source>moved in %1</source>
         <translation>移动用时 %1</translation>
     </message>
     <message>
-        <location line="+173"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+3"/>
         <source>cancelled: rolled back, the model is as before</source>
         <translation>已取消：已回滚，模型保持原样</translation>
     </message>
     <message>
-        <location line="-169"/>
-        <location line="+1"/>
-        <location line="+66"/>
-        <location line="+8"/>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="+71"/>
+        <location line="+21"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+3"/>
+        <location line="+33"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location filename="../../inspector/gui/common/outcome_words.py" line="+17"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="-142"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="-30"/>
         <source>move failed</source>
         <translation>移动失败</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+72"/>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="-19"/>
+        <location line="+19"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+7"/>
         <source>%1 ×%2 · %3 %4 · input %5</source>
         <translation>%1 ×%2 · %3 %4 · 输入 %5</translation>
     </message>
@@ -6338,23 +6339,23 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>IQR %1；计时方式 %2</translation>
     </message>
     <message>
-        <location line="-169"/>
-        <location line="+194"/>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="-15"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+55"/>
         <source>median %1</source>
         <translation>中位数 %1</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location filename="../../inspector/gui/features/latency/follows.py" line="+90"/>
         <source>no snippet for this measurement: %1</source>
         <translation>此次测量没有代码片段：%1</translation>
     </message>
     <message>
-        <location line="-184"/>
+        <location line="-17"/>
         <source>Equivalent PyTorch code: %1 timing on %2</source>
         <translation>等价的 PyTorch 代码：在 %2 上计时%1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="-40"/>
         <source>moving %1 / %2</source>
         <translation>正在移动 %1 / %2</translation>
     </message>
@@ -6364,7 +6365,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>样本 %1 / %2</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="-88"/>
         <source>cancelled: nothing of the model was touched</source>
         <translation>已取消：模型未被改动</translation>
     </message>
@@ -6379,22 +6380,22 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>已取消：在两个样本之间停止</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location filename="../../inspector/gui/common/outcome_words.py" line="+5"/>
         <source>%1: enter it in the Architecture field of File › Open model… (it opens with this file filled in)</source>
         <translation>%1：请在“文件 › 打开模型…”的“结构”字段中填写（对话框打开时已填入此文件）</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+20"/>
         <source>%1 failed</source>
         <translation>%1失败</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+20"/>
         <source>will it fit?</source>
         <translation>放得下吗？</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>(no tensor)</source>
         <translation>（无张量）</translation>
     </message>
@@ -6409,7 +6410,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>输入 %1</translation>
     </message>
     <message>
-        <location line="-235"/>
+        <location filename="../../inspector/gui/features/moves/commands.py" line="+14"/>
         <source>a stand-in loss</source>
         <translation>代替真实损失</translation>
     </message>
@@ -6424,43 +6425,43 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>优化器保存状态</translation>
     </message>
     <message>
-        <location line="+240"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+9"/>
         <source>trained 1 step</source>
         <translation>已训练 1 步</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="+4"/>
         <source>loss %1</source>
         <translation>损失 %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../inspector/gui/features/moves/commands.py" line="-12"/>
         <source>Equivalent PyTorch code: one training step</source>
         <translation>等价的 PyTorch 代码：一次训练步</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+4"/>
+        <location filename="../../inspector/gui/features/lessons/follows.py" line="+40"/>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="+4"/>
         <source>lesson %1</source>
         <translation>学习第 %1 课</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+4"/>
         <source>lesson %1 done</source>
         <translation>第 %1 课完成</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../inspector/gui/features/lessons/follows.py" line="+3"/>
         <source>Lesson %1</source>
         <translation>第 %1 课</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+7"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../../inspector/gui/common/outcome_words.py" line="+9"/>
         <source>%1 fits (%2)</source>
         <translation>%1 放得下（%2）</translation>
     </message>
@@ -6475,12 +6476,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1 未知（%2）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+6"/>
         <source>fit failed</source>
         <translation>“放得下吗？”失败</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+74"/>
         <source>%1 before: process RSS %2, used %3 of %4</source>
         <translation>%1 移动前：进程 RSS %2，已用 %3 / %4</translation>
     </message>

@@ -7,9 +7,13 @@ subclass (or a test's subclass) would lose every translation of its base class, 
 at both ends. Plurals go through Qt's numerus forms: ``translate(ctx, "%n tensor(s)", None, n)``.
 
 The language follows the system locale (Simplified Chinese for ``zh_CN``, ``zh_SG`` and any
-``zh_Hans`` locale; English otherwise) until View › Language picks one, which QSettings keeps.
-``apply_language`` swaps the translators at run time; Qt then sends every widget a
-``LanguageChange`` event, on which each part sets its texts again (``retranslate``).
+``zh_Hans`` locale; English otherwise) until View › Language picks one, which QSettings keeps
+(``language_choice.chosen_language`` reads it). ``apply_language`` swaps the translators at
+run time; Qt then sends every widget a ``LanguageChange`` event, on which each part sets its
+texts again (``retranslate``).
+
+Almost every module of the window imports this one, so it imports no other module of the
+window: each import here would add a floor under all of them.
 """
 
 from __future__ import annotations
@@ -22,7 +26,6 @@ from PySide6.QtGui import QFontDatabase
 from inspector import resource_files as rf
 from inspector.core.files import escape_control
 from inspector.core.messages import Text
-from inspector.gui.common.plain_text import escaped_lines
 
 #: ``translate(context, source, disambiguation=None, n=-1)``; pyside6-lupdate finds the calls
 #: by this name, so import it as it is (``from inspector.gui.common.i18n import translate``).
@@ -59,22 +62,6 @@ def language_for_locale(locale: QLocale) -> str:
     territory = locale.territory()
     simplified = (QLocale.Country.China, QLocale.Country.Singapore)
     return CHINESE if territory in simplified else ENGLISH
-
-
-def chosen_language(settings: QSettings | None = None, system: QLocale | None = None) -> str:
-    """The language to show: the one View › Language picked, else the system locale's."""
-    settings = settings if settings is not None else QSettings()
-    picked = picked_language(settings)
-    if picked in LANGUAGES:
-        return picked
-    return language_for_locale(system if system is not None else QLocale.system())
-
-
-def picked_language(settings: QSettings) -> str:
-    """View › Language's choice in ``settings``: a language, or "" for the system's."""
-    from inspector.gui.common.settings_values import text
-
-    return text(settings, SETTINGS_KEY, choices=("", *LANGUAGES))
 
 
 def remember_language(language: str, settings: QSettings | None = None) -> None:
@@ -153,12 +140,18 @@ class Retranslates:
         super().changeEvent(event)  # type: ignore[misc]
 
 
+def _escaped_lines(text: object) -> str:
+    """``plain_text.escaped_lines``, here too so that this module imports none of the window's:
+    ``text``'s control characters as escapes, its newlines kept."""
+    return escape_control(str(text), keep_newlines=True)
+
+
 def core_text(value: object) -> str:
     """A text core made, in the window's language: a ``messages.Text`` (and every ``Text``
     among its arguments) through its template's translation, context "CoreText"; anything
     else as it is. A translation that lost a field gives the English sentence."""
     if not isinstance(value, Text):
-        return escaped_lines(value)
+        return _escaped_lines(value)
     # Its arguments are values, many from files: a newline or a bidi override in one is
     # shown as its escape, never obeyed (``plain_text``).
     return value.translated(lambda template: translate("CoreText", template), escape_control)
@@ -172,6 +165,6 @@ def fill(text: str, *args: object) -> str:
     the sentence around it (``plain_text``)."""
     def value(match: re.Match[str]) -> str:
         number = int(match.group(1))
-        return escaped_lines(args[number - 1]) if 1 <= number <= len(args) else match.group(0)
+        return _escaped_lines(args[number - 1]) if 1 <= number <= len(args) else match.group(0)
 
     return re.sub(r"%(\d+)", value, text)

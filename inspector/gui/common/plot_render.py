@@ -1,9 +1,13 @@
 """One PNG renderer for every plot picture: the window's report export (the live plots'
-``render_png``) and the CLI's HTML report (``report_images``) both draw through it."""
+``render_png``) and the CLI's HTML report (``report_images``) both draw through it; and the
+rate at which the live plots redraw, the same for each of them."""
 
 from __future__ import annotations
 
 from typing import Any
+
+#: Redraws per second of a live plot (latency, memory). Five to ten reads as live; more only costs CPU.
+DEFAULT_REDRAW_FPS = 8.0
 
 
 def plot_png(item: Any, width: int, height: int) -> bytes:

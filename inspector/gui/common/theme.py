@@ -1,12 +1,13 @@
 """One look for every plot and panel: the device colours (the same in the device table, the
-parameter view and the plots' curves), the palette for further runs (``pick_series_color``),
+parameter view and the plots' curves) and their swatches, the palette for further runs (``pick_series_color``),
 and the plots' style taken from the Qt palette so they follow a light or dark theme."""
 
 from __future__ import annotations
 
 from typing import Any, Collection
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QWidget
 
 # Colour-blind-friendly hues (Okabe–Ito), one per device; the CPU keeps a neutral grey.
@@ -32,6 +33,24 @@ def device_colour(device: str) -> QColor:
 
 #: The plots' historical name for it.
 device_color = device_colour
+
+_swatches: dict[str, QIcon] = {}
+
+
+def device_swatch(device: str) -> QIcon:
+    """A small filled square in the device's colour (cached: views ask for it per paint)."""
+    icon = _swatches.get(device)
+    if icon is None:
+        pixmap = QPixmap(12, 12)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setBrush(device_colour(device))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawRoundedRect(1, 1, 10, 10, 2, 2)
+        painter.end()
+        icon = _swatches[device] = QIcon(pixmap)
+    return icon
 
 
 def pick_series_color(device: str, taken: Collection[QColor]) -> QColor:

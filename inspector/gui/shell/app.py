@@ -172,8 +172,9 @@ def ensure_application():
 
         guard_settings_files(app)  # before the first QSettings reads them: a FIFO there blocks
         from inspector.gui.common import i18n
+        from inspector.gui.common.language_choice import chosen_language
 
-        language = i18n.chosen_language()  # the settings' choice, else the system locale's
+        language = chosen_language()  # the settings' choice, else the system locale's
         if not i18n.apply_language(language):
             _unavailable_language = language
     _collect_garbage_on_gui_thread()

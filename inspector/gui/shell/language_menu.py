@@ -11,6 +11,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QWidget
 
 from inspector.gui.common import i18n
+from inspector.gui.common.language_choice import chosen_language, picked_language
 from inspector.gui.common.i18n import translate
 
 #: The settings value that means "follow the system".
@@ -41,7 +42,7 @@ class LanguageMenu(QObject):
             self.group.addAction(action)
             self.menu.addAction(action)
             self.actions[value] = action
-        picked = i18n.picked_language(settings)
+        picked = picked_language(settings)
         self.actions[picked if picked in i18n.LANGUAGES else SYSTEM].setChecked(True)
         self.retranslate()
 
@@ -54,7 +55,7 @@ class LanguageMenu(QObject):
     def choose(self, value: str) -> None:
         i18n.remember_language(value, self.settings)
         self.actions[value].setChecked(True)
-        language = i18n.chosen_language(self.settings)
+        language = chosen_language(self.settings)
         if language == i18n.current_language():
             return
         if not i18n.apply_language(language):

@@ -7,6 +7,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtCore import QLocale, QSettings
 
 from inspector.gui.common import i18n
+from inspector.gui.common.language_choice import chosen_language
 from tests.gui.conftest import wait_idle
 
 
@@ -30,13 +31,13 @@ def test_the_system_locale_picks_the_language(name, language):
 
 
 def test_a_choice_in_the_settings_beats_the_system_locale(clean_settings):
-    assert i18n.chosen_language(clean_settings, QLocale("zh_CN")) == i18n.CHINESE
+    assert chosen_language(clean_settings, QLocale("zh_CN")) == i18n.CHINESE
     i18n.remember_language(i18n.ENGLISH, clean_settings)
-    assert i18n.chosen_language(clean_settings, QLocale("zh_CN")) == i18n.ENGLISH
+    assert chosen_language(clean_settings, QLocale("zh_CN")) == i18n.ENGLISH
     i18n.remember_language("", clean_settings)  # back to following the system
-    assert i18n.chosen_language(clean_settings, QLocale("zh_CN")) == i18n.CHINESE
+    assert chosen_language(clean_settings, QLocale("zh_CN")) == i18n.CHINESE
     clean_settings.setValue(i18n.SETTINGS_KEY, "klingon")  # a hand-edited settings file
-    assert i18n.chosen_language(clean_settings, QLocale("fr_FR")) == i18n.ENGLISH
+    assert chosen_language(clean_settings, QLocale("fr_FR")) == i18n.ENGLISH
 
 
 def test_qt_placeholders_fill_in_any_order():

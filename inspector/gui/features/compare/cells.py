@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor
 
 from inspector.core.units import format_bytes, format_ms
-from inspector.gui.features.compare.table import Cell
+from inspector.gui.features.compare.cell import Cell
 from inspector.gui.features.compare.words import header_text
 from inspector.gui.common.i18n import core_text, fill, translate
 

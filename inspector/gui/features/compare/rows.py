@@ -25,7 +25,7 @@ from inspector.gui.features.compare.cells import (
     ratio_cell,
     said,
 )
-from inspector.gui.features.compare.table import Cell
+from inspector.gui.features.compare.cell import Cell
 from inspector.gui.features.compare.words import environment_text
 from inspector.gui.common.i18n import core_text, current_language, translate
 from inspector.gui.common.vocabulary_words import EXAMPLE_SPEC, method_call, mode_text, spec_text

@@ -13,12 +13,11 @@ column title)."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor, QFont, QHelpEvent
+from PySide6.QtGui import QFont, QHelpEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 from inspector.gui.common.i18n import translate
 from inspector.gui.common.table_model import HeaderedTableModel
 from inspector.gui.common.plain_text import menu_text, shown, shown_tip
+from inspector.gui.features.compare.cell import Cell
 
 # The role the proxy sorts by: a cell's number (missing values last), else its text.
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -47,22 +47,6 @@ _LAST_MIN_PX = 120
 _TITLE_MARGIN_PX = 10
 _BOLD = QFont()
 _BOLD.setBold(True)
-
-
-@dataclass
-class Cell:
-    """One read-only cell: its text, what it sorts by, and how it looks."""
-
-    text: str
-    sort_value: float | str | None = None
-    numeric: bool = False
-    tooltip: str = ""
-    foreground: QColor | None = None
-    bold: bool = False
-
-    def __post_init__(self) -> None:
-        if self.sort_value is None:
-            self.sort_value = math.inf if self.numeric else self.text
 
 
 # The most characters a cell holds (the view elides what does not fit).

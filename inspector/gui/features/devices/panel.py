@@ -10,7 +10,7 @@ import json
 from typing import Any, Sequence
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.common.table_model import HeaderedTableModel
-from inspector.gui.common.theme import device_colour
+from inspector.gui.common.theme import device_swatch
 from inspector.gui.common.plain_text import plain_label, plain_tooltip, shown
 
 GIB = 1 << 30
@@ -35,7 +35,6 @@ MEMORY_ROLE = Qt.ItemDataRole.UserRole + 1
 #: Item-data role carrying the device id of a row.
 DEVICE_ID_ROLE = Qt.ItemDataRole.UserRole + 2
 
-_swatches: dict[str, QIcon] = {}
 
 #: The words for core's device details (``DeviceSnapshot.details`` keys) in the row's tooltip;
 #: a key not listed shows as it is, its underscores as spaces.
@@ -58,22 +57,6 @@ DETAIL_LABELS = {
     "nvml_index": QT_TRANSLATE_NOOP("DevicesPanel", "NVML index"),
     "minor_number": QT_TRANSLATE_NOOP("DevicesPanel", "device file minor number"),
 }
-
-
-def device_swatch(device: str) -> QIcon:
-    """A small filled square in the device's colour (cached: views ask for it per paint)."""
-    icon = _swatches.get(device)
-    if icon is None:
-        pixmap = QPixmap(12, 12)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setBrush(device_colour(device))
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.drawRoundedRect(1, 1, 10, 10, 2, 2)
-        painter.end()
-        icon = _swatches[device] = QIcon(pixmap)
-    return icon
 
 
 def gib_text(used: int | None, total: int | None) -> str:

@@ -3,7 +3,7 @@ negative indices, a running median over them), and a summary of the runs side by
 
 Samples stream in while a run measures (``add_sample_pairs``); the finished result then
 replaces them with the exact figures from the core. The data lives in Qt-free ``Series``
-(``series.py``); this module keeps one per run and has ``latency_canvas.py`` draw them, the
+(``series.py``); this module keeps one per run and has ``canvas.py`` draw them, the
 lines under the Summary tab in ``summary_notes.py`` and the hover texts from
 ``latency_readout.py``.
 
@@ -27,9 +27,8 @@ from inspector.core.vocabulary import MAX_SAMPLES, BenchMode
 from inspector.gui.common.i18n import Retranslates, fill, translate
 from inspector.gui.features.latency.canvas import LatencyCanvas, run_label
 from inspector.gui.features.latency.readouts import bar_readout, sample_readout
-from inspector.gui.features.memory.plot import DEFAULT_REDRAW_FPS
 from inspector.gui.features.latency.readable import batch_of
-from inspector.gui.common.plot_render import png_bytes
+from inspector.gui.common.plot_render import DEFAULT_REDRAW_FPS, png_bytes
 from inspector.gui.features.latency.series import Series, SeriesKey, field_of
 from inspector.gui.features.latency.summary_notes import SummaryNotes, note_label
 from inspector.gui.features.latency.summary_verdicts import summary_verdicts

@@ -24,11 +24,9 @@ from inspector.core.placement import KINDS
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, fill, translate
 from inspector.gui.features.memory.canvas import REPORT_LINE_WIDTH, Marker, MemoryCanvas, figure_label
-from inspector.gui.common.plot_render import png_bytes
+from inspector.gui.common.plot_render import DEFAULT_REDRAW_FPS, png_bytes
 from inspector.gui.common.plot_words import ENGLISH, LIVE
 
-#: Redraws per second. Five to ten reads as live; more only costs CPU.
-DEFAULT_REDRAW_FPS = 8.0
 #: An hour at 20 Hz (the sampler's fastest rate), two hours at the default 10 Hz.
 MEMORY_CAPACITY = 20 * 3600
 #: The memory plot's "Show" choices: label -> seconds of history (None: the whole timeline).

@@ -303,6 +303,11 @@ def filter_text(node: Node, tr: Tr = english) -> str:
     return text if shown == kind_text(row.kind) else f"{text} {shown}"
 
 
+#: The item-data role whose text the filter field matches (``filter_text``): Qt's
+#: ``Qt.ItemDataRole.UserRole + 1`` (256 + 1), written as a number to keep this module Qt-free.
+FILTER_ROLE = 256 + 1
+
+
 def filter_pattern(text: str) -> str:
     """Every word of ``text`` must appear (in any order, any case): ``cuda float16 weight``.
 

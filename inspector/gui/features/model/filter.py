@@ -8,12 +8,26 @@ are ``parameter_cells``' (Qt-free, tested without a QApplication).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
-from PySide6.QtCore import QModelIndex, QObject, QRegularExpression, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QRegularExpression, QSortFilterProxyModel, Qt
 
-from inspector.gui.features.model.cells import filter_pattern
-from inspector.gui.features.model.item_model import FILTER_ROLE, PlacementModel
+from inspector.gui.features.model.cells import FILTER_ROLE, filter_pattern
+
+
+class Placements(Protocol):
+    """What the filter passes on to its source (``item_model.PlacementModel``)."""
+
+    @property
+    def attribution(self) -> Any: ...
+
+    def sort(self, column: int, order: Qt.SortOrder = ...) -> None: ...
+
+    def tensor_count(self) -> int: ...
+
+    def find(self, name: str) -> QModelIndex: ...
+
+    def row_at(self, index: QModelIndex) -> Any: ...
 
 
 class PlacementFilter(QSortFilterProxyModel):
@@ -21,15 +35,16 @@ class PlacementFilter(QSortFilterProxyModel):
     word, with their modules (recursive filtering). Sorting is left to ``PlacementModel``,
     which orders sizes and times as numbers, in O(tensors)."""
 
-    def __init__(self, source: PlacementModel, parent: QObject | None = None) -> None:
+    def __init__(self, source: QAbstractItemModel, parent: QObject | None = None) -> None:
+        """``source``: a ``PlacementModel`` (what ``Placements`` names)."""
         super().__init__(parent)
         self.setSourceModel(source)
         self.setRecursiveFilteringEnabled(True)
         self.setFilterRole(FILTER_ROLE)
         self.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
 
-    def source(self) -> PlacementModel:
-        return self.sourceModel()  # type: ignore[return-value]
+    def source(self) -> Placements:
+        return cast(Placements, self.sourceModel())
 
     def set_filter_text(self, text: str) -> None:
         expression = QRegularExpression(filter_pattern(text), QRegularExpression.PatternOption.CaseInsensitiveOption)

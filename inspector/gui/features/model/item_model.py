@@ -18,14 +18,14 @@ from PySide6.QtWidgets import QApplication, QStyle
 from inspector.core.messages import Text
 from inspector.gui.common.i18n import core_text, translate
 from inspector.gui.features.model import cells
-from inspector.gui.features.devices.panel import device_swatch
+from inspector.gui.common.theme import device_swatch
 from inspector.gui.features.model.tree import Node, PlacementTree
 from inspector.gui.common.table_model import header_text
 from inspector.gui.common.plain_text import shown as shown_line
 from inspector.gui.common.plain_text import shown_tip
 
 #: The role the filter field matches (``parameter_cells.filter_text``).
-FILTER_ROLE = Qt.ItemDataRole.UserRole + 1
+FILTER_ROLE = cells.FILTER_ROLE
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 

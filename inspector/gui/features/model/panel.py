@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from inspector.core.placement import device_bytes_text, meta_text
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
-from inspector.gui.features.devices.panel import device_colour
+from inspector.gui.common.theme import device_colour
 from inspector.gui.features.model.cells import widest_texts
 from inspector.gui.features.model.filter import PlacementFilter
 from inspector.gui.features.model.item_model import PlacementModel, shown

@@ -22,7 +22,7 @@ from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
 from inspector.gui.common.svg_export import QtSvgExporter  # noqa: E402
 from inspector.gui.features.latency.series import RunningMedian  # noqa: E402
 from inspector.gui.features.memory.canvas import pick_unit  # noqa: E402
-from inspector.gui.features.latency.canvas import SUMMARY_WHISKER_CAP  # noqa: E402
+from inspector.gui.features.latency.summary_bars import SUMMARY_WHISKER_CAP  # noqa: E402
 
 MiB, GiB = 1 << 20, 1 << 30
 

@@ -11,7 +11,7 @@ pytest.importorskip("pytestqt")
 import pyqtgraph as pg  # noqa: E402
 
 from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
-from inspector.gui.features.latency.canvas import IntegerAxis  # noqa: E402
+from inspector.gui.features.latency.plot_widgets import IntegerAxis  # noqa: E402
 from inspector.gui.features.latency.readable import bulk_range, throughput_text  # noqa: E402
 
 

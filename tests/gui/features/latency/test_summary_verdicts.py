@@ -36,7 +36,7 @@ def _show(plot, *results):
 
 def _bar_texts(plot) -> list[str]:
     """Each bar's first line: its median and verdict (throughput and a clipped p95 follow)."""
-    return [i.textItem.toPlainText().split("\n")[0] for i in plot.canvas._summary_items if isinstance(i, pg.TextItem)]
+    return [i.textItem.toPlainText().split("\n")[0] for i in plot.canvas.summary.items if isinstance(i, pg.TextItem)]
 
 
 def _lognormal(median, seed, n=200):
