@@ -145,28 +145,20 @@ def build(
         comparison=reports, parent=parent,
     )  # fmt: skip
 
-    a = action_bar
-    a.toDeviceButton.clicked.connect(commands.move_to_target)
-    a.cudaButton.clicked.connect(commands.move_cuda)
-    a.cpuButton.clicked.connect(commands.move_cpu)
-    a.benchmarkButton.clicked.connect(commands.run_benchmark)
-    a.inputShapeEdit.returnPressed.connect(commands.run_benchmark)
-    parameters.move_target = lambda: (a.target_device(), a.dtype())
-    a.cancelButton.clicked.connect(cancel)
-    a.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
-    devices.deviceSelected.connect(a.set_target_device)
+    # The tree's "move this module" asks the action bar's target and dtype.
+    parameters.move_target = lambda: (action_bar.target_device(), action_bar.dtype())
+    action_bar.cancelButton.clicked.connect(cancel)
+    action_bar.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+    fit.cancelRequested.connect(cancel)
     state.inventoryChanged.connect(
         lambda inventory: note_cpu_only_once(status_bar, settings, [i for i in inventory.ids() if i != "cpu"])
     )
     _when_first_model(state, pages, tasks)
 
-    tasks.busyChanged.connect(status.show_task)
-    tasks.busyChanged.connect(lambda _task: availability.refresh())
     availability.fitAvailable.connect(fit.set_available)
     reports.actionsChanged.connect(availability.refresh)
     # (queued: the task that just ended is still being wound up when busyChanged says so)
     tasks.busyChanged.connect(lambda task: task is None and QTimer.singleShot(0, lessons.on_idle))
-    fit.cancelRequested.connect(cancel)
     return SessionParts(
         timeline=timeline, dispatcher=dispatcher, reports=reports, opener=opener, commands=commands, fit=fit,
         lessons=lessons, availability=availability, retranslatable=(model, outcomes), followers=followers,

@@ -1,6 +1,7 @@
 """The device table as the session goes on: the inventory once the sampler found it, the
 memory readings (at most once a second: the sampler reads at 10 Hz), and the row of the
-target device the user picked in the action bar (``SessionState.target_device``).
+target device (``SessionState.target_device``): the one picked in the action bar is selected
+here, and a row picked here becomes the target.
 
 It hears the session state (``state.session_state``) and imports no other feature.
 """
@@ -31,6 +32,7 @@ class DevicesFollow(QObject):
         state.inventoryChanged.connect(self.on_inventory)
         state.readingsChanged.connect(self.on_readings)
         state.targetDeviceChanged.connect(devices.select_device)
+        devices.deviceSelected.connect(state.set_target_device)
 
     @Slot(object)
     def on_inventory(self, inventory: Any) -> None:

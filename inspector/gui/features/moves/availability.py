@@ -5,8 +5,8 @@ action bar and the menu actions to match; the reasons it gives are the tooltips 
 benchmark's refusal (``benchmark_blocker``, also asked by ``commands``). It refreshes when the
 model changes (``SessionState.modelChanged``) and the window asks ``refresh`` after every other
 change of state; the fit dialog hears ``fitAvailable``. It also keeps the action bar's target
-combo with the machine's devices (``inventoryChanged``) and says the target the user picks as
-``SessionState.target_device`` (the devices table follows it).
+combo with the machine's devices (``inventoryChanged``) and with ``SessionState.target_device``
+(the devices table follows it, and a device picked there becomes the combo's target).
 """
 
 from __future__ import annotations
@@ -103,6 +103,8 @@ class CommandAvailability(QObject):
         a.retranslated.connect(self.update_move_tip)
         state.modelChanged.connect(lambda _model: self.refresh())
         state.inventoryChanged.connect(self.on_inventory)
+        state.targetDeviceChanged.connect(a.set_target_device)
+        tasks.busyChanged.connect(lambda _task: self.refresh())
 
     def on_inventory(self, inventory: Any) -> None:
         """The machine's devices: the target combo lists them, an accelerator preferred."""

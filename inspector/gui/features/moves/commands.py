@@ -56,6 +56,13 @@ class ModelCommands(QObject):
         self.state = state
         state.moveFinished.connect(self.on_move_finished)
         state.trainStepFinished.connect(self.on_train_step_finished)
+        # The action bar's buttons and its input field's Return ask for these.
+        a = action_bar
+        a.toDeviceButton.clicked.connect(self.move_to_target)
+        a.cudaButton.clicked.connect(self.move_cuda)
+        a.cpuButton.clicked.connect(self.move_cpu)
+        a.benchmarkButton.clicked.connect(self.run_benchmark)
+        a.inputShapeEdit.returnPressed.connect(self.run_benchmark)
 
     def request_move(self, request: MoveRequest) -> bool:
         # Read once, here: the plot's mark, the worker, the move and its result use this reading.

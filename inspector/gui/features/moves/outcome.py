@@ -1,7 +1,8 @@
 """How each task ended, in the action bar and the error banner: the bar's words at rest ("loaded
 …", "moved in …", a benchmark's median, the fit's verdicts, "… failed"), its words while a task
-measures ("sample 400 / 1,000 · about 1 min left", with the estimate in the status line), and
-a failure shown in the banner (cleared by a move or benchmark that works).
+measures ("sample 400 / 1,000 · about 1 min left", with the estimate in the status line), the
+status line's busy task (it follows the task machine), and a failure shown in the banner
+(cleared by a move or benchmark that works).
 
 It hears the session state (``state.session_state``); the banner and the status line are the
 shared widgets of ``common``. Its words are the window's language, said again on a change of
@@ -48,6 +49,7 @@ class TaskOutcomes(QObject):
         self.bar_words = BarWords(bar)
         self.banner = banner
         self.status = status
+        tasks.busyChanged.connect(status.show_task)
         state.taskStarted.connect(self.on_task_started)
         state.taskFinished.connect(self.on_task_finished)
         state.modelLoaded.connect(self.on_model_loaded)

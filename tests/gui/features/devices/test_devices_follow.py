@@ -1,6 +1,7 @@
 """The devices feature alone: built with the session state and its panel, nothing of any
-other feature, it lists the inventory the state holds and selects the target device the state
-says (the action bar that picks it is another feature's: only the state joins them)."""
+other feature, it lists the inventory the state holds, selects the target device the state
+says, and a row picked in it becomes the state's target (the action bar that shows the target
+is another feature's: only the state joins them)."""
 
 from __future__ import annotations
 
@@ -28,3 +29,5 @@ def test_the_devices_feature_alone_follows_the_inventory_and_the_target_device(q
     assert selected == ["cuda:0"]  # the target the state holds, selected once listed
     state.set_target_device("cpu")
     assert selected == ["cuda:0", "cpu"]
+    panel.table.selectRow(1)  # the user picks the GPU's row
+    assert state.target_device == "cuda:0"
