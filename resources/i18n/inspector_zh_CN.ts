@@ -318,7 +318,7 @@
         <translation>此模型没有自带示例输入：请输入输入形状，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>This model brings no example input: enter its input shape(s), e.g. 1,3,224,224</source>
         <extracomment>The model whose prices the action bar shows (a new one: its label sizes afresh).</extracomment>
         <translation>此模型没有自带示例输入：请输入它的输入形状，例如 1,3,224,224</translation>
@@ -4587,7 +4587,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelCommands</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/commands.py" line="+95"/>
+        <location filename="../../inspector/gui/features/moves/commands.py" line="+102"/>
         <source>benchmark ×%1 train step · %2 %3</source>
         <translation>基准测试 ×%1 训练步 · %2 %3</translation>
     </message>
@@ -6260,7 +6260,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1 (%2)：%n 个张量，%3%4</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+80"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+82"/>
         <source>loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
