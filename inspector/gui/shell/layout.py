@@ -9,10 +9,9 @@ here; a saved layout replaces them (``window_settings``).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
 from PySide6.QtWidgets import QGroupBox, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
     from inspector.core.measure import MemoryTimeline
     from inspector.gui.common.error_banner import ErrorBanner
     from inspector.gui.features.memory.task_marks import TaskMarks
-    from inspector.gui.state.tasks import TaskController
 
 
 @dataclass(frozen=True)
@@ -160,34 +158,6 @@ def _latency_plot(parent: QWidget, plots: Sequence[QWidget] = ()) -> QWidget:
     from inspector.gui.features.latency.plot import LatencyPlot
 
     return LatencyPlot(parent, plots=plots)
-
-
-def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None:
-    """The plot a benchmark opens, built while the window waits for the user: its two slow
-    imports on a thread of their own (~50-70 ms on the GUI thread), its two pyqtgraph plot
-    widgets at idle moments of their own (~30 ms each, their menus left out), then the rest
-    of the plot (~15 ms), then the items every run shares (~15 ms) and the two menus.
-    Built at a benchmark's start, all of it in one go was its longest stall; built at one
-    idle moment, it still held the event loop ~100 ms."""
-    def canvas() -> Any:
-        return importlib.import_module("inspector.gui.features.latency.canvas")
-
-    pages.build_when_idle(
-        "latencyPlot",
-        lambda: tasks.task is None and not tasks.closed,
-        tasks.busyChanged,
-        prepare=[
-            lambda: importlib.import_module("inspector.core.report").verdicts_of_runs,
-            lambda: importlib.import_module("inspector.gui.features.latency.plot"),
-        ],
-        # (children of the tab widget, hidden, until the plot takes them; their right-click
-        # menus, half of their cost, at moments of their own after the build)
-        steps=[lambda: canvas().samples_plot_widget(pages.tabs, menu=False),
-               lambda: canvas().summary_plot_widget(pages.tabs, menu=False)],  # fmt: skip
-        # and the items every run draws with (~15 ms), which the first benchmark made at its start
-        then=[lambda page: page.canvas.prepare_shared_items(),
-              lambda page: canvas().enable_menu(page.samples_plot), lambda page: canvas().enable_menu(page.summary_plot)],
-    )
 
 
 def _comparison_view(parent: QWidget, built: Callable[[QWidget], None]) -> QWidget:

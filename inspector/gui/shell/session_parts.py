@@ -38,7 +38,7 @@ from inspector.gui.features.fit.flow import FitFlow
 from inspector.gui.features.help.pages import note_cpu_only_once
 from inspector.gui.features.history.panel import HistoryView
 from inspector.gui.features.history.rows import HistoryRows
-from inspector.gui.features.latency.follows import LatencyFollows
+from inspector.gui.features.latency.follows import LatencyFollows, build_latency_plot_when_idle
 from inspector.gui.features.lessons.follows import LessonOutcomes
 from inspector.gui.features.lessons.panel import LessonsPanel
 from inspector.gui.features.memory.follows import MemoryFollows
@@ -51,7 +51,6 @@ from inspector.gui.features.moves.availability import CommandAvailability
 from inspector.gui.features.moves.commands import ModelCommands
 from inspector.gui.features.moves.outcome import TaskOutcomes
 from inspector.gui.features.report.flow import ReportFlow
-from inspector.gui.shell.layout import build_latency_plot_when_idle
 from inspector.gui.state.dispatcher import Dispatcher
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.state.tasks import TaskController

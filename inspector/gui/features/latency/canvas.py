@@ -8,7 +8,7 @@ Its texts are said through a ``Words`` (``plot_words.py``): the live canvas in t
 language, set again by ``retranslate``; a report's twin in English.
 
 The window warms this module by name at idle moments and makes the plot widgets ahead
-through it (``shell.layout.build_latency_plot_when_idle``): ``samples_plot_widget``,
+through it (``follows.build_latency_plot_when_idle``): ``samples_plot_widget``,
 ``summary_plot_widget`` and ``enable_menu`` are named here for that."""
 
 from __future__ import annotations
