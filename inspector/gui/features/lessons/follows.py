@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Slot
 
 from inspector.gui.common.i18n import fill, translate
-from inspector.gui.features.lessons.panel import answer_lines
+from inspector.gui.features.lessons.answers import answer_lines
 
 if TYPE_CHECKING:
     from inspector.gui.common.code_panel import CodePanel
