@@ -2,7 +2,7 @@
 
 Reads the session state's model, the busy task and the action bar's inputs, and enables the
 action bar and the menu actions to match; the reasons it gives are the tooltips and the
-benchmark's refusal (``benchmark_blocker``, also asked by ``commands``). It refreshes when the
+benchmark's refusal (``readiness.benchmark_blocker``, also asked by ``commands``). It refreshes when the
 model changes (``SessionState.modelChanged``) and the window asks ``refresh`` after every other
 change of state; the fit dialog hears ``fitAvailable``. It also keeps the action bar's target
 combo with the machine's devices (``inventoryChanged``) and with ``SessionState.target_device``
@@ -18,14 +18,13 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from inspector.core.moves import MoveRequest, call_code, held_bytes, price_line
 from inspector.core.errors import InputError
-from inspector.core.files import InputSpec, parse_inputs
+from inspector.core.moves import MoveRequest, call_code, held_bytes, price_line
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.features.moves.action_bar import ActionBar, ActionState, enabled_tip, pinned_blocker
+from inspector.gui.features.moves.readiness import benchmark_blocker, input_shape
 
 if TYPE_CHECKING:
-    from inspector.core.session import ModelState
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
 
@@ -34,42 +33,6 @@ class Comparison(Protocol):
     """Whether File › Compare with… has a report to compare a second one with."""
 
     def can_compare_with(self) -> bool: ...
-
-
-def input_shape(action_bar: ActionBar) -> tuple[InputSpec, ...] | None:
-    """The inputs the field asks for (``core.files.inputs`` syntax); None: the model's own."""
-    text = action_bar.input_shape_text()
-    return parse_inputs(text) if text else None
-
-
-def model_device_and_dtype(state: ModelState | None) -> tuple[str, str]:
-    """Where a benchmark will run and in which dtype, as the snapshot tells it ("?" when it
-    cannot: the result names the run exactly when it comes back)."""
-    if state is None:
-        return "?", "?"
-    devices = state.placement.devices
-    floating = (r.dtype for r in state.placement.tensors
-                if r.kind == "parameter" and r.dtype.startswith(("float", "bfloat", "complex")))  # fmt: skip
-    return (devices[0] if len(devices) == 1 else "?"), next(floating, "?")
-
-
-def benchmark_blocker(state: ModelState | None, action_bar: ActionBar) -> str | None:
-    """Why the benchmark cannot run now, in words; None when it can."""
-    if state is None:
-        return translate("CommandAvailability", "No model is loaded (File › Open model…)")
-    if any(f.code == "split_model" for f in state.placement.warnings):
-        return translate(
-            "CommandAvailability", "The model is split across devices: move it as a whole first (.to(device) or .cpu())"
-        )
-    try:
-        shape = input_shape(action_bar)
-    except InputError as exc:
-        return fill(translate("CommandAvailability", "Input shape: %1"), core_text(exc.message))
-    if shape is None and not state.info.has_example_input:
-        return translate(
-            "CommandAvailability", "This model brings no example input: enter an input shape such as 1,3,224,224"
-        )
-    return None
 
 
 class CommandAvailability(QObject):

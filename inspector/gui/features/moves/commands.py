@@ -21,7 +21,7 @@ from inspector.core.moves import MoveRequest, MoveResult, resolve_request
 from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui.common import window_settings
-from inspector.gui.features.moves.availability import benchmark_blocker, input_shape, model_device_and_dtype
+from inspector.gui.features.moves.readiness import benchmark_blocker, input_shape, model_device_and_dtype
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.state.tasks import Task, task_label
 from inspector.gui.state.workers import request_call
