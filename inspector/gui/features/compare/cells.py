@@ -3,17 +3,53 @@ read in one ``Cell`` of ``ComparisonView``'s tables (``compare.py``), coloured w
 verdict is clear.
 
 A side's cells come keyed by their column's English header, after the side's prefix
-(``"A median (ms)"``); the view picks the columns it shows. Texts keep the view's context,
+(``"A median (ms)"``); the view picks the columns it shows. Columns keep those English keys
+(``cell_text(table, row, "Verdict")``) and only their titles are translated (``header_text``,
+here since a tooltip holding a folded column names it). Texts keep the view's context,
 ``translate("ComparisonView", ...)``, so the catalogue has them where it always had."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QColor
 
 from inspector.core.units import format_bytes, format_ms
 from inspector.gui.features.compare.cell import Cell
-from inspector.gui.features.compare.words import header_text
 from inspector.gui.common.i18n import core_text, fill, translate
+
+#: The column titles that are words (``B ÷ A``, ``p5–p95``, ``GB/s`` are the same in every
+#: language); a side's column is its title after "A " or "B ".
+_HEADER_WORDS = frozenset((
+    QT_TRANSLATE_NOOP("ComparisonView", "Device"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Dtype"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Mode"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Input"),
+    QT_TRANSLATE_NOOP("ComparisonView", "median (ms)"),
+    QT_TRANSLATE_NOOP("ComparisonView", "vs CPU"),
+    QT_TRANSLATE_NOOP("ComparisonView", "95 % CI"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Verdict"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Noise"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Route"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Method"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Pinned"),
+    QT_TRANSLATE_NOOP("ComparisonView", "moves"),
+    QT_TRANSLATE_NOOP("ComparisonView", "size"),
+    QT_TRANSLATE_NOOP("ComparisonView", "time (s)"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Section"),
+    QT_TRANSLATE_NOOP("ComparisonView", "What"),
+    QT_TRANSLATE_NOOP("ComparisonView", "Value"),
+))  # fmt: skip
+
+
+def header_text(key: str) -> str:
+    """A column's title in the window's language: ``"A median (ms)"`` -> ``"A 中位数 (ms)"``."""
+    if key in _HEADER_WORDS:
+        return translate("ComparisonView", key)
+    side, _, rest = key.partition(" ")
+    if side in ("A", "B") and rest in _HEADER_WORDS:
+        return side + " " + translate("ComparisonView", rest)
+    return key
+
 
 _FASTER = QColor("#2e7d32")
 _SLOWER = QColor("#c62828")

@@ -19,7 +19,7 @@ How the window uses it (``layout.add_pages`` and ``report_flow.ReportFlow``)::
 Its texts follow the window's language: a change of language shows the reports again
 (``retranslate``). Core's words (verdicts, noise flags) are shown through ``core_text``.
 Columns keep their English header keys (``cell_text(table, row, "Verdict")``); the headers
-show them translated (``compare_words.header_text``). The cells of the figures are made in
+show them translated (``cells.header_text``). The cells of the figures are made in
 ``compare_cells``, laid out in rows by ``compare_rows``.
 """
 
@@ -48,7 +48,8 @@ from inspector.core.report import TimingReport, load_report
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.features.compare.rows import Tables, comparison_tables, folded_columns
 from inspector.gui.features.compare.table import ComparisonTable
-from inspector.gui.features.compare.words import A_REPORT, THIS_SESSION, header_text, side_name
+from inspector.gui.features.compare.cells import header_text
+from inspector.gui.features.compare.words import A_REPORT, THIS_SESSION, side_name
 from inspector.gui.common.i18n import Retranslates, core_text, current_language, fill, translate
 from inspector.gui.state.pool import run_in_pool
 
