@@ -298,7 +298,7 @@
 <context>
     <name>CommandAvailability</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/availability.py" line="+59"/>
+        <location filename="../../inspector/gui/features/moves/readiness.py" line="+44"/>
         <source>No model is loaded (File › Open model…)</source>
         <translation>尚未加载模型（文件 › 打开模型…）</translation>
     </message>
@@ -318,7 +318,7 @@
         <translation>此模型没有自带示例输入：请输入输入形状，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location filename="../../inspector/gui/features/moves/availability.py" line="+87"/>
         <source>This model brings no example input: enter its input shape(s), e.g. 1,3,224,224</source>
         <extracomment>The model whose prices the action bar shows (a new one: its label sizes afresh).</extracomment>
         <translation>此模型没有自带示例输入：请输入它的输入形状，例如 1,3,224,224</translation>
@@ -349,7 +349,7 @@
 <context>
     <name>ComparisonView</name>
     <message>
-        <location filename="../../inspector/gui/features/compare/words.py" line="+17"/>
+        <location filename="../../inspector/gui/features/compare/words.py" line="+14"/>
         <source>This session</source>
         <translation>本次会话</translation>
     </message>
@@ -359,9 +359,8 @@
         <translation>报告</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../../inspector/gui/features/compare/cells.py" line="+23"/>
         <source>Device</source>
-        <extracomment>The column titles that are words (``B ÷ A``, ``p5–p95``, ``GB/s`` are the same in every language); a side&apos;s column is its title after &quot;A &quot; or &quot;B &quot;.</extracomment>
         <translation>设备</translation>
     </message>
     <message>
@@ -450,7 +449,7 @@
         <translation>值</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location filename="../../inspector/gui/features/compare/words.py" line="+5"/>
         <source>report</source>
         <extracomment>The Environment table&apos;s words from core (``compare_environment``): its sections and the facts it names. Core hands them as plain strings, so the window translates the ones it knows; a ``messages.Text`` goes through ``core_text``, anything else (a device id) as it is.</extracomment>
         <translation>报告</translation>
@@ -541,7 +540,7 @@
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/compare/cells.py" line="+56"/>
+        <location filename="../../inspector/gui/features/compare/cells.py" line="+52"/>
         <source>%1 noisy</source>
         <translation>%1 有噪声</translation>
     </message>
@@ -572,7 +571,7 @@
         <translation>%1（%2 次失败）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/compare/view.py" line="+185"/>
+        <location filename="../../inspector/gui/features/compare/view.py" line="+186"/>
         <source>Open report…</source>
         <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. The tables show a comparison (or the empty view) just made: for tests and tools. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What is shown: the outcome of the comparison the tables hold (None: empty). Per side, the serial of the latest Open report… asked for (an older one&apos;s outcome is dropped). What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
         <translation>打开报告…</translation>
@@ -3812,9 +3811,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyCanvas</name>
     <message>
-        <location filename="../../inspector/gui/features/latency/plot_widgets.py" line="+27"/>
+        <location filename="../../inspector/gui/features/latency/labels.py" line="+18"/>
         <source>cancelled</source>
-        <extracomment>Each dtype&apos;s marker in the samples view (another dtype: a circle). Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another reason is shown as it is.</extracomment>
+        <extracomment>Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another reason is shown as it is.</extracomment>
         <translation>已取消</translation>
     </message>
     <message>
@@ -3824,14 +3823,14 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+11"/>
-        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="+92"/>
+        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="+93"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/latency/samples_view.py" line="+90"/>
+        <location filename="../../inspector/gui/features/latency/samples_view.py" line="+98"/>
         <source>sample (warm-up calls at negative indices)</source>
-        <extracomment>A run streams in (``stream``): its ranges stay steady (``live_range``); the samples it was asked for.</extracomment>
+        <extracomment>Each dtype&apos;s marker in the samples view (another dtype: a circle). A run&apos;s name in the legend (``labels.run_label``): the key, why the run stopped early (&quot;&quot; if it did not), the words to say it in. A run streams in (``stream``): its ranges stay steady (``live_range``); the samples it was asked for.</extracomment>
         <translation>样本（预热调用位于负索引处）</translation>
     </message>
     <message>
@@ -3911,7 +3910,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyPlot</name>
     <message>
-        <location filename="../../inspector/gui/features/latency/plot.py" line="+114"/>
+        <location filename="../../inspector/gui/features/latency/plot.py" line="+115"/>
         <source>Samples</source>
         <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``).</extracomment>
         <translation>样本</translation>
@@ -3932,7 +3931,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+251"/>
+        <location line="+253"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
@@ -3942,7 +3941,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/latency/readouts.py" line="+47"/>
+        <location filename="../../inspector/gui/features/latency/readouts.py" line="+48"/>
         <source>sample %1 · %2: %3</source>
         <translation>样本 %1 · %2：%3</translation>
     </message>
@@ -3960,7 +3959,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Layout</name>
     <message>
-        <location filename="../../inspector/gui/shell/layout.py" line="+67"/>
+        <location filename="../../inspector/gui/shell/layout.py" line="+65"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
@@ -3999,7 +3998,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Lessons</name>
     <message>
-        <location filename="../../inspector/gui/features/lessons/panel.py" line="+39"/>
+        <location filename="../../inspector/gui/features/lessons/panel.py" line="+40"/>
         <source>1. Pick the device: cuda:0 or cpu</source>
         <extracomment>(title, what it teaches, where the answer shows) per lesson, marked for translation. The last is the line under the answer box: it points up at the answer, and names the main window for its panels (the lessons dialog may cover it, as it does on a 1024x700 screen).</extracomment>
         <translation>1. 选择设备：cuda:0 还是 cpu</translation>
@@ -4096,7 +4095,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>这些课使用教程中的示例模型（Net：Linear(3, 2) → Linear(2, 1)）。要用它替换当前打开的模型吗？你的模型文件不会被改动。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location filename="../../inspector/gui/features/lessons/answers.py" line="+14"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -6182,9 +6181,8 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Throughput</name>
     <message>
-        <location filename="../../inspector/gui/features/latency/readable.py" line="+118"/>
+        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="+68"/>
         <source>%1 steps/s</source>
-        <extracomment>(name, milliseconds per unit), largest first: an axis shows the largest that is &gt;= 1. Room above the bulk&apos;s largest sample, as a share of the range. Samples more than this many IQRs above the third quartile are outliers (Tukey&apos;s &quot;far out&quot; fence is 3; 5 keeps a long but real tail in view). ...and never closer than this share of the median above it (timings quantised to a tick can have an IQR of zero).</extracomment>
         <translation>%1 步/s</translation>
     </message>
     <message>
@@ -6345,7 +6343,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>中位数 %1</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/latency/follows.py" line="+90"/>
+        <location filename="../../inspector/gui/features/latency/follows.py" line="+92"/>
         <source>no snippet for this measurement: %1</source>
         <translation>此次测量没有代码片段：%1</translation>
     </message>

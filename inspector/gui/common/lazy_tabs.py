@@ -28,6 +28,7 @@ class _Pending:
     title: str
     placeholder: QWidget
     factory: Callable[..., QWidget]
+    prepare: Callable[[], object] | None = None
 
 
 #: How long no task must have run before a page is built ahead of need (ms): the window's
@@ -53,12 +54,16 @@ class LazyTabs:
         # Connected before anyone else's slot, so theirs sees the real page.
         tabs.currentChanged.connect(self._on_current_changed)
 
-    def add(self, name: str, title: str, factory: Callable[..., QWidget]) -> None:
+    def add(
+        self, name: str, title: str, factory: Callable[..., QWidget], prepare: Callable[[], object] | None = None,
+    ) -> None:  # fmt: skip
         """A tab titled ``title`` whose page ``factory()`` makes when first needed (given the
-        parts ``build_when_idle``'s steps made ahead, where they did: ``factory(*parts)``)."""
+        parts ``build_when_idle``'s steps made ahead, where they did: ``factory(*parts)``).
+        ``prepare``: the factory's own work that may run off the GUI thread (its module's
+        import), which ``build_when_idle`` runs after its own ``prepare``."""
         placeholder = QWidget()
         placeholder.setObjectName(f"{name}Pending")
-        self._pending[name] = _Pending(title, placeholder, factory)
+        self._pending[name] = _Pending(title, placeholder, factory, prepare)
         self.tabs.addTab(placeholder, title)
 
     def set_title(self, name: str, title: str) -> None:
@@ -108,7 +113,7 @@ class LazyTabs:
         """Build ``name`` once ``idle()`` has held for ``IDLE_BUILD_DELAY_MS``.
 
         ``idle_changed`` is emitted whenever ``idle()`` may have changed. ``prepare`` (imports,
-        say) runs at the first idle moment, on a thread of its own: an import holds the GIL
+        say; then the page's own, given to ``add``) runs at the first idle moment, on a thread of its own: an import holds the GIL
         only in 5 ms turns, where on the GUI thread it held the event loop for all of its
         ~50-70 ms (and not under work: it would take its share from a benchmark). Then
         ``steps``, on the GUI thread, each at an idle moment of its own (``STEP_GAP_MS`` apart):
@@ -119,6 +124,9 @@ class LazyTabs:
         Work that starts in between postpones the rest to the next idle moment; a page already
         built by then (its tab shown, or asked for) is left as it is, and makes its own parts.
         """
+        pending = self._pending.get(name)
+        if pending is not None and pending.prepare is not None:
+            prepare = [*prepare, pending.prepare]
         prepared = threading.Event()
         started: list[threading.Thread] = []
 

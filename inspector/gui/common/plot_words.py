@@ -7,11 +7,15 @@ window speaks Chinese. Its images are drawn by offscreen twins of the live plots
 
 Call sites read as Qt's own, ``words.translate("LatencyCanvas", "latency (%1)")``, and
 pyside6-lupdate finds them as it finds any ``translate`` call (both arguments literal).
+
+It imports no module of the window (Qt's ``translate`` is ``common.i18n.translate``), so a
+plot's module that says its words through it stands one floor lower. A core ``Text`` is said
+by the caller (``str`` in English, ``i18n.core_text`` in the window's language).
 """
 
 from __future__ import annotations
 
-from inspector.gui.common.i18n import core_text, translate
+from PySide6.QtCore import QCoreApplication
 
 
 class Words:
@@ -24,11 +28,7 @@ class Words:
         """Qt's ``QCoreApplication.translate``, or ``source`` itself (``%n`` filled) in English."""
         if self.english:
             return source.replace("%n", str(n)) if n >= 0 else source
-        return translate(context, source, disambiguation, n)
-
-    def core(self, value: object) -> str:
-        """A text core made (``messages.Text``) in this language; any other string as it is."""
-        return str(value) if self.english else core_text(value)
+        return QCoreApplication.translate(context, source, disambiguation, n)
 
 
 #: The live plots' words: the window's language, whichever is installed when they are said.

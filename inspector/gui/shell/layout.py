@@ -139,7 +139,7 @@ def add_pages(
         return translate("Layout", PAGE_TITLES[name])
 
     pages.add("memoryPlot", title("memoryPlot"), lambda: _memory_plot(parent, timeline(), marks))
-    pages.add("latencyPlot", title("latencyPlot"), lambda *plots: _latency_plot(parent, plots))
+    pages.add("latencyPlot", title("latencyPlot"), lambda *plots: _latency_plot(parent, plots), prepare=_import_latency_plot)
     pages.add("comparisonView", title("comparisonView"), lambda: _comparison_view(parent, comparison_built))
 
 
@@ -152,6 +152,12 @@ def _memory_plot(parent: QWidget, timeline: MemoryTimeline, marks: TaskMarks) ->
     marks.attach(plot)
     plot.schedule_redraw()
     return plot
+
+
+def _import_latency_plot() -> None:
+    """The plot's module (and pyqtgraph, ~50-70 ms), imported on a thread of its own when the
+    plot is built while the window waits (``features.latency.follows.build_latency_plot_when_idle``)."""
+    import inspector.gui.features.latency.plot  # noqa: F401
 
 
 def _latency_plot(parent: QWidget, plots: Sequence[QWidget] = ()) -> QWidget:

@@ -66,6 +66,21 @@ def test_a_page_is_built_after_its_imports_once_the_window_is_idle(qtbot, tabs):
     assert tabs.widget(1) is lazy.page("plot") and not lazy.page("plot").isVisible()
 
 
+def test_a_pages_own_import_runs_off_the_gui_thread_after_the_builders(qtbot, tabs):
+    # The window registers the Latency page with its module's import (``shell.layout``); the
+    # latency feature, which builds it at idle, names only the imports it needs itself.
+    calls: list[tuple[str, bool]] = []
+
+    def on_thread(name: str) -> None:
+        calls.append((name, threading.current_thread() is threading.main_thread()))
+
+    lazy, work = LazyTabs(tabs), _Work(idle=True)
+    lazy.add("plot", "Latency", lambda: QLabel("plot"), prepare=lambda: on_thread("page's module"))
+    lazy.build_when_idle("plot", lambda: work.idle, work.changed, prepare=[lambda: on_thread("core")])
+    qtbot.waitUntil(lambda: lazy.is_built("plot"), timeout=2_000)
+    assert calls == [("core", False), ("page's module", False)]
+
+
 def test_work_that_starts_between_the_steps_postpones_the_rest(qtbot, tabs):
     calls: list[str] = []
     lazy, work = _lazy(tabs, calls), _Work(idle=True)

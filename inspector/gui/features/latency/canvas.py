@@ -7,9 +7,9 @@ this canvas to draw them; an offscreen twin renders it for reports.
 Its texts are said through a ``Words`` (``plot_words.py``): the live canvas in the window's
 language, set again by ``retranslate``; a report's twin in English.
 
-The window warms this module by name at idle moments and makes the plot widgets ahead
-through it (``follows.build_latency_plot_when_idle``): ``samples_plot_widget``,
-``summary_plot_widget`` and ``enable_menu`` are named here for that."""
+The window makes the plot widgets ahead at idle moments (``plot_widgets``, through
+``follows.build_latency_plot_when_idle``) and hands them in; a run's name is said by the
+``label`` ``LatencyPlot`` hands in (``labels.run_label``)."""
 
 from __future__ import annotations
 
@@ -20,13 +20,11 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 
 from inspector.gui.common.plot_words import LIVE, Words
-from inspector.gui.features.latency.plot_widgets import enable_menu, run_label, samples_plot_widget, summary_plot_widget
+from inspector.gui.features.latency.plot_widgets import samples_plot_widget, summary_plot_widget
 from inspector.gui.features.latency.readable import BulkRange
-from inspector.gui.features.latency.samples_view import SamplesView, SeriesItems
+from inspector.gui.features.latency.samples_view import RunLabel, SamplesView, SeriesItems
 from inspector.gui.features.latency.series import Series, SeriesKey
 from inspector.gui.features.latency.summary_bars import SummaryBars
-
-__all__ = ["LatencyCanvas", "enable_menu", "run_label", "samples_plot_widget", "summary_plot_widget"]
 
 
 class LatencyCanvas(QWidget):
@@ -35,12 +33,12 @@ class LatencyCanvas(QWidget):
 
     def __init__(
         self, parent: QWidget | None = None, prefix: str = "latency", words: Words = LIVE,
-        plots: Sequence[pg.PlotWidget] = (), menus: bool = True,
+        plots: Sequence[pg.PlotWidget] = (), menus: bool = True, *, label: RunLabel,
     ) -> None:  # fmt: skip
         """``plots``: the samples and summary plot widgets, where they were made ahead
         (``samples_plot_widget``, ``summary_plot_widget``: ~30 ms each, so a window makes them
         at idle moments of their own); otherwise made here, with right-click menus unless
-        ``menus`` is False (a report's image)."""
+        ``menus`` is False (a report's image). ``label``: a run's name in the legend."""
         super().__init__(parent)
         self.words = words
         if not plots:
@@ -48,7 +46,7 @@ class LatencyCanvas(QWidget):
         self.samples_plot, self.summary_plot = plots
         self.samples_plot.setObjectName(f"{prefix}SamplesPlot")
         self.summary_plot.setObjectName(f"{prefix}SummaryPlot")
-        self.samples = SamplesView(self.samples_plot, self, words)
+        self.samples = SamplesView(self.samples_plot, self, label, words)
         self.summary = SummaryBars(self.summary_plot, self, words)
 
     def retranslate(self) -> None:

@@ -99,22 +99,20 @@ def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None
     of the plot (~15 ms), then the items every run shares (~15 ms) and the two menus.
     Built at a benchmark's start, all of it in one go was its longest stall; built at one
     idle moment, it still held the event loop ~100 ms."""
-    def canvas() -> Any:
-        return importlib.import_module("inspector.gui.features.latency.canvas")
+    def widgets() -> Any:
+        return importlib.import_module("inspector.gui.features.latency.plot_widgets")
 
     pages.build_when_idle(
         "latencyPlot",
         lambda: tasks.task is None and not tasks.closed,
         tasks.busyChanged,
-        prepare=[
-            lambda: importlib.import_module("inspector.core.report").verdicts_of_runs,
-            lambda: importlib.import_module("inspector.gui.features.latency.plot"),
-        ],
+        # (then the plot's own module, which the page's factory imports: ``shell.layout``)
+        prepare=[lambda: importlib.import_module("inspector.core.report").verdicts_of_runs],
         # (children of the tab widget, hidden, until the plot takes them; their right-click
         # menus, half of their cost, at moments of their own after the build)
-        steps=[lambda: canvas().samples_plot_widget(pages.tabs, menu=False),
-               lambda: canvas().summary_plot_widget(pages.tabs, menu=False)],  # fmt: skip
+        steps=[lambda: widgets().samples_plot_widget(pages.tabs, menu=False),
+               lambda: widgets().summary_plot_widget(pages.tabs, menu=False)],  # fmt: skip
         # and the items every run draws with (~15 ms), which the first benchmark made at its start
         then=[lambda page: page.canvas.prepare_shared_items(),
-              lambda page: canvas().enable_menu(page.samples_plot), lambda page: canvas().enable_menu(page.summary_plot)],
+              lambda page: widgets().enable_menu(page.samples_plot), lambda page: widgets().enable_menu(page.summary_plot)],
     )

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxL
 
 from inspector.core.report import Run, TimingReport
 from inspector.core.vocabulary import MAX_SAMPLES, BenchMode
-from inspector.gui.common.i18n import Retranslates, fill, translate
-from inspector.gui.features.latency.canvas import LatencyCanvas, run_label
+from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.features.latency.canvas import LatencyCanvas
+from inspector.gui.features.latency.labels import run_label
 from inspector.gui.features.latency.readouts import bar_readout, sample_readout
 from inspector.gui.features.latency.readable import batch_of
 from inspector.gui.common.plot_render import DEFAULT_REDRAW_FPS, png_bytes
@@ -62,7 +63,7 @@ class LatencyPlot(Retranslates, QWidget):
         self._current: SeriesKey | None = None
         self._replaced: Series | None = None
         self._dirty: set[SeriesKey] = set()
-        self.canvas = LatencyCanvas(self, plots=plots)
+        self.canvas = LatencyCanvas(self, plots=plots, label=run_label)
         self.tabs = QTabWidget(self, objectName="latencyTabs")
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.canvas.samples_plot, "")
@@ -361,15 +362,17 @@ class LatencyPlot(Retranslates, QWidget):
             samples = s.samples_ms
             runs.append(Run(label, key[1], key[2], s.input_shape, stats["median_ms"],
                             tuple(samples[np.isfinite(samples)].tolist()), runs_ms=s.runs_ms))  # fmt: skip
+        # core's texts (the verdicts) in ``words``' language: as written in English
+        say_core: Callable[[object], str] = str if words.english else core_text
         for row, run, verdict in zip(rows, runs, summary_verdicts(runs, [row["key"][0] for row in rows])):
             noise = self.series[row["key"]].noise
             # The bar's words: how it compares with alike runs, and a flag when it is noisy.
-            short = words.core(verdict.short)
+            short = say_core(verdict.short)
             row["verdict"] = fill(words.translate("LatencyPlot", "%1 · noisy"), short) if noise else short
             # The noise flag names the machine's part; a steady figure on a disturbed machine says it too.
             said = noise or self.series[row["key"]].machine_note
-            noise_line = fill(words.translate("LatencyPlot", "%1: %2"), run.label, words.core(said)) if said else ""
-            row["sentence"] = "\n".join(t for t in (*map(words.core, verdict.sentences), noise_line) if t)
+            noise_line = fill(words.translate("LatencyPlot", "%1: %2"), run.label, say_core(said)) if said else ""
+            row["sentence"] = "\n".join(t for t in (*map(say_core, verdict.sentences), noise_line) if t)
         return rows
 
     def summary_rows(self) -> list[dict]:
@@ -434,7 +437,7 @@ class LatencyPlot(Retranslates, QWidget):
         """
         if view not in ("samples", "summary"):
             raise ValueError(f"view must be 'samples' or 'summary', not {view!r}")
-        twin = LatencyCanvas(None, prefix="latencyExport", words=ENGLISH if english else LIVE, menus=False)
+        twin = LatencyCanvas(None, prefix="latencyExport", words=ENGLISH if english else LIVE, menus=False, label=run_label)
         try:
             for key, series in self.series.items():
                 twin.draw_series(key, series, self._color(key))

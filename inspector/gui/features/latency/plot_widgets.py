@@ -1,42 +1,15 @@
-"""The latency plot's pyqtgraph widgets and the words on them: the two plot widgets (made
-ahead at idle moments of their own, ``samples_plot_widget``/``summary_plot_widget``, their
-right-click menus later, ``enable_menu``), the samples axis of whole numbers, each dtype's
-marker, and a run's name as the legend and the bars say it (``run_label``).
+"""The latency plot's pyqtgraph widgets: the two plot widgets (made ahead at idle moments of
+their own, ``samples_plot_widget``/``summary_plot_widget``, their right-click menus later,
+``enable_menu``: ``follows.build_latency_plot_when_idle``) and the samples axis of whole
+numbers. It imports no module of the window.
 
 ``SamplesView`` (``samples_view.py``) and ``SummaryBars`` (``summary_bars.py``) draw on these
-widgets; ``LatencyCanvas`` (``canvas.py``) holds the two views. Texts keep the context
-``"LatencyCanvas"`` they always had, so the catalogue keeps their translations."""
+widgets; ``LatencyCanvas`` (``canvas.py``) makes them where they were not made ahead."""
 
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtWidgets import QWidget
-
-from inspector.core.vocabulary import DType
-from inspector.gui.common.i18n import fill
-from inspector.gui.common.plot_words import LIVE, Words
-from inspector.gui.common.vocabulary_words import mode_text
-from inspector.gui.features.latency.series import SeriesKey, series_label
-
-#: Each dtype's marker in the samples view (another dtype: a circle).
-DTYPE_SYMBOLS = {DType.FLOAT32: "o", DType.FLOAT16: "t", DType.BFLOAT16: "s", DType.FLOAT64: "d"}
-#: Why a run stopped early (``LatencyPlot.abort_series``), as its label says it; another
-#: reason is shown as it is.
-STATUS_WORDS = {
-    "cancelled": QT_TRANSLATE_NOOP("LatencyCanvas", "cancelled"),
-    "failed": QT_TRANSLATE_NOOP("LatencyCanvas", "failed"),
-}
-
-
-def run_label(key: SeriesKey, status: str = "", words: Words = LIVE) -> str:
-    """A run's name in the legend and under its bar: ``"cpu · float32"``, with why it
-    stopped early when it did (``"cpu · float32 (cancelled)"``)."""
-    label = series_label(key, str if words.english else mode_text)
-    if not status:
-        return label
-    said = words.translate("LatencyCanvas", STATUS_WORDS[status]) if status in STATUS_WORDS else status
-    return fill(words.translate("LatencyCanvas", "%1 (%2)"), label, said)
 
 
 class IntegerAxis(pg.AxisItem):
@@ -69,10 +42,3 @@ def enable_menu(plot: pg.PlotWidget) -> None:
     item = plot.getPlotItem()
     if not item.menuEnabled() or item.getViewBox().menu is None:
         item.setMenuEnabled(True)
-
-
-def set_range(view: pg.ViewBox, axis: int, span: tuple[float, float]) -> None:
-    """Set one axis' range (and stop its automatic range) unless it is there already: set
-    again, pyqtgraph solves the view anew and signals a change of its state."""
-    if view.state["autoRange"][axis] is not False or [float(v) for v in view.state["targetRange"][axis]] != list(span):
-        view.setRange(**{("xRange", "yRange")[axis]: span}, padding=0)

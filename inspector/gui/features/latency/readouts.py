@@ -13,8 +13,9 @@ from typing import Any, Collection, Mapping, Sequence
 import numpy as np
 
 from inspector.gui.common.i18n import fill, translate
-from inspector.gui.features.latency.readable import format_in_unit, throughput_text
+from inspector.gui.features.latency.readable import format_in_unit
 from inspector.gui.features.latency.series import Series, SeriesKey, series_label
+from inspector.gui.features.latency.summary_bars import throughput_text
 from inspector.gui.common.plot_words import LIVE
 from inspector.gui.common.vocabulary_words import mode_text
 

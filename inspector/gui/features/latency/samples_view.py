@@ -10,6 +10,7 @@ report's twin in English."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,13 +18,20 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QWidget
 
+from inspector.core.vocabulary import DType
 from inspector.gui.common.i18n import fill
 from inspector.gui.common.plot_words import LIVE, Words
 from inspector.gui.common.theme import restyle, theme_colors, translucent
 from inspector.gui.features.latency.live_range import streaming_span, streaming_top
-from inspector.gui.features.latency.plot_widgets import DTYPE_SYMBOLS, run_label, set_range
 from inspector.gui.features.latency.readable import BulkRange, bulk_range, format_in_unit, time_unit
 from inspector.gui.features.latency.series import Series, SeriesKey
+
+
+#: Each dtype's marker in the samples view (another dtype: a circle).
+DTYPE_SYMBOLS = {DType.FLOAT32: "o", DType.FLOAT16: "t", DType.BFLOAT16: "s", DType.FLOAT64: "d"}
+#: A run's name in the legend (``labels.run_label``): the key, why the run stopped early ("" if
+#: it did not), the words to say it in.
+RunLabel = Callable[[SeriesKey, str, Words], str]
 
 
 @dataclass
@@ -40,8 +48,8 @@ class SamplesView:
     """Draws the runs' samples on ``plot`` (a ``samples_plot_widget``); ``host`` is the widget
     whose palette gives the view its colours (the canvas holding it)."""
 
-    def __init__(self, plot: pg.PlotWidget, host: QWidget, words: Words = LIVE) -> None:
-        self.plot, self.host, self.words = plot, host, words
+    def __init__(self, plot: pg.PlotWidget, host: QWidget, label: RunLabel, words: Words = LIVE) -> None:
+        self.plot, self.host, self.label, self.words = plot, host, label, words
         restyle(plot, legend_columns=4)
         samples = plot.getPlotItem()
         # The left axis keeps room for its widest tick text ("1000", "0.25", "1e+04" on the log
@@ -130,7 +138,7 @@ class SamplesView:
 
     def _name_series(self, key: SeriesKey) -> None:
         """The run's legend entry, with why it stopped early when it did."""
-        self._set_legend_text(self.items[key].samples, run_label(key, self._series[key].status, self.words))
+        self._set_legend_text(self.items[key].samples, self.label(key, self._series[key].status, self.words))
 
     def _set_series_data(self, key: SeriesKey) -> None:
         """Hand one run's points to its items, in the axis's unit."""
@@ -258,7 +266,7 @@ class SamplesView:
         symbol = DTYPE_SYMBOLS.get(key[1], "o")
         self._ensure_legend_keys()
         # One min/max pair per pixel column (see _MemoryCanvas._add_curve): outliers stay.
-        samples = plot.plot(name=run_label(key, words=self.words), pen=None, symbol=symbol, symbolSize=5, symbolPen=None,
+        samples = plot.plot(name=self.label(key, "", self.words), pen=None, symbol=symbol, symbolSize=5, symbolPen=None,
                             symbolBrush=translucent(color, 170), autoDownsampleFactor=1.0)  # fmt: skip
         median = pg.PlotDataItem(pen=pg.mkPen(color, width=1), autoDownsampleFactor=1.0)
         # Warm-up calls include the first call (lazy init, allocations) and can be 100x the
@@ -318,3 +326,10 @@ class SamplesView:
             self._warmup_region.setVisible(False)
             self.plot.addItem(self._warmup_region, ignoreBounds=False)
         return self._warmup_region
+
+
+def set_range(view: pg.ViewBox, axis: int, span: tuple[float, float]) -> None:
+    """Set one axis' range (and stop its automatic range) unless it is there already: set
+    again, pyqtgraph solves the view anew and signals a change of its state."""
+    if view.state["autoRange"][axis] is not False or [float(v) for v in view.state["targetRange"][axis]] != list(span):
+        view.setRange(**{("xRange", "yRange")[axis]: span}, padding=0)

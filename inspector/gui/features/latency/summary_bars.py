@@ -1,5 +1,6 @@
 """The latency plot's Summary view: one bar per run (its median) with p5–p95 whiskers, each
-labelled with its median, its verdict and its throughput, and ranges worked out in pixels
+labelled with its median, its verdict and its throughput (``throughput_text``, which the
+hover readout says too), and ranges worked out in pixels
 so every label stays in view (``fit_range``).
 
 Its texts are said through a ``Words`` (``plot_words.py``), in the context ``"LatencyCanvas"``
@@ -12,9 +13,9 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
 from inspector.gui.common.i18n import fill
-from inspector.gui.common.plot_words import LIVE, Words
+from inspector.gui.common.plot_words import ENGLISH, LIVE, Words
 from inspector.gui.common.theme import restyle, theme_colors, translucent
-from inspector.gui.features.latency.readable import format_in_unit, throughput_text, time_unit
+from inspector.gui.features.latency.readable import format_in_unit, time_unit
 
 #: A summary whisker reaching higher than this many times the largest median is clipped at
 #: that height (its p95 written beside it), so a noisy run's bars keep most of the plot.
@@ -135,3 +136,35 @@ class SummaryBars:
     def rows(self) -> list[dict]:
         """The rows last drawn (a copy)."""
         return list(self._rows)
+
+
+def format_rate(per_second: float) -> str:
+    """``27_700.0 -> '27.7k'``: a rate with three significant figures and an SI prefix."""
+    for scale, prefix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if per_second >= scale:
+            value = per_second / scale
+            break
+    else:
+        value, prefix = per_second, ""
+    text = f"{value:.0f}" if value >= 100 else f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+    return text + prefix
+
+
+def throughput_text(median_ms: float, mode: str = "forward", batch: int | None = None, words: Words = ENGLISH) -> str:
+    """What a median means per second: ``'27.7k calls/s · 1.77M items/s (batch 64)'``, in
+    ``words``' language (the figures and units as they are).
+
+    Calls (a forward pass) or steps (a train step) per second is 1 / median; items per
+    second multiplies by the batch, the first dimension of the input.
+    """
+    if not median_ms > 0:
+        return ""
+    per_second = 1e3 / median_ms
+    rate = format_rate(per_second)
+    if mode == "train-step":
+        text = fill(words.translate("Throughput", "%1 steps/s"), rate)
+    else:
+        text = fill(words.translate("Throughput", "%1 calls/s"), rate)
+    if batch is not None and batch > 1:
+        text = fill(words.translate("Throughput", "%1 · %2 items/s (batch %3)"), text, format_rate(per_second * batch), batch)
+    return text

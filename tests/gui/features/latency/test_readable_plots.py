@@ -12,7 +12,8 @@ import pyqtgraph as pg  # noqa: E402
 
 from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
 from inspector.gui.features.latency.plot_widgets import IntegerAxis  # noqa: E402
-from inspector.gui.features.latency.readable import bulk_range, throughput_text  # noqa: E402
+from inspector.gui.features.latency.readable import bulk_range  # noqa: E402
+from inspector.gui.features.latency.summary_bars import throughput_text  # noqa: E402
 
 
 @pytest.fixture
