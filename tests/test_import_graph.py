@@ -86,6 +86,20 @@ def test_depth_without_the_cycle_and_feature_crossings(app: Path) -> None:
     assert crossings[0][2][0].names == ("<module>",)
 
 
+def test_heights_count_the_floors_below_each_module(app: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    graph = import_graph.build_graph(app, "app", kinds=["module", "function", "type_checking"])
+    found = import_graph.heights(graph)
+    assert found["app.common.words"] == 1 and found["app.state.store"] == 2
+    assert found["app.features.b.view"] == 3 and found["app.features.a.view"] == 4
+    assert found["app.shell.window"] == 5 == len(import_graph.longest_chain(graph))
+    assert list(found)[0] == "app.shell.window"  # highest first
+    # with the dynamic import the four modules are one cycle: one floor, over words
+    assert import_graph.heights(import_graph.build_graph(app, "app"))["app.state.store"] == 2
+    import_graph.main(["app", "--root", str(app), "--runtime-only", "--heights", "1", "--json"])
+    assert json.loads(capsys.readouterr().out)["heights"] == {  # above 1: all but words
+        "app.features.a.view": 2, "app.features.b.view": 2, "app.shell.window": 2, "app.state.store": 2}
+
+
 def test_layer_breach_and_names_used(app: Path) -> None:
     graph = import_graph.build_graph(app, "app")
     breaches = import_graph.layer_breaches(graph, ["shell", "features", "state", "common"])

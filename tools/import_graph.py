@@ -4,6 +4,7 @@
     python tools/import_graph.py --json                # the same, one JSON document
     python tools/import_graph.py --edges               # every arrow, with the names it brings
     python tools/import_graph.py --map gui_map.tsv     # the graph as it would be after a move
+    python tools/import_graph.py --heights 4           # the modules more than 4 floors high
 
 Every import counts: at module level, inside functions (lazy imports), under
 ``if TYPE_CHECKING:`` and ``importlib.import_module("a.literal.name")``; relative imports are
@@ -13,6 +14,8 @@ Figures:
 - modules per folder (a package's ``__init__`` counts in its own folder);
 - arrows: distinct (importer, imported) pairs of modules inside the package;
 - the longest import chain, in floors (the number of modules on it); a cycle counts as one floor;
+- with ``--heights``, each module's height: the floors on the longest chain starting at it (a
+  leaf is 1; a module's height is one more than the highest it imports);
 - cycles (strongly connected groups of two or more modules);
 - with a features layout (``<package>.features.<name>``), every arrow from one feature to another;
 - with layers (``--layers shell,features,state,common``, highest first), every arrow from a lower
@@ -304,6 +307,14 @@ def chains_deeper_than(graph: Graph, floors: int, limit: int = 50) -> list[list[
     return out
 
 
+def heights(graph: Graph) -> dict[str, int]:
+    """Each module's height: the floors on the longest chain starting at it (the members of a
+    cycle share theirs), highest first (ties: by name)."""
+    components, depth, _below = _component_depths(graph)
+    found = {member: depth[i] for i, component in enumerate(components) for member in component}
+    return dict(sorted(found.items(), key=lambda item: (-item[1], item[0])))
+
+
 def longest_chain(graph: Graph) -> list[str]:
     """The longest import chain, first importer first."""
     chains = chains_deeper_than(graph, 0, limit=1)
@@ -369,7 +380,9 @@ def layer_breaches(graph: Graph, layers: list[str]) -> list[tuple[str, str, list
     return breaches
 
 
-def summary(graph: Graph, features: str | None, layers: list[str] | None, floors: int | None) -> dict[str, Any]:
+def summary(
+    graph: Graph, features: str | None, layers: list[str] | None, floors: int | None, higher_than: int | None = None,
+) -> dict[str, Any]:
     chain = longest_chain(graph)
     edges = graph.edges
     kinds: dict[str, int] = defaultdict(int)
@@ -408,6 +421,8 @@ def summary(graph: Graph, features: str | None, layers: list[str] | None, floors
         out["layer_breaches"] = crossing(layer_breaches(graph, layers))
     if floors:
         out[f"chains_deeper_than_{floors}"] = chains_deeper_than(graph, floors)
+    if higher_than is not None:
+        out["heights"] = {name: h for name, h in heights(graph).items() if h > higher_than}
     return out
 
 
@@ -443,6 +458,10 @@ def print_text(result: dict[str, Any], graph: Graph, show_edges: bool) -> None:
             print(f"{key.replace('_', ' ')}: {len(chains)} start modules")
             for chain in chains:
                 print(f"  {len(chain)}: " + " -> ".join(_short(n, package) for n in chain))
+    if "heights" in result:
+        print(f"heights (floors on the longest chain from each module): {len(result['heights'])} modules")
+        for name, height in result["heights"].items():
+            print(f"  {height:>2}  {_short(name, package)}")
     if show_edges:
         print("arrows:")
         for (source, target), imps in sorted(graph.edges.items()):
@@ -460,6 +479,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--layers", default="shell,features,state,common",
                         help="comma-separated sub-packages, highest first ('' for none)")
     parser.add_argument("--deeper-than", type=int, default=None, metavar="N", help="list the chains with more than N floors")
+    parser.add_argument("--heights", type=int, nargs="?", const=0, default=None, metavar="N",
+                        help="each module's height (floors on the longest chain from it); with N, those above N")
     parser.add_argument("--map", type=Path, default=None, help="TSV old<TAB>new: count the graph after such a move")
     parser.add_argument("--runtime-only", action="store_true", help="leave out imports under TYPE_CHECKING")
     parser.add_argument("--edges", action="store_true", help="print every arrow")
@@ -472,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
         graph = renamed(graph, read_map(args.map))
     features = args.features or f"{args.package}.features"
     layers = [layer.strip() for layer in args.layers.split(",") if layer.strip()]
-    result = summary(graph, features, layers, args.deeper_than)
+    result = summary(graph, features, layers, args.deeper_than, args.heights)
     if args.json:
         if args.edges:
             result["edges"] = [
