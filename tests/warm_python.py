@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 #: window is still tested: tests/test_packaging.py opens an installed copy in a real process.)
 PRELOAD = (
     "torch", "torch._dynamo", "PySide6.QtWidgets", "pyqtgraph", "pytest",
-    "inspector.cli", "inspector.core.session", "inspector.gui.shell.app", "inspector.gui.shell.main_window",
+    "inspector.cli", "inspector.core.session", "inspector.gui.shell.app", "inspector.gui.shell.window",
 )  # fmt: skip
 
 

@@ -3788,7 +3788,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/shell/window.py" line="+261"/>
+        <location filename="../../inspector/gui/shell/window.py" line="+271"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
         <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The evented session state: the workers&apos; answers, which every feature subscribes to. The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>

@@ -219,9 +219,9 @@ def create_window(model_spec: str = "example", trust: bool = False):
 
         raise InspectorError(problem)
     ensure_application()
-    from inspector.gui.shell.main_window import MainWindow
+    from inspector.gui.shell.window import InspectorWindow
 
-    window = MainWindow(model_spec=model_spec, trust=trust)
+    window = InspectorWindow(model_spec=model_spec, trust=trust)
     if _unavailable_language is not None:  # said once, by the first window
         window.say_language_unavailable(_unavailable_language)
         _unavailable_language = None

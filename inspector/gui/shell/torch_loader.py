@@ -52,7 +52,6 @@ SESSION_MODULES = (
     "inspector.core.session",
     "inspector.gui.state.workers",
     "inspector.gui.state.sampler",
-    "inspector.gui.shell.main_window",
     "inspector.gui.features.moves.availability",
     "inspector.gui.features.moves.commands",
     "inspector.gui.features.fit.flow",

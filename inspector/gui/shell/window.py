@@ -1,8 +1,8 @@
 """The window, wiring only: it builds the panels, then (once torch is imported: ``deferred_start``
 holds the frame until then) the parts, which ``session_parts`` makes and connects to each
-other and to the two background workers, which its kind provides (``_make_workers``): the
-``MainWindow`` of ``main_window`` runs the session in this process, the ``RemoteWindow`` of
-``remote_window`` runs it in an agent on another machine.
+other and to the two background workers (``_make_workers``): this window, the app's main
+one, runs the session in this process; the ``RemoteWindow`` of ``remote_window`` (a subclass)
+runs it in an agent on another machine.
 
 The window never touches the model: it sends requests to the ModelWorker through queued
 signals and shows the frozen results that come back. Each part is given the widgets, state
@@ -231,8 +231,18 @@ class InspectorWindow(QMainWindow):
 
     def _make_workers(self, hz: float) -> tuple[Any, Any]:
         """The model worker and the memory sampler (their signals as ``ModelWorker``'s and
-        ``MemorySampler``'s): each kind of window brings its own."""
-        raise NotImplementedError
+        ``MemorySampler``'s): here, the session in this process; a remote window
+        (``remote_window``) brings an agent's instead."""
+        # Imported with the session (torch comes with them), not with the window's frame.
+        from inspector.gui.state.sample_gate import SampleGate
+        from inspector.gui.state.sampler import MemorySampler
+        from inspector.gui.state.workers import ModelWorker
+
+        # The GUI thread and the sampler stop while a chunk of samples is timed (``state.sample_gate``).
+        self.sample_gate = SampleGate(self)
+        self.sample_gate.give_up = self.cancel_event.is_set
+        worker = ModelWorker(self.cancel_event, self.timeline, gate=self.sample_gate, stop_event=self.tasks.stop_event)
+        return worker, MemorySampler(self.timeline, hz, gate=self.sample_gate)
 
     @Slot(object)
     def _on_model_loaded(self, outcome: LoadOutcome) -> None:

@@ -1,6 +1,6 @@
 """The window's parts never import the window (DESIGN.md: "parts receive widgets/state/signals,
-never the window"): the window's class (``shell.window``) is imported by its two kinds only
-(``shell.main_window``, ``shell.remote_window``), and the kinds by the app only.
+never the window"): the window's class (``shell.window``) is imported by the app (the main
+window) and by its one subclass (``shell.remote_window``), and the subclass by the app only.
 
 Read from the source with ``ast``, so every form counts: plain and ``from`` imports, relative
 ones, ``importlib.import_module``, and those inside ``if TYPE_CHECKING:`` or a function. The
@@ -17,15 +17,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 GUI = ROOT / "inspector" / "gui"
 WINDOW = "inspector.gui.shell.window"
-KINDS = ("inspector.gui.shell.main_window", "inspector.gui.shell.remote_window")
-#: The window's class and its kinds: none is imported but as ``ALLOWED`` says.
+KINDS = ("inspector.gui.shell.remote_window",)
+#: The window's class and its subclass: none is imported but as ``ALLOWED`` says.
 WINDOWS = (WINDOW, *KINDS)
 
 #: Who may import which of them, and why.
 ALLOWED = {
-    "inspector/gui/shell/app.py": set(KINDS),  # create_window composes a main window; File › Connect… a remote one
-    "inspector/gui/shell/main_window.py": {WINDOW},  # a kind of the window
-    "inspector/gui/shell/remote_window.py": {WINDOW},  # the other kind
+    "inspector/gui/shell/app.py": {WINDOW, *KINDS},  # create_window makes the main window; File › Connect… a remote one
+    "inspector/gui/shell/remote_window.py": {WINDOW},  # the window's subclass
     "inspector/gui/shell/window.py": {WINDOW},  # itself
 }
 
@@ -99,27 +98,26 @@ def test_the_window_is_imported_where_it_is_allowed():
     for relative in ALLOWED:
         path = ROOT / relative
         seen[relative] = {w for _line, w in imported_windows(path.read_text(encoding="utf-8"), _module_name(path))}
-    assert seen["inspector/gui/shell/app.py"] == set(KINDS)
-    assert seen["inspector/gui/shell/main_window.py"] == {WINDOW}
+    assert seen["inspector/gui/shell/app.py"] == {WINDOW, *KINDS}
     assert seen["inspector/gui/shell/remote_window.py"] == {WINDOW}
 
 
 @pytest.mark.parametrize(
     "source, importer",
     [
-        ("import inspector.gui.shell.main_window", "inspector.gui.shell.worker_results"),
-        ("import inspector.gui.shell.main_window as mw", "inspector.gui.shell.worker_results"),
-        ("from inspector.gui.shell.main_window import MainWindow", "inspector.gui.shell.worker_results"),
-        ("from inspector.gui.shell import main_window", "inspector.gui.shell.worker_results"),
-        ("from inspector.gui.shell import layout, main_window", "inspector.gui.shell.worker_results"),
-        ("from .main_window import MainWindow", "inspector.gui.shell.worker_results"),
-        ("from . import main_window", "inspector.gui.shell.worker_results"),
-        ("from ...shell.main_window import MainWindow", "inspector.gui.features.history.panel"),
-        ("from ...shell import main_window", "inspector.gui.features.history.panel"),
-        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from inspector.gui.shell.main_window import MainWindow",
+        ("import inspector.gui.shell.window", "inspector.gui.shell.worker_results"),
+        ("import inspector.gui.shell.window as w", "inspector.gui.shell.worker_results"),
+        ("from inspector.gui.shell.window import InspectorWindow", "inspector.gui.shell.worker_results"),
+        ("from inspector.gui.shell import window", "inspector.gui.shell.worker_results"),
+        ("from inspector.gui.shell import layout, window", "inspector.gui.shell.worker_results"),
+        ("from .window import InspectorWindow", "inspector.gui.shell.worker_results"),
+        ("from . import remote_window", "inspector.gui.shell.worker_results"),
+        ("from ...shell.window import InspectorWindow", "inspector.gui.features.history.panel"),
+        ("from ...shell import window", "inspector.gui.features.history.panel"),
+        ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from inspector.gui.shell.window import InspectorWindow",
          "inspector.gui.shell.worker_results"),
-        ("def f():\n    from inspector.gui.shell.main_window import MainWindow", "inspector.gui.shell.worker_results"),
-        ("import importlib\nimportlib.import_module('inspector.gui.shell.main_window')", "inspector.gui.shell.worker_results"),
+        ("def f():\n    from inspector.gui.shell.window import InspectorWindow", "inspector.gui.shell.worker_results"),
+        ("import importlib\nimportlib.import_module('inspector.gui.shell.window')", "inspector.gui.shell.worker_results"),
         ("from inspector.gui.shell.window import InspectorWindow", "inspector.gui.features.history.panel"),
         ("from . import window", "inspector.gui.shell.session_parts"),
         ("from inspector.gui.shell import remote_window", "inspector.gui.shell.session_parts"),
@@ -135,7 +133,7 @@ def test_every_form_of_importing_the_window_is_seen(source, importer):
         ("from inspector.gui.shell import layout", "inspector.gui.shell.worker_results"),
         ("from .layout import build_frame", "inspector.gui.shell.worker_results"),
         ("from PySide6.QtWidgets import QMainWindow", "inspector.gui.shell.worker_results"),
-        ("from ..main_window_notes import x", "inspector.gui.features.history.panel"),
+        ("from ...shell.window_notes import x", "inspector.gui.features.history.panel"),
         ("from inspector.gui.shell import windows_list", "inspector.gui.shell.worker_results"),
     ],
 )
@@ -144,7 +142,7 @@ def test_other_imports_are_not_taken_for_the_window(source, importer):
 
 
 def test_a_package_resolves_its_relative_imports_from_itself():
-    assert window_imports("from .main_window import MainWindow", "inspector.gui.shell", is_package=True) != []
+    assert window_imports("from .window import InspectorWindow", "inspector.gui.shell", is_package=True) != []
 
 
 def test_every_menu_row_calls_something_the_window_has(make_window):

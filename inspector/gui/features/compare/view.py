@@ -14,7 +14,7 @@ How the window uses it (``layout.add_pages`` and ``report_flow.ReportFlow``)::
     view.reportOpened.connect(flow._on_comparison_opened)   # (side, path)
     view.set_session_report(report)                         # built by the ModelWorker
     view.open_report(path, "b")                             # compare with a saved .json
-    view.wait(2000)                                         # in MainWindow.shutdown
+    view.wait(2000)                                         # in InspectorWindow.shutdown
 
 Its texts follow the window's language: a change of language shows the reports again
 (``retranslate``). Core's words (verdicts, noise flags) are shown through ``core_text``.

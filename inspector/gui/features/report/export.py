@@ -17,7 +17,7 @@ How the window uses it (``report_flow.ReportFlow``)::
     images = plot_images(window.memoryPlot, window.latencyPlot, language=language)
     self.exporter.export(report, path, images, copy_report=False, language=language)  # returns at once
     copy_markdown(report, language)                            # "Copy report as Markdown"
-    self.exporter.wait(msecs)                                  # in MainWindow.shutdown
+    self.exporter.wait(msecs)                                  # in InspectorWindow.shutdown
 
 A report is written in the window's language, or in English for sharing: the save dialog
 offers each format in words (HTML, Markdown) in the window's language and, when that is not
