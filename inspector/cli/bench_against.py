@@ -112,6 +112,8 @@ def cmd_against(args, targets: list[str], output) -> int:
     # Each report keeps which rounds the machine stalled (runs_spoiled): compare says "no
     # verdict" when it stalled half of them or more, here and when the two files are compared later.
     comparison = compare_reports(*reports, label_a="A", label_b="B")
+    if len(spoiled) == 1 and spoiled[0]:  # one round left (the others failed): no runs to keep flags beside
+        comparison = _machine_verdict(comparison, 1, 1)
     if args.json:
         out = comparison.to_dict()
         out["specs"] = {"a": args.spec, "b": args.against}
@@ -140,6 +142,18 @@ def _spoiled(machine) -> bool:
     """The machine stalled at least half the round's samples (preemptions of the sampling
     threads or steal in every other sample): its medians are the machine's, not the code's."""
     return bool(machine is not None and machine.spoils_median)
+
+
+def _machine_verdict(comparison, spoiled: int, rounds: int):
+    """The comparison with its verdicts replaced by the machine's part (``compare`` applies the
+    same rule from the reports' ``runs_spoiled`` when they hold two rounds or more)."""
+    import dataclasses
+
+    from inspector.core.report import machine_verdict_text
+
+    said = machine_verdict_text(spoiled, rounds)
+    rows = tuple(dataclasses.replace(r, verdict=said) if r.ratio is not None else r for r in comparison.latency)
+    return dataclasses.replace(comparison, latency=rows)
 
 
 def _disturbance(machine) -> str:

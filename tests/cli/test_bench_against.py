@@ -142,3 +142,19 @@ def test_when_the_machine_stalls_most_rounds_the_verdict_is_the_machines_in_benc
             report["latency"][0]["runs_spoiled"] = flags
         [row] = compare_reports(a, b).latency
         assert str(row.verdict).startswith("no verdict") is machines
+
+
+def test_a_stalled_round_left_alone_by_failed_rounds_still_gets_no_verdict(capsys, tmp_path, monkeypatch):
+    """Round 1 stalled and every later round failed: one run per side, no flags to keep beside
+    runs, and still the machine's "no verdict" (as before compare learned the rule)."""
+    from inspector.cli import bench_against
+
+    monkeypatch.setattr(bench_against, "_spoiled", lambda machine: True)
+    monkeypatch.setattr(bench_against, "_later_rounds",
+                        lambda argv, rounds, cap: ([], [], ["round 2 of 2 failed: gone"], [], []))  # fmt: skip
+    models = tmp_path / "models.py"
+    models.write_text(MODELS)
+    assert main(["bench", f"{models}:small", "--against", f"{models}:small", "--device", "cpu", "--repeat", "2",
+                 "--min-time", "0.02"]) == 0  # fmt: skip
+    said = capsys.readouterr().out
+    assert "no verdict: the machine stalled the sampling threads in 1 of 1 rounds" in said

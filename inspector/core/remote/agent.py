@@ -241,7 +241,8 @@ class Agent:
     def _devices(self, ident: int | str, args: dict[str, Any]) -> Any:
         from inspector.core.devices.inventory import discover_devices
 
-        return encode(discover_devices().to_dict())
+        # As every answer: core's notes stay translatable for a 1.2 client (encode(texts=...)).
+        return encode(discover_devices(), texts=self.texts)
 
     def _cancel(self, ident: int | str, args: dict[str, Any]) -> Any:
         target = args.get("target")

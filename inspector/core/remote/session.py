@@ -240,6 +240,8 @@ class RemoteSession:
             raise WireError("benchmark: expected an object")
         attribution = data.get("attribution")
         latency = decode(LatencyResult, data.get("latency"), "latency")
+        if not latency.samples_ms:  # its figures are its samples': none, and there is no measurement
+            raise WireError("latency.samples_ms: a finished run with no sample: refused")
         # Warm-ups come before the run and are not among its samples: held to a bound of their own.
         for name, most in (("samples_ms", limit), ("warmup_samples_ms", MAX_WARMUP_SAMPLES)):
             count = len(getattr(latency, name))

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     )
     from inspector.core.report.markdown_view import render_markdown
     from inspector.core.report.modules import format_flops
-    from inspector.core.report.compare import Comparison, compare_reports
+    from inspector.core.report.compare import Comparison, compare_reports, machine_verdict_text
     from inspector.core.report.lenient_read import shape_words
     from inspector.core.report.run_verdicts import Run, RunVerdict, run_verdicts as verdicts_of_runs
     from inspector.core.report.snippets import measurement_snippet, module_move_line, move_snippet
@@ -50,6 +50,7 @@ __all__ = [
     "TimingReport",
     "build_report",
     "compare_reports",
+    "machine_verdict_text",
     "format_flops",
     "json_ready",
     "load_report",
@@ -73,6 +74,7 @@ _HOMES = {
     "RunVerdict": "run_verdicts",
     "build_report": "timing_report",
     "compare_reports": "compare",
+    "machine_verdict_text": "compare",
     "format_flops": "modules",
     "json_ready": "timing_report",
     "load_report": "timing_report",

@@ -327,6 +327,11 @@ def _paired(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...]) -> Run
     return paired_ratio(runs_a, runs_b) if len(runs_a) == len(runs_b) >= 2 else None
 
 
+def machine_verdict_text(spoiled: int, rounds: int) -> Text:
+    """What replaces a verdict when the machine stalled ``spoiled`` of ``rounds`` rounds."""
+    return Text("verdict.machine_too_busy", spoiled=spoiled, rounds=rounds)
+
+
 def _stalled_rounds(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...]) -> tuple[int, int] | None:
     """(rounds the machine stalled, rounds) when it stalled half the rounds of an interleaved
     pair or more (``runs_spoiled``): the medians are then the machine's, not the code's. Under
@@ -386,7 +391,7 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
             verdict = _verdict(found, noise_a, noise_b, label_a, label_b) if found is not None else ""
             stalled = _stalled_rounds(side_a, side_b, key) if found is not None and found.paired else None
             if stalled is not None:
-                verdict = Text("verdict.machine_too_busy", spoiled=stalled[0], rounds=stalled[1])
+                verdict = machine_verdict_text(*stalled)
         elif b and not in_b:
             verdict = _unmatched(key, side_b, label_a, label_b)
         elif b and not in_a:

@@ -70,3 +70,28 @@ def test_a_1_1_client_gets_english_strings():
         assert not isinstance(refused.value.message, Text)
     finally:
         connection.close()
+
+
+def test_the_device_lists_notes_come_back_as_core_texts(remote):
+    # This machine has no accelerator: the inventory's note says so, in the window's language.
+    inventory = remote.devices()
+    assert inventory.notes and all(isinstance(note, Text) for note in inventory.notes)
+
+
+def test_a_finished_run_without_a_sample_is_refused_not_shown(remote, monkeypatch):
+    """A run's figures are its samples' (LatencyResult.figures): an agent's run with none is no
+    measurement, and the client says so instead of failing where the window shows it."""
+    from inspector.core.session import BenchmarkRequest
+
+    remote.load(LoadRequest("example"))
+    real = remote.connection.call
+
+    def emptied(op, args, **kwargs):
+        data = real(op, args, **kwargs)
+        if op == Op.BENCHMARK:
+            data["latency"]["samples_ms"] = []
+        return data
+
+    monkeypatch.setattr(remote.connection, "call", emptied)
+    with pytest.raises(WireError, match="no sample"):
+        remote.measure(BenchmarkRequest(runs=5))
