@@ -268,7 +268,10 @@ def test_a_benchmark_fills_the_latency_plot_with_every_sample(latency_plot):
     latency_plot.redraw()
     drawn = latency_plot.drawn(key)
     assert drawn["samples"][1].tolist() == pytest.approx(result.samples_ms)
-    assert drawn["warmup"][0].tolist() == [-3, -2, -1]  # warm-up apart, at negative indices
+    # The warm-up apart, at negative indices: the 3 asked, or more when the first calls were not
+    # steady yet (core.measure.warm_up; a loaded machine makes it longer).
+    taken = len(result.warmup_samples_ms)
+    assert taken >= 3 and drawn["warmup"][0].tolist() == list(range(-taken, 0))
     assert drawn["warmup"][1].tolist() == pytest.approx(result.warmup_samples_ms)
     assert drawn["median"][1][-1] == pytest.approx(result.median_ms)
     (row,) = latency_plot.summary_rows()
