@@ -18,21 +18,9 @@ from torch import nn
 from inspector.core.remote.client import local_agent_command
 from tests.warm_python import warm_command
 from inspector.gui.features.remote.connect_dialog import ConnectDialog, remember
-from inspector.gui.shell.remote_window import RemoteWindow, connect_server
+from inspector.gui.shell.remote_window import connect_server
 
 HOST = "gpu-test"
-
-
-@pytest.fixture
-def remote_windows(qtbot):
-    opened: list[RemoteWindow] = []
-    yield opened
-    import shiboken6
-
-    for window in opened:
-        if shiboken6.isValid(window):  # a closed remote window deletes itself
-            window.close()
-            assert window.threads_stopped, "a worker thread did not stop within 2 s"
 
 
 def _connect(qtbot, local, opened, command, host=HOST):

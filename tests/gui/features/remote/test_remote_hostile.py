@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 import sys
 
-import pytest
 
 from inspector.core.remote.client import local_agent_command
 from inspector.core.vocabulary import MAX_SAMPLES
-from inspector.gui.shell.remote_window import RemoteWindow, connect_server
+from inspector.gui.shell.remote_window import connect_server
 from tests.warm_python import warm_command
 
 #: Passes lines both ways; before the first benchmark's answer, its own hostile event.
@@ -40,18 +39,6 @@ for line in sys.stdin.buffer:
 agent.stdin.close()
 agent.wait()
 """
-
-
-@pytest.fixture
-def remote_windows(qtbot):
-    opened: list[RemoteWindow] = []
-    yield opened
-    import shiboken6
-
-    for window in opened:
-        if shiboken6.isValid(window):
-            window.close()
-            assert window.threads_stopped, "a worker thread did not stop within 2 s"
 
 
 def test_a_latency_event_at_sample_10_12_is_refused_in_one_line_and_the_window_carries_on(

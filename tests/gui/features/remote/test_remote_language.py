@@ -6,7 +6,6 @@ local agent on a pipe. Needs the compiled catalogue (``tools/update_translations
 
 from __future__ import annotations
 
-import pytest
 import torch
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QPushButton
@@ -15,25 +14,13 @@ from torch import nn
 from inspector.core.remote.client import local_agent_command
 from inspector.gui.common import dialogs, i18n
 from inspector.gui.features.remote.connect_dialog import ConnectDialog
-from inspector.gui.shell.remote_window import RemoteWindow, connect_server
+from inspector.gui.shell.remote_window import connect_server
 from tests.warm_python import warm_command
 
 HOST = "gpu-test"
 
 
 
-
-
-@pytest.fixture
-def remote_windows(qtbot):
-    opened: list[RemoteWindow] = []
-    yield opened
-    import shiboken6
-
-    for window in opened:
-        if shiboken6.isValid(window):
-            window.close()
-            assert window.threads_stopped, "a worker thread did not stop within 2 s"
 
 
 def _switch(qtbot, language: str, done) -> None:
