@@ -34,9 +34,9 @@ def count_flops(module: nn.Module, args: tuple[Any, ...]) -> tuple[int, dict[str
 
 @contextlib.contextmanager
 def _dynamo_left_unimported() -> Iterator[None]:
-    raw = [fn for fn in _dispatch_functions() if not hasattr(fn, _CACHE)]
-    if "torch._dynamo" in sys.modules:
-        raw = []  # imported already: torch's own wrapper costs nothing more
+    # Imported already: torch's own wrapper costs nothing more, and is left to do its work.
+    imported = "torch._dynamo" in sys.modules
+    raw = [] if imported else [fn for fn in _dispatch_functions() if not hasattr(fn, _CACHE)]
     for fn in raw:
         setattr(fn, _CACHE, fn)
     try:
