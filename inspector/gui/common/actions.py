@@ -26,11 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
-from inspector.gui.common.i18n import translate
 
 if TYPE_CHECKING:
     from inspector.core.session import ModelState
@@ -147,6 +146,6 @@ class ActionRegistry(QObject):
 
 
 def _set_texts(action: QAction, spec: ActionSpec) -> None:
-    action.setText(translate("Menus", spec.text))
+    action.setText(QCoreApplication.translate("Menus", spec.text))
     if spec.tooltip:
-        action.setToolTip(translate("Menus", spec.tooltip))
+        action.setToolTip(QCoreApplication.translate("Menus", spec.tooltip))

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Qt
 
-from inspector.gui.common.i18n import translate
 
 
 def header_text(headers: tuple[str, ...], section: int, orientation: Qt.Orientation, role: int, context: str = ""):
     """``headerData`` for column titles from ``headers`` (no row headers): each title translated
     in ``context`` (where it was marked with ``QT_TRANSLATE_NOOP``), as it is without one."""
     if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-        return translate(context, headers[section]) if context else headers[section]
+        return QCoreApplication.translate(context, headers[section]) if context else headers[section]
     return None
 
 

@@ -6,7 +6,7 @@ banner, the status line) needs nothing of the machine.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from inspector.core.vocabulary import StrEnum
 
@@ -52,7 +52,5 @@ _LABELS = {
 
 def task_label(task: str) -> str:
     """``task``'s name in the window's language (an unknown one as it is)."""
-    from inspector.gui.common.i18n import translate
-
     label = _LABELS.get(task)  # type: ignore[call-overload]
-    return translate("Task", label) if label else str(task)
+    return QCoreApplication.translate("Task", label) if label else str(task)

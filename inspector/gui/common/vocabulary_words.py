@@ -18,9 +18,8 @@ when it is no word it knows.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP
 
-from inspector.gui.common.i18n import translate
 
 _MODES = {
     "forward": QT_TRANSLATE_NOOP("Vocabulary", "forward"),
@@ -48,13 +47,13 @@ EXAMPLE_SPEC = "example"
 def mode_text(mode: str) -> str:
     """A benchmark mode (a ``BenchMode`` value) as a person reads it."""
     source = _MODES.get(str(mode))
-    return translate("Vocabulary", source) if source else str(mode)
+    return QCoreApplication.translate("Vocabulary", source) if source else str(mode)
 
 
 def timer_text(timer: str) -> str:
     """What timed a measurement's samples (``LatencyResult.timer``) as a person reads it."""
     source = _TIMERS.get(str(timer))
-    return translate("Vocabulary", source) if source else str(timer)
+    return QCoreApplication.translate("Vocabulary", source) if source else str(timer)
 
 
 def method_call(method: str) -> str:
@@ -66,11 +65,11 @@ def source_text(source: str) -> str:
     """Where a model came from (``LoadedModel.source``) as a person reads it."""
     word = _SOURCES.get(str(source))
     if word:
-        return translate("Vocabulary", word)
+        return QCoreApplication.translate("Vocabulary", word)
     return _SOURCE_NAMES.get(str(source), str(source))
 
 
 def spec_text(spec: str) -> str:
     """A model's spec where the window names the model: the built-in example in words (示例),
     any other spec (a path, ``module:factory``) as it is, since it is data."""
-    return translate("Vocabulary", "example") if spec == EXAMPLE_SPEC else spec
+    return QCoreApplication.translate("Vocabulary", "example") if spec == EXAMPLE_SPEC else spec
