@@ -602,18 +602,18 @@
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+26"/>
-        <source>compare the reports</source>
-        <translation>比较报告</translation>
-    </message>
-    <message>
-        <location line="-129"/>
+        <location line="-103"/>
         <source>could not show %1: %2</source>
         <extracomment>by side, ``reports`` as the typed report they were read as (on the pool thread)</extracomment>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location line="+129"/>
+        <source>could not compare the reports: %1</source>
+        <translation>无法比较报告：%1</translation>
+    </message>
+    <message>
+        <location line="+61"/>
         <source>Open a timing report</source>
         <translation>打开计时报告</translation>
     </message>
@@ -5475,6 +5475,14 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
 </context>
 <context>
+    <name>ReportExporter</name>
+    <message>
+        <location line="+177"/>
+        <source>could not export the report to %1: %2</source>
+        <translation>无法将报告导出到 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>ReportFlow</name>
     <message>
         <location filename="../../inspector/gui/features/report/flow.py" line="+68"/>
@@ -6019,14 +6027,6 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
 </context>
 <context>
-    <name>RunInPool</name>
-    <message>
-        <location filename="../../inspector/gui/state/pool.py" line="+37"/>
-        <source>could not %1: %2</source>
-        <translation>无法%1：%2</translation>
-    </message>
-</context>
-<context>
     <name>StatusLine</name>
     <message>
         <location filename="../../inspector/gui/common/status_line.py" line="+44"/>
@@ -6199,7 +6199,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Vocabulary</name>
     <message>
-        <location filename="../../inspector/gui/common/vocabulary_words.py" line="+26"/>
+        <location filename="../../inspector/gui/common/vocabulary_words.py" line="+25"/>
         <source>forward</source>
         <translation>前向传播</translation>
     </message>
@@ -6238,8 +6238,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>WorkerResults</name>
     <message>
-        <location filename="../../inspector/gui/features/model/shown.py" line="+81"/>
+        <location filename="../../inspector/gui/features/model/shown.py" line="+84"/>
         <source>Model — %1 (%2)</source>
+        <extracomment>Its &quot;move this module&quot; asks where to (the action bar&apos;s target device and dtype).</extracomment>
         <translation>模型 — %1 (%2)</translation>
     </message>
     <message>

@@ -9,7 +9,6 @@ from PySide6.QtCore import QThreadPool
 
 from inspector.core.errors import Failure, InspectorError
 from inspector.core.vocabulary import FailureKind
-from inspector.gui.common.i18n import fill, translate
 
 
 def run_in_pool(
@@ -18,14 +17,15 @@ def run_in_pool(
     *,
     done: Callable[[Any], None],
     failed: Callable[[Failure], None],
-    what: str,
+    unforeseen: Callable[[Exception], str],
 ) -> None:
     """Run ``work()`` on ``pool``; then ``done(result)`` or ``failed(Failure)``, exactly one.
 
     Both run on the pool thread: pass a signal's ``emit`` (queued to the receiver's thread),
-    never a function that touches a widget. ``what`` completes "could not …" in the message
-    of an unforeseen error, which reaches the user instead of dying on the pool thread: a verb
-    phrase in the window's language (``fill(translate(ctx, "open %1"), path)``).
+    never a function that touches a widget. ``unforeseen(exc)`` says an error nobody foresaw
+    (a bug), which reaches the user instead of dying on the pool thread: a whole sentence in
+    the window's language, said by the caller (``fill(translate(ctx, "could not open %1: %2"),
+    path, exc)``), so this module translates nothing and imports none of the window's.
     """
 
     def run() -> None:
@@ -34,7 +34,7 @@ def run_in_pool(
         except InspectorError as exc:
             failed(Failure.from_exception(exc))
         except Exception as exc:  # noqa: BLE001 -- a bug must still reach the user, not die on the pool thread
-            failed(Failure(FailureKind.ERROR, fill(translate("RunInPool", "could not %1: %2"), what, exc), repr(exc)))
+            failed(Failure(FailureKind.ERROR, unforeseen(exc), repr(exc)))
         else:
             done(result)
 

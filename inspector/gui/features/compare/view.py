@@ -247,7 +247,7 @@ class ComparisonView(Retranslates, QWidget):
             done=self._compared.emit,
             # (_compared returns its failures; this is for one it did not foresee)
             failed=lambda failure: self._compared.emit(_Outcome(reports, labels, None, load, failure, load is not None)),
-            what=translate("ComparisonView", "compare the reports"),
+            unforeseen=lambda exc: fill(translate("ComparisonView", "could not compare the reports: %1"), exc),
         )
 
     @Slot(object)

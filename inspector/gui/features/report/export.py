@@ -199,7 +199,7 @@ def plot_images(memory_plot: Any = None, latency_plot: Any = None, size: tuple[i
     return images
 
 
-#: How deep ``mark_in`` looks into a label's parts ("%1 (%2)" holding "benchmark ×%1 · %2 %3").
+# How deep ``mark_in`` looks into a label's parts ("%1 (%2)" holding "benchmark ×%1 · %2 %3").
 _DEPTH = 3
 _PLACEHOLDER = re.compile(r"%(\d)")
 
@@ -325,8 +325,8 @@ class ReportExporter(QObject):
             return str(save_report(report_copy, target, images=image_copy or None, language=language,
                                    images_language=images_language if image_copy else None))  # fmt: skip
 
-        run_in_pool(self._pool, write, done=self._written, failed=self.failed.emit,
-                    what=f"export the report to {target}")  # fmt: skip
+        run_in_pool(self._pool, write, done=self._written, failed=self.failed.emit, unforeseen=lambda exc: fill(
+            translate("ReportExporter", "could not export the report to %1: %2"), target, exc))  # fmt: skip
 
     def is_busy(self) -> bool:
         return self._pool.activeThreadCount() > 0

@@ -272,3 +272,31 @@ def test_export_asks_before_replacing_the_file_its_suffix_names(qtbot, window, t
     qtbot.waitUntil(lambda: len(history(window)) == rows + 2 and window.busy_task is None, timeout=30_000)
     assert (tmp_path / "fresh.html").exists()
     assert not [b for b in window.findChildren(QMessageBox, "replaceFileDialog") if b.isVisible()]
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_a_bug_in_the_writer_reaches_the_user_in_the_windows_language(qtbot, qapp, exporter, session, tmp_path,
+                                                                      monkeypatch, language):  # fmt: skip
+    """An error nobody foresaw (not an InspectorError) is said as a whole sentence in the window's
+    language, naming the file; before, an English fragment sat inside the Chinese one."""
+    from inspector.gui.features.report import export as export_module
+    from tests.gui.languages import has_chinese, speak
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug in the writer")
+
+    monkeypatch.setattr(export_module, "save_report", broken)
+    path = tmp_path / "report.json"
+    speak(qapp, language)
+    try:
+        kind, failure = _export(qtbot, exporter, session[0], path)
+    finally:
+        speak(qapp, "en")
+    assert kind == "failed" and failure.kind == "error"
+    assert str(path) in failure.message and "a bug in the writer" in failure.message
+    assert "RuntimeError" in failure.detail
+    if language == "en":
+        assert failure.message.startswith("could not export the report to ")
+    else:
+        assert failure.message.startswith("无法将报告导出到") and "export" not in failure.message
+        assert has_chinese(failure.message)
