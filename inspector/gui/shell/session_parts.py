@@ -44,8 +44,7 @@ from inspector.gui.features.lessons.panel import LessonsPanel
 from inspector.gui.features.memory.follows import MemoryFollows
 from inspector.gui.features.memory.task_marks import TaskMarks
 from inspector.gui.features.model.opener import ModelOpener
-from inspector.gui.features.model.panel import ParametersPanel
-from inspector.gui.features.model.shown import ModelShown
+from inspector.gui.features.model.shown import ModelShown, TensorTree
 from inspector.gui.features.moves.action_bar import ActionBar
 from inspector.gui.features.moves.availability import CommandAvailability
 from inspector.gui.features.moves.commands import ModelCommands
@@ -100,7 +99,7 @@ def _show_ranks(tabs: QTabWidget, report: Any) -> None:
 def build(
     parent: QWidget, *, requests: Requests, state: SessionState, tasks: TaskController, marks: TaskMarks,
     settings: QSettings, action_bar: ActionBar, banner: ErrorBanner, history: HistoryView, code: CodePanel,
-    parameters: ParametersPanel, devices: DevicesPanel, status: StatusLine, status_bar: QStatusBar,
+    parameters: TensorTree, devices: DevicesPanel, status: StatusLine, status_bar: QStatusBar,
     tabs: QTabWidget, pages: LazyTabs, model_box: QGroupBox, actions: Mapping[str, QAction], recent_menu: QMenu,
     cancel: Callable[[], None], ask_trust: Callable[[str, tuple[str, ...]], None],
 ) -> SessionParts:  # fmt: skip

@@ -10,7 +10,7 @@ these before the window was made of features, so their translations are kept.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QGroupBox
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 class TensorTree(Protocol):
     """What is asked of the tensor tree (``panel.ParametersPanel``)."""
+
+    #: Its "move this module" asks where to (the action bar's target device and dtype).
+    move_target: Callable[[], tuple[str, Any]]
 
     def model_loaded(self, spec: str) -> None: ...
 
