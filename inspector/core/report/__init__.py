@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from inspector.core.report.timing_report import (
         SUPPORTED_SUFFIXES,
         build_report,
+        build_timing_report,
         json_ready,
         load_report,
         save_report,
@@ -49,6 +50,7 @@ __all__ = [
     "RunVerdict",
     "TimingReport",
     "build_report",
+    "build_timing_report",
     "compare_reports",
     "machine_verdict_text",
     "format_flops",
@@ -73,6 +75,7 @@ _HOMES = {
     "Run": "run_verdicts",
     "RunVerdict": "run_verdicts",
     "build_report": "timing_report",
+    "build_timing_report": "timing_report",
     "compare_reports": "compare",
     "machine_verdict_text": "compare",
     "format_flops": "modules",

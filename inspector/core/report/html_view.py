@@ -137,7 +137,7 @@ def _html_extras(report: Mapping[str, Any], say: Catalogue) -> list[str]:
     return parts
 
 
-def render_html(report: Mapping[str, Any], images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
+def render_html(report: TimingReport | Mapping[str, Any], images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
                 images_language: str | None = None) -> str:  # fmt: skip
     """One self-contained page (no external files or network): tables and embedded PNG plots,
     in ``language``. ``images_language``: the language the images were drawn in, when known."""

@@ -49,7 +49,7 @@ def _md_table(headers: Sequence[str], rows: Iterable[Sequence[str]], say: Catalo
     return lines
 
 
-def render_markdown(report: Mapping[str, Any], language: str = ENGLISH) -> str:
+def render_markdown(report: TimingReport | Mapping[str, Any], language: str = ENGLISH) -> str:
     """A block to paste into a bug report or an issue, in ``language``."""
     say = catalogue(language)
     typed = TimingReport.of(report)

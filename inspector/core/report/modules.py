@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
+from inspector.core.report.schema import TimingReport, file_dict
 from inspector.core.report.view_rows import mode_text
 from inspector.core.units import format_bytes, format_ms
 
@@ -65,9 +66,10 @@ def shapes_text(shapes: Any, say: Catalogue = ENGLISH_CATALOGUE) -> str:
     return ", ".join(parts) or "—"
 
 
-def top_modules(report: Mapping[str, Any], n: int = TOP_MODULES) -> list[dict[str, Any]]:
+def top_modules(report: TimingReport | Mapping[str, Any], n: int = TOP_MODULES) -> list[dict[str, Any]]:
     """The modules with the most self time (self times never overlap: no double counting)."""
-    modules = [m for m in report.get("modules") or () if isinstance(m, dict)]
+    data = file_dict(report)  # ``modules`` is a section nobody types yet: read from the file's dict
+    modules = [m for m in data.get("modules") or () if isinstance(m, dict)]
     return sorted(modules, key=lambda m: _number(m.get("self_ms")) or 0.0, reverse=True)[:n]
 
 
@@ -88,11 +90,12 @@ def module_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> t
     )
 
 
-def attribution_lines(report: Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
+def attribution_lines(report: TimingReport | Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """One sentence per device: what the hooks cost, what was taken out, and how the modules'
     self times add up against the forward."""
+    data = file_dict(report)  # ``attribution`` is a section nobody types yet: read from the file's dict
     lines = []
-    for entry in report.get("attribution") or ():
+    for entry in data.get("attribution") or ():
         if not isinstance(entry, dict):
             continue
         with_ms, without_ms = _number(entry.get("forward_with_hooks_ms")), _number(entry.get("forward_without_hooks_ms"))
@@ -113,12 +116,13 @@ def attribution_lines(report: Mapping[str, Any], say: Catalogue = ENGLISH_CATALO
     return lines
 
 
-def attribution_warnings(report: Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
+def attribution_warnings(report: TimingReport | Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """Why a device's per-module figures are rough, one line each ("cpu: the hooks add ..."),
     to be shown next to them; [] when every run's figures hold."""
+    data = file_dict(report)  # ``attribution`` is a section nobody types yet: read from the file's dict
     return [
         f"{entry.get('device', '?')}: {say.text(warning)}"
-        for entry in report.get("attribution") or ()
+        for entry in data.get("attribution") or ()
         if isinstance(entry, dict) and isinstance(entry.get("warnings"), list)
         for warning in entry["warnings"]
         if isinstance(warning, str)

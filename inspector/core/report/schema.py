@@ -749,3 +749,10 @@ class TimingReport(Mapping[str, Any]):
             ranks=tuple(RankEntry.from_dict(r, f"ranks[{i}]", capacity) for i, r in enumerate(f.items("ranks"))),
             data=data,
         )
+
+
+def file_dict(report: "TimingReport | Mapping[str, Any]") -> Mapping[str, Any]:
+    """The file's dict of ``report``: a ``TimingReport``'s ``to_dict()``, a dict as it is. For
+    the readers that read the file's form itself: the CSV tables (a projection of the file)
+    and the sections nobody types yet (``modules``, ``attribution``, ``fit``)."""
+    return report.to_dict() if isinstance(report, TimingReport) else report

@@ -38,7 +38,7 @@ from inspector.core.report.csv_view import render_csv, render_csv_zip
 from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.field_checks import ReportSchemaError
-from inspector.core.report.schema import TimingReport
+from inspector.core.report.schema import TimingReport, file_dict
 from inspector.core.units import dtype_name, format_bytes
 from inspector.core.vocabulary import FailureKind
 
@@ -67,8 +67,10 @@ def build_report(
     ranks: Sequence[Mapping[str, Any]] | None = None,
     model_memory: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON"); ``build_timing_report``
-    gives it as the type ``load_report`` gives.
+    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON"): the file's form, which
+    ``build_timing_report`` wraps as the type ``load_report`` gives. The CLI and the sessions build
+    with ``build_timing_report`` and keep that ``TimingReport`` until it is written; this dict is
+    for tests that build a report and change it before reading it.
 
     ``attribution``: per-module runs (``core.measure.attribution.Attribution``), one per device; they
     add ``modules`` (every module of every run) and ``attribution`` (each run's totals and
@@ -188,19 +190,24 @@ def _plain(value: Any) -> Any:
 # --------------------------------------------------------------------------- save / load
 
 
-def render_json(report: Mapping[str, Any]) -> str:
+def render_json(report: TimingReport | Mapping[str, Any]) -> str:
     """The report as the ``.json`` file holds it: plain JSON values, NaN written as null.
 
-    The one writer of the file's form: a ``TimingReport`` is written as its ``to_dict``."""
-    return json.dumps(_plain(report), indent=2, allow_nan=False) + "\n"
+    The one writer of the file's form: a ``TimingReport`` is written as its ``to_dict`` (the
+    agent sends the same dict over the wire: one codec for file and wire)."""
+    return json.dumps(_plain(file_dict(report)), indent=2, allow_nan=False) + "\n"
 
 
 def save_report(
-    report: Mapping[str, Any], path: str | Path, *, images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
-    images_language: str | None = None,
+    report: TimingReport | Mapping[str, Any], path: str | Path, *, images: Mapping[str, bytes] | None = None,
+    language: str = ENGLISH, images_language: str | None = None,
 ) -> Path:  # fmt: skip
     """Write ``report`` in the format its suffix names, atomically: either the whole new file
     is there afterwards, or whatever was there before is left untouched.
+
+    ``report``: a ``TimingReport`` (``build_timing_report``'s, ``load_report``'s); a plain dict
+    (a script's, the window's ``to_dict()``) is read as ``TimingReport.lenient`` reads it, and
+    its JSON is the dict as it was.
 
     ``language`` (``"en"`` or one of ``catalogue.available_languages()``): what the Markdown and
     HTML views are written in. The JSON, the CSV tables and the ZIP's are data and stay as
@@ -209,17 +216,18 @@ def save_report(
     path = Path(path)
     suffix = path.suffix.lower()
     renderers: dict[str, Callable[[], bytes]] = {
-        ".json": lambda: render_json(report).encode("utf-8"),
-        ".csv": lambda: render_csv(report).encode("utf-8"),
-        ".md": lambda: render_markdown(report, language).encode("utf-8"),
-        ".html": lambda: render_html(report, images, language, images_language).encode("utf-8"),
-        ".zip": lambda: render_csv_zip(report),
+        ".json": lambda: render_json(typed).encode("utf-8"),
+        ".csv": lambda: render_csv(typed).encode("utf-8"),
+        ".md": lambda: render_markdown(typed, language).encode("utf-8"),
+        ".html": lambda: render_html(typed, images, language, images_language).encode("utf-8"),
+        ".zip": lambda: render_csv_zip(typed),
     }
     if suffix not in renderers:
         raise InputError(Text("write.report_suffix", name=repr(path.name), suffixes=", ".join(SUPPORTED_SUFFIXES)))
     problem = target_problem(path)
     if problem is not None:  # a folder, a pipe or device node, a read-only or immutable file
         raise InputError(Text("write.report_failed", path=path, reason=problem))
+    typed = TimingReport.of(report)  # once, at the edge (a dict read leniently): every view reads this one
     _atomic_write(path, renderers[suffix]())
     return path
 

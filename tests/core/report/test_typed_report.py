@@ -125,3 +125,53 @@ def test_a_sessions_report_is_the_type_a_loaded_report_is_and_saves_to_the_same_
     assert loaded.latency[0].samples_ms == built.latency[0].samples_ms
     assert loaded.latency[0].median_ms == built.latency[0].median_ms
     assert render_json(loaded) == path.read_text()
+
+
+def _built_with_every_section() -> TimingReport:
+    """A report as the CLI builds it (``build_timing_report``), with a failed move whose message is
+    a core text, text no ASCII spells, and the per-module sections nobody types yet."""
+    from inspector.core.devices.discovery import memory_reading
+    from inspector.core.messages import Text
+    from inspector.core.report.timing_report import build_timing_report
+
+    loaded = example_model()
+    failed = {"call": "model.to('cuda:7')", "method": "to", "source": "cpu", "target": "cuda:7", "seconds": 0.001,
+              "bytes": 44, "gbps": None, "ok": False, "error": Text("remote.no_answer", op="'move'", seconds=3)}  # fmt: skip
+    built = build_timing_report(loaded, moves=[failed], latency=[measure_latency(loaded, runs=6, warmup=2)],
+                                memory={"cpu": [memory_reading("cpu") for _ in range(2)]})  # fmt: skip
+    data = built.to_dict()
+    data["model"]["notes"] = ["模型：示例 (Net)"]
+    data["modules"] = [{"name": "fc1", "type": "Linear", "device": "cpu", "self_ms": 0.02, "output_shapes": [[64, 2]]}]
+    data["attribution"] = [{"device": "cpu", "forward_with_hooks_ms": 0.1, "forward_without_hooks_ms": 0.05,
+                            "warnings": ["the hooks add 50 % to the forward"]}]  # fmt: skip
+    return TimingReport.lenient(data)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html", ".zip"])
+def test_a_built_report_is_written_as_its_dict_is_in_every_format(tmp_path, suffix):
+    """The CLI hands ``save_report`` the ``TimingReport`` it built; the window hands it the dict
+    (``to_dict()``): the same report gives the same bytes either way, in every format."""
+    built = _built_with_every_section()
+    assert isinstance(built, TimingReport) and built.latency[0].count == 6
+
+    typed = save_report(built, tmp_path / f"typed{suffix}", language="zh_CN").read_bytes()
+    plain = save_report(built.to_dict(), tmp_path / f"plain{suffix}", language="zh_CN").read_bytes()
+
+    assert typed == plain
+    if suffix in (".md", ".html"):  # the untyped sections are read from the file's dict, through the type too
+        text = typed.decode("utf-8")
+        assert "fc1" in text and "the hooks add 50 % to the forward" in text
+
+
+def test_a_built_report_saved_and_loaded_is_the_same_report_and_the_same_file(tmp_path):
+    built = _built_with_every_section()
+
+    path = save_report(built, tmp_path / "r.json")
+    loaded = load_report(path)
+
+    assert path.read_text(encoding="utf-8") == render_json(built) == render_json(built.to_dict())
+    assert loaded.to_dict() == json.loads(render_json(built))  # the sections nobody types kept as they were
+    assert loaded.moves[0].error == str(built.moves[0].error) and "'move' within 3 s" in loaded.moves[0].error
+    assert loaded.latency[0].samples_ms == built.latency[0].samples_ms
+    assert loaded.latency[0].median_ms == built.latency[0].median_ms
+    assert render_json(loaded) == path.read_text(encoding="utf-8")  # and written again byte for byte
