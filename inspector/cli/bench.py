@@ -36,7 +36,7 @@ def _bench_targets(args) -> list[str]:
 
 
 def cmd_bench(args) -> int:
-    from inspector.core.report import build_report
+    from inspector.core.report import build_timing_report
     from inspector.core.errors import InputError
     from inspector.core.files import check_distinct_outputs, check_output_path
     from inspector.core.remote import rank_env
@@ -90,13 +90,13 @@ def cmd_bench(args) -> int:
     if repeat > 1 and latencies:  # runs 2..N in fresh processes, each entry's runs kept
         latencies, repeat_notes = run_workers(args.argv, latencies, repeat)
         record_noise(latencies, args.spec)
-    report = build_report(
+    report = build_timing_report(  # a TimingReport from here until it is written
         loaded, moves=run.moves, latency=latencies, memory=run.timeline.to_report(), attribution=run.attributions,
         model_memory=run.timeline.model_report(),  # the model's bytes per device over time: the report's model curve
     )
     rows = _latency_rows(latencies)
     if args.json:
-        _print(json.dumps(report, indent=2))
+        _print(json.dumps(report.to_dict(), indent=2))
     elif rows:
         _print(_table(_LATENCY_HEADERS, rows, right={4, 5, 6, 7, 8, 9}))
     if run.attributions and not args.json:

@@ -59,7 +59,7 @@ def cmd_against(args, targets: list[str], output) -> int:
     from inspector.core.files import user_output_to_stderr
     from inspector.core.measure import DEFAULT_ROUND_SECONDS, measure_round, new_pair_id, with_rounds
     from inspector.core.measure import run_share
-    from inspector.core.report import build_report
+    from inspector.core.report import build_timing_report
     from inspector.core.report import compare_reports
 
     _refuse_unsupported(args, targets)
@@ -106,9 +106,9 @@ def cmd_against(args, targets: list[str], output) -> int:
     result_b = with_rounds(first_b, later_b, pair_id, spoiled)
     reports = []
     for session, loaded, result in zip(sessions, (loaded_a, loaded_b), (result_a, result_b)):
-        reports.append(build_report(loaded, moves=session.moves, latency=[result],
-                                               memory=session.timeline.to_report(),
-                                               model_memory=session.timeline.model_report()))  # fmt: skip
+        reports.append(build_timing_report(loaded, moves=session.moves, latency=[result],
+                                           memory=session.timeline.to_report(),
+                                           model_memory=session.timeline.model_report()))  # fmt: skip
     # Each report keeps which rounds the machine stalled (runs_spoiled): compare says "no
     # verdict" when it stalled half of them or more, here and when the two files are compared later.
     comparison = compare_reports(*reports, label_a="A", label_b="B")

@@ -4,7 +4,12 @@ that their paths and the report's language can work."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from inspector.cli.printing import _plain, _say
+
+if TYPE_CHECKING:
+    from inspector.core.report import TimingReport
 
 
 def _check_file(flag: str, path: str, suffixes: tuple[str, ...]) -> None:
@@ -38,10 +43,11 @@ def report_language(asked: str | None) -> str:
     return language
 
 
-def _write_report(report: dict, output, *, measured: bool, what: str = "", language: str = "en") -> None:
-    """Write the report, unless nothing was measured: a run whose every device failed must
-    not replace a good report with an empty one. ``language``: what its Markdown or HTML is
-    written in (``--lang``); the JSON and CSV are data, the same in every language."""
+def _write_report(report: "TimingReport", output, *, measured: bool, what: str = "", language: str = "en") -> None:
+    """Write the report (a ``TimingReport`` from the moment it was built), unless nothing was
+    measured: a run whose every device failed must not replace a good report with an empty one.
+    ``language``: what its Markdown or HTML is written in (``--lang``); the JSON and CSV are
+    data, the same in every language."""
     from inspector.core.report import save_report
 
     if not measured:
@@ -53,7 +59,7 @@ def _write_report(report: dict, output, *, measured: bool, what: str = "", langu
     _say(f"report written: {_plain(path)}{what}")
 
 
-def _report_images(report: dict, output: str, language: str = "en"):
+def _report_images(report: "TimingReport", output: str, language: str = "en"):
     """Plots for an HTML report, rendered with Qt when it is installed, and the language they
     are labelled in (``language``, or English where no font draws it); (None, None) otherwise."""
     if not output.lower().endswith(".html"):

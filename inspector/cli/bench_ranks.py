@@ -24,7 +24,7 @@ def _bench_ranks(args, env, shape, output) -> int:
     a rank's failure is in rank 0's report, and rank 0 exits non-zero for it.
     """
     from inspector.core.measure import snapshot_rank_path
-    from inspector.core.report import build_report, json_ready
+    from inspector.core.report import build_timing_report, json_ready
     from inspector.core.errors import InputError
     from inspector.core.remote import RankGroup, RankResult, missing_ranks, rank_device
     from inspector.core.measure import RankSpans, Span, TraceRecorder
@@ -76,9 +76,9 @@ def _bench_ranks(args, env, shape, output) -> int:
         for e in entries
     ]
     if loaded is not None and run is not None:
-        report = build_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report(), ranks=entries)
+        report = build_timing_report(loaded, moves=run.moves, latency=run.latencies, memory=run.timeline.to_report(), ranks=entries)
         if args.json:
-            _print(json.dumps(report, indent=2))
+            _print(json.dumps(report.to_dict(), indent=2))
         else:
             _print(_table(["RANK", "HOST", "DEVICE", "MEDIAN ms", "STATUS"], rows, right={3}))
         if output is not None:
