@@ -318,6 +318,8 @@ class Agent:
         if job.op == Op.BENCHMARK:
             return self._benchmark(job)
         if job.op == Op.REPORT:
+            # The file's dict (what render_json writes), its texts English as in the file: one
+            # codec for the file and the wire; the client reads it back with TimingReport.lenient.
             return encode(self.session.report(with_memory=arg.flag(args, "with_memory", True)).to_dict())
         raise InspectorError(f"unknown op {job.op!r}", kind=ErrorKind.PROTOCOL)  # pragma: no cover
 
