@@ -1,7 +1,7 @@
 """The timing report and what is read from it: build, save, load, validate, compare.
 
-Owns: ``timing_report`` (build the report from results, save it as .json/.csv/.md/.html/.zip,
-load it again), its views ``markdown_view``, ``csv_view`` (over ``csv_tables``, the report as
+Owns: ``timing_report`` (build the report from results as a ``TimingReport``, kept one until
+it is saved as .json/.csv/.md/.html/.zip; load it again), its views ``markdown_view``, ``csv_view`` (over ``csv_tables``, the report as
 tidy tables) and ``html_view`` with the rows they share (``view_rows``), ``schema`` (the report's type, ``TimingReport``, with its
 typed entries: ``from_dict`` checks every field a reader uses, ``lenient`` reads an unchecked
 dict without raising, ``to_dict`` gives back the file's JSON) over ``field_checks`` (typed,
