@@ -19,14 +19,17 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from inspector.core.messages import ENGLISH
+
+if TYPE_CHECKING:
+    from inspector.core.report import TimingReport
 
 _app: Any = None  # keeps an application we created alive for the life of the process
 
 
-def render_report_images(report: dict[str, Any], size: tuple[int, int] = (960, 480), *,
+def render_report_images(report: TimingReport | Mapping[str, Any], size: tuple[int, int] = (960, 480), *,
                          language: str = ENGLISH) -> dict[str, bytes]:  # fmt: skip
     """The plots the window's own export embeds (``export.plot_images``: latency samples,
     latency summary, memory), drawn from ``report`` by offscreen twins of the window's plots,
@@ -35,7 +38,7 @@ def render_report_images(report: dict[str, Any], size: tuple[int, int] = (960, 4
     return report_images(report, size, language=language)[0]
 
 
-def report_images(report: dict[str, Any], size: tuple[int, int] = (960, 480), *,
+def report_images(report: TimingReport | Mapping[str, Any], size: tuple[int, int] = (960, 480), *,
                   language: str = ENGLISH) -> tuple[dict[str, bytes], str]:  # fmt: skip
     """``render_report_images``, and the language the images were drawn in (``language``, or
     English where this machine has no font for it or no catalogue)."""
