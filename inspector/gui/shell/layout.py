@@ -3,13 +3,13 @@ built on first use.
 
 ``build_frame`` lays out panels the window made (the object names DESIGN.md lists are set
 by the panels themselves) and returns the containers; ``add_pages`` adds the Memory, Latency
-and Compare tabs, each built when first shown or asked for. First-start proportions live
+and Compare tabs, each built by the window's builder when first shown or asked for. First-start proportions live
 here; a saved layout replaces them (``window_settings``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,9 +20,7 @@ from inspector.gui.common.i18n import translate
 from inspector.gui.common.lazy_tabs import LazyTabs
 
 if TYPE_CHECKING:
-    from inspector.core.measure import MemoryTimeline
     from inspector.gui.common.error_banner import ErrorBanner
-    from inspector.gui.features.memory.task_marks import TaskMarks
 
 
 @dataclass(frozen=True)
@@ -129,51 +127,20 @@ def build_frame(
 
 
 def add_pages(
-    pages: LazyTabs, parent: QWidget, timeline: Callable[[], MemoryTimeline], marks: TaskMarks,
-    comparison_built: Callable[[QWidget], None],
+    pages: LazyTabs, *, memory: Callable[[], QWidget], latency: Callable[..., QWidget],
+    prepare_latency: Callable[[], None], comparison: Callable[[], QWidget],
 ) -> None:  # fmt: skip
     """The Memory, Latency and Compare tabs, behind pages nobody sees at start: each is built
-    when first shown or asked for (``pages.page(name)``). ``timeline`` gives the window's
-    memory timeline when the Memory page is built (it comes with the session, after torch)."""
+    by its builder when first shown or asked for (``pages.page(name)``). The window hands the
+    builders (it imports the features' views, so this module, which only lays out, stays under
+    them); ``prepare_latency`` imports the latency plot's module on a thread of its own
+    (``features.latency.follows.build_latency_plot_when_idle``)."""
     def title(name: str) -> str:
         return translate("Layout", PAGE_TITLES[name])
 
-    pages.add("memoryPlot", title("memoryPlot"), lambda: _memory_plot(parent, timeline(), marks))
-    pages.add("latencyPlot", title("latencyPlot"), lambda *plots: _latency_plot(parent, plots), prepare=_import_latency_plot)
-    pages.add("comparisonView", title("comparisonView"), lambda: _comparison_view(parent, comparison_built))
-
-
-def _memory_plot(parent: QWidget, timeline: MemoryTimeline, marks: TaskMarks) -> QWidget:
-    from inspector.gui.features.memory.plot import MemoryPlot
-
-    # The window's timeline is the plot's store: the sampler fills it, the report reads it,
-    # so the plot shows everything since the start, and the task marks made before it.
-    plot = MemoryPlot(parent, timeline=timeline)
-    marks.attach(plot)
-    plot.schedule_redraw()
-    return plot
-
-
-def _import_latency_plot() -> None:
-    """The plot's module (and pyqtgraph, ~50-70 ms), imported on a thread of its own when the
-    plot is built while the window waits (``features.latency.follows.build_latency_plot_when_idle``)."""
-    import inspector.gui.features.latency.plot  # noqa: F401
-
-
-def _latency_plot(parent: QWidget, plots: Sequence[QWidget] = ()) -> QWidget:
-    from inspector.gui.features.latency.plot import LatencyPlot
-
-    return LatencyPlot(parent, plots=plots)
-
-
-def _comparison_view(parent: QWidget, built: Callable[[QWidget], None]) -> QWidget:
-    from inspector.gui.features.compare.view import ComparisonView
-
-    view = ComparisonView(parent)
-    # Its "Open report…" puts a report next to this session even before side A is built.
-    view.follows_session = True
-    built(view)
-    return view
+    pages.add("memoryPlot", title("memoryPlot"), memory)
+    pages.add("latencyPlot", title("latencyPlot"), latency, prepare=prepare_latency)
+    pages.add("comparisonView", title("comparisonView"), comparison)
 
 
 def _boxed(widget: QWidget) -> QGroupBox:

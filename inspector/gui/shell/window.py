@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QSettings, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QShowEvent
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMainWindow, QWidget
 
 from inspector.gui.common import i18n, screen_fit, window_settings
 from inspector.gui.shell import torch_loader
@@ -65,6 +65,12 @@ if TYPE_CHECKING:
 #: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
 #: be interrupted to reach its next cancel check.
 LINGER_S = 20.0
+
+
+def _import_latency_plot() -> None:
+    """The latency plot's module (and pyqtgraph, ~50-70 ms), imported on a thread of its own when
+    the plot is built while the window waits (``features.latency.follows.build_latency_plot_when_idle``)."""
+    import inspector.gui.features.latency.plot  # noqa: F401
 
 
 class InspectorWindow(QMainWindow):
@@ -127,7 +133,8 @@ class InspectorWindow(QMainWindow):
             self.stuckNotice.overlay(self.main_splitter)
         self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
         self.marks = TaskMarks()
-        add_pages(self.lazy_tabs, self, lambda: self.timeline, self.marks, lambda view: self.reports.comparison_view_built(view))
+        add_pages(self.lazy_tabs, memory=self._memory_page, latency=self._latency_page,
+                  prepare_latency=_import_latency_plot, comparison=self._comparison_page)  # fmt: skip
         self.help = HelpPages(self, self.session_state, menus=lambda: MENUS)
         self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
         #: The menus' actions, by id: each feature binds what its actions call (``common.actions``).
@@ -154,6 +161,32 @@ class InspectorWindow(QMainWindow):
                 devices=self.devices, action_bar=self.action_bar, actions=self._actions, pages=self.lazy_tabs,
                 banner=self.errorBanner, status=self.status, tasks=self.tasks, start=self._start_session, parent=self,
             )  # fmt: skip
+
+    # ----- the tab pages, built when first shown or asked for (``layout.add_pages``)
+
+    def _memory_page(self) -> QWidget:
+        from inspector.gui.features.memory.plot import MemoryPlot
+
+        # The window's timeline is the plot's store: the sampler fills it, the report reads it,
+        # so the plot shows everything since the start, and the task marks made before it.
+        plot = MemoryPlot(self, timeline=self.timeline)
+        self.marks.attach(plot)
+        plot.schedule_redraw()
+        return plot
+
+    def _latency_page(self, *plots: QWidget) -> QWidget:
+        from inspector.gui.features.latency.plot import LatencyPlot
+
+        return LatencyPlot(self, plots=plots)
+
+    def _comparison_page(self) -> QWidget:
+        from inspector.gui.features.compare.view import ComparisonView
+
+        view = ComparisonView(self)
+        # Its "Open report…" puts a report next to this session even before side A is built.
+        view.follows_session = True
+        self.reports.comparison_view_built(view)
+        return view
 
     def _bind_frame_actions(self) -> None:
         """What the actions that need no session call (the window's own, Help's); bound with the frame."""
