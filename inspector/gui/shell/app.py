@@ -225,16 +225,44 @@ def create_window(model_spec: str = "example", trust: bool = False):
     if _unavailable_language is not None:  # said once, by the first window
         window.say_language_unavailable(_unavailable_language)
         _unavailable_language = None
-    # File › Connect to server… imports the remote window (and the agent client) when asked,
+    # File › Connect to server… imports the remote kind (and the agent client) when asked,
     # not in the first second (issue 12).
-    window.connectServerRequested.connect(lambda: _connect_server_dialog(window))
+    window.connectServerRequested.connect(lambda: connect_server_dialog(window))
     return window
 
 
-def _connect_server_dialog(window) -> None:
-    from inspector.gui.shell.remote_window import connect_server_dialog
+# ---------------------------------------------------------------------- File › Connect to server…
+# The app is where a window gets its kind (``shell.window_kind``): the window's class and the
+# remote kind (``shell.remote_window``) never import each other.
 
-    connect_server_dialog(window)
+
+def connect_server_dialog(window) -> None:
+    """Ask for a host and the command that reaches an agent there; open a window connected to it."""
+    from PySide6.QtWidgets import QDialog
+
+    from inspector.gui.features.remote.connect_dialog import ConnectDialog
+
+    dialog = ConnectDialog(window.settings, window)
+    if dialog.exec() == QDialog.DialogCode.Accepted and dialog.host() and dialog.command():
+        connect_server(window, dialog.host(), dialog.command())
+
+
+def connect_server(window, host: str, command: str | list[str], *, model_spec: str = "example"):
+    """Open (and show) a window of the remote kind connected to ``host`` through ``command``, held
+    by ``window`` while it is open; a command typed as text is remembered in the recent list.
+    Returns the new window (its ``kind`` is the ``remote_window.RemoteKind``: link, host, remote bar)."""
+    from inspector.gui.features.remote.connect_dialog import remember
+    from inspector.gui.shell.remote_window import RemoteKind
+    from inspector.gui.shell.window import InspectorWindow
+
+    if isinstance(command, str):
+        remember(window.settings, host, command)
+    remote = InspectorWindow(model_spec=model_spec, settings=window.settings, kind=RemoteKind(host, command))
+    # Its own File › Connect to server… opens another, held by it.
+    remote.connectServerRequested.connect(lambda: connect_server_dialog(remote))
+    window.keep_open(remote)
+    remote.show()
+    return remote
 
 
 def main(model_spec: str = "example", trust: bool = False) -> int:

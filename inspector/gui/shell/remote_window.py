@@ -3,122 +3,94 @@
 The user names a host and the command that reaches an agent there in ``connect_dialog``'s
 dialog (``ssh HOST torch-device-inspector agent`` by default; ``ssh -J bastion host …``,
 ``kubectl exec -i pod -- …`` or a remote venv's path work as well: the command is theirs);
-``connect_server`` opens the window for them. The ``RemoteWindow`` is the main window with its
-workers swapped for ``gui.remote``'s: the same panels show the server's devices, model, moves,
-benchmarks and memory. The local window stays open beside it.
+the app's ``connect_server`` opens the window for them: the one window class
+(``shell.window.InspectorWindow``) of the kind here, ``RemoteKind`` (``shell.window_kind``),
+whose workers drive ``features.remote.link``'s connection: the same panels show the server's
+devices, model, moves, benchmarks and memory. The local window stays open beside it. This
+module never imports the window: it reaches it as ``window_kind.KindHost``.
 
 A dropped connection shows the error banner, keeps the history, plots and the last report,
 and offers Reconnect (a new agent; the model is opened again). Disconnect ends the agent on
 purpose. Closing the window closes the agent's stdin: it cancels its work and exits.
 
-Help › Lessons stays off here: the lessons run in the local window (the agent's protocol has
-no lesson to run). The texts that follow the connection (the remote bar, the window title,
-the devices' title, a dropped connection's banner, the trust question) are kept as state and
-said again in the new language when it changes.
+Help › Lessons stays off here (the window asks the session's capabilities): the lessons run in
+the local window (the agent's protocol has no lesson to run). The texts that follow the
+connection (the remote bar, the window title, the devices' title, a dropped connection's
+banner, the trust question) are kept as state and said again in the new language when it
+changes; their translation context stays "RemoteWindow".
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, TypeVar
+from typing import Any, Callable
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Slot
-from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QDialog, QLabel, QMainWindow, QPushButton, QSizePolicy, QToolBar, QWidget
+from PySide6.QtCore import QObject, Qt, QTimer, Slot
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QToolBar, QWidget
 
 from inspector.core.remote import AgentInfo
 from inspector.core.errors import Failure
 from inspector.gui.common import dialogs
-from inspector.gui.features.remote.connect_dialog import ConnectDialog, remember
 from inspector.gui.common.i18n import core_text, fill, translate
-from inspector.gui.shell.window import InspectorWindow
 from inspector.gui.common.plain_text import plain_label
 from inspector.gui.common.plain_text import shown as shown_text
 from inspector.gui.features.lessons import actions as lessons_actions
 from inspector.gui.features.remote.link import RemoteLink, RemoteSampler
+from inspector.gui.shell.window_kind import KindHost
 from inspector.gui.state.workers import ModelWorker
 
 log = logging.getLogger(__name__)
 
 
-# ---------------------------------------------------------------------- opening one
+class RemoteKind(QObject):
+    """The window's remote kind (``window_kind.WindowKind``): its session in an agent on
+    ``host`` reached through ``command``. A QObject, the window's child once attached: the
+    link's signals reach its slots on the GUI thread."""
 
+    object_name = "remoteWindow"
+    #: The local window opened it; closed, it goes.
+    deletes_on_close = True
+    #: No saved layout (that is the local window's), and a close just ends the agent.
+    saves_layout = False
+    #: The local recent list holds this machine's specs; this window opens the server's.
+    keeps_recent_models = False
 
-W = TypeVar("W", bound=InspectorWindow)
-
-
-def offer_remote_sessions(window: W) -> W:
-    """Wire ``window``'s File › Connect to server… to the dialog; returns the window."""
-    window.connectServerRequested.connect(lambda: connect_server_dialog(window))
-    return window
-
-
-def connect_server_dialog(window: InspectorWindow) -> None:
-    dialog = ConnectDialog(window.settings, window)
-    if dialog.exec() == QDialog.DialogCode.Accepted and dialog.host() and dialog.command():
-        connect_server(window, dialog.host(), dialog.command())
-
-
-def connect_server(
-    window: InspectorWindow, host: str, command: str | list[str], *, model_spec: str = "example"
-) -> "RemoteWindow":
-    """Open (and show) a window connected to ``host`` through ``command``; remembered in the recent list."""
-    if isinstance(command, str):
-        remember(window.settings, host, command)
-    remote = offer_remote_sessions(RemoteWindow(host, command, model_spec=model_spec, settings=window.settings))
-    window.keep_open(remote)
-    remote.show()
-    return remote
-
-
-# ---------------------------------------------------------------------- the window
-
-
-class RemoteWindow(InspectorWindow):
-    """The main window, its session in an agent on ``host`` reached through ``command``."""
-
-    #: A forward that never returns hangs the agent, not this process: the connection gives
-    #: up on a cancel the agent does not answer (``client.CANCEL_GRACE_S``), and Disconnect ends it.
-    work_runs_here = False
-
-    def __init__(
-        self, host: str, command: str | list[str], *, model_spec: str = "example", settings: QSettings | None = None
-    ) -> None:
+    def __init__(self, host: str, command: str | list[str]) -> None:
+        super().__init__()
         self.host = host
         self._command = command
         self.agent_info: AgentInfo | None = None
         self.connection_lost: str | None = None
+        #: The connection to the agent (made with the workers).
+        self.link: RemoteLink | None = None
         # What the remote bar, the title and the banner say, kept so a new language can say it again.
         self._connection: str = "connecting"  # connecting | connected | disconnected | lost | reconnecting
         self._title: str | None = None  # the window's own title; None: still connecting
         self._lost_failure: Failure | None = None  # the banner's "connection lost", while shown
         self._trust_path: str | None = None
         self.trust_box: Any = None
-        super().__init__(model_spec=model_spec, settings=settings)
-        self.setObjectName("remoteWindow")
-        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.recentMenu.menuAction().setVisible(False)  # local specs; this window opens the server's
-        # The agent's protocol has no lesson to run: the lessons stay in the local window.
-        # (CommandAvailability never enables this action, so it stays off.)
-        self.menu_actions.action(lessons_actions.SHOW).setEnabled(False)
-        self._retranslate_remote()
 
-    # ----- built by InspectorWindow.__init__ (before its first load is sent)
+    def attach(self, window: KindHost) -> None:
+        self.window = window
+        self.setParent(window.window())
 
-    def _make_workers(self, hz: float) -> tuple[Any, Any]:
-        self.link = RemoteLink(self.host, self._command, self.timeline, hz)
+    # ----- built with the window's session (before its first load is sent)
+
+    def make_workers(self, hz: float) -> tuple[Any, Any]:
+        window = self.window
+        self.link = RemoteLink(self.host, self._command, window.timeline, hz)
         # The stock worker, driving the agent's session (the link starts and watches its connection).
-        worker = ModelWorker(self.cancel_event, session=self.link.session)
-        sampler = RemoteSampler(self.timeline, self.link)
+        worker = ModelWorker(window.cancel_event, session=self.link.session)
+        sampler = RemoteSampler(window.timeline, self.link)
         self.link.signals.connected.connect(self._on_connected)
         self.link.signals.connectionLost.connect(self._on_connection_lost)
-        self.link.signals.inventoryReady.connect(self.session_state.set_inventory)
+        self.link.signals.inventoryReady.connect(window.session_state.set_inventory)
         self._build_remote_bar()
-        self.setWindowTitle(None)
+        self._retranslate_remote()  # (the title too: the host, "connecting…")
         return worker, sampler
 
     def _build_remote_bar(self) -> None:
-        bar = QToolBar(self)
+        bar = QToolBar(self.window.window())
         bar.setObjectName("remoteBar")
         bar.setMovable(False)
         self.remoteStatus = plain_label(QLabel(bar))
@@ -136,26 +108,29 @@ class RemoteWindow(InspectorWindow):
         bar.addWidget(spacer)
         bar.addWidget(self.reconnectButton)
         bar.addWidget(self.disconnectButton)
-        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.window.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
         self.remoteBar = bar
 
-    def setWindowTitle(self, title: str | None) -> None:
+    def title(self, title: str | None) -> str:
         """``host — title``; None: the host and "connecting…" (in the language of the moment)."""
         self._title = title
         shown = translate("RemoteWindow", "connecting…") if title is None else title
-        super().setWindowTitle(f"{shown_text(self.host)} — {shown}")
+        return f"{shown_text(self.host)} — {shown}"
 
     # ----- its texts, again in each new language
 
     def retranslate(self) -> None:
-        super().retranslate()  # the menus first: they reset the Lessons action's tooltip
+        """After the window's (the menus first: they reset the Lessons action's tooltip)."""
         self._retranslate_remote()
         # Parts that set their texts after this window (its child widgets, the trust box)
         # could overwrite what names the server: say it again once they all have.
         QTimer.singleShot(0, self, self._retranslate_remote)
 
     def _retranslate_remote(self) -> None:
-        if self.closed:
+        if self.link is None:  # no remote bar before the window's session
+            return
+        window = self.window
+        if window.closed:
             return
         self.remoteBar.setWindowTitle(translate("RemoteWindow", "Server"))
         self.reconnectButton.setText(translate("RemoteWindow", "Reconnect"))
@@ -166,14 +141,14 @@ class RemoteWindow(InspectorWindow):
         self.disconnectButton.setToolTip(
             translate("RemoteWindow", "End the agent on the server; what was measured stays in this window")
         )
-        self.devices.parentWidget().setTitle(fill(translate("RemoteWindow", "Devices on %1"), self.host))
-        self.menu_actions.action(lessons_actions.SHOW).setToolTip(
+        window.devices.parentWidget().setTitle(fill(translate("RemoteWindow", "Devices on %1"), self.host))
+        window.menu_actions.action(lessons_actions.SHOW).setToolTip(
             fill(translate("RemoteWindow", "The lessons run in the local window: the agent on %1 cannot run them"),
                  self.host)
         )  # fmt: skip
-        self.setWindowTitle(self._title)
+        window.show_title(self._title)
         self._show_connection()
-        banner = self.errorBanner
+        banner = window.errorBanner
         if self._lost_failure is not None and not banner.isHidden() and banner.failure is self._lost_failure:
             self._show_lost_banner()
         self._retranslate_trust_box()
@@ -207,7 +182,7 @@ class RemoteWindow(InspectorWindow):
         ), self.host, reason)  # fmt: skip
         self._lost_failure = Failure("disconnected", message, reason)
         context = fill(translate("RemoteWindow", "connection to %1"), self.host)
-        self.errorBanner.show_failure(self._lost_failure, context)
+        self.window.errorBanner.show_failure(self._lost_failure, context)
 
     # ----- the connection
 
@@ -220,14 +195,14 @@ class RemoteWindow(InspectorWindow):
         self.reconnectButton.setEnabled(False)
         self.disconnectButton.setEnabled(True)
         host = self.host
-        self.historyView.record(
+        self.window.historyView.record(
             lambda: fill(translate("RemoteWindow", "connect %1"), host), None, None,
             lambda: fill(translate("RemoteWindow", "agent %1, torch %2, pid %3"), info.agent, info.torch, info.pid),
         )  # fmt: skip
 
     @Slot(str, bool)
     def _on_connection_lost(self, reason: str, deliberate: bool) -> None:
-        if self.closed:
+        if self.window.closed:
             return
         self.reconnectButton.setEnabled(True)
         self.disconnectButton.setEnabled(False)
@@ -235,7 +210,7 @@ class RemoteWindow(InspectorWindow):
             self._connection = "disconnected"
             self._show_connection()
             host = self.host
-            self.historyView.record(
+            self.window.historyView.record(
                 lambda: fill(translate("RemoteWindow", "disconnect %1"), host), None, None,
                 lambda: translate("RemoteWindow", "the agent was ended"), ok=True,
             )  # fmt: skip
@@ -245,34 +220,36 @@ class RemoteWindow(InspectorWindow):
         self._show_connection()
         self._show_lost_banner()
         host = self.host
-        self.historyView.record(
+        self.window.historyView.record(
             lambda: fill(translate("RemoteWindow", "connection to %1"), host), None, None,
             lambda: fill(translate("RemoteWindow", "lost: %1"), core_text(reason)), ok=False,
         )  # fmt: skip
 
     def reconnect(self) -> bool:
         """A new agent through the same command, and the model opened there again."""
-        spec = self.model_state.info.spec if self.model_state is not None else None
-        load = self.opener.pending_load
+        window = self.window
+        spec = window.model_state.info.spec if window.model_state is not None else None
+        load = window.opener.pending_load
         if spec is None:
             spec = load.spec if load is not None else "example"
         trust = bool(load is not None and load.spec == spec and load.trust)
         architecture = load.architecture if load is not None and load.spec == spec else None
         self._connection = "reconnecting"
         self._show_connection()
-        self.errorBanner.dismiss()
+        window.errorBanner.dismiss()
         self._lost_failure = None
-        return self.open_model(spec, trust=trust, architecture=architecture)
+        return window.open_model(spec, trust=trust, architecture=architecture)
 
     def disconnect_server(self) -> None:
-        self.cancel()
-        self.link.disconnect()
+        self.window.cancel()
+        if self.link is not None:
+            self.link.disconnect()
 
     # ----- what differs from a local window
 
     def open_model_dialog(self) -> None:
         # Modal (exec): the language cannot change while it is open.
-        dialog = dialogs.OpenModelDialog([], self)
+        dialog = dialogs.OpenModelDialog([], self.window.window())
         dialog.setWindowTitle(fill(translate("RemoteWindow", "Open model on %1"), self.host))
         dialog.spec_edit.setPlaceholderText(
             fill(translate("RemoteWindow", "on %1: example, /path/there/model.pt, package.module:factory"), self.host)
@@ -282,11 +259,11 @@ class RemoteWindow(InspectorWindow):
         for button in dialog.findChildren(QPushButton, options=Qt.FindChildOption.FindDirectChildrenOnly):
             button.setVisible(False)  # it would browse this machine's files
         if dialog.exec() == dialogs.OpenModelDialog.DialogCode.Accepted and dialog.spec():
-            self.open_model(dialog.spec(), architecture=dialog.architecture())
+            self.window.open_model(dialog.spec(), architecture=dialog.architecture())
 
     def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
         """The trust question names the server and the path there."""
-        self.trust_box, self._trust_path = self.opener.ask_trust(path, wanted), path
+        self.trust_box, self._trust_path = self.window.opener.ask_trust(path, wanted), path
         self._retranslate_trust_box()
 
     def _retranslate_trust_box(self) -> None:
@@ -306,22 +283,12 @@ class RemoteWindow(InspectorWindow):
         ))  # fmt: skip
         box.setDetailedText(f"{self.host}:{path}")
 
-    def recent_models(self) -> list[str]:
-        return []
-
-    def add_recent_model(self, spec: str) -> None:
-        pass  # the local recent list holds this machine's specs
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        self.shutdown()
-        QMainWindow.closeEvent(self, event)  # no saved layout: that is the local window's
-
-    def shutdown(self, timeout_s: float = 2.0) -> bool:
+    def shutdown(self, stop: Callable[[], bool]) -> bool:
         """Close the agent's stdin first (its work is cancelled there, and any wait on it
-        ends), then stop the threads as a local window does, then wait for the agent."""
-        if self.tasks.closed:
-            return bool(self.threads_stopped)
+        ends), then stop the threads as a local window does (``stop``), then wait for the agent."""
+        if self.link is None:  # closed before its session started
+            return stop()
         self.link.disconnect()
-        stopped = super().shutdown(timeout_s)
+        stopped = stop()
         self.link.close(timeout=1.0)
         return stopped

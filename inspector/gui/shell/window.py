@@ -1,8 +1,9 @@
 """The window, wiring only: it builds the panels, then (once torch is imported: ``deferred_start``
 holds the frame until then) the parts, which ``session_parts`` makes and connects to each
-other and to the two background workers (``_make_workers``): this window, the app's main
-one, runs the session in this process; the ``RemoteWindow`` of ``remote_window`` (a subclass)
-runs it in an agent on another machine.
+other and to the two background workers, which its *kind* makes (``window_kind``): the app's
+main window is of the local kind (``LocalKind``, here: the session in this process); a window
+of ``remote_window``'s ``RemoteKind`` runs it in an agent on another machine. The app
+(``shell.app``) hands the kind over; the kinds never import this module.
 
 The window never touches the model: it sends requests to the ModelWorker through queued
 signals and shows the frozen results that come back. Each part is given the widgets, state
@@ -13,7 +14,7 @@ is the rule), ``opener`` loads models, the features show what the workers send b
 subscribes to the session state, ``state.session_state``), ``availability`` enables the
 commands, ``report_flow`` exports, opens and compares reports, ``fit_flow`` runs the "will it fit?" dialog, ``help`` the Help menu, and
 ``window_settings`` is what is remembered between runs. The window keeps the public names
-the tests and the remote window use (its widgets, a few commands), each a line of delegation.
+the tests and the kinds use (its widgets, a few commands), each a line of delegation.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, cast
 
-from PySide6.QtCore import QEvent, QSettings, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QMainWindow, QWidget
 
@@ -50,6 +51,7 @@ from inspector.gui.common.plain_text import shown
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.common.status_line import StatusLine
 from inspector.gui.shell.stuck_notice import StuckNotice, quit_leaving_work
+from inspector.gui.shell.window_kind import KindHost, WindowKind
 from inspector.gui.features.memory.task_marks import TaskMarks
 from inspector.gui.state.tasks import TaskController
 from inspector.gui.common.vocabulary_words import spec_text
@@ -60,6 +62,7 @@ if TYPE_CHECKING:
     from inspector.core.moves import MoveRequest
     from inspector.core.session import ModelState
     from inspector.gui.common import dialogs
+    from inspector.gui.state.sample_gate import SampleGate
     from inspector.gui.state.workers import LoadOutcome
 
 #: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
@@ -85,20 +88,29 @@ class InspectorWindow(QMainWindow):
     requestRediscover = Signal()
     requestStopSampler = Signal()
     requestLesson = Signal(object)  # LessonRequest
-    #: File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it;
-    #: the window cannot import the remote window, which is a kind of window itself).
+    #: File › Connect to server…: the app answers it (``app.create_window`` wires it: the app
+    #: makes a window of the remote kind, ``remote_window.RemoteKind``).
     connectServerRequested = Signal()
 
-    #: The model's code runs in this process (a remote window's runs in its agent, which
-    #: the connection's own grace gives up on).
-    work_runs_here = True
-
-    def __init__(self, model_spec: str = "example", trust: bool = False, settings: QSettings | None = None) -> None:
+    def __init__(
+        self,
+        model_spec: str = "example",
+        trust: bool = False,
+        settings: QSettings | None = None,
+        *,
+        kind: WindowKind | None = None,
+    ) -> None:
         """The window's frame now; its session (the parts, the workers, the model's load) as soon
         as torch is imported: at once when it already is, else when ``torch_loader`` has
-        imported it off the GUI thread, so the frame paints first (issue 25)."""
+        imported it off the GUI thread, so the frame paints first (issue 25).
+
+        ``kind``: what makes it local or remote (``window_kind``); None: local (``LocalKind``)."""
         super().__init__()
-        self.setObjectName("mainWindow")
+        #: Local or remote: the workers, the dialogs and the texts that differ (``window_kind``).
+        self.kind: WindowKind = kind if kind is not None else LocalKind()
+        self.setObjectName(self.kind.object_name)
+        if self.kind.deletes_on_close:
+            self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.settings = settings if settings is not None else QSettings()
         self.cancel_event = threading.Event()
         self.tasks = TaskController(self.cancel_event, self)
@@ -106,6 +118,8 @@ class InspectorWindow(QMainWindow):
         self.session_state = SessionState(self.tasks, self)
         self._title_info: Any = None  # the loaded model's ModelInfo, which the title names
         self.threads_stopped: bool | None = None
+        #: Parks this window's threads around timed samples (a local session's: ``LocalKind``).
+        self.sample_gate: SampleGate | None = None
         self._placed = False  # brought onto the screen after its first show (showEvent)
         #: The parts and workers exist (``_start_session`` ran).
         self.session_started = False
@@ -127,10 +141,6 @@ class InspectorWindow(QMainWindow):
         self.tabs, self.lazy_tabs, self.model_box = frame.tabs, frame.pages, frame.model_box
         self.main_splitter, self.top_splitter, self.bottom_splitter = frame.splitters()
         self.status = StatusLine(self.statusBar())
-        if self.work_runs_here:
-            # A Cancel that cannot stop a forward which never returns says so, with what can be done.
-            self.stuckNotice = StuckNotice(self.tasks, self.quit_leaving_work, self.centralWidget())
-            self.stuckNotice.overlay(self.main_splitter)
         self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
         self.marks = TaskMarks()
         add_pages(self.lazy_tabs, memory=self._memory_page, latency=self._latency_page,
@@ -142,6 +152,7 @@ class InspectorWindow(QMainWindow):
         self._menus = build_menus(self, self.menu_actions)
         self._actions = self.menu_actions.by_name()  # (by object name, for the parts that enable them)
         self.recentMenu = self._menus.recent
+        self.recentMenu.menuAction().setVisible(self.kind.keeps_recent_models)  # a remote window opens the server's
         self._bind_frame_actions()
         self.language = LanguageMenu(self._menus.language_parent, self.settings, self)
         self.language.changed.connect(lambda _language: self._note_missing_font())
@@ -151,6 +162,7 @@ class InspectorWindow(QMainWindow):
         #: No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``).
         self._first_start = not window_settings.restore_layout(self.settings, self, frame.splitters())
         self._note_missing_font()
+        self.kind.attach(self)
 
         #: The frame's wait for torch, while it is imported (None: it was imported already).
         self.deferred_start: DeferredStart | None = None
@@ -225,6 +237,7 @@ class InspectorWindow(QMainWindow):
 
         Their modules import torch, so they are imported here (already imported by
         ``torch_loader`` off the GUI thread when the frame came first)."""
+        from inspector.gui.features.lessons import actions as lessons_actions
         from inspector.gui.shell import session_parts
 
         if self.session_started or self.tasks.closed:
@@ -248,7 +261,13 @@ class InspectorWindow(QMainWindow):
         self.availability, self.session_parts = parts.availability, parts
         self._bind_session_actions()
         # (after the parts: a remote window's workers use the timeline and the session state)
-        self.worker, self.sampler = self._make_workers(window_settings.sample_hz(self.settings))
+        self.worker, self.sampler = self.kind.make_workers(window_settings.sample_hz(self.settings))
+        capabilities = self.worker.session.capabilities  # (read before the worker's thread starts)
+        if not capabilities.remote:
+            # A Cancel that cannot stop a forward which never returns says so, with what can be
+            # done (a remote session's forward runs in its agent: the connection gives up on it).
+            self.stuckNotice = StuckNotice(self.tasks, self.quit_leaving_work, self.centralWidget())
+            self.stuckNotice.overlay(self.main_splitter)
         session_parts.connect_workers(self.session_state, requests, self.worker, self.sampler,
                                       model_loaded=self._on_model_loaded)  # fmt: skip
         self.model_thread = start_in_thread(self.worker, "model-worker")
@@ -257,25 +276,13 @@ class InspectorWindow(QMainWindow):
         self.action_bar.setEnabled(True)
         for action in self._actions.values():
             action.setEnabled(True)
+        # Help › Lessons: where the session runs them (an agent's protocol has none; the
+        # availability never enables this action again).
+        self.menu_actions.action(lessons_actions.SHOW).setEnabled(capabilities.lessons)
         self.availability.refresh()
         self.lazy_tabs.release()
         spec, trust = self._first_load
         self.open_model(spec, trust=trust)
-
-    def _make_workers(self, hz: float) -> tuple[Any, Any]:
-        """The model worker and the memory sampler (their signals as ``ModelWorker``'s and
-        ``MemorySampler``'s): here, the session in this process; a remote window
-        (``remote_window``) brings an agent's instead."""
-        # Imported with the session (torch comes with them), not with the window's frame.
-        from inspector.gui.state.sample_gate import SampleGate
-        from inspector.gui.state.sampler import MemorySampler
-        from inspector.gui.state.workers import ModelWorker
-
-        # The GUI thread and the sampler stop while a chunk of samples is timed (``state.sample_gate``).
-        self.sample_gate = SampleGate(self)
-        self.sample_gate.give_up = self.cancel_event.is_set
-        worker = ModelWorker(self.cancel_event, self.timeline, gate=self.sample_gate, stop_event=self.tasks.stop_event)
-        return worker, MemorySampler(self.timeline, hz, gate=self.sample_gate)
 
     @Slot(object)
     def _on_model_loaded(self, outcome: LoadOutcome) -> None:
@@ -289,7 +296,13 @@ class InspectorWindow(QMainWindow):
         built-in example in words (示例), said again on a change of language."""
         info = self._title_info
         if info is not None:
-            self.setWindowTitle(f"{shown(info.class_name)} — {shown(spec_text(info.spec))}")
+            self.show_title(f"{shown(info.class_name)} — {shown(spec_text(info.spec))}")
+
+    def show_title(self, title: str | None) -> None:
+        """``title`` (None: no model's yet) as the kind shows it (a remote one names its host first)."""
+        text = self.kind.title(title)
+        if text is not None:
+            self.setWindowTitle(text)
 
     # ------------------------------------------------------------------ language
 
@@ -398,19 +411,20 @@ class InspectorWindow(QMainWindow):
     # ------------------------------------------------------------------ what a remote window does its own way
 
     def open_model_dialog(self) -> None:
-        self.opener.open_dialog(self.recent_models())
+        self.kind.open_model_dialog()
 
     def make_open_model_dialog(self) -> dialogs.OpenModelDialog:
         return self.opener.make_dialog(self.recent_models())
 
     def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
-        self.opener.ask_trust(path, wanted)
+        self.kind.ask_trust(path, wanted)
 
     def recent_models(self) -> list[str]:
-        return self.recent.specs()
+        return self.recent.specs() if self.kind.keeps_recent_models else []
 
     def add_recent_model(self, spec: str) -> None:
-        self.recent.add(spec)
+        if self.kind.keeps_recent_models:  # the local recent list holds this machine's specs
+            self.recent.add(spec)
 
     def keep_open(self, other: QMainWindow) -> None:
         """Hold ``other`` (a window opened from this one: File › Connect to server…) until it is destroyed."""
@@ -453,6 +467,7 @@ class InspectorWindow(QMainWindow):
         self._show_model_title()
         for part in self.retranslatable_parts():
             part.retranslate()
+        self.kind.retranslate()  # after the menus: they reset what a kind says its own way
 
     def retranslatable_parts(self) -> list[Any]:
         """The parts that are no widgets but show texts (each has ``retranslate()``)."""
@@ -462,11 +477,12 @@ class InspectorWindow(QMainWindow):
         return parts
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.tasks.closed and not self._agree_to_close():
-            event.ignore()
-            return
-        if not self.tasks.closed:
-            window_settings.save_layout(self.settings, self, self.frame.splitters())
+        if self.kind.saves_layout:  # (a remote window's close just ends its agent)
+            if not self.tasks.closed and not self._agree_to_close():
+                event.ignore()
+                return
+            if not self.tasks.closed:
+                window_settings.save_layout(self.settings, self, self.frame.splitters())
         self.shutdown()
         super().closeEvent(event)
 
@@ -495,19 +511,25 @@ class InspectorWindow(QMainWindow):
             window_settings.save_layout(self.settings, self, self.frame.splitters())
             self.settings.sync()
 
-        others = [w for w in QApplication.topLevelWidgets() if isinstance(w, InspectorWindow) and w.isVisible()]
+        others: list[QWidget] = [
+            w for w in QApplication.topLevelWidgets() if isinstance(w, InspectorWindow) and w.isVisible()
+        ]
         quit_leaving_work(self, save, others)
 
     def shutdown(self, timeout_s: float = 2.0) -> bool:
         """Cancel running work, quit both threads and wait for them and for a report being
         written or read (``timeout_s`` in all).
 
-        Returns True when everything ended. Safe to call more than once.
+        Returns True when everything ended. Safe to call more than once. The kind does what it
+        must around it (a remote one closes the agent's stdin first, and waits for it after).
         """
         if self.tasks.closed:
             return bool(self.threads_stopped)
+        return self.kind.shutdown(lambda: self._stop(timeout_s))
+
+    def _stop(self, timeout_s: float) -> bool:
         self.tasks.close()  # sets the cancel event: a running move or benchmark stops
-        gate = getattr(self, "sample_gate", None)
+        gate = self.sample_gate
         if gate is not None:  # the worker no longer waits for this thread to park
             gate.close()
         if not self.session_started:  # closed while torch was being imported: no thread of its own
@@ -534,3 +556,45 @@ class InspectorWindow(QMainWindow):
 
     def threads(self) -> list[Any]:
         return [self.model_thread, self.sampler_thread] if self.session_started else []
+
+
+class LocalKind:
+    """The default kind (``window_kind.WindowKind``): the session in this process, this machine's
+    recent models and layout."""
+
+    object_name = "mainWindow"
+    deletes_on_close = False
+    saves_layout = True
+    keeps_recent_models = True
+
+    def attach(self, window: KindHost) -> None:
+        # The window that made it (``InspectorWindow.__init__``): the local kind is its own.
+        self.window = cast(InspectorWindow, window)
+
+    def make_workers(self, hz: float) -> tuple[Any, Any]:
+        # Imported with the session (torch comes with them), not with the window's frame.
+        from inspector.gui.state.sample_gate import SampleGate
+        from inspector.gui.state.sampler import MemorySampler
+        from inspector.gui.state.workers import ModelWorker
+
+        window = self.window
+        # The GUI thread and the sampler stop while a chunk of samples is timed (``state.sample_gate``).
+        gate = window.sample_gate = SampleGate(window)
+        gate.give_up = window.cancel_event.is_set
+        worker = ModelWorker(window.cancel_event, window.timeline, gate=gate, stop_event=window.tasks.stop_event)
+        return worker, MemorySampler(window.timeline, hz, gate=gate)
+
+    def open_model_dialog(self) -> None:
+        self.window.opener.open_dialog(self.window.recent_models())
+
+    def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
+        self.window.opener.ask_trust(path, wanted)
+
+    def title(self, title: str | None) -> str | None:
+        return title
+
+    def retranslate(self) -> None:
+        pass  # nothing of its own
+
+    def shutdown(self, stop: Callable[[], bool]) -> bool:
+        return stop()

@@ -1,6 +1,8 @@
 """The window's parts never import the window (DESIGN.md: "parts receive widgets/state/signals,
-never the window"): the window's class (``shell.window``) is imported by the app (the main
-window) and by its one subclass (``shell.remote_window``), and the subclass by the app only.
+never the window"): the window's class (``shell.window``) and its remote kind
+(``shell.remote_window``, composed with it, not a subclass) are imported by the app only, the
+composition root (the main window; File › Connect… a window of the remote kind), and neither
+imports the other.
 
 Read from the source with ``ast``, so every form counts: plain and ``from`` imports, relative
 ones, ``importlib.import_module``, and those inside ``if TYPE_CHECKING:`` or a function. The
@@ -18,13 +20,12 @@ ROOT = Path(__file__).resolve().parents[3]
 GUI = ROOT / "inspector" / "gui"
 WINDOW = "inspector.gui.shell.window"
 KINDS = ("inspector.gui.shell.remote_window",)
-#: The window's class and its subclass: none is imported but as ``ALLOWED`` says.
+#: The window's class and its remote kind: none is imported but as ``ALLOWED`` says.
 WINDOWS = (WINDOW, *KINDS)
 
 #: Who may import which of them, and why.
 ALLOWED = {
     "inspector/gui/shell/app.py": {WINDOW, *KINDS},  # create_window makes the main window; File › Connect… a remote one
-    "inspector/gui/shell/remote_window.py": {WINDOW},  # the window's subclass
     "inspector/gui/shell/window.py": {WINDOW},  # itself
 }
 
@@ -74,7 +75,7 @@ def window_imports(source: str, importer: str, is_package: bool = False) -> list
     return sorted({line for line, _window in imported_windows(source, importer, is_package)})
 
 
-def test_only_the_kinds_import_the_window_and_only_the_app_imports_the_kinds():
+def test_only_the_app_imports_the_window_and_its_kinds():
     offenders = []
     for path in sorted(GUI.rglob("*.py")):
         relative = path.relative_to(ROOT).as_posix()
@@ -99,7 +100,15 @@ def test_the_window_is_imported_where_it_is_allowed():
         path = ROOT / relative
         seen[relative] = {w for _line, w in imported_windows(path.read_text(encoding="utf-8"), _module_name(path))}
     assert seen["inspector/gui/shell/app.py"] == {WINDOW, *KINDS}
-    assert seen["inspector/gui/shell/remote_window.py"] == {WINDOW}
+
+
+def test_the_window_and_its_remote_kind_never_import_each_other():
+    """Composition, not a subclass: the remote kind reaches the window as ``window_kind.KindHost``,
+    and the window knows only the ``WindowKind`` it is handed (every form of import counts)."""
+    for relative, other in (("inspector/gui/shell/remote_window.py", WINDOW), ("inspector/gui/shell/window.py", KINDS[0])):
+        path = ROOT / relative
+        found = imported_windows(path.read_text(encoding="utf-8"), _module_name(path))
+        assert other not in {w for _line, w in found}, f"{relative} imports {other}"
 
 
 @pytest.mark.parametrize(

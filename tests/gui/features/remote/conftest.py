@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.gui.shell.remote_window import RemoteWindow
+from inspector.gui.shell.window import InspectorWindow
 
 
 @pytest.fixture
 def remote_windows(qtbot):
     """The remote windows a test opened (append each): closed afterwards, their threads stopped."""
-    opened: list[RemoteWindow] = []
+    opened: list[InspectorWindow] = []  # (windows of the remote kind)
     yield opened
     import shiboken6
 

@@ -18,7 +18,7 @@ from torch import nn
 from inspector.core.remote.client import local_agent_command
 from tests.warm_python import warm_command
 from inspector.gui.features.remote.connect_dialog import ConnectDialog, remember
-from inspector.gui.shell.remote_window import connect_server
+from inspector.gui.shell.app import connect_server
 
 HOST = "gpu-test"
 
@@ -68,16 +68,20 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     qtbot.waitUntil(lambda: remote.inventory is not None, timeout=10_000)
     # Labelled with the host everywhere the user looks.
     assert HOST in remote.windowTitle() and remote.devices.parentWidget().title() == f"Devices on {HOST}"
-    assert remote.remoteStatus.text().startswith(f"Connected to {HOST}")
+    assert remote.kind.remoteStatus.text().startswith(f"Connected to {HOST}")
     assert remote.model_state.info.class_name == "Net"
+    # The one window class, of the remote kind: no recent models (this machine's), no lessons.
+    assert type(remote) is type(local) and remote.objectName() == "remoteWindow" and local.objectName() == "mainWindow"
+    assert not remote.recentMenu.menuAction().isVisible() and remote.kind.host == HOST
+    assert not remote.findChild(QAction, "lessonsAction").isEnabled() and local.findChild(QAction, "lessonsAction").isEnabled()
 
     # A file that needs trust: the prompt names the server and the path there.
     path = tmp_path / "whole.pt"
     torch.save(nn.Sequential(nn.Linear(3, 2)), path)
     remote.open_model(str(path))
-    qtbot.waitUntil(lambda: getattr(remote, "trust_box", None) is not None, timeout=30_000)
-    assert HOST in remote.trust_box.text() and remote.trust_box.detailedText() == f"{HOST}:{path}"
-    remote.trust_box.button(remote.trust_box.StandardButton.Yes).click()
+    qtbot.waitUntil(lambda: remote.kind.trust_box is not None, timeout=30_000)
+    assert HOST in remote.kind.trust_box.text() and remote.kind.trust_box.detailedText() == f"{HOST}:{path}"
+    remote.kind.trust_box.button(remote.kind.trust_box.StandardButton.Yes).click()
     qtbot.waitUntil(lambda: remote.busy_task is None and remote.model_state.info.class_name == "Sequential", timeout=30_000)
     remote.open_model("example")
     _idle(qtbot, remote)
@@ -85,8 +89,8 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
 
     # The worker, not the GUI thread, talks to the agent.
     threads = []
-    move = remote.link.session.move
-    remote.link.session.move = lambda *a, **k: (threads.append(threading.current_thread()), move(*a, **k))[1]
+    move = remote.kind.link.session.move
+    remote.kind.link.session.move = lambda *a, **k: (threads.append(threading.current_thread()), move(*a, **k))[1]
     remote.action_bar.set_target_device("cpu")
     remote.action_bar.dtypeCombo.setCurrentIndex(remote.action_bar.dtypeCombo.findData("float64"))
     remote.action_bar.toDeviceButton.click()
@@ -121,10 +125,10 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
 
     # A killed agent: a banner, what was measured kept, Export still writes it, Reconnect works.
     rows = len(_results(remote))
-    remote.link._connection.kill()
-    qtbot.waitUntil(lambda: remote.connection_lost is not None, timeout=10_000)
+    remote.kind.link._connection.kill()
+    qtbot.waitUntil(lambda: remote.kind.connection_lost is not None, timeout=10_000)
     assert not remote.errorBanner.isHidden() and HOST in remote.errorBanner.message.text()
-    assert remote.reconnectButton.isEnabled()
+    assert remote.kind.reconnectButton.isEnabled()
     assert remote.model_state.placement.totals.by_dtype.keys() == {"float64"}
     assert len(_results(remote)) > rows and ("cpu", "float64", "forward") in remote.latencyPlot.series
     after = tmp_path / "after.json"
@@ -145,18 +149,18 @@ def test_reconnect_after_a_killed_agent_starts_a_new_one_and_reopens_the_model(m
     local = make_window()
     remote = _connect(qtbot, local, remote_windows, warm_command(local_agent_command()[1:]))
     _idle(qtbot, remote)
-    first = remote.link._connection
+    first = remote.kind.link._connection
     first.kill()
-    qtbot.waitUntil(lambda: remote.connection_lost is not None, timeout=10_000)
-    remote.reconnectButton.click()
-    qtbot.waitUntil(lambda: remote.busy_task is None and remote.connection_lost is None and remote.link.alive, timeout=60_000)
-    assert remote.link._connection is not first and remote.model_state.info.class_name == "Net"
-    assert remote.remoteStatus.text().startswith(f"Connected to {HOST}") and remote.errorBanner.isHidden()
+    qtbot.waitUntil(lambda: remote.kind.connection_lost is not None, timeout=10_000)
+    remote.kind.reconnectButton.click()
+    qtbot.waitUntil(lambda: remote.busy_task is None and remote.kind.connection_lost is None and remote.kind.link.alive, timeout=60_000)
+    assert remote.kind.link._connection is not first and remote.model_state.info.class_name == "Net"
+    assert remote.kind.remoteStatus.text().startswith(f"Connected to {HOST}") and remote.errorBanner.isHidden()
     remote.action_bar.runsSpin.setValue(10)
     remote.action_bar.benchmarkButton.click()
     qtbot.waitUntil(lambda: remote.busy_task is None, timeout=30_000)
     assert _results(remote)[-1].startswith("median")
-    second = remote.link._connection
+    second = remote.kind.link._connection
     remote.close()
     assert remote.threads_stopped and second._process.returncode == 0  # it ended on stdin's close
 
@@ -188,8 +192,8 @@ def test_malformed_lines_from_the_agent_never_crash_the_window(make_window, remo
     remote = _connect(qtbot, local, remote_windows, [sys.executable, "-c", _GARBAGE_AGENT], host="odd")
     qtbot.waitUntil(lambda: remote.busy_task is None and not remote.errorBanner.isHidden(), timeout=30_000)
     assert "result.info" in remote.errorBanner.message.text() or "state" in remote.errorBanner.message.text()
-    assert remote.model_state is None and remote.link.alive  # still talking
-    connection = remote.link._connection
+    assert remote.model_state is None and remote.kind.link.alive  # still talking
+    connection = remote.kind.link._connection
     assert connection.malformed_lines >= 3
     remote.close()
     assert remote.threads_stopped and connection._process.returncode == 0  # stdin closed: it ended
@@ -202,8 +206,8 @@ def test_ctrl_c_in_the_terminal_closes_the_remote_windows_too(make_window, remot
 
     local = make_window()
     remote = _connect(qtbot, local, remote_windows, [sys.executable, "-c", _GARBAGE_AGENT], host="odd")
-    qtbot.waitUntil(lambda: remote.busy_task is None and remote.link.alive, timeout=30_000)
-    connection = remote.link._connection
+    qtbot.waitUntil(lambda: remote.busy_task is None and remote.kind.link.alive, timeout=30_000)
+    connection = remote.kind.link._connection
     with _ctrl_c_closes(local) as interrupted:
         signal.getsignal(signal.SIGINT)(signal.SIGINT, None)  # what Ctrl+C runs
     assert interrupted and local.closed

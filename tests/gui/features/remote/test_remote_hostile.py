@@ -13,7 +13,7 @@ import sys
 
 from inspector.core.remote.client import local_agent_command
 from inspector.core.vocabulary import MAX_SAMPLES
-from inspector.gui.shell.remote_window import connect_server
+from inspector.gui.shell.app import connect_server
 from tests.warm_python import warm_command
 
 #: Passes lines both ways; before the first benchmark's answer, its own hostile event.
@@ -63,7 +63,7 @@ def test_a_latency_event_at_sample_10_12_is_refused_in_one_line_and_the_window_c
     qtbot.waitUntil(lambda: remote.busy_task is None and remote.historyView.history.entries()[-1].result.startswith("median"),
                     timeout=30_000)  # fmt: skip
     (series,) = [s for s in remote.latencyPlot.series.values() if len(s.samples)]
-    assert len(series.samples) == 20 and remote.link.alive
+    assert len(series.samples) == 20 and remote.kind.link.alive
 
     # The plot itself never pads past a run's cap, whoever hands it a sample.
     remote.latencyPlot.add_sample(10**12, 1.0)

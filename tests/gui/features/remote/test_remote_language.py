@@ -14,7 +14,7 @@ from torch import nn
 from inspector.core.remote.client import local_agent_command
 from inspector.gui.common import dialogs, i18n
 from inspector.gui.features.remote.connect_dialog import ConnectDialog
-from inspector.gui.shell.remote_window import connect_server
+from inspector.gui.shell.app import connect_server
 from tests.warm_python import warm_command
 
 HOST = "gpu-test"
@@ -51,12 +51,12 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     remote = connect_server(local, HOST, warm_command(local_agent_command()[1:]))
     remote_windows.append(remote)
     qtbot.waitUntil(lambda: remote.model_state is not None and remote.busy_task is None, timeout=60_000)
-    qtbot.waitUntil(lambda: remote.agent_info is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: remote.kind.agent_info is not None, timeout=10_000)
 
     # The remote bar, the title, the devices' title: Chinese, naming the host.
-    assert remote.remoteStatus.text().startswith(f"已连接到 {HOST}")
-    assert remote.reconnectButton.text() == "重新连接" and remote.disconnectButton.text() == "断开连接"
-    assert remote.remoteBar.windowTitle() == "服务器"
+    assert remote.kind.remoteStatus.text().startswith(f"已连接到 {HOST}")
+    assert remote.kind.reconnectButton.text() == "重新连接" and remote.kind.disconnectButton.text() == "断开连接"
+    assert remote.kind.remoteBar.windowTitle() == "服务器"
     assert remote.devices.parentWidget().title() == f"{HOST} 上的设备"
     assert remote.windowTitle().startswith(f"{HOST} — ") and "Net" in remote.windowTitle()
     assert f"连接 {HOST}" in [entry.call for entry in remote.historyView.history.entries()]
@@ -92,8 +92,8 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     path = tmp_path / "whole.pt"
     torch.save(nn.Sequential(nn.Linear(3, 2)), path)
     remote.open_model(str(path))
-    qtbot.waitUntil(lambda: getattr(remote, "trust_box", None) is not None, timeout=30_000)
-    box = remote.trust_box
+    qtbot.waitUntil(lambda: remote.kind.trust_box is not None, timeout=30_000)
+    box = remote.kind.trust_box
     assert box.text() == f"<b>{HOST}</b> 上的 <b>whole.pt</b> 需要运行代码才能加载。"
     _switch(qtbot, i18n.ENGLISH, lambda: box.text() == f"<b>whole.pt</b> on <b>{HOST}</b> needs to run code to load.")
     assert box.detailedText() == f"{HOST}:{path}"
@@ -101,32 +101,32 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     qtbot.waitUntil(lambda: remote.busy_task is None, timeout=10_000)
 
     # English again: every text of the connection, the model and its history kept.
-    assert remote.remoteStatus.text().startswith(f"Connected to {HOST}")
+    assert remote.kind.remoteStatus.text().startswith(f"Connected to {HOST}")
     assert remote.devices.parentWidget().title() == f"Devices on {HOST}"
-    assert remote.reconnectButton.text() == "Reconnect" and remote.remoteBar.windowTitle() == "Server"
+    assert remote.kind.reconnectButton.text() == "Reconnect" and remote.kind.remoteBar.windowTitle() == "Server"
     assert remote.findChild(QAction, "lessonsAction").toolTip() == f"The lessons run in the local window: the agent on {HOST} cannot run them"
     assert not remote.findChild(QAction, "lessonsAction").isEnabled()
     assert remote.model_state.info.class_name == "Net"
     assert f"connect {HOST}" in [entry.call for entry in remote.historyView.history.entries()]  # said again in English
 
     # A dropped connection in Chinese: the bar and the banner say so, and again in English.
-    _switch(qtbot, i18n.CHINESE, lambda: remote.remoteStatus.text().startswith("已连接到"))
-    remote.link._connection.kill()
-    qtbot.waitUntil(lambda: remote.connection_lost is not None, timeout=10_000)
-    assert remote.remoteStatus.text() == f"与 {HOST} 的连接已中断"
+    _switch(qtbot, i18n.CHINESE, lambda: remote.kind.remoteStatus.text().startswith("已连接到"))
+    remote.kind.link._connection.kill()
+    qtbot.waitUntil(lambda: remote.kind.connection_lost is not None, timeout=10_000)
+    assert remote.kind.remoteStatus.text() == f"与 {HOST} 的连接已中断"
     assert not remote.errorBanner.isHidden()
     assert remote.errorBanner.message.text().startswith(f"与 {HOST} 的连接已中断（")
     assert f"与 {HOST} 的连接" in remote.errorBanner.title.text()
     assert remote.historyView.history.entries()[-1].result.startswith("已中断：")
 
-    _switch(qtbot, i18n.ENGLISH, lambda: remote.remoteStatus.text() == f"Connection to {HOST} lost")
+    _switch(qtbot, i18n.ENGLISH, lambda: remote.kind.remoteStatus.text() == f"Connection to {HOST} lost")
     qtbot.waitUntil(
         lambda: remote.errorBanner.message.text().startswith(f"The connection to {HOST} was lost ("), timeout=5_000
     )
     assert f"connection to {HOST}" in remote.errorBanner.title.text() and not remote.errorBanner.isHidden()
 
     # A benchmark without a connection: the link's own failure, in the language of the moment.
-    _switch(qtbot, i18n.CHINESE, lambda: remote.reconnectButton.text() == "重新连接")
+    _switch(qtbot, i18n.CHINESE, lambda: remote.kind.reconnectButton.text() == "重新连接")
     remote.action_bar.benchmarkButton.click()
     qtbot.waitUntil(lambda: remote.busy_task is None, timeout=10_000)
     assert remote.errorBanner.message.text().startswith(f"未连接到 {HOST}")
