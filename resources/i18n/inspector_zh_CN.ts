@@ -3788,9 +3788,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/shell/window.py" line="+271"/>
+        <location filename="../../inspector/gui/shell/window.py" line="+317"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
-        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: ``gui.remote_window`` answers it (app.create_window wires it; the window cannot import the remote window, which is a kind of window itself). The model&apos;s code runs in this process (a remote window&apos;s runs in its agent, which the connection&apos;s own grace gives up on). The evented session state: the workers&apos; answers, which every feature subscribes to. The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
+        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: the app answers it (``app.create_window`` wires it: the app makes a window of the remote kind, ``remote_window.RemoteKind``). Local or remote: the workers, the dialogs and the texts that differ (``window_kind``). The evented session state: the workers&apos; answers, which every feature subscribes to. Parks this window&apos;s threads around timed samples (a local session&apos;s: ``LocalKind``). The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
     </message>
 </context>
@@ -3959,7 +3959,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Layout</name>
     <message>
-        <location filename="../../inspector/gui/shell/layout.py" line="+65"/>
+        <location filename="../../inspector/gui/shell/layout.py" line="+63"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
@@ -5286,13 +5286,13 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RemoteWindow</name>
     <message>
-        <location filename="../../inspector/gui/shell/remote_window.py" line="+145"/>
+        <location filename="../../inspector/gui/shell/remote_window.py" line="+117"/>
         <source>connecting…</source>
-        <extracomment>A forward that never returns hangs the agent, not this process: the connection gives up on a cancel the agent does not answer (``client.CANCEL_GRACE_S``), and Disconnect ends it.</extracomment>
+        <extracomment>The local window opened it; closed, it goes. No saved layout (that is the local window&apos;s), and a close just ends the agent. The local recent list holds this machine&apos;s specs; this window opens the server&apos;s. The connection to the agent (made with the workers).</extracomment>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>Server</source>
         <translation>服务器</translation>
     </message>
@@ -5393,7 +5393,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>已中断：%1</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Open model on %1</source>
         <translation>在 %1 上打开模型</translation>
     </message>

@@ -13,7 +13,7 @@ features are built in is the order they hear an event in.
 off the GUI thread, so building them constructs objects only); ``connect_workers`` connects
 the window's requests to the workers and the workers to the state. Both are given the
 frame's widgets, the window's state and its request signals (``Requests``), never the
-window: its kind brings the workers (``InspectorWindow._make_workers``), and it keeps the
+window: its kind brings the workers (``window_kind.WindowKind.make_workers``), and it keeps the
 parts under its own names.
 """
 
