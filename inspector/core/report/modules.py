@@ -7,12 +7,16 @@ report's language (``say``, as in ``view_rows``); headers stay English here, tra
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
-from inspector.core.report.schema import TimingReport, file_dict
 from inspector.core.report.view_rows import mode_text
 from inspector.core.units import format_bytes, format_ms
+
+if TYPE_CHECKING:
+    # (only for the hints: the window's tensor tree imports this module for ``format_flops``
+    # while its frame paints, and the schema costs ~8 ms to import)
+    from inspector.core.report.schema import TimingReport
 
 #: How many modules the Markdown and HTML reports list (the JSON keeps them all).
 TOP_MODULES = 10
@@ -68,7 +72,7 @@ def shapes_text(shapes: Any, say: Catalogue = ENGLISH_CATALOGUE) -> str:
 
 def top_modules(report: TimingReport | Mapping[str, Any], n: int = TOP_MODULES) -> list[dict[str, Any]]:
     """The modules with the most self time (self times never overlap: no double counting)."""
-    data = file_dict(report)  # ``modules`` is a section nobody types yet: read from the file's dict
+    data = report  # ``modules`` is a section nobody types yet: read from the file's dict (a TimingReport is a Mapping of it)
     modules = [m for m in data.get("modules") or () if isinstance(m, dict)]
     return sorted(modules, key=lambda m: _number(m.get("self_ms")) or 0.0, reverse=True)[:n]
 
@@ -93,7 +97,7 @@ def module_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> t
 def attribution_lines(report: TimingReport | Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """One sentence per device: what the hooks cost, what was taken out, and how the modules'
     self times add up against the forward."""
-    data = file_dict(report)  # ``attribution`` is a section nobody types yet: read from the file's dict
+    data = report  # ``attribution`` is a section nobody types yet: read from the file's dict (a TimingReport is a Mapping of it)
     lines = []
     for entry in data.get("attribution") or ():
         if not isinstance(entry, dict):
@@ -119,7 +123,7 @@ def attribution_lines(report: TimingReport | Mapping[str, Any], say: Catalogue =
 def attribution_warnings(report: TimingReport | Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """Why a device's per-module figures are rough, one line each ("cpu: the hooks add ..."),
     to be shown next to them; [] when every run's figures hold."""
-    data = file_dict(report)  # ``attribution`` is a section nobody types yet: read from the file's dict
+    data = report  # ``attribution`` is a section nobody types yet: read from the file's dict (a TimingReport is a Mapping of it)
     return [
         f"{entry.get('device', '?')}: {say.text(warning)}"
         for entry in data.get("attribution") or ()

@@ -16,13 +16,17 @@ are. Headers are English here and translated where shown, so the views key on th
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from inspector.core.files.terminal_text import one_line
 from inspector.core.measure.spread import spread_of
 from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
-from inspector.core.report.schema import DeviceEntry, Environment, LatencyEntry, ModelSection, MoveEntry, RankEntry
 from inspector.core.units import format_bytes, format_gbps, format_ms, format_seconds
+
+if TYPE_CHECKING:
+    # (hints only: the window's tensor tree reaches this module, through ``modules.format_flops``,
+    # while its frame paints; the schema costs ~8 ms to import)
+    from inspector.core.report.schema import DeviceEntry, Environment, LatencyEntry, ModelSection, MoveEntry, RankEntry
 
 
 #: The most characters one cell of a text view shows: a 100,000-character class name or
