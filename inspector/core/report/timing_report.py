@@ -205,9 +205,9 @@ def save_report(
     """Write ``report`` in the format its suffix names, atomically: either the whole new file
     is there afterwards, or whatever was there before is left untouched.
 
-    ``report``: a ``TimingReport`` (``build_timing_report``'s, ``load_report``'s); a plain dict
-    (a script's, the window's ``to_dict()``) is read as ``TimingReport.lenient`` reads it, and
-    its JSON is the dict as it was.
+    ``report``: a ``TimingReport`` (``build_timing_report``'s, ``load_report``'s) or a plain dict
+    (a script's, the window's ``to_dict()``): the JSON, CSV and ZIP write the file's dict as it
+    is; the Markdown and HTML read a dict as ``TimingReport.lenient`` reads it.
 
     ``language`` (``"en"`` or one of ``catalogue.available_languages()``): what the Markdown and
     HTML views are written in. The JSON, the CSV tables and the ZIP's are data and stay as
@@ -216,18 +216,20 @@ def save_report(
     path = Path(path)
     suffix = path.suffix.lower()
     renderers: dict[str, Callable[[], bytes]] = {
-        ".json": lambda: render_json(typed).encode("utf-8"),
-        ".csv": lambda: render_csv(typed).encode("utf-8"),
-        ".md": lambda: render_markdown(typed, language).encode("utf-8"),
-        ".html": lambda: render_html(typed, images, language, images_language).encode("utf-8"),
-        ".zip": lambda: render_csv_zip(typed),
+        # The file's forms write its dict as it is: a plain dict is not read as a report first
+        # (reading an hour of a big run's samples takes seconds); the views in words read
+        # the type (``TimingReport.of``: the report itself, or the dict read leniently).
+        ".json": lambda: render_json(report).encode("utf-8"),
+        ".csv": lambda: render_csv(report).encode("utf-8"),
+        ".md": lambda: render_markdown(TimingReport.of(report), language).encode("utf-8"),
+        ".html": lambda: render_html(TimingReport.of(report), images, language, images_language).encode("utf-8"),
+        ".zip": lambda: render_csv_zip(report),
     }
     if suffix not in renderers:
         raise InputError(Text("write.report_suffix", name=repr(path.name), suffixes=", ".join(SUPPORTED_SUFFIXES)))
     problem = target_problem(path)
     if problem is not None:  # a folder, a pipe or device node, a read-only or immutable file
         raise InputError(Text("write.report_failed", path=path, reason=problem))
-    typed = TimingReport.of(report)  # once, at the edge (a dict read leniently): every view reads this one
     _atomic_write(path, renderers[suffix]())
     return path
 
