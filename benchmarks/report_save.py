@@ -1,6 +1,7 @@
 """How long ``save_report`` takes to write a big run's report in each format, handed the file's
-dict (as the window's exporter hands it, on its pool thread) and handed a ``TimingReport``
-(as the CLI does). A window closed mid-export waits 2 s for the file (``shell.window.shutdown``).
+dict (a script's, an old caller's) and handed a ``TimingReport`` (as the CLI does, and the
+window's exporter on its pool thread). A window closed mid-export waits 2 s for the file
+(``shell.window.shutdown``).
 
     PYTHONPATH=. python3 benchmarks/report_save.py [--samples 100000] [--points 36000] [--repeats 3]
 
