@@ -73,6 +73,8 @@ class SamplesView:
         self.bulk: BulkRange | None = None
         self._bulk_for: tuple[tuple, int] = ((), 0)  # the runs and sample count it was found for
         self._outliers_shown: tuple[bool, int, int] = (False, 0, 0)  # the corner text's (clipping, outliers, warm-ups)
+        self._outlier_lines: list[str] = []  # what the corner says, a line each (``_place_outlier_text``)
+        self._stacked: tuple[str, float] = ("", 0.0)  # those lines one under another, and their height (px)
         #: A run streams in (``stream``): its ranges stay steady (``live_range``); the samples it was asked for.
         self.streaming = False
         self.expected_samples: int | None = None
@@ -251,14 +253,25 @@ class SamplesView:
                 parts.append(words.translate("LatencyCanvas", "▲ %n warm-up call above", None, count))
             else:
                 parts.append(words.translate("LatencyCanvas", "▲ %n warm-up calls above", None, count))
-        text = "\n".join(parts + ([words.translate("LatencyCanvas", "log scale shows all")] if parts else []))
-        if text != self.outlier_text.textItem.toPlainText():  # laying text out costs a frame
-            self.outlier_text.setText(text)
-            self._place_outlier_text()
+        self._outlier_lines = parts + ([words.translate("LatencyCanvas", "log scale shows all")] if parts else [])
+        self._place_outlier_text()
         self.outlier_text.setVisible(bool(parts))
 
     def _place_outlier_text(self, *_: object) -> None:
+        """The corner's lines, one under another where the view has the height for them; on one
+        line where it does not (a short plot: at 1024x700 the three lines ran over the view's
+        top, cut off there, issue 37's screens)."""
         view = self.plot.getPlotItem().getViewBox()
+        lines = self._outlier_lines
+        stacked = "\n".join(lines)
+        if stacked != self._stacked[0]:
+            # Measured as laid out (a Chinese line is taller than the font's own line spacing:
+            # its glyphs come from a fallback font), once per new text, not on every resize.
+            self.outlier_text.setText(stacked)
+            self._stacked = (stacked, self.outlier_text.boundingRect().height())
+        text = stacked if self._stacked[1] <= view.height() else " · ".join(lines)
+        if text != self.outlier_text.textItem.toPlainText():  # laying text out costs a frame
+            self.outlier_text.setText(text)
         self.outlier_text.setPos(view.width() - 4, view.height() - 2)
 
     def _add_series_items(self, key: SeriesKey, color: QColor) -> SeriesItems:

@@ -146,3 +146,28 @@ def test_bulk_range_and_throughput_without_qt():
     assert throughput_text(0.036) == "27.8k calls/s"
     assert throughput_text(2.0, "train-step", 64) == "500 steps/s · 32.0k items/s (batch 64)"
     assert throughput_text(0.0) == ""
+
+
+def test_a_short_plot_says_its_outliers_on_one_line_that_fits(latency_plot, qtbot):
+    """At 1024x700 (a remote window's bar takes more) the Samples view is ~100 px high: the
+    corner's three lines ran over its top and were cut off there. Too short for them, they go
+    on one line; given the height again, one under another."""
+    latency_plot.show()
+    qtbot.waitExposed(latency_plot)
+    _finish(latency_plot, _noisy_run(outliers=(2.5,)))
+    latency_plot.redraw()
+    text = latency_plot.canvas.outlier_text
+    view = latency_plot.samples_plot.getPlotItem().getViewBox()
+    qtbot.waitUntil(lambda: view.height() > 150)
+    tall = text.textItem.toPlainText()
+    assert tall.count("\n") >= 1 and "1 outlier above" in tall and "log scale shows all" in tall
+
+    assert text.boundingRect().height() <= view.height()
+    latency_plot.resize(800, 165)  # the view ~40 px high: room for one line, not three
+    qtbot.waitUntil(lambda: view.height() < 50)
+    short = text.textItem.toPlainText()
+    assert "\n" not in short and short == " · ".join(tall.split("\n"))
+    assert text.boundingRect().height() <= view.height()  # the whole line inside the view
+
+    latency_plot.resize(800, 400)
+    qtbot.waitUntil(lambda: text.textItem.toPlainText() == tall)
