@@ -102,13 +102,81 @@ def _lower_rank(n: int) -> int:
 
 
 def spread_of(samples_ms: Sequence[float] | np.ndarray) -> Spread:
-    """IQR, the median's interval and the noise flag of one run's samples."""
-    ordered = _clean(samples_ms)
-    if ordered.size == 0:
+    """IQR, the median's interval and the noise flag of one run's samples (``figures_of``'s)."""
+    figures = figures_of(samples_ms)
+    if figures is None:
         return Spread(0.0, None, None)
-    p25, median, p75, p95 = (float(v) for v in np.percentile(ordered, [25, 50, 75, 95]))
+    return Spread(iqr_ms=figures.iqr_ms, median_ci_ms=figures.median_ci_ms, noise=figures.noise)
+
+
+@dataclass(frozen=True)
+class SampleFigures:
+    """What one run's samples say, in ms (``count`` samples, at least one): a ``LatencyResult``'s
+    figures, and what a report's reader holds a file's stated figures to."""
+
+    count: int
+    median_ms: float
+    mean_ms: float
+    p5_ms: float
+    p95_ms: float
+    min_ms: float
+    max_ms: float
+    std_ms: float
+    iqr_ms: float
+    median_ci_ms: tuple[float, float] | None
+    noise: str | None  # a ``Text`` ("noisy: p95 is 84× the median; …"), or None
+
+    def stated(self) -> dict[str, float]:
+        """The single-number figures by the report key that states them."""
+        return {
+            "median_ms": self.median_ms, "mean_ms": self.mean_ms, "p5_ms": self.p5_ms, "p95_ms": self.p95_ms,
+            "min_ms": self.min_ms, "max_ms": self.max_ms, "std_ms": self.std_ms, "iqr_ms": self.iqr_ms,
+        }  # fmt: skip
+
+
+def figures_of(samples_ms: Sequence[float] | np.ndarray) -> SampleFigures | None:
+    """The figures of ``samples_ms`` (finite values only); None without a sample.
+
+    NumPy's linear percentiles, ``std`` with ddof 1, the mean and the standard deviation over
+    the samples in their own order; in one sort."""
+    values = np.asarray(samples_ms, dtype=np.float64)
+    values = values[np.isfinite(values)]
+    if values.size == 0:
+        return None
+    ordered = np.sort(values)
+    p5, p25, p50, p75, p95 = (float(v) for v in _percentiles(ordered))
     interval = median_interval(ordered)
-    return Spread(iqr_ms=p75 - p25, median_ci_ms=interval, noise=noise_note(median, p95, p75 - p25, interval))
+    return SampleFigures(
+        count=int(values.size),
+        median_ms=p50,
+        mean_ms=float(values.mean()),
+        p5_ms=p5,
+        p95_ms=p95,
+        min_ms=float(ordered[0]),
+        max_ms=float(ordered[-1]),
+        std_ms=float(values.std(ddof=1)) if values.size > 1 else 0.0,
+        iqr_ms=p75 - p25,
+        median_ci_ms=interval,
+        noise=noise_note(p50, p95, p75 - p25, interval),
+    )
+
+
+_QUANTILES = np.array([5, 25, 50, 75, 95], dtype=np.float64) / 100
+
+
+def _percentiles(ordered: np.ndarray) -> np.ndarray:
+    """``np.percentile(ordered, [5, 25, 50, 75, 95])`` (its default, linear method) of sorted
+    values, computed as NumPy does, without its per-call cost (a hundred µs, most of the work
+    of reading a small entry; ``tests/core/report`` holds the two equal)."""
+    n = ordered.size
+    index = (n - 1) * _QUANTILES
+    low = np.floor(index).astype(np.intp)
+    high = np.minimum(low + 1, n - 1)
+    t = index - low
+    a, b = ordered[low], ordered[high]
+    step = b - a
+    lerp: np.ndarray = np.where(t >= 0.5, b - step * (1 - t), a + step * t)
+    return lerp
 
 
 def noise_note(median: float, p95: float, iqr: float, interval: tuple[float, float] | None) -> str | None:

@@ -32,7 +32,7 @@ from inspector.core.measure.machine_noise import MachineNoise, MachineWatch, bla
 from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype, model_tensors
 from inspector.core.measure.model_mode import buffers_kept, eval_mode
 from inspector.core.measure.sampling import SampleTimeline, take_samples
-from inspector.core.measure.spread import spread_of
+from inspector.core.measure.spread import SampleFigures, figures_of, spread_of
 from inspector.core.measure.step_errors import StepFailed, run_failed
 from inspector.core.measure.train_on_copy import train_step_on_copy
 from inspector.core.messages import Text
@@ -40,32 +40,6 @@ from inspector.core.units import dtype_name
 from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_SAMPLES, BenchMode
 
 MODES = tuple(m.value for m in BenchMode)
-
-
-@dataclass(frozen=True)
-class SampleFigures:
-    """What a run's samples say: its statistics, in milliseconds (``LatencyResult``'s)."""
-
-    median_ms: float
-    mean_ms: float
-    p5_ms: float
-    p95_ms: float
-    min_ms: float
-    max_ms: float
-    std_ms: float  # sample standard deviation (ddof=1); 0.0 for a single sample
-    iqr_ms: float  # p75 - p25
-    #: The 95 % interval of the median (order statistics, ``core.measure.spread``); None under 6 samples.
-    median_ci_ms: tuple[float, float] | None
-
-    @classmethod
-    def of(cls, ms: np.ndarray) -> "SampleFigures":
-        p5, p50, p95 = np.percentile(ms, [5, 50, 95])
-        spread = spread_of(ms)
-        return cls(
-            median_ms=float(p50), mean_ms=float(ms.mean()), p5_ms=float(p5), p95_ms=float(p95),
-            min_ms=float(ms.min()), max_ms=float(ms.max()), std_ms=float(ms.std(ddof=1)) if ms.size > 1 else 0.0,
-            iqr_ms=spread.iqr_ms, median_ci_ms=spread.median_ci_ms,
-        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -128,7 +102,11 @@ class LatencyResult:
 
     @functools.cached_property
     def figures(self) -> SampleFigures:
-        return SampleFigures.of(np.asarray(self.samples_ms, dtype=np.float64))
+        """``measure.spread.figures_of`` the samples: the same code a report's reader holds them to."""
+        figures = figures_of(self.samples_ms)
+        if figures is None:
+            raise ValueError("a latency result without a finite sample has no figures")
+        return figures
 
     @property
     def median_ms(self) -> float:

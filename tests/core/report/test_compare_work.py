@@ -140,11 +140,13 @@ def test_figures_are_computed_as_numpy_computes_them(report):
     wrote is never refused as contradicting itself)."""
     import numpy as np
 
+    from inspector.core.measure import spread
+
     rng = np.random.default_rng(0)
     for n in (1, 2, 3, 5, 6, 20, 101, 1000, 5001):
         samples = np.sort(rng.lognormal(0, 1, n))
         expected = np.percentile(samples, [5, 25, 50, 75, 95])
-        assert np.array_equal(sample_figures._percentiles(samples), expected), n
+        assert np.array_equal(spread._percentiles(samples), expected), n
     entry = report["latency"][0]
     figures = sample_figures.figures_of(entry["samples_ms"])
     assert figures is not None
