@@ -117,13 +117,14 @@ class SessionState(QObject):
 
     def connect_worker(self, worker: Any) -> None:
         """Hear ``worker`` (a ``ModelWorker``'s signals): each of its signals said again here."""
-        worker.taskStarted.connect(self._on_task_started)
         worker.taskFinished.connect(self._on_task_finished)
         worker.modelLoaded.connect(self._on_model_loaded)
         worker.placementChanged.connect(self.set_model)
-        for name in ("moveFinished", "benchmarkFinished", "latencySamples", "progress", "reportBuilt",
+        # The events said again as they are: signal to signal, delivered on this object's
+        # thread (Qt queues a connection to a signal by its receiver's thread, as to a slot).
+        for name in ("taskStarted", "moveFinished", "benchmarkFinished", "latencySamples", "progress", "reportBuilt",
                      "fitFinished", "trainStepFinished", "lessonFinished", "failed"):  # fmt: skip
-            getattr(worker, name).connect(getattr(self, f"_on_{name}"))
+            getattr(worker, name).connect(getattr(self, name))
 
     def connect_sampler(self, sampler: Any) -> None:
         """Hear ``sampler`` (a ``MemorySampler``'s signals). It stored its readings in the
@@ -134,10 +135,6 @@ class SessionState(QObject):
     # (Slots of this object, so a signal from the worker's thread is delivered on this one's.)
 
     @Slot(str)
-    def _on_task_started(self, task: str) -> None:
-        self.taskStarted.emit(task)
-
-    @Slot(str)
     def _on_task_finished(self, task: str) -> None:
         ended = self.tasks.worker_finished(task) if self.tasks is not None else False
         self.taskFinished.emit(task, ended)
@@ -146,39 +143,3 @@ class SessionState(QObject):
     def _on_model_loaded(self, outcome: Any) -> None:  # LoadOutcome
         self.modelLoaded.emit(outcome)
         self.set_model(outcome.state)
-
-    @Slot(object)
-    def _on_moveFinished(self, result: Any) -> None:  # noqa: N802 (named after the signal)
-        self.moveFinished.emit(result)
-
-    @Slot(object)
-    def _on_benchmarkFinished(self, outcome: Any) -> None:  # noqa: N802
-        self.benchmarkFinished.emit(outcome)
-
-    @Slot(object)
-    def _on_latencySamples(self, pairs: Any) -> None:  # noqa: N802
-        self.latencySamples.emit(pairs)
-
-    @Slot(object)
-    def _on_progress(self, progress: Any) -> None:
-        self.progress.emit(progress)
-
-    @Slot(object)
-    def _on_reportBuilt(self, built: Any) -> None:  # noqa: N802
-        self.reportBuilt.emit(built)
-
-    @Slot(object)
-    def _on_fitFinished(self, outcome: Any) -> None:  # noqa: N802
-        self.fitFinished.emit(outcome)
-
-    @Slot(object)
-    def _on_trainStepFinished(self, result: Any) -> None:  # noqa: N802
-        self.trainStepFinished.emit(result)
-
-    @Slot(object)
-    def _on_lessonFinished(self, outcome: Any) -> None:  # noqa: N802
-        self.lessonFinished.emit(outcome)
-
-    @Slot(object)
-    def _on_failed(self, failure: Any) -> None:
-        self.failed.emit(failure)
