@@ -217,12 +217,12 @@ def save_report(
     suffix = path.suffix.lower()
     renderers: dict[str, Callable[[], bytes]] = {
         # The file's forms write its dict as it is: a plain dict is not read as a report first
-        # (reading an hour of a big run's samples takes seconds); the views in words read
-        # the type (``TimingReport.of``: the report itself, or the dict read leniently).
+        # (reading an hour of a big run's samples takes seconds); the views in words read the
+        # type themselves (``TimingReport.of``: the report itself, or the dict read leniently).
         ".json": lambda: render_json(report).encode("utf-8"),
         ".csv": lambda: render_csv(report).encode("utf-8"),
-        ".md": lambda: render_markdown(TimingReport.of(report), language).encode("utf-8"),
-        ".html": lambda: render_html(TimingReport.of(report), images, language, images_language).encode("utf-8"),
+        ".md": lambda: render_markdown(report, language).encode("utf-8"),
+        ".html": lambda: render_html(report, images, language, images_language).encode("utf-8"),
         ".zip": lambda: render_csv_zip(report),
     }
     if suffix not in renderers:
