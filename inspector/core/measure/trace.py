@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import secrets
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -36,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspector.core.atomic_write import write_atomically, write_reason
 from inspector.core.errors import InspectorError
 
 #: Stream name -> thread id in the trace.
@@ -67,6 +66,9 @@ class Span:
     absorbed: int = 0
     #: Each call of the chunks' own start (µs since the epoch), where recorded (a model on the CPU).
     call_starts_us: tuple[float, ...] = ()
+    #: How far the span's wall-clock times may be off (µs): half the tightest bracket of two
+    #: ``time_ns`` reads around the ``perf_counter_ns`` read that ties the two clocks.
+    clock_error_us: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -82,6 +84,7 @@ class Span:
             "chunks_us": [list(c) for c in self.chunks_us],
             "absorbed": self.absorbed,
             "call_starts_us": list(self.call_starts_us),
+            "clock_error_us": self.clock_error_us,
         }
 
     @classmethod
@@ -99,11 +102,33 @@ class Span:
             chunks_us=tuple((float(c[0]), float(c[1]), int(c[2])) for c in data.get("chunks_us", ())),
             absorbed=int(data.get("absorbed", 0)),
             call_starts_us=tuple(float(x) for x in data.get("call_starts_us", ())),
+            clock_error_us=float(data.get("clock_error_us", 0.0)),
         )
 
 
 def _pair(value: Any) -> tuple[float, float] | None:
     return None if value is None else (float(value[0]), float(value[1]))
+
+
+#: Reads of the two clocks a span takes to tie them, keeping the tightest.
+CLOCK_TRIES = 5
+
+
+def tie_clocks() -> tuple[int, int, int]:
+    """A wall-clock time (ns since the epoch), the ``perf_counter_ns`` reading taken at it, and
+    how far off that pairing may be (ns): ``time_ns`` is read on both sides of the perf read
+    and the midpoint kept. The thread can be preempted between two reads on a busy machine,
+    which would shift every event of the span by as much: of ``CLOCK_TRIES`` brackets the
+    tightest is kept, and its half-width is stated in the trace rather than assumed away."""
+    best = (0, 0, -1)
+    for _ in range(CLOCK_TRIES):
+        before = time.time_ns()
+        perf = time.perf_counter_ns()
+        after = time.time_ns()
+        half = max(0, after - before) // 2
+        if best[2] < 0 or half < best[2]:
+            best = ((before + after) // 2, perf, half)
+    return best
 
 
 class TraceRecorder:
@@ -119,8 +144,7 @@ class TraceRecorder:
         ``sampling.SampleTimeline``) or the work's own start and length (``started_ns``, on
         ``perf_counter_ns``, and ``seconds``: a move's call) before the block ends."""
         extra: dict[str, Any] = dict(args)
-        wall = time.time_ns()
-        start = time.perf_counter_ns()
+        wall, start, error_ns = tie_clocks()
         try:
             yield extra
         finally:
@@ -147,7 +171,7 @@ class TraceRecorder:
             elif started and seconds is not None:
                 inner = (at(started), seconds * 1e6)
             self.spans.append(Span(stream, name, wall / 1000, dur / 1000, extra, warmup, samples, inner, starts, chunks,
-                                   absorbed, calls))  # fmt: skip
+                                   absorbed, calls, error_ns / 1000))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -178,6 +202,8 @@ def build_trace(ranks: Sequence[RankSpans], *, max_sample_events: int = MAX_SAMP
         "producer": "torch-device-inspector",
         "clock": "wall clock, µs from baseTimeNanoseconds",
         "origin_unix_us": origin,
+        # Each event's wall-clock time may be off by this much (µs): the worst span's clock tie.
+        "clock_error_us": max((s.clock_error_us for r in ranks for s in r.spans), default=0.0),
         "sample_layout": "each warm-up call at its recorded start; each sample in its chunk, from the chunk's "
         "recorded start, the loop's time between calls spread evenly over the chunk",
         "samples_aggregated": per_event,
@@ -289,19 +315,8 @@ def render_trace(trace: Mapping[str, Any]) -> bytes:
 def write_trace(trace: Mapping[str, Any], path: str | Path) -> Path:
     """Write the trace atomically: a failed write leaves any earlier file as it was."""
     target = Path(path).expanduser()
-    data = render_trace(trace)
     try:
-        # 0o666 through os.open lets the user's umask decide, as for the report beside it
-        # (mkstemp's 0600 made the trace unreadable to the group that reads the report).
-        tmp = str(target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        write_atomically(target, render_trace(trace))  # the app's one writer, as for the report beside it
     except OSError as exc:
-        raise InspectorError(f"cannot write the trace to {target}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise InspectorError(f"cannot write the trace to {target}: {exc.strerror or exc}") from None
+        raise InspectorError(f"cannot write the trace to {target}: {write_reason(target, exc)}") from None
     return target

@@ -58,3 +58,22 @@ def test_the_recorder_keeps_what_the_block_adds():
     assert move.args == {"call": "model.to('cpu')", "bytes": 44} and move.dur_us >= 0
     assert measure.samples_ms == (0.5, 0.5) and "samples_ms" not in measure.args
     assert Span.from_dict(measure.to_dict()) == measure
+
+
+def test_a_preempted_clock_read_is_not_taken_and_what_remains_is_stated(monkeypatch):
+    """A busy machine can preempt the thread between the wall-clock and perf-counter reads that
+    tie the two clocks, shifting every event of the span by as much: the tightest of a few
+    brackets is kept, and the trace states its half-width instead of assuming it away."""
+    from inspector.core.measure import trace as trace_module
+
+    # time_ns reads: a 5 ms preemption inside the first bracket, 200 ns brackets after it
+    walls = iter([1_000_000_000, 1_005_000_000, 1_005_000_100, 1_005_000_300] + [2_000_000_000, 2_000_000_200] * 3)
+    perfs = iter([10_000, 5_010_000, 6_000_000, 7_000_000, 8_000_000])
+    monkeypatch.setattr(trace_module.time, "time_ns", lambda: next(walls))
+    monkeypatch.setattr(trace_module.time, "perf_counter_ns", lambda: next(perfs))
+    wall, perf, error = trace_module.tie_clocks()
+    assert (wall, perf, error) == (1_005_000_200, 5_010_000, 100)
+    span = Span("samples", "latency on cpu", 1e6, 1.0, clock_error_us=error / 1000)
+    assert Span.from_dict(span.to_dict()).clock_error_us == 0.1  # the rank's spans cross the wire with it
+    trace = build_trace([RankSpans(0, "rank 0", (span,))])
+    assert trace["otherData"]["clock_error_us"] == 0.1
