@@ -164,7 +164,8 @@ def _child(request: dict, fds: list[int]) -> None:
     raise SystemExit(0)
 
 
-#: ``warm_command``'s client: a Python without site (milliseconds to start) that hands its
+#: ``warm_command``'s client: an isolated Python without site (milliseconds to start; no working
+#: folder on its path, so a decoy there never runs in it) that hands its
 #: stdin, stdout and stderr to the server, passes on a terminate, and exits as the child did.
 _CLIENT = """
 import json, os, signal, socket, sys
@@ -231,7 +232,7 @@ class WarmPython:
         own stdin, stdout and stderr (for code that starts the process itself, with pipes)."""
         with self._lock:
             self._ensure_ready()
-        return [sys.executable, "-S", "-c", _CLIENT, self.socket_path, json.dumps(list(argv))]
+        return [sys.executable, "-I", "-S", "-c", _CLIENT, self.socket_path, json.dumps(list(argv))]
 
     def _reply(self) -> dict:
         line = self._replies.readline()

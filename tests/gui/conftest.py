@@ -112,3 +112,16 @@ def make_window(qtbot, clean_settings):
 @pytest.fixture
 def window(make_window):
     return make_window()
+
+
+@pytest.fixture
+def remote_windows(qtbot):
+    """The remote windows a test opened (append each): closed afterwards, their threads stopped."""
+    opened = []  # (windows of the remote kind)
+    yield opened
+    import shiboken6
+
+    for window in opened:
+        if shiboken6.isValid(window):  # a closed remote window deletes itself
+            window.close()
+            assert window.threads_stopped, "a worker thread did not stop within 2 s"
