@@ -40,6 +40,15 @@ VERDICTS: dict[str, str] = {
         "bench --repeat 5 on this machine measures its own"
     ),
     "run_noise.from_runs": "the spread of {label}'s two runs, {percent} a run",
+    "run_noise.default_unread": (
+        "run-to-run noise of {percent} a run, measured on a quiet 2-core VM, since {unread}; "
+        "bench --repeat 5 on this machine measures its own"
+    ),
+    "run_noise.record_not_regular": "this machine's noise record {path} is not a regular file and was not read",
+    "run_noise.record_folder": "this machine's noise record {path} is a folder and was not read",
+    "run_noise.record_too_large": "this machine's noise record {path} is larger than {limit} and was not read",
+    "run_noise.record_unreadable": "this machine's noise record {path} could not be read ({error})",
+    "run_noise.record_damaged": "this machine's noise record {path} is not a noise record (not the JSON this app writes) and was not read",
     "verdict.noisy_both": "{verdict} ({label_a} and {label_b} noisy: may not repeat)",
     "verdict.only_in": "only in {label}",
     "verdict.same_measurement": "the same measurement (identical samples)",
@@ -94,6 +103,13 @@ REPORT_FILES: dict[str, str] = {
     "write.no_permission": "no permission to write in {folder}",
     "write.read_only_fs": "{folder} is on a read-only file system",
     "write.disk_full": "the disk is full",
+    "write.name_too_long": (
+        "the file name is {length} bytes long, and at most {most} fit in this folder (the file is first written "
+        "under a temporary name {extra} bytes longer)"
+    ),
+    "write.name_too_long_here": "the file name ({length} bytes) is too long for this folder",
+    "write.path_too_long": "the path is {length} bytes long, more than this system takes",
+    "write.metrics_failed": "could not write the metrics to {path}: {reason}",
     # ----- opening a report (report.timing_report)
     "report.is_folder": "{path} is a folder, not a report",
     "report.no_file": "no report at {path}: the file does not exist",
