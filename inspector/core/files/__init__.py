@@ -10,9 +10,10 @@ weights-only unless trusted), ``state_dicts`` (weights into the architecture's m
 file opens without ``--trust``), ``inputs`` (the input-shape syntax), ``output_path`` (is a
 report path writable before work starts), ``terminal_text`` and ``user_output`` (file-supplied
 text on a terminal, where a factory's prints go), ``presets`` (ready-made models for the Open
-model dialog).
+model dialog), ``regular_file`` (the one way a file is read: regular, bounded, never a FIFO or
+a device; for files the user named and those they did not alike).
 
-May import: ``inspector.core.errors``, ``vocabulary``, ``units``, ``gc_pause`` and torch.
+May import: ``inspector.core.errors``, ``vocabulary``, ``units``, ``gc_pause``, ``atomic_write`` and torch.
 Nothing else in core: every other capability reads a model through here.
 
 Face (``__all__``): the names the window and the CLI use, each imported from its module

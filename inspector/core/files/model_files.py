@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import stat
 import struct
 import traceback
 import zipfile
@@ -26,6 +25,7 @@ from torch import nn
 from inspector.core.files.checkpoints import globals_named_in, read_checkpoint
 from inspector.core.files.load_bounds import ShouldCancel, check_zip_sizes
 from inspector.core.files.load_errors import ModelLoadError, describe, incomplete, untrusted
+from inspector.core.files.regular_file import NotRegularFile, open_regular
 from inspector.core.files.safetensors_file import open_safetensors
 from inspector.core.files.trust import exported_program_risks, starts_like_pickle, torchscript_risks
 from inspector.core.messages import Text
@@ -98,41 +98,20 @@ _LARGEST_TEXT_PICKLE = 64 * 2**20
 
 
 def _read_head(path: Path) -> tuple[bytes, int]:
-    """The first bytes and size of a regular file; anything else is refused unopened.
-
-    A FIFO would block the read forever and a device can be endless, so the path is checked
-    with stat before it is opened, and the opened file again with fstat (O_NONBLOCK: an
-    open of a FIFO swapped in between does not wait for a writer).
-    """
+    """The first bytes and size of a regular file; anything else is refused unopened
+    (``regular_file.open_regular``: stat, then an O_NONBLOCK open and fstat; a FIFO would block
+    the read forever, a device can be endless, a file of /proc or /sys has a size that says
+    nothing of what it holds)."""
     try:
-        _check_regular(path, os.stat(path))
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        descriptor, status = open_regular(path)
         with os.fdopen(descriptor, "rb") as stream:
-            status = os.fstat(stream.fileno())
-            _check_regular(path, status)
             return stream.read(16), status.st_size
+    except NotRegularFile as exc:
+        raise ModelLoadError(Text("load.kernel_file" if exc.kernel_file else "load.not_regular", path=path)) from None
+    except IsADirectoryError:
+        raise ModelLoadError(Text("load.not_regular", path=path)) from None
     except OSError as exc:
         raise ModelLoadError(Text("load.cannot_read", path=path, error=exc.strerror or exc)) from exc
-
-
-def _check_regular(path: Path, status: os.stat_result) -> None:
-    """A regular file with content of its own; not a device, pipe or socket, nor one of the
-    kernel's files in /proc or /sys, whose size (0, 4096) says nothing of what they hold."""
-    if not stat.S_ISREG(status.st_mode):
-        raise ModelLoadError(Text("load.not_regular", path=path))
-    if status.st_dev in _kernel_file_systems():
-        raise ModelLoadError(Text("load.kernel_file", path=path))
-
-
-def _kernel_file_systems() -> set[int]:
-    """The devices of /proc and /sys (none where they do not exist)."""
-    devices = set()
-    for root in ("/proc", "/sys"):
-        try:
-            devices.add(os.stat(root).st_dev)
-        except OSError:
-            pass
-    return devices
 
 
 def _zip_kind(path: Path) -> str:

@@ -13,12 +13,13 @@ that has never run ``bench --repeat`` gets ``DEFAULT_SIGMA``, measured, not assu
 
 The record is a small JSON file, ``$INSPECTOR_RUN_NOISE_FILE`` or
 ``$XDG_CACHE_HOME/torch-device-inspector/run_noise.json`` (``~/.cache/...``); a missing or
-damaged file is no record, never an error, and writing one that fails is skipped.
+damaged file is no record, never an error, and writing one that fails is skipped. It is read
+as every file is (``files.regular_file``: a regular file of at most 1 MiB, never a FIFO or a
+device) and written as reports are (``core.atomic_write``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as _dt
 import json
 import math
@@ -30,6 +31,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import numpy as np
+
+from inspector.core.atomic_write import write_atomically
+from inspector.core.files.regular_file import FileTooLarge, NotRegularFile, read_regular_text
+from inspector.core.messages import Text
+from inspector.core.units import format_bytes
 
 #: The run-to-run noise of a machine with no record, measured, not assumed: on the development
 #: VM with nothing else running (2 cores, load average 0.7-1.4), an MLP of ~2 ms, 1 s per run,
@@ -51,12 +57,16 @@ ENV_FILE = "INSPECTOR_RUN_NOISE_FILE"
 @dataclass(frozen=True)
 class RunNoise:
     """The run-to-run noise a comparison assumes: ``sigma`` (sd of log run medians), from
-    ``runs`` runs in ``records`` measurements (0: the default), the latest made ``when``."""
+    ``runs`` runs in ``records`` measurements (0: the default), the latest made ``when``;
+    ``unread``: why the record file was not read (the default is then assumed)."""
 
     sigma: float
     runs: int = 0
     records: int = 0
     when: str | None = None
+    #: Why the record was there but not read (a FIFO, a folder, too large, not JSON), in words;
+    #: "" when it was read or there is none.
+    unread: str = ""
 
     @property
     def measured(self) -> bool:
@@ -103,15 +113,28 @@ def machine_key() -> str:
     return f"{socket.gethostname()} | {cpu_model_name() or platform.machine()} | {os.cpu_count() or 0} cores"
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> tuple[dict[str, Any], str]:
+    """The record's machines, and why it was not read ("" when it was, or is absent)."""
+    # Read as a file the user names is (a FIFO, /dev/zero, a folder, a huge file: no record),
+    # since anyone who can set the variable or write the cache folder chooses what is here.
     try:
-        if path.stat().st_size > _MAX_FILE_BYTES:
-            return {}
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return {}
+        data = json.loads(read_regular_text(path, _MAX_FILE_BYTES))
+    except FileNotFoundError:
+        return {}, ""
+    except NotRegularFile:
+        return {}, Text("run_noise.record_not_regular", path=path)
+    except IsADirectoryError:
+        return {}, Text("run_noise.record_folder", path=path)
+    except FileTooLarge:
+        return {}, Text("run_noise.record_too_large", path=path, limit=format_bytes(_MAX_FILE_BYTES))
+    except OSError as exc:
+        return {}, Text("run_noise.record_unreadable", path=path, error=exc.strerror or exc)
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep
+        return {}, Text("run_noise.record_damaged", path=path)
     machines = data.get("machines") if isinstance(data, dict) else None
-    return machines if isinstance(machines, dict) else {}
+    if not isinstance(machines, dict):
+        return {}, Text("run_noise.record_damaged", path=path)
+    return machines, ""
 
 
 def _records(entry: Any) -> list[dict[str, Any]]:
@@ -131,9 +154,10 @@ def _records(entry: Any) -> list[dict[str, Any]]:
 
 def this_machine(path: Path | None = None) -> RunNoise:
     """This machine's recorded run-to-run noise, pooled over its records; the default without one."""
-    records = _records(_read(path or record_path()).get(machine_key()))
+    machines, unread = _read(path or record_path())
+    records = _records(machines.get(machine_key()))
     if not records:
-        return default_noise()
+        return RunNoise(DEFAULT_SIGMA, unread=unread)
     df = sum(r["df"] for r in records)
     sigma = math.sqrt(sum(r["df"] * r["sd"] ** 2 for r in records) / df)
     return RunNoise(sigma, runs=df + len(records), records=len(records), when=records[-1]["when"])
@@ -143,12 +167,15 @@ def record(
     runs_ms: Sequence[Sequence[float] | np.ndarray], what: str = "", path: Path | None = None
 ) -> RunNoise | None:
     """Add what these runs (each in a fresh process) showed to this machine's record; the
-    pooled noise afterwards, or None (under two runs, or the file could not be written)."""
+    pooled noise afterwards, or None (under two runs, a file there that is not a record,
+    or the file could not be written)."""
     spread = spread_of_runs(runs_ms)
     if spread is None:
         return None
     path = path or record_path()
-    machines = _read(path)
+    machines, unread = _read(path)
+    if unread:  # never replace what is not a record of ours (a FIFO, a device, someone's file)
+        return None
     key = machine_key()
     records = _records(machines.get(key))
     now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
@@ -156,13 +183,10 @@ def record(
     machines.pop(key, None)
     machines[key] = {"records": records[-MAX_RECORDS:]}
     kept = dict(list(machines.items())[-MAX_MACHINES:])
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"version": 1, "machines": kept}, indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+        # As reports are written: a random temporary name opened O_EXCL | O_NOFOLLOW, then a rename.
+        write_atomically(path, json.dumps({"version": 1, "machines": kept}, indent=1).encode("utf-8"))
     except OSError:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
         return None
     return this_machine(path)

@@ -87,6 +87,7 @@ DEVICE_MAPS: dict[str, str] = {
     "device_map.is_folder": "{path} is a folder, not a device map",
     "device_map.cannot_read": "could not read the device map {path}: {error}",
     "device_map.too_large": "{path} is larger than {limit}: not a device map",
+    "device_map.not_regular": "{path} is not a device map: it is not a regular file (a pipe, device or socket)",
     "device_map.not_utf8": "{path} is not a device map: it is not UTF-8 text",
     "device_map.not_json": "{path} is not a device map: it is not JSON",
     "device_map.not_json_line": "{path} is not a device map: it is not JSON (line {line})",

@@ -27,6 +27,7 @@ import torch
 
 from inspector.core.devices import discovery as devices
 from inspector.core.errors import InputError
+from inspector.core.files.regular_file import FileTooLarge, NotRegularFile, read_regular_file
 from inspector.core.moves import accelerate_rules
 from inspector.core.messages import Text
 from inspector.core.units import format_bytes
@@ -140,16 +141,17 @@ def read_device_map(path: str | Path) -> DeviceMap:
     """Read and check a device map file. Every failure is an InputError of one line."""
     p = Path(path).expanduser()
     try:
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
+        raw = read_regular_file(p, MAX_FILE_BYTES)  # a FIFO or a device is refused unopened
     except FileNotFoundError:
         raise InputError(Text("device_map.no_file", path=p)) from None
     except IsADirectoryError:
         raise InputError(Text("device_map.is_folder", path=p)) from None
+    except NotRegularFile:
+        raise InputError(Text("device_map.not_regular", path=p)) from None
+    except FileTooLarge:
+        raise InputError(Text("device_map.too_large", path=p, limit=format_bytes(MAX_FILE_BYTES))) from None
     except OSError as exc:
         raise InputError(Text("device_map.cannot_read", path=p, error=exc.strerror or exc)) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise InputError(Text("device_map.too_large", path=p, limit=format_bytes(MAX_FILE_BYTES)))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

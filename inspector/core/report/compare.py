@@ -357,6 +357,8 @@ def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
         source = Text("run_noise.from_runs", label=found.noise_from, percent=noise.percent())
     elif noise.measured:
         source = Text("run_noise.measured", percent=noise.percent(), runs=noise.runs, when=(noise.when or "?")[:10])
+    elif noise.unread:  # there is a record, but not one that could be read: say so and why
+        source = Text("run_noise.default_unread", percent=noise.percent(), unread=noise.unread)
     else:
         source = Text("run_noise.default", percent=noise.percent())
     if found.runs_a == found.runs_b == 1:

@@ -10,26 +10,23 @@ its readers use (``schema``) before anyone reads it.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime as _dt
-import errno
 import json
 import math
-import os
-import secrets
-import stat
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import torch
 
 import inspector
+from inspector.core.atomic_write import write_atomically, write_reason
 from inspector.core.devices.discovery import device_id
 from inspector.core.devices.environment import collect_environment
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import LoadedModel, resolved_spec
 from inspector.core.files.output_path import REPORT_SUFFIXES, target_problem
+from inspector.core.files.regular_file import FileTooLarge, NotRegularFile, read_regular_file
 from inspector.core.measure.memory_log import report_point
 from inspector.core.messages import Text
 from inspector.core.messages.catalogue import ENGLISH
@@ -235,81 +232,41 @@ def save_report(
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    # Same directory as the target, so os.replace is a rename on one file system (atomic).
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    """The app's one writer (``core.atomic_write``), its failure worded for a report."""
     try:
-        # 0o666 through os.open lets the user's umask decide the final permissions.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        write_atomically(path, data)
     except OSError as exc:
-        raise _write_error(path, exc) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            _write_payload(fh, data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        _keep_mode(path, tmp)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, OSError):
-            raise _write_error(path, exc) from None
-        raise
-
-
-def _write_payload(fh: BinaryIO, data: bytes) -> None:
-    """The write itself, on its own so tests can make it fail half-way."""
-    fh.write(data)
-
-
-def _keep_mode(path: Path, tmp: Path) -> None:
-    """Replacing a file keeps the permissions its owner gave it."""
-    with contextlib.suppress(OSError):
-        os.chmod(tmp, stat.S_IMODE(os.stat(path).st_mode))
-
-
-def _write_error(path: Path, exc: OSError) -> InspectorError:
-    folder = path.parent
-    reasons: dict[int | None, str] = {
-        errno.ENOENT: Text("write.no_folder", folder=folder),
-        errno.ENOTDIR: Text("write.not_a_folder", folder=folder),
-        errno.EISDIR: Text("write.path_is_folder", path=path),
-        errno.EACCES: Text("write.no_permission", folder=folder),
-        errno.EPERM: Text("write.no_permission", folder=folder),
-        errno.EROFS: Text("write.read_only_fs", folder=folder),
-        errno.ENOSPC: Text("write.disk_full"),
-    }
-    reason = reasons.get(exc.errno, exc.strerror or str(exc))
-    return InspectorError(Text("write.report_failed", path=path, reason=reason), detail=str(exc), kind=FailureKind.WRITE)
+        raise InspectorError(Text("write.report_failed", path=path, reason=write_reason(path, exc)),
+                             detail=str(exc), kind=FailureKind.WRITE) from None  # fmt: skip
 
 
 def load_report(path: str | Path) -> TimingReport:
     """Read a ``.json`` report back, checking every field its readers use (``report_schema``).
 
     Whatever is wrong with the file comes out as one ``InputError`` line naming the field.
+    The file is read as every file is (``files.regular_file``: a regular file, at most
+    ``MAX_REPORT_BYTES``); its text is UTF-8, a leading byte-order mark allowed.
     The ``TimingReport`` returned keeps the file's own dict (``to_dict``), so keys a later
     version added are kept and a save writes them back as they were.
     """
     path = Path(path)
     try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise InputError(Text("report.is_folder", path=path))
-        if not stat.S_ISREG(info.st_mode):  # a FIFO would block the read forever
-            raise _not_a_report(path, Text("report.not_regular"))
-        if info.st_size > MAX_REPORT_BYTES:
-            raise _not_a_report(path, Text("report.too_large", size=format_bytes(info.st_size), limit=format_bytes(MAX_REPORT_BYTES)))
-        with open(path, "rb") as fh:
-            # A file may grow after stat(): never read more than the limit.
-            data = fh.read(MAX_REPORT_BYTES + 1)
+        data = read_regular_file(path, MAX_REPORT_BYTES)  # a FIFO, a device, /proc: refused unread
     except FileNotFoundError:
         raise InputError(Text("report.no_file", path=path)) from None
+    except IsADirectoryError:
+        raise InputError(Text("report.is_folder", path=path)) from None
+    except NotRegularFile:
+        raise _not_a_report(path, Text("report.not_regular")) from None
+    except FileTooLarge as exc:
+        if exc.size is None:  # it grew after the stat
+            raise _not_a_report(path, Text("report.grew_too_large", limit=format_bytes(MAX_REPORT_BYTES))) from None
+        raise _not_a_report(path, Text("report.too_large", size=format_bytes(exc.size), limit=format_bytes(MAX_REPORT_BYTES))) from None
     except OSError as exc:
         raise InputError(Text("report.cannot_read", path=path, error=exc.strerror or exc)) from None
-    if len(data) > MAX_REPORT_BYTES:
-        raise _not_a_report(path, Text("report.grew_too_large", limit=format_bytes(MAX_REPORT_BYTES)))
     try:
-        # utf-8-sig: a report saved by a Windows editor starts with a byte-order mark.
+        # A UTF-8 byte-order mark is read as no text (utf-8-sig), as RFC 8259 allows: a report
+        # saved again by a Windows editor starts with one. Any other encoding is refused.
         report = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise _not_a_report(path, Text("report.not_text")) from None

@@ -8,6 +8,7 @@ which is exactly what the rollback test needs.
 """
 
 import json
+import os
 
 import pytest
 import torch
@@ -226,6 +227,18 @@ def test_a_huge_map_file_is_refused_before_it_is_parsed(tmp_path):
         fh.truncate(MAX_FILE_BYTES + 10)
     with pytest.raises(InputError, match="is larger than 16.0 MiB: not a device map"):
         read_device_map(path)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs and /dev/zero")
+def test_a_fifo_or_a_device_as_the_map_is_refused_unopened(tmp_path):
+    """Issue 43, item 9: the map is read as every file is (``files.regular_file``): a FIFO hung
+    the read, ``/dev/zero`` was read up to the limit."""
+    fifo = tmp_path / "map.json"
+    os.mkfifo(fifo)
+    (tmp_path / "zero.json").symlink_to("/dev/zero")
+    for path in (fifo, tmp_path / "zero.json"):
+        with pytest.raises(InputError, match="is not a device map: it is not a regular file"):
+            read_device_map(path)
 
 
 def test_unknown_module_names_are_refused_before_anything_moves():

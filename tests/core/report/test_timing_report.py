@@ -15,9 +15,9 @@ from html.parser import HTMLParser
 import pytest
 import torch
 
+from inspector.core import atomic_write
 from inspector.core.report import html_view, markdown_view
 from inspector.core.report.schema import TimingReport
-from inspector.core.report import timing_report as report_module
 from inspector.core.devices.discovery import memory_reading
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import example_model
@@ -273,7 +273,7 @@ def test_an_interrupt_mid_write_also_cleans_up(tmp_path, report, monkeypatch):
         fh.write(data[:10])
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(report_module, "_write_payload", interrupted)
+    monkeypatch.setattr(atomic_write, "_write_payload", interrupted)
     with pytest.raises(KeyboardInterrupt):
         save_report(report, path)
     assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["r.md"]
