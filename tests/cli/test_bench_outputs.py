@@ -1,5 +1,6 @@
 """``bench`` refuses two outputs that are one file before any work: ``--output r.json
---trace r.json`` kept only the trace, and said both were written."""
+--trace r.json`` kept only the trace, and said both were written. And a name too long for
+the writer's temporary file is refused before any work too (issue 43, item 12)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import pytest
 
 from inspector.cli import bench, main
+from inspector.core.atomic_write import TEMP_EXTRA_BYTES, longest_name
 from inspector.core.errors import InputError
 from inspector.core.files.output_path import check_distinct_outputs
 
@@ -87,3 +89,35 @@ def test_standard_output_redirected_to_the_report_is_one_file(tmp_path):
     finally:
         os.close(r)
         os.close(w)
+
+
+# ----- issue 43, item 12: a name the probe passes is one the writer can create
+
+
+def _name_of(length: int, suffix: str = ".json") -> str:
+    return "r" * (length - len(suffix)) + suffix
+
+
+@pytest.mark.parametrize("flag", ["--output", "--trace"])
+def test_a_name_too_long_for_the_temporary_file_is_refused_before_measuring(capsys, tmp_path, loads, flag):
+    longest = longest_name(tmp_path)
+    if longest is None or longest + TEMP_EXTRA_BYTES < 250:
+        pytest.skip("this file system takes names of another length")
+    path = tmp_path / _name_of(250)  # under NAME_MAX (255), over it with the temporary suffix
+    code = main(["bench", "--device", "cpu", "--runs", "2", flag, str(path)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and loads == []  # nothing measured
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert f"the file name is 250 bytes long, and at most {longest} fit in this folder" in err
+    assert list(tmp_path.iterdir()) == []  # nothing written, no probe left
+
+
+def test_the_longest_name_that_fits_is_written(capsys, tmp_path):
+    longest = longest_name(tmp_path)
+    if longest is None:
+        pytest.skip("this system does not say how long a name may be")
+    path = tmp_path / _name_of(longest)
+    code = main(["bench", "--device", "cpu", "--runs", "2", "--output", str(path)])
+    _, err = capsys.readouterr()
+    assert code == 0, err
+    assert [p.name for p in tmp_path.iterdir()] == [path.name] and path.stat().st_size > 0

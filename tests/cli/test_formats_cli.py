@@ -59,15 +59,13 @@ def test_devices_prometheus_parses(capsys):
 
 
 def test_devices_prometheus_writes_a_textfile_for_node_exporter_atomically(capsys, tmp_path, monkeypatch):
-    import os
-
-    import prometheus_client.exposition as exposition
+    from inspector.core import atomic_write
 
     target = tmp_path / "tdi.prom"
     target.write_text("# the previous minute's metrics\n")
     renames = []
-    real_rename = os.rename
-    monkeypatch.setattr(exposition.os, "rename", lambda a, b: (renames.append((a, b)), real_rename(a, b))[1])
+    real_replace = atomic_write.os.replace
+    monkeypatch.setattr(atomic_write.os, "replace", lambda a, b: (renames.append((str(a), str(b))), real_replace(a, b))[1])
     code, out, err = run(capsys, "devices", "--prometheus", str(target))
     assert code == 0 and out == "" and err == ""
     assert renames and renames[0][1] == str(target) and renames[0][0] != str(target)  # written aside, then renamed
@@ -75,6 +73,53 @@ def test_devices_prometheus_writes_a_textfile_for_node_exporter_atomically(capsy
     assert families["torch_device_inspector_memory_free_bytes"].samples[0].value > 0
     code, _, err = run(capsys, "devices", "--prometheus", str(tmp_path / "tdi.txt"))
     assert code == 2 and "must end in .prom" in err and not (tmp_path / "tdi.txt").exists()
+
+
+# ----- issue 43, item 14: the metrics are written by the app's own writer, in a shared folder
+
+
+def test_a_symlink_planted_at_prometheus_clients_temporary_name_is_not_followed(capsys, tmp_path):
+    """``write_to_textfile`` wrote through ``FILE.<pid>.<thread>``, opened without O_EXCL: in
+    the collector's shared folder anyone could point that name at a file of the user's."""
+    import os
+    import threading
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's own file\n")
+    target = tmp_path / "tdi.prom"
+    planted = tmp_path / f"tdi.prom.{os.getpid()}.{threading.current_thread().ident}"
+    planted.symlink_to(victim)
+    code, out, err = run(capsys, "devices", "--prometheus", str(target))
+    assert code == 0 and out == "" and err == ""
+    assert victim.read_text() == "the user's own file\n"
+    assert "torch_device_inspector_memory_total_bytes" in target.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([victim.name, target.name, planted.name])
+
+
+def test_metrics_that_cannot_be_written_are_one_line(capsys, tmp_path, monkeypatch):
+    from tests.faults import fill_disk_half_way_through_report_writes
+    from tests.unwritable import unwritable
+
+    from inspector.core.atomic_write import TEMP_EXTRA_BYTES, longest_name
+
+    if (longest_name(tmp_path) or 0) + TEMP_EXTRA_BYTES == 255:  # NAME_MAX of most file systems
+        long_name = tmp_path / ("m" * 245 + ".prom")  # under NAME_MAX, over it with the temporary suffix
+        code, out, err = run(capsys, "devices", "--prometheus", str(long_name))
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert err.startswith(f"error: cannot write the metrics to {long_name}: the file name is 250 bytes long")
+    folder = tmp_path / "collector"
+    folder.mkdir()
+    with unwritable(folder):
+        code, out, err = run(capsys, "devices", "--prometheus", str(folder / "tdi.prom"))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"error: cannot write the metrics to {folder / 'tdi.prom'}: ")
+    target = folder / "tdi.prom"
+    target.write_text("# the previous minute's metrics\n")
+    fill_disk_half_way_through_report_writes(monkeypatch)
+    code, out, err = run(capsys, "devices", "--prometheus", str(target))
+    assert code == 1 and out == ""
+    assert err == f"error: could not write the metrics to {target}: the disk is full\n"
+    assert target.read_text() == "# the previous minute's metrics\n" and [p.name for p in folder.iterdir()] == ["tdi.prom"]
 
 
 def test_devices_prometheus_and_json_do_not_mix(capsys):

@@ -7,7 +7,7 @@ hold on a GPU), ``device_events`` (per-sample CUDA/XPU events), ``environment`` 
 environment section), ``huge_pages`` (the CPU allocator's huge-page setting), ``prometheus``
 (the ``devices --prometheus`` exposition).
 
-May import: ``inspector.core.errors``, ``vocabulary``, ``units``, ``gc_pause``, torch and psutil.
+May import: ``inspector.core.errors``, ``vocabulary``, ``units``, ``gc_pause``, ``atomic_write``, torch and psutil.
 Never a model: nothing here knows what is loaded.
 
 Face (``__all__``): the names the window and the CLI use, each imported from its module

@@ -1,8 +1,11 @@
 """Device memory as Prometheus metrics, written with ``prometheus_client``.
 
 Made for node_exporter's textfile collector: a cron job runs ``devices --prometheus FILE``
-each minute and ``prometheus_client.write_to_textfile`` replaces the file atomically (a
-temporary file, then a rename), so the collector never reads half a file.
+each minute and the file is replaced atomically (a temporary file, then a rename), so the
+collector never reads half a file. ``prometheus_client`` makes the text (``generate_latest``);
+the app's own writer (``core.atomic_write``) writes it, not ``write_to_textfile``: that one
+opens a predictable temporary name (``FILE.<pid>.<thread>``) without ``O_EXCL``, in the very
+folder the collector shares, so a symlink planted there would have been written through.
 
 Only facts about devices are exported: total, free and used memory of the whole device, and
 an info series. Figures about the exporting process itself (its allocator's bytes, its
@@ -24,11 +27,15 @@ import socket
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from prometheus_client import CollectorRegistry, generate_latest, write_to_textfile
+from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from inspector.core.atomic_write import write_atomically, write_reason
 from inspector.core.devices.inventory import DeviceInventory, DeviceSnapshot
+from inspector.core.errors import InspectorError
+from inspector.core.messages import Text
+from inspector.core.vocabulary import FailureKind
 
 PREFIX = "torch_device_inspector"
 
@@ -94,5 +101,12 @@ def render_prometheus(inventory: DeviceInventory, host: str | None = None) -> st
 
 
 def write_prometheus(inventory: DeviceInventory, path: Path, host: str | None = None) -> None:
-    """``path`` replaced atomically with the exposition (for the textfile collector)."""
-    write_to_textfile(str(path), registry_for(inventory, host))
+    """``path`` replaced atomically with the exposition (for the textfile collector); a failure
+    (the disk full, the folder gone) is one ``InspectorError`` line naming the file."""
+    path = Path(path)
+    data = generate_latest(registry_for(inventory, host))
+    try:
+        write_atomically(path, data)
+    except OSError as exc:
+        raise InspectorError(Text("write.metrics_failed", path=path, reason=write_reason(path, exc)),
+                             detail=str(exc), kind=FailureKind.WRITE) from None  # fmt: skip

@@ -2,9 +2,11 @@
 
 Everything that can be known without measuring is checked here: the name (a suffix we
 render, a stem before it), ``~`` expanded, the folder (exists, is a folder, takes a new
-file: proven by creating and removing one), and the target (not a folder, not a device or
-pipe, not read-only or immutable). What only the write itself can tell (the disk filling
-up half-way) is left to ``report._atomic_write``, which then keeps the old file intact.
+file: proven by creating and removing the very temporary file the writer will make, so a
+name too long once the temporary suffix is added is refused here, not after the work), and
+the target (not a folder, not a device or pipe, not read-only or immutable). What only the
+write itself can tell (the disk filling up half-way) is left to the writer
+(``core.atomic_write``), which then keeps the old file intact.
 """
 
 from __future__ import annotations
@@ -12,11 +14,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import Mapping
 
+from inspector.core.atomic_write import create_temp, name_too_long
 from inspector.core.errors import InputError
 from inspector.core.messages import Text
 
@@ -33,7 +35,7 @@ def check_output_path(
         raise InputError(f"cannot write {what}: the path is empty; give a file name ending in {_names(suffixes)}")
     path = Path(raw).expanduser()
     cannot = f"cannot write {what} to {raw}"
-    if path.is_dir():  # "--output ~" or "--output out/": a folder, whatever its name ends in
+    if _is_dir(path):  # "--output ~" or "--output out/": a folder, whatever its name ends in
         raise InputError(f"{cannot}: it is a folder, give a file name in it")
     if path.name.lower() in suffixes:  # ".json": Path calls that a stem with no suffix
         raise InputError(f"{cannot}: the file name has nothing before {path.name}")
@@ -42,7 +44,7 @@ def check_output_path(
     problem = target_problem(path)
     if problem is not None:
         raise InputError(f"{cannot}: {problem}")
-    _check_folder(path.parent, cannot)
+    _check_folder(path, cannot)
     return path
 
 
@@ -87,6 +89,13 @@ def _file_identity(path: Path) -> tuple[object, ...]:
     return ("path", os.path.normcase(resolved))
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):  # absent, a name too long, a NUL: target_problem says which
+        return False
+
+
 def _names(suffixes: tuple[str, ...]) -> str:
     return ", ".join(suffixes[:-1]) + f" or {suffixes[-1]}" if len(suffixes) > 1 else suffixes[0]
 
@@ -101,7 +110,7 @@ def target_problem(path: Path) -> str | None:
     except NotADirectoryError:
         return Text("write.not_a_folder", folder=path.parent)
     except OSError as exc:
-        return exc.strerror or str(exc)
+        return name_too_long(path) if exc.errno == errno.ENAMETOOLONG else exc.strerror or str(exc)
     if stat.S_ISDIR(info.st_mode):
         return Text("write.is_folder")
     if not stat.S_ISREG(info.st_mode):
@@ -114,24 +123,28 @@ def target_problem(path: Path) -> str | None:
     return None
 
 
-def _check_folder(folder: Path, cannot: str) -> None:
+def _check_folder(path: Path, cannot: str) -> None:
+    folder = path.parent
     if not folder.exists():
         raise InputError(f"{cannot}: the folder {folder} does not exist")
     if not folder.is_dir():
         raise InputError(f"{cannot}: {folder} is not a folder")
     # The only sure test of "can a file be created here" (read-only mounts, /proc, immutable
-    # folders, ACLs) is to create one: a hidden, empty file, removed at once.
-    probe = folder / f".torch-device-inspector-probe-{secrets.token_hex(4)}"
+    # folders, ACLs, a name too long) is to create one: the very temporary file the writer
+    # will make (``atomic_write.temp_path``: same folder, same name length), removed at once.
     try:
-        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd, probe = create_temp(path)
     except OSError as exc:
-        raise InputError(f"{cannot}: {_folder_reason(folder, exc)}") from None
+        raise InputError(f"{cannot}: {_folder_reason(path, exc)}") from None
     os.close(fd)
     with contextlib.suppress(OSError):
         os.unlink(probe)
 
 
-def _folder_reason(folder: Path, exc: OSError) -> str:
+def _folder_reason(path: Path, exc: OSError) -> str:
+    folder = path.parent
+    if exc.errno == errno.ENAMETOOLONG:
+        return name_too_long(path)
     reasons = {
         errno.EACCES: f"no permission to create files in {folder}",
         errno.EPERM: f"no permission to create files in {folder}",

@@ -11,9 +11,7 @@ turns it on, and it is turned off again (``enabled=None``) whatever happens.
 
 from __future__ import annotations
 
-import os
 import pickle
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +19,7 @@ from typing import Any
 
 import torch
 
+from inspector.core.atomic_write import write_atomically, write_reason
 from inspector.core.devices.discovery import unavailable_reason
 from inspector.core.errors import InputError, InspectorError
 
@@ -57,14 +56,10 @@ def take_snapshot() -> dict[str, Any]:
 def write_snapshot(snapshot: dict[str, Any], path: str | Path) -> Path:
     """Pickle ``snapshot`` to ``path`` atomically (a half-written file never replaces one)."""
     target = Path(path).expanduser()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=str(target.parent))
     try:
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(snapshot, fh)
-        os.replace(tmp, target)
+        write_atomically(target, lambda fh: pickle.dump(snapshot, fh))  # the app's one writer
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise InspectorError(f"cannot write the memory snapshot to {target}: {exc.strerror or exc}") from None
+        raise InspectorError(f"cannot write the memory snapshot to {target}: {write_reason(target, exc)}") from None
     return target
 
 
