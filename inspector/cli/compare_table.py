@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from inspector.cli.printing import _plain, _print, _table
-from inspector.core.units import format_ms
+from inspector.core.units import format_ms, format_ratio
 
 _COMPARE_HEADERS = ["DEVICE", "DTYPE", "MODE", "INPUT", "A MEDIAN ms", "B MEDIAN ms", "B/A", "95% CI", "VERDICT"]
 
@@ -17,7 +17,7 @@ def print_comparison(comparison, name_a: str, name_b: str) -> None:
     rows = [
         [r.device, r.dtype, r.mode, "x".join(map(str, r.input_shape)) or "—",
          format_ms(r.median_a, unit=False), format_ms(r.median_b, unit=False),
-         "—" if r.ratio is None else f"{r.ratio:.2f}", r.interval_text, r.verdict or "—"]
+         "—" if r.ratio is None else format_ratio(r.ratio), r.interval_text, r.verdict or "—"]
         for r in comparison.latency
     ]  # fmt: skip
     _print()

@@ -54,6 +54,19 @@ def _three_figures(value: float) -> str:
     return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
 
 
+#: Ratios from here up (and down from its inverse) are written with an exponent: "3.15e+10"
+#: says how big where eleven digits before the point only look precise.
+RATIO_EXPONENT_FROM = 1e6
+
+
+def format_ratio(value: float, decimals: int = 2) -> str:
+    """The one ratio formatter: ``2.345 -> '2.35'``; past a million (or under a millionth)
+    three significant figures with an exponent, ``3.147e10 -> '3.15e+10'``."""
+    if value != 0 and (abs(value) >= RATIO_EXPONENT_FROM or abs(value) < 1 / RATIO_EXPONENT_FROM):
+        return f"{value:.3g}"
+    return f"{value:.{decimals}f}"
+
+
 def format_seconds(s: float | None) -> str:
     """A duration in seconds, as :func:`format_ms` writes it (moves are timed in seconds)."""
     return format_ms(None if s is None else s * 1e3)

@@ -159,3 +159,37 @@ def test_a_median_its_samples_contradict_is_refused_not_believed(capsys, base, t
     assert code == 2 and out == ""
     [line] = err.strip().splitlines()
     assert line.startswith("error: ") and "latency[0].median_ms: says 2.08062e-09 ms, but its 300 samples give 0.07" in line
+
+
+# ----- issue 43, item 13: samples below any clock's resolution
+
+
+@pytest.mark.parametrize("tiny", [1e-12, 1e-300, 5e-324])
+def test_a_sample_under_one_nanosecond_is_refused_naming_the_file_and_field(capsys, base, tmp_path, tiny):
+    a = _save(base, tmp_path, "a.json", _entry(_samples(0.036, 1)))
+    hostile = json.loads(json.dumps(base))
+    hostile["latency"] = [with_samples(_entry(_samples(0.036, 2)), [tiny] * 20)]
+    b = str(tmp_path / "b.json")
+    (tmp_path / "b.json").write_text(json.dumps(hostile))  # not through save_report: the schema refuses it too
+    code, out, err = run(capsys, "compare", a, b)
+    assert code == 2 and out == ""
+    assert err == (f"error: {b} is not a valid timing report: latency[0].samples_ms[0]: {tiny:g} ms is under 1 ns, "
+                   "finer than any clock measures (a sample is 0 or at least 1e-06 ms)\n")  # fmt: skip
+
+
+def test_a_median_of_zero_says_why_there_is_no_verdict(capsys, base, tmp_path):
+    a = _save(base, tmp_path, "a.json", _entry(_samples(0.036, 1)))
+    b = _save(base, tmp_path, "b.json", with_samples(_entry(_samples(0.036, 2)), [0.0] * 20))
+    code, out, err = run(capsys, "compare", a, b)
+    assert code == 0 and err == ""
+    assert "no verdict: a median of 0 ms in B (calls shorter than the clock shows): no ratio to take" in out
+
+
+def test_a_ratio_past_a_million_is_written_with_an_exponent(capsys, base, tmp_path):
+    a = _save(base, tmp_path, "a.json", with_samples(_entry(_samples(0.036, 1)), [1e-6, 2e-6] * 10))
+    b = _save(base, tmp_path, "b.json", with_samples(_entry(_samples(0.036, 2)), [3e4, 3.1e4] * 10))
+    code, out, err = run(capsys, "compare", a, b)
+    assert code == 0 and err == ""
+    [row] = [line for line in out.splitlines() if line.startswith("cpu ")]
+    assert "B 2.03e+10× slower" in row and " 2.03e+10 " in row
+    assert not any(len(word) > 12 and word.replace(".", "").isdigit() for word in row.split())

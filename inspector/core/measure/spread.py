@@ -29,6 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from inspector.core.messages import Text
+from inspector.core.units import format_ratio
 
 #: The confidence of every interval here.
 CONFIDENCE = 0.95
@@ -69,7 +70,7 @@ class Spread:
 def factor_text(value: float) -> str:
     """``84.3 -> '84×'``, ``2.345 -> '2.3×'``, ``1.234 -> '1.23×'``."""
     if value >= 10:
-        return f"{value:.0f}×"
+        return f"{format_ratio(value, 0)}×"
     return f"{value:.1f}×" if value >= 2 else f"{value:.2f}×"
 
 
@@ -217,7 +218,7 @@ class RatioEstimate:
     def interval_text(self) -> str:
         if self.low is None or self.high is None:
             return "—"
-        return f"{self.low:.2f}–{self.high:.2f}×"
+        return f"{format_ratio(self.low)}–{format_ratio(self.high)}×"
 
 
 def _bootstrap_medians(ordered: np.ndarray, rng: np.random.Generator, resamples: int) -> np.ndarray:
@@ -288,7 +289,7 @@ def ratio_verdict(estimate: RatioEstimate | None, label: str) -> str:
     if estimate is None:
         return ""
     ratio = estimate.ratio
-    factor = f"{ratio if ratio >= 1 else 1 / ratio:.2f}"
+    factor = format_ratio(ratio if ratio >= 1 else 1 / ratio)
     slower = ratio >= 1
     if not estimate.has_interval:
         return Text("verdict.slower_unsure" if slower else "verdict.faster_unsure", label=label, factor=factor)

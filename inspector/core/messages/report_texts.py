@@ -51,6 +51,9 @@ VERDICTS: dict[str, str] = {
     "run_noise.record_damaged": "this machine's noise record {path} is not a noise record (not the JSON this app writes) and was not read",
     "verdict.noisy_both": "{verdict} ({label_a} and {label_b} noisy: may not repeat)",
     "verdict.only_in": "only in {label}",
+    "verdict.no_samples": "no verdict: no usable samples in {labels}",
+    "verdict.zero_median": "no verdict: a median of 0 ms in {labels} (calls shorter than the clock shows): no ratio to take",
+    "verdict.no_ratio": "no verdict: the two medians give no ratio",
     "verdict.same_measurement": "the same measurement (identical samples)",
     "verdict.same_report": (
         "{label_a} and {label_b} hold the same measurements (identical samples): there is no difference to measure"

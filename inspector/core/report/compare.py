@@ -33,6 +33,7 @@ from inspector.core.report import lenient_read as read
 from inspector.core.report.compare_environment import EnvironmentRow, environment_rows
 from inspector.core.report.sample_figures import SampleFigures
 from inspector.core.report.schema import LatencyEntry, MoveEntry, TimingReport
+from inspector.core.units import format_ratio
 
 #: Move ratios within this fraction of 1 read as "about the same": a move is one
 #: measurement, with no samples to judge its noise by. Latency ratios are judged by the
@@ -187,7 +188,7 @@ def describe_ratio(ratio: float | None, label: str, *, higher_is_better: bool = 
         return Text("verdict.same")
     better = ratio > 1 if higher_is_better else ratio < 1
     factor = ratio if ratio >= 1 else 1 / ratio
-    return Text("verdict.faster" if better else "verdict.slower", label=label, factor=f"{factor:.2f}")
+    return Text("verdict.faster" if better else "verdict.slower", label=label, factor=format_ratio(factor))
 
 
 # --------------------------------------------------------------------------- latency
@@ -317,6 +318,19 @@ def _verdict(found: RunRatio, noise_a: str | None, noise_b: str | None, label_a:
     return verdict
 
 
+def _no_ratio(fa: SampleFigures | None, fb: SampleFigures | None, label_a: str, label_b: str) -> str:
+    """Why two alike entries get no ratio: a side without samples (a dict's, read leniently), or
+    a median of 0 (every call shorter than the clock shows: nothing to divide by)."""
+    sides = ((label_a, fa), (label_b, fb))
+    empty = [label for label, figures in sides if figures is None]
+    if empty:
+        return Text("verdict.no_samples", labels=joined(empty, "list.and"))
+    zero = [label for label, figures in sides if figures is not None and not figures.median_ms > 0]
+    if zero:
+        return Text("verdict.zero_median", labels=joined(zero, "list.and"))
+    return Text("verdict.no_ratio")
+
+
 def _paired(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...]) -> RunRatio | None:
     """The rounds' ratio when both entries come from one interleaved comparison (the same
     ``pair_id``, as many runs each); None otherwise."""
@@ -390,7 +404,10 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
             if found is None:
                 found = ratio_over_runs(side_a.runs(key), side_b.runs(key), noise(), labels=(label_a, label_b))
             estimate = found.estimate if found is not None else None
-            verdict = _verdict(found, noise_a, noise_b, label_a, label_b) if found is not None else ""
+            if found is not None:
+                verdict = _verdict(found, noise_a, noise_b, label_a, label_b)
+            else:  # a median of 0: say so, never an empty verdict
+                verdict = _no_ratio(fa, fb, label_a, label_b)
             stalled = _stalled_rounds(side_a, side_b, key) if found is not None and found.paired else None
             if stalled is not None:
                 verdict = machine_verdict_text(*stalled)
@@ -398,6 +415,8 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
             verdict = _unmatched(key, side_b, label_a, label_b)
         elif b and not in_a:
             verdict = _unmatched(key, side_a, label_b, label_a)
+        elif b:  # alike on both sides, but a side holds no samples to divide
+            verdict = _no_ratio(fa, fb, label_a, label_b)
         else:
             verdict = ""
         yield LatencyRow(

@@ -18,6 +18,7 @@ from inspector.core.measure.run_noise import RunNoise
 from inspector.core.measure.run_ratio import RunRatio, ratio_over_runs
 from inspector.core.measure.spread import SAME_WITHIN
 from inspector.core.messages import Text, joined
+from inspector.core.units import format_ratio
 from inspector.core.report import lenient_read as read
 
 
@@ -72,7 +73,7 @@ def _verdict(run: Run, reference: Run, found: RunRatio) -> RunVerdict:
     """``run`` against the fastest alike ``reference``: its bar's words and its line."""
     estimate = found.estimate
     ratio = estimate.ratio
-    factor = f"{ratio if ratio >= 1 else 1 / ratio:.2f}"
+    factor = format_ratio(ratio if ratio >= 1 else 1 / ratio)
     names = {"run": run.label, "reference": reference.label}
     way = "slower" if ratio >= 1 else "faster"
     if not estimate.has_interval:
@@ -133,7 +134,10 @@ def run_verdicts(runs: Sequence[Run], noise: RunNoise | None = None) -> list[Run
             run = runs[i]
             found = ratio_over_runs(reference.runs(), run.runs(), machine_noise(),
                                     labels=(reference.label, run.label))  # fmt: skip
-            if found is None:
+            if found is None:  # a median of 0 (calls shorter than the clock shows): say so, not nothing
+                zero = joined([r.label for r in (reference, run) if not r.median_ms > 0], "list.and")
+                why = Text("verdict.zero_median", labels=zero) if zero else Text("verdict.no_ratio")
+                out[i] = RunVerdict(Text("verdict.not_compared"), why)
                 continue
             out[i] = _verdict(run, reference, found)
     return out

@@ -35,6 +35,10 @@ if TYPE_CHECKING:  # measure.timing imports torch; a report is read without it
 MAX_LATENCY_ENTRIES = 10_000  # the report's own and every rank's together
 MAX_MOVES = 10_000
 MAX_SAMPLES_PER_ENTRY = MAX_SAMPLES  # the most one measurement takes (samples_ms; warmup_samples_ms too)
+#: The shortest time a sample can hold, 1 ns: the app's clocks count whole nanoseconds (the host
+#: clock, and device events rounded to them), so a sample is 0 (the call took less than the
+#: clock shows) or at least this. 1e-12 ms made "31473396998.64× faster"; 5e-324, "inf×".
+MIN_SAMPLE_MS = 1e-6
 MAX_REPORT_SAMPLES = 2_000_000  # every entry's samples and warm-up samples together
 
 
@@ -272,7 +276,9 @@ def _lenient_texts(values: Any) -> tuple[str, ...]:
 def _lenient_samples(values: Any) -> tuple[float, ...]:
     if not isinstance(values, list):
         return ()
-    return tuple(n for v in values[:_MAX_SAMPLES_READ] if (n := read.number(v)) is not None)
+    samples = tuple(n for v in values[:_MAX_SAMPLES_READ] if (n := read.number(v)) is not None)
+    # A time no clock measures makes the list no samples, as a value of the wrong type would.
+    return () if any(0 < n < MIN_SAMPLE_MS for n in samples) else samples
 
 
 def _checked_spoiled(f: Fields, runs: tuple[tuple[float, ...], ...]) -> tuple[bool, ...]:
@@ -307,11 +313,16 @@ def _lenient_runs(values: Any, samples: tuple[float, ...]) -> tuple[tuple[float,
 
 
 def _samples(f: Fields, key: str, *, required: bool = False) -> tuple[float, ...]:
-    """A list of samples, no longer than one measurement takes."""
+    """A list of samples, no longer than one measurement takes, each 0 or at least 1 ns."""
     items = f.items(key, required=required, what="a list of numbers")
     if len(items) > MAX_SAMPLES_PER_ENTRY:
         raise ReportSchemaError(f.name(key), f"holds {len(items):,} samples, more than the {MAX_SAMPLES_PER_ENTRY:,} one measurement takes")
-    return f.numbers(key, required=required)
+    values = f.numbers(key, required=required)
+    for i, value in enumerate(values):
+        if 0 < value < MIN_SAMPLE_MS:
+            raise ReportSchemaError(f"{f.name(key)}[{i}]", f"{value:g} ms is under 1 ns, finer than any clock measures "
+                                    "(a sample is 0 or at least 1e-06 ms)")  # fmt: skip
+    return values
 
 
 def _check_figures(f: Fields, samples: tuple[float, ...]) -> None:

@@ -122,10 +122,11 @@ def test_the_machine_record_is_pooled_kept_per_machine_and_a_damaged_one_is_no_r
     assert pooled.sigma == pytest.approx(math.sqrt((one + two) / 4))
     data = json.loads(path.read_text())
     assert list(data["machines"]) == [run_noise.machine_key()]
-    path.write_text('{"machines": {"%s": {"records": [{"sd": "x", "df": -1}]}}' % run_noise.machine_key())
-    assert run_noise.this_machine(path) == run_noise.default_noise()
+    path.write_text('{"machines": {"%s": {"records": [{"sd": "x", "df": -1}]}}}' % run_noise.machine_key())
+    assert run_noise.this_machine(path) == run_noise.default_noise()  # a record, its entries unusable
     path.write_text("not json")
-    assert run_noise.this_machine(path) == run_noise.default_noise()
+    damaged = run_noise.this_machine(path)
+    assert damaged.sigma == run_noise.DEFAULT_SIGMA and not damaged.measured and "is not a noise record" in damaged.unread
 
 
 def _paired_reports(a, b, token="0" * 31 + "1", token_b=None):

@@ -182,6 +182,7 @@ _DROP = object()
     ("where", "value"),
     [
         ("latency.0.samples_ms.1", "fast"),
+        ("latency.0.samples_ms.1", 1e-12),  # under 1 ns: finer than any clock measures (issue 43)
         ("latency.0.pair_id", "not a token"),
         ("latency.0.pair_id", "0123456789ABCDEF0123456789ABCDEF"),  # upper case: not the token's hex
         ("latency.0.threads", 2.5),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QColor
 
-from inspector.core.units import format_bytes, format_ms
+from inspector.core.units import format_bytes, format_ms, format_ratio
 from inspector.gui.features.compare.cell import Cell
 from inspector.gui.common.i18n import core_text, fill, translate
 
@@ -60,7 +60,7 @@ def _ms(value: float | None) -> str:
 
 
 def _times(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}×"
+    return "—" if value is None else f"{format_ratio(value)}×"
 
 
 def _band(p5: float | None, p95: float | None) -> str:
