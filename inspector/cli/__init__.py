@@ -158,7 +158,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     prefer_huge_pages()
     parser = build_parser()
     args = parser.parse_args(argv)
-    args.argv = list(sys.argv[1:] if argv is None else argv)  # bench --repeat runs this command line again
     try:
         if args.version:
             _print(version_text())

@@ -88,7 +88,7 @@ def cmd_bench(args) -> int:
     run = _run_bench(args, loaded, targets, requests, shape, recorder, snapshot_path=args.memory_snapshot)
     latencies, repeat_notes = list(run.latencies), []
     if repeat > 1 and latencies:  # runs 2..N in fresh processes, each entry's runs kept
-        latencies, repeat_notes = run_workers(args.argv, latencies, repeat)
+        latencies, repeat_notes = run_workers(args, latencies, repeat)
         record_noise(latencies, args.spec)
     report = build_timing_report(  # a TimingReport from here until it is written
         loaded, moves=run.moves, latency=latencies, memory=run.timeline.to_report(), attribution=run.attributions,

@@ -5,22 +5,20 @@ Two ``bench`` runs made one after the other differ by the machine's run-to-run n
 a run on the development VM), so a 10 % change is lost in it. Here each round is one process
 that loads both models, moves them alike and times them in alternating slices
 (``core.measure.interleaved``): the machine's drift lands on both. Round 1 runs in this
-process; rounds 2..N are this command line again (``--pair-worker I``), one after another,
-as ``bench --repeat`` takes its runs. The rounds' ratios give the interval
-(``run_ratio.paired_ratio``); the two reports keep every round (``runs_ms``) and the token
-that pairs them (``pair_id``), so ``compare A.json B.json`` reads the same verdict later.
+process; rounds 2..N are this command again (``--pair-worker I``), one after another, as
+``bench --repeat`` takes its runs (``bench_repeats.worker_argv``, ``core.launcher``). The
+rounds' ratios give the interval (``run_ratio.paired_ratio``); the two reports keep every
+round (``runs_ms``) and the token that pairs them (``pair_id``), so ``compare A.json B.json``
+reads the same verdict later.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from typing import Any
 
 from inspector.cli.bench_files import _write_report
-from inspector.cli.bench_repeats import _last_error, _samples
+from inspector.cli.bench_repeats import WORKER_ENTRY, _last_error, _samples, worker_argv
 from inspector.cli.compare_table import print_comparison
 from inspector.cli.common import _load, _move_request, _session
 from inspector.cli.printing import _plain, _print, _ProgressBar, _say
@@ -97,7 +95,7 @@ def cmd_against(args, targets: list[str], output) -> int:
         return 0
     _say(f"round 1 of {rounds}: A and B timed turn about, {seconds:g} s each…")
     first_a, first_b = one_round(1)
-    later_a, later_b, notes, disturbed, spoiled = _later_rounds(args.argv, rounds, cap)
+    later_a, later_b, notes, disturbed, spoiled = _later_rounds(args, rounds, cap)
     said = _disturbance(first_a.machine)
     disturbed = ([f"round 1: {said}"] if said else []) + disturbed
     spoiled = [_spoiled(first_a.machine), *spoiled]
@@ -164,11 +162,14 @@ def _disturbance(machine) -> str:
 
 
 def _later_rounds(
-    argv: list[str], rounds: int, cap: int
+    args: Any, rounds: int, cap: int
 ) -> tuple[list[list[float]], list[list[float]], list[str], list[str], list[bool]]:
-    """Rounds 2..``rounds`` in fresh processes, one at a time: each side's samples per round
-    (a round that failed is left out on both sides, so the rounds stay paired), the notes,
-    what a busy machine did to each round it disturbed, and per round kept whether it spoiled it."""
+    """Rounds 2..``rounds`` in fresh processes (``core.launcher``), one at a time: each side's
+    samples per round (a round that failed is left out on both sides, so the rounds stay
+    paired), the notes, what a busy machine did to each round it disturbed, and per round kept
+    whether it spoiled it."""
+    from inspector.core.launcher import run_app_worker
+
     later_a: list[list[float]] = []
     later_b: list[list[float]] = []
     notes: list[str] = []
@@ -176,9 +177,7 @@ def _later_rounds(
     spoiled: list[bool] = []
     for index in range(2, rounds + 1):
         _say(f"round {index} of {rounds} (a fresh process)…")
-        done = subprocess.run([sys.executable, "-m", "inspector", *argv, "--pair-worker", str(index)],
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
-                              cwd=os.getcwd(), check=False)  # fmt: skip
+        done = run_app_worker(WORKER_ENTRY, worker_argv(args, f"--pair-worker={index}"))
         found = _read_round(done.stdout, cap) if done.returncode == 0 else None
         if found is None:
             notes.append(f"round {index} of {rounds} failed: {_plain(_last_error(done.stderr))}; the other rounds are compared")

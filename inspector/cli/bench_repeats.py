@@ -1,7 +1,9 @@
 """``bench --repeat N``: N independent runs, each in a fresh process, as pyperf does.
 
-This process takes run 1 as a plain ``bench`` does; runs 2..N are this same command line
-again (``python -m inspector bench … --repeat-worker``), one after another, never at once.
+This process takes run 1 as a plain ``bench`` does; runs 2..N are this same command again
+(``bench … --repeat-worker``, rebuilt from the parsed options by ``worker_argv`` with every
+path made absolute), one after another, never at once, each started by ``core.launcher``:
+isolated, by the app's own path, in a folder of its own, ended with this process.
 A worker loads, moves and measures as run 1 did, prints its latency entries as one JSON line
 and leaves the report, the trace and the per-module run to this process. A fresh process gets
 its own memory placement, ASLR and thread start-up, which runs in one process share: on the
@@ -19,14 +21,68 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
-import sys
 from typing import Any, Sequence
 
 from inspector.cli.printing import _plain, _say
 
 #: The first key of a worker's line: what this process looks for on its stdout.
 WORKER_KEY = "repeat_worker"
+#: What a worker runs: the CLI's entry, with the worker's argv as its command line.
+WORKER_ENTRY = "inspector.cli:entry"
+
+#: bench's options a worker is given again, by their dest: how each is written back.
+#: "flag": store_true; "value": --opt=VALUE; "values": --opt=V once per value; "path": a file
+#: made absolute; "spec": a model spec whose file is made absolute. A test checks that every
+#: option of bench is here or in ``NOT_PASSED_ON``, so a new one cannot be forgotten.
+PASSED_ON = {
+    "arch": ("--arch", "spec"), "device": ("--device", "values"), "method": ("--method", "value"),
+    "dtype": ("--dtype", "value"), "pinned": ("--pinned", "flag"), "mode": ("--mode", "value"),
+    "input_shape": ("--input-shape", "value"), "runs": ("--runs", "value"), "min_time": ("--min-time", "value"),
+    "output": ("--output", "path"), "lang": ("--lang", "value"), "json": ("--json", "flag"),
+    "trace": ("--trace", "path"), "memory_snapshot": ("--memory-snapshot", "path"),
+    "per_module": ("--per-module", "flag"), "repeat": ("--repeat", "value"), "against": ("--against", "spec"),
+    "against_output": ("--against-output", "path"), "trust": ("--trust", "flag"), "debug": ("--debug", "flag"),
+}  # fmt: skip
+#: Options a worker is not given: the model (first, as a spec), the worker's own role (the
+#: caller adds it) and the window's or the parser's own.
+NOT_PASSED_ON = frozenset({"spec", "repeat_worker", "pair_worker", "command", "version", "model", "help"})
+
+
+def absolute_spec(spec: str) -> str:
+    """``spec`` with the file or folder it names made absolute (``models.py:make`` →
+    ``/here/models.py:make``), so a worker in another folder loads the same model; a spec that
+    names no file (``example``, ``hf:org/name``, ``package.module:factory``) as it is. Links are
+    kept (a Hugging Face cache's ``model.safetensors`` links to a blob without a suffix)."""
+    text = spec.strip()
+    if text == "example":  # before the files, as core.files.parse_spec reads it
+        return spec
+    if os.path.exists(text):
+        return os.path.abspath(text)
+    location, colon, attribute = text.rpartition(":")
+    if colon and location.endswith(".py"):
+        return f"{os.path.abspath(location)}:{attribute}"
+    return spec
+
+
+def worker_argv(args: Any, *role: str) -> list[str]:
+    """This bench's command as a worker runs it: the parsed options written back, every path
+    absolute (the worker runs in a folder of its own), then ``role`` (``--repeat-worker``)."""
+    argv = ["bench"]
+    for dest, (flag, kind) in PASSED_ON.items():
+        value = getattr(args, dest, None)
+        if value is None or value is False:
+            continue
+        if kind == "flag":
+            argv.append(flag)
+        elif kind == "values":
+            argv.extend(f"{flag}={item}" for item in value)
+        elif kind == "path":
+            argv.append(f"{flag}={os.path.abspath(value)}")
+        elif kind == "spec":
+            argv.append(f"{flag}={absolute_spec(value)}")
+        else:
+            argv.append(f"{flag}={value!r}" if isinstance(value, float) else f"{flag}={value}")
+    return [*argv, *role, absolute_spec(args.spec)]
 
 
 def worker_line(latencies: Sequence[Any]) -> str:
@@ -78,20 +134,20 @@ def _last_error(stderr: str) -> str:
     return lines[-1][len("error:") :].strip() if lines else "it ended without a result"
 
 
-def run_workers(argv: Sequence[str], latencies: Sequence[Any], repeat: int) -> tuple[list[Any], list[str]]:
-    """Runs 2..``repeat`` of ``argv`` (this bench's command line) in fresh processes, one at a
-    time; ``latencies`` (run 1's results) each combined with the runs that match it, and the
-    notes to say (a worker that failed)."""
+def run_workers(args: Any, latencies: Sequence[Any], repeat: int) -> tuple[list[Any], list[str]]:
+    """Runs 2..``repeat`` of this bench (``args``, its parsed options) in fresh processes, one
+    at a time; ``latencies`` (run 1's results) each combined with the runs that match it, and
+    the notes to say (a worker that failed)."""
+    from inspector.core.launcher import run_app_worker
     from inspector.core.measure import combine_runs, run_share
 
     cap = run_share(repeat)
     later: dict[tuple[Any, ...], list[list[float]]] = {}
     notes: list[str] = []
-    command = [sys.executable, "-m", "inspector", *argv, "--repeat-worker"]
+    argv = worker_argv(args, "--repeat-worker")
     for number in range(2, repeat + 1):
         _say(f"run {number} of {repeat} (a fresh process)…")
-        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
-                              cwd=os.getcwd(), check=False)  # fmt: skip
+        done = run_app_worker(WORKER_ENTRY, argv)
         found = _read_worker(done.stdout, cap)
         if done.returncode != 0 or not found:
             notes.append(f"run {number} of {repeat} failed: {_plain(_last_error(done.stderr))}")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import os
 import platform
-import subprocess
 import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -179,14 +178,13 @@ def cpu_model_name() -> str:
             pass  # no /proc (sandbox): fall through
     elif sys.platform == "darwin":
         # platform.processor() says only "arm" on Apple silicon; sysctl has "Apple M2 Pro".
+        from inspector.core import launcher
+
         try:
-            name = subprocess.run(
-                ["sysctl", "-n", "machdep.cpu.brand_string"],
-                capture_output=True, text=True, timeout=2, check=True,
-            ).stdout.strip()
+            name = launcher.run_program(["sysctl", "-n", "machdep.cpu.brand_string"], timeout=2).strip()
             if name:
                 return name
-        except (OSError, subprocess.SubprocessError):
+        except (OSError, launcher.SubprocessError):
             pass
     return platform.processor() or platform.machine() or "CPU"
 

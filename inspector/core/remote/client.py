@@ -1,12 +1,13 @@
 """The client end of the agent protocol: the user's command as a child process, and a reader.
 
-``AgentConnection.open("ssh gpu1 torch-device-inspector agent")`` starts the command with
-pipes for stdin/stdout/stderr, says hello, and checks the protocol version. ``call`` sends a
-request and waits for its response (events for it go to a callback, on the reader thread);
-any thread may call, several at once. Whatever the agent's process does — prints a banner,
-sends half a line, dies — the reader keeps going or ends cleanly: a malformed line is counted
-and logged, and the end of the pipe fails every pending call with ``ConnectionLost`` (one
-line, with the last words the command wrote on stderr).
+``AgentConnection.open("ssh -- gpu1 torch-device-inspector agent")`` starts the command (an
+argv, no shell, through ``core.launcher``) with pipes for stdin/stdout/stderr, says hello,
+and checks the protocol version. ``call`` sends a request and waits for its response (events
+for it go to a callback, on the reader thread); any thread may call, several at once.
+Whatever the agent's process does — prints a banner, sends half a line, dies — the reader
+keeps going or ends cleanly: a malformed line is counted and logged, and the end of the pipe
+fails every pending call with ``ConnectionLost`` (one line, with the last words the command
+wrote on stderr).
 
 Qt-free, so the window's worker, the tests and the benchmarks share it. What the agent's
 answers mean (a result, or the error each stands for) is ``agent_answers``'.
@@ -19,13 +20,13 @@ import itertools
 import logging
 import os
 import shlex
-import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
+from inspector.core import launcher
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.messages import Text
 from inspector.core.remote import protocol as proto
@@ -77,15 +78,15 @@ class AgentConnection:
     def __init__(self, argv: Sequence[str], *, env: dict[str, str] | None = None) -> None:
         self.argv = list(argv)
         try:
-            self._process = subprocess.Popen(
+            self._process = launcher.start_program(
                 self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
+                stdin=launcher.PIPE,
+                stdout=launcher.PIPE,
+                stderr=launcher.PIPE,
                 env=env,
                 # Its own process group: Ctrl+C in the terminal that started the window
                 # reaches the window, which then closes the agent properly.
-                start_new_session=os.name != "nt",
+                new_session=True,
             )
         except OSError as exc:
             raise InspectorError(Text("remote.cannot_start", program=repr(self.argv[0]), error=exc.strerror or exc), kind="input") from None
@@ -338,7 +339,7 @@ class AgentConnection:
     def _exit_reason(self) -> str:
         try:
             status = self._process.wait(timeout=2)
-        except subprocess.TimeoutExpired:
+        except launcher.TimeoutExpired:
             status = None
         self._stderr_reader.join(timeout=1)  # its last words explain the exit
         last = next((s for s in reversed(self._stderr) if s.strip()), "")
@@ -371,15 +372,15 @@ class AgentConnection:
         self.close_input()
         try:
             status = self._process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        except launcher.TimeoutExpired:
             self._process.terminate()
             try:
                 status = self._process.wait(timeout=1)
-            except subprocess.TimeoutExpired:
+            except launcher.TimeoutExpired:
                 self._process.kill()
                 try:
                     status = self._process.wait(timeout=1)
-                except subprocess.TimeoutExpired:
+                except launcher.TimeoutExpired:
                     status = None
         self._reader.join(timeout=2)
         self._connection_ended("closed")

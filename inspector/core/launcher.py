@@ -1,0 +1,250 @@
+"""The one place the app starts another process (DESIGN.md, "Gates"): no other module of
+``inspector`` imports ``subprocess`` or ``multiprocessing``, forks or execs (a test scans them).
+
+Two kinds of start:
+
+``run_app_worker(entry, argv)``: this app again (``bench --repeat``'s runs, ``--against``'s
+rounds), so that nothing but the app runs in it:
+
+- isolated: ``-I`` (no ``PYTHON*`` variables, no user site, neither the script's nor the
+  working folder on ``sys.path``), plus this interpreter's own flags (``-X``, ``-W``, ``-O``…,
+  ``subprocess._args_from_interpreter_flags``), so ``PYTHONPATH=evil python -I …`` stays
+  ``evil``-free in the worker as in the parent;
+- the app by its absolute path: the worker's ``sys.path`` is this process's import path less
+  the working folder (a ``package.module:factory`` found here is found there), and the
+  ``inspector`` package is loaded from the folder this one came from, never looked up by name
+  (a planted ``inspector.py`` or ``inspector/`` cannot stand in for it);
+- in a working folder the app chooses (a fresh empty one, removed afterwards): callers make
+  every path argument absolute first;
+- ended with its parent: ``PR_SET_PDEATHSIG`` (Linux, set in the worker's first lines, then
+  the parent's pid checked for the race), a pipe the worker watches (its end of file means
+  the parent is gone: every POSIX system), and, while a worker runs, SIGTERM and SIGHUP
+  handlers here that end it before this process dies of the signal. Not on Windows.
+
+``start_program`` / ``run_program``: a program the user named (the remote window's ``ssh …``)
+or the system's (macOS ``sysctl``): an argv list, never a shell.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+#: Re-exported for the callers' waits and pipes (they never import subprocess themselves).
+PIPE = subprocess.PIPE
+DEVNULL = subprocess.DEVNULL
+TimeoutExpired = subprocess.TimeoutExpired
+SubprocessError = subprocess.SubprocessError
+Popen = subprocess.Popen
+
+#: What a worker exits with when it finds its parent gone.
+PARENT_GONE_EXIT = 3
+#: The interpreter flags ``-I`` already stands for (given once, as ``-I``).
+_ISOLATION_FLAGS = frozenset({"-I", "-E", "-s", "-P"})
+#: Linux's prctl option that sends a signal to a process when its parent (thread) dies.
+_PR_SET_PDEATHSIG = 1
+
+#: The worker's ``-c`` program: the parent's import path, then the app's own package loaded
+#: from its folder, then the worker's start (``_worker_main``). Nothing else runs before it.
+_BOOTSTRAP = """\
+import sys, importlib.machinery as m, importlib.util as u
+sys.path[:] = {path!r}
+s = m.PathFinder.find_spec("inspector", [{home!r}])
+p = u.module_from_spec(s); sys.modules["inspector"] = p; s.loader.exec_module(p)
+from inspector.core.launcher import _worker_main
+_worker_main({parent!r}, {watch!r}, {entry!r})
+"""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A worker's end: its exit status and what it wrote (text; undecodable bytes replaced)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+# ---------------------------------------------------------------------- the app's workers
+
+
+def app_home() -> str:
+    """The folder that holds this app's ``inspector`` package (absolute)."""
+    import inspector
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(inspector.__file__)))
+
+
+def interpreter_flags() -> list[str]:
+    """This interpreter's flags as a worker's, with ``-I`` for the isolation flags."""
+    # The standard library's own reading of sys.flags, sys.warnoptions and -X (private, but
+    # what its test suite starts children with); without it, the flags are not passed on.
+    reproduce = getattr(subprocess, "_args_from_interpreter_flags", list)
+    flags = [flag for flag in reproduce() if flag not in _ISOLATION_FLAGS]
+    return ["-I", *flags]
+
+
+def import_path() -> list[str]:
+    """This process's ``sys.path`` less the working folder (``""``, ``"."``, any relative
+    entry, or one naming the working folder): what a worker may import from."""
+    try:
+        here = os.path.realpath(os.getcwd())
+    except OSError:  # the working folder was deleted: nothing names it
+        here = None
+    kept: list[str] = []
+    for entry in sys.path:
+        if not isinstance(entry, str) or not os.path.isabs(entry):
+            continue
+        if here is not None and os.path.realpath(entry) == here:
+            continue
+        if entry not in kept:
+            kept.append(entry)
+    return kept
+
+
+def app_worker_command(entry: str, argv: Sequence[str], *, watch_fd: int | None) -> list[str]:
+    """The command line of a worker that runs ``entry`` (``"module:function"``) with
+    ``sys.argv[1:] == argv``; ``watch_fd``: the pipe end it watches (None: none)."""
+    program = _BOOTSTRAP.format(path=import_path(), home=app_home(), parent=os.getpid(), watch=watch_fd, entry=entry)
+    return [sys.executable, *interpreter_flags(), "-c", program, *argv]
+
+
+def run_app_worker(entry: str, argv: Sequence[str], *, env: Mapping[str, str] | None = None) -> Finished:
+    """Run ``entry`` of this app in a worker (see the module's docstring) with ``argv``, wait
+    for it, and return how it ended. Every path in ``argv`` must be absolute: the worker runs
+    in a folder of its own. The calling thread must outlive the worker (it does: this waits)."""
+    folder = tempfile.mkdtemp(prefix="tdi-worker-")
+    watch_read, watch_write = os.pipe() if os.name == "posix" else (None, None)
+    try:
+        command = app_worker_command(entry, argv, watch_fd=watch_read)
+        with _ended_on_signals() as running:
+            process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True, errors="replace", cwd=folder, env=None if env is None else dict(env),
+                pass_fds=() if watch_read is None else (watch_read,),
+            )  # fmt: skip
+            running.add(process)
+            if watch_read is not None:
+                os.close(watch_read)  # the worker's end: held by the worker alone
+                watch_read = None
+            try:
+                out, err = process.communicate()
+            except BaseException:  # Ctrl+C, or a signal handler's exit: the worker ends with us
+                process.kill()
+                process.wait()
+                raise
+            finally:
+                running.discard(process)
+        return Finished(process.returncode, out, err)
+    finally:
+        for fd in (watch_read, watch_write):
+            if fd is not None:
+                os.close(fd)  # the worker's end of file, if it still runs
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+#: The workers running now, ended by the signal handlers.
+_RUNNING: set[subprocess.Popen[str]] = set()
+#: The signals that end a worker's parent and, with it, the worker (those that exist here).
+_ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextlib.contextmanager
+def _ended_on_signals() -> Iterator[set[subprocess.Popen[str]]]:
+    """While it is open: SIGTERM and SIGHUP, where this process would die of them (their
+    handler is the default one), first kill the workers in the set it yields, then end this
+    process by the same signal. A signal the user ignores (``nohup``) or handles is left alone,
+    and so is a thread other than the main one (only it may set handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield _RUNNING
+        return
+    installed = {}
+    for number in _ENDING_SIGNALS:
+        if signal.getsignal(number) is signal.SIG_DFL:
+            installed[number] = signal.signal(number, _end_workers_then_die)
+    try:
+        yield _RUNNING
+    finally:
+        for number, previous in installed.items():
+            signal.signal(number, previous)
+
+
+def _end_workers_then_die(number: int, _frame: Any) -> None:
+    for process in list(_RUNNING):
+        with contextlib.suppress(OSError):
+            process.kill()
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)  # as the signal would have: the exit status says which
+
+
+def _worker_main(parent: int, watch_fd: int | None, entry: str) -> None:
+    """A worker's first lines (run by ``_BOOTSTRAP``): end with the parent, then run ``entry``."""
+    import importlib
+
+    _die_with_parent(parent)
+    if watch_fd is not None:
+        threading.Thread(target=_watch_parent, args=(watch_fd,), name="parent-watch", daemon=True).start()
+    module, _, function = entry.partition(":")
+    getattr(importlib.import_module(module), function)()
+
+
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this process when its parent dies; exit now if it already has."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl here: the pipe still tells
+            pass
+    if os.getppid() != parent:  # it died before prctl took: we were re-parented already
+        os._exit(PARENT_GONE_EXIT)
+
+
+def _watch_parent(fd: int) -> None:
+    """Wait for the end of the parent's pipe (the parent closed it or died), then leave at once."""
+    try:
+        while os.read(fd, 1):  # the parent never writes: anything read is also the end
+            break
+    except OSError:
+        pass
+    os._exit(PARENT_GONE_EXIT)
+
+
+# ---------------------------------------------------------------------- other programs
+
+
+def start_program(
+    argv: Sequence[str],
+    *,
+    stdin: int | IO[Any] | None = None,
+    stdout: int | IO[Any] | None = None,
+    stderr: int | IO[Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    new_session: bool = False,
+) -> subprocess.Popen[bytes]:
+    """Start ``argv`` (a list: its first word is the program, no shell reads it); OSError if it
+    cannot start. ``new_session``: in a process group of its own (Ctrl+C in the terminal does
+    not reach it; POSIX)."""
+    return subprocess.Popen(
+        list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=None if env is None else dict(env),
+        start_new_session=new_session and os.name != "nt",
+    )  # fmt: skip
+
+
+def run_program(argv: Sequence[str], *, timeout: float) -> str:
+    """The stdout of ``argv`` run to its end (text), no shell, stdin closed; OSError if it
+    cannot start, SubprocessError if it fails or outlasts ``timeout`` seconds."""
+    done = subprocess.run(list(argv), stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
+                          timeout=timeout, check=True)  # fmt: skip
+    return done.stdout
