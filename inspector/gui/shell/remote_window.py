@@ -1,7 +1,7 @@
 """File › Connect to server…: a second window whose session runs on another machine.
 
 The user names a host and the command that reaches an agent there in ``connect_dialog``'s
-dialog (``ssh HOST torch-device-inspector agent`` by default; ``ssh -J bastion host …``,
+dialog (``ssh -- HOST torch-device-inspector agent`` by default; ``ssh -J bastion -- host …``,
 ``kubectl exec -i pod -- …`` or a remote venv's path work as well: the command is theirs);
 the app's ``connect_server`` opens the window for them: the one window class
 (``shell.window.InspectorWindow``) of the kind here, ``RemoteKind`` (``shell.window_kind``),

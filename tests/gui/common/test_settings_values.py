@@ -67,7 +67,7 @@ def test_a_window_opens_whatever_its_settings_say(make_window, clean_settings, c
     assert window_settings.remembered_inputs(window.settings, "example") == ""
     assert window_settings.sample_hz(window.settings) == DEFAULT_SAMPLE_HZ
     assert connect_dialog.recent_hosts(window.settings) == []
-    assert connect_dialog.command_for(window.settings, "gpu1") == "ssh gpu1 torch-device-inspector agent"
+    assert connect_dialog.command_for(window.settings, "gpu1") == "ssh -- gpu1 torch-device-inspector agent"
 
     err = capsys.readouterr().err
     for key in (*GARBAGE, "models/recent"):

@@ -2,6 +2,12 @@
 starts the agent there, and what is remembered of them between runs (QSettings: the recent
 hosts, and the command last used for each).
 
+The host is one word, never an option (``core.remote.hosts``): the dialog says why one is
+refused and will not connect to it, the suggested command is ``ssh -- HOST
+torch-device-inspector agent`` (an argv, shown quoted), and a recent host read back from the
+settings that fails the same check is dropped, never offered. Options the user means go in
+the Command field, which is theirs.
+
 The window it opens is ``remote_window``'s; this module knows nothing of it (it needs no torch
 and no agent client, so the dialog opens at once).
 """
@@ -9,9 +15,10 @@ and no agent client, so the dialog opens at once).
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -24,10 +31,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.core.remote import command_text, default_agent_argv, host_problem
 from inspector.gui.common import settings_values
-from inspector.gui.common.i18n import Retranslates, translate
+from inspector.gui.common.i18n import Retranslates, core_text, translate
 
-DEFAULT_COMMAND = "ssh {host} torch-device-inspector agent"
+#: What the command field suggests while the host is not (yet) one: the default's shape.
+PLACEHOLDER_COMMAND = "ssh -- HOST torch-device-inspector agent"
 RECENT_HOSTS_KEY = "remote/recentHosts"
 COMMANDS_KEY = "remote/commands"  # JSON: {host: the command last used for it}
 MAX_RECENT_HOSTS = 10
@@ -39,16 +48,32 @@ MAX_COMMANDS_CHARS = MAX_RECENT_HOSTS * 2 * settings_values.MAX_TEXT_CHARS
 
 
 def recent_hosts(settings: QSettings) -> list[str]:
-    return settings_values.texts(settings, RECENT_HOSTS_KEY, max_items=MAX_RECENT_HOSTS)
+    """The recent hosts that are still hosts (a poisoned entry, ``-oProxyCommand=…``, is dropped
+    from the settings with one line, never offered)."""
+    hosts = settings_values.texts(settings, RECENT_HOSTS_KEY, max_items=MAX_RECENT_HOSTS)
+    kept = [host for host in hosts if host_problem(host) is None]
+    if len(kept) != len(hosts):
+        print(f"warning: settings: ignored {len(hosts) - len(kept)} of the {len(hosts)} entries of "
+              f"{RECENT_HOSTS_KEY} (not a host: {host_problem(next(h for h in hosts if h not in kept))})",
+              file=sys.stderr)  # fmt: skip
+        sys.stderr.flush()
+        settings.setValue(RECENT_HOSTS_KEY, kept)
+    return kept
 
 
 def command_for(settings: QSettings, host: str) -> str:
-    """The command last used for ``host``, else the default one naming it."""
+    """The command last used for ``host``, else the default one naming it (the placeholder
+    while ``host`` is not one)."""
+    if host_problem(host) is not None:
+        return PLACEHOLDER_COMMAND
     saved = _commands(settings).get(host)
-    return saved if isinstance(saved, str) and saved.strip() else DEFAULT_COMMAND.format(host=host or "HOST")
+    return saved if isinstance(saved, str) and saved.strip() else command_text(default_agent_argv(host))
 
 
 def remember(settings: QSettings, host: str, command: str) -> None:
+    """Put ``host`` first in the recent list with ``command``; a host that is not one is not kept."""
+    if host_problem(host) is not None:
+        return
     hosts = [host] + [h for h in recent_hosts(settings) if h != host]
     settings.setValue(RECENT_HOSTS_KEY, hosts[:MAX_RECENT_HOSTS])
     commands = {h: c for h, c in _commands(settings).items() if h in hosts[:MAX_RECENT_HOSTS]}
@@ -73,7 +98,8 @@ def _commands(settings: QSettings) -> dict[str, Any]:
 
 #: The tooltip's examples of commands (code: the same in every language).
 _COMMAND_EXAMPLES = (
-    "ssh -J bastion gpu1 torch-device-inspector agent\n"
+    "ssh -J bastion -- gpu1 torch-device-inspector agent\n"
+    "ssh -p 2222 -- gpu1 torch-device-inspector agent\n"
     "ssh gpu1 ~/venv/bin/torch-device-inspector agent\n"
     "kubectl exec -i pod -- torch-device-inspector agent\n"
     "docker exec -i container torch-device-inspector agent"
@@ -101,6 +127,11 @@ class ConnectDialog(Retranslates, QDialog):
 
         self._hint = QLabel(self)
         self._hint.setWordWrap(True)
+        #: Why the host is refused, in words (empty while it is one).
+        self.host_problem_label = QLabel(self)
+        self.host_problem_label.setObjectName("remoteHostProblem")
+        self.host_problem_label.setWordWrap(True)
+        self.host_problem_label.setTextFormat(Qt.TextFormat.PlainText)
         self._host_label, self._command_label = QLabel(self), QLabel(self)
         form = QFormLayout()
         form.addRow(self._host_label, self.host_combo)
@@ -109,6 +140,7 @@ class ConnectDialog(Retranslates, QDialog):
         # A button of its own, not the standard OK renamed: the box would name that "OK"
         # again on a change of language (after this dialog's retranslate).
         self._ok = buttons.addButton("", QDialogButtonBox.ButtonRole.AcceptRole)
+        self._ok.setObjectName("connectButton")
         self._ok.setDefault(True)
         if self.style().styleHint(QStyle.StyleHint.SH_DialogButtonBox_ButtonsHaveIcons):
             self._ok.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_DialogOkButton))  # as OK has
@@ -119,6 +151,7 @@ class ConnectDialog(Retranslates, QDialog):
         self._host_changed(self.host())
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.host_problem_label)
         layout.addWidget(self._hint)
         layout.addWidget(buttons)
         self.retranslate()
@@ -141,6 +174,7 @@ class ConnectDialog(Retranslates, QDialog):
         self._host_label.setText(translate("ConnectDialog", "Host"))
         self._command_label.setText(translate("ConnectDialog", "Command"))
         self._ok.setText(translate("ConnectDialog", "Connect"))
+        self._update_ok()  # the host's problem, in the new language
 
     def host(self) -> str:
         return self.host_combo.currentText().strip()
@@ -155,5 +189,20 @@ class ConnectDialog(Retranslates, QDialog):
             self.command_edit.setText(self._suggested)
         self._update_ok()
 
+    def problem(self) -> str:
+        """Why the host cannot be connected to, in the window's language; "" when it can."""
+        problem = host_problem(self.host())
+        return core_text(problem) if problem is not None else ""
+
+    def accept(self) -> None:
+        # Enter in a field reaches here even while Connect is disabled: refuse the same way.
+        if self.problem() or not self.command():
+            self._update_ok()
+            return
+        super().accept()
+
     def _update_ok(self) -> None:
-        self._ok.setEnabled(bool(self.host()) and bool(self.command()))
+        problem = self.problem()
+        self.host_problem_label.setText(problem)
+        self.host_problem_label.setVisible(bool(problem))
+        self._ok.setEnabled(not problem and bool(self.command()))

@@ -41,13 +41,13 @@ def test_connect_dialog_suggests_the_command_and_remembers_hosts(clean_settings,
     dialog = ConnectDialog(clean_settings)
     qtbot.addWidget(dialog)
     dialog.host_combo.setCurrentText("gpu1")
-    assert dialog.command() == "ssh gpu1 torch-device-inspector agent"  # follows the host
+    assert dialog.command() == "ssh -- gpu1 torch-device-inspector agent"  # follows the host
     dialog.command_edit.setText("ssh -J bastion gpu1 ~/venv/bin/torch-device-inspector agent")
     dialog.host_combo.setCurrentText("gpu1 ")
     assert dialog.command().startswith("ssh -J bastion")  # the user's own edit is kept
 
     remember(clean_settings, "gpu1", dialog.command())
-    remember(clean_settings, "gpu2", "ssh gpu2 torch-device-inspector agent")
+    remember(clean_settings, "gpu2", "ssh -- gpu2 torch-device-inspector agent")
     again = ConnectDialog(clean_settings)
     qtbot.addWidget(again)
     assert [again.host_combo.itemText(i) for i in range(again.host_combo.count())] == ["gpu2", "gpu1"]
@@ -62,7 +62,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     asked = []
     monkeypatch.setattr(ConnectDialog, "exec", lambda dialog: asked.append(dialog.command()) or 0)
     local.findChild(QAction, "connectServerAction").trigger()
-    assert asked == ["ssh HOST torch-device-inspector agent"]  # the menu item opens the dialog
+    assert asked == ["ssh -- HOST torch-device-inspector agent"]  # the menu item opens the dialog
     remote = _connect(qtbot, local, remote_windows, warm_command(local_agent_command()[1:]))
     _idle(qtbot, remote)
     qtbot.waitUntil(lambda: remote.inventory is not None, timeout=10_000)

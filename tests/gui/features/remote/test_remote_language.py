@@ -36,9 +36,9 @@ def test_connect_dialog_speaks_chinese_and_english_again(chinese, clean_settings
     assert dialog.windowTitle() == "连接服务器"
     assert dialog._ok.text() == "连接" and dialog._host_label.text() == "主机"
     assert dialog.command_edit.toolTip().startswith("在本机上启动")
-    assert "ssh -J bastion gpu1 torch-device-inspector agent" in dialog.command_edit.toolTip()  # code stays
+    assert "ssh -J bastion -- gpu1 torch-device-inspector agent" in dialog.command_edit.toolTip()  # code stays
     dialog.host_combo.setCurrentText("gpu1")
-    assert dialog.command() == "ssh gpu1 torch-device-inspector agent"
+    assert dialog.command() == "ssh -- gpu1 torch-device-inspector agent"
 
     _switch(qtbot, i18n.ENGLISH, lambda: dialog.windowTitle() == "Connect to server")
     assert dialog._ok.text() == "Connect" and dialog._command_label.text() == "Command"
