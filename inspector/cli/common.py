@@ -43,17 +43,11 @@ def _device_name(text: str, method: str = "to") -> str:
     A string that names no device at all is bad input (exit 2); a device that is merely
     absent here is left to the move, whose failure is the operation failing (exit 1).
     """
-    import torch
-
-    from inspector.core.devices import device_id
-    from inspector.core.errors import InputError
+    from inspector.core.devices import device_id, named_device
 
     if method == "cuda" and text.isdigit():
         text = f"cuda:{text}"  # model.cuda(1)
-    try:
-        return device_id(torch.device(text))
-    except (RuntimeError, TypeError, ValueError):
-        raise InputError(f"{text!r} is not a device name (try cpu, cuda, cuda:0, mps or xpu)") from None
+    return device_id(named_device(text))  # '' and cpu:1 refused as the window and the agent refuse them
 
 
 def _move_request(method: str, device: str | None, dtype: str | None, pinned: bool):

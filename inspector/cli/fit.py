@@ -90,7 +90,8 @@ def cmd_fit(args) -> int:
 
     inputs = parse_inputs(args.input_shape) if args.input_shape else None
     gpu = getattr(args, "gpu", None)
-    device_text = args.device or (find_preset(gpu).kind if gpu else "cpu")
+    # An empty --device is refused as every command refuses it, not read as "not given".
+    device_text = args.device if args.device is not None else (find_preset(gpu).kind if gpu else "cpu")
     device = _device_name(device_text)
     capacity = parse_capacity(args.capacity) if getattr(args, "capacity", None) else None
     margin = parse_capacity(args.margin) if getattr(args, "margin", None) else 0

@@ -97,6 +97,20 @@ def test_a_string_that_names_no_device_is_bad_input(capsys):
     assert err == "error: 'tpu' is not a device name (try cpu, cuda, cuda:0, mps or xpu)\n"
 
 
+@pytest.mark.parametrize("command", [["inspect", "--to"], ["bench", "--runs", "2", "--device"],
+                                     ["fit", "example", "--optimizer", "sgd", "--no-measure", "--device"]])  # fmt: skip
+@pytest.mark.parametrize(("name", "said"), [
+    ("", "'' is not a device name (try cpu, cuda, cuda:0, mps or xpu)"),
+    ("cpu:1", "cpu:1 is not a device: PyTorch's cpu is one device, cpu (index 0 at most)"),
+    ("mps:2", "mps:2 is not a device: PyTorch's mps is one device, mps (index 0 at most)"),
+])  # fmt: skip
+def test_an_empty_name_or_a_second_cpu_is_refused_by_every_command(capsys, command, name, said):
+    """Issue 43: ``fit --device ''`` planned for the CPU while the others refused it, and
+    ``cpu:1`` was taken for the CPU without a word (PyTorch reads it so)."""
+    code, out, err = run(capsys, *command, name)
+    assert code == 2 and out == "" and err == f"error: {said}\n"
+
+
 @pytest.mark.cpu_only
 def test_an_absent_device_is_a_failed_move_in_both_commands(capsys, tmp_path):
     code, _, err = run(capsys, "inspect", "--to", "cuda")

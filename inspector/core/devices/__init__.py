@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING
 from inspector.core.lazy_face import lazy_names
 
 if TYPE_CHECKING:
-    from inspector.core.devices.discovery import MemoryReading, available_device_ids, device_id, memory_reading
+    from inspector.core.devices.discovery import (
+        MemoryReading,
+        available_device_ids,
+        device_id,
+        memory_reading,
+        named_device,
+    )
     from inspector.core.devices.inventory import DeviceInventory, discover_devices, free_memory_text
     from inspector.core.devices.other_processes import OtherProcessesMemory
     from inspector.core.devices.environment import driver_lines, version_lines
@@ -38,6 +44,7 @@ __all__ = [
     "driver_lines",
     "free_memory_text",
     "memory_reading",
+    "named_device",
     "prefer_huge_pages",
     "render_prometheus",
     "version_lines",
@@ -55,6 +62,7 @@ _HOMES = {
     "driver_lines": "environment",
     "free_memory_text": "inventory",
     "memory_reading": "discovery",
+    "named_device": "discovery",
     "prefer_huge_pages": "huge_pages",
     "render_prometheus": "prometheus",
     "version_lines": "environment",

@@ -93,6 +93,25 @@ def available_device_ids() -> list[str]:
     return ids
 
 
+#: Device types PyTorch has one of, whatever the machine: an index past 0 names nothing
+#: (``torch.device("cpu:1")`` is accepted and then means the CPU, silently).
+SINGLE_DEVICE_TYPES = ("cpu", "mps")
+
+
+def named_device(spec: str | torch.device) -> torch.device:
+    """The device a user named, as PyTorch reads it, before asking whether it is here: the one
+    reading of a device name for every command (the CLI's, the window's, the agent's).
+    ``InputError`` (kind ``"device"``) for a name of no device (``''`` included) and for an
+    index past 0 of a device type PyTorch has one of (``cpu:1``)."""
+    try:
+        device = torch.device(spec)
+    except (RuntimeError, TypeError, ValueError) as exc:
+        raise InputError(Text("fit.not_a_device", device=repr(spec)), detail=str(exc), kind=FailureKind.DEVICE) from None
+    if device.type in SINGLE_DEVICE_TYPES and device.index not in (None, 0):
+        raise InputError(Text("device.one_of_its_kind", device=str(spec), type=device.type), kind=FailureKind.DEVICE)
+    return device
+
+
 def resolve_device(spec: str | torch.device | int) -> torch.device:
     """Turn ``"cuda"``, ``"cuda:1"``, ``"cpu"``, ``"mps"``, ``0`` into a device that exists.
 
@@ -101,14 +120,7 @@ def resolve_device(spec: str | torch.device | int) -> torch.device:
     """
     if isinstance(spec, int):
         spec = f"cuda:{spec}"
-    try:
-        device = torch.device(spec)
-    except (RuntimeError, TypeError) as exc:
-        raise InputError(
-            Text("fit.not_a_device", device=repr(spec)),
-            detail=str(exc),
-            kind=FailureKind.DEVICE,
-        ) from None
+    device = named_device(spec)
     reason = unavailable_reason(device.type)
     if reason is not None:
         raise InputError(Text("device.not_available", device=device, reason=reason), kind=FailureKind.DEVICE)

@@ -16,6 +16,7 @@ DEVICES: dict[str, str] = {
     "device.not_available": "{device} is not available: {reason}",
     "device.no_such_index": "{device} does not exist: this machine has {count} {type} devices ({present})",
     "device.no_such_index_one": "{device} does not exist: this machine has 1 {type} device ({present})",
+    "device.one_of_its_kind": "{device} is not a device: PyTorch's {type} is one device, {type} (index 0 at most)",
 }
 
 #: The device list's and NVML's notes (``devices.inventory``, ``devices.nvml``).

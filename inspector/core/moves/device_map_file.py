@@ -88,6 +88,8 @@ def parse_map_device(value: Any) -> str:
         raise InputError(Text("device_map.not_a_device_name_try", value=shown(value))) from None
     if device.type not in _ACCEPTED_TYPES:
         raise InputError(Text("device_map.unsupported_type", value=shown(value), choices=", ".join(_ACCEPTED_TYPES)))
+    if device.type in devices.SINGLE_DEVICE_TYPES and device.index not in (None, 0):  # "cpu:1" is no other CPU
+        raise InputError(Text("device.one_of_its_kind", device=shown(value), type=device.type))
     return "meta" if device.type == "meta" else devices.device_id(device)
 
 

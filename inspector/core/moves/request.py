@@ -86,12 +86,7 @@ def parse_device(spec: str) -> torch.device:
     The one place a move reads it, once (``resolve_request``). Raises ``InputError`` (kind
     ``"device"``) for a string that names no device, in the words ``resolve_device`` uses.
     """
-    try:
-        return torch.device(spec)
-    except (RuntimeError, TypeError) as exc:
-        raise InputError(
-            Text("fit.not_a_device", device=repr(spec)), detail=str(exc), kind=FailureKind.DEVICE
-        ) from None
+    return devices.named_device(spec)
 
 
 @dataclass(frozen=True)

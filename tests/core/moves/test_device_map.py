@@ -200,6 +200,7 @@ def test_names_compress_to_ranges():
         (b'{"a": -1}', "device map entry 'a': -1 is not a GPU index"),
         (b'{"a": true}', "device map entry 'a': True is not a device"),
         (b'{"a": "floppy"}', "device map entry 'a': 'floppy' is not a device name"),
+        (b'{"a": "cpu:1"}', "device map entry 'a': 'cpu:1' is not a device: PyTorch's cpu is one device"),
         (b'{"device_map": {"a": 0}, "max_memory": {"tpu": "1GB"}}', "max_memory key 'tpu': 'tpu' is not a device name"),
         (b'{"device_map": {"a": 0}, "no_split_module_classes": ["os.system"]}', "no_split_module_classes is ['os.system']"),
         (b'{"device_map": {"a": 0}, "max_memory": {"0": "10"}}', "max_memory for '0' is '10', not a size as accelerate reads it"),

@@ -91,6 +91,13 @@ def test_a_move_to_a_device_pytorch_cannot_read_says_so_as_before():
         move_snippet(result.request)  # the window's "no snippet for this move: ..."
 
 
+def test_a_second_cpu_is_no_device_in_the_window_and_the_agent_either():
+    result = move_model(example_model(), MoveRequest("to", "cpu:1"))
+    assert not result.ok and result.error.kind == "device"
+    assert result.error.message == "cpu:1 is not a device: PyTorch's cpu is one device, cpu (index 0 at most)"
+    assert move_model(example_model(), MoveRequest("to", "cpu:0")).ok
+
+
 def test_an_absent_device_is_a_result_that_carries_its_request():
     result = move_model(example_model(), MoveRequest("to", "cuda:7", "fp16"))
     assert not result.ok and result.error.kind == "device"
