@@ -49,8 +49,13 @@ CUBLAS_HANDLES = 2
 #: Where the presets are, inside the package ``inspector.resources``.
 RESOURCE_PACKAGE = "inspector.resources"
 PRESETS_FILE = "gpus.json"
-_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
-          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}  # fmt: skip
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "pb": 10**15,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50}  # fmt: skip
+#: The largest capacity planned for: 64 PiB, thousands of times any one device's memory (a
+#: host's RAM is at most tens of TiB), and under the 1e18 a report holds of any number, so a
+#: plan made for it can be read back. Every unit up to PiB is known, so 1PiB is a size and
+#: 99999999999999999999999999999TB is one too large, never a plan for 1e41 bytes.
+MAX_CAPACITY = 64 * 2**50
 _SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*\Z")
 
 
@@ -93,19 +98,28 @@ class NamedDevice:
         return self.kind == "cuda"
 
 
+def _shown(text: object) -> str:
+    """The text as given, on one short line (a 400-digit size is its start)."""
+    quoted = repr(str(text))
+    return quoted if len(quoted) <= 60 else quoted[:59] + "…"
+
+
 def parse_capacity(text: str | int) -> int:
-    """A memory size in bytes: ``24GiB``, ``24 GiB``, ``80GB`` (powers of ten), ``1.5TiB`` or
-    plain bytes. ``InputError`` for anything else, or for zero."""
+    """A memory size in bytes: ``24GiB``, ``24 GiB``, ``80GB`` (powers of ten), ``1.5TiB``, ``1PiB`` or
+    plain bytes, up to ``MAX_CAPACITY``. ``InputError`` for anything else, zero, or more."""
     if isinstance(text, int) and not isinstance(text, bool):
         value = text
     else:
         match = _SIZE.match(str(text))
         unit = match.group(2).lower() if match else ""
         if match is None or unit not in _UNITS:
-            raise InputError(Text("fit.not_a_capacity", text=repr(str(text))))
-        value = int(float(match.group(1)) * _UNITS[unit])
+            raise InputError(Text("fit.not_a_capacity", text=_shown(text)))
+        amount = float(match.group(1)) * _UNITS[unit]  # 400 digits read as inf: refused below, never int(inf)
+        value = int(amount) if amount <= MAX_CAPACITY else MAX_CAPACITY + 1
     if value <= 0:
-        raise InputError(Text("fit.not_a_capacity", text=repr(str(text))))
+        raise InputError(Text("fit.not_a_capacity", text=_shown(text)))
+    if value > MAX_CAPACITY:
+        raise InputError(Text("fit.capacity_too_large", text=_shown(text), limit=format_bytes(MAX_CAPACITY)))
     return value
 
 

@@ -58,6 +58,7 @@ MEASUREMENT: dict[str, str] = {
     ),
     # ----- "Will it fit?" (measure.fit, fit_proof: the fit dialog's notes and proof line)
     "fit.not_a_device": "{device} is not a device name (try cpu, cuda, cuda:0, mps or xpu)",
+    "fit.capacity_too_large": "{text} is more than {limit}, larger than any device's memory",
     "fit.not_a_fit_device": "{device} is not a device to fit a model on (try cpu, cuda, mps or xpu)",
     "fit.no_such_index": "no such index",
     "fit.absent_device": (

@@ -67,6 +67,16 @@ def test_a_capacity_that_is_no_size_is_refused(text):
         parse_capacity(text)
 
 
+def test_every_unit_up_to_pib_is_known_and_a_capacity_is_bounded():
+    """Issue 43: 1PiB was refused while 99999999999999999999999999999TB was planned for."""
+    assert parse_capacity("1PiB") == 2**50 and parse_capacity("1PB") == 10**15 and parse_capacity("64PiB") == 64 * 2**50
+    for text in ("99999999999999999999999999999TB", "65PiB", "9" * 400, 2**70):
+        with pytest.raises(InputError) as refused:
+            parse_capacity(text)
+        assert refused.value.message.endswith("is more than 64.0 PiB, larger than any device's memory")
+        assert len(refused.value.message) < 120  # 400 digits are shown by their start
+
+
 def test_a_named_cuda_device_sets_aside_the_stated_allowances():
     named = name_device("cuda", gpu="RTX 4090")
     assert named.capacity_bytes == 24 * GiB and named.allowance_bytes == CUDA_CONTEXT_ALLOWANCE
