@@ -29,6 +29,9 @@ def print_comparison(comparison, name_a: str, name_b: str) -> None:
     # How far a rerun lands, when a side's runs cannot show it: said once, under the table.
     for note in dict.fromkeys(r.run_noise_note for r in comparison.latency if r.run_noise_note):
         _print(f"note: {_plain(note)}")
+    # Two halves of different bench --against runs: their pairing is not used, and that is said.
+    for note in dict.fromkeys(r.pairing_note for r in comparison.latency if r.pairing_note):
+        _print(f"note: {_plain(note)}")
     moves = [m for m in comparison.moves if m.count_a and m.count_b]
     if moves:
         from inspector.core.units import format_gbps

@@ -144,11 +144,17 @@ def test_the_same_file_twice_is_the_same_measurement_not_a_ratio_of_too_few_samp
 
 
 def test_a_report_saved_with_a_byte_order_mark_is_compared(capsys, base, tmp_path):
+    """The reader's choice (load_report): UTF-8, a leading UTF-8 byte-order mark allowed (RFC
+    8259 lets a parser ignore it; Windows editors write one); any other encoding is refused."""
     a = _save(base, tmp_path, "a.json", _entry(_samples(0.036, 1)))
     bom = tmp_path / "bom.json"
     bom.write_bytes(b"\xef\xbb\xbf" + (tmp_path / "a.json").read_bytes())
     code, out, err = run(capsys, "compare", str(bom), a)
     assert code == 0 and err == "" and "not JSON" not in out
+    utf16 = tmp_path / "utf16.json"
+    utf16.write_bytes((tmp_path / "a.json").read_text(encoding="utf-8").encode("utf-16"))  # BOM FF FE
+    code, out, err = run(capsys, "compare", str(utf16), a)
+    assert code == 2 and out == "" and err == f"error: {utf16} is not a timing report: it is not a text file\n"
 
 
 def test_a_median_its_samples_contradict_is_refused_not_believed(capsys, base, tmp_path):

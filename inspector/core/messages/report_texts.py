@@ -40,6 +40,14 @@ VERDICTS: dict[str, str] = {
         "bench --repeat 5 on this machine measures its own"
     ),
     "run_noise.from_runs": "the spread of {label}'s two runs, {percent} a run",
+    "run_noise.pairs_differ": (
+        "{label_a} and {label_b} come from different interleaved comparisons (their pair_id differ): "
+        "their runs are compared as runs apart, not round by round"
+    ),
+    "run_noise.pair_incomplete": (
+        "{label_a} and {label_b} are one interleaved comparison but hold {runs_a} and {runs_b} runs: "
+        "their runs are compared as runs apart, not round by round"
+    ),
     "run_noise.default_unread": (
         "run-to-run noise of {percent} a run, measured on a quiet 2-core VM, since {unread}; "
         "bench --repeat 5 on this machine measures its own"

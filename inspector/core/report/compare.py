@@ -83,6 +83,10 @@ class LatencyRow:
     runs_a: int = 0
     runs_b: int = 0
     run_noise_note: str = ""
+    #: When both entries carry a ``pair_id`` (each from a ``bench --against``) but are not one
+    #: pair (other tokens, or a round lost on one side): the sentence saying they were compared
+    #: as runs apart, not round by round; "" otherwise.
+    pairing_note: str = ""
 
     @property
     def interval_text(self) -> str:
@@ -341,6 +345,19 @@ def _paired(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...]) -> Run
     return paired_ratio(runs_a, runs_b) if len(runs_a) == len(runs_b) >= 2 else None
 
 
+def _pairing_note(side_a: "_Entries", side_b: "_Entries", key: tuple[Any, ...], label_a: str, label_b: str) -> str:
+    """Why two entries that each come from an interleaved comparison are not read as one pair."""
+    token_a, token_b = side_a.by_key[key].pair_id, side_b.by_key[key].pair_id
+    if not token_a or not token_b:
+        return ""
+    if token_a != token_b:
+        return Text("run_noise.pairs_differ", label_a=label_a, label_b=label_b)
+    runs_a, runs_b = len(side_a.runs(key)), len(side_b.runs(key))
+    if runs_a != runs_b or runs_a < 2:
+        return Text("run_noise.pair_incomplete", label_a=label_a, label_b=label_b, runs_a=runs_a, runs_b=runs_b)
+    return ""
+
+
 def machine_verdict_text(spoiled: int, rounds: int) -> Text:
     """What replaces a verdict when the machine stalled ``spoiled`` of ``rounds`` rounds."""
     return Text("verdict.machine_too_busy", spoiled=spoiled, rounds=rounds)
@@ -394,6 +411,7 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
         noise_b = fb.noise if fb is not None else None
         estimate: RatioEstimate | None = None
         found: RunRatio | None = None
+        pairing = ""
         verdict: str
         if fa is not None and fb is not None and side_a.samples(key) == side_b.samples(key):
             # One measurement on both sides (the same file, or a copy): nothing to divide, and
@@ -402,6 +420,7 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
         elif fa is not None and fb is not None:
             found = _paired(side_a, side_b, key)
             if found is None:
+                pairing = _pairing_note(side_a, side_b, key, label_a, label_b)
                 found = ratio_over_runs(side_a.runs(key), side_b.runs(key), noise(), labels=(label_a, label_b))
             estimate = found.estimate if found is not None else None
             if found is not None:
@@ -436,6 +455,7 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
             noise_a=noise_a, noise_b=noise_b,
             runs_a=len(side_a.runs(key)) if fa else 0, runs_b=len(side_b.runs(key)) if fb else 0,
             run_noise_note=run_noise_note(found, label_a, label_b) if found is not None else "",
+            pairing_note=pairing,
         )  # fmt: skip
 
 

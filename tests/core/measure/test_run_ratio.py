@@ -18,6 +18,7 @@ from inspector.core.measure.run_noise import RunNoise
 from inspector.core.measure.run_ratio import ratio_over_runs
 from inspector.core.measure.spread import ratio_of_medians
 from inspector.core.report.compare import compare_reports
+from tests.core.report.generated import with_samples
 
 QUIET = RunNoise(0.05, runs=12, records=3, when="2026-12-01T10:00:00+00:00")
 
@@ -159,6 +160,35 @@ def test_identical_code_turn_about_claims_nothing_and_a_mismatched_pair_is_not_r
     # One side lost a round: the runs no longer pair up, so they are compared as runs apart.
     short = compare_reports(*_paired_reports(a, b[:4]), run_noise=QUIET).latency[0]
     assert not short.run_noise_note.startswith("A and B were timed turn about")
+    assert short.pairing_note == (  # and that is said, not done silently (issue 43)
+        "A and B are one interleaved comparison but hold 5 and 4 runs: their runs are compared as runs apart, "
+        "not round by round"
+    )
+
+
+def test_halves_of_two_different_interleaved_comparisons_say_their_pairing_is_not_used(capsys, tmp_path):
+    from inspector.cli import main
+
+    drift = [1.00, 0.80, 1.25, 0.90, 1.15]
+    a, b = _runs(drift, seed=7), _runs([d * 1.01 for d in drift], seed=8)
+    ra, rb = _paired_reports(a, b, token="0" * 31 + "1", token_b="0" * 31 + "2")
+    row = compare_reports(ra, rb, run_noise=QUIET).latency[0]
+    said = ("A and B come from different interleaved comparisons (their pair_id differ): their runs are compared "
+            "as runs apart, not round by round")  # fmt: skip
+    assert row.pairing_note == said and not row.run_noise_note.startswith("A and B were timed turn about")
+    same = compare_reports(*_paired_reports(a, b), run_noise=QUIET).latency[0]
+    assert same.pairing_note == "" and same.run_noise_note.startswith("A and B were timed turn about")
+    # compare prints it under the table
+    from tests.core.report.generated import real_report
+
+    base = real_report(runs=2)
+    paths = []
+    for name, report in (("a.json", ra), ("b.json", rb)):
+        entry = {**base["latency"][0], **report["latency"][0]}
+        paths.append(tmp_path / name)
+        paths[-1].write_text(json.dumps({**base, "latency": [with_samples(entry, entry["samples_ms"])]}))
+    assert main(["compare", str(paths[0]), str(paths[1])]) == 0
+    assert f"note: {said}" in capsys.readouterr().out.splitlines()
 
 
 def _bench_entry():

@@ -90,7 +90,8 @@ def latency_table(comparison: Comparison) -> Table:
             # A side of few runs borrows the machine's run-to-run noise: where it came from, on
             # hover; then the interval the verdict rests on, and which side was noisy and why
             # (the folded columns').
-            notes = [core_text(row.run_noise_note) if row.run_noise_note else "", interval, cells["Noise"].tooltip]
+            notes = [core_text(row.run_noise_note) if row.run_noise_note else "",
+                     core_text(row.pairing_note) if row.pairing_note else "", interval, cells["Noise"].tooltip]
             cells["Verdict"] = Cell(core_text(row.verdict), tooltip="\n".join(note for note in notes if note))
         rows.append(cells)
     headers = ["Device", "Dtype", "Mode", "Input", f"{a}median (ms)"]
