@@ -19,7 +19,8 @@ rounds), so that nothing but the app runs in it:
 - ended with its parent: ``PR_SET_PDEATHSIG`` (Linux, set in the worker's first lines, then
   the parent's pid checked for the race), a pipe the worker watches (its end of file means
   the parent is gone: every POSIX system), and, while a worker runs, SIGTERM and SIGHUP
-  handlers here that end it before this process dies of the signal. Not on Windows.
+  handlers here that end it (and remove its folder) before this process dies of the signal.
+  Not on Windows. A parent killed outright (SIGKILL) leaves the worker's empty folder behind.
 
 ``start_program`` / ``run_program``: a program the user named (the remote window's ``ssh …``)
 or the system's (macOS ``sysctl``): an argv list, never a shell.
@@ -126,13 +127,13 @@ def run_app_worker(entry: str, argv: Sequence[str], *, env: Mapping[str, str] | 
     watch_read, watch_write = os.pipe() if os.name == "posix" else (None, None)
     try:
         command = app_worker_command(entry, argv, watch_fd=watch_read)
-        with _ended_on_signals() as running:
+        with _ended_on_signals():
             process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 text=True, errors="replace", cwd=folder, env=None if env is None else dict(env),
                 pass_fds=() if watch_read is None else (watch_read,),
             )  # fmt: skip
-            running.add(process)
+            _RUNNING[process] = folder
             if watch_read is not None:
                 os.close(watch_read)  # the worker's end: held by the worker alone
                 watch_read = None
@@ -143,7 +144,7 @@ def run_app_worker(entry: str, argv: Sequence[str], *, env: Mapping[str, str] | 
                 process.wait()
                 raise
             finally:
-                running.discard(process)
+                _RUNNING.pop(process, None)
         return Finished(process.returncode, out, err)
     finally:
         for fd in (watch_read, watch_write):
@@ -152,36 +153,39 @@ def run_app_worker(entry: str, argv: Sequence[str], *, env: Mapping[str, str] | 
         shutil.rmtree(folder, ignore_errors=True)
 
 
-#: The workers running now, ended by the signal handlers.
-_RUNNING: set[subprocess.Popen[str]] = set()
+#: The workers running now and their folders, ended and removed by the signal handlers.
+_RUNNING: dict[subprocess.Popen[str], str] = {}
 #: The signals that end a worker's parent and, with it, the worker (those that exist here).
 _ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @contextlib.contextmanager
-def _ended_on_signals() -> Iterator[set[subprocess.Popen[str]]]:
+def _ended_on_signals() -> Iterator[None]:
     """While it is open: SIGTERM and SIGHUP, where this process would die of them (their
-    handler is the default one), first kill the workers in the set it yields, then end this
-    process by the same signal. A signal the user ignores (``nohup``) or handles is left alone,
+    handler is the default one), first kill the running workers and remove their folders, then
+    end this process by the same signal. A signal the user ignores (``nohup``) or handles is left alone,
     and so is a thread other than the main one (only it may set handlers)."""
     if threading.current_thread() is not threading.main_thread():
-        yield _RUNNING
+        yield
         return
     installed = {}
     for number in _ENDING_SIGNALS:
         if signal.getsignal(number) is signal.SIG_DFL:
             installed[number] = signal.signal(number, _end_workers_then_die)
     try:
-        yield _RUNNING
+        yield
     finally:
         for number, previous in installed.items():
             signal.signal(number, previous)
 
 
 def _end_workers_then_die(number: int, _frame: Any) -> None:
-    for process in list(_RUNNING):
+    for process, folder in list(_RUNNING.items()):
         with contextlib.suppress(OSError):
             process.kill()
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            process.wait(timeout=5)  # gone before its folder is (SIGKILL cannot be refused)
+        shutil.rmtree(folder, ignore_errors=True)
     signal.signal(number, signal.SIG_DFL)
     os.kill(os.getpid(), number)  # as the signal would have: the exit status says which
 

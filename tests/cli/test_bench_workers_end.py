@@ -5,10 +5,12 @@ worker measuring on its own, re-parented to PID 1; now no worker survives any of
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -69,16 +71,22 @@ def test_no_worker_outlives_its_parent(name, tmp_path):
         cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         start_new_session=True,  # our terminal's signals stay ours
     )  # fmt: skip
-    worker = None
+    worker, folder = None, None
     try:
         assert _wait_for(lambda: _measuring_worker(tmp_path, parent) is not None or parent.poll() is not None, 300)
         worker = _measuring_worker(tmp_path, parent)
         assert worker is not None, f"no worker started: {parent.communicate(timeout=60)[1]}"
+        folder = Path(psutil.Process(worker).cwd())  # the worker's own, the app's choice
+        assert folder.name.startswith("tdi-worker-") and folder != tmp_path
         parent.send_signal(number)
         parent.wait(timeout=120)
         assert parent.returncode == -number  # it died of the signal, as it did before: only its worker goes too
         assert _wait_for(lambda: _gone(worker), 60), f"the worker outlived its parent's {name}"
+        if number != signal.SIGKILL:  # a signal the parent handles: it removed the worker's folder too
+            assert not folder.exists()
     finally:
+        if folder is not None:  # SIGKILL leaves it (empty): not the test's to leave behind
+            shutil.rmtree(folder, ignore_errors=True)
         if parent.poll() is None:
             parent.kill()
             parent.wait(timeout=60)

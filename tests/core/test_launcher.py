@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -169,9 +170,11 @@ def test_the_pipe_alone_ends_a_worker_whose_parent_was_killed(tmp_path):
         assert pid_file.exists(), f"the worker never started: {parent.communicate()[1]}"
         worker = int(pid_file.read_text())
         assert not _gone(worker)
+        folder = psutil.Process(worker).cwd()  # left behind by a parent killed outright: removed here
         parent.kill()  # SIGKILL: no handler of the parent's runs
         parent.wait(timeout=60)
         assert _wait_for(lambda: _gone(worker), 60), "the worker outlived its parent"
+        shutil.rmtree(folder, ignore_errors=True)
     finally:
         parent.kill()
         parent.wait(timeout=60)
