@@ -23,7 +23,11 @@ rounds), so that nothing but the app runs in it:
   Not on Windows. A parent killed outright (SIGKILL) leaves the worker's empty folder behind.
 
 ``start_program`` / ``run_program``: a program the user named (the remote window's ``ssh …``)
-or the system's (macOS ``sysctl``): an argv list, never a shell.
+or the system's (macOS ``sysctl``): an argv list, never a shell, and an environment without
+Python's start-up variables (``PYTHONPATH``, ``PYTHONSTARTUP``, ``PYTHONHOME``…): a command the
+user typed that is a Python program (``torch-device-inspector agent`` on this machine) runs
+what it was asked to and not what a variable of the app's own environment names (an
+environment a caller passes is used as given).
 """
 
 from __future__ import annotations
@@ -227,6 +231,23 @@ def _watch_parent(fd: int) -> None:
 
 # ---------------------------------------------------------------------- other programs
 
+#: Variables that make a Python interpreter run or import code of their choosing at start-up.
+#: Kept from other programs' environments (the protective ones, PYTHONSAFEPATH and
+#: PYTHONNOUSERSITE, stay).
+PYTHON_START_UP_VARIABLES = frozenset({
+    "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONINSPECT", "PYTHONEXECUTABLE",
+    "PYTHONBREAKPOINT", "PYTHONPLATLIBDIR", "PYTHONPYCACHEPREFIX",
+})  # fmt: skip
+
+
+def program_environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a program starts with: ``env`` where the caller gives one (as given:
+    the caller chose it), else this process's less Python's start-up variables."""
+    if env is not None:
+        return dict(env)
+    return {key: value for key, value in os.environ.items() if key not in PYTHON_START_UP_VARIABLES}
+
+
 
 def start_program(
     argv: Sequence[str],
@@ -241,7 +262,7 @@ def start_program(
     cannot start. ``new_session``: in a process group of its own (Ctrl+C in the terminal does
     not reach it; POSIX)."""
     return subprocess.Popen(
-        list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=None if env is None else dict(env),
+        list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=program_environment(env),
         start_new_session=new_session and os.name != "nt",
     )  # fmt: skip
 
@@ -250,5 +271,5 @@ def run_program(argv: Sequence[str], *, timeout: float) -> str:
     """The stdout of ``argv`` run to its end (text), no shell, stdin closed; OSError if it
     cannot start, SubprocessError if it fails or outlasts ``timeout`` seconds."""
     done = subprocess.run(list(argv), stdin=subprocess.DEVNULL, capture_output=True, text=True, errors="replace",
-                          timeout=timeout, check=True)  # fmt: skip
+                          env=program_environment(), timeout=timeout, check=True)  # fmt: skip
     return done.stdout

@@ -196,3 +196,25 @@ def test_the_handlers_leave_a_signal_the_user_ignores_or_handles_alone():
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_DFL
     finally:
         signal.signal(signal.SIGHUP, before)
+
+
+def test_a_program_the_user_named_starts_without_pythons_start_up_variables(tmp_path, monkeypatch):
+    """A command the user typed may be a Python program (``torch-device-inspector agent`` on
+    this machine): ``PYTHONPATH`` or ``PYTHONSTARTUP`` in the app's own environment must not
+    make it run a folder's ``sitecustomize.py``; other variables (a proxy, ``LANG``) pass."""
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    (evil / "sitecustomize.py").write_text(f"open({str(tmp_path / 'ran')!r}, 'w').close()\n")
+    monkeypatch.setenv("PYTHONPATH", str(evil))
+    monkeypatch.setenv("PYTHONSTARTUP", str(evil / "sitecustomize.py"))
+    monkeypatch.setenv("TDI_KEPT", "yes")
+    shown = launcher.run_program(
+        [sys.executable, "-c", "import os, sys; print(os.environ.get('PYTHONPATH'), os.environ.get('TDI_KEPT'))"],
+        timeout=60,
+    )
+    assert shown.split() == ["None", "yes"]
+    process = launcher.start_program([sys.executable, "-c", "pass"])
+    assert process.wait(timeout=60) == 0
+    assert not (tmp_path / "ran").exists()
+    # An environment the caller passes is its choice, used as given.
+    assert launcher.program_environment({"PYTHONPATH": "x"}) == {"PYTHONPATH": "x"}
