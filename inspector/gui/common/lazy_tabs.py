@@ -5,7 +5,11 @@ The window's first second goes to listing the model's tensors (issue 12: "ready"
 start and cost a tenth of a second to build (pyqtgraph plots, the comparison tables and the
 report modules they import). Each waits behind an empty page until its tab is selected (it
 is built before that paint, so the window never shows the empty page) or code asks for it
-(``page(name)``: a benchmark streaming samples, a report opened).
+(``page(key)``: a benchmark streaming samples, a report opened).
+
+Pages are named by typed keys (``TabKey[T]``, the window's in ``common.pages``), never by
+strings: ``page(key)`` returns the ``T`` the key promises, so a misspelt page is an unknown
+name at import and a type checker sees what the caller does with the page.
 
 A page the window will need at the start of work can be built ahead of need, once the window
 has been idle a moment (``build_when_idle``): built at the start of the first benchmark, the
@@ -18,9 +22,25 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, cast
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, SignalInstance
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from inspector.gui.common.i18n import translate
+
+#: What a key's page is (a widget, or the Protocol that names what its users ask of it).
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class TabKey(Generic[T]):
+    """A lazy tab page, by a name that is not a string at the call: ``page(key)`` is a ``T``."""
+
+    #: The page's name: its placeholder is ``<name>Pending`` until it is built.
+    name: str
+    #: Its tab's title, marked with ``QT_TRANSLATE_NOOP("Layout", ...)``; translated where shown.
+    title: str
 
 
 @dataclass
@@ -44,10 +64,14 @@ class LazyTabs:
 
     def __init__(self, tabs: QTabWidget) -> None:
         self.tabs = tabs
-        self._pending: dict[str, _Pending] = {}
-        self._built: dict[str, QWidget] = {}
+        self._pending: dict[TabKey[Any], _Pending] = {}
+        self._built: dict[TabKey[Any], QWidget] = {}
+        #: Every key added, in order (their titles are said again on a change of language).
+        self._keys: list[TabKey[Any]] = []
         #: Pages whose work at idle (``build_when_idle``) is not all done yet.
-        self._ahead: set[str] = set()
+        self._ahead: set[TabKey[Any]] = set()
+        #: Says each page once it is built (by its tab shown, by ``page``, or ahead of need).
+        self.built: list[Callable[[TabKey[Any], QWidget], object]] = []
         #: Pages cannot be built yet (the window's first second, torch still being imported):
         #: a tab shown now keeps its placeholder until ``release``.
         self.held = False
@@ -55,42 +79,48 @@ class LazyTabs:
         tabs.currentChanged.connect(self._on_current_changed)
 
     def add(
-        self, name: str, title: str, factory: Callable[..., QWidget], prepare: Callable[[], object] | None = None,
+        self, key: TabKey[T], factory: Callable[..., QWidget], prepare: Callable[[], object] | None = None,
     ) -> None:  # fmt: skip
-        """A tab titled ``title`` whose page ``factory()`` makes when first needed (given the
+        """A tab titled ``key.title`` whose page ``factory()`` makes when first needed (given the
         parts ``build_when_idle``'s steps made ahead, where they did: ``factory(*parts)``).
         ``prepare``: the factory's own work that may run off the GUI thread (its module's
         import), which ``build_when_idle`` runs after its own ``prepare``."""
+        if key in self._pending or key in self._built:
+            raise ValueError(f"two tab pages added with the name {key.name!r}")
+        title = translate("Layout", key.title)
         placeholder = QWidget()
-        placeholder.setObjectName(f"{name}Pending")
-        self._pending[name] = _Pending(title, placeholder, factory, prepare)
+        placeholder.setObjectName(f"{key.name}Pending")
+        self._pending[key] = _Pending(title, placeholder, factory, prepare)
+        self._keys.append(key)
         self.tabs.addTab(placeholder, title)
 
-    def set_title(self, name: str, title: str) -> None:
-        """Retitle the tab of ``name``, built or not (a change of language)."""
-        pending = self._pending.get(name)
-        if pending is not None:
-            pending.title = title
-        page = pending.placeholder if pending is not None else self._built.get(name)
-        index = self.tabs.indexOf(page) if page is not None else -1
-        if index >= 0:
-            self.tabs.setTabText(index, title)
+    def retranslate(self) -> None:
+        """Retitle every page's tab, built or not, in the language now installed."""
+        for key in self._keys:
+            title = translate("Layout", key.title)
+            pending = self._pending.get(key)
+            if pending is not None:
+                pending.title = title
+            page = pending.placeholder if pending is not None else self._built.get(key)
+            index = self.tabs.indexOf(page) if page is not None else -1
+            if index >= 0:
+                self.tabs.setTabText(index, title)
 
-    def is_built(self, name: str) -> bool:
-        return name in self._built
+    def is_built(self, key: TabKey[Any]) -> bool:
+        return key in self._built
 
-    def done_ahead(self, name: str) -> bool:
-        """``name`` is built and the work ``build_when_idle`` does on it ahead of need is done."""
-        return name in self._built and name not in self._ahead
+    def done_ahead(self, key: TabKey[Any]) -> bool:
+        """``key``'s page is built and the work ``build_when_idle`` does on it ahead of need is done."""
+        return key in self._built and key not in self._ahead
 
-    def page(self, name: str, parts: Sequence[object] = ()) -> QWidget:
-        """The page ``name``, built now if it was not yet (from ``parts`` made ahead, if any)."""
-        built = self._built.get(name)
+    def page(self, key: TabKey[T], parts: Sequence[object] = ()) -> T:
+        """The page of ``key``, built now if it was not yet (from ``parts`` made ahead, if any)."""
+        built = self._built.get(key)
         if built is not None:
-            return built
-        pending = self._pending.pop(name)
+            return cast(T, built)
+        pending = self._pending.pop(key)
         widget = pending.factory(*parts)
-        self._built[name] = widget
+        self._built[key] = widget
         index = self.tabs.indexOf(pending.placeholder)
         current = self.tabs.currentIndex()
         # Swapping the page is not a change of tab: nobody hears about it.
@@ -99,18 +129,20 @@ class LazyTabs:
             self.tabs.removeTab(index + 1)
             self.tabs.setCurrentIndex(current)
         pending.placeholder.deleteLater()
-        return widget
+        for heard in self.built:
+            heard(key, widget)
+        return cast(T, widget)
 
     def build_when_idle(
         self,
-        name: str,
+        key: TabKey[Any],
         idle: Callable[[], bool],
         idle_changed: SignalInstance,
         prepare: Sequence[Callable[[], object]] = (),
         steps: Sequence[Callable[[], object]] = (),
         then: Sequence[Callable[[QWidget], object]] = (),
     ) -> None:
-        """Build ``name`` once ``idle()`` has held for ``IDLE_BUILD_DELAY_MS``.
+        """Build ``key``'s page once ``idle()`` has held for ``IDLE_BUILD_DELAY_MS``.
 
         ``idle_changed`` is emitted whenever ``idle()`` may have changed. ``prepare`` (imports,
         say; then the page's own, given to ``add``) runs at the first idle moment, on a thread of its own: an import holds the GIL
@@ -124,7 +156,7 @@ class LazyTabs:
         Work that starts in between postpones the rest to the next idle moment; a page already
         built by then (its tab shown, or asked for) is left as it is, and makes its own parts.
         """
-        pending = self._pending.get(name)
+        pending = self._pending.get(key)
         if pending is not None and pending.prepare is not None:
             prepare = [*prepare, pending.prepare]
         prepared = threading.Event()
@@ -139,7 +171,7 @@ class LazyTabs:
 
         made: list[object] = []
         after = list(then)  # the steps on the built page still to run
-        self._ahead.add(name)
+        self._ahead.add(key)
         timer = QTimer(self.tabs, singleShot=True, interval=IDLE_BUILD_DELAY_MS)
 
         def discard_made() -> None:  # the page was built without them (its tab shown first)
@@ -148,9 +180,9 @@ class LazyTabs:
             made.clear()
 
         def rearm(*_args: object) -> None:
-            if name not in self._pending:
+            if key not in self._pending:
                 discard_made()
-            if name not in self._pending and not after:
+            if key not in self._pending and not after:
                 idle_changed.disconnect(rearm)
             elif idle():
                 timer.start(IDLE_BUILD_DELAY_MS)  # (re)starts the countdown
@@ -160,16 +192,16 @@ class LazyTabs:
         def build() -> None:
             if not idle():
                 return
-            if name not in self._pending:
+            if key not in self._pending:
                 discard_made()
                 if after:
-                    after.pop(0)(self._built[name])
+                    after.pop(0)(self._built[key])
                     timer.start(STEP_GAP_MS)  # the next one at another turn
                 else:
-                    self._ahead.discard(name)
+                    self._ahead.discard(key)
                 return
             if prepare and not started:
-                started.append(threading.Thread(target=run_prepare, name=f"prepare-{name}", daemon=True))
+                started.append(threading.Thread(target=run_prepare, name=f"prepare-{key.name}", daemon=True))
                 started[0].start()
             if prepare and not prepared.is_set():  # still importing: look again after another moment
                 timer.start(IDLE_BUILD_DELAY_MS)
@@ -180,11 +212,11 @@ class LazyTabs:
                 return
             parts = tuple(made)
             made.clear()  # the page's own now
-            self.page(name, parts)
+            self.page(key, parts)
             if after:
                 timer.start(STEP_GAP_MS)
             else:
-                self._ahead.discard(name)
+                self._ahead.discard(key)
 
         timer.timeout.connect(build)
         idle_changed.connect(rearm)
@@ -210,7 +242,7 @@ class LazyTabs:
         if self.held:
             return
         shown = self.tabs.widget(index)
-        for name, pending in list(self._pending.items()):
+        for key, pending in list(self._pending.items()):
             if pending.placeholder is shown:
-                self.page(name)
+                self.page(key)
                 return

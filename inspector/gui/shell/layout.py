@@ -13,11 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.gui.common.i18n import translate
 from inspector.gui.common.lazy_tabs import LazyTabs
+from inspector.gui.common.pages import COMPARISON, LATENCY, MEMORY
 
 if TYPE_CHECKING:
     from inspector.gui.common.error_banner import ErrorBanner
@@ -68,16 +69,7 @@ class Frame:
             self.model_box.setProperty("placeholderTitle", title)
         self.code_box.setTitle(translate("Layout", "Code"))
         self.tabs.setTabText(self.tabs.indexOf(self.history), translate("Layout", "History"))
-        for name, title in PAGE_TITLES.items():
-            self.pages.set_title(name, translate("Layout", title))
-
-
-#: The tabs ``add_pages`` adds, by page name (translated where shown: ``Frame.retranslate``).
-PAGE_TITLES = {
-    "memoryPlot": QT_TRANSLATE_NOOP("Layout", "Memory"),
-    "latencyPlot": QT_TRANSLATE_NOOP("Layout", "Latency"),
-    "comparisonView": QT_TRANSLATE_NOOP("Layout", "Compare"),
-}
+        self.pages.retranslate()
 
 
 def build_frame(
@@ -131,16 +123,13 @@ def add_pages(
     prepare_latency: Callable[[], None], comparison: Callable[[], QWidget],
 ) -> None:  # fmt: skip
     """The Memory, Latency and Compare tabs, behind pages nobody sees at start: each is built
-    by its builder when first shown or asked for (``pages.page(name)``). The window hands the
-    builders (it imports the features' views, so this module, which only lays out, stays under
-    them); ``prepare_latency`` imports the latency plot's module on a thread of its own
-    (``features.latency.follows.build_latency_plot_when_idle``)."""
-    def title(name: str) -> str:
-        return translate("Layout", PAGE_TITLES[name])
-
-    pages.add("memoryPlot", title("memoryPlot"), memory)
-    pages.add("latencyPlot", title("latencyPlot"), latency, prepare=prepare_latency)
-    pages.add("comparisonView", title("comparisonView"), comparison)
+    by its builder when first shown or asked for (``pages.page(key)``, ``common.pages``). The
+    window hands the builders (it imports the features' views, so this module, which only lays
+    out, stays under them); ``prepare_latency`` imports the latency plot's module on a thread
+    of its own (``features.latency.follows.build_latency_plot_when_idle``)."""
+    pages.add(MEMORY, memory)
+    pages.add(LATENCY, latency, prepare=prepare_latency)
+    pages.add(COMPARISON, comparison)
 
 
 def _boxed(widget: QWidget) -> QGroupBox:

@@ -37,6 +37,7 @@ from inspector.gui.features.devices import actions as devices_actions
 from inspector.gui.features.model import actions as model_actions
 from inspector.gui.features.remote import actions as remote_actions
 from inspector.gui.common.i18n import fill, is_language_change, translate
+from inspector.gui.common.pages import COMPARISON, LATENCY, MEMORY
 from inspector.gui.shell.layout import add_pages, build_frame
 from inspector.gui.shell.language_menu import LanguageMenu
 from inspector.gui.shell.menus import DISMISS_ERROR, MENUS, PREFERENCES, QUIT, build_menus, retranslate_menus
@@ -343,17 +344,17 @@ class InspectorWindow(QMainWindow):
     @property
     def memoryPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
         """The Memory tab's plot (``gui.plots.memory.MemoryPlot``), built on first use."""
-        return self.lazy_tabs.page("memoryPlot")
+        return self.lazy_tabs.page(MEMORY)
 
     @property
     def latencyPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
         """The Latency tab's plot (``gui.plots.latency.LatencyPlot``), built on first use."""
-        return self.lazy_tabs.page("latencyPlot")
+        return self.lazy_tabs.page(LATENCY)
 
     @property
     def comparisonView(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
         """The Compare tab (``gui.compare.ComparisonView``), built on first use."""
-        return self.lazy_tabs.page("comparisonView")
+        return self.lazy_tabs.page(COMPARISON)
 
     @property
     def fit_dialog(self) -> Any:
@@ -492,7 +493,7 @@ class InspectorWindow(QMainWindow):
         from inspector.gui.shell import close_guard
         from inspector.gui.state.tasks import Task
 
-        if self.tasks.task is not Task.BENCHMARK or not self.isVisible() or not self.lazy_tabs.is_built("latencyPlot"):
+        if self.tasks.task is not Task.BENCHMARK or not self.isVisible() or not self.lazy_tabs.is_built(LATENCY):
             return True
         measured = self.latencyPlot.measuring_seconds()
         if measured < close_guard.ASK_AFTER_S:
@@ -548,7 +549,7 @@ class InspectorWindow(QMainWindow):
             deadline = time.monotonic() + timeout_s
         # A file being written is finished rather than abandoned (it is written atomically,
         # so even an interrupted one would leave the old file), within what is left of the bound.
-        pools = [self.reports] + ([self.comparisonView] if self.lazy_tabs.is_built("comparisonView") else [])
+        pools = [self.reports] + ([self.comparisonView] if self.lazy_tabs.is_built(COMPARISON) else [])
         for pool in pools:
             stopped = pool.wait(max(0, int((deadline - time.monotonic()) * 1000))) and stopped
         self.threads_stopped = stopped

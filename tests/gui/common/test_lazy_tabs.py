@@ -13,7 +13,11 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QTabWidget
 
 from inspector.gui.common import lazy_tabs
-from inspector.gui.common.lazy_tabs import LazyTabs
+from inspector.gui.common.lazy_tabs import LazyTabs, TabKey
+from inspector.gui.common.pages import COMPARISON, LATENCY
+
+#: The page these tests build (a label stands in for a plot).
+PLOT: TabKey[QLabel] = TabKey("plot", "Latency")
 
 
 class _Work(QObject):
@@ -46,24 +50,24 @@ def _lazy(tabs: QTabWidget, calls: list[str]) -> LazyTabs:
         calls.append("build")
         return QLabel("plot", objectName="plot")
 
-    lazy.add("plot", "Latency", build)
+    lazy.add(PLOT, build)
     return lazy
 
 
 def test_a_page_is_built_after_its_imports_once_the_window_is_idle(qtbot, tabs):
     calls: list[str] = []
     lazy, work = _lazy(tabs, calls), _Work(idle=False)
-    lazy.build_when_idle("plot", lambda: work.idle, work.changed,
+    lazy.build_when_idle(PLOT, lambda: work.idle, work.changed,
                          prepare=[lambda: calls.append("import a"), lambda: calls.append("import b")])  # fmt: skip
     qtbot.wait(150)
-    assert calls == [] and not lazy.is_built("plot")  # busy: nothing is built under the work
+    assert calls == [] and not lazy.is_built(PLOT)  # busy: nothing is built under the work
 
     work.set_idle(True)
-    qtbot.waitUntil(lambda: lazy.is_built("plot"), timeout=2_000)
+    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=2_000)
     assert calls == ["import a", "import b", "build"]
     # Built where its tab is, behind the tab on screen, which stays on screen.
     assert tabs.currentIndex() == 0 and tabs.tabText(1) == "Latency"
-    assert tabs.widget(1) is lazy.page("plot") and not lazy.page("plot").isVisible()
+    assert tabs.widget(1) is lazy.page(PLOT) and not lazy.page(PLOT).isVisible()
 
 
 def test_a_pages_own_import_runs_off_the_gui_thread_after_the_builders(qtbot, tabs):
@@ -75,9 +79,9 @@ def test_a_pages_own_import_runs_off_the_gui_thread_after_the_builders(qtbot, ta
         calls.append((name, threading.current_thread() is threading.main_thread()))
 
     lazy, work = LazyTabs(tabs), _Work(idle=True)
-    lazy.add("plot", "Latency", lambda: QLabel("plot"), prepare=lambda: on_thread("page's module"))
-    lazy.build_when_idle("plot", lambda: work.idle, work.changed, prepare=[lambda: on_thread("core")])
-    qtbot.waitUntil(lambda: lazy.is_built("plot"), timeout=2_000)
+    lazy.add(PLOT, lambda: QLabel("plot"), prepare=lambda: on_thread("page's module"))
+    lazy.build_when_idle(PLOT, lambda: work.idle, work.changed, prepare=[lambda: on_thread("core")])
+    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=2_000)
     assert calls == [("core", False), ("page's module", False)]
 
 
@@ -90,22 +94,22 @@ def test_work_that_starts_between_the_steps_postpones_the_rest(qtbot, tabs):
         calls.append("import")
         go_on.wait(10)  # (still importing while the user starts a move, on the GUI thread)
 
-    lazy.build_when_idle("plot", lambda: work.idle, work.changed, prepare=[first_import])
+    lazy.build_when_idle(PLOT, lambda: work.idle, work.changed, prepare=[first_import])
     qtbot.waitUntil(lambda: calls == ["import"], timeout=2_000)
     work.set_idle(False)  # the user starts a move right after this idle moment
     go_on.set()
     qtbot.wait(150)
-    assert calls == ["import"] and not lazy.is_built("plot")
+    assert calls == ["import"] and not lazy.is_built(PLOT)
 
     work.set_idle(True)
-    qtbot.waitUntil(lambda: lazy.is_built("plot"), timeout=2_000)
+    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=2_000)
     assert calls == ["import", "build"]
 
 
 def test_steps_make_parts_at_idle_moments_of_their_own_and_the_page_is_made_from_them(qtbot, tabs):
     calls: list[str] = []
     lazy, work = LazyTabs(tabs), _Work(idle=True)
-    lazy.add("plot", "Latency", lambda *parts: calls.append(f"build from {parts}") or QLabel("plot"))
+    lazy.add(PLOT, lambda *parts: calls.append(f"build from {parts}") or QLabel("plot"))
     turns: list[int] = []  # how many event-loop turns had passed when each step ran
     ticks = [0]
     ticker = QTimer(interval=0)
@@ -122,12 +126,12 @@ def test_steps_make_parts_at_idle_moments_of_their_own_and_the_page_is_made_from
 
         return make
 
-    lazy.build_when_idle("plot", lambda: work.idle, work.changed, steps=[step("a"), step("b")])
+    lazy.build_when_idle(PLOT, lambda: work.idle, work.changed, steps=[step("a"), step("b")])
     qtbot.waitUntil(lambda: calls == ["make a"], timeout=2_000)
     qtbot.wait(150)
-    assert calls == ["make a"] and not lazy.is_built("plot")
+    assert calls == ["make a"] and not lazy.is_built(PLOT)
     work.set_idle(True)
-    qtbot.waitUntil(lambda: lazy.is_built("plot"), timeout=2_000)
+    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=2_000)
     ticker.stop()
     assert calls == ["make a", "make b", "build from ('a', 'b')"]
     assert turns[1] > turns[0]  # not in the same turn of the event loop
@@ -137,9 +141,9 @@ def test_parts_made_ahead_are_dropped_when_the_tab_is_shown_first(qtbot, tabs, m
     monkeypatch.setattr(lazy_tabs, "STEP_GAP_MS", 60_000)  # the second step never comes in this test
     lazy, work = LazyTabs(tabs), _Work(idle=True)
     built: list[tuple] = []
-    lazy.add("plot", "Latency", lambda *parts: built.append(parts) or QLabel("plot"))
+    lazy.add(PLOT, lambda *parts: built.append(parts) or QLabel("plot"))
     made: list[QLabel] = []
-    lazy.build_when_idle("plot", lambda: work.idle, work.changed,
+    lazy.build_when_idle(PLOT, lambda: work.idle, work.changed,
                          steps=[lambda: made.append(QLabel("part", tabs)) or made[-1], lambda: QLabel("never")])  # fmt: skip
     qtbot.waitUntil(lambda: len(made) == 1, timeout=2_000)
     destroyed: list[bool] = []
@@ -153,9 +157,9 @@ def test_parts_made_ahead_are_dropped_when_the_tab_is_shown_first(qtbot, tabs, m
 def test_a_page_shown_before_its_idle_moment_is_built_once(qtbot, tabs):
     calls: list[str] = []
     lazy, work = _lazy(tabs, calls), _Work(idle=False)
-    lazy.build_when_idle("plot", lambda: work.idle, work.changed)
+    lazy.build_when_idle(PLOT, lambda: work.idle, work.changed)
     tabs.setCurrentIndex(1)  # the user opens the tab first
-    assert calls == ["build"] and tabs.currentWidget() is lazy.page("plot")
+    assert calls == ["build"] and tabs.currentWidget() is lazy.page(PLOT)
 
     work.set_idle(True)
     work.set_idle(False)
@@ -167,10 +171,10 @@ def test_a_page_shown_before_its_idle_moment_is_built_once(qtbot, tabs):
 def test_the_window_builds_its_latency_plot_while_idle(qtbot, make_window, monkeypatch):
     monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 10)
     window = make_window()
-    qtbot.waitUntil(lambda: window.lazy_tabs.is_built("latencyPlot"), timeout=5_000)
+    qtbot.waitUntil(lambda: window.lazy_tabs.is_built(LATENCY), timeout=5_000)
     assert window.tabs.tabText(window.tabs.currentIndex()) == "History"
     assert window.tabs.indexOf(window.latencyPlot) == 2
-    assert not window.lazy_tabs.is_built("comparisonView")  # only the page a benchmark opens
+    assert not window.lazy_tabs.is_built(COMPARISON)  # only the page a benchmark opens
     # then the legend's keys every run shares, hidden until there is a run to explain
     legend = window.latencyPlot.samples_plot.getPlotItem().legend
     qtbot.waitUntil(lambda: len(legend.items) == 2, timeout=5_000)
@@ -194,7 +198,7 @@ def test_a_latency_plot_built_at_idle_shows_the_benchmarks_that_follow(qtbot, ma
     monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 10)
     window = make_window()
     window.show()
-    qtbot.waitUntil(lambda: window.lazy_tabs.is_built("latencyPlot"), timeout=5_000)
+    qtbot.waitUntil(lambda: window.lazy_tabs.is_built(LATENCY), timeout=5_000)
     plot = window.latencyPlot
     for runs in (12, 20):
         benchmark(qtbot, window, runs=runs)
@@ -216,21 +220,21 @@ def test_work_on_the_built_page_follows_at_idle_moments_of_its_own(qtbot, tabs):
 
         return run
 
-    lazy.build_when_idle("plot", lambda: work.idle, work.changed, then=[then("first"), then("second")])
+    lazy.build_when_idle(PLOT, lambda: work.idle, work.changed, then=[then("first"), then("second")])
     qtbot.waitUntil(lambda: calls == ["build", "first on plot"], timeout=2_000)
     qtbot.wait(150)
     assert calls == ["build", "first on plot"]
-    assert lazy.is_built("plot") and not lazy.done_ahead("plot")
+    assert lazy.is_built(PLOT) and not lazy.done_ahead(PLOT)
     work.set_idle(True)
     qtbot.waitUntil(lambda: len(calls) == 3, timeout=2_000)
     assert calls[-1] == "second on plot"
-    qtbot.waitUntil(lambda: lazy.done_ahead("plot"), timeout=2_000)
+    qtbot.waitUntil(lambda: lazy.done_ahead(PLOT), timeout=2_000)
 
 
 def test_work_on_the_page_runs_on_a_page_its_first_use_built(qtbot, tabs):
     calls: list[str] = []
     lazy, work = _lazy(tabs, calls), _Work(idle=False)
-    lazy.build_when_idle("plot", lambda: work.idle, work.changed, then=[lambda page: calls.append(f"then on {page.text()}")])
+    lazy.build_when_idle(PLOT, lambda: work.idle, work.changed, then=[lambda page: calls.append(f"then on {page.text()}")])
     tabs.setCurrentIndex(1)  # the user opens the tab before the window was ever idle
     assert calls == ["build"]
     work.set_idle(True)

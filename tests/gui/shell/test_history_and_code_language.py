@@ -18,6 +18,7 @@ from PySide6.QtGui import QGuiApplication
 
 from inspector.core.files.models import Net
 from inspector.gui.common import i18n
+from inspector.gui.common.pages import COMPARISON
 from tests.gui.conftest import wait_idle
 from tests.gui.languages import has_chinese, speak
 from tests.gui.shell.test_language_walk import code_comments, english_left, our_lines
@@ -150,8 +151,8 @@ def test_core_vocabulary_is_said_in_words_in_chinese(make_window, qtbot, chinese
     assert window.export_report(report)
     qtbot.waitUntil(lambda: report.exists() and window.busy_task is None, timeout=30_000)
     window.open_report(report)
-    qtbot.waitUntil(lambda: window.lazy_tabs.is_built("comparisonView"), timeout=30_000)
-    view = window.lazy_tabs.page("comparisonView")
+    qtbot.waitUntil(lambda: window.lazy_tabs.is_built(COMPARISON), timeout=30_000)
+    view = window.lazy_tabs.page(COMPARISON)
     latency, moves = view.latency_table, view.moves_table
     # the report, shown (its summary names the model as the window does: 示例)
     qtbot.waitUntil(lambda: "示例" in view.summary_label.text() and latency.row_count() and moves.row_count(), timeout=30_000)

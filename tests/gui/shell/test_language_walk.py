@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.core.messages import Text
+from inspector.gui.common.pages import COMPARISON
 from tests.gui.conftest import wait_idle
 from tests.gui.languages import has_chinese
 from tests.prose import english_words
@@ -325,7 +326,7 @@ def a_whole_session(window, qtbot, tmp_path) -> tuple[list[QWidget], list[tuple[
     assert window.export_report(report)
     qtbot.waitUntil(lambda: report.exists() and window.busy_task is None, timeout=30_000)
     window.open_report(report)  # the Compare tab, this session against its own report
-    qtbot.waitUntil(lambda: window.lazy_tabs.is_built("comparisonView"), timeout=30_000)
+    qtbot.waitUntil(lambda: window.lazy_tabs.is_built(COMPARISON), timeout=30_000)
     for index in range(window.tabs.count()):  # every page, built
         window.tabs.setCurrentIndex(index)
         qtbot.wait(20)

@@ -14,19 +14,21 @@ from __future__ import annotations
 
 import importlib
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QObject, Slot
 
 from inspector.core.errors import InputError
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.common.pages import LATENCY
 from inspector.gui.common.vocabulary_words import mode_text
 from inspector.gui.state.tasks import Task
 
 if TYPE_CHECKING:
     from inspector.gui.common.code_panel import CodePanel
     from inspector.gui.common.lazy_tabs import LazyTabs
+    from inspector.gui.features.latency.plot import LatencyPlot
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
     from inspector.gui.state.workers import BenchmarkOutcome, LoadOutcome, TaskFailure
@@ -48,13 +50,13 @@ class LatencyFollows(QObject):
         state.failed.connect(self.on_failed)
 
     @property
-    def latency_plot(self) -> Any:
-        """The Latency tab's plot (``features.latency.plot.LatencyPlot``), built if it was not yet."""
-        return self.pages.page("latencyPlot")
+    def latency_plot(self) -> LatencyPlot:
+        """The Latency tab's plot, built if it was not yet (this feature's own page: its class)."""
+        return cast("LatencyPlot", self.pages.page(LATENCY))
 
     @Slot(object)
     def on_model_loaded(self, _outcome: LoadOutcome) -> None:
-        if self.pages.is_built("latencyPlot"):  # (else it has nothing to clear yet)
+        if self.pages.is_built(LATENCY):  # (else it has nothing to clear yet)
             self.latency_plot.clear()
 
     @Slot(object)
@@ -103,7 +105,7 @@ def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None
         return importlib.import_module("inspector.gui.features.latency.plot_widgets")
 
     pages.build_when_idle(
-        "latencyPlot",
+        LATENCY,
         lambda: tasks.task is None and not tasks.closed,
         tasks.busyChanged,
         # (then the plot's own module, which the page's factory imports: ``shell.layout``)

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Slot
 from inspector.core.units import format_ms
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.common.i18n import fill, translate
+from inspector.gui.common.pages import MEMORY
 
 if TYPE_CHECKING:
     from inspector.core.moves import MoveResult
@@ -60,8 +61,8 @@ class MemoryFollows(QObject):
 
     @Slot(object)
     def on_readings(self, _readings: tuple[Any, ...]) -> None:
-        if self.pages.is_built("memoryPlot"):
-            self.pages.page("memoryPlot").schedule_redraw()
+        if self.pages.is_built(MEMORY):
+            self.pages.page(MEMORY).schedule_redraw()
 
     @Slot(object)
     def on_move_finished(self, result: MoveResult) -> None:

@@ -23,6 +23,7 @@ from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui.common import window_settings
 from inspector.gui.features.moves.readiness import benchmark_blocker, input_shape, model_device_and_dtype
 from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.common.pages import LATENCY
 from inspector.gui.state.tasks import Task, task_label
 from inspector.gui.state.workers import request_call
 
@@ -102,7 +103,7 @@ class ModelCommands(QObject):
             label = fill(translate("ModelCommands", "benchmark ×%1 train step · %2 %3"), runs, device, dtype)
         else:
             label = fill(translate("ModelCommands", "benchmark ×%1 · %2 %3"), runs, device, dtype)
-        plot = self.pages.page("latencyPlot")
+        plot: Any = self.pages.page(LATENCY)
         prepared = plot.prepare_run(device, dtype, request.mode)  # while the cores are still free
         # The tab about to open is drawn first, too: its first frames are the longest the
         # window paints, and under the benchmark they held it two to three times as long.

@@ -38,6 +38,7 @@ from inspector.core.errors import Failure
 from inspector.gui.common import i18n, window_settings
 from inspector.gui.common.bar_words import BarWords, ProgressShown
 from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.common.pages import COMPARISON, LATENCY, MEMORY
 from inspector.gui.state.tasks import Task
 from inspector.gui.state.workers import ReportBuilt, ReportRequest, TaskFailure
 
@@ -131,12 +132,12 @@ class ReportFlow(QObject):
     @property
     def comparison_view(self) -> ComparisonPage:
         """The Compare tab, built if it was not yet."""
-        return self.pages.page("comparisonView")
+        return self.pages.page(COMPARISON)
 
     def can_compare_with(self) -> bool:
         """Whether "Compare with…" has a report from disk to compare a second one with (none
         before the Compare view is built)."""
-        if not self.pages.is_built("comparisonView"):
+        if not self.pages.is_built(COMPARISON):
             return False
         view = self.comparison_view
         return view.reports["b"] is not None or not view.follows_session
@@ -252,7 +253,7 @@ class ReportFlow(QObject):
         Quiet: the request is not a task of the window's (no busy state, no progress); the
         worker runs it between the user's own tasks.
         """
-        if not self.pages.is_built("comparisonView"):
+        if not self.pages.is_built(COMPARISON):
             return  # built when its tab shows (that calls this again) or a report opens
         view = self.comparison_view
         wanted = view.follows_session and (view.reports["b"] is not None or self.pages.tabs.currentWidget() is view)
@@ -289,7 +290,7 @@ class ReportFlow(QObject):
     @Slot(object)
     def on_report_built(self, built: ReportBuilt) -> None:
         self.session_report = built.report
-        if self.pages.is_built("comparisonView"):  # (else it takes it when built)
+        if self.pages.is_built(COMPARISON):  # (else it takes it when built)
             view = self.comparison_view
             if view.follows_session:
                 view.set_session_report(built.report)
@@ -317,7 +318,7 @@ class ReportFlow(QObject):
                 from inspector.gui.features.report.export import images_language, plot_images
 
                 drawn = images_language(language)
-                images = plot_images(self.pages.page("memoryPlot"), self.pages.page("latencyPlot"), language=drawn)
+                images = plot_images(self.pages.page(MEMORY), self.pages.page(LATENCY), language=drawn)
             except Exception:  # noqa: BLE001 -- a report without plots is better than no report
                 log.exception("could not render the plots for %s", path)
         self.exporting = path

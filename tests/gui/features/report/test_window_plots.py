@@ -21,6 +21,7 @@ from inspector.gui.features.report.export import IMAGE_SIZE
 from inspector.gui.features.latency.plot import LatencyPlot
 from inspector.gui.features.memory.plot import MemoryPlot
 from inspector.gui.common.svg_export import QtSvgExporter
+from inspector.gui.common.pages import LATENCY
 from tests.core.report.generated import scaled
 from tests.faults import fill_disk_half_way_through_report_writes
 from tests.gui.conftest import OFFSCREEN_NOISE
@@ -131,7 +132,7 @@ def test_a_benchmark_that_opens_the_latency_tab_leaves_once_the_tab_is_drawn(qtb
 
     window.show()
     qtbot.waitExposed(window)
-    plot = window.lazy_tabs.page("latencyPlot")  # built, behind the History tab
+    plot = window.lazy_tabs.page(LATENCY)  # built, behind the History tab
     paints = Paints()
     plot.samples_plot.viewport().installEventFilter(paints)
     painted_when_sent: list[int] = []
