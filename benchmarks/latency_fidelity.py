@@ -65,6 +65,7 @@ from inspector.core.devices.discovery import resolve_device
 from inspector.core.files.models import LoadedModel, example_model
 from inspector.core.measure.time_left import TimeLeft
 from inspector.core.measure.model_input import make_input
+from inspector.core.measure.run_control import RunControl
 from inspector.core.measure.timing import LatencyResult, measure_latency
 
 TARGET = 0.03
@@ -97,9 +98,8 @@ def ours_like_the_window(loaded: LoadedModel, runs: int) -> LatencyResult:
         loaded,
         runs=runs,
         warmup=10,
-        on_sample=lambda i, ms: streamed.append((i, ms)),
-        progress=time_left.update,
-        should_cancel=cancel.is_set,
+        control=RunControl(on_sample=lambda i, ms: streamed.append((i, ms)), progress=time_left.update,
+                           should_cancel=cancel.is_set),
     )
 
 

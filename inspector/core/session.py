@@ -341,13 +341,14 @@ class Session:
         ``runs_elsewhere``: further runs of this request taken in other processes (``bench
         --repeat``): this one keeps only its share of the samples a measurement holds.
         ``should_stop()``: True ends the measurement early, its samples kept as its result."""
-        from inspector.core.measure import repeats, timing
+        from inspector.core.measure import repeats, run_control, timing
 
+        control = run_control.RunControl(on_sample=on_sample, progress=progress, should_cancel=should_cancel,
+                                         should_stop=should_stop, max_samples=repeats.run_share(1 + runs_elsewhere))  # fmt: skip
         if request.repeat > 1:
             result = repeats.measure_runs(
                 self.require_model(), repeat=request.repeat, mode=request.mode, runs=request.runs,
-                min_time=request.min_time, input_shape=request.input_shape, on_sample=on_sample, progress=progress,
-                should_cancel=should_cancel, should_stop=should_stop,
+                min_time=request.min_time, input_shape=request.input_shape, control=control,
             )  # fmt: skip
         else:
             result = timing.measure_latency(
@@ -356,11 +357,7 @@ class Session:
                 runs=request.runs,
                 min_time=request.min_time,
                 input_shape=request.input_shape,
-                on_sample=on_sample,
-                progress=progress,
-                should_cancel=should_cancel,
-                max_samples=repeats.run_share(1 + runs_elsewhere),
-                should_stop=should_stop,
+                control=control,
             )
         self._latencies.append(result)
         return result

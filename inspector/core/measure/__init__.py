@@ -3,7 +3,7 @@
 Owns: ``timing`` (``measure_latency``: a latency measurement from request to result), and the
 parts it is made of: ``model_input`` (the model's device and dtype, the input made for it),
 ``model_mode`` (train/eval around a measurement), ``sampling`` (warm-up and timed samples in
-chunks, the clock's cost), ``train_on_copy`` (the train-step benchmark's step on a copy),
+chunks, the clock's cost), ``run_control`` (how a caller steers a run: its callbacks as one value), ``train_on_copy`` (the train-step benchmark's step on a copy),
 ``step_errors`` (a failing step in words); ``spread`` (IQR, the median's interval, the noise
 flag), ``training`` (one real training step), ``attribution`` (per-module time, shapes,
 FLOPs), ``fit`` (will it fit: estimated and measured peak, with ``fit_step``, the step both

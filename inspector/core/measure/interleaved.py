@@ -26,6 +26,7 @@ from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure.machine_noise import MachineNoise, MachineWatch
 from inspector.core.measure.repeats import combine_runs
+from inspector.core.measure.run_control import RunControl
 from inspector.core.measure.timing import LatencyResult, figures_of_samples, measure_latency
 from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_SAMPLES
@@ -69,13 +70,14 @@ def measure_round(
     cap = MAX_SAMPLES if max_samples is None else max(1, max_samples // slices)
     taken: dict[str, list[LatencyResult]] = {"a": [], "b": []}
     order = [("b", b, input_shape_b), ("a", a, input_shape)] if b_first else [("a", a, input_shape), ("b", b, input_shape_b)]
+    control = RunControl(should_cancel=should_cancel, max_samples=cap)
     watch = MachineWatch()
     watch.start()
     for index in range(slices):
         for side, loaded, shape in order:
             warmup = 3 if index == 0 else 1  # the first slice warms the model up; later ones find it warm
             taken[side].append(measure_latency(loaded, mode=mode, min_time=per_slice, input_shape=shape, warmup=warmup,
-                                               should_cancel=should_cancel, max_samples=cap))  # fmt: skip
+                                               control=control))  # fmt: skip
     machine = watch.stop(sum(len(r.samples_ms) for side in taken.values() for r in side))
     return join_slices(taken["a"], seconds, machine), join_slices(taken["b"], seconds, machine)
 

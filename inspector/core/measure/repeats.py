@@ -13,12 +13,13 @@ computed as ``timing`` computes them (a report's figures must be its samples').
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
+from inspector.core.measure.run_control import RunControl
 from inspector.core.measure.timing import LatencyResult, figures_of_samples, measure_latency
 from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_REPEAT, MAX_SAMPLES
@@ -53,17 +54,16 @@ def measure_runs(
     runs: int | None,
     min_time: float | None,
     input_shape: InputsLike | None,
-    on_sample: Callable[[int, float], None] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_cancel: Callable[[], bool] | None = None,
-    should_stop: Callable[[], bool] | None = None,
+    control: RunControl = RunControl(),
 ) -> LatencyResult:
     """``repeat`` runs of ``measure_latency`` one after another in this process, combined.
 
     Sample indices continue from run to run (a plot shows them in order); ``progress`` counts
     runs in thousandths (each run's own total may be an estimate). ``should_stop()`` True ends
-    the run being taken (its samples kept) and leaves out the runs after it."""
+    the run being taken (its samples kept) and leaves out the runs after it. Each run keeps
+    its share of the samples one measurement holds (``control.max_samples`` is not read)."""
     share = run_share(repeat)
+    on_sample, progress = control.on_sample, control.progress
     results: list[LatencyResult] = []
     for index in range(repeat):
         offset = sum(len(r.samples_ms) for r in results)
@@ -76,21 +76,11 @@ def measure_runs(
             if progress is not None:
                 progress(index * 1000 + (1000 * done // total if total else 0), repeat * 1000)
 
-        results.append(
-            measure_latency(
-                loaded,
-                mode=mode,
-                runs=runs,
-                min_time=min_time,
-                input_shape=input_shape,
-                on_sample=sample if on_sample is not None else None,
-                progress=step if progress is not None else None,
-                should_cancel=should_cancel,
-                max_samples=share,
-                should_stop=should_stop,
-            )
-        )
-        if should_stop is not None and should_stop():
+        this_run = dataclasses.replace(control, on_sample=sample if on_sample is not None else None,
+                                       progress=step if progress is not None else None, max_samples=share)  # fmt: skip
+        results.append(measure_latency(loaded, mode=mode, runs=runs, min_time=min_time, input_shape=input_shape,
+                                       control=this_run))  # fmt: skip
+        if control.stop_asked():
             break
     later_notes = [n for r in results[1:] for n in r.notes]
     return combine_runs(results[0], [r.samples_ms for r in results[1:]], later_notes)

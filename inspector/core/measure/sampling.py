@@ -32,6 +32,7 @@ from inspector.core.devices.device_events import DeviceEvents
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.measure import chunk_gate, warm_up
 from inspector.core.measure.machine_noise import MachineWatch
+from inspector.core.measure.run_control import RunControl
 from inspector.core.measure.step_errors import StepFailed
 from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS
@@ -69,41 +70,46 @@ class SampleTimeline:
     absorbed: int = 0
 
 
-def take_samples(
-    step: Callable[[], object],
-    warmup: int,
-    target: tuple[int, int | None],
-    sync: Callable[[], None] | None,
-    on_sample: Callable[[int, float], None] | None,
-    progress: Callable[[int, int], None] | None,
-    should_cancel: Callable[[], bool] | None,
-    notes: list[str],
-    events: DeviceEvents | None = None,
-    machine: MachineWatch | None = None,
-    warming: warm_up.WarmUp | None = None,
-    timeline: SampleTimeline | None = None,
-    should_stop: Callable[[], bool] | None = None,
-) -> tuple[list[int], list[int]]:
-    """Warm-up samples (host clock) and timed samples (``events`` where given), in nanoseconds.
+@dataclass(frozen=True)
+class Sampling:
+    """How one run's calls are made and timed, and what watches them.
 
-    The warm-up (``warming``, else a ``warm_up.WarmUp(warmup)`` of its own) makes ``warmup``
-    calls, and more while they are not yet steady; a slow start of the run's first chunk goes
-    to it too (``warm_up``), unless the sampling threads were preempted meanwhile.
-    ``machine`` (where given) watches what the machine does from the first timed sample to
-    the last; its ``result`` says it afterwards. ``timeline`` (where given) is filled with
-    when the calls ran. ``should_stop()`` (checked between chunks, once there are samples):
-    True ends the run there, keeping its samples, with a note saying so."""
-    max_samples, min_ns = target
+    ``target``: (at most this many samples, at least this many measured nanoseconds or None).
+    ``warming``: the warm-up (``warm_up.WarmUp``): the calls asked for, and more while they are
+    not yet steady; a slow start of the run's first chunk goes to it too, unless the sampling
+    threads were preempted meanwhile. ``sync``: waits for the model's devices (None on a CPU).
+    ``events``: device events timing each sample (else the host clock). ``machine`` watches
+    what the machine does from the first timed sample to the last (its ``result`` says it
+    afterwards); ``timeline`` is filled with when the calls ran."""
+
+    target: tuple[int, int | None]
+    warming: warm_up.WarmUp
+    sync: Callable[[], None] | None = None
+    events: DeviceEvents | None = None
+    machine: MachineWatch | None = None
+    timeline: SampleTimeline | None = None
+
+
+def take_samples(
+    step: Callable[[], object], how: Sampling, control: RunControl, notes: list[str]
+) -> tuple[list[int], list[int]]:
+    """Warm-up samples (host clock) and timed samples (``how.events`` where given), in nanoseconds.
+
+    ``control`` steers the run between chunks (``RunControl``: the sample sink, progress, the
+    cancel and stop checks); a run stopped early keeps its samples, with a note in ``notes``
+    saying so, as does one that met a cap."""
+    sync, events, machine, timeline, warming = how.sync, how.events, how.machine, how.timeline, how.warming
+    on_sample, progress = control.on_sample, control.progress
+    max_samples, min_ns = how.target
     clock = _clock
     # Each host-timed call's start, for a trace: the timeline's, or thrown away without one.
     call_starts: list[int] = timeline.call_starts_ns if timeline is not None else []
-    warming = warming if warming is not None else warm_up.WarmUp(warmup)
     # As timeit does: a garbage-collector pass landing inside one sample is noise, not latency.
     with gc_pause.paused():
         cost = clock_cost_ns(clock)
         warm: list[int] = []
         while warming.wants_more(warm):  # the calls asked for, then until they are steady
-            if should_cancel is not None and should_cancel():
+            if control.cancelled():
                 raise Cancelled(Text("failure.cancelled_warmup"))
             with chunk_gate.call():
                 if timeline is not None:
@@ -122,9 +128,9 @@ def take_samples(
         stop_ns = min_ns if min_ns is not None else _MAX_MEASURE_NS
         stopped = False
         while len(samples) < max_samples and (measured < stop_ns or not samples):
-            if should_cancel is not None and should_cancel():
+            if control.cancelled():
                 raise Cancelled(Text("failure.cancelled_benchmark", samples=len(samples)))
-            if should_stop is not None and samples and should_stop():
+            if samples and control.stop_asked():
                 stopped = True  # asked to end now and keep what was measured
                 break
             # A chunk of back-to-back calls with nothing in between, as torch.utils.benchmark

@@ -13,6 +13,7 @@ a noise flag.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass, field
@@ -31,7 +32,8 @@ from inspector.core.measure import warm_up
 from inspector.core.measure.machine_noise import MachineNoise, MachineWatch, blamed
 from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype, model_tensors
 from inspector.core.measure.model_mode import buffers_kept, eval_mode
-from inspector.core.measure.sampling import SampleTimeline, take_samples
+from inspector.core.measure.run_control import RunControl
+from inspector.core.measure.sampling import Sampling, SampleTimeline, take_samples
 from inspector.core.measure.spread import SampleFigures, figures_of, spread_of
 from inspector.core.measure.step_errors import StepFailed, run_failed
 from inspector.core.measure.train_on_copy import train_step_on_copy
@@ -202,11 +204,7 @@ def measure_latency(
     min_time: float | None = None,
     warmup: int = 3,
     input_shape: InputsLike | None = None,
-    on_sample: Callable[[int, float], None] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    should_cancel: Callable[[], bool] | None = None,
-    max_samples: int = MAX_SAMPLES,
-    should_stop: Callable[[], bool] | None = None,
+    control: RunControl = RunControl(),
 ) -> LatencyResult:
     """Time ``warmup`` calls, then ``runs`` calls (or calls until ``min_time`` seconds are measured).
 
@@ -215,21 +213,20 @@ def measure_latency(
     forward + backward + optimizer step on a deep copy of the model and its optimizer, so the
     user's parameters, grads and optimizer state stay bitwise what they were.
 
-    Callbacks run between chunks of samples (every CHUNK_SAMPLES samples or CHUNK_SECONDS
-    measured, whichever comes first): ``on_sample(index, ms)`` once for each sample, in
-    order; ``progress(done, total)`` (total is an estimate under ``min_time``) and
-    ``should_cancel()`` (True -> ``Cancelled``) once per chunk; ``should_stop()`` (True: the run
-    ends there, a result of the samples taken, with a note) once per chunk after the first.
-
-    ``max_samples``: this run's share of the samples one measurement keeps, when it is one
-    of several runs (``core.measure.repeats``); a request for more is capped, with a note.
+    ``control`` (``run_control.RunControl``) steers the run between chunks of samples (every
+    CHUNK_SAMPLES samples or CHUNK_SECONDS measured, whichever comes first): each sample to its
+    ``on_sample``, in order; ``progress`` and ``should_cancel`` (True -> ``Cancelled``) once per
+    chunk; ``should_stop`` (True: the run ends there, a result of the samples taken, with a
+    note) once per chunk after the first. Its ``max_samples``: this run's share of the samples
+    one measurement keeps, when it is one of several runs (``core.measure.repeats``); a request
+    for more is capped, with a note.
     """
     if mode not in MODES:
         raise InputError(Text("input.unknown_mode", name=repr(mode)))
     target = _sample_target(runs, min_time)
     notes: list[str] = list(request_caps(runs, min_time))
-    if max_samples < target[0]:  # one of several runs: its share of the cap
-        target = (max(1, max_samples), target[1])
+    if control.max_samples < target[0]:  # one of several runs: its share of the cap
+        target = (max(1, control.max_samples), target[1])
         if runs is not None:
             notes.append(Text("bench.runs_capped", runs=f"{runs:,}", cap=f"{target[0]:,}"))
     if warmup < 1:
@@ -242,29 +239,22 @@ def measure_latency(
     shapes = input_shapes(args)
     if len(shapes) > 1:
         notes.append(Text("bench.input_shapes", shapes=", ".join(str(s) for s in shapes)))
-    sync = synchronizer(module)
     what = "forward pass" if mode == "forward" else "training step"
 
-    events = _sample_events(module)
-    watch = MachineWatch()
-    warming = warm_up.WarmUp(warmup)
-    timeline = SampleTimeline()
+    how = Sampling(target, warm_up.WarmUp(warmup), synchronizer(module), _sample_events(module), MachineWatch(),
+                   SampleTimeline())  # fmt: skip
     step: Callable[[], object]
     ran = module  # what the samples ran on: the model, or its copy for a training step
     try:
         if mode == "forward":
             with eval_mode(loaded, notes), buffers_kept(loaded), torch.inference_mode():
                 step = functools.partial(module, *args)
-                warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events,
-                                              machine=watch, warming=warming, timeline=timeline,
-                                              should_stop=should_stop)  # fmt: skip
+                warm, samples = take_samples(step, how, control, notes)
         else:
             # Gradients on even when the caller runs us under no_grad (a worker, a notebook cell).
             with torch.inference_mode(False), torch.enable_grad():
                 step, ran = train_step_on_copy(loaded, args, notes)
-                warm, samples = take_samples(step, warmup, target, sync, on_sample, progress, should_cancel, notes, events,
-                                              machine=watch, warming=warming, timeline=timeline,
-                                              should_stop=should_stop)  # fmt: skip
+                warm, samples = take_samples(step, how, control, notes)
     except StepFailed as failed:
         raise run_failed(failed.cause, shapes, device_id(device), what, blame_input=failed.in_forward) from None
     except InspectorError:
@@ -272,28 +262,27 @@ def measure_latency(
     except Exception as exc:  # noqa: BLE001 -- setting up, synchronising: the input is not to blame
         raise run_failed(exc, shapes, device_id(device), what, blame_input=False) from None
 
-    warmed = warming.outcome(warm, samples)
+    warmed = how.warming.outcome(warm, samples)
     notes += warm_up.notes(warmed)
     ran_in = model_dtype(ran)  # a model may cast itself as it runs: report what it ran in
     if ran_in != dtype:
         notes.append(Text("bench.dtype_changed", before=dtype_name(dtype), after=dtype_name(ran_in)))
-    return _result(
-        timeline=timeline,
+    described = LatencyResult(
         device=device_id(device),
         dtype=dtype_name(ran_in),
         input_shape=shapes[0] if shapes else (),
         input_shapes=tuple(shapes),
         input_dtypes=tuple(dtype_name(a.dtype) for a in args if isinstance(a, torch.Tensor)),
         mode=mode,
-        warmup_ns=warm,
-        samples_ns=samples,
+        warmup_ms=0.0,
+        warmup_samples_ms=(),
+        samples_ms=(),
         notes=tuple(notes),
-        timer=events.kind if events is not None else "host clock",
+        timer=how.events.kind if how.events is not None else "host clock",
         runs=None if min_time is not None else target[0],
         min_time=min(float(min_time), MAX_MEASURE_SECONDS) if min_time is not None else None,
-        warmed=warmed,
-        machine=watch.result,
     )
+    return _result(described, _Taken(warm, samples, warmed, how.machine, how.timeline))
 
 
 def request_caps(runs: int | None, min_time: float | None) -> tuple[str, ...]:
@@ -359,47 +348,38 @@ def figures_of_samples(ms: np.ndarray) -> dict[str, Any]:
     return {"samples_ms": tuple(ms.tolist()), "noise": spread_of(ms).noise}
 
 
-def _result(
-    *,
-    device: str,
-    dtype: str,
-    input_shape: tuple[int, ...],
-    mode: str,
-    warmup_ns: list[int],
-    samples_ns: list[int],
-    notes: tuple[str, ...],
-    input_shapes: tuple[tuple[int, ...], ...] = (),
-    input_dtypes: tuple[str, ...] = (),
-    timer: str = "host clock",
-    runs: int | None = None,
-    min_time: float | None = None,
-    warmed: warm_up.WarmUpOutcome | None = None,
-    machine: MachineNoise | None = None,
-    timeline: SampleTimeline | None = None,
-) -> LatencyResult:
-    warm_ms = tuple(float(v) / 1e6 for v in warmup_ns)
-    figures = figures_of_samples(np.asarray(samples_ns, dtype=np.float64) / 1e6)
+@dataclass(frozen=True)
+class _Taken:
+    """What one run's sample loop gave: its calls in nanoseconds, how its warm-up ended, what the
+    machine did and when the calls ran."""
+
+    warm_ns: list[int]
+    samples_ns: list[int]
+    warmed: warm_up.WarmUpOutcome
+    machine: MachineWatch | None
+    timeline: SampleTimeline | None
+
+
+def _result(described: LatencyResult, taken: _Taken) -> LatencyResult:
+    """``described`` (what was measured, how it was asked for, its notes; no sample yet) with
+    ``taken``'s samples, warm-up and machine: the result."""
+    warm_ms = tuple(float(v) / 1e6 for v in taken.warm_ns)
+    figures = figures_of_samples(np.asarray(taken.samples_ns, dtype=np.float64) / 1e6)
+    machine = taken.machine.result if taken.machine is not None else None
     noise = blamed(figures.pop("noise"), machine)  # the machine's doing, when it was
-    return LatencyResult(
-        device=device,
-        dtype=dtype,
-        input_shape=tuple(int(d) for d in input_shape),
-        input_shapes=tuple(tuple(int(d) for d in s) for s in input_shapes),
-        input_dtypes=input_dtypes,
-        mode=mode,
+    return dataclasses.replace(
+        described,
+        input_shape=tuple(int(d) for d in described.input_shape),
+        input_shapes=tuple(tuple(int(d) for d in s) for s in described.input_shapes),
         warmup_ms=warm_ms[0],
         warmup_samples_ms=warm_ms,
         **figures,
-        notes=notes,
         noise=noise,
         machine=machine,
-        warmup_asked=warmed.asked if warmed is not None else len(warmup_ns),
-        warmup_reason=warmed.reason if warmed is not None else None,
-        first_calls_ms=warmed.absorbed_ns / 1e6 if warmed is not None else None,
-        timer=timer,
-        runs=runs,
-        min_time=min_time,
-        warmup=len(warmup_ns),
-        timeline=timeline,
+        warmup_asked=taken.warmed.asked,
+        warmup_reason=taken.warmed.reason,
+        first_calls_ms=taken.warmed.absorbed_ns / 1e6,
+        warmup=len(taken.warm_ns),
+        timeline=taken.timeline,
         threads=torch.get_num_threads(),
     )

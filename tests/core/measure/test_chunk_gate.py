@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.core.measure import chunk_gate, sampling
+from inspector.core.measure import chunk_gate, sampling, warm_up
+from inspector.core.measure.run_control import RunControl
 
 
 class FakeTime:
@@ -44,7 +45,8 @@ class Recorder:
 
 def run(recorder: Recorder, *, runs: int, gated: bool = True) -> list[int]:
     with chunk_gate.gated(recorder.gate if gated else None):
-        _, samples = sampling.take_samples(recorder.step, 3, (runs, None), None, None, None, None, [])
+        how = sampling.Sampling((runs, None), warm_up.WarmUp(3))
+        _, samples = sampling.take_samples(recorder.step, how, RunControl(), [])
     return samples
 
 

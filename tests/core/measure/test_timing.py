@@ -12,6 +12,7 @@ from inspector.core.errors import Cancelled, InputError, InspectorError
 from inspector.core.files.models import LoadedModel, Net, example_model, load_model
 from inspector.core.measure import sampling, timing
 from inspector.core.measure.model_input import make_input
+from inspector.core.measure.run_control import RunControl
 from inspector.core.measure.sampling import CHUNK_SAMPLES
 from inspector.core.measure.timing import LatencyResult, measure_latency
 from tests.fake_clock import FakeClock, TakesTime
@@ -150,7 +151,7 @@ def test_the_garbage_collector_is_back_on_after_success_and_failure(collector_on
 
 def test_min_time_measures_at_least_that_long_and_progress_ends_at_its_total():
     calls: list[tuple[int, int]] = []
-    result = measure_latency(example_model(), min_time=0.02, progress=lambda d, t: calls.append((d, t)))
+    result = measure_latency(example_model(), min_time=0.02, control=RunControl(progress=lambda d, t: calls.append((d, t))))
     # Measured in whole ns, reported in ms: the floats' sum may round a hair under 20 ms.
     assert sum(result.samples_ms) >= 20.0 - 1e-9
     assert calls[0][0] == 0 and calls[-1] == (len(result.samples_ms), len(result.samples_ms))
@@ -161,7 +162,7 @@ def test_min_time_measures_at_least_that_long_and_progress_ends_at_its_total():
 
 def test_on_sample_streams_every_sample_in_order():
     streamed: list[tuple[int, float]] = []
-    result = measure_latency(example_model(), runs=7, on_sample=lambda i, ms: streamed.append((i, ms)))
+    result = measure_latency(example_model(), runs=7, control=RunControl(on_sample=lambda i, ms: streamed.append((i, ms))))
     assert [i for i, _ in streamed] == list(range(7))
     assert tuple(ms for _, ms in streamed) == pytest.approx(result.samples_ms)
 
@@ -183,8 +184,7 @@ def test_cancel_stops_between_samples_and_restores_the_train_flag(collector_on):
         measure_latency(
             loaded,
             runs=5 * CHUNK_SAMPLES,
-            on_sample=lambda i, ms: streamed.append(i),
-            should_cancel=lambda: len(streamed) >= 5,
+            control=RunControl(on_sample=lambda i, ms: streamed.append(i), should_cancel=lambda: len(streamed) >= 5),
         )
     # Seen at the end of the chunk it was asked in: a few samples later, never the 5000 asked for.
     assert 5 <= len(streamed) <= 5 + CHUNK_SAMPLES
@@ -238,9 +238,11 @@ def test_samples_are_timed_back_to_back_with_the_callbacks_between_chunks(monkey
         loaded,
         runs=runs,
         warmup=1,
-        on_sample=lambda i, ms: log.append("sample"),
-        progress=lambda done, total: log.append("progress"),
-        should_cancel=lambda: log.append("cancel?") is not None,
+        control=RunControl(
+            on_sample=lambda i, ms: log.append("sample"),
+            progress=lambda done, total: log.append("progress"),
+            should_cancel=lambda: log.append("cancel?") is not None,
+        ),
     )
     timed = log[log.index("progress") + 1 :]  # after warm-up and the first progress(0, total)
     bursts = "".join("c" if e == "call" else "." for e in timed).split(".")
@@ -364,7 +366,7 @@ def test_cancelled_train_step_leaves_the_model_untouched(monkeypatch):
     before = _state(loaded)
     count = iter(range(100))
     with pytest.raises(Cancelled):
-        measure_latency(loaded, mode="train-step", runs=50, should_cancel=lambda: next(count) >= 4)
+        measure_latency(loaded, mode="train-step", runs=50, control=RunControl(should_cancel=lambda: next(count) >= 4))
     _assert_bitwise_equal(before, _state(loaded))
 
 
@@ -469,7 +471,7 @@ def test_only_a_failing_forward_call_is_blamed_on_the_input():
         raise ValueError("the plot went away")
 
     with pytest.raises(InspectorError) as callback:
-        measure_latency(example_model(), runs=2, on_sample=broken_callback)
+        measure_latency(example_model(), runs=2, control=RunControl(on_sample=broken_callback))
     assert not isinstance(callback.value, InputError) and "input" not in callback.value.message
 
     class BrokenEval(Net):

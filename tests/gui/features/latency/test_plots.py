@@ -16,6 +16,7 @@ from inspector.core.measure.memory_log import MemoryTimeline  # noqa: E402
 from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.moves.request import MoveRequest  # noqa: E402
 from inspector.core.moves.transaction import move_model  # noqa: E402
+from inspector.core.measure.run_control import RunControl  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
 from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
@@ -259,7 +260,7 @@ def test_a_reports_memory_section_is_shown(memory_plot):
 def test_a_benchmark_fills_the_latency_plot_with_every_sample(latency_plot):
     loaded = example_model()
     key = latency_plot.begin_series("cpu", "float32", "forward")
-    result = measure_latency(loaded, runs=40, warmup=3, on_sample=latency_plot.add_sample)
+    result = measure_latency(loaded, runs=40, warmup=3, control=RunControl(on_sample=latency_plot.add_sample))
     latency_plot.redraw()
     streamed = latency_plot.drawn(key)
     assert streamed["samples"][0].tolist() == list(range(40))  # streamed before the result came

@@ -24,6 +24,7 @@ from inspector.core.moves.request import MoveRequest  # noqa: E402
 from inspector.core.moves.transaction import move_model  # noqa: E402
 from inspector.core.report.markdown_view import render_markdown  # noqa: E402
 from inspector.core.report.timing_report import build_report, load_report  # noqa: E402
+from inspector.core.measure.run_control import RunControl  # noqa: E402
 from inspector.core.measure.timing import measure_latency  # noqa: E402
 # noqa: E402
 from inspector.gui.features.report.export import (
@@ -53,7 +54,7 @@ def session(qapp):
     memory_plot.mark_span(move.call, started)
     memory_plot.add_readings([memory_reading("cpu")])
     latency_plot.begin_series("cpu", "float64")
-    latency = measure_latency(loaded, runs=30, on_sample=latency_plot.add_sample)
+    latency = measure_latency(loaded, runs=30, control=RunControl(on_sample=latency_plot.add_sample))
     latency_plot.finish_series(latency)
     memory_plot.redraw()
     latency_plot.redraw()
