@@ -133,6 +133,10 @@ class LazyTabs:
             heard(key, widget)
         return cast(T, widget)
 
+    def show(self, key: TabKey[Any]) -> None:
+        """Bring ``key``'s page forward (built now if it was not yet)."""
+        self.tabs.setCurrentWidget(self.page(key))
+
     def build_when_idle(
         self,
         key: TabKey[Any],

@@ -131,8 +131,8 @@ def build(
     )  # fmt: skip
     commands = ModelCommands(
         parent, dispatcher=dispatcher, move=requests.move, benchmark=requests.benchmark,
-        train_step=requests.train_step, action_bar=action_bar, banner=banner, code=code, pages=pages,
-        settings=settings, state=state,
+        train_step=requests.train_step, action_bar=action_bar, banner=banner, code=code, settings=settings,
+        state=state,
     )  # fmt: skip
     fit = FitFlow(parent, dispatcher=dispatcher, request=requests.fit, action_bar=action_bar, state=state)
     lessons = LessonsPanel(

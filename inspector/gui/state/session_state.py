@@ -23,6 +23,10 @@ task, the quiet session report included: ``TaskController.owns`` tells the windo
 is reset first), ``moveFinished``, ``benchmarkFinished``, ``latencySamples``, ``progress``,
 ``reportBuilt``, ``fitFinished``, ``trainStepFinished``, ``lessonFinished`` and ``failed``.
 
+Events of the features, said by the one that acts for those that follow it (``runs``): a
+benchmark ``benchmarkPlanned`` (before its request, while the cores are free), then
+``benchmarkSent`` or ``benchmarkRefused`` (another task ran).
+
 The task machine (``TaskController``) is told a task ended before ``taskFinished(task, ended)``
 is said; ``ended`` is whether that ended the window's own task (not a quiet one, nor an export
 whose file is still being written), so a subscriber hears the end with the window idle again.
@@ -65,6 +69,10 @@ class SessionState(QObject):
     trainStepFinished = Signal(object)  # core.measure.training.TrainStepResult
     lessonFinished = Signal(object)  # LessonOutcome
     failed = Signal(object)  # TaskFailure
+    # ----- the features' events (``runs``)
+    benchmarkPlanned = Signal(object)  # BenchmarkRun: its subscribers get ready for it
+    benchmarkSent = Signal(object)  # BenchmarkRun: its request left (samples follow)
+    benchmarkRefused = Signal(object)  # BenchmarkRun: it never started
 
     def __init__(self, tasks: TaskEnds | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)

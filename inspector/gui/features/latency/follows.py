@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from inspector.gui.common.code_panel import CodePanel
     from inspector.gui.common.lazy_tabs import LazyTabs
     from inspector.gui.features.latency.plot import LatencyPlot
+    from inspector.gui.state.runs import BenchmarkRun
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
     from inspector.gui.state.workers import BenchmarkOutcome, LoadOutcome, TaskFailure
@@ -48,6 +49,13 @@ class LatencyFollows(QObject):
         state.latencySamples.connect(self.on_latency_samples)
         state.benchmarkFinished.connect(self.on_benchmark_finished)
         state.failed.connect(self.on_failed)
+        # A benchmark the moves feature starts (``state.runs``): the plot ready before it, its
+        # series begun once it is sent, the items made for it dropped if it never starts.
+        state.benchmarkPlanned.connect(self.on_benchmark_planned)
+        state.benchmarkSent.connect(self.on_benchmark_sent)
+        state.benchmarkRefused.connect(self.on_benchmark_refused)
+        #: The run planned last, and the series key whose items were made for it (None: none new).
+        self._planned: tuple[BenchmarkRun, Any] | None = None
 
     @property
     def latency_plot(self) -> LatencyPlot:
@@ -58,6 +66,26 @@ class LatencyFollows(QObject):
     def on_model_loaded(self, _outcome: LoadOutcome) -> None:
         if self.pages.is_built(LATENCY):  # (else it has nothing to clear yet)
             self.latency_plot.clear()
+
+    @Slot(object)
+    def on_benchmark_planned(self, run: BenchmarkRun) -> None:
+        plot = self.latency_plot
+        self._planned = (run, plot.prepare_run(run.device, run.dtype, run.mode))
+        if not plot.isVisible():  # the tab about to open is drawn before the request leaves
+            run.opens = plot
+
+    @Slot(object)
+    def on_benchmark_sent(self, run: BenchmarkRun) -> None:
+        self._planned = None
+        # Samples stream into this run's series; the result names it exactly when it comes.
+        self.latency_plot.begin_series(run.device, run.dtype, run.mode, expected=run.expected)
+        self.pages.show(LATENCY)
+
+    @Slot(object)
+    def on_benchmark_refused(self, run: BenchmarkRun) -> None:
+        planned, self._planned = self._planned, None
+        if planned is not None and planned[0] is run and planned[1] is not None:
+            self.latency_plot.forget_run(planned[1])
 
     @Slot(object)
     def on_latency_samples(self, pairs: Any) -> None:

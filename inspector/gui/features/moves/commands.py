@@ -23,12 +23,11 @@ from inspector.core.vocabulary import BenchMode, FailureKind
 from inspector.gui.common import window_settings
 from inspector.gui.features.moves.readiness import benchmark_blocker, input_shape, model_device_and_dtype
 from inspector.gui.common.i18n import core_text, fill, translate
-from inspector.gui.common.pages import LATENCY
+from inspector.gui.state.runs import BenchmarkRun
 from inspector.gui.state.tasks import Task, task_label
 from inspector.gui.state.workers import request_call
 
 if TYPE_CHECKING:
-    from inspector.gui.common.lazy_tabs import LazyTabs
     from inspector.gui.features.moves.action_bar import ActionBar
     from inspector.gui.common.code_panel import CodePanel
     from inspector.gui.common.error_banner import ErrorBanner
@@ -43,7 +42,7 @@ class ModelCommands(QObject):
     def __init__(
         self, parent: QWidget, *, dispatcher: Dispatcher, move: SignalInstance, benchmark: SignalInstance,
         train_step: SignalInstance, action_bar: ActionBar, banner: ErrorBanner, code: CodePanel,
-        pages: LazyTabs, settings: QSettings, state: SessionState,
+        settings: QSettings, state: SessionState,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.parent_widget = parent  # the training step's confirmation opens over it
@@ -52,7 +51,6 @@ class ModelCommands(QObject):
         self.action_bar = action_bar
         self.banner = banner
         self.code = code
-        self.pages = pages
         self.settings = settings
         self.state = state
         state.moveFinished.connect(self.on_move_finished)
@@ -103,18 +101,15 @@ class ModelCommands(QObject):
             label = fill(translate("ModelCommands", "benchmark ×%1 train step · %2 %3"), runs, device, dtype)
         else:
             label = fill(translate("ModelCommands", "benchmark ×%1 · %2 %3"), runs, device, dtype)
-        plot: Any = self.pages.page(LATENCY)
-        prepared = plot.prepare_run(device, dtype, request.mode)  # while the cores are still free
-        # The tab about to open is drawn first, too: its first frames are the longest the
-        # window paints, and under the benchmark they held it two to three times as long.
-        opening = plot if not plot.isVisible() else True
+        # Said while the cores are still free: who shows the run gets ready for it (``state.runs``),
+        # and the page it opens is drawn before the request leaves.
+        run = BenchmarkRun(device, dtype, request.mode, expected=(request.runs or 0) * request.repeat)
+        self.state.benchmarkPlanned.emit(run)
+        opening = run.opens if run.opens is not None else True
         if not self.dispatcher.send(Task.BENCHMARK, self._benchmark, request, mark=label, drawn_first=opening):
-            if prepared is not None:
-                plot.forget_run(prepared)
+            self.state.benchmarkRefused.emit(run)
             return False
-        # Samples stream into this run's series; the result names it exactly when it comes.
-        plot.begin_series(device, dtype, request.mode, expected=(request.runs or 0) * request.repeat)
-        self.pages.tabs.setCurrentWidget(plot)
+        self.state.benchmarkSent.emit(run)
         return True
 
     def confirm_train_step(self) -> bool:
