@@ -157,7 +157,13 @@ def one_run(args: argparse.Namespace) -> dict[str, list[float]]:
     loop = QEventLoop()
     check = QTimer(interval=20)
     ready = getattr(window.lazy_tabs, "done_ahead", window.lazy_tabs.is_built)  # (an app without it: --against)
-    check.timeout.connect(lambda: ready("latencyPlot") and loop.quit())
+    try:  # the page's typed key (an app from before them: --against, its name)
+        from inspector.gui.common import pages
+
+        latency: object = pages.LATENCY
+    except ImportError:
+        latency = "latencyPlot"
+    check.timeout.connect(lambda: ready(latency) and loop.quit())
     check.start()
     QTimer.singleShot(10_000 + lazy_tabs.IDLE_BUILD_DELAY_MS, loop.quit)
     loop.exec()
