@@ -81,7 +81,7 @@ class ModuleStats:
     output_shapes: tuple[tuple[int, ...], ...]
     median_ms: float
     self_ms: float
-    share: float  # median_ms over the whole forward's median (with hooks), 0..1
+    share: float  # median_ms over the plain forwards' median (without hooks: forward_without_hooks_ms), ~0..1
     flops: int
     flops_per_s: float | None
     activation_bytes: int
