@@ -5,7 +5,7 @@ cores with the app's other threads. Every PyTorch call releases the GIL and take
 when another thread runs Python meanwhile, the call waits for it, up to the switch interval
 (5 ms) per call, and that thread's CPU time is taken from the intra-op threads' cores. A
 ``ChunkGate`` lets the front end stop its own threads before a chunk and let them go after it
-(the window parks its GUI thread and its memory sampler: ``gui.sample_gate``), so a sample
+(the window parks its GUI thread and its memory sampler: ``gui.state.sample_gate``), so a sample
 holds the model's time only. The CLI and the agent have no such threads and pass no gate.
 
 The gate reaches the sample loops through a context variable (``gated``), so the functions

@@ -5,7 +5,7 @@ a person (failure messages, verdicts, findings) are made here as ``Text``: a ``s
 value is the English sentence, which also carries its template's id (``key``) and arguments.
 Everything that treats it as a string (the CLI, JSON reports, tests, ``==``) sees the English
 text unchanged; the window looks the template up by id in its translations and fills in the
-same arguments (``inspector.gui.core_text``). Arguments are already-formatted values (numbers
+same arguments (``inspector.gui.common.i18n.core_text``). Arguments are already-formatted values (numbers
 with units, device ids, dtypes, code), which stay as they are in every language.
 
 A text built by concatenating a ``Text`` with more words is a plain ``str`` again (English

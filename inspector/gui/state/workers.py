@@ -217,7 +217,7 @@ class ModelWorker(QObject):
         super().__init__()
         self._cancel = cancel_event
         self._stop = stop_event
-        #: Parks the window's threads around each chunk of samples (``gui.sample_gate``); a
+        #: Parks the window's threads around each chunk of samples (``gui.state.sample_gate``); a
         #: remote session's samples are taken in the agent's process and need none.
         self._gate = gate
         # Touched only on this worker's thread once the worker has moved there.
@@ -396,7 +396,7 @@ class ModelWorker(QObject):
     # ----- helpers
 
     def _quiet_window(self) -> contextlib.AbstractContextManager[None]:
-        """Chunks of samples timed with the window's threads parked (``gui.sample_gate``)."""
+        """Chunks of samples timed with the window's threads parked (``gui.state.sample_gate``)."""
         if self._gate is None or not self.session.capabilities.timed_here:
             return contextlib.nullcontext()
         return self._gate.for_run()

@@ -1,7 +1,7 @@
 """Tools › Will it fit?: the non-modal dialog (one row per device of the machine), its
 questions sent to the worker, and its answers.
 
-``gui.fit_dialog`` is imported when the dialog first opens, not in the window's first second.
+``gui.features.fit.dialog`` is imported when the dialog first opens, not in the window's first second.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class FitFlow(QObject):
         self.state = state  # its rows are the inventory's devices
         state.fitFinished.connect(self.on_finished)
         state.failed.connect(self.on_task_failed)
-        self.dialog: Any = None  # gui.fit_dialog.FitDialog
+        self.dialog: Any = None  # gui.features.fit.dialog.FitDialog
         self._available = False
 
     def show(self) -> Any:

@@ -139,7 +139,7 @@ def _short_spec(spec: str) -> str:
 
 
 def _dialogs() -> Any:
-    """``gui.dialogs``, imported when a dialog first opens (not in the first second)."""
+    """``gui.common.dialogs``, imported when a dialog first opens (not in the first second)."""
     from inspector.gui.common import dialogs
 
     return dialogs
