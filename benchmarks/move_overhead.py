@@ -1,6 +1,6 @@
 """What a transactional move costs next to a plain ``Module.to`` of the same model.
 
-Two shapes (DESIGN.md target: ours <= 1.10x plain on both):
+Two shapes (target, docs/performance.md: ours <= 1.10x plain on both):
 
   small: 2,500 x Linear(16, 16)   = 5,000 tensors, 1.3 MiB
   large:    24 x Linear(2048, 2048) =     48 tensors, 384 MiB

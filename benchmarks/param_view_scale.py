@@ -12,7 +12,7 @@ to the panel to the view painted (``viewport().repaint()`` paints synchronously)
   expanded the same update with every module expanded (the worst case: the view lays out
            every row again, as it must, since every row changed).
 
-Target (DESIGN.md): 10,000 tensors <= 200 ms, linear in tensors.
+Target (docs/performance.md): 10,000 tensors <= 200 ms, linear in tensors.
 
     python benchmarks/param_view_scale.py [--sizes 1000,10000,100000] [--repeat 5]
 """

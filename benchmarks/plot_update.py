@@ -11,7 +11,7 @@ Latency: ``LatencyPlot`` with the 100,000 samples ``min_time`` may keep, repaint
 
     python benchmarks/plot_update.py [--frames 60] [--size 1200x500]
 
-GUI-thread budget: a frame well under 16 ms keeps the window responsive (DESIGN: longest
+GUI-thread budget: a frame well under 16 ms keeps the window responsive (docs/performance.md: longest
 event-loop stall <= 50 ms, p99 <= 16 ms).
 """
 

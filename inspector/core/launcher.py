@@ -1,4 +1,4 @@
-"""The one place the app starts another process (DESIGN.md, "Gates"): no other module of
+"""The one place the app starts another process (docs/architecture.md, "Gates"): no other module of
 ``inspector`` imports ``subprocess`` or ``multiprocessing``, forks or execs (a test scans them).
 
 Two kinds of start:

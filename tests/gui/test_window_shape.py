@@ -3,7 +3,7 @@
 
 - The app builds a window along a chain of at most 6 modules (``shell.app`` -> the window ->
   a feature's view -> its parts -> a shared word list -> ``common.i18n``); the package's face,
-  ``inspector.gui`` (DESIGN.md's ``inspector.gui.create_window``, which imports the app when first
+  ``inspector.gui`` (``inspector.gui.create_window``, the documented test handle, which imports the app when first
   asked), is the one floor above it.
 - No feature imports another, no layer imports a higher one (shell > features > state > common).
 - No cycles.

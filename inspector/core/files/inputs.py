@@ -1,7 +1,7 @@
 """Input specs: the text a user types for a model's inputs, and the tensors made from it.
 
 One parser for every front end (``bench``/``fit``/``inspect --input-shape``, the window's
-input-shape field, the fit dialog). The syntax is DESIGN.md's: positional inputs separated
+input-shape field, the fit dialog). The syntax (docs/cli.md, ``bench``): positional inputs separated
 by ``;``, each a shape with an optional ``:dtype`` -- ``1,3,224,224``, ``10,32,512; 20,32,512``
 (a Transformer's src and tgt), ``8,128:int64`` (token ids). A floating input without a dtype
 takes the model's floating dtype; integer inputs draw indices every embedding accepts.

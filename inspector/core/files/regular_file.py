@@ -1,7 +1,7 @@
 """Reading a file the way every file is read: a regular file, of a bounded size, never hanging.
 
 One reader for a file the user named (a report, a device map, a model file's head) and a file
-they did not (the run-to-run noise record): DESIGN's gate says both get the same checks.
+they did not (the run-to-run noise record): both get the same checks (the gate in docs/architecture.md).
 
 - ``stat`` first, so a FIFO, a device (``/dev/zero``, a tape that rewinds when opened), a socket
   or a folder is refused without being opened, and so is a file of /proc or /sys, whose size

@@ -93,7 +93,7 @@ class FitRequest:
 
 @dataclass(frozen=True)
 class FitResult:
-    """Bytes on the device for one step. The JSON keys are the contract in DESIGN.md.
+    """Bytes on the device for one step. Its JSON keys are a contract (``fit --json``, docs/cli.md).
 
     ``parameters_bytes``, ``gradients_bytes`` and ``optimizer_state_bytes`` are exact sums of
     the tensors' storage sizes (tied tensors once). ``activations_bytes`` is what the forward

@@ -46,7 +46,7 @@ NOISY_IQR = 0.5
 NOISY_INTERVAL = 0.10
 #: A ratio whose interval excludes 1 but lies within this fraction of it reads "about the
 #: same": with thousands of samples the interval is narrow, and a 1 % shift is smaller than
-#: what changes between two runs on one machine (the DESIGN's fidelity target is 3 %).
+#: what changes between two runs on one machine (the latency fidelity target is 3 %: docs/performance.md).
 SAME_WITHIN = 0.03
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 0

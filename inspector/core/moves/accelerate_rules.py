@@ -4,7 +4,7 @@ A device map is accelerate's file, so it is read as accelerate reads it. Where a
 installed (the optional extra ``accelerate``), its own functions answer
 (``accelerate.utils.modeling``: ``convert_file_size_to_int``, ``compute_module_sizes``,
 ``get_max_layer_size``); where it is not, the same rules written out here answer, and
-tests/core/moves/test_accelerate_rules.py checks both give the same figures on the same
+tests/core/moves/test_accelerate_maps.py checks both give the same figures on the same
 inputs. ``rules()`` says which one answered, so an explanation can say so.
 
 The rules (accelerate 1.16):

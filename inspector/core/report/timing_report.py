@@ -64,7 +64,7 @@ def build_report(
     ranks: Sequence[Mapping[str, Any]] | None = None,
     model_memory: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The report as a JSON-ready dict (see DESIGN.md, "Timing report JSON"): the file's form, which
+    """The report as a JSON-ready dict (its keys: docs/cli.md, "The report"): the file's form, which
     ``build_timing_report`` wraps as the type ``load_report`` gives. The CLI and the sessions build
     with ``build_timing_report`` and keep that ``TimingReport`` until it is written; this dict is
     for tests that build a report and change it before reading it.

@@ -10,7 +10,7 @@ first (``i18n.apply_language``), and answers only these.
 
 Found by walking a non-native QFileDialog (open and save) in Chinese, its labels, buttons,
 tooltips, headers and menus: every other text it shows is in Qt's catalogue.
-``tests/gui/test_qt_dialogs_language.py`` walks it again, so a Qt that adds more is caught.
+``tests/gui/common/test_qt_dialogs_language.py`` walks it again, so a Qt that adds more is caught.
 """
 
 from __future__ import annotations

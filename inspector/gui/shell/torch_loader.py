@@ -20,7 +20,7 @@ libraries that fight over OpenMP/CUDA state when Qt comes first"). What is known
 it matters, since torch 2.9: a Qt binding loaded first makes torch's ``c10.dll`` fail its
 initialisation (pytorch/pytorch#166628, "WinError 1114"), so there torch is still imported
 first (``import_first``). On Linux, Qt loads no OpenMP runtime and its C++ runtime is the
-system's, which torch's wheels link too: ``tests/gui/test_first_paint.py`` imports torch after
+system's, which torch's wheels link too: ``tests/gui/shell/test_first_paint.py`` imports torch after
 a QApplication and a painted window and checks torch's intra-op threads and results against a
 torch imported first. macOS is not tested here: it keeps the old order unless asked
 (``TORCH_DEVICE_INSPECTOR_EARLY_WINDOW=1``), as does any platform with ``=0``.

@@ -1,5 +1,5 @@
-"""The window's parts never import the window (DESIGN.md: "parts receive widgets/state/signals,
-never the window"): the window's class (``shell.window``) and its remote kind
+"""The window's parts never import the window (docs/architecture.md: parts receive the widgets,
+state and signals they use, never the window): the window's class (``shell.window``) and its remote kind
 (``shell.remote_window``, composed with it, not a subclass) are imported by the app only, the
 composition root (the main window; File › Connect… a window of the remote kind), and neither
 imports the other.
@@ -84,7 +84,7 @@ def test_only_the_app_imports_the_window_and_its_kinds():
         offenders += [f"{relative}:{line} ({window})" for line, window in found if window not in allowed]
     assert offenders == [], (
         "these gui modules import the window or a kind of it; give the part the widgets, state and "
-        f"signals it uses instead (DESIGN.md): {offenders}"
+        f"signals it uses instead (docs/architecture.md): {offenders}"
     )
 
 
@@ -167,7 +167,7 @@ def test_every_menu_row_calls_something_the_window_has(make_window):
     assert len({s.id for s in specs}) == len({s.name for s in specs}) == len(specs)
     unbound = [spec.id for spec in specs if not window.menu_actions.is_bound(spec)]
     assert unbound == []
-    for spec in specs:  # the object names DESIGN.md lists find the registry's actions
+    for spec in specs:  # the object names docs/architecture.md lists find the registry's actions
         assert window.findChild(QAction, spec.name) is window.menu_actions.action(spec.id), spec.name
 
 

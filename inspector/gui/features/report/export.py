@@ -1,6 +1,6 @@
 """Export the timing report from the window: plot images, a background writer, "Copy as Markdown".
 
-The three steps keep every thread in its lane (DESIGN.md, "Data flow"):
+The three steps keep every thread in its lane (docs/architecture.md, "Data flow"):
 
 1. the ModelWorker builds the report dict (only it may read the model's tensors);
 2. the GUI thread renders the plot images (``plot_images``: offscreen twins of the live
