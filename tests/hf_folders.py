@@ -99,3 +99,28 @@ def remote_code_folder(root: Path) -> Path:
     (folder / "configuration_evil.py").write_text(REMOTE_CONFIGURATION)
     (folder / "modeling_evil.py").write_text(REMOTE_MODELING)
     return folder
+
+
+def llama_with(root: Path, name: str, **fields) -> Path:
+    """A folder whose config.json is the tiny Llama's with ``fields`` changed or added."""
+    folder = root / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps({**CONFIGS["llama"], **fields}))
+    return folder
+
+
+def guard_sockets(monkeypatch) -> list:
+    """Every connection Python would open from now on is recorded and refused (OSError, as a
+    machine without network says). Returns the record."""
+    import socket
+
+    tried: list = []
+
+    def refuse(*args, **kwargs):
+        tried.append(args[1:] if args and isinstance(args[0], socket.socket) else args)
+        raise OSError("a test refused this connection")
+
+    for name in ("connect", "connect_ex"):
+        monkeypatch.setattr(socket.socket, name, refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    return tried

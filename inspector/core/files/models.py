@@ -195,8 +195,10 @@ def load_model(
         module, example_input = _build_from_factory(spec, parsed)
         return LoadedModel(spec=spec, module=module, example_input=example_input, source="factory")
     if parsed.kind in ("hf_folder", "hf_cache"):
-        folder = Path(parsed.target) if parsed.kind == "hf_folder" else hugging_face.cached_folder(parsed.target)
-        built = hugging_face.load_folder(folder, trust=trust)
+        if parsed.kind == "hf_folder":
+            built = hugging_face.load_folder(Path(parsed.target), trust=trust)
+        else:
+            built = hugging_face.load_cached(parsed.target, trust=trust)
         return LoadedModel(spec=spec, module=built.module, example_input=built.example_input, source="huggingface",
                            notes=built.notes)  # fmt: skip
     return _load_file(spec, Path(parsed.target), trust=trust, architecture=architecture, should_cancel=should_cancel)

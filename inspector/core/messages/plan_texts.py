@@ -85,4 +85,59 @@ HUGGING_FACE: dict[str, str] = {
         "from config.json on the meta device"
     ),
     "load.hf_token_input": "example input: token ids of shape {shape} (int64, below the vocabulary size {vocab})",
+    # ----- the files a load reads, checked before transformers sees the folder (hugging_face.folder_files)
+    "load.hf_not_regular": "{path}: {name} is not a regular file ({kind}): refused without being opened",
+    "load.hf_outside": (
+        "{path}: {name} leads to {target}, outside {root}: refused (a model's files stay inside its folder)"
+    ),
+    "load.hf_bad_file_name": "{path}: {where} names {name}, which is not a plain file name of the folder",
+    "load.hf_file_too_large": (
+        "{path}: {name} is {size}, more than the {limit} a {what} may be (published ones are far smaller): not read"
+    ),
+    "load.hf_json_too_deep": "{path}: {name} nests deeper than {limit} levels (real ones nest a few): not read",
+    "load.hf_json_unpaired": "{path}: {name} could not be read: its brackets do not pair",
+    "load.hf_json_too_many_keys": "{path}: {name} has more than {limit} keys: not read",
+    "load.hf_json_duplicate_key": (
+        "{path}: {name} gives the key {key} twice (readers differ on which value counts): refused"
+    ),
+    "load.hf_json_not_object": "{path}: {name} is {value}, not a JSON object",
+    "load.hf_index_no_map": "{path}: {name}'s weight_map is {value}, not an object of tensor name -> file name",
+    "load.hf_index_names_not_text": "an object whose values are not all file names",
+    "load.hf_too_many_shards": "{path}: {name} names {count} weight files, more than {limit}: not read",
+    # ----- what config.json declares (hugging_face.config_values)
+    "load.hf_field_not_count": "{path}: config.json's {field} is {value}: it must be a whole number, at least {least}",
+    "load.hf_field_too_large": (
+        "{path}: config.json's {field} is {value}, more than {limit} (the largest published models use {published}): "
+        "refused"
+    ),
+    "load.hf_too_many_experts": (
+        "{path}: config.json declares {layers} layers of {experts} experts ({blocks} expert blocks), more than "
+        "{limit} (the largest published model has {published}): refused"
+    ),
+    "load.hf_bad_dtype": "{path}: config.json's {field} is {value}, not a floating-point dtype (float32, float16, bfloat16, ...)",
+    "load.hf_field_type": "{path}: config.json's {field} is {value}, not {expected}",
+    "load.hf_expected_names": "a list of class names",
+    "load.hf_expected_mapping": "an object",
+    "load.hf_expected_implementation": "a name, or an object of names",
+    # ----- what config.json asks transformers to run (hugging_face.code_names)
+    "load.hf_not_model_class": (
+        "{path}: config.json's architectures names {name}, which is not a model class of transformers "
+        "(a PreTrainedModel): nothing was called"
+    ),
+    "load.hf_not_built_in": (
+        "{path}: config.json's {field} is {value}, which is not built into transformers {version} ({known}): "
+        "loading it would import code from outside transformers (a kernel from the Hub's cache, a quantization "
+        "library). Pass --trust to allow it (only for folders you trust)"
+    ),
+    "load.hf_flash_missing": (
+        "{path}: config.json's {field} is {value}, whose package is not installed here: transformers would load a "
+        "kernel from the Hub's cache in its place. Pass --trust to allow it (only for folders you trust)"
+    ),
+    # ----- hf:ORG/NAME in the local cache (hugging_face.cache)
+    "load.hf_cache_bad_ref": (
+        "{name}: the local cache's {ref} is not a commit id (40 hex digits): not followed ({reason})"
+    ),
+    "load.hf_cache_outside": "{name}: the cached snapshot {path} lies outside {snapshots}: not opened",
+    # ----- what the libraries said during the load (hugging_face.library_output)
+    "load.hf_library_more": "{count} more lines from the libraries (not shown)",
 }

@@ -82,11 +82,14 @@ def test_only_pickled_weights_are_not_read(tmp_path):
     assert any("pytorch_model.bin" in n and "only safetensors are read" in n for n in loaded.notes)
 
 
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
 def _cache(root: Path, name: str, config_kind: str | None) -> Path:
     repo = root / ("models--" + name.replace("/", "--"))
     (repo / "refs").mkdir(parents=True)
-    (repo / "refs" / "main").write_text("abc123")
-    snapshot = repo / "snapshots" / "abc123"
+    (repo / "refs" / "main").write_text(COMMIT)
+    snapshot = repo / "snapshots" / COMMIT
     snapshot.mkdir(parents=True)
     if config_kind:
         config_folder(snapshot.parent, config_kind).rename(snapshot / "x")
