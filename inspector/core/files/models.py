@@ -177,7 +177,7 @@ def load_model(
     defer_optimizer: bool = False,
     should_cancel: Callable[[], bool] | None = None,
 ) -> LoadedModel:
-    """Load what ``spec`` names (see DESIGN.md "Model spec"), on the CPU.
+    """Load what ``spec`` names (the specs: docs/cli.md, "Model specs"), on the CPU.
 
     ``trust`` lets a checkpoint run the code it needs (pickled modules); only pass it when
     the user said so for this file. ``architecture`` is a factory spec that builds the module

@@ -14,7 +14,7 @@ name at import and a type checker sees what the caller does with the page.
 A page the window will need at the start of work can be built ahead of need, once the window
 has been idle a moment (``build_when_idle``): built at the start of the first benchmark, the
 Latency plot held the event loop ~90 ms (its import and construction), the longest stall of a
-cast-and-benchmark run (DESIGN.md: <= 50 ms while working).
+cast-and-benchmark run (the target, docs/performance.md: <= 50 ms while working).
 """
 
 from __future__ import annotations

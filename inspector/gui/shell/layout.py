@@ -1,7 +1,7 @@
 """The window's layout: the boxes, splitters and tabs the panels sit in, and the tab pages
 built on first use.
 
-``build_frame`` lays out panels the window made (the object names DESIGN.md lists are set
+``build_frame`` lays out panels the window made (the object names docs/architecture.md lists are set
 by the panels themselves) and returns the containers; ``add_pages`` adds the Memory, Latency
 and Compare tabs, each built by the window's builder when first shown or asked for. First-start proportions live
 here; a saved layout replaces them (``window_settings``).

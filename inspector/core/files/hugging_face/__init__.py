@@ -2,7 +2,7 @@
 ``model.safetensors`` or shards named by ``model.safetensors.index.json``), or ``hf:ORG/NAME``
 found in the local Hugging Face cache. Nothing is ever downloaded.
 
-DESIGN's gate: one loader, and this package is it. It alone imports ``transformers`` and
+The gate (docs/architecture.md, "Gates"): one loader, and this package is it. It alone imports ``transformers`` and
 ``huggingface_hub`` (a test fails if any other module of the app does), and every load:
 
 - runs with the Hub offline, set before either library is imported (``libraries``);
