@@ -318,23 +318,23 @@
         <translation>此模型没有自带示例输入：请输入输入形状，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/availability.py" line="+87"/>
+        <location filename="../../inspector/gui/features/moves/availability.py" line="+72"/>
         <source>This model brings no example input: enter its input shape(s), e.g. 1,3,224,224</source>
         <extracomment>The model whose prices the action bar shows (a new one: its label sizes afresh).</extracomment>
         <translation>此模型没有自带示例输入：请输入它的输入形状，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../../inspector/gui/features/report/actions.py" line="+19"/>
         <source>Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown</source>
         <translation>把计时报告（移动、延迟、内存）写成 HTML、JSON、CSV 或 Markdown</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>Available once a model is loaded and nothing is running</source>
         <translation>加载模型且没有任务运行时可用</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location filename="../../inspector/gui/features/moves/availability.py" line="+46"/>
         <source>%1: works on every machine when the device falls back to the CPU.</source>
         <translation>%1：当 device 回退到 CPU 时，在每台机器上都能运行。</translation>
     </message>
@@ -639,7 +639,7 @@
         <translation>B 的中位数与 A 的中位数之比的 95% 自助法置信区间</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -662,9 +662,9 @@
 <context>
     <name>ConnectDialog</name>
     <message>
-        <location filename="../../inspector/gui/features/remote/connect_dialog.py" line="+127"/>
+        <location filename="../../inspector/gui/features/remote/connect_dialog.py" line="+160"/>
         <source>Connect to server</source>
-        <extracomment>The remembered commands&apos; JSON (one per recent host, each a line of shell). The tooltip&apos;s examples of commands (code: the same in every language).</extracomment>
+        <extracomment>The remembered commands&apos; JSON (one per recent host, each a line of shell). The tooltip&apos;s examples of commands (code: the same in every language). Why the host is refused, in words (empty while it is one).</extracomment>
         <translation>连接服务器</translation>
     </message>
     <message>
@@ -802,6 +802,46 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{label_a} and {label_b} come from different interleaved comparisons (their pair_id differ): their runs are compared as runs apart, not round by round</source>
+        <translation>{label_a} 和 {label_b} 来自不同的交替比较（pair_id 不同）：它们的运行按彼此独立的运行比较，而不是逐轮比较</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{label_a} and {label_b} are one interleaved comparison but hold {runs_a} and {runs_b} runs: their runs are compared as runs apart, not round by round</source>
+        <translation>{label_a} 和 {label_b} 属于同一次交替比较，但分别有 {runs_a} 次和 {runs_b} 次运行：它们的运行按彼此独立的运行比较，而不是逐轮比较</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM, since {unread}; bench --repeat 5 on this machine measures its own</source>
+        <translation>每次运行 {percent} 的运行间噪声（在一台空闲的双核虚拟机上测得），因为 {unread}；在本机运行 bench --repeat 5 可测出本机自己的噪声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this machine&apos;s noise record {path} is not a regular file and was not read</source>
+        <translation>本机的噪声记录 {path} 不是普通文件，未读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this machine&apos;s noise record {path} is a folder and was not read</source>
+        <translation>本机的噪声记录 {path} 是一个文件夹，未读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this machine&apos;s noise record {path} is larger than {limit} and was not read</source>
+        <translation>本机的噪声记录 {path} 大于 {limit}，未读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this machine&apos;s noise record {path} could not be read ({error})</source>
+        <translation>无法读取本机的噪声记录 {path}（{error}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this machine&apos;s noise record {path} is not a noise record (not the JSON this app writes) and was not read</source>
+        <translation>本机的噪声记录 {path} 不是噪声记录（不是本应用写入的 JSON），未读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{verdict} ({label_a} and {label_b} noisy: may not repeat)</source>
         <translation>{verdict}（{label_a} 和 {label_b} 波动大：结果可能无法复现）</translation>
     </message>
@@ -809,6 +849,21 @@
         <location line="+1"/>
         <source>only in {label}</source>
         <translation>仅在 {label} 中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no verdict: no usable samples in {labels}</source>
+        <translation>没有结论：{labels} 中没有可用的样本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no verdict: a median of 0 ms in {labels} (calls shorter than the clock shows): no ratio to take</source>
+        <translation>没有结论：{labels} 的中位数为 0 ms（调用短于时钟能显示的时长）：无法计算比值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no verdict: the two medians give no ratio</source>
+        <translation>没有结论：两个中位数无法得出比值</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1094,6 +1149,11 @@
         <location line="+1"/>
         <source>{device} is not a device name (try cpu, cuda, cuda:0, mps or xpu)</source>
         <translation>{device} 不是设备名（可以试试 cpu、cuda、cuda:0、mps 或 xpu）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{text} is more than {limit}, larger than any device&apos;s memory</source>
+        <translation>{text} 超过 {limit}，大于任何设备的内存</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1837,12 +1897,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+14"/>
+        <location line="+18"/>
         <source>it is not a regular file</source>
         <translation>它不是普通文件</translation>
     </message>
     <message>
-        <location line="-13"/>
+        <location line="-17"/>
         <source>the file exists and is read-only</source>
         <translation>文件已存在且为只读</translation>
     </message>
@@ -1880,6 +1940,26 @@
         <location line="+1"/>
         <source>the disk is full</source>
         <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file name is {length} bytes long, and at most {most} fit in this folder (the file is first written under a temporary name {extra} bytes longer)</source>
+        <translation>文件名长 {length} 字节，而此文件夹最多容纳 {most} 字节（文件先以长 {extra} 字节的临时名称写入）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the file name ({length} bytes) is too long for this folder</source>
+        <translation>文件名（{length} 字节）对此文件夹来说太长</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the path is {length} bytes long, more than this system takes</source>
+        <translation>路径长 {length} 字节，超过了本系统的上限</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>could not write the metrics to {path}: {reason}</source>
+        <translation>无法将指标写入 {path}：{reason}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2005,6 +2085,11 @@
         <location line="+1"/>
         <source>{device} does not exist: this machine has 1 {type} device ({present})</source>
         <translation>{device} 不存在：本机有 1 个 {type} 设备（{present}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{device} is not a device: PyTorch&apos;s {type} is one device, {type} (index 0 at most)</source>
+        <translation>{device} 不是设备：PyTorch 的 {type} 只有一个设备，即 {type}（索引最多为 0）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2262,7 +2347,12 @@
         <translation>{device} 的 max_memory 为 {value}，不是 accelerate 能读懂的大小（字节数，或 10GiB、500MB 这样的文本；小写 b 表示比特：160Mb 即 20 MB）</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+12"/>
+        <source>{path} is not a device map: it is not a regular file (a pipe, device or socket)</source>
+        <translation>{path} 不是设备映射：它不是普通文件（而是管道、设备或套接字）</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>{names} run on {main}, not on {held}: at every forward accelerate&apos;s AlignDevicesHook copies each module&apos;s parameters from {held} to {main} just before it runs and frees them after ({size} per forward, once per call); their activations stay on {main}</source>
         <translation>{names} 在 {main} 上运行，而不是在 {held} 上：每次前向传播时，accelerate 的 AlignDevicesHook 在每个模块运行前把它的参数从 {held} 复制到 {main}，运行后释放（每次前向传播 {size}，每次调用复制一次）；它们的激活值留在 {main} 上</translation>
     </message>
@@ -2328,6 +2418,36 @@
     </message>
     <message>
         <location line="+48"/>
+        <source>name the host to connect to</source>
+        <translation>请填写要连接的主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the host {host} is longer than {limit} characters: a host is one name</source>
+        <translation>主机 {host} 长于 {limit} 个字符：主机只能是一个名称</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the host {host} starts with &apos;-&apos;, which ssh would read as an option: put options in the Command field, and the host alone here</source>
+        <translation>主机 {host} 以 &apos;-&apos; 开头，ssh 会把它当作选项：请把选项写在“命令”栏中，这里只填主机</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the host {host} holds {char}: a host is one name, without spaces or control characters (options go in the Command field)</source>
+        <translation>主机 {host} 含有 {char}：主机只能是一个名称，不含空格或控制字符（选项请写在“命令”栏中）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the host {host} holds {char}: a host is [user@]name, with letters, digits, &apos;.&apos;, &apos;-&apos; and &apos;_&apos; (or an IPv6 address)</source>
+        <translation>主机 {host} 含有 {char}：主机的形式为 [user@]name，只含字母、数字、&apos;.&apos;、&apos;-&apos; 和 &apos;_&apos;（或一个 IPv6 地址）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the host {host} names a port: ssh takes it as -p in the Command field (ssh -p 2222 -- host …) or from ~/.ssh/config</source>
+        <translation>主机 {host} 中写了端口：ssh 的端口请用“命令”栏中的 -p 指定（ssh -p 2222 -- host …），或写在 ~/.ssh/config 中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>not connected to {host}: use Reconnect</source>
         <translation>未连接到 {host}：请使用“重新连接”</translation>
     </message>
@@ -2508,6 +2628,136 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{path}: {name} is not a regular file ({kind}): refused without being opened</source>
+        <translation>{path}：{name} 不是普通文件（{kind}）：未打开即拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {name} leads to {target}, outside {root}: refused (a model&apos;s files stay inside its folder)</source>
+        <translation>{path}：{name} 指向 {root} 之外的 {target}：已拒绝（模型的文件应位于其文件夹内）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {where} names {name}, which is not a plain file name of the folder</source>
+        <translation>{path}：{where} 指定了 {name}，它不是该文件夹中的普通文件名</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {name} is {size}, more than the {limit} a {what} may be (published ones are far smaller): not read</source>
+        <translation>{path}：{name} 大小为 {size}，超过了 {what} 的上限 {limit}（已发布的文件远小于此）：未读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {name} nests deeper than {limit} levels (real ones nest a few): not read</source>
+        <translation>{path}：{name} 的嵌套深于 {limit} 层（真实文件只嵌套几层）：未读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {name} could not be read: its brackets do not pair</source>
+        <translation>{path}：无法读取 {name}：其中的括号不配对</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {name} has more than {limit} keys: not read</source>
+        <translation>{path}：{name} 的键多于 {limit} 个：未读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {name} gives the key {key} twice (readers differ on which value counts): refused</source>
+        <translation>{path}：{name} 中键 {key} 出现了两次（不同的读取程序对哪个值有效看法不一）：已拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {name} is {value}, not a JSON object</source>
+        <translation>{path}：{name} 是 {value}，不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {name}&apos;s weight_map is {value}, not an object of tensor name -&gt; file name</source>
+        <translation>{path}：{name} 的 weight_map 是 {value}，不是“张量名 -&gt; 文件名”的对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>an object whose values are not all file names</source>
+        <translation>一个值并非全是文件名的对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: {name} names {count} weight files, more than {limit}: not read</source>
+        <translation>{path}：{name} 列出了 {count} 个权重文件，多于 {limit} 个：未读取</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json&apos;s {field} is {value}: it must be a whole number, at least {least}</source>
+        <translation>{path}：config.json 的 {field} 为 {value}：它必须是不小于 {least} 的整数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json&apos;s {field} is {value}, more than {limit} (the largest published models use {published}): refused</source>
+        <translation>{path}：config.json 的 {field} 为 {value}，超过 {limit}（已发布的最大模型使用 {published}）：已拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json declares {layers} layers of {experts} experts ({blocks} expert blocks), more than {limit} (the largest published model has {published}): refused</source>
+        <translation>{path}：config.json 声明了 {layers} 层、每层 {experts} 个专家（共 {blocks} 个专家块），超过 {limit}（已发布的最大模型有 {published}）：已拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json&apos;s {field} is {value}, not a floating-point dtype (float32, float16, bfloat16, ...)</source>
+        <translation>{path}：config.json 的 {field} 为 {value}，不是浮点数据类型（float32、float16、bfloat16 等）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json&apos;s {field} is {value}, not {expected}</source>
+        <translation>{path}：config.json 的 {field} 为 {value}，而不是{expected}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a list of class names</source>
+        <translation>类名列表</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>an object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a name, or an object of names</source>
+        <translation>一个名称，或由名称组成的对象</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json&apos;s architectures names {name}, which is not a model class of transformers (a PreTrainedModel): nothing was called</source>
+        <translation>{path}：config.json 的 architectures 指定了 {name}，它不是 transformers 的模型类（PreTrainedModel）：未调用任何代码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json&apos;s {field} is {value}, which is not built into transformers {version} ({known}): loading it would import code from outside transformers (a kernel from the Hub&apos;s cache, a quantization library). Pass --trust to allow it (only for folders you trust)</source>
+        <translation>{path}：config.json 的 {field} 为 {value}，它不是 transformers {version} 内置的（{known}）：加载它会导入 transformers 之外的代码（Hub 缓存中的内核、量化库）。如需允许，请加 --trust（仅用于你信任的文件夹）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json&apos;s {field} is {value}, whose package is not installed here: transformers would load a kernel from the Hub&apos;s cache in its place. Pass --trust to allow it (only for folders you trust)</source>
+        <translation>{path}：config.json 的 {field} 为 {value}，但本机未安装它的包：transformers 会改为从 Hub 缓存加载内核。如需允许，请加 --trust（仅用于你信任的文件夹）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name}: the local cache&apos;s {ref} is not a commit id (40 hex digits): not followed ({reason})</source>
+        <translation>{name}：本地缓存中的 {ref} 不是提交 ID（40 位十六进制数）：未采用（{reason}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name}: the cached snapshot {path} lies outside {snapshots}: not opened</source>
+        <translation>{name}：缓存的快照 {path} 位于 {snapshots} 之外：未打开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} more lines from the libraries (not shown)</source>
+        <translation>库还输出了 {count} 行（未显示）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>needs a CUDA GPU; prefer .to(device)</source>
         <translation>需要 CUDA GPU；更推荐 .to(device)</translation>
     </message>
@@ -2571,17 +2821,17 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 当部分调用较慢时，它更接近均值。</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-168"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-309"/>
+        <location line="-326"/>
         <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5 on this machine measures its own</source>
         <translation>轮与轮之间的波动每轮 {percent}，在一台空闲的双核虚拟机上测得（繁忙的机器波动大得多）；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+52"/>
         <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
         <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
@@ -2601,7 +2851,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>本次运行的前 {count} 个样本比其余的慢，但期间采样线程被抢占了 {switches} 次：这是机器所致，因此它们保留在样本中</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>process peak RSS over one real step (after a first), baseline removed: resident pages the whole process touched, not the estimate&apos;s count of tensors</source>
         <translation>一次真实训练步（在先跑一次之后）期间进程的峰值 RSS，已减去基线：整个进程触及的常驻页，而不是估算所计的张量</translation>
     </message>
@@ -2656,7 +2906,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>没有哪个算子或哪段 Python 代码能解释它（进程的其他线程，或分配器的取整）</translation>
     </message>
     <message>
-        <location line="+215"/>
+        <location line="+220"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>
@@ -2721,7 +2971,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>{path} 大于 {limit}：不是设备映射</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>{path} is not a device map: it is not UTF-8 text</source>
         <translation>{path} 不是设备映射：它不是 UTF-8 文本</translation>
     </message>
@@ -3782,13 +4032,13 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>InspectorWindow</name>
     <message>
-        <location filename="../../inspector/gui/shell/deferred_start.py" line="+51"/>
+        <location filename="../../inspector/gui/shell/deferred_start.py" line="+46"/>
         <source>Loading PyTorch…</source>
-        <extracomment>What the window can do before its session exists (torch still being imported): quit, and read the help. The rest of the menus wait for the session. A window not painted by then (not shown yet) starts importing torch anyway (ms). The import under way (``torch_loader.start``), once begun.</extracomment>
+        <extracomment>A window not painted by then (not shown yet) starts importing torch anyway (ms). The import under way (``torch_loader.start``), once begun.</extracomment>
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/shell/window.py" line="+317"/>
+        <location filename="../../inspector/gui/shell/window.py" line="+324"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
         <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: the app answers it (``app.create_window`` wires it: the app makes a window of the remote kind, ``remote_window.RemoteKind``). Local or remote: the workers, the dialogs and the texts that differ (``window_kind``). The evented session state: the workers&apos; answers, which every feature subscribes to. Parks this window&apos;s threads around timed samples (a local session&apos;s: ``LocalKind``). The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
@@ -3828,7 +4078,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/latency/samples_view.py" line="+98"/>
+        <location filename="../../inspector/gui/features/latency/samples_view.py" line="+100"/>
         <source>sample (warm-up calls at negative indices)</source>
         <extracomment>Each dtype&apos;s marker in the samples view (another dtype: a circle). A run&apos;s name in the legend (``labels.run_label``): the key, why the run stopped early (&quot;&quot; if it did not), the words to say it in. A run streams in (``stream``): its ranges stay steady (``live_range``); the samples it was asked for.</extracomment>
         <translation>样本（预热调用位于负索引处）</translation>
@@ -3854,30 +4104,30 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location filename="../../inspector/gui/features/latency/samples_view.py" line="-97"/>
-        <location line="+198"/>
+        <location line="+209"/>
         <source>running median</source>
         <translation>累计中位数</translation>
     </message>
     <message>
-        <location line="-197"/>
-        <location line="+198"/>
+        <location line="-208"/>
+        <location line="+209"/>
         <source>warm-up call (not timed)</source>
         <translation>预热调用（不计时）</translation>
     </message>
     <message>
-        <location line="-194"/>
-        <location line="+216"/>
+        <location line="-205"/>
+        <location line="+227"/>
         <source>Warm-up calls: not timed; the first one&apos;s cost is reported apart</source>
         <translation>预热调用：不计时；首次调用的开销单独报告</translation>
     </message>
     <message>
-        <location line="-215"/>
-        <location line="+216"/>
+        <location line="-226"/>
+        <location line="+227"/>
         <source>◀ warm-up</source>
         <translation>◀ 预热</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-90"/>
         <source>▲ %n outlier above (largest %1)</source>
         <translation>▲ 上方有 %n 个离群值（最大 %1）</translation>
     </message>
@@ -3959,7 +4209,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Layout</name>
     <message>
-        <location filename="../../inspector/gui/shell/layout.py" line="+63"/>
+        <location filename="../../inspector/gui/shell/layout.py" line="+64"/>
         <source>Devices</source>
         <translation>设备</translation>
     </message>
@@ -3979,9 +4229,8 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>历史记录</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../../inspector/gui/common/pages.py" line="+44"/>
         <source>Memory</source>
-        <extracomment>The tabs ``add_pages`` adds, by page name (translated where shown: ``Frame.retranslate``).</extracomment>
         <translation>内存</translation>
     </message>
     <message>
@@ -4430,12 +4679,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>打开第二个窗口，其模型、移动和基准测试都在另一台机器上运行，通过你自己的命令连接（ssh HOST torch-device-inspector agent）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/report/actions.py" line="+12"/>
+        <location filename="../../inspector/gui/features/report/actions.py" line="-3"/>
         <source>&amp;Export report…</source>
         <translation>导出报告(&amp;E)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>Open re&amp;port…</source>
         <translation>打开报告(&amp;P)…</translation>
     </message>
@@ -4501,7 +4750,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>工具(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/fit/actions.py" line="+12"/>
+        <location filename="../../inspector/gui/features/fit/actions.py" line="+13"/>
         <source>Will it &amp;fit?…</source>
         <translation>放得下吗？(&amp;F)…</translation>
     </message>
@@ -4551,7 +4800,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>The &amp;report format</source>
         <translation>报告格式(&amp;R)</translation>
     </message>
@@ -4586,7 +4835,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelCommands</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/commands.py" line="+102"/>
+        <location filename="../../inspector/gui/features/moves/commands.py" line="+101"/>
         <source>benchmark ×%1 train step · %2 %3</source>
         <translation>基准测试 ×%1 训练步 · %2 %3</translation>
     </message>
@@ -4596,7 +4845,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>基准测试 ×%1 · %2 %3</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+26"/>
         <source>Input shape: %1</source>
         <translation>输入形状：%1</translation>
     </message>
@@ -4625,7 +4874,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location filename="../../inspector/gui/state/workers.py" line="+373"/>
         <source>cancelled before the estimate for %1</source>
-        <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say. Parks the window&apos;s threads around each chunk of samples (``gui.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
+        <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say. Parks the window&apos;s threads around each chunk of samples (``gui.state.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
     </message>
 </context>
@@ -5485,7 +5734,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportFlow</name>
     <message>
-        <location filename="../../inspector/gui/features/report/flow.py" line="+68"/>
+        <location filename="../../inspector/gui/features/report/flow.py" line="+69"/>
         <source>Timing report</source>
         <translation>计时报告</translation>
     </message>
@@ -6289,7 +6538,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>已取消：已回滚，模型保持原样</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/memory/follows.py" line="+71"/>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="+72"/>
         <location line="+21"/>
         <location filename="../../inspector/gui/features/moves/outcome.py" line="+3"/>
         <location line="+33"/>
@@ -6344,13 +6593,14 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>中位数 %1</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/latency/follows.py" line="+92"/>
+        <location filename="../../inspector/gui/features/latency/follows.py" line="+122"/>
         <source>no snippet for this measurement: %1</source>
         <translation>此次测量没有代码片段：%1</translation>
     </message>
     <message>
         <location line="-17"/>
         <source>Equivalent PyTorch code: %1 timing on %2</source>
+        <extracomment>The run planned last, and the series key whose items were made for it (None: none new).</extracomment>
         <translation>等价的 PyTorch 代码：在 %2 上计时%1</translation>
     </message>
     <message>
