@@ -15,9 +15,18 @@ A feature that needs nothing from the window but the host's few things (``Featur
 its parent widget, the model now loaded, a passing status message) builds its own callback
 (``ActionSpec.build``): it is added by its package and one line of the menu table.
 
+Each action declares when it is enabled, over the session's state (as app-model's
+``enablement``): ``ActionSpec.enabled`` is a predicate of a ``Situation`` (the session up or not,
+idle or not, the model loaded, what the session can do), and ``while_loading`` says it works
+before the session exists (Quit, the Help pages); a feature whose action depends on its own
+state gives its predicate when it binds (``bind(..., enabled=...)``). The shell hands the
+registry the situation and the signals that change it (``follow``); nothing enables an action
+by its object name.
+
 Texts and tooltips are marked for translation in context "Menus" where they are declared
-(``QT_TRANSLATE_NOOP("Menus", ...)``) and translated when the action is made and again on
-every language change (``ActionRegistry.retranslate``).
+(``QT_TRANSLATE_NOOP("Menus", ...)``; another context where ``tip_context`` says so) and
+translated when the action is made and again on every language change
+(``ActionRegistry.retranslate``); a disabled action with a ``disabled_tip`` says why instead.
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
-from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtCore import QCoreApplication, QObject, SignalInstance
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QWidget
 
@@ -52,6 +61,32 @@ class FeatureHost:
 
 
 @dataclass(frozen=True)
+class Situation:
+    """What an action's enablement is decided from (``ActionSpec.enabled``)."""
+
+    #: The session exists (torch imported, its workers started).
+    started: bool = False
+    #: No task runs and the window is not closing.
+    idle: bool = False
+    #: The model loaded now (its state as the workers last sent it); None before one loads.
+    model: ModelState | None = None
+    #: The session can run the tutorial's lessons (an agent's protocol has none).
+    lessons: bool = False
+
+
+#: An action's enablement: whether it is enabled in a situation.
+Enablement = Callable[[Situation], bool]
+
+
+def when_idle(situation: Situation) -> bool:
+    return situation.idle
+
+
+def when_idle_with_model(situation: Situation) -> bool:
+    return situation.idle and situation.model is not None
+
+
+@dataclass(frozen=True)
 class ActionSpec:
     """One action of the window, as data."""
 
@@ -68,6 +103,14 @@ class ActionSpec:
     #: session is up (``ActionRegistry.build_features``). None: the feature that implements
     #: the action binds it when it is built (``ActionRegistry.bind``).
     build: Callable[[FeatureHost], Callback] | None = None
+    #: When it is enabled once the session is up (None: always); before that, only if ``while_loading``.
+    enabled: Enablement | None = None
+    #: Usable before the session exists (while torch is imported): needs nothing of it.
+    while_loading: bool = False
+    #: The tooltip while it is disabled (why), if it says one.
+    disabled_tip: str = ""
+    #: The translation context of ``tooltip`` and ``disabled_tip``.
+    tip_context: str = "Menus"
 
 
 class ActionRegistry(QObject):
@@ -79,6 +122,10 @@ class ActionRegistry(QObject):
         self._specs: dict[str, ActionSpec] = {}
         self._actions: dict[str, QAction] = {}
         self._callbacks: dict[str, Callback] = {}
+        #: Enablements given at ``bind`` (a feature's own state), in place of the spec's.
+        self._enabled: dict[str, Enablement] = {}
+        #: What ``refresh`` reads (``follow``); before that, the frame's: no session yet.
+        self._situation: Callable[[], Situation] = Situation
 
     def add(self, spec: ActionSpec) -> QAction:
         """The action for ``spec`` (made once; a second spec with the same id or object name is an error)."""
@@ -101,9 +148,32 @@ class ActionRegistry(QObject):
         _set_texts(action, spec)
         return action
 
-    def bind(self, spec: ActionSpec | str, callback: Callback) -> None:
-        """What the action calls from now on (the feature that implements it, once built)."""
+    def bind(self, spec: ActionSpec | str, callback: Callback, *, enabled: Enablement | None = None) -> None:
+        """What the action calls from now on (the feature that implements it, once built);
+        ``enabled``: its enablement, where it reads the feature's own state (else the spec's)."""
         self._callbacks[self._id(spec)] = callback
+        if enabled is not None:
+            self._enabled[self._id(spec)] = enabled
+
+    def follow(self, situation: Callable[[], Situation], *changed: SignalInstance) -> None:
+        """Enable the actions by ``situation()`` now and whenever one of ``changed`` is emitted."""
+        self._situation = situation
+        for signal in changed:
+            signal.connect(lambda *_args: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Enable each action as its enablement says in the situation now."""
+        situation = self._situation()
+        for id, spec in self._specs.items():
+            action = self._actions[id]
+            enabled = self._enabled.get(id, spec.enabled)
+            if not situation.started:
+                action.setEnabled(spec.while_loading)
+            else:
+                action.setEnabled(enabled is None or enabled(situation))
+            if spec.disabled_tip:  # (others keep their tip: a remote window says its own for Lessons)
+                _set_tip(action, spec)
 
     def build_features(self, host: FeatureHost) -> None:
         """Bind the callbacks of the actions whose features build them from the host alone."""
@@ -129,10 +199,6 @@ class ActionRegistry(QObject):
     def specs(self) -> tuple[ActionSpec, ...]:
         return tuple(self._specs.values())
 
-    def by_name(self) -> dict[str, QAction]:
-        """The actions by object name (the parts that enable them know them so)."""
-        return {spec.name: self._actions[id] for id, spec in self._specs.items()}
-
     def retranslate(self) -> None:
         """Every action's text and tooltip again, in the language now installed."""
         for id, spec in self._specs.items():
@@ -147,5 +213,10 @@ class ActionRegistry(QObject):
 
 def _set_texts(action: QAction, spec: ActionSpec) -> None:
     action.setText(QCoreApplication.translate("Menus", spec.text))
-    if spec.tooltip:
-        action.setToolTip(QCoreApplication.translate("Menus", spec.tooltip))
+    _set_tip(action, spec)
+
+
+def _set_tip(action: QAction, spec: ActionSpec) -> None:
+    tip = spec.disabled_tip if spec.disabled_tip and not action.isEnabled() else spec.tooltip
+    if tip:
+        action.setToolTip(QCoreApplication.translate(spec.tip_context, tip))

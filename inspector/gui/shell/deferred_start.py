@@ -7,11 +7,10 @@ Torch-free, like the frame: it is imported with the window, not with the session
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from inspector.gui.shell import torch_loader
@@ -24,9 +23,6 @@ if TYPE_CHECKING:
     from inspector.gui.common.status_line import StatusLine
     from inspector.gui.state.tasks import TaskController
 
-#: What the window can do before its session exists (torch still being imported): quit, and
-#: read the help. The rest of the menus wait for the session.
-USABLE_WHILE_LOADING = frozenset({"quitAction", "gettingStartedAction", "shortcutsAction", "reportFormatAction"})
 #: A window not painted by then (not shown yet) starts importing torch anyway (ms).
 FRAME_PAINT_GRACE_MS = 300
 
@@ -35,7 +31,7 @@ class DeferredStart(QObject):
     """Holds the frame in its loading state until torch is imported, then calls ``start``."""
 
     def __init__(
-        self, *, devices: DevicesPanel, action_bar: QWidget, actions: Mapping[str, QAction], pages: LazyTabs,
+        self, *, devices: DevicesPanel, action_bar: QWidget, pages: LazyTabs,
         banner: ErrorBanner, status: StatusLine, tasks: TaskController, start: Callable[[], None], parent: QObject,
     ) -> None:  # fmt: skip
         super().__init__(parent)
@@ -44,9 +40,8 @@ class DeferredStart(QObject):
         self.loading: torch_loader.TorchLoading | None = None
         self._first_paint_seen = False
         devices.show_loading()
+        # (the menus' actions wait too, but those that say ``while_loading``: ``common.actions``)
         action_bar.setEnabled(False)
-        for name, action in actions.items():
-            action.setEnabled(name in USABLE_WHILE_LOADING)
         # (the window's context: the catalogue has this text under it)
         pages.hold(translate("InspectorWindow", "Loading PyTorch…"))
         # The import starts once the frame is painted: started sooner, it takes the GIL from

@@ -52,7 +52,7 @@ MenuRow = Union[ActionSpec, Row]
 # ----- the shell's own actions (the window's, no feature's)
 
 QUIT = ActionSpec("window.quit", "quitAction", QT_TRANSLATE_NOOP("Menus", "&Quit"), QKeySequence.StandardKey.Quit,
-                  role=QAction.MenuRole.QuitRole)  # fmt: skip
+                  role=QAction.MenuRole.QuitRole, while_loading=True)  # fmt: skip
 PREFERENCES = ActionSpec("window.preferences", "preferencesAction", QT_TRANSLATE_NOOP("Menus", "&Preferences…"),
                          QKeySequence.StandardKey.Preferences, role=QAction.MenuRole.PreferencesRole)  # fmt: skip
 DISMISS_ERROR = ActionSpec("window.dismiss_error", "dismissErrorAction",

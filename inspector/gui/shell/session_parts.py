@@ -19,13 +19,13 @@ parts under its own names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, SignalInstance
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QGroupBox, QMenu, QStatusBar, QTabWidget, QWidget
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QGroupBox, QStatusBar, QTabWidget, QWidget
 
 from inspector.core.measure import MemoryTimeline
 from inspector.gui.common.code_panel import CodePanel
@@ -100,8 +100,7 @@ def build(
     parent: QWidget, *, requests: Requests, state: SessionState, tasks: TaskController, marks: TaskMarks,
     settings: QSettings, action_bar: ActionBar, banner: ErrorBanner, history: HistoryView, code: CodePanel,
     parameters: TensorTree, devices: DevicesPanel, status: StatusLine, status_bar: QStatusBar,
-    tabs: QTabWidget, pages: LazyTabs, model_box: QGroupBox, actions: Mapping[str, QAction], recent_menu: QMenu,
-    cancel: Callable[[], None], ask_trust: Callable[[str, tuple[str, ...]], None],
+    tabs: QTabWidget, pages: LazyTabs, model_box: QGroupBox, cancel: Callable[[], None], ask_trust: Callable[[str, tuple[str, ...]], None],
 ) -> SessionParts:  # fmt: skip
     """The features, each subscribed to ``state`` (``parent``: their dialogs open over it).
 
@@ -138,10 +137,7 @@ def build(
     lessons = LessonsPanel(
         parent, send=dispatcher.send, request=requests.lesson, open_example=lambda: opener.open("example"), state=state,
     )  # fmt: skip
-    availability = CommandAvailability(
-        action_bar=action_bar, actions=actions, recent_menu=recent_menu, tasks=tasks, state=state,
-        comparison=reports, parent=parent,
-    )  # fmt: skip
+    availability = CommandAvailability(action_bar=action_bar, tasks=tasks, state=state, parent=parent)
 
     # The tree's "move this module" asks the action bar's target and dtype.
     parameters.move_target = lambda: (action_bar.target_device(), action_bar.dtype())
@@ -153,8 +149,6 @@ def build(
     )
     _when_first_model(state, pages, tasks)
 
-    availability.fitAvailable.connect(fit.set_available)
-    reports.actionsChanged.connect(availability.refresh)
     # (queued: the task that just ended is still being wound up when busyChanged says so)
     tasks.busyChanged.connect(lambda task: task is None and QTimer.singleShot(0, lessons.on_idle))
     return SessionParts(

@@ -42,7 +42,7 @@ from inspector.gui.shell.layout import add_pages, build_frame
 from inspector.gui.shell.language_menu import LanguageMenu
 from inspector.gui.shell.menus import DISMISS_ERROR, MENUS, PREFERENCES, QUIT, build_menus, retranslate_menus
 from inspector.gui.features.moves.action_bar import ActionBar
-from inspector.gui.common.actions import ActionRegistry, FeatureHost
+from inspector.gui.common.actions import ActionRegistry, FeatureHost, Situation
 from inspector.gui.common.code_panel import CodePanel
 from inspector.gui.features.devices.panel import DevicesPanel
 from inspector.gui.common.error_banner import ErrorBanner
@@ -125,6 +125,7 @@ class InspectorWindow(QMainWindow):
         #: The parts and workers exist (``_start_session`` ran).
         self.session_started = False
         self._first_load = (model_spec, trust)
+        self._lessons = False  # the session runs the tutorial's lessons (known once it exists)
         #: Windows opened from this one, held while they are open (``keep_open``).
         self.opened_windows: list[QMainWindow] = []
 
@@ -151,7 +152,7 @@ class InspectorWindow(QMainWindow):
         #: The menus' actions, by id: each feature binds what its actions call (``common.actions``).
         self.menu_actions = ActionRegistry(self)
         self._menus = build_menus(self, self.menu_actions)
-        self._actions = self.menu_actions.by_name()  # (by object name, for the parts that enable them)
+        self.menu_actions.refresh()  # no session yet: what works while loading (``ActionSpec.while_loading``)
         self.recentMenu = self._menus.recent
         self.recentMenu.menuAction().setVisible(self.kind.keeps_recent_models)  # a remote window opens the server's
         self._bind_frame_actions()
@@ -171,7 +172,7 @@ class InspectorWindow(QMainWindow):
             self._start_session()
         else:  # the frame paints while torch is imported off the GUI thread
             self.deferred_start = DeferredStart(
-                devices=self.devices, action_bar=self.action_bar, actions=self._actions, pages=self.lazy_tabs,
+                devices=self.devices, action_bar=self.action_bar, pages=self.lazy_tabs,
                 banner=self.errorBanner, status=self.status, tasks=self.tasks, start=self._start_session, parent=self,
             )  # fmt: skip
 
@@ -238,7 +239,6 @@ class InspectorWindow(QMainWindow):
 
         Their modules import torch, so they are imported here (already imported by
         ``torch_loader`` off the GUI thread when the frame came first)."""
-        from inspector.gui.features.lessons import actions as lessons_actions
         from inspector.gui.shell import session_parts
 
         if self.session_started or self.tasks.closed:
@@ -253,7 +253,7 @@ class InspectorWindow(QMainWindow):
             settings=self.settings, action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView,
             code=self.code, parameters=self.parameters, devices=self.devices, status=self.status,
             status_bar=self.statusBar(), tabs=self.tabs, pages=self.lazy_tabs, model_box=self.model_box,
-            actions=self._actions, recent_menu=self.recentMenu, cancel=self.cancel, ask_trust=self.ask_trust,
+            cancel=self.cancel, ask_trust=self.ask_trust,
         )  # fmt: skip
         # The window's names for them: the menus' slots, the tests and the remote window use these.
         self.timeline: MemoryTimeline = parts.timeline
@@ -275,15 +275,21 @@ class InspectorWindow(QMainWindow):
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
         self.session_started = True
         self.action_bar.setEnabled(True)
-        for action in self._actions.values():
-            action.setEnabled(True)
-        # Help › Lessons: where the session runs them (an agent's protocol has none; the
-        # availability never enables this action again).
-        self.menu_actions.action(lessons_actions.SHOW).setEnabled(capabilities.lessons)
+        self._lessons = capabilities.lessons
+        # Each action enabled as it declares (``common.actions``), whenever the state changes.
+        self.menu_actions.follow(self.situation, self.session_state.modelChanged, self.tasks.busyChanged)
+        self.tasks.busyChanged.connect(lambda _task: self.recentMenu.setEnabled(self.situation().idle))
         self.availability.refresh()
         self.lazy_tabs.release()
         spec, trust = self._first_load
         self.open_model(spec, trust=trust)
+
+    def situation(self) -> Situation:
+        """What the menus' actions are enabled by (``ActionSpec.enabled``)."""
+        return Situation(
+            started=self.session_started, idle=self.tasks.task is None and not self.tasks.closed,
+            model=self.session_state.model, lessons=self._lessons,
+        )  # fmt: skip
 
     @Slot(object)
     def _on_model_loaded(self, outcome: LoadOutcome) -> None:

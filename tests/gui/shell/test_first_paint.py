@@ -56,7 +56,7 @@ def test_the_frame_builds_and_paints_without_torch(tmp_path):
             app.processEvents(); time.sleep(0.01)
         window.tabs.setCurrentIndex(1)  # the Memory tab waits, saying why
         app.processEvents()
-        enabled = sorted(name for name, action in window._actions.items() if action.isEnabled())
+        enabled = sorted(s.name for s in window.menu_actions.specs() if window.menu_actions.action(s).isEnabled())
         waiting = [l.text() for l in window.tabs.currentWidget().findChildren(type(window.devices.note))]
         result = {"note": window.devices.note.text(), "enabled": enabled, "bar": window.action_bar.isEnabled(),
                   "visible": window.isVisible(), "tabs": window.tabs.count(), "waiting": waiting,
@@ -89,7 +89,7 @@ def test_torch_imported_after_the_window_loads_the_model_and_the_window_closes_c
             app.processEvents(); time.sleep(0.01)
         rows = window.model_state.placement.totals.count if window.model_state else None
         order.update(rows=rows, note=window.devices.note.text(), session=window.session_started,
-                     bar=window.action_bar.isEnabled(), export=window._actions['exportReportAction'].isEnabled())
+                     bar=window.action_bar.isEnabled(), export=window.menu_actions.action('report.export').isEnabled())
         window.close()
         order["stopped"] = window.threads_stopped
         import builtins

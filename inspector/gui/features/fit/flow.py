@@ -68,7 +68,7 @@ class FitFlow(QObject):
 
     @Slot(bool)
     def set_available(self, available: bool) -> None:
-        """Whether the window may ask now (``CommandAvailability.fitAvailable``)."""
+        """Whether the window may ask now: while Tools › Will it fit? is enabled (``actions.bind``)."""
         self._available = available
         if self.dialog is not None:
             self.dialog.set_busy(not available)

@@ -1,5 +1,5 @@
 """The Help menu's actions: its three pages and the About box, bound to ``pages.HelpPages``
-with the window's frame (they need no session)."""
+with the window's frame; the three pages work while torch is still imported (``while_loading``)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from inspector.gui.common.actions import ActionRegistry, ActionSpec
 GETTING_STARTED = ActionSpec(
     "help.getting_started", "gettingStartedAction", QT_TRANSLATE_NOOP("Menus", "&Getting started"),
     QKeySequence.StandardKey.HelpContents,
-    QT_TRANSLATE_NOOP("Menus", "What to click first, on a machine with and without a GPU"),
+    QT_TRANSLATE_NOOP("Menus", "What to click first, on a machine with and without a GPU"), while_loading=True,
 )  # fmt: skip
-SHORTCUTS = ActionSpec("help.shortcuts", "shortcutsAction", QT_TRANSLATE_NOOP("Menus", "&Keyboard shortcuts"))
+SHORTCUTS = ActionSpec("help.shortcuts", "shortcutsAction", QT_TRANSLATE_NOOP("Menus", "&Keyboard shortcuts"),
+                       while_loading=True)  # fmt: skip
 REPORT_FORMAT = ActionSpec(
     "help.report_format", "reportFormatAction", QT_TRANSLATE_NOOP("Menus", "The &report format"), None,
-    QT_TRANSLATE_NOOP("Menus", "What an exported timing report holds, and its formats"),
+    QT_TRANSLATE_NOOP("Menus", "What an exported timing report holds, and its formats"), while_loading=True,
 )  # fmt: skip
 ABOUT = ActionSpec(
     "help.about", "aboutAction", QT_TRANSLATE_NOOP("Menus", "&About Torch Device Inspector"),

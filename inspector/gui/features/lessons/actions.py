@@ -11,6 +11,7 @@ from inspector.gui.common.actions import ActionRegistry, ActionSpec
 SHOW = ActionSpec(
     "lessons.show", "lessonsAction", QT_TRANSLATE_NOOP("Menus", "&Lessons"), "F2",
     QT_TRANSLATE_NOOP("Menus", "The tutorial's lessons, each run for real on this machine"),
+    enabled=lambda situation: situation.lessons,  # where the session runs them (an agent has none)
 )  # fmt: skip
 
 

@@ -1,22 +1,19 @@
 """Which of the window's commands are available now, and why not.
 
 Reads the session state's model, the busy task and the action bar's inputs, and enables the
-action bar and the menu actions to match; the reasons it gives are the tooltips and the
-benchmark's refusal (``readiness.benchmark_blocker``, also asked by ``commands``). It refreshes when the
-model changes (``SessionState.modelChanged``) and the window asks ``refresh`` after every other
-change of state; the fit dialog hears ``fitAvailable``. It also keeps the action bar's target
+action bar to match; the reasons it gives are the tooltips and the benchmark's refusal
+(``readiness.benchmark_blocker``, also asked by ``commands``). It refreshes when the model
+changes (``SessionState.modelChanged``), a task starts or ends, or an input changes. (The menus'
+actions declare their own enablement: ``common.actions``.) It also keeps the action bar's target
 combo with the machine's devices (``inventoryChanged``) and with ``SessionState.target_device``
 (the devices table follows it, and a device picked there becomes the combo's target).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu
+from PySide6.QtCore import QObject
 
 from inspector.core.errors import InputError
 from inspector.core.moves import MoveRequest, call_code, held_bytes, price_line
@@ -29,28 +26,16 @@ if TYPE_CHECKING:
     from inspector.gui.state.tasks import TaskController
 
 
-class Comparison(Protocol):
-    """Whether File › Compare with… has a report to compare a second one with."""
-
-    def can_compare_with(self) -> bool: ...
-
-
 class CommandAvailability(QObject):
-    """Enables and explains the window's commands; never runs one."""
-
-    fitAvailable = Signal(bool)  # whether "Will it fit?" may ask now (its dialog follows)
+    """Enables and explains the action bar's commands; never runs one."""
 
     def __init__(
-        self, *, action_bar: ActionBar, actions: Mapping[str, QAction], recent_menu: QMenu,
-        tasks: TaskController, state: SessionState, comparison: Comparison, parent: QObject | None = None,
+        self, *, action_bar: ActionBar, tasks: TaskController, state: SessionState, parent: QObject | None = None,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.action_bar = action_bar
-        self.actions = actions  # the menus' actions by object name (``menus.build_menus``)
-        self.recent_menu = recent_menu
         self.tasks = tasks
         self.state = state
-        self.comparison = comparison
         # The placement last priced, and its bytes per (device, dtype): one pass per snapshot,
         # so a change of target or dtype prices a 10,000-tensor model in microseconds.
         self._priced: tuple[object, dict[tuple[str, str], int]] | None = None
@@ -102,24 +87,6 @@ class CommandAvailability(QObject):
             benchmark_blocker=benchmark_blocker(state, self.action_bar) if state is not None else None,
             pinned_blocker=self.pinned_blocker(),
         ))  # fmt: skip
-        idle = self.tasks.task is None and not self.tasks.closed
-        actions = self.actions
-        actions["openModelAction"].setEnabled(idle)
-        self.recent_menu.setEnabled(idle)
-        export = actions["exportReportAction"]
-        export.setEnabled(idle and state is not None)
-        export.setToolTip(
-            translate(
-                "CommandAvailability", "Write the timing report (moves, latency, memory) as HTML, JSON, CSV or Markdown"
-            )
-            if export.isEnabled()
-            else translate("CommandAvailability", "Available once a model is loaded and nothing is running")
-        )
-        actions["copyMarkdownAction"].setEnabled(export.isEnabled())
-        actions["fitAction"].setEnabled(idle and state is not None)
-        actions["trainStepAction"].setEnabled(idle and state is not None)
-        self.fitAvailable.emit(actions["fitAction"].isEnabled())
-        actions["compareWithAction"].setEnabled(self.comparison.can_compare_with())
         self.update_move_tip()
 
     def pinned_blocker(self) -> str | None:
