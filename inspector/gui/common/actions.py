@@ -1,7 +1,7 @@
 """The window's actions, with ids and typed callbacks (as napari's ``app_model`` actions).
 
 A feature declares its actions as ``ActionSpec``s in its own ``actions.py``: an id that names
-the feature and what it does (``"report.export"``), the Qt object name DESIGN.md lists (the
+the feature and what it does (``"report.export"``), the Qt object name docs/architecture.md lists (the
 test handle, ``"exportReportAction"``), its text, shortcut, tooltip and platform menu role.
 The shell's menu table (``shell.menus``) places them; the ``ActionRegistry`` owns one ``QAction``
 per id and calls the callback bound to it.
@@ -92,7 +92,7 @@ class ActionSpec:
 
     #: ``"<feature>.<verb>"``: unique; what the code names the action by.
     id: str
-    #: The QAction's object name (DESIGN.md): what tests and users' scripts find it by.
+    #: The QAction's object name (docs/architecture.md): what tests and users' scripts find it by.
     name: str
     #: Marked with ``QT_TRANSLATE_NOOP("Menus", ...)``; translated where shown.
     text: str

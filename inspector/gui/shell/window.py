@@ -348,18 +348,18 @@ class InspectorWindow(QMainWindow):
         return self.session_state.readings
 
     @property
-    def memoryPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
-        """The Memory tab's plot (``gui.plots.memory.MemoryPlot``), built on first use."""
+    def memoryPlot(self) -> Any:  # noqa: N802 (the documented object name)
+        """The Memory tab's plot (``gui.features.memory.plot.MemoryPlot``), built on first use."""
         return self.lazy_tabs.page(MEMORY)
 
     @property
-    def latencyPlot(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
-        """The Latency tab's plot (``gui.plots.latency.LatencyPlot``), built on first use."""
+    def latencyPlot(self) -> Any:  # noqa: N802 (the documented object name)
+        """The Latency tab's plot (``gui.features.latency.plot.LatencyPlot``), built on first use."""
         return self.lazy_tabs.page(LATENCY)
 
     @property
-    def comparisonView(self) -> Any:  # noqa: N802 (DESIGN.md's object name)
-        """The Compare tab (``gui.compare.ComparisonView``), built on first use."""
+    def comparisonView(self) -> Any:  # noqa: N802 (the documented object name)
+        """The Compare tab (``gui.features.compare.view.ComparisonView``), built on first use."""
         return self.lazy_tabs.page(COMPARISON)
 
     @property
