@@ -57,7 +57,7 @@ RunBlocking = Callable[[Callable[[], _T], ShouldCancel], _T]
 
 @dataclass(frozen=True)
 class LoadRequest:
-    """Load ``spec`` (see DESIGN.md "Model spec"); ``trust`` lets a file run its own code;
+    """Load ``spec`` (the specs: docs/cli.md, "Model specs"); ``trust`` lets a file run its own code;
     ``architecture`` is the factory spec a state dict or ``.safetensors`` file needs."""
 
     spec: str
@@ -419,7 +419,7 @@ class Session:
         return ModelState(info, taken)
 
     def report(self, *, with_memory: bool = True) -> TimingReport:
-        """The timing report of this session (DESIGN.md "Timing report JSON"), typed as a
+        """The timing report of this session (its keys: docs/cli.md, "The report"), typed as a
         loaded one is (``TimingReport``; its file's JSON is ``to_dict()``).
 
         ``with_memory`` False leaves the memory timeline out: an hour of it is megabytes of
