@@ -8,6 +8,7 @@ torch and the core's heavy modules are imported inside the functions, so the par
 
 from __future__ import annotations
 
+from inspector.cli.printing import _say
 from inspector.core.vocabulary import BenchMode, DType, MoveMethod
 
 DTYPES = tuple(d.value for d in DType)
@@ -25,7 +26,8 @@ def _load(args):
     # The working folder is never put on sys.path: a file there named like a module that
     # PyTorch imports lazily (triton.py, tabulate.py) would run while a model file is read.
     # A factory in it is named by its path (`mymodels.py:make`); see core.files.factories.
-    return load_model(args.spec, trust=args.trust, architecture=args.arch)
+    # A long build from a Hugging Face config says how long it will take before it starts.
+    return load_model(args.spec, trust=args.trust, architecture=args.arch, say=lambda text: _say(f"note: {text}"))
 
 
 def _session(loaded):

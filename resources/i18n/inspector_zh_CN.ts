@@ -2618,6 +2618,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>building {layers} layers on the meta device: about {seconds} s here (Cancel, or Ctrl+C, stops it)</source>
+        <translation>正在 meta 设备上构建 {layers} 层：在本机约需 {seconds} 秒（“取消”或 Ctrl+C 可停止）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the build from config.json was cancelled after {tensors} tensors: nothing was loaded</source>
+        <translation>根据 config.json 的构建在 {tensors} 个张量后被取消：未加载任何内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>the folder&apos;s weights are not in .safetensors ({files}): not loaded (only safetensors are read); built from config.json on the meta device</source>
         <translation>文件夹中的权重不是 .safetensors 格式（{files}）：未加载（只读取 safetensors）；已根据 config.json 在 meta 设备上构建</translation>
     </message>
@@ -2821,7 +2831,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 当部分调用较慢时，它更接近均值。</translation>
     </message>
     <message>
-        <location line="-168"/>
+        <location line="-170"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
@@ -4209,8 +4219,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Layout</name>
     <message>
-        <location filename="../../inspector/gui/shell/layout.py" line="+64"/>
+        <location filename="../../inspector/gui/shell/layout.py" line="+67"/>
         <source>Devices</source>
+        <extracomment>The lazy tab pages after History, in order.</extracomment>
         <translation>设备</translation>
     </message>
     <message>
@@ -4658,13 +4669,13 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Menus</name>
     <message>
-        <location filename="../../inspector/gui/shell/menus.py" line="+63"/>
+        <location filename="../../inspector/gui/shell/menus.py" line="+64"/>
         <source>&amp;File</source>
         <extracomment>Menu title -&gt; its rows, in order.</extracomment>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/model/actions.py" line="+11"/>
+        <location filename="../../inspector/gui/features/model/actions.py" line="+10"/>
         <source>&amp;Open model…</source>
         <translation>打开模型(&amp;O)…</translation>
     </message>
@@ -4760,7 +4771,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>一次训练步在每个设备上所需的内存：先不分配内存进行估算，再实际验证</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/model/actions.py" line="+3"/>
+        <location filename="../../inspector/gui/features/moves/actions.py" line="+11"/>
         <source>Run one &amp;training step…</source>
         <translation>运行一次训练步(&amp;T)…</translation>
     </message>
@@ -4822,7 +4833,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/tensor_table/actions.py" line="+11"/>
+        <location filename="../../inspector/gui/features/tensor_table/actions.py" line="+10"/>
         <source>Copy tensor &amp;table as CSV</source>
         <translation>将张量表复制为 CSV(&amp;T)</translation>
     </message>
@@ -5734,7 +5745,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportFlow</name>
     <message>
-        <location filename="../../inspector/gui/features/report/flow.py" line="+69"/>
+        <location filename="../../inspector/gui/features/report/flow.py" line="+65"/>
         <source>Timing report</source>
         <translation>计时报告</translation>
     </message>
@@ -5744,7 +5755,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>所有文件</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+134"/>
         <source>Export timing report</source>
         <extracomment>The latest report the worker built for this session (any purpose), and whether a move, benchmark or load has happened since (the comparison&apos;s side A is then old). The file the ReportExporter is writing, when it was asked for, and its report. The language each file asked for is to be written in, until its report is built.</extracomment>
         <translation>导出计时报告</translation>

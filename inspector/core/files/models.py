@@ -176,6 +176,7 @@ def load_model(
     architecture: str | None = None,
     defer_optimizer: bool = False,
     should_cancel: Callable[[], bool] | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> LoadedModel:
     """Load what ``spec`` names (the specs: docs/cli.md, "Model specs"), on the CPU.
 
@@ -183,8 +184,9 @@ def load_model(
     the user said so for this file. ``architecture`` is a factory spec that builds the module
     a state dict or ``.safetensors`` file is loaded into. ``defer_optimizer``: the example's
     optimizer is made on first need (``LoadedModel.ensure_optimizer``), not now.
-    ``should_cancel``: the static check of an untrusted file stops (``Cancelled``) when it
-    says so.
+    ``should_cancel``: the static check of an untrusted file, and a Hugging Face model's build
+    from its config, stop (``Cancelled``) when it says so. ``say``: told what a long load is
+    doing before it does it (a build from a config that will take a while).
     """
     parsed = parse_spec(spec)
     if parsed.kind == "example":
@@ -196,9 +198,9 @@ def load_model(
         return LoadedModel(spec=spec, module=module, example_input=example_input, source="factory")
     if parsed.kind in ("hf_folder", "hf_cache"):
         if parsed.kind == "hf_folder":
-            built = hugging_face.load_folder(Path(parsed.target), trust=trust)
+            built = hugging_face.load_folder(Path(parsed.target), trust=trust, say=say, should_cancel=should_cancel)
         else:
-            built = hugging_face.load_cached(parsed.target, trust=trust)
+            built = hugging_face.load_cached(parsed.target, trust=trust, say=say, should_cancel=should_cancel)
         return LoadedModel(spec=spec, module=built.module, example_input=built.example_input, source="huggingface",
                            notes=built.notes)  # fmt: skip
     return _load_file(spec, Path(parsed.target), trust=trust, architecture=architecture, should_cancel=should_cancel)

@@ -80,6 +80,10 @@ HUGGING_FACE: dict[str, str] = {
         "work, a benchmark needs the weights"
     ),
     "load.hf_weights": "weights loaded from {files} ({count} tensors)",
+    "load.hf_long_build": (
+        "building {layers} layers on the meta device: about {seconds} s here (Cancel, or Ctrl+C, stops it)"
+    ),
+    "load.hf_build_cancelled": "the build from config.json was cancelled after {tensors} tensors: nothing was loaded",
     "load.hf_bin_ignored": (
         "the folder's weights are not in .safetensors ({files}): not loaded (only safetensors are read); built "
         "from config.json on the meta device"

@@ -480,6 +480,8 @@ CORE_TEXTS = {
     'load.hf_build_failed': QT_TRANSLATE_NOOP("CoreText", '{path}: transformers could not build the model: {error}'),
     'load.hf_config_only': QT_TRANSLATE_NOOP("CoreText", 'built from config.json alone on the meta device: no values, nothing allocated; fit and inspect work, a benchmark needs the weights'),
     'load.hf_weights': QT_TRANSLATE_NOOP("CoreText", 'weights loaded from {files} ({count} tensors)'),
+    'load.hf_long_build': QT_TRANSLATE_NOOP("CoreText", 'building {layers} layers on the meta device: about {seconds} s here (Cancel, or Ctrl+C, stops it)'),
+    'load.hf_build_cancelled': QT_TRANSLATE_NOOP("CoreText", 'the build from config.json was cancelled after {tensors} tensors: nothing was loaded'),
     'load.hf_bin_ignored': QT_TRANSLATE_NOOP("CoreText", "the folder's weights are not in .safetensors ({files}): not loaded (only safetensors are read); built from config.json on the meta device"),
     'load.hf_token_input': QT_TRANSLATE_NOOP("CoreText", 'example input: token ids of shape {shape} (int64, below the vocabulary size {vocab})'),
     'load.hf_not_regular': QT_TRANSLATE_NOOP("CoreText", '{path}: {name} is not a regular file ({kind}): refused without being opened'),

@@ -7,7 +7,8 @@
 3. transformers imported with the Hub offline (``libraries``), the config's class and
    runtime names checked against what it ships (``code_names``);
 4. transformers given a private folder of the checked files alone (``folder_files.staged``),
-   while what it prints is taken and said again escaped (``library_output``).
+   while what it prints is taken and said again escaped (``library_output``);
+5. a build from the config alone timed ahead and said when long, and stoppable (``build_time``).
 
 With only a config, the model is built on the meta device: every tensor has its shape and
 dtype and no storage, so a 70B config is inspected and planned for on a laptop. With weights,
@@ -17,16 +18,19 @@ only ``pytorch_model.bin`` is built from its config and says so).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import torch
 from torch import nn
 
-from inspector.core.files.hugging_face import cache, code_names, config_values, folder_files, libraries
+from inspector.core.files.hugging_face import build_time, cache, code_names, config_values, folder_files, libraries
 from inspector.core.files.hugging_face.library_output import said_again, taken_output
+from inspector.core.errors import Cancelled
 from inspector.core.files.load_errors import ModelLoadError, UntrustedFileError
 from inspector.core.messages import Text
 
@@ -48,16 +52,24 @@ def is_model_folder(path: str | os.PathLike[str]) -> bool:
     return folder.is_dir() and os.path.lexists(folder / folder_files.CONFIG)
 
 
-def load_cached(name: str, *, trust: bool) -> HuggingFaceModel:
+#: What a load may say while it works (a sentence for the user), and asks to know whether to stop.
+Say = Callable[[str], None]
+ShouldCancel = Callable[[], bool]
+
+
+def load_cached(name: str, *, trust: bool, say: Say | None = None,
+                should_cancel: ShouldCancel | None = None) -> HuggingFaceModel:  # fmt: skip
     """The model ``hf:NAME`` names in the local cache (nothing is downloaded)."""
     snapshot = cache.cached_folder(name)
-    return load_folder(snapshot, trust=trust, root=cache.repository_of(snapshot))
+    return load_folder(snapshot, trust=trust, root=cache.repository_of(snapshot), say=say, should_cancel=should_cancel)
 
 
-def load_folder(folder: Path, *, trust: bool, root: Path | None = None) -> HuggingFaceModel:
+def load_folder(folder: Path, *, trust: bool, root: Path | None = None, say: Say | None = None,
+                should_cancel: ShouldCancel | None = None) -> HuggingFaceModel:  # fmt: skip
     """The model a Hugging Face folder describes: with its weights where they are
     ``.safetensors``, else built on the meta device from ``config.json`` alone. ``root``: the
-    folder every file must lead into (default: the folder itself)."""
+    folder every file must lead into (default: the folder itself). ``say``: told, before a
+    long build from the config, how long it will take; ``should_cancel``: asked during it."""
     root = Path(os.path.realpath(root or folder))
     config = folder_files.read_config(folder, root)
     config_values.check_config(config, folder)
@@ -79,7 +91,7 @@ def load_folder(folder: Path, *, trust: bool, root: Path | None = None) -> Huggi
     lines: list[str] = []
     try:
         with folder_files.staged(files) as stage, taken_output(lines):
-            module, built_config, notes = _built(transformers, files, stage, chosen, remote_code)
+            module, built_config, notes = _built(transformers, files, stage, chosen, remote_code, say, should_cancel)
     finally:
         said = said_again(lines)
     module.eval()
@@ -92,8 +104,8 @@ def load_folder(folder: Path, *, trust: bool, root: Path | None = None) -> Huggi
 # --------------------------------------------------------------------------- parts
 
 
-def _built(transformers: Any, files: folder_files.FolderFiles, stage: Path, chosen: Any,
-           remote_code: bool) -> tuple[nn.Module, Any, list[str]]:  # fmt: skip
+def _built(transformers: Any, files: folder_files.FolderFiles, stage: Path, chosen: Any, remote_code: bool,
+           say: Say | None, should_cancel: ShouldCancel | None) -> tuple[nn.Module, Any, list[str]]:  # fmt: skip
     """The module, transformers' config object and the notes, from the staged folder."""
     folder = files.folder
     try:
@@ -114,12 +126,16 @@ def _built(transformers: Any, files: folder_files.FolderFiles, stage: Path, chos
             count = sum(1 for _ in module.state_dict())
             notes.append(Text("load.hf_weights", files=", ".join(name for name, _ in files.weights), count=count))
         else:
-            with torch.device("meta"):
-                module = _build(cls, config, remote_code)
+            build = functools.partial(_build, cls, remote_code=remote_code)
+            long_build = build_time.announce(config, build_time.estimate_seconds(build, config), say)
+            if long_build is not None:
+                notes.append(long_build)
+            with torch.device("meta"), build_time.stoppable(should_cancel):
+                module = build(config)
             module = module.to(dtype)  # meta tensors: nothing is copied
             pickled = ", ".join(files.pickled)
             notes.append(Text("load.hf_bin_ignored", files=pickled) if pickled else Text("load.hf_config_only"))
-    except ModelLoadError:
+    except (ModelLoadError, Cancelled):
         raise
     except Exception as exc:  # noqa: BLE001 -- transformers and a model's code raise anything: one line for the user
         raise ModelLoadError(Text("load.hf_build_failed", path=folder, error=_said(exc, stage, folder)),
@@ -182,7 +198,7 @@ def _auto_class(transformers: Any, config: Any, remote_code: bool) -> Any:
     return transformers.AutoModel
 
 
-def _build(cls: Any, config: Any, remote_code: bool) -> nn.Module:
+def _build(cls: Any, config: Any, *, remote_code: bool) -> nn.Module:
     if cls.__name__.startswith("Auto"):
         built: nn.Module = cls.from_config(config, trust_remote_code=remote_code)
     else:
