@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     # and should not pay for timing, attribution, fit, training or the report (issue 12).
     from inspector.core.measure.attribution import Attribution
     from inspector.core.measure.fit import FitRequest, FitResult
-    from inspector.core.measure.timing import LatencyResult
+    from inspector.core.measure.measurement import LatencyResult
     from inspector.core.measure.training import TrainStepResult
     from inspector.core.report.schema import TimingReport
 

@@ -1,6 +1,7 @@
 """Measuring a model: latency, its spread, training steps, per-module time, memory.
 
-Owns: ``timing`` (``measure_latency``: a latency measurement from request to result), and the
+Owns: ``timing`` (``measure_latency``: a latency measurement from request to result, a
+``measurement.LatencyResult``: one type from the samples to the report file), and the
 parts it is made of: ``model_input`` (the model's device and dtype, the input made for it),
 ``model_mode`` (train/eval around a measurement), ``sampling`` (warm-up and timed samples in
 chunks, the clock's cost), ``run_control`` (how a caller steers a run: its callbacks as one value), ``train_on_copy`` (the train-step benchmark's step on a copy),
@@ -28,7 +29,8 @@ from typing import TYPE_CHECKING
 from inspector.core.lazy_face import lazy_names
 
 if TYPE_CHECKING:
-    from inspector.core.measure.timing import LatencyResult, request_caps
+    from inspector.core.measure.measurement import LatencyResult
+    from inspector.core.measure.timing import request_caps
     from inspector.core.measure.model_input import make_input, model_device
     from inspector.core.measure.chunk_gate import GATED_CHUNK_SECONDS, ChunkGate, gated
     from inspector.core.measure.attribution import DEFAULT_RUNS as ATTRIBUTION_RUNS, Attribution, measure_attribution
@@ -111,7 +113,7 @@ _HOMES = {
     "BackgroundSampler": "memory_log",
     "ChunkGate": "chunk_gate",
     "FitRequest": "fit",
-    "LatencyResult": "timing",
+    "LatencyResult": "measurement",
     "MemoryTimeline": "memory_log",
     "RankSpans": "trace",
     "RunNoise": "run_noise",

@@ -27,7 +27,8 @@ from inspector.core.files.models import LoadedModel
 from inspector.core.measure.machine_noise import MachineNoise, MachineWatch
 from inspector.core.measure.repeats import combine_runs
 from inspector.core.measure.run_control import RunControl
-from inspector.core.measure.timing import LatencyResult, figures_of_samples, measure_latency
+from inspector.core.measure.measurement import LatencyResult
+from inspector.core.measure.timing import figures_of_samples, measure_latency
 from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_SAMPLES
 

@@ -20,7 +20,8 @@ import numpy as np
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure.run_control import RunControl
-from inspector.core.measure.timing import LatencyResult, figures_of_samples, measure_latency
+from inspector.core.measure.measurement import LatencyResult
+from inspector.core.measure.timing import figures_of_samples, measure_latency
 from inspector.core.messages import Text
 from inspector.core.vocabulary import MAX_REPEAT, MAX_SAMPLES
 

@@ -22,7 +22,7 @@ import functools
 import itertools
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -32,6 +32,7 @@ from inspector.core.devices.device_events import DeviceEvents
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.measure import chunk_gate, warm_up
 from inspector.core.measure.machine_noise import MachineWatch
+from inspector.core.measure.measurement import SampleTimeline
 from inspector.core.measure.run_control import RunControl
 from inspector.core.measure.step_errors import StepFailed
 from inspector.core.messages import Text
@@ -50,24 +51,6 @@ _CHUNK_NS = int(CHUNK_SECONDS * 1e9)
 #: The host clock the samples are read from (a module attribute, so a test can give a fake one).
 _clock: Callable[[], int] = time.perf_counter_ns
 _CLOCK_COST_READS = 101
-
-
-@dataclass
-class SampleTimeline:
-    """When a run's calls ran, on the host clock (``perf_counter_ns``), for a trace to draw
-    them where they were: each warm-up call's start, each chunk's start, end and sample count,
-    and, for a model on the CPU, each call's own start (``call_starts_ns``: the clock read the
-    sample begins with, kept by one append after the call's end is read, outside its figure).
-    Laid end to end from the measurement's start, samples were drawn up to 6.8 ms early over
-    2,000 samples; spread evenly over their chunk, up to 59 µs (a hiccup between two calls
-    moves every later call of the chunk). On an accelerator the samples are device time and
-    the calls are spread over their chunk. ``absorbed``: the first chunk's first calls that
-    went to the warm-up (a slow start, ``warm_up``)."""
-
-    warmup_starts_ns: list[int] = field(default_factory=list)
-    chunks: list[tuple[int, int, int]] = field(default_factory=list)
-    call_starts_ns: list[int] = field(default_factory=list)
-    absorbed: int = 0
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
@@ -29,12 +29,13 @@ from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure import warm_up
-from inspector.core.measure.machine_noise import MachineNoise, MachineWatch, blamed
+from inspector.core.measure.machine_noise import MachineWatch, blamed
 from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype, model_tensors
 from inspector.core.measure.model_mode import buffers_kept, eval_mode
 from inspector.core.measure.run_control import RunControl
-from inspector.core.measure.sampling import Sampling, SampleTimeline, take_samples
-from inspector.core.measure.spread import SampleFigures, figures_of, spread_of
+from inspector.core.measure.measurement import LatencyResult, SampleTimeline
+from inspector.core.measure.sampling import Sampling, take_samples
+from inspector.core.measure.spread import spread_of
 from inspector.core.measure.step_errors import StepFailed, run_failed
 from inspector.core.measure.train_on_copy import train_step_on_copy
 from inspector.core.messages import Text
@@ -42,155 +43,6 @@ from inspector.core.units import dtype_name
 from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_SAMPLES, BenchMode
 
 MODES = tuple(m.value for m in BenchMode)
-
-
-@dataclass(frozen=True)
-class LatencyResult:
-    """Every sample of one measurement, in milliseconds, and what they say.
-
-    The statistics (``median_ms``, ``p95_ms``, ``iqr_ms``...) are properties of ``samples_ms``,
-    computed once when first read, as ``torch.utils.benchmark.Measurement`` derives its from
-    ``raw_times``: a result cannot hold a median its samples do not have, and a result joined
-    from runs or slices (``dataclasses.replace(samples_ms=...)``) has its figures by construction.
-    """
-
-    #: Sent on the agent's wire beside the fields, for clients that read them as fields (protocol ≤ 1.2).
-    __wire_also__ = ("median_ms", "mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms", "iqr_ms", "median_ci_ms")
-
-    device: str
-    dtype: str
-    input_shape: tuple[int, ...]
-    mode: str  # "forward" | "train-step"
-    warmup_ms: float  # the first call's cost (allocations, kernel selection, lazy init)
-    warmup_samples_ms: tuple[float, ...]  # every warm-up call, the first included
-    samples_ms: tuple[float, ...]
-    #: Things the reader should know (e.g. "train-step used SGD(lr=0.01) on a copy").
-    notes: tuple[str, ...] = field(default=())
-    #: Every positional input's shape (``input_shape`` is the first one's): a Transformer has two.
-    input_shapes: tuple[tuple[int, ...], ...] = field(default=())
-    input_dtypes: tuple[str, ...] = field(default=())  # each input's dtype, in the same order
-    #: "noisy: p95 is 84× the median; results may not be repeatable", or None.
-    noise: str | None = None
-    #: What the machine did during the timed samples (``core.measure.machine_noise``): other
-    #: processes' CPU, the hypervisor's steal, preemptions of the sampling threads; None: not watched.
-    machine: MachineNoise | None = None
-    #: The warm-up (``core.measure.warm_up``): the calls asked for (``warmup`` is those made),
-    #: why it stopped there ("as asked", "steady", "slow start", "call cap", "time cap"), and what
-    #: it absorbed: its calls' time beyond as many calls at the run's median (the first calls' cost).
-    warmup_asked: int = 0
-    warmup_reason: str | None = None
-    first_calls_ms: float | None = None
-    #: What timed the samples: "host clock" or "cuda events" / "xpu events".
-    timer: str = "host clock"
-    #: How the measurement was asked for: ``runs`` samples, or samples for ``min_time`` seconds.
-    runs: int | None = None
-    min_time: float | None = None
-    warmup: int = 0  # warm-up calls made before timing
-    #: Each independent run's samples, in order, when the measurement holds several
-    #: (``core.measure.repeats``); ``samples_ms`` is then all of them pooled. () for one run.
-    runs_ms: tuple[tuple[float, ...], ...] = ()
-    #: Set on both sides of an interleaved comparison (``bench --against``, ``measure.interleaved``):
-    #: run i here and run i of the entry with the same ``pair_id`` were timed turn about.
-    pair_id: str | None = None
-    #: Per run (``runs_ms``): the machine stalled the sampling threads in at least half its samples
-    #: (``MachineNoise.spoils_median``), so that run's median is the machine's. Kept per round by
-    #: ``bench --against``, so ``compare`` of its two reports says what ``bench`` said; () when not watched.
-    runs_spoiled: tuple[bool, ...] = ()
-    #: ``torch.get_num_threads()`` while it ran: on a CPU, 1 thread against 2 moved one forward
-    #: from 13 ms to 250 ms on the development VM. None: not recorded (an older report).
-    threads: int | None = None
-    #: When the calls ran (for a trace; not written to the report, nor sent over the wire).
-    timeline: SampleTimeline | None = field(default=None, compare=False, repr=False, metadata={"wire": False})
-
-    @functools.cached_property
-    def figures(self) -> SampleFigures:
-        """``measure.spread.figures_of`` the samples: the same code a report's reader holds them to."""
-        figures = figures_of(self.samples_ms)
-        if figures is None:
-            raise ValueError("a latency result without a finite sample has no figures")
-        return figures
-
-    @property
-    def median_ms(self) -> float:
-        return self.figures.median_ms
-
-    @property
-    def mean_ms(self) -> float:
-        return self.figures.mean_ms
-
-    @property
-    def p5_ms(self) -> float:
-        return self.figures.p5_ms
-
-    @property
-    def p95_ms(self) -> float:
-        return self.figures.p95_ms
-
-    @property
-    def min_ms(self) -> float:
-        return self.figures.min_ms
-
-    @property
-    def max_ms(self) -> float:
-        return self.figures.max_ms
-
-    @property
-    def std_ms(self) -> float:
-        return self.figures.std_ms
-
-    @property
-    def iqr_ms(self) -> float:
-        return self.figures.iqr_ms
-
-    @property
-    def median_ci_ms(self) -> tuple[float, float] | None:
-        return self.figures.median_ci_ms
-
-    @property
-    def noisy(self) -> bool:
-        return self.noise is not None
-
-    @property
-    def inputs(self) -> tuple[tuple[tuple[int, ...], str], ...]:
-        """Each positional tensor input's (shape, dtype): what the code view's snippet rebuilds."""
-        return tuple(zip(self.input_shapes, self.input_dtypes))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "device": self.device,
-            "dtype": self.dtype,
-            "input_shape": list(self.input_shape),
-            "input_shapes": [list(s) for s in self.input_shapes],
-            "input_dtypes": list(self.input_dtypes),
-            "mode": self.mode,
-            "warmup_ms": self.warmup_ms,
-            "warmup_samples_ms": list(self.warmup_samples_ms),
-            "samples_ms": list(self.samples_ms),
-            "median_ms": self.median_ms,
-            "mean_ms": self.mean_ms,
-            "p5_ms": self.p5_ms,
-            "p95_ms": self.p95_ms,
-            "min_ms": self.min_ms,
-            "max_ms": self.max_ms,
-            "std_ms": self.std_ms,
-            "iqr_ms": self.iqr_ms,
-            "median_ci_ms": list(self.median_ci_ms) if self.median_ci_ms is not None else None,
-            "noisy": self.noisy,
-            "noise": self.noise,
-            "machine": self.machine.to_dict() if self.machine is not None else None,
-            "warmup_asked": self.warmup_asked,
-            "warmup_reason": self.warmup_reason,
-            "first_calls_ms": self.first_calls_ms,
-            "timer": self.timer,
-            "runs": self.runs,
-            "min_time": self.min_time,
-            "warmup": self.warmup,
-            "notes": list(self.notes),
-            **({"runs_ms": [list(r) for r in self.runs_ms]} if len(self.runs_ms) > 1 else {}),
-            **({"pair_id": self.pair_id} if self.pair_id else {}),
-            **({"runs_spoiled": list(self.runs_spoiled)} if len(self.runs_ms) > 1 and len(self.runs_spoiled) == len(self.runs_ms) else {}),
-            **({"threads": self.threads} if self.threads is not None else {}),
-        }
 
 
 # --------------------------------------------------------------------------- the measurement

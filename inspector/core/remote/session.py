@@ -38,7 +38,7 @@ from inspector.core.moves.request import MoveRequest, as_run
 from inspector.core.moves.transaction import MoveResult
 from inspector.core.placement.model_memory import model_bytes
 from inspector.core.session import REMOTE, BenchmarkRequest, LoadRequest, ModelState, RunBlocking, SessionCapabilities
-from inspector.core.measure.timing import LatencyResult
+from inspector.core.measure.measurement import LatencyResult
 from inspector.core.remote.wire import WireError, decode
 from inspector.core.report.schema import TimingReport
 from inspector.core.vocabulary import MAX_SAMPLES, MAX_WARMUP_SAMPLES, FailureKind

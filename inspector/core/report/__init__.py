@@ -39,12 +39,11 @@ if TYPE_CHECKING:
     from inspector.core.report.lenient_read import shape_words
     from inspector.core.report.run_verdicts import Run, RunVerdict, run_verdicts as verdicts_of_runs
     from inspector.core.report.snippets import measurement_snippet, module_move_line, move_snippet
-    from inspector.core.report.schema import LatencyEntry, RankEntry, TimingReport
+    from inspector.core.report.schema import RankEntry, TimingReport
 
 __all__ = [
     "SUPPORTED_SUFFIXES",
     "Comparison",
-    "LatencyEntry",
     "RankEntry",
     "Run",
     "RunVerdict",
@@ -69,7 +68,6 @@ __all__ = [
 _HOMES = {
     "SUPPORTED_SUFFIXES": "timing_report",
     "Comparison": "compare",
-    "LatencyEntry": "schema",
     "RankEntry": "schema",
     "TimingReport": "schema",
     "Run": "run_verdicts",

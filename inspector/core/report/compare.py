@@ -32,7 +32,8 @@ from inspector.core.messages import Text, joined
 from inspector.core.report import lenient_read as read
 from inspector.core.report.compare_environment import EnvironmentRow, environment_rows
 from inspector.core.report.sample_figures import SampleFigures
-from inspector.core.report.schema import LatencyEntry, MoveEntry, TimingReport
+from inspector.core.measure.measurement import LatencyResult
+from inspector.core.report.schema import MoveEntry, TimingReport
 from inspector.core.units import format_ratio
 
 #: Move ratios within this fraction of 1 read as "about the same": a move is one
@@ -206,7 +207,7 @@ def _ratio(numerator: float | None, denominator: float | None) -> float | None:
     return ratio if math.isfinite(ratio) and ratio > 0 else None
 
 
-def _latency_by_key(report: TimingReport) -> dict[tuple[Any, ...], LatencyEntry]:
+def _latency_by_key(report: TimingReport) -> dict[tuple[Any, ...], LatencyResult]:
     # A re-run of the same measurement replaces the earlier one: the latest is what counts.
     return {e.key: e for e in report.latency}
 
@@ -239,7 +240,7 @@ class _Entries:
     def runs(self, key: tuple[Any, ...]) -> list[list[float]]:
         """The entry's independent runs: ``runs_ms``, or its samples as one run."""
         entry = self.by_key.get(key)
-        return [list(run) for run in entry.runs] if entry is not None else []
+        return [list(run) for run in entry.run_samples] if entry is not None else []
 
     def figures(self, key: tuple[Any, ...]) -> SampleFigures | None:
         """The figures of the entry's own samples (never those the file states); None without one."""

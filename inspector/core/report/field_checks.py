@@ -104,6 +104,16 @@ class Fields:
         items = self.items(key, what="a list of whole numbers")
         return tuple(_whole(v, f"{where}[{i}]") for i, v in enumerate(items))
 
+    def shapes(self, key: str) -> tuple[tuple[int, ...], ...]:
+        """A list of shapes (``input_shapes``: each input's); () when absent."""
+        where = self.name(key)
+        out = []
+        for i, item in enumerate(self.items(key, what="a list of shapes")):
+            if not isinstance(item, list):
+                raise ReportSchemaError(f"{where}[{i}]", f"expected a list of whole numbers, not {kind_of(item)}")
+            out.append(tuple(_whole(v, f"{where}[{i}][{j}]") for j, v in enumerate(item)))
+        return tuple(out)
+
     def items(self, key: str, *, required: bool = False, what: str = "a list") -> list[Any]:
         value = self.value(key, required)
         if value is None:

@@ -13,21 +13,22 @@ setting) adds ``runs_ms``: each run's samples, a list of lists; its ``samples_ms
 them pooled, in run order (checked), so a reader that knows nothing of runs reads the same
 measurement, and every figure the entry states is the pooled samples' own.
 Each field is read through ``field_checks``; this module says which fields each section has.
+A latency entry is read as the measurement it is (``measure.measurement.LatencyResult``, the type
+``measure_latency`` makes): one type from sampling to file and back.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 from inspector.core.report import lenient_read as read
 from inspector.core.report.field_checks import Fields, ReportSchemaError, checked_text, kind_of
-from inspector.core.report.sample_figures import SampleFigures, contradiction, figures_of
+from inspector.core.measure.machine_noise import MachineNoise
+from inspector.core.measure.measurement import LatencyResult
+from inspector.core.report.sample_figures import contradiction, figures_of
 from inspector.core.vocabulary import MAX_SAMPLES
 
-if TYPE_CHECKING:  # measure.timing imports torch; a report is read without it
-    from inspector.core.measure.timing import LatencyResult
 
 #: What one report may hold: far more than a real one (a benchmark writes one latency entry per
 #: device, dtype, mode and input; a torchrun job one per rank), little enough that reading and
@@ -42,226 +43,119 @@ MIN_SAMPLE_MS = 1e-6
 MAX_REPORT_SAMPLES = 2_000_000  # every entry's samples and warm-up samples together
 
 
-@dataclass(frozen=True)
-class LatencyEntry:
-    """One latency measurement of a report: its samples, and what it was.
-
-    Its statistics (``median_ms``, ``p95_ms``, ``iqr_ms``, ...) are properties of its samples
-    (``sample_figures``), as ``torch.utils.benchmark``'s ``Measurement`` derives its own from
-    ``raw_times``: the file states them too, for other consumers, and a checked file whose stated
-    figures its samples contradict is refused, so the two never differ. A measurement made in
-    this process (``measure.timing.LatencyResult``) becomes one by ``from_result``: its dict, read
-    back (the one conversion between the two types).
-    """
-
-    device: str
-    dtype: str
-    mode: str
-    input_shape: tuple[int, ...]
-    warmup_ms: float | None
-    warmup_samples_ms: tuple[float, ...]
-    samples_ms: tuple[float, ...]
-    notes: tuple[str, ...] = ()
-    #: Each independent run's samples (``bench --repeat``): two or more that together, in order,
-    #: are ``samples_ms``; () for one run (then ``runs`` is the samples as one run).
-    runs_ms: tuple[tuple[float, ...], ...] = ()
-    # Schema 2 on (absent from older reports).
-    noisy: bool = False
-    noise: str | None = None
-    timer: str | None = None
-    # Issue 33 on (absent from older reports): what the machine did to the run, and the warm-up.
-    machine: "MachineEntry | None" = None
-    warmup_asked: int | None = None
-    warmup_reason: str | None = None
-    first_calls_ms: float | None = None
-    #: Both sides of an interleaved comparison carry it (``bench --against``): their runs pair up.
-    pair_id: str | None = None
-    #: Per run: the machine stalled at least half its samples (``bench --against``'s rounds), so
-    #: ``compare`` gives the machine's "no verdict" as ``bench`` did; () when not recorded.
-    runs_spoiled: tuple[bool, ...] = ()
-    #: ``torch.get_num_threads()`` during the run (issue 34 on).
-    threads: int | None = None
-    #: The entry states its spread (``iqr_ms`` or ``noise``: schema 2 on); an older one's noise
-    #: note is computed from its samples (``noise_note``).
-    spread_stated: bool = False
-
-    # ----------------------------------------------------------- derived from the samples
-
-    @functools.cached_property
-    def figures(self) -> SampleFigures | None:
-        """The statistics of ``samples_ms`` (computed once); None for an entry without a sample
-        (only a report read leniently has one)."""
-        return figures_of(self.samples_ms) if self.samples_ms else None
-
-    def _figure(self, name: str) -> float | None:
-        figures = self.figures
-        return None if figures is None else float(getattr(figures, name))
-
-    @property
-    def count(self) -> int:
-        return len(self.samples_ms)
-
-    @property
-    def median_ms(self) -> float | None:
-        return self._figure("median_ms")
-
-    @property
-    def mean_ms(self) -> float | None:
-        return self._figure("mean_ms")
-
-    @property
-    def p5_ms(self) -> float | None:
-        return self._figure("p5_ms")
-
-    @property
-    def p95_ms(self) -> float | None:
-        return self._figure("p95_ms")
-
-    @property
-    def min_ms(self) -> float | None:
-        return self._figure("min_ms")
-
-    @property
-    def max_ms(self) -> float | None:
-        return self._figure("max_ms")
-
-    @property
-    def std_ms(self) -> float | None:
-        return self._figure("std_ms")
-
-    @property
-    def iqr_ms(self) -> float | None:
-        return self._figure("iqr_ms")
-
-    @property
-    def median_ci_ms(self) -> tuple[float, float] | None:
-        return self.figures.median_ci_ms if self.figures is not None else None
-
-    @property
-    def noise_note(self) -> str | None:
-        """The noise flag's words: as the measurement said them (schema 2 on), or, for an
-        older entry, what its samples say."""
-        if self.spread_stated:
-            return self.noise
-        return self.figures.noise if self.figures is not None else None
-
-    @property
-    def runs(self) -> tuple[tuple[float, ...], ...]:
-        """The independent runs: ``runs_ms``, or the samples as one run (none without samples)."""
-        return self.runs_ms or ((self.samples_ms,) if self.samples_ms else ())
-
-    @property
-    def key(self) -> tuple[str, str, str, tuple[int, ...]]:
-        """What a comparison matches entries by: device, dtype, mode, input shape."""
-        return self.device, self.dtype, self.mode, self.input_shape
-
-    # ----------------------------------------------------------- read
-
-    @classmethod
-    def from_result(cls, result: "LatencyResult") -> "LatencyEntry":
-        """A measurement of this process (``measure.timing.LatencyResult``) as a report entry:
-        what the report file holds of it (``to_dict``), read back. The one conversion between
-        the two types: a report's entry is exactly what the file keeps of a measurement."""
-        return cls.lenient(result.to_dict())
-
-    @classmethod
-    def from_dict(cls, data: Any, at: str) -> "LatencyEntry":
-        f = Fields(data, at)
-        device, dtype = f.text("device", required=True) or "", f.text("dtype", required=True) or ""
-        samples = _samples(f, "samples_ms", required=True)
-        f.number("median_ms", required=True)  # stated for other readers; the property is the samples'
-        for key in ("mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms", "iqr_ms"):
-            f.number(key)
-        _interval(f, "median_ci_ms")
-        f.whole("runs"), f.number("min_time"), f.whole("warmup")  # how it was asked for: checked, not kept
-        entry = cls(
-            device=device,
-            dtype=dtype,
-            mode=f.text("mode") or "forward",
-            input_shape=f.shape("input_shape"),
-            warmup_ms=f.number("warmup_ms"),
-            warmup_samples_ms=_samples(f, "warmup_samples_ms"),
-            samples_ms=samples,
-            notes=f.texts("notes"),
-            runs_ms=(runs := _checked_runs(f, samples)),
-            noisy=f.flag("noisy"),
-            noise=f.text("noise"),
-            timer=f.text("timer"),
-            machine=MachineEntry.read(f),
-            warmup_asked=f.whole("warmup_asked"),
-            warmup_reason=f.text("warmup_reason"),
-            first_calls_ms=f.number("first_calls_ms"),
-            pair_id=_pair_id(f),
-            runs_spoiled=_checked_spoiled(f, runs),
-            threads=f.whole("threads"),
-            spread_stated="iqr_ms" in f.data or "noise" in f.data,
-        )
-        _check_figures(f, samples)
-        return entry
-
-    @classmethod
-    def lenient(cls, data: Any) -> "LatencyEntry":
-        """An entry of a report nobody checked, never raising: a field of the wrong type counts
-        as absent (``lenient_read``), samples that are not numbers are left out, and ``runs_ms``
-        that are not the samples, in order, count as none."""
-        entry: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
-        samples = _lenient_samples(entry.get("samples_ms"))
-        machine = entry.get("machine")
-        return cls(
-            device=read.text(entry.get("device")),
-            dtype=read.text(entry.get("dtype")),
-            mode=read.text(entry.get("mode") or "forward"),
-            input_shape=read.shape(entry.get("input_shape")),
-            warmup_ms=read.number(entry.get("warmup_ms")),
-            warmup_samples_ms=_lenient_samples(entry.get("warmup_samples_ms")),
-            samples_ms=samples,
-            notes=_lenient_texts(entry.get("notes")),
-            runs_ms=(runs := _lenient_runs(entry.get("runs_ms"), samples)),
-            noisy=entry.get("noisy") is True,
-            noise=read.optional_text(entry.get("noise")),
-            timer=read.optional_text(entry.get("timer")),
-            machine=MachineEntry.lenient(machine) if isinstance(machine, Mapping) else None,
-            warmup_asked=read.whole(entry.get("warmup_asked")),
-            warmup_reason=read.optional_text(entry.get("warmup_reason")),
-            first_calls_ms=read.number(entry.get("first_calls_ms")),
-            pair_id=read.text(entry.get("pair_id"), "") or None,
-            runs_spoiled=_lenient_spoiled(entry.get("runs_spoiled"), runs),
-            threads=read.whole(entry.get("threads")),
-            spread_stated="iqr_ms" in entry or "noise" in entry,
-        )
+def latency_entry(data: Any, at: str) -> LatencyResult:
+    """One latency entry of a report file, checked: the measurement it holds
+    (``measure.measurement.LatencyResult``, the type ``measure_latency`` makes), whose figures
+    are its samples'. The figures the file states are checked against its samples (a file that
+    says one thing and holds another is refused, naming the figure), then left: the
+    measurement derives its own. An entry from before schema 2 states no noise: its samples'
+    own noise note is taken."""
+    f = Fields(data, at)
+    device, dtype = f.text("device", required=True) or "", f.text("dtype", required=True) or ""
+    samples = _samples(f, "samples_ms", required=True)
+    f.number("median_ms", required=True)  # stated for other readers; the property is the samples'
+    for key in ("mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms", "iqr_ms"):
+        f.number(key)
+    _interval(f, "median_ci_ms")
+    f.flag("noisy")  # stated for other readers; the measurement's is ``noise is not None``
+    entry = LatencyResult(
+        device=device,
+        dtype=dtype,
+        mode=f.text("mode") or "forward",
+        input_shape=f.shape("input_shape"),
+        input_shapes=f.shapes("input_shapes"),
+        input_dtypes=f.texts("input_dtypes"),
+        warmup_ms=f.number("warmup_ms"),
+        warmup_samples_ms=_samples(f, "warmup_samples_ms"),
+        samples_ms=samples,
+        notes=f.texts("notes"),
+        runs_ms=(runs := _checked_runs(f, samples)),
+        noise=f.text("noise") if _spread_stated(f.data) else _samples_noise(samples),
+        timer=f.text("timer"),
+        machine=_machine(f),
+        warmup_asked=f.whole("warmup_asked"),
+        warmup_reason=f.text("warmup_reason"),
+        first_calls_ms=f.number("first_calls_ms"),
+        runs=f.whole("runs"),
+        min_time=f.number("min_time"),
+        warmup=f.whole("warmup") or 0,
+        pair_id=_pair_id(f),
+        runs_spoiled=_checked_spoiled(f, runs),
+        threads=f.whole("threads"),
+    )
+    _check_figures(f, samples)
+    return entry
 
 
-@dataclass(frozen=True)
-class MachineEntry:
+def lenient_latency_entry(data: Any) -> LatencyResult:
+    """An entry of a report nobody checked, never raising: a field of the wrong type counts
+    as absent (``lenient_read``), samples that are not numbers are left out, and ``runs_ms``
+    that are not the samples, in order, count as none."""
+    entry: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
+    samples = _lenient_samples(entry.get("samples_ms"))
+    machine = entry.get("machine")
+    shapes = entry.get("input_shapes")
+    return LatencyResult(
+        device=read.text(entry.get("device")),
+        dtype=read.text(entry.get("dtype")),
+        mode=read.text(entry.get("mode") or "forward"),
+        input_shape=read.shape(entry.get("input_shape")),
+        input_shapes=tuple(read.shape(s) for s in shapes[:64]) if isinstance(shapes, list) else (),
+        input_dtypes=_lenient_texts(entry.get("input_dtypes")),
+        warmup_ms=read.number(entry.get("warmup_ms")),
+        warmup_samples_ms=_lenient_samples(entry.get("warmup_samples_ms")),
+        samples_ms=samples,
+        notes=_lenient_texts(entry.get("notes")),
+        runs_ms=(runs := _lenient_runs(entry.get("runs_ms"), samples)),
+        noise=read.optional_text(entry.get("noise")) if _spread_stated(entry) else _samples_noise(samples),
+        timer=read.optional_text(entry.get("timer")),
+        machine=_lenient_machine(machine) if isinstance(machine, Mapping) else None,
+        warmup_asked=read.whole(entry.get("warmup_asked")),
+        warmup_reason=read.optional_text(entry.get("warmup_reason")),
+        first_calls_ms=read.number(entry.get("first_calls_ms")),
+        runs=read.whole(entry.get("runs")),
+        min_time=read.number(entry.get("min_time")),
+        warmup=read.whole(entry.get("warmup")) or 0,
+        pair_id=read.text(entry.get("pair_id"), "") or None,
+        runs_spoiled=_lenient_spoiled(entry.get("runs_spoiled"), runs),
+        threads=read.whole(entry.get("threads")),
+    )
+
+
+def _spread_stated(entry: Mapping[str, Any]) -> bool:
+    """The entry states its spread (``iqr_ms`` or ``noise``: schema 2 on)."""
+    return "iqr_ms" in entry or "noise" in entry
+
+
+def _samples_noise(samples: tuple[float, ...]) -> str | None:
+    """An older entry's noise note: what its samples say."""
+    figures = figures_of(samples) if samples else None
+    return figures.noise if figures is not None else None
+
+
+def _machine(entry: Fields) -> MachineNoise | None:
     """What the machine did during a run (``measure.machine_noise``): shares of the machine's
-    CPU (0 to 1) and a count, each None where not measured; ``note`` says it in words."""
+    CPU (0 to 1) and counts, each None where not measured; ``note`` says it in words. The
+    ``disturbed`` the file states is checked; the measurement derives its own from the figures."""
+    if entry.data.get("machine") is None:
+        return None
+    f = entry.mapping("machine")
+    shares = {key: f.number(key) for key in ("other_cpu_share", "steal_share")}
+    for key, share in shares.items():
+        if share is not None and share > 1:
+            raise ReportSchemaError(f.name(key), f"expected a share from 0 to 1, not {share:g}")
+    f.flag("disturbed")
+    return MachineNoise(f.flag("measured"), f.text("note"), shares["other_cpu_share"], shares["steal_share"],
+                        f.whole("involuntary_switches"), f.whole("sampling_threads") or 0, f.whole("samples") or 0,
+                        f.whole("cpu_ticks") or 0, f.whole("cores") or 0)  # fmt: skip
 
-    measured: bool
-    note: str | None
-    other_cpu_share: float | None
-    steal_share: float | None
-    involuntary_switches: int | None
-    disturbed: bool = False  # the machine took enough of the run to say so (``note`` says how)
 
-    @classmethod
-    def read(cls, entry: Fields) -> "MachineEntry | None":
-        if entry.data.get("machine") is None:
-            return None
-        f = entry.mapping("machine")
-        shares = {key: f.number(key) for key in ("other_cpu_share", "steal_share")}
-        for key, share in shares.items():
-            if share is not None and share > 1:
-                raise ReportSchemaError(f.name(key), f"expected a share from 0 to 1, not {share:g}")
-        f.whole("sampling_threads"), f.whole("samples"), f.whole("cpu_ticks"), f.whole("cores")  # checked, not kept
-        return cls(f.flag("measured"), f.text("note"), shares["other_cpu_share"], shares["steal_share"],
-                   f.whole("involuntary_switches"), f.flag("disturbed"))  # fmt: skip
-
-    @classmethod
-    def lenient(cls, data: Mapping[str, Any]) -> "MachineEntry":
-        other, steal = (s if (s := read.number(data.get(k))) is not None and s <= 1 else None
-                        for k in ("other_cpu_share", "steal_share"))  # fmt: skip
-        return cls(data.get("measured") is True, read.optional_text(data.get("note")), other, steal,
-                   read.whole(data.get("involuntary_switches")), data.get("disturbed") is True)  # fmt: skip
+def _lenient_machine(data: Mapping[str, Any]) -> MachineNoise:
+    other, steal = (s if (s := read.number(data.get(k))) is not None and s <= 1 else None
+                    for k in ("other_cpu_share", "steal_share"))  # fmt: skip
+    counts = (read.whole(data.get(k)) or 0 for k in ("sampling_threads", "samples", "cpu_ticks", "cores"))
+    return MachineNoise(data.get("measured") is True, read.optional_text(data.get("note")), other, steal,
+                        read.whole(data.get("involuntary_switches")), *counts)  # fmt: skip
 
 
 #: The most samples a lenient read takes from one list (more than any report holds).
@@ -373,7 +267,7 @@ class _Capacity:
         self.entries = 0
         self.samples = 0
 
-    def latency(self, f: Fields, *, required: bool = False) -> tuple["LatencyEntry", ...]:
+    def latency(self, f: Fields, *, required: bool = False) -> tuple["LatencyResult", ...]:
         where = f.name("latency")
         items = f.items("latency", required=required)
         self.entries += len(items)
@@ -382,7 +276,7 @@ class _Capacity:
             raise ReportSchemaError(where, f"{held}, more than the {MAX_LATENCY_ENTRIES:,} a report may hold")
         out = []
         for i, item in enumerate(items):
-            entry = LatencyEntry.from_dict(item, f"{where}[{i}]")
+            entry = latency_entry(item, f"{where}[{i}]")
             self.samples += len(entry.samples_ms) + len(entry.warmup_samples_ms)
             if self.samples > MAX_REPORT_SAMPLES:
                 raise ReportSchemaError(f"{where}[{i}]", f"brings the report to {self.samples:,} samples, "
@@ -619,7 +513,7 @@ class RankEntry:
     host: str | None
     device: str | None
     error: str | None
-    latency: tuple[LatencyEntry, ...]
+    latency: tuple[LatencyResult, ...]
     moves: tuple[MoveEntry, ...]
 
     @classmethod
@@ -649,7 +543,7 @@ class RankEntry:
             host=read.optional_text(data.get("host")),
             device=read.optional_text(data.get("device")),
             error=read.optional_text(data.get("error")),
-            latency=tuple(LatencyEntry.lenient(e) for e in read.entries(data, "latency")),
+            latency=tuple(lenient_latency_entry(e) for e in read.entries(data, "latency")),
             moves=tuple(MoveEntry.lenient(m) for m in read.entries(data, "moves")),
         )
 
@@ -677,7 +571,7 @@ class TimingReport(Mapping[str, Any]):
     environment: Environment
     model: ModelSection
     moves: tuple[MoveEntry, ...]
-    latency: tuple[LatencyEntry, ...]
+    latency: tuple[LatencyResult, ...]
     memory: dict[str, tuple[MemoryPoint, ...]]
     ranks: tuple[RankEntry, ...] = ()  # a torchrun job's every rank; absent otherwise
     data: Mapping[str, Any] = field(default_factory=dict, repr=False)
@@ -719,7 +613,7 @@ class TimingReport(Mapping[str, Any]):
             environment=Environment.lenient(report),
             model=ModelSection.lenient(read.section(report, "model")),
             moves=tuple(MoveEntry.lenient(m) for m in read.entries(report, "moves")),
-            latency=tuple(LatencyEntry.lenient(e) for e in read.entries(report, "latency")),
+            latency=tuple(lenient_latency_entry(e) for e in read.entries(report, "latency")),
             memory={
                 str(device): tuple(MemoryPoint.lenient(p) for p in points)
                 for device, points in memory.items() if isinstance(points, list)

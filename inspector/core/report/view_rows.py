@@ -26,7 +26,8 @@ from inspector.core.units import format_bytes, format_gbps, format_ms, format_se
 if TYPE_CHECKING:
     # (hints only: the window's tensor tree reaches this module, through ``modules.format_flops``,
     # while its frame paints; the schema costs ~8 ms to import)
-    from inspector.core.report.schema import DeviceEntry, Environment, LatencyEntry, ModelSection, MoveEntry, RankEntry
+    from inspector.core.measure.measurement import LatencyResult
+    from inspector.core.report.schema import DeviceEntry, Environment, ModelSection, MoveEntry, RankEntry
 
 
 #: The most characters one cell of a text view shows: a 100,000-character class name or
@@ -205,8 +206,8 @@ def _interval_text(interval: tuple[float, float] | None) -> str:
     return "—" if interval is None else f"{ms_text(interval[0])} – {ms_text(interval[1])}"
 
 
-def latency_cells(entry: LatencyEntry, say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
-    """One latency run under ``LATENCY_HEADERS``: its figures are its samples' (``LatencyEntry``)."""
+def latency_cells(entry: LatencyResult, say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
+    """One latency run under ``LATENCY_HEADERS``: its figures are its samples' (``LatencyResult``)."""
     return (
         entry.device,
         entry.dtype,
@@ -222,11 +223,11 @@ def latency_cells(entry: LatencyEntry, say: Catalogue = ENGLISH_CATALOGUE) -> tu
     )
 
 
-def latency_notes(latency: Sequence[LatencyEntry], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
+def latency_notes(latency: Sequence[LatencyResult], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """Each entry's noise flag (named by its run) and notes, once each."""
     lines: list[str] = []
     for entry in latency:
-        noise = entry.noise_note
+        noise = entry.noise
         if noise:
             lines.append(f"{entry.device} {entry.dtype} {mode_text(entry.mode, say)}: {say.text(noise)}")
         lines += [say.text(n) for n in entry.notes]

@@ -16,7 +16,7 @@ from inspector.core.measure import machine_noise
 from inspector.core.measure.machine_noise import MachineNoise, MachineWatch, blamed
 from inspector.core.measure.spread import noise_note
 from inspector.core.measure.timing import measure_latency
-from inspector.core.report.schema import LatencyEntry
+from inspector.core.report.schema import latency_entry
 
 OMP_THREAD = 999_991  # a thread of the process's own name that Python did not start: an intra-op thread
 QT_THREAD = 999_992  # a thread a library named: not one that samples
@@ -142,10 +142,11 @@ def test_the_result_and_the_report_carry_the_figures_and_old_reports_still_open(
     data = result.to_dict()
     assert data["machine"]["measured"] is (sys.platform == "linux")
     assert set(data["machine"]) >= {"other_cpu_share", "steal_share", "involuntary_switches", "note"}
-    entry = LatencyEntry.from_dict(data, "latency[0]")
+    entry = latency_entry(data, "latency[0]")
     assert entry.machine is not None and entry.machine.note == data["machine"]["note"]
+    assert entry.machine == result.machine  # one type from the run to the file and back (issue 44)
     data.pop("machine")
-    assert LatencyEntry.from_dict(data, "latency[0]").machine is None  # a report from before
+    assert latency_entry(data, "latency[0]").machine is None  # a report from before
 
 
 @pytest.mark.skipif(
@@ -188,4 +189,4 @@ def test_a_hostile_machine_record_is_refused_naming_the_field(machine, named):
     data = measure_latency(example_model(), runs=6).to_dict()
     data["machine"] = machine
     with pytest.raises(ReportSchemaError, match=named.replace("[", r"\[").replace("]", r"\]")):
-        LatencyEntry.from_dict(data, "latency[0]")
+        latency_entry(data, "latency[0]")

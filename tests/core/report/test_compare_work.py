@@ -12,6 +12,7 @@ import json
 import pytest
 
 from inspector.core.errors import InputError
+from inspector.core.measure import measurement
 from inspector.core.report import compare as compare_module
 from inspector.core.report import sample_figures
 from inspector.core.report import schema
@@ -46,7 +47,7 @@ def _work(monkeypatch, report, count: int) -> tuple[int, int, int]:
     with monkeypatch.context() as patch:
         shared = _Counted(patch, compare_module, "_shared")
         differences = _Counted(patch, compare_module, "_differences")
-        figures = _Counted(patch, schema, "figures_of")  # an entry's figures: its samples', once
+        figures = _Counted(patch, measurement, "figures_of")  # an entry's figures: its samples', once
         rows = compare_reports(unmatched(report, count, batch=1), unmatched(report, count, batch=2)).latency
     assert len(rows) == 2 * count
     # Each row names how its nearest counterpart differs: the same input shape's neighbour.

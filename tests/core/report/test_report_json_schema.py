@@ -233,4 +233,4 @@ def test_every_key_a_latency_result_writes_is_named_in_the_schema():
     )
     assert set(written["machine"]) == set(SCHEMA["$defs"]["machine"]["properties"])
     required = set(SCHEMA["$defs"]["latencyEntry"]["required"])
-    assert required == {"device", "dtype", "samples_ms", "median_ms"}  # what schema.LatencyEntry requires
+    assert required == {"device", "dtype", "samples_ms", "median_ms"}  # what schema.latency_entry requires

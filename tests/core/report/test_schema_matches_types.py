@@ -61,6 +61,12 @@ NOT_ITS_KEYS: dict[type, dict[str, str]] = {
 RENAMED: dict[type, dict[str, str]] = {FitResult: {"max_batch": "batch_search"}}
 #: Optional fields ``to_dict`` leaves out when unset (older readers never see the key), so null is never written.
 LEFT_OUT_WHEN_NONE: dict[type, set[str]] = {LatencyResult: {"pair_id", "threads"}}
+#: None only in a measurement read from a file nobody checked, or from before the field (its
+#: readers show "?"): ``measure_latency`` sets them all, and a checked file's entry holds a sample.
+NONE_ONLY_WHEN_READ: dict[type, set[str]] = {
+    LatencyResult: {"warmup_ms", "timer", "warmup_asked", "median_ms", "mean_ms", "p5_ms", "p95_ms", "min_ms",
+                    "max_ms", "std_ms", "iqr_ms"},  # fmt: skip
+}
 
 
 def _def(name: str) -> dict[str, Any]:
@@ -141,14 +147,19 @@ def type_keys(cls: type) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     skipped = NOT_ITS_KEYS.get(cls, {})
     keys = {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.name not in skipped}
-    for key in LEFT_OUT_WHEN_NONE.get(cls, set()):
-        keys[key] = typing.Union[tuple(a for a in typing.get_args(keys[key]) if a is not type(None))]
     for key in _def(_def_of(cls))["properties"]:
         attribute = getattr(cls, RENAMED.get(cls, {}).get(key, key), None)
         if isinstance(attribute, property):
             keys[key] = typing.get_type_hints(attribute.fget)["return"]
         elif key in RENAMED.get(cls, {}):
             keys[key] = hints[RENAMED[cls][key]]
+    return _without_none(keys, LEFT_OUT_WHEN_NONE.get(cls, set()) | NONE_ONLY_WHEN_READ.get(cls, set()))
+
+
+def _without_none(keys: dict[str, Any], names: set[str]) -> dict[str, Any]:
+    """``keys`` with ``names``' annotations less None (null is never written for them)."""
+    for key in names:
+        keys[key] = typing.Union[tuple(a for a in typing.get_args(keys[key]) if a is not type(None))]
     return keys
 
 

@@ -10,7 +10,9 @@ import pytest
 from inspector.core.files.models import example_model
 from inspector.core.measure.timing import measure_latency
 from inspector.core.report.compare import compare_reports
-from inspector.core.report.schema import LatencyEntry, TimingReport
+from inspector.core.measure.measurement import LatencyResult
+from inspector.core.report.schema import TimingReport, latency_entry, lenient_latency_entry
+from inspector.core.report.timing_report import json_ready
 from inspector.core.report.timing_report import load_report, render_json, save_report
 from tests.core.report.generated import real_report, scaled, with_latency
 
@@ -45,15 +47,22 @@ def test_an_entrys_statistics_are_its_samples_and_agree_with_what_the_file_state
         assert getattr(entry, key) == pytest.approx(stated[key], rel=1e-9), key
     assert entry.median_ci_ms == pytest.approx(tuple(stated["median_ci_ms"]))
     # The file's figure is what its samples give, never a field of its own.
-    assert "median_ms" not in {f for f in LatencyEntry.__dataclass_fields__}
+    assert "median_ms" not in {f for f in LatencyResult.__dataclass_fields__}
+    assert type(entry) is LatencyResult  # the type measure_latency makes (issue 44)
 
 
-def test_a_measurement_becomes_a_report_entry_by_one_conversion_and_keeps_its_figures():
+def test_a_measurement_and_its_report_entry_are_one_type_and_its_file_entry_reads_back_as_it_was():
     loaded = example_model()
     result = measure_latency(loaded, runs=12, warmup=1)
+    written = json.loads(json.dumps(json_ready(result.to_dict())))
 
-    entry = LatencyEntry.from_result(result)
+    entry = latency_entry(written, "latency[0]")
 
+    # One type from sampling to file (issue 44): the file's entry, read back, is the measurement
+    # itself, every field (the timeline of its calls is the process's, never written).
+    assert type(entry) is type(result) is LatencyResult
+    assert entry == result and lenient_latency_entry(written) == result
+    assert entry.timeline is None and result.timeline is not None
     assert entry.key == (result.device, result.dtype, result.mode, result.input_shape)
     assert entry.samples_ms == result.samples_ms
     assert (entry.median_ms, entry.p95_ms, entry.iqr_ms, entry.median_ci_ms) == (

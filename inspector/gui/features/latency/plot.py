@@ -224,7 +224,7 @@ class LatencyPlot(Retranslates, QWidget):
             self.add_sample(first_index + offset, ms)
 
     def finish_series(self, result: Any) -> SeriesKey:
-        """The run's ``LatencyResult`` (or a report's ``LatencyEntry``): exact samples, warm-ups and statistics.
+        """A ``LatencyResult`` (the run's, or a report's entry: one type): exact samples, warm-ups and statistics.
 
         It adopts the run begun last (renamed to the result's device/dtype/mode if they
         differ, e.g. when the window could not know the dtype in advance).
@@ -291,7 +291,7 @@ class LatencyPlot(Retranslates, QWidget):
 
     def show_report(self, report: TimingReport | Mapping[str, Any]) -> None:
         """Show a report's ``latency`` entries (each as ``finish_series`` would: a
-        ``LatencyEntry``, its figures its samples'); a dict is read as ``TimingReport.of`` reads it."""
+        ``LatencyResult``, its figures its samples'); a dict is read as ``TimingReport.of`` reads it."""
         self.clear()
         for entry in TimingReport.of(report).latency:
             self.finish_series(entry)
