@@ -178,3 +178,68 @@ def test_holistic_trace_analysis_loads_our_trace_and_places_each_call_where_it_r
     for ts, dur, stamp in zip(calls["ts"], calls["dur"], stamps):
         start = trace_event_timestamp_to_unixtime_ns(ts, meta)
         assert max(0, start - stamp, stamp - start - dur * 1000) / 1000 <= _slack(trace) + 1
+
+
+@pytest.mark.hta
+def test_two_ranks_files_in_one_folder_load_as_two_ranks(tmp_path):
+    """Issue 47 item 6: HTA took every file of ours for rank 0 (its rank regex wants a space
+    after the colon) and kept one of two ranks' files."""
+    hta = pytest.importorskip("hta.trace_analysis", reason="the hta extra: pip install -e '.[hta]'")
+    from inspector.core.measure.trace import RankSpans, Span, build_trace, write_trace
+
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    for rank in (0, 1):
+        span = Span("samples", f"latency on cuda:{rank}", 1_764_900_000_000_000_000 + rank, 2_000_000,
+                    {"device": f"cuda:{rank}"}, (), (1.0,))  # fmt: skip
+        write_trace(build_trace([RankSpans(rank, f"rank {rank}", (span,))]), folder / f"rank{rank}.json")
+    analysis = hta.TraceAnalysis(trace_dir=str(folder))
+    assert sorted(analysis.t.traces) == [0, 1]
+    names = analysis.t.symbol_table.get_sym_table()
+    for rank in (0, 1):
+        drawn = set(analysis.t.get_trace(rank)["name"].map(names.__getitem__))
+        assert f"latency on cuda:{rank}" in drawn and f"latency on cuda:{1 - rank}" not in drawn
+
+
+def _per_module_trace(tmp_path: Path, capsys) -> Path:
+    model = tmp_path / "stamping.py"
+    model.write_text(STAMPING)
+    folder = tmp_path / "traces"
+    folder.mkdir()
+    assert main(["bench", f"{model}:build", "--device", "cpu", "--runs", "5", "--per-module",
+                 "--trace", str(folder / "trace.json")]) == 0  # fmt: skip
+    capsys.readouterr()
+    return folder
+
+
+def test_the_per_module_run_and_each_of_its_steps_are_in_the_trace(tmp_path, capsys):
+    """Issue 47 item 8: ``--per-module``'s run (its FLOP count, the hooks' calibration, the
+    forwards with and without hooks) ran outside every span; now each is an annotation on a
+    thread of its own, its steps inside it."""
+    trace = json.loads((_per_module_trace(tmp_path, capsys) / "trace.json").read_text())
+    events = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["cat"] == "user_annotation"]
+    [run] = [e for e in events if e["name"] == "per-module on cpu"]
+    steps = [e for e in events if e["name"].startswith("per-module: ")]
+    assert [e["name"] for e in sorted(steps, key=lambda e: e["ts"])] == [
+        "per-module: counting FLOPs", "per-module: the hooks' cost", "per-module: forwards with and without hooks",
+        "per-module: the hooks' cost again"]  # fmt: skip
+    for step in steps:
+        assert run["ts"] <= step["ts"] and step["ts"] + step["dur"] <= run["ts"] + run["dur"] + 0.001
+    assert run["args"]["samples"] == 5 and run["args"]["forward_with_hooks_ms"] > 0
+    [latency] = [e for e in trace["traceEvents"] if e["ph"] == "X" and e["name"] == "latency on cpu"]
+    assert run["ts"] >= latency["ts"] + latency["dur"]  # after the plain measurement, never inside it
+
+
+@pytest.mark.hta
+def test_holistic_trace_analysis_groups_the_per_module_run_as_annotations(tmp_path, capsys):
+    hta = pytest.importorskip("hta.trace_analysis", reason="the hta extra: pip install -e '.[hta]'")
+    from hta.common.types import CPU_OP_CATEGORY_PATTERN
+
+    analysis = hta.TraceAnalysis(trace_dir=str(_per_module_trace(tmp_path, capsys)))
+    names = analysis.t.symbol_table.get_sym_table()
+    frame = analysis.t.get_trace(0)
+    drawn = frame.assign(name=frame["name"].map(names.__getitem__), cat=frame["cat"].map(names.__getitem__))
+    annotations = drawn[drawn["cat"].str.match(CPU_OP_CATEGORY_PATTERN.pattern)]
+    by_name = annotations.groupby("name")["dur"].sum()
+    assert {"per-module on cpu", "per-module: forwards with and without hooks"} <= set(by_name.index)
+    assert by_name["per-module: forwards with and without hooks"] <= by_name["per-module on cpu"]

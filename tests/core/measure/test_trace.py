@@ -5,8 +5,8 @@ import json
 from inspector.core.measure.trace import STREAMS, RankSpans, Span, TraceRecorder, build_trace, render_trace, write_trace
 
 
-def _measure_span(samples, warmup=(5.0, 1.0), start_us=1_000_000.0):
-    return Span("samples", "latency on cpu", start_us, 10_000.0, {"device": "cpu"}, tuple(warmup), tuple(samples))
+def _measure_span(samples, warmup=(5.0, 1.0), start_ns=1_000_000_000):
+    return Span("samples", "latency on cpu", start_ns, 10_000_000, {"device": "cpu"}, tuple(warmup), tuple(samples))
 
 
 def test_each_sample_is_one_complete_event_in_microseconds():
@@ -23,12 +23,12 @@ def test_each_sample_is_one_complete_event_in_microseconds():
 
 
 def test_each_rank_is_a_process_with_named_streams():
-    ranks = [RankSpans(r, f"rank {r}", (_measure_span([1.0], start_us=1e6 + r),)) for r in range(3)]
+    ranks = [RankSpans(r, f"rank {r}", (_measure_span([1.0], start_ns=10**9 + 1000 * r),)) for r in range(3)]
     trace = build_trace(ranks)
     names = {(e["pid"], e["args"]["name"]) for e in trace["traceEvents"] if e["name"] == "process_name"}
     assert names == {(0, "rank 0"), (1, "rank 1"), (2, "rank 2")}
     threads = {e["args"]["name"] for e in trace["traceEvents"] if e["name"] == "thread_name"}
-    assert threads == {"moves", "warm-up", "samples"}
+    assert threads == {"moves", "warm-up", "samples", "per-module"}
 
 
 def test_a_large_run_is_aggregated_below_the_cap_and_says_so():
@@ -55,7 +55,7 @@ def test_the_recorder_keeps_what_the_block_adds():
     with recorder.span("samples", "latency on cpu") as extra:
         extra.update(warmup_ms=(1.0,), samples_ms=(0.5, 0.5))
     move, measure = recorder.spans
-    assert move.args == {"call": "model.to('cpu')", "bytes": 44} and move.dur_us >= 0
+    assert move.args == {"call": "model.to('cpu')", "bytes": 44} and move.dur_ns >= 0
     assert measure.samples_ms == (0.5, 0.5) and "samples_ms" not in measure.args
     assert Span.from_dict(measure.to_dict()) == measure
 
@@ -73,7 +73,55 @@ def test_a_preempted_clock_read_is_not_taken_and_what_remains_is_stated(monkeypa
     monkeypatch.setattr(trace_module.time, "perf_counter_ns", lambda: next(perfs))
     wall, perf, error = trace_module.tie_clocks()
     assert (wall, perf, error) == (1_005_000_200, 5_010_000, 100)
-    span = Span("samples", "latency on cpu", 1e6, 1.0, clock_error_us=error / 1000)
-    assert Span.from_dict(span.to_dict()).clock_error_us == 0.1  # the rank's spans cross the wire with it
+    span = Span("samples", "latency on cpu", 10**9, 1000, clock_error_ns=error)
+    assert Span.from_dict(span.to_dict()).clock_error_ns == 100  # the rank's spans cross the wire with it
     trace = build_trace([RankSpans(0, "rank 0", (span,))])
     assert trace["otherData"]["clock_error_us"] == 0.1
+
+
+def _fine_run(monkeypatch, sample_ns=12_125, count=100, gap_ns=300):
+    """A run of ``count`` calls of ``sample_ns`` each, recorded at today's wall clock (~1.8e18 ns,
+    where a double of µs since the epoch is 0.25 µs apart): its trace and each call's true start."""
+    from inspector.core.measure import trace as trace_module
+    from inspector.core.measure.measurement import SampleTimeline
+
+    wall, perf0 = 1_764_900_000_123_456_789, 5_000_000_000
+    calls = [perf0 + 10_007 + i * (sample_ns + gap_ns) for i in range(count)]
+    timeline = SampleTimeline(chunks=[(calls[0], calls[-1] + sample_ns, count)], call_starts_ns=calls)
+    monkeypatch.setattr(trace_module, "tie_clocks", lambda: (wall, perf0, 50))
+    monkeypatch.setattr(trace_module.time, "perf_counter_ns", lambda: calls[-1] + sample_ns + 5_000)
+    recorder = TraceRecorder()
+    with recorder.span("samples", "latency on cpu") as extra:
+        extra.update(warmup_ms=(), samples_ms=(sample_ns / 1e6,) * count, timeline=timeline)
+    trace = json.loads(render_trace(build_trace([RankSpans(0, "rank 0", tuple(recorder.spans))])))
+    return trace, [wall + t - perf0 for t in calls]
+
+
+def test_a_12_us_sample_is_drawn_to_the_nanosecond_not_to_a_quarter_microsecond(monkeypatch):
+    """Issue 47 item 7: ts and dur were float µs since the epoch, quantised to 0.25 µs (2 % of a
+    12 µs forward); computed in integer ns from the trace's origin, each sample keeps its length
+    within 1 % and its start to the nanosecond."""
+    trace, starts = _fine_run(monkeypatch)
+    base = trace["baseTimeNanoseconds"]
+    samples = sorted((e for e in trace["traceEvents"] if e["ph"] == "X" and e["name"].startswith("sample ")),
+                     key=lambda e: e["ts"])  # fmt: skip
+    assert len(samples) == len(starts) == 100
+    for event, start in zip(samples, starts):
+        assert abs(event["dur"] - 12.125) <= 0.01 * 12.125, event
+        assert abs(base + round(event["ts"] * 1000) - start) <= 1, event
+    assert trace["otherData"]["clock_error_us"] == 0.05  # the stated clock tie, kept
+
+
+def test_holistic_trace_analysis_reads_each_files_rank_first_whatever_the_events_say(tmp_path):
+    """Issue 47 item 6: HTA finds a file's rank with the regex ``"rank":\\s+(\\d+)`` on the first
+    line that matches (``hta.common.trace_file.create_rank_to_trace_dict``); compact JSON's
+    ``"rank":0`` never matched, so every file defaulted to rank 0. A span name quoting a rank
+    must not win either: ours comes first in the file."""
+    trace_file = __import__("pytest").importorskip("hta.common.trace_file", reason="the hta extra")
+    paths = []
+    for rank in (0, 1):
+        span = Span("moves", 'move "rank": 7 to cpu', 10**18, 1000, {"note": '{"rank": 9}'})
+        paths.append(str(write_trace(build_trace([RankSpans(rank, f"rank {rank}", (span,))]), tmp_path / f"r{rank}.json")))
+    ok, ranks = trace_file.create_rank_to_trace_dict(paths)
+    assert ok and ranks == {0: paths[0], 1: paths[1]}
+    assert json.loads((tmp_path / "r1.json").read_text())["distributedInfo"] == {"rank": 1}
