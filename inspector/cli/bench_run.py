@@ -95,8 +95,14 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 continue
             if getattr(args, "per_module", False) and not worker:
                 try:
-                    with user_output_to_stderr(), measurement_watchdog(f"the per-module run on {target}"):
-                        run.attributions.append(_per_module(loaded, args, shape, run.latencies[-1], target, prefix))
+                    # In the trace as annotations on a thread of their own: the whole run and each step.
+                    with recorder.span("per-module", f"per-module on {target}", device=target) as extra, \
+                            user_output_to_stderr(), measurement_watchdog(f"the per-module run on {target}"):
+                        found = _per_module(loaded, args, shape, run.latencies[-1], target, prefix, recorder)
+                        extra.update(samples=found.samples, modules=len(found.modules),
+                                     forward_with_hooks_ms=found.forward_with_hooks_ms,
+                                     forward_without_hooks_ms=found.forward_without_hooks_ms)
+                    run.attributions.append(found)
                 except InputError:
                     raise
                 except InspectorError as exc:
@@ -108,12 +114,17 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     return run
 
 
-def _per_module(loaded, args, shape, latency, target: str, prefix: str = ""):
-    """Per-module attribution after the plain measurement, its overhead said on stderr."""
+def _per_module(loaded, args, shape, latency, target: str, prefix: str = "", recorder=None):
+    """Per-module attribution after the plain measurement, its overhead said on stderr; each of
+    its steps a span of ``recorder``'s where one is given."""
     from inspector.core.measure import ATTRIBUTION_RUNS as DEFAULT_RUNS, measure_attribution
+
+    def phase(name: str):
+        return recorder.span("per-module", f"per-module: {name}", device=target)
 
     result = measure_attribution(
         loaded, runs=args.runs or DEFAULT_RUNS, input_shape=shape, progress=_ProgressBar(f"modules on {target}"),
+        phase=phase if recorder is not None else None,
     )
     line = (
         f"{prefix}per-module on {target}: forward {format_ms(result.forward_with_hooks_ms)} with hooks, "

@@ -329,6 +329,7 @@ def measure_attribution(
     input_shape: InputsLike | None = None,
     progress: Callable[[int, int], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
+    phase: Callable[[str], contextlib.AbstractContextManager[Any]] | None = None,
 ) -> Attribution:
     """Time every module over ``runs`` forwards (after ``warmup``), count FLOPs once.
 
@@ -336,6 +337,9 @@ def measure_attribution(
     restored afterwards) under ``torch.inference_mode()``. Each hooked forward is paired
     with a plain one (no hooks at all), in alternating order, so the hooks' overhead is
     measured against a reference taken at the same moment on a shared machine.
+
+    ``phase(name)``, where given, wraps each step ("counting FLOPs", "the hooks' cost",
+    "forwards with and without hooks", "the hooks' cost again"): a trace draws them.
     """
     from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype
     from inspector.core.measure.timing import synchronizer
@@ -361,44 +365,50 @@ def measure_attribution(
     if loaded.source == "torchscript":
         notes.append(Text("bench.torchscript_whole_only"))
 
+    def step(name: str) -> contextlib.AbstractContextManager[Any]:
+        return phase(name) if phase is not None else contextlib.nullcontext()
+
     flags = [(m, m.training) for m in module.modules()]
     try:
         with contextlib.suppress(NotImplementedError):
             module.eval()
-        with torch.inference_mode():
+        with torch.inference_mode(), step("counting FLOPs"):
             total_flops, flops_by_name = count_flops(module, args)
         # As timeit does: a collection landing inside a sample is noise, not latency.
         with torch.inference_mode(), gc_pause.paused(), _GatedBatches() as batches:
-            before = _hook_cost(sync)
-            for i in range(warmup + runs):
-                if should_cancel is not None and should_cancel():
-                    raise Cancelled(Text("failure.cancelled_per_module", samples=max(0, i - warmup)))
-                for hooked in ((True, False) if i % 2 else (False, True)):
-                    batches.next_iteration()  # per forward: an ungated chunk is one forward
-                    if not hooked:
-                        elapsed = _timed_forward(module, args, sync)
-                        if i >= warmup:
-                            plain.append(elapsed)
-                        continue
-                    recorder.reset()
-                    recorder.stack.clear()
-                    with _hooks_on(recorder):
-                        elapsed = _timed_forward(module, args, sync)
-                    recorder.first_call = False
-                    if i < warmup:
-                        continue
-                    whole.append(elapsed)
-                    calls_per_forward = sum(recorder.calls.values())
-                    for key, inclusive in recorder.inclusive.items():
-                        per_module.setdefault(key, []).append((
-                            inclusive, recorder.self_time[key], recorder.calls[key],
-                            recorder.child_calls.get(key, 0), recorder.descendants.get(key, 0), len(whole) - 1,
-                        ))  # fmt: skip
-                if progress is not None and i >= warmup:
-                    progress(i - warmup + 1, runs)
+            with step("the hooks' cost"):
+                before = _hook_cost(sync)
+            with step("forwards with and without hooks"):
+                for i in range(warmup + runs):
+                    if should_cancel is not None and should_cancel():
+                        raise Cancelled(Text("failure.cancelled_per_module", samples=max(0, i - warmup)))
+                    for hooked in ((True, False) if i % 2 else (False, True)):
+                        batches.next_iteration()  # per forward: an ungated chunk is one forward
+                        if not hooked:
+                            elapsed = _timed_forward(module, args, sync)
+                            if i >= warmup:
+                                plain.append(elapsed)
+                            continue
+                        recorder.reset()
+                        recorder.stack.clear()
+                        with _hooks_on(recorder):
+                            elapsed = _timed_forward(module, args, sync)
+                        recorder.first_call = False
+                        if i < warmup:
+                            continue
+                        whole.append(elapsed)
+                        calls_per_forward = sum(recorder.calls.values())
+                        for key, inclusive in recorder.inclusive.items():
+                            per_module.setdefault(key, []).append((
+                                inclusive, recorder.self_time[key], recorder.calls[key],
+                                recorder.child_calls.get(key, 0), recorder.descendants.get(key, 0), len(whole) - 1,
+                            ))  # fmt: skip
+                    if progress is not None and i >= warmup:
+                        progress(i - warmup + 1, runs)
             # Calibrated again after the samples: a disturbance only ever adds time, so the
             # lesser of the two is the hooks' cost.
-            after = _hook_cost(sync)
+            with step("the hooks' cost again"):
+                after = _hook_cost(sync)
             per_call = min(sum(before), sum(after))
             inner = min(before[0], after[0], per_call)
             outer = per_call - inner
