@@ -98,9 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument("--json", action="store_true", help="machine-readable output")
     shown.add_argument(
         "--prometheus", nargs="?", const="-", metavar="FILE.prom",
-        help="Prometheus text exposition of each device's memory (GPUs carry dcgm-exporter's UUID, gpu, device, "
-        "modelName and Hostname labels); with FILE.prom, the file is replaced atomically, for node_exporter's "
-        "textfile collector",
+        help="Prometheus text exposition of each device's memory (snake_case labels; GPUs carry dcgm-exporter's "
+        "join values as uuid, gpu, device: docs/prometheus/dcgm-join.rules.yml records them under its names); "
+        "with FILE.prom, the file is replaced atomically, for node_exporter's textfile collector",
     )
 
     p = sub.add_parser("inspect", parents=[sub_common], help="load a model, move it if asked, print where each tensor lives")

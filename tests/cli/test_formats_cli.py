@@ -54,8 +54,8 @@ def test_devices_prometheus_parses(capsys):
     assert code == 0
     families = {f.name: f for f in text_string_to_metric_families(out)}
     cpu = families["torch_device_inspector_memory_total_bytes"].samples[0]
-    assert cpu.labels["torch_device"] == "cpu" and cpu.value > 0 and cpu.labels["Hostname"]
-    assert "UUID" not in cpu.labels  # no empty label for a device that has none
+    assert cpu.labels["torch_device"] == "cpu" and cpu.value > 0 and cpu.labels["hostname"]
+    assert "uuid" not in cpu.labels  # no empty label for a device that has none
 
 
 def test_devices_prometheus_writes_a_textfile_for_node_exporter_atomically(capsys, tmp_path, monkeypatch):
