@@ -11,9 +11,9 @@ implement most actions are built; a feature binds its callbacks when it is built
 (``ActionRegistry.bind``). An action triggered before its callback is bound does nothing
 (the frame keeps those disabled meanwhile: ``shell.deferred_start``).
 
-A feature that needs nothing from the window but the host's few things (``FeatureHost``:
-its parent widget, the model now loaded, a passing status message) builds its own callback
-(``ActionSpec.build``): it is added by its package and one line of the menu table.
+A feature binds its actions when it is installed (``state.feature``); one that needs nothing
+of the window but a few things (``FeatureHost``: its parent widget, the model now loaded, a
+passing status message) is handed them as one value.
 
 Each action declares when it is enabled, over the session's state (as app-model's
 ``enablement``): ``ActionSpec.enabled`` is a predicate of a ``Situation`` (the session up or not,
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING, Union
 
 from PySide6.QtCore import QCoreApplication, QObject, SignalInstance
@@ -50,7 +51,7 @@ Callback = Callable[[], object]
 
 @dataclass(frozen=True)
 class FeatureHost:
-    """What the shell hands a feature that builds its own callback (``ActionSpec.build``)."""
+    """The few things an action that needs nothing else of the window asks for."""
 
     #: Dialogs and messages open over it.
     parent: QWidget
@@ -58,6 +59,17 @@ class FeatureHost:
     model: Callable[[], ModelState | None]
     #: A passing message in the status bar.
     say: Callable[[str], None]
+
+
+class Menu(Enum):
+    """The window's menus, by the object name of each (``shell.menus``), for a feature that adds
+    an action of its own when it is installed (``state.feature.FeatureContext.add_action``)."""
+
+    FILE = "fileMenu"
+    EDIT = "editMenu"
+    VIEW = "viewMenu"
+    TOOLS = "toolsMenu"
+    HELP = "helpMenu"
 
 
 @dataclass(frozen=True)
@@ -99,10 +111,6 @@ class ActionSpec:
     shortcut: Shortcut = None
     tooltip: str = ""
     role: QAction.MenuRole | None = None
-    #: For a feature that is built from the host alone: makes its callback, once the
-    #: session is up (``ActionRegistry.build_features``). None: the feature that implements
-    #: the action binds it when it is built (``ActionRegistry.bind``).
-    build: Callable[[FeatureHost], Callback] | None = None
     #: When it is enabled once the session is up (None: always); before that, only if ``while_loading``.
     enabled: Enablement | None = None
     #: Usable before the session exists (while torch is imported): needs nothing of it.
@@ -174,12 +182,6 @@ class ActionRegistry(QObject):
                 action.setEnabled(enabled is None or enabled(situation))
             if spec.disabled_tip:  # (others keep their tip: a remote window says its own for Lessons)
                 _set_tip(action, spec)
-
-    def build_features(self, host: FeatureHost) -> None:
-        """Bind the callbacks of the actions whose features build them from the host alone."""
-        for spec in self._specs.values():
-            if spec.build is not None and spec.id not in self._callbacks:
-                self.bind(spec, spec.build(host))
 
     def trigger(self, spec: ActionSpec | str) -> None:
         """Call the action's callback; nothing while none is bound."""

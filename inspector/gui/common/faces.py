@@ -4,6 +4,8 @@ handed to them by the shell). Each names only what is asked.
 
 - ``InputShapeField``: the action bar's input-shape field (the moves feature's ``ActionBar``),
   which the model's opener fills, the model feature hints at, the fit dialog starts from;
+- ``ActionBarFace``: the action bar as every feature sees it (its field, its target and dtype,
+  its progress words), the frame's part the features share (``state.feature.FrameParts``);
 - ``History``: the History tab (the history feature's ``HistoryView``), where a feature writes
   an outcome as a row;
 - ``ComparisonPage``: the Compare tab (the compare feature's ``ComparisonView``), which the
@@ -16,9 +18,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Union
 
+from inspector.gui.common.bar_words import ProgressShown
+
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
-    from PySide6.QtWidgets import QLineEdit
+    from PySide6.QtWidgets import QLineEdit, QWidget
 
 #: A text as it is, or the function that says it (said again on a change of language).
 Said = Union[str, Callable[[], str]]
@@ -30,6 +34,16 @@ class InputShapeField(Protocol):
     inputShapeEdit: QLineEdit
 
     def input_shape_text(self) -> str: ...
+
+
+class ActionBarFace(InputShapeField, ProgressShown, Protocol):
+    """The action bar (the moves feature's ``ActionBar``) as the other features use it."""
+
+    def target_device(self) -> str: ...
+
+    def dtype(self) -> str: ...
+
+    def window(self) -> QWidget: ...
 
 
 class History(Protocol):

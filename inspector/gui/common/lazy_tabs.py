@@ -47,7 +47,7 @@ class TabKey(Generic[T]):
 class _Pending:
     title: str
     placeholder: QWidget
-    factory: Callable[..., QWidget]
+    factory: Callable[..., QWidget] | None = None
     prepare: Callable[[], object] | None = None
 
 
@@ -79,12 +79,13 @@ class LazyTabs:
         tabs.currentChanged.connect(self._on_current_changed)
 
     def add(
-        self, key: TabKey[T], factory: Callable[..., QWidget], prepare: Callable[[], object] | None = None,
+        self, key: TabKey[T], factory: Callable[..., QWidget] | None = None, prepare: Callable[[], object] | None = None,
     ) -> None:  # fmt: skip
         """A tab titled ``key.title`` whose page ``factory()`` makes when first needed (given the
         parts ``build_when_idle``'s steps made ahead, where they did: ``factory(*parts)``).
         ``prepare``: the factory's own work that may run off the GUI thread (its module's
-        import), which ``build_when_idle`` runs after its own ``prepare``."""
+        import), which ``build_when_idle`` runs after its own ``prepare``. No factory yet: the
+        tab is laid out now, and its feature ``provide``s the factory later."""
         if key in self._pending or key in self._built:
             raise ValueError(f"two tab pages added with the name {key.name!r}")
         title = translate("Layout", key.title)
@@ -93,6 +94,19 @@ class LazyTabs:
         self._pending[key] = _Pending(title, placeholder, factory, prepare)
         self._keys.append(key)
         self.tabs.addTab(placeholder, title)
+
+    def provide(
+        self, key: TabKey[T], factory: Callable[..., QWidget], prepare: Callable[[], object] | None = None,
+    ) -> None:  # fmt: skip
+        """The factory (and ``prepare``, as ``add`` takes them) of ``key``'s page, laid out
+        already (``add`` without one) or added now, at the end."""
+        pending = self._pending.get(key)
+        if pending is None:
+            self.add(key, factory, prepare)
+            return
+        if pending.factory is not None:
+            raise ValueError(f"two factories provided for the tab page {key.name!r}")
+        pending.factory, pending.prepare = factory, prepare
 
     def retranslate(self) -> None:
         """Retitle every page's tab, built or not, in the language now installed."""
@@ -118,7 +132,10 @@ class LazyTabs:
         built = self._built.get(key)
         if built is not None:
             return cast(T, built)
-        pending = self._pending.pop(key)
+        pending = self._pending[key]
+        if pending.factory is None:
+            raise LookupError(f"no feature provided the tab page {key.name!r}")
+        del self._pending[key]
         widget = pending.factory(*parts)
         self._built[key] = widget
         index = self.tabs.indexOf(pending.placeholder)

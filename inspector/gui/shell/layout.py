@@ -1,15 +1,15 @@
 """The window's layout: the boxes, splitters and tabs the panels sit in, and the tab pages
 built on first use.
 
-``build_frame`` lays out panels the window made (the object names docs/architecture.md lists are set
-by the panels themselves) and returns the containers; ``add_pages`` adds the Memory, Latency
-and Compare tabs, each built by the window's builder when first shown or asked for. First-start proportions live
-here; a saved layout replaces them (``window_settings``).
+``build_frame`` lays out panels the window made (the object names docs/architecture.md lists
+are set by the panels themselves) and returns the containers, with the Memory, Latency and
+Compare tabs laid out behind placeholders (``PAGES``): the feature that owns each provides its
+page when it is installed (``state.feature``), built when first shown or asked for.
+First-start proportions live here; a saved layout replaces them (``window_settings``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,6 +20,9 @@ from inspector.gui.common.i18n import translate
 from inspector.gui.common.lazy_tabs import LazyTabs
 from inspector.gui.common.pages import COMPARISON, LATENCY, MEMORY
 
+#: The lazy tab pages after History, in order.
+PAGES = (MEMORY, LATENCY, COMPARISON)
+
 if TYPE_CHECKING:
     from inspector.gui.common.error_banner import ErrorBanner
 
@@ -28,7 +31,7 @@ if TYPE_CHECKING:
 class Frame:
     """The containers ``build_frame`` made around the panels."""
 
-    tabs: QTabWidget  # "bottomTabs": History, then the pages ``add_pages`` adds
+    tabs: QTabWidget  # "bottomTabs": History, then the ``PAGES``
     pages: LazyTabs
     model_box: QGroupBox
     devices_box: QGroupBox
@@ -86,6 +89,8 @@ def build_frame(
     tabs.addTab(history, "")
     # Before anyone else hears the tabs change: their slots see the real page (``lazy_tabs``).
     pages = LazyTabs(tabs)
+    for key in PAGES:  # behind pages nobody sees at start (their features provide them)
+        pages.add(key)
     code_box = _boxed(code)
 
     top_splitter = _splitter("topSplitter", Qt.Orientation.Horizontal, devices_box, model_box, (5, 7))
@@ -116,20 +121,6 @@ def build_frame(
     frame = Frame(tabs, pages, model_box, devices_box, top_splitter, bottom_splitter, main_splitter, code_box, history)
     frame.retranslate()
     return frame
-
-
-def add_pages(
-    pages: LazyTabs, *, memory: Callable[[], QWidget], latency: Callable[..., QWidget],
-    prepare_latency: Callable[[], None], comparison: Callable[[], QWidget],
-) -> None:  # fmt: skip
-    """The Memory, Latency and Compare tabs, behind pages nobody sees at start: each is built
-    by its builder when first shown or asked for (``pages.page(key)``, ``common.pages``). The
-    window hands the builders (it imports the features' views, so this module, which only lays
-    out, stays under them); ``prepare_latency`` imports the latency plot's module on a thread
-    of its own (``features.latency.follows.build_latency_plot_when_idle``)."""
-    pages.add(MEMORY, memory)
-    pages.add(LATENCY, latency, prepare=prepare_latency)
-    pages.add(COMPARISON, comparison)
 
 
 def _boxed(widget: QWidget) -> QGroupBox:

@@ -20,13 +20,14 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-from inspector.gui.common.actions import ActionRegistry, ActionSpec
+from inspector.gui.common.actions import ActionRegistry, ActionSpec, Menu
 from inspector.gui.common.i18n import translate
 from inspector.gui.features.devices import actions as devices
 from inspector.gui.features.fit import actions as fit
 from inspector.gui.features.help import actions as help
 from inspector.gui.features.lessons import actions as lessons
 from inspector.gui.features.model import actions as model
+from inspector.gui.features.moves import actions as moves
 from inspector.gui.features.remote import actions as remote
 from inspector.gui.features.report import actions as report
 from inspector.gui.features.tensor_table import actions as tensor_table
@@ -85,7 +86,7 @@ MENUS: tuple[tuple[str, tuple[MenuRow, ...]], ...] = (
     )),
     (QT_TRANSLATE_NOOP("Menus", "&Tools"), (
         fit.SHOW,
-        model.TRAIN_STEP,
+        moves.TRAIN_STEP,
     )),
     (QT_TRANSLATE_NOOP("Menus", "&Help"), (
         help.GETTING_STARTED,
@@ -144,6 +145,19 @@ def retranslate_menus(window: QMainWindow, registry: ActionRegistry, built: Buil
             menu.setTitle(translate("Menus", title))
     registry.retranslate()
     built.recent.setTitle(translate("Menus", "Open &recent"))
+
+
+def place(window: QMainWindow, menu: Menu, action: QAction) -> None:
+    """Put ``action`` (a feature's own, added when it is installed) at the end of ``menu``'s first
+    group: before its first separator, or last where it has none."""
+    shown = window.menuBar().findChild(QMenu, menu.value)
+    if shown is None:
+        raise LookupError(f"the window has no menu {menu.value!r}")
+    separator = next((a for a in shown.actions() if a.isSeparator()), None)
+    if separator is not None:
+        shown.insertAction(separator, action)
+    else:
+        shown.addAction(action)
 
 
 def _menu_name(title: str) -> str:

@@ -52,13 +52,8 @@ SESSION_MODULES = (
     "inspector.core.session",
     "inspector.gui.state.workers",
     "inspector.gui.state.sampler",
-    "inspector.gui.features.moves.availability",
-    "inspector.gui.features.moves.commands",
-    "inspector.gui.features.fit.flow",
-    "inspector.gui.features.lessons.panel",
-    "inspector.gui.features.model.opener",
-    "inspector.gui.features.report.flow",
     "inspector.gui.shell.session_parts",
+    "inspector.gui.shell.features",  # (the table of features, and each feature's parts)
 )
 
 #: Set once ``SESSION_MODULES`` are imported by the loader.

@@ -1,27 +1,25 @@
-"""The window, wiring only: it builds the panels, then (once torch is imported: ``deferred_start``
-holds the frame until then) the parts, which ``session_parts`` makes and connects to each
-other and to the two background workers, which its *kind* makes (``window_kind``): the app's
-main window is of the local kind (``LocalKind``, here: the session in this process); a window
-of ``remote_window``'s ``RemoteKind`` runs it in an agent on another machine. The app
-(``shell.app``) hands the kind over; the kinds never import this module.
+"""The window, wiring only: it builds the frame (the panels, the menus as data: ``menus``),
+then (once torch is imported: ``deferred_start`` holds the frame until then) the session: every
+feature of the table (``features.FEATURES``) installs itself from one context
+(``state.feature.FeatureContext``: the session state, the task machine, the one door to the
+worker, the settings, the tab pages by typed key, the actions, the frame's shared widgets), and
+the two background workers, which its *kind* makes (``window_kind``), are connected to the
+state (``session_parts``). The app's main window is of the local kind (``LocalKind``, here: the
+session in this process); a window of ``remote_window``'s ``RemoteKind`` runs it in an agent on
+another machine. The app (``shell.app``) hands the kind over; the kinds never import this module.
 
 The window never touches the model: it sends requests to the ModelWorker through queued
-signals and shows the frozen results that come back. Each part is given the widgets, state
-and signals it uses, never the window: ``layout`` lays the panels out, the menus are data
-(``menus``: a table of the actions each feature declares with an id, ``common.actions``; each
-feature binds what its actions call, here once it is built), ``commands`` sends requests one at a time (the ``TaskController`` of ``tasks``
-is the rule), ``opener`` loads models, the features show what the workers send back (each
-subscribes to the session state, ``state.session_state``), ``availability`` enables the
-commands, ``report_flow`` exports, opens and compares reports, ``fit_flow`` runs the "will it fit?" dialog, ``help`` the Help menu, and
-``window_settings`` is what is remembered between runs. The window keeps the public names
-the tests and the kinds use (its widgets, a few commands), each a line of delegation.
+signals and shows the frozen results that come back. It names no feature's session part: the
+parts the tests and the kinds use (``window.reports``, ``window.run_benchmark``) are what the
+features published (``FeatureContext.publish``, read by ``__getattr__``); the menus' actions are
+enabled as each declares (``common.actions``); ``window_settings`` is what is remembered
+between runs.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, cast
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal, Slot
@@ -38,29 +36,27 @@ from inspector.gui.features.model import actions as model_actions
 from inspector.gui.features.remote import actions as remote_actions
 from inspector.gui.common.i18n import fill, is_language_change, translate
 from inspector.gui.common.pages import COMPARISON, LATENCY, MEMORY
-from inspector.gui.shell.layout import add_pages, build_frame
+from inspector.gui.shell.layout import build_frame
 from inspector.gui.shell.language_menu import LanguageMenu
-from inspector.gui.shell.menus import DISMISS_ERROR, MENUS, PREFERENCES, QUIT, build_menus, retranslate_menus
+from inspector.gui.shell.menus import DISMISS_ERROR, MENUS, PREFERENCES, QUIT, build_menus, place, retranslate_menus
 from inspector.gui.features.moves.action_bar import ActionBar
-from inspector.gui.common.actions import ActionRegistry, FeatureHost, Situation
+from inspector.gui.common.actions import ActionRegistry, Situation
 from inspector.gui.common.code_panel import CodePanel
 from inspector.gui.features.devices.panel import DevicesPanel
 from inspector.gui.common.error_banner import ErrorBanner
 from inspector.gui.features.history.panel import HistoryView
 from inspector.gui.features.model.panel import ParametersPanel
 from inspector.gui.common.plain_text import shown
+from inspector.gui.state.feature import Live
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.common.status_line import StatusLine
 from inspector.gui.shell.stuck_notice import StuckNotice, quit_leaving_work
 from inspector.gui.shell.window_kind import KindHost, WindowKind
-from inspector.gui.features.memory.task_marks import TaskMarks
 from inspector.gui.state.tasks import TaskController
 from inspector.gui.common.vocabulary_words import spec_text
 from inspector.gui.state.threads import start_in_thread, stop_threads
 
 if TYPE_CHECKING:
-    from inspector.core.measure import MemoryTimeline
-    from inspector.core.moves import MoveRequest
     from inspector.core.session import ModelState
     from inspector.gui.common import dialogs
     from inspector.gui.state.sample_gate import SampleGate
@@ -69,12 +65,6 @@ if TYPE_CHECKING:
 #: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
 #: be interrupted to reach its next cancel check.
 LINGER_S = 20.0
-
-
-def _import_latency_plot() -> None:
-    """The latency plot's module (and pyqtgraph, ~50-70 ms), imported on a thread of its own when
-    the plot is built while the window waits (``features.latency.follows.build_latency_plot_when_idle``)."""
-    import inspector.gui.features.latency.plot  # noqa: F401
 
 
 class InspectorWindow(QMainWindow):
@@ -144,9 +134,6 @@ class InspectorWindow(QMainWindow):
         self.main_splitter, self.top_splitter, self.bottom_splitter = frame.splitters()
         self.status = StatusLine(self.statusBar())
         self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
-        self.marks = TaskMarks()
-        add_pages(self.lazy_tabs, memory=self._memory_page, latency=self._latency_page,
-                  prepare_latency=_import_latency_plot, comparison=self._comparison_page)  # fmt: skip
         self.help = HelpPages(self, self.session_state, menus=lambda: MENUS)
         self._help_dialogs = self.help.dialogs  # (the pages shown, for the tests)
         #: The menus' actions, by id: each feature binds what its actions call (``common.actions``).
@@ -176,32 +163,6 @@ class InspectorWindow(QMainWindow):
                 banner=self.errorBanner, status=self.status, tasks=self.tasks, start=self._start_session, parent=self,
             )  # fmt: skip
 
-    # ----- the tab pages, built when first shown or asked for (``layout.add_pages``)
-
-    def _memory_page(self) -> QWidget:
-        from inspector.gui.features.memory.plot import MemoryPlot
-
-        # The window's timeline is the plot's store: the sampler fills it, the report reads it,
-        # so the plot shows everything since the start, and the task marks made before it.
-        plot = MemoryPlot(self, timeline=self.timeline)
-        self.marks.attach(plot)
-        plot.schedule_redraw()
-        return plot
-
-    def _latency_page(self, *plots: QWidget) -> QWidget:
-        from inspector.gui.features.latency.plot import LatencyPlot
-
-        return LatencyPlot(self, plots=plots)
-
-    def _comparison_page(self) -> QWidget:
-        from inspector.gui.features.compare.view import ComparisonView
-
-        view = ComparisonView(self)
-        # Its "Open report…" puts a report next to this session even before side A is built.
-        view.follows_session = True
-        self.reports.comparison_view_built(view)
-        return view
-
     def _bind_frame_actions(self) -> None:
         """What the actions that need no session call (the window's own, Help's); bound with the frame."""
         bind = self.menu_actions.bind
@@ -213,54 +174,44 @@ class InspectorWindow(QMainWindow):
         bind(devices_actions.REFRESH, self.requestRediscover.emit)
         help_actions.bind(self.menu_actions, self.help)
 
-    def _bind_session_actions(self) -> None:
-        """What the actions of the features built with the session call."""
-        from inspector.gui.features.fit import actions as fit_actions
-        from inspector.gui.features.lessons import actions as lessons_actions
-        from inspector.gui.features.report import actions as report_actions
-
-        report_actions.bind(self.menu_actions, self.reports)
-        fit_actions.bind(self.menu_actions, self.fit)
-        lessons_actions.bind(self.menu_actions, self.lessons)
-        self.menu_actions.bind(model_actions.TRAIN_STEP, self.commands.confirm_train_step)
-        # The features built from the host alone (``ActionSpec.build``).
-        self.menu_actions.build_features(FeatureHost(
-            parent=self, model=lambda: self.session_state.model, say=lambda text: self.status.flash(text, 10_000)
-        ))  # fmt: skip
-
     def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         if not self.session_started and self.deferred_start is not None:
             self.deferred_start.frame_painted()
 
     def _start_session(self) -> None:
-        """The parts that measure and the workers that own the model (``session_parts``); then
-        the first load.
+        """The features, each installed from one context (``features``: their table), and the
+        workers that own the model (``session_parts``); then the first load.
 
         Their modules import torch, so they are imported here (already imported by
         ``torch_loader`` off the GUI thread when the frame came first)."""
-        from inspector.gui.shell import session_parts
+        from inspector.core.measure import MemoryTimeline
+        from inspector.gui.shell import features, session_parts
+        from inspector.gui.state.dispatcher import Dispatcher
+        from inspector.gui.state.feature import FeatureContext, FrameParts, Requests
 
         if self.session_started or self.tasks.closed:
             return
-        requests = session_parts.Requests(
+        requests = Requests(
             load=self.requestLoad, move=self.requestMove, benchmark=self.requestBenchmark, report=self.requestReport,
             fit=self.requestFit, train_step=self.requestTrainStep, sample_rate=self.requestSampleRate,
             rediscover=self.requestRediscover, stop_sampler=self.requestStopSampler, lesson=self.requestLesson,
         )  # fmt: skip
-        parts = session_parts.build(
-            self, requests=requests, state=self.session_state, tasks=self.tasks, marks=self.marks,
-            settings=self.settings, action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView,
-            code=self.code, parameters=self.parameters, devices=self.devices, status=self.status,
-            status_bar=self.statusBar(), tabs=self.tabs, pages=self.lazy_tabs, model_box=self.model_box,
-            cancel=self.cancel, ask_trust=self.ask_trust,
+        frame = FrameParts(
+            action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView, code=self.code,
+            status=self.status, status_bar=self.statusBar(), tabs=self.tabs, model_box=self.model_box,
+            parameters=self.parameters, devices=self.devices,
         )  # fmt: skip
-        # The window's names for them: the menus' slots, the tests and the remote window use these.
-        self.timeline: MemoryTimeline = parts.timeline
-        self.dispatcher, self.reports, self.opener = parts.dispatcher, parts.reports, parts.opener
-        self.commands, self.fit, self.lessons = parts.commands, parts.fit, parts.lessons
-        self.availability, self.session_parts = parts.availability, parts
-        self._bind_session_actions()
+        #: The memory readings since the start (the sampler fills it; the plot and the report read it).
+        self.timeline = MemoryTimeline()
+        self.dispatcher = Dispatcher(self.tasks, self.action_bar, self.status)
+        #: What the features were installed with, and what they left in it (``state.feature``).
+        self.features: FeatureContext = features.install(FeatureContext(
+            parent=self, state=self.session_state, tasks=self.tasks, settings=self.settings,
+            dispatcher=self.dispatcher, requests=requests, pages=self.lazy_tabs, actions=self.menu_actions,
+            frame=frame, timeline=self.timeline, cancel=self.cancel, open_model=lambda spec: self.open_model(spec),
+            ask_trust=self.ask_trust, place=lambda menu, action: place(self, menu, action),
+        ))  # fmt: skip
         # (after the parts: a remote window's workers use the timeline and the session state)
         self.worker, self.sampler = self.kind.make_workers(window_settings.sample_hz(self.settings))
         capabilities = self.worker.session.capabilities  # (read before the worker's thread starts)
@@ -279,7 +230,8 @@ class InspectorWindow(QMainWindow):
         # Each action enabled as it declares (``common.actions``), whenever the state changes.
         self.menu_actions.follow(self.situation, self.session_state.modelChanged, self.tasks.busyChanged)
         self.tasks.busyChanged.connect(lambda _task: self.recentMenu.setEnabled(self.situation().idle))
-        self.availability.refresh()
+        for started in self.features.started:
+            started()
         self.lazy_tabs.release()
         spec, trust = self._first_load
         self.open_model(spec, trust=trust)
@@ -347,6 +299,15 @@ class InspectorWindow(QMainWindow):
     def last_readings(self) -> tuple[Any, ...]:
         return self.session_state.readings
 
+    def __getattr__(self, name: str) -> Any:
+        """A part a feature published for the tests and the kinds (``window.reports``,
+        ``window.run_benchmark``: ``FeatureContext.publish``); the window names none of them."""
+        features = self.__dict__.get("features")
+        if features is None or name not in features.handles:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        part = features.handles[name]
+        return part.read() if isinstance(part, Live) else part
+
     @property
     def memoryPlot(self) -> Any:  # noqa: N802 (the documented object name)
         """The Memory tab's plot (``gui.features.memory.plot.MemoryPlot``), built on first use."""
@@ -362,19 +323,7 @@ class InspectorWindow(QMainWindow):
         """The Compare tab (``gui.features.compare.view.ComparisonView``), built on first use."""
         return self.lazy_tabs.page(COMPARISON)
 
-    @property
-    def fit_dialog(self) -> Any:
-        return self.fit.dialog
-
-    @property
-    def last_export(self) -> dict[str, Any] | None:
-        return self.reports.last_export
-
-    @property
-    def _exporting(self) -> str | None:
-        return self.reports.exporting
-
-    # ------------------------------------------------------------------ commands (delegated)
+    # ------------------------------------------------------------------ commands
 
     def open_model(
         self, spec: str, *, trust: bool = False, architecture: str | None = None, inputs: str | None = None
@@ -383,27 +332,6 @@ class InspectorWindow(QMainWindow):
             self._first_load = (spec, trust)
             return True
         return self.opener.open(spec, trust=trust, architecture=architecture, inputs=inputs)
-
-    def request_move(self, request: MoveRequest) -> bool:
-        return self.commands.request_move(request)
-
-    def move_to_target(self) -> bool:
-        return self.commands.move_to_target()
-
-    def move_cuda(self) -> bool:
-        return self.commands.move_cuda()
-
-    def run_benchmark(self) -> bool:
-        return self.commands.run_benchmark()
-
-    def show_fit_dialog(self) -> Any:
-        return self.fit.show()
-
-    def export_report(self, path: str | Path) -> bool:
-        return self.reports.export_report(path)
-
-    def open_report(self, path: str | Path) -> None:
-        self.reports.open_report(path)
 
     def cancel(self) -> None:
         """Ask the running move or benchmark to stop at its next safe point."""
@@ -480,7 +408,7 @@ class InspectorWindow(QMainWindow):
         """The parts that are no widgets but show texts (each has ``retranslate()``)."""
         parts = [self.language, self.status, self.frame, self.recent]
         if self.session_started:
-            parts += [self.availability, self.reports, *self.session_parts.retranslatable]
+            parts += self.features.retranslatable
         return parts
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -555,9 +483,8 @@ class InspectorWindow(QMainWindow):
             deadline = time.monotonic() + timeout_s
         # A file being written is finished rather than abandoned (it is written atomically,
         # so even an interrupted one would leave the old file), within what is left of the bound.
-        pools = [self.reports] + ([self.comparisonView] if self.lazy_tabs.is_built(COMPARISON) else [])
-        for pool in pools:
-            stopped = pool.wait(max(0, int((deadline - time.monotonic()) * 1000))) and stopped
+        for wait in self.features.waits:
+            stopped = wait(max(0, int((deadline - time.monotonic()) * 1000))) and stopped
         self.threads_stopped = stopped
         return stopped
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Slot
 
@@ -28,7 +28,6 @@ from inspector.gui.state.tasks import Task
 if TYPE_CHECKING:
     from inspector.gui.common.code_panel import CodePanel
     from inspector.gui.common.lazy_tabs import LazyTabs
-    from inspector.gui.features.latency.plot import LatencyPlot
     from inspector.gui.state.runs import BenchmarkRun
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
@@ -58,9 +57,10 @@ class LatencyFollows(QObject):
         self._planned: tuple[BenchmarkRun, Any] | None = None
 
     @property
-    def latency_plot(self) -> LatencyPlot:
-        """The Latency tab's plot, built if it was not yet (this feature's own page: its class)."""
-        return cast("LatencyPlot", self.pages.page(LATENCY))
+    def latency_plot(self) -> Any:
+        """The Latency tab's plot (``plot.LatencyPlot``: this feature's own page), built if it
+        was not yet. (Not imported here, even for its type: the plot is imported when first built.)"""
+        return self.pages.page(LATENCY)
 
     @Slot(object)
     def on_model_loaded(self, _outcome: LoadOutcome) -> None:

@@ -11,8 +11,8 @@ report request, the session state it hears (a built report; a load, move, benchm
 step or lesson makes side A old; a quiet session report that ended or failed), the tab pages
 (the Compare view, typed by ``common.faces.ComparisonPage``; the plots drawn into an HTML
 report), the progress bar, banner, history (``common.faces.History``) and status line it
-reports to, and ``show_ranks`` (the ranks feature's, handed in by the shell: a torchrun
-report's ranks side by side). ``actionsChanged`` says that "Compare with…" may have become
+reports to; a report it opens is said on the state (``reportOpened``: the ranks feature shows
+a torchrun report's ranks side by side). ``actionsChanged`` says that "Compare with…" may have become
 available (or not).
 
 Its words are the window's language: history rows (the functions that say them, said again
@@ -44,10 +44,6 @@ from inspector.gui.state.workers import ReportBuilt, ReportRequest, TaskFailure
 
 if TYPE_CHECKING:
     from inspector.core.report import TimingReport
-    from collections.abc import Callable
-
-    from PySide6.QtWidgets import QTabWidget
-
     from inspector.gui.common.faces import ComparisonPage, History
     from inspector.gui.state.dispatcher import Dispatcher
     from inspector.gui.state.session_state import SessionState
@@ -77,7 +73,7 @@ class ReportFlow(QObject):
     def __init__(
         self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, tasks: TaskController,
         pages: LazyTabs, progress: ProgressShown, banner: ErrorBanner, history: History, status: StatusLine,
-        settings: QSettings, state: SessionState, show_ranks: Callable[[QTabWidget, Any], None],
+        settings: QSettings, state: SessionState,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.parent_widget = parent  # the file dialogs open over it
@@ -92,7 +88,6 @@ class ReportFlow(QObject):
         self.status = status
         self.settings = settings
         self.state = state
-        self._show_ranks = show_ranks
         #: The latest report the worker built for this session (any purpose), and whether a
         #: move, benchmark or load has happened since (the comparison's side A is then old).
         self.session_report: TimingReport | None = None
@@ -373,7 +368,7 @@ class ReportFlow(QObject):
         self.history.record(f"load_report({path!r})", None, None, lambda: translate("ReportFlow", "shown in the Compare tab"))
         self.banner.cleared_by("open report")
         view = self.comparison_view
-        self._show_ranks(self.pages.tabs, view.reports[side])  # a torchrun report: ranks side by side
+        self.state.reportOpened.emit(view.reports[side])  # (a torchrun report: its ranks side by side)
         self.actionsChanged.emit()
         self.maybe_refresh_session()
 

@@ -1,4 +1,4 @@
 """Edit › Copy tensor table as CSV: the model's tensors, one row each (``inspector.core.placement``'s
 rows: parameters, buffers, grads and optimizer state), on the clipboard for a spreadsheet or
-``pandas.read_clipboard``. A feature of one action, built from the host alone
-(``common.actions.FeatureHost``): its package and one line of the menu table add it."""
+``pandas.read_clipboard``. A feature of one action: its package, its line in the menu table
+(``shell.menus``) and its line in the table of features (``shell.features``) add it."""

@@ -1,15 +1,13 @@
-"""Edit › Copy tensor table as CSV (built by ``copy.build`` once the session is up)."""
+"""Edit › Copy tensor table as CSV (bound when the feature is installed: ``feature``)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.actions import ActionSpec
-from inspector.gui.features.tensor_table.copy import build
 
 COPY_CSV = ActionSpec(
     "tensor_table.copy_csv", "copyTensorTableAction", QT_TRANSLATE_NOOP("Menus", "Copy tensor &table as CSV"),
     tooltip=QT_TRANSLATE_NOOP("Menus", "Put one row per tensor of the model (parameters, buffers, grads, optimizer "
                                        "state) on the clipboard: its device, dtype, shape and bytes"),
-    build=build,
 )  # fmt: skip

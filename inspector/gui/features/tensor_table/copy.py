@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication
 
-from inspector.gui.common.actions import Callback, FeatureHost
+from inspector.gui.common.actions import FeatureHost
 from inspector.gui.common.i18n import fill, translate
 
 if TYPE_CHECKING:
@@ -53,7 +53,3 @@ def copy_tensor_table(host: FeatureHost) -> bool:
     host.say(fill(translate("TensorTable", "Tensor table copied as CSV: %1 rows"), len(state.placement.tensors)))
     return True
 
-
-def build(host: FeatureHost) -> Callback:
-    """The action's callback (``ActionSpec.build``)."""
-    return lambda: copy_tensor_table(host)

@@ -1,0 +1,41 @@
+"""The moves feature, installed (``state.feature``): the action bar's commands (moves, the
+benchmark, the training step: ``commands``), what they are allowed to do now
+(``availability``), and each task's outcome on the bar, banner and status line (``outcome``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
+
+from inspector.gui.features.moves.action_bar import ActionBar
+from inspector.gui.features.moves.actions import TRAIN_STEP
+from inspector.gui.features.moves.availability import CommandAvailability
+from inspector.gui.features.moves.commands import ModelCommands
+from inspector.gui.features.moves.outcome import TaskOutcomes
+
+if TYPE_CHECKING:
+    from inspector.gui.state.feature import FeatureContext
+
+
+def install(context: FeatureContext) -> None:
+    frame, state, requests = context.frame, context.state, context.requests
+    bar = cast(ActionBar, frame.action_bar)  # this feature's own bar
+    outcomes = TaskOutcomes(state=state, tasks=context.tasks, bar=bar, banner=frame.banner, status=frame.status,
+                            parent=context.parent)  # fmt: skip
+    commands = ModelCommands(
+        context.parent, dispatcher=context.dispatcher, move=requests.move, benchmark=requests.benchmark,
+        train_step=requests.train_step, action_bar=bar, banner=frame.banner, code=frame.code,
+        settings=context.settings, state=state,
+    )  # fmt: skip
+    availability = CommandAvailability(action_bar=bar, tasks=context.tasks, state=state, parent=context.parent)
+    bar.cancelButton.clicked.connect(context.cancel)
+    bar.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+    context.actions.bind(TRAIN_STEP, commands.confirm_train_step)
+    context.started.append(availability.refresh)
+    context.retranslatable += [outcomes, availability]
+    context.publish(
+        commands=commands, availability=availability, request_move=commands.request_move,
+        move_to_target=commands.move_to_target, move_cuda=commands.move_cuda, run_benchmark=commands.run_benchmark,
+    )  # fmt: skip
