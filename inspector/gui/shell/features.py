@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from inspector.gui.features.compare import feature as compare
 from inspector.gui.features.devices import feature as devices
+from inspector.gui.features.devices_csv import feature as devices_csv
 from inspector.gui.features.fit import feature as fit
 from inspector.gui.features.help import feature as help
 from inspector.gui.features.history import feature as history
@@ -34,6 +35,7 @@ FEATURES: tuple[Feature, ...] = (
     ranks,
     help,
     tensor_table,
+    devices_csv,
 )
 
 
