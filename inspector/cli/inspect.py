@@ -174,9 +174,10 @@ def _plan_text(plan) -> list[str]:
 
     line = (f"Under accelerate's dispatch_model (rules: {_plain(plan.rules)}): the main device is {_plain(plan.main_device)}; "
             f"{format_bytes(plan.streamed_bytes)} of weights streamed to it per forward")  # fmt: skip
-    if plan.largest_streamed:
-        layers = ", ".join(compress_names(plan.largest_streamed_layers[:3])) + (", …" if len(plan.largest_streamed_layers) > 3 else "")
-        line += f", at most {format_bytes(plan.largest_streamed)} at once ({_plain(layers)})"
+    if plan.held_at_once:  # accelerate's hooks hold each module's own weights for its call
+        modules = plan.held_at_once_modules
+        names = ", ".join(compress_names(modules[:3])) + (", …" if len(modules) > 3 else "")
+        line += f", at most {format_bytes(plan.held_at_once)} of them held at once (in the call of {_plain(names)})"
     parts = [line]
     rows = []
     for (holds, runs_on, streamed), group in groupby(plan.entries, key=lambda e: (e.holds, e.runs_on, e.streamed)):

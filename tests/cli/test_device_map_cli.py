@@ -178,3 +178,21 @@ def test_explain_runs_no_forward_so_takes_no_input_shape(capsys, tmp_path):
 def test_explain_without_a_map_is_one_line(capsys):
     code, _, err = run(capsys, "inspect", "--explain")
     assert code == 2 and "--explain explains a device map: add --device-map FILE.json" in err
+
+
+def test_explain_says_what_is_held_at_once_and_that_string_gpu_names_leave_the_main_device_to_chance(capsys, tmp_path):
+    """Issue 47 item 11: the line names what accelerate's hooks hold at once (one module's own
+    weights, in its call), and a map naming GPUs "cuda:0"/"cuda:1" is told that accelerate's
+    main device then depends on the hash seed, and how to fix it."""
+    spec, path = _setup(tmp_path, {"embed_tokens": "cuda:0", "layers.0": "cuda:0", "layers.1": "cuda:1",
+                                   "layers.2": "cpu", "lm_head": "cpu"})  # fmt: skip
+    code, out, err = run(capsys, "inspect", spec, "--device-map", path, "--explain")
+    assert code == 0, err
+    # lm_head: Linear(8, 50), 450 floats, the largest module streamed (layers.2 holds 72)
+    assert "at most 1.8 KiB of them held at once (in the call of lm_head)" in out
+    assert ("finding: the main device is not fixed: accelerate's dispatch_model takes "
+            "list(set(device_map.values()) - {'cpu', 'disk'})[0]") in out
+    assert "(cuda:0, cuda:1)" in out and "this explanation assumes cuda:0" in out and "integer ids (0, 1)" in out
+    spec, path = _setup(tmp_path, {"embed_tokens": 0, "layers.0": 0, "layers.1": 1, "layers.2": "cpu", "lm_head": "cpu"})
+    code, out, err = run(capsys, "inspect", spec, "--device-map", path, "--explain")
+    assert code == 0 and "the main device is cuda:0" in out and "not fixed" not in out

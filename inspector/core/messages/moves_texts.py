@@ -104,6 +104,13 @@ DEVICE_MAPS: dict[str, str] = {
         "load its weights first, e.g. load_state_dict(..., assign=True)); the model is as it was before"
     ),
     "device_map.failed": "applying the device map failed: {error}; the model is as it was before",
+    "device_map.main_by_hash_seed": (
+        "the main device is not fixed: accelerate's dispatch_model takes list(set(device_map.values()) - "
+        "{{'cpu', 'disk'}})[0], and a set of device names given as strings ({devices}) iterates by the process's "
+        "hash seed (PYTHONHASHSEED), so any of them may be the main device; this explanation assumes {main}. Name "
+        "GPUs by integer ids (0, 1), as infer_auto_device_map writes them (a set of ids 0-7 iterates lowest "
+        "first), or pass main_device= to dispatch_model"
+    ),
     "device_map.streamed": (
         "{names} run on {main}, not on {held}: at every forward accelerate's AlignDevicesHook copies each module's "
         "parameters from {held} to {main} just before it runs and frees them after ({size} per forward, once per call); "

@@ -57,6 +57,10 @@ class DeviceMap:
     source: str = ""
     #: The classes accelerate was told never to split (they are one "layer" each).
     no_split: tuple[str, ...] = ()
+    #: The devices any of which accelerate may take as its main device, by the hash seed: the
+    #: map names two or more GPUs, one at least by a string (``"cuda:1"``), and dispatch_model
+    #: takes the first of a set of them (``dispatch_plan``). Empty: the choice is fixed.
+    main_by_hash_seed: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, str]:
         return dict(self.entries)
@@ -129,6 +133,7 @@ def parse_device_map(data: Any, source: str = "") -> DeviceMap:
     if not data:
         raise InputError(Text("device_map.empty"))
     entries: list[tuple[str, str]] = []
+    gpus: dict[Any, str] = {}  # each value accelerate's set would hold (not cpu, not disk) -> our id
     for name, value in data.items():
         if len(name) > 1000 or any(ord(c) < 32 for c in name):
             raise InputError(Text("device_map.not_a_module_name", name=shown(name)))
@@ -136,7 +141,11 @@ def parse_device_map(data: Any, source: str = "") -> DeviceMap:
             entries.append((name, parse_map_device(value)))
         except InputError as exc:
             raise InputError(Text("device_map.entry", name=shown(name), error=exc.message)) from None
-    return DeviceMap(tuple(entries), tuple(max_memory), source, no_split)
+        if entries[-1][1] not in ("cpu", DISK):
+            gpus[value] = entries[-1][1]
+    named = tuple(sorted(set(gpus.values()), key=str))
+    by_seed = named if len(named) > 1 and any(isinstance(v, str) for v in gpus) else ()
+    return DeviceMap(tuple(entries), tuple(max_memory), source, no_split, by_seed)
 
 
 def read_device_map(path: str | Path) -> DeviceMap:

@@ -4,11 +4,17 @@ every budget of ``max_memory`` accounted for with numbers that add up.
 
 accelerate's semantics (``dispatch_model``, ``infer_auto_device_map``, accelerate 1.16):
 
-- The main device is the first device of the map that is neither ``cpu`` nor ``disk`` (the
-  first GPU); ``cpu`` when there is none.
+- The main device is ``list(set(device_map.values()) - {"cpu", "disk"})[0]`` (``big_modeling.
+  dispatch_model``), ``cpu`` when there is none. For integer ids 0-7, as
+  ``infer_auto_device_map`` writes them, a set of ints iterates in order: the lowest GPU, what
+  is said here. GPUs named by strings (``"cuda:0"``, ``"cuda:1"``) iterate by the process's
+  hash seed: any of them (``cuda:1`` under 4 of 12 seeds); the explanation then says so.
 - Modules mapped to ``cpu`` or ``disk`` do not run there: ``AlignDevicesHook`` runs them on the
-  main device, copying each module's parameters there just before it runs and dropping them
-  after (from the CPU's RAM, or from the files written to ``offload_dir``). Their activations
+  main device. ``attach_align_device_hook`` puts one hook on every module with tensors of its
+  own (not on the key's block as a whole: ``no_split_module_classes`` only shapes the map),
+  and each copies that module's own parameters there just before its call and drops them after
+  (from the CPU's RAM, or from the files written to ``offload_dir``); what is held at once is
+  one module's own weights and those of its streamed ancestors still in their call. Their activations
   stay on the main device; their buffers live there the whole time (``offload_buffers=False``,
   the default). With no GPU in the map, ``cpu`` modules run in place and only ``disk`` ones
   are streamed (to the CPU).
@@ -118,13 +124,18 @@ class DispatchPlan:
     entries: tuple[EntryPlan, ...]
     #: Parameter bytes copied to the main device by one forward that calls each module once.
     streamed_bytes: int
-    #: The largest single copy: accelerate's largest layer among the streamed modules.
-    largest_streamed: int
-    largest_streamed_layers: tuple[str, ...]
+    #: The most streamed weights held on the main device at once (each hook holds its module's
+    #: own parameters for its call, its streamed ancestors' still held), and the modules whose
+    #: calls reach it.
+    held_at_once: int
+    held_at_once_modules: tuple[str, ...]
     budgets: tuple[BudgetPlan, ...]
     findings: tuple[str, ...]
     #: Who answered the sizes and the largest layer: accelerate itself or the built-in rules.
     rules: str
+    #: The devices accelerate may take as the main device instead, by the hash seed (a map
+    #: naming GPUs by strings); empty where its choice is fixed.
+    main_by_hash_seed: tuple[str, ...] = ()
 
     def runs_on(self) -> dict[str, str]:
         return {e.name: e.runs_on for e in self.entries}
@@ -135,10 +146,11 @@ class DispatchPlan:
             "offloaded": list(self.offloaded),
             "entries": [e.to_dict() for e in self.entries],
             "streamed_bytes_per_forward": self.streamed_bytes,
-            "largest_streamed_layer": {"bytes": self.largest_streamed, "names": list(self.largest_streamed_layers)},
+            "streamed_held_at_once": {"bytes": self.held_at_once, "modules": list(self.held_at_once_modules)},
             "budgets": [b.to_dict() for b in self.budgets],
             "findings": list(self.findings),
             "rules": self.rules,
+            "main_device_by_hash_seed": list(self.main_by_hash_seed),
         }
 
 
@@ -252,11 +264,43 @@ def plan(model: nn.Module, dmap: DeviceMap, free_bytes: Callable[[str], int | No
     )
     module_sizes = accelerate_rules.module_sizes(model)
     streamed = [e for e in entries if e.streamed]
-    largest, largest_names = accelerate_rules.largest_layer(_layers(model, (e.name for e in streamed)), module_sizes, dmap.no_split)
+    held, held_names = held_at_once(model, [e.name for e in streamed])
     budgets = _budgets(model, dmap, entries, module_sizes)
     findings = _findings(model, dmap, entries, budgets, main, module_sizes, free_bytes)
-    return DispatchPlan(main, offloaded, entries, sum(e.parameter_bytes for e in streamed), largest, tuple(largest_names),
-                        budgets, tuple(findings), accelerate_rules.rules())  # fmt: skip
+    return DispatchPlan(main, offloaded, entries, sum(e.parameter_bytes for e in streamed), held, tuple(held_names),
+                        budgets, tuple(findings), accelerate_rules.rules(), dmap.main_by_hash_seed)  # fmt: skip
+
+
+def held_at_once(model: nn.Module, keys: Iterable[str]) -> tuple[int, list[str]]:
+    """The most streamed parameter bytes on the main device at one moment, and every module
+    whose call reaches it. accelerate's hook on a module holds the module's own parameters
+    (``recurse=False``) from its pre-forward to its post-forward; a child's call runs inside
+    its parent's, so a moment holds one path of modules from the key down."""
+    best, names = 0, list[str]()
+
+    def reached(name: str, size: int) -> None:
+        nonlocal best, names
+        if size > best:
+            best, names = size, []
+        if size == best and size:
+            names.append(name)
+
+    for key in keys:
+        item = _named(model, key)
+        if not isinstance(item, nn.Module):  # a tensor named in the map: copied whole for its module's call
+            reached(key, int(accelerate_rules.tensor_bytes(item)) if item is not None else 0)
+            continue
+        stack: list[tuple[str, nn.Module, int, frozenset[int]]] = [(key, item, 0, frozenset())]
+        while stack:  # depth first, each path's held bytes (a tensor shared along a path counted once)
+            name, module, above, seen = stack.pop()
+            own = [p for p in module.parameters(recurse=False) if id(p) not in seen]
+            here = above + sum(int(accelerate_rules.tensor_bytes(p)) for p in own)
+            if own:  # a module with no weights of its own holds nothing new (and has no hook)
+                reached(name, here)
+            seen = seen | {id(p) for p in own}
+            stack.extend((f"{name}.{child}" if name else child, sub, here, seen)
+                         for child, sub in reversed(list(module.named_children())))  # fmt: skip
+    return best, list(dict.fromkeys(names))
 
 
 def _budgets(model: nn.Module, dmap: DeviceMap, entries: Sequence[EntryPlan], module_sizes: accelerate_rules.Sizes) -> tuple[BudgetPlan, ...]:
@@ -278,6 +322,8 @@ def _budgets(model: nn.Module, dmap: DeviceMap, entries: Sequence[EntryPlan], mo
 def _findings(model: nn.Module, dmap: DeviceMap, entries: Sequence[EntryPlan], budgets: Sequence[BudgetPlan], main: str,
               module_sizes: accelerate_rules.Sizes, free_bytes: Callable[[str], int | None] | None) -> list[str]:  # fmt: skip
     findings: list[str] = []
+    if dmap.main_by_hash_seed:
+        findings.append(Text("device_map.main_by_hash_seed", devices=", ".join(dmap.main_by_hash_seed), main=main))
     for held in (CPU, DISK):
         group = [e for e in entries if e.holds == held and e.streamed]
         if group:

@@ -75,9 +75,9 @@ def test_a_gpu_map_says_what_runs_where_and_what_is_streamed_per_forward(wrap):
     # Streamed per forward: exactly the offloaded modules' parameter bytes.
     params = sum(p.nbytes for name in offloaded for p in model.get_submodule(name).parameters())
     assert plan.streamed_bytes == params
-    # The largest single copy is accelerate's largest layer among them.
-    size, names = acc.get_max_layer_size(layers_of(model, offloaded), acc.compute_module_sizes(model), [])
-    assert (plan.largest_streamed, sorted(plan.largest_streamed_layers)) == (size, sorted(names))  # in the model's order
+    # Held at once: one Linear's weights, in the call of each streamed Linear (a hook on each).
+    linears = [f"{name}.0" for name in offloaded if name != "8"]  # (8 is the smaller Linear(256, 10))
+    assert (plan.held_at_once, sorted(plan.held_at_once_modules)) == (BLOCK, sorted(linears))
     words = " | ".join(result.findings)
     assert "run on cuda:0, not on cpu: at every forward accelerate's AlignDevicesHook copies" in words
     assert "run on cuda:0, not on disk" in words and "their activations stay on cuda:0" in words
@@ -114,10 +114,98 @@ def test_no_split_classes_make_whole_blocks_the_layers_accelerate_reserves_for()
     made = accelerate_map(model, GPU_BUDGETS, no_split_module_classes=["Sequential"])
     data = wrapped(made, GPU_BUDGETS) | {"no_split_module_classes": ["Sequential"]}
     plan = explain_only(model, parse_device_map(data)).plan
-    offloaded = [n for n, d in made.items() if d in ("cpu", "disk")]
-    size, names = acc.get_max_layer_size(layers_of(model, offloaded), acc.compute_module_sizes(model), ["Sequential"])
-    assert (plan.largest_streamed, sorted(plan.largest_streamed_layers)) == (size, sorted(names))
+    later = [n for n, d in made.items() if d in ("cpu", "disk")]
+    size, names = acc.get_max_layer_size(layers_of(model, later), acc.compute_module_sizes(model), ["Sequential"])
+    gpu = next(b for b in plan.budgets if b.device == "cuda:0")
+    assert (gpu.reserve, sorted(gpu.reserve_layers)) == (size, sorted(names))
     assert all("." not in name for name in names)  # whole blocks, not their Linear
+
+
+class Block(nn.Module):
+    """A transformer-sized block in small: three Linear of its own, each with its own hook."""
+
+    def __init__(self):
+        super().__init__()
+        self.attn, self.proj, self.mlp = nn.Linear(256, 256), nn.Linear(256, 256), nn.Linear(256, 256)
+
+    def forward(self, x):
+        return self.mlp(torch.relu(self.proj(self.attn(x))))
+
+
+class Stack(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.h = nn.ModuleList(Block() for _ in range(6))
+
+    def forward(self, x):
+        for block in self.h:
+            x = block(x)
+        return x
+
+
+def _held_by_accelerate(model, device_map, tmp_path):
+    """Run accelerate's own dispatch_model (CPU main device, blocks offloaded to disk) and read,
+    at every hook's pre-forward, the streamed modules' weights then materialised."""
+    from accelerate import hooks
+
+    streamed = [model.get_submodule(n) for n, d in device_map.items() if d == "disk"]
+    held, seen = [0], []
+    real = hooks.AlignDevicesHook.pre_forward
+
+    def pre_forward(self, module, *args, **kwargs):
+        out = real(self, module, *args, **kwargs)
+        now = sum(p.nbytes for m in streamed for p in m.parameters() if p.device.type != "meta")
+        held[0] = max(held[0], now)
+        seen.append(now)
+        return out
+
+    hooks.AlignDevicesHook.pre_forward = pre_forward
+    try:
+        accelerate.dispatch_model(model, device_map=device_map, offload_dir=str(tmp_path / "offload"))
+        with torch.no_grad():
+            model(torch.randn(2, 256))
+    finally:
+        hooks.AlignDevicesHook.pre_forward = real
+    assert seen, "accelerate put no hook on the streamed blocks"
+    return held[0]
+
+
+def test_at_most_held_at_once_is_what_accelerates_hooks_hold_not_the_no_split_block(tmp_path):
+    """Issue 47 item 11: with no_split_module_classes the explanation said "at most" the whole
+    block (3 Linear) at once; accelerate's hooks sit on each module with weights of its own and
+    held one Linear: measured here with accelerate's own dispatch_model."""
+    model = Stack()
+    budgets = {"cpu": 3 * (3 * BLOCK)}
+    made = accelerate_map(model, budgets, no_split_module_classes=["Block"])
+    assert "disk" in made.values() and "cpu" in made.values(), made
+    data = wrapped(made, budgets) | {"no_split_module_classes": ["Block"]}
+    plan = explain_only(model, parse_device_map(data)).plan
+    measured = _held_by_accelerate(Stack(), made, tmp_path)
+    assert plan.held_at_once == measured == BLOCK
+    assert all(name.rsplit(".", 1)[-1] in ("attn", "proj", "mlp") for name in plan.held_at_once_modules)
+
+
+def test_string_gpu_names_leave_accelerates_main_device_to_the_hash_seed_and_the_explanation_says_so():
+    """Issue 47 item 11: dispatch_model takes list(set(values) - {cpu, disk})[0]; for "cuda:0" and
+    "cuda:1" that is cuda:1 under some hash seeds (run here in fresh processes); integer ids are
+    fixed, lowest first."""
+    import subprocess
+    import sys
+
+    code = 'print(list(set(["cpu", "cuda:0", "cuda:1", "disk"]) - {"cpu", "disk"})[0])'
+    picked = {subprocess.run([sys.executable, "-c", code], env={"PYTHONHASHSEED": str(seed)}, capture_output=True,
+                             text=True, check=True).stdout.strip() for seed in range(12)}  # fmt: skip
+    assert picked == {"cuda:0", "cuda:1"}  # accelerate's own expression, by the seed
+    model = mlp()
+    names = {str(i): ("cuda:0" if i < 3 else "cuda:1") for i in range(9)}
+    plan = explain_only(model, parse_device_map(names)).plan
+    assert plan.main_by_hash_seed == ("cuda:0", "cuda:1") and plan.to_dict()["main_device_by_hash_seed"] == ["cuda:0", "cuda:1"]
+    [said] = [f for f in plan.findings if "hash seed" in f]
+    assert "list(set(device_map.values()) - {'cpu', 'disk'})[0]" in said and "integer ids (0, 1)" in said
+    ids = {str(i): (0 if i < 3 else 1) for i in range(9)}
+    plan = explain_only(model, parse_device_map(ids)).plan
+    assert plan.main_device == "cuda:0" and plan.main_by_hash_seed == () and not [f for f in plan.findings if "hash seed" in f]
 
 
 # --------------------------------------------------------------------------- a CPU-only machine
@@ -154,7 +242,7 @@ def test_a_budget_below_the_largest_layer_puts_the_whole_model_on_disk_and_says_
     plan = explain_only(model, parse_device_map(wrapped(made, {"cpu": 100}))).plan
     assert plan.main_device == "cpu" and plan.streamed_bytes == sum(p.nbytes for p in model.parameters())
     reserve = acc.get_max_layer_size(list(model.named_children()), acc.compute_module_sizes(model), [])[0]
-    assert plan.largest_streamed == reserve == BLOCK
+    assert plan.held_at_once == reserve == BLOCK
     assert ("cpu: max_memory 100 B is less than the 257.0 KiB accelerate keeps free there for the largest layer still "
             "to place (0.0, 1.0, 2.0, 3.0, 4.0, 5.0 and 2 more), so it placed nothing there") in plan.findings  # fmt: skip
 
