@@ -228,7 +228,8 @@ class InspectorWindow(QMainWindow):
         self.action_bar.setEnabled(True)
         self._lessons = capabilities.lessons
         # Each action enabled as it declares (``common.actions``), whenever the state changes.
-        self.menu_actions.follow(self.situation, self.session_state.modelChanged, self.tasks.busyChanged)
+        state = self.session_state
+        self.menu_actions.follow(self.situation, state.modelChanged, state.inventoryChanged, self.tasks.busyChanged)
         self.tasks.busyChanged.connect(lambda _task: self.recentMenu.setEnabled(self.situation().idle))
         for started in self.features.started:
             started()
