@@ -1,6 +1,8 @@
 """Devices "will it fit?" plans for without having them: a capacity the user names, or a GPU
-from the presets table (``resources/gpus.json``: each card's memory and where that figure
-comes from), and what of that memory a step may use.
+from the presets table (``resources/gpus.json``: for each card, what
+``torch.cuda.get_device_properties(i).total_memory`` reports, less than the memory sold, with
+the public printout it comes from, or how it was derived where none was found), and what of
+that memory a step may use.
 
 What is taken off a named device's memory is said in two kinds, never mixed:
 
@@ -65,11 +67,14 @@ class GpuPreset:
 
     name: str
     kind: str  # "cuda" or "mps"
-    memory_bytes: int
+    memory_bytes: int  # what PyTorch reports as the card's total_memory (the plan's capacity)
     memory: str  # the vendor's words, e.g. "24 GB GDDR6X"
-    source: str  # where the figure comes from (URL)
+    source: str  # the vendor's page (URL)
     usable_fraction: float = 1.0
     aliases: tuple[str, ...] = ()
+    memory_source: str = ""  # where ``memory_bytes`` comes from (URL of a public printout)
+    memory_how: str = ""  # what that printout says, or how the figure was derived
+    derived: bool = False  # no printout found: derived as ``memory_how`` says
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,8 @@ class NamedDevice:
     rules: tuple[str, ...] = ()
     allowances: tuple[str, ...] = field(default=())
     source: str | None = None
+    #: Where the capacity comes from, said with the answer (a preset's printout or derivation).
+    capacity_source: str | None = None
 
     @property
     def replays_allocator(self) -> bool:
@@ -129,9 +136,10 @@ def presets() -> tuple[GpuPreset, ...]:
     data: Any = json.loads(resources.files(RESOURCE_PACKAGE).joinpath(PRESETS_FILE).read_text(encoding="utf-8"))
     return tuple(
         GpuPreset(
-            name=row["name"], kind=row["kind"], memory_bytes=int(row["memory_gib"] * 2**30), memory=row["memory"],
+            name=row["name"], kind=row["kind"], memory_bytes=int(row["total_memory_bytes"]), memory=row["memory"],
             source=row["source"], usable_fraction=float(row.get("usable_fraction", 1.0)),
-            aliases=tuple(row.get("aliases", ())),
+            aliases=tuple(row.get("aliases", ())), memory_source=row["total_memory_source"],
+            memory_how=row["total_memory_how"], derived=bool(row.get("derived", False)),
         )  # fmt: skip
         for row in data["gpus"]
     )
@@ -192,4 +200,13 @@ def name_device(device_type: str, *, gpu: str | None = None, capacity: int | Non
         label=label, kind=device_type, capacity_bytes=total, usable_bytes=usable, allowance_bytes=outside,
         first_requests=first, rules=tuple(rules), allowances=tuple(allowances),
         source=preset.source if preset is not None else None,
+        capacity_source=_capacity_source(preset) if preset is not None and capacity is None else None,
     )  # fmt: skip
+
+
+def _capacity_source(preset: GpuPreset) -> Text:
+    """Where a preset's capacity comes from: PyTorch's own figure for the card, or how it was derived."""
+    if preset.kind != "cuda":
+        return Text("fit.capacity_unified", name=preset.name, how=preset.memory_how, source=preset.memory_source)
+    key = "fit.capacity_derived" if preset.derived else "fit.capacity_reported"
+    return Text(key, name=preset.name, how=preset.memory_how, source=preset.memory_source)

@@ -32,6 +32,12 @@ PLAN: dict[str, str] = {
         "in Metal's recommendedMaxWorkingSetSize); {size} is left to the system and other programs"
     ),
     "fit.allowance_margin": "kept free as asked: {size}",
+    "fit.capacity_reported": (
+        "capacity: what torch.cuda.get_device_properties(i).total_memory reports for the {name}, less than the "
+        "memory sold: {how} ({source})"
+    ),
+    "fit.capacity_derived": "capacity of the {name}, {how} ({source})",
+    "fit.capacity_unified": "capacity: {how} ({source})",
     "fit.absent_named": (
         "{device} is not present here ({reason}): the step is traced with the CPU's operators and planned "
         "for {label}; nothing is measured"
@@ -49,6 +55,20 @@ PLAN: dict[str, str] = {
         "mixed precision: the forward runs under autocast to {amp}; weights, gradients and optimizer state stay {dtype}"
     ),
     "fit.amp_scaler": "float16 training also needs a GradScaler (a few bytes; not counted)",
+    # ----- the model built and the loop planned (measure.fit, fit_step)
+    "fit.use_cache_off": "no KV cache: the model is called with use_cache=False (--use-cache keeps one)",
+    "fit.use_cache_on": "with the KV cache: the model is called with use_cache=True, as asked",
+    "fit.loop_output_freed": (
+        "loop: the output is freed before backward(), as transformers' Trainer does (--keep-output plans "
+        "out = model(x); out.loss.backward(); optimizer.step(), which holds it)"
+    ),
+    "fit.loop_output_held": (
+        "loop: out = model(x); out.loss.backward(); optimizer.step(): the output (the logits) is held through "
+        "backward() and the optimizer's step, and into the next step's forward until out is assigned again"
+    ),
+    "fit.keep_output_needs_training": (
+        "--keep-output plans a training loop: a forward holds its output anyway (use --mode train-step)"
+    ),
     "fit.no_checkpointing": (
         "{name} has no activation checkpointing switch (gradient_checkpointing_enable, as Hugging Face models have)"
     ),
@@ -87,6 +107,14 @@ HUGGING_FACE: dict[str, str] = {
     "load.hf_bin_ignored": (
         "the folder's weights are not in .safetensors ({files}): not loaded (only safetensors are read); built "
         "from config.json on the meta device"
+    ),
+    "load.hf_class_from_type": (
+        "config.json names no model class (architectures): built {name}, the causal language model class of "
+        "model_type {model_type} (name another in architectures to plan it instead)"
+    ),
+    "load.hf_no_causal_class": (
+        "{path}: config.json names no model class (architectures), and model_type {model_type} has no causal "
+        "language model class; name one in architectures: {choices}"
     ),
     "load.hf_token_input": "example input: token ids of shape {shape} (int64, below the vocabulary size {vocab})",
     # ----- the files a load reads, checked before transformers sees the folder (hugging_face.folder_files)
