@@ -4,8 +4,12 @@ ships, before anything is built.
 - ``architectures`` picks the class that is called with the config. Any attribute of
   ``transformers`` would do (``Trainer``, ``pipeline``, ``set_seed`` and ``AutoTokenizer`` were
   all really called): only subclasses of ``transformers.PreTrainedModel`` are accepted, a name
-  transformers does not have is left to the auto classes (``model_type``), and anything else
-  is refused, naming it.
+  transformers does not have is left to ``model_type``, and anything else is refused, naming it.
+- Where ``architectures`` names none (``LlamaConfig().save_pretrained`` writes none), the class
+  is the causal language model ``model_type`` maps to in transformers' own table
+  (``MODEL_FOR_CAUSAL_LM_MAPPING_NAMES``, what ``AutoModelForCausalLM`` builds), said as such:
+  the base model (``AutoModel``) has no head, and a plan of it was 0.5 B parameters short for an
+  8B Llama. A type with no such class is refused, naming the classes it has.
 - An attention implementation (``attn_implementation``: "kernels-community/flash-attn" made
   the load go to the Hub and import kernel code), an experts implementation, or a
   quantization method must be one transformers registers itself (its ``AttentionInterface``,
@@ -31,6 +35,8 @@ from inspector.core.units import first_line
 _ATTENTION = ("eager", "sdpa", "flash_attention_2", "flex_attention", "paged|eager")
 _EXPERTS = ("eager", "batched_mm", "grouped_mm")
 _FLASH = re.compile(r"flash_attention_(\d+)\Z")
+#: The id of the note that says which class a config naming none was built as (fit says it again).
+CLASS_FROM_TYPE = "load.hf_class_from_type"
 
 
 def model_class(transformers: Any, config: dict[str, Any], folder: Path) -> Any:
@@ -52,6 +58,46 @@ def model_class(transformers: Any, config: dict[str, Any], folder: Path) -> Any:
             raise ModelLoadError(Text("load.hf_not_model_class", path=folder, name=repr(name)))
         chosen = chosen or found
     return chosen
+
+
+def causal_lm_class(transformers: Any, config: dict[str, Any], folder: Path) -> tuple[Any, Text] | None:
+    """The causal language model class of the config's ``model_type`` and the note that says so
+    (None where the config has no ``model_type``: transformers says what it lacks);
+    ``ModelLoadError`` naming the type's model classes where it has none."""
+    model_type = config.get("model_type")
+    if not isinstance(model_type, str):
+        return None
+    for name in _names(_auto_table(transformers, "MODEL_FOR_CAUSAL_LM_MAPPING_NAMES").get(model_type)):
+        found = getattr(transformers, name, None) if name.isidentifier() else None
+        # The same allow-list as architectures: only a model class of transformers is ever built.
+        if isinstance(found, type) and issubclass(found, transformers.PreTrainedModel):
+            return found, Text(CLASS_FROM_TYPE, name=name, model_type=repr(model_type))
+    choices = sorted({name for table in _auto_tables(transformers) for name in _names(table.get(model_type))})
+    raise ModelLoadError(Text("load.hf_no_causal_class", path=folder, model_type=repr(model_type),
+                              choices=", ".join(choices) or "none known"))  # fmt: skip
+
+
+def _auto_table(transformers: Any, name: str) -> Any:
+    try:
+        table = getattr(transformers.models.auto.modeling_auto, name)
+    except AttributeError:  # a release that keeps it elsewhere: no class is known
+        return {}
+    return table if isinstance(table, dict) else {}
+
+
+def _auto_tables(transformers: Any) -> list[Any]:
+    """Every model_type -> class-name table of transformers' auto classes (the task heads)."""
+    try:
+        names = [n for n in vars(transformers.models.auto.modeling_auto) if n.startswith("MODEL_") and n.endswith("_MAPPING_NAMES")]
+    except AttributeError:
+        return []
+    return [_auto_table(transformers, n) for n in names]
+
+
+def _names(entry: Any) -> list[str]:
+    """A table's entry as class names (one name, or several for a type with variants)."""
+    values = entry if isinstance(entry, (list, tuple)) else [entry]
+    return [v for v in values if isinstance(v, str)]
 
 
 def check_runtime_names(transformers: Any, config: dict[str, Any], folder: Path) -> None:

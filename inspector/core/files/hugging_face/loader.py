@@ -88,6 +88,10 @@ def load_folder(folder: Path, *, trust: bool, root: Path | None = None, say: Say
     if isinstance(model_type, str) and not remote_code and model_type not in _known_types(transformers):
         raise ModelLoadError(Text("load.hf_unknown_type", path=folder, version=transformers.__version__,
                                   model_type=repr(model_type)))  # fmt: skip
+    chosen_by: list[str] = []
+    if chosen is None and not remote_code and (by_type := code_names.causal_lm_class(transformers, config, folder)):
+        chosen, why = by_type
+        chosen_by.append(why)
     lines: list[str] = []
     try:
         with folder_files.staged(files) as stage, taken_output(lines):
@@ -98,7 +102,7 @@ def load_folder(folder: Path, *, trust: bool, root: Path | None = None, say: Say
     example = _token_input(module, built_config)
     if example is not None:
         notes.append(Text("load.hf_token_input", shape=tuple(example.shape), vocab=f"{_vocab_size(built_config):,}"))
-    return HuggingFaceModel(module, example, notes + said)
+    return HuggingFaceModel(module, example, chosen_by + notes + said)
 
 
 # --------------------------------------------------------------------------- parts
@@ -188,8 +192,8 @@ def _dtype_keyword(transformers: Any) -> str:
 
 
 def _auto_class(transformers: Any, config: Any, remote_code: bool) -> Any:
-    """Where ``architectures`` names no class of transformers: the auto class the folder's
-    code maps (trusted), else ``AutoModel`` (by ``model_type``)."""
+    """Where no class was chosen before (``code_names``): the auto class the folder's code maps
+    (trusted), else ``AutoModel`` (a config without ``model_type``)."""
     auto_map = getattr(config, "auto_map", None) or {}
     if remote_code:
         for key in ("AutoModelForCausalLM", "AutoModelForMaskedLM", "AutoModelForSeq2SeqLM", "AutoModel"):
