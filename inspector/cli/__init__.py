@@ -76,6 +76,8 @@ def _fit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-batch", action="store_true", help="find the largest batch (the inputs' first dimension) that fits, by traced steps on fake tensors")
     p.add_argument("--amp", choices=("bfloat16", "float16"), help="mixed precision: the forward under autocast to this dtype, float32 weights, gradients and optimizer state")
     p.add_argument("--checkpointing", action="store_true", help="activation checkpointing (gradient_checkpointing_enable: Hugging Face models)")
+    p.add_argument("--use-cache", action="store_true", help="call a model that takes use_cache with use_cache=True: its key/value cache is kept (default: use_cache=False, whatever its config says)")
+    p.add_argument("--keep-output", action="store_true", help="plan the loop out = model(x); out.loss.backward(); optimizer.step(), which holds the output (logits) through backward (default: freed before backward, as transformers' Trainer does)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 

@@ -36,7 +36,8 @@ def _estimate_text(spec: str, result) -> str:
     if result.reserved_peak_bytes is not None:  # CUDA: the allocator's segments
         rows.append(["reserved peak", f"{format_bytes(result.reserved_peak_bytes)} (CUDA caching allocator's segments)"])
     if result.named_device is not None:
-        rows.append(["capacity", format_bytes(result.capacity_bytes)])
+        said = " (what PyTorch reports for the card; see capacity below)" if result.capacity_source else ""
+        rows.append(["capacity", format_bytes(result.capacity_bytes) + said])
         rows.append(["set aside", f"{format_bytes(result.allowance_bytes)} (outside the allocator; see allowances)"])
         rows.append(["usable", format_bytes(result.free_bytes)])
     else:
@@ -46,7 +47,12 @@ def _estimate_text(spec: str, result) -> str:
         rows.append(["largest batch", _batch_text(result.batch_search)])
     where = f"{_plain(result.named_device)} ({result.device}, named)" if result.named_device else result.device
     options = "".join([f", autocast {result.amp}" if result.amp else "", ", checkpointing" if result.checkpointing else ""])
-    head = f"Will it fit? {_plain(spec)} on {where}, {result.dtype}{options}, optimizer {result.optimizer}, {result.mode}, input {shapes}"
+    # How the step is run: the loop planned (training) and the KV cache (a model that takes use_cache).
+    step = "".join([f" (loop {result.loop})" if result.loop else "",
+                    {True: ", use_cache=True", False: ", use_cache=False", None: ""}[result.use_cache]])  # fmt: skip
+    built = f" ({_plain(result.model_class)})" if result.model_class else ""
+    head = (f"Will it fit? {_plain(spec)}{built} on {where}, {result.dtype}{options}, optimizer {result.optimizer}, "
+            f"{result.mode}{step}, input {shapes}")  # fmt: skip
     return "\n".join([head, ""] + [f"  {name:<16} {value}" for name, value in rows])
 
 
@@ -73,7 +79,8 @@ def _measured_text(result) -> str:
     if result.measured_gap:  # over 15 % apart: which memory the estimate does not count
         lines.append(f"gap: {_plain(result.measured_gap)}")
     # What the plan for a named device applies: PyTorch's rules, then the allowances, each said as such.
-    lines += [_plain(text) for text in (*result.rules, *result.allowances)]
+    capacity = (result.capacity_source,) if result.capacity_source else ()
+    lines += [_plain(text) for text in (*capacity, *result.rules, *result.allowances)]
     lines += [f"note: {_plain(n)}" for n in result.notes]
     return "\n".join(lines)
 
@@ -101,7 +108,8 @@ def cmd_fit(args) -> int:
         device=device, dtype=args.dtype, optimizer=args.optimizer, mode=args.mode,
         inputs=inputs, measure=not args.no_measure, gpu=gpu, capacity=capacity, margin=margin,
         max_batch=getattr(args, "max_batch", False), amp=getattr(args, "amp", None),
-        checkpointing=getattr(args, "checkpointing", False),
+        checkpointing=getattr(args, "checkpointing", False), use_cache=getattr(args, "use_cache", False),
+        keep_output=getattr(args, "keep_output", False),
     )
     shown: list[bool] = []
 

@@ -342,7 +342,7 @@ def test_fit_json_has_the_contract_keys_and_exact_adam_state(capsys):
 def test_fit_text_names_the_verdict_and_the_measured_peak(capsys):
     code, out, _ = run(capsys, "fit", "--optimizer", "sgd", "--mode", "forward", "--no-measure")
     assert code == 0
-    assert out.startswith("Will it fit? example on cpu, float32, optimizer sgd, forward, input 64x3")
+    assert out.startswith("Will it fit? example (Net) on cpu, float32, optimizer sgd, forward, input 64x3")
     assert "  fits             yes (margin " in out
     assert "not measured (the proof was not asked for)" in out
 

@@ -1,10 +1,12 @@
 """fit for a device you name: --gpu, --capacity, --margin, --max-batch, as a user types them."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from inspector.cli import main
+from inspector.core.measure import find_preset
 
 GiB = 1 << 30
 
@@ -18,8 +20,11 @@ def run(capsys, *argv):
 def test_a_named_gpu_is_planned_for_and_the_answer_says_its_rules_and_allowances(capsys):
     code, out, _ = run(capsys, "fit", "example", "--gpu", "RTX 4090", "--optimizer", "adamw", "--no-measure")
     assert code == 0
-    assert out.startswith("Will it fit? example on RTX 4090 (cuda:0, named), float32, optimizer adamw")
-    assert "  capacity         24.0 GiB" in out and "  usable           23.0 GiB" in out
+    assert out.startswith("Will it fit? example (Net) on RTX 4090 (cuda:0, named), float32, optimizer adamw, train-step (loop output-freed), input 64x3")
+    assert "  capacity         23.6 GiB (what PyTorch reports for the card" in out and "  usable           22.6 GiB" in out
+    capacity = [line for line in out.splitlines() if line.startswith("capacity: ")]
+    assert len(capacity) == 1 and "torch.cuda.get_device_properties(i).total_memory reports for the RTX 4090" in capacity[0]
+    assert "25386352640 bytes" in capacity[0] and "https://github.com/" in capacity[0]
     assert "  reserved peak    " in out and "  fits             yes (margin " in out
     rules = [line for line in out.splitlines() if line.startswith("rule: ")]
     allowances = [line for line in out.splitlines() if line.startswith("allowance, not a rule: ")]
@@ -63,3 +68,23 @@ def test_the_largest_batch_text_says_the_steps_it_took(capsys):
 def test_a_bad_device_name_is_bad_input(capsys, argv, message):
     code, _, err = run(capsys, "fit", "--optimizer", "sgd", *argv)
     assert code == 2 and err.startswith("error: ") and message in err
+
+
+def test_llama_3_8b_in_bf16_with_adamw_at_2048_tokens_does_not_fit_what_an_h100_reports(capsys, tmp_path):
+    # The issue's plan: on an 80 GiB "H100" it said "fits yes (margin 114.0 MiB)", and without
+    # architectures (LlamaConfig().save_pretrained writes none) it planned LlamaModel, without its head.
+    pytest.importorskip("transformers")
+    config = json.loads((Path(__file__).parents[2] / "benchmarks/configs/llama-3-8b/config.json").read_text())
+    del config["architectures"]
+    folder = tmp_path / "llama-3-8b"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(config))
+    code, out, _ = run(capsys, "fit", str(folder), "--gpu", "H100", "--dtype", "bfloat16", "--optimizer", "adamw",
+                       "--input-shape", "1,2048:int64", "--no-measure", "--json")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert data["capacity_bytes"] == find_preset("H100").memory_bytes < 79.3 * GiB  # what the card reports
+    assert "torch.cuda.get_device_properties(i).total_memory" in data["capacity_source"]
+    assert data["fits"] is False and data["margin_bytes"] < 0
+    assert data["model_class"] == "LlamaForCausalLM" and data["parameters_bytes"] == 2 * 8_030_261_248
+    assert any("names no model class" in n and "LlamaForCausalLM" in n for n in data["notes"])

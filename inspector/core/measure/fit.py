@@ -32,6 +32,7 @@ from torch import nn
 from inspector.core.devices.discovery import device_count, device_id, unavailable_reason
 from inspector.core.devices.inventory import discover_devices
 from inspector.core.errors import InputError, InspectorError
+from inspector.core.files.hugging_face.code_names import CLASS_FROM_TYPE
 from inspector.core.files.models import LoadedModel
 from inspector.core.placement.storage_counter import same_device as _same_device
 from inspector.core.files.inputs import InputSpec
@@ -43,11 +44,14 @@ from inspector.core.measure.fit_proof import measure_peak
 from inspector.core.measure.fit_step import (
     copy_with,
     fake_maker,
+    host_state,
     input_templates,
     make_inputs,
     make_optimizer,
+    output_tensors,
     prepare,
     run_step,
+    takes_use_cache,
 )
 from inspector.core.measure.fit_trace import AllocationLog, later_step, live_peak
 from inspector.core.measure.model_input import model_dtype
@@ -75,6 +79,10 @@ class FitRequest:
     ``margin``: bytes to keep free. ``max_batch``: search the inputs' first dimension for the
     largest batch that fits (``core.measure.fit_batch``). ``amp``: autocast to this dtype
     with float32 weights; ``checkpointing``: the model's own activation checkpointing.
+    ``use_cache``: call a model that takes ``use_cache`` with it True (a key/value cache kept;
+    by default False, whatever its config says). ``keep_output``: plan the hand-written loop
+    that holds the output through ``backward()`` (``out = model(x); out.loss.backward()``),
+    instead of the Trainer's, which frees it before (``core.measure.fit_step.run_step``).
     """
 
     device: str
@@ -89,6 +97,13 @@ class FitRequest:
     max_batch: bool = False
     amp: str | None = None
     checkpointing: bool = False
+    use_cache: bool = False
+    keep_output: bool = False
+
+
+#: The loops a training step is planned for (``FitResult.loop``).
+LOOP_OUTPUT_FREED = "output-freed"  # the Trainer's: the output freed before backward()
+LOOP_OUTPUT_HELD = "output-held"  # out = model(x); out.loss.backward(); optimizer.step()
 
 
 @dataclass(frozen=True)
@@ -149,6 +164,15 @@ class FitResult:
     #: optimizer's state (made by the first step) through their forward and backward; the
     #: verdict is on the larger of the two peaks. None where there is no such state.
     later_step_peak_bytes: int | None = None
+    #: The class of the module planned (``LlamaForCausalLM``), and where the loader chose it
+    #: (a config naming no class), the note that says why (also in ``notes``).
+    model_class: str | None = None
+    #: What the model was called with as ``use_cache`` (None: it takes none).
+    use_cache: bool | None = None
+    #: The training loop planned (``LOOP_OUTPUT_FREED`` or ``LOOP_OUTPUT_HELD``); None in forward mode.
+    loop: str | None = None
+    #: For a preset: where its capacity comes from (what PyTorch reports for the card, and the source).
+    capacity_source: str | None = None
 
     @property
     def row_name(self) -> str:
@@ -195,6 +219,10 @@ class FitResult:
             "checkpointing": self.checkpointing,
             "max_batch": self.batch_search.to_dict() if self.batch_search is not None else None,
             "later_step_peak_bytes": self.later_step_peak_bytes,
+            "model_class": self.model_class,
+            "use_cache": self.use_cache,
+            "loop": self.loop,
+            "capacity_source": self.capacity_source,
         }
 
 
@@ -210,6 +238,8 @@ def _check_request(request: FitRequest) -> torch.device:
         raise InputError(Text("input.unknown_dtype", name=repr(request.dtype), choices=", ".join(FIT_DTYPES)))
     if request.amp is not None and request.amp not in AMP_DTYPES:
         raise InputError(Text("input.unknown_dtype", name=repr(request.amp), choices=", ".join(AMP_DTYPES)))
+    if request.keep_output and request.mode != "train-step":
+        raise InputError(Text("fit.keep_output_needs_training"))
     try:
         device = torch.device(request.device)
     except (RuntimeError, TypeError, ValueError):
@@ -310,6 +340,15 @@ def estimate_fit(
         notes.append(Text("fit.no_input"))
     if request.mode == "forward" and request.optimizer != "none":
         notes.append(Text("fit.forward_no_optimizer"))
+    # Which class the loader built, where it chose it (a config naming none), said again here.
+    notes += [n for n in loaded.notes if isinstance(n, Text) and n.key == CLASS_FROM_TYPE]
+    use_cache = request.use_cache if takes_use_cache(loaded.module) else None
+    if use_cache is not None:
+        notes.append(Text("fit.use_cache_on" if use_cache else "fit.use_cache_off"))
+    loop = None
+    if training:
+        loop = LOOP_OUTPUT_HELD if request.keep_output else LOOP_OUTPUT_FREED
+        notes.append(Text("fit.loop_output_held" if request.keep_output else "fit.loop_output_freed"))
     if any(isinstance(m, nn.RNNBase) for m in loaded.module.modules()):
         notes.append(Text("fit.recurrent"))
     if device.type == "cuda" and named is not None and any(isinstance(m, nn.modules.conv._ConvNd) for m in loaded.module.modules()):
@@ -409,13 +448,18 @@ def estimate_fit(
         checkpointing=request.checkpointing,
         batch_search=search,
         later_step_peak_bytes=planned.later,
+        model_class=loaded.class_name,
+        use_cache=use_cache,
+        loop=loop,
+        capacity_source=named.capacity_source if named is not None else None,
     )
     if reason is not None:  # no real step: the estimate is the answer
         return answer(measured_peak_bytes=None, measured_reason=reason)
     if on_estimate is not None:
         on_estimate(answer(measured_peak_bytes=None, measured_reason=None))
     proof = measure_peak(loaded, device, target_dtype, request.optimizer, request.mode, templates, should_cancel,
-                         estimated=planned.peak, amp=amp, checkpointing=request.checkpointing)  # fmt: skip
+                         estimated=planned.peak, amp=amp, checkpointing=request.checkpointing,
+                         use_cache=request.use_cache, keep_output=request.keep_output)  # fmt: skip
     return answer(measured_peak_bytes=proof.peak, measured_reason=proof.how, measured_gap=proof.gap)
 
 
@@ -513,10 +557,12 @@ def _estimate(
         counter.track(*module.parameters(), *module.buffers(), *args)
         body_start = len(counter.events)
         counter.watch_forward(module)
+        held = None  # the loop's ``out``, held past the step where the loop holds it
         try:
             with counter:
                 if templates:
-                    run_step(module, args, optimizer, request.mode, amp=amp, device_type=device.type)
+                    held = run_step(module, args, optimizer, request.mode, amp=amp, device_type=device.type,
+                                    use_cache=request.use_cache, keep_output=request.keep_output)  # fmt: skip
                 elif training:
                     # No input: the optimizer's state still exists after a step on gradients.
                     for p in module.parameters():
@@ -527,22 +573,39 @@ def _estimate(
         finally:
             counter.remove_hooks()
 
+    # The optimizer's state that lives on the host whatever the parameters' device (AdamW's step
+    # counts): traced on the CPU for a device that is not here, where it would not be counted.
+    host = list(host_state(optimizer)) if target_type != "cpu" else []
+    on_host = set(counter.serials_of(host))
+    host_ids = {id(t) for t in host}
     parameters = _storage_bytes(_unique(module.parameters()))
     buffers = _storage_bytes(_unique(b for b in module.buffers()))
     gradients = _storage_bytes(_unique(p.grad for p in module.parameters())) if training else 0
-    state = _storage_bytes(_unique(_optimizer_state_tensors(optimizer)))
+    state = _storage_bytes(_unique(t for t in _optimizer_state_tensors(optimizer) if id(t) not in host_ids))
     activations = counter.forward_added if templates else None
-    events = list(counter.events)
+    events = [event for event in counter.events if event[1] not in on_host]
+    peak = live_peak(events) if on_host else counter.peak
     first_events = len(events)
     later_peak: int | None = None
     if training and optimizer is not None and templates:
-        # Steps after the first hold the state the first one made through their forward and backward.
+        # Steps after the first hold the state the first one made through their forward and backward;
+        # where the loop holds its output, the first step's is freed when the next forward returns.
         later = later_step(events, body_start, counter.serials_of(_optimizer_state_tensors(optimizer)),
-                           counter.serials_of(p.grad for p in module.parameters()))  # fmt: skip
+                           counter.serials_of(p.grad for p in module.parameters()),
+                           held=counter.serials_of(output_tensors(held)), forward_end=_shifted(counter, on_host))  # fmt: skip
         events += later
         later_peak = live_peak(events, start=first_events)
-    return _Estimate(parameters, buffers, gradients, state, activations, counter.peak, tuple(events), first_events,
+    del held
+    return _Estimate(parameters, buffers, gradients, state, activations, peak, tuple(events), first_events,
                      later_peak)  # fmt: skip
+
+
+def _shifted(counter: AllocationLog, dropped: set[int]) -> int | None:
+    """Where the forward ended among the events once those of ``dropped`` storages are left out
+    (the host's state is made by the optimizer, after the forward: nothing moves in practice)."""
+    if counter.forward_end is None:
+        return None
+    return counter.forward_end - sum(1 for event in counter.events[: counter.forward_end] if event[1] in dropped)
 
 
 def _free_bytes(device: torch.device) -> tuple[int | None, Text | None]:

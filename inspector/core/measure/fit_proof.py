@@ -48,6 +48,8 @@ def measure_peak(
     *,
     amp: torch.dtype | None = None,
     checkpointing: bool = False,
+    use_cache: bool = False,
+    keep_output: bool = False,
 ) -> Proof:
     """One real step (``mode``, with the optimizer ``optimizer_name``) on a copy: its peak,
     how it was read, and (CPU) why it differs from ``estimated`` where it does.
@@ -71,7 +73,8 @@ def measure_peak(
                 counter.track(*module.parameters(), *module.buffers(), *args)
                 modes.enter_context(counter)
                 watched = modes.enter_context(watch(counter))
-            run_step(module, args, optimizer, mode, amp=amp, device_type=device.type)
+            run_step(module, args, optimizer, mode, amp=amp, device_type=device.type, use_cache=use_cache,
+                     keep_output=keep_output)  # fmt: skip
             if watch is not None:
                 watched.finish()
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import inspect
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import torch
 from torch import nn
@@ -138,22 +138,32 @@ def run_step(
     *,
     amp: torch.dtype | None = None,
     device_type: str = "cpu",
-) -> None:
+    use_cache: bool = False,
+    keep_output: bool = False,
+) -> Any:
     """The step both the estimate and the proof run: the same calls, so the same memory.
 
     ``amp``: the forward (and the loss) under ``torch.autocast(device_type, amp)``, the
     parameters, their gradients and the optimizer's state staying in the module's dtype (the
     float32 master weights of mixed precision). A Hugging Face model that takes ``labels`` is
-    called as its training loop calls it: token ids as labels, its own loss backpropagated,
-    no key/value cache (``use_cache=False``) while training.
+    called as its training loop calls it: token ids as labels, its own loss backpropagated.
+    A model that takes ``use_cache`` gets ``use_cache`` (False unless asked: the config's
+    default, often True, would keep a key/value cache that a plain forward or a training step
+    does not need).
+
+    The loop: by default the output is freed before ``backward()``, as transformers' Trainer
+    does (it keeps the loss only). ``keep_output``: as ``out = model(x); out.loss.backward();
+    optimizer.step()`` does, the output (the logits) is held through the backward and the
+    optimizer's step and returned, for the caller to hold as the loop's ``out`` is held until
+    the next step assigns it again; otherwise None is returned.
     """
     autocast = torch.autocast(device_type, dtype=amp) if amp is not None else contextlib.nullcontext()
-    kwargs = _hugging_face_kwargs(module, args, mode)
+    kwargs = _hugging_face_kwargs(module, args, mode, use_cache)
     if mode == "forward":
         module.eval()
         with torch.no_grad(), autocast:
             module(*args, **kwargs)
-        return
+        return None
     module.train()
     with torch.enable_grad():
         with autocast:
@@ -168,11 +178,27 @@ def run_step(
         loss = parts[0]
         for part in parts[1:]:
             loss = loss + part
-        del output, parts, own_loss
+        del parts, own_loss
+        held = output if keep_output else None
+        del output  # the Trainer's loop: only the loss lives on into backward()
         loss.backward()
         del loss
     if optimizer is not None:
         optimizer.step()
+    return held
+
+
+def output_tensors(output: Any) -> Iterator[torch.Tensor]:
+    """The tensors a held output keeps alive: its tensors, and a key/value cache's (a
+    transformers ``Cache`` keeps them in ``layers[i].keys`` and ``.values``)."""
+    yield from tensors_in(output)
+    # Read by value, not by name: transformers 5 renamed past_key_values, and warns on the old name.
+    for cache in output.values() if isinstance(output, dict) else ():
+        for layer in getattr(cache, "layers", None) or ():
+            for name in ("keys", "values"):
+                tensor = getattr(layer, name, None)
+                if isinstance(tensor, torch.Tensor):
+                    yield tensor
 
 
 def is_hugging_face(module: nn.Module) -> bool:
@@ -180,18 +206,27 @@ def is_hugging_face(module: nn.Module) -> bool:
     return hasattr(module, "config") and callable(getattr(module, "gradient_checkpointing_enable", None))
 
 
-def _hugging_face_kwargs(module: nn.Module, args: tuple[Any, ...], mode: str) -> dict[str, Any]:
-    if not is_hugging_face(module) or mode != "train-step":
-        return {}
+def takes_use_cache(module: nn.Module) -> bool:
+    """Whether the model's forward takes ``use_cache`` (a transformers model with a KV cache)."""
+    return "use_cache" in _forward_parameters(module) if is_hugging_face(module) else False
+
+
+def _forward_parameters(module: nn.Module) -> Any:
     try:
-        parameters = inspect.signature(module.forward).parameters
+        return inspect.signature(module.forward).parameters
     except (TypeError, ValueError):
         return {}
+
+
+def _hugging_face_kwargs(module: nn.Module, args: tuple[Any, ...], mode: str, use_cache: bool) -> dict[str, Any]:
+    if not is_hugging_face(module):
+        return {}
+    parameters = _forward_parameters(module)
     kwargs: dict[str, Any] = {}
     if "use_cache" in parameters:
-        kwargs["use_cache"] = False
+        kwargs["use_cache"] = use_cache
     ids = args[0] if args else None
-    if "labels" in parameters and isinstance(ids, torch.Tensor) and not ids.is_floating_point() and ids.dim() == 2:
+    if mode == "train-step" and "labels" in parameters and isinstance(ids, torch.Tensor) and not ids.is_floating_point() and ids.dim() == 2:
         kwargs["labels"] = ids
     return kwargs
 
@@ -222,6 +257,22 @@ def make_optimizer(name: str, module: nn.Module, device: torch.device) -> torch.
     if not trainable:
         raise InputError(Text("input.no_trainable_for_optimizer"))
     return _OPTIMIZER_FACTORIES[name](trainable, _foreach_default(device))
+
+
+def host_state(optimizer: torch.optim.Optimizer | None) -> Iterator[torch.Tensor]:
+    """The optimizer's state that lives on the CPU whatever device the parameters are on: Adam's
+    and AdamW's ``step`` counts, made by ``torch.tensor(0.0)`` unless the group is ``capturable``
+    or ``fused``, which put them on the parameter's device (torch/optim/adam.py, ``_init_group``).
+    SGD keeps no step count."""
+    if optimizer is None:
+        return
+    for group in optimizer.param_groups:
+        if group.get("capturable") or group.get("fused"):
+            continue
+        for p in group["params"]:
+            step = optimizer.state.get(p, {}).get("step")
+            if isinstance(step, torch.Tensor):
+                yield step
 
 
 def _foreach_default(device: torch.device) -> bool:

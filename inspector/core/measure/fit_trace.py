@@ -27,6 +27,13 @@ class AllocationLog(StorageCounter):
         self.events: list[Event] = []
         self._ids: dict[int, int] = {}  # the counter's key (id of the storage) -> event id
         self._serial = itertools.count()
+        #: How many events there were when the model's forward returned (None before it did).
+        self.forward_end: int | None = None
+
+    def _forward_ended(self, module: Any, args: Any, output: Any) -> None:
+        if self.forward_end is None:
+            self.forward_end = len(self.events)
+        super()._forward_ended(module, args, output)
 
     def _track(self, t: torch.Tensor) -> None:
         if not same_device(t.device, self.device):
@@ -79,22 +86,33 @@ class AllocationLog(StorageCounter):
 
 
 
-def later_step(events: list[Event], body_start: int, state: Iterable[int], grads: Iterable[int]) -> list[Event]:
+def later_step(events: list[Event], body_start: int, state: Iterable[int], grads: Iterable[int],
+               held: Iterable[int] = (), forward_end: int | None = None) -> list[Event]:  # fmt: skip
     """The events of the training step after the traced one, in a loop that sets gradients to
     None between steps (``zero_grad()``'s default): the gradients go first, then the same step
     again, except that the optimizer's state, made by the first step, is there already and
     stays (its allocations are left out). ``events[body_start:]`` is the traced step itself
     (before it: the parameters, buffers and inputs, which stay). Ids made in the step are
-    renumbered, so both steps can be replayed one after the other."""
+    renumbered, so both steps can be replayed one after the other.
+
+    ``held``: the storages of an output the loop holds (``out = model(x)``): the traced step's
+    are freed only when the next forward returns (``events[forward_end]``), as assigning
+    ``out`` again frees them; the next step's own stay held."""
     body = events[body_start:]
     kept = set(state)
     offset = 1 + max((key for _, key, _ in events), default=0)
     made = {key for kind, key, _ in body if kind == "alloc"}
+    release = [("free", key, 0) for key in held]
+    at = None if forward_end is None or not release else forward_end - body_start
     out: list[Event] = [("free", key, 0) for key in grads]
-    for kind, key, size in body:
+    for n, (kind, key, size) in enumerate(body):
+        if n == at:
+            out += release
         if key in kept:
             continue
         out.append((kind, key + offset if key in made else key, size))
+    if at is not None and at >= len(body):
+        out += release
     return out
 
 

@@ -345,8 +345,13 @@ class FitDialog(Retranslates, QDialog):
             row = self._row_of(name)
             self._set_row(row, _cells(result))
             self._colour_verdict(row, result.fits)
-            # A named device's rules and allowances first: what its verdict rests on.
-            told = (*getattr(result, "rules", ()), *getattr(result, "allowances", ()), *result.notes)
+            built = getattr(result, "model_class", None)  # the class planned (a config may name none)
+            if built:
+                notes.append(fill(translate("FitDialog", "%1: planned as %2"), name, built))
+            # A named device's capacity, rules and allowances first: what its verdict rests on.
+            capacity = getattr(result, "capacity_source", None)
+            told = (*((capacity,) if capacity else ()), *getattr(result, "rules", ()), *getattr(result, "allowances", ()),
+                    *result.notes)  # fmt: skip
             notes += [fill(translate("FitDialog", "%1: %2"), name, core_text(n)) for n in told]
             search = getattr(result, "batch_search", None)
             if search is not None:

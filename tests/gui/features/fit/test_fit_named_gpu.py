@@ -35,6 +35,9 @@ def test_a_named_gpu_gets_a_row_its_rules_and_allowances_and_the_largest_batch(q
     notes = widget(dialog, QLabel, "fitNotes").text()
     assert "RTX 4090 (cuda:0): rule: the step's allocations replayed through CUDA's caching allocator" in notes
     assert "RTX 4090 (cuda:0): allowance, not a rule: 1.0 GiB for the CUDA context" in notes
+    # The card's memory is what PyTorch reports for it, with the printout it comes from; the class planned.
+    assert "RTX 4090 (cuda:0): capacity: what torch.cuda.get_device_properties(i).total_memory reports" in notes
+    assert "RTX 4090 (cuda:0): planned as Net" in notes
     assert "largest batch" in notes and "traced steps" in notes
 
 
