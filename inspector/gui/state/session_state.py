@@ -9,13 +9,16 @@ receiver of the workers' signals (``connect_worker``, ``connect_sampler``: the o
 are connected), and says each event again there, where every subscriber may touch widgets.
 No new dependency, and the order subscribers hear an event is the order they subscribed in.
 
-Values (each replaced whole, each with its change signal; features read them and never hold
-the model):
+Values (each replaced whole, each with its change signal, said only when the value is
+replaced by another; features read them and never hold the model):
 
 - ``model`` (``ModelState | None``): ``modelChanged``, on a load and after every placement change;
 - ``inventory`` (``DeviceInventory | None``): ``inventoryChanged``;
 - ``readings`` (the latest memory readings): ``readingsChanged``, at the sampler's rate;
-- ``target_device`` (the action bar's target, which the devices table follows): ``targetDeviceChanged``.
+- ``target_device`` (the action bar's target, which the devices table follows): ``targetDeviceChanged``;
+- ``revision``: how many times the session has changed (a load, a move, a benchmark, a training
+  step, a lesson), counted before any subscriber hears the event: what was made from the
+  session at one revision is stale at another (the report feature's side A of a comparison).
 
 Events (the worker's, said again on the GUI thread): ``taskStarted``/``taskFinished`` (every
 task, the quiet session report included: ``TaskController.owns`` tells the window's own),
@@ -83,6 +86,11 @@ class SessionState(QObject):
         self._inventory: Any = None
         self._readings: tuple[Any, ...] = ()
         self._target_device = "cpu"
+        self._revision = 0
+        # Connected first, so the revision has moved on when any subscriber hears the event.
+        for changes in (self.modelLoaded, self.moveFinished, self.benchmarkFinished, self.trainStepFinished,
+                        self.lessonFinished):  # fmt: skip
+            changes.connect(self._next_revision)
 
     # ----- values
 
@@ -103,20 +111,30 @@ class SessionState(QObject):
     def target_device(self) -> str:
         return self._target_device
 
+    @property
+    def revision(self) -> int:
+        return self._revision
+
+    def _next_revision(self, *_event: Any) -> None:
+        self._revision += 1
+
     @Slot(object)
     def set_model(self, state: ModelState) -> None:
-        self._model = state
-        self.modelChanged.emit(state)
+        if state is not self._model:
+            self._model = state
+            self.modelChanged.emit(state)
 
     @Slot(object)
     def set_inventory(self, inventory: Any) -> None:
-        self._inventory = inventory
-        self.inventoryChanged.emit(inventory)
+        if inventory is not self._inventory:
+            self._inventory = inventory
+            self.inventoryChanged.emit(inventory)
 
     @Slot(object)
     def set_readings(self, readings: tuple[Any, ...]) -> None:
-        self._readings = readings
-        self.readingsChanged.emit(readings)
+        if readings is not self._readings:
+            self._readings = readings
+            self.readingsChanged.emit(readings)
 
     def set_target_device(self, device: str) -> None:
         if device != self._target_device:
@@ -132,9 +150,16 @@ class SessionState(QObject):
         worker.placementChanged.connect(self.set_model)
         # The events said again as they are: signal to signal, delivered on this object's
         # thread (Qt queues a connection to a signal by its receiver's thread, as to a slot).
-        for name in ("taskStarted", "moveFinished", "benchmarkFinished", "latencySamples", "progress", "reportBuilt",
-                     "fitFinished", "trainStepFinished", "lessonFinished", "failed"):  # fmt: skip
-            getattr(worker, name).connect(getattr(self, name))
+        worker.taskStarted.connect(self.taskStarted)
+        worker.moveFinished.connect(self.moveFinished)
+        worker.benchmarkFinished.connect(self.benchmarkFinished)
+        worker.latencySamples.connect(self.latencySamples)
+        worker.progress.connect(self.progress)
+        worker.reportBuilt.connect(self.reportBuilt)
+        worker.fitFinished.connect(self.fitFinished)
+        worker.trainStepFinished.connect(self.trainStepFinished)
+        worker.lessonFinished.connect(self.lessonFinished)
+        worker.failed.connect(self.failed)
 
     def connect_sampler(self, sampler: Any) -> None:
         """Hear ``sampler`` (a ``MemorySampler``'s signals). It stored its readings in the

@@ -121,3 +121,38 @@ def test_a_task_the_machine_begins_carries_its_label_for_the_memory_plot(qapp):
     assert tasks.begin(Task.MOVE, "model.to('cpu')")
     assert not tasks.begin(Task.BENCHMARK, "refused")  # busy: nothing is said
     assert began == [(Task.MOVE, "model.to('cpu')")]
+
+
+def test_a_value_is_said_only_when_it_is_replaced_by_another(qtbot, state):
+    models, inventories, readings = [], [], []
+    state.modelChanged.connect(models.append)
+    state.inventoryChanged.connect(inventories.append)
+    state.readingsChanged.connect(readings.append)
+    model, inventory, sample = SimpleNamespace(name="m"), SimpleNamespace(ids=lambda: ["cpu"]), ("reading",)
+    for _ in range(2):  # the second time, the same values: nothing is said
+        state.set_model(model)
+        state.set_inventory(inventory)
+        state.set_readings(sample)
+    assert models == [model] and inventories == [inventory] and readings == [sample]
+    state.set_model(other := SimpleNamespace(name="other"))
+    assert models == [model, other]
+
+
+@pytest.mark.parametrize("event", ["moveFinished", "benchmarkFinished", "trainStepFinished", "lessonFinished"])
+def test_each_change_of_the_session_is_a_new_revision_before_anyone_hears_it(qtbot, state, event):
+    before = state.revision
+    heard = []
+    getattr(state, event).connect(lambda _value: heard.append(state.revision))
+    _from_another_thread(lambda: getattr(state.worker, event).emit(object()))
+    qtbot.waitUntil(lambda: heard != [])
+    assert heard == [before + 1] and state.revision == before + 1
+
+
+def test_what_does_not_change_the_session_keeps_its_revision(qtbot, state):
+    before = state.revision
+    heard = []
+    state.progress.connect(heard.append)
+    state.reportBuilt.connect(heard.append)
+    _from_another_thread(lambda: (state.worker.progress.emit(0.5), state.worker.reportBuilt.emit("report")))
+    qtbot.waitUntil(lambda: len(heard) == 2)
+    assert state.revision == before

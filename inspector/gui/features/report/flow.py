@@ -88,10 +88,11 @@ class ReportFlow(QObject):
         self.status = status
         self.settings = settings
         self.state = state
-        #: The latest report the worker built for this session (any purpose), and whether a
-        #: move, benchmark or load has happened since (the comparison's side A is then old).
+        #: The latest report the worker built for this session (any purpose), and the session's
+        #: revision when side A was last asked for (``SessionState.revision``: a load, move,
+        #: benchmark, training step or lesson since makes it old).
         self.session_report: TimingReport | None = None
-        self.session_stale = True
+        self._asked_at_revision: int | None = None
         self._session_in_flight = False
         #: The file the ReportExporter is writing, when it was asked for, and its report.
         self.exporting: str | None = None
@@ -104,9 +105,6 @@ class ReportFlow(QObject):
         state.reportBuilt.connect(self.on_report_built)
         state.taskFinished.connect(self.on_task_finished)
         state.failed.connect(self.on_failed)
-        for changed in (state.modelLoaded, state.moveFinished, state.benchmarkFinished, state.trainStepFinished,
-                        state.lessonFinished):  # fmt: skip
-            changed.connect(self.mark_stale)
 
     def retranslate(self) -> None:
         """The progress bar's text again, if it still says this flow's."""
@@ -238,9 +236,10 @@ class ReportFlow(QObject):
 
     # ----- the session's own report (side A)
 
-    def mark_stale(self, *_event: Any) -> None:
-        """A load, move or benchmark changed the session: side A needs rebuilding."""
-        self.session_stale = True
+    @property
+    def session_stale(self) -> bool:
+        """The session changed since side A was last asked for (or it never was)."""
+        return self._asked_at_revision != self.state.revision
 
     def maybe_refresh_session(self) -> None:
         """Rebuild side A of the comparison when it shows this session and is out of date.
@@ -256,7 +255,7 @@ class ReportFlow(QObject):
             return
         if not self.session_stale and self.session_report is not None:
             return
-        self.session_stale = False
+        self._asked_at_revision = self.state.revision
         self._session_in_flight = True
         self._request.emit(ReportRequest(Task.SESSION.value))
 
