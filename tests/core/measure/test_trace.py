@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from inspector.core.measure.trace import STREAMS, RankSpans, Span, TraceRecorder, build_trace, render_trace, write_trace
 
 
@@ -79,7 +81,7 @@ def test_a_preempted_clock_read_is_not_taken_and_what_remains_is_stated(monkeypa
     assert trace["otherData"]["clock_error_us"] == 0.1
 
 
-def _fine_run(monkeypatch, sample_ns=12_125, count=100, gap_ns=300):
+def _fine_run(monkeypatch, sample_ns=12_125, count=100, gap_ns=300, each_call=True):
     """A run of ``count`` calls of ``sample_ns`` each, recorded at today's wall clock (~1.8e18 ns,
     where a double of µs since the epoch is 0.25 µs apart): its trace and each call's true start."""
     from inspector.core.measure import trace as trace_module
@@ -87,7 +89,7 @@ def _fine_run(monkeypatch, sample_ns=12_125, count=100, gap_ns=300):
 
     wall, perf0 = 1_764_900_000_123_456_789, 5_000_000_000
     calls = [perf0 + 10_007 + i * (sample_ns + gap_ns) for i in range(count)]
-    timeline = SampleTimeline(chunks=[(calls[0], calls[-1] + sample_ns, count)], call_starts_ns=calls)
+    timeline = SampleTimeline(chunks=[(calls[0], calls[-1] + sample_ns, count)], call_starts_ns=calls if each_call else [])
     monkeypatch.setattr(trace_module, "tie_clocks", lambda: (wall, perf0, 50))
     monkeypatch.setattr(trace_module.time, "perf_counter_ns", lambda: calls[-1] + sample_ns + 5_000)
     recorder = TraceRecorder()
@@ -97,11 +99,14 @@ def _fine_run(monkeypatch, sample_ns=12_125, count=100, gap_ns=300):
     return trace, [wall + t - perf0 for t in calls]
 
 
-def test_a_12_us_sample_is_drawn_to_the_nanosecond_not_to_a_quarter_microsecond(monkeypatch):
+@pytest.mark.parametrize("each_call", [True, False], ids=["each call's start (CPU)", "spread over its chunk (GPU)"])
+def test_a_12_us_sample_is_drawn_to_the_nanosecond_not_to_a_quarter_microsecond(monkeypatch, each_call):
     """Issue 47 item 7: ts and dur were float µs since the epoch, quantised to 0.25 µs (2 % of a
     12 µs forward); computed in integer ns from the trace's origin, each sample keeps its length
     within 1 % and its start to the nanosecond."""
-    trace, starts = _fine_run(monkeypatch)
+    trace, starts = _fine_run(monkeypatch, each_call=each_call)
+    if not each_call:  # the loop's time between calls spread evenly over the chunk (99 gaps of 300 ns over 100)
+        starts = [starts[0] + round(i * (12_125 + 300 * 99 / 100)) for i in range(100)]
     base = trace["baseTimeNanoseconds"]
     samples = sorted((e for e in trace["traceEvents"] if e["ph"] == "X" and e["name"].startswith("sample ")),
                      key=lambda e: e["ts"])  # fmt: skip
@@ -117,7 +122,7 @@ def test_holistic_trace_analysis_reads_each_files_rank_first_whatever_the_events
     line that matches (``hta.common.trace_file.create_rank_to_trace_dict``); compact JSON's
     ``"rank":0`` never matched, so every file defaulted to rank 0. A span name quoting a rank
     must not win either: ours comes first in the file."""
-    trace_file = __import__("pytest").importorskip("hta.common.trace_file", reason="the hta extra")
+    trace_file = pytest.importorskip("hta.common.trace_file", reason="the hta extra")
     paths = []
     for rank in (0, 1):
         span = Span("moves", 'move "rank": 7 to cpu', 10**18, 1000, {"note": '{"rank": 9}'})
