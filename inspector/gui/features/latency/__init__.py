@@ -1,1 +1,2 @@
-"""The latency plot: samples, summary, readouts, and the words of a per-module run."""
+"""Benchmarking the model: the launch from the action bar, and the latency plot (samples,
+summary, readouts, and the words of a per-module run)."""

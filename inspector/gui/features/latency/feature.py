@@ -1,17 +1,19 @@
-"""The latency feature, installed (``state.feature``): the Latency tab's plot (built when first
-shown or asked for, or ahead of need once the first model is listed), kept with the session
-and with the benchmarks the moves feature announces (``follows.LatencyFollows``)."""
+"""The latency feature, installed (``state.feature``): the benchmark, launched from the action
+bar (``launch.BenchmarkLaunch``), and the Latency tab's plot (built when first shown or asked
+for, or ahead of need once the first model is listed), kept with the session and with each
+run the launch announces (``follows.LatencyFollows``)."""
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from inspector.gui.common.pages import LATENCY
 from inspector.gui.features.latency.follows import LatencyFollows, build_latency_plot_when_idle
+from inspector.gui.features.latency.launch import BenchmarkFields, BenchmarkLaunch
 
 if TYPE_CHECKING:
     from inspector.gui.state.feature import FeatureContext
@@ -29,6 +31,12 @@ def install(context: FeatureContext) -> None:
     # is built ahead of need: ``build_latency_plot_when_idle``)
     pages.provide(LATENCY, plot, prepare=lambda: importlib.import_module("inspector.gui.features.latency.plot"))
     LatencyFollows(state=state, tasks=tasks, pages=pages, code=context.frame.code, parent=parent)
+    launch = BenchmarkLaunch(
+        parent, dispatcher=context.dispatcher, request=context.requests.benchmark,
+        bar=cast(BenchmarkFields, context.frame.action_bar), banner=context.frame.banner, settings=context.settings,
+        state=state,
+    )  # fmt: skip
+    context.publish(run_benchmark=launch.run_benchmark)
 
     def first_model(_model: Any) -> None:
         """Once the first model's tensors are listed: the plots' SVG export, and the latency plot

@@ -1,1 +1,2 @@
-"""Moving the model and benchmarking it: the action bar, the requests it sends, which commands are available."""
+"""Moving the model: the action bar, the moves and the training step it sends, which commands are
+available, and each task's outcome on the bar (the benchmark it starts is the latency feature's)."""

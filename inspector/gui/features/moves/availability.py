@@ -2,7 +2,7 @@
 
 Reads the session state's model, the busy task and the action bar's inputs, and enables the
 action bar to match; the reasons it gives are the tooltips and the benchmark's refusal
-(``readiness.benchmark_blocker``, also asked by ``commands``). It refreshes when the model
+(``state.readiness.benchmark_blocker``, also asked by the benchmark's launch). It refreshes when the model
 changes (``SessionState.modelChanged``), a task starts or ends, or an input changes. (The menus'
 actions declare their own enablement: ``common.actions``.) It also keeps the action bar's target
 combo with the machine's devices (``inventoryChanged``) and with ``SessionState.target_device``
@@ -19,7 +19,7 @@ from inspector.core.errors import InputError
 from inspector.core.moves import MoveRequest, call_code, held_bytes, price_line
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.features.moves.action_bar import ActionBar, ActionState, enabled_tip, pinned_blocker
-from inspector.gui.features.moves.readiness import benchmark_blocker, input_shape
+from inspector.gui.state.readiness import benchmark_blocker, input_shape
 
 if TYPE_CHECKING:
     from inspector.gui.state.session_state import SessionState

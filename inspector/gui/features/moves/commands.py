@@ -1,5 +1,5 @@
-"""What the window asks its ModelWorker to do: moves, the benchmark and the training step,
-sent one at a time.
+"""What the window asks its ModelWorker to do: moves and the training step, sent one at a
+time (the benchmark is the latency feature's: ``features.latency.launch``).
 
 The requests leave through the one door to the worker (``state.dispatcher.Dispatcher``).
 ``ModelCommands`` turns the action bar and the Tools menu into requests, read once
@@ -13,17 +13,14 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QSettings, SignalInstance, Slot
+from PySide6.QtCore import QObject, SignalInstance, Slot
 from PySide6.QtWidgets import QWidget
 
 from inspector.core.errors import Failure, InputError
 from inspector.core.moves import MoveRequest, MoveResult, resolve_request
-from inspector.core.session import BenchmarkRequest
-from inspector.core.vocabulary import BenchMode, FailureKind
-from inspector.gui.common import window_settings
-from inspector.gui.features.moves.readiness import benchmark_blocker, input_shape, model_device_and_dtype
+from inspector.core.vocabulary import FailureKind
+from inspector.gui.state.readiness import input_shape
 from inspector.gui.common.i18n import core_text, fill, translate
-from inspector.gui.state.runs import BenchmarkRun
 from inspector.gui.state.tasks import Task, task_label
 from inspector.gui.state.workers import request_call
 
@@ -36,22 +33,20 @@ if TYPE_CHECKING:
 
 
 class ModelCommands(QObject):
-    """The moves, the benchmark and the training step (see the module docstring). A QObject
+    """The moves and the training step (see the module docstring). A QObject
     living on the GUI thread, so the worker's ``moveFinished`` is delivered there, queued."""
 
     def __init__(
-        self, parent: QWidget, *, dispatcher: Dispatcher, move: SignalInstance, benchmark: SignalInstance,
-        train_step: SignalInstance, action_bar: ActionBar, banner: ErrorBanner, code: CodePanel,
-        settings: QSettings, state: SessionState,
+        self, parent: QWidget, *, dispatcher: Dispatcher, move: SignalInstance, train_step: SignalInstance,
+        action_bar: ActionBar, banner: ErrorBanner, code: CodePanel, state: SessionState,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.parent_widget = parent  # the training step's confirmation opens over it
         self.dispatcher = dispatcher
-        self._move, self._benchmark, self._train_step = move, benchmark, train_step
+        self._move, self._train_step = move, train_step
         self.action_bar = action_bar
         self.banner = banner
         self.code = code
-        self.settings = settings
         self.state = state
         state.moveFinished.connect(self.on_move_finished)
         state.trainStepFinished.connect(self.on_train_step_finished)
@@ -60,8 +55,6 @@ class ModelCommands(QObject):
         a.toDeviceButton.clicked.connect(self.move_to_target)
         a.cudaButton.clicked.connect(self.move_cuda)
         a.cpuButton.clicked.connect(self.move_cpu)
-        a.benchmarkButton.clicked.connect(self.run_benchmark)
-        a.inputShapeEdit.returnPressed.connect(self.run_benchmark)
 
     def request_move(self, request: MoveRequest) -> bool:
         # Read once, here: the plot's mark, the worker, the move and its result use this reading.
@@ -82,35 +75,6 @@ class ModelCommands(QObject):
 
     def move_cpu(self) -> bool:
         return self.request_move(MoveRequest("cpu"))
-
-    def run_benchmark(self) -> bool:
-        a = self.action_bar
-        blocker = benchmark_blocker(self.state.model, a)
-        if blocker is not None:
-            self.banner.show_failure(Failure(FailureKind.INPUT, blocker), "benchmark", source=Task.BENCHMARK)
-            return False
-        request = BenchmarkRequest(
-            mode=a.mode(), runs=a.runsSpin.value(), input_shape=input_shape(a), per_module=a.perModuleCheck.isChecked(),
-            repeat=a.repeatSpin.value(),
-        )
-        if self.state.model is not None:
-            window_settings.remember_inputs(self.settings, self.state.model.info.spec, a.input_shape_text())
-        device, dtype = model_device_and_dtype(self.state.model)
-        runs = f"{request.runs:,}"
-        if request.mode == BenchMode.TRAIN_STEP:
-            label = fill(translate("ModelCommands", "benchmark ×%1 train step · %2 %3"), runs, device, dtype)
-        else:
-            label = fill(translate("ModelCommands", "benchmark ×%1 · %2 %3"), runs, device, dtype)
-        # Said while the cores are still free: who shows the run gets ready for it (``state.runs``),
-        # and the page it opens is drawn before the request leaves.
-        run = BenchmarkRun(device, dtype, request.mode, expected=(request.runs or 0) * request.repeat)
-        self.state.benchmarkPlanned.emit(run)
-        opening = run.opens if run.opens is not None else True
-        if not self.dispatcher.send(Task.BENCHMARK, self._benchmark, request, mark=label, drawn_first=opening):
-            self.state.benchmarkRefused.emit(run)
-            return False
-        self.state.benchmarkSent.emit(run)
-        return True
 
     def confirm_train_step(self) -> bool:
         """Ask first (the step changes the model's weights), then run one training step."""

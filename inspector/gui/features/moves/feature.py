@@ -1,5 +1,5 @@
-"""The moves feature, installed (``state.feature``): the action bar's commands (moves, the
-benchmark, the training step: ``commands``), what they are allowed to do now
+"""The moves feature, installed (``state.feature``): the action bar's commands (moves and the
+training step: ``commands``; its Benchmark button is the latency feature's), what they are allowed to do now
 (``availability``), and each task's outcome on the bar, banner and status line (``outcome``)."""
 
 from __future__ import annotations
@@ -25,9 +25,8 @@ def install(context: FeatureContext) -> None:
     outcomes = TaskOutcomes(state=state, tasks=context.tasks, bar=bar, banner=frame.banner, status=frame.status,
                             parent=context.parent)  # fmt: skip
     commands = ModelCommands(
-        context.parent, dispatcher=context.dispatcher, move=requests.move, benchmark=requests.benchmark,
-        train_step=requests.train_step, action_bar=bar, banner=frame.banner, code=frame.code,
-        settings=context.settings, state=state,
+        context.parent, dispatcher=context.dispatcher, move=requests.move, train_step=requests.train_step,
+        action_bar=bar, banner=frame.banner, code=frame.code, state=state,
     )  # fmt: skip
     availability = CommandAvailability(action_bar=bar, tasks=context.tasks, state=state, parent=context.parent)
     bar.cancelButton.clicked.connect(context.cancel)
@@ -37,5 +36,5 @@ def install(context: FeatureContext) -> None:
     context.retranslatable += [outcomes, availability]
     context.publish(
         commands=commands, availability=availability, request_move=commands.request_move,
-        move_to_target=commands.move_to_target, move_cuda=commands.move_cuda, run_benchmark=commands.run_benchmark,
+        move_to_target=commands.move_to_target, move_cuda=commands.move_cuda,
     )  # fmt: skip

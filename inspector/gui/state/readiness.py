@@ -1,7 +1,8 @@
 """Whether the model can be benchmarked as the action bar asks, and what with: the inputs the
 field asks for, the device and dtype the run will name, and the refusal's reason in words.
-``availability`` disables the Benchmark button with it; ``commands`` asks it again at the click.
-Its words keep the translation context "CommandAvailability" they were said in before."""
+Shared by two features: the moves feature's ``availability`` disables the Benchmark button
+with it, the latency feature's ``launch`` asks it again at the click. Its words keep the
+translation context "CommandAvailability" they were said in before."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class InputField(Protocol):
-    """What is read of the action bar here (``action_bar.ActionBar``): its input-shape field."""
+    """What is read of the action bar here (the moves feature's ``ActionBar``): its input-shape field."""
 
     def input_shape_text(self) -> str: ...
 
