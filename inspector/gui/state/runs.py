@@ -1,6 +1,7 @@
 """A benchmark about to run, as the feature that starts it announces it on the session state
-(``SessionState.benchmarkPlanned``, ``benchmarkSent``, ``benchmarkRefused``): the moves feature
-starts it, the latency feature readies its plot for it, and neither knows the other.
+(``SessionState.benchmarkPlanned``, ``benchmarkSent``, ``benchmarkRefused``): the launch starts
+it (``features.latency.launch``), the plot's follower readies the plot for it, and any other
+feature may follow a run without knowing either.
 
 ``opens`` is the one thing a subscriber may add while the run is planned: the page it will
 bring forward for the run (the latency plot, when it is not shown yet). The request then

@@ -48,7 +48,7 @@ class LatencyFollows(QObject):
         state.latencySamples.connect(self.on_latency_samples)
         state.benchmarkFinished.connect(self.on_benchmark_finished)
         state.failed.connect(self.on_failed)
-        # A benchmark the moves feature starts (``state.runs``): the plot ready before it, its
+        # A benchmark the launch starts (``state.runs``): the plot ready before it, its
         # series begun once it is sent, the items made for it dropped if it never starts.
         state.benchmarkPlanned.connect(self.on_benchmark_planned)
         state.benchmarkSent.connect(self.on_benchmark_sent)

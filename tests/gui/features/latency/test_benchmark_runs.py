@@ -1,8 +1,8 @@
-"""The latency feature hears a benchmark through the session state alone (``state.runs``): built
-with the state, its tabs and a code view, nothing of the moves feature that starts the run, it
-readies its plot when a run is planned, begins the run's series and brings its tab forward
-once the run is sent, and drops what it made for a run that never started. The moves feature,
-driven through its own door (the action bar's Benchmark button), says those events."""
+"""The latency plot's follower hears a benchmark through the session state alone (``state.runs``):
+built with the state, its tabs and a code view, nothing of what starts the run, it readies its
+plot when a run is planned, begins the run's series and brings its tab forward once the run is
+sent, and drops what it made for a run that never started. The launch, driven through its
+door (the action bar's Benchmark button), says those events."""
 
 from __future__ import annotations
 
