@@ -199,13 +199,21 @@ def _attribution_runs(report: Mapping[str, Any]) -> list[tuple[int, str | None, 
     return out
 
 
+#: The model's own row's ``name`` in ``modules.csv``. The JSON keeps torch's qualified name, ""
+#: (``named_modules``); an empty cell is what pandas reads as NaN and ``groupby`` drops, so the
+#: table writes the word the CLI table, the HTML report and the window show for it.
+MODEL_ROW_NAME = "(model)"
+
+
 def module_rows(report: Mapping[str, Any]) -> Iterator[Row]:
     """One row per module per per-module run (``bench --per-module``): its own time (``self_ms``),
     its time with its children (``median_ms``), its ``share`` of the forward, FLOPs,
-    activation bytes and output shapes. ``name`` is empty for the model itself."""
+    activation bytes and output shapes. ``name`` is ``MODEL_ROW_NAME`` for the model itself."""
     for run, dtype, modules in _attribution_runs(report):
         for module in modules:
             row = {k: _scalar(module.get(k)) for k in MODULE_COLUMNS if k not in ("run", "dtype", "output_shapes")}
+            if row["name"] == "":
+                row["name"] = MODEL_ROW_NAME
             yield {**row, "run": run, "dtype": dtype, "output_shapes": _shapes(module.get("output_shapes"))}
 
 
@@ -275,7 +283,7 @@ TABLES = (
     Table("latency.csv", LATENCY_COLUMNS, latency_rows, "one row per latency measurement: its figures and spread"),
     Table("moves.csv", MOVE_COLUMNS, move_rows, "one row per move of the model (.to/.cuda/.cpu)"),
     Table("memory.csv", MEMORY_COLUMNS, memory_rows, "one row per memory reading of a device, in bytes"),
-    Table("modules.csv", MODULE_COLUMNS, module_rows, "one row per module per per-module run (--per-module)", False),
+    Table("modules.csv", MODULE_COLUMNS, module_rows, "one row per module per per-module run (--per-module; the model itself is named (model))", False),
     Table("attribution.csv", ATTRIBUTION_COLUMNS, attribution_rows, "one row per per-module run: the hooks' cost, warnings", False),
     Table("fit.csv", FIT_COLUMNS, fit_rows, 'one row per "will it fit?" estimate', False),
     Table("environment.csv", ENVIRONMENT_COLUMNS, environment_rows, "key, value: the machine, PyTorch and the model"),

@@ -28,8 +28,8 @@ from inspector.core.report.timing_report import build_report, load_report, save_
 
 
 def _tables(data: bytes) -> dict[str, pd.DataFrame]:
-    """Every CSV table of a .zip report, as pandas reads it (text cells as text: an empty
-    module name, the model's own, stays "")."""
+    """Every CSV table of a .zip report, as pandas reads it (text cells as text: "None" or
+    "NA" as a module's name stays a name)."""
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         return {
             name: pd.read_csv(archive.open(name), keep_default_na=False, na_values=[""])
@@ -101,7 +101,7 @@ def test_the_zip_holds_every_section_as_a_table_pandas_reads(report):
         assert row["threads"] == entry["threads"]
 
     modules = tables["modules.csv"]
-    assert modules["name"].fillna("").tolist() == [m["name"] for m in report["modules"]]
+    assert modules["name"].tolist() == [m["name"] or "(model)" for m in report["modules"]]  # "" reads as NaN
     assert modules["type"].tolist() == [m["type"] for m in report["modules"]]
     assert modules["self_ms"].tolist() == pytest.approx([m["self_ms"] for m in report["modules"]])
     assert modules["flops"].tolist() == [m["flops"] for m in report["modules"]]
