@@ -4,7 +4,7 @@ feature of the table (``features.FEATURES``) installs itself from one context
 (``state.feature.FeatureContext``: the session state, the task machine, the one door to the
 worker, the settings, the tab pages by typed key, the actions, the frame's shared widgets), and
 the two background workers, which its *kind* makes (``window_kind``), are connected to the
-state (``session_parts``). The app's main window is of the local kind (``LocalKind``, here: the
+state (``session_parts``). The app's main window is of the local kind (``local_kind.LocalKind``: the
 session in this process); a window of ``remote_window``'s ``RemoteKind`` runs it in an agent on
 another machine. The app (``shell.app``) hands the kind over; the kinds never import this module.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QPaintEvent, QShowEvent
@@ -51,7 +51,8 @@ from inspector.gui.state.feature import Live
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.common.status_line import StatusLine
 from inspector.gui.shell.stuck_notice import StuckNotice, quit_leaving_work
-from inspector.gui.shell.window_kind import KindHost, WindowKind
+from inspector.gui.shell.local_kind import LocalKind
+from inspector.gui.shell.window_kind import WindowKind
 from inspector.gui.state.tasks import TaskController
 from inspector.gui.common.vocabulary_words import spec_text
 from inspector.gui.state.threads import start_in_thread, stop_threads
@@ -492,44 +493,3 @@ class InspectorWindow(QMainWindow):
     def threads(self) -> list[Any]:
         return [self.model_thread, self.sampler_thread] if self.session_started else []
 
-
-class LocalKind:
-    """The default kind (``window_kind.WindowKind``): the session in this process, this machine's
-    recent models and layout."""
-
-    object_name = "mainWindow"
-    deletes_on_close = False
-    saves_layout = True
-    keeps_recent_models = True
-
-    def attach(self, window: KindHost) -> None:
-        # The window that made it (``InspectorWindow.__init__``): the local kind is its own.
-        self.window = cast(InspectorWindow, window)
-
-    def make_workers(self, hz: float) -> tuple[Any, Any]:
-        # Imported with the session (torch comes with them), not with the window's frame.
-        from inspector.gui.state.sample_gate import SampleGate
-        from inspector.gui.state.sampler import MemorySampler
-        from inspector.gui.state.workers import ModelWorker
-
-        window = self.window
-        # The GUI thread and the sampler stop while a chunk of samples is timed (``state.sample_gate``).
-        gate = window.sample_gate = SampleGate(window)
-        gate.give_up = window.cancel_event.is_set
-        worker = ModelWorker(window.cancel_event, window.timeline, gate=gate, stop_event=window.tasks.stop_event)
-        return worker, MemorySampler(window.timeline, hz, gate=gate)
-
-    def open_model_dialog(self) -> None:
-        self.window.opener.open_dialog(self.window.recent_models())
-
-    def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
-        self.window.opener.ask_trust(path, wanted)
-
-    def title(self, title: str | None) -> str | None:
-        return title
-
-    def retranslate(self) -> None:
-        pass  # nothing of its own
-
-    def shutdown(self, stop: Callable[[], bool]) -> bool:
-        return stop()
