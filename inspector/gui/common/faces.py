@@ -69,3 +69,6 @@ class ComparisonPage(Protocol):
     def set_session_report(self, report: Mapping[str, Any] | None) -> None: ...
 
     def open_report(self, path: str | Path, side: str = "b") -> None: ...
+
+    def wait(self, msecs: int) -> bool:
+        """Block until a report being read is done (a close waits for it); False on timeout."""
