@@ -37,6 +37,7 @@ from inspector.gui.common.plain_text import shown as shown_text
 from inspector.gui.features.lessons import actions as lessons_actions
 from inspector.gui.features.remote.link import RemoteLink, RemoteSampler
 from inspector.gui.shell.window_kind import KindHost
+from inspector.gui.state.notes import Note
 from inspector.gui.state.workers import ModelWorker
 
 log = logging.getLogger(__name__)
@@ -195,10 +196,10 @@ class RemoteKind(QObject):
         self.reconnectButton.setEnabled(False)
         self.disconnectButton.setEnabled(True)
         host = self.host
-        self.window.historyView.record(
-            lambda: fill(translate("RemoteWindow", "connect %1"), host), None, None,
+        self.window.session_state.noted.emit(Note(
+            lambda: fill(translate("RemoteWindow", "connect %1"), host),
             lambda: fill(translate("RemoteWindow", "agent %1, torch %2, pid %3"), info.agent, info.torch, info.pid),
-        )  # fmt: skip
+        ))  # fmt: skip
 
     @Slot(str, bool)
     def _on_connection_lost(self, reason: str, deliberate: bool) -> None:
@@ -210,20 +211,20 @@ class RemoteKind(QObject):
             self._connection = "disconnected"
             self._show_connection()
             host = self.host
-            self.window.historyView.record(
-                lambda: fill(translate("RemoteWindow", "disconnect %1"), host), None, None,
-                lambda: translate("RemoteWindow", "the agent was ended"), ok=True,
-            )  # fmt: skip
+            self.window.session_state.noted.emit(Note(
+                lambda: fill(translate("RemoteWindow", "disconnect %1"), host),
+                lambda: translate("RemoteWindow", "the agent was ended"),
+            ))  # fmt: skip
             return
         self.connection_lost = reason
         self._connection = "lost"
         self._show_connection()
         self._show_lost_banner()
         host = self.host
-        self.window.historyView.record(
-            lambda: fill(translate("RemoteWindow", "connection to %1"), host), None, None,
+        self.window.session_state.noted.emit(Note(
+            lambda: fill(translate("RemoteWindow", "connection to %1"), host),
             lambda: fill(translate("RemoteWindow", "lost: %1"), core_text(reason)), ok=False,
-        )  # fmt: skip
+        ))  # fmt: skip
 
     def reconnect(self) -> bool:
         """A new agent through the same command, and the model opened there again."""

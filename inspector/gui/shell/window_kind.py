@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from inspector.gui.common.actions import ActionRegistry
     from inspector.gui.common.error_banner import ErrorBanner
     from inspector.gui.features.devices.panel import DevicesPanel
-    from inspector.gui.features.history.panel import HistoryView
     from inspector.gui.state.session_state import SessionState
 
 
@@ -49,7 +48,6 @@ class KindHost(Protocol):
     cancel_event: threading.Event
     session_state: SessionState
     errorBanner: ErrorBanner  # noqa: N815 (the window's object names)
-    historyView: HistoryView  # noqa: N815
     devices: DevicesPanel
     menu_actions: ActionRegistry
     #: Made with the session (before the kind's workers).

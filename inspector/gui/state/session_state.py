@@ -29,7 +29,8 @@ is reset first), ``moveFinished``, ``benchmarkFinished``, ``latencySamples``, ``
 Events of the features, said by the one that acts for those that follow it (``runs``): a
 benchmark ``benchmarkPlanned`` (before its request, while the cores are free), then
 ``benchmarkSent`` or ``benchmarkRefused`` (another task ran); ``reportOpened``, a report
-read from disk into the Compare tab (a torchrun report's ranks are shown from it).
+read from disk into the Compare tab (a torchrun report's ranks are shown from it); ``noted``, an
+outcome for the History that was no worker's task (``notes``: a remote connection's).
 
 The task machine (``TaskController``) is told a task ended before ``taskFinished(task, ended)``
 is said; ``ended`` is whether that ended the window's own task (not a quiet one, nor an export
@@ -78,6 +79,7 @@ class SessionState(QObject):
     benchmarkSent = Signal(object)  # BenchmarkRun: its request left (samples follow)
     benchmarkRefused = Signal(object)  # BenchmarkRun: it never started
     reportOpened = Signal(object)  # TimingReport: opened from disk into the Compare tab
+    noted = Signal(object)  # notes.Note: an outcome for the History that was no worker's task
 
     def __init__(self, tasks: TaskEnds | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)

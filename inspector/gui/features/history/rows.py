@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
     from inspector.gui.state.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, TaskFailure
+    from inspector.gui.state.notes import Note
 
 
 class HistoryRows(QObject):
@@ -46,6 +47,11 @@ class HistoryRows(QObject):
         state.failed.connect(self.on_failed)
         state.fitFinished.connect(self.on_fit_finished)
         state.trainStepFinished.connect(self.on_train_step_finished)
+        state.noted.connect(self.on_noted)
+
+    @Slot(object)
+    def on_noted(self, note: Note) -> None:
+        self.history.record(note.call, None, None, note.result, ok=note.ok)
 
     @Slot(object)
     def on_model_loaded(self, outcome: LoadOutcome) -> None:
