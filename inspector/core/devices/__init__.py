@@ -5,7 +5,8 @@ empty-cache per backend: cheap, called often), ``inventory`` (every device's sna
 ``nvml`` (the optional NVIDIA management library), ``other_processes`` (what other processes
 hold on a GPU), ``device_events`` (per-sample CUDA/XPU events), ``environment`` (the report's
 environment section), ``huge_pages`` (the CPU allocator's huge-page setting), ``prometheus``
-(the ``devices --prometheus`` exposition).
+(the ``devices --prometheus`` exposition), ``memory_limits`` (a container's and ``ulimit``'s
+room) and ``host_files`` (where every reader of Linux's /proc and /sys opens its file).
 
 May import: ``inspector.core.errors``, ``vocabulary``, ``units``, ``gc_pause``, ``atomic_write``, torch and psutil.
 Never a model: nothing here knows what is loaded.

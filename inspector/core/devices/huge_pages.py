@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from inspector.core.devices import host_files
 from inspector.core.messages import Text
 
 ENV = "THP_MEM_ALLOC_ENABLE"
@@ -31,7 +32,7 @@ def prefer_huge_pages() -> None:
 def kernel_mode(setting: Path | None = None) -> str | None:
     """The kernel's THP mode (``always``, ``madvise`` or ``never``); None where there is none."""
     try:
-        text = (setting or _KERNEL_SETTING).read_text()
+        text = host_files.read_text(setting or _KERNEL_SETTING)
     except OSError:  # not Linux, or a kernel without THP
         return None
     for word in text.split():

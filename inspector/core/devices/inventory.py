@@ -18,6 +18,7 @@ from typing import Any
 import psutil
 import torch
 
+from inspector.core.devices import host_files
 from inspector.core.devices.discovery import (
     ACCELERATORS,
     built_accelerator,
@@ -169,13 +170,13 @@ def cpu_model_name() -> str:
     """The CPU's marketing name, e.g. "AMD EPYC 7B13". psutil offers no CPU model name."""
     if sys.platform.startswith("linux"):
         try:
-            with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            with host_files.open_text("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
                 for line in cpuinfo:
                     key, _, value = line.partition(":")
                     if key.strip() == "model name" and value.strip():
                         return value.strip()
         except OSError:
-            pass  # no /proc (sandbox): fall through
+            pass  # no /proc (a sandbox): fall through
     elif sys.platform == "darwin":
         # platform.processor() says only "arm" on Apple silicon; sysctl has "Apple M2 Pro".
         from inspector.core import launcher

@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 
 import psutil
 
+from inspector.core.devices import host_files
 from inspector.core.messages import Text
 from inspector.core.units import format_bytes
 
@@ -176,7 +177,7 @@ def _stat_field(path: Path, name: str) -> int | None:
 
 def _read(path: Path) -> str | None:
     try:
-        with open(path, encoding="ascii", errors="replace") as f:
+        with host_files.open_text(path, encoding="ascii", errors="replace") as f:
             return f.read(_READ_AT_MOST)
     except OSError:
         return None

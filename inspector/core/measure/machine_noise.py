@@ -1,24 +1,29 @@
 """What the machine did to a run while it was timed: noise named by its cause.
 
 A tail of slow samples has two very different causes: the model (or this process) varies,
-or the machine took the CPU away. Only the second is read here, from Linux's /proc, between
-the first and the last timed sample (``MachineWatch``):
+or the machine took the CPU away. Only the second is read here, between the first and the
+last timed sample (``MachineWatch``):
 
 - involuntary context switches of the threads that sample: the calling thread and torch's
   intra-op threads (``/proc/self/task/*/status``: ``nonvoluntary_ctxt_switches``). A switch
   is the kernel taking a runnable thread off its CPU for another task: the sample it lands in
   holds the other task's time slice. psutil's count for the whole process stands in where the
-  per-thread files cannot be read (not on Windows, which does not count them).
-- the CPU time other processes took meanwhile, as a share of the CPU time the machine had
-  (``/proc/stat``'s busy time less this process's own, ``/proc/self/stat``).
-- the hypervisor's steal: time a virtual CPU wanted to run but the host ran something else
-  (``/proc/stat``), which stalls whatever thread that CPU carries.
+  per-thread files cannot be read (not on macOS or Windows, whose counts psutil gives as 0:
+  there the preemptions are "not measured here").
+- the CPU time other processes took meanwhile, as a share of the CPU time the machine had:
+  the machine's busy time less this process's own (``psutil.cpu_times()`` and the process's,
+  which read Linux's ``/proc/stat``, macOS's and Windows' own counters alike).
+- the hypervisor's steal: time a virtual CPU wanted to run but the host ran something else,
+  which stalls whatever thread that CPU carries (psutil has it on Linux only: elsewhere
+  "not measured here").
 
-The two shares are counted in the kernel's ticks (USER_HZ, 10 ms): a run shorter than
-``MIN_TICKS`` of CPU time has no share worth a figure, and says so instead of a 0. Off Linux
-nothing is read and the result says "not measured here", never 0.
+The two shares are counted in the kernel's ticks (USER_HZ, 10 ms; psutil's seconds times
+``SC_CLK_TCK``): a run shorter than ``MIN_TICKS`` of CPU time has no share worth a figure, and
+says so instead of a 0. Where psutil cannot read the CPU times (a Linux without /proc) nothing
+is measured and the result says "not measured here", never 0.
 
-Every reader takes a root path (``/`` on a real machine), so tests can give fake files.
+The per-thread files are read under a root path (``/`` on a real machine) through
+``devices.host_files``, so tests can give fake files or none; tests give a fake psutil.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+import psutil
+
+from inspector.core.devices import host_files
 from inspector.core.messages import Text, joined
 
 #: A share of the machine's CPU (other processes' or steal) at or above this is named as a cause.
@@ -45,6 +53,10 @@ SPOILS_P95 = 0.05
 SPOILS_MEDIAN = 0.5
 #: Below this many ticks of the machine's CPU time (all CPUs together) the shares are not given.
 MIN_TICKS = 20
+#: Ticks a second: Linux's USER_HZ, what psutil divided /proc/stat's counts by (100 elsewhere).
+_TICKS_PER_S = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+#: psutil counts involuntary switches only where the system does: macOS and Windows give 0.
+_PSUTIL_COUNTS_PREEMPTIONS = not sys.platform.startswith(("win", "cygwin", "darwin"))
 
 
 @dataclass(frozen=True)
@@ -121,8 +133,10 @@ def described(noise: MachineNoise) -> MachineNoise:
     if not noise.measured:
         return noise
     causes = noise.causes
-    if not causes and noise.other_cpu_share is None:
-        note = Text("noise.machine_short_run", count=f"{noise.involuntary_switches or 0:,}")
+    if not causes and noise.other_cpu_share is None and noise.involuntary_switches is None:
+        note = Text("noise.machine_too_short")
+    elif not causes and noise.other_cpu_share is None:
+        note = Text("noise.machine_short_run", count=f"{noise.involuntary_switches:,}")
     elif not causes:
         note = Text("noise.machine_quiet")
     else:
@@ -134,6 +148,11 @@ def described(noise: MachineNoise) -> MachineNoise:
             else "noise.machine_busy"
         )
         note = Text(said, causes=joined(causes, "list.and"))
+    unmeasured = [Text("noise.part_steal")] if noise.steal_share is None and noise.other_cpu_share is not None else []
+    if noise.involuntary_switches is None:
+        unmeasured.append(Text("noise.part_preemptions"))
+    if unmeasured:  # off Linux: said, rather than left out as if nothing happened
+        note = Text("noise.partly_measured", note=note, parts=joined(unmeasured, "list.and"))
     return dataclasses.replace(noise, note=note)
 
 
@@ -154,7 +173,7 @@ def blamed(noise: str | None, machine: MachineNoise | None) -> str | None:
     return Text("noise.not_machine", noise=noise)
 
 
-# --------------------------------------------------------------------------- reading /proc
+# --------------------------------------------------------------------------- reading the counters
 
 
 @dataclass(frozen=True)
@@ -163,30 +182,35 @@ class Snapshot:
 
     busy_ticks: int
     total_ticks: int
-    steal_ticks: int
+    steal_ticks: int | None  # None: the system does not report it (psutil: Linux only)
     own_ticks: int
     cores: int
     switches: Mapping[int, int]
 
 
-def read_snapshot(root: str, caller: int, python_threads: frozenset[int]) -> Snapshot | None:
-    """The machine's CPU counters and the sampling threads' switches; None where /proc/stat or
-    this process's files cannot be read."""
+#: The fields of ``psutil.cpu_times()`` that add up to the machine's time, each counted once:
+#: guest time is inside user and nice (Linux), Windows' interrupt and dpc inside its system.
+_TIME_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+_NOT_BUSY = ("idle", "iowait", "steal")
+
+
+def _ticks(seconds: float) -> int:
+    return round(seconds * _TICKS_PER_S)
+
+
+def read_snapshot(root: str, caller: int, python_threads: frozenset[int], *, threads: bool = True) -> Snapshot | None:
+    """The machine's CPU times and this process's (psutil), and the sampling threads' switches
+    (``threads``: Linux's per-thread files under ``root``); None where psutil cannot read the times."""
     try:
-        with open(os.path.join(root, "proc", "stat")) as stat:
-            lines = stat.read().splitlines()
-        ticks = [int(v) for v in lines[0].split()[1:]]
-        cores = sum(1 for line in lines if line.startswith("cpu") and line[3:4].isdigit())
-        with open(os.path.join(root, "proc", "self", "stat")) as own:
-            # After the command name (which may hold spaces and parentheses): state is field 3.
-            fields = own.read().rsplit(")", 1)[1].split()
-        own_ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-    except (OSError, IndexError, ValueError):
+        machine = psutil.cpu_times()
+        own = psutil.Process().cpu_times()
+        cores = psutil.cpu_count() or 0
+    except (psutil.Error, OSError, RuntimeError, NotImplementedError):
         return None
-    # user nice system idle iowait irq softirq steal (guest time is already in user and nice)
-    ticks += [0] * (8 - len(ticks))
-    busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6]
-    return Snapshot(busy, sum(ticks[:8]), ticks[7], own_ticks, cores, sampling_switches(root, caller, python_threads))
+    times = {name: _ticks(getattr(machine, name)) for name in _TIME_FIELDS if hasattr(machine, name)}
+    busy = sum(t for name, t in times.items() if name not in _NOT_BUSY)
+    switches = sampling_switches(root, caller, python_threads) if threads else {}
+    return Snapshot(busy, sum(times.values()), times.get("steal"), _ticks(own.user + own.system), cores, switches)
 
 
 def sampling_switches(root: str, caller: int, python_threads: frozenset[int]) -> dict[int, int]:
@@ -195,9 +219,9 @@ def sampling_switches(root: str, caller: int, python_threads: frozenset[int]) ->
     Qt and other libraries name theirs). Empty where the files cannot be read."""
     tasks = os.path.join(root, "proc", "self", "task")
     try:
-        with open(os.path.join(root, "proc", "self", "comm")) as comm:
+        with host_files.open_text(os.path.join(root, "proc", "self", "comm")) as comm:
             own_name = comm.read().strip()
-        ids = [int(name) for name in os.listdir(tasks) if name.isdigit()]
+        ids = [int(name) for name in host_files.listdir(tasks) if name.isdigit()]
     except (OSError, ValueError):
         return {}
     counts = {}
@@ -206,10 +230,10 @@ def sampling_switches(root: str, caller: int, python_threads: frozenset[int]) ->
             if tid != caller:
                 if tid in python_threads:
                     continue
-                with open(os.path.join(tasks, str(tid), "comm")) as comm:
+                with host_files.open_text(os.path.join(tasks, str(tid), "comm")) as comm:
                     if comm.read().strip() != own_name:
                         continue
-            with open(os.path.join(tasks, str(tid), "status")) as status:
+            with host_files.open_text(os.path.join(tasks, str(tid), "status")) as status:
                 for line in status:
                     if line.startswith("nonvoluntary_ctxt_switches:"):
                         counts[tid] = int(line.split(":", 1)[1])
@@ -221,11 +245,9 @@ def sampling_switches(root: str, caller: int, python_threads: frozenset[int]) ->
 
 def _process_switches() -> int | None:
     """The whole process's involuntary switches by psutil, where it counts them; else None."""
-    if sys.platform == "win32":
-        return None  # Windows does not count involuntary switches (psutil says 0)
+    if not _PSUTIL_COUNTS_PREEMPTIONS:
+        return None  # psutil's 0 there is "not counted", not "none"
     try:
-        import psutil
-
         return int(psutil.Process().num_ctx_switches().involuntary)
     except Exception:  # noqa: BLE001 -- no figure rather than a failed benchmark
         return None
@@ -235,7 +257,8 @@ class MachineWatch:
     """Reads the counters at ``start()`` (after the warm-up, before the first timed sample) and
     at ``stop(samples)`` (after the last), and says what the machine did in between.
 
-    Reading is a few small files (~0.1 ms): done outside the timed region only."""
+    Reading is a few small files (~0.1 ms): done outside the timed region only. ``linux``: read
+    each sampling thread's switches from Linux's files (else psutil's count for the process)."""
 
     def __init__(self, root: str = "/", *, linux: bool | None = None) -> None:
         self.root = root
@@ -250,8 +273,7 @@ class MachineWatch:
 
     def start(self) -> None:
         self._caller = threading.get_native_id()
-        if self.linux:
-            self._before = read_snapshot(self.root, self._caller, self._python_threads())
+        self._before = read_snapshot(self.root, self._caller, self._python_threads(), threads=self.linux)
         if self._before is None or not self._before.switches:
             self._psutil_before = _process_switches()
 
@@ -268,21 +290,12 @@ class MachineWatch:
         return self.result
 
     def _said(self, samples: int) -> MachineNoise:
-        if not self.linux:
-            switches = _process_switches()
-            counted = (
-                None if switches is None or self._psutil_before is None else max(0, switches - self._psutil_before)
-            )
-            if counted is None:
-                return MachineNoise(measured=False, note=Text("noise.machine_not_measured"), samples=samples)
-            # Switches, but no shares: they would blame the machine for half of what it did.
-            return MachineNoise(
-                measured=False, note=Text("noise.machine_not_measured"), involuntary_switches=counted, samples=samples
-            )
-        after = read_snapshot(self.root, self._caller, self._python_threads()) if self._before is not None else None
-        if self._before is None or after is None:
+        before = self._before
+        after = None if before is None else read_snapshot(self.root, self._caller, self._python_threads(),
+                                                          threads=bool(before.switches))  # fmt: skip
+        if before is None or after is None:
             return MachineNoise(measured=False, note=Text("noise.machine_not_measured"), samples=samples)
-        return described(_between(self._before, after, samples, self._psutil_before))
+        return described(_between(before, after, samples, self._psutil_before))
 
 
 def _between(before: Snapshot, after: Snapshot, samples: int, psutil_before: int | None) -> MachineNoise:
@@ -291,7 +304,8 @@ def _between(before: Snapshot, after: Snapshot, samples: int, psutil_before: int
     if total >= MIN_TICKS:
         others = (after.busy_ticks - before.busy_ticks) - (after.own_ticks - before.own_ticks)
         other = min(1.0, max(0.0, others / total))
-        share = min(1.0, max(0.0, (after.steal_ticks - before.steal_ticks) / total))
+        if before.steal_ticks is not None and after.steal_ticks is not None:
+            share = min(1.0, max(0.0, (after.steal_ticks - before.steal_ticks) / total))
     if before.switches:
         switches: int | None = sum(max(0, n - before.switches.get(tid, 0)) for tid, n in after.switches.items())
         threads = len(after.switches)
@@ -311,12 +325,11 @@ def _between(before: Snapshot, after: Snapshot, samples: int, psutil_before: int
     )
 
 
-def stolen_ms(root: str = "/") -> float | None:
+def stolen_ms() -> float | None:
     """CPU time the hypervisor took from this virtual machine's CPUs so far, all CPUs together
-    (ms); None off Linux or where /proc/stat cannot be read."""
+    (ms); None where psutil does not report it (off Linux) or cannot read the times."""
     try:
-        with open(os.path.join(root, "proc", "stat")) as stat:
-            fields = stat.readline().split()
-        return int(fields[8]) * 1000 / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError, AttributeError):
+        steal = getattr(psutil.cpu_times(), "steal", None)
+    except (psutil.Error, OSError, RuntimeError, NotImplementedError):
         return None
+    return None if steal is None else steal * 1000

@@ -25,6 +25,7 @@ import re
 from types import TracebackType
 from typing import Callable
 
+from inspector.core.devices import host_files
 from inspector.core.messages import Text
 
 _STATUS = "/proc/self/status"
@@ -48,16 +49,16 @@ _MALLOC_TRIM = _libc_malloc_trim()
 
 def unavailable_reason() -> Text | None:
     """Why the process's peak cannot be read and reset here, or None when it can."""
-    if not os.path.exists(_STATUS) or not os.path.exists(_CLEAR_REFS):
+    if not host_files.exists(_STATUS) or not host_files.exists(_CLEAR_REFS):
         return Text("fit.peak_unavailable_os")
-    if not os.access(_CLEAR_REFS, os.W_OK):
+    if not host_files.writable(_CLEAR_REFS):
         return Text("fit.peak_unavailable_clear_refs")
     return None
 
 
 def read_rss() -> tuple[int, int]:
     """(resident bytes now, the peak since the last reset), from ``/proc/self/status``."""
-    fd = os.open(_STATUS, os.O_RDONLY)
+    fd = host_files.os_open(_STATUS, os.O_RDONLY)
     try:
         text = os.read(fd, 8192)
     finally:
@@ -68,7 +69,7 @@ def read_rss() -> tuple[int, int]:
 
 def reset_peak() -> None:
     """Set the peak to the current RSS (Linux's ``clear_refs`` "5": no page tables touched)."""
-    fd = os.open(_CLEAR_REFS, os.O_WRONLY)
+    fd = host_files.os_open(_CLEAR_REFS, os.O_WRONLY)
     try:
         os.write(fd, b"5")
     finally:

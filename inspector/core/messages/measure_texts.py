@@ -39,6 +39,11 @@ MEASUREMENT: dict[str, str] = {
         "the sampling threads were preempted {count} times"
     ),
     "noise.machine_not_measured": "what the machine did during the run is not measured here (it is read from Linux's /proc)",
+    "noise.machine_too_short": "the run was too short to measure the CPU other processes and the hypervisor took",
+    # what a system other than Linux does not count (macOS, Windows): said next to the note
+    "noise.partly_measured": "{note} ({parts}: not measured here)",
+    "noise.part_steal": "the hypervisor's steal",
+    "noise.part_preemptions": "the sampling threads' preemptions",
     # ----- a warm-up longer than asked for (measure.warm_up)
     "bench.warmup_extended": (
         "warm-up took {calls} calls, not {asked}: the first calls were slower than the rest, and took {absorbed} "

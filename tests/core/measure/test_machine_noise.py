@@ -1,5 +1,6 @@
-"""What the machine did to a run, named next to its figure: read from fake /proc files (the
-reader takes a root), and from a real run that a busy loop on the same CPU competes with."""
+"""What the machine did to a run, named next to its figure: the CPU times from a fake psutil,
+each sampling thread's switches from fake /proc files (the reader takes a root), and from a
+real run that a busy loop on the same CPU competes with."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import os
 import subprocess
 import sys
 import threading
+from collections import namedtuple
 from pathlib import Path
 
+import psutil
 import pytest
 
 from inspector.core.files.models import example_model
@@ -22,16 +25,50 @@ OMP_THREAD = 999_991  # a thread of the process's own name that Python did not s
 QT_THREAD = 999_992  # a thread a library named: not one that samples
 
 
+#: psutil's shapes of ``cpu_times()``: Linux's fields, and macOS's (no iowait, irq or steal).
+LinuxTimes = namedtuple("LinuxTimes", "user nice system idle iowait irq softirq steal guest guest_nice")
+MacTimes = namedtuple("MacTimes", "user nice system idle")
+ProcessTimes = namedtuple("ProcessTimes", "user system children_user children_system")
+
+
+class FakePsutil:
+    """psutil's CPU times in seconds (ticks / 100, as psutil divides /proc/stat's counts by
+    USER_HZ), set by ``write_proc``; two CPUs."""
+
+    Error = Exception
+
+    def __init__(self, shape=LinuxTimes) -> None:
+        self.shape, self.machine, self.own = shape, None, 0.0
+
+    def cpu_times(self):
+        return self.machine
+
+    def cpu_count(self, logical: bool = True) -> int:
+        return 2
+
+    def Process(self):  # noqa: N802 -- psutil's name
+        own = self.own
+        return type("P", (), {"cpu_times": staticmethod(lambda: ProcessTimes(own, 0.0, 0.0, 0.0))})()
+
+
+@pytest.fixture(autouse=True)
+def fake_psutil(monkeypatch):
+    fake = FakePsutil()
+    monkeypatch.setattr(machine_noise, "psutil", fake)
+    monkeypatch.setattr(machine_noise, "_TICKS_PER_S", 100)
+    return fake
+
+
 def write_proc(
     root: Path, *, user: int, idle: int, steal: int, own: int, switches: dict[int, int], names: dict[int, str]
 ) -> None:
-    """A /proc of two CPUs: the machine's ticks, this process's own, and its threads' switches."""
+    """The machine's ticks and this process's own (psutil), and its threads' switches (/proc)."""
+    fake = machine_noise.psutil
+    fields = dict(user=user / 100, nice=0.0, system=0.0, idle=idle / 100, iowait=0.0, irq=0.0, softirq=0.0,
+                  steal=steal / 100, guest=0.0, guest_nice=0.0)  # fmt: skip
+    fake.machine = fake.shape(**{k: v for k, v in fields.items() if k in fake.shape._fields})
+    fake.own = own / 100
     (root / "proc" / "self" / "task").mkdir(parents=True, exist_ok=True)
-    (root / "proc" / "stat").write_text(
-        f"cpu  {user} 0 0 {idle} 0 0 0 {steal} 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\ncpu1 1 0 0 1 0 0 0 0 0 0\nctxt 1\n"
-    )
-    rest = " ".join(["0"] * 40)
-    (root / "proc" / "self" / "stat").write_text(f"4242 (py thon (x)) R 1 1 1 0 -1 0 0 0 0 0 {own} 0 {rest}\n")
     (root / "proc" / "self" / "comm").write_text("python\n")
     for tid, count in switches.items():
         task = root / "proc" / "self" / "task" / str(tid)
@@ -121,26 +158,43 @@ def test_a_run_too_short_for_the_ticks_gives_no_share_rather_than_zero(tmp_path)
     assert blamed("noisy", noise) == "noisy"  # nothing known to blame
 
 
-def test_off_linux_it_says_not_measured_here_never_zero(tmp_path, monkeypatch):
-    monkeypatch.setattr(machine_noise, "_process_switches", lambda: None)
-    watch = MachineWatch(str(tmp_path), linux=False)
+def test_on_macos_the_shares_come_from_psutil_and_steal_and_preemptions_are_not_measured_here(
+    tmp_path, monkeypatch, fake_psutil
+):
+    # psutil's macOS times (no steal field), and its switch count, 0 there, not taken for none.
+    fake_psutil.shape = MacTimes
+    monkeypatch.setattr(machine_noise, "_PSUTIL_COUNTS_PREEMPTIONS", False)
+    watch = MachineWatch(str(tmp_path / "no-proc"), linux=False)
+    write_proc(tmp_path, user=1000, idle=1000, steal=0, own=500, switches={}, names={})
     watch.start()
+    write_proc(tmp_path, user=1010, idle=1080, steal=0, own=510, switches={}, names={})
     noise = watch.stop(100)
-    assert not noise.measured and noise.other_cpu_share is None and noise.steal_share is None
-    assert "not measured here" in noise.note and blamed("noisy", noise) == "noisy"
-    assert noise.to_dict()["other_cpu_share"] is None
+    assert noise.measured and noise.cpu_ticks == 90 and noise.other_cpu_share == 0.0
+    assert noise.steal_share is None and noise.involuntary_switches is None
+    assert noise.note == (
+        "the machine was quiet during the run: no other process, steal or preemption to speak of "
+        "(the hypervisor's steal and the sampling threads' preemptions: not measured here)"
+    )
+    assert blamed("noisy", noise).startswith("noisy: not the machine's doing")
+    assert noise.to_dict()["steal_share"] is None
 
 
-def test_unreadable_proc_files_are_not_measured(tmp_path):
+def test_where_psutil_cannot_read_the_times_nothing_is_measured(tmp_path, fake_psutil):
+    def no_proc():
+        raise FileNotFoundError("/proc/stat")  # psutil on a Linux without /proc
+
+    fake_psutil.cpu_times = no_proc
     watch = MachineWatch(str(tmp_path / "nowhere"), linux=True)
     watch.start()
-    assert not watch.stop(10).measured
+    noise = watch.stop(10)
+    assert not noise.measured and noise.other_cpu_share is None and "not measured here" in noise.note
 
 
-def test_the_result_and_the_report_carry_the_figures_and_old_reports_still_open():
+def test_the_result_and_the_report_carry_the_figures_and_old_reports_still_open(monkeypatch):
+    monkeypatch.setattr(machine_noise, "psutil", psutil)  # the real one
     result = measure_latency(example_model(), runs=20)
     data = result.to_dict()
-    assert data["machine"]["measured"] is (sys.platform == "linux")
+    assert data["machine"]["measured"]  # psutil reads the CPU times on Linux, macOS and Windows
     assert set(data["machine"]) >= {"other_cpu_share", "steal_share", "involuntary_switches", "note"}
     entry = latency_entry(data, "latency[0]")
     assert entry.machine is not None and entry.machine.note == data["machine"]["note"]
@@ -152,7 +206,8 @@ def test_the_result_and_the_report_carry_the_figures_and_old_reports_still_open(
 @pytest.mark.skipif(
     not hasattr(os, "sched_setaffinity") or not os.path.exists("/proc/stat"), reason="Linux's /proc and affinity"
 )
-def test_a_busy_loop_on_the_same_cpu_is_named_as_other_processes_cpu():
+def test_a_busy_loop_on_the_same_cpu_is_named_as_other_processes_cpu(monkeypatch):
+    monkeypatch.setattr(machine_noise, "psutil", psutil)  # the real one
     # A child spins on the CPU this thread is pinned to: the run's share of other processes'
     # CPU is above 0, the sampling thread is preempted, and the words name it.
     cpu = min(os.sched_getaffinity(0))
@@ -183,7 +238,8 @@ def test_a_busy_loop_on_the_same_cpu_is_named_as_other_processes_cpu():
         ({"note": ["x"]}, "latency[0].machine.note"),
     ],
 )
-def test_a_hostile_machine_record_is_refused_naming_the_field(machine, named):
+def test_a_hostile_machine_record_is_refused_naming_the_field(machine, named, monkeypatch):
+    monkeypatch.setattr(machine_noise, "psutil", psutil)
     from inspector.core.report.field_checks import ReportSchemaError
 
     data = measure_latency(example_model(), runs=6).to_dict()
