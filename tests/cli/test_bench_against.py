@@ -7,6 +7,7 @@ import json
 
 from inspector.cli import main
 from inspector.cli.bench_against import WORKER_KEY, _read_round
+from tests.report_edge import typed
 
 MODELS = """
 import os
@@ -134,13 +135,13 @@ def test_when_the_machine_stalls_most_rounds_the_verdict_is_the_machines_in_benc
     busy = f"no verdict: the machine stalled the sampling threads in {sum(kept)} of 2 rounds"
     assert busy in said
     # The files keep which rounds were stalled, so comparing them later says the same.
-    [row] = compare_reports(a, b).latency
+    [row] = compare_reports(typed(a), typed(b)).latency
     assert str(row.verdict).startswith(busy)
     # One stalled round of two is half: still the machine's; none stalled: the code's verdict.
     for flags, machines in (([True, False], True), ([False, False], False)):
         for report in (a, b):
             report["latency"][0]["runs_spoiled"] = flags
-        [row] = compare_reports(a, b).latency
+        [row] = compare_reports(typed(a), typed(b)).latency
         assert str(row.verdict).startswith("no verdict") is machines
 
 

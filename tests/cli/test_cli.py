@@ -177,7 +177,7 @@ def test_bench_writes_the_report_by_suffix(capsys, tmp_path, suffix):
     if suffix == ".json":
         from inspector.core.report.timing_report import load_report
 
-        report = load_report(out_file)
+        report = load_report(out_file).to_dict()
         assert len(report["latency"]) == 1 and len(report["latency"][0]["samples_ms"]) == 5
         assert report["moves"][0]["target"] == "cpu" and report["moves"][0]["ok"] is True
         assert "cpu" in report["memory"] and report["memory"]["cpu"]

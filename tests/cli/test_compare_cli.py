@@ -13,6 +13,7 @@ from inspector.core.files.models import example_model
 from inspector.core.report.timing_report import build_report, save_report
 from inspector.core.measure.spread import spread_of
 from tests.core.report.generated import with_samples
+from tests.report_edge import typed
 
 
 def run(capsys, *argv):
@@ -44,7 +45,7 @@ def _samples(median, seed):
 def _save(base, tmp_path, name, *entries):
     report = json.loads(json.dumps(base))
     report["latency"] = list(entries)
-    return str(save_report(report, tmp_path / name))
+    return str(save_report(typed(report), tmp_path / name))
 
 
 def test_two_reports_of_the_same_model_and_machine_show_no_clear_difference(capsys, base, tmp_path):

@@ -28,7 +28,7 @@ def test_two_ranks_write_one_report_with_both_and_one_trace(tmp_path):
     # All of stderr: a rank's own message comes before torchrun's long summary of the failure.
     assert proc.returncode == 0, proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == ["report.json", "trace.json"]
-    report = load_report(tmp_path / "report.json")  # the window opens it the same way
+    report = load_report(tmp_path / "report.json").to_dict()  # the window opens it the same way
     ranks = report["ranks"]
     assert [r["rank"] for r in ranks] == [0, 1]
     assert all(r["world_size"] == 2 and r["ok"] and r["device"] == "cpu" and r["host"] for r in ranks)

@@ -16,6 +16,7 @@ from inspector.core.report.timing_report import load_report, save_report
 from inspector.core.files.inputs import parse_inputs
 from inspector.core.session import BenchmarkRequest, LoadRequest, Session
 from inspector.core.vocabulary import BenchMode
+from tests.report_edge import typed
 
 _CNN = """
 import torch
@@ -61,15 +62,15 @@ def test_a_session_records_the_moves_and_measurements_its_report_holds(tmp_path)
     assert moved.ok
     assert session.moves == (moved,) and session.latencies == (latency,)
     assert {r.dtype for r in session.state().placement.tensors if r.kind == "parameter"} == {"float64"}
-    report = session.report()
+    report = session.report().to_dict()
     assert [m["call"] for m in report["moves"]] == ["model.to('cpu', dtype=torch.float64)"]
     assert [(e["device"], e["dtype"], len(e["samples_ms"])) for e in report["latency"]] == [("cpu", "float64", 5)]
     assert "cpu" in report["memory"]
     # The report is the file a user saves and opens again, unchanged.
-    path = save_report(report, tmp_path / "session.json")
-    assert load_report(path)["moves"] == json.loads(json.dumps(report["moves"]))
+    path = save_report(typed(report), tmp_path / "session.json")
+    assert load_report(path).to_dict()["moves"] == json.loads(json.dumps(report["moves"]))
     # The comparison and the Markdown block leave the (large) memory timeline out.
-    assert session.report(with_memory=False)["memory"] == {}
+    assert session.report(with_memory=False).to_dict()["memory"] == {}
 
 
 def test_a_new_load_starts_a_new_ledger_and_a_failed_one_keeps_the_old_model(tmp_path):
@@ -88,7 +89,7 @@ def test_a_new_load_starts_a_new_ledger_and_a_failed_one_keeps_the_old_model(tmp
     state = session.load(LoadRequest(f"{factory}:make"))
     assert state.info.class_name == "Sequential" and state.info.example_input_shapes == ((2, 3, 16, 16),)
     assert session.moves == () and session.latencies == ()
-    report = session.report()
+    report = session.report().to_dict()
     assert report["model"]["class"] == "Sequential" and report["moves"] == [] and report["latency"] == []
 
 
@@ -163,7 +164,7 @@ def test_per_module_times_and_fit_answers_are_part_of_the_sessions_report():
     answer = session.fit(FitRequest(device="cpu", optimizer="sgd", measure=False))
 
     assert session.attributions == (attribution,) and session.fits == (answer,)
-    report = session.report(with_memory=False)
+    report = session.report(with_memory=False).to_dict()
     assert {m["name"] for m in report["modules"]} >= {"fc1", "fc2"}
     assert [f["device"] for f in report["fit"]] == ["cpu"]
     session.load(LoadRequest("example"))  # a new model: a new ledger

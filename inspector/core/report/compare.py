@@ -2,8 +2,8 @@
 
 Pure data (no Qt): the GUI's comparison view shows these rows; a script could print them.
 Reports are ``TimingReport``s (``schema``): the one ``load_report`` gives, checked, is read by
-its typed entries. A dict (``build_report``'s, or one nobody checked) is read as
-``TimingReport.lenient`` reads it, where any field of the wrong type counts as absent, so a
+its typed entries. A dict (``build_report``'s, or one nobody checked) is read first, by its
+caller, as ``TimingReport.lenient`` reads it, where any field of the wrong type counts as absent, so a
 comparison never raises (``tests/core/report/test_report_fuzz.py`` holds it to that); entries
 written by older versions may lack optional keys, so every read here tolerates absence. The environments side by side
 are ``compare_environment``'s; the runs of one session, like with like, ``run_verdicts``'.
@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable
 
 from inspector.core.measure import run_noise as noise_record
 from inspector.core.measure.run_noise import RunNoise
@@ -161,14 +161,15 @@ class Comparison:
 # --------------------------------------------------------------------------- entry point
 
 
-def compare_reports(a: TimingReport | Mapping[str, Any], b: TimingReport | Mapping[str, Any] | None = None, *,
+def compare_reports(a: TimingReport, b: TimingReport | None = None, *,
                     label_a: str = "A", label_b: str = "B", run_noise: RunNoise | None = None) -> Comparison:  # fmt: skip
     """Rows comparing report ``a`` with ``b`` (or describing ``a`` alone when ``b`` is None).
 
-    A dict is read as ``TimingReport.of`` reads it (leniently: never raising).
+    A dict (a script's) is read first, at the edge: ``TimingReport.lenient`` (never raising).
     ``run_noise``: the run-to-run noise assumed for a side of few runs; None reads this
     machine's record (``measure.run_noise.this_machine``: once, and only when a row needs it)."""
-    report_a, other = TimingReport.of(a), TimingReport.of(b)
+    report_a, other = a, b if b is not None else TimingReport.lenient({})
+    paired = bool(other.data)  # a report holding anything at all to set beside ``a`` (an empty one: ``a`` alone)
     known: list[RunNoise] = [run_noise] if run_noise is not None else []
 
     def noise() -> RunNoise:
@@ -179,9 +180,9 @@ def compare_reports(a: TimingReport | Mapping[str, Any], b: TimingReport | Mappi
     return Comparison(
         label_a=label_a,
         label_b=label_b if b is not None else None,
-        latency=tuple(_latency_rows(report_a, other, label_a, label_b, noise)),
-        moves=tuple(_move_rows(report_a, other, label_a, label_b)),
-        environment=tuple(environment_rows(report_a, other)),
+        latency=tuple(_latency_rows(report_a, other, label_a, label_b, noise, paired)),
+        moves=tuple(_move_rows(report_a, other, label_a, label_b, paired)),
+        environment=tuple(environment_rows(report_a, other if paired else None)),
     )
 
 
@@ -402,7 +403,7 @@ def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
 
 
 def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
-                  noise: Callable[[], RunNoise]) -> Iterable[LatencyRow]:  # fmt: skip
+                  noise: Callable[[], RunNoise], paired: bool) -> Iterable[LatencyRow]:  # fmt: skip
     side_a, side_b = _Entries(a), _Entries(b)
     names_a, names_b = _device_names(a), _device_names(b)
     for key in read.union(side_a.by_key, side_b.by_key):
@@ -431,11 +432,11 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
             stalled = _stalled_rounds(side_a, side_b, key) if found is not None and found.paired else None
             if stalled is not None:
                 verdict = machine_verdict_text(*stalled)
-        elif b and not in_b:
+        elif paired and not in_b:
             verdict = _unmatched(key, side_b, label_a, label_b)
-        elif b and not in_a:
+        elif paired and not in_a:
             verdict = _unmatched(key, side_a, label_b, label_a)
-        elif b:  # alike on both sides, but a side holds no samples to divide
+        elif paired:  # alike on both sides, but a side holds no samples to divide
             verdict = _no_ratio(fa, fb, label_a, label_b)
         else:
             verdict = ""
@@ -498,14 +499,14 @@ def _move_summaries(report: TimingReport) -> dict[tuple[Any, ...], _MoveSummary]
     return out
 
 
-def _move_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str) -> Iterable[MoveRow]:
+def _move_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str, paired: bool) -> Iterable[MoveRow]:
     summaries_a, summaries_b = _move_summaries(a), _move_summaries(b)
     for key in read.union(summaries_a, summaries_b):
         sa, sb = summaries_a.get(key, _MoveSummary()), summaries_b.get(key, _MoveSummary())
         ratio = _ratio(sb.gbps, sa.gbps)
         if ratio is not None:
             verdict = describe_ratio(ratio, label_b, higher_is_better=True)
-        elif b and (key in summaries_a) != (key in summaries_b):
+        elif paired and (key in summaries_a) != (key in summaries_b):
             verdict = Text("verdict.only_in", label=label_a if key in summaries_a else label_b)
         else:
             verdict = ""

@@ -1,8 +1,8 @@
 """Where two timing reports were made, side by side: environment, devices and model, each
 fact flagged where the two differ (the Compare view's Environment table).
 
-Reads the reports as ``TimingReport``s (``schema``; a dict through ``TimingReport.of``, where a
-field of the wrong type counts as absent and shows as "—").
+Reads the reports as ``TimingReport``s (``schema``; a script's dict read first by
+``TimingReport.lenient``, where a field of the wrong type counts as absent and shows as "—").
 """
 
 from __future__ import annotations
@@ -86,10 +86,10 @@ def _model(model: ModelSection, key: str) -> Any:
             "by_dtype": model.by_dtype or None, "optimizer": model.optimizer}[key]  # fmt: skip
 
 
-def environment_rows(a: TimingReport | Mapping[str, Any], b: TimingReport | Mapping[str, Any]) -> Iterable[EnvironmentRow]:
-    """Where ``a`` and ``b`` were made, fact by fact (``b`` empty: ``a`` alone)."""
-    alone = not b
-    a, b = TimingReport.of(a), TimingReport.of(b)
+def environment_rows(a: TimingReport, b: TimingReport | None) -> Iterable[EnvironmentRow]:
+    """Where ``a`` and ``b`` were made, fact by fact (``b`` None: ``a`` alone)."""
+    alone = b is None
+    b = b if b is not None else TimingReport.lenient({})
 
     def row(section: str, name: str, value_a: str, value_b: str) -> EnvironmentRow:
         return EnvironmentRow(section, name, value_a, "" if alone else value_b,

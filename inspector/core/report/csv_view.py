@@ -19,7 +19,7 @@ import zipfile
 from typing import Any, Mapping
 
 from inspector.core.report.csv_tables import SAMPLES, TABLES, Table
-from inspector.core.report.schema import TimingReport, file_dict
+from inspector.core.report.schema import TimingReport
 from inspector.core.report.view_rows import cell_text
 
 #: Every entry of a ``.zip`` report is dated this (the earliest time a zip can hold): the same
@@ -46,23 +46,23 @@ def table_csv(table: Table, report: Mapping[str, Any]) -> str:
     return out.getvalue()
 
 
-def render_csv(report: TimingReport | Mapping[str, Any]) -> str:
+def render_csv(report: TimingReport) -> str:
     """The ``.csv`` report: the latency samples, one row per sample (``csv_tables.sample_rows``)."""
     # The CSV is a projection of the file (its keys are the columns): it reads the file's dict.
-    return table_csv(SAMPLES, file_dict(report))
+    return table_csv(SAMPLES, report.data)
 
 
-def render_csv_zip(report: TimingReport | Mapping[str, Any]) -> bytes:
+def render_csv_zip(report: TimingReport) -> bytes:
     """The ``.zip`` report: each table of ``csv_tables.TABLES`` as its own CSV (those of
     sections the report lacks, such as ``modules.csv`` without ``--per-module``, left out),
     and ``README.txt`` naming what it holds."""
     # The tables are a projection of the file (its keys are the columns): they read the file's dict.
-    report = file_dict(report)
-    written = [(t, table_csv(t, report)) for t in TABLES]
+    data = report.data
+    written = [(t, table_csv(t, data)) for t in TABLES]
     written = [(t, text) for t, text in written if t.always or text.count("\n") > 1]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        _add(archive, "README.txt", _readme(report, [t for t, _ in written]))
+        _add(archive, "README.txt", _readme(data, [t for t, _ in written]))
         for table, text in written:
             _add(archive, table.name, text)
     return buffer.getvalue()

@@ -116,11 +116,11 @@ def _plots_html(images: Mapping[str, bytes] | None, say: Catalogue, images_langu
     return "".join(parts)
 
 
-def _html_extras(report: Mapping[str, Any], say: Catalogue) -> list[str]:
+def _html_extras(report: TimingReport, say: Catalogue) -> list[str]:
     parts: list[str] = []
     top = report_modules.top_modules(report)
     if top:
-        count = len(report.get("modules") or ())
+        count = len(report.section("modules"))
         unreliable = say.word("Per-module figures not reliable:")
         parts += [
             f"<h2>{html.escape(say.word('Top modules'))}</h2>",
@@ -130,21 +130,21 @@ def _html_extras(report: Mapping[str, Any], say: Catalogue) -> list[str]:
             _html_table(report_modules.MODULE_HEADERS, (report_modules.module_cells(m, say) for m in top), say),
             "".join(f"<p class=muted>{_text(t)}</p>" for t in report_modules.attribution_lines(report, say)),
         ]
-    fits = [f for f in report.get("fit") or () if isinstance(f, dict)]
+    fits = report.section("fit")
     if fits:
         parts += [f"<h2>{html.escape(say.word('Will it fit?'))}</h2>",
                   _html_table(report_modules.FIT_HEADERS, (report_modules.fit_cells(f, say) for f in fits), say)]  # fmt: skip
     return parts
 
 
-def render_html(report: TimingReport | Mapping[str, Any], images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
+def render_html(report: TimingReport, images: Mapping[str, bytes] | None = None, language: str = ENGLISH,
                 images_language: str | None = None) -> str:  # fmt: skip
     """One self-contained page (no external files or network): tables and embedded PNG plots,
     in ``language``. ``images_language``: the language the images were drawn in, when known."""
     say = catalogue(language)
-    typed = TimingReport.of(report)
+    typed, data = report, report.data  # the stated header fields shown as the file has them
     moves, latency, ranks = typed.moves, typed.latency, typed.ranks
-    memory = report.get("memory") or {}
+    memory = data.get("memory") or {}
     title = say.word("Timing report — {spec}", spec=view_rows.cell_text(typed.model.spec or "model"))
     notes = view_rows.latency_notes(latency, say)
 
@@ -156,9 +156,9 @@ def render_html(report: TimingReport | Mapping[str, Any], images: Mapping[str, b
 
     created = say.word(
         "Created {created} by torch-device-inspector {version}, report schema {schema}.",
-        created=view_rows.cell_text(report.get("created", "—")),
-        version=view_rows.cell_text(report.get("tool", {}).get("version", "")),
-        schema=view_rows.cell_text(report.get("schema_version")),
+        created=view_rows.cell_text(data.get("created", "—")),
+        version=view_rows.cell_text(data.get("tool", {}).get("version", "")),
+        schema=view_rows.cell_text(data.get("schema_version")),
     )
     ranks_note = say.word("torchrun; the tables above are rank 0's")
     sections = [

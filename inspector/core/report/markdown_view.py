@@ -13,7 +13,7 @@ they are.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from inspector.core.messages.catalogue import ENGLISH, Catalogue, catalogue
 from inspector.core.report import modules as report_modules
@@ -49,14 +49,14 @@ def _md_table(headers: Sequence[str], rows: Iterable[Sequence[str]], say: Catalo
     return lines
 
 
-def render_markdown(report: TimingReport | Mapping[str, Any], language: str = ENGLISH) -> str:
+def render_markdown(report: TimingReport, language: str = ENGLISH) -> str:
     """A block to paste into a bug report or an issue, in ``language``."""
     say = catalogue(language)
-    typed = TimingReport.of(report)
+    typed = report
     lines = [
         f"### {say.word('torch-device-inspector timing report')}",
         "",
-        _md_cell(say.word("Created {created}", created=view_rows.cell_text(report.get("created", "—")))),
+        _md_cell(say.word("Created {created}", created=view_rows.cell_text(report.data.get("created", "—")))),
         "",
         f"**{say.word('Environment')}**",
         "",
@@ -86,19 +86,19 @@ def render_markdown(report: TimingReport | Mapping[str, Any], language: str = EN
     return "\n".join(lines) + "\n"
 
 
-def _markdown_extras(report: Mapping[str, Any], say: Catalogue) -> list[str]:
+def _markdown_extras(report: TimingReport, say: Catalogue) -> list[str]:
     """The per-module and fit sections, when the report has them."""
     lines: list[str] = []
     top = report_modules.top_modules(report)
     if top:
-        count = len(report.get("modules") or ())
+        count = len(report.section("modules"))
         lines += ["", f"**{say.word('Top modules')}** ({_md_cell(say.word('by self time; {count} in the JSON', count=count))})", ""]
         warnings = report_modules.attribution_warnings(report, say)  # said next to the figures they are about
         lines += [f"> ⚠ {_md_cell(say.word('per-module figures not reliable: {reason}', reason=t))}" for t in warnings]
         lines += [""] if warnings else []
         lines += _md_table(report_modules.MODULE_HEADERS, (report_modules.module_cells(m, say) for m in top), say)
         lines += [""] + [f"- {_md_cell(t)}" for t in report_modules.attribution_lines(report, say)]
-    fits = [f for f in report.get("fit") or () if isinstance(f, dict)]
+    fits = report.section("fit")
     if fits:
         lines += ["", f"**{say.word('Will it fit?')}**", ""]
         lines += _md_table(report_modules.FIT_HEADERS, (report_modules.fit_cells(f, say) for f in fits), say)

@@ -7,7 +7,7 @@ report's language (``say``, as in ``view_rows``); headers stay English here, tra
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
 from inspector.core.report.view_rows import mode_text
@@ -70,10 +70,9 @@ def shapes_text(shapes: Any, say: Catalogue = ENGLISH_CATALOGUE) -> str:
     return ", ".join(parts) or "—"
 
 
-def top_modules(report: TimingReport | Mapping[str, Any], n: int = TOP_MODULES) -> list[dict[str, Any]]:
+def top_modules(report: TimingReport, n: int = TOP_MODULES) -> list[dict[str, Any]]:
     """The modules with the most self time (self times never overlap: no double counting)."""
-    data = report  # ``modules`` is a section nobody types yet: read from the file's dict (a TimingReport is a Mapping of it)
-    modules = [m for m in data.get("modules") or () if isinstance(m, dict)]
+    modules = report.section("modules")  # a section nobody types yet: the file's own entries
     return sorted(modules, key=lambda m: _number(m.get("self_ms")) or 0.0, reverse=True)[:n]
 
 
@@ -94,14 +93,11 @@ def module_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> t
     )
 
 
-def attribution_lines(report: TimingReport | Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
+def attribution_lines(report: TimingReport, say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """One sentence per device: what the hooks cost, what was taken out, and how the modules'
     self times add up against the forward."""
-    data = report  # ``attribution`` is a section nobody types yet: read from the file's dict (a TimingReport is a Mapping of it)
     lines = []
-    for entry in data.get("attribution") or ():
-        if not isinstance(entry, dict):
-            continue
+    for entry in report.section("attribution"):  # a section nobody types yet: the file's own entries
         with_ms, without_ms = _number(entry.get("forward_with_hooks_ms")), _number(entry.get("forward_without_hooks_ms"))
         text = say.word("{device}: forward {time} with per-module hooks", device=entry.get("device", "?"), time=_ms(with_ms))
         if with_ms is not None and without_ms:
@@ -120,14 +116,13 @@ def attribution_lines(report: TimingReport | Mapping[str, Any], say: Catalogue =
     return lines
 
 
-def attribution_warnings(report: TimingReport | Mapping[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
+def attribution_warnings(report: TimingReport, say: Catalogue = ENGLISH_CATALOGUE) -> list[str]:
     """Why a device's per-module figures are rough, one line each ("cpu: the hooks add ..."),
     to be shown next to them; [] when every run's figures hold."""
-    data = report  # ``attribution`` is a section nobody types yet: read from the file's dict (a TimingReport is a Mapping of it)
     return [
         f"{entry.get('device', '?')}: {say.text(warning)}"
-        for entry in data.get("attribution") or ()
-        if isinstance(entry, dict) and isinstance(entry.get("warnings"), list)
+        for entry in report.section("attribution")
+        if isinstance(entry.get("warnings"), list)
         for warning in entry["warnings"]
         if isinstance(warning, str)
     ]

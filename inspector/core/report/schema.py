@@ -20,7 +20,7 @@ A latency entry is read as the measurement it is (``measure.measurement.LatencyR
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 from inspector.core.report import lenient_read as read
 from inspector.core.report.field_checks import Fields, ReportSchemaError, checked_text, kind_of
@@ -549,20 +549,20 @@ class RankEntry:
 
 
 @dataclass(frozen=True, eq=False)
-class TimingReport(Mapping[str, Any]):
-    """A timing report, typed: what ``timing_report.load_report`` returns, and what the
-    comparison and the views read (``report.latency[0].median_ms``, ``report.model.class_name``).
+class TimingReport:
+    """A timing report, typed: what ``timing_report.load_report`` returns, what a session's
+    ``report()`` builds, and what the comparison, the views and the writer take
+    (``report.latency[0].median_ms``, ``report.model.class_name``). A plain value, not a mapping:
+    a dict (a script's, an agent's) is read once, at the edge, by ``lenient`` or ``from_dict``.
 
     ``data`` is the JSON document it was read from (or built as), kept whole: ``to_dict``
     gives it back for the file, so a report loaded and saved again is byte for byte what it
     was, keys a later version added included. Sections nobody types yet (``modules``,
-    ``attribution``, ``fit``, ``model_memory``) are read from it. Until every reader takes
-    the attributes, a report also reads as the read-only mapping it came from
-    (``report["latency"]``), so a reader not yet converted is handed the same object.
+    ``attribution``, ``fit``, ``model_memory``) are read from it (``section``).
 
     ``from_dict`` checks every field (``ReportSchemaError`` names the first bad one);
     ``lenient`` never raises (a field of the wrong type counts as absent), for a dict nobody
-    checked; ``of`` takes either a report or a dict.
+    checked.
     """
 
     schema_version: int
@@ -582,23 +582,13 @@ class TimingReport(Mapping[str, Any]):
         """The report as its JSON file holds it (``timing_report.render_json`` writes this)."""
         return dict(self.data)
 
-    def __getitem__(self, key: str) -> Any:
-        return self.data[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.data)
-
-    def __len__(self) -> int:
-        return len(self.data)
+    def section(self, key: str) -> list[dict[str, Any]]:
+        """The mappings of an untyped list section of the file (``modules``, ``attribution``,
+        ``fit``); anything else in it, or a section that is no list, reads as none."""
+        value = self.data.get(key)
+        return [m for m in value if isinstance(m, dict)] if isinstance(value, list) else []
 
     # ------------------------------------------------------------- read
-
-    @classmethod
-    def of(cls, report: "TimingReport | Mapping[str, Any] | None") -> "TimingReport":
-        """``report`` itself, or a dict nobody checked read leniently (None: an empty report)."""
-        if isinstance(report, TimingReport):
-            return report
-        return cls.lenient(report if report is not None else {})
 
     @classmethod
     def lenient(cls, data: Any) -> "TimingReport":
@@ -628,8 +618,6 @@ class TimingReport(Mapping[str, Any]):
 
         The schema version is checked (and a newer one refused) by ``report.load_report``.
         """
-        if isinstance(data, TimingReport):
-            data = data.data
         f = Fields(data, "")
         version = f.whole("schema_version", required=True)
         assert version is not None
@@ -654,10 +642,3 @@ class TimingReport(Mapping[str, Any]):
             ranks=tuple(RankEntry.from_dict(r, f"ranks[{i}]", capacity) for i, r in enumerate(f.items("ranks"))),
             data=data,
         )
-
-
-def file_dict(report: "TimingReport | Mapping[str, Any]") -> Mapping[str, Any]:
-    """The file's dict of ``report``: a ``TimingReport``'s ``to_dict()``, a dict as it is. For
-    the readers that read the file's form itself: the CSV tables (a projection of the file)
-    and the sections nobody types yet (``modules``, ``attribution``, ``fit``)."""
-    return report.to_dict() if isinstance(report, TimingReport) else report

@@ -35,7 +35,7 @@ from inspector.core.report.csv_view import render_csv, render_csv_zip
 from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.field_checks import ReportSchemaError
-from inspector.core.report.schema import TimingReport, file_dict
+from inspector.core.report.schema import TimingReport
 from inspector.core.units import dtype_name, format_bytes
 from inspector.core.vocabulary import FailureKind
 
@@ -187,24 +187,24 @@ def _plain(value: Any) -> Any:
 # --------------------------------------------------------------------------- save / load
 
 
-def render_json(report: TimingReport | Mapping[str, Any]) -> str:
+def render_json(report: TimingReport) -> str:
     """The report as the ``.json`` file holds it: plain JSON values, NaN written as null.
 
     The one writer of the file's form: a ``TimingReport`` is written as its ``to_dict`` (the
     agent sends the same dict over the wire: one codec for file and wire)."""
-    return json.dumps(_plain(file_dict(report)), indent=2, allow_nan=False) + "\n"
+    return json.dumps(_plain(report.to_dict()), indent=2, allow_nan=False) + "\n"
 
 
 def save_report(
-    report: TimingReport | Mapping[str, Any], path: str | Path, *, images: Mapping[str, bytes] | None = None,
+    report: TimingReport, path: str | Path, *, images: Mapping[str, bytes] | None = None,
     language: str = ENGLISH, images_language: str | None = None,
 ) -> Path:  # fmt: skip
     """Write ``report`` in the format its suffix names, atomically: either the whole new file
     is there afterwards, or whatever was there before is left untouched.
 
-    ``report``: a ``TimingReport`` (``build_timing_report``'s, ``load_report``'s) or a plain dict
-    (a script's, the window's ``to_dict()``): the JSON, CSV and ZIP write the file's dict as it
-    is; the Markdown and HTML read a dict as ``TimingReport.lenient`` reads it.
+    ``report``: a ``TimingReport`` (``build_timing_report``'s, ``load_report``'s; a script's dict
+    read once by ``TimingReport.lenient``): the JSON, CSV and ZIP write the file's dict it keeps
+    (``to_dict``) as it is; the Markdown and HTML read its typed fields.
 
     ``language`` (``"en"`` or one of ``catalogue.available_languages()``): what the Markdown and
     HTML views are written in. The JSON, the CSV tables and the ZIP's are data and stay as
@@ -213,9 +213,7 @@ def save_report(
     path = Path(path)
     suffix = path.suffix.lower()
     renderers: dict[str, Callable[[], bytes]] = {
-        # The file's forms write its dict as it is: a plain dict is not read as a report first
-        # (reading an hour of a big run's samples takes seconds); the views in words read the
-        # type themselves (``TimingReport.of``: the report itself, or the dict read leniently).
+        # The file's forms write the report's dict as it is; the views in words read its fields.
         ".json": lambda: render_json(report).encode("utf-8"),
         ".csv": lambda: render_csv(report).encode("utf-8"),
         ".md": lambda: render_markdown(report, language).encode("utf-8"),

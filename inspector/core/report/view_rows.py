@@ -1,8 +1,8 @@
 """What every text view of a timing report shows: its rows and cells, worded once.
 
 The Markdown, CSV and HTML views (``markdown_view``, ``csv_view``, ``html_view``) read a
-report (a ``schema.TimingReport``: loaded and checked by ``timing_report.load_report``, or a
-dict built now, read by ``TimingReport.of``) through these, so a move, a latency run or the
+report (a ``schema.TimingReport``: loaded and checked by ``timing_report.load_report``, or
+built now; a script's dict is read at the edge by ``TimingReport.lenient``) through these, so a move, a latency run or the
 environment reads the same in each. Moves, latency runs and ranks are read as their typed
 entries (a run's figures are its samples'); the environment and the model as the report's
 sections, and the CSV tables mirror the file's own keys (``latency_spread``, ``error_message``).

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from inspector.core.messages import ENGLISH
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 _app: Any = None  # keeps an application we created alive for the life of the process
 
 
-def render_report_images(report: TimingReport | Mapping[str, Any], size: tuple[int, int] = (960, 480), *,
+def render_report_images(report: TimingReport, size: tuple[int, int] = (960, 480), *,
                          language: str = ENGLISH) -> dict[str, bytes]:  # fmt: skip
     """The plots the window's own export embeds (``export.plot_images``: latency samples,
     latency summary, memory), drawn from ``report`` by offscreen twins of the window's plots,
@@ -38,7 +38,7 @@ def render_report_images(report: TimingReport | Mapping[str, Any], size: tuple[i
     return report_images(report, size, language=language)[0]
 
 
-def report_images(report: TimingReport | Mapping[str, Any], size: tuple[int, int] = (960, 480), *,
+def report_images(report: TimingReport, size: tuple[int, int] = (960, 480), *,
                   language: str = ENGLISH) -> tuple[dict[str, bytes], str]:  # fmt: skip
     """``render_report_images``, and the language the images were drawn in (``language``, or
     English where this machine has no font for it or no catalogue)."""

@@ -10,6 +10,7 @@ import torch
 
 from inspector import cli
 from inspector.core.devices import huge_pages
+from tests.report_edge import typed
 
 def _faults() -> int:
     with open("/proc/self/stat") as stat:
@@ -63,5 +64,5 @@ def test_a_report_says_whether_its_figures_were_taken_with_huge_pages(tmp_path):
 
     report = build_report(example_model())
     assert report["environment"]["cpu_huge_pages"] == huge_pages.huge_pages_state()
-    loaded = load_report(save_report(report, tmp_path / "report.json"))
+    loaded = load_report(save_report(typed(report), tmp_path / "report.json"))
     assert f"- CPU pages: {huge_pages.huge_pages_state()}" in render_markdown(loaded)

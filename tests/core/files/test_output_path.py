@@ -12,6 +12,7 @@ from inspector.core.files.models import example_model
 from inspector.core.files.output_path import check_output_path
 from inspector.core.report.timing_report import build_report, save_report
 from tests.unwritable import unwritable
+from tests.report_edge import typed
 
 
 def test_a_good_path_comes_back_with_home_expanded(tmp_path, monkeypatch):
@@ -30,7 +31,7 @@ def test_save_report_does_not_replace_a_pipe(tmp_path, report):
     fifo = tmp_path / "r.json"
     os.mkfifo(fifo)
     with pytest.raises(InputError, match="it is not a regular file"):
-        save_report(report, fifo)
+        save_report(typed(report), fifo)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
 
 
@@ -39,6 +40,6 @@ def test_save_report_does_not_replace_an_unchangeable_file(tmp_path, report):
     path.write_bytes(b"kept")
     with unwritable(path):
         with pytest.raises(InputError, match="the file exists and is read-only"):
-            save_report(report, path)
+            save_report(typed(report), path)
     assert path.read_bytes() == b"kept"
     assert [p.name for p in tmp_path.iterdir()] == ["r.md"]

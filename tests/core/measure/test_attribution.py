@@ -17,6 +17,7 @@ from inspector.core.files.models import LoadedModel
 from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import build_report
+from tests.report_edge import typed
 
 
 def _mlp() -> LoadedModel:
@@ -186,9 +187,9 @@ def test_report_carries_modules_with_contract_keys_and_shows_the_top_ones():
     assert len(report["modules"]) == len(result.modules) == 6
     assert all(keys <= set(m) for m in report["modules"])
     assert report["attribution"][0]["total_flops"] == result.total_flops
-    md = render_markdown(report)
+    md = render_markdown(typed(report))
     assert "**Top modules**" in md and "| 0 | Conv2d | cpu | 2x8x6x6 |" in md
-    page = render_html(report)
+    page = render_html(typed(report))
     assert "<h2>Top modules</h2>" in page and "2x8x6x6" in page
     # A plain report has neither key.
     assert "modules" not in build_report(loaded)
@@ -197,9 +198,9 @@ def test_report_carries_modules_with_contract_keys_and_shows_the_top_ones():
 def test_a_hostile_modules_section_renders_as_dashes():
     report = build_report(_mlp().__class__(spec="x", module=nn.Linear(2, 2)))
     report["modules"] = [{"name": "<script>", "self_ms": "NaN", "output_shapes": "boom", "flops": [1]}, 7, None]
-    page = render_html(report)
+    page = render_html(typed(report))
     assert "&lt;script&gt;" in page and "<script>" not in page
-    assert "**Top modules**" in render_markdown(report)
+    assert "**Top modules**" in render_markdown(typed(report))
 
 
 # --------------------------------------------------------------------------- the hooks' cost and the flags
@@ -307,19 +308,19 @@ def test_a_flag_is_shown_next_to_the_modules_in_every_view_of_the_report(monkeyp
     (entry,) = report["attribution"]
     assert entry["sum_ratio"] > 1.1 and len(entry["warnings"]) == 2
     assert entry["warnings"][1].startswith("the modules' self times add up to")
-    md = render_markdown(report)
+    md = render_markdown(typed(report))
     top = md.index("**Top modules**")
     flag = md.index("> ⚠ per-module figures not reliable: cpu: the hooks add")
     assert top < flag < md.index("| Module |")  # above the table it is about
     assert "> ⚠ per-module figures not reliable: cpu: the modules' self times add up to" in md
     assert "the hooks' own cost, 20.0 µs a module call (measured on empty modules), is taken out" in md
-    page = render_html(report)
+    page = render_html(typed(report))
     assert "<b>⚠ Per-module figures not reliable:</b> cpu: the hooks add" in page
     assert "the hooks add" in attribution_csv(report).splitlines()[1]  # the run's row in the .zip's attribution.csv
     # A report whose figures hold says nothing of the kind.
     steady = _pair(20_000, 1_000, monkeypatch)
     calm = build_report(steady, attribution=[measure_attribution(steady, runs=3, warmup=1)])
-    assert "not reliable" not in render_markdown(calm) and "not reliable" not in render_html(calm)
+    assert "not reliable" not in render_markdown(typed(calm)) and "not reliable" not in render_html(typed(calm))
     assert attribution_csv(calm).splitlines()[1].endswith(",")  # its warnings cell empty
 
 

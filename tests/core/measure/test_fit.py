@@ -10,6 +10,7 @@ from inspector.core.errors import InputError
 from inspector.core.measure.fit import OPTIMIZERS, FitRequest, estimate_fit
 from inspector.core.files.inputs import parse_inputs
 from inspector.core.files.models import LoadedModel, example_model
+from tests.report_edge import typed
 
 DTYPES = {"float32": 4, "float16": 2, "bfloat16": 2, "float64": 8}
 
@@ -219,8 +220,8 @@ def test_fit_results_render_in_the_report():
     result = estimate_fit(loaded, FitRequest(device="cpu", dtype="bfloat16", optimizer="adam", measure=False))
     report = build_report(loaded, fit=[result])
     assert report["fit"][0]["optimizer_state_bytes"] == 2 * 22 + 16
-    assert "| cpu | bfloat16 | adam | train-step | 22 B | 22 B | 60 B |" in render_markdown(report)
-    assert "<h2>Will it fit?</h2>" in render_html(report)
+    assert "| cpu | bfloat16 | adam | train-step | 22 B | 22 B | 60 B |" in render_markdown(typed(report))
+    assert "<h2>Will it fit?</h2>" in render_html(typed(report))
 
 
 def test_an_lstm_is_estimated_exactly_without_onednn_and_flagged_with_it():

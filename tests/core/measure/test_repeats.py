@@ -39,7 +39,7 @@ def test_the_runs_are_kept_apart_and_pooled_in_the_figures(measured):
 def test_repeats_are_stored_in_the_report_and_read_back(measured, tmp_path):
     session, _result, _ = measured
     path = save_report(session.report(with_memory=False), tmp_path / "r.json")
-    entry = load_report(path)["latency"][0]
+    entry = load_report(path).to_dict()["latency"][0]
     assert len(entry["runs_ms"]) == 3 and sum(map(len, entry["runs_ms"])) == len(entry["samples_ms"]) == 60
     # An old reader takes samples_ms, whose figures are the entry's: the figures check holds.
     assert entry["median_ms"] == figures_of(entry["samples_ms"]).median_ms

@@ -19,6 +19,7 @@ from inspector.core.measure.run_ratio import ratio_over_runs
 from inspector.core.measure.spread import ratio_of_medians
 from inspector.core.report.compare import compare_reports
 from tests.core.report.generated import with_samples
+from tests.report_edge import typed
 
 QUIET = RunNoise(0.05, runs=12, records=3, when="2026-12-01T10:00:00+00:00")
 
@@ -45,7 +46,7 @@ def test_a_shift_between_runs_widens_the_interval_so_identical_code_gets_no_clai
     # What the comparison said before: the samples' interval alone claims B slower.
     before = ratio_of_medians(pooled_a, pooled_b)
     assert before is not None and before.clear and before.low > 1
-    row = compare_reports(_report(a), _report(b), run_noise=QUIET).latency[0]
+    row = compare_reports(typed(_report(a)), typed(_report(b)), run_noise=QUIET).latency[0]
     assert row.verdict == "no clear difference"
     assert row.ratio_low < 1 < row.ratio_high
     assert (row.runs_a, row.runs_b) == (5, 5) and row.run_noise_note == ""  # both sides show their own noise
@@ -54,7 +55,7 @@ def test_a_shift_between_runs_widens_the_interval_so_identical_code_gets_no_clai
 def test_runs_that_agree_keep_a_real_difference_clear():
     a = _runs([1.00, 1.01, 0.99, 1.00, 1.005], seed=3)
     b = _runs([1.20, 1.21, 1.19, 1.20, 1.195], seed=4)
-    row = compare_reports(_report(a), _report(b), run_noise=QUIET).latency[0]
+    row = compare_reports(typed(_report(a)), typed(_report(b)), run_noise=QUIET).latency[0]
     assert row.verdict == "B 1.20× slower"
     assert 1.1 < row.ratio_low < 1.2 < row.ratio_high < 1.3
 
@@ -63,7 +64,7 @@ def test_runs_that_agree_more_closely_than_the_machines_do_claim_nothing_under_i
     # Under load, five runs can all land in one state: 4 % apart, each side's runs within 1 %.
     a = _runs([1.00, 1.01, 0.99, 1.00, 1.005], seed=3)
     b = _runs([1.04, 1.05, 1.03, 1.04, 1.045], seed=4)
-    row = compare_reports(_report(a), _report(b), run_noise=QUIET).latency[0]
+    row = compare_reports(typed(_report(a)), typed(_report(b)), run_noise=QUIET).latency[0]
     assert row.verdict.startswith("no clear difference: within run-to-run noise")
     assert row.run_noise_note.startswith(
         "the runs of A and B agree more closely than this machine's usually do: no difference under"
@@ -74,7 +75,7 @@ def test_one_run_each_claims_no_difference_under_the_machines_run_to_run_noise()
     # 8 % apart, each run's median known to 0.1 %: the samples alone would claim it.
     a, b = _runs([1.00], seed=5), _runs([1.08], seed=6)
     assert ratio_of_medians(a[0], b[0]).clear
-    row = compare_reports(_report(a), _report(b), run_noise=QUIET).latency[0]
+    row = compare_reports(typed(_report(a)), typed(_report(b)), run_noise=QUIET).latency[0]
     floor = math.expm1(1.959963984540054 * 0.05 * math.sqrt(2))  # ±15 %
     assert row.verdict == f"no clear difference: within run-to-run noise (±{floor:.0%})".replace("%", " %")
     assert row.run_noise_note == (
@@ -82,24 +83,24 @@ def test_one_run_each_claims_no_difference_under_the_machines_run_to_run_noise()
         "(this machine's run-to-run noise, ±5 % a run, measured by bench --repeat in 12 runs, last on 2026-12-01)"
     )
     # Beyond the noise, it is claimed.
-    far = compare_reports(_report(a), _report(_runs([1.30], seed=7)), run_noise=QUIET).latency[0]
+    far = compare_reports(typed(_report(a)), typed(_report(_runs([1.30], seed=7))), run_noise=QUIET).latency[0]
     assert far.verdict == "B 1.30× slower" and far.run_noise_note.startswith("one run on each side")
 
 
 def test_without_a_record_the_measured_default_is_used_and_said(tmp_path, monkeypatch):
     monkeypatch.setenv(run_noise.ENV_FILE, str(tmp_path / "none.json"))
     a, b = _runs([1.00], seed=5), _runs([1.10], seed=6)
-    row = compare_reports(_report(a), _report(b)).latency[0]
+    row = compare_reports(typed(_report(a)), typed(_report(b))).latency[0]
     assert row.verdict.startswith("no clear difference: within run-to-run noise")  # 10 %, under the default's ~47 %
     assert "measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5" in row.run_noise_note
-    far = compare_reports(_report(a), _report(_runs([2.00], seed=6))).latency[0]
+    far = compare_reports(typed(_report(a)), typed(_report(_runs([2.00], seed=6)))).latency[0]
     assert far.verdict.startswith("B 2.0") and "slower" in far.verdict  # 2x: beyond it, claimed
 
 
 def test_a_side_of_few_runs_borrows_the_machine_noise_and_says_which_side():
     a = _runs([1.00, 0.92, 1.08, 0.97, 1.04], seed=1)
     b = _runs([1.06], seed=2)
-    row = compare_reports(_report(a), _report(b), run_noise=QUIET).latency[0]
+    row = compare_reports(typed(_report(a)), typed(_report(b)), run_noise=QUIET).latency[0]
     assert (row.runs_a, row.runs_b) == (5, 1)
     assert row.run_noise_note.startswith("A holds 5 runs and B 1: fewer than 3 cannot show how far a rerun lands")
 
@@ -142,23 +143,23 @@ def test_rounds_timed_turn_about_find_a_10_percent_difference_the_machines_drift
     drift = [1.00, 0.80, 1.25, 0.90, 1.15]
     a = _runs(drift, seed=5)
     b = _runs([d * 1.10 for d in drift], seed=6)
-    paired = compare_reports(*_paired_reports(a, b), run_noise=QUIET).latency[0]
+    paired = compare_reports(*map(typed, _paired_reports(a, b)), run_noise=QUIET).latency[0]
     assert paired.verdict == "B 1.10× slower"
     assert 1.05 < paired.ratio_low < 1.10 < paired.ratio_high < 1.15
     assert paired.run_noise_note.startswith("A and B were timed turn about in 5 rounds")
     # The same runs without the token that pairs them: the drift is all the comparison sees.
-    unpaired = compare_reports(*_paired_reports(a, b, token_b="0" * 31 + "2"), run_noise=QUIET).latency[0]
+    unpaired = compare_reports(*map(typed, _paired_reports(a, b, token_b="0" * 31 + "2")), run_noise=QUIET).latency[0]
     assert unpaired.verdict == "no clear difference" and unpaired.ratio_low < 1 < unpaired.ratio_high
 
 
 def test_identical_code_turn_about_claims_nothing_and_a_mismatched_pair_is_not_read_as_one():
     drift = [1.00, 0.80, 1.25, 0.90, 1.15]
     a, b = _runs(drift, seed=7), _runs([d * r for d, r in zip(drift, [1.01, 0.99, 1.005, 0.995, 1.0])], seed=8)
-    row = compare_reports(*_paired_reports(a, b), run_noise=QUIET).latency[0]
+    row = compare_reports(*map(typed, _paired_reports(a, b)), run_noise=QUIET).latency[0]
     assert row.ratio_low < 1 < row.ratio_high
     assert not row.verdict.startswith("B")
     # One side lost a round: the runs no longer pair up, so they are compared as runs apart.
-    short = compare_reports(*_paired_reports(a, b[:4]), run_noise=QUIET).latency[0]
+    short = compare_reports(*map(typed, _paired_reports(a, b[:4])), run_noise=QUIET).latency[0]
     assert not short.run_noise_note.startswith("A and B were timed turn about")
     assert short.pairing_note == (  # and that is said, not done silently (issue 43)
         "A and B are one interleaved comparison but hold 5 and 4 runs: their runs are compared as runs apart, "
@@ -172,11 +173,11 @@ def test_halves_of_two_different_interleaved_comparisons_say_their_pairing_is_no
     drift = [1.00, 0.80, 1.25, 0.90, 1.15]
     a, b = _runs(drift, seed=7), _runs([d * 1.01 for d in drift], seed=8)
     ra, rb = _paired_reports(a, b, token="0" * 31 + "1", token_b="0" * 31 + "2")
-    row = compare_reports(ra, rb, run_noise=QUIET).latency[0]
+    row = compare_reports(typed(ra), typed(rb), run_noise=QUIET).latency[0]
     said = ("A and B come from different interleaved comparisons (their pair_id differ): their runs are compared "
             "as runs apart, not round by round")  # fmt: skip
     assert row.pairing_note == said and not row.run_noise_note.startswith("A and B were timed turn about")
-    same = compare_reports(*_paired_reports(a, b), run_noise=QUIET).latency[0]
+    same = compare_reports(*map(typed, _paired_reports(a, b)), run_noise=QUIET).latency[0]
     assert same.pairing_note == "" and same.run_noise_note.startswith("A and B were timed turn about")
     # compare prints it under the table
     from tests.core.report.generated import real_report

@@ -20,6 +20,7 @@ from inspector.core.measure.time_left import TimeLeft, time_left_text
 from inspector.core.measure.timing import measure_latency
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS
 from tests.core.report.generated import with_samples
+from tests.report_edge import typed
 
 
 # --------------------------------------------------------------------------- spread
@@ -167,13 +168,13 @@ def noisy_report():
 
 
 def test_markdown_and_html_show_the_spread_the_noise_and_honest_move_figures(noisy_report):
-    md = render_markdown(noisy_report)
+    md = render_markdown(typed(noisy_report))
     assert "| Median 95 % CI | IQR |" in md
     assert "- cpu float32 forward: noisy: p95 is" in md and "results may not be repeatable" in md
     move_rows = [line for line in md.splitlines() if line.startswith("| model.")]
     assert "| \\< 0.01 |" in move_rows[0]  # 44 B in 1 ms, as the window writes it ("<" escaped for Markdown)
     assert "µs" not in move_rows[1] and move_rows[1].count("| — |") >= 2  # the failed move: no time, no rate
-    html = render_html(noisy_report)
+    html = render_html(typed(noisy_report))
     assert "noisy: p95 is" in html and "Median 95 % CI" in html
 
 
@@ -186,7 +187,7 @@ def test_a_schema_1_report_still_loads_and_gets_its_spread_from_its_samples(tmp_
     path.write_text(json.dumps(old))
     loaded = load_report(path)
     assert "noisy: p95 is" in render_markdown(loaded)
-    assert load_report(save_report(noisy_report, tmp_path / "new.json"))["latency"][0]["noisy"] is True
+    assert load_report(save_report(typed(noisy_report), tmp_path / "new.json")).to_dict()["latency"][0]["noisy"] is True
 
 
 def test_the_gpu_checks_latency_comparison_runs_on_the_cpu(capsys):

@@ -99,9 +99,9 @@ def test_the_report_holds_the_models_bytes_after_each_move():
     session = Session(MemoryTimeline())
     session.load(LoadRequest("example"))
     session.move(MoveRequest("to", "cpu", "float64"))
-    entries = session.report()["model_memory"]
+    entries = session.report().to_dict()["model_memory"]
     assert [e["by_device"]["cpu"]["parameter"] for e in entries] == [44, 88]
-    assert "model_memory" not in session.report(with_memory=False)
+    assert "model_memory" not in session.report(with_memory=False).to_dict()
 
 
 def test_adopting_a_model_records_it_too():

@@ -19,6 +19,7 @@ from inspector.core.placement.tensor_rows import snapshot
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import build_report
 from inspector.core.placement.tensor_bytes import allocated_bytes, storage_kind
+from tests.report_edge import typed
 
 MODELS = '''
 import warnings
@@ -96,7 +97,7 @@ def test_a_meta_model_holds_no_bytes_and_says_what_it_would_take(models, capsys)
 def test_a_meta_model_in_the_report_is_not_counted_as_allocated(models):
     report = build_report(LoadedModel("meta", models["meta"]()))
     assert report["model"]["bytes"] == 0 and report["model"]["meta_bytes"] == 40_400
-    assert "0 B; meta: 0 B); 39.5 KiB more on meta, not allocated" in render_markdown(report)
+    assert "0 B; meta: 0 B); 39.5 KiB more on meta, not allocated" in render_markdown(typed(report))
 
 
 # ----------------------------------------------------------------- quantized

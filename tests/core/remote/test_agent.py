@@ -83,12 +83,12 @@ def test_every_op_round_trips(remote):
     assert readings[-1].device == "cpu" and readings[-1].total > 0
     assert abs(readings[-1].timestamp - time.time()) < 5  # on this machine's clock
 
-    report = remote.report()
+    report = remote.report().to_dict()
     assert [m["call"] for m in report["moves"]] == [move.call]
     assert report["latency"][0]["median_ms"] == latency.median_ms
     assert "cpu" in report["memory"]  # the timeline here holds the streamed readings
     assert "cpu" in remote.agent_report()["memory"]  # and so does the agent's own
-    assert remote.report(with_memory=False)["memory"] == {}
+    assert remote.report(with_memory=False).to_dict()["memory"] == {}
 
 
 def test_per_module_benchmark_and_input_shape_cross(remote):

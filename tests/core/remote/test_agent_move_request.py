@@ -37,7 +37,7 @@ def test_a_remote_move_names_the_device_dtype_and_method_it_ran_with(remote):
     assert ran.torch_device == torch.device("cpu") and ran.torch_dtype is torch.bfloat16  # as the agent read it
     assert ran.call == move.call == "model.to('cpu', dtype=torch.bfloat16)"
     assert move_snippet(ran) == move_snippet(asked)  # the window's code, as for a local move
-    assert "request" not in remote.report()["moves"][-1]  # the report is as it was
+    assert "request" not in remote.report().to_dict()["moves"][-1]  # the report is as it was
 
 
 def test_a_failed_remote_move_carries_its_request_too(remote):

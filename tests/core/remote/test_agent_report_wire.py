@@ -11,6 +11,7 @@ from inspector.core.remote.client import AgentConnection
 from inspector.core.remote.session import RemoteSession
 from inspector.core.report.schema import TimingReport
 from inspector.core.report.timing_report import load_report, render_json
+from tests.report_edge import typed
 
 #: A real agent (the protocol's own loop) whose session's report is one built as the CLI and the
 #: sessions build it: a failed move whose message is a core text, text no ASCII spells, and the
@@ -60,7 +61,7 @@ def test_the_report_that_crosses_the_wire_is_the_file_the_agent_would_write(tmp_
 
     file_text = written.read_text(encoding="utf-8")
     assert isinstance(received, TimingReport)
-    assert render_json(sent) == render_json(received) == file_text  # one codec: the file's bytes
+    assert render_json(typed(sent)) == render_json(received) == file_text  # one codec: the file's bytes
     assert received.to_dict() == load_report(written).to_dict()
     assert received.moves[0].error is not None and "'move' within 3 s" in received.moves[0].error
     assert "模型：示例" in received.model.notes

@@ -5,6 +5,7 @@ import pytest
 from inspector.core.errors import InputError
 from inspector.core.remote.ranks import RankEnv, rank_device, rank_env, ranks_summary
 from tests.fake_cuda import fake_cuda
+from tests.report_edge import typed
 
 
 def test_not_under_torchrun_means_no_ranks():
@@ -81,8 +82,8 @@ def test_markdown_and_html_reports_list_every_rank():
         {"rank": 1, "host": "<b>node-1</b>", "device": "cuda:1", "ok": False, "error": "out of memory on cuda:1", "latency": []},
     ]
     report = build_report(example_model(), ranks=ranks)
-    md = render_markdown(report)
+    md = render_markdown(typed(report))
     assert "**Ranks**" in md
     assert "| 0 | node-0 | cuda:0 | 1.5" in md and "failed: out of memory on cuda:1" in md
-    page = render_html(report)
+    page = render_html(typed(report))
     assert "<h2>Ranks</h2>" in page and "&lt;b&gt;node-1&lt;/b&gt;" in page and "<b>node-1" not in page

@@ -15,12 +15,13 @@ from inspector.core.files.models import example_model
 from inspector.core.measure.timing import measure_latency
 from inspector.core.report.sample_figures import figures_of
 from inspector.core.report.timing_report import build_report, render_json
+from tests.report_edge import typed
 
 
 def real_report(runs: int = 20) -> dict[str, Any]:
     """A report as the app writes it: the example model measured on the CPU ``runs`` times."""
     loaded = example_model()
-    return json.loads(render_json(build_report(loaded, latency=[measure_latency(loaded, runs=runs)])))
+    return json.loads(render_json(typed(build_report(loaded, latency=[measure_latency(loaded, runs=runs)]))))
 
 
 def with_samples(entry: dict[str, Any], samples: Sequence[float], **changes: Any) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from inspector.core.report.compare import compare_reports, describe_ratio
+from tests.report_edge import typed
 
 
 def _latency(device, median, *, dtype="float32", mode="forward", shape=(64, 3), p5=None, p95=None, n=10):
@@ -43,7 +44,7 @@ GPU = {"id": "cuda:0", "type": "cuda", "name": "NVIDIA H200", "total_bytes": 140
 def test_latency_rows_pair_the_same_device_and_dtype_and_give_the_ratio():
     a = _report([_latency("cpu", 2.0), _latency("cuda:0", 0.5)], devices=[GPU])
     b = _report([_latency("cpu", 1.0), _latency("cuda:0", 0.5, n=12), _latency("cuda:0", 0.25, dtype="bfloat16")])
-    rows = {(r.device, r.dtype): r for r in compare_reports(a, b, label_b="server").latency}
+    rows = {(r.device, r.dtype): r for r in compare_reports(typed(a), typed(b), label_b="server").latency}
 
     assert set(rows) == {("cpu", "float32"), ("cuda:0", "float32"), ("cuda:0", "bfloat16")}
     cpu = rows["cpu", "float32"]
@@ -62,7 +63,7 @@ def test_latency_rows_pair_the_same_device_and_dtype_and_give_the_ratio():
 def test_different_input_shapes_or_modes_are_not_compared_with_each_other():
     a = _report([_latency("cpu", 1.0, shape=(64, 3))])
     b = _report([_latency("cpu", 9.0, shape=(1, 3)), _latency("cpu", 5.0, mode="train-step", shape=(64, 3))])
-    rows = compare_reports(a, b).latency
+    rows = compare_reports(typed(a), typed(b)).latency
     assert len(rows) == 3
     assert all(r.ratio is None for r in rows)
     # ...and say plainly how each pair differs, never "×" of any kind.
@@ -90,7 +91,7 @@ def test_two_runs_of_the_same_model_and_machine_show_no_clear_difference():
     # Two draws from one distribution: their medians differ by chance, the interval holds 1.
     a = _report([_measured("cpu", _noisy_samples(0.036, seed=1))])
     b = _report([_measured("cpu", _noisy_samples(0.036, seed=2))])
-    [row] = compare_reports(a, b).latency
+    [row] = compare_reports(typed(a), typed(b)).latency
     assert row.ratio != 1.0 and row.ratio_low < 1 < row.ratio_high
     assert row.verdict == "no clear difference"
 
@@ -98,38 +99,38 @@ def test_two_runs_of_the_same_model_and_machine_show_no_clear_difference():
 def test_a_model_twice_as_slow_is_slower_with_an_interval_excluding_one():
     a = _report([_measured("cpu", _noisy_samples(0.036, seed=1))])
     b = _report([_measured("cpu", _noisy_samples(0.072, seed=2))])
-    [row] = compare_reports(a, b, label_b="B").latency
+    [row] = compare_reports(typed(a), typed(b), label_b="B").latency
     assert 1 < row.ratio_low < row.ratio < row.ratio_high
     assert 1.7 < row.ratio < 2.3
     assert row.verdict == f"B {row.ratio:.2f}× slower"
     # The interval is seeded: the same two reports always read the same.
-    assert compare_reports(a, b).latency[0].ratio_low == row.ratio_low
+    assert compare_reports(typed(a), typed(b)).latency[0].ratio_low == row.ratio_low
 
 
 def test_a_noisy_run_is_flagged_and_an_old_report_is_judged_from_its_samples():
     noisy = [0.036] * 90 + [3.0] * 10  # p95 is 83× the median
     entry = _measured("cpu", noisy)
     assert "noise" not in entry  # written before schema 2
-    [row] = compare_reports(_report([entry])).latency
+    [row] = compare_reports(typed(_report([entry]))).latency
     assert row.noise_a == "noisy: p95 is 83× the median; results may not be repeatable"
 
 
 def test_too_few_samples_give_the_ratio_with_a_question_not_a_verdict():
     a = _report([_measured("cpu", [1.0, 1.1, 0.9])])
     b = _report([_measured("cpu", [2.0, 2.1, 1.9])])
-    [row] = compare_reports(a, b).latency
+    [row] = compare_reports(typed(a), typed(b)).latency
     assert row.ratio_low is None and row.verdict == "B 2.00× slower? too few samples to tell"
 
 
 def test_a_re_run_replaces_the_earlier_measurement():
     a = _report([_latency("cpu", 4.0), _latency("cpu", 2.0)])
-    (row,) = compare_reports(a, _report([_latency("cpu", 1.0)])).latency
+    (row,) = compare_reports(typed(a), typed(_report([_latency("cpu", 1.0)]))).latency
     assert row.median_a == 2.0 and row.ratio == 0.5
 
 
 def test_one_report_alone_lists_its_devices_with_speedups_over_its_cpu():
     report = _report([_latency("cpu", 3.0), _latency("cuda:0", 0.3)], devices=[GPU])
-    comparison = compare_reports(report, label_a="server.json")
+    comparison = compare_reports(typed(report), label_a="server.json")
     assert comparison.label_b is None
     assert [(r.device, r.speedup_vs_cpu_a) for r in comparison.latency] == [("cpu", None), ("cuda:0", pytest.approx(10.0))]
     assert all(r.ratio is None and r.verdict == "" for r in comparison.latency)
@@ -141,7 +142,7 @@ def test_move_rows_compare_bandwidth_of_successful_moves_of_the_same_kind():
     a = _report(moves=[_move("cpu", "cuda:0", 1.0, gib), _move("cpu", "cuda:0", 3.0, gib),
                        _move("cpu", "cuda:0", 9.0, gib, ok=False)])  # fmt: skip
     b = _report(moves=[_move("cpu", "cuda:0", 0.5, gib), _move("cpu", "cuda:0", 0.4, gib, pinned=True)])
-    rows = {(r.route, r.pinned): r for r in compare_reports(a, b).moves}
+    rows = {(r.route, r.pinned): r for r in compare_reports(typed(a), typed(b)).moves}
 
     plain = rows["cpu → cuda:0", False]
     assert (plain.count_a, plain.failed_a) == (3, 1)
@@ -156,7 +157,7 @@ def test_move_rows_compare_bandwidth_of_successful_moves_of_the_same_kind():
 def test_environment_rows_flag_what_differs():
     a = _report(torch_version="2.6.0")
     b = _report(torch_version="2.11.0", devices=[{"id": "cpu", "name": "Some CPU", "total_bytes": 16 << 30}, GPU])
-    rows = {(r.section, r.name): r for r in compare_reports(a, b).environment}
+    rows = {(r.section, r.name): r for r in compare_reports(typed(a), typed(b)).environment}
     assert rows["environment", "PyTorch"].differs
     assert (rows["environment", "PyTorch"].a, rows["environment", "PyTorch"].b) == ("2.6.0", "2.11.0")
     assert not rows["environment", "Python"].differs
@@ -169,7 +170,7 @@ def test_environment_rows_flag_what_differs():
 def test_partial_and_odd_entries_do_not_break_the_comparison():
     a = {"latency": [{"device": "cpu", "dtype": "float32", "median_ms": None, "samples_ms": []}, "junk"],
          "moves": [{"source": "cpu"}], "environment": {"devices": [{"id": "cpu"}]}}  # fmt: skip
-    comparison = compare_reports(a, {})
+    comparison = compare_reports(typed(a), typed({}))
     assert comparison.latency[0].median_a is None
     assert comparison.moves[0].count_a == 1 and comparison.moves[0].gbps_a is None
     json.dumps(comparison.to_dict())  # plain values throughout
@@ -202,7 +203,7 @@ def test_one_model_file_named_from_two_folders_is_the_same_model(tmp_path, monke
     assert reports["a"]["model"]["resolved_spec"] == f"{folder / 'models.py'}:build"
 
     def spec_row(a, b):
-        return {(r.section, r.name): r for r in compare_reports(a, b).environment}["model", "Model"]
+        return {(r.section, r.name): r for r in compare_reports(typed(a), typed(b)).environment}["model", "Model"]
 
     same = spec_row(reports["a"], reports["b"])
     assert (same.a, same.b) == ("models.py:build", "../work/models.py:build") and not same.differs
@@ -228,5 +229,5 @@ def test_each_latency_entry_and_the_environment_carry_the_thread_counts(tmp_path
     # A report with 1 thread against one with 2 says so where the two were made.
     other = json.loads(path.read_text())
     other["environment"]["torch_threads"] = 2
-    rows = {(r.section, r.name): r for r in compare_reports(report, other).environment}
+    rows = {(r.section, r.name): r for r in compare_reports(typed(report), typed(other)).environment}
     assert rows["environment", "PyTorch threads"].differs

@@ -20,6 +20,7 @@ from inspector.core.report.compare import compare_reports
 from inspector.core.report.timing_report import load_report, save_report
 from inspector.core.vocabulary import MAX_SAMPLES
 from tests.core.report.generated import real_report, scaled, unmatched, with_latency
+from tests.report_edge import typed
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +49,7 @@ def _work(monkeypatch, report, count: int) -> tuple[int, int, int]:
         shared = _Counted(patch, compare_module, "_shared")
         differences = _Counted(patch, compare_module, "_differences")
         figures = _Counted(patch, measurement, "figures_of")  # an entry's figures: its samples', once
-        rows = compare_reports(unmatched(report, count, batch=1), unmatched(report, count, batch=2)).latency
+        rows = compare_reports(typed(unmatched(report, count, batch=1)), typed(unmatched(report, count, batch=2))).latency
     assert len(rows) == 2 * count
     # Each row names how its nearest counterpart differs: the same input shape's neighbour.
     assert rows[0].verdict == "not compared: B's cpu run differs in input shape (1x1 vs 2x1)"
@@ -79,7 +80,7 @@ def test_the_nearest_counterpart_is_the_one_a_scan_would_find(report):
     a = with_latency(report, [e(dtype="bfloat16", mode="train-step", shape=(9, 9))])
     b = with_latency(report, [e(mode="train-step", shape=(1, 1)), e(dtype="float16", mode="train-step"),
                               e(shape=(9, 9)), e(dtype="bfloat16")])  # fmt: skip
-    verdicts = [r.verdict for r in compare_reports(a, b).latency]
+    verdicts = [r.verdict for r in compare_reports(typed(a), typed(b)).latency]
     # Two differences each: dtype and input shape (same mode) before mode and anything else.
     assert verdicts[0] == "not compared: B's cpu run differs in dtype (bfloat16 vs float32) and input shape (9x9 vs 1x1)"
 
@@ -132,8 +133,8 @@ def test_a_report_with_more_samples_in_all_than_it_may_hold_is_refused_naming_th
 
 def test_a_report_at_the_bounds_loads(tmp_path, report, monkeypatch):
     monkeypatch.setattr(schema, "MAX_LATENCY_ENTRIES", 50)
-    path = save_report(unmatched(report, 50, batch=1), tmp_path / "full.json")
-    assert len(load_report(path)["latency"]) == 50
+    path = save_report(typed(unmatched(report, 50, batch=1)), tmp_path / "full.json")
+    assert len(load_report(path).latency) == 50
 
 
 def test_figures_are_computed_as_numpy_computes_them(report):

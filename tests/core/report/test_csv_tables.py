@@ -25,6 +25,7 @@ from inspector.core.moves.transaction import move_model
 from inspector.core.report.csv_tables import TABLES
 from inspector.core.report.csv_view import ZIP_DATE, render_csv, render_csv_zip
 from inspector.core.report.timing_report import build_report, load_report, save_report
+from tests.report_edge import typed
 
 
 def _tables(data: bytes) -> dict[str, pd.DataFrame]:
@@ -74,7 +75,7 @@ def report():
 
 
 def test_the_samples_pivot_gives_every_entrys_median_and_the_runs_are_numbered(report):
-    samples = pd.read_csv(io.StringIO(render_csv(report)))
+    samples = pd.read_csv(io.StringIO(render_csv(typed(report))))
     medians = _timed_medians(samples)
     assert len(medians) == len(report["latency"]) == 2
     for entry in report["latency"]:
@@ -87,10 +88,10 @@ def test_the_samples_pivot_gives_every_entrys_median_and_the_runs_are_numbered(r
 
 
 def test_the_zip_holds_every_section_as_a_table_pandas_reads(report):
-    tables = _tables(render_csv_zip(report))
+    tables = _tables(render_csv_zip(typed(report)))
     assert set(tables) == {"samples.csv", "latency.csv", "moves.csv", "memory.csv", "modules.csv", "attribution.csv",
                            "environment.csv"}  # fmt: skip (no fit.csv: this report has no fit)
-    pd.testing.assert_frame_equal(tables["samples.csv"], pd.read_csv(io.StringIO(render_csv(report))))
+    pd.testing.assert_frame_equal(tables["samples.csv"], pd.read_csv(io.StringIO(render_csv(typed(report)))))
 
     latency = tables["latency.csv"].set_index(["device", "dtype"])
     for entry in report["latency"]:
@@ -127,7 +128,7 @@ def test_every_text_cell_of_the_zip_is_safe_from_formulas(report):
     hostile["modules"][1]["name"] = "=cmd|' /C calc'!A0"
     hostile["latency"][0]["device"] = "+cpu"
     hostile["environment"]["os"] = "@SUM(1)"
-    tables = _tables(render_csv_zip(hostile))
+    tables = _tables(render_csv_zip(typed(hostile)))
     assert tables["modules.csv"]["name"].tolist()[1] == "'=cmd|' /C calc'!A0"
     assert set(tables["samples.csv"]["device"]) == {"'+cpu", "cpu"}
     assert "'@SUM(1)" in tables["environment.csv"]["value"].tolist()
@@ -137,8 +138,8 @@ def test_every_text_cell_of_the_zip_is_safe_from_formulas(report):
 
 
 def test_the_zip_is_the_same_bytes_for_the_same_report_deflated_and_dated_1980(report, tmp_path):
-    data = render_csv_zip(report)
-    assert render_csv_zip(json.loads(json.dumps(report))) == data
+    data = render_csv_zip(typed(report))
+    assert render_csv_zip(typed(json.loads(json.dumps(report)))) == data
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         infos = archive.infolist()
         assert infos[0].filename == "README.txt"
@@ -148,7 +149,7 @@ def test_the_zip_is_the_same_bytes_for_the_same_report_deflated_and_dated_1980(r
             assert info.filename == "README.txt" or info.filename in readme  # the README names each table
     assert sum(i.compress_size for i in infos) < sum(i.file_size for i in infos) / 2
 
-    path = save_report(report, tmp_path / "report.zip")  # the suffix picks the zip, written atomically
+    path = save_report(typed(report), tmp_path / "report.zip")  # the suffix picks the zip, written atomically
     assert path.read_bytes() == data and [p.name for p in tmp_path.iterdir()] == ["report.zip"]
 
 
@@ -158,7 +159,7 @@ def test_tables_of_sections_a_report_lacks_are_left_out_and_fit_is_a_table():
     loaded = example_model()
     fit = estimate_fit(loaded, FitRequest("cpu", optimizer="adam", measure=False))
     bare = json.loads(json.dumps(build_report(loaded, fit=[fit])))
-    tables = _tables(render_csv_zip(bare))
+    tables = _tables(render_csv_zip(typed(bare)))
     assert set(tables) == {"samples.csv", "latency.csv", "moves.csv", "memory.csv", "fit.csv", "environment.csv"}
     assert tables["samples.csv"].empty and list(tables["samples.csv"].columns)[:2] == ["device", "dtype"]
     (row,) = tables["fit.csv"].to_dict("records")
@@ -172,7 +173,7 @@ def test_a_report_file_whose_sections_are_not_what_they_should_be_still_renders(
     odd["latency"][0]["runs_ms"] = [[1.0], [2.0]]  # not its samples: read as one run
     path = tmp_path / "odd.json"
     path.write_text(json.dumps(odd))
-    tables = _tables(render_csv_zip(odd))
+    tables = _tables(render_csv_zip(typed(odd)))
     assert "modules.csv" not in tables and tables["fit.csv"]["device"].tolist() == ["['x']"]
     assert set(tables["samples.csv"]["run"]) == {0}
     with pytest.raises(InputError, match="runs_ms"):

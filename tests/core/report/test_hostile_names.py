@@ -28,6 +28,7 @@ from inspector.core.report.csv_view import table_csv
 from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import build_report
+from tests.report_edge import typed
 
 #: Names a hostile model file gives its modules (no dots: PyTorch refuses them in names).
 HOSTILE_NAMES = (
@@ -97,7 +98,7 @@ def _markdown_as_html(text: str) -> str:
 
 
 def test_markdown_rendered_by_markdown_it_has_no_element_or_link_from_a_name(report):
-    text = render_markdown(report)
+    text = render_markdown(typed(report))
     page = _markdown_as_html(text)
     found = _elements(page)
     assert {"script", "img", "a"}.isdisjoint(found.tags)
@@ -118,14 +119,14 @@ def _html_text(text: str) -> str:
 
 
 def test_markdown_bidi_and_carriage_returns_are_shown_as_escapes(report):
-    text = render_markdown(report)
+    text = render_markdown(typed(report))
     assert "\u202e" not in text and "\r" not in text
     assert "head\\\\u202egnp\\_exe" in text  # shown as \u202e (its backslash escaped for Markdown)
     assert "head\\u202egnp_exe" in _markdown_as_html(text)
 
 
 def test_markdown_tables_keep_their_rows_and_columns(report):
-    text = render_markdown(report)
+    text = render_markdown(typed(report))
     page = _markdown_as_html(text)
     assert "pipe\\|cell\\\\nnew row\\\\rreturn" in text
     table = page[page.index("<th>Module</th>"):]
@@ -137,7 +138,7 @@ def test_markdown_tables_keep_their_rows_and_columns(report):
 
 
 def test_a_huge_name_is_its_start_and_its_length_in_every_view(report):
-    markdown, page, sheet = render_markdown(report), render_html(report), table_csv(TABLE_BY_NAME["moves.csv"], report)
+    markdown, page, sheet = render_markdown(typed(report)), render_html(typed(report)), table_csv(TABLE_BY_NAME["moves.csv"], report)
     for text in (markdown, page):
         assert "(100,000 characters)" in text or "(100,028 characters)" in text
         assert LONG not in text
@@ -155,7 +156,7 @@ def test_a_huge_name_is_its_start_and_its_length_in_every_view(report):
 
 
 def test_html_view_shows_bidi_and_newlines_as_escapes(report):
-    page = render_html(report)
+    page = render_html(typed(report))
     assert "\u202e" not in page and "\r" not in page
     assert "head\\u202egnp_exe" in page
     found = _elements(page)

@@ -26,6 +26,7 @@ from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import build_report, load_report, render_json
 from inspector.core.measure.timing import measure_latency
+from tests.report_edge import typed
 
 CASES = 400
 DEEP = "__deeply nested__"  # replaced in the file's text by thousands of nested lists
@@ -45,7 +46,7 @@ def real_report() -> dict:
     moves = [move_model(loaded, MoveRequest("to", "cpu", "float64")), move_model(loaded, MoveRequest("cuda"))]
     latency = [measure_latency(loaded, runs=5), measure_latency(loaded, runs=5, mode="train-step")]
     memory = {"cpu": [{"t": 0.0, "allocated": 1, "reserved": None, "used": 2, "total": 3}] * 3}
-    report = json.loads(render_json(build_report(loaded, moves=moves, latency=latency, memory=memory)))
+    report = json.loads(render_json(typed(build_report(loaded, moves=moves, latency=latency, memory=memory))))
     # A torchrun job's section too: the Ranks tab reads it from opened reports.
     report["ranks"] = [
         {"rank": 0, "local_rank": 0, "world_size": 2, "host": "a", "device": "cpu", "ok": True, "error": None,
@@ -110,13 +111,13 @@ def test_damaged_reports_load_or_are_refused_in_one_line_and_compare_never_raise
         else:
             outcomes["loaded"] += 1
             for other in (real_report, None):
-                compare_reports(loaded, other).to_dict()
-            compare_reports(real_report, loaded).to_dict()
+                compare_reports(loaded, typed(other)).to_dict()
+            compare_reports(typed(real_report), loaded).to_dict()
             for render in (render_json, render_csv, render_csv_zip, render_markdown, render_html):
                 render(loaded)
-            ranks_summary(loaded.get("ranks") or [])
+            ranks_summary(loaded.ranks)
         # The comparison takes any dict: even one nobody checked.
-        compare_reports(damaged, real_report).to_dict()
-        compare_reports(real_report, damaged).to_dict()
+        compare_reports(typed(damaged), typed(real_report)).to_dict()
+        compare_reports(typed(real_report), typed(damaged)).to_dict()
     # Both branches were really exercised.
     assert outcomes["loaded"] > CASES // 10 and outcomes["refused"] > CASES // 3, outcomes

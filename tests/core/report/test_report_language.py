@@ -30,6 +30,7 @@ from inspector.core.report.html_view import render_html
 from inspector.core.report.markdown_view import render_markdown
 from inspector.core.report.timing_report import build_report, load_report, render_json, save_report
 from tests.prose import english_words
+from tests.report_edge import typed
 
 CHINESE = "zh_CN"
 
@@ -69,7 +70,7 @@ def built() -> dict:
 @pytest.fixture(scope="module")
 def read_back(built, tmp_path_factory) -> dict:
     """The same report written as JSON and read again: core's sentences are plain English now."""
-    return load_report(save_report(built, tmp_path_factory.mktemp("r") / "r.json"))
+    return load_report(save_report(typed(built), tmp_path_factory.mktemp("r") / "r.json")).to_dict()
 
 
 def machine_and_model_data(report: dict) -> list[str]:
@@ -105,7 +106,7 @@ def test_the_languages_a_report_can_be_written_in():
 @pytest.mark.parametrize("render", [render_markdown, render_html])
 def test_a_chinese_report_has_no_english_prose_outside_code_numbers_and_data(built, read_back, render):
     for report in (built, read_back):  # made now (core's Text) or read from a file (English strings)
-        text = render(report, language=CHINESE)
+        text = render(typed(report), language=CHINESE)
         assert not prose(text, machine_and_model_data(report)), prose(text, machine_and_model_data(report))
         # what stays as it is: figures, units, code, device ids, dtypes, the model's names
         for kept in ("model.to(torch.float64)", "model.cuda(97)", "cpu → cpu", "float64", "GB/s", "FLOPs", "Net", "node-b"):
@@ -116,8 +117,8 @@ def test_a_chinese_report_has_no_english_prose_outside_code_numbers_and_data(bui
 def test_a_report_read_back_from_its_json_says_core_s_sentences_in_chinese_as_the_session_did(built, read_back):
     """A file holds core's sentences as English strings; the report's reader recognises each
     by its template, so a report rendered from the file reads as one rendered at once."""
-    assert render_markdown(read_back, CHINESE) == render_markdown(built, CHINESE)
-    assert render_html(read_back, None, CHINESE) == render_html(built, None, CHINESE)
+    assert render_markdown(typed(read_back), CHINESE) == render_markdown(typed(built), CHINESE)
+    assert render_html(typed(read_back), None, CHINESE) == render_html(typed(built), None, CHINESE)
     note = read_back["latency"][0]["noise"]
     assert type(note) is str and recognised(note) == built["latency"][0]["noise"]
     assert recognised(note).key == built["latency"][0]["noise"].key
@@ -126,34 +127,34 @@ def test_a_report_read_back_from_its_json_says_core_s_sentences_in_chinese_as_th
 @pytest.mark.parametrize("render", [render_markdown, render_html])
 def test_an_english_report_has_no_chinese_and_reads_as_before(built, read_back, render):
     for report in (built, read_back):
-        text = render(report)
+        text = render(typed(report))
         assert not has_chinese(text)
-        assert render(report, language="en") == text
-    markdown = render_markdown(built)
+        assert render(typed(report), language="en") == text
+    markdown = render_markdown(typed(built))
     assert "**Environment**" in markdown and "| Call | Source → target | Time | Bytes | GB/s | Result |" in markdown
     assert "- CPU pages: huge pages: " in markdown
 
 
 def test_the_html_page_says_its_language_and_which_language_its_images_are_in(built):
-    assert render_html(built).startswith("<!DOCTYPE html>\n<html lang=en>")
-    page = render_html(built, {"Memory": b"\x89PNG"}, CHINESE, CHINESE)
+    assert render_html(typed(built)).startswith("<!DOCTYPE html>\n<html lang=en>")
+    page = render_html(typed(built), {"Memory": b"\x89PNG"}, CHINESE, CHINESE)
     assert page.startswith("<!DOCTYPE html>\n<html lang=zh-CN>")
     assert "<title>计时报告 — example</title>" in page and "<h3>内存</h3>" in page
     assert "图表中的文字为英文" not in page
     # a machine with no font for Chinese draws the images in English: the page says so
-    assert "图表中的文字为英文。" in render_html(built, {"Memory": b"\x89PNG"}, CHINESE, "en")
-    assert "The plots are labelled in English" not in render_html(built, {"Memory": b"\x89PNG"}, "en", "en")
+    assert "图表中的文字为英文。" in render_html(typed(built), {"Memory": b"\x89PNG"}, CHINESE, "en")
+    assert "The plots are labelled in English" not in render_html(typed(built), {"Memory": b"\x89PNG"}, "en", "en")
 
 
 def test_the_data_formats_are_the_same_in_every_language(built, tmp_path):
     for suffix in (".json", ".csv", ".zip"):
-        english = save_report(built, tmp_path / f"en{suffix}").read_bytes()
-        chinese = save_report(built, tmp_path / f"zh{suffix}", language=CHINESE).read_bytes()
+        english = save_report(typed(built), tmp_path / f"en{suffix}").read_bytes()
+        chinese = save_report(typed(built), tmp_path / f"zh{suffix}", language=CHINESE).read_bytes()
         if suffix == ".zip":  # (deterministic: dated 1980, fixed order)
             assert english == chinese
         else:
             assert english == chinese, suffix
-    assert json.loads(render_json(built)) == load_report(tmp_path / "zh.json")
+    assert json.loads(render_json(typed(built))) == load_report(tmp_path / "zh.json").to_dict()
 
 
 def test_a_missing_or_broken_translation_is_said_in_english():

@@ -15,6 +15,7 @@ from inspector.core.measure.interleaved import measure_round, new_pair_id, with_
 from inspector.core.report.compare import compare_reports
 from inspector.core.report.schema import ReportSchemaError, TimingReport
 from inspector.core.report.timing_report import build_report, render_json
+from tests.report_edge import typed
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "resources" / "report.schema.json").read_text())
 
@@ -27,8 +28,8 @@ def _pair(spoiled: list[bool]) -> tuple[dict[str, Any], dict[str, Any]]:
     later_b = [list(b.samples_ms)] * (len(spoiled) - 1)
     token = new_pair_id()
     ra, rb = with_rounds(a, later, token, spoiled), with_rounds(b, later_b, token, spoiled)
-    return (json.loads(render_json(build_report(loaded_a, latency=[ra]))),
-            json.loads(render_json(build_report(loaded_b, latency=[rb]))))  # fmt: skip
+    return (json.loads(render_json(typed(build_report(loaded_a, latency=[ra])))),
+            json.loads(render_json(typed(build_report(loaded_b, latency=[rb])))))  # fmt: skip
 
 
 def test_the_rounds_the_machine_stalled_are_written_checked_and_read_back():
@@ -36,13 +37,13 @@ def test_the_rounds_the_machine_stalled_are_written_checked_and_read_back():
     assert a["latency"][0]["runs_spoiled"] == [True, False, True]
     jsonschema.validate(a, SCHEMA)  # the shipped schema knows the field
     assert TimingReport.from_dict(a).latency[0].runs_spoiled == (True, False, True)
-    [row] = compare_reports(a, b).latency
+    [row] = compare_reports(typed(a), typed(b)).latency
     assert str(row.verdict).startswith("no verdict: the machine stalled the sampling threads in 2 of 3 rounds")
 
 
 def test_a_machine_that_let_most_rounds_be_leaves_the_codes_verdict():
     a, b = _pair([False, True, False])
-    [row] = compare_reports(a, b).latency
+    [row] = compare_reports(typed(a), typed(b)).latency
     assert not str(row.verdict).startswith("no verdict")
 
 

@@ -21,6 +21,7 @@ from inspector.core.report.timing_report import build_report, load_report, rende
 from inspector.core.report.field_checks import ReportSchemaError
 from inspector.core.report.schema import TimingReport
 from inspector.core.measure.timing import measure_latency
+from tests.report_edge import typed
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
 
@@ -29,7 +30,7 @@ GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total
 def good() -> dict:
     loaded = example_model()
     memory = {"cpu": [{"t": 0.0, "allocated": 1, "reserved": None, "used": 2, "total": 3}]}
-    report = json.loads(render_json(build_report(loaded, latency=[measure_latency(loaded, runs=5)], memory=memory)))
+    report = json.loads(render_json(typed(build_report(loaded, latency=[measure_latency(loaded, runs=5)], memory=memory))))
     report["environment"]["devices"]["devices"].append(GPU)
     return report
 
@@ -128,9 +129,9 @@ def test_a_report_of_this_version_loads_whole_and_keeps_keys_added_later(tmp_pat
     later = json.loads(json.dumps(good))
     later["latency"][0]["mad_ms"] = [0.1, 0.2]  # additions a later minor version may make
     later["modules"] = [{"name": "fc1", "deeply": {"nested": [[[1]]]}}]
-    loaded = load_report(save_report(later, tmp_path / "r.json"))
-    assert loaded == later
-    parsed = TimingReport.from_dict(loaded)
+    loaded = load_report(save_report(typed(later), tmp_path / "r.json"))
+    assert loaded.to_dict() == later
+    parsed = TimingReport.from_dict(loaded.to_dict())
     assert parsed.latency[0].samples_ms == tuple(good["latency"][0]["samples_ms"])
     assert [d.id for d in parsed.environment.devices] == ["cpu", "cuda:0"]
     assert parsed.model.class_name == "Net"
@@ -155,7 +156,7 @@ def test_compare_takes_even_unchecked_numbers_it_cannot_use(good):
     damaged["latency"][0].update(median_ms=10**400, samples_ms=5, input_shape=[float("inf")])
     damaged["model"]["bytes"] = 10**400
     damaged["environment"]["devices"] = {"devices": [{"id": ["x"], "total_bytes": float("nan")}]}
-    comparison = compare_reports(good, damaged)
+    comparison = compare_reports(typed(good), typed(damaged))
     row = comparison.latency[-1]
     assert (row.median_b, row.samples_b, row.ratio) == (None, 0, None)
     size = next(r for r in comparison.environment if r.name == "Size")

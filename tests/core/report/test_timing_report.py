@@ -17,7 +17,6 @@ import torch
 
 from inspector.core import atomic_write
 from inspector.core.report import html_view, markdown_view
-from inspector.core.report.schema import TimingReport
 from inspector.core.devices.discovery import memory_reading
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import example_model
@@ -33,6 +32,7 @@ from inspector.core.report.timing_report import (
 )
 from inspector.core.measure.timing import measure_latency
 from tests.faults import fill_disk_half_way_through_report_writes
+from tests.report_edge import typed
 
 MOVE = {
     "call": "model.to('cpu', torch.float64)", "method": "to", "source": "cpu", "target": "cpu",
@@ -82,13 +82,13 @@ def test_memory_readings_become_seconds_since_the_first_one(report):
 
 
 def test_json_round_trip(tmp_path, report):
-    path = save_report(report, tmp_path / "r.json")
-    assert load_report(path) == report
+    path = save_report(typed(report), tmp_path / "r.json")
+    assert load_report(path).to_dict() == report
 
 
 def test_nan_is_written_as_null_so_other_tools_can_read_the_file(tmp_path):
     report = build_report(example_model(), moves=[{**MOVE, "gbps": float("nan")}])
-    path = save_report(report, tmp_path / "r.json")
+    path = save_report(typed(report), tmp_path / "r.json")
 
     def reject(constant):
         raise ValueError(constant)
@@ -117,26 +117,26 @@ def test_load_report_refuses_what_is_not_a_report_it_can_read(tmp_path, content,
 def test_load_report_of_a_missing_file_or_a_csv_is_a_clear_input_error(tmp_path, report):
     with pytest.raises(InputError, match="does not exist"):
         load_report(tmp_path / "nope.json")
-    csv_path = save_report(report, tmp_path / "r.csv")
+    csv_path = save_report(typed(report), tmp_path / "r.csv")
     with pytest.raises(InputError, match=r"only \.json reports"):
         load_report(csv_path)
 
 
 def test_unknown_suffix_lists_the_supported_ones_and_writes_nothing(tmp_path, report):
     with pytest.raises(InputError) as info:
-        save_report(report, tmp_path / "r.xlsx")
+        save_report(typed(report), tmp_path / "r.xlsx")
     assert all(s in info.value.message for s in SUPPORTED_SUFFIXES)
     assert list(tmp_path.iterdir()) == []
 
 
 def _zip_table(report, name: str) -> list[dict[str, str]]:
     """One CSV table of the report's ``.zip`` form, as csv reads it."""
-    with zipfile.ZipFile(io.BytesIO(render_csv_zip(report))) as archive:
+    with zipfile.ZipFile(io.BytesIO(render_csv_zip(typed(report)))) as archive:
         return list(csv.DictReader(io.StringIO(archive.read(name).decode("utf-8"))))
 
 
 def test_csv_is_one_row_per_sample_and_the_zip_one_table_per_section(report):
-    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
+    rows = list(csv.DictReader(io.StringIO(render_csv(typed(report)))))
     entry = report["latency"][0]
     assert len(rows) == len(entry["samples_ms"]) + len(entry["warmup_samples_ms"])
     timed = [float(r["ms"]) for r in rows if r["phase"] == "timed"]
@@ -159,7 +159,7 @@ def test_csv_quotes_text_a_spreadsheet_would_run_as_a_formula():
 
 
 def test_markdown_block_has_environment_model_and_both_tables(report):
-    text = render_markdown(report)
+    text = render_markdown(typed(report))
     assert f"PyTorch: {torch.__version__}" in text
     assert "| Call | Source → target |" in text and "model.cuda()" in text and "failed: CUDA out of memory" in text
     assert re.search(r"^\| cpu \| float32 \| forward \| 64x3 \|", text, re.M)
@@ -167,12 +167,12 @@ def test_markdown_block_has_environment_model_and_both_tables(report):
 
 def test_markdown_escapes_pipes_in_user_text(report):
     report["model"]["spec"] = "my|model.py:make"
-    assert "my\\|model.py:make" in render_markdown(report)
+    assert "my\\|model.py:make" in render_markdown(typed(report))
 
 
 def test_html_is_one_offline_file_with_the_plots_embedded(report):
     png = b"\x89PNG\r\n\x1a\nfake"
-    page = render_html(report, images={"Latency": png})
+    page = render_html(typed(report), images={"Latency": png})
     encoded = re.search(r'<img alt="Latency" src="data:image/png;base64,([^"]+)"', page).group(1)
     assert base64.b64decode(encoded) == png
     assert not re.search(r'(src|href)="(https?:)?//', page) and "<link" not in page
@@ -183,13 +183,13 @@ def test_html_without_images_says_pyside6_is_missing(report, monkeypatch):
     monkeypatch.setattr(
         html_view.importlib.util, "find_spec", lambda name, *a: None if name == "PySide6" else real(name, *a)
     )
-    assert "plots were left out because PySide6 is not installed" in render_html(report)
+    assert "plots were left out because PySide6 is not installed" in render_html(typed(report))
 
 
 def test_html_escapes_user_provided_text(report):
     report["model"]["spec"] = "<script>alert(1)</script>"
     report["moves"][0]["error"] = '"><img src=x onerror=alert(2)>'
-    page = render_html(report)
+    page = render_html(typed(report))
     assert "<script>alert" not in page and "<img src=x" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
@@ -228,7 +228,7 @@ class _TableCells(HTMLParser):
 
 def test_html_tables_right_align_figures_and_left_align_text(report):
     parser = _TableCells()
-    parser.feed(render_html(report))
+    parser.feed(render_html(typed(report)))
     moves, latency, memory = (next(t for t in parser.tables if h in t) for h in ("GB/s", "Median", "Peak used"))
     assert [text for _cls, text in moves["Result"][1:]] == ["ok", "failed: CUDA out of memory"]
     expected_numeric = {
@@ -249,7 +249,7 @@ def test_html_tables_right_align_figures_and_left_align_text(report):
 def test_every_format_saves_and_replaces_an_existing_file(tmp_path, report, suffix):
     path = tmp_path / f"r{suffix}"
     path.write_text("old")
-    save_report(report, path)
+    save_report(typed(report), path)
     assert path.read_bytes() != b"old" and len(path.read_bytes()) > 100
     assert [p.name for p in tmp_path.iterdir()] == [path.name]
 
@@ -260,7 +260,7 @@ def test_a_write_failing_half_way_leaves_the_old_file_untouched_and_no_temp_file
 
     fill_disk_half_way_through_report_writes(monkeypatch)
     with pytest.raises(InspectorError, match=re.escape(str(path))):
-        save_report(report, path)
+        save_report(typed(report), path)
     assert path.read_bytes() == b"the previous report"
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
 
@@ -275,7 +275,7 @@ def test_an_interrupt_mid_write_also_cleans_up(tmp_path, report, monkeypatch):
 
     monkeypatch.setattr(atomic_write, "_write_payload", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        save_report(report, path)
+        save_report(typed(report), path)
     assert path.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["r.md"]
 
 
@@ -284,10 +284,10 @@ def test_unwritable_paths_are_clear_errors_naming_the_path(tmp_path, report):
     a_file.write_text("x")
     target = a_file / "r.json"  # a regular file as "directory": fails even for root
     with pytest.raises(InspectorError, match=re.escape(str(target))) as info:
-        save_report(report, target)
+        save_report(typed(report), target)
     assert "not a folder" in info.value.message
     with pytest.raises(InspectorError, match="does not exist"):
-        save_report(report, tmp_path / "missing" / "r.json")
+        save_report(typed(report), tmp_path / "missing" / "r.json")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits")
@@ -295,7 +295,7 @@ def test_replacing_a_file_keeps_its_permissions(tmp_path, report):
     path = tmp_path / "r.json"
     path.write_text("{}")
     path.chmod(0o600)
-    save_report(report, path)
+    save_report(typed(report), path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
@@ -320,9 +320,9 @@ def test_a_failed_move_shows_its_message_in_every_text_format(tmp_path):
     assert not failed.ok and failed.error.kind == "device"
     message = failed.error.message
     built = build_report(loaded, moves=[failed])
-    saved = load_report(save_report(built, tmp_path / "r.json"))
+    saved = load_report(save_report(typed(built), tmp_path / "r.json"))
     for report in (built, saved):
-        markdown, page = render_markdown(report), render_html(report)
+        markdown, page = render_markdown(typed(report)), render_html(typed(report))
         for text in (markdown, page):
             assert "'kind'" not in text and "&#x27;kind&#x27;" not in text and "'message'" not in text
         assert f"| failed: {markdown_view._md_cell(message)} |" in markdown
@@ -338,19 +338,19 @@ def test_a_cancelled_move_reads_as_cancelled():
 
     loaded = example_model()
     cancelled = move_model(loaded, MoveRequest("to", dtype="float64"), should_cancel=lambda: True)
-    text = render_markdown(build_report(loaded, moves=[cancelled]))
+    text = render_markdown(typed(build_report(loaded, moves=[cancelled])))
     assert "| cancelled: the move was cancelled; the model is as it was before |" in text
 
 
 def test_the_report_names_the_cpu_as_the_device_list_does(report):
     env = report["environment"]
-    cpu = next(d for d in TimingReport.of(report).environment.devices if d.id == "cpu")
+    cpu = next(d for d in typed(report).environment.devices if d.id == "cpu")
     assert env["cpu"] == cpu.name
 
 
 def test_the_cpus_rss_is_called_process_rss_in_every_format_and_old_reports_read_the_same(tmp_path, report):
     rss = report["memory"]["cpu"][0]["process_rss"]
-    text = render_html(report)
+    text = render_html(typed(report))
     assert "Peak process RSS" in text and "Peak allocated" in text  # allocated: a GPU's column
     memory_table = text[text.index("<h2>Memory</h2>"):]
     cpu_row = re.search(r"<tr><td>cpu</td>(.*?)</tr>", memory_table).group(1)

@@ -15,6 +15,7 @@ from inspector.core.report.schema import TimingReport, latency_entry, lenient_la
 from inspector.core.report.timing_report import json_ready
 from inspector.core.report.timing_report import load_report, render_json, save_report
 from tests.core.report.generated import real_report, scaled, with_latency
+from tests.report_edge import typed
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,7 @@ def report() -> dict:
 def test_a_loaded_report_is_typed_and_saved_again_byte_for_byte(tmp_path, report):
     later = json.loads(json.dumps(report))
     later["modules"] = [{"name": "fc1", "deeply": {"nested": [[[1]]]}}]  # a section nobody types
-    first = save_report(later, tmp_path / "first.json")
+    first = save_report(typed(later), tmp_path / "first.json")
 
     loaded = load_report(first)
 
@@ -34,14 +35,14 @@ def test_a_loaded_report_is_typed_and_saved_again_byte_for_byte(tmp_path, report
     assert loaded.latency[0].device == "cpu" and len(loaded.latency[0].samples_ms) == 8
     again = save_report(loaded, tmp_path / "again.json")
     assert again.read_bytes() == first.read_bytes()
-    assert render_json(loaded) == render_json(loaded.to_dict()) == first.read_text()
+    assert render_json(loaded) == render_json(typed(loaded.to_dict())) == first.read_text()
 
 
 def test_an_entrys_statistics_are_its_samples_and_agree_with_what_the_file_states(tmp_path, report):
     slower = with_latency(report, [scaled(report["latency"][0], 3.0)])
     stated = slower["latency"][0]
 
-    entry = load_report(save_report(slower, tmp_path / "r.json")).latency[0]
+    entry = load_report(save_report(typed(slower), tmp_path / "r.json")).latency[0]
 
     for key in ("median_ms", "mean_ms", "p5_ms", "p95_ms", "min_ms", "max_ms", "std_ms", "iqr_ms"):
         assert getattr(entry, key) == pytest.approx(stated[key], rel=1e-9), key
@@ -76,25 +77,25 @@ def test_a_measurement_and_its_report_entry_are_one_type_and_its_file_entry_read
      {"memory": {"cpu": [None, {"t": "now"}]}, "ranks": [{"latency": [None]}]}],
 )
 def test_a_report_nobody_checked_is_read_with_defaults_never_raising(junk):
-    typed = TimingReport.lenient(junk)
+    read = TimingReport.lenient(junk)
 
-    assert isinstance(typed, TimingReport)
-    for entry in typed.latency:
+    assert isinstance(read, TimingReport)
+    for entry in read.latency:
         assert all(isinstance(v, float) and v >= 0 for v in entry.samples_ms)
-    for move in typed.moves:
+    for move in read.moves:
         assert move.ok is False and move.seconds is None
-    compare_reports(typed, junk if isinstance(junk, dict) else None)  # the comparison reads it too
+    compare_reports(read, typed(junk) if isinstance(junk, dict) else None)  # the comparison reads it too
 
 
 def test_comparing_loaded_reports_reads_the_same_rows_as_comparing_their_dicts(tmp_path, report):
     slower = with_latency(report, [scaled(report["latency"][0], 2.0)])
-    path_a, path_b = save_report(report, tmp_path / "a.json"), save_report(slower, tmp_path / "b.json")
+    path_a, path_b = save_report(typed(report), tmp_path / "a.json"), save_report(typed(slower), tmp_path / "b.json")
 
-    typed = compare_reports(load_report(path_a), load_report(path_b), run_noise=None)
-    plain = compare_reports(json.loads(path_a.read_text()), json.loads(path_b.read_text()))
+    as_type = compare_reports(load_report(path_a), load_report(path_b), run_noise=None)
+    plain = compare_reports(typed(json.loads(path_a.read_text())), typed(json.loads(path_b.read_text())))
 
-    assert typed.to_dict() == plain.to_dict()
-    assert typed.latency[0].ratio == pytest.approx(2.0, rel=0.05)
+    assert as_type.to_dict() == plain.to_dict()
+    assert as_type.latency[0].ratio == pytest.approx(2.0, rel=0.05)
 
 
 def test_the_views_show_an_old_reports_figures_from_its_samples(tmp_path, report):
@@ -108,7 +109,7 @@ def test_the_views_show_an_old_reports_figures_from_its_samples(tmp_path, report
     old["moves"] = [{"call": "model.to('cuda')", "source": "cpu", "target": "cuda:0", "ok": False,
                      "error": {"kind": "cancelled", "message": ""}}]  # fmt: skip
 
-    loaded = load_report(save_report(old, tmp_path / "old.json"))
+    loaded = load_report(save_report(typed(old), tmp_path / "old.json"))
     markdown = save_report(loaded, tmp_path / "old.md").read_text(encoding="utf-8")
 
     (row,) = [line for line in markdown.splitlines() if line.startswith("| cpu | float32")]
@@ -163,12 +164,12 @@ def test_a_built_report_is_written_as_its_dict_is_in_every_format(tmp_path, suff
     built = _built_with_every_section()
     assert isinstance(built, TimingReport) and built.latency[0].count == 6
 
-    typed = save_report(built, tmp_path / f"typed{suffix}", language="zh_CN").read_bytes()
-    plain = save_report(built.to_dict(), tmp_path / f"plain{suffix}", language="zh_CN").read_bytes()
+    as_type = save_report(built, tmp_path / f"typed{suffix}", language="zh_CN").read_bytes()
+    plain = save_report(typed(built.to_dict()), tmp_path / f"plain{suffix}", language="zh_CN").read_bytes()
 
-    assert typed == plain
+    assert as_type == plain
     if suffix in (".md", ".html"):  # the untyped sections are read from the file's dict, through the type too
-        text = typed.decode("utf-8")
+        text = as_type.decode("utf-8")
         assert "fc1" in text and "the hooks add 50 % to the forward" in text
 
 
@@ -178,7 +179,7 @@ def test_a_built_report_saved_and_loaded_is_the_same_report_and_the_same_file(tm
     path = save_report(built, tmp_path / "r.json")
     loaded = load_report(path)
 
-    assert path.read_text(encoding="utf-8") == render_json(built) == render_json(built.to_dict())
+    assert path.read_text(encoding="utf-8") == render_json(built) == render_json(typed(built.to_dict()))
     assert loaded.to_dict() == json.loads(render_json(built))  # the sections nobody types kept as they were
     assert loaded.moves[0].error == str(built.moves[0].error) and "'move' within 3 s" in loaded.moves[0].error
     assert loaded.latency[0].samples_ms == built.latency[0].samples_ms

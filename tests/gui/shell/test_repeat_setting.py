@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QPushButton, QSpinBox, QTableView
 
 from tests.gui.conftest import wait_idle
 from tests.gui.helpers import widget
+from tests.report_edge import typed
 
 
 def test_the_repeats_setting_reaches_core_and_the_report_keeps_each_run(qtbot, window, tmp_path):
@@ -40,7 +41,7 @@ def test_a_comparison_of_single_runs_says_where_its_noise_figure_came_from_on_th
         entry = {"device": "cpu", "dtype": "float32", "mode": "forward", "input_shape": [64, 3], "samples_ms": samples}
         return {"latency": [entry], "moves": []}
 
-    comparison = compare_reports(report(1.0), report(1.08), run_noise=RunNoise(0.05, runs=12, records=3, when="2026-12-01"))
+    comparison = compare_reports(typed(report(1.0)), typed(report(1.08)), run_noise=RunNoise(0.05, runs=12, records=3, when="2026-12-01"))
     headers, [row] = latency_table(comparison)
     verdict = row[headers.index("Verdict")]
     assert verdict.text == "no clear difference: within run-to-run noise (±15 %)"

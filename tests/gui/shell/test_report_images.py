@@ -10,6 +10,7 @@ from inspector.core.devices.discovery import memory_reading
 from inspector.core.files.models import example_model
 from inspector.core.measure.timing import measure_latency
 from inspector.gui.shell.report_images import render_report_images
+from tests.report_edge import typed
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +34,7 @@ def _distinct_colours(image: QImage) -> int:
 
 @pytest.mark.parametrize("size", [(960, 480), (641, 333)])
 def test_plots_are_pngs_of_the_requested_size_and_not_blank(qapp, report, size):
-    images = render_report_images(report, size=size)
+    images = render_report_images(typed(report), size=size)
     assert set(images) == {"Latency samples", "Latency summary", "Memory"}  # as the window exports
     for png in images.values():
         image = _decoded(png)
@@ -42,12 +43,12 @@ def test_plots_are_pngs_of_the_requested_size_and_not_blank(qapp, report, size):
 
 
 def test_a_report_with_nothing_measured_leaves_the_empty_plots_out(qapp):
-    images = render_report_images(build_report(example_model()))
+    images = render_report_images(typed(build_report(example_model())))
     assert images == {}  # the HTML page then says the plots were left out, as the window's export does
 
 
 def test_the_images_embed_in_the_html_report(qapp, report):
-    page = render_html(report, images=render_report_images(report))
+    page = render_html(typed(report), images=render_report_images(typed(report)))
     assert page.count('src="data:image/png;base64,') == 3
 
 
@@ -100,7 +101,7 @@ def test_a_cpu_only_bench_reports_memory_plot_draws_its_curves(qapp, tmp_path, c
     blank = copy.deepcopy(report)
     blank["memory"] = {"cpu": [{"t": p["t"]} for p in report["memory"]["cpu"]]}
     blank.pop("model_memory", None)
-    nothing = _drawn_in_plot_area(render_report_images(blank)["Memory"])
+    nothing = _drawn_in_plot_area(render_report_images(typed(blank))["Memory"])
 
     assert nothing == 0
     assert drawn > 500, f"the memory plot drew {drawn} pixels of curves"

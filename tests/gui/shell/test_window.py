@@ -505,7 +505,7 @@ def test_export_report_writes_a_loadable_report(qtbot, window, tmp_path):
     assert window.export_report(path)
     rows = wait_history(qtbot, window, 3)
     assert rows[-1]["Result"] == "written"
-    report = load_report(path)
+    report = load_report(path).to_dict()
     assert report["model"]["class"] == "Net"
     assert [m["call"] for m in report["moves"]] == ["model.cpu()"]
     assert "cpu" in report["memory"]

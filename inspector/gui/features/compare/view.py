@@ -30,7 +30,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Callable
 
 from PySide6.QtCore import Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import (
@@ -62,7 +62,7 @@ SIDES = ("a", "b")
 class _Outcome:
     """What the pool thread made of the reports it was given (and of the one it read)."""
 
-    reports: dict[str, Mapping[str, Any] | None]  # by side, the one read in its place
+    reports: dict[str, TimingReport | None]  # by side, the one read in its place
     labels: dict[str, str]
     comparison: Comparison | None  # None: a failure, or nothing to compare
     load: tuple[str, str, int] | None = None  # (side, path, serial) of the report read, if one was
@@ -73,7 +73,7 @@ class _Outcome:
     typed: dict[str, TimingReport | None] = field(default_factory=dict)
 
 
-def _compared(reports: dict[str, Mapping[str, Any] | None], labels: dict[str, str],
+def _compared(reports: dict[str, TimingReport | None], labels: dict[str, str],
               load: tuple[str, str, int] | None) -> _Outcome:  # fmt: skip
     """On the pool thread: read ``load``'s report (``load_report`` checks every field, and
     refuses figures its samples contradict), then compare. Returns failures, never raises."""
@@ -85,8 +85,7 @@ def _compared(reports: dict[str, Mapping[str, Any] | None], labels: dict[str, st
             reports[side] = load_report(path)
         except InspectorError as exc:
             return _Outcome(reports, labels, None, load, Failure.from_exception(exc), unread=True)
-    # A loaded report is typed already; the session's dict is read as TimingReport.of reads it.
-    typed = {side: TimingReport.of(report) if report is not None else None for side, report in reports.items()}
+    typed: dict[str, TimingReport | None] = dict(reports)  # loaded, or the session's: typed either way
     a, b = typed["a"], typed["b"]
     first, second = (a, b) if a is not None else (b, None)  # one report alone fills the A columns
     if first is None:
@@ -135,7 +134,7 @@ class ComparisonView(Retranslates, QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("comparisonView")
-        self.reports: dict[str, Mapping[str, Any] | None] = {"a": None, "b": None}
+        self.reports: dict[str, TimingReport | None] = {"a": None, "b": None}
         #: Each side's name: a file's name, or THIS_SESSION / A_REPORT (said in the window's language).
         self.labels: dict[str, str] = {"a": THIS_SESSION, "b": A_REPORT}
         self.comparison: Comparison | None = None
@@ -199,7 +198,7 @@ class ComparisonView(Retranslates, QWidget):
 
     # ----- input
 
-    def set_reports(self, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None = None, *,
+    def set_reports(self, a: TimingReport | None, b: TimingReport | None = None, *,
                     label_a: str | None = None, label_b: str | None = None) -> None:  # fmt: skip
         """Show report ``a`` next to ``b`` (either may be None), once compared on the pool thread."""
         self.reports = {"a": a, "b": b}
@@ -209,7 +208,7 @@ class ComparisonView(Retranslates, QWidget):
             self.labels["b"] = label_b
         self._compare()
 
-    def set_session_report(self, report: Mapping[str, Any] | None) -> None:
+    def set_session_report(self, report: TimingReport | None) -> None:
         """The current session's report as A (the window rebuilds it after each move/benchmark)."""
         self.reports["a"] = report
         self.labels["a"] = THIS_SESSION

@@ -14,7 +14,7 @@ a report file stay English (``words.ENGLISH``).
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -289,11 +289,11 @@ class LatencyPlot(Retranslates, QWidget):
             return 0.0
         return float(np.nansum(series.samples_ms)) / 1000.0
 
-    def show_report(self, report: TimingReport | Mapping[str, Any]) -> None:
+    def show_report(self, report: TimingReport) -> None:
         """Show a report's ``latency`` entries (each as ``finish_series`` would: a
-        ``LatencyResult``, its figures its samples'); a dict is read as ``TimingReport.of`` reads it."""
+        ``LatencyResult``, its figures its samples')."""
         self.clear()
-        for entry in TimingReport.of(report).latency:
+        for entry in report.latency:
             self.finish_series(entry)
         self.redraw()
 

@@ -12,7 +12,7 @@ a report file stays English (``words.ENGLISH``).
 from __future__ import annotations
 
 import time
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Slot
 from PySide6.QtGui import QAction
@@ -26,6 +26,9 @@ from inspector.gui.common.i18n import Retranslates, fill, translate
 from inspector.gui.features.memory.canvas import REPORT_LINE_WIDTH, Marker, MemoryCanvas, figure_label
 from inspector.gui.common.plot_render import DEFAULT_REDRAW_FPS, png_bytes
 from inspector.gui.common.plot_words import ENGLISH, LIVE
+
+if TYPE_CHECKING:
+    from inspector.core.report import TimingReport
 
 #: An hour at 20 Hz (the sampler's fastest rate), two hours at the default 10 Hz.
 MEMORY_CAPACITY = 20 * 3600
@@ -188,8 +191,8 @@ class MemoryPlot(Retranslates, QWidget):
         self.markers.append(marker)
         self.canvas.add_marker(marker, self.timeline.t0, len(self.markers) - 1)
 
-    def show_report(self, report: Mapping[str, Any]) -> None:
-        """Show a report's ``memory`` section (``{device: [{t, allocated, ...}]}``) instead.
+    def show_report(self, report: TimingReport) -> None:
+        """Show a report's ``memory`` section (``{device: [{t, allocated, ...}]}``, as its file holds it) instead.
 
         The plot switches to a timeline of its own, so a timeline it shared with the window
         (the session's record) is left as it was; show reports in a second MemoryPlot.
@@ -198,7 +201,8 @@ class MemoryPlot(Retranslates, QWidget):
         self.markers.clear()
         self.canvas.clear_all()
         t0 = self.timeline.t0
-        for device, points in (report.get("memory") or {}).items():
+        data = report.data  # the readings as written (``report_point`` reads old and new names)
+        for device, points in (data.get("memory") or {}).items():
             readings = []
             for raw in points:
                 p = report_point(str(device), raw)  # the CPU's RSS, by its new name or its old
@@ -206,7 +210,7 @@ class MemoryPlot(Retranslates, QWidget):
                 readings.append(MemoryReading(str(device), t0 + float(p.get("t") or 0.0), rss_or_allocated,
                                               p["reserved"], p["used"], p["total"], p["other_processes"]))  # fmt: skip
             self.timeline.add(readings)
-        self.timeline.add_model_report(report.get("model_memory"))
+        self.timeline.add_model_report(data.get("model_memory"))
         self.redraw()
 
     # ----- controls

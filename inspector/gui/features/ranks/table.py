@@ -15,7 +15,7 @@ summary again from the report kept (``retranslate``).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
@@ -106,9 +106,9 @@ class RanksView(Retranslates, QWidget):
             self._fill(self._ranks)
             self.summaryLabel.setText(self.summary_text(self._ranks))
 
-    def set_report(self, report: TimingReport | Mapping[str, Any]) -> None:
-        """Show ``report``'s ranks (a dict is read as ``TimingReport.of`` reads it)."""
-        ranks = list(TimingReport.of(report).ranks)
+    def set_report(self, report: TimingReport) -> None:
+        """Show ``report``'s ranks."""
+        ranks = list(report.ranks)
         self._ranks = ranks
         self.summary = ranks_summary(ranks)
         self._fill(ranks)
@@ -188,11 +188,11 @@ class RanksView(Retranslates, QWidget):
         self.plot.getAxis("bottom").setTicks([[(r, str(r)) for r in order]])
 
 
-def show_ranks(tabs: QTabWidget, report: Mapping[str, Any] | None) -> RanksView | None:
+def show_ranks(tabs: QTabWidget, report: TimingReport | None) -> RanksView | None:
     """Show ``report``'s ranks in a "Ranks" tab of ``tabs`` (made on first use); a report
     without ranks removes the tab. Returns the view, or None when there is nothing to show."""
     view = tabs.findChild(RanksView, "ranksView")
-    if not report or not report.get("ranks"):
+    if report is None or not report.ranks:
         if view is not None:
             tabs.removeTab(tabs.indexOf(view))
             view.deleteLater()

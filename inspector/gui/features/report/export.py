@@ -36,7 +36,7 @@ import dataclasses
 import os
 import re
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QSettings, Qt, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
@@ -48,6 +48,9 @@ from inspector.core.report import SUPPORTED_SUFFIXES, render_markdown, save_repo
 from inspector.gui.common import i18n
 from inspector.gui.common.i18n import fill, translate
 from inspector.gui.state.pool import run_in_pool
+
+if TYPE_CHECKING:
+    from inspector.core.report import TimingReport
 
 #: Plot images are rendered at this size whatever the window's size, so reports compare.
 IMAGE_SIZE = (960, 480)
@@ -275,10 +278,10 @@ def _form_regex(form: str) -> re.Pattern[str]:
     return re.compile("".join(parts), re.DOTALL)
 
 
-def copy_markdown(report: Mapping[str, Any], language: str = ENGLISH) -> str:
+def copy_markdown(report: TimingReport, language: str = ENGLISH) -> str:
     """Put the report's Markdown block, in ``language``, on the clipboard (to paste into an
     issue); return it."""
-    text = render_markdown(dict(report), language)
+    text = render_markdown(report, language)
     QGuiApplication.clipboard().setText(text)
     return text
 
@@ -304,17 +307,17 @@ class ReportExporter(QObject):
         # One writer: two exports to the same path land in the order they were asked for.
         self._pool.setMaxThreadCount(1)
 
-    def export(self, report: Mapping[str, Any], path: str | Path, images: Mapping[str, bytes] | None = None, *,
+    def export(self, report: TimingReport, path: str | Path, images: Mapping[str, bytes] | None = None, *,
                copy_report: bool = True, language: str = ENGLISH, images_language: str | None = None) -> None:  # fmt: skip
-        """Queue ``report`` (a plain dict) to be written to ``path``, its Markdown or HTML in
-        ``language`` (``images_language``: the language ``images`` were drawn in).
+        """Queue ``report`` to be written to ``path``, its Markdown or HTML in ``language``
+        (``images_language``: the language ``images`` were drawn in).
 
-        A copy is taken unless ``copy_report`` is False, for a caller that hands over a dict
+        A copy is taken unless ``copy_report`` is False, for a caller that hands over a report
         nobody changes afterwards: copying an hour of readings of nine devices takes about
         a second, on the caller's (the GUI) thread.
         """
-        # Copy on the caller's thread: the window may go on changing its own dicts.
-        report_copy = copy.deepcopy(dict(report)) if copy_report else report
+        # Copy on the caller's thread: the caller may go on changing the dicts it was read from.
+        report_copy = copy.deepcopy(report) if copy_report else report
         image_copy = {str(k): bytes(v) for k, v in (images or {}).items()}
         target = str(path)
 

@@ -16,6 +16,7 @@ from inspector.core.report.timing_report import build_report, save_report  # noq
 from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from tests.core.report.generated import scaled, with_samples  # noqa: E402
+from tests.report_edge import typed  # noqa: E402
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
 
@@ -57,8 +58,8 @@ def _rows(view, table):
 
 
 def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, view, session_report, tmp_path):
-    path = save_report(_server_report(session_report, 2.0, 0.25), tmp_path / "server.json")
-    view.set_session_report(session_report)
+    path = save_report(typed(_server_report(session_report, 2.0, 0.25)), tmp_path / "server.json")
+    view.set_session_report(typed(session_report))
     with qtbot.waitSignal(view.reportOpened, timeout=10_000) as opened:
         view.open_report(path)
     assert opened.args == ["b", str(path)]
@@ -92,7 +93,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, view, ses
 
 
 def test_one_report_alone_shows_its_devices_with_speedups(qtbot, view, session_report, tmp_path):
-    path = save_report(_server_report(session_report, [3.0] * 20, [0.5] * 20), tmp_path / "gpu-box.json")
+    path = save_report(typed(_server_report(session_report, [3.0] * 20, [0.5] * 20)), tmp_path / "gpu-box.json")
     with qtbot.waitSignal(view.reportOpened, timeout=10_000):
         view.open_report(path, side="a")
     table = view.latency_table
@@ -110,7 +111,7 @@ def test_sorting_by_a_number_column_sorts_numerically(qtbot, view, session_repor
     base = report["latency"][0]
     report["latency"] = [with_samples(base, [m] * 3, device=d) for d, m in (("cpu", 10.0), ("cuda:0", 9.0), ("cuda:1", 100.0))]
     with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
-        view.set_reports(report, label_a="r")
+        view.set_reports(typed(report), label_a="r")
     table = view.latency_table
     column = next(c for c in range(table.model().columnCount())
                   if table.model().headerData(c, Qt.Orientation.Horizontal) == "median (ms)")  # fmt: skip
@@ -163,9 +164,9 @@ def test_the_view_reads_and_compares_on_a_pool_thread_and_only_shows_on_the_gui_
     qtbot, view, session_report, tmp_path, threads
 ):
     gui = threading.get_ident()
-    path = save_report(_server_report(session_report, 2.0, 0.25), tmp_path / "server.json")
+    path = save_report(typed(_server_report(session_report, 2.0, 0.25)), tmp_path / "server.json")
     with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
-        view.set_session_report(session_report)
+        view.set_session_report(typed(session_report))
     with qtbot.waitSignal(view.reportOpened, timeout=10_000):
         view.open_report(path)
     assert threads["load"] and len(threads["compare"]) == len(threads["rows"]) == 2
@@ -184,8 +185,8 @@ def test_open_report_and_compare_with_in_the_window_never_compare_on_the_gui_thr
     from tests.core.report.generated import real_report, unmatched
 
     report = real_report(runs=5)
-    first = save_report(unmatched(report, 2000, batch=1), tmp_path / "first.json")
-    second = save_report(unmatched(report, 2000, batch=2), tmp_path / "second.json")
+    first = save_report(typed(unmatched(report, 2000, batch=1)), tmp_path / "first.json")
+    second = save_report(typed(unmatched(report, 2000, batch=2)), tmp_path / "second.json")
     gui = threading.get_ident()
     for action, path in (("openReportAction", first), ("compareWithAction", second)):
         monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, _path=path, **k: (str(_path), "Timing report (*.json)"))
@@ -202,7 +203,7 @@ def test_open_report_and_compare_with_in_the_window_never_compare_on_the_gui_thr
 def test_the_same_report_on_both_sides_is_said_to_be_the_same_measurement(qtbot, view, session_report):
     copy = json.loads(json.dumps(session_report))
     with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
-        view.set_reports(session_report, copy, label_a="r.json", label_b="r.json")
+        view.set_reports(typed(session_report), typed(copy), label_a="r.json", label_b="r.json")
     assert "A and B hold the same measurements (identical samples)" in view.summary_label.text()
     assert view.cell_text(view.latency_table, 0, "Verdict") == "the same measurement (identical samples)"
     assert view.cell_text(view.latency_table, 0, "B ÷ A") == "—"

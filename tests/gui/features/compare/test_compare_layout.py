@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QToolTip  # noqa: E402
 
 from inspector.cli import main  # noqa: E402
 from tests.gui.languages import speak  # noqa: E402
+from tests.report_edge import typed  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +122,7 @@ def test_a_text_cut_to_fit_is_whole_in_its_tooltip(qtbot, two_reports):
     view.show()
     report = load_report(two_reports[0])
     with qtbot.waitSignal(view.comparisonShown, timeout=10_000):  # the same file twice: a long verdict
-        view.set_reports(report, load_report(two_reports[0]), label_a="first.json", label_b="first.json")
+        view.set_reports(typed(report), load_report(two_reports[0]), label_a="first.json", label_b="first.json")
     table = view.latency_table
     qtbot.waitUntil(lambda: table.columnWidth(table.headers().index("Verdict")) > 0)
     verdict_column = table.headers().index("Verdict")

@@ -20,12 +20,13 @@ from inspector.core.report.timing_report import build_report, load_report, rende
 from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from tests.core.report.generated import with_latency, with_samples  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
+from tests.report_edge import typed  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def good_report() -> dict:
     loaded = example_model()
-    return json.loads(render_json(build_report(loaded, latency=[timing.measure_latency(loaded, runs=5)])))
+    return json.loads(render_json(typed(build_report(loaded, latency=[timing.measure_latency(loaded, runs=5)]))))
 
 
 def _latency_field(report: dict, key: str, value_text: str) -> str:
@@ -71,14 +72,14 @@ def test_a_bad_report_is_refused_in_one_line_and_the_view_keeps_what_it_showed(
     text = view.summary_label.text()
     assert not text.startswith("Opening") and message in text
     # What was shown before is still shown: the good report as B.
-    assert view.reports["b"]["created"] == good_report["created"] and view.labels["b"] == "good.json"
+    assert view.reports["b"].created == good_report["created"] and view.labels["b"] == "good.json"
     assert view.latency_table.rowCount() == 1
 
 
 def test_a_zero_median_is_shown_without_a_ratio(qtbot, view, good_report, tmp_path):
     path = tmp_path / "zero.json"  # every sample 0 (a zero median with other samples is refused)
     path.write_text(json.dumps(with_latency(good_report, [with_samples(good_report["latency"][0], [0.0] * 5)])))
-    view.set_session_report(good_report)
+    view.set_session_report(typed(good_report))
     with qtbot.waitSignal(view.reportOpened, timeout=10_000):
         view.open_report(path)
     assert view.latency_table.rowCount() == 1
@@ -94,7 +95,7 @@ def test_a_comparison_that_fails_never_leaves_the_view_stuck(qtbot, view, good_r
     path = tmp_path / "r.json"
     path.write_text(json.dumps(good_report))
     with qtbot.waitSignal(view.comparisonShown, timeout=10_000):  # (compared on the view's pool thread)
-        view.set_session_report(good_report)
+        view.set_session_report(typed(good_report))
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("float division by zero")
@@ -126,7 +127,7 @@ def test_after_a_bad_report_the_window_still_exports(qtbot, window, good_report,
     qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
     assert window.export_report(out)
     qtbot.waitUntil(lambda: out.exists() and window.busy_task is None, timeout=30_000)
-    assert load_report(out)["model"]["class"] == "Net"
+    assert load_report(out).to_dict()["model"]["class"] == "Net"
     assert window.statusBusy.text() == "Ready"
 
 

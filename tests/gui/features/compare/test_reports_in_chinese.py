@@ -20,6 +20,7 @@ from inspector.gui.features.ranks.table import show_ranks  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 from tests.gui.languages import has_chinese, speak  # noqa: E402
 from tests.gui.shell.test_window import click, history, wait_history  # noqa: E402
+from tests.report_edge import typed  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("chinese")  # each test starts in Chinese; English comes back after
 
@@ -46,9 +47,9 @@ def _headers(table) -> list[str]:
 def test_the_compare_view_says_its_headers_and_words_again_when_the_language_changes(qtbot, qapp, session_report):
     view = ComparisonView()
     qtbot.addWidget(view)
-    view.set_reports(session_report, _other(session_report), label_a=None, label_b="server.json")
+    view.set_reports(typed(session_report), typed(_other(session_report)), label_a=None, label_b="server.json")
     with qtbot.waitSignal(view.comparisonShown, timeout=10_000):  # (compared on the view's pool thread)
-        view.set_session_report(session_report)
+        view.set_session_report(typed(session_report))
     assert {"设备", "数据类型", "A 中位数 (ms)", "B 中位数 (ms)", "B ÷ A", "结论"} <= set(_headers(view.latency_table))
     assert "本次会话" in view.summary_label.text() and "server.json" in view.summary_label.text()
     assert [view.tabs.tabText(i) for i in range(3)] == ["延迟", "移动", "环境"] and view.open_button.text() == "打开报告…"
@@ -100,7 +101,7 @@ def _ranks_report() -> dict:
 def test_the_ranks_tab_says_its_table_and_summary_again_when_the_language_changes(qtbot, qapp):
     tabs = QTabWidget()
     qtbot.addWidget(tabs)
-    view = show_ranks(tabs, _ranks_report())
+    view = show_ranks(tabs, typed(_ranks_report()))
     headers = [view.table.horizontalHeaderItem(c).text() for c in range(view.table.columnCount())]
     assert tabs.tabText(0) == "各进程" and headers[:2] == ["进程号", "主机"]
     assert view.summaryLabel.text().startswith("4 个进程，位于 3 台主机 · 最慢：进程 1")

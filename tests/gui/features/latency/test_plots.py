@@ -24,6 +24,7 @@ from inspector.gui.common.svg_export import QtSvgExporter  # noqa: E402
 from inspector.gui.features.latency.series import RunningMedian  # noqa: E402
 from inspector.gui.features.memory.canvas import pick_unit  # noqa: E402
 from inspector.gui.features.latency.summary_bars import SUMMARY_WHISKER_CAP  # noqa: E402
+from tests.report_edge import typed  # noqa: E402
 
 MiB, GiB = 1 << 20, 1 << 30
 
@@ -220,7 +221,7 @@ def test_a_shared_timeline_filled_elsewhere_is_drawn_and_kept_when_a_report_is_s
     plot.schedule_redraw(readings)
     qtbot.waitUntil(lambda: ("cuda:0", "allocated") in plot.canvas.curves, timeout=2000)
 
-    plot.show_report({"memory": {"cpu": [{"t": 0.0, "allocated": GiB, "reserved": None, "used": None, "total": None}]}})
+    plot.show_report(typed({"memory": {"cpu": [{"t": 0.0, "allocated": GiB, "reserved": None, "used": None, "total": None}]}}))
     assert set(plot.canvas.curves) == {("cpu", "process_rss")}  # an older report's CPU "allocated" is RSS
     assert shared.devices() == ["cuda:0"]  # the session's record is untouched
 
@@ -249,7 +250,7 @@ def test_following_the_last_seconds_moves_the_view(memory_plot):
 def test_a_reports_memory_section_is_shown(memory_plot):
     report = {"memory": {"cpu": [{"t": 0.0, "allocated": GiB, "reserved": None, "used": 4 * GiB, "total": 8 * GiB},
                                  {"t": 1.5, "allocated": 2 * GiB, "reserved": None, "used": 5 * GiB, "total": 8 * GiB}]}}  # fmt: skip
-    memory_plot.show_report(report)
+    memory_plot.show_report(typed(report))
     x, y = _data(memory_plot.canvas.curves["cpu", "process_rss"])
     assert x.tolist() == pytest.approx([0.0, 1.5]) and y.tolist() == [1.0, 2.0]
 
@@ -357,7 +358,7 @@ def test_a_run_that_measured_nothing_gives_back_the_run_it_replaced(latency_plot
 def test_a_reports_latency_is_shown(latency_plot):
     entries = [{"device": d, "dtype": "float32", "mode": "forward", "samples_ms": [m, m], "warmup_ms": 9.0,
                 "median_ms": m, "p5_ms": m, "p95_ms": m} for d, m in (("cpu", 2.0), ("cuda:0", 0.5))]  # fmt: skip
-    latency_plot.show_report({"latency": entries})
+    latency_plot.show_report(typed({"latency": entries}))
     assert [r["label"] for r in latency_plot.summary_rows()] == ["cpu · float32", "cuda:0 · float32"]
     assert latency_plot.drawn(("cuda:0", "float32", "forward"))["warmup"][1].tolist() == [9.0]
 

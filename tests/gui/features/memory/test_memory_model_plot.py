@@ -12,6 +12,7 @@ from inspector.core.measure.memory_log import MemoryTimeline  # noqa: E402
 from inspector.core.moves.request import MoveRequest  # noqa: E402
 from inspector.core.session import LoadRequest, Session  # noqa: E402
 from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
+from tests.report_edge import typed  # noqa: E402
 
 MiB, GiB = 1 << 20, 1 << 30
 DTYPES = ("float64", "float16", "float32", "float64", "bfloat16")
@@ -187,7 +188,7 @@ def test_a_reports_model_bytes_are_drawn_again(qtbot, five_moves):
     report = {"memory": five_moves.timeline.to_report(), "model_memory": five_moves.timeline.model_report()}
     again = MemoryPlot()
     qtbot.addWidget(again)
-    again.show_report(report)
+    again.show_report(typed(report))
     assert list(again.canvas.curves)[0] == ("cpu", "model")
     assert again.canvas.curves["cpu", "model"].yData.max() == 88
 

@@ -10,6 +10,7 @@ from inspector.core.report.timing_report import load_report
 from inspector.gui.features.ranks.table import RanksView, show_ranks
 from tests.core.report.generated import with_samples
 from tests.gui.helpers import widget
+from tests.report_edge import typed
 
 
 def _ranks_report(tmp_path, capsys):
@@ -63,8 +64,8 @@ def test_a_report_without_ranks_takes_the_tab_away(qtbot, qapp, tmp_path, capsys
 
     tabs = QTabWidget()
     qtbot.addWidget(tabs)
-    report = load_report(_ranks_report(tmp_path, capsys))
-    view = show_ranks(tabs, report)
+    report = load_report(_ranks_report(tmp_path, capsys)).to_dict()
+    view = show_ranks(tabs, typed(report))
     assert tabs.count() == 1 and len(view.bars.opts["height"]) == 3
-    assert show_ranks(tabs, {k: v for k, v in report.items() if k != "ranks"}) is None
+    assert show_ranks(tabs, typed({k: v for k, v in report.items() if k != "ranks"})) is None
     assert tabs.count() == 0

@@ -38,6 +38,7 @@ from inspector.gui.features.report.export import (
 from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
 from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
 from tests.faults import fill_disk_half_way_through_report_writes  # noqa: E402
+from tests.report_edge import typed  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +77,7 @@ def _export(qtbot, exporter, report, path, images=None):
     outcome = {}
     exporter.finished.connect(lambda p: outcome.setdefault("finished", p))
     exporter.failed.connect(lambda f: outcome.setdefault("failed", f))
-    exporter.export(report, path, images)
+    exporter.export(typed(report), path, images)
     qtbot.waitUntil(lambda: bool(outcome), timeout=10_000)
     ((kind, value),) = outcome.items()
     return kind, value
@@ -99,7 +100,7 @@ def test_export_writes_each_format(qtbot, exporter, session, tmp_path, suffix):
         text = path.read_text(encoding="utf-8")
     assert report["latency"][0]["device"] in text
     if suffix == ".json":
-        assert load_report(path) == report
+        assert load_report(path).to_dict() == report
 
 
 def _pixels(png: bytes) -> np.ndarray:
@@ -197,17 +198,17 @@ def test_an_unknown_suffix_is_refused_as_bad_input(qtbot, exporter, session, tmp
 def test_the_exporter_writes_a_copy_taken_when_asked(qtbot, exporter, session, tmp_path):
     report = {**session[0], "moves": list(session[0]["moves"])}
     path = tmp_path / "report.json"
-    exporter.export(report, path)
+    exporter.export(typed(report), path)
     report["moves"].clear()  # the window goes on changing its own dict
     assert exporter.wait(5000)
     qtbot.waitUntil(path.exists)
-    assert len(load_report(path)["moves"]) == 1
+    assert len(load_report(path).to_dict()["moves"]) == 1
 
 
 def test_copy_as_markdown_puts_the_report_block_on_the_clipboard(qtbot, session):
     report = session[0]
-    text = copy_markdown(report)
-    assert text == render_markdown(report)
+    text = copy_markdown(typed(report))
+    assert text == render_markdown(typed(report))
     assert QGuiApplication.clipboard().text() == text
     assert "float64" in text
 
@@ -266,7 +267,7 @@ def test_export_asks_before_replacing_the_file_its_suffix_names(qtbot, window, t
     box = _replace_question(qtbot, window)
     qtbot.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: len(history(window)) == rows + 1 and window.busy_task is None, timeout=30_000)
-    assert load_report(notes)["model"]
+    assert load_report(notes).to_dict()["model"]
     # A name that holds no file yet is written without a question.
     answers[:] = [(str(tmp_path / "fresh"), export_filter().split(";;")[1])]
     action.trigger()

@@ -30,6 +30,7 @@ from tests.gui.languages import has_chinese, speak  # noqa: E402
 from tests.gui.shell.test_language_walk import host_data, without  # noqa: E402
 from tests.gui.features.report.test_window_plots import benchmark, cast_on_cpu, history, wait_history  # noqa: E402
 from tests.prose import english_words  # noqa: E402
+from tests.report_edge import typed  # noqa: E402
 
 
 class ImageWords:
@@ -118,7 +119,7 @@ def test_a_chinese_window_exports_chinese_and_english_for_sharing_when_asked(qtb
     # In the window's language: the page, its headings and the words inside its images.
     page = _export_through_the_dialog(qtbot, window, monkeypatch, tmp_path / "zh.html", filters[1], asked)
     assert page.startswith("<!DOCTYPE html>\n<html lang=zh-CN>") and "<h2>延迟</h2>" in page
-    data = _report_data(window, window.last_export, tmp_path)
+    data = _report_data(window, window.last_export.to_dict(), tmp_path)
     assert not _prose(page, data), _prose(page, data)
     drawn = images.take()
     assert any(t.startswith("内存 (") for t in drawn) and any(t.startswith("延迟 (") for t in drawn), drawn
@@ -146,7 +147,7 @@ def test_a_chinese_window_exports_chinese_and_english_for_sharing_when_asked(qtb
     assert asked[4] == (export.export_filter(), filters[4])  # a JSON export changes nothing
 
     # The JSON is data: the same keys and values whichever language the window speaks.
-    assert load_report(tmp_path / "data.json") == window.last_export
+    assert load_report(tmp_path / "data.json").to_dict() == window.last_export.to_dict()
 
 
 def test_copy_as_markdown_copies_the_window_s_language(qtbot, session):
@@ -172,12 +173,12 @@ def test_the_cli_s_images_follow_its_language_not_the_one_installed(qapp, monkey
     report = build_report(loaded, latency=[measure_latency(loaded, runs=20)], memory={"cpu": [memory_reading("cpu")] * 3})
     images = ImageWords(monkeypatch)
     assert i18n.current_language() == "en"
-    pictures, drawn_in = report_images(report, language="zh_CN")
+    pictures, drawn_in = report_images(typed(report), language="zh_CN")
     assert set(pictures) == {"Latency samples", "Latency summary", "Memory"} and drawn_in == "zh_CN"
     assert any(t.startswith("内存 (") for t in images.take()) and i18n.current_language() == "en"  # put back afterwards
     speak(qapp, "zh_CN")
     try:
-        pictures, drawn_in = report_images(report, language="en")
+        pictures, drawn_in = report_images(typed(report), language="en")
         drawn = images.take()
         assert drawn_in == "en" and drawn and not [t for t in drawn if has_chinese(t)]
     finally:

@@ -66,7 +66,7 @@ def export(qtbot, window, path) -> dict[str, str]:
 def server_report(session, cpu_factor: float, gpu_factor: float) -> dict:
     """What ``bench`` on a GPU server writes for the same model: its CPU and a GPU, the
     session's samples so many times as slow (a report's figures are its samples')."""
-    report = json.loads(json.dumps(dict(session)))  # (a loaded TimingReport reads as its dict)
+    report = json.loads(json.dumps(session.to_dict()))  # the session's report, as its file holds it
     cpu = report["latency"][0]
     report["latency"] = [scaled(cpu, cpu_factor), scaled(cpu, gpu_factor, device="cuda:0")]
     report["environment"]["torch"] = "2.11.0+cu128"
@@ -276,8 +276,8 @@ def test_export_writes_every_format_from_the_window(qtbot, window, tmp_path, mon
         assert export(qtbot, window, path)["Result"] == "written"
         written[suffix] = path
 
-    report = load_report(written[".json"])
-    assert report == window.last_export  # exactly what the window built, read back
+    report = load_report(written[".json"]).to_dict()
+    assert report == window.last_export.to_dict()  # exactly what the window built, read back
     assert [m["call"] for m in report["moves"]] == ["model.to('cpu', dtype=torch.float64)"]
     (latency,) = report["latency"]
     assert (latency["device"], latency["dtype"], len(latency["samples_ms"])) == ("cpu", "float64", 20)
@@ -347,7 +347,7 @@ def test_closing_mid_export_ends_every_thread_without_qt_warnings(qtbot, window,
     window.close()
     assert window.threads_stopped
     assert all(t.isFinished() for t in window.threads())
-    assert load_report(path)["model"]["class"] == "Net"  # finished within the bound, not abandoned
+    assert load_report(path).to_dict()["model"]["class"] == "Net"  # finished within the bound, not abandoned
     warnings = [r.message for r in qtlog.records if not r.message.startswith(OFFSCREEN_NOISE)]
     assert warnings == []
 
