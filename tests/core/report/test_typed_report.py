@@ -4,6 +4,7 @@ written back byte for byte, and a latency entry's statistics are its samples' (i
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 import pytest
 
@@ -36,6 +37,21 @@ def test_a_loaded_report_is_typed_and_saved_again_byte_for_byte(tmp_path, report
     again = save_report(loaded, tmp_path / "again.json")
     assert again.read_bytes() == first.read_bytes()
     assert render_json(loaded) == render_json(typed(loaded.to_dict())) == first.read_text()
+
+
+def test_a_report_is_a_plain_typed_value_not_a_mapping_of_its_file(tmp_path, report):
+    """Issue 44: a report is read once, at the edge; past it, the writer, the views and the
+    comparison take the type, and its untyped sections come through ``section``."""
+    loaded = load_report(save_report(typed(report), tmp_path / "r.json"))
+
+    assert not isinstance(loaded, Mapping)
+    with pytest.raises(TypeError):
+        loaded["latency"]  # noqa: B018 -- the file's keys are not the report's attributes
+    assert loaded.section("modules") == [] and loaded.section("latency") == report["latency"]
+    with pytest.raises(AttributeError):
+        render_json(report)  # a script's dict is read first (``TimingReport.lenient``)
+    alone = compare_reports(loaded)
+    assert compare_reports(loaded, typed({})).to_dict() == {**alone.to_dict(), "label_b": "B"}
 
 
 def test_an_entrys_statistics_are_its_samples_and_agree_with_what_the_file_states(tmp_path, report):
