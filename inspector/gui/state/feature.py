@@ -129,7 +129,7 @@ class FeatureContext:
 
 
 class Live:
-    """A published handle read anew each time (``window.fit_dialog``: the dialog open now)."""
+    """A published handle read anew each time (``window.last_export``: the report exported last)."""
 
     def __init__(self, read: Callable[[], Any]) -> None:
         self.read = read

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from inspector.gui.features.fit import actions
 from inspector.gui.features.fit.flow import FitFlow
-from inspector.gui.state.feature import Live
 
 if TYPE_CHECKING:
     from inspector.gui.state.feature import FeatureContext
@@ -17,4 +16,4 @@ def install(context: FeatureContext) -> None:
                   action_bar=context.frame.action_bar, state=context.state)  # fmt: skip
     fit.cancelRequested.connect(context.cancel)
     actions.bind(context.actions, fit)
-    context.publish(fit=fit, show_fit_dialog=fit.show, fit_dialog=Live(lambda: fit.dialog))
+    context.publish(fit=fit, show_fit_dialog=fit.show)
