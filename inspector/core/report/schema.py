@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from inspector.core.report import lenient_read as read
+from inspector.core.report.entry_reader import read_entry
 from inspector.core.report.field_checks import Fields, ReportSchemaError, checked_text, kind_of
 from inspector.core.measure.machine_noise import MachineNoise
 from inspector.core.measure.measurement import LatencyResult
@@ -289,7 +290,7 @@ def _moves(f: Fields, *, required: bool = False) -> tuple["MoveEntry", ...]:
     items = f.items("moves", required=required)
     if len(items) > MAX_MOVES:
         raise ReportSchemaError(f.name("moves"), f"holds {len(items):,} moves, more than the {MAX_MOVES:,} a report may hold")
-    return tuple(MoveEntry.from_dict(m, f"{f.name('moves')}[{i}]") for i, m in enumerate(items))
+    return tuple(read_entry(MoveEntry, m, f"{f.name('moves')}[{i}]") for i, m in enumerate(items))
 
 
 def _interval(f: Fields, key: str) -> tuple[float, float] | None:
@@ -302,8 +303,22 @@ def _interval(f: Fields, key: str) -> tuple[float, float] | None:
     return values[0], values[1]
 
 
+def _lenient_error(value: Any) -> str | None:
+    return read.optional_text(value.get("message") if isinstance(value, Mapping) else value)
+
+
+def _error_kind(f: Fields, key: str) -> str | None:
+    return f.mapping(key).text("kind") if isinstance(f.data.get(key), Mapping) else None
+
+
+def _lenient_error_kind(value: Any) -> str | None:
+    return read.optional_text(value.get("kind")) if isinstance(value, Mapping) else None
+
+
 @dataclass(frozen=True)
 class MoveEntry:
+    """One move of a report (``entry_reader`` reads it, strict or lenient, by these fields)."""
+
     call: str | None
     method: str | None
     source: str | None
@@ -314,48 +329,11 @@ class MoveEntry:
     bytes: int | None
     gbps: float | None
     ok: bool
-    error: str | None  # the message; reports hold {kind, message, detail} (older ones text)
+    #: The message; reports hold {kind, message, detail} (older ones text).
+    error: str | None = field(metadata={"read": (lambda f, k: _error(f), _lenient_error)})
     note: str | None
-    error_kind: str | None = None  # the error's ``kind`` ("oom", "cancelled", ...), where it has one
-
-    @classmethod
-    def from_dict(cls, data: Any, at: str) -> "MoveEntry":
-        f = Fields(data, at)
-        return cls(
-            call=f.text("call"),
-            method=f.text("method"),
-            source=f.text("source"),
-            target=f.text("target"),
-            dtype=f.text("dtype"),
-            pinned=f.flag("pinned"),
-            seconds=f.number("seconds"),
-            bytes=f.whole("bytes"),
-            gbps=f.number("gbps"),
-            ok=f.flag("ok"),
-            error=_error(f),
-            note=f.text("note"),
-            error_kind=f.mapping("error").text("kind") if isinstance(f.data.get("error"), Mapping) else None,
-        )
-
-    @classmethod
-    def lenient(cls, data: Any) -> "MoveEntry":
-        m: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
-        error = m.get("error")
-        return cls(
-            call=read.optional_text(m.get("call")),
-            method=read.optional_text(m.get("method")),
-            source=read.optional_text(m.get("source")),
-            target=read.optional_text(m.get("target")),
-            dtype=read.optional_text(m.get("dtype")),
-            pinned=m.get("pinned") is True,
-            seconds=read.number(m.get("seconds")),
-            bytes=read.whole(m.get("bytes")),
-            gbps=read.number(m.get("gbps")),
-            ok=m.get("ok") is True,
-            error=read.optional_text(error.get("message") if isinstance(error, Mapping) else error),
-            note=read.optional_text(m.get("note")),
-            error_kind=read.optional_text(error.get("kind")) if isinstance(error, Mapping) else None,
-        )
+    #: The error's ``kind`` ("oom", "cancelled", ...), where it has one.
+    error_kind: str | None = field(default=None, metadata={"key": "error", "read": (_error_kind, _lenient_error_kind)})
 
 
 def _error(f: Fields) -> str | None:
@@ -370,6 +348,8 @@ def _error(f: Fields) -> str | None:
 
 @dataclass(frozen=True)
 class MemoryPoint:
+    """One memory reading of a report's ``memory`` section."""
+
     t: float | None
     allocated: float | None
     reserved: float | None
@@ -378,36 +358,15 @@ class MemoryPoint:
     process_rss: float | None = None  # the CPU's resident set (older reports: its "allocated")
     other_processes: float | None = None  # a GPU's memory held by other processes (NVML)
 
-    @classmethod
-    def from_dict(cls, data: Any, at: str) -> "MemoryPoint":
-        f = Fields(data, at)
-        return cls(*(f.number(k) for k in _MEMORY_KEYS))
-
-    @classmethod
-    def lenient(cls, data: Any) -> "MemoryPoint":
-        point: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
-        return cls(*(read.number(point.get(k)) for k in _MEMORY_KEYS))
-
-
-_MEMORY_KEYS = ("t", "allocated", "reserved", "used", "total", "process_rss", "other_processes")
-
 
 @dataclass(frozen=True)
 class DeviceEntry:
+    """One device of a report's environment."""
+
     id: str | None
     type: str | None
     name: str | None
     total_bytes: float | None
-
-    @classmethod
-    def from_dict(cls, data: Any, at: str) -> "DeviceEntry":
-        f = Fields(data, at)
-        return cls(f.text("id"), f.text("type"), f.text("name"), f.number("total_bytes"))
-
-    @classmethod
-    def lenient(cls, data: Mapping[str, Any]) -> "DeviceEntry":
-        text = read.optional_text
-        return cls(text(data.get("id")), text(data.get("type")), text(data.get("name")), read.number(data.get("total_bytes")))
 
 
 _ENVIRONMENT_TEXT = ("python", "python_implementation", "torch", "cuda", "hip", "cudnn", "driver", "os", "machine", "cpu", "cpu_huge_pages")
@@ -433,7 +392,7 @@ class Environment:
         return cls(
             text={k: f.text(k) for k in _ENVIRONMENT_TEXT},
             counts={k: f.whole(k) for k in _ENVIRONMENT_COUNTS},
-            devices=tuple(DeviceEntry.from_dict(d, f"{where}[{i}]") for i, d in enumerate(entries)),
+            devices=tuple(read_entry(DeviceEntry, d, f"{where}[{i}]") for i, d in enumerate(entries)),
         )
 
     @classmethod
@@ -443,14 +402,19 @@ class Environment:
         return cls(
             text={k: read.optional_text(section.get(k)) for k in _ENVIRONMENT_TEXT},
             counts={k: read.whole(section.get(k)) for k in _ENVIRONMENT_COUNTS},
-            devices=tuple(DeviceEntry.lenient(d) for d in read.device_entries(report)),
+            devices=tuple(read_entry(DeviceEntry, d) for d in read.device_entries(report)),
         )
 
 
 @dataclass(frozen=True)
 class ModelSection:
+    """The report's ``model`` section."""
+
+    #: Whole numbers the file states that nobody reads yet: checked, not kept.
+    __checked_only__ = (("trainable_parameters", "whole"), ("elements", "whole"))
+
     spec: str | None
-    class_name: str | None
+    class_name: str | None = field(metadata={"key": "class"})
     source: str | None
     optimizer: str | None
     parameters: int | None
@@ -462,46 +426,6 @@ class ModelSection:
     #: The file the spec names, absolute (issue 34 on): one file named from two folders is one model.
     resolved_spec: str | None = None
     meta_bytes: int | None = None  # what the meta tensors would take
-
-    @classmethod
-    def from_dict(cls, data: Any, at: str) -> "ModelSection":
-        f = Fields(data, at)
-        for key in ("trainable_parameters", "elements"):
-            f.whole(key)
-        return cls(
-            spec=f.text("spec"),
-            class_name=f.text("class"),
-            source=f.text("source"),
-            optimizer=f.text("optimizer"),
-            parameters=f.whole("parameters"),
-            tensors=f.whole("tensors"),
-            bytes=f.whole("bytes"),
-            by_device=f.byte_counts("by_device"),
-            by_dtype=f.byte_counts("by_dtype"),
-            notes=f.texts("notes"),
-            resolved_spec=f.text("resolved_spec"),
-            meta_bytes=f.whole("meta_bytes"),
-        )
-
-    @classmethod
-    def lenient(cls, data: Mapping[str, Any]) -> "ModelSection":
-        def counts(key: str) -> dict[str, float]:
-            return {str(k): n for k, v in read.section(data, key).items() if (n := read.number(v)) is not None}
-
-        return cls(
-            spec=read.optional_text(data.get("spec")),
-            class_name=read.optional_text(data.get("class")),
-            source=read.optional_text(data.get("source")),
-            optimizer=read.optional_text(data.get("optimizer")),
-            parameters=read.whole(data.get("parameters")),
-            tensors=read.whole(data.get("tensors")),
-            bytes=read.whole(data.get("bytes")),
-            by_device=counts("by_device"),
-            by_dtype=counts("by_dtype"),
-            notes=_lenient_texts(data.get("notes")),
-            resolved_spec=read.optional_text(data.get("resolved_spec")),
-            meta_bytes=read.whole(data.get("meta_bytes")),
-        )
 
 
 @dataclass(frozen=True)
@@ -544,7 +468,7 @@ class RankEntry:
             device=read.optional_text(data.get("device")),
             error=read.optional_text(data.get("error")),
             latency=tuple(lenient_latency_entry(e) for e in read.entries(data, "latency")),
-            moves=tuple(MoveEntry.lenient(m) for m in read.entries(data, "moves")),
+            moves=tuple(read_entry(MoveEntry, m) for m in read.entries(data, "moves")),
         )
 
 
@@ -601,11 +525,11 @@ class TimingReport:
             created=read.text(report.get("created"), ""),
             tool_version=read.optional_text(read.section(report, "tool").get("version")),
             environment=Environment.lenient(report),
-            model=ModelSection.lenient(read.section(report, "model")),
-            moves=tuple(MoveEntry.lenient(m) for m in read.entries(report, "moves")),
+            model=read_entry(ModelSection, read.section(report, "model")),
+            moves=tuple(read_entry(MoveEntry, m) for m in read.entries(report, "moves")),
             latency=tuple(lenient_latency_entry(e) for e in read.entries(report, "latency")),
             memory={
-                str(device): tuple(MemoryPoint.lenient(p) for p in points)
+                str(device): tuple(read_entry(MemoryPoint, p) for p in points)
                 for device, points in memory.items() if isinstance(points, list)
             },  # fmt: skip
             ranks=tuple(RankEntry.lenient(r) for r in read.entries(report, "ranks")),
@@ -629,12 +553,12 @@ class TimingReport:
             created=f.text("created", required=True) or "",
             tool_version=tool.text("version"),
             environment=Environment.from_dict(f.value("environment", True), "environment"),
-            model=ModelSection.from_dict(f.value("model", True), "model"),
+            model=read_entry(ModelSection, f.value("model", True), "model"),
             moves=_moves(f, required=True),
             latency=capacity.latency(f, required=True),
             memory={
                 checked_text(device, "memory"): tuple(
-                    MemoryPoint.from_dict(p, f"{memory.name(device)}[{i}]")
+                    read_entry(MemoryPoint, p, f"{memory.name(device)}[{i}]")
                     for i, p in enumerate(memory.items(device, what="a list of readings"))
                 )
                 for device in memory.data
