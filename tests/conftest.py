@@ -38,6 +38,16 @@ import torch  # noqa: E402
 
 if odd_host.wanted():
     odd_host.patch_host()
+if odd_host.no_proc_wanted():  # INSPECTOR_TEST_HOST=no-proc: no /proc nor /sys, as on macOS
+    odd_host.play_no_proc()
+
+
+@pytest.fixture
+def no_proc_host(monkeypatch):
+    """This test runs on a host without /proc and /sys (tests/odd_host.py), undone after."""
+    odd_host.play_no_proc(monkeypatch.setattr)
+    yield
+    odd_host._forget_cpu_name()  # the name read without /proc is not this machine's
 
 
 def pytest_collection_modifyitems(config, items):

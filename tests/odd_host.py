@@ -10,12 +10,21 @@ this host, so a test that does fails on every machine, not only on some.
 The environment is set before anything is imported (the locale and time zone are read by
 Python, Qt and torch at start-up); the CPU's name, its core count and the font check are
 patched where the app reads them.
+
+``INSPECTOR_TEST_HOST=no-proc`` runs them on a host without Linux's ``/proc`` and ``/sys``, as
+macOS and Windows are (``play_no_proc``; the ``no_proc_host`` fixture plays it for one test):
+every read the app makes of them fails as the missing file would (``devices.host_files``), and
+psutil answers as it does on macOS (its CPU times without iowait, irq or steal; its count of
+involuntary switches, always 0 there, not taken). Every command and the window still work,
+saying "not measured here" where a figure needs Linux.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections import namedtuple
+from typing import Any, Callable
 
 #: A CPU name of English words, as Intel names some of its server parts
 #: ("Intel(R) Xeon(R) Processor"), made long: it must read as data, never as an English leak.
@@ -26,6 +35,43 @@ ENV = "INSPECTOR_TEST_HOST"
 
 def wanted() -> bool:
     return os.environ.get(ENV) == "odd"
+
+
+def no_proc_wanted() -> bool:
+    return os.environ.get(ENV) == "no-proc"
+
+
+def play_no_proc(setattr_: Callable[[object, str, object], None] = setattr) -> None:
+    """From now on, a host without /proc and /sys (``setattr_``: pytest's monkeypatch.setattr
+    for one test, so it is undone after)."""
+    import psutil
+
+    from inspector.core.devices import host_files
+    from inspector.core.measure import machine_noise
+
+    setattr_(host_files, "_present", False)
+    _forget_cpu_name()
+    real_cpu_times = psutil.cpu_times
+
+    def mac_cpu_times(percpu: bool = False) -> Any:
+        if percpu:
+            return [MacCpuTimes(t.user, t.nice, t.system, t.idle) for t in real_cpu_times(percpu=True)]
+        t = real_cpu_times()
+        return MacCpuTimes(t.user, t.nice, t.system, t.idle)
+
+    setattr_(psutil, "cpu_times", mac_cpu_times)
+    setattr_(machine_noise, "_PSUTIL_COUNTS_PREEMPTIONS", False)
+
+
+def _forget_cpu_name() -> None:
+    """The CPU's name is read once (``inventory.cpu_model_name``): read again on this host."""
+    from inspector.core.devices import inventory
+
+    getattr(inventory.cpu_model_name, "cache_clear", lambda: None)()
+
+
+#: psutil's ``cpu_times()`` on macOS (psutil/_psosx.py: scputimes).
+MacCpuTimes = namedtuple("MacCpuTimes", "user nice system idle")
 
 
 def set_environment() -> None:

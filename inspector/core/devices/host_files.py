@@ -5,9 +5,9 @@ Some figures exist only as files Linux makes up as they are read: the CPU's name
 the process's peak RSS and its reset (``/proc/self/status``, ``clear_refs``), each sampling
 thread's preemptions (``/proc/self/task``) and the kernel's huge-page mode. macOS and Windows
 have none of them, nor has a sandbox without ``/proc``. Every reader of them opens its file
-here, so ``switch_off`` plays such a host on Linux: each call then fails as the missing file
-would (``FileNotFoundError``), and each reader says what it could not measure rather than a
-figure (``INSPECTOR_TEST_HOST=no-proc``, tests/odd_host.py). What psutil reads is psutil's
+here, so ``switch_off`` plays such a host on Linux: each call for a file of the real /proc or
+/sys then fails as the missing file would (``FileNotFoundError``; a test's fake tree elsewhere
+is still read), and each reader says what it could not measure rather than a figure (``INSPECTOR_TEST_HOST=no-proc``, tests/odd_host.py). What psutil reads is psutil's
 own business: it has a backend for each system.
 """
 
@@ -33,8 +33,14 @@ def present() -> bool:
 
 
 def _check(path: str | os.PathLike[str]) -> None:
-    if not _present:
+    if not _present and _kernel_path(path):
         raise FileNotFoundError(errno.ENOENT, "this host has no /proc or /sys", os.fspath(path))
+
+
+def _kernel_path(path: str | os.PathLike[str]) -> bool:
+    """A path into the real /proc or /sys (a test's fake tree elsewhere is read as it is)."""
+    full = os.path.abspath(os.fspath(path))
+    return full in ("/proc", "/sys") or full.startswith(("/proc/", "/sys/"))
 
 
 def open_text(path: str | os.PathLike[str], encoding: str = "utf-8", errors: str = "replace") -> TextIO:
@@ -60,8 +66,8 @@ def listdir(path: str | os.PathLike[str]) -> list[str]:
 
 
 def exists(path: str | os.PathLike[str]) -> bool:
-    return _present and os.path.exists(path)
+    return (_present or not _kernel_path(path)) and os.path.exists(path)
 
 
 def writable(path: str | os.PathLike[str]) -> bool:
-    return _present and os.access(path, os.W_OK)
+    return (_present or not _kernel_path(path)) and os.access(path, os.W_OK)

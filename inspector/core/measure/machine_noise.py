@@ -160,14 +160,20 @@ def blamed(noise: str | None, machine: MachineNoise | None) -> str | None:
     """The spread's noise flag with its cause: the machine's doing (naming it) where it stalled
     enough samples to reach p95; a busy machine that did not stall that many (then the tail is
     the model's or this process's, e.g. a window's own work); or not the machine's at all. Unchanged when that is not
-    known (nothing measured; a run too short for the shares and no preemption to name)."""
+    known (nothing measured; a run too short for the shares and no preemption to name), and
+    said to be unknown where nothing the machine did could be measured here."""
     if noise is None or machine is None or not machine.measured:
         return noise
     causes = machine.causes
     if machine.spoils_p95:
         return Text("noise.by_machine", noise=noise, causes=joined(causes, "list.and"))
+    if causes and machine.involuntary_switches is None and machine.steal_share is None:
+        # Off Linux: how many samples it stalled is not counted, so neither verdict is claimed.
+        return Text("noise.busy_machine_stalls_unknown", noise=noise, causes=joined(causes, "list.and"))
     if causes:
         return Text("noise.busy_machine", noise=noise, causes=joined(causes, "list.and"))
+    if machine.involuntary_switches is None:  # off Linux: a stall without a busy CPU is unseen
+        return Text("noise.machine_unknown", noise=noise)
     if machine.other_cpu_share is None:
         return noise  # too short a run to know what other processes took
     return Text("noise.not_machine", noise=noise)

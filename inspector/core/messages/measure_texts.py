@@ -27,6 +27,10 @@ MEASUREMENT: dict[str, str] = {
         "{noise}: the machine was busy ({causes}), but too few samples were stalled by it to explain this: "
         "the model or this process varies"
     ),
+    "noise.busy_machine_stalls_unknown": (
+        "{noise}: the machine was busy ({causes}); how many samples it stalled is not measured here"
+    ),
+    "noise.machine_unknown": "{noise} (whether the machine caused it is not measured here)",
     "noise.other_cpu": "{share} of the run's CPU went to other processes",
     "noise.steal": "the hypervisor took {share} of the CPU (steal)",
     "noise.preempted": "the sampling threads were preempted {count} times in {samples} samples",

@@ -14,6 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from inspector.core.devices import host_files
 from inspector.core.files.models import example_model
 from inspector.core.measure import machine_noise
 from inspector.core.measure.machine_noise import MachineNoise, MachineWatch, blamed
@@ -175,8 +176,14 @@ def test_on_macos_the_shares_come_from_psutil_and_steal_and_preemptions_are_not_
         "the machine was quiet during the run: no other process, steal or preemption to speak of "
         "(the hypervisor's steal and the sampling threads' preemptions: not measured here)"
     )
-    assert blamed("noisy", noise).startswith("noisy: not the machine's doing")
+    # Nothing stalled the samples that can be seen here: no verdict either way.
+    assert blamed("noisy", noise) == "noisy (whether the machine caused it is not measured here)"
     assert noise.to_dict()["steal_share"] is None
+    busy = MachineNoise(measured=True, other_cpu_share=0.4, samples=100, cpu_ticks=90, cores=2)
+    assert blamed("noisy", busy) == (
+        "noisy: the machine was busy (40% of the run's CPU went to other processes); "
+        "how many samples it stalled is not measured here"
+    )
 
 
 def test_where_psutil_cannot_read_the_times_nothing_is_measured(tmp_path, fake_psutil):
@@ -204,7 +211,8 @@ def test_the_result_and_the_report_carry_the_figures_and_old_reports_still_open(
 
 
 @pytest.mark.skipif(
-    not hasattr(os, "sched_setaffinity") or not os.path.exists("/proc/stat"), reason="Linux's /proc and affinity"
+    not hasattr(os, "sched_setaffinity") or not host_files.exists("/proc/self/task"),
+    reason="Linux's /proc and affinity",
 )
 def test_a_busy_loop_on_the_same_cpu_is_named_as_other_processes_cpu(monkeypatch):
     monkeypatch.setattr(machine_noise, "psutil", psutil)  # the real one
