@@ -28,7 +28,7 @@ from inspector.cli.devices import cmd_devices
 from inspector.cli.exits import exit_code
 from inspector.cli.fit import cmd_fit
 from inspector.cli.inspect import cmd_inspect
-from inspector.cli.printing import _plain, _print, version_text
+from inspector.cli.printing import _plain, _print, end_progress_line, version_text
 from inspector.cli.window import cmd_window
 from inspector.core.devices import prefer_huge_pages
 from inspector.core.errors import InspectorError
@@ -166,6 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         return COMMANDS.get(args.command, cmd_window)(args)
     except InspectorError as exc:
+        end_progress_line()
         if args.debug:
             traceback.print_exc()
         where = " (--arch SPEC)" if exc.kind == "architecture" else ""  # the window names its own field
@@ -174,6 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(escape_control(exc.detail, keep_newlines=True), file=sys.stderr)
         return exit_code(exc)
     except KeyboardInterrupt:
+        end_progress_line()
         print("error: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
@@ -185,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 -- a bug, or user code raising its own BaseException: still one line
+        end_progress_line()
         if args.debug:
             traceback.print_exc()
         print(

@@ -58,7 +58,22 @@ def _print(text: str = "") -> None:
 def _say(text: str) -> None:
     """A line for the user on stderr; parts from files are escaped where the text is built,
     and any control character left is escaped here (the program's own newlines stay)."""
+    end_progress_line()
     print(escape_control(text, keep_newlines=True), file=sys.stderr, flush=True)
+
+
+#: A progress bar has drawn on stderr's current line and not ended it.
+_bar_line_open = False
+
+
+def end_progress_line() -> None:
+    """End a progress bar's line left open (Ctrl-C or an error mid-bar), so what is said next,
+    "error: interrupted" included, starts a line of its own."""
+    global _bar_line_open
+    if _bar_line_open:
+        _bar_line_open = False
+        sys.stderr.write("\n")
+        sys.stderr.flush()
 
 
 def version_text() -> str:
@@ -106,6 +121,8 @@ class _ProgressBar:
         self._last = pct
         filled = pct // 4
         end = "\n" if pct >= 100 else ""
+        global _bar_line_open
+        _bar_line_open = not end
         left = f" {left}" if left and pct < 100 else ""
         sys.stderr.write(f"\r{_pad(self.label, 24)} [{'#' * filled}{' ' * (25 - filled)}] {pct:3d}%{left:<26}{end}")
         sys.stderr.flush()

@@ -48,3 +48,23 @@ def test_a_chinese_module_name_keeps_its_row_in_line_in_inspect(capsys, tmp_path
 def test_right_aligned_cells_end_in_the_same_column():
     text = _table(["NAME", "MS"], [["层", "1.5"], ["a", "12.25"]], right={1})
     assert {wcswidth(line) for line in text.splitlines()} == {len("NAME     MS")}  # "层" is two columns
+
+
+def test_ctrl_c_mid_bar_says_interrupted_on_a_line_of_its_own(capsys, monkeypatch):
+    import sys
+
+    import inspector.cli as cli
+    from inspector.cli.printing import _ProgressBar
+
+    def interrupted(args):
+        bar = _ProgressBar("time on 编码器")
+        bar.enabled = True  # as on a terminal
+        bar(3, 10)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    monkeypatch.setitem(cli.COMMANDS, "devices", interrupted)
+    assert main(["devices"]) == 130
+    lines = capsys.readouterr().err.split("\n")
+    assert lines[-2] == "error: interrupted" and lines[-3].startswith("\rtime on 编码器")
+    assert wcswidth(lines[-3][1 : lines[-3].index("[")]) == 25  # the label padded to 24 columns, then a space
