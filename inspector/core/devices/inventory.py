@@ -167,7 +167,11 @@ def _cpu_snapshot() -> DeviceSnapshot:
 
 @functools.lru_cache(maxsize=1)  # it cannot change while we run, and macOS needs a subprocess
 def cpu_model_name() -> str:
-    """The CPU's marketing name, e.g. "AMD EPYC 7B13". psutil offers no CPU model name."""
+    """The CPU's marketing name, e.g. "AMD EPYC 7B13". psutil offers no CPU model name. Nor is
+    py-cpuinfo taken for it: its brand string comes from these same three places (/proc/cpuinfo,
+    sysctl's machdep.cpu.brand_string, the registry's ProcessorNameString), and get_cpu_info()
+    gets it by starting ``python cpuinfo.py --json`` (not through ``core.launcher``), which
+    then runs wmic, lscpu, dmesg and CPUID for fields nothing here shows."""
     if sys.platform.startswith("linux"):
         try:
             with host_files.open_text("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
@@ -186,6 +190,17 @@ def cpu_model_name() -> str:
             if name:
                 return name
         except (OSError, launcher.SubprocessError):
+            pass
+    elif sys.platform == "win32":
+        # platform.processor() says "Intel64 Family 6 Model 154 Stepping 3, GenuineIntel".
+        try:
+            import winreg
+
+            with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, r"HARDWARE\DESCRIPTION\System\CentralProcessor\0") as key:
+                name = str(winreg.QueryValueEx(key, "ProcessorNameString")[0]).strip()
+            if name:
+                return name
+        except OSError:
             pass
     return platform.processor() or platform.machine() or "CPU"
 
