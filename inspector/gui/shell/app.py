@@ -29,6 +29,9 @@ NO_DISPLAY_MESSAGE = (
 
 #: How long an exit waits for a model load the close abandoned (a factory still running).
 ABANDONED_WAIT_S = 0.5
+#: How long an exit waits for torch's import, when the window was closed during it (the
+#: import takes ~2 s here; the window is already gone, so the wait is not seen).
+IMPORT_WAIT_S = 30.0
 
 #: Keeps the QApplication made here alive: PySide deletes one whose last reference goes.
 _application = None
@@ -284,7 +287,15 @@ def main(model_spec: str = "example", trust: bool = False) -> int:
     if interrupted:
         code = 130  # the shell's convention for "stopped by Ctrl+C", as the CLI does
     stopped = window.shutdown()  # already done by closeEvent; harmless when repeated
+    from inspector.gui.shell import torch_loader
     from inspector.gui.state.threads import wait_abandoned
+
+    if not torch_loader.wait_settled(IMPORT_WAIT_S):
+        # Closed while torch was being imported, and the import has not ended since: leave
+        # without tearing the interpreter down under it (settings are synced in closeEvent).
+        sys.stderr.flush()
+        sys.stdout.flush()
+        os._exit(code)
 
     if stopped and not wait_abandoned(ABANDONED_WAIT_S):
         # A model factory abandoned by the close is still running: it cannot be interrupted,

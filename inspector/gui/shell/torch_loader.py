@@ -59,6 +59,7 @@ SESSION_MODULES = (
 #: Set once ``SESSION_MODULES`` are imported by the loader.
 _done = threading.Event()
 _loader: TorchLoading | None = None
+_thread: threading.Thread | None = None
 #: The libraries ``preload_native_libraries`` opened (their handles stay open on purpose).
 _handles: list[str] = []
 
@@ -87,13 +88,28 @@ class TorchLoading(QObject):
 
 def start(parent: QObject) -> TorchLoading:
     """Import torch and the session's modules on a thread of their own (once per process)."""
-    global _loader
+    global _loader, _thread
     if _loader is not None:
         return _loader
     # Made here, on the GUI thread: emitted from the loader's thread, its signals are queued.
     _loader = loading = TorchLoading(parent)
-    threading.Thread(target=_run, args=(loading,), name="torch-import", daemon=True).start()
+    _thread = threading.Thread(target=_run, args=(loading,), name="torch-import", daemon=True)
+    _thread.start()
     return loading
+
+
+def wait_settled(timeout: float) -> bool:
+    """Wait up to ``timeout`` seconds for an import under way to end; whether none is running.
+
+    A window closed while torch is being imported (a user who changes their mind, a slow start
+    on a busy machine) must not end the interpreter under the import: torch's native static
+    initialisers then race the process's exit handlers, and the process dies of SIGSEGV or
+    SIGABRT (``torch::jit::ErrorReport``) instead of exiting 0."""
+    thread = _thread
+    if thread is None or not thread.is_alive():
+        return True
+    thread.join(timeout)
+    return not thread.is_alive()
 
 
 def _run(loading: TorchLoading) -> None:

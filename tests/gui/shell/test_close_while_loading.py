@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import pathlib
 import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -102,3 +103,66 @@ def test_abandonable_work_returns_its_result_or_error_and_is_given_up_on_cancel(
     assert wait_abandoned(5)  # ...until its own end
     with pytest.raises(Cancelled):  # nothing starts once cancelled
         run_abandonable(lambda: pytest.fail("ran after the cancel"), cancel.is_set, name="late")
+
+
+#: The real ``main()`` in a cold process, the window closed while torch is still being imported
+#: on the loader's thread (held there until the close, so the order is the test's, not the
+#: machine's). The loader and the interpreter's exit each say when they happen.
+_CLOSE_DURING_TORCH_IMPORT = textwrap.dedent(
+    """
+    import atexit, sys, threading
+    from PySide6.QtCore import QTimer
+    from inspector.gui.shell import app, torch_loader
+
+    started, closed = threading.Event(), threading.Event()
+    preload, run = torch_loader.preload_native_libraries, torch_loader._run
+
+    def held_preload():
+        started.set()
+        closed.wait(60)  # torch's import goes on only once the window is closed
+        return preload()
+
+    def said_run(loading):
+        run(loading)
+        print("loader: torch imported", flush=True)
+
+    torch_loader.preload_native_libraries, torch_loader._run = held_preload, said_run
+    atexit.register(lambda: print("interpreter: exiting", flush=True))
+    create = app.create_window
+
+    def create_then_close(**kwargs):
+        window = create(**kwargs)
+        show = window.show
+
+        def close_once_the_import_started():
+            if started.is_set():
+                timer.stop()
+                window.close()
+                closed.set()
+
+        def show_then_close():
+            show()
+            timer.start()
+
+        timer = QTimer(window, interval=10)
+        timer.timeout.connect(close_once_the_import_started)
+        window.show = show_then_close
+        return window
+
+    app.create_window = create_then_close
+    raise SystemExit(app.main())
+    """
+)
+
+
+def test_closing_while_torch_is_imported_waits_for_the_import_then_exits_cleanly(tmp_path):
+    """Closed during torch's import (a slow start on a busy machine), the process died of
+    SIGSEGV or SIGABRT (``torch::jit::ErrorReport``) in 4 of 7 tries: the interpreter's exit
+    ran under torch's native initialisers. Now the exit waits for the import to end."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path))
+    env.pop("TORCH_DEVICE_INSPECTOR_EARLY_WINDOW", None)
+    done = subprocess.run([sys.executable, "-c", _CLOSE_DURING_TORCH_IMPORT], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines.index("loader: torch imported") < lines.index("interpreter: exiting"), lines

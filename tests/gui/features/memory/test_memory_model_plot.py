@@ -125,7 +125,7 @@ def test_marker_labels_take_lanes_and_never_overlap(qtbot):
     for i in range(80):  # eighty actions, close together, with long labels
         plot.mark_span(f"model.to('cpu', dtype=torch.float{16 * (1 + i % 3)}) #{i}", t0 + 0.35 * i, t0 + 0.35 * i + 0.2)
     plot.canvas.getPlotItem().getViewBox().setXRange(0, 30, padding=0)
-    qtbot.wait(10)
+    plot.grab()  # painted now (the range applied, the labels laid out on it), not after a wait
     shown = _labels_laid_out(plot)
     assert 4 <= len(shown) < len(plot.canvas.marker_items)  # some get a lane; the rest live in tooltips
     assert plot.canvas.marker_items[-1].label.isVisible()  # the newest action is always labelled
@@ -165,7 +165,10 @@ def test_the_students_marks_fit_the_plot_at_both_screen_sizes(qtbot, size):
         else:
             plot.mark_span(label, t0 + start, t0 + end)
     plot.redraw()
-    qtbot.wait(10)
+    # pyqtgraph applies the new range when it next paints, and the labels are laid out again
+    # on that range change: paint now, as the screen would, rather than wait a while for it
+    # (a busy machine had not painted within 10 ms, and the labels were the old range's).
+    plot.grab()
     shown = _labels_laid_out(plot)
     items = plot.canvas.marker_items
     assert items[-1] in shown and items[-2] in shown  # what just happened is labelled
