@@ -27,6 +27,7 @@ from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.models import LoadedModel, resolved_spec
 from inspector.core.files.output_path import REPORT_SUFFIXES, target_problem
 from inspector.core.files.regular_file import FileTooLarge, NotRegularFile, read_regular_file
+from inspector.core.measure.measurement import LatencyResult
 from inspector.core.measure.memory_log import report_point
 from inspector.core.messages import Text
 from inspector.core.messages.catalogue import ENGLISH
@@ -104,9 +105,16 @@ def build_report(
 
 def build_timing_report(loaded: LoadedModel, **sections: Any) -> TimingReport:
     """``build_report(loaded, **sections)`` as a ``TimingReport``: the same type ``load_report``
-    gives, over the dict the file is written from (``to_dict``), read as ``TimingReport.lenient``
-    reads it (a measurement's figures are its samples'). What a session's ``report()`` returns."""
-    return TimingReport.lenient(build_report(loaded, **sections))
+    gives, over the dict the file is written from (``to_dict``). What a session's ``report()``
+    returns. Its latency entries are the measurements themselves (``LatencyResult``: one type
+    from sampling to file, and a file's entry reads back equal to its measurement), never
+    written out and read in again; the other sections are read from the dict as
+    ``TimingReport.lenient`` reads it."""
+    data = build_report(loaded, **sections)
+    measured = tuple(sections.get("latency", ()))
+    if not all(isinstance(m, LatencyResult) for m in measured):  # a rank's entries, as dicts
+        return TimingReport.lenient(data)
+    return dataclasses.replace(TimingReport.lenient({**data, "latency": []}), latency=measured, data=data)
 
 
 def json_ready(value: Any) -> Any:

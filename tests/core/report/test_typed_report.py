@@ -39,6 +39,25 @@ def test_a_loaded_report_is_typed_and_saved_again_byte_for_byte(tmp_path, report
     assert render_json(loaded) == render_json(typed(loaded.to_dict())) == first.read_text()
 
 
+def test_a_report_built_now_holds_the_measurements_themselves_not_a_reading_of_their_dicts(monkeypatch):
+    """Issue 44: typed -> dict -> typed no more for the measurements; what the file holds of
+    each reads back equal to it (one type from sampling to file)."""
+    from inspector.core.report import schema
+    from inspector.core.report.timing_report import build_timing_report
+
+    loaded = example_model()
+    result = measure_latency(loaded, runs=7, warmup=1)
+    reads = []
+    monkeypatch.setattr(schema, "lenient_latency_entry", lambda data: reads.append(data))
+
+    built = build_timing_report(loaded, latency=[result])
+
+    assert built.latency[0] is result and reads == []
+    monkeypatch.undo()
+    assert TimingReport.lenient(built.to_dict()).latency == (result,)
+    assert TimingReport.from_dict(json.loads(render_json(built))).latency == (result,)
+
+
 def test_a_report_is_a_plain_typed_value_not_a_mapping_of_its_file(tmp_path, report):
     """Issue 44: a report is read once, at the edge; past it, the writer, the views and the
     comparison take the type, and its untyped sections come through ``section``."""
