@@ -24,6 +24,7 @@ from typing import Any
 import torch
 
 from inspector.core.errors import InputError, InspectorError
+from inspector.core.report.entry_reader import read_entry
 from inspector.core.report.schema import RankEntry
 
 _ENV_KEYS = ("RANK", "LOCAL_RANK", "WORLD_SIZE")
@@ -192,12 +193,12 @@ def missing_ranks(results: Sequence[RankResult], world_size: int) -> list[int]:
 def ranks_summary(ranks: Sequence[RankEntry | Mapping[str, Any]]) -> dict[str, Any]:
     """Per-rank median latency (first latency entry's, of its samples), the slowest rank,
     and the spread. A report's ranks are ``RankEntry``s (``TimingReport.ranks``); a dict is
-    read as ``RankEntry.lenient`` reads it.
+    read as ``report.entry_reader`` reads it leniently.
 
     ``spread`` is (slowest - fastest) / fastest of the medians; None with fewer than two
     ranks that measured. Used by the window's ranks view.
     """
-    typed = [r if isinstance(r, RankEntry) else RankEntry.lenient(r) for r in ranks if isinstance(r, (RankEntry, Mapping))]
+    typed = [r if isinstance(r, RankEntry) else read_entry(RankEntry, r) for r in ranks if isinstance(r, (RankEntry, Mapping))]
     medians: dict[int, float] = {}
     for entry in typed:
         median = entry.latency[0].median_ms if entry.ok and entry.latency else None

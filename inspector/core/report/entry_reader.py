@@ -69,10 +69,11 @@ def _normal(annotation: Any) -> Any:
     return annotation
 
 
-def read_entry(cls: type[T], data: Any, at: str | None = None) -> T:
+def read_entry(cls: type[T], data: Any, at: str | None = None, *, reads: Mapping[str, _Reads] | None = None) -> T:
     """``data`` as a ``cls``: checked, naming ``at`` in a refusal; or, without ``at``, read
-    leniently (anything that is not a mapping reads as an empty one)."""
-    plan = _plan(typing.cast(type, cls))
+    leniently (anything that is not a mapping reads as an empty one). ``reads``: a field's two
+    reads for this call, where they hold state of the whole report (what it may still hold)."""
+    plan = [(name, key, (reads or {}).get(name, planned)) for name, key, planned in _plan(typing.cast(type, cls))]
     if at is None:
         entry: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
         return cls(**{name: lenient(entry.get(key)) for name, key, (_, lenient) in plan})
@@ -80,4 +81,9 @@ def read_entry(cls: type[T], data: Any, at: str | None = None) -> T:
     for key, kind in getattr(cls, "__checked_only__", ()):
         _CHECKS[kind](f, key)
     return cls(**{name: strict(f, key) for name, key, (strict, _) in plan})
+
+
+def mappings(value: Any) -> list[Mapping[str, Any]]:
+    """The mappings in a list from a file nobody checked; anything else left out."""
+    return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from inspector.core.report import lenient_read as read
-from inspector.core.report.entry_reader import read_entry
+from inspector.core.report.entry_reader import mappings, read_entry
 from inspector.core.report.field_checks import Fields, ReportSchemaError, checked_text, kind_of
 from inspector.core.measure.machine_noise import MachineNoise
 from inspector.core.measure.measurement import LatencyResult
@@ -428,48 +428,34 @@ class ModelSection:
     meta_bytes: int | None = None  # what the meta tensors would take
 
 
+def _lenient_latencies(value: Any) -> tuple[LatencyResult, ...]:
+    return tuple(lenient_latency_entry(e) for e in mappings(value))
+
+
+def _required_flag(f: Fields, key: str) -> bool:
+    if not isinstance(f.data.get(key), bool):
+        raise ReportSchemaError(f.name(key), f"expected true or false, not {kind_of(f.data.get(key))}")
+    return f.flag(key)
+
+
 @dataclass(frozen=True)
 class RankEntry:
-    """One rank of a torchrun report (``core.remote.ranks``), as the Ranks tab reads it."""
+    """One rank of a torchrun report (``core.remote.ranks``), as the Ranks tab reads it
+    (``entry_reader`` reads it, strict or lenient, by these fields)."""
 
-    rank: int
-    ok: bool
+    #: Whole numbers the file states that nobody reads yet: checked, not kept.
+    __checked_only__ = (("local_rank", "whole"), ("world_size", "whole"))
+
+    rank: int = field(metadata={"read": (lambda f, k: f.whole(k, required=True) or 0, lambda v: read.whole(v) or 0)})
+    ok: bool = field(metadata={"read": (_required_flag, lambda v: v is True)})
     host: str | None
     device: str | None
     error: str | None
-    latency: tuple[LatencyResult, ...]
-    moves: tuple[MoveEntry, ...]
-
-    @classmethod
-    def from_dict(cls, data: Any, at: str, capacity: _Capacity | None = None) -> "RankEntry":
-        f = Fields(data, at)
-        capacity = capacity or _Capacity()
-        rank = f.whole("rank", required=True) or 0  # required: never None here
-        if not isinstance(f.data.get("ok"), bool):
-            raise ReportSchemaError(f.name("ok"), f"expected true or false, not {kind_of(f.data.get('ok'))}")
-        for key in ("local_rank", "world_size"):
-            f.whole(key)
-        return cls(
-            rank=rank,
-            ok=f.flag("ok"),
-            host=f.text("host"),
-            device=f.text("device"),
-            error=f.text("error"),
-            latency=capacity.latency(f, required=True),
-            moves=_moves(f),
-        )
-
-    @classmethod
-    def lenient(cls, data: Mapping[str, Any]) -> "RankEntry":
-        return cls(
-            rank=read.whole(data.get("rank")) or 0,
-            ok=data.get("ok") is True,
-            host=read.optional_text(data.get("host")),
-            device=read.optional_text(data.get("device")),
-            error=read.optional_text(data.get("error")),
-            latency=tuple(lenient_latency_entry(e) for e in read.entries(data, "latency")),
-            moves=tuple(read_entry(MoveEntry, m) for m in read.entries(data, "moves")),
-        )
+    #: Strict reads count the entries and samples against the whole report's (``_Capacity``).
+    latency: tuple[LatencyResult, ...] = field(metadata={"read": (
+        lambda f, k: _Capacity().latency(f, required=True), lambda v: _lenient_latencies(v))})  # fmt: skip
+    moves: tuple[MoveEntry, ...] = field(metadata={"read": (
+        lambda f, k: _moves(f), lambda v: tuple(read_entry(MoveEntry, m) for m in mappings(v)))})  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -532,7 +518,7 @@ class TimingReport:
                 str(device): tuple(read_entry(MemoryPoint, p) for p in points)
                 for device, points in memory.items() if isinstance(points, list)
             },  # fmt: skip
-            ranks=tuple(RankEntry.lenient(r) for r in read.entries(report, "ranks")),
+            ranks=tuple(read_entry(RankEntry, r) for r in read.entries(report, "ranks")),
             data=report,
         )
 
@@ -563,6 +549,7 @@ class TimingReport:
                 )
                 for device in memory.data
             },
-            ranks=tuple(RankEntry.from_dict(r, f"ranks[{i}]", capacity) for i, r in enumerate(f.items("ranks"))),
+            ranks=tuple(read_entry(RankEntry, r, f"ranks[{i}]", reads={"latency": (
+                lambda f, k: capacity.latency(f, required=True), _lenient_latencies)}) for i, r in enumerate(f.items("ranks"))),  # fmt: skip
             data=data,
         )
