@@ -258,8 +258,10 @@ def test_measurement_errors_and_cancel():
     assert message.args["what"].key == "failure.what_forward" and message.args["hint"].key == "input.hint_last_dimension"
     assert message == ("the model's forward pass failed on an input of shape (64, 4): mat1 and mat2 shapes cannot be "
                        "multiplied (64x4 and 3x2) (the model expects the last dimension to be 3, not 4)")  # fmt: skip
+    from inspector.core.measure.run_control import RunControl
+
     with pytest.raises(Cancelled) as info:
-        measure_latency(loaded, runs=50, should_cancel=lambda: True)
+        measure_latency(loaded, runs=50, control=RunControl(should_cancel=lambda: True))
     assert info.value.message.key in ("failure.cancelled_warmup", "failure.cancelled_benchmark")
     assert info.value.message.endswith("; the model is unchanged")
 
