@@ -298,7 +298,7 @@
 <context>
     <name>CommandAvailability</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/readiness.py" line="+44"/>
+        <location filename="../../inspector/gui/state/readiness.py" line="+45"/>
         <source>No model is loaded (File › Open model…)</source>
         <translation>尚未加载模型（文件 › 打开模型…）</translation>
     </message>
@@ -571,7 +571,7 @@
         <translation>%1（%2 次失败）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/compare/view.py" line="+186"/>
+        <location filename="../../inspector/gui/features/compare/view.py" line="+185"/>
         <source>Open report…</source>
         <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. The tables show a comparison (or the empty view) just made: for tests and tools. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What is shown: the outcome of the comparison the tables hold (None: empty). Per side, the serial of the latest Open report… asked for (an older one&apos;s outcome is dropped). What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
         <translation>打开报告…</translation>
@@ -1092,6 +1092,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{noise}: the machine was busy ({causes}); how many samples it stalled is not measured here</source>
+        <translation>{noise}：机器繁忙（{causes}）；它拖慢了多少个样本，此处无法测量</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{noise} (whether the machine caused it is not measured here)</source>
+        <translation>{noise}（是否由机器引起，此处无法测量）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{share} of the run&apos;s CPU went to other processes</source>
         <translation>本次运行期间 {share} 的 CPU 被其他进程占用</translation>
     </message>
@@ -1134,6 +1144,26 @@
         <location line="+1"/>
         <source>what the machine did during the run is not measured here (it is read from Linux&apos;s /proc)</source>
         <translation>此处不测量运行期间机器的情况（它读自 Linux 的 /proc）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the run was too short to measure the CPU other processes and the hypervisor took</source>
+        <translation>运行时间太短，无法测量其他进程和虚拟机管理程序占用的 CPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{note} ({parts}: not measured here)</source>
+        <translation>{note}（{parts}：此处无法测量）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the hypervisor&apos;s steal</source>
+        <translation>虚拟机管理程序的窃取时间</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the sampling threads&apos; preemptions</source>
+        <translation>采样线程被抢占的次数</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2353,6 +2383,11 @@
     </message>
     <message>
         <location line="+12"/>
+        <source>the main device is not fixed: accelerate&apos;s dispatch_model takes list(set(device_map.values()) - {{&apos;cpu&apos;, &apos;disk&apos;}})[0], and a set of device names given as strings ({devices}) iterates by the process&apos;s hash seed (PYTHONHASHSEED), so any of them may be the main device; this explanation assumes {main}. Name GPUs by integer ids (0, 1), as infer_auto_device_map writes them (a set of ids 0-7 iterates lowest first), or pass main_device= to dispatch_model</source>
+        <translation>主设备并不固定：accelerate 的 dispatch_model 取 list(set(device_map.values()) - {{&apos;cpu&apos;, &apos;disk&apos;}})[0]，而以字符串给出的设备名集合（{devices}）的遍历顺序取决于进程的哈希种子（PYTHONHASHSEED），因此其中任何一个都可能成为主设备；本说明假定为 {main}。请像 infer_auto_device_map 那样用整数 ID（0、1）指定 GPU（ID 0-7 的集合从最小的开始遍历），或向 dispatch_model 传入 main_device=</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{names} run on {main}, not on {held}: at every forward accelerate&apos;s AlignDevicesHook copies each module&apos;s parameters from {held} to {main} just before it runs and frees them after ({size} per forward, once per call); their activations stay on {main}</source>
         <translation>{names} 在 {main} 上运行，而不是在 {held} 上：每次前向传播时，accelerate 的 AlignDevicesHook 在每个模块运行前把它的参数从 {held} 复制到 {main}，运行后释放（每次前向传播 {size}，每次调用复制一次）；它们的激活值留在 {main} 上</translation>
     </message>
@@ -2538,6 +2573,21 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>capacity: what torch.cuda.get_device_properties(i).total_memory reports for the {name}, less than the memory sold: {how} ({source})</source>
+        <translation>容量：{name} 上 torch.cuda.get_device_properties(i).total_memory 报告的值，少于标称的显存：{how}（{source}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>capacity of the {name}, {how} ({source})</source>
+        <translation>{name} 的容量，{how}（{source}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>capacity: {how} ({source})</source>
+        <translation>容量：{how}（{source}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{device} is not present here ({reason}): the step is traced with the CPU&apos;s operators and planned for {label}; nothing is measured</source>
         <translation>{device} 不在本机（{reason}）：用 CPU 的算子追踪这一步，并按 {label} 规划；不做实测</translation>
     </message>
@@ -2565,6 +2615,31 @@
         <location line="+1"/>
         <source>float16 training also needs a GradScaler (a few bytes; not counted)</source>
         <translation>float16 训练还需要 GradScaler（几个字节；未计入）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no KV cache: the model is called with use_cache=False (--use-cache keeps one)</source>
+        <translation>无 KV 缓存：调用模型时使用 use_cache=False（--use-cache 会保留缓存）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>with the KV cache: the model is called with use_cache=True, as asked</source>
+        <translation>带 KV 缓存：按要求以 use_cache=True 调用模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loop: the output is freed before backward(), as transformers&apos; Trainer does (--keep-output plans out = model(x); out.loss.backward(); optimizer.step(), which holds it)</source>
+        <translation>循环：输出在 backward() 之前释放，与 transformers 的 Trainer 相同（--keep-output 规划的是 out = model(x); out.loss.backward(); optimizer.step()，它会一直持有输出）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loop: out = model(x); out.loss.backward(); optimizer.step(): the output (the logits) is held through backward() and the optimizer&apos;s step, and into the next step&apos;s forward until out is assigned again</source>
+        <translation>循环：out = model(x); out.loss.backward(); optimizer.step()：输出（logits）在 backward() 和优化器的一步中一直被持有，并延续到下一步的前向传播，直到 out 被重新赋值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--keep-output plans a training loop: a forward holds its output anyway (use --mode train-step)</source>
+        <translation>--keep-output 规划的是训练循环：前向传播本来就持有其输出（请使用 --mode train-step）</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2630,6 +2705,16 @@
         <location line="+1"/>
         <source>the folder&apos;s weights are not in .safetensors ({files}): not loaded (only safetensors are read); built from config.json on the meta device</source>
         <translation>文件夹中的权重不是 .safetensors 格式（{files}）：未加载（只读取 safetensors）；已根据 config.json 在 meta 设备上构建</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>config.json names no model class (architectures): built {name}, the causal language model class of model_type {model_type} (name another in architectures to plan it instead)</source>
+        <translation>config.json 没有指定模型类（architectures）：已构建 {name}，即 model_type {model_type} 的因果语言模型类（如需规划其他类，请在 architectures 中指定）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json names no model class (architectures), and model_type {model_type} has no causal language model class; name one in architectures: {choices}</source>
+        <translation>{path}：config.json 没有指定模型类（architectures），而 model_type {model_type} 没有因果语言模型类；请在 architectures 中指定其一：{choices}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2831,12 +2916,12 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 当部分调用较慢时，它更接近均值。</translation>
     </message>
     <message>
-        <location line="-170"/>
+        <location line="-181"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-326"/>
+        <location line="-332"/>
         <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5 on this machine measures its own</source>
         <translation>轮与轮之间的波动每轮 {percent}，在一台空闲的双核虚拟机上测得（繁忙的机器波动大得多）；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
     </message>
@@ -2851,7 +2936,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>模型是 {model}，而优化器状态仍是 {state}：1 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+24"/>
         <source>warm-up took {calls} calls, not {asked}: the first calls were slower than the rest, and took {absorbed} more than the run&apos;s median would (the first calls&apos; cost, kept out of the samples)</source>
         <translation>预热用了 {calls} 次调用，而不是 {asked} 次：最初的调用比其余的慢，比按本次运行的中位数多用了 {absorbed}（最初几次调用的开销，不计入样本）</translation>
     </message>
@@ -3036,7 +3121,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>应用设备映射失败：{error}；模型保持原样</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>{names} are on {spill} ({size}), though {device} has {free} free: the map, not the memory, put them there (no max_memory in the file says why)</source>
         <translation>{names} 在 {spill} 上（{size}），尽管 {device} 还有 {free} 可用：是映射而不是内存把它们放在那里（文件中没有 max_memory 说明原因）</translation>
     </message>
@@ -3279,6 +3364,20 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <location line="+1"/>
         <source>no answer from the agent to {op} within {seconds} s</source>
         <translation>代理在 {seconds} 秒内没有回应 {op}</translation>
+    </message>
+</context>
+<context>
+    <name>DevicesCsv</name>
+    <message>
+        <location filename="../../inspector/gui/features/devices_csv/copy.py" line="+59"/>
+        <source>The devices are not known yet: there is no table to copy</source>
+        <extracomment>What a spreadsheet reads as the start of a formula.</extracomment>
+        <translation>设备尚未读取：没有可复制的表格</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Devices table copied as CSV: %1 rows</source>
+        <translation>已将设备表复制为 CSV：%1 行</translation>
     </message>
 </context>
 <context>
@@ -3624,12 +3723,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+360"/>
+        <location line="+365"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location line="-359"/>
+        <location line="-364"/>
         <source>Margin</source>
         <translation>余量</translation>
     </message>
@@ -3779,6 +3878,11 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+127"/>
+        <source>%1: planned as %2</source>
+        <translation>%1：按 %2 规划</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <location line="+9"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
@@ -4048,9 +4152,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/shell/window.py" line="+324"/>
+        <location filename="../../inspector/gui/shell/window.py" line="+278"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
-        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: the app answers it (``app.create_window`` wires it: the app makes a window of the remote kind, ``remote_window.RemoteKind``). Local or remote: the workers, the dialogs and the texts that differ (``window_kind``). The evented session state: the workers&apos; answers, which every feature subscribes to. Parks this window&apos;s threads around timed samples (a local session&apos;s: ``LocalKind``). The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The notice shown now, if any (for the tests).</extracomment>
+        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: the app answers it (``app.create_window`` wires it: the app makes a window of the remote kind, ``remote_window.RemoteKind``). Local or remote: the workers, the dialogs and the texts that differ (``window_kind``). The evented session state: the workers&apos; answers, which every feature subscribes to. Parks this window&apos;s threads around timed samples (a local session&apos;s: ``LocalKind``). The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The memory readings since the start (the sampler fills it; the plot and the report read it). What the features were installed with, and what they left in it (``state.feature``). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
     </message>
 </context>
@@ -4565,7 +4669,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemoryPlot</name>
     <message>
-        <location filename="../../inspector/gui/features/memory/plot.py" line="+34"/>
+        <location filename="../../inspector/gui/features/memory/plot.py" line="+37"/>
         <source>Whole timeline</source>
         <extracomment>An hour at 20 Hz (the sampler&apos;s fastest rate), two hours at the default 10 Hz. The memory plot&apos;s &quot;Show&quot; choices: label -&gt; seconds of history (None: the whole timeline).</extracomment>
         <translation>整个时间线</translation>
@@ -4642,7 +4746,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>清除内存图</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+98"/>
         <source>Resume</source>
         <translation>继续</translation>
     </message>
@@ -4842,11 +4946,21 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <source>Put one row per tensor of the model (parameters, buffers, grads, optimizer state) on the clipboard: its device, dtype, shape and bytes</source>
         <translation>把模型的每个张量（参数、缓冲区、梯度、优化器状态）作为一行放到剪贴板：其设备、数据类型、形状和字节数</translation>
     </message>
+    <message>
+        <location filename="../../inspector/gui/features/devices_csv/feature.py" line="+17"/>
+        <source>Copy &amp;devices table as CSV</source>
+        <translation>将设备表复制为 CSV(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Put one row per device (its type, name and memory as last read) on the clipboard</source>
+        <translation>将每个设备一行（类型、名称和最近读取的内存）放到剪贴板</translation>
+    </message>
 </context>
 <context>
     <name>ModelCommands</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/commands.py" line="+101"/>
+        <location filename="../../inspector/gui/features/latency/launch.py" line="+76"/>
         <source>benchmark ×%1 train step · %2 %3</source>
         <translation>基准测试 ×%1 训练步 · %2 %3</translation>
     </message>
@@ -4856,7 +4970,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>基准测试 ×%1 · %2 %3</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location filename="../../inspector/gui/features/moves/commands.py" line="+93"/>
         <source>Input shape: %1</source>
         <translation>输入形状：%1</translation>
     </message>
@@ -5546,7 +5660,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RemoteWindow</name>
     <message>
-        <location filename="../../inspector/gui/shell/remote_window.py" line="+117"/>
+        <location filename="../../inspector/gui/shell/remote_window.py" line="+118"/>
         <source>connecting…</source>
         <extracomment>The local window opened it; closed, it goes. No saved layout (that is the local window&apos;s), and a close just ends the agent. The local recent list holds this machine&apos;s specs; this window opens the server&apos;s. The connection to the agent (made with the workers).</extracomment>
         <translation>正在连接…</translation>
@@ -5671,7 +5785,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportExport</name>
     <message>
-        <location filename="../../inspector/gui/features/report/export.py" line="+57"/>
+        <location filename="../../inspector/gui/features/report/export.py" line="+60"/>
         <source>JSON report, opens again</source>
         <extracomment>Plot images are rendered at this size whatever the window&apos;s size, so reports compare. For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes (its name translated where shown, its pattern as it is).</extracomment>
         <translation>JSON 报告（可再次打开）</translation>
@@ -5755,9 +5869,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>所有文件</translation>
     </message>
     <message>
-        <location line="+134"/>
+        <location line="+132"/>
         <source>Export timing report</source>
-        <extracomment>The latest report the worker built for this session (any purpose), and whether a move, benchmark or load has happened since (the comparison&apos;s side A is then old). The file the ReportExporter is writing, when it was asked for, and its report. The language each file asked for is to be written in, until its report is built.</extracomment>
+        <extracomment>The latest report the worker built for this session (any purpose), and the session&apos;s revision when side A was last asked for (``SessionState.revision``: a load, move, benchmark, training step or lesson since makes it old). The file the ReportExporter is writing, when it was asked for, and its report. The language each file asked for is to be written in, until its report is built.</extracomment>
         <translation>导出计时报告</translation>
     </message>
     <message>
@@ -5771,7 +5885,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>与另一份计时报告比较</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+51"/>
         <location line="+68"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
@@ -6514,7 +6628,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>必填，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+57"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+63"/>
         <source>%1 (%2): %n tensors, %3%4</source>
         <translation>%1 (%2)：%n 个张量，%3%4</translation>
     </message>
