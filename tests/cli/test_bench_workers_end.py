@@ -9,11 +9,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
 import pytest
+
+from tests.processes import gone, wait_for
 
 #: The model: run 1 (the parent's load) is quick; a worker's load stays busy, as a long
 #: measurement does (up to --min-time 3,600 s), and says so with a file.
@@ -32,23 +33,6 @@ def make():
     open(os.path.join(HERE, "parent-loaded"), "w").close()
     return torch.nn.Linear(3, 2), torch.randn(4, 3)
 """
-
-
-def _gone(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE  # dead, waiting for init to reap it
-    except psutil.NoSuchProcess:
-        return True
-
-
-def _wait_for(condition, seconds: float) -> bool:
-    """Poll ``condition`` until it holds or a generous deadline passes (absence, not speed)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return condition()
 
 
 def _measuring_worker(folder, parent: subprocess.Popen) -> int | None:
@@ -73,7 +57,7 @@ def test_no_worker_outlives_its_parent(name, tmp_path):
     )  # fmt: skip
     worker, folder = None, None
     try:
-        assert _wait_for(lambda: _measuring_worker(tmp_path, parent) is not None or parent.poll() is not None, 300)
+        assert wait_for(lambda: _measuring_worker(tmp_path, parent) is not None or parent.poll() is not None, 300)
         worker = _measuring_worker(tmp_path, parent)
         assert worker is not None, f"no worker started: {parent.communicate(timeout=60)[1]}"
         folder = Path(psutil.Process(worker).cwd())  # the worker's own, the app's choice
@@ -81,7 +65,7 @@ def test_no_worker_outlives_its_parent(name, tmp_path):
         parent.send_signal(number)
         parent.wait(timeout=120)
         assert parent.returncode == -number  # it died of the signal, as it did before: only its worker goes too
-        assert _wait_for(lambda: _gone(worker), 60), f"the worker outlived its parent's {name}"
+        assert wait_for(lambda: gone(worker), 60), f"the worker outlived its parent's {name}"
         if number != signal.SIGKILL:  # a signal the parent handles: it removed the worker's folder too
             assert not folder.exists()
     finally:
@@ -90,5 +74,5 @@ def test_no_worker_outlives_its_parent(name, tmp_path):
         if parent.poll() is None:
             parent.kill()
             parent.wait(timeout=60)
-        if worker is not None and not _gone(worker):  # the test failed: leave nothing running
+        if worker is not None and not gone(worker):  # the test failed: leave nothing running
             psutil.Process(worker).kill()

@@ -11,7 +11,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
@@ -19,6 +18,7 @@ import pytest
 
 from inspector.core import launcher
 from tests.decoys import decoys_that_ran
+from tests.processes import gone, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "inspector"
@@ -138,23 +138,6 @@ def test_the_import_path_leaves_out_the_working_folder(tmp_path, monkeypatch):
 # ---------------------------------------------------------------------- a worker ends with its parent
 
 
-def _gone(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE  # dead, waiting for init to reap it
-    except psutil.NoSuchProcess:
-        return True
-
-
-def _wait_for(condition, seconds: float) -> bool:
-    """Poll ``condition`` until it holds or a generous deadline passes (absence, not speed)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return condition()
-
-
 @pytest.mark.skipif(os.name != "posix", reason="the pipe a worker watches is POSIX's")
 def test_the_pipe_alone_ends_a_worker_whose_parent_was_killed(tmp_path):
     """The worker clears the kernel's parent-death signal (as macOS never had it): the end of
@@ -166,19 +149,19 @@ def test_the_pipe_alone_ends_a_worker_whose_parent_was_killed(tmp_path):
     parent = subprocess.Popen([sys.executable, "-I", "-c", code], cwd=tmp_path, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE)  # fmt: skip
     try:
-        assert _wait_for(lambda: pid_file.exists() or parent.poll() is not None, 300)
+        assert wait_for(lambda: pid_file.exists() or parent.poll() is not None, 300)
         assert pid_file.exists(), f"the worker never started: {parent.communicate()[1]}"
         worker = int(pid_file.read_text())
-        assert not _gone(worker)
+        assert not gone(worker)
         folder = psutil.Process(worker).cwd()  # left behind by a parent killed outright: removed here
         parent.kill()  # SIGKILL: no handler of the parent's runs
         parent.wait(timeout=60)
-        assert _wait_for(lambda: _gone(worker), 60), "the worker outlived its parent"
+        assert wait_for(lambda: gone(worker), 60), "the worker outlived its parent"
         shutil.rmtree(folder, ignore_errors=True)
     finally:
         parent.kill()
         parent.wait(timeout=60)
-        if pid_file.exists() and not _gone(int(pid_file.read_text())):  # the test failed: leave nothing behind
+        if pid_file.exists() and not gone(int(pid_file.read_text())):  # the test failed: leave nothing behind
             psutil.Process(int(pid_file.read_text())).kill()
 
 

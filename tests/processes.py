@@ -1,0 +1,24 @@
+"""Watching processes a test started end: absence checked against a generous deadline, never speed."""
+
+from __future__ import annotations
+
+import time
+
+import psutil
+
+
+def gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE  # dead, waiting for init to reap it
+    except psutil.NoSuchProcess:
+        return True
+
+
+def wait_for(condition, seconds: float) -> bool:
+    """Poll ``condition`` until it holds or a generous deadline passes (absence, not speed)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return condition()
