@@ -177,7 +177,11 @@ def _later_rounds(
     spoiled: list[bool] = []
     for index in range(2, rounds + 1):
         _say(f"round {index} of {rounds} (a fresh process)…")
-        done = run_app_worker(WORKER_ENTRY, worker_argv(args, f"--pair-worker={index}"))
+        try:
+            done = run_app_worker(WORKER_ENTRY, worker_argv(args, f"--pair-worker={index}"))
+        except OSError as exc:  # no temporary folder, pipe or process to be had: the rounds so far stand
+            notes.append(f"round {index} of {rounds} could not start: {_plain(exc.strerror or str(exc))}; the other rounds are compared")
+            continue
         found = _read_round(done.stdout, cap) if done.returncode == 0 else None
         if found is None:
             notes.append(f"round {index} of {rounds} failed: {_plain(_last_error(done.stderr))}; the other rounds are compared")

@@ -147,7 +147,11 @@ def run_workers(args: Any, latencies: Sequence[Any], repeat: int) -> tuple[list[
     argv = worker_argv(args, "--repeat-worker")
     for number in range(2, repeat + 1):
         _say(f"run {number} of {repeat} (a fresh process)…")
-        done = run_app_worker(WORKER_ENTRY, argv)
+        try:
+            done = run_app_worker(WORKER_ENTRY, argv)
+        except OSError as exc:  # no temporary folder, pipe or process to be had: the runs so far stand
+            notes.append(f"run {number} of {repeat} could not start: {_plain(exc.strerror or str(exc))}")
+            continue
         found = _read_worker(done.stdout, cap)
         if done.returncode != 0 or not found:
             notes.append(f"run {number} of {repeat} failed: {_plain(_last_error(done.stderr))}")

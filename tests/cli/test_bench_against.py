@@ -3,6 +3,7 @@ comparison's interval from the rounds' ratios, both reports kept and paired (iss
 
 from __future__ import annotations
 
+import errno
 import json
 
 from inspector.cli import main
@@ -159,3 +160,23 @@ def test_a_stalled_round_left_alone_by_failed_rounds_still_gets_no_verdict(capsy
                  "--min-time", "0.02"]) == 0  # fmt: skip
     said = capsys.readouterr().out
     assert "no verdict: the machine stalled the sampling threads in 1 of 1 rounds" in said
+
+
+def test_a_round_that_cannot_start_is_noted_and_round_1_is_compared(capsys, tmp_path, monkeypatch):
+    # No pipe, temporary folder or process to be had: bench says so for that round and
+    # compares the rounds it has, rather than ending in ``error: OSError``.
+    from inspector.core import launcher
+
+    def no_process(*_args, **_kwargs):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(launcher, "run_app_worker", no_process)
+    models = tmp_path / "models.py"
+    models.write_text(MODELS)
+    code, out, err = run(capsys, "bench", f"{models}:small", "--against", f"{models}:wider", "--device", "cpu",
+                         "--repeat", "2", "--min-time", "0.02", "--json")  # fmt: skip
+    assert code == 0, err
+    assert "note: round 2 of 2 could not start: Too many open files; the other rounds are compared" in err
+    assert "error:" not in err
+    [row] = json.loads(out)["latency"]
+    assert row["runs_a"] == row["runs_b"] == 1  # round 1 only, on both sides

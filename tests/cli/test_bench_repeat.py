@@ -3,6 +3,7 @@ report; what their medians spread is recorded as this machine's run-to-run noise
 
 from __future__ import annotations
 
+import errno
 import json
 
 from inspector.cli import main
@@ -47,3 +48,21 @@ def test_a_workers_output_is_taken_only_when_it_is_what_a_run_gives():
         bad = json.dumps({WORKER_KEY: 1, "latency": [{**good, "samples_ms": samples}]})
         assert _read_worker(bad, cap=10) == {}
     assert _read_worker("no line of ours", cap=10) == {} and _read_worker('{"repeat_worker": [', cap=10) == {}
+
+
+def test_a_run_that_cannot_start_is_noted_and_run_1_is_kept(capsys, tmp_path, monkeypatch):
+    # No pipe, temporary folder or process to be had (EMFILE, a full TMPDIR, EAGAIN): bench says
+    # so for that run and reports the runs it has, rather than ending in ``error: OSError``.
+    from inspector.core import launcher
+
+    def no_process(*_args, **_kwargs):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(launcher, "run_app_worker", no_process)
+    out_path = tmp_path / "r.json"
+    code, _out, err = run(capsys, "bench", "example", "--device", "cpu", "--runs", "10", "--repeat", "2", "--output", str(out_path))
+    assert code == 0, err
+    assert "note: run 2 of 2 could not start: Too many open files" in err
+    assert "error:" not in err
+    entry = json.loads(out_path.read_text())["latency"][0]
+    assert len(entry["samples_ms"]) == 10 and "runs_ms" not in entry  # run 1's figures, one run
