@@ -103,6 +103,10 @@ HUGGING_FACE: dict[str, str] = {
     "load.hf_long_build": (
         "building {layers} layers on the meta device: about {seconds} s here (Cancel, or Ctrl+C, stops it)"
     ),
+    "load.hf_sealed_refused": (
+        "while the folder loaded, transformers tried to run {what}: refused (a load starts no process and "
+        "opens no connection)"
+    ),
     "load.hf_build_cancelled": "the build from config.json was cancelled after {tensors} tensors: nothing was loaded",
     "load.hf_bin_ignored": (
         "the folder's weights are not in .safetensors ({files}): not loaded (only safetensors are read); built "

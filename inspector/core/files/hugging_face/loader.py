@@ -8,7 +8,8 @@
    runtime names checked against what it ships (``code_names``);
 4. transformers given a private folder of the checked files alone (``folder_files.staged``),
    while what it prints is taken and said again escaped (``library_output``);
-5. a build from the config alone timed ahead and said when long, and stoppable (``build_time``).
+5. a build from the config alone timed ahead and said when long, and stoppable (``build_time``);
+6. all of it sealed: on the loading thread, no process starts and no connection opens (``sealed``).
 
 With only a config, the model is built on the meta device: every tensor has its shape and
 dtype and no storage, so a 70B config is inspected and planned for on a laptop. With weights,
@@ -28,7 +29,9 @@ from typing import Any, NamedTuple
 import torch
 from torch import nn
 
-from inspector.core.files.hugging_face import build_time, cache, code_names, config_values, folder_files, libraries
+from inspector.core.files.hugging_face import (
+    build_time, cache, code_names, config_values, folder_files, libraries, sealed,
+)
 from inspector.core.files.hugging_face.library_output import said_again, taken_output
 from inspector.core.errors import Cancelled
 from inspector.core.files.load_errors import ModelLoadError, UntrustedFileError
@@ -94,10 +97,11 @@ def load_folder(folder: Path, *, trust: bool, root: Path | None = None, say: Say
         chosen_by.append(why)
     lines: list[str] = []
     try:
-        with folder_files.staged(files) as stage, taken_output(lines):
+        with folder_files.staged(files) as stage, taken_output(lines), sealed.sealed() as refused:
             module, built_config, notes = _built(transformers, files, stage, chosen, remote_code, say, should_cancel)
     finally:
         said = said_again(lines)
+    notes.extend(Text("load.hf_sealed_refused", what=what) for what in dict.fromkeys(refused))
     module.eval()
     example = _token_input(module, built_config)
     if example is not None:
