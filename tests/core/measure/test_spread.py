@@ -50,7 +50,9 @@ def test_the_ratio_interval_is_seeded_and_fast_for_the_largest_runs():
 def test_a_latency_result_carries_its_spread_and_how_it_was_measured():
     result = measure_latency(example_model(), runs=30, warmup=2)
     assert result.iqr_ms >= 0 and result.median_ci_ms[0] <= result.median_ms <= result.median_ci_ms[1]
-    assert (result.runs, result.min_time, result.warmup, result.timer) == (30, None, 2, "host clock")
+    # the warm-up asked for; it goes on while its calls are not steady (a busy machine: more)
+    assert (result.runs, result.min_time, result.warmup_asked, result.timer) == (30, None, 2, "host clock")
+    assert result.warmup >= 2
     entry = result.to_dict()
     assert {"iqr_ms", "median_ci_ms", "noisy", "noise", "timer"} <= set(entry)
 
