@@ -63,6 +63,21 @@ def driver_lines(inventory: DeviceInventory | None) -> list[str]:
     return [f"GPU driver: none in use — {note}" for note in inventory.notes[:1]] or ["GPU driver: none in use"]
 
 
+def os_name() -> str:
+    """``platform.platform()``'s words (``Linux-6.1.0-x86_64-with-glibc2.36``, ``macOS-14.5-arm64``)
+    without its processor part: reading that runs ``uname -p``, a program found on PATH (a
+    planted ``uname`` in a folder on it would run, outside the app's one launcher)."""
+    system, release, machine = platform.system(), platform.release(), platform.machine()
+    if system == "Darwin" and platform.mac_ver()[0]:  # (a property list read, no program)
+        system, release = "macOS", platform.mac_ver()[0]
+    parts = [system, release, machine]
+    if system == "Linux":
+        libc = "".join(platform.libc_ver())  # (read from the interpreter's own file)
+        if libc:
+            parts += ["with", libc]
+    return "-".join(part for part in parts if part)
+
+
 def collect_environment() -> dict[str, Any]:
     """Python, PyTorch, CUDA/cuDNN/driver where present, the OS and CPU, and the devices
     (the timing report's ``environment`` section)."""
@@ -76,7 +91,7 @@ def collect_environment() -> dict[str, Any]:
         "hip": getattr(torch.version, "hip", None),
         "cudnn": str(cudnn) if cudnn is not None else None,
         "driver": _driver_version(devices),
-        "os": platform.platform(),
+        "os": os_name(),
         "machine": platform.machine(),
         "cpu": cpu_model_name(),
         "cpu_logical_cores": psutil.cpu_count(logical=True),

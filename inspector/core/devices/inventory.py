@@ -202,7 +202,8 @@ def cpu_model_name() -> str:
                 return name
         except OSError:
             pass
-    return platform.processor() or platform.machine() or "CPU"
+    # (not platform.processor(): on Linux and macOS it runs ``uname -p``, a program found on PATH)
+    return platform.machine() or "CPU"
 
 
 def _peak_rss_bytes() -> int | None:

@@ -18,7 +18,6 @@ not writable), ``unavailable_reason`` says why.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import gc
 import os
 import re
@@ -35,7 +34,9 @@ _FIELD = re.compile(rb"^(VmHWM|VmRSS):\s+(\d+) kB", re.MULTILINE)
 
 def _libc_malloc_trim() -> Callable[[int], int] | None:
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        # The process's own symbols (libc's among them): ctypes.util.find_library would run
+        # ldconfig, or gcc found on PATH, to look for the file.
+        libc = ctypes.CDLL(None)
         trim = libc.malloc_trim  # glibc only (musl has none)
     except (OSError, AttributeError):
         return None

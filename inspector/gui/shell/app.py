@@ -147,7 +147,12 @@ def _stderr_silenced() -> Iterator[None]:
 
 
 def _library(name: str, fallback: str) -> ctypes.CDLL | None:
+    """The library by its soname (``fallback``) where the platform's loader finds it by that
+    (Linux, the BSDs: ``ctypes.util.find_library`` there runs ldconfig, or gcc found on PATH),
+    else as ``find_library`` finds ``name``."""
     try:
+        if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+            return ctypes.CDLL(fallback)
         return ctypes.CDLL(ctypes.util.find_library(name) or fallback)
     except OSError:
         return None
