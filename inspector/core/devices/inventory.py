@@ -202,8 +202,10 @@ def cpu_model_name() -> str:
                 return name
         except OSError:
             pass
-    # (not platform.processor(): on Linux and macOS it runs ``uname -p``, a program found on PATH)
-    return platform.machine() or "CPU"
+    # platform.processor() runs ``uname -p`` (a program found on PATH) on Linux and macOS; on
+    # Windows it reads an environment variable.
+    kind = platform.processor() if sys.platform == "win32" else ""
+    return kind or platform.machine() or "CPU"
 
 
 def _peak_rss_bytes() -> int | None:
