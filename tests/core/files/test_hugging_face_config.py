@@ -233,6 +233,48 @@ def test_deep_nesting_is_refused_before_json_recurses(tmp_path):
     assert load_model(str(folder)).module is not None
 
 
+class _Counted:
+    """A pattern of the nesting pass that counts the characters its matches look at: the run
+    it skips and the one character that stops it."""
+
+    def __init__(self, pattern):
+        self.pattern, self.seen = pattern, 0
+
+    def match(self, text, pos):
+        found = self.pattern.match(text, pos)
+        self.seen += found.end() - pos + 1
+        return found
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        # A string that never ends, every quote in it escaped: the old check (a regex for whole
+        # strings, tried again from every quote) took 30 s at 80 KB and hours at this size.
+        ('"' + '\\"' * (2**21 - 1024), "config.json could not be read: its brackets do not pair"),
+        ("[" * (4 * 2**20 - 2048), "config.json nests deeper than 32 levels"),
+    ],
+    ids=["unterminated-escapes", "deep"],
+)
+def test_a_hostile_config_at_the_size_bound_is_read_once(tmp_path, monkeypatch, body, said):
+    from inspector.core.files.hugging_face import json_file
+
+    folder = llama_with(tmp_path, "hostile")
+    text = (folder / "config.json").read_text()[:-1] + ', "x": ' + body
+    (folder / "config.json").write_text(text)
+    assert 4 * 2**20 - 4096 < len(text) <= 4 * 2**20  # just under the bound: it is read
+    outside, inside = _Counted(json_file._OUTSIDE), _Counted(json_file._IN_STRING)
+    monkeypatch.setattr(json_file, "_OUTSIDE", outside)
+    monkeypatch.setattr(json_file, "_IN_STRING", inside)
+    assert said in refusal(folder)
+    seen = outside.seen + inside.seen
+    # Linear: each character looked at about once (at most twice: escapes), and the deep one
+    # no further than the 33rd bracket.
+    assert seen <= 2 * len(text)
+    if body.startswith("["):
+        assert seen < len(text) - len(body) + 100
+
+
 def test_a_key_given_twice_is_refused_naming_it(tmp_path):
     folder = llama_with(tmp_path, "twice")
     text = (folder / "config.json").read_text()
