@@ -146,6 +146,14 @@ HUGGING_FACE: dict[str, str] = {
         "{path}: config.json's {field} is {value}, more than {limit} (the largest published models use {published}): "
         "refused"
     ),
+    "load.hf_too_deep": (
+        "{path}: config.json's {field} add up to {layers} layers, more than {limit} (the largest published models "
+        "use {published}): refused"
+    ),
+    "load.hf_too_many_modules": (
+        "{path}: config.json declares a model of more than {limit} modules or parameter tensors (the largest "
+        "published model has {published}): refused"
+    ),
     "load.hf_too_many_experts": (
         "{path}: config.json declares {layers} layers of {experts} experts ({blocks} expert blocks), more than "
         "{limit} (the largest published model has {published}): refused"

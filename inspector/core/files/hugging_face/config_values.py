@@ -8,7 +8,8 @@ config declares, in it or in any config nested in it (``text_config``, ``vision_
 whole number (or a list of them, as Swin's per-stage ``num_heads``, or null: transformers'
 default), at least its least, and at most a bound: the largest a published model uses, times a
 margin of about 8 (each bound names that model). The expert blocks (layers times experts)
-have their own bound: each one is a module of its own in some models.
+have their own bound: each one is a module of its own in some models. So do Swin's per-stage
+``depths`` (a list of layer counts): each at most the layers' bound, and their sum too.
 
 The types transformers would trip over are checked too, each refused in one line naming the
 field: a dtype that is no floating-point dtype of torch, an ``auto_map`` that is not an object,
@@ -49,6 +50,9 @@ _VOCAB = Count(1, 2_097_152, "262,208 (Gemma 3)")
 _EXPERTS = Count(0, 16_384, "2,048 (Switch Transformers c-2048)")
 _POSITIONS = Count(1, 67_108_864, "10,485,760 (Llama 4 Scout)")
 _HEAD_DIM = Count(1, 4096, "256 (Gemma)")
+_DEPTH = Count(1, _LAYERS.limit, "36 (ResNet-152)")  # one stage's layers
+#: What Swin's, ConvNeXt's, ResNet's ``depths`` may add up to: the layers' bound.
+DEPTHS_PUBLISHED = "50 (ResNet-152)"
 
 #: Each field's name, in the spellings transformers' configs use.
 COUNTS: dict[str, Count] = {
@@ -63,6 +67,7 @@ COUNTS: dict[str, Count] = {
     **dict.fromkeys(("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"), _EXPERTS),
     **dict.fromkeys(("max_position_embeddings", "n_positions", "n_ctx", "max_seq_len"), _POSITIONS),
     **dict.fromkeys(("head_dim", "d_kv"), _HEAD_DIM),
+    "depths": _DEPTH,
 }
 _LAYER_FIELDS = tuple(name for name, count in COUNTS.items() if count in (_LAYERS, _STACK))
 _EXPERT_FIELDS = tuple(name for name, count in COUNTS.items() if count is _EXPERTS)
@@ -96,6 +101,7 @@ def check_config(config: dict[str, Any], folder: Path) -> None:
             elif name == "architectures" and where == "" and not _names(value):
                 raise _wrong_type(folder, field, value, "load.hf_expected_names")
         _check_expert_blocks(folder, part)
+        _check_depths(folder, where, part)
 
 
 def nested_objects(value: Any, where: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
@@ -147,6 +153,14 @@ def _check_expert_blocks(folder: Path, part: dict[str, Any]) -> None:
         raise ModelLoadError(Text("load.hf_too_many_experts", path=folder, layers=f"{layers:,}",
                                   experts=f"{experts:,}", blocks=f"{layers * experts:,}",
                                   limit=f"{EXPERT_BLOCKS:,}", published=EXPERT_BLOCKS_PUBLISHED))  # fmt: skip
+
+
+def _check_depths(folder: Path, where: str, part: dict[str, Any]) -> None:
+    """Their sum (each one already checked a whole number within ``_DEPTH``)."""
+    depths = part.get("depths")
+    if isinstance(depths, list) and sum(depths) > _LAYERS.limit:
+        raise ModelLoadError(Text("load.hf_too_deep", path=folder, field=f"{where}depths", layers=f"{sum(depths):,}",
+                                  limit=f"{_LAYERS.limit:,}", published=DEPTHS_PUBLISHED))  # fmt: skip
 
 
 def _whole(value: Any) -> int:

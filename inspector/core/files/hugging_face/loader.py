@@ -8,7 +8,7 @@
    runtime names checked against what it ships (``code_names``);
 4. transformers given a private folder of the checked files alone (``folder_files.staged``),
    while what it prints is taken and said again escaped (``library_output``);
-5. a build from the config alone timed ahead and said when long, and stoppable (``build_time``);
+5. a build from the config alone timed ahead and said when long, stoppable and bounded (``build_time``);
 6. all of it sealed: on the loading thread, no process starts and no connection opens (``sealed``).
 
 With only a config, the model is built on the meta device: every tensor has its shape and
@@ -127,18 +127,19 @@ def _built(transformers: Any, files: folder_files.FolderFiles, stage: Path, chos
     cls = chosen or _auto_class(transformers, config, remote_code)
     try:
         if files.weights:
-            module = cls.from_pretrained(
-                str(stage), config=config, local_files_only=True, use_safetensors=True,
-                trust_remote_code=remote_code, **{_dtype_keyword(transformers): dtype},
-            )  # fmt: skip
+            with build_time.stoppable(None, folder):  # bounded as a build from the config alone
+                module = cls.from_pretrained(
+                    str(stage), config=config, local_files_only=True, use_safetensors=True,
+                    trust_remote_code=remote_code, **{_dtype_keyword(transformers): dtype},
+                )  # fmt: skip
             count = sum(1 for _ in module.state_dict())
             notes.append(Text("load.hf_weights", files=", ".join(name for name, _ in files.weights), count=count))
         else:
             build = functools.partial(_build, cls, remote_code=remote_code)
-            long_build = build_time.announce(config, build_time.estimate_seconds(build, config), say)
+            long_build = build_time.announce(config, build_time.estimate_seconds(build, config, folder), say)
             if long_build is not None:
                 notes.append(long_build)
-            with torch.device("meta"), build_time.stoppable(should_cancel):
+            with torch.device("meta"), build_time.stoppable(should_cancel, folder):
                 module = build(config)
             module = module.to(dtype)  # meta tensors: nothing is copied
             pickled = ", ".join(files.pickled)
