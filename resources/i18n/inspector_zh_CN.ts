@@ -2698,6 +2698,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>while the folder loaded, transformers tried to run {what}: refused (a load starts no process and opens no connection)</source>
+        <translation>加载该文件夹时，transformers 试图运行 {what}：已拒绝（加载不会启动任何进程，也不会打开任何连接）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>the build from config.json was cancelled after {tensors} tensors: nothing was loaded</source>
         <translation>根据 config.json 的构建在 {tensors} 个张量后被取消：未加载任何内容</translation>
     </message>
@@ -2790,6 +2795,16 @@
         <location line="+1"/>
         <source>{path}: config.json&apos;s {field} is {value}, more than {limit} (the largest published models use {published}): refused</source>
         <translation>{path}：config.json 的 {field} 为 {value}，超过 {limit}（已发布的最大模型使用 {published}）：已拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json&apos;s {field} add up to {layers} layers, more than {limit} (the largest published models use {published}): refused</source>
+        <translation>{path}：config.json 的 {field} 合计 {layers} 层，超过 {limit}（已发布的最大模型使用 {published}）：已拒绝</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{path}: config.json declares a model of more than {limit} modules or parameter tensors (the largest published model has {published}): refused</source>
+        <translation>{path}：config.json 声明的模型超过 {limit} 个模块或参数张量（已发布的最大模型有 {published}）：已拒绝</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2916,7 +2931,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 当部分调用较慢时，它更接近均值。</translation>
     </message>
     <message>
-        <location line="-181"/>
+        <location line="-184"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
