@@ -247,7 +247,11 @@ def test_samples_are_timed_back_to_back_with_the_callbacks_between_chunks(monkey
     timed = log[log.index("progress") + 1 :]  # after warm-up and the first progress(0, total)
     bursts = "".join("c" if e == "call" else "." for e in timed).split(".")
     calls_per_chunk = [len(b) for b in bursts if b]
-    assert calls_per_chunk == [100, 100, 7] and len(result.samples_ms) == runs
+    # A first chunk that started slow gives its first calls to the warm-up (a busy machine, the
+    # caches): as many more calls come at the end. On a quiet machine none are (7 at the end).
+    absorbed = len(result.warmup_samples_ms) - log[: log.index("progress")].count("call")
+    assert 0 <= absorbed <= 100 - 7
+    assert calls_per_chunk == [100, 100, 7 + absorbed] and len(result.samples_ms) == runs
     assert timed.count("sample") == runs and timed.count("cancel?") == len(calls_per_chunk)
 
 
