@@ -15,20 +15,8 @@ import pytest
 
 from inspector.cli import build_parser
 from inspector.cli.bench_repeats import NOT_PASSED_ON, PASSED_ON, absolute_spec, worker_argv
+from tests.cli.test_bench_against import MODELS  # small() and wider(), the --against pair
 from tests.decoys import decoys_that_ran
-
-MODELS = """
-import torch
-from torch import nn
-
-def small():
-    torch.manual_seed(0)
-    return nn.Linear(8, 8), torch.randn(2, 8)
-
-def wider():
-    torch.manual_seed(0)
-    return nn.Sequential(nn.Linear(8, 64), nn.Linear(64, 8)), torch.randn(2, 8)
-"""
 
 
 def plant(folder: Path, marks: Path) -> None:
