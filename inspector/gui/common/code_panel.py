@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from inspector.gui.common.i18n import Retranslates, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.plain_text import plain_label
 
 PLACEHOLDER = QT_TRANSLATE_NOOP("CodePanel", "The PyTorch code for your last move or benchmark appears here.")

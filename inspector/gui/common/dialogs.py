@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.files import DANGEROUS_SHOWN, PRESETS, Preset, dangerous_first, described, is_dangerous
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.plain_text import shown, shown_tip
 from inspector.gui.common.sample_rate import MAX_SAMPLE_HZ, MIN_SAMPLE_HZ
 from inspector.gui.common.vocabulary_words import spec_text

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.faces import ComparisonPage
 from inspector.gui.common.lazy_tabs import TabKey
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
     from inspector.core.measure import MemoryTimeline

@@ -15,7 +15,8 @@ tooltips, headers and menus: every other text it shows is in Qt's catalogue.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
+
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 # (plain comments here: lupdate would hand a "#:" comment to the translators as a note)
 QT_OWN_MISSING = (

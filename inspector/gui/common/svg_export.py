@@ -12,8 +12,10 @@ from __future__ import annotations
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter/SVGExporter under pg.exporters)
 import pyqtgraph.parametertree  # noqa: F401  (exporter parameters)
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QBuffer, QByteArray, QIODevice, QRectF, QSize
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize
 from PySide6.QtGui import QPainter
+
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 #: The last pyqtgraph release whose SVGExporter cannot read Qt's close-path command.
 LAST_BROKEN_PYQTGRAPH = (0, 14, 0)

@@ -18,7 +18,9 @@ when it is no word it knows.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP
+from PySide6.QtCore import QCoreApplication
+
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 
 _MODES = {

@@ -16,12 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from inspector.gui.common.actions import ActionRegistry, ActionSpec, Menu
 from inspector.gui.common.i18n import translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.features.devices import actions as devices
 from inspector.gui.features.fit import actions as fit
 from inspector.gui.features.help import actions as help

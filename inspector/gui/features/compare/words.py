@@ -5,10 +5,10 @@ column titles are ``cells.header_text``). Every text keeps the view's context,
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.core.messages import Text
 from inspector.gui.common.i18n import core_text, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 #: The names the view gives a side that is no file (translated where shown: ``side_name``).
 THIS_SESSION = QT_TRANSLATE_NOOP("ComparisonView", "This session")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QKeySequence
 
 from inspector.gui.common.actions import ActionSpec
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 REFRESH = ActionSpec("devices.refresh", "refreshDevicesAction", QT_TRANSLATE_NOOP("Menus", "&Refresh devices"),
                      QKeySequence.StandardKey.Refresh)  # fmt: skip

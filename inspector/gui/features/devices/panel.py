@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.table_model import HeaderedTableModel
 from inspector.gui.common.theme import device_swatch
 from inspector.gui.common.plain_text import plain_label, plain_tooltip, shown

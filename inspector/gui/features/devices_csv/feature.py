@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.actions import ActionSpec, Menu
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.features.devices_csv.copy import copy_devices_table
 
 if TYPE_CHECKING:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QAction, QKeySequence
 
 from inspector.gui.common.actions import ActionRegistry, ActionSpec
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 GETTING_STARTED = ActionSpec(
     "help.getting_started", "gettingStartedAction", QT_TRANSLATE_NOOP("Menus", "&Getting started"),

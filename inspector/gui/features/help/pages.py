@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from inspector.gui.common import i18n, settings_values
 from inspector.gui.common.i18n import Retranslates, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.screen_fit import fit_dialog
 
 if TYPE_CHECKING:

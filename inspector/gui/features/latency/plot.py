@@ -28,7 +28,6 @@ from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.features.latency.canvas import LatencyCanvas
 from inspector.gui.features.latency.labels import run_label
 from inspector.gui.features.latency.readouts import bar_readout, sample_readout
-from inspector.gui.features.latency.readable import batch_of
 from inspector.gui.common.plot_render import DEFAULT_REDRAW_FPS, png_bytes
 from inspector.gui.features.latency.series import Series, SeriesKey, field_of
 from inspector.gui.features.latency.summary_notes import SummaryNotes, note_label
@@ -242,7 +241,9 @@ class LatencyPlot(Retranslates, QWidget):
                         if field_of(result, name) is not None} or None  # fmt: skip
         if series.stats is not None and len(series.stats) < 3:
             series.stats = None  # an old/partial entry: recompute from the samples
-        series.batch = batch_of(field_of(result, "input_shape"))
+        # The batch as the model says it (core.measure.batch_dim), never a guess from dimension 0.
+        batch = field_of(result, "batch")
+        series.batch = batch if isinstance(batch, int) and batch > 0 else None
         shape = field_of(result, "input_shape")
         series.input_shape = tuple(int(d) for d in shape) if isinstance(shape, (list, tuple)) else None
         series.noise = field_of(result, "noise") or None

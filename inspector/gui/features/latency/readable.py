@@ -1,7 +1,6 @@
 """What makes a latency plot readable, without widgets: the y range that fits the bulk of
 the samples (outliers are drawn clipped at its edge and counted), the time unit an axis and
-its labels share, and the batch a run measured (the throughput a median stands for is said
-by ``summary_bars.throughput_text``). It imports no module of the window.
+its labels share. It imports no module of the window.
 
 A 36 µs median with one 2.5 ms scheduler hiccup would otherwise put every sample on the
 zero line; the outliers are still there (counted, and the log scale shows them all).
@@ -77,12 +76,3 @@ def format_in_unit(ms: float, unit: tuple[str, float]) -> str:
     text = f"{value:.0f}" if abs(value) >= 100 else f"{value:.1f}" if abs(value) >= 10 else f"{value:.2f}"
     return f"{text} {unit[0]}"
 
-
-def batch_of(input_shape: object) -> int | None:
-    """The batch a run measured: the first dimension of its (first) input, when it has one."""
-    shape = input_shape
-    if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], (list, tuple)):
-        shape = shape[0]  # several inputs: the first one's
-    if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], int) and shape[0] > 0:
-        return int(shape[0])
-    return None

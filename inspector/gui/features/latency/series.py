@@ -84,7 +84,7 @@ class Series:
     running: RunningMedian = field(default_factory=RunningMedian)
     stats: dict | None = None  # the finished result's statistics (exact, from the core)
     status: str = ""  # "", "cancelled", "failed", ...
-    batch: int | None = None  # the first dimension of the input, once the result says it
+    batch: int | None = None  # the input's batch as the model says it (the result's ``batch``)
     input_shape: tuple[int, ...] | None = None  # known once the run is finished
     noise: str | None = None  # the finished result's noise flag ("noisy: p95 is 84× the median; …")
     #: What the machine did to the run, where it disturbed it ("3% of the run's CPU went to …").

@@ -155,7 +155,8 @@ def throughput_text(median_ms: float, mode: str = "forward", batch: int | None =
     ``words``' language (the figures and units as they are).
 
     Calls (a forward pass) or steps (a train step) per second is 1 / median; items per
-    second multiplies by the batch, the first dimension of the input.
+    second multiplies by the batch as the model says it (the result's ``batch``, from
+    ``core.measure.batch_dim``); without one (unknown), calls/s alone.
     """
     if not median_ms > 0:
         return ""

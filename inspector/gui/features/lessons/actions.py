@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.actions import ActionRegistry, ActionSpec
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 SHOW = ActionSpec(
     "lessons.show", "lessonsAction", QT_TRANSLATE_NOOP("Menus", "&Lessons"), "F2",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QSize, Qt, SignalInstance, Slot
+from PySide6.QtCore import QSize, Qt, SignalInstance, Slot
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QDialog,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core import lessons as core
 from inspector.gui.common.i18n import Retranslates, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.plain_text import plain_label
 from inspector.gui.common.screen_fit import fit_dialog
 from inspector.gui.features.lessons.answers import answer_lines

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget
 
@@ -26,6 +26,7 @@ from inspector.core.remote import ranks_summary
 from inspector.core.report import RankEntry, TimingReport
 from inspector.core.units import format_ms
 from inspector.gui.common.i18n import Retranslates, fill, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 #: The table's column titles (translated where shown).
 HEADERS = (

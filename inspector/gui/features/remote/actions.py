@@ -3,9 +3,9 @@ window's dialog, ``shell.remote_window``)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.actions import ActionSpec
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 CONNECT = ActionSpec(
     "remote.connect", "connectServerAction", QT_TRANSLATE_NOOP("Menus", "Co&nnect to server…"), "Ctrl+Shift+N",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.actions import ActionRegistry, ActionSpec, when_idle_with_model
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance

@@ -38,7 +38,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, QSettings, Qt, QThreadPool, Signal
+from PySide6.QtCore import QObject, QSettings, Qt, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
@@ -47,6 +47,7 @@ from inspector.core.messages import ENGLISH, MARK_CONTEXTS, available_languages,
 from inspector.core.report import SUPPORTED_SUFFIXES, render_markdown, save_report
 from inspector.gui.common import i18n
 from inspector.gui.common.i18n import fill, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.state.pool import run_in_pool
 
 if TYPE_CHECKING:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 from inspector.gui.common.actions import ActionSpec
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 COPY_CSV = ActionSpec(
     "tensor_table.copy_csv", "copyTensorTableAction", QT_TRANSLATE_NOOP("Menus", "Copy tensor &table as CSV"),
