@@ -94,6 +94,10 @@ class LatencyResult:
     #: ``torch.get_num_threads()`` while it ran: on a CPU, 1 thread against 2 moved one forward
     #: from 13 ms to 250 ms on the development VM. None: not recorded (an older report).
     threads: int | None = None
+    #: The batch the input held, by the dimension the model says is its batch
+    #: (``core.measure.batch_dim``: 32 for a sequence-first Transformer's ``10,32,512``);
+    #: None: unknown (layers that disagree, an older report). Throughput multiplies by it.
+    batch: int | None = None
     #: When the calls ran (for a trace; not written to the report, nor sent over the wire).
     timeline: SampleTimeline | None = field(default=None, compare=False, repr=False, metadata={"wire": False})
 
@@ -206,4 +210,5 @@ class LatencyResult:
             **({"pair_id": self.pair_id} if self.pair_id else {}),
             **({"runs_spoiled": list(self.runs_spoiled)} if len(self.runs_ms) > 1 and len(self.runs_spoiled) == len(self.runs_ms) else {}),
             **({"threads": self.threads} if self.threads is not None else {}),
+            **({"batch": self.batch} if self.batch is not None else {}),
         }

@@ -29,6 +29,7 @@ from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.inputs import InputsLike
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure import warm_up
+from inspector.core.measure.batch_dim import batch_size
 from inspector.core.measure.machine_noise import MachineWatch, blamed
 from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype, model_tensors
 from inspector.core.measure.model_mode import buffers_kept, eval_mode
@@ -133,6 +134,7 @@ def measure_latency(
         timer=how.events.kind if how.events is not None else "host clock",
         runs=None if min_time is not None else target[0],
         min_time=min(float(min_time), MAX_MEASURE_SECONDS) if min_time is not None else None,
+        batch=batch_size(module, shapes[0]) if shapes else None,
     )
     return _result(described, _Taken(warm, samples, warmed, how.machine, how.timeline))
 

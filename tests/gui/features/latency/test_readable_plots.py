@@ -33,11 +33,11 @@ def _noisy_run(median_ms=0.036, n=200, outliers=(2.5,), seed=0):
     return [float(v) for v in samples]
 
 
-def _finish(plot, samples, device="cpu", dtype="float32", mode="forward", input_shape=(64, 3)):
+def _finish(plot, samples, device="cpu", dtype="float32", mode="forward", input_shape=(64, 3), batch=64):
     plot.begin_series(device, dtype, mode)
     arr = np.asarray(samples)
     return plot.finish_series({
-        "device": device, "dtype": dtype, "mode": mode, "input_shape": list(input_shape),
+        "device": device, "dtype": dtype, "mode": mode, "input_shape": list(input_shape), "batch": batch,
         "samples_ms": samples, "warmup_samples_ms": [5.0, 0.04],
         "median_ms": float(np.median(arr)), "p5_ms": float(np.percentile(arr, 5)),
         "p95_ms": float(np.percentile(arr, 95)),
@@ -134,6 +134,21 @@ def test_hovering_reads_out_the_sample_and_the_bar(latency_plot):
     assert bar.startswith("cpu · float32: median ") and "items/s (batch 64)" in bar
     assert latency_plot.summary_readout_at(0.5) == ""  # between bars
     assert key in latency_plot.series
+
+
+def test_the_throughput_multiplies_by_the_batch_the_model_says_not_dimension_0(latency_plot):
+    # The Transformer preset's 10,32,512: nn.Transformer is sequence-first, its batch is 32 (issue 45 item 1).
+    _finish(latency_plot, _noisy_run(), input_shape=(10, 32, 512), batch=32)
+    latency_plot.redraw()
+    bar = latency_plot.summary_readout_at(0.0)
+    assert "items/s (batch 32)" in bar and "batch 10" not in bar
+
+
+def test_a_run_whose_batch_is_unknown_says_calls_per_second_alone(latency_plot):
+    _finish(latency_plot, _noisy_run(), input_shape=(10, 32, 512), batch=None)  # layers that disagree, an older report
+    latency_plot.redraw()
+    bar = latency_plot.summary_readout_at(0.0)
+    assert "calls/s" in bar and "items/s" not in bar and "batch" not in bar
 
 
 def test_bulk_range_and_throughput_without_qt():
