@@ -21,12 +21,14 @@ from typing import TYPE_CHECKING
 from inspector.core.lazy_face import lazy_names
 
 if TYPE_CHECKING:
-    from inspector.core.placement.tensor_rows import KINDS, snapshot
+    from inspector.core.placement.tensor_rows import KINDS, Placement, TensorRow, snapshot
     from inspector.core.placement.texts import device_bytes_text, meta_text, size_text
     from inspector.core.placement.model_memory import model_bytes
 
 __all__ = [
     "KINDS",
+    "Placement",
+    "TensorRow",
     "device_bytes_text",
     "meta_text",
     "model_bytes",
@@ -37,6 +39,8 @@ __all__ = [
 #: name -> the module that defines it ("module:name" where the face renames it).
 _HOMES = {
     "KINDS": "tensor_rows",
+    "Placement": "tensor_rows",
+    "TensorRow": "tensor_rows",
     "device_bytes_text": "texts",
     "meta_text": "texts",
     "model_bytes": "model_memory",

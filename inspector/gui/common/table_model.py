@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Qt
+from collections.abc import Sequence
+from typing import Union
+
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+
+#: What Qt hands an item model's overrides as an index (PySide6's stubs name both).
+Index = Union[QModelIndex, QPersistentModelIndex]
 
 
-
-def header_text(headers: tuple[str, ...], section: int, orientation: Qt.Orientation, role: int, context: str = ""):
+def header_text(
+    headers: tuple[str, ...], section: int, orientation: Qt.Orientation, role: int, context: str = ""
+) -> str | None:
     """``headerData`` for column titles from ``headers`` (no row headers): each title translated
     in ``context`` (where it was marked with ``QT_TRANSLATE_NOOP``), as it is without one."""
     if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
@@ -23,16 +30,16 @@ class HeaderedTableModel(QAbstractTableModel):
     HEADERS: tuple[str, ...] = ()
     HEADER_CONTEXT = ""
 
-    def items(self) -> list:
+    def items(self) -> Sequence[object]:
         raise NotImplementedError
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.items())
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> str | None:
         return header_text(self.HEADERS, section, orientation, role, self.HEADER_CONTEXT)
 
     def retranslate(self) -> None:

@@ -14,13 +14,20 @@ value in it is one marked text with ``%1``… (``_fill``), so a translation may 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Callable
 
 from inspector.core.files import escape_control
 from inspector.core.placement import size_text
 from inspector.core.report import format_flops
 from inspector.core.units import format_bytes, format_ms
-from inspector.gui.features.model.tree import Node, PlacementTree, module_path
+from inspector.gui.features.model.tree import ModuleNode, Node, PlacementTree, module_path
+
+if TYPE_CHECKING:
+    from inspector.core.placement import Placement, TensorRow
+
+#: A tensor's shape, as ``TensorRow.shape`` holds it.
+Shape = tuple[int, ...]
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 -- the name pyside6-lupdate looks for
@@ -127,9 +134,9 @@ def cell_text(tree: PlacementTree, node: Node, column: int, tr: Tr = english) ->
     """What the cell at ``column`` of ``node``'s row shows (None: nothing there)."""
     if column in C.MODULE_COLUMNS:
         return timing_text(node.stats, column, tr)
-    row = node.row
-    if row is None:
+    if isinstance(node, ModuleNode):  # a module has no row
         return module_text(node, column, tr)
+    row = node.row
     if column == C.NAME:
         return node.name
     if column == C.KIND:
@@ -175,7 +182,7 @@ def module_kind_text(count: int, tr: Tr = english) -> str:
     return _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "module (%1)")), f"{count:,}")
 
 
-def module_text(node: Any, column: int, tr: Tr = english) -> str:
+def module_text(node: ModuleNode, column: int, tr: Tr = english) -> str:
     """A module row's cell: its name, tensor count, dtypes, devices and bytes (tied once)."""
     if column == C.NAME:
         return node.name
@@ -210,13 +217,13 @@ def tooltip_text(node: Node, column: int, tr: Tr = english) -> str | None:
     and storage on every cell; a module's path and totals on its name; timings in detail."""
     if column in C.MODULE_COLUMNS:
         return timing_tip(node.stats, tr) if node.stats is not None else None
-    row = node.row
-    if row is None:
+    if isinstance(node, ModuleNode):  # a module has no row
         if column != C.NAME:
             return None
         path = module_path(node) or tr(QT_TRANSLATE_NOOP("ParameterCells", "(model)"))
         tip = tr(QT_TRANSLATE_NOOP("ParameterCells", "%1 — %2 tensors, %3"))
         return _fill(tip, path, f"{node.count:,}", format_bytes(node.bytes))
+    row = node.row
     tip = _fill(
         tr(QT_TRANSLATE_NOOP("ParameterCells", "%1 — %2, %3 elements on %4")),
         row.name, kind_text(row.kind, tr), f"{row.elements:,}", row.device,
@@ -250,7 +257,7 @@ def timing_tip(stats: Any, tr: Tr = english) -> str:
     return f"{where}\n{median}\n{format_flops(stats.flops)}{speed}\n{memory}"
 
 
-def storage_tip(row: Any, tr: Tr = english) -> str:
+def storage_tip(row: TensorRow, tr: Tr = english) -> str:
     """"" for a dense tensor; otherwise a line saying what its storage holds."""
     storage = getattr(row, "storage", "dense")
     if storage == "meta":
@@ -265,7 +272,7 @@ def storage_tip(row: Any, tr: Tr = english) -> str:
     return ""
 
 
-def shapes_text(shapes: Any, tr: Tr = english) -> str:
+def shapes_text(shapes: Iterable[Shape], tr: Tr = english) -> str:
     return ", ".join("×".join(map(str, s)) or tr(SCALAR) for s in shapes) or "—"
 
 
@@ -285,7 +292,7 @@ def sort_key(tree: PlacementTree, column: int, tr: Tr = english) -> Callable[[No
         pick = figures[column]
         return lambda node: pick(node.stats) if node.stats is not None else None
     if column == C.SIZE:
-        return lambda node: node.row.bytes if node.row is not None else node.bytes
+        return lambda node: node.bytes if isinstance(node, ModuleNode) else node.row.bytes
     if column == C.NAME:
         return lambda node: node.name.lower()
     return lambda node: cell_text(tree, node, column, tr) or None
@@ -324,7 +331,7 @@ def _escape(word: str) -> str:
     )
 
 
-def widest_texts(placement: Any, largest_module: int, has_grads: bool, tr: Tr = english) -> dict[int, list[str]]:
+def widest_texts(placement: Placement, largest_module: int, has_grads: bool, tr: Tr = english) -> dict[int, list[str]]:
     """The few texts each sized column must fit (Size, Device, Dtype, Shape, Kind, Grad), in
     the words shown (``tr``): picked from the placement without formatting every row, so
     sizing a 10,000-tensor model is cheap."""
@@ -344,7 +351,7 @@ def widest_texts(placement: Any, largest_module: int, has_grads: bool, tr: Tr = 
     }
 
 
-def widest_shapes(shapes: Any) -> list[Any]:
+def widest_shapes(shapes: Iterable[Shape]) -> list[Shape]:
     """The distinct shapes whose text is longest (digits and dimensions), without their text."""
     lengths = {shape: sum(len(str(d)) + 1 for d in shape) if shape else 6 for shape in shapes}
     longest = max(lengths.values(), default=0)

@@ -9,7 +9,7 @@ translation of ``parameter_cells``' words (``shown``) in the language now instal
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, overload
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QColor
@@ -19,10 +19,14 @@ from inspector.core.messages import Text
 from inspector.gui.common.i18n import core_text, translate
 from inspector.gui.features.model import cells
 from inspector.gui.common.theme import device_swatch
-from inspector.gui.features.model.tree import Node, PlacementTree
-from inspector.gui.common.table_model import header_text
+from inspector.gui.features.model.tree import ModuleNode, Node, PlacementTree
+from inspector.gui.common.table_model import Index, header_text
 from inspector.gui.common.plain_text import shown as shown_line
 from inspector.gui.common.plain_text import shown_tip
+
+if TYPE_CHECKING:
+    from inspector.core.measure import Attribution
+    from inspector.core.placement import Placement, TensorRow
 
 #: The role the filter field matches (``parameter_cells.filter_text``).
 FILTER_ROLE = cells.FILTER_ROLE
@@ -42,7 +46,7 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._tree: PlacementTree | None = None
-        self._attribution: Any = None
+        self._attribution: Attribution | None = None
         self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
 
     def largest_module(self) -> int:
@@ -55,7 +59,7 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
 
     # ----- feeding
 
-    def set_placement(self, placement: Any) -> bool:
+    def set_placement(self, placement: Placement) -> bool:
         """Show ``placement``; True when the tree was rebuilt (False: updated in place)."""
         names = tuple(r.name for r in placement.tensors)
         if self._tree is not None and self._tree.names == names:
@@ -85,7 +89,7 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
         self.layoutAboutToBeChanged.emit()
         self.layoutChanged.emit()
 
-    def set_attribution(self, attribution: Any) -> None:
+    def set_attribution(self, attribution: Attribution) -> None:
         """Show a per-module run (``core.measure.attribution.Attribution``) in the module rows."""
         if self._tree is None:
             return
@@ -96,7 +100,7 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
         self.endResetModel()
 
     @property
-    def attribution(self) -> Any:
+    def attribution(self) -> Attribution | None:
         return self._attribution
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -131,47 +135,55 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
         leaf = self._tree.find(name) if self._tree is not None else None
         return self.createIndex(leaf.index, 0, leaf) if leaf is not None else QModelIndex()
 
-    def row_at(self, index: QModelIndex) -> Any:
+    def row_at(self, index: QModelIndex) -> TensorRow | None:
         """The TensorRow behind ``index``, or None for a module row."""
         node = self._node(index)
         return node.row if node is not None else None
 
     # ----- Qt model interface
 
-    def _node(self, index: QModelIndex) -> Node | None:
+    def _node(self, index: Index) -> Node | None:
         if not index.isValid():
             return self._tree.root if self._tree is not None else None
-        return index.internalPointer()
+        node: Node = index.internalPointer()  # every index this model makes points at its node
+        return node
 
-    def index(self, row: int, column: int, parent: QModelIndex = QModelIndex()) -> QModelIndex:
+    def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
         node = self._node(parent)
         if node is None or not (0 <= row < len(node.children)) or not (0 <= column < len(self.HEADERS)):
             return QModelIndex()
         return self.createIndex(row, column, node.children[row])
 
-    def parent(self, index: QModelIndex = None):  # noqa: D401 - Qt's overloaded name
+    @overload
+    def parent(self) -> QObject | None: ...
+
+    @overload
+    def parent(self, index: Index, /) -> QModelIndex: ...
+
+    def parent(self, index: Index | None = None) -> QObject | QModelIndex | None:  # noqa: D401 - Qt's overloaded name
         if index is None:  # QObject.parent()
             return super().parent()
         if not index.isValid():
             return QModelIndex()
-        parent = index.internalPointer().parent
+        node: Node = index.internalPointer()
+        parent = node.parent
         if parent is None or parent.parent is None:
             return QModelIndex()
         return self.createIndex(parent.index, 0, parent)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         if parent.isValid() and parent.column() != 0:
             return 0
         node = self._node(parent)
         return len(node.children) if node is not None else 0
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return len(self.HEADERS)
 
-    def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:
+    def hasChildren(self, parent: Index = QModelIndex()) -> bool:
         return self.rowCount(parent) > 0
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         timing = self._attribution is not None and section in (self.TIME, self.SHARE)
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
             if timing:  # what the figures are, and why they are rough when they are
@@ -180,15 +192,15 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
             return translate("ParameterCells", tip) if tip else None
         if role == Qt.ItemDataRole.DecorationRole and orientation == Qt.Orientation.Horizontal:
             # A warning sign by the Time title when the per-module figures are rough.
-            if timing and section == self.TIME and getattr(self._attribution, "warnings", ()):
+            if timing and section == self.TIME and bool(getattr(self._attribution, "warnings", ())):
                 return QApplication.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
             return None
         return header_text(self.HEADERS, section, orientation, role, "ParameterCells")
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or self._tree is None:
             return None
-        node = index.internalPointer()
+        node: Node = index.internalPointer()
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:  # names from the file: escaped, elided (plain_text)
             text = cells.cell_text(self._tree, node, column, shown)
@@ -205,11 +217,10 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
         return None
 
 
-def _device_look(node: Node, role: int) -> Any:
+def _device_look(node: Node, role: int) -> object:
     """The Device cell's swatch (one device) or red text (a module split across devices). The
     colour goes in a swatch, not the text: light hues on white would be unreadable."""
-    row = node.row
-    devices = (row.device,) if row is not None else tuple(node.devices)
+    devices = tuple(node.devices) if isinstance(node, ModuleNode) else (node.row.device,)
     if role == Qt.ItemDataRole.DecorationRole and len(devices) == 1:
         return device_swatch(devices[0])
     if role == Qt.ItemDataRole.ForegroundRole and len(devices) > 1:

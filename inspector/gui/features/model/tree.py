@@ -8,16 +8,24 @@ Built, re-sorted and re-counted in O(tensors) (a model of 100,000 tensors makes 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from inspector.core import gc_pause
+
+if TYPE_CHECKING:
+    from inspector.core.measure import Attribution
+    from inspector.core.placement import Placement, TensorRow
+
+#: A child added under a module comes back as what it was (a module or a tensor).
+_Child = TypeVar("_Child", "ModuleNode", "TensorLeaf")
 
 
 class ModuleNode:
     """A module: its children (modules and tensors) and what they hold in total."""
 
     __slots__ = ("name", "parent", "index", "seq", "children", "count", "bytes", "devices", "dtypes", "stats")
-    row = None  # a module has no TensorRow
+    row: None = None  # a module has no TensorRow
 
     def __init__(self, name: str, parent: "ModuleNode | None") -> None:
         self.name = name
@@ -31,7 +39,7 @@ class ModuleNode:
         self.devices: dict[str, None] = {}  # ordered sets
         self.dtypes: dict[str, None] = {}
 
-    def add(self, child: "ModuleNode | TensorLeaf") -> "ModuleNode | TensorLeaf":
+    def add(self, child: _Child) -> _Child:
         child.index = child.seq = len(self.children)
         self.children.append(child)
         return child
@@ -41,10 +49,10 @@ class TensorLeaf:
     """One tensor row. Kept small: a model of 100,000 tensors makes 100,000 of these."""
 
     __slots__ = ("name", "parent", "index", "seq", "row")
-    children: tuple = ()
-    stats = None
+    children: tuple[()] = ()
+    stats: None = None
 
-    def __init__(self, name: str, parent: ModuleNode, row: Any) -> None:
+    def __init__(self, name: str, parent: ModuleNode, row: TensorRow) -> None:
         self.name = name
         self.parent = parent
         self.index = 0
@@ -55,14 +63,14 @@ class TensorLeaf:
 Node = ModuleNode | TensorLeaf
 
 
-def tree_parent(row: Any) -> str:
+def tree_parent(row: TensorRow) -> str:
     """The module a row belongs under. Gradients go with their parameter's module."""
     if row.kind == "grad":
         return row.name.removesuffix(".grad").rpartition(".")[0]
     return row.module
 
 
-def module_path(node: Any) -> str:
+def module_path(node: Node | None) -> str:
     """The dotted path of a module node ("" for the model itself)."""
     parts = []
     while node is not None and node.parent is not None:
@@ -74,7 +82,7 @@ def module_path(node: Any) -> str:
 class PlacementTree:
     """The node tree of a placement: modules nest by their dotted path. Built in O(tensors)."""
 
-    def __init__(self, placement: Any) -> None:
+    def __init__(self, placement: Placement) -> None:
         self.root = ModuleNode("", None)
         self.leaves: list[TensorLeaf] = []
         self.modules: list[ModuleNode] = []  # creation order: every parent before its children
@@ -112,22 +120,22 @@ class PlacementTree:
                 return leaf
         return None
 
-    def attach(self, attribution: Any) -> None:
+    def attach(self, attribution: Attribution) -> None:
         """Per-module figures onto the module rows; a module without tensors (a ReLU, a
         Dropout) gets a row of its own, so its time shows too."""
         for node in (self.root, *self.modules):
             node.stats = None
         added = False
         for stats in attribution.modules:
-            node = self.by_path.get(stats.name)
-            if node is None:
-                node = self._module(stats.name, self.by_path)
+            module = self.by_path.get(stats.name)
+            if module is None:
+                module = self._module(stats.name, self.by_path)
                 added = True
-            node.stats = stats
+            module.stats = stats
         if added:
             self._reorder(getattr(attribution, "module_order", ()))
 
-    def _reorder(self, module_order: Any) -> None:
+    def _reorder(self, module_order: Sequence[str]) -> None:
         """Put added modules where the model defines them: a module's own tensors first (as
         ``named_parameters`` lists them), then its submodules in ``named_modules`` order."""
         rank = {name: i for i, name in enumerate(module_order)}
@@ -159,14 +167,14 @@ class PlacementTree:
             for i, child in enumerate(node.children):
                 child.index = i
 
-    def update_rows(self, placement: Any) -> None:
+    def update_rows(self, placement: Placement) -> None:
         """Same tensors, new facts (after a move): swap the rows in, keep the nodes."""
         for leaf, row in zip(self.leaves, placement.tensors):
             leaf.row = row
         self._note_grads(placement)
         self.aggregate()
 
-    def _note_grads(self, placement: Any) -> None:
+    def _note_grads(self, placement: Placement) -> None:
         """Parameters that hold a gradient now (their "<name>.grad" row exists)."""
         self.with_grad = {r.name.removesuffix(".grad") for r in placement.tensors if r.kind == "grad"}
 
@@ -183,8 +191,9 @@ class PlacementTree:
                 parent.count += 1
                 parent.bytes += row.counted_bytes
         for node in reversed(self.modules):  # children before parents
-            parent = node.parent
-            parent.count += node.count
-            parent.bytes += node.bytes
-            parent.devices.update(node.devices)
-            parent.dtypes.update(node.dtypes)
+            above = node.parent
+            assert above is not None  # only the root has none, and it is not in self.modules
+            above.count += node.count
+            above.bytes += node.bytes
+            above.devices.update(node.devices)
+            above.dtypes.update(node.dtypes)
