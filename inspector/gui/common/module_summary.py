@@ -19,9 +19,10 @@ def _name(m: Any) -> str:
 
 
 def _forward_ms(attribution: Any) -> float:
-    """The forward the shares are of: without hooks (the modules' times have the hooks' cost
-    taken out), the hooked one for a run that has no plain figure."""
-    return attribution.forward_without_hooks_ms or attribution.forward_with_hooks_ms or 1.0
+    """What the self-time shares are of: every module's self time together (self times never
+    overlap), so the shares add up to 100 % at most; over the plain forward they added up to
+    125 % where the hooks' cost was not all taken out (issue 45 item 3)."""
+    return attribution.self_sum_ms or attribution.forward_without_hooks_ms or attribution.forward_with_hooks_ms or 1.0
 
 
 def warning_lines(attribution: Any) -> list[str]:
@@ -55,10 +56,10 @@ def summary_tab_text(attribution: Any, n: int = 5) -> str:
         return ""
     count, listed = len(parts), "   ".join(parts)
     if getattr(attribution, "device", None):
-        text = fill(translate("ModuleSummary", "Top %1 modules by self time on %2 %3 (share of the forward without hooks): %4"),
+        text = fill(translate("ModuleSummary", "Top %1 modules by self time on %2 %3 (share of all modules' self time): %4"),
                     count, attribution.device, attribution.dtype, listed)  # fmt: skip
     else:
-        text = fill(translate("ModuleSummary", "Top %1 modules by self time (share of the forward without hooks): %2"),
+        text = fill(translate("ModuleSummary", "Top %1 modules by self time (share of all modules' self time): %2"),
                     count, listed)  # fmt: skip
     return "\n".join([text, *warning_lines(attribution)])
 
@@ -71,7 +72,7 @@ def summary_lines(attribution: Any) -> list[str]:
     for m in attribution.top(5):
         shapes = ", ".join("x".join(map(str, s)) for s in m.output_shapes) or "—"
         lines.append("  " + fill(
-            translate("ModuleSummary", "%1 (%2): self %3, %4 of the forward with its children, output %5, %6"),
+            translate("ModuleSummary", "%1 (%2): self %3, %4 of the model's time with its children, output %5, %6"),
             _name(m), m.type, format_ms(m.self_ms), f"{100 * m.share:.1f} %", shapes, format_flops(m.flops),
         ))  # fmt: skip
     with_ms = format_ms(attribution.forward_with_hooks_ms)

@@ -262,6 +262,17 @@ def test_module_times_that_add_up_to_more_than_the_forward_are_flagged(monkeypat
     assert result.warnings[1].startswith("the modules' self times add up to 286.71× the forward measured without hooks")
 
 
+def test_shares_are_of_the_models_own_time_so_its_row_is_100_percent_and_none_is_more(monkeypatch):
+    """The same hooked run, whose modules' times are 287x the plain forward: the model's row read
+    28,671 % as a share of the plain forward (125.7 % for the Transformer preset); a share is of
+    the model's own time in the same samples, a child's at most its parent's (issue 45 item 3)."""
+    result = measure_attribution(_pair(3_000, 10_000, monkeypatch, hooked_ns=1_000_000), runs=5, warmup=1)
+    rows = {m.name: m for m in result.modules}
+    assert rows[""].share == 1.0
+    assert all(0 <= m.share <= rows[""].share for m in result.modules)
+    assert rows["first"].share + rows["second"].share <= 1.0
+
+
 def test_a_forward_whose_time_is_in_no_modules_median_is_flagged(monkeypatch):
     """Three leaves of 10 µs, one of them 50 µs slower in every forward, in turns (as when
     another process takes the CPU at a different module each time): each leaf's median is its
