@@ -1,9 +1,13 @@
-"""Typed, bounded reads of a report file's fields, for the checks of ``schema``.
+"""Typed, bounded reads of a report file's fields, in two modes: strict and lenient.
 
-A report file is read as an attacker might have written it: each read checks the type, that a
-number is finite, non-negative and of sane size, that a list or a text is not huge, and
-otherwise raises a ``ReportSchemaError`` whose one-line message names the field
-(``latency[0].samples_ms: expected a list of numbers``), its keys quoted where the file chose them.
+A report file is read as an attacker might have written it. Strictly (``Fields(data, at)``)
+each read checks the type, that a number is finite, non-negative and of sane size, that a list
+or a text is not huge, and otherwise raises a ``ReportSchemaError`` whose one-line message names
+the field (``latency[0].samples_ms: expected a list of numbers``), its keys quoted where the
+file chose them. Leniently (``Fields(data)``, a dict nobody checked) the same reads never
+raise: a field of the wrong type reads as absent (``lenient_read``), a list keeps the items
+of its type. A type's reader is written once against these reads and reads in either mode
+(``entry_reader``, ``latency_entry``, ``schema``): the two modes cannot drift apart.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import re
 from typing import Any, Mapping
 
 from inspector.core.errors import InputError
+from inspector.core.report import lenient_read as read
 
 #: Larger than any byte count, sample count or time a real report holds (an exabyte), small
 #: enough that every reader can turn it into a float and format it.
@@ -38,56 +43,88 @@ def _is_number(value: Any) -> bool:
 
 
 class Fields:
-    """Typed reads of one mapping of the report; ``at`` names it in errors (``latency[0]``)."""
+    """Typed reads of one mapping of the report; ``at`` names it in errors (``latency[0]``).
 
-    def __init__(self, data: Any, at: str) -> None:
+    Without ``at`` (None) the reads are lenient: nothing raises, and a value of the wrong type
+    reads as absent (anything that is not a mapping reads as an empty one)."""
+
+    def __init__(self, data: Any, at: str | None = None) -> None:
+        self.strict = at is not None
         if not isinstance(data, Mapping):
-            raise ReportSchemaError(at, f"expected a mapping, not {kind_of(data)}")
+            if self.strict:
+                raise ReportSchemaError(at or "", f"expected a mapping, not {kind_of(data)}")
+            data = {}
         self.data: Mapping[str, Any] = data
-        self.at = at
+        self.at = at or ""
 
     def name(self, key: str) -> str:
         key = _key(key)
         return f"{self.at}.{key}" if self.at else key
 
+    def key(self, key: Any) -> str:
+        """A key of this mapping (a device name of ``memory``) as text: strictly, text of sane length."""
+        return checked_text(key, self.at) if self.strict else str(key)
+
+    def refuse(self, where: str, problem: str) -> None:
+        """Strictly, the field ``where`` is refused; leniently nothing happens (the caller reads
+        on with what it can, or takes the field as absent)."""
+        if self.strict:
+            raise ReportSchemaError(where, problem)
+
     def value(self, key: str, required: bool) -> Any:
         value = self.data.get(key)
-        if value is None and required:
+        if value is None and required and self.strict:
             raise ReportSchemaError(self.name(key), "missing" if key not in self.data else "expected a value, not null")
         return value
 
-    def text(self, key: str, *, required: bool = False) -> str | None:
+    def text(self, key: str, *, required: bool = False, default: str | None = None) -> str | None:
+        """Text; ``default`` where it is absent (leniently: where it is no text or number either)."""
         value = self.value(key, required)
-        return None if value is None else checked_text(value, self.name(key))
+        if not self.strict:
+            return read.optional_text(value) if default is None else read.text(value, default)
+        return default if value is None else checked_text(value, self.name(key))
 
     def number(self, key: str, *, required: bool = False) -> float | None:
         value = self.value(key, required)
+        if not self.strict:
+            return read.number(value)
         return None if value is None else _number(value, self.name(key))
 
     def whole(self, key: str, *, required: bool = False) -> int | None:
         value = self.value(key, required)
+        if not self.strict:
+            return read.whole(value)
         return None if value is None else _whole(value, self.name(key))
 
-    def flag(self, key: str, default: bool = False) -> bool:
-        value = self.value(key, False)
-        if value is None:
+    def flag(self, key: str, default: bool = False, *, required: bool = False) -> bool:
+        value = self.data.get(key)
+        if isinstance(value, bool):
+            return value
+        if not self.strict or (value is None and not required):
             return default
-        if not isinstance(value, bool):
-            raise ReportSchemaError(self.name(key), f"expected true or false, not {kind_of(value)}")
-        return value
+        raise ReportSchemaError(self.name(key), f"expected true or false, not {kind_of(value)}")
 
     def numbers(self, key: str, *, required: bool = False) -> tuple[float, ...]:
+        """A list of numbers (leniently: the numbers in it, anything else left out)."""
         items = self.items(key, required=required, what="a list of numbers")
+        if not self.strict:
+            return tuple(n for v in items if (n := read.number(v)) is not None)
         where = self.name(key)
         if not all(_is_number(v) for v in items):
             raise ReportSchemaError(where, "expected a list of numbers")
         return tuple(_number(v, f"{where}[{i}]") for i, v in enumerate(items))
 
     def number_lists(self, key: str) -> tuple[tuple[float, ...], ...]:
-        """A list of lists of numbers (``runs_ms``: each run's samples); () when absent."""
+        """A list of lists of numbers (``runs_ms``: each run's samples); () when absent
+        (leniently: also when an item is no list; a list keeps its numbers)."""
         where = self.name(key)
         out = []
         for i, item in enumerate(self.items(key, what="a list of lists of numbers")):
+            if not self.strict:
+                if not isinstance(item, list):
+                    return ()
+                out.append(tuple(n for v in item if (n := read.number(v)) is not None))
+                continue
             at = f"{where}[{i}]"
             if not isinstance(item, list) or not all(_is_number(v) for v in item):
                 raise ReportSchemaError(at, f"expected a list of numbers, not {kind_of(item)}" if not isinstance(item, list)
@@ -96,10 +133,17 @@ class Fields:
         return tuple(out)
 
     def texts(self, key: str) -> tuple[str, ...]:
+        """A list of text (leniently: the text in it)."""
         where = self.name(key)
-        return tuple(checked_text(v, f"{where}[{i}]") for i, v in enumerate(self.items(key, what="a list of text")))
+        items = self.items(key, what="a list of text")
+        if not self.strict:
+            return tuple(v for v in items if isinstance(v, str))
+        return tuple(checked_text(v, f"{where}[{i}]") for i, v in enumerate(items))
 
     def shape(self, key: str) -> tuple[int, ...]:
+        """A tensor shape (leniently: ``lenient_read.shape``, () unless it is one)."""
+        if not self.strict:
+            return read.shape(self.data.get(key))
         where = self.name(key)
         items = self.items(key, what="a list of whole numbers")
         return tuple(_whole(v, f"{where}[{i}]") for i, v in enumerate(items))
@@ -107,6 +151,8 @@ class Fields:
     def shapes(self, key: str) -> tuple[tuple[int, ...], ...]:
         """A list of shapes (``input_shapes``: each input's); () when absent."""
         where = self.name(key)
+        if not self.strict:
+            return tuple(read.shape(s) for s in self.items(key)[:64])
         out = []
         for i, item in enumerate(self.items(key, what="a list of shapes")):
             if not isinstance(item, list):
@@ -115,22 +161,36 @@ class Fields:
         return tuple(out)
 
     def items(self, key: str, *, required: bool = False, what: str = "a list") -> list[Any]:
+        """A list (leniently: [] for anything else, and at most ``MAX_ITEMS`` of a longer one)."""
         value = self.value(key, required)
-        if value is None:
+        if value is None or (not self.strict and not isinstance(value, list)):
             return []
         if not isinstance(value, list):
             raise ReportSchemaError(self.name(key), f"expected {what}, not {kind_of(value)}")
         if len(value) > MAX_ITEMS:
+            if not self.strict:
+                return value[:MAX_ITEMS]
             raise ReportSchemaError(self.name(key), f"holds {len(value):,} items, more than {MAX_ITEMS:,}")
         return value
 
+    def entries(self, key: str, *, required: bool = False, what: str = "a list") -> list[Any]:
+        """A list of entries, each read by a ``Fields`` of its own (leniently: the mappings in it)."""
+        items = self.items(key, required=required, what=what)
+        return items if self.strict else [v for v in items if isinstance(v, Mapping)]
+
     def mapping(self, key: str, *, required: bool = False) -> "Fields":
         value = self.value(key, required)
-        return Fields({} if value is None else value, self.name(key))
+        return Fields({} if value is None else value, self.name(key) if self.strict else None)
+
+    def entry(self, where: str, value: Any) -> "Fields":
+        """``value`` (an item of one of its lists) read in this mode, named ``where``."""
+        return Fields(value, where if self.strict else None)
 
     def byte_counts(self, key: str) -> dict[str, float]:
-        """``{name: bytes}`` (``by_device``, ``by_dtype``)."""
+        """``{name: bytes}`` (``by_device``, ``by_dtype``; leniently, the names with a number)."""
         fields = self.mapping(key)
+        if not self.strict:
+            return {str(k): n for k, v in fields.data.items() if (n := read.number(v)) is not None}
         return {checked_text(k, fields.at): _number(v, fields.name(k)) for k, v in fields.data.items()}
 
 

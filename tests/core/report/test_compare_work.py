@@ -15,7 +15,7 @@ from inspector.core.errors import InputError
 from inspector.core.measure import measurement
 from inspector.core.report import compare as compare_module
 from inspector.core.report import sample_figures
-from inspector.core.report import schema
+from inspector.core.report import latency_reader, schema
 from inspector.core.report.compare import compare_reports
 from inspector.core.report.timing_report import load_report, save_report
 from inspector.core.vocabulary import MAX_SAMPLES
@@ -112,7 +112,7 @@ def test_an_entry_with_more_samples_than_a_measurement_takes_is_refused_in_one_l
 
 
 def test_a_report_with_more_entries_than_a_report_may_hold_is_refused_in_one_line(tmp_path, report, monkeypatch):
-    monkeypatch.setattr(schema, "MAX_LATENCY_ENTRIES", 50)
+    monkeypatch.setattr(latency_reader, "MAX_LATENCY_ENTRIES", 50)
     message = _refused(tmp_path, unmatched(report, 51, batch=1))
     assert message.endswith("latency: holds 51 entries, more than the 50 a report may hold")
     # The ranks of a torchrun job count too.
@@ -122,7 +122,7 @@ def test_a_report_with_more_entries_than_a_report_may_hold_is_refused_in_one_lin
 
 
 def test_a_report_with_more_samples_in_all_than_it_may_hold_is_refused_naming_the_entry(tmp_path, report, monkeypatch):
-    monkeypatch.setattr(schema, "MAX_REPORT_SAMPLES", 40)
+    monkeypatch.setattr(latency_reader, "MAX_REPORT_SAMPLES", 40)
     entry = report["latency"][0]  # its samples and warm-up samples as the writer wrote them
     per_entry = len(entry["samples_ms"]) + len(entry["warmup_samples_ms"])
     count = 40 // per_entry + 1
@@ -132,7 +132,7 @@ def test_a_report_with_more_samples_in_all_than_it_may_hold_is_refused_naming_th
 
 
 def test_a_report_at_the_bounds_loads(tmp_path, report, monkeypatch):
-    monkeypatch.setattr(schema, "MAX_LATENCY_ENTRIES", 50)
+    monkeypatch.setattr(latency_reader, "MAX_LATENCY_ENTRIES", 50)
     path = save_report(typed(unmatched(report, 50, batch=1)), tmp_path / "full.json")
     assert len(load_report(path).latency) == 50
 

@@ -12,7 +12,7 @@ from inspector.core.files.models import example_model
 from inspector.core.measure.timing import measure_latency
 from inspector.core.report.compare import compare_reports
 from inspector.core.measure.measurement import LatencyResult
-from inspector.core.report.schema import TimingReport, latency_entry, lenient_latency_entry
+from inspector.core.report.schema import TimingReport, latency_entry
 from inspector.core.report.timing_report import json_ready
 from inspector.core.report.timing_report import load_report, render_json, save_report
 from tests.core.report.generated import real_report, scaled, with_latency
@@ -42,13 +42,13 @@ def test_a_loaded_report_is_typed_and_saved_again_byte_for_byte(tmp_path, report
 def test_a_report_built_now_holds_the_measurements_themselves_not_a_reading_of_their_dicts(monkeypatch):
     """Issue 44: typed -> dict -> typed no more for the measurements; what the file holds of
     each reads back equal to it (one type from sampling to file)."""
-    from inspector.core.report import schema
+    from inspector.core.report import latency_reader
     from inspector.core.report.timing_report import build_timing_report
 
     loaded = example_model()
     result = measure_latency(loaded, runs=7, warmup=1)
     reads = []
-    monkeypatch.setattr(schema, "lenient_latency_entry", lambda data: reads.append(data))
+    monkeypatch.setattr(latency_reader, "latency_entry", lambda data, at=None: reads.append(data))
 
     built = build_timing_report(loaded, latency=[result])
 
@@ -97,7 +97,7 @@ def test_a_measurement_and_its_report_entry_are_one_type_and_its_file_entry_read
     # One type from sampling to file (issue 44): the file's entry, read back, is the measurement
     # itself, every field (the timeline of its calls is the process's, never written).
     assert type(entry) is type(result) is LatencyResult
-    assert entry == result and lenient_latency_entry(written) == result
+    assert entry == result and latency_entry(written) == result
     assert entry.timeline is None and result.timeline is not None
     assert entry.key == (result.device, result.dtype, result.mode, result.input_shape)
     assert entry.samples_ms == result.samples_ms
