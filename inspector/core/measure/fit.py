@@ -23,13 +23,13 @@ The step both run, on their copies, is ``core.measure.fit_step``; the proof,
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import torch
 from torch import nn
 
-from inspector.core.devices.discovery import device_count, device_id, unavailable_reason
+from inspector.core.devices.discovery import device_id, unavailable_reason
 from inspector.core.devices.inventory import discover_devices
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.files.hugging_face.code_names import CLASS_FROM_TYPE
@@ -37,25 +37,17 @@ from inspector.core.files.models import LoadedModel
 from inspector.core.placement.storage_counter import same_device as _same_device
 from inspector.core.files.inputs import InputSpec
 from inspector.core.messages import Text
-from inspector.core.measure import cuda_allocator
 from inspector.core.measure.fit_batch import BatchSearch, largest_batch, with_batch
 from inspector.core.measure.fit_devices import NamedDevice, name_device
+from inspector.core.measure.fit_estimate import Plan, estimate_step, judge, present as _present
 from inspector.core.measure.fit_proof import measure_peak
-from inspector.core.measure.fit_step import (
-    copy_with,
-    fake_maker,
-    host_state,
-    input_templates,
-    make_inputs,
-    make_optimizer,
-    output_tensors,
-    prepare,
-    run_step,
-    takes_use_cache,
-)
-from inspector.core.measure.fit_trace import AllocationLog, later_step, live_peak
+from inspector.core.measure.fit_result import LOOP_OUTPUT_FREED, LOOP_OUTPUT_HELD, FitResult
+from inspector.core.measure.fit_step import input_templates, takes_use_cache
 from inspector.core.measure.model_input import model_dtype
 from inspector.core.units import dtype_name, first_line, format_bytes
+
+__all__ = ["AMP_DTYPES", "FIT_DTYPES", "FIT_MODES", "LOOP_OUTPUT_FREED", "LOOP_OUTPUT_HELD", "OPTIMIZERS", "FitRequest",
+           "FitResult", "estimate_fit", "measure_peak"]  # fmt: skip
 
 OPTIMIZERS = ("none", "sgd", "sgd-momentum", "adam", "adamw")
 FIT_MODES = ("forward", "train-step")
@@ -101,129 +93,7 @@ class FitRequest:
     keep_output: bool = False
 
 
-#: The loops a training step is planned for (``FitResult.loop``).
-LOOP_OUTPUT_FREED = "output-freed"  # the Trainer's: the output freed before backward()
-LOOP_OUTPUT_HELD = "output-held"  # out = model(x); out.loss.backward(); optimizer.step()
 
-
-@dataclass(frozen=True)
-class FitResult:
-    """Bytes on the device for one step. Its JSON keys are a contract (``fit --json``, docs/cli.md).
-
-    ``parameters_bytes``, ``gradients_bytes`` and ``optimizer_state_bytes`` are exact sums of
-    the tensors' storage sizes (tied tensors once). ``activations_bytes`` is what the forward
-    holds at its peak beyond parameters and buffers (None without an input).
-    ``estimated_peak_bytes`` is the tracker's peak of everything live at once on the device
-    (rounded the way the device's allocator rounds, e.g. 512-byte blocks on CUDA).
-    ``measured_peak_bytes`` is one real step's: on CUDA ``max_memory_allocated`` over it; on
-    the CPU the process's peak RSS over it less its RSS before (``process_peak``), a reading
-    independent of the estimate's, which ``measured_reason`` names.
-    """
-
-    device: str
-    dtype: str
-    optimizer: str
-    mode: str
-    input_shapes: tuple[tuple[int, ...], ...]
-    parameters_bytes: int
-    buffers_bytes: int
-    gradients_bytes: int
-    optimizer_state_bytes: int
-    activations_bytes: int | None
-    estimated_peak_bytes: int
-    free_bytes: int | None
-    fits: bool | None
-    margin_bytes: int | None  # free_bytes - estimated_peak_bytes
-    measured_peak_bytes: int | None
-    measured_reason: str | None  # why measured_peak_bytes is None, or how it was measured
-    device_present: bool
-    notes: tuple[str, ...] = field(default=())
-    #: What sets ``free_bytes`` on the host: the machine's available memory, the container's
-    #: (cgroup's) limit or ``RLIMIT_AS`` (``devices.memory_limits``); None for a GPU.
-    free_limit: str | None = None
-    #: Where the measured peak differs from the estimate by more than 15 % (and 1 MiB): by how
-    #: much, and which memory the estimate does not count (``peak_gap``); else None.
-    measured_gap: str | None = None
-    #: The device the user named ("RTX 4090", "24 GiB"), None for a device of this machine.
-    #: Then ``free_bytes`` is what a step may use of ``capacity_bytes``: less
-    #: ``allowance_bytes`` (outside the allocator) and the margin asked for.
-    named_device: str | None = None
-    capacity_bytes: int | None = None
-    allowance_bytes: int | None = None
-    #: On CUDA: the most bytes of segments the caching allocator holds over the step
-    #: (``max_memory_reserved``), from the traced allocations replayed through its rules.
-    reserved_peak_bytes: int | None = None
-    #: What the answer applies of PyTorch's own rules, and what it allows without one.
-    rules: tuple[str, ...] = field(default=())
-    allowances: tuple[str, ...] = field(default=())
-    amp: str | None = None
-    checkpointing: bool = False
-    #: The largest batch that fits (``fit --max-batch``); the figures above are at it.
-    batch_search: BatchSearch | None = None
-    #: Training with an optimizer: the live peak of the steps after the first, which hold the
-    #: optimizer's state (made by the first step) through their forward and backward; the
-    #: verdict is on the larger of the two peaks. None where there is no such state.
-    later_step_peak_bytes: int | None = None
-    #: The class of the module planned (``LlamaForCausalLM``), and where the loader chose it
-    #: (a config naming no class), the note that says why (also in ``notes``).
-    model_class: str | None = None
-    #: What the model was called with as ``use_cache`` (None: it takes none).
-    use_cache: bool | None = None
-    #: The training loop planned (``LOOP_OUTPUT_FREED`` or ``LOOP_OUTPUT_HELD``); None in forward mode.
-    loop: str | None = None
-    #: For a preset: where its capacity comes from (what PyTorch reports for the card, and the source).
-    capacity_source: str | None = None
-
-    @property
-    def row_name(self) -> str:
-        """What a table names this answer by: the named device, else the device."""
-        return f"{self.named_device} ({self.device})" if self.named_device else self.device
-
-    @property
-    def ratio(self) -> float | None:
-        """Measured over estimated peak (1.0: the estimate was exact)."""
-        if self.measured_peak_bytes is None or self.estimated_peak_bytes <= 0:
-            return None
-        return self.measured_peak_bytes / self.estimated_peak_bytes
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "device": self.device,
-            "dtype": self.dtype,
-            "optimizer": self.optimizer,
-            "mode": self.mode,
-            "input_shapes": [list(s) for s in self.input_shapes],
-            "parameters_bytes": self.parameters_bytes,
-            "buffers_bytes": self.buffers_bytes,
-            "gradients_bytes": self.gradients_bytes,
-            "optimizer_state_bytes": self.optimizer_state_bytes,
-            "activations_bytes": self.activations_bytes,
-            "estimated_peak_bytes": self.estimated_peak_bytes,
-            "measured_peak_bytes": self.measured_peak_bytes,
-            "measured_reason": self.measured_reason,
-            "measured_gap": self.measured_gap,
-            "ratio": self.ratio,
-            "free_bytes": self.free_bytes,
-            "fits": self.fits,
-            "margin_bytes": self.margin_bytes,
-            "device_present": self.device_present,
-            "free_limit": self.free_limit,
-            "notes": list(self.notes),
-            "named_device": self.named_device,
-            "capacity_bytes": self.capacity_bytes,
-            "allowance_bytes": self.allowance_bytes,
-            "reserved_peak_bytes": self.reserved_peak_bytes,
-            "rules": list(self.rules),
-            "allowances": list(self.allowances),
-            "amp": self.amp,
-            "checkpointing": self.checkpointing,
-            "max_batch": self.batch_search.to_dict() if self.batch_search is not None else None,
-            "later_step_peak_bytes": self.later_step_peak_bytes,
-            "model_class": self.model_class,
-            "use_cache": self.use_cache,
-            "loop": self.loop,
-            "capacity_source": self.capacity_source,
-        }
 
 
 # --------------------------------------------------------------------------- checks
@@ -249,49 +119,7 @@ def _check_request(request: FitRequest) -> torch.device:
     return torch.device(device_id(device))  # cuda -> cuda:0
 
 
-def _present(device: torch.device) -> bool:
-    if unavailable_reason(device.type) is not None:
-        return False
-    return device.type in ("cpu", "mps") or (device.index or 0) < device_count(device.type)
 
-
-
-def _storage_bytes(tensors: Iterator[torch.Tensor]) -> int:
-    """Sum of storage sizes, each storage once (tied weights, views)."""
-    seen: set[int] = set()
-    total = 0
-    for t in tensors:
-        storage = t.untyped_storage()
-        # Fake and meta storages have no address; those tensors are already unique objects.
-        key = id(t) if t.device.type == "meta" or _is_fake(t) else storage.data_ptr()
-        if key in seen:
-            continue
-        seen.add(key)
-        total += storage.nbytes()
-    return total
-
-
-def _is_fake(t: torch.Tensor) -> bool:
-    from torch._subclasses.fake_tensor import FakeTensor
-
-    return isinstance(t, FakeTensor)
-
-
-def _unique(tensors: Iterator[torch.Tensor | None]) -> Iterator[torch.Tensor]:
-    seen: set[int] = set()
-    for t in tensors:
-        if t is not None and id(t) not in seen:
-            seen.add(id(t))
-            yield t
-
-
-def _optimizer_state_tensors(optimizer: torch.optim.Optimizer | None) -> Iterator[torch.Tensor]:
-    if optimizer is None:
-        return
-    for state in optimizer.state.values():
-        for value in state.values():
-            if isinstance(value, torch.Tensor):
-                yield value
 
 
 # --------------------------------------------------------------------------- estimate
@@ -366,9 +194,9 @@ def estimate_fit(
     else:
         limit = None if free is None else free - request.margin
 
-    def plan_at(chosen: list[Any]) -> _Plan:
+    def plan_at(chosen: list[Any]) -> Plan:
         try:
-            estimate = _estimate(loaded, device=fake_device, dtype=target_dtype, request=request, templates=chosen,
+            estimate = estimate_step(loaded, device=fake_device, dtype=target_dtype, request=request, templates=chosen,
                                  should_cancel=should_cancel, amp=amp)  # fmt: skip
         except InspectorError:
             raise
@@ -378,7 +206,7 @@ def estimate_fit(
                 Text("fit.estimate_failed", mode=request.mode, device=device_id(device), shapes=shown, error=first_line(exc)),
                 detail=f"{type(exc).__name__}: {exc}",
             ) from None
-        return _judge(estimate, device, named, limit)
+        return judge(estimate, device, named, limit)
 
     search: BatchSearch | None = None
     if request.max_batch:
@@ -386,7 +214,7 @@ def estimate_fit(
             raise InputError(Text("fit.max_batch_needs_capacity", device=device_id(device)))
         if not any(isinstance(t, tuple) for t in templates):
             raise InputError(Text("fit.max_batch_needs_input"))
-        plans: dict[int, _Plan] = {}
+        plans: dict[int, Plan] = {}
 
         def fits_at(batch: int) -> bool:
             plans[batch] = plan_at(with_batch(templates, batch))
@@ -470,142 +298,7 @@ def _named(request: FitRequest, device: torch.device, training: bool) -> NamedDe
                        training=training)  # fmt: skip
 
 
-@dataclass(frozen=True)
-class _Estimate:
-    parameters: int
-    buffers: int
-    gradients: int
-    optimizer_state: int
-    activations: int | None
-    peak: int
-    #: The traced step's allocations and frees, then (training with an optimizer) the next
-    #: step's (``fit_trace.later_step``); ``first_events`` of them are the traced step's.
-    events: tuple[cuda_allocator.Event, ...] = ()
-    first_events: int = 0
-    #: The next step's live peak (None where it is the traced step's: no optimizer state).
-    later_peak: int | None = None
 
-
-@dataclass(frozen=True)
-class _Plan:
-    """One traced step judged against the memory there is: ``peak`` the live tensors' peak
-    (rounded as the device's allocator rounds), ``reserved`` the CUDA allocator's segments,
-    ``fits`` and ``margin`` against the limit (None without one). ``judged`` is the figure
-    the verdict compared: the reserved peak where the allocator was replayed under the
-    limit, else the live peak."""
-
-    estimate: _Estimate
-    peak: int
-    reserved: int | None
-    fits: bool | None
-    margin: int | None
-    judged: int
-    judged_by: str  # "reserved" or "allocated"
-    later: int | None = None  # the next step's live peak, where it differs from the traced step's
-
-
-def _judge(estimate: _Estimate, device: torch.device, named: NamedDevice | None, limit: int | None) -> _Plan:
-    """The verdict: every step must fit, so the larger of the traced step's peak and the next
-    step's (the optimizer's state held through its forward and backward) is judged."""
-    if device.type != "cuda":
-        live = max(estimate.peak, estimate.later_peak or 0)
-        fits = None if limit is None else live <= limit
-        margin = None if limit is None else limit - live
-        return _Plan(estimate, estimate.peak, None, fits, margin, live, "allocated", estimate.later_peak)
-    first = cuda_allocator.replay(estimate.events[: estimate.first_events])
-    both = cuda_allocator.replay(estimate.events) if estimate.later_peak is not None else first
-    later = both.peak_allocated if estimate.later_peak is not None else None
-    if named is None:  # a GPU of this machine: its free memory against the live peak, as measured
-        peak = estimate.peak if _present(device) else first.peak_allocated
-        live = max(peak, later or 0)
-        fits = None if limit is None else live <= limit
-        margin = None if limit is None else limit - live
-        return _Plan(estimate, peak, both.peak_reserved, fits, margin, live, "allocated", later)
-    planned = cuda_allocator.replay(estimate.events, named.usable_bytes, first=named.first_requests)
-    if not planned.fits:  # how much it would need: the same replay without the limit
-        planned = cuda_allocator.replay(estimate.events, first=named.first_requests)
-        fits = False
-    else:
-        fits = True
-    margin = named.usable_bytes - planned.peak_reserved
-    return _Plan(estimate, first.peak_allocated, planned.peak_reserved, fits, margin, planned.peak_reserved,
-                 "reserved", later)  # fmt: skip
-
-
-def _estimate(
-    loaded: LoadedModel,
-    *,
-    device: torch.device,
-    dtype: torch.dtype,
-    request: FitRequest,
-    templates: list[Any],
-    should_cancel: Callable[[], bool] | None = None,
-    amp: torch.dtype | None = None,
-) -> _Estimate:
-    from torch._subclasses.fake_tensor import FakeTensorMode
-
-    fake_mode = FakeTensorMode()
-    module = copy_with(loaded.module, fake_maker(fake_mode, device), dtype, should_cancel)
-    prepare(module, checkpointing=request.checkpointing)
-    training = request.mode == "train-step"
-    counter = AllocationLog(device, should_cancel)
-    target_type = torch.device(request.device).type
-    with fake_mode:
-        # The optimizer's path (foreach or not) is the target device's, where it differs.
-        optimizer = make_optimizer(request.optimizer, module, torch.device(target_type)) if training else None
-        args = make_inputs(templates, dtype, device, real=False)
-        counter.track(*module.parameters(), *module.buffers(), *args)
-        body_start = len(counter.events)
-        counter.watch_forward(module)
-        held = None  # the loop's ``out``, held past the step where the loop holds it
-        try:
-            with counter:
-                if templates:
-                    held = run_step(module, args, optimizer, request.mode, amp=amp, device_type=device.type,
-                                    use_cache=request.use_cache, keep_output=request.keep_output)  # fmt: skip
-                elif training:
-                    # No input: the optimizer's state still exists after a step on gradients.
-                    for p in module.parameters():
-                        if p.requires_grad:
-                            p.grad = torch.zeros_like(p)
-                    if optimizer is not None:
-                        optimizer.step()
-        finally:
-            counter.remove_hooks()
-
-    # The optimizer's state that lives on the host whatever the parameters' device (AdamW's step
-    # counts): traced on the CPU for a device that is not here, where it would not be counted.
-    host = list(host_state(optimizer)) if target_type != "cpu" else []
-    on_host = set(counter.serials_of(host))
-    host_ids = {id(t) for t in host}
-    parameters = _storage_bytes(_unique(module.parameters()))
-    buffers = _storage_bytes(_unique(b for b in module.buffers()))
-    gradients = _storage_bytes(_unique(p.grad for p in module.parameters())) if training else 0
-    state = _storage_bytes(_unique(t for t in _optimizer_state_tensors(optimizer) if id(t) not in host_ids))
-    activations = counter.forward_added if templates else None
-    events = [event for event in counter.events if event[1] not in on_host]
-    peak = live_peak(events) if on_host else counter.peak
-    first_events = len(events)
-    later_peak: int | None = None
-    if training and optimizer is not None and templates:
-        # Steps after the first hold the state the first one made through their forward and backward;
-        # where the loop holds its output, the first step's is freed when the next forward returns.
-        later = later_step(events, body_start, counter.serials_of(_optimizer_state_tensors(optimizer)),
-                           counter.serials_of(p.grad for p in module.parameters()),
-                           held=counter.serials_of(output_tensors(held)), forward_end=_shifted(counter, on_host))  # fmt: skip
-        events += later
-        later_peak = live_peak(events, start=first_events)
-    del held
-    return _Estimate(parameters, buffers, gradients, state, activations, peak, tuple(events), first_events,
-                     later_peak)  # fmt: skip
-
-
-def _shifted(counter: AllocationLog, dropped: set[int]) -> int | None:
-    """Where the forward ended among the events once those of ``dropped`` storages are left out
-    (the host's state is made by the optimizer, after the forward: nothing moves in practice)."""
-    if counter.forward_end is None:
-        return None
-    return counter.forward_end - sum(1 for event in counter.events[: counter.forward_end] if event[1] in dropped)
 
 
 def _free_bytes(device: torch.device) -> tuple[int | None, Text | None]:
