@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QColor
 
+from inspector.core.messages import Text
 from inspector.core.units import format_bytes, format_ms, format_ratio
 from inspector.gui.features.compare.cell import Cell
 from inspector.gui.common.i18n import core_text, fill, translate
@@ -41,13 +42,18 @@ _HEADER_WORDS = frozenset((
 ))  # fmt: skip
 
 
+#: Columns whose cells say their own unit (``36.2 µs``, as the rest of the window does): their
+#: title names none. The key stays (the view and its callers pick columns by it).
+_SHOWN_AS = {"median (ms)": QT_TRANSLATE_NOOP("ComparisonView", "median")}
+
+
 def header_text(key: str) -> str:
-    """A column's title in the window's language: ``"A median (ms)"`` -> ``"A 中位数 (ms)"``."""
+    """A column's title in the window's language: ``"A median (ms)"`` -> ``"A 中位数"``."""
     if key in _HEADER_WORDS:
-        return translate("ComparisonView", key)
+        return translate("ComparisonView", _SHOWN_AS.get(key, key))
     side, _, rest = key.partition(" ")
     if side in ("A", "B") and rest in _HEADER_WORDS:
-        return side + " " + translate("ComparisonView", rest)
+        return side + " " + translate("ComparisonView", _SHOWN_AS.get(rest, rest))
     return key
 
 
@@ -56,7 +62,8 @@ _SLOWER = QColor("#c62828")
 
 
 def _ms(value: float | None) -> str:
-    return format_ms(value, unit=False)
+    # The window's duration formatting (the plots' labels, the history): "36.2 µs", never "0.03621".
+    return "0" if value == 0 else format_ms(value, compact=True)
 
 
 def _times(value: float | None) -> str:
@@ -67,6 +74,21 @@ def _band(p5: float | None, p95: float | None) -> str:
     return "—" if p5 is None or p95 is None else f"{_ms(p5)} – {_ms(p95)}"
 
 
+#: The verdicts that say B is clearly slower or faster; every other one (no clear difference,
+#: within run-to-run noise, about the same, too few samples, not compared) leaves a ratio uncoloured.
+_CLEAR = frozenset(("verdict.slower", "verdict.faster"))
+_WRAPPERS = frozenset(("verdict.noisy_one", "verdict.noisy_both"))  # "{verdict} (A noisy: may not repeat)"
+
+
+def clear_verdict(verdict: str) -> bool:
+    """The verdict says a clear difference (by its text id, whatever language it is shown in)."""
+    if not isinstance(verdict, Text):
+        return False
+    if verdict.key in _WRAPPERS:
+        return clear_verdict(verdict.args.get("verdict", ""))
+    return verdict.key in _CLEAR
+
+
 def number_cell(text: str, value: float | None, tooltip: str = "") -> Cell:
     """A figure that sorts as a number (a missing one last)."""
     return Cell(text, value, numeric=True, tooltip=tooltip)
@@ -75,9 +97,9 @@ def number_cell(text: str, value: float | None, tooltip: str = "") -> Cell:
 def ratio_cell(ratio: float | None, verdict: str, *, higher_is_better: bool) -> Cell:
     """``B ÷ A`` as ``"1.23×"``, green when B is clearly better, red when clearly worse."""
     cell = number_cell(_times(ratio), ratio, core_text(verdict))
-    # Coloured only when the verdict is clear: not "about the same", "no clear difference",
-    # nor a ratio of too few samples ("…? too few samples to tell").
-    if ratio is not None and verdict and verdict not in ("about the same", "no clear difference") and "?" not in verdict:
+    # The colour follows the verdict: only one that says "slower" or "faster" colours the ratio
+    # (a red "1.04×" stood beside "no clear difference: within run-to-run noise").
+    if ratio is not None and clear_verdict(verdict):
         better = ratio > 1 if higher_is_better else ratio < 1
         cell.foreground = _FASTER if better else _SLOWER
     return cell
@@ -103,7 +125,7 @@ def latency_side(prefix: str, median: float | None, p5: float | None, p95: float
     """One side's latency columns: its median, its p5–p95 band, its speed-up over its CPU. The
     median's tooltip has the other two (side by side, their columns are folded)."""
     count = samples
-    details = [translate("ComparisonView", "%n samples", None, count), said("p5–p95", f"{_band(p5, p95)} ms"),
+    details = [translate("ComparisonView", "%n samples", None, count), said("p5–p95", _band(p5, p95)),
                said("vs CPU", _times(speedup))]  # fmt: skip
     return {
         f"{prefix}median (ms)": number_cell(_ms(median), median, "\n".join(details)),

@@ -108,7 +108,7 @@ def test_one_report_alone_shows_its_devices_with_speedups(qtbot, view, session_r
     rows = _rows(view, table)
     assert set(rows) == {"cpu", "cuda:0"}
     assert view.cell_text(table, rows["cuda:0"], "vs CPU") == "6.00×"
-    assert view.cell_text(table, rows["cpu"], "median (ms)") == "3"
+    assert view.cell_text(table, rows["cpu"], "median (ms)") == "3.00 ms"
     assert "gpu-box.json" in view.summary_label.text()
     headers = [table.model().headerData(c, Qt.Orientation.Horizontal) for c in range(table.model().columnCount())]
     assert not any("÷" in h for h in headers)  # nothing to divide by
@@ -122,7 +122,7 @@ def test_sorting_by_a_number_column_sorts_numerically(qtbot, view, session_repor
         view.set_reports(typed(report), label_a="r")
     table = view.latency_table
     column = next(c for c in range(table.model().columnCount())
-                  if table.model().headerData(c, Qt.Orientation.Horizontal) == "median (ms)")  # fmt: skip
+                  if table.model().headerData(c, Qt.Orientation.Horizontal) == "median")  # fmt: skip
     table.sortByColumn(column, Qt.SortOrder.AscendingOrder)
     assert [view.cell_text(table, r, "Device") for r in range(3)] == ["cuda:0", "cpu", "cuda:1"]  # 9 < 10 < 100
     table.sortByColumn(column, Qt.SortOrder.DescendingOrder)
@@ -215,3 +215,29 @@ def test_the_same_report_on_both_sides_is_said_to_be_the_same_measurement(qtbot,
     assert "A and B hold the same measurements (identical samples)" in view.summary_label.text()
     assert view.cell_text(view.latency_table, 0, "Verdict") == "the same measurement (identical samples)"
     assert view.cell_text(view.latency_table, 0, "B ÷ A") == "—"
+
+
+def test_a_ratios_colour_follows_its_verdict_whatever_the_words():
+    """A red "1.04×" stood beside "no clear difference: within run-to-run noise" (issue 45 item 3):
+    only a verdict that says slower or faster (noisy or not) colours its ratio."""
+    from inspector.core.messages import Text
+    from inspector.gui.features.compare.cells import ratio_cell
+
+    unclear = (Text("verdict.within_run_noise", floor="3 %"), Text("verdict.unclear"),
+               Text("verdict.same_within", within="2%"), Text("verdict.slower_unsure", label="B", factor="1.37"),
+               Text("verdict.machine_too_busy", spoiled=2, rounds=3), "")  # fmt: skip
+    for verdict in unclear:
+        assert ratio_cell(1.04, verdict, higher_is_better=False).foreground is None, verdict
+    slower = Text("verdict.slower", label="B", factor="2.10")
+    assert ratio_cell(2.1, slower, higher_is_better=False).foreground is not None
+    noisy = Text("verdict.noisy_one", verdict=Text("verdict.faster", label="B", factor="2.00"), label="A")
+    assert ratio_cell(0.5, noisy, higher_is_better=False).foreground is not None
+
+
+def test_the_medians_read_in_the_windows_duration_units(qtbot, view, session_report):
+    """The compare table's medians said "0.03621" (ms, five decimals) where the rest of the window says µs."""
+    report = json.loads(json.dumps(session_report))
+    report["latency"] = [with_samples(report["latency"][0], [0.0362, 0.0362, 0.0362], device="cpu")]
+    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
+        view.set_reports(typed(report), label_a="r")
+    assert view.cell_text(view.latency_table, 0, "median (ms)") == "36.2 µs"

@@ -50,7 +50,7 @@ def test_the_compare_view_says_its_headers_and_words_again_when_the_language_cha
     view.set_reports(typed(session_report), typed(_other(session_report)), label_a=None, label_b="server.json")
     with qtbot.waitSignal(view.comparisonShown, timeout=10_000):  # (compared on the view's pool thread)
         view.set_session_report(typed(session_report))
-    assert {"设备", "数据类型", "A 中位数 (ms)", "B 中位数 (ms)", "B ÷ A", "结论"} <= set(_headers(view.latency_table))
+    assert {"设备", "数据类型", "A 中位数", "B 中位数", "B ÷ A", "结论"} <= set(_headers(view.latency_table))
     assert "本次会话" in view.summary_label.text() and "server.json" in view.summary_label.text()
     assert [view.tabs.tabText(i) for i in range(3)] == ["延迟", "移动", "环境"] and view.open_button.text() == "打开报告…"
     assert view.cell_text(view.moves_table, 0, "Pinned") == "否"  # the columns keep their English keys
@@ -61,7 +61,7 @@ def test_the_compare_view_says_its_headers_and_words_again_when_the_language_cha
     assert tip[0] == "20 个样本" and tip[1].startswith("p5–p95：") and tip[2].startswith("相对 CPU：")
 
     speak(qapp, "en")
-    assert {"Device", "Dtype", "A median (ms)", "B median (ms)", "B ÷ A", "Verdict"} <= set(_headers(view.latency_table))
+    assert {"Device", "Dtype", "A median", "B median", "B ÷ A", "Verdict"} <= set(_headers(view.latency_table))
     assert "This session" in view.summary_label.text()
     assert [view.tabs.tabText(i) for i in range(3)] == ["Latency", "Moves", "Environment"]
     assert view.cell_text(view.moves_table, 0, "Pinned") == "no"

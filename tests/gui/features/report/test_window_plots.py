@@ -374,7 +374,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, t
     rows = latency_rows(view)
     # The session's own CPU median against the server's, which was made four times as slow.
     session_median = window.latencyPlot.series[RUN].summary()["median_ms"]
-    assert view.cell_text(table, rows["cpu"], "A median (ms)") == f"{session_median:.4g}"
+    assert view.cell_text(table, rows["cpu"], "A median (ms)") == format_ms(session_median, compact=True)
     assert view.cell_text(table, rows["cpu"], "B ÷ A") == "4.00×"
     assert view.cell_text(table, rows["cpu"], "Verdict").startswith("B 4.00× slower")  # "(… noisy …)" on a loaded machine
     assert view.cell_text(table, rows["cuda:0"], "B vs CPU") == "16.00×"  # 4x / 0.25x on the server
