@@ -6,10 +6,8 @@ import tempfile
 
 from tests import odd_host
 
-# compare's verdicts of single runs read this machine's run-to-run noise record
-# (core.measure.run_noise): the tests get a record of their own, never the developer's, which
-# says this is a quiet machine (runs ±5 % apart: sd 0.05 of the log median), so a
-# 2x difference between two single runs is claimed as it is on a measured quiet machine.
+# bench --repeat records this machine's run-to-run noise (core.measure.run_noise): the tests'
+# runs go to a record of their own, never the developer's. No verdict reads it (issue 46).
 _RUN_NOISE = os.path.join(tempfile.mkdtemp(prefix="inspector-run-noise-"), "run_noise.json")
 os.environ["INSPECTOR_RUN_NOISE_FILE"] = _RUN_NOISE
 
@@ -25,30 +23,10 @@ from inspector.core.devices.huge_pages import prefer_huge_pages  # noqa: E402
 
 prefer_huge_pages()  # as every command of the app does, before torch allocates
 
-from inspector.core.measure import run_noise  # noqa: E402
-
-_QUIET_RECORD = json.dumps({"version": 1, "machines": {run_noise.machine_key(): {"records": [
-    {"sd": 0.05, "df": 19, "when": "2026-01-01T00:00:00+00:00", "what": "tests/conftest.py: a quiet machine"}]}}})  # fmt: skip
-
-
-def _write_quiet_record() -> None:
-    with open(_RUN_NOISE, "w") as record:
-        record.write(_QUIET_RECORD)
-
-
-_write_quiet_record()
-
 import pytest  # noqa: E402
 
 pytest_plugins = ["tests.fake_cuda"]
 
-
-@pytest.fixture(autouse=True)
-def _a_quiet_noise_record_for_each_test():
-    """Every test starts from the quiet record: a test that runs ``bench --repeat`` adds its runs
-    to the record (as the app does), and a later compare's verdict would depend on which tests
-    ran before it (a 2x difference read as 'no clear difference' after a busy run's records)."""
-    _write_quiet_record()
 import torch  # noqa: E402
 
 if odd_host.wanted():

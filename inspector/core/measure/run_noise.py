@@ -1,15 +1,17 @@
-"""How much a measurement moves from one run to the next on this machine: the run-to-run noise.
+"""How much a measurement moves from one run to the next: the run-to-run noise.
 
 The samples of one run say how well that run's median is known, not how far a second run, in
 a fresh process a minute later, will land from it: CPU frequency, where memory was placed
 (ASLR, page colouring), which cores the threads got, neighbours. On a shared machine that is
 ±20-40 %, far more than one run's interval. So a comparison of one run per side must know it
-from elsewhere, and this is where: the spread of run medians that ``bench --repeat N`` saw, in
-N fresh processes, is recorded per machine (``record``) and read back (``this_machine``).
+from elsewhere, and that is a stated constant (``stated_noise``: ``DEFAULT_SIGMA``, measured
+on separate invocations minutes apart, as two separate benches are), never what this machine
+ran before: the same two files get the same verdict on any machine, whatever ran there.
 
 The noise is ``sigma``: the standard deviation of the natural log of a run's median (0.05 is
-about ±5 % for one run). Records are pooled by their degrees of freedom (runs - 1). A machine
-that has never run ``bench --repeat`` gets ``DEFAULT_SIGMA``, measured, not assumed (see there).
+about ±5 % for one run). ``bench --repeat N`` still records the spread of its N runs' medians
+per machine (``record``, read back by ``this_machine``) and says it, so a user sees how noisy
+their machine is; no verdict reads that record.
 
 The record is a small JSON file, ``$INSPECTOR_RUN_NOISE_FILE`` or
 ``$XDG_CACHE_HOME/torch-device-inspector/run_noise.json`` (``~/.cache/...``); a missing or
@@ -37,15 +39,15 @@ from inspector.core.files.regular_file import FileTooLarge, NotRegularFile, read
 from inspector.core.messages import Text
 from inspector.core.units import format_bytes
 
-#: The run-to-run noise of a machine with no record, measured, not assumed: on the development
+#: The run-to-run noise every comparison of few runs assumes, on any machine, measured, not assumed: on the development
 #: VM with nothing else running (2 cores, load average 0.7-1.4), an MLP of ~2 ms, 1 s per run,
 #: ``benchmarks/verdict_truth.py --pairs 20 --no-calibrate``: 20 pairs of identical runs in
 #: fresh processes, back to back over 7 minutes, gave B/A from 0.78 to 1.80, an sd of the log
 #: ratios of 0.20, so 0.14 a run (the issue's 5 pairs on this VM suggested ~0.14 too). Five
 #: runs in a row spread less (0.015-0.127, ``--option``): runs minutes apart drift further. The
-#: same VM under other developers' load gave 0.68-1.36. So until a machine's own is measured
-#: (``bench --repeat``), one run per side claims no difference under 1.96 · 0.14 · √2 in log
-#: terms (a ratio within ~1.5×); the note says how to measure this one.
+#: same VM under other developers' load gave 0.68-1.36. So one run per side claims no difference
+#: under 1.96 · 0.14 · √2 in log terms (a ratio within ~1.5×), and the note names the commands
+#: that can (``bench A --against B``; ``--repeat``). Stated in docs/cli.md and docs/performance.md.
 DEFAULT_SIGMA = 0.14
 #: Records kept per machine (the latest), and machines kept per file.
 MAX_RECORDS = 20
@@ -79,6 +81,12 @@ class RunNoise:
 
 def default_noise() -> RunNoise:
     return RunNoise(DEFAULT_SIGMA)
+
+
+def stated_noise() -> RunNoise:
+    """The run-to-run noise a comparison of few runs assumes: the stated constant, the same on
+    every machine whatever it ran before (its record is not read)."""
+    return default_noise()
 
 
 def log_medians(runs_ms: Sequence[Sequence[float] | np.ndarray]) -> np.ndarray:

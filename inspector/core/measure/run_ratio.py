@@ -16,11 +16,11 @@ Resampling R runs sees (R - 1) / R of their variance, and nothing of it under tw
   freedom (Ra + Rb - 2), as a t-interval would be: without it 3 runs per side gave 16 %
   false differences in simulation, with it 5 % (1, 2, 3 and 5 runs per side alike);
 - a side of fewer runs cannot show its run-to-run noise: its samples are resampled within its
-  runs, and a run-level term of the machine's noise (``run_noise``: what ``bench --repeat``
-  measured here, or the measured default), σ / √R, is added to each resample. With one run per
+  runs, and a run-level term of the stated run-to-run noise (``run_noise.stated_noise``: a
+  constant, never what this machine ran before), σ / √R, is added to each resample. With one run per
   side no difference smaller than that noise can come out clear, and the result says so
   (``within_noise``);
-- a side whose runs agree more closely than the machine's record says runs do gets the rest
+- a side whose runs agree more closely than the stated noise says runs do gets the rest
   of that noise as the same kind of term (√(σ² - s²) / √R): under load, runs can all land in
   one state (a quick check of 3 runs a side saw 2 of 4 identical pairs called 4× apart).
 """

@@ -35,9 +35,10 @@ VERDICTS: dict[str, str] = {
         "the interval is that of the rounds' ratios, so it sees how far a rerun lands"
     ),
     "run_noise.measured": "this machine's run-to-run noise, {percent} a run, measured by bench --repeat in {runs} runs, last on {when}",
-    "run_noise.default": (
-        "run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); "
-        "bench --repeat 5 on this machine measures its own"
+    "run_noise.stated": (
+        "run-to-run noise of {percent} a run: a constant stated for separate benches minutes apart (measured on a "
+        "quiet 2-core VM, docs/cli.md), the same whatever this machine ran before; bench A --against B (turn about, "
+        "fresh processes) or bench --repeat 5 on each side can tell a smaller difference"
     ),
     "run_noise.from_runs": "the spread of {label}'s two runs, {percent} a run",
     "run_noise.pairs_differ": (
@@ -47,10 +48,6 @@ VERDICTS: dict[str, str] = {
     "run_noise.pair_incomplete": (
         "{label_a} and {label_b} are one interleaved comparison but hold {runs_a} and {runs_b} runs: "
         "their runs are compared as runs apart, not round by round"
-    ),
-    "run_noise.default_unread": (
-        "run-to-run noise of {percent} a run, measured on a quiet 2-core VM, since {unread}; "
-        "bench --repeat 5 on this machine measures its own"
     ),
     "run_noise.record_not_regular": "this machine's noise record {path} is not a regular file and was not read",
     "run_noise.record_folder": "this machine's noise record {path} is a folder and was not read",

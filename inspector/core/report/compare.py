@@ -12,34 +12,32 @@ Latency figures are those of each entry's own samples (``sample_figures``), neve
 file states: a report whose median says one thing and whose samples another cannot move a
 ratio. A latency ratio's interval comes from run-level variation (``measure.run_ratio``): an
 entry of several runs (``runs_ms``, ``bench --repeat``) shows its own; a side of fewer than
-three runs borrows this machine's run-to-run noise (``measure.run_noise``), and the row says
-so and where that figure came from (``run_noise_note``). Work is linear in the entries: each entry is read once, and the nearest counterpart of
+three runs is given the stated run-to-run noise (``measure.run_noise.stated_noise``, a
+constant: never this machine's record, so the same two files get the same verdict anywhere),
+and the row says so and names the commands that can tell a smaller difference
+(``run_noise_note``). The moves' rows are ``compare_moves``'. Work is linear in the entries: each entry is read once, and the nearest counterpart of
 an unmatched one is looked up in an index, not found by a scan of the other report.
 """
 
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
-from inspector.core.measure import run_noise as noise_record
-from inspector.core.measure.run_noise import RunNoise
+from inspector.core.measure.run_noise import RunNoise, stated_noise
 from inspector.core.measure.run_ratio import MIN_RUNS, RunRatio, paired_ratio, ratio_over_runs
 from inspector.core.measure.spread import RatioEstimate, ratio_verdict
 from inspector.core.messages import Text, joined
 from inspector.core.report import lenient_read as read
 from inspector.core.report.compare_environment import EnvironmentRow, environment_rows
+from inspector.core.report.compare_moves import SAME_WITHIN, MoveRow, describe_ratio, move_rows
+
+__all__ = ["SAME_WITHIN", "Comparison", "LatencyRow", "MoveRow", "compare_reports", "describe_ratio"]
 from inspector.core.report.sample_figures import SampleFigures
 from inspector.core.measure.measurement import LatencyResult
-from inspector.core.report.schema import MoveEntry, TimingReport
-from inspector.core.units import format_ratio
+from inspector.core.report.schema import TimingReport
 
-#: Move ratios within this fraction of 1 read as "about the same": a move is one
-#: measurement, with no samples to judge its noise by. Latency ratios are judged by the
-#: confidence interval of their medians instead (``core.measure.spread``).
-SAME_WITHIN = 0.03
 
 
 @dataclass(frozen=True)
@@ -98,37 +96,6 @@ class LatencyRow:
 
 
 @dataclass(frozen=True)
-class MoveRow:
-    """One kind of move (route, method, dtype, pinned) in A and/or B.
-
-    Seconds and GB/s are medians over the successful moves of that kind; ``ratio`` is B's
-    GB/s divided by A's (above 1: B moves faster).
-    """
-
-    source: str
-    target: str
-    method: str
-    dtype: str | None
-    pinned: bool
-    count_a: int
-    failed_a: int
-    bytes_a: int | None
-    seconds_a: float | None
-    gbps_a: float | None
-    count_b: int
-    failed_b: int
-    bytes_b: int | None
-    seconds_b: float | None
-    gbps_b: float | None
-    ratio: float | None
-    verdict: str
-
-    @property
-    def route(self) -> str:
-        return f"{self.source} → {self.target}"
-
-
-@dataclass(frozen=True)
 class Comparison:
     label_a: str
     label_b: str | None  # None: one report shown on its own
@@ -166,35 +133,21 @@ def compare_reports(a: TimingReport, b: TimingReport | None = None, *,
     """Rows comparing report ``a`` with ``b`` (or describing ``a`` alone when ``b`` is None).
 
     A dict (a script's) is read first, at the edge: ``TimingReport.lenient`` (never raising).
-    ``run_noise``: the run-to-run noise assumed for a side of few runs; None reads this
-    machine's record (``measure.run_noise.this_machine``: once, and only when a row needs it)."""
+    ``run_noise``: the run-to-run noise assumed for a side of few runs; None (every caller of
+    the app) is the stated constant (``measure.run_noise.stated_noise``), so a verdict depends
+    only on the two reports: never on this machine's record of what ran here before. A test
+    or a simulation may state another."""
     report_a, other = a, b if b is not None else TimingReport.lenient({})
     paired = bool(other.data)  # a report holding anything at all to set beside ``a`` (an empty one: ``a`` alone)
-    known: list[RunNoise] = [run_noise] if run_noise is not None else []
-
-    def noise() -> RunNoise:
-        if not known:
-            known.append(noise_record.this_machine())
-        return known[0]
+    noise = run_noise if run_noise is not None else stated_noise()
 
     return Comparison(
         label_a=label_a,
         label_b=label_b if b is not None else None,
         latency=tuple(_latency_rows(report_a, other, label_a, label_b, noise, paired)),
-        moves=tuple(_move_rows(report_a, other, label_a, label_b, paired)),
+        moves=tuple(move_rows(report_a, other, label_a, label_b, paired)),
         environment=tuple(environment_rows(report_a, other if paired else None)),
     )
-
-
-def describe_ratio(ratio: float | None, label: str, *, higher_is_better: bool = False) -> str:
-    """``ratio`` of B over A in words from B's side, e.g. "B 2.10× faster"."""
-    if ratio is None:
-        return ""
-    if abs(ratio - 1) <= SAME_WITHIN:
-        return Text("verdict.same")
-    better = ratio > 1 if higher_is_better else ratio < 1
-    factor = ratio if ratio >= 1 else 1 / ratio
-    return Text("verdict.faster" if better else "verdict.slower", label=label, factor=format_ratio(factor))
 
 
 # --------------------------------------------------------------------------- latency
@@ -390,10 +343,8 @@ def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
         source = Text("run_noise.from_runs", label=found.noise_from, percent=noise.percent())
     elif noise.measured:
         source = Text("run_noise.measured", percent=noise.percent(), runs=noise.runs, when=(noise.when or "?")[:10])
-    elif noise.unread:  # there is a record, but not one that could be read: say so and why
-        source = Text("run_noise.default_unread", percent=noise.percent(), unread=noise.unread)
-    else:
-        source = Text("run_noise.default", percent=noise.percent())
+    else:  # the stated constant: the same on every machine, and the commands that can do better
+        source = Text("run_noise.stated", percent=noise.percent())
     if found.runs_a == found.runs_b == 1:
         return Text("run_noise.one_run_each", floor=found.floor_text(), source=source)
     if found.runs_agree:
@@ -403,7 +354,7 @@ def run_noise_note(found: RunRatio, label_a: str, label_b: str) -> str:
 
 
 def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
-                  noise: Callable[[], RunNoise], paired: bool) -> Iterable[LatencyRow]:  # fmt: skip
+                  noise: RunNoise, paired: bool) -> Iterable[LatencyRow]:  # fmt: skip
     side_a, side_b = _Entries(a), _Entries(b)
     names_a, names_b = _device_names(a), _device_names(b)
     for key in read.union(side_a.by_key, side_b.by_key):
@@ -423,7 +374,7 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
             found = _paired(side_a, side_b, key)
             if found is None:
                 pairing = _pairing_note(side_a, side_b, key, label_a, label_b)
-                found = ratio_over_runs(side_a.runs(key), side_b.runs(key), noise(), labels=(label_a, label_b))
+                found = ratio_over_runs(side_a.runs(key), side_b.runs(key), noise, labels=(label_a, label_b))
             estimate = found.estimate if found is not None else None
             if found is not None:
                 verdict = _verdict(found, noise_a, noise_b, label_a, label_b)
@@ -458,61 +409,4 @@ def _latency_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str,
             runs_a=len(side_a.runs(key)) if fa else 0, runs_b=len(side_b.runs(key)) if fb else 0,
             run_noise_note=run_noise_note(found, label_a, label_b) if found is not None else "",
             pairing_note=pairing,
-        )  # fmt: skip
-
-
-# --------------------------------------------------------------------------- moves
-
-
-def _move_key(move: MoveEntry) -> tuple[str, str, str, str | None, bool]:
-    def shown(value: str | None) -> str:
-        return value if value is not None else "?"
-
-    return shown(move.source), shown(move.target), shown(move.method), move.dtype, move.pinned
-
-
-@dataclass(frozen=True)
-class _MoveSummary:
-    count: int = 0
-    failed: int = 0
-    bytes: int | None = None
-    seconds: float | None = None
-    gbps: float | None = None
-
-
-def _move_summaries(report: TimingReport) -> dict[tuple[Any, ...], _MoveSummary]:
-    groups: dict[tuple[Any, ...], list[MoveEntry]] = {}
-    for move in report.moves:
-        groups.setdefault(_move_key(move), []).append(move)
-    out = {}
-    for key, moves in groups.items():
-        ok = [m for m in moves if m.ok]
-        seconds = [m.seconds for m in ok if m.seconds is not None]
-        gbps = [m.gbps for m in ok if m.gbps is not None]
-        sizes = [m.bytes for m in ok if m.bytes is not None]
-        out[key] = _MoveSummary(
-            count=len(moves), failed=len(moves) - len(ok),
-            bytes=max(sizes) if sizes else None,
-            seconds=statistics.median(seconds) if seconds else None,
-            gbps=statistics.median(gbps) if gbps else None,
-        )  # fmt: skip
-    return out
-
-
-def _move_rows(a: TimingReport, b: TimingReport, label_a: str, label_b: str, paired: bool) -> Iterable[MoveRow]:
-    summaries_a, summaries_b = _move_summaries(a), _move_summaries(b)
-    for key in read.union(summaries_a, summaries_b):
-        sa, sb = summaries_a.get(key, _MoveSummary()), summaries_b.get(key, _MoveSummary())
-        ratio = _ratio(sb.gbps, sa.gbps)
-        if ratio is not None:
-            verdict = describe_ratio(ratio, label_b, higher_is_better=True)
-        elif paired and (key in summaries_a) != (key in summaries_b):
-            verdict = Text("verdict.only_in", label=label_a if key in summaries_a else label_b)
-        else:
-            verdict = ""
-        yield MoveRow(
-            source=key[0], target=key[1], method=key[2], dtype=key[3], pinned=key[4],
-            count_a=sa.count, failed_a=sa.failed, bytes_a=sa.bytes, seconds_a=sa.seconds, gbps_a=sa.gbps,
-            count_b=sb.count, failed_b=sb.failed, bytes_b=sb.bytes, seconds_b=sb.seconds, gbps_b=sb.gbps,
-            ratio=ratio, verdict=verdict,
         )  # fmt: skip

@@ -3,18 +3,18 @@ against the fastest run of the same dtype, mode and input shape, its ratio with 
 interval, and a sentence naming what differs where no run is alike.
 
 The interval sees how runs differ, as ``compare``'s does (``measure.run_ratio``): a run of
-several (the window's repeat setting) shows its own run-to-run noise; a single run borrows
-this machine's (``measure.run_noise``), so two single runs a few percent apart are "within
-run-to-run noise", never "1.05× slower" on the strength of their samples alone: a rerun a
-minute later lands further apart than that on a shared machine."""
+several (the window's repeat setting) shows its own run-to-run noise; a single run is given
+the stated constant (``measure.run_noise.stated_noise``, never this machine's record of what
+ran before), so two single runs a few percent apart are "within run-to-run noise", never
+"1.05× slower" on the strength of their samples alone: a rerun a minute later lands further
+apart than that on a shared machine."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from inspector.core.measure import run_noise as noise_record
-from inspector.core.measure.run_noise import RunNoise
+from inspector.core.measure.run_noise import RunNoise, stated_noise
 from inspector.core.measure.run_ratio import RunRatio, ratio_over_runs
 from inspector.core.measure.spread import SAME_WITHIN
 from inspector.core.messages import Text, joined
@@ -97,15 +97,10 @@ def _verdict(run: Run, reference: Run, found: RunRatio) -> RunVerdict:
 def run_verdicts(runs: Sequence[Run], noise: RunNoise | None = None) -> list[RunVerdict]:
     """Compare like with like: runs of the same dtype, mode and input shape against the
     fastest of them (the device is what differs), each ratio with its 95 % interval from
-    how runs differ (``noise``: this machine's run-to-run noise for single runs; read from
-    its record when not given); a run with no alike run gets no ratio, and a sentence
+    how runs differ (``noise``: the run-to-run noise assumed for single runs; the stated
+    constant when not given); a run with no alike run gets no ratio, and a sentence
     saying what it differs in."""
-    machine: list[RunNoise] = [noise] if noise is not None else []
-
-    def machine_noise() -> RunNoise:
-        if not machine:
-            machine.append(noise_record.this_machine())
-        return machine[0]
+    assumed = noise if noise is not None else stated_noise()
 
     groups: dict[tuple[Any, ...], list[int]] = {}
     for i, run in enumerate(runs):
@@ -132,7 +127,7 @@ def run_verdicts(runs: Sequence[Run], noise: RunNoise | None = None) -> list[Run
             if i == fastest:
                 continue
             run = runs[i]
-            found = ratio_over_runs(reference.runs(), run.runs(), machine_noise(),
+            found = ratio_over_runs(reference.runs(), run.runs(), assumed,
                                     labels=(reference.label, run.label))  # fmt: skip
             if found is None:  # a median of 0 (calls shorter than the clock shows): say so, not nothing
                 zero = joined([r.label for r in (reference, run) if not r.median_ms > 0], "list.and")
