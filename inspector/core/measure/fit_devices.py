@@ -27,7 +27,7 @@ from importlib import resources
 from typing import Any
 
 from inspector.core.errors import InputError
-from inspector.core.measure import cuda_allocator
+from inspector.core.measure import cublas_workspace, cuda_allocator
 from inspector.core.messages import Text
 from inspector.core.units import format_bytes
 
@@ -39,11 +39,8 @@ from inspector.core.units import format_bytes
 #: so 1 GiB is allowed. The real figure depends on the driver, the GPU and the kernels the
 #: step runs: a GPU machine measures it (the proof's step) where one is at hand.
 CUDA_CONTEXT_ALLOWANCE = 1 << 30
-#: One cuBLAS workspace: PyTorch's default (aten/src/ATen/cuda/CublasHandlePool.cpp,
-#: CUBLAS_WORKSPACE_CONFIG unset) is 4096 KiB x 8 = 32 MiB on Hopper (sm90) and
-#: 4096 KiB x 2 + 16 KiB x 8 elsewhere; the larger is allowed for every card. One workspace
-#: per cuBLAS handle and stream, allocated through the caching allocator.
-CUBLAS_WORKSPACE_BYTES = 4096 * 1024 * 8
+#: One cuBLAS workspace, the largest (Hopper's): a card's own is ``cublas_workspace.workspace_bytes``.
+CUBLAS_WORKSPACE_BYTES = cublas_workspace.HOPPER_BYTES
 #: Handles a training step uses: the forward's thread and the autograd engine's device
 #: thread each take one (handles are per thread). An allowance: a step that runs more
 #: threads or streams takes more.
@@ -181,10 +178,12 @@ def name_device(device_type: str, *, gpu: str | None = None, capacity: int | Non
     if device_type == "cuda":
         outside = CUDA_CONTEXT_ALLOWANCE
         handles = CUBLAS_HANDLES if training else 1
-        first = (CUBLAS_WORKSPACE_BYTES,) * handles
+        # The workspace by the card's architecture (core.measure.cublas_workspace): 32 MiB is Hopper's only.
+        workspace = cublas_workspace.workspace_bytes(preset.name if preset is not None else None)
+        first = (workspace,) * handles
         rules.append(Text("fit.rule_cuda_allocator", source=cuda_allocator.SOURCE))
         allowances.append(Text("fit.allowance_cuda_context", size=format_bytes(CUDA_CONTEXT_ALLOWANCE)))
-        allowances.append(Text("fit.allowance_cublas", count=handles, size=format_bytes(CUBLAS_WORKSPACE_BYTES)))
+        allowances.append(cublas_workspace.allowance(preset.name if preset is not None else None, handles))
     elif device_type == "mps":
         fraction = preset.usable_fraction if preset is not None else 0.75
         outside = total - int(total * fraction)

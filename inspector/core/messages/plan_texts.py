@@ -27,6 +27,10 @@ PLAN: dict[str, str] = {
         "allowance, not a rule: {count} cuBLAS workspace(s) of {size} (PyTorch's default size on Hopper, "
         "the largest), one per thread that runs matrix products"
     ),
+    "fit.allowance_cublas_for": (
+        "allowance, not a rule: {count} cuBLAS workspace(s) of {size}, PyTorch's default on {gpu} "
+        "({architecture}, compute capability {capability}: {rule}), one per thread that runs matrix products"
+    ),
     "fit.allowance_unified": (
         "allowance, not a rule: the GPU plans for {share} of the unified memory (the machine itself says how much "
         "in Metal's recommendedMaxWorkingSetSize); {size} is left to the system and other programs"

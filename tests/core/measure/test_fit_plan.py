@@ -12,9 +12,9 @@ from inspector.core.errors import InputError
 from inspector.core.files.models import LoadedModel, example_model
 from inspector.core.measure import cuda_allocator
 from inspector.core.measure.fit import FitRequest, estimate_fit
+from inspector.core.measure.cublas_workspace import workspace_bytes
 from inspector.core.measure.fit_batch import largest_batch
 from inspector.core.measure.fit_devices import (
-    CUBLAS_WORKSPACE_BYTES,
     CUDA_CONTEXT_ALLOWANCE,
     find_preset,
     name_device,
@@ -100,7 +100,7 @@ def test_a_named_cuda_device_sets_aside_the_stated_allowances():
     card = find_preset("RTX 4090").memory_bytes
     assert named.capacity_bytes == card and named.allowance_bytes == CUDA_CONTEXT_ALLOWANCE
     assert named.usable_bytes == card - CUDA_CONTEXT_ALLOWANCE
-    assert named.first_requests == (CUBLAS_WORKSPACE_BYTES,) * 2
+    assert named.first_requests == (workspace_bytes("RTX 4090"),) * 2
     assert all(r.startswith("rule:") for r in named.rules)
     assert all(a.startswith("allowance, not a rule:") for a in named.allowances) and len(named.allowances) == 2
     # A capacity replaces the preset's memory; a margin is kept free on top.
@@ -152,8 +152,8 @@ def test_a_named_gpu_that_is_absent_gets_a_verdict_from_the_allocators_segments(
         card = find_preset("T4").memory_bytes
         assert result.named_device == "T4" and result.capacity_bytes == card and result.fits is True
         assert result.free_bytes == card - CUDA_CONTEXT_ALLOWANCE
-        # Segments hold at least the live tensors, rounded, and the two 32 MiB workspaces.
-        assert result.reserved_peak_bytes >= result.estimated_peak_bytes + 2 * CUBLAS_WORKSPACE_BYTES
+        # Segments hold at least the live tensors, rounded, and the two workspaces (a T4, Turing: 8 MiB + 128 KiB each).
+        assert result.reserved_peak_bytes >= result.estimated_peak_bytes + 2 * workspace_bytes("T4")
         assert result.margin_bytes == result.free_bytes - result.reserved_peak_bytes
         assert any("planned for T4" in n for n in result.notes)
     too_small = estimate_fit(loaded, FitRequest(device="cuda", optimizer="adamw", capacity=GiB + 50 * MiB, measure=False))
@@ -270,3 +270,25 @@ def test_forward_and_optimizer_free_steps_have_no_later_peak():
     assert result.later_step_peak_bytes is None
     forward = estimate_fit(example_model(), FitRequest(device="cpu", mode="forward", optimizer="none", measure=False))
     assert forward.later_step_peak_bytes is None and forward.to_dict()["later_step_peak_bytes"] is None
+
+
+def test_the_cublas_workspace_is_the_planned_cards_own_rule():
+    """An RTX 4090 (Ada, 8.9) was told "PyTorch's default size on Hopper" and planned 32 MiB a
+    workspace; PyTorch gives 32 MiB on compute capability 9.0 only (issue 45 item 4)."""
+    from inspector.core.measure.cublas_workspace import HOPPER_BYTES, OTHER_BYTES
+
+    ada = name_device("cuda", gpu="RTX 4090")
+    assert ada.first_requests == (OTHER_BYTES,) * 2 and OTHER_BYTES == 8 * MiB + 128 * 1024
+    (cublas,) = [a for a in ada.allowances if "cuBLAS" in a]
+    assert "Hopper" not in cublas and "RTX 4090" in cublas and "Ada Lovelace" in cublas and "8.9" in cublas
+    hopper = name_device("cuda", gpu="H100")
+    (cublas,) = [a for a in hopper.allowances if "cuBLAS" in a]
+    assert hopper.first_requests == (HOPPER_BYTES,) * 2 and "Hopper" in cublas and "9.0" in cublas
+    unnamed = name_device("cuda", capacity=20 * GiB)  # no card: the largest, said as Hopper's
+    assert unnamed.first_requests == (HOPPER_BYTES,) * 2
+
+
+def test_every_cuda_preset_has_its_architecture():
+    from inspector.core.measure.cublas_workspace import ARCHITECTURES
+
+    assert {p.name for p in presets() if p.kind == "cuda"} <= ARCHITECTURES.keys()
