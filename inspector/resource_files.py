@@ -7,13 +7,17 @@ in a wheel, an editable install and a PyInstaller bundle alike.
 
 from __future__ import annotations
 
+import sys
 from importlib import resources
 from typing import TYPE_CHECKING
 
 from inspector.core.errors import InspectorError
 
 if TYPE_CHECKING:  # importlib.resources.abc is Python 3.11+; 3.10 has it in importlib.abc
-    from importlib.resources.abc import Traversable
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 RESOURCE_PACKAGE = "inspector.resources"
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
         memory_reading,
         named_device,
     )
-    from inspector.core.devices.inventory import DeviceInventory, discover_devices, free_memory_text
+    from inspector.core.devices.inventory import DeviceInventory, DeviceSnapshot, discover_devices, free_memory_text
     from inspector.core.devices.other_processes import OtherProcessesMemory
     from inspector.core.devices.environment import driver_lines, version_lines
     from inspector.core.devices.prometheus import render_prometheus, write_prometheus
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DeviceInventory",
+    "DeviceSnapshot",
     "MemoryReading",
     "OtherProcessesMemory",
     "available_device_ids",
@@ -55,6 +56,7 @@ __all__ = [
 #: name -> the module that defines it ("module:name" where the face renames it).
 _HOMES = {
     "DeviceInventory": "inventory",
+    "DeviceSnapshot": "inventory",
     "MemoryReading": "discovery",
     "OtherProcessesMemory": "other_processes",
     "available_device_ids": "discovery",

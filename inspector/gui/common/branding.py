@@ -64,9 +64,10 @@ def set_names(app: QGuiApplication) -> None:
 def _set_windows_taskbar_id() -> None:
     # Without an explicit AppUserModelID, Windows groups the window under python.exe and
     # shows Python's icon in the taskbar.
-    import ctypes
+    if sys.platform == "win32":  # (ctypes.windll exists there only; mypy reads this on Windows)
+        import ctypes
 
-    ctypes.windll.shell32.SetCurrentProcessExplicitAppUserModelID(rf.APP_ID)
+        ctypes.windll.shell32.SetCurrentProcessExplicitAppUserModelID(rf.APP_ID)
 
 
 def apply_branding(app: QApplication) -> None:

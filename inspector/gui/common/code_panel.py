@@ -24,7 +24,7 @@ PLACEHOLDER = QT_TRANSLATE_NOOP("CodePanel", "The PyTorch code for your last mov
 
 
 class CodePanel(Retranslates, QWidget):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # The caption shown: "" for the default one, a string, or a function that says it
         # again in the language now installed; the code likewise (a function: its comments

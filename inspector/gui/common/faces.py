@@ -10,19 +10,23 @@ handed to them by the shell). Each names only what is asked.
   an outcome as a row;
 - ``ComparisonPage``: the Compare tab (the compare feature's ``ComparisonView``), which the
   report feature feeds with this session's report and opens reports into.
+
+mypy checks each feature's widget against its Protocol where the shell hands it over, and
+every use of it against the Protocol: a name not here is an error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Union
+from typing import TYPE_CHECKING, Callable, Protocol, Union
 
 from inspector.gui.common.bar_words import ProgressShown
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
     from PySide6.QtWidgets import QLineEdit, QWidget
+
+    from inspector.core.report import TimingReport
 
 #: A text as it is, or the function that says it (said again on a change of language).
 Said = Union[str, Callable[[], str]]
@@ -57,16 +61,16 @@ class History(Protocol):
 class ComparisonPage(Protocol):
     """The Compare tab, as the report feature uses it."""
 
-    reports: dict[str, Mapping[str, Any] | None]
+    reports: dict[str, TimingReport | None]  # by side, "a" and "b"
     labels: dict[str, str]
     follows_session: bool
     failed: SignalInstance  # (Failure)
     reportOpened: SignalInstance  # (side, path)
 
-    def set_reports(self, a: Mapping[str, Any] | None, b: Mapping[str, Any] | None = None, *,
+    def set_reports(self, a: TimingReport | None, b: TimingReport | None = None, *,
                     label_a: str | None = None, label_b: str | None = None) -> None: ...  # fmt: skip
 
-    def set_session_report(self, report: Mapping[str, Any] | None) -> None: ...
+    def set_session_report(self, report: TimingReport | None) -> None: ...
 
     def open_report(self, path: str | Path, side: str = "b") -> None: ...
 

@@ -154,6 +154,11 @@ class LazyTabs:
         """Bring ``key``'s page forward (built now if it was not yet)."""
         self.tabs.setCurrentWidget(self.page(key))
 
+    def is_shown(self, key: TabKey[Any]) -> bool:
+        """Whether ``key``'s page is built and its tab is the one shown."""
+        built = self._built.get(key)
+        return built is not None and self.tabs.currentWidget() is built
+
     def build_when_idle(
         self,
         key: TabKey[Any],

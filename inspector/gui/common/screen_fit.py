@@ -60,16 +60,21 @@ def clamped(rect: QRect, screens: Sequence[QRect], margin: int = MARGIN) -> QRec
     return QRect(x, y, width, height)
 
 
+def _primary_screen() -> QScreen | None:
+    """The primary screen; None where there is no screen at all (PySide6's stub says never)."""
+    return QGuiApplication.primaryScreen()
+
+
 def available_areas() -> list[QRect]:
     """Each screen's available area, the primary screen first."""
-    primary = QGuiApplication.primaryScreen()
-    screens: list[QScreen] = [primary] + [s for s in QGuiApplication.screens() if s is not primary]
+    primary = _primary_screen()
+    screens: list[QScreen | None] = [primary] + [s for s in QGuiApplication.screens() if s is not primary]
     return [s.availableGeometry() for s in screens if s is not None]
 
 
 def place_first(window: QWidget, preferred: QSize, screen: QScreen | None = None) -> None:
     """Size and centre ``window`` for a first launch on ``screen`` (default: the primary one)."""
-    screen = screen or QGuiApplication.primaryScreen()
+    screen = screen or _primary_screen()
     if screen is None:
         window.resize(preferred)
         return
@@ -95,7 +100,7 @@ def keep_on_screen(window: QWidget) -> None:
 
 def fit_dialog(dialog: QWidget, parent: QWidget | None = None) -> None:
     """A dialog no larger than the screen its parent is on (or the primary one), inside it."""
-    screen = (parent.screen() if parent is not None else None) or QGuiApplication.primaryScreen()
+    screen = (parent.screen() if parent is not None else None) or _primary_screen()
     if screen is None:
         return
     room = _shrunk(screen.availableGeometry(), MARGIN)

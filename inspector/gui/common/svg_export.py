@@ -8,6 +8,7 @@ writes (pyqtgraph issue #3495, fixed upstream after 0.14.0). ``register_if_neede
 
 from __future__ import annotations
 
+from typing import Any
 
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (registers ImageExporter/SVGExporter under pg.exporters)
@@ -21,7 +22,7 @@ from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 LAST_BROKEN_PYQTGRAPH = (0, 14, 0)
 
 
-class QtSvgExporter(pg.exporters.Exporter):
+class QtSvgExporter(pg.exporters.Exporter):  # type: ignore[misc]  # pyqtgraph ships no stubs: its classes are Any
     """SVG through Qt's own QSvgGenerator, offered next to pyqtgraph's SVG exporter.
 
     pyqtgraph's SVGExporter (0.14.0) fails on every plot with recent Qt (seen with 6.11
@@ -34,14 +35,16 @@ class QtSvgExporter(pg.exporters.Exporter):
     #: pyqtgraph's Export dialog shows ``translate("Exporter", Name)``.
     Name = QT_TRANSLATE_NOOP("Exporter", "SVG, drawn by Qt (use this if the other SVG entry fails)")
 
-    def __init__(self, item) -> None:
+    def __init__(self, item: object) -> None:
         super().__init__(item)
         self.params = pg.parametertree.Parameter.create(name="params", type="group", children=[])
 
-    def parameters(self):
+    def parameters(self) -> Any:  # a pyqtgraph Parameter (no stubs)
         return self.params
 
-    def export(self, fileName=None, toBytes=False, copy=False):  # noqa: N803 (pyqtgraph's names)
+    def export(  # noqa: N803 (pyqtgraph's names)
+        self, fileName: str | None = None, toBytes: bool = False, copy: bool = False
+    ) -> bytes | None:
         if fileName is None and not toBytes:
             self.fileSaveDialog(filter=["*.svg"])
             return None

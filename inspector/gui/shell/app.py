@@ -320,7 +320,7 @@ def main(model_spec: str = "example", trust: bool = False) -> int:
 
 
 @contextlib.contextmanager
-def _ctrl_c_closes(window) -> Iterator[list]:
+def _ctrl_c_closes(window) -> Iterator[list[bool]]:
     """Ctrl+C in the terminal closes the window cleanly (threads stopped, settings saved),
     and every other top-level window with it (a remote session's window ends its agent).
 
@@ -330,7 +330,7 @@ def _ctrl_c_closes(window) -> Iterator[list]:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    interrupted: list = []
+    interrupted: list[bool] = []
 
     def close(_signum, _frame) -> None:
         interrupted.append(True)

@@ -146,7 +146,9 @@ class StuckNotice(Retranslates, QFrame):
 
     def place(self) -> None:
         anchor = self._anchor
-        if anchor is None or not self.isVisibleTo(self.parentWidget()):
+        parent = self.parentWidget()
+        # (Qt's isVisibleTo(None) is isVisible(), which PySide6's stub does not allow)
+        if anchor is None or not (self.isVisibleTo(parent) if parent is not None else self.isVisible()):
             return
         width = max(200, anchor.width())
         height = self.heightForWidth(width) if self.hasHeightForWidth() else -1

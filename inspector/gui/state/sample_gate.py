@@ -62,7 +62,7 @@ class _Park:
 class SampleGate(QObject):
     """Made on the GUI thread; ``enter``/``leave`` are called on the worker's (see the module docstring)."""
 
-    _park = Signal(object)
+    _park = Signal(_Park)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

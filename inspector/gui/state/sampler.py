@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from inspector.core.devices import DeviceInventory, OtherProcessesMemory, discover_devices, memory_reading
+from inspector.core.devices import DeviceInventory, MemoryReading, OtherProcessesMemory, discover_devices, memory_reading
 from inspector.core.measure import MemoryTimeline
 from inspector.gui.common.i18n import translate
 from inspector.gui.common.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-
 class MemorySampler(QObject):
     """Discovers the devices once, then reads each one's memory at ``hz`` (2–20 Hz).
 
@@ -27,7 +26,7 @@ class MemorySampler(QObject):
     readings land in the ``MemoryTimeline`` (thread-safe) before they are emitted.
     """
 
-    inventoryReady = Signal(object)  # DeviceInventory
+    inventoryReady = Signal(DeviceInventory)
     samples = Signal(object)  # tuple[MemoryReading, ...]
 
     def __init__(self, timeline: MemoryTimeline, hz: float = DEFAULT_SAMPLE_HZ, *, gate: SampleGate | None = None) -> None:
@@ -87,8 +86,8 @@ class MemorySampler(QObject):
             self._timeline.add(readings)
             self.samples.emit(readings)
 
-    def _read(self) -> list:
-        readings = []
+    def _read(self) -> tuple[MemoryReading, ...]:
+        readings: list[MemoryReading] = []
         for ident in self._device_ids:
             if ident in self._broken:
                 continue

@@ -124,12 +124,12 @@ class ComparisonView(Retranslates, QWidget):
     """Report A (the session, or a report) next to report B; B alone fills A's columns."""
 
     #: A report could not be opened: Failure(kind, message, detail) for the error banner.
-    failed = Signal(object)
+    failed = Signal(Failure)
     #: (side, path) after a report from disk is shown.
     reportOpened = Signal(str, str)
     #: The tables show a comparison (or the empty view) just made: for tests and tools.
     comparisonShown = Signal()
-    _compared = Signal(object)  # pool thread -> GUI thread: an _Outcome
+    _compared = Signal(_Outcome)  # pool thread -> GUI thread
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -153,17 +153,20 @@ class ComparisonView(Retranslates, QWidget):
         #: function that says it again when the language changes; None: the reports.
         self._notice: Callable[[], str] | None = None
 
-        self.summary_label = QLabel(self, objectName="comparisonSummary", wordWrap=True)
+        self.summary_label = QLabel(self, wordWrap=True)
+        self.summary_label.setObjectName("comparisonSummary")
         # Rich text for the A/B summary, whose file-supplied parts are escaped where it is built;
         # every other text set here goes through html.escape.
         self.summary_label.setTextFormat(Qt.TextFormat.RichText)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.open_button = QPushButton(self, objectName="openComparisonButton")
+        self.open_button = QPushButton(self)
+        self.open_button.setObjectName("openComparisonButton")
         self.open_button.clicked.connect(self._ask_for_report)
         self.latency_table = ComparisonTable("comparisonLatencyTable", self, header_text, folded_columns)
         self.moves_table = ComparisonTable("comparisonMovesTable", self, header_text, folded_columns)
         self.environment_table = ComparisonTable("comparisonEnvironmentTable", self, header_text, folded_columns)
-        self.tabs = QTabWidget(self, objectName="comparisonTabs")
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("comparisonTabs")
         self.tabs.setDocumentMode(True)  # no frame around a frame: the rows get its pixels
         self.tabs.addTab(self.latency_table, "")
         self.tabs.addTab(self.moves_table, "")
@@ -351,6 +354,7 @@ class ComparisonView(Retranslates, QWidget):
         a, b = outcome.typed.get("a"), outcome.typed.get("b")
         # One report alone fills the A columns, whichever side it came in on.
         first, second = (a, b) if a is not None else (b, None)
+        assert first is not None  # a comparison was made: it had a report to put in A
         labels = outcome.labels
         name_a = labels["a"] if a is not None else labels["b"]
         self.summary_label.setText(self._summary_text(first, second, name_a, labels["b"], outcome.comparison))

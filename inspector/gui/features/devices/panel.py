@@ -7,9 +7,9 @@ names (the driver's) and figures stay as they are. Core's notes go through ``cor
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QObject, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -26,9 +26,12 @@ from PySide6.QtWidgets import (
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.common.marks import QT_TRANSLATE_NOOP
-from inspector.gui.common.table_model import HeaderedTableModel
+from inspector.gui.common.table_model import HeaderedTableModel, Index
 from inspector.gui.common.theme import device_swatch
 from inspector.gui.common.plain_text import plain_label, plain_tooltip, shown
+
+if TYPE_CHECKING:
+    from inspector.core.devices import DeviceInventory, DeviceSnapshot, MemoryReading
 
 GIB = 1 << 30
 #: Item-data role carrying (used, total) bytes for the memory bar delegate.
@@ -77,20 +80,20 @@ class DeviceTableModel(HeaderedTableModel):
     )
     HEADER_CONTEXT = "DevicesPanel"
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._snapshots: list[Any] = []  # DeviceSnapshot
-        self._readings: dict[str, Any] = {}  # device id -> MemoryReading
+        self._snapshots: list[DeviceSnapshot] = []
+        self._readings: dict[str, MemoryReading] = {}  # by device id
 
     # ----- feeding
 
-    def set_inventory(self, inventory: Any) -> None:
+    def set_inventory(self, inventory: DeviceInventory) -> None:
         self.beginResetModel()
         self._snapshots = list(inventory.devices)
         self._readings = {}
         self.endResetModel()
 
-    def set_readings(self, readings: Sequence[Any]) -> None:
+    def set_readings(self, readings: Sequence[MemoryReading]) -> None:
         self._readings.update({r.device: r for r in readings})
         if self._snapshots:
             self.dataChanged.emit(
@@ -100,15 +103,15 @@ class DeviceTableModel(HeaderedTableModel):
     def device_ids(self) -> list[str]:
         return [s.id for s in self._snapshots]
 
-    def snapshot(self, row: int) -> Any:
+    def snapshot(self, row: int) -> DeviceSnapshot:
         return self._snapshots[row]
 
     # ----- Qt model interface
 
-    def items(self) -> list:
+    def items(self) -> list[DeviceSnapshot]:
         return self._snapshots
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
             return None
         snap = self._snapshots[index.row()]
@@ -135,13 +138,13 @@ class DeviceTableModel(HeaderedTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _memory(self, snap: Any) -> tuple[int | None, int | None, int | None]:
+    def _memory(self, snap: DeviceSnapshot) -> tuple[int | None, int | None, int | None]:
         reading = self._readings.get(snap.id)
         if reading is None:
             return snap.used_bytes, snap.total_bytes, snap.allocated_bytes
         return reading.used, reading.total, reading.allocated
 
-    def _tooltip(self, snap: Any) -> str:
+    def _tooltip(self, snap: DeviceSnapshot) -> str:
         used, total, own = self._memory(snap)
         lines = [shown(f"{snap.id}: {snap.name}", 200), fill(translate("DevicesPanel", "memory used: %1"), gib_text(used, total))]
         if snap.type == "cpu":
@@ -165,7 +168,7 @@ class DeviceTableModel(HeaderedTableModel):
 class MemoryBarDelegate(QStyledItemDelegate):
     """Paints used / total memory as a bar with the figures on it (no widget per row)."""
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         used, total = index.data(MEMORY_ROLE) or (None, None)
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
@@ -194,7 +197,7 @@ class MemoryBarDelegate(QStyledItemDelegate):
         painter.drawText(bar, Qt.AlignmentFlag.AlignCenter, text)
         painter.restore()
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         hint = super().sizeHint(option, index)
         return QSize(max(hint.width() + 16, 190), hint.height() + 8)
 
@@ -212,7 +215,7 @@ class DevicesPanel(Retranslates, QWidget):
 
     deviceSelected = Signal(str)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = DeviceTableModel(self)
         self.table = QTableView(self)
@@ -234,7 +237,7 @@ class DevicesPanel(Retranslates, QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(2, 170)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.ResizeToContents)
-        header.sectionResized.connect(lambda section, _old, _new: section == 1 and self._fit_rows())
+        header.sectionResized.connect(lambda section, _old, _new: self._fit_rows() if section == 1 else None)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
 
         self.note = plain_label(QLabel(self))
@@ -263,7 +266,7 @@ class DevicesPanel(Retranslates, QWidget):
             if self.table.rowHeight(row) < least:
                 self.table.setRowHeight(row, least)
 
-    def set_inventory(self, inventory: Any) -> None:
+    def set_inventory(self, inventory: DeviceInventory) -> None:
         self.model.set_inventory(inventory)
         self._fit_rows()
         self._notes = list(inventory.notes)
@@ -283,7 +286,7 @@ class DevicesPanel(Retranslates, QWidget):
         self.note.setText("\n".join(_sentence(core_text(n)) for n in self._notes))
         self.note.setVisible(bool(self._notes))
 
-    def set_readings(self, readings: Sequence[Any]) -> None:
+    def set_readings(self, readings: Sequence[MemoryReading]) -> None:
         self.model.set_readings(readings)
 
     def select_device(self, device: str) -> None:

@@ -158,9 +158,9 @@ class ConnectDialog(Retranslates, QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(translate("ConnectDialog", "Connect to server"))
-        self.host_combo.lineEdit().setPlaceholderText(
-            translate("ConnectDialog", "gpu-server, user@host, or a name from ~/.ssh/config")
-        )
+        host_edit = self.host_combo.lineEdit()
+        if host_edit is not None:  # (the combo is editable: it has one)
+            host_edit.setPlaceholderText(translate("ConnectDialog", "gpu-server, user@host, or a name from ~/.ssh/config"))
         self.command_edit.setToolTip(
             translate("ConnectDialog", "Started on this machine; its stdin/stdout carry the session. Examples:")
             + "\n" + _COMMAND_EXAMPLES

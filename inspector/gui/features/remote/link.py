@@ -22,7 +22,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from inspector.core.remote import AgentConnection, AgentInfo, RemoteSession, command_argv
-from inspector.core.devices import MemoryReading
+from inspector.core.devices import DeviceInventory, MemoryReading
 from inspector.core.errors import Cancelled, InspectorError
 from inspector.core.measure import MemoryTimeline
 from inspector.gui.common.sample_rate import DEFAULT_SAMPLE_HZ, clamp_sample_hz
@@ -37,9 +37,9 @@ class RemoteSignals(QObject):
     """What the link tells the window about the connection (emitted from worker threads,
     delivered queued on the window's)."""
 
-    connected = Signal(object)  # AgentInfo
+    connected = Signal(AgentInfo)
     connectionLost = Signal(str, bool)  # reason, deliberate (Disconnect, closing)
-    inventoryReady = Signal(object)  # DeviceInventory of the server
+    inventoryReady = Signal(DeviceInventory)  # of the server
 
 
 class RemoteLink:
@@ -89,7 +89,7 @@ class RemoteLink:
         connection = AgentConnection(argv)
         with self._lock:
             self._connection = connection
-            closed = self._closed
+            closed: bool = self._closed  # another thread may have closed it since the check above
         if closed:  # the window closed while the process started
             connection.close(timeout=1)
             raise Cancelled("the window is closing")
@@ -152,8 +152,8 @@ class RemoteSampler(QObject):
     they are emitted. The agent reads the memory; this thread only forwards it.
     """
 
-    inventoryReady = Signal(object)
-    samples = Signal(object)
+    inventoryReady = Signal(DeviceInventory)
+    samples = Signal(object)  # tuple[MemoryReading, ...]
 
     def __init__(self, timeline: MemoryTimeline, link: RemoteLink) -> None:
         super().__init__()

@@ -42,6 +42,7 @@ from PySide6.QtCore import QObject, QSettings, Qt, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from inspector.core.errors import Failure
 from inspector.core.files import escape_control
 from inspector.core.messages import ENGLISH, MARK_CONTEXTS, available_languages, language_catalogue as catalogue
 from inspector.core.report import SUPPORTED_SUFFIXES, render_markdown, save_report
@@ -300,7 +301,7 @@ class ReportExporter(QObject):
     started = Signal(str)
     progress = Signal(int, int)
     finished = Signal(str)
-    failed = Signal(object)
+    failed = Signal(Failure)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
