@@ -40,7 +40,8 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -155,6 +156,71 @@ def run_app_worker(entry: str, argv: Sequence[str], *, env: Mapping[str, str] | 
             if fd is not None:
                 os.close(fd)  # the worker's end of file, if it still runs
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_app_workers(
+    entry: str, argvs: Sequence[Sequence[str]], *, env: Mapping[str, str] | None = None,
+    should_stop: Callable[[], bool] | None = None, poll_seconds: float = 0.1,
+) -> list[Finished]:
+    """Run one worker of ``entry`` per ``argvs`` item at once (the ranks of a distributed run),
+    each as ``run_app_worker`` runs one, in one working folder; wait for all. Where one fails
+    (a non-zero exit) or ``should_stop()`` says so, the others are killed at once (they would
+    wait on it); on any exception here (Ctrl+C) all are killed before it propagates."""
+    folder = tempfile.mkdtemp(prefix="tdi-workers-")
+    watch_read, watch_write = os.pipe() if os.name == "posix" else (None, None)
+    processes: list[subprocess.Popen[str]] = []
+    outputs: list[tuple[IO[str], IO[str]]] = []
+    try:
+        with _ended_on_signals():
+            try:
+                for argv in argvs:
+                    out, err = (tempfile.TemporaryFile("w+", errors="replace") for _ in range(2))
+                    outputs.append((out, err))
+                    process = subprocess.Popen(
+                        app_worker_command(entry, argv, watch_fd=watch_read), stdin=subprocess.DEVNULL, stdout=out,
+                        stderr=err, text=True, cwd=folder, env=None if env is None else dict(env),
+                        pass_fds=() if watch_read is None else (watch_read,),
+                    )  # fmt: skip
+                    processes.append(process)
+                    _RUNNING[process] = folder
+                if watch_read is not None:
+                    os.close(watch_read)  # the workers' end: held by them alone
+                    watch_read = None
+                while any(p.poll() is None for p in processes):
+                    failed = any(p.returncode not in (None, 0) for p in processes)
+                    if failed or (should_stop is not None and should_stop()):
+                        _kill_all(processes)
+                        break
+                    time.sleep(poll_seconds)
+            except BaseException:  # Ctrl+C, a failed start: none outlives this call
+                _kill_all(processes)
+                raise
+            finally:
+                for process in processes:
+                    _RUNNING.pop(process, None)
+        ended = []
+        for process, (stdout, stderr) in zip(processes, outputs):
+            stdout.seek(0)
+            stderr.seek(0)
+            ended.append(Finished(process.returncode, stdout.read(), stderr.read()))
+        return ended
+    finally:
+        for files in outputs:
+            for file in files:
+                file.close()
+        for fd in (watch_read, watch_write):
+            if fd is not None:
+                os.close(fd)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _kill_all(processes: list[subprocess.Popen[str]]) -> None:
+    for process in processes:
+        with contextlib.suppress(OSError):
+            process.kill()
+    for process in processes:
+        with contextlib.suppress(OSError):
+            process.wait()
 
 
 #: The workers running now and their folders, ended and removed by the signal handlers.

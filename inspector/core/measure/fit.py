@@ -39,7 +39,7 @@ from inspector.core.files.inputs import InputSpec
 from inspector.core.messages import Text
 from inspector.core.measure.fit_batch import BatchSearch, largest_batch, with_batch
 from inspector.core.measure.fit_devices import NamedDevice, name_device
-from inspector.core.measure.fit_estimate import Plan, estimate_step, judge, present as _present
+from inspector.core.measure.fit_estimate import Plan, Wrap, estimate_step, judge, present as _present
 from inspector.core.measure.fit_proof import measure_peak
 from inspector.core.measure.fit_result import LOOP_OUTPUT_FREED, LOOP_OUTPUT_HELD, FitResult
 from inspector.core.measure.fit_step import input_templates, takes_use_cache
@@ -131,6 +131,8 @@ def estimate_fit(
     *,
     should_cancel: Callable[[], bool] | None = None,
     on_estimate: Callable[[FitResult], None] | None = None,
+    wrap: Wrap | None = None,
+    autocast: bool = True,
 ) -> FitResult:
     """Estimate one step's memory on ``request.device`` without allocating it; then, where the
     device exists, the step fits and ``request.measure`` is set, run it for real and measure.
@@ -139,7 +141,10 @@ def estimate_fit(
     returns True, ``Cancelled`` is raised (the user's model is never touched either way: both
     steps run on copies). ``on_estimate`` gets the estimate (no measured peak yet) before the
     real step starts: a front end shows it then, so an out-of-memory kill during the proof
-    (the kernel's, in a container) still leaves it on screen.
+    (the kernel's, in a container) still leaves it on screen. ``wrap``: one rank of a
+    distributed run (``core.measure.fit_cluster``): the copy laid out by the engine before the
+    traced step, no single-card proof; ``autocast`` False: the engine does the mixed precision
+    (FSDP2's ``MixedPrecisionPolicy``), not autocast.
     """
     device = _check_request(request)
     amp = getattr(torch, request.amp) if request.amp else None
@@ -181,7 +186,7 @@ def estimate_fit(
         notes.append(Text("fit.recurrent"))
     if device.type == "cuda" and named is not None and any(isinstance(m, nn.modules.conv._ConvNd) for m in loaded.module.modules()):
         notes.append(Text("fit.cudnn_workspace"))
-    if amp is not None:
+    if amp is not None and autocast:
         notes.append(Text("fit.amp_note", amp=request.amp, dtype=dtype_name(target_dtype)))
         if request.amp == "float16" and training:
             notes.append(Text("fit.amp_scaler"))
@@ -197,7 +202,7 @@ def estimate_fit(
     def plan_at(chosen: list[Any]) -> Plan:
         try:
             estimate = estimate_step(loaded, device=fake_device, dtype=target_dtype, request=request, templates=chosen,
-                                 should_cancel=should_cancel, amp=amp)  # fmt: skip
+                                     should_cancel=should_cancel, amp=amp if autocast else None, wrap=wrap)  # fmt: skip
         except InspectorError:
             raise
         except Exception as exc:  # noqa: BLE001 -- the model's own code can raise anything: one line for the user
@@ -239,7 +244,9 @@ def estimate_fit(
     fits = planned.fits
 
     reason: str | None = None
-    if not present:
+    if wrap is not None:
+        reason = Text("cluster.reason_ranks")  # the ranks' proof is fit_cluster's
+    elif not present:
         reason = Text("fit.reason_absent", device=device_id(device))
     elif not request.measure:
         reason = Text("fit.reason_not_asked")

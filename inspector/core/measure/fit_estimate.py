@@ -8,10 +8,12 @@ Costs: one fake step (roughly the Python time of one real step), one tuple per e
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Protocol
 
 import torch
+from torch import nn
 
 from inspector.core.devices.discovery import device_count, unavailable_reason
 from inspector.core.files.models import LoadedModel
@@ -27,7 +29,7 @@ from inspector.core.measure.fit_step import (
     prepare,
     run_step,
 )
-from inspector.core.measure.fit_trace import AllocationLog, later_step, live_peak
+from inspector.core.measure.fit_trace import AllocationLog, following_resizes, later_step, live_peak
 
 
 class StepOptions(Protocol):
@@ -47,6 +49,12 @@ class StepOptions(Protocol):
     def keep_output(self) -> bool: ...
 
 
+#: Lays the fake copy out as a distributed engine does before the step (``fit_shard``): given the
+#: copy, it returns the module to step and the tensors the engine holds beyond the copy's own
+#: (DDP's gradient buckets). Called inside the fake mode.
+Wrap = Callable[[nn.Module], "tuple[nn.Module, list[torch.Tensor]]"]
+
+
 def present(device: torch.device) -> bool:
     if unavailable_reason(device.type) is not None:
         return False
@@ -59,6 +67,9 @@ def storage_bytes(tensors: Iterator[torch.Tensor]) -> int:
     seen: set[int] = set()
     total = 0
     for t in tensors:
+        # A sharded parameter (FSDP2's DTensor) holds its rank's shard: that is what the rank stores.
+        local = getattr(t, "_local_tensor", None)
+        t = local if isinstance(local, torch.Tensor) else t
         storage = t.untyped_storage()
         # Fake and meta storages have no address; those tensors are already unique objects.
         key = id(t) if t.device.type == "meta" or is_fake(t) else storage.data_ptr()
@@ -163,6 +174,7 @@ def estimate_step(
     templates: list[Any],
     should_cancel: Callable[[], bool] | None = None,
     amp: torch.dtype | None = None,
+    wrap: Wrap | None = None,
 ) -> Estimate:
     from torch._subclasses.fake_tensor import FakeTensorMode
 
@@ -172,16 +184,19 @@ def estimate_step(
     training = request.mode == "train-step"
     counter = AllocationLog(device, should_cancel)
     target_type = torch.device(request.device).type
+    extra: list[torch.Tensor] = []
     with fake_mode:
+        if wrap is not None:  # before the optimizer: it steps the engine's parameters (FSDP's shards)
+            module, extra = wrap(module)
         # The optimizer's path (foreach or not) is the target device's, where it differs.
         optimizer = make_optimizer(request.optimizer, module, torch.device(target_type)) if training else None
         args = make_inputs(templates, dtype, device, real=False)
-        counter.track(*module.parameters(), *module.buffers(), *args)
+        counter.track(*module.parameters(), *module.buffers(), *args, *extra)
         body_start = len(counter.events)
         counter.watch_forward(module)
         held = None  # the loop's ``out``, held past the step where the loop holds it
         try:
-            with counter:
+            with counter, following_resizes(counter) if wrap is not None else contextlib.nullcontext():
                 if templates:
                     held = run_step(module, args, optimizer, request.mode, amp=amp, device_type=device.type,
                                     use_cache=request.use_cache, keep_output=request.keep_output)  # fmt: skip

@@ -158,7 +158,9 @@ def run_step(
     the next step assigns it again; otherwise None is returned.
     """
     autocast = torch.autocast(device_type, dtype=amp) if amp is not None else contextlib.nullcontext()
-    kwargs = _hugging_face_kwargs(module, args, mode, use_cache)
+    # DDP's wrapper is called as its module is (a Hugging Face model's labels, its use_cache).
+    inner = module.module if isinstance(module, nn.parallel.DistributedDataParallel) else module
+    kwargs = _hugging_face_kwargs(inner, args, mode, use_cache)
     if mode == "forward":
         module.eval()
         with torch.no_grad(), autocast:

@@ -10,8 +10,9 @@ few tens of thousands).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import torch
 
@@ -61,6 +62,20 @@ class AllocationLog(StorageCounter):
             release(ref)
 
         return released
+
+    def resized(self, storage: Any) -> None:
+        """``storage`` (tracked or not) changed size in place: counted at its new size."""
+        key, raw = id(storage), int(storage.nbytes())
+        known = self._live.get(key)
+        if known is None or known[0]() is not storage:
+            return  # not the step's (or not on the device): nothing counted to change
+        size = self._bytes(storage)
+        if size != known[1]:
+            self._event_free(key)
+            self._event_alloc(key, raw)
+            self.current += size - known[1]
+            self._live[key] = (known[0], size)
+            self.peak = max(self.peak, self.current)
 
     def serials_of(self, tensors: Iterable[torch.Tensor | None]) -> list[int]:
         """The event ids of the live storages behind ``tensors`` (each once)."""
@@ -130,3 +145,25 @@ def live_peak(events: Iterable[Event], start: int = 0) -> int:
         if n >= start:
             peak = max(peak, live)
     return peak
+
+
+@contextlib.contextmanager
+def following_resizes(log: AllocationLog) -> Iterator[None]:
+    """While open, a storage resized in place through ``UntypedStorage.resize_`` is counted at
+    its new size (a free then an allocation in ``log.events``). FSDP2 frees its unsharded
+    parameters by ``storage.resize_(0)`` and brings them back by ``resize_(size)``
+    (``torch.distributed.fsdp._fully_shard._fsdp_param.free_storage``), which no operator
+    reports: without this, every layer's all-gathered copy would count as live to the end.
+    Class-wide while open: use it on the thread that traces, for the trace only."""
+    original = torch.UntypedStorage.resize_
+
+    def resize_(storage: Any, size: int) -> Any:
+        out = original(storage, size)
+        log.resized(storage)
+        return out
+
+    torch.UntypedStorage.resize_ = resize_  # type: ignore[method-assign, assignment]
+    try:
+        yield
+    finally:
+        torch.UntypedStorage.resize_ = original  # type: ignore[method-assign]

@@ -32,6 +32,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from inspector.core.messages import (
+    cluster_texts,
     devices_texts,
     files_texts,
     measure_texts,
@@ -87,6 +88,7 @@ TEMPLATES: dict[str, str] = _joined_parts(
     plan_texts.PLAN,
     plan_texts.HUGGING_FACE,
     snippets_texts.SNIPPETS,
+    cluster_texts.CLUSTER,
 )
 
 
