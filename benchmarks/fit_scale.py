@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from inspector.core.measure import fit as current  # noqa: E402
-from inspector.core.measure import fit_proof, fit_step  # noqa: E402
+from inspector.core.measure import fit_estimate, fit_proof, fit_step  # noqa: E402
 from inspector.core.files.models import LoadedModel  # noqa: E402
 
 
@@ -57,7 +57,8 @@ def time_one(fit: ModuleType, loaded: LoadedModel) -> tuple[float, float, Any, A
     else:  # a single-file fit.py from before the split
         templates = fit._input_templates(loaded, None)
     start = time.perf_counter()
-    estimate = fit._estimate(loaded, device=cpu, dtype=torch.float32, request=request, templates=templates)
+    trace = fit_estimate.estimate_step if fit is current else fit._estimate  # the traced step since fit.py's split
+    estimate = trace(loaded, device=cpu, dtype=torch.float32, request=request, templates=templates)
     estimated = time.perf_counter() - start
     start = time.perf_counter()
     if fit is current:
