@@ -31,6 +31,11 @@ PLAN: dict[str, str] = {
         "allowance, not a rule: {count} cuBLAS workspace(s) of {size}, PyTorch's default on {gpu} "
         "({architecture}, compute capability {capability}: {rule}), one per thread that runs matrix products"
     ),
+    "fit.planned_absent": "{name}, planned: not on this machine",
+    "fit.planned_here": "{name}, planned ({device} is here)",
+    "fit.planned": "{name}, planned",
+    "fit.input_at_batch": "{shapes} (largest batch {batch})",
+    "fit.peak_below_resolution": "under {size}: below what RSS resolves",
     "fit.allowance_unified": (
         "allowance, not a rule: the GPU plans for {share} of the unified memory (the machine itself says how much "
         "in Metal's recommendedMaxWorkingSetSize); {size} is left to the system and other programs"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from inspector.core.measure.memory_log import REPORT_FIELDS, report_point
+from inspector.core.measure.planned_device import device_label
 from inspector.core.report.view_rows import error_kind, error_message, latency_spread, shape_text
 
 Row = dict[str, Any]
@@ -232,7 +233,7 @@ def attribution_rows(report: Mapping[str, Any]) -> Iterator[Row]:
 
 
 FIT_COLUMNS = (
-    "device", "dtype", "optimizer", "mode", "input_shapes", "parameters_bytes", "buffers_bytes", "gradients_bytes",
+    "device", "named_device", "dtype", "optimizer", "mode", "input_shapes", "largest_batch", "parameters_bytes", "buffers_bytes", "gradients_bytes",
     "optimizer_state_bytes", "activations_bytes", "estimated_peak_bytes", "measured_peak_bytes", "measured_reason",
     "measured_gap", "free_bytes", "free_limit", "margin_bytes", "fits", "device_present", "notes",
 )  # fmt: skip
@@ -242,7 +243,14 @@ def fit_rows(report: Mapping[str, Any]) -> Iterator[Row]:
     """One row per "will it fit?" estimate."""
     for entry in _dicts(report.get("fit")):
         row = {k: _scalar(entry.get(k)) for k in FIT_COLUMNS if k not in ("input_shapes", "notes")}
-        yield {**row, "input_shapes": _shapes(entry.get("input_shapes")), "notes": _texts(entry.get("notes"))}
+        # A planned device by its plan ("RTX 4090, planned: not on this machine"), never only
+        # the cuda:0 its plan was laid out on; the largest batch a search found (max_batch).
+        search = entry.get("max_batch")
+        device = entry.get("device")
+        shown = device_label(device, entry.get("named_device"), entry.get("device_present")) if isinstance(device, str) else row["device"]
+        yield {**row, "device": str(shown) if shown is not None else None,
+               "largest_batch": _scalar(search.get("batch")) if isinstance(search, Mapping) else None,
+               "input_shapes": _shapes(entry.get("input_shapes")), "notes": _texts(entry.get("notes"))}  # fmt: skip
 
 
 ENVIRONMENT_COLUMNS = ("key", "value")

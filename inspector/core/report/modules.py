@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from inspector.core.measure.peak_reading import measured_text
+from inspector.core.measure.planned_device import device_label, input_text
 from inspector.core.messages.catalogue import ENGLISH_CATALOGUE, Catalogue, word
 from inspector.core.report.view_rows import mode_text
 from inspector.core.units import format_bytes, format_ms
@@ -23,7 +25,7 @@ TOP_MODULES = 10
 
 MODULE_HEADERS = (word("Module"), word("Type"), word("Device"), word("Output shape"), word("Self"), word("Inclusive"),
                   word("% of forward"), "FLOPs", "FLOP/s", word("Activations"), word("Parameters"))  # fmt: skip
-FIT_HEADERS = (word("Device"), "dtype", word("Optimizer"), word("Mode"), word("Parameters"), word("Gradients"),
+FIT_HEADERS = (word("Device"), "dtype", word("Optimizer"), word("Mode"), word("Input"), word("Parameters"), word("Gradients"),
                word("Optimizer state"), word("Activations"), word("Estimated peak"), word("Measured peak"),
                word("Measured / estimated"), word("Free"), word("Fits"))  # fmt: skip
 NUMERIC = frozenset({
@@ -129,21 +131,26 @@ def attribution_warnings(report: TimingReport, say: Catalogue = ENGLISH_CATALOGU
 
 
 def fit_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tuple[str, ...]:
+    """One answer's row: a planned device named as planned (never the ``cuda:0`` its plan was
+    laid out on), its input and largest batch, and a peak below what RSS resolves said so."""
     ratio = _number(entry.get("ratio"))
     fits = entry.get("fits")
     optimizer = str(entry.get("optimizer", ""))
+    device = entry.get("device")
+    under = measured_text(device, entry.get("measured_peak_bytes"))
     return (
-        str(entry.get("device", "")),
+        say.text(device_label(device, entry.get("named_device"), entry.get("device_present"))),
         str(entry.get("dtype", "")),
         say.word("none") if optimizer == "none" else optimizer,
         mode_text(entry.get("mode", ""), say),
+        say.text(input_text(entry)),
         _bytes(entry.get("parameters_bytes")),
         _bytes(entry.get("gradients_bytes")),
         _bytes(entry.get("optimizer_state_bytes")),
         _bytes(entry.get("activations_bytes")),
         _bytes(entry.get("estimated_peak_bytes")),
-        _bytes(entry.get("measured_peak_bytes")),
-        f"{ratio:.3f}" if ratio is not None else "—",
+        say.text(under) if under else _bytes(entry.get("measured_peak_bytes")),
+        f"{ratio:.3f}" if ratio is not None and not under else "—",
         _bytes(entry.get("free_bytes")),
         (say.word("yes") if fits else say.word("no")) if isinstance(fits, bool) else "—",
     )

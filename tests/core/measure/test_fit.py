@@ -220,7 +220,7 @@ def test_fit_results_render_in_the_report():
     result = estimate_fit(loaded, FitRequest(device="cpu", dtype="bfloat16", optimizer="adam", measure=False))
     report = build_report(loaded, fit=[result])
     assert report["fit"][0]["optimizer_state_bytes"] == 2 * 22 + 16
-    assert "| cpu | bfloat16 | adam | train-step | 22 B | 22 B | 60 B |" in render_markdown(typed(report))
+    assert "| cpu | bfloat16 | adam | train-step | 64x3 | 22 B | 22 B | 60 B |" in render_markdown(typed(report))
     assert "<h2>Will it fit?</h2>" in render_html(typed(report))
 
 
