@@ -16,7 +16,13 @@ import gc
 import os
 import signal
 import sys
-from typing import Iterator, Mapping
+from types import FrameType
+from typing import TYPE_CHECKING, Iterator, Mapping
+
+if TYPE_CHECKING:  # (Qt and the window are imported when first needed: see ``main``)
+    from PySide6.QtCore import QCoreApplication
+
+    from inspector.gui.shell.window import InspectorWindow
 
 NO_DISPLAY_MESSAGE = (
     "error: the window needs a display, and none was found (neither DISPLAY nor WAYLAND_DISPLAY names a "
@@ -158,7 +164,7 @@ def _library(name: str, fallback: str) -> ctypes.CDLL | None:
         return None
 
 
-def ensure_application():
+def ensure_application() -> QCoreApplication:
     """The running QApplication, or a new one (branding applied). torch comes first only where
     the platform needs it (``torch_loader.import_first``); elsewhere the window's frame paints
     while torch is imported off the GUI thread."""
@@ -215,7 +221,7 @@ def _collect_garbage_on_gui_thread() -> None:
         gc.freeze()
 
 
-def create_window(model_spec: str = "example", trust: bool = False):
+def create_window(model_spec: str = "example", trust: bool = False) -> InspectorWindow:
     """The main window, not shown yet; it starts loading ``model_spec`` right away.
 
     Raises ``InspectorError`` when the installed Qt binding is known to crash.
@@ -244,7 +250,7 @@ def create_window(model_spec: str = "example", trust: bool = False):
 # remote kind (``shell.remote_window``) never import each other.
 
 
-def connect_server_dialog(window) -> None:
+def connect_server_dialog(window: InspectorWindow) -> None:
     """Ask for a host and the command that reaches an agent there; open a window connected to it."""
     from PySide6.QtWidgets import QDialog
 
@@ -255,7 +261,9 @@ def connect_server_dialog(window) -> None:
         connect_server(window, dialog.host(), dialog.command())
 
 
-def connect_server(window, host: str, command: str | list[str], *, model_spec: str = "example"):
+def connect_server(
+    window: InspectorWindow, host: str, command: str | list[str], *, model_spec: str = "example"
+) -> InspectorWindow:
     """Open (and show) a window of the remote kind connected to ``host`` through ``command``, held
     by ``window`` while it is open; a command typed as text is remembered in the recent list.
     Returns the new window (its ``kind`` is the ``remote_window.RemoteKind``: link, host, remote bar)."""
@@ -320,7 +328,7 @@ def main(model_spec: str = "example", trust: bool = False) -> int:
 
 
 @contextlib.contextmanager
-def _ctrl_c_closes(window) -> Iterator[list[bool]]:
+def _ctrl_c_closes(window: InspectorWindow) -> Iterator[list[bool]]:
     """Ctrl+C in the terminal closes the window cleanly (threads stopped, settings saved),
     and every other top-level window with it (a remote session's window ends its agent).
 
@@ -332,7 +340,7 @@ def _ctrl_c_closes(window) -> Iterator[list[bool]]:
 
     interrupted: list[bool] = []
 
-    def close(_signum, _frame) -> None:
+    def close(_signum: int, _frame: FrameType | None) -> None:
         interrupted.append(True)
         window.close()
         QApplication.closeAllWindows()  # the remote windows: the app quits when the last one closes

@@ -20,7 +20,8 @@ from __future__ import annotations
 import builtins
 import contextlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 import inspector
@@ -45,7 +46,13 @@ def bypassed() -> Iterator[bool]:
         return
     ident = threading.get_ident()
 
-    def dispatch(name, globals=None, locals=None, fromlist=(), level=0):
+    def dispatch(  # ``__import__``'s own signature
+        name: str,
+        globals: Mapping[str, object] | None = None,
+        locals: Mapping[str, object] | None = None,
+        fromlist: Sequence[str] | None = (),
+        level: int = 0,
+    ) -> ModuleType:
         target = plain if threading.get_ident() == ident else hooked
         return target(name, globals, locals, fromlist, level)
 

@@ -282,7 +282,7 @@ def sort_key(tree: PlacementTree, column: int, tr: Tr = english) -> Callable[[No
     model's own order."""
     if column < 0 or column >= len(C.HEADERS):
         return None
-    figures = {
+    figures: dict[int, Callable[[Any], object]] = {  # of a module's ModuleStats
         C.TIME: lambda s: s.median_ms,
         C.SHARE: lambda s: s.share,
         C.FLOPS: lambda s: s.flops,
