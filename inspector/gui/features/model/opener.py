@@ -9,10 +9,10 @@ again with trust, its other arguments kept.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QObject, QSettings, SignalInstance, Slot
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QDialog, QMessageBox, QWidget
 
 from inspector.core.errors import Failure
 from inspector.core.session import LoadRequest
@@ -40,7 +40,7 @@ class ModelOpener(QObject):
     def __init__(
         self, parent: QWidget, *, dispatcher: Dispatcher, request: SignalInstance, action_bar: InputShapeField,
         code: CodePanel, settings: QSettings, state: SessionState,
-        ask_trust: Callable[[str, tuple[str, ...]], Any] | None = None,
+        ask_trust: Callable[[str, tuple[str, ...]], object] | None = None,
     ) -> None:  # fmt: skip
         super().__init__(parent)
         self.parent_widget = parent  # the dialogs open over it
@@ -72,7 +72,7 @@ class ModelOpener(QObject):
 
     def open_dialog(self, recent: list[str]) -> None:
         dialog = self.make_dialog(recent)
-        if dialog.exec() == _dialogs().OpenModelDialog.DialogCode.Accepted and dialog.spec():
+        if dialog.exec() == QDialog.DialogCode.Accepted and dialog.spec():
             if dialog.browsed_path:
                 window_settings.set_last_folder(self.settings, "models", dialog.browsed_path)
             self.open(dialog.spec(), architecture=dialog.architecture(), inputs=dialog.inputs())
@@ -89,13 +89,15 @@ class ModelOpener(QObject):
             spec, arch, inputs = self.state.model.info.spec, "", self.action_bar.input_shape_text()
         else:
             spec = arch = inputs = ""
-        return _dialogs().OpenModelDialog(
+        from inspector.gui.common import dialogs  # (when a dialog first opens: not in the first second)
+
+        return dialogs.OpenModelDialog(
             recent, self.parent_widget, spec=spec, architecture=arch, inputs=inputs,
             needs_architecture=failed is not None and failed.kind == FailureKind.ARCHITECTURE,
             start_folder=window_settings.last_folder(self.settings, "models"),
         )  # fmt: skip
 
-    def ask_trust(self, path: str, wanted: tuple[str, ...]) -> Any:
+    def ask_trust(self, path: str, wanted: tuple[str, ...]) -> QMessageBox:
         """Offer to load a refused file again with trust (the load's other arguments kept);
         returns the question (a non-blocking ``QMessageBox``)."""
 
@@ -104,7 +106,9 @@ class ModelOpener(QObject):
                 architecture = self.pending_load.architecture if self.pending_load else None
                 self.open(path, trust=True, architecture=architecture)
 
-        return _dialogs().ask_trust(self.parent_widget, path, wanted, trusted)
+        from inspector.gui.common import dialogs  # (when a dialog first opens: not in the first second)
+
+        return dialogs.ask_trust(self.parent_widget, path, wanted, trusted)
 
     @Slot(object)
     def on_model_loaded(self, outcome: LoadOutcome) -> None:
@@ -136,10 +140,3 @@ def _short_spec(spec: str) -> str:
     if colon and factory.isidentifier() and ("/" in path or "\\" in path):
         return f"{Path(path).name}:{factory}"
     return Path(spec).name if ("/" in spec or "\\" in spec) else spec
-
-
-def _dialogs() -> Any:
-    """``gui.common.dialogs``, imported when a dialog first opens (not in the first second)."""
-    from inspector.gui.common import dialogs
-
-    return dialogs

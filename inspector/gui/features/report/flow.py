@@ -29,7 +29,7 @@ import logging
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import QFileDialog, QWidget
@@ -99,7 +99,7 @@ class ReportFlow(QObject):
         self._export_asked_at: float | None = None
         #: The language each file asked for is to be written in, until its report is built.
         self._export_languages: dict[str, str] = {}
-        self.last_export: dict[str, Any] | None = None
+        self.last_export: TimingReport | None = None
 
         self._exporter: ReportExporter | None = None
         state.reportBuilt.connect(self.on_report_built)
@@ -163,7 +163,7 @@ class ReportFlow(QObject):
         view.follows_session = True
         view.set_session_report(self.session_report)
         view.open_report(path, "b")
-        self.pages.tabs.setCurrentWidget(view)
+        self.pages.show(COMPARISON)
         self.maybe_refresh_session()
 
     def compare_with(self, path: str | Path) -> None:
@@ -180,7 +180,7 @@ class ReportFlow(QObject):
         view.follows_session = False
         view.set_reports(view.reports[side], None, label_a=view.labels[side])
         view.open_report(path, "b")
-        self.pages.tabs.setCurrentWidget(view)
+        self.pages.show(COMPARISON)
         self.actionsChanged.emit()
 
     def suggested_export_path(self) -> str:
@@ -250,7 +250,7 @@ class ReportFlow(QObject):
         if not self.pages.is_built(COMPARISON):
             return  # built when its tab shows (that calls this again) or a report opens
         view = self.comparison_view
-        wanted = view.follows_session and (view.reports["b"] is not None or self.pages.tabs.currentWidget() is view)
+        wanted = view.follows_session and (view.reports["b"] is not None or self.pages.is_shown(COMPARISON))
         if not wanted or self.tasks.closed or self.state.model is None or self._session_in_flight:
             return
         if not self.session_stale and self.session_report is not None:
