@@ -3,25 +3,25 @@
 The agent sends ``ModelState``, ``MoveResult``, ``LatencyResult``... as JSON; the client
 rebuilds the same dataclasses so the window shows a remote result exactly like a local one.
 What comes back over the pipe is read as an attacker might have written it: ``decode``
-checks every field against the dataclass's annotations and raises ``WireError`` (one line
-naming the field) on anything else, never a ``KeyError`` or ``TypeError`` from deep inside.
+reads it through the one reader of file and wire (``report.entry_reader``, in its strict mode,
+by the wire's rules), which checks every field against the dataclass's annotations and raises
+``WireError`` (one line naming the field) on anything else, never a ``KeyError`` or
+``TypeError`` from deep inside.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
-import types
-from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, NoReturn, TypeVar
 
 from inspector.core.errors import InspectorError
 from inspector.core.messages import Text
+from inspector.core.report.entry_reader import MAX_DEPTH as _MAX_DEPTH
+from inspector.core.report.entry_reader import read_value
+from inspector.core.report.field_checks import Rules, kind_of
 
 T = TypeVar("T")
-
-#: Nesting deeper than this is refused (a hostile line could nest lists thousands deep).
-_MAX_DEPTH = 32
 
 
 class WireError(InspectorError):
@@ -86,112 +86,45 @@ def decode_text(data: Any, at: str = "text", depth: int = 0) -> str:
     return text if str(text) == english else english
 
 
+class _WireRules(Rules):
+    """The wire's leaves for ``report.entry_reader``, the one reader of file and wire: a number
+    any JSON number (a result's figures may be negative), text a plain string or a ``Text`` the
+    agent sent (``decode_text``); every field without a default must be sent; a refusal is a
+    ``WireError`` naming the field."""
+
+    fields_required = True
+    fast_numbers = True
+    error = WireError
+
+    def refuse(self, where: str, problem: str) -> NoReturn:
+        raise WireError(f"{where}: {problem}")
+
+    def number(self, value: Any, where: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.refuse(where, f"expected a number, not {kind_of(value)}")
+        return float(value)
+
+    def whole(self, value: Any, where: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.refuse(where, f"expected a whole number, not {kind_of(value)}")
+        return value
+
+    def text(self, value: Any, where: str, depth: int = 0) -> str:
+        return decode_text(value, where, depth)
+
+
+WIRE = _WireRules()
+
+
 def decode(cls: type[T], data: Any, at: str = "result") -> T:
-    """``data`` (from ``encode`` on the other side) as a ``cls``; ``WireError`` if it is not one."""
-    value: T = _decode(cls, data, at, 0)
-    return value
-
-
-@functools.lru_cache(maxsize=None)
-def _hints(cls: type) -> dict[str, Any]:
-    return get_type_hints(cls)
-
-
-def _decode(tp: Any, data: Any, at: str, depth: int) -> Any:
-    if depth > _MAX_DEPTH:
-        raise WireError(f"{at}: nested too deeply")
-    if tp is Any or tp is object:
-        return _plain(data, at, depth)
-    origin = get_origin(tp)
-    if origin is Union or (hasattr(types, "UnionType") and origin is types.UnionType):
-        args = get_args(tp)
-        if data is None and type(None) in args:
-            return None
-        errors = []
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return _decode(arg, data, at, depth)
-            except WireError as exc:
-                errors.append(exc.message)
-        raise WireError(errors[0] if len(errors) == 1 else f"{at}: not any of the expected types")
-    if dataclasses.is_dataclass(tp):
-        return _dataclass(tp, data, at, depth)
-    if origin is tuple:
-        args = get_args(tp)
-        items = _list(data, at)
-        if len(args) == 2 and args[1] is Ellipsis:
-            if args[0] is float and all(type(v) is float for v in items):
-                return tuple(items)  # a latency result's samples: 100,000 numbers, checked at C speed
-            return tuple(_decode(args[0], v, f"{at}[{i}]", depth + 1) for i, v in enumerate(items))
-        if len(items) != len(args):
-            raise WireError(f"{at}: expected {len(args)} items, got {len(items)}")
-        return tuple(_decode(a, v, f"{at}[{i}]", depth + 1) for i, (a, v) in enumerate(zip(args, items)))
-    if origin is list:
-        (arg,) = get_args(tp) or (Any,)
-        return [_decode(arg, v, f"{at}[{i}]", depth + 1) for i, v in enumerate(_list(data, at))]
-    if origin is dict or tp is dict:
-        key_type, value_type = get_args(tp) or (str, Any)
-        if not isinstance(data, dict):
-            raise WireError(f"{at}: expected an object, got {_type_name(data)}")
-        return {
-            _decode(key_type, k, f"{at} key", depth + 1): _decode(value_type, v, f"{at}[{k!r}]", depth + 1)
-            for k, v in data.items()
-        }
-    if tp is float:
-        if isinstance(data, bool) or not isinstance(data, (int, float)):
-            raise WireError(f"{at}: expected a number, got {_type_name(data)}")
-        return float(data)
-    if tp is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise WireError(f"{at}: expected a whole number, got {_type_name(data)}")
-        return data
-    if tp is str:
-        return decode_text(data, at, depth)
-    if tp is bool:
-        if not isinstance(data, tp):
-            raise WireError(f"{at}: expected {tp.__name__}, got {_type_name(data)}")
-        return data
-    if isinstance(tp, type) and issubclass(tp, str):  # a StrEnum field
-        if not isinstance(data, str):
-            raise WireError(f"{at}: expected text, got {_type_name(data)}")
-        return data
-    raise WireError(f"{at}: cannot read a {tp!r}")
-
-
-def _dataclass(cls: Any, data: Any, at: str, depth: int) -> Any:
-    if not isinstance(data, dict):
-        raise WireError(f"{at}: expected an object, got {_type_name(data)}")
-    hints = _hints(cls)
-    values = {}
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            continue
-        if f.name in data:
-            values[f.name] = _decode(hints[f.name], data[f.name], f"{at}.{f.name}", depth + 1)
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise WireError(f"{at}: field {f.name!r} is missing")
-    return cls(**values)  # fields it does not know (a newer minor version) are left out
-
-
-def _list(data: Any, at: str) -> list[Any]:
-    if not isinstance(data, list):
-        raise WireError(f"{at}: expected a list, got {_type_name(data)}")
-    return data
-
-
-def _plain(data: Any, at: str, depth: int) -> Any:
-    """JSON values as they are, checked only for depth."""
-    if isinstance(data, dict):
-        return {k: _plain(v, at, depth + 1) for k, v in data.items()} if depth < _MAX_DEPTH else _too_deep(at)
-    if isinstance(data, list):
-        return [_plain(v, at, depth + 1) for v in data] if depth < _MAX_DEPTH else _too_deep(at)
-    return data
-
-
-def _too_deep(at: str) -> Any:
-    raise WireError(f"{at}: nested too deeply")
+    """``data`` (from ``encode`` on the other side) as a ``cls`` (a dataclass or an annotation:
+    ``tuple[str, ...]``), read by the report's one reader in the wire's rules; ``WireError``
+    naming the field if it is not one."""
+    try:
+        value: T = read_value(cls, data, at, WIRE)
+        return value
+    except OverflowError:  # float() of a 400-digit whole number
+        raise WireError(f"{at}: a number too large") from None
 
 
 def _type_name(data: Any) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Mapping
+from typing import Any, Mapping, NoReturn
 
 from inspector.core.errors import InputError
 from inspector.core.report import lenient_read as read
@@ -38,6 +38,43 @@ class ReportSchemaError(InputError):
         self.problem = problem
 
 
+class Rules:
+    """The leaves of a strict read, and its refusal: a report file's by default (finite numbers
+    from 0 to ``MAX_NUMBER``, text of at most ``MAX_TEXT``, ``ReportSchemaError``); the agent's
+    wire has its own (``remote.wire.WIRE``). ``fields_required``: a dataclass field without a
+    default must be there (the wire sends every field); a file's missing field reads as absent."""
+
+    strict = True
+    fields_required = False
+    error: type[Exception] = InputError  # what ``refuse`` raises
+    fast_numbers = False  # a list of floats taken as it is (the wire's samples: finite by its JSON)
+
+    def refuse(self, where: str, problem: str) -> NoReturn:
+        raise ReportSchemaError(where, problem)
+
+    def number(self, value: Any, where: str) -> float:
+        return _number(value, where)
+
+    def whole(self, value: Any, where: str) -> int:
+        return _whole(value, where)
+
+    def text(self, value: Any, where: str, depth: int = 0) -> str:
+        return checked_text(value, where)
+
+
+class _Lenient(Rules):
+    """A dict nobody checked: nothing is refused (``Fields``' lenient mode)."""
+
+    strict = False
+
+    def refuse(self, where: str, problem: str) -> NoReturn:
+        raise AssertionError("a lenient read refuses nothing")  # pragma: no cover
+
+
+FILE = Rules()
+LENIENT = _Lenient()
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -48,11 +85,12 @@ class Fields:
     Without ``at`` (None) the reads are lenient: nothing raises, and a value of the wrong type
     reads as absent (anything that is not a mapping reads as an empty one)."""
 
-    def __init__(self, data: Any, at: str | None = None) -> None:
-        self.strict = at is not None
+    def __init__(self, data: Any, at: str | None = None, rules: Rules | None = None) -> None:
+        self.rules = rules or (FILE if at is not None else LENIENT)
+        self.strict = self.rules.strict
         if not isinstance(data, Mapping):
             if self.strict:
-                raise ReportSchemaError(at or "", f"expected a mapping, not {kind_of(data)}")
+                self.rules.refuse(at or "", f"expected a mapping, not {kind_of(data)}")
             data = {}
         self.data: Mapping[str, Any] = data
         self.at = at or ""
@@ -69,12 +107,12 @@ class Fields:
         """Strictly, the field ``where`` is refused; leniently nothing happens (the caller reads
         on with what it can, or takes the field as absent)."""
         if self.strict:
-            raise ReportSchemaError(where, problem)
+            self.rules.refuse(where, problem)
 
     def value(self, key: str, required: bool) -> Any:
         value = self.data.get(key)
         if value is None and required and self.strict:
-            raise ReportSchemaError(self.name(key), "missing" if key not in self.data else "expected a value, not null")
+            self.rules.refuse(self.name(key), "missing" if key not in self.data else "expected a value, not null")
         return value
 
     def text(self, key: str, *, required: bool = False, default: str | None = None) -> str | None:
@@ -82,19 +120,19 @@ class Fields:
         value = self.value(key, required)
         if not self.strict:
             return read.optional_text(value) if default is None else read.text(value, default)
-        return default if value is None else checked_text(value, self.name(key))
+        return default if value is None else self.rules.text(value, self.name(key))
 
     def number(self, key: str, *, required: bool = False) -> float | None:
         value = self.value(key, required)
         if not self.strict:
             return read.number(value)
-        return None if value is None else _number(value, self.name(key))
+        return None if value is None else self.rules.number(value, self.name(key))
 
     def whole(self, key: str, *, required: bool = False) -> int | None:
         value = self.value(key, required)
         if not self.strict:
             return read.whole(value)
-        return None if value is None else _whole(value, self.name(key))
+        return None if value is None else self.rules.whole(value, self.name(key))
 
     def flag(self, key: str, default: bool = False, *, required: bool = False) -> bool:
         value = self.data.get(key)
@@ -166,11 +204,11 @@ class Fields:
         if value is None or (not self.strict and not isinstance(value, list)):
             return []
         if not isinstance(value, list):
-            raise ReportSchemaError(self.name(key), f"expected {what}, not {kind_of(value)}")
+            self.rules.refuse(self.name(key), f"expected {what}, not {kind_of(value)}")
         if len(value) > MAX_ITEMS:
             if not self.strict:
                 return value[:MAX_ITEMS]
-            raise ReportSchemaError(self.name(key), f"holds {len(value):,} items, more than {MAX_ITEMS:,}")
+            self.rules.refuse(self.name(key), f"holds {len(value):,} items, more than {MAX_ITEMS:,}")
         return value
 
     def entries(self, key: str, *, required: bool = False, what: str = "a list") -> list[Any]:
@@ -180,11 +218,11 @@ class Fields:
 
     def mapping(self, key: str, *, required: bool = False) -> "Fields":
         value = self.value(key, required)
-        return Fields({} if value is None else value, self.name(key) if self.strict else None)
+        return Fields({} if value is None else value, self.name(key), self.rules)
 
     def entry(self, where: str, value: Any) -> "Fields":
         """``value`` (an item of one of its lists) read in this mode, named ``where``."""
-        return Fields(value, where if self.strict else None)
+        return Fields(value, where, self.rules)
 
     def byte_counts(self, key: str) -> dict[str, float]:
         """``{name: bytes}`` (``by_device``, ``by_dtype``; leniently, the names with a number)."""

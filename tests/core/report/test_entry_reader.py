@@ -84,3 +84,60 @@ def test_the_reader_follows_the_fields_of_the_type():
     with pytest.raises(ReportSchemaError, match=r"p\.tags\[1\]: expected text"):
         read_entry(Probe, data, "p")
     assert read_entry(Probe, {**data, "tags": ["a"]}, "p") == Probe("fc1", 12, ("a",), True)
+
+
+def test_the_last_twins_read_once_in_two_modes_a_valid_report_alike(report):
+    """Issue 44 §4: the latency entry, the machine's noise, the environment and the whole
+    report have one reader each; strictly and leniently a valid report reads the same."""
+    from inspector.core.report.schema import latency_entry, read_report
+
+    entry = report["latency"][0]
+    assert latency_entry(entry, "latency[0]") == latency_entry(entry)
+    checked, unchecked = read_report(report, ""), read_report(report)
+    for name in ("schema_version", "created", "tool_version", "environment", "model", "moves", "latency", "memory", "ranks"):
+        assert getattr(checked, name) == getattr(unchecked, name), name
+    assert checked.latency[0].machine is not None or entry.get("machine") is None
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"machine": {"measured": True, "other_cpu_share": 4}}, "latency[0].machine.other_cpu_share: expected a share from 0 to 1, not 4"),
+        ({"runs_ms": [[1.0]]}, "latency[0].runs_ms: expected two runs or more, each with samples"),
+        ({"pair_id": "nope"}, "latency[0].pair_id: expected the 32 hex digits of an interleaved comparison's token"),
+        ({"samples_ms": [1.0, "x"]}, "latency[0].samples_ms: expected a list of numbers"),
+    ],
+)
+def test_a_bad_latency_field_is_refused_strictly_and_reads_as_absent_leniently(report, change, named):
+    from inspector.core.report.schema import latency_entry
+
+    data = {**report["latency"][0], **change}
+    with pytest.raises(ReportSchemaError) as refused:
+        latency_entry(data, "latency[0]")
+    assert refused.value.message == named
+    lenient = latency_entry(data)  # never raises: the field reads as absent (a list keeps its numbers)
+    key = next(iter(change))
+    assert {"machine": lenient.machine is not None and lenient.machine.other_cpu_share is None,
+            "runs_ms": lenient.runs_ms == (), "pair_id": lenient.pair_id is None,
+            "samples_ms": lenient.samples_ms == (1.0,)}[key]  # fmt: skip
+
+
+def test_the_wire_reads_through_the_same_reader_by_its_own_rules(monkeypatch):
+    """Issue 44 §4: one decoder for file and wire. What the agent sends is read by
+    ``entry_reader``'s strict mode (the wire's rules: any number, a ``Text``, every field sent)."""
+    from inspector.core.measure.machine_noise import MachineNoise
+    from inspector.core.remote import wire
+    from inspector.core.report import entry_reader
+
+    walked = []
+    real = entry_reader.read_value
+    monkeypatch.setattr(entry_reader, "read_value", lambda tp, *a, **k: walked.append(tp) or real(tp, *a, **k))
+    noise = MachineNoise(True, "quiet", 0.01, None, 3, 2, 100, 500, 4)
+    assert wire.decode(MachineNoise, wire.encode(noise), "machine") == noise
+    assert bool in walked and float in walked  # its fields, walked by the one reader
+    with pytest.raises(wire.WireError, match=r"^machine\.note: expected text, got a list$"):
+        wire.decode(MachineNoise, {**wire.encode(noise), "note": [1]}, "machine")
+    with pytest.raises(wire.WireError, match=r"^machine: field 'measured' is missing$"):
+        wire.decode(MachineNoise, {"note": "x"}, "machine")
+    # The file's rules for the same type: a null note reads as absent, a missing flag as false.
+    assert read_entry(MachineNoise, {"note": None}, "machine") == MachineNoise(False)
