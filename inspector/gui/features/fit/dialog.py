@@ -38,13 +38,16 @@ from PySide6.QtWidgets import (
 
 from inspector.core.errors import InputError
 from inspector.core.measure import OPTIMIZERS, FitRequest, parse_capacity, presets
+from inspector.core.measure.planned_device import request_label
 from inspector.core.files import parse_inputs
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.common.screen_fit import fit_dialog
+from inspector.gui.features.fit.cells import answer_cells, shown_name
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("FitDialog", "Device"),
+    QT_TRANSLATE_NOOP("FitDialog", "Input"),
     QT_TRANSLATE_NOOP("FitDialog", "Parameters"),
     QT_TRANSLATE_NOOP("FitDialog", "Gradients"),
     QT_TRANSLATE_NOOP("FitDialog", "Optimizer state"),
@@ -95,6 +98,7 @@ class FitDialog(Retranslates, QDialog):
         self._status: tuple[str, Any] = ("hint", None)
         self._outcome: Any = None
         self._named_key: str | None = None  # the named device's row, while one is asked about
+        self._named_shown = ""  # what that row is called ("RTX 4090, planned")
 
         self.namedCombo = QComboBox(self)
         self.namedCombo.setObjectName("fitNamedCombo")
@@ -287,8 +291,9 @@ class FitDialog(Retranslates, QDialog):
         self._named_key = None
         if request is not None:
             label = request.gpu if request.capacity is None else format_bytes(request.capacity)
-            self._named_key = f"{label} ({request.device})"
-            self._set_row(self._row_of(self._named_key), [self._named_key] + ["" for _ in COLUMNS[1:]])
+            self._named_key = f"{label} ({request.device})"  # the row's key; shown as planned, never as cuda:0
+            self._named_shown = core_text(request_label(request.device, request.gpu, label))
+            self._set_row(self._row_of(self._named_key), [self._named_shown] + ["" for _ in COLUMNS[1:]])
 
     def ask(self) -> None:
         self._ask(max_batch=False)
@@ -341,9 +346,9 @@ class FitDialog(Retranslates, QDialog):
         """The answers in their rows, and the findings under the table."""
         notes: list[str] = []
         for result in outcome.results:
-            name = getattr(result, "row_name", result.device)
-            row = self._row_of(name)
-            self._set_row(row, _cells(result))
+            row = self._row_of(getattr(result, "row_name", result.device))
+            name = shown_name(result)
+            self._set_row(row, answer_cells(result))
             self._colour_verdict(row, result.fits)
             built = getattr(result, "model_class", None)  # the class planned (a config may name none)
             if built:
@@ -359,15 +364,15 @@ class FitDialog(Retranslates, QDialog):
                                   name, str(search.batch), str(search.steps)))  # fmt: skip
             if result.measured_reason:  # how the peak was read (CPU: the process's RSS), or why not
                 notes.append(fill(translate("FitDialog", "%1: measured peak — %2"),
-                                  result.device, core_text(result.measured_reason)))  # fmt: skip
+                                  name, core_text(result.measured_reason)))  # fmt: skip
             if getattr(result, "measured_gap", None):  # over 15 % apart: what the estimate misses
-                notes.append(fill(translate("FitDialog", "%1: %2"), result.device, core_text(result.measured_gap)))
+                notes.append(fill(translate("FitDialog", "%1: %2"), name, core_text(result.measured_gap)))
         for device, failure in outcome.failures:
             # A failure is keyed by the request's device: the named device's, unless the machine has it too.
             named = self._named_key is not None and device not in self._present and self._named_key.endswith(f"({device})")
             row = self._row_of(self._named_key if named else device)
             failed = fill(translate("FitDialog", "failed: %1"), core_text(failure.message))
-            self._set_row(row, [device, failed] + ["" for _ in COLUMNS[2:]])
+            self._set_row(row, [self._named_shown if named else device, failed] + ["" for _ in COLUMNS[2:]])
         self.notes.setText("\n".join(dict.fromkeys(notes)))
 
     def show_failure(self, message: str) -> None:
@@ -436,36 +441,3 @@ def _outcome_text(outcome: Any) -> str:
     optimizer = translate("FitDialog", _OPTIMIZER_LABELS[first.optimizer]) if first.optimizer in _OPTIMIZER_LABELS else first.optimizer
     return fill(text, mode, first.dtype, optimizer, shapes, f"{outcome.seconds:.2f}")
 
-
-def _cells(result: Any) -> list[str]:
-    if result.fits is None:
-        verdict = translate("FitDialog", "unknown")
-    else:
-        verdict = translate("FitDialog", "yes") if result.fits else translate("FitDialog", "NO")
-    margin = "—"
-    if result.margin_bytes is not None:
-        margin = ("" if result.margin_bytes >= 0 else "−") + format_bytes(abs(result.margin_bytes))
-    ratio = f"{result.ratio:.3f}" if result.ratio is not None else "—"
-    peak = format_bytes(result.estimated_peak_bytes)
-    later = getattr(result, "later_step_peak_bytes", None)
-    if later is not None and later > result.estimated_peak_bytes:  # the verdict judges the larger
-        peak = fill(translate("FitDialog", "%1 (later steps %2)"), peak, format_bytes(later))
-    largest = "—"
-    search = getattr(result, "batch_search", None)
-    if search is not None:
-        largest = fill(translate("FitDialog", "%1 (batch %2 does not fit)"), f"{search.batch:,}", f"{search.next_batch:,}") \
-            if search.next_batch is not None else fill(translate("FitDialog", "at least %1"), f"{search.batch:,}")
-    return [
-        getattr(result, "row_name", result.device),
-        format_bytes(result.parameters_bytes),
-        format_bytes(result.gradients_bytes),
-        format_bytes(result.optimizer_state_bytes),
-        format_bytes(result.activations_bytes),
-        peak,
-        format_bytes(result.free_bytes),
-        verdict,
-        margin,
-        format_bytes(result.measured_peak_bytes),
-        ratio,
-        largest,
-    ]

@@ -1,0 +1,55 @@
+""""Will it fit?"'s table cells for one answer (``core.measure.fit_result.FitResult``): the device
+as the answer names it (a planned GPU as planned, never the ``cuda:0`` its plan was laid out on),
+its input and largest batch, and a CPU's measured peak below what RSS resolves said so rather
+than "0 B" and "0.000" (issue 45 items 2 and 3). Texts in context "FitDialog"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.core.measure.peak_reading import measured_text
+from inspector.core.measure.planned_device import device_label, input_text
+from inspector.core.units import format_bytes
+from inspector.gui.common.i18n import core_text, fill, translate
+
+
+def shown_name(result: Any) -> str:
+    """``"RTX 4090, planned: not on this machine"``, in the window's language; the device id otherwise."""
+    return core_text(device_label(result.device, getattr(result, "named_device", None), result.device_present))
+
+
+def answer_cells(result: Any) -> list[str]:
+    """The row's cells, in ``dialog.COLUMNS``' order."""
+    if result.fits is None:
+        verdict = translate("FitDialog", "unknown")
+    else:
+        verdict = translate("FitDialog", "yes") if result.fits else translate("FitDialog", "NO")
+    margin = "—"
+    if result.margin_bytes is not None:
+        margin = ("" if result.margin_bytes >= 0 else "−") + format_bytes(abs(result.margin_bytes))
+    under = measured_text(result.device, result.measured_peak_bytes)
+    ratio = f"{result.ratio:.3f}" if result.ratio is not None and under is None else "—"
+    peak = format_bytes(result.estimated_peak_bytes)
+    later = getattr(result, "later_step_peak_bytes", None)
+    if later is not None and later > result.estimated_peak_bytes:  # the verdict judges the larger
+        peak = fill(translate("FitDialog", "%1 (later steps %2)"), peak, format_bytes(later))
+    largest = "—"
+    search = getattr(result, "batch_search", None)
+    if search is not None:
+        largest = fill(translate("FitDialog", "%1 (batch %2 does not fit)"), f"{search.batch:,}", f"{search.next_batch:,}") \
+            if search.next_batch is not None else fill(translate("FitDialog", "at least %1"), f"{search.batch:,}")
+    return [
+        shown_name(result),
+        core_text(input_text(result.to_dict())) if hasattr(result, "to_dict") else "—",
+        format_bytes(result.parameters_bytes),
+        format_bytes(result.gradients_bytes),
+        format_bytes(result.optimizer_state_bytes),
+        format_bytes(result.activations_bytes),
+        peak,
+        format_bytes(result.free_bytes),
+        verdict,
+        margin,
+        core_text(under) if under is not None else format_bytes(result.measured_peak_bytes),
+        ratio,
+        largest,
+    ]
