@@ -20,7 +20,9 @@ MAX_RECENT = 10
 KEYS = {
     "geometry": "window/geometry",
     "state": "window/state",
-    "splitters": "window/splitters",
+    # (issue 45's layout: one column beside the tabs; the three splitters of the layout before
+    # it, saved under "window/splitters", would set the new ones' sizes from another shape)
+    "splitters": "window/columnSplitters",
     "recent": "models/recent",
     "sample_hz": "memory/sampleHz",
     "inputs": "models/inputs",  # {spec: the input field's text the last benchmark used}
@@ -106,7 +108,7 @@ PREFERRED_SIZE = QSize(1240, 760)
 
 
 def restore_layout(settings: QSettings, window: QWidget, splitters: Sequence[QSplitter]) -> bool:
-    """``window``'s geometry and its three ``splitters``' positions, as last saved; a first
+    """``window``'s geometry and its ``splitters``' positions, as last saved; a first
     launch fits the screen it opens on, and a saved geometry that no longer fits (a smaller
     screen, one unplugged since) is brought onto a screen that exists (``screen_fit``).
     Returns whether the splitters' positions were restored (False: first-start proportions)."""

@@ -2,8 +2,9 @@
 built on first use.
 
 ``build_frame`` lays out panels the window made (the object names docs/architecture.md lists
-are set by the panels themselves) and returns the containers, with the Memory, Latency and
-Compare tabs laid out behind placeholders (``PAGES``): the feature that owns each provides its
+are set by the panels themselves) and returns the containers: one column of the devices over
+the model tree, beside one tab area that holds what a task looks at (History, Memory, Latency,
+Compare, Code), with the Memory, Latency and Compare tabs laid out behind placeholders (``PAGES``): the feature that owns each provides its
 page when it is installed (``state.feature``), built when first shown or asked for.
 First-start proportions live here; a saved layout replaces them (``window_settings``).
 """
@@ -17,6 +18,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGroupBox, QMainWindow, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.gui.common.i18n import translate
+from inspector.gui.common.message_bar import FloatOver
 from inspector.gui.common.lazy_tabs import LazyTabs
 from inspector.gui.common.pages import COMPARISON, LATENCY, MEMORY
 
@@ -31,36 +33,28 @@ if TYPE_CHECKING:
 class Frame:
     """The containers ``build_frame`` made around the panels."""
 
-    tabs: QTabWidget  # "bottomTabs": History, then the ``PAGES``
+    tabs: QTabWidget  # "bottomTabs": History, then the ``PAGES``, then Code
     pages: LazyTabs
     model_box: QGroupBox
     devices_box: QGroupBox
-    top_splitter: QSplitter
-    bottom_splitter: QSplitter
-    main_splitter: QSplitter
-    code_box: QGroupBox
+    left_splitter: QSplitter  # "topSplitter": the devices over the model tree
+    main_splitter: QSplitter  # the left column beside the tabs
+    code: QWidget
     history: QWidget
 
     def first_start(self) -> None:
-        """At the first show without a saved layout, once the splitter has its real height:
-        the devices and the model tree get the room the example's rows need (modules and
-        parameters, without scrolling), at least 45 % of the height and at most 60 %, the
-        plots and history the rest. At 1024x700 the tree showed 4 of the example's 6 rows
-        under proportions made for 1280x800 (issue 35); on a tall screen the 45 % is more
-        than the rows need."""
+        """At the first show without a saved layout, once the splitter has its real width: the
+        left column 42 % of it (at least ``LEFT_MIN_WIDTH``, at most 45 %), the tabs the rest.
+        (The devices take the height their rows need, ``build_frame``; the tree the rest.)"""
         splitter = self.main_splitter
-        height = splitter.height() - splitter.handleWidth()
-        if height <= 0:
-            return
-        row = splitter.fontMetrics().lineSpacing() + 4
-        # The box's title, the summary, the filter and the header above the rows, margins below.
-        needed = 6 * row + 5 * row + 24
-        top = round(max(0.45 * height, min(needed, 0.6 * height)))
-        splitter.setSizes([top, height - top])
+        width = splitter.width() - splitter.handleWidth()
+        if width > 0:
+            left = min(max(LEFT_MIN_WIDTH, round(0.42 * width)), round(0.45 * width))
+            splitter.setSizes([left, width - left])
 
-    def splitters(self) -> tuple[QSplitter, QSplitter, QSplitter]:
+    def splitters(self) -> tuple[QSplitter, QSplitter]:
         """In the order a saved layout lists them."""
-        return (self.main_splitter, self.top_splitter, self.bottom_splitter)
+        return (self.main_splitter, self.left_splitter)
 
     def retranslate(self) -> None:
         """The boxes' and the tabs' titles, in the language now installed."""
@@ -70,18 +64,23 @@ class Frame:
             title = translate("Layout", "Model")
             self.model_box.setTitle(title)
             self.model_box.setProperty("placeholderTitle", title)
-        self.code_box.setTitle(translate("Layout", "Code"))
+        self.tabs.setTabText(self.tabs.indexOf(self.code), translate("Layout", "Code"))
         self.tabs.setTabText(self.tabs.indexOf(self.history), translate("Layout", "History"))
         self.pages.retranslate()
+
+
+#: The left column (devices over the model tree) never gets narrower than this on first start.
+LEFT_MIN_WIDTH = 380
 
 
 def build_frame(
     window: QMainWindow, *, banner: ErrorBanner, action_bar: QWidget, devices: QWidget, parameters: QWidget,
     history: QWidget, code: QWidget,
 ) -> Frame:  # fmt: skip
-    """Lay the panels out as ``window``'s central widget, the banner in a row of its own
-    between the action bar and the panels (hidden until a failure)."""
-    # (titles: ``Frame.retranslate``)
+    """Lay the panels out as ``window``'s central widget (issue 45): the action bar on top;
+    under it the devices and the model tree in one column, the tree taking its height, beside
+    the tabs (History, Memory, Latency, Compare, Code), which take the rest. The banner floats
+    over the bottom of the tabs (hidden until a failure): its coming and going moves nothing."""
     devices_box = _boxed(devices)
     model_box = _boxed(parameters)
     tabs = QTabWidget(window)
@@ -91,34 +90,34 @@ def build_frame(
     pages = LazyTabs(tabs)
     for key in PAGES:  # behind pages nobody sees at start (their features provide them)
         pages.add(key)
-    code_box = _boxed(code)
+    tabs.addTab(code, "")
+    # (titles: ``Frame.retranslate``)
 
-    top_splitter = _splitter("topSplitter", Qt.Orientation.Horizontal, devices_box, model_box, (5, 7))
-    bottom_splitter = _splitter("bottomSplitter", Qt.Orientation.Horizontal, tabs, code_box, (7, 5))
-    # When the window or the room under the banner shrinks, the plots give the height up first:
-    # the model tree keeps its rows (issue 35).
-    main_splitter = _splitter("mainSplitter", Qt.Orientation.Vertical, top_splitter, bottom_splitter, (0, 1))
-    # First-start proportions (a saved layout replaces them): the plots get a bit more
-    # than half the height (at 1280x800 the memory plot's markers and the comparison's
-    # rows stay legible, and the device table still lists eight GPUs), the code view
-    # enough width for a snippet's longest line.
-    main_splitter.setSizes([450, 550])
-    top_splitter.setSizes([520, 760])
-    bottom_splitter.setSizes([800, 480])
+    # The devices get the height their rows and notes need, no more: the tree takes the rest.
+    needed = getattr(devices, "neededHeightChanged", None)
+    if needed is not None:
+        margins = devices_box.contentsMargins().top() + devices_box.contentsMargins().bottom() + 8
+        needed.connect(lambda height: devices_box.setMaximumHeight(height + margins + devices_box.fontMetrics().height()))
+    left_splitter = _splitter("topSplitter", Qt.Orientation.Vertical, devices_box, model_box, (0, 1))
+    main_splitter = _splitter("mainSplitter", Qt.Orientation.Horizontal, left_splitter, tabs, (0, 1))
+    # First-start proportions (a saved layout replaces them; ``Frame.first_start`` fits them to
+    # the screen once shown).
+    left_splitter.setSizes([100, 10_000])  # the tree all the devices leave
+    main_splitter.setSizes([420, 600])
 
     central = QWidget(window)
     layout = QVBoxLayout(central)
-    layout.setContentsMargins(6, 6, 6, 6)
+    layout.setContentsMargins(4, 4, 4, 0)
+    layout.setSpacing(4)
     layout.addWidget(action_bar)
-    # The banner takes its own room: floating over the panels, it covered the devices table
-    # and the model's header at 1024x700 (issue 35); the panels give it the height it needs
-    # while it shows, and take it back when it goes.
-    banner.setParent(central)
-    banner.setVisible(False)
-    layout.addWidget(banner)
     layout.addWidget(main_splitter, 1)
+    # The banner is about what the tabs show (a move's or a benchmark's failure, its code):
+    # it floats over their bottom. In a row of its own above the panels it pushed Devices and
+    # Model down 84 px and took a tree row, and they jumped back when it went (issue 45).
+    FloatOver(banner, tabs)
+    banner.setVisible(False)
     window.setCentralWidget(central)
-    frame = Frame(tabs, pages, model_box, devices_box, top_splitter, bottom_splitter, main_splitter, code_box, history)
+    frame = Frame(tabs, pages, model_box, devices_box, left_splitter, main_splitter, code, history)
     frame.retranslate()
     return frame
 
@@ -126,7 +125,7 @@ def build_frame(
 def _boxed(widget: QWidget) -> QGroupBox:
     box = QGroupBox()
     layout = QVBoxLayout(box)
-    layout.setContentsMargins(6, 6, 6, 6)
+    layout.setContentsMargins(4, 4, 4, 4)
     layout.addWidget(widget)
     return box
 

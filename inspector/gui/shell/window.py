@@ -132,7 +132,7 @@ class InspectorWindow(QMainWindow):
             parameters=self.parameters, history=self.historyView, code=self.code,
         )  # fmt: skip
         self.tabs, self.lazy_tabs, self.model_box = frame.tabs, frame.pages, frame.model_box
-        self.main_splitter, self.top_splitter, self.bottom_splitter = frame.splitters()
+        self.main_splitter, self.top_splitter = frame.splitters()
         self.status = StatusLine(self.statusBar())
         self.statusModel, self.statusDevice, self.statusBusy = self.status.model, self.status.device, self.status.busy
         self.help = HelpPages(self, self.session_state, menus=lambda: MENUS)

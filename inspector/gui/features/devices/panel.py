@@ -10,7 +10,7 @@ import json
 from typing import TYPE_CHECKING, Sequence
 
 from PySide6.QtCore import QModelIndex, QObject, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QColor, QPainter, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from inspector.core.devices import DeviceInventory, DeviceSnapshot, MemoryReading
 
 GIB = 1 << 30
+#: The device rows shown without scrolling (eight GPUs); more scroll.
+SHOWN_ROWS = 8
 #: Item-data role carrying (used, total) bytes for the memory bar delegate.
 MEMORY_ROLE = Qt.ItemDataRole.UserRole + 1
 #: Item-data role carrying the device id of a row.
@@ -214,6 +216,9 @@ class DevicesPanel(Retranslates, QWidget):
     """The device table and the note saying why no accelerator is listed."""
 
     deviceSelected = Signal(str)
+    #: The height its rows and notes need (``needed_height``), said when it changes: the layout
+    #: gives the devices no more (a laptop's one CPU took a third of the column, issue 45).
+    neededHeightChanged = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -265,6 +270,28 @@ class DevicesPanel(Retranslates, QWidget):
         for row in range(self.model.rowCount()):
             if self.table.rowHeight(row) < least:
                 self.table.setRowHeight(row, least)
+        self._say_needed_height()
+
+    def needed_height(self) -> int:
+        """The table's header and rows (at most ``SHOWN_ROWS``; more scroll) and the notes
+        under it, at the panel's width now."""
+        table = self.table
+        rows = sum(table.rowHeight(r) for r in range(min(SHOWN_ROWS, self.model.rowCount())))
+        rows = max(rows, table.verticalHeader().defaultSectionSize())
+        height = table.horizontalHeader().sizeHint().height() + rows + 2 * table.frameWidth()
+        if table.horizontalScrollBar().isVisible():
+            height += table.horizontalScrollBar().sizeHint().height()
+        if not self.note.isHidden():
+            width = max(100, self.width())
+            height += self.layout().spacing() + self.note.heightForWidth(width)
+        return height
+
+    def _say_needed_height(self) -> None:
+        self.neededHeightChanged.emit(self.needed_height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._say_needed_height()  # the notes wrap onto more or fewer lines
 
     def set_inventory(self, inventory: DeviceInventory) -> None:
         self.model.set_inventory(inventory)
@@ -282,9 +309,11 @@ class DevicesPanel(Retranslates, QWidget):
         if self._loading:
             self.note.setText(translate("DevicesPanel", "Loading PyTorch…"))
             self.note.setVisible(True)
+            self._say_needed_height()
             return
         self.note.setText("\n".join(_sentence(core_text(n)) for n in self._notes))
         self.note.setVisible(bool(self._notes))
+        self._say_needed_height()
 
     def set_readings(self, readings: Sequence[MemoryReading]) -> None:
         self.model.set_readings(readings)

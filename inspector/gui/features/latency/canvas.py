@@ -27,6 +27,11 @@ from inspector.gui.features.latency.series import Series, SeriesKey
 from inspector.gui.features.latency.summary_bars import SummaryBars
 
 
+#: A plot widget's least height: 150 px of drawing area (its ViewBox) over its axis, at the
+#: window's minimum size (at 872x513 the Samples plot had none at all).
+MIN_PLOT_HEIGHT = 195
+
+
 class LatencyCanvas(QWidget):
     """The two views of LatencyPlot: samples against their index (``samples``), and the
     summary bars (``summary``). What the plot and tests ask of it is passed on to them."""
@@ -44,6 +49,8 @@ class LatencyCanvas(QWidget):
         if not plots:
             plots = (samples_plot_widget(self, menu=menus), summary_plot_widget(self, menu=menus))
         self.samples_plot, self.summary_plot = plots
+        for plot in plots:  # (the window's minimum height grows to give it: issue 45)
+            plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.samples_plot.setObjectName(f"{prefix}SamplesPlot")
         self.summary_plot.setObjectName(f"{prefix}SummaryPlot")
         self.samples = SamplesView(self.samples_plot, self, label, words)

@@ -46,6 +46,9 @@ KIND_WORDS = {
     "optimizer_state": QT_TRANSLATE_NOOP("MemoryPlot", "optimizer state"),
 }
 
+#: The canvas's least height: 150 px of drawing area over its axis and legend.
+MIN_PLOT_HEIGHT = 180
+
 class MemoryPlot(Retranslates, QWidget):
     """Memory of every device over time: one curve per device and figure, with markers.
 
@@ -65,6 +68,8 @@ class MemoryPlot(Retranslates, QWidget):
         self._dirty = False
 
         self.canvas = MemoryCanvas(self)
+        # 150 px to draw in at the window's least size (its minimum height grows to give it, issue 45)
+        self.canvas.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.pause_button = QToolButton(self, objectName="memoryPauseButton", checkable=True)
         self.pause_button.toggled.connect(self.set_paused)
         self.clear_button = QToolButton(self, objectName="memoryClearButton")

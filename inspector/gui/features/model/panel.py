@@ -1,8 +1,8 @@
 """The model panel: every parameter, buffer, gradient and optimizer-state tensor, by module.
 
 The widget around the parameter tree: totals per device in its header, the placement findings
-(split model, optimizer state left behind) as warnings above it, a filter field (with a note
-when it hides every row; cleared when another model is loaded, ``model_loaded``), the
+(split model, optimizer state left behind) as closable warnings floating over its bottom
+rows, a filter field (with a note when it hides every row; cleared when another model is loaded, ``model_loaded``), the
 ``QTreeView`` (object name ``parameterView``) with uniform row heights and columns sized to
 what they show, and its context menu. The tree's rows are ``parameter_tree``'s, their texts
 ``parameter_cells``' (both Qt-free), served by ``parameter_model.PlacementModel`` through
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from inspector.core.placement import device_bytes_text, meta_text
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.common.message_bar import MessageBar, MessageStack, OneLineLabel
 from inspector.gui.common.theme import device_colour
 from inspector.gui.features.model.cells import widest_texts
 from inspector.gui.features.model.filter import PlacementFilter
@@ -60,19 +61,11 @@ VISUAL_ORDER = (PlacementModel.NAME, PlacementModel.SIZE, PlacementModel.DEVICE,
 class ParametersPanel(Retranslates, QWidget):
     """Totals per device, the placement findings, a filter field, and the tree of tensors."""
 
-    def _warning_label(self, name: str, text_format: Qt.TextFormat) -> QLabel:
-        """A hidden, selectable, wrapping label in the warning colours, above the tree."""
-        label = QLabel(self)
+    def _warning_bar(self, name: str, label: QLabel) -> MessageBar:
+        """A closable message (its label named ``name``) floating over the tree's bottom."""
         label.setObjectName(name)
-        label.setWordWrap(True)
-        label.setTextFormat(text_format)
-        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        label.setStyleSheet(
-            f"QLabel#{name} {{ background: #fff4e5; color: #663c00; "
-            "border: 1px solid #ffb74d; border-radius: 4px; padding: 6px; }"
-        )
         label.setVisible(False)
-        return label
+        return MessageBar(label, f"{name}Bar", self)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -82,9 +75,15 @@ class ParametersPanel(Retranslates, QWidget):
         self.totals.setWordWrap(True)
         self.totals.setTextFormat(Qt.TextFormat.RichText)
 
-        self.warnings = self._warning_label("placementWarnings", Qt.TextFormat.RichText)
-        # Why the per-module figures (Time, % of forward) are rough, said above them.
-        self.moduleWarnings = self._warning_label("moduleTimeWarnings", Qt.TextFormat.PlainText)
+        # The placement findings, and why the per-module figures (Time, % of forward) are
+        # rough: closable bars over the tree's bottom rows, never above it (issue 45: two of
+        # them above the tree left it one row, and moved it as they came and went).
+        self.warningsBar = self._warning_bar("placementWarnings", QLabel(self))
+        self.warnings = self.warningsBar.label
+        self.warnings.setTextFormat(Qt.TextFormat.RichText)
+        self.moduleWarningsBar = self._warning_bar("moduleTimeWarnings", OneLineLabel(self))
+        self.moduleWarnings = self.moduleWarningsBar.label
+        self._module_run_last = True  # the last benchmark timed the modules (its warnings hold)
 
         self.filterEdit = QLineEdit(self)
         self.filterEdit.setObjectName("parameterFilterEdit")
@@ -142,11 +141,10 @@ class ParametersPanel(Retranslates, QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.totals)
-        layout.addWidget(self.warnings)
-        layout.addWidget(self.moduleWarnings)
         layout.addWidget(self.filterEdit)
         layout.addWidget(self.noMatches)
         layout.addWidget(self.view, 1)
+        self.messages = MessageStack(self.view, self.warningsBar, self.moduleWarningsBar)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -184,14 +182,23 @@ class ParametersPanel(Retranslates, QWidget):
         self.model.set_attribution(attribution)
         self._expand()
         self._show_module_columns(True)
+        self._module_run_last = True
         self._show_module_warnings()
 
     def _show_module_warnings(self) -> None:
         from inspector.gui.common.module_summary import warning_lines
 
-        lines = warning_lines(self.model.attribution) if self.model.attribution is not None else []
-        self.moduleWarnings.setText("\n".join(lines))
-        self.moduleWarnings.setVisible(bool(lines))
+        attribution = self.model.attribution if self._module_run_last else None
+        lines = warning_lines(attribution) if attribution is not None else []
+        self.moduleWarningsBar.say("\n".join(lines))
+        self.messages.follow()
+
+    def plain_run_finished(self) -> None:
+        """A benchmark without per-module timing ended: the last per-module run's warnings
+        were about that run, not about what is on screen now (the Time column keeps its
+        figures, their flag stays in its title)."""
+        self._module_run_last = False
+        self._show_module_warnings()
 
     def set_filter(self, text: str) -> None:
         self.proxy.set_filter_text(text)
@@ -328,8 +335,8 @@ class ParametersPanel(Retranslates, QWidget):
 
     def _show_warnings(self, findings) -> None:
         if not findings:
-            self.warnings.setVisible(False)
-            self.warnings.clear()
+            self.warningsBar.say("")
+            self.messages.follow()
             return
         fix = html.escape(translate("ParametersPanel", "Fix: %1"))
         items = "".join(
@@ -339,8 +346,8 @@ class ParametersPanel(Retranslates, QWidget):
             for f in findings
         )
         heading = html.escape(translate("ParametersPanel", "⚠ Placement warnings"))
-        self.warnings.setText(f"<b>{heading}</b><ul style='margin:0'>{items}</ul>")
-        self.warnings.setVisible(True)
+        self.warningsBar.say(f"<b>{heading}</b><ul style='margin:0'>{items}</ul>")
+        self.messages.follow()
 
 
 class _MiddleElided(QStyledItemDelegate):
