@@ -90,6 +90,8 @@ def cmd_bench(args) -> int:
     if repeat > 1 and latencies:  # runs 2..N in fresh processes, each entry's runs kept
         latencies, repeat_notes = run_workers(args, latencies, repeat)
         record_noise(latencies, args.spec)
+    else:  # a short CPU call measured in one process: say a rerun may land elsewhere (issue 46)
+        latencies = [_with_process_note(r) for r in latencies]
     report = build_timing_report(  # a TimingReport from here until it is written
         loaded, moves=run.moves, latency=latencies, memory=run.timeline.to_report(), attribution=run.attributions,
         model_memory=run.timeline.model_report(),  # the model's bytes per device over time: the report's model curve
@@ -116,6 +118,16 @@ def cmd_bench(args) -> int:
         _say(f"error: {_plain(failures[0])}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""))
         return 1
     return 0
+
+
+def _with_process_note(result):
+    """``result`` with the note saying its median is one process's, where it may be (``one_process``)."""
+    import dataclasses
+
+    from inspector.core.measure.one_process import one_process_note
+
+    note = one_process_note(result)
+    return result if note is None else dataclasses.replace(result, notes=(*result.notes, note))
 
 
 def _repeat(args) -> int:

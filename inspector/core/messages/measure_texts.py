@@ -201,6 +201,16 @@ MEASUREMENT: dict[str, str] = {
     ),
     "bench.runs_capped": "{runs} runs asked for: capped at {cap} samples per measurement",
     "bench.interleaved_slices": "timed turn about with the other side of the comparison, in {slices} slices of each",
+    "bench.one_process": (
+        "one process's figure: a call of {median} on the CPU is as fast as the state of the process that runs it "
+        "(fresh processes of the example in float16 landed 26-48 µs apart on a quiet 2-core VM), so a rerun may land "
+        "elsewhere; bench --repeat 5 gives the median over 5 fresh processes"
+    ),
+    "bench.one_process_moved": (
+        "one process's figure: a call of {median} on the CPU is as fast as the state of the process that runs it, "
+        "and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land "
+        "elsewhere; bench --repeat 5 gives the median over 5 fresh processes"
+    ),
     "bench.runs_pooled": "{runs} independent runs, each with its own warm-up: the figures are of their samples together",
     "bench.min_time_capped": "a minimum time of {seconds} s asked for: capped at {cap} s per measurement",
     "bench.stopped_at_sample_cap": (

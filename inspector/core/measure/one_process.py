@@ -1,0 +1,50 @@
+"""Whether one run's median is the model's or its process's (issue 46 item 2).
+
+A call of tens of microseconds on the CPU is as fast as the state of the process that runs it:
+the example in float16 measured 26-29 µs in some fresh ``bench`` processes and 38-48 µs in
+others on a quiet 2-core VM (``torch.utils.benchmark.Timer``: 27.6 µs), each run with a tight
+interval, and its state switched within one process too (26 ↔ 32 µs between blocks of 12 ms).
+A run's samples all come from one process, and its interval cannot see that. So a run of one
+process whose median call is under ``SHORT_CALL_MS`` says so (``one_process_note``): a rerun may
+land elsewhere, and ``bench --repeat`` (fresh processes) gives the median over several. When
+the run's own time-ordered blocks already disagree by more than ``MOVED``, the note says by
+how much. Pure arithmetic on the samples: no clock, no process.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from inspector.core.measure.measurement import LatencyResult
+from inspector.core.messages import Text
+from inspector.core.units import format_ms
+
+#: Calls shorter than this (ms) on the CPU take the measuring process's state for the model's.
+SHORT_CALL_MS = 1.0
+#: Blocks of a run, in the order they ran, whose medians are compared; and how far apart
+#: (max / min - 1) they must be for the note to say the median moved within the run.
+BLOCKS = 5
+MOVED = 0.10
+
+
+def block_medians(samples_ms: tuple[float, ...] | list[float], blocks: int = BLOCKS) -> list[float]:
+    """The medians of ``blocks`` consecutive, equal parts of the samples, in the order they ran
+    (fewer parts when there are fewer than ``2 * blocks`` samples; none under 4)."""
+    values = np.asarray(samples_ms, dtype=np.float64)
+    parts = min(blocks, values.size // 2)
+    if parts < 2:
+        return []
+    return [float(np.median(part)) for part in np.array_split(values, parts)]
+
+
+def one_process_note(result: LatencyResult) -> str | None:
+    """Why this run's median may not repeat in another process, or None: a run of one process
+    (no ``runs_ms`` of several) on the CPU whose median call is under ``SHORT_CALL_MS``."""
+    median = result.median_ms
+    if result.device != "cpu" or median is None or not 0 < median < SHORT_CALL_MS or len(result.run_samples) > 1:
+        return None
+    medians = block_medians(result.samples_ms)
+    if medians and min(medians) > 0 and max(medians) / min(medians) - 1 > MOVED:
+        return Text("bench.one_process_moved", median=format_ms(median), low=format_ms(min(medians)),
+                    high=format_ms(max(medians)), blocks=len(medians))  # fmt: skip
+    return Text("bench.one_process", median=format_ms(median))
