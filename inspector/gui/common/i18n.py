@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QSettings, QTranslator
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 
 from inspector import resource_files as rf
 from inspector.core.files import escape_control
@@ -47,6 +47,12 @@ _installed: list[QTranslator] = []
 #: The catalogues' bytes: ``QTranslator.load(data)`` reads them in place, so they must outlive it.
 _catalogues: list[bytes] = []
 _current = ENGLISH
+#: The families that draw Han characters in Simplified Chinese's own forms, most wanted first
+#: (Noto's and Adobe's names on Linux, the systems' own on Windows and macOS).
+SC_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN",
+               "WenQuanYi Micro Hei", "Microsoft YaHei", "PingFang SC")  # fmt: skip
+#: The application's font before a language chose its families (English goes back to it).
+_base_font: list[QFont] = []
 
 
 def language_for_locale(locale: QLocale) -> str:
@@ -102,6 +108,7 @@ def apply_language(language: str) -> bool:
     _catalogues.clear()
     _current = ENGLISH
     if language == ENGLISH or language not in LANGUAGES:
+        apply_font(ENGLISH)
         return language == ENGLISH
     ours = QTranslator(app)
     try:
@@ -118,7 +125,25 @@ def apply_language(language: str) -> bool:
             app.installTranslator(translator)
             _installed.append(translator)
     _current = language
+    apply_font(language)
     return True
+
+
+def apply_font(language: str) -> None:
+    """The application font's families for ``language``: for Chinese its own Han forms
+    (``SC_FAMILIES``) as the fallback after the font's Latin family, chosen by the language
+    shown and not by the locale at start (from an English locale fontconfig falls back to
+    Noto Sans CJK JP: centred ： and ；, issue 45 item 5); English gets the font it had."""
+    app = QGuiApplication.instance()
+    if not isinstance(app, QGuiApplication):
+        return  # a QCoreApplication (the headless tests): no fonts
+    if not _base_font:
+        _base_font.append(QFont(QGuiApplication.font()))
+    font = QFont(_base_font[0])
+    if language == CHINESE:
+        installed = set(QFontDatabase.families())
+        font.setFamilies([*font.families(), *(f for f in SC_FAMILIES if f in installed)])
+    QGuiApplication.setFont(font)
 
 
 def has_cjk_font() -> bool:
