@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.measure.fit_batch import BatchSearch
+from inspector.core.measure.peak_reading import measured_text
+from inspector.core.measure.planned_device import device_label, input_text
 
 #: The loops a training step is planned for (``FitResult.loop``).
 LOOP_OUTPUT_FREED = "output-freed"  # the Trainer's: the output freed before backward()
@@ -85,6 +87,22 @@ class FitResult:
     def row_name(self) -> str:
         """What a table names this answer by: the named device, else the device."""
         return f"{self.named_device} ({self.device})" if self.named_device else self.device
+
+    @property
+    def shown_device(self) -> str:
+        """What a table shows as this answer's device: a planned one as planned ("RTX 4090,
+        planned: not on this machine"), never the cuda:0 its plan was laid out on (``planned_device``)."""
+        return device_label(self.device, self.named_device, self.device_present)
+
+    @property
+    def shown_input(self) -> str:
+        """Its input's shapes, with the largest batch a search found ("12x3 (largest batch 12)")."""
+        return input_text(self.to_dict())
+
+    @property
+    def measured_note(self) -> str | None:
+        """What stands for the measured peak when it is under what RSS resolves (``peak_reading``); else None."""
+        return measured_text(self.device, self.measured_peak_bytes)
 
     @property
     def ratio(self) -> float | None:

@@ -24,12 +24,6 @@ def device_label(device: Any, named: Any = None, present: Any = True) -> str:
     return Text("fit.planned_absent", name=named)
 
 
-def request_label(device: str, gpu: str | None, capacity_text: str | None) -> str:
-    """What an asked plan is called before its answer (a memory plot's mark): ``"RTX 4090, planned"``."""
-    named = capacity_text or gpu
-    return Text("fit.planned", name=named) if named else device
-
-
 def input_text(entry: Any) -> str:
     """A fit answer's input (its ``input_shapes``, and the largest batch a search found), as
     ``"64x3"`` or ``"12x3 (largest batch 12)"``: why a max-batch row's activations are its own."""

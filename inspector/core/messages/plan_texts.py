@@ -33,7 +33,6 @@ PLAN: dict[str, str] = {
     ),
     "fit.planned_absent": "{name}, planned: not on this machine",
     "fit.planned_here": "{name}, planned ({device} is here)",
-    "fit.planned": "{name}, planned",
     "fit.input_at_batch": "{shapes} (largest batch {batch})",
     "fit.peak_below_resolution": "under {size}: below what RSS resolves",
     "fit.allowance_unified": (

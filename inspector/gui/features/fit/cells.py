@@ -7,15 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.core.measure.peak_reading import measured_text
-from inspector.core.measure.planned_device import device_label, input_text
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import core_text, fill, translate
 
 
 def shown_name(result: Any) -> str:
     """``"RTX 4090, planned: not on this machine"``, in the window's language; the device id otherwise."""
-    return core_text(device_label(result.device, getattr(result, "named_device", None), result.device_present))
+    return core_text(result.shown_device)
 
 
 def answer_cells(result: Any) -> list[str]:
@@ -27,7 +25,7 @@ def answer_cells(result: Any) -> list[str]:
     margin = "—"
     if result.margin_bytes is not None:
         margin = ("" if result.margin_bytes >= 0 else "−") + format_bytes(abs(result.margin_bytes))
-    under = measured_text(result.device, result.measured_peak_bytes)
+    under = result.measured_note
     ratio = f"{result.ratio:.3f}" if result.ratio is not None and under is None else "—"
     peak = format_bytes(result.estimated_peak_bytes)
     later = getattr(result, "later_step_peak_bytes", None)
@@ -40,7 +38,7 @@ def answer_cells(result: Any) -> list[str]:
             if search.next_batch is not None else fill(translate("FitDialog", "at least %1"), f"{search.batch:,}")
     return [
         shown_name(result),
-        core_text(input_text(result.to_dict())) if hasattr(result, "to_dict") else "—",
+        core_text(result.shown_input),
         format_bytes(result.parameters_bytes),
         format_bytes(result.gradients_bytes),
         format_bytes(result.optimizer_state_bytes),

@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
 
 from inspector.core.errors import InputError
 from inspector.core.measure import OPTIMIZERS, FitRequest, parse_capacity, presets
-from inspector.core.measure.planned_device import request_label
 from inspector.core.files import parse_inputs
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
@@ -292,7 +291,7 @@ class FitDialog(Retranslates, QDialog):
         if request is not None:
             label = request.gpu if request.capacity is None else format_bytes(request.capacity)
             self._named_key = f"{label} ({request.device})"  # the row's key; shown as planned, never as cuda:0
-            self._named_shown = core_text(request_label(request.device, request.gpu, label))
+            self._named_shown = fill(translate("FitDialog", "%1, planned"), label)
             self._set_row(self._row_of(self._named_key), [self._named_shown] + ["" for _ in COLUMNS[1:]])
 
     def ask(self) -> None:
