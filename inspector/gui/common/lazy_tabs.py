@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Generic, TypeVar, cast
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, SignalInstance
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
@@ -31,10 +31,13 @@ from inspector.gui.common.i18n import translate
 
 #: What a key's page is (a widget, or the Protocol that names what its users ask of it).
 T = TypeVar("T")
+#: The same, for the key itself: a key holds no page, only names its type, so a
+#: ``TabKey[LatencyPage]`` is a ``TabKey[object]`` (what code that takes any key names).
+T_co = TypeVar("T_co", covariant=True)
 
 
 @dataclass(frozen=True)
-class TabKey(Generic[T]):
+class TabKey(Generic[T_co]):
     """A lazy tab page, by a name that is not a string at the call: ``page(key)`` is a ``T``."""
 
     #: The page's name: its placeholder is ``<name>Pending`` until it is built.
@@ -64,14 +67,14 @@ class LazyTabs:
 
     def __init__(self, tabs: QTabWidget) -> None:
         self.tabs = tabs
-        self._pending: dict[TabKey[Any], _Pending] = {}
-        self._built: dict[TabKey[Any], QWidget] = {}
+        self._pending: dict[TabKey[object], _Pending] = {}
+        self._built: dict[TabKey[object], QWidget] = {}
         #: Every key added, in order (their titles are said again on a change of language).
-        self._keys: list[TabKey[Any]] = []
+        self._keys: list[TabKey[object]] = []
         #: Pages whose work at idle (``build_when_idle``) is not all done yet.
-        self._ahead: set[TabKey[Any]] = set()
+        self._ahead: set[TabKey[object]] = set()
         #: Says each page once it is built (by its tab shown, by ``page``, or ahead of need).
-        self.built: list[Callable[[TabKey[Any], QWidget], object]] = []
+        self.built: list[Callable[[TabKey[object], QWidget], object]] = []
         #: Pages cannot be built yet (the window's first second, torch still being imported):
         #: a tab shown now keeps its placeholder until ``release``.
         self.held = False
@@ -120,10 +123,10 @@ class LazyTabs:
             if index >= 0:
                 self.tabs.setTabText(index, title)
 
-    def is_built(self, key: TabKey[Any]) -> bool:
+    def is_built(self, key: TabKey[object]) -> bool:
         return key in self._built
 
-    def done_ahead(self, key: TabKey[Any]) -> bool:
+    def done_ahead(self, key: TabKey[object]) -> bool:
         """``key``'s page is built and the work ``build_when_idle`` does on it ahead of need is done."""
         return key in self._built and key not in self._ahead
 
@@ -150,18 +153,19 @@ class LazyTabs:
             heard(key, widget)
         return cast(T, widget)
 
-    def show(self, key: TabKey[Any]) -> None:
+    def show(self, key: TabKey[object]) -> None:
         """Bring ``key``'s page forward (built now if it was not yet)."""
-        self.tabs.setCurrentWidget(self.page(key))
+        self.page(key)
+        self.tabs.setCurrentWidget(self._built[key])
 
-    def is_shown(self, key: TabKey[Any]) -> bool:
+    def is_shown(self, key: TabKey[object]) -> bool:
         """Whether ``key``'s page is built and its tab is the one shown."""
         built = self._built.get(key)
         return built is not None and self.tabs.currentWidget() is built
 
     def build_when_idle(
         self,
-        key: TabKey[Any],
+        key: TabKey[object],
         idle: Callable[[], bool],
         idle_changed: SignalInstance,
         prepare: Sequence[Callable[[], object]] = (),

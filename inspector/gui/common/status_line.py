@@ -9,7 +9,7 @@ cores: the longest stalls of a cast's and a benchmark's start (issue 25)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFrame, QLabel, QStatusBar
 
@@ -17,6 +17,9 @@ from inspector.gui.common.i18n import fill, translate
 from inspector.gui.common.plain_text import plain_label, shown
 from inspector.gui.common.task_words import Task, task_label
 from inspector.gui.common.vocabulary_words import source_text
+
+if TYPE_CHECKING:
+    from inspector.core.session import ModelState
 
 
 #: The most characters a passing message shows.
@@ -32,7 +35,7 @@ class StatusLine:
         self.device = self._label("", "statusDevice")
         self.busy = self._label("", "statusBusy")
         # What the labels show, kept so a change of language can say it again.
-        self._state: Any = None
+        self._state: ModelState | None = None
         self._busy: tuple[str, str | None, str] = ("starting", None, "")
         self.retranslate()
 
@@ -78,8 +81,8 @@ class StatusLine:
             text = fill(translate("StatusLine", "Busy: %1"), task_label(task)) + (f" · {left}" if left else "")
         _set_steady(self.busy, text)
 
-    def show_model(self, state: Any) -> None:
-        """The model's class and source, and the devices and dtypes of its tensors (a ``ModelState``)."""
+    def show_model(self, state: ModelState | None) -> None:
+        """The model's class and source, and the devices and dtypes of its tensors."""
         self._state = state
         self._show_model()
 

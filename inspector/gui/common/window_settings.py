@@ -5,7 +5,7 @@ and splitter positions."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QObject, QSettings, QSize, Signal
 from PySide6.QtWidgets import QMenu, QSplitter, QWidget
@@ -41,7 +41,7 @@ def add_recent_model(settings: QSettings, spec: str) -> None:
     settings.setValue(KEYS["recent"], recent[:MAX_RECENT])
 
 
-def fill_recent_menu(menu: QMenu, settings: QSettings, open_model: Callable[[str], Any]) -> None:
+def fill_recent_menu(menu: QMenu, settings: QSettings, open_model: Callable[[str], object]) -> None:
     """The "Open recent" menu: the recent specs, then "Clear the list" (or a placeholder)."""
     menu.clear()
     menu.setToolTipsVisible(True)  # each spec in full, as far as a tooltip goes

@@ -10,7 +10,7 @@ so it imports no feature; what it asks of the task machine and the status line i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtWidgets import QWidget
 
@@ -66,7 +66,7 @@ class Dispatcher:
         return self.tasks.closed
 
     def send(
-        self, task: Task, signal: SignalInstance, *args: Any, mark: str | None = None, drawn_first: bool | QWidget = False,
+        self, task: Task, signal: SignalInstance, *args: object, mark: str | None = None, drawn_first: bool | QWidget = False,
     ) -> bool:  # fmt: skip
         """Emit ``signal(*args)`` for ``task`` unless another task runs; ``mark`` labels the
         memory plot from now until the task ends. ``drawn_first`` (work that takes every

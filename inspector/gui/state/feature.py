@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings, SignalInstance
@@ -61,6 +61,12 @@ class Requests:
     rediscover: SignalInstance
     stop_sampler: SignalInstance
     lesson: SignalInstance  # LessonRequest
+
+
+class Retranslatable(Protocol):
+    """A part that says its texts again in the language now installed."""
+
+    def retranslate(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -103,11 +109,12 @@ class FeatureContext:
     ask_trust: Callable[[str, tuple[str, ...]], None]
     #: Put an action into one of the window's menus (``shell.menus.place``: its first group).
     place: Callable[[Menu, QAction], None]
-    retranslatable: list[Any] = field(default_factory=list)
+    #: Parts whose texts are said again on a change of language (each has ``retranslate()``).
+    retranslatable: list[Retranslatable] = field(default_factory=list)
     waits: list[Callable[[int], bool]] = field(default_factory=list)
     #: Called once the session has started (its workers run, the menus enabled).
     started: list[Callable[[], object]] = field(default_factory=list)
-    handles: dict[str, Any] = field(default_factory=dict)
+    handles: dict[str, object] = field(default_factory=dict)
 
     def add_action(
         self, spec: ActionSpec, callback: Callback, *, menu: Menu, enabled: Enablement | None = None
@@ -120,7 +127,7 @@ class FeatureContext:
         self.actions.refresh()
         return action
 
-    def publish(self, **parts: Any) -> None:
+    def publish(self, **parts: object) -> None:
         """Name parts for the tests and the window's kinds (``window.<name>``); each name once."""
         for name, part in parts.items():
             if name in self.handles:
@@ -131,5 +138,5 @@ class FeatureContext:
 class Live:
     """A published handle read anew each time (``window.last_export``: the report exported last)."""
 
-    def __init__(self, read: Callable[[], Any]) -> None:
+    def __init__(self, read: Callable[[], object]) -> None:
         self.read = read

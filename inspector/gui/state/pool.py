@@ -3,7 +3,7 @@ GUI thread and hears how it went."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable, TypeVar
 
 from PySide6.QtCore import QThreadPool
 
@@ -11,11 +11,15 @@ from inspector.core.errors import Failure, InspectorError
 from inspector.core.vocabulary import FailureKind
 
 
+#: What the job returns, which ``done`` is handed.
+R = TypeVar("R")
+
+
 def run_in_pool(
     pool: QThreadPool,
-    work: Callable[[], Any],
+    work: Callable[[], R],
     *,
-    done: Callable[[Any], None],
+    done: Callable[[R], None],
     failed: Callable[[Failure], None],
     unforeseen: Callable[[Exception], str],
 ) -> None:

@@ -283,7 +283,8 @@ class DevicesPanel(Retranslates, QWidget):
             height += table.horizontalScrollBar().sizeHint().height()
         if not self.note.isHidden():
             width = max(100, self.width())
-            height += self.layout().spacing() + self.note.heightForWidth(width)
+            layout = self.layout()  # (the panel's own, made in __init__; PySide6 types it optional)
+            height += (layout.spacing() if layout is not None else 0) + self.note.heightForWidth(width)
         return height
 
     def _say_needed_height(self) -> None:
