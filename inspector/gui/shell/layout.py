@@ -44,12 +44,13 @@ class Frame:
 
     def first_start(self) -> None:
         """At the first show without a saved layout, once the splitter has its real width: the
-        left column 42 % of it (at least ``LEFT_MIN_WIDTH``, at most 45 %), the tabs the rest.
+        left column 42 % of it (at least ``LEFT_MIN_WIDTH``, at most 47 %: at 1024 px the tree's
+        Shape column stays in view), the tabs the rest.
         (The devices take the height their rows need, ``build_frame``; the tree the rest.)"""
         splitter = self.main_splitter
         width = splitter.width() - splitter.handleWidth()
         if width > 0:
-            left = min(max(LEFT_MIN_WIDTH, round(0.42 * width)), round(0.45 * width))
+            left = min(max(LEFT_MIN_WIDTH, round(0.42 * width)), round(0.47 * width))
             splitter.setSizes([left, width - left])
 
     def splitters(self) -> tuple[QSplitter, QSplitter]:
@@ -70,7 +71,7 @@ class Frame:
 
 
 #: The left column (devices over the model tree) never gets narrower than this on first start.
-LEFT_MIN_WIDTH = 380
+LEFT_MIN_WIDTH = 460
 
 
 def build_frame(

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[3]
 #: (key, the line as a hand edit, another tool or another version left it in the INI file).
 GARBAGE = {
     "window/geometry": "garbage",
-    "window/splitters": "a, b, c",
+    "window/columnSplitters": "a, b",
     "memory/sampleHz": "1e400",
     "folders/reports": "1, 2",
     "folders/models": r"@Variant(\0\0\0\x7f\0\0\0\x10)",  # a type no Qt knows
@@ -97,12 +97,12 @@ def test_numbers_are_checked_by_type_and_range(clean_settings, capsys, value, ex
 
 def test_window_states_that_qt_cannot_restore_are_dropped(make_window, clean_settings, capsys):
     clean_settings.setValue("window/geometry", QByteArray(b"\x01\xd9\xd0\xcb" + b"\xff" * 40))
-    clean_settings.setValue("window/splitters", [QByteArray(b"not a state")] * 3)
+    clean_settings.setValue("window/columnSplitters", [QByteArray(b"not a state")] * 2)
     capsys.readouterr()
     window = make_window()
     assert window.model_state is not None
     err = capsys.readouterr().err
-    assert len(_warnings(err, "window/geometry")) == 1 and len(_warnings(err, "window/splitters")) == 1
+    assert len(_warnings(err, "window/geometry")) == 1 and len(_warnings(err, "window/columnSplitters")) == 1
 
 
 # ---------------------------------------------------------------- a settings file that is a FIFO

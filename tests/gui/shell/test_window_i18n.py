@@ -31,7 +31,7 @@ def tab_titles(window) -> list[str]:
 
 
 def box_titles(window) -> list[str]:
-    return [window.frame.devices_box.title(), window.frame.code_box.title()]
+    return [window.frame.devices_box.title(), window.tabs.tabText(window.tabs.indexOf(window.frame.code))]
 
 
 def code_caption(window) -> str:
@@ -48,13 +48,13 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
         "export tip": window.findChild(QAction, "exportReportAction").toolTip(), "caption": code_caption(window),
         "busy": window.dispatcher.busy_text(), "cuda tip": window.action_bar.cudaButton.toolTip(),
     }  # fmt: skip
-    assert english["tabs"] == ["History", "Memory", "Latency", "Compare"]
+    assert english["tabs"] == ["History", "Memory", "Latency", "Compare", "Code"]
     assert english["boxes"] == ["Devices", "Code"]
     assert english["recent"] == "Clear the list"
     assert english["caption"] == "Equivalent PyTorch code: model.cpu()"
 
     switch(qtbot, i18n.CHINESE)
-    assert tab_titles(window) == ["历史记录", "内存", "延迟", "比较"]
+    assert tab_titles(window) == ["历史记录", "内存", "延迟", "比较", "代码"]
     assert box_titles(window) == ["设备", "代码"]
     assert window.recentMenu.actions()[-1].text() == "清空列表"
     assert window.findChild(QAction, "exportReportAction").toolTip().startswith("把计时报告")

@@ -39,6 +39,8 @@ class TensorTree(Protocol):
 
     def set_attribution(self, attribution: Any) -> None: ...
 
+    def plain_run_finished(self) -> None: ...
+
 
 class ModelShown(QObject):
     """Shows the session's model (see the module docstring)."""
@@ -76,6 +78,8 @@ class ModelShown(QObject):
     def on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
         if outcome.attribution is not None:
             self.parameters.set_attribution(outcome.attribution)
+        else:  # the last per-module run's warnings were about that run (issue 45)
+            self.parameters.plain_run_finished()
 
     def _show_model_words(self, state: ModelState) -> None:
         """The model box's title and the input field's hint, for the model ``state`` shows."""

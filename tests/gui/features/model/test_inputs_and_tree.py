@@ -207,13 +207,16 @@ def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path
     needed = table.fontMetrics().boundingRect(QRect(0, 0, width, 10_000), Qt.TextFlag.TextWordWrap, long_name).height()
     assert table.rowHeight(0) >= needed
 
-    # The error banner takes a row of its own: it covers neither the panels nor the action bar.
+    # The error banner floats over the bottom of the tabs (issue 45): it covers neither the tree nor
+    # the action bar, and moves no panel.
+    panels = [w.geometry() for w in (window.main_splitter, window.tabs, view)]
     window.move_cuda()
     qtbot.waitUntil(lambda: window.busy_task is None and window.errorBanner.isVisible(), timeout=30_000)
     banner = window.errorBanner
-    qtbot.waitUntil(lambda: banner.geometry().bottom() < window.main_splitter.geometry().top())
+    qtbot.waitUntil(lambda: banner.parentWidget() is window.tabs and banner.geometry().bottom() == window.tabs.height() - 1)
+    assert [w.geometry() for w in (window.main_splitter, window.tabs, view)] == panels
     assert not banner.geometry().intersects(window.action_bar.geometry())
-    assert banner.width() == window.main_splitter.width() and banner.message.wordWrap()
+    assert banner.width() == window.tabs.width() and banner.message.wordWrap()
     assert banner.message.height() >= banner.message.heightForWidth(banner.message.width())  # all of the message
 
     dtype = widget(window, QComboBox, "dtypeCombo")  # a move: the Dtype column follows it
