@@ -7,31 +7,41 @@ made, for the history entry and the progress line the window shows after a bench
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from inspector.core.report import format_flops
 from inspector.core.units import format_ms
 from inspector.gui.common.i18n import core_text, fill, translate
 
+if TYPE_CHECKING:
+    from inspector.core.measure import Attribution
 
-def _name(m: Any) -> str:
+
+class _Named(Protocol):
+    """A module of the run (``ModuleStats``), by the name it has in the model."""
+
+    @property
+    def name(self) -> str: ...
+
+
+def _name(m: _Named) -> str:
     return m.name or translate("ModuleSummary", "(model)")
 
 
-def _forward_ms(attribution: Any) -> float:
+def _forward_ms(attribution: Attribution) -> float:
     """What the self-time shares are of: every module's self time together (self times never
     overlap), so the shares add up to 100 % at most; over the plain forward they added up to
     125 % where the hooks' cost was not all taken out (issue 45 item 3)."""
     return attribution.self_sum_ms or attribution.forward_without_hooks_ms or attribution.forward_with_hooks_ms or 1.0
 
 
-def warning_lines(attribution: Any) -> list[str]:
+def warning_lines(attribution: Attribution) -> list[str]:
     """Why the per-module figures are rough (``Attribution.warnings``), in the window's language."""
     return [fill(translate("ModuleSummary", "⚠ per-module figures not reliable: %1"), core_text(w))
             for w in getattr(attribution, "warnings", ())]  # fmt: skip
 
 
-def top_line(attribution: Any, n: int = 5) -> str:
+def top_line(attribution: Attribution, n: int = 5) -> str:
     """``"top: 2 Linear 61 %, 0 Linear 29 %, …"`` — modules by self time, share of the forward,
     and a flag when the figures are rough (the entry's detail says why)."""
     total = _forward_ms(attribution)
@@ -44,7 +54,7 @@ def top_line(attribution: Any, n: int = 5) -> str:
     return line
 
 
-def summary_tab_text(attribution: Any, n: int = 5) -> str:
+def summary_tab_text(attribution: Attribution, n: int = 5) -> str:
     """The Summary tab's line: the top ``n`` modules by self time, with time and share, then
     why the figures are rough, if they are."""
     total = _forward_ms(attribution)
@@ -64,7 +74,7 @@ def summary_tab_text(attribution: Any, n: int = 5) -> str:
     return "\n".join([text, *warning_lines(attribution)])
 
 
-def summary_lines(attribution: Any) -> list[str]:
+def summary_lines(attribution: Attribution) -> list[str]:
     """The history entry's detail: why the figures are rough (first, when they are), the top 5
     modules with their figures, then the overhead and what was taken out."""
     lines = warning_lines(attribution)

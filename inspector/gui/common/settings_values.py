@@ -38,7 +38,7 @@ def drop(settings: QSettings, key: str, why: str) -> None:
     settings.remove(key)
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
     """A value as the warning line quotes it: short, one line, control characters escaped."""
     if isinstance(value, QByteArray):
         value = bytes(value.data())

@@ -9,11 +9,12 @@ It hears the session state (``state.session_state``) and imports no other featur
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
 if TYPE_CHECKING:
+    from inspector.core.devices import DeviceInventory, MemoryReading
     from inspector.gui.features.devices.panel import DevicesPanel
     from inspector.gui.state.session_state import SessionState
 
@@ -35,14 +36,14 @@ class DevicesFollow(QObject):
         devices.deviceSelected.connect(state.set_target_device)
 
     @Slot(object)
-    def on_inventory(self, inventory: Any) -> None:
+    def on_inventory(self, inventory: DeviceInventory) -> None:
         self.devices.set_inventory(inventory)
         self.devices.select_device(self.state.target_device)
         if self.state.readings:
             self.devices.set_readings(self.state.readings)
 
     @Slot(object)
-    def on_readings(self, readings: tuple[Any, ...]) -> None:
+    def on_readings(self, readings: tuple[MemoryReading, ...]) -> None:
         now = time.monotonic()
         if now - self._table_refreshed_at >= TABLE_REFRESH_S:
             self._table_refreshed_at = now

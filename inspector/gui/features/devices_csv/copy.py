@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QGuiApplication
 
 from inspector.gui.common.i18n import fill, translate
+
+if TYPE_CHECKING:
+    from inspector.core.devices import DeviceInventory, DeviceSnapshot, MemoryReading
 
 COLUMNS = ("id", "type", "name", "total_bytes", "used_bytes", "allocated_bytes", "reserved_bytes", "free_bytes")
 #: What a spreadsheet reads as the start of a formula.
@@ -29,7 +32,7 @@ def cell(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-def csv_text(devices: Iterable[Any], readings: Sequence[Any] = ()) -> str:
+def csv_text(devices: Iterable[DeviceSnapshot], readings: Sequence[MemoryReading] = ()) -> str:
     """The devices (``DeviceSnapshot``s) as CSV: a header, then one line per device."""
     latest = {r.device: r for r in readings}
     out = io.StringIO()
@@ -52,7 +55,9 @@ def _number(value: int | None) -> str:
     return "" if value is None else str(int(value))
 
 
-def copy_devices_table(inventory: Any, readings: Sequence[Any], say: Any) -> bool:
+def copy_devices_table(
+    inventory: DeviceInventory | None, readings: Sequence[MemoryReading], say: Callable[[str], object]
+) -> bool:
     """Put the devices table on the clipboard, saying so; with no devices known yet, say that
     instead and leave the clipboard alone. True when copied."""
     if inventory is None or not inventory.devices:

@@ -8,18 +8,22 @@ are ``parameter_cells``' (Qt-free, tested without a QApplication).
 
 from __future__ import annotations
 
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QRegularExpression, QSortFilterProxyModel, Qt
 
 from inspector.gui.features.model.cells import FILTER_ROLE, filter_pattern
+
+if TYPE_CHECKING:
+    from inspector.core.measure import Attribution
+    from inspector.core.placement import TensorRow
 
 
 class Placements(Protocol):
     """What the filter passes on to its source (``item_model.PlacementModel``)."""
 
     @property
-    def attribution(self) -> Any: ...
+    def attribution(self) -> Attribution | None: ...
 
     def sort(self, column: int, order: Qt.SortOrder = ...) -> None: ...
 
@@ -27,7 +31,7 @@ class Placements(Protocol):
 
     def find(self, name: str) -> QModelIndex: ...
 
-    def row_at(self, index: QModelIndex) -> Any: ...
+    def row_at(self, index: QModelIndex) -> TensorRow | None: ...
 
 
 class PlacementFilter(QSortFilterProxyModel):
@@ -55,7 +59,7 @@ class PlacementFilter(QSortFilterProxyModel):
 
     # What tests and the panel read through the view's model, passed on to the source.
     @property
-    def attribution(self) -> Any:
+    def attribution(self) -> Attribution | None:
         return self.source().attribution
 
     def tensor_count(self) -> int:
@@ -64,5 +68,5 @@ class PlacementFilter(QSortFilterProxyModel):
     def find(self, name: str) -> QModelIndex:
         return self.mapFromSource(self.source().find(name))
 
-    def row_at(self, index: QModelIndex) -> Any:
+    def row_at(self, index: QModelIndex) -> TensorRow | None:
         return self.source().row_at(self.mapToSource(index))

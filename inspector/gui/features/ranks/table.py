@@ -44,7 +44,7 @@ _BAR = QColor("#1565c0")
 _SLOWEST_BAR = QColor("#c62828")
 
 
-def _ms(value: Any) -> str:
+def _ms(value: object) -> str:
     return format_ms(value if isinstance(value, (int, float)) else None, unit=False)
 
 
@@ -57,7 +57,7 @@ def _item(text: str, *, numeric: bool = False) -> QTableWidgetItem:
     return cell
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     text = str(value) if value is not None else "?"
     return "".join(c if c.isprintable() else "�" for c in text)
 
