@@ -36,7 +36,6 @@ def _bench_targets(args) -> list[str]:
 
 
 def cmd_bench(args) -> int:
-    from inspector.core.report import build_timing_report
     from inspector.core.errors import InputError
     from inspector.core.files import check_distinct_outputs, check_output_path
     from inspector.core.remote import rank_env
@@ -92,10 +91,9 @@ def cmd_bench(args) -> int:
         record_noise(latencies, args.spec)
     else:  # a short CPU call measured in one process: say a rerun may land elsewhere (issue 46)
         latencies = [_with_process_note(r) for r in latencies]
-    report = build_timing_report(  # a TimingReport from here until it is written
-        loaded, moves=run.moves, latency=latencies, memory=run.timeline.to_report(), attribution=run.attributions,
-        model_memory=run.timeline.model_report(),  # the model's bytes per device over time: the report's model curve
-    )
+    # The session's report, as the window builds it (a TimingReport from here until it is written),
+    # with the runs joined from the other processes and the per-module runs measured beside it.
+    report = run.session.report(latency=latencies, attribution=run.attributions)
     rows = _latency_rows(latencies)
     if args.json:
         _print(json.dumps(report.to_dict(), indent=2))

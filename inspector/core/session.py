@@ -13,7 +13,7 @@ an ``InspectorError``. Only one thread may use a session at a time (it owns the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from torch import nn
@@ -240,12 +240,21 @@ class Session:
         self._fresh = None  # handed out: the next state() looks again
         return ModelState(info, taken)
 
-    def report(self, *, with_memory: bool = True) -> TimingReport:
+    def report(
+        self,
+        *,
+        with_memory: bool = True,
+        latency: Sequence[LatencyResult] | None = None,
+        attribution: Sequence[Attribution] | None = None,
+    ) -> TimingReport:
         """The timing report of this session (its keys: docs/cli.md, "The report"), typed as a
-        loaded one is (``TimingReport``; its file's JSON is ``to_dict()``).
+        loaded one is (``TimingReport``; its file's JSON is ``to_dict()``): the one way a front
+        end builds one (the window's and ``bench``'s alike).
 
         ``with_memory`` False leaves the memory timeline out: an hour of it is megabytes of
-        dicts, and a comparison or a Markdown block never shows it.
+        dicts, and a comparison or a Markdown block never shows it. ``latency`` and
+        ``attribution``: what to report in place of the session's own (``bench --repeat``'s
+        entries joined with its other processes' runs; ``bench --per-module``'s runs).
         """
         from inspector.core.report import timing_report
 
@@ -253,9 +262,9 @@ class Session:
         return timing_report.build_timing_report(
             self.require_model(),
             moves=self._moves,
-            latency=self._latencies,
+            latency=self._latencies if latency is None else latency,
             memory=memory,
-            attribution=self._attributions,
+            attribution=self._attributions if attribution is None else attribution,
             fit=self._fits,
             model_memory=self.timeline.model_report() if with_memory else None,
         )

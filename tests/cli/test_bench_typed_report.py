@@ -56,3 +56,25 @@ def test_bench_json_prints_the_reports_file_form(capsys):
     assert len(printed["latency"][0]["samples_ms"]) == 3
     # What --json prints is the report the file would hold, read back as the same type.
     assert TimingReport.from_dict(printed).latency[0].samples_ms == tuple(printed["latency"][0]["samples_ms"])
+
+
+def test_bench_builds_its_report_through_the_sessions_report_as_the_window_does(capsys, monkeypatch):
+    """Issue 44 §6: one path to a report. ``bench`` asks its ``Session`` for it (the window's
+    worker does the same), handing in only what the session did not measure itself."""
+    from inspector.core.session import Session
+
+    built = []
+    real_report = Session.report
+
+    def spy(self, **options):
+        built.append((self, options))
+        return real_report(self, **options)
+
+    monkeypatch.setattr(Session, "report", spy)
+    code = main(["bench", "--device", "cpu", "--runs", "3", "--json"])
+
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    [(session, options)] = built
+    assert json.loads(out)["latency"][0]["samples_ms"] == list(session.latencies[0].samples_ms)
+    assert [r.samples_ms for r in options["latency"]] == [r.samples_ms for r in session.latencies]
