@@ -78,6 +78,12 @@ def _fit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--checkpointing", action="store_true", help="activation checkpointing (gradient_checkpointing_enable: Hugging Face models)")
     p.add_argument("--use-cache", action="store_true", help="call a model that takes use_cache with use_cache=True: its key/value cache is kept (default: use_cache=False, whatever its config says)")
     p.add_argument("--keep-output", action="store_true", help="plan the loop out = model(x); out.loss.backward(); optimizer.step(), which holds the output (logits) through backward (default: freed before backward, as transformers' Trainer does)")
+    # A distributed run (issue 48): what each rank holds; --input-shape is then each rank's micro-batch.
+    p.add_argument("--gpus", metavar="N", help="plan a distributed run of N ranks (one GPU each): what each rank holds, with --strategy; on the CPU, proven on N CPU ranks (gloo)")
+    p.add_argument("--strategy", choices=("ddp", "fsdp", "fsdp-hybrid"), help="with --gpus or --min-gpus: DDP (a replica per rank), FSDP2's fully_shard, or HSDP (fully_shard on a 2-D mesh) (default: fsdp)")
+    p.add_argument("--shard-size", metavar="N", help="fsdp-hybrid: ranks per shard group (default: all of them)")
+    p.add_argument("--min-gpus", action="store_true", help="the smallest number of GPUs whose ranks each fit (name the GPU with --gpu)")
+    p.add_argument("--no-reshard-after-forward", action="store_true", help="FSDP2: keep each block's parameters gathered from its forward to its backward (reshard_after_forward=False)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 

@@ -89,6 +89,82 @@ def _fit_text(spec: str, result) -> str:
     return _estimate_text(spec, result) + "\n" + _measured_text(result)
 
 
+def _count(text: str, flag: str) -> int:
+    """A positive whole number the user typed, or one line and exit 2."""
+    from inspector.core.errors import InputError
+    from inspector.core.messages import Text
+
+    value = text.strip()
+    if not value.isdigit() or int(value) < 1:
+        raise InputError(Text("cluster.count_not_positive", flag=flag, text=repr(text)))
+    return int(value)
+
+
+def _cluster_asked(args) -> bool:
+    return any(getattr(args, name, None) for name in ("gpus", "strategy", "shard_size", "min_gpus", "no_reshard_after_forward"))
+
+
+def _cluster_text(spec: str, result) -> str:
+    """The layout, then one rank's plan (every rank holds the same)."""
+    search = ""
+    if result.gpu_search is not None:
+        found = result.gpu_search
+        search = (f" (the smallest count that fits: {found.gpus}; {found.steps} traced plans)" if found.gpus
+                  else f" (none up to {found.most:,} fits; the plan shown is at {found.most:,})")  # fmt: skip
+    shard = f", shard groups of {result.shard_size}" if result.shard_size else ""
+    reshard = "" if result.reshard_after_forward or result.strategy == "ddp" else ", reshard_after_forward=False"
+    return "\n".join([f"Plan the cluster: {result.gpus} ranks, {result.strategy}{shard}{reshard}{search}; each rank:",
+                      _estimate_text(spec, result.rank)])
+
+
+def _ranks_text(result) -> str:
+    """Every rank's planned and measured peaks side by side, how they were read, the notes."""
+    lines = ["", f"  {'rank':<6} {'planned':>12} {'measured':>12} {'measured/planned':>17}"]
+    planned = format_bytes(result.rank.estimated_peak_bytes)
+    for rank, (measured, ratio) in enumerate(zip(result.measured, result.ratios())):
+        lines.append(f"  {rank:<6} {planned:>12} {format_bytes(measured):>12} {ratio:>17.3f}")
+    if not result.measured:
+        lines.append(f"  {'each':<6} {planned:>12} {'—':>12} {'—':>17}")
+    lines.append(f"  measured: {_plain(result.measured_reason)}")
+    rank = result.rank
+    lines += [_plain(text) for text in ((rank.capacity_source,) if rank.capacity_source else ()) + rank.rules + rank.allowances]
+    lines += [f"note: {_plain(n)}" for n in (*result.notes, *rank.notes) if n.key != "cluster.reason_ranks"]
+    return "\n".join(lines)
+
+
+def _cmd_cluster(args, request) -> int:
+    from inspector.core.measure import ClusterRequest, ModelSource, plan_cluster
+    from inspector.core.errors import InputError
+    from inspector.core.messages import Text
+
+    if args.gpus is None and not args.min_gpus:
+        raise InputError(Text("cluster.needs_gpus"))
+    cluster = ClusterRequest(
+        fit=request, gpus=_count(args.gpus, "--gpus") if args.gpus is not None else 1, strategy=args.strategy or "fsdp",
+        shard_size=_count(args.shard_size, "--shard-size") if args.shard_size else None,
+        reshard_after_forward=not args.no_reshard_after_forward, min_gpus=args.min_gpus,
+        source=None if args.no_measure else ModelSource.of(args.spec, args.arch, args.trust),
+    )  # fmt: skip
+    with user_output_to_stderr():
+        loaded = _load(args)
+
+    def show_plan(plan) -> None:  # before the ranks start: the plan stays on screen whatever they do
+        shown.append(True)
+        if not args.json:
+            with program_output():
+                _print(_cluster_text(loaded.spec, plan))
+        _say(f"running {plan.gpus} CPU ranks to measure each one's peak")
+
+    shown: list[bool] = []
+    with user_output_to_stderr():  # the model's forward may print
+        result = plan_cluster(loaded, cluster, on_plan=show_plan)
+    if args.json:
+        _print(json.dumps(result.to_dict(), indent=2))
+    else:
+        _print(_ranks_text(result) if shown else _cluster_text(loaded.spec, result) + "\n" + _ranks_text(result))
+    return 0
+
+
 def cmd_fit(args) -> int:
     from inspector.core.measure import FitRequest, estimate_fit
     from inspector.core.files import parse_inputs
@@ -102,8 +178,6 @@ def cmd_fit(args) -> int:
     device = _device_name(device_text)
     capacity = parse_capacity(args.capacity) if getattr(args, "capacity", None) else None
     margin = parse_capacity(args.margin) if getattr(args, "margin", None) else 0
-    with user_output_to_stderr():  # a factory's prints must not spoil --json
-        loaded = _load(args)
     request = FitRequest(
         device=device, dtype=args.dtype, optimizer=args.optimizer, mode=args.mode,
         inputs=inputs, measure=not args.no_measure, gpu=gpu, capacity=capacity, margin=margin,
@@ -111,6 +185,10 @@ def cmd_fit(args) -> int:
         checkpointing=getattr(args, "checkpointing", False), use_cache=getattr(args, "use_cache", False),
         keep_output=getattr(args, "keep_output", False),
     )
+    if _cluster_asked(args):  # a distributed run: what each rank holds
+        return _cmd_cluster(args, request)
+    with user_output_to_stderr():  # a factory's prints must not spoil --json
+        loaded = _load(args)
     shown: list[bool] = []
 
     def show_estimate(estimate) -> None:

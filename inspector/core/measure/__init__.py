@@ -10,7 +10,10 @@ flag), ``training`` (one real training step), ``attribution`` (per-module time, 
 FLOPs), ``fit`` (will it fit: estimated and measured peak, with ``fit_step``, the step both
 run on a copy, and ``fit_proof``, one real step measured; ``fit_trace``, the step's allocations
 in order; ``fit_devices``, GPUs the user names, their rules and allowances; ``cuda_allocator``,
-CUDA's caching allocator replayed over those allocations; ``fit_batch``, the largest batch),
+CUDA's caching allocator replayed over those allocations; ``fit_batch``, the largest batch;
+``fit_estimate``, the traced step and its verdict; ``fit_result``, the answer; ``fit_cluster``,
+one rank of a DDP or FSDP2 run, laid out by ``fit_shard`` and proven on CPU ranks by
+``fit_cluster_proof`` and ``fit_cluster_rank``),
 ``memory_log`` (the memory timeline
 and its sampler), ``memory_snapshot`` (CUDA allocator snapshots), ``trace`` (Chrome Trace
 Event JSON), ``time_left`` (estimates for progress).
@@ -35,6 +38,9 @@ if TYPE_CHECKING:
     from inspector.core.measure.chunk_gate import GATED_CHUNK_SECONDS, ChunkGate, gated
     from inspector.core.measure.attribution import DEFAULT_RUNS as ATTRIBUTION_RUNS, Attribution, measure_attribution
     from inspector.core.measure.fit import OPTIMIZERS, FitRequest, estimate_fit
+    from inspector.core.measure.fit_cluster import ClusterRequest, plan_cluster
+    from inspector.core.measure.fit_cluster_proof import ModelSource
+    from inspector.core.measure.fit_shard import STRATEGIES
     from inspector.core.measure.fit_devices import find_preset, parse_capacity, presets
     from inspector.core.measure.interleaved import (
         DEFAULT_ROUNDS,
@@ -66,11 +72,14 @@ __all__ = [
     "Attribution",
     "BackgroundSampler",
     "ChunkGate",
+    "ClusterRequest",
     "FitRequest",
     "LatencyResult",
     "MemoryTimeline",
+    "ModelSource",
     "RankSpans",
     "RunNoise",
+    "STRATEGIES",
     "Span",
     "TimeLeft",
     "TraceRecorder",
@@ -87,6 +96,7 @@ __all__ = [
     "model_device",
     "new_pair_id",
     "parse_capacity",
+    "plan_cluster",
     "presets",
     "record_run_noise",
     "report_point",
@@ -112,6 +122,10 @@ _HOMES = {
     "Attribution": "attribution",
     "BackgroundSampler": "memory_log",
     "ChunkGate": "chunk_gate",
+    "ClusterRequest": "fit_cluster",
+    "ModelSource": "fit_cluster_proof",
+    "STRATEGIES": "fit_shard",
+    "plan_cluster": "fit_cluster",
     "FitRequest": "fit",
     "LatencyResult": "measurement",
     "MemoryTimeline": "memory_log",

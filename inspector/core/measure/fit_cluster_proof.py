@@ -14,7 +14,10 @@ The ranks share this machine's RAM. What that does to the reading, and how it is
 - glibc would keep freed large blocks in its heap (its mmap threshold rises after a free), so
   a rank's RSS would hold memory the step no longer uses: the ranks run with
   ``MALLOC_MMAP_THRESHOLD_`` fixed at 64 KiB, every larger block mapped and unmapped at its
-  free, so the RSS follows the live tensors as a GPU allocator's allocated bytes do.
+  free, so the RSS follows the live tensors as a GPU allocator's allocated bytes do;
+- a page allocated and not yet written is not resident (DDP's buckets are written first in
+  the backward), where a GPU counts it from its allocation: ``MALLOC_PERTURB_`` has glibc
+  write every block as it is allocated, so the RSS counts it from then too.
 """
 
 from __future__ import annotations
@@ -46,6 +49,24 @@ class ModelSource:
     spec: str
     arch: str | None = None
     trust: bool = False
+
+    @classmethod
+    def of(cls, spec: str, arch: str | None = None, trust: bool = False) -> ModelSource:
+        """The source with the file or folder each spec names made absolute (the ranks run in
+        a folder of their own); a spec naming no file (``example``, ``pkg.mod:make``) as it is."""
+        return cls(_absolute(spec), _absolute(arch) if arch else None, trust)
+
+
+def _absolute(spec: str) -> str:
+    text = spec.strip()
+    if text == "example":  # before the files, as core.files.parse_spec reads it
+        return spec
+    if os.path.exists(text):
+        return os.path.abspath(text)
+    location, colon, attribute = text.rpartition(":")
+    if colon and location.endswith(".py"):
+        return f"{os.path.abspath(location)}:{attribute}"
+    return spec
 
 
 @dataclass(frozen=True)
@@ -95,9 +116,11 @@ def cannot_prove(world: int, peak: int, model_bytes: int, free: int | None) -> T
 
 def rank_environment() -> dict[str, str]:
     """The ranks' environment: this process's less Python's start-up variables, with gloo on
-    the loopback interface, one thread each and the fixed mmap threshold (see the docstring)."""
+    the loopback interface, one thread each, the fixed mmap threshold and every allocation
+    written when made (see the module's docstring)."""
     env = launcher.program_environment()
-    env.update(GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1", MALLOC_MMAP_THRESHOLD_=str(MMAP_THRESHOLD))
+    env.update(GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1", MALLOC_MMAP_THRESHOLD_=str(MMAP_THRESHOLD),
+               MALLOC_PERTURB_="165")
     return env
 
 

@@ -65,14 +65,17 @@ def present(device: torch.device) -> bool:
 def storage_bytes(tensors: Iterator[torch.Tensor]) -> int:
     """Sum of storage sizes, each storage once (tied weights, views)."""
     seen: set[int] = set()
+    kept: list[object] = []
     total = 0
     for t in tensors:
         # A sharded parameter (FSDP2's DTensor) holds its rank's shard: that is what the rank stores.
         local = getattr(t, "_local_tensor", None)
         t = local if isinstance(local, torch.Tensor) else t
         storage = t.untyped_storage()
-        # Fake and meta storages have no address; those tensors are already unique objects.
-        key = id(t) if t.device.type == "meta" or is_fake(t) else storage.data_ptr()
+        kept.append(storage)  # alive to the end: no other storage takes its id meanwhile
+        # Fake and meta storages have no address: the storage object itself tells (views of one
+        # storage, as FSDP2's gradient shards of one reduce-scatter output, count it once).
+        key = id(storage) if t.device.type == "meta" or is_fake(t) else storage.data_ptr()
         if key in seen:
             continue
         seen.add(key)

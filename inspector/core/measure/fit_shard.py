@@ -66,7 +66,7 @@ def check_layout(strategy: str, world: int, shard_size: int | None) -> None:
     if strategy not in STRATEGIES:
         raise InputError(Text("cluster.unknown_strategy", name=repr(strategy), choices=", ".join(STRATEGIES)))
     if world < 1:
-        raise InputError(Text("cluster.gpus_not_positive", text=str(world)))
+        raise InputError(Text("cluster.count_not_positive", flag="--gpus", text=str(world)))
     if shard_size is not None and strategy != "fsdp-hybrid":
         raise InputError(Text("cluster.shard_size_needs_hybrid"))
     if strategy == "fsdp-hybrid":

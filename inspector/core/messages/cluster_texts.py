@@ -7,7 +7,8 @@ from __future__ import annotations
 CLUSTER: dict[str, str] = {
     # ----- bad input (exit 2)
     "cluster.unknown_strategy": "{name} is not a strategy (choose one of: {choices})",
-    "cluster.gpus_not_positive": "--gpus must be a positive whole number, not {text}",
+    "cluster.count_not_positive": "{flag} must be a positive whole number, not {text}",
+    "cluster.needs_gpus": "a distributed plan needs the number of ranks: --gpus N (or --min-gpus with --gpu)",
     "cluster.shard_size_needs_hybrid": "--shard-size is the shard group of fsdp-hybrid; ddp and fsdp have none",
     "cluster.shard_size_divides": (
         "fsdp-hybrid needs a shard group of {size} rank(s) to divide the {world} rank(s): each replica is one whole "
