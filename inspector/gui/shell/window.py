@@ -27,7 +27,7 @@ from PySide6.QtGui import QCloseEvent, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import QMainWindow, QWidget
 
 from inspector.gui.common import i18n, screen_fit, window_settings
-from inspector.gui.shell import torch_loader
+from inspector.gui.shell import close_guard, torch_loader
 from inspector.gui.shell.deferred_start import DeferredStart
 from inspector.gui.features.help.pages import HelpPages, note_missing_cjk_font_once
 from inspector.gui.features.help import actions as help_actions
@@ -167,7 +167,7 @@ class InspectorWindow(QMainWindow):
     def _bind_frame_actions(self) -> None:
         """What the actions that need no session call (the window's own, Help's); bound with the frame."""
         bind = self.menu_actions.bind
-        bind(QUIT, self.close)
+        bind(QUIT, self.quit_asked)
         bind(PREFERENCES, self.preferences_dialog)
         bind(DISMISS_ERROR, self.errorBanner.dismiss)
         bind(model_actions.OPEN, self.open_model_dialog)  # (a remote window opens its own way)
@@ -413,31 +413,25 @@ class InspectorWindow(QMainWindow):
             parts += self.features.retranslatable
         return parts
 
+    def quit_asked(self) -> None:
+        """File › Quit: a person's close, which asks before losing work (``close_guard``)."""
+        self._person_closes = True
+        try:
+            self.close()
+        finally:
+            self._person_closes = False
+
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.kind.saves_layout:  # (a remote window's close just ends its agent)
-            if not self.tasks.closed and not self._agree_to_close():
+            # A person's close (the title bar's button: spontaneous; File › Quit) may ask first.
+            asked = event.spontaneous() or getattr(self, "_person_closes", False)
+            if not self.tasks.closed and not close_guard.agree(self, asked_by_person=asked):
                 event.ignore()
                 return
             if not self.tasks.closed:
                 window_settings.save_layout(self.settings, self, self.frame.splitters())
         self.shutdown()
         super().closeEvent(event)
-
-    def _agree_to_close(self) -> bool:
-        """A benchmark that has measured a while is not thrown away without asking (issue 35):
-        stop and keep it (the window stays open), keep measuring, or close anyway."""
-        from inspector.gui.shell import close_guard
-        from inspector.gui.state.tasks import Task
-
-        if self.tasks.task is not Task.BENCHMARK or not self.isVisible() or not self.lazy_tabs.is_built(LATENCY):
-            return True
-        measured = self.latencyPlot.measuring_seconds()
-        if measured < close_guard.ASK_AFTER_S:
-            return True
-        answer = close_guard.ask_to_close(self, measured)
-        if answer is close_guard.Answer.STOP_AND_KEEP and self.tasks.stop_keeping():
-            self.statusBar().showMessage(close_guard.stopping_text(), 15_000)
-        return answer is close_guard.Answer.CLOSE_ANYWAY
 
     def quit_leaving_work(self) -> None:
         """The stuck notice's "Save settings and quit": settings saved, the other windows

@@ -83,6 +83,13 @@ def measuring(qtbot, make_window, tmp_path, monkeypatch):
     return window
 
 
+def _quit(window) -> None:
+    """A person's quit (File › Quit): the close that asks (a program's ``close()`` does not)."""
+    from PySide6.QtGui import QAction
+
+    window.findChild(QAction, "quitAction").trigger()
+
+
 def _answer(monkeypatch, button: str, asked: list[str]):
     from PySide6.QtWidgets import QMessageBox, QPushButton
 
@@ -97,18 +104,18 @@ def _answer(monkeypatch, button: str, asked: list[str]):
 def test_keep_measuring_calls_the_close_off(qtbot, measuring, monkeypatch):
     window, asked = measuring, []
     _answer(monkeypatch, "keepMeasuringButton", asked)
-    window.close()
+    _quit(window)
     assert asked and "Closing the window now throws them away." in asked[0]
     assert window.isVisible() and window.busy_task == "benchmark" and not window.tasks.closed
     _answer(monkeypatch, "closeAnywayButton", asked)  # (the test ends: no 20 s run to wait for)
-    window.close()
+    _quit(window)
     assert not window.isVisible()
 
 
 def test_stop_and_keep_ends_the_run_with_its_samples_and_the_window_stays(qtbot, measuring, monkeypatch):
     window, asked = measuring, []
     _answer(monkeypatch, "stopAndKeepButton", asked)
-    window.close()
+    _quit(window)
     assert asked and window.isVisible()
     qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
     [series] = window.latencyPlot.series.values()
@@ -120,30 +127,15 @@ def test_stop_and_keep_ends_the_run_with_its_samples_and_the_window_stays(qtbot,
     from tests.gui.helpers import table_rows
 
     assert f"×{len(result.samples_ms)} · cpu" in table_rows(window.historyView.history)[-1]["Call"]
-    window.close()  # nothing measuring now: closes without asking
+    window.close()  # the program's own close (a person's would ask about the unsaved run: test_close_guard)
     assert len(asked) == 1 and not window.isVisible()
 
 
 def test_close_anyway_closes(qtbot, measuring, monkeypatch):
     window, asked = measuring, []
     _answer(monkeypatch, "closeAnywayButton", asked)
-    window.close()
+    _quit(window)
     assert asked and not window.isVisible() and window.threads_stopped
-
-
-def test_a_short_run_closes_without_asking(qtbot, make_window, monkeypatch, tmp_path):
-    from PySide6.QtWidgets import QMessageBox
-
-    monkeypatch.setattr(QMessageBox, "exec", lambda box: pytest.fail("asked to close a run of a few samples"))
-    path = tmp_path / "slow.py"
-    path.write_text(SLOW)
-    window = make_window(f"{path}:make")
-    window.show()
-    window.action_bar.runsSpin.setValue(1000)
-    assert window.run_benchmark()
-    qtbot.waitUntil(lambda: window.latencyPlot.measuring_seconds() > 0, timeout=30_000)
-    window.close()  # under 10 s of samples
-    assert not window.isVisible() and window.threads_stopped
 
 
 def test_the_question_is_asked_in_chinese(qtbot, measuring, monkeypatch, chinese):
@@ -157,7 +149,7 @@ def test_the_question_is_asked_in_chinese(qtbot, measuring, monkeypatch, chinese
         return 0
 
     monkeypatch.setattr(QMessageBox, "exec", exec_)
-    measuring.close()
+    _quit(measuring)
     assert "基准测试正在测量" in seen and "继续测量" in seen and "仍然关闭" in seen and "停止并保留已测得的结果" in seen
     assert "现在关闭窗口会丢弃这些样本" in seen[1] and "秒" in seen[1]
     assert not measuring.isVisible()

@@ -184,3 +184,20 @@ class HistoryView(Retranslates, QTableView):
         the function that says it (said again on every change of language)."""
         meaning = RowMeaning(call, result, detail)
         self.add(HistoryEntry.of(_dt.datetime.now(), meaning, seconds, gbps, ok))
+
+    def unsaved_results(self) -> int:
+        """How many rows of work done (a measurement, a fit, a move, a training step) came after
+        the last report written: what a quit would drop (``shell.close_guard``). Loads, reports
+        read or written, and failures are no results."""
+        count = 0
+        for entry in self.history.entries():
+            if entry.ok and entry.call.startswith(_SAVED):
+                count = 0
+            elif entry.ok and not entry.call.startswith(_NOT_RESULTS):
+                count += 1
+        return count
+
+
+#: The calls of rows that are no results of their own (their code, the same in every language).
+_SAVED = "save_report("
+_NOT_RESULTS = ("load_model(", "load_report(", _SAVED)
