@@ -13,6 +13,7 @@ import pytest
 
 from inspector.gui.shell.app import qt_binding_problem
 from tests.gui.languages import chinese  # noqa: F401 -- the fixture, for every window test
+from tests.gui import doors
 
 _HERE = Path(__file__).parent
 _BINDING_PROBLEM = qt_binding_problem()
@@ -73,7 +74,7 @@ def clean_settings(qapp):
 
 def wait_idle(qtbot, window, timeout=30_000) -> None:
     """Until the window holds a model and no task runs."""
-    qtbot.waitUntil(lambda: window.model_state is not None and window.busy_task is None, timeout=timeout)
+    qtbot.waitUntil(lambda: doors.model(window) is not None and doors.busy(window) is None, timeout=timeout)
 
 
 @pytest.fixture

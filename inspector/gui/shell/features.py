@@ -19,11 +19,13 @@ from inspector.gui.features.moves import feature as moves
 from inspector.gui.features.ranks import feature as ranks
 from inspector.gui.features.report import feature as report
 from inspector.gui.features.tensor_table import feature as tensor_table
+from inspector.gui.features.training import feature as training
 from inspector.gui.state.feature import Feature, FeatureContext
 
 FEATURES: tuple[Feature, ...] = (
     model,
     moves,
+    training,
     devices,
     history,
     latency,

@@ -27,7 +27,7 @@ from inspector.gui.features.fit import actions as fit
 from inspector.gui.features.help import actions as help
 from inspector.gui.features.lessons import actions as lessons
 from inspector.gui.features.model import actions as model
-from inspector.gui.features.moves import actions as moves
+from inspector.gui.features.training import actions as training
 from inspector.gui.features.remote import actions as remote
 from inspector.gui.features.report import actions as report
 from inspector.gui.features.tensor_table import actions as tensor_table
@@ -86,7 +86,7 @@ MENUS: tuple[tuple[str, tuple[MenuRow, ...]], ...] = (
     )),
     (QT_TRANSLATE_NOOP("Menus", "&Tools"), (
         fit.SHOW,
-        moves.TRAIN_STEP,
+        training.TRAIN_STEP,
     )),
     (QT_TRANSLATE_NOOP("Menus", "&Help"), (
         help.GETTING_STARTED,

@@ -6,18 +6,15 @@ come from the window's kind (``window_kind.WindowKind.make_workers``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from inspector.gui.state.feature import Requests
 from inspector.gui.state.session_state import SessionState
 
 
-def connect_workers(
-    state: SessionState, requests: Requests, worker: Any, sampler: Any, *, model_loaded: Callable[[Any], None]
-) -> None:
+def connect_workers(state: SessionState, requests: Requests, worker: Any, sampler: Any) -> None:
     """The requests to ``worker`` and ``sampler`` (with ``ModelWorker``'s and ``MemorySampler``'s
-    slots and signals), and their answers to ``state``; ``model_loaded`` is the window's own."""
+    slots and signals), and their answers to ``state``."""
     requests.load.connect(worker.load)
     requests.move.connect(worker.move)
     requests.benchmark.connect(worker.benchmark)
@@ -30,4 +27,3 @@ def connect_workers(
     requests.stop_sampler.connect(sampler.stop)
     state.connect_worker(worker)
     state.connect_sampler(sampler)
-    state.modelLoaded.connect(model_loaded)

@@ -48,6 +48,7 @@ from inspector.gui.features.history.panel import HistoryView
 from inspector.gui.features.model.panel import ParametersPanel
 from inspector.gui.common.plain_text import shown
 from inspector.gui.state.feature import Live
+from inspector.gui.state.outcomes import LoadOutcome
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.common.status_line import StatusLine
 from inspector.gui.shell.stuck_notice import StuckNotice, quit_leaving_work
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
     from inspector.core.session import ModelState
     from inspector.gui.common import dialogs
     from inspector.gui.state.sample_gate import SampleGate
-    from inspector.gui.state.workers import LoadOutcome
+    from inspector.gui.state.outcomes import TaskEnded
 
 #: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
 #: be interrupted to reach its next cancel check.
@@ -221,8 +222,8 @@ class InspectorWindow(QMainWindow):
             # done (a remote session's forward runs in its agent: the connection gives up on it).
             self.stuckNotice = StuckNotice(self.tasks, self.quit_leaving_work, self.centralWidget())
             self.stuckNotice.overlay(self.main_splitter)
-        session_parts.connect_workers(self.session_state, requests, self.worker, self.sampler,
-                                      model_loaded=self._on_model_loaded)  # fmt: skip
+        self.session_state.taskEnded.connect(self._on_task_ended)
+        session_parts.connect_workers(self.session_state, requests, self.worker, self.sampler)
         self.model_thread = start_in_thread(self.worker, "model-worker")
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
         self.session_started = True
@@ -246,7 +247,11 @@ class InspectorWindow(QMainWindow):
         )  # fmt: skip
 
     @Slot(object)
-    def _on_model_loaded(self, outcome: LoadOutcome) -> None:
+    def _on_task_ended(self, end: TaskEnded) -> None:
+        """A model loaded: the recent list and the title name it."""
+        outcome = end.result_of(LoadOutcome)
+        if outcome is None:
+            return
         info = outcome.state.info
         self.add_recent_model(info.spec)
         self._title_info = info
@@ -341,9 +346,6 @@ class InspectorWindow(QMainWindow):
 
     def about_text(self) -> str:
         return self.help.about_text()
-
-    def _on_placement_changed(self, state: ModelState) -> None:
-        self.session_state.set_model(state)
 
     # ------------------------------------------------------------------ what a remote window does its own way
 

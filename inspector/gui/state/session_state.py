@@ -20,11 +20,10 @@ replaced by another; features read them and never hold the model):
   step, a lesson), counted before any subscriber hears the event: what was made from the
   session at one revision is stale at another (the report feature's side A of a comparison).
 
-Events (the worker's, said again on the GUI thread): ``taskStarted``/``taskFinished`` (every
-task, the quiet session report included: ``TaskController.owns`` tells the window's own),
-``modelLoaded`` (said before ``model`` changes to the new model: what belonged to the last one
-is reset first), ``moveFinished``, ``benchmarkFinished``, ``latencySamples``, ``progress``,
-``reportBuilt``, ``fitFinished``, ``trainStepFinished``, ``lessonFinished`` and ``failed``.
+Events (the worker's, ``events.WorkerEvents``, said again on the GUI thread): ``taskStarted``,
+``progress``, ``latencySamples`` and ``taskEnded``: every task's end, one value
+(``outcomes.TaskEnded``: the task, its outcome, its result, the placement after it, its
+failure; ``own``: the window's task, not the quiet session report).
 
 Events of the features, said by the one that acts for those that follow it (``runs``): a
 benchmark ``benchmarkPlanned`` (before its request, while the cores are free), then
@@ -32,28 +31,36 @@ benchmark ``benchmarkPlanned`` (before its request, while the cores are free), t
 read from disk into the Compare tab (a torchrun report's ranks are shown from it); ``noted``, an
 outcome for the History that was no worker's task (``notes``: a remote connection's).
 
-The task machine (``TaskController``) is told a task ended before ``taskFinished(task, ended)``
-is said; ``ended`` is whether that ended the window's own task (not a quiet one, nor an export
-whose file is still being written), so a subscriber hears the end with the window idle again.
+The order of an end: the revision moves on (when the session changed), ``taskEnded`` is said
+while the window still shows the task and the model as they were (a load's subscribers reset
+what belonged to the last model first; ``own`` is the task machine's answer), then the model is
+replaced (``modelChanged``) and the task machine ends the window's task (``busyChanged(None)``:
+what waits for the window to be idle follows that).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from inspector.gui.state.events import WorkerEvents
+
 if TYPE_CHECKING:
     from inspector.core.session import ModelState
+    from inspector.gui.state.outcomes import TaskEnded
 
 
 class TaskEnds(Protocol):
     """What the state asks of the task machine (``tasks.TaskController``)."""
 
+    def owns(self, task: str) -> bool: ...
+
     def worker_finished(self, task: str) -> bool: ...
 
 
-class SessionState(QObject):
+class SessionState(WorkerEvents):
     """The evented session state (see the module docstring)."""
 
     # ----- values
@@ -61,19 +68,7 @@ class SessionState(QObject):
     inventoryChanged = Signal(object)  # DeviceInventory
     readingsChanged = Signal(object)  # tuple[MemoryReading, ...]
     targetDeviceChanged = Signal(str)
-    # ----- events
-    taskStarted = Signal(str)
-    taskFinished = Signal(str, bool)  # the task, and whether that ended the window's own task
-    modelLoaded = Signal(object)  # LoadOutcome
-    moveFinished = Signal(object)  # MoveResult (ok or not)
-    benchmarkFinished = Signal(object)  # BenchmarkOutcome
-    latencySamples = Signal(object)  # tuple[(index, ms), ...]: streamed while measuring
-    progress = Signal(object)  # Progress
-    reportBuilt = Signal(object)  # ReportBuilt
-    fitFinished = Signal(object)  # FitOutcome
-    trainStepFinished = Signal(object)  # core.measure.training.TrainStepResult
-    lessonFinished = Signal(object)  # LessonOutcome
-    failed = Signal(object)  # TaskFailure
+    # ----- events: the worker's (``WorkerEvents``: taskStarted, progress, latencySamples, taskEnded)
     # ----- the features' events (``runs``)
     benchmarkPlanned = Signal(object)  # BenchmarkRun: its subscribers get ready for it
     benchmarkSent = Signal(object)  # BenchmarkRun: its request left (samples follow)
@@ -89,10 +84,6 @@ class SessionState(QObject):
         self._readings: tuple[Any, ...] = ()
         self._target_device = "cpu"
         self._revision = 0
-        # Connected first, so the revision has moved on when any subscriber hears the event.
-        for changes in (self.modelLoaded, self.moveFinished, self.benchmarkFinished, self.trainStepFinished,
-                        self.lessonFinished):  # fmt: skip
-            changes.connect(self._next_revision)
 
     # ----- values
 
@@ -116,9 +107,6 @@ class SessionState(QObject):
     @property
     def revision(self) -> int:
         return self._revision
-
-    def _next_revision(self, *_event: Any) -> None:
-        self._revision += 1
 
     @Slot(object)
     def set_model(self, state: ModelState) -> None:
@@ -145,23 +133,14 @@ class SessionState(QObject):
 
     # ----- the workers, connected here (queued: they live on threads of their own)
 
-    def connect_worker(self, worker: Any) -> None:
-        """Hear ``worker`` (a ``ModelWorker``'s signals): each of its signals said again here."""
-        worker.taskFinished.connect(self._on_task_finished)
-        worker.modelLoaded.connect(self._on_model_loaded)
-        worker.placementChanged.connect(self.set_model)
-        # The events said again as they are: signal to signal, delivered on this object's
-        # thread (Qt queues a connection to a signal by its receiver's thread, as to a slot).
+    def connect_worker(self, worker: WorkerEvents) -> None:
+        """Hear ``worker`` (a ``ModelWorker``): its events said again here, signal to signal, on
+        this object's thread (Qt queues a connection to a signal by its receiver's thread, as to
+        a slot); its end of a task through ``_on_task_ended``."""
         worker.taskStarted.connect(self.taskStarted)
-        worker.moveFinished.connect(self.moveFinished)
-        worker.benchmarkFinished.connect(self.benchmarkFinished)
-        worker.latencySamples.connect(self.latencySamples)
         worker.progress.connect(self.progress)
-        worker.reportBuilt.connect(self.reportBuilt)
-        worker.fitFinished.connect(self.fitFinished)
-        worker.trainStepFinished.connect(self.trainStepFinished)
-        worker.lessonFinished.connect(self.lessonFinished)
-        worker.failed.connect(self.failed)
+        worker.latencySamples.connect(self.latencySamples)
+        worker.taskEnded.connect(self._on_task_ended)
 
     def connect_sampler(self, sampler: Any) -> None:
         """Hear ``sampler`` (a ``MemorySampler``'s signals). It stored its readings in the
@@ -171,12 +150,14 @@ class SessionState(QObject):
 
     # (Slots of this object, so a signal from the worker's thread is delivered on this one's.)
 
-    @Slot(str)
-    def _on_task_finished(self, task: str) -> None:
-        ended = self.tasks.worker_finished(task) if self.tasks is not None else False
-        self.taskFinished.emit(task, ended)
-
     @Slot(object)
-    def _on_model_loaded(self, outcome: Any) -> None:  # LoadOutcome
-        self.modelLoaded.emit(outcome)
-        self.set_model(outcome.state)
+    def _on_task_ended(self, end: TaskEnded) -> None:
+        """A task's end, in the order of the module docstring."""
+        own = self.tasks is not None and self.tasks.owns(end.task)
+        if end.changes_session:
+            self._revision += 1
+        self.taskEnded.emit(replace(end, own=own))
+        if end.placement is not None:
+            self.set_model(end.placement)
+        if self.tasks is not None:
+            self.tasks.worker_finished(end.task)

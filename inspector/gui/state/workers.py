@@ -2,8 +2,9 @@
 ``Session``). The memory sampler is in ``gui/state/sampler.py``, the thread helpers in ``gui/state/threads.py``.
 
 The worker is a QObject moved to its own QThread. The window talks to them only through queued
-signals; they answer with frozen dataclasses of plain values (``object`` payloads) and send
-errors as ``Failure`` values, never exception objects. Cancelling is a ``threading.Event``
+signals (``events.WorkerEvents``); they answer with frozen dataclasses of plain values
+(``outcomes``: a task ends as one ``TaskEnded``) and send errors as ``Failure`` values, never
+exception objects. Cancelling is a ``threading.Event``
 the window sets directly: the worker hands ``event.is_set`` to the core functions, which
 check it between tensors (a move) or between samples (a benchmark).
 """
@@ -18,7 +19,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import Slot
 
 from inspector.core.errors import Failure, InspectorError
 from inspector.core.measure import MemoryTimeline, TimeLeft
@@ -26,12 +27,22 @@ from inspector.core.moves import MoveRequest, call_code
 from inspector.core.session import BenchmarkRequest, FrontEndSession, LoadRequest, ModelState, Session
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS, BenchMode
 from inspector.gui.common.i18n import fill, translate
+from inspector.gui.common.task_words import Task
+from inspector.gui.state.events import WorkerEvents
+from inspector.gui.state.outcomes import (
+    BenchmarkOutcome, FitOutcome, LessonOutcome, LoadOutcome, Progress, ReportBuilt, ReportRequest, TaskEnded,
+    TaskFailure,
+)  # fmt: skip
 from inspector.gui.state.threads import BackgroundRunner, run_abandonable
 
 if TYPE_CHECKING:
-    from inspector.core.measure import LatencyResult  # noqa: F401
-    from inspector.core.report import TimingReport
     from inspector.gui.state.sample_gate import SampleGate  # imported by the first benchmark, not at start
+
+# (the values it sends, for those that import them from here)
+__all__ = [
+    "BenchmarkOutcome", "FitOutcome", "LessonOutcome", "LoadOutcome", "ModelWorker", "Progress", "ReportBuilt",
+    "ReportRequest", "TaskEnded", "TaskFailure", "request_call",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -52,100 +63,6 @@ def _latched(cancel: threading.Event) -> Callable[[], bool]:
         return seen.is_set()
 
     return should_stop
-
-
-# --------------------------------------------------------------------------- payloads
-
-
-@dataclass(frozen=True)
-class TaskFailure:
-    """A task that did not produce its result (a failed move comes back as a MoveResult)."""
-
-    task: str  # "load" | "move" | "benchmark" | "export" | "report" | "session"
-    call: str  # what was attempted, as code or words (the history's "call" column)
-    failure: Failure
-    seconds: float
-    #: For a refused (untrusted) file: its path and what it wanted (the window keeps the
-    #: load's other arguments to retry it with trust).
-    path: str | None = None
-    wanted: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Progress:
-    task: str
-    done: float
-    total: float
-    #: An estimate of the time left (``core.measure.time_left``); None while there is nothing to say.
-    seconds_left: float | None = None
-
-    @property
-    def fraction(self) -> float:
-        return min(1.0, self.done / self.total) if self.total > 0 else 0.0
-
-
-@dataclass(frozen=True)
-class LoadOutcome:
-    state: ModelState
-    seconds: float
-
-
-@dataclass(frozen=True)
-class BenchmarkOutcome:
-    result: LatencyResult
-    request: BenchmarkRequest
-    seconds: float
-    attribution: Any = None  # inspector.core.measure.attribution.Attribution, for a per-module run
-
-
-@dataclass(frozen=True)
-class FitOutcome:
-    """"Will it fit?" answers, one per device asked about (core.measure.fit.FitResult), and the
-    devices whose estimate failed, with why."""
-
-    results: tuple[Any, ...]
-    failures: tuple[tuple[str, Failure], ...]
-    seconds: float
-
-
-@dataclass(frozen=True)
-class LessonOutcome:
-    """What Help › Lessons' lesson ``number`` saw (``core.lessons``' facts)."""
-
-    number: int
-    facts: Any
-    seconds: float
-
-
-@dataclass(frozen=True)
-class ReportRequest:
-    """Build the session's report, for ``purpose``: "export" (to ``path``), "markdown"
-    (the clipboard) or "session" (the comparison view's side A, built quietly)."""
-
-    purpose: str
-    path: str | None = None
-
-    @property
-    def task(self) -> str:
-        # The name the worker announces: "export" keeps the window busy until the file is
-        # written; "session" runs unannounced between the user's own tasks.
-        return {"export": "export", "markdown": "report"}.get(self.purpose, "session")
-
-    @property
-    def with_memory(self) -> bool:
-        # Only the file holds the memory timeline (an hour of it is megabytes of dicts);
-        # the comparison and the Markdown block never show it.
-        return self.purpose == "export"
-
-    def call(self) -> str:
-        return f"save_report(report, {self.path!r})" if self.path else "build_report(model)"
-
-
-@dataclass(frozen=True)
-class ReportBuilt:
-    request: ReportRequest
-    report: TimingReport  # the session's report, typed as a loaded one is (its file: to_dict())
-    seconds: float
 
 
 @dataclass
@@ -180,29 +97,16 @@ def failure_from(exc: BaseException) -> Failure:
 # --------------------------------------------------------------------------- model worker
 
 
-class ModelWorker(QObject):
+class ModelWorker(WorkerEvents):
     """Drives the window's session (the sole owner of the model) on the worker's thread: a
     ``Session`` here or a ``RemoteSession`` in an agent (``FrontEndSession``), whose
     ``capabilities`` say what it can do.
 
     Every slot runs on the worker's thread, one at a time; each announces itself with
-    ``taskStarted`` and always ends with ``taskFinished``, whatever happened in between.
-    The session is injectable, so a test can hand in one it prepared or watches.
+    ``taskStarted`` and always ends with one ``taskEnded`` (``outcomes.TaskEnded``), whatever
+    happened in between. Its signals are ``events.WorkerEvents``'. The session is injectable,
+    so a test can hand in one it prepared or watches.
     """
-
-    taskStarted = Signal(str)
-    taskFinished = Signal(str)
-    modelLoaded = Signal(object)  # LoadOutcome
-    placementChanged = Signal(object)  # ModelState
-    moveFinished = Signal(object)  # MoveResult (ok or not)
-    benchmarkFinished = Signal(object)  # BenchmarkOutcome
-    latencySamples = Signal(object)  # tuple[(index, ms), ...]: streamed while measuring
-    progress = Signal(object)  # Progress
-    reportBuilt = Signal(object)  # ReportBuilt
-    fitFinished = Signal(object)  # FitOutcome
-    trainStepFinished = Signal(object)  # core.measure.training.TrainStepResult
-    lessonFinished = Signal(object)  # LessonOutcome
-    failed = Signal(object)  # TaskFailure
 
     def __init__(
         self,
@@ -235,7 +139,7 @@ class ModelWorker(QObject):
 
     @Slot(object)
     def load(self, request: LoadRequest) -> None:
-        with self._task("load", request.call()) as started:
+        with self._task(Task.LOAD, request.call()) as task:
             # The factory or file runs on a thread of its own that a close can abandon
             # (nothing interrupts a factory); only the finished model comes back to this
             # thread, the model's sole owner, which adopts it (a remote session's agent
@@ -246,7 +150,7 @@ class ModelWorker(QObject):
                 replace(request, defer_optimizer=True), should_cancel=should_stop,
                 run=lambda work, stop: run_abandonable(work, stop, name="model-load"),
             )  # fmt: skip
-            self.modelLoaded.emit(LoadOutcome(state, time.perf_counter() - started))
+            task.ended(LoadOutcome(state, time.perf_counter() - task.started), placement=state)
 
     def _make_deferred_optimizer(self) -> None:
         """Make the loaded model's deferred optimizer (the example's) before a task needs it.
@@ -272,7 +176,7 @@ class ModelWorker(QObject):
 
     @Slot(object)
     def move(self, request: MoveRequest) -> None:
-        with self._task("move", request_call(request)):
+        with self._task(Task.MOVE, request_call(request)) as task:
             self.session.require_model()
             throttle = self._progress_throttle("move")
             # On the mover's thread, below the window's priority: a cast's copies take every
@@ -281,13 +185,12 @@ class ModelWorker(QObject):
                 lambda: self.session.move(request, progress=throttle.update, should_cancel=self._cancel.is_set)
             )
             throttle.flush()
-            self.moveFinished.emit(result)
             # Even a failed move is worth a fresh snapshot: it proves the rollback.
-            self.placementChanged.emit(self.session.state())
+            task.ended(result, placement=self.session.state())
 
     @Slot(object)
     def benchmark(self, request: BenchmarkRequest) -> None:
-        with self._task("benchmark", request.call()) as started:
+        with self._task(Task.BENCHMARK, request.call()) as task:
             self.session.require_model()
             if request.mode == BenchMode.TRAIN_STEP:
                 self._make_deferred_optimizer()
@@ -328,34 +231,32 @@ class ModelWorker(QObject):
                         )
                 finally:
                     throttle.flush()
-            self.benchmarkFinished.emit(
-                BenchmarkOutcome(result, request, time.perf_counter() - started, attribution)
-            )
+            task.ended(BenchmarkOutcome(result, request, time.perf_counter() - task.started, attribution))
 
     @Slot(object)
     def train_step(self, input_shape: Any) -> None:
         """One real training step on the model (its weights change); then a fresh snapshot,
         which now lists its gradients and optimizer state."""
-        with self._task("train step", "optimizer.step()"):
+        with self._task(Task.TRAIN_STEP, "optimizer.step()") as task:
             self.session.require_model()
             self._make_deferred_optimizer()
             try:
-                self.trainStepFinished.emit(self.session.train_step(input_shape))
+                task.ended(self.session.train_step(input_shape))
             finally:  # a failed backward may have left grads: show the model as it is
-                self.placementChanged.emit(self.session.state())
+                task.placement = self.session.state()
 
     @Slot(object)
     def run_lesson(self, number: int) -> None:
         """Help › Lessons' lesson ``number`` on the live session; the tree follows what it moved."""
         from inspector.core import lessons
 
-        with self._task("lesson", lessons.LESSON_CODE[number].splitlines()[0]) as started:
+        with self._task(Task.LESSON, lessons.LESSON_CODE[number].splitlines()[0]) as task:
             try:
                 facts = lessons.run_lesson(number, self.session)
             finally:
                 if self.session.loaded is not None and number in (2, 3):  # lessons that move the live model
-                    self.placementChanged.emit(self.session.state())
-            self.lessonFinished.emit(LessonOutcome(number, facts, time.perf_counter() - started))
+                    task.placement = self.session.state()
+            task.ended(LessonOutcome(number, facts, time.perf_counter() - task.started))
 
     @Slot(object)
     def fit(self, requests: tuple[Any, ...]) -> None:
@@ -365,7 +266,7 @@ class ModelWorker(QObject):
         from inspector.core.errors import Cancelled
 
         devices = ", ".join(r.device for r in requests)
-        with self._task("fit", f"estimate_fit(model, {devices})") as started:
+        with self._task(Task.FIT, f"estimate_fit(model, {devices})") as task:
             self.session.require_model()
             results, failures = [], []
             for i, request in enumerate(requests):
@@ -378,8 +279,8 @@ class ModelWorker(QObject):
                     raise  # the whole task is cancelled, not one device
                 except InspectorError as exc:
                     failures.append((request.device, Failure.from_exception(exc)))
-                self.progress.emit(Progress("fit", i + 1, len(requests)))
-            self.fitFinished.emit(FitOutcome(tuple(results), tuple(failures), time.perf_counter() - started))
+                self.progress.emit(Progress(Task.FIT, i + 1, len(requests)))
+            task.ended(FitOutcome(tuple(results), tuple(failures), time.perf_counter() - task.started))
 
     @Slot(object)
     def build_report(self, request: ReportRequest) -> None:
@@ -389,9 +290,9 @@ class ModelWorker(QObject):
         writes the file on a pool thread: rendering a large report is no work for this thread,
         which may have a move or a benchmark waiting behind it.
         """
-        with self._task(request.task, request.call()) as started:
+        with self._task(request.task, request.call()) as task:
             built = self.session.report(with_memory=request.with_memory)
-            self.reportBuilt.emit(ReportBuilt(request, built, time.perf_counter() - started))
+            task.ended(ReportBuilt(request, built, time.perf_counter() - task.started))
 
     # ----- helpers
 
@@ -401,10 +302,10 @@ class ModelWorker(QObject):
             return contextlib.nullcontext()
         return self._gate.for_run()
 
-    def _progress_throttle(self, task: str) -> "_ProgressThrottle":
+    def _progress_throttle(self, task: Task) -> "_ProgressThrottle":
         return _ProgressThrottle(task, self.progress)
 
-    def _task(self, task: str, call: str) -> "_TaskScope":
+    def _task(self, task: Task, call: str) -> "_TaskScope":
         return _TaskScope(self, task, call)
 
 
@@ -434,25 +335,32 @@ class _ProgressThrottle:
 
 
 class _TaskScope:
-    """``with worker._task(...)``: announces a task, turns any exception into ``failed``."""
+    """``with worker._task(...) as task``: announces a task and ends it with one ``taskEnded``,
+    its result and placement as the slot left them (``ended``), any exception as its failure."""
 
-    def __init__(self, worker: ModelWorker, task: str, call: str) -> None:
+    def __init__(self, worker: ModelWorker, task: Task, call: str) -> None:
         self.worker, self.task, self.call = worker, task, call
         self.started = 0.0
+        self.result: object = None
+        self.placement: ModelState | None = None
 
-    def __enter__(self) -> float:
+    def ended(self, result: object, *, placement: ModelState | None = None) -> None:
+        """What the task produced (said when the scope ends), and the model after it."""
+        self.result = result
+        if placement is not None:
+            self.placement = placement
+
+    def __enter__(self) -> _TaskScope:
         self.started = time.perf_counter()
         self.worker.taskStarted.emit(self.task)
-        return self.started
+        return self
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
-        try:
-            if exc is not None and isinstance(exc, Exception):
-                self.worker.failed.emit(self._failure(exc))
-                return True  # handled: a worker slot must never let an exception escape
-            return False
-        finally:
-            self.worker.taskFinished.emit(self.task)
+    def __exit__(self, exc_type: object, exc: BaseException | None, tb: object) -> bool:
+        failure = self._failure(exc) if isinstance(exc, Exception) else None
+        self.worker.taskEnded.emit(TaskEnded(
+            self.task, self.call, time.perf_counter() - self.started, self.result, self.placement, failure,
+        ))  # fmt: skip
+        return failure is not None  # handled: a worker slot must never let an exception escape
 
     def _failure(self, exc: Exception) -> TaskFailure:
         if not isinstance(exc, InspectorError):

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QMessageBox, QTableView, QTreeView
 from torch import nn
 
 from tests.gui.helpers import table_rows, widget
+from tests.gui import doors
 
 HOSTILE = "<b>bold</b><img src='x'><a href='https://evil'>click</a>\x1b[31m"  # no dots: not in module names
 
@@ -76,7 +77,7 @@ def test_hostile_error_message_is_plain_in_the_banner_and_history(qtbot, make_wi
     history_model = widget(window, QTableView, "historyView").model()
     before = history_model.rowCount()
     window.open_model(spec)
-    qtbot.waitUntil(lambda: history_model.rowCount() > before and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: history_model.rowCount() > before and doors.busy(window) is None, timeout=30_000)
 
     banner = widget(window, QFrame, "errorBanner")
     assert banner.isVisibleTo(window)
@@ -119,7 +120,7 @@ def test_a_pt2_with_a_pickled_constant_asks_for_trust_in_the_window(qtbot, make_
     assert "constant q" in dialog.informativeText()
     qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
     assert not marker.exists()
-    assert window.model_state.info.spec == "example"
+    assert doors.model(window).info.spec == "example"
 
 
 class _Touch:
@@ -167,7 +168,7 @@ def test_names_with_bidi_newlines_and_huge_lengths_are_escaped_and_elided(qtbot,
 
     spec = _hostile_factory(tmp_path)
     window = make_window(spec)
-    assert window.model_state.info.spec == spec
+    assert doors.model(window).info.spec == spec
 
     # The tree: each module's row says its name with the override and the newline as escapes.
     model = widget(window, QTreeView, "parameterView").model()
@@ -226,7 +227,7 @@ def test_a_name_in_a_core_message_cannot_reverse_the_banner_words(qtbot, make_wi
     history_model = widget(window, QTableView, "historyView").model()
     before = history_model.rowCount()
     window.open_model(spec)
-    qtbot.waitUntil(lambda: history_model.rowCount() > before and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: history_model.rowCount() > before and doors.busy(window) is None, timeout=30_000)
     banner = widget(window, QFrame, "errorBanner")
     assert RLO not in banner.message.text() and "\\u202e" in banner.message.text()
     row = table_rows(history_model)[-1]

@@ -9,6 +9,7 @@ from PySide6.QtCore import QLocale, QSettings
 from inspector.gui.common import i18n
 from inspector.gui.common.language_choice import chosen_language
 from tests.gui.conftest import wait_idle
+from tests.gui import doors
 
 
 @pytest.mark.parametrize(
@@ -48,10 +49,10 @@ def test_qt_placeholders_fill_in_any_order():
 
 def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_window, qtbot, clean_settings):
     window = make_window()
-    window.action_bar.dtypeCombo.setCurrentIndex(window.action_bar.dtypeCombo.findData("float64"))
+    doors.bar(window).dtypeCombo.setCurrentIndex(doors.bar(window).dtypeCombo.findData("float64"))
     assert window.move_to_target()
     wait_idle(qtbot, window)
-    state, rows = window.model_state, window.historyView.history.rowCount()
+    state, rows = doors.model(window), window.historyView.history.rowCount()
     file_menu = window.menuBar().findChild(type(window.recentMenu), "fileMenu")
 
     window.language.actions[i18n.CHINESE].trigger()
@@ -61,11 +62,11 @@ def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_
         qtbot.waitUntil(lambda: file_menu.title() != "&File")  # Qt posts the LanguageChange event
         assert file_menu.title() == "文件(&F)" and window.findChild(QAction, "openModelAction").text() == "打开模型(&O)…"
         assert window.statusBusy.text() == "就绪"
-        assert window.model_state is state and window.historyView.history.rowCount() == rows
+        assert doors.model(window) is state and window.historyView.history.rowCount() == rows
         assert {r.dtype for r in state.placement.tensors} == {"float64"}
     finally:
         window.language.actions[""].trigger()  # follow the system again: English here
     assert i18n.current_language() == i18n.ENGLISH
     qtbot.waitUntil(lambda: file_menu.title() == "&File")
     assert file_menu.title() == "&File" and window.statusBusy.text() == "Ready"
-    assert window.model_state is state and window.historyView.history.rowCount() == rows
+    assert doors.model(window) is state and window.historyView.history.rowCount() == rows

@@ -19,6 +19,7 @@ from inspector.gui.features.remote import connect_dialog  # noqa: E402
 from inspector.gui.shell import settings_file  # noqa: E402
 from inspector.gui.common import settings_values, window_settings  # noqa: E402
 from inspector.gui.common.sample_rate import DEFAULT_SAMPLE_HZ  # noqa: E402
+from tests.gui import doors
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -59,7 +60,7 @@ def test_a_window_opens_whatever_its_settings_say(make_window, clean_settings, c
     capsys.readouterr()
 
     window = make_window()  # restores the layout, reads the sample rate, the language, the notes
-    assert window.model_state is not None and window.isWindow()
+    assert doors.model(window) is not None and window.isWindow()
     # What the window reads later: File › Open recent, the dialogs' folders, Connect to server….
     assert window.recent_models() == ["example", good_spec]  # the model it opened, then the good entry
     assert window_settings.last_folder(window.settings, "reports") == str(Path.home())
@@ -100,7 +101,7 @@ def test_window_states_that_qt_cannot_restore_are_dropped(make_window, clean_set
     clean_settings.setValue("window/columnSplitters", [QByteArray(b"not a state")] * 2)
     capsys.readouterr()
     window = make_window()
-    assert window.model_state is not None
+    assert doors.model(window) is not None
     err = capsys.readouterr().err
     assert len(_warnings(err, "window/geometry")) == 1 and len(_warnings(err, "window/columnSplitters")) == 1
 

@@ -36,7 +36,7 @@ _CLOSE_AFTER_SHOW = textwrap.dedent(
 
         def show_then_close():
             show()
-            print("shown; loaded:", window.model_state is not None, flush=True)
+            print("shown; loaded:", window.session_state.model is not None, flush=True)
             if delay_ms == 0:
                 window.close()  # before the event loop even runs
             else:

@@ -47,6 +47,7 @@ def test_the_frame_builds_and_paints_without_torch(tmp_path):
         import json, time
         from inspector.gui.shell.app import ensure_application, create_window
         from inspector.gui.shell import torch_loader
+        from inspector.gui.features.moves.action_bar import ActionBar
         app = ensure_application()
         torch_loader.start = lambda parent: torch_loader.TorchLoading(parent)  # a load that never ends
         window = create_window()
@@ -58,7 +59,7 @@ def test_the_frame_builds_and_paints_without_torch(tmp_path):
         app.processEvents()
         enabled = sorted(s.name for s in window.menu_actions.specs() if window.menu_actions.action(s).isEnabled())
         waiting = [l.text() for l in window.tabs.currentWidget().findChildren(type(window.devices.note))]
-        result = {"note": window.devices.note.text(), "enabled": enabled, "bar": window.action_bar.isEnabled(),
+        result = {"note": window.devices.note.text(), "enabled": enabled, "bar": window.findChild(ActionBar).isEnabled(),
                   "visible": window.isVisible(), "tabs": window.tabs.count(), "waiting": waiting,
                   "session": window.session_started}
         window.close()
@@ -79,17 +80,18 @@ def test_torch_imported_after_the_window_loads_the_model_and_the_window_closes_c
         """
         import json, sys, time
         from inspector.gui.shell.app import ensure_application, create_window
+        from inspector.gui.features.moves.action_bar import ActionBar
         app = ensure_application()
         order = {"torch_before_window": "torch" in sys.modules}
         window = create_window()
         window.show()
         order["torch_at_show"] = "torch" in sys.modules
         end = time.time() + 120
-        while time.time() < end and (window.model_state is None or window.busy_task is not None):
+        while time.time() < end and (window.session_state.model is None or window.session_state.tasks.task is not None):
             app.processEvents(); time.sleep(0.01)
-        rows = window.model_state.placement.totals.count if window.model_state else None
+        rows = window.session_state.model.placement.totals.count if window.session_state.model else None
         order.update(rows=rows, note=window.devices.note.text(), session=window.session_started,
-                     bar=window.action_bar.isEnabled(), export=window.menu_actions.action('report.export').isEnabled())
+                     bar=window.findChild(ActionBar).isEnabled(), export=window.menu_actions.action('report.export').isEnabled())
         window.close()
         order["stopped"] = window.threads_stopped
         import builtins

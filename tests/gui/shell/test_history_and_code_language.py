@@ -22,6 +22,9 @@ from inspector.gui.common.pages import COMPARISON
 from tests.gui.conftest import wait_idle
 from tests.gui.languages import has_chinese, speak
 from tests.gui.shell.test_language_walk import code_comments, english_left, our_lines
+from inspector.gui.features.training.step import TrainingStep
+from inspector.gui.features.moves.commands import ModelCommands
+from tests.gui import doors
 
 
 def _rows(window) -> list[tuple[str, ...]]:
@@ -38,7 +41,7 @@ def _session(window, qtbot, tmp_path) -> None:
     """A few rows of each kind: a load (done), .cuda() (fails without a GPU), a move with a
     cast, a forward and a train-step measurement, a training step, a lesson that quotes
     PyTorch, a load that fails, a report written and opened."""
-    bar = window.action_bar
+    bar = doors.bar(window)
     window.move_cuda()
     wait_idle(qtbot, window)
     bar.dtypeCombo.setCurrentIndex(bar.dtypeCombo.findData("float64"))
@@ -52,7 +55,7 @@ def _session(window, qtbot, tmp_path) -> None:
     assert window.run_benchmark()
     wait_idle(qtbot, window, timeout=60_000)
     bar.modeCombo.setCurrentIndex(bar.modeCombo.findData("forward"))
-    assert window.commands.run_train_step()
+    assert doors.part(window, TrainingStep).run()
     wait_idle(qtbot, window)
     window.lessons.list.setCurrentRow(2)  # lesson 3: .cuda() or .to(); PyTorch's message quoted
     window.lessons.runButton.click()
@@ -60,11 +63,11 @@ def _session(window, qtbot, tmp_path) -> None:
     wait_idle(qtbot, window)
     report = tmp_path / "r.json"
     assert window.export_report(report)
-    qtbot.waitUntil(lambda: report.exists() and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: report.exists() and doors.busy(window) is None, timeout=30_000)
     window.open_report(report)
     qtbot.waitUntil(lambda: any("load_report" in row[1] for row in _rows(window)), timeout=30_000)
     window.open_model(str(tmp_path / "missing.pt"))
-    qtbot.waitUntil(lambda: window.busy_task is None and not _rows(window)[-1][-1].startswith("load_report"), timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None and not _rows(window)[-1][-1].startswith("load_report"), timeout=30_000)
     wait_idle(qtbot, window)
 
 
@@ -99,7 +102,7 @@ def test_history_rows_made_in_english_read_in_chinese_after_a_switch_and_in_engl
 @pytest.mark.cpu_only
 def test_the_code_views_comments_follow_the_language_and_copy_copies_them(make_window, qtbot, qapp):
     window = make_window()
-    window.action_bar.runsSpin.setValue(5)
+    doors.bar(window).runsSpin.setValue(5)
     assert window.run_benchmark()
     wait_idle(qtbot, window, timeout=60_000)
     english, caption = window.code.code(), window.code.caption.text()
@@ -128,7 +131,7 @@ def test_the_cuda_and_training_step_code_say_their_comments_in_chinese(make_wind
     wait_idle(qtbot, window)
     code = window.code.code()
     assert code.startswith("model = model.cuda()") and code_comments(code) == "需要 CUDA GPU；更推荐 .to(device)"
-    assert window.commands.run_train_step()
+    assert doors.part(window, TrainingStep).run()
     wait_idle(qtbot, window)
     code = window.code.code()
     assert "loss = output.sum()" in code and "loss.backward()" in code and "optimizer.step()" in code
@@ -140,16 +143,16 @@ def test_core_vocabulary_is_said_in_words_in_chinese(make_window, qtbot, chinese
     window = make_window()
     assert window.windowTitle() == "Net — 示例"
     assert window.model_box.title() == "模型 — Net (示例)"
-    window.action_bar.runsSpin.setValue(5)
-    window.action_bar.modeCombo.setCurrentIndex(window.action_bar.modeCombo.findData("train-step"))
+    doors.bar(window).runsSpin.setValue(5)
+    doors.bar(window).modeCombo.setCurrentIndex(doors.bar(window).modeCombo.findData("train-step"))
     assert window.run_benchmark()
     wait_idle(qtbot, window, timeout=60_000)
     assert "训练步" in window.code.caption.text() and "train" not in window.code.caption.text()
-    assert window.commands.move_cpu()
+    assert doors.part(window, ModelCommands).move_cpu()
     wait_idle(qtbot, window)
     report = tmp_path / "r.json"
     assert window.export_report(report)
-    qtbot.waitUntil(lambda: report.exists() and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: report.exists() and doors.busy(window) is None, timeout=30_000)
     window.open_report(report)
     qtbot.waitUntil(lambda: window.lazy_tabs.is_built(COMPARISON), timeout=30_000)
     view = window.lazy_tabs.page(COMPARISON)

@@ -15,6 +15,7 @@ from inspector.core.errors import Cancelled
 from inspector.core.files import load_bounds
 from tests.gui.helpers import table_rows, widget
 from tests.hostile_files import DECOYS, checkpoint_with_pickle, decoy_pickle, marks_pickle
+from tests.gui import doors
 
 
 def _history(window) -> list[dict[str, str]]:
@@ -42,7 +43,7 @@ def test_the_trust_question_names_the_shell_command_first(qtbot, window, tmp_pat
 
     qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
     assert not target.exists()
-    assert window.model_state.info.spec == "example"
+    assert doors.model(window).info.spec == "example"
 
 
 def test_cancel_stops_a_load_while_its_file_is_checked(qtbot, window, tmp_path, monkeypatch):
@@ -66,12 +67,12 @@ def test_cancel_stops_a_load_while_its_file_is_checked(qtbot, window, tmp_path, 
     before = len(_history(window))
     window.open_model(str(path))
     qtbot.waitUntil(scanning.is_set, timeout=30_000)  # the file is being checked
-    assert window.busy_task == "load"
+    assert doors.busy(window) == "load"
     cancel = widget(window, QPushButton, "cancelButton")
     qtbot.waitUntil(cancel.isEnabled, timeout=5_000)
     qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
 
-    qtbot.waitUntil(lambda: len(_history(window)) > before and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: len(_history(window)) > before and doors.busy(window) is None, timeout=30_000)
     assert _history(window)[-1]["Result"] == "cancelled: the file was not loaded, the model shown is unchanged"
-    assert window.model_state.info.spec == "example"
+    assert doors.model(window).info.spec == "example"
     qtbot.waitUntil(lambda: seen_cancel == [True], timeout=5_000)  # the check itself stopped

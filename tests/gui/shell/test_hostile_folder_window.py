@@ -22,6 +22,7 @@ from tests.decoys import decoys_that_ran
 from tests.gui.helpers import widget
 from tests.hf_folders import config_folder
 from tests.test_hostile_folder import Listener, _plant
+from tests.gui import doors
 
 #: What the audit hook below saw while a test recorded: (kind, what).
 _SEEN: list[tuple[str, object]] | None = None
@@ -76,12 +77,12 @@ def test_the_windows_open_benchmark_and_connect_flows_run_nothing_unasked_and_op
     make_window, remote_windows, qtbot, hostile_world
 ):
     window = make_window("example")
-    window.action_bar.runsSpin.setValue(5)
-    window.action_bar.perModuleCheck.setChecked(True)
+    doors.bar(window).runsSpin.setValue(5)
+    doors.bar(window).perModuleCheck.setChecked(True)
     qtbot.mouseClick(widget(window, QPushButton, "benchmarkButton"), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=60_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=60_000)
     window.open_model(str(hostile_world["llama"]))
-    qtbot.waitUntil(lambda: window.busy_task is None and window.model_state.info.class_name == "LlamaForCausalLM",
+    qtbot.waitUntil(lambda: doors.busy(window) is None and doors.model(window).info.class_name == "LlamaForCausalLM",
                     timeout=120_000)  # fmt: skip
 
     # The command a user types for a server: here this machine's own console script.

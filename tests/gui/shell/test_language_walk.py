@@ -42,6 +42,8 @@ from inspector.gui.common.pages import COMPARISON
 from tests.gui.conftest import wait_idle
 from tests.gui.languages import has_chinese
 from tests.prose import english_words
+from inspector.gui.features.training.step import TrainingStep
+from tests.gui import doors
 
 #: Widgets whose content is code or PyTorch's own words (their headers and labels are read).
 CODE_WIDGETS = {"codeView", "lessonCode", "lessonAnswer"}
@@ -299,7 +301,7 @@ def a_whole_session(window, qtbot, tmp_path) -> tuple[list[QWidget], list[tuple[
     def code_after(action: str) -> None:
         shown.append((f"code view comments after {action}", code_comments(window.code.code())))
 
-    bar = window.action_bar
+    bar = doors.bar(window)
     assert window.move_cuda()
     wait_idle(qtbot, window)
     code_after(".cuda()")
@@ -319,12 +321,12 @@ def a_whole_session(window, qtbot, tmp_path) -> tuple[list[QWidget], list[tuple[
     wait_idle(qtbot, window, timeout=60_000)
     code_after("the train-step benchmark")
     bar.modeCombo.setCurrentIndex(bar.modeCombo.findData("forward"))
-    assert window.commands.run_train_step()
+    assert doors.part(window, TrainingStep).run()
     wait_idle(qtbot, window)
     code_after("a training step")
     report = tmp_path / "session.json"
     assert window.export_report(report)
-    qtbot.waitUntil(lambda: report.exists() and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: report.exists() and doors.busy(window) is None, timeout=30_000)
     window.open_report(report)  # the Compare tab, this session against its own report
     qtbot.waitUntil(lambda: window.lazy_tabs.is_built(COMPARISON), timeout=30_000)
     for index in range(window.tabs.count()):  # every page, built
@@ -342,7 +344,7 @@ def a_whole_session(window, qtbot, tmp_path) -> tuple[list[QWidget], list[tuple[
     for topic in ("start", "shortcuts", "report"):
         opened.append(window.help.show(topic))
     fit = window.show_fit_dialog()
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=60_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=60_000)
     # Qt's own file dialogs, in the session's folder (the disk's names are not ours to read)
     window_settings.set_last_folder(window.settings, "reports", str(report))
     window_settings.set_last_folder(window.settings, "models", str(report))

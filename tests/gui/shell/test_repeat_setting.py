@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QPushButton, QSpinBox, QTableView
 from tests.gui.conftest import wait_idle
 from tests.gui.helpers import widget
 from tests.report_edge import typed
+from tests.gui import doors
 
 
 def test_the_repeats_setting_reaches_core_and_the_report_keeps_each_run(qtbot, window, tmp_path):
@@ -22,7 +23,7 @@ def test_the_repeats_setting_reaches_core_and_the_report_keeps_each_run(qtbot, w
     history = widget(window, QTableView, "historyView").model()
     rows = history.rowCount()
     widget(window, QPushButton, "benchmarkButton").click()
-    qtbot.waitUntil(lambda: window.busy_task is None and history.rowCount() > rows, timeout=60_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None and history.rowCount() > rows, timeout=60_000)
     assert len(window.latencyPlot.series[("cpu", "float32", "forward")].samples) == 45
     exported = tmp_path / "r.json"
     assert window.export_report(exported)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.gui import doors
+
 REPO = Path(__file__).resolve().parents[3]
 
 _PROBE = textwrap.dedent(
@@ -27,13 +29,14 @@ _PROBE = textwrap.dedent(
     window = create_window(sys.argv[1])
     window.show()
     end = time.time() + 60
-    while time.time() < end and (window.model_state is None or window.busy_task is not None):
+    while time.time() < end and (window.session_state.model is None or window.session_state.tasks.task is not None):
         app.processEvents(); time.sleep(0.01)
     for _ in range(20):
         app.processEvents(); time.sleep(0.01)
     area = app.primaryScreen().availableGeometry()
     inside = window.geometry()
-    bar = window.action_bar
+    from inspector.gui.features.moves.action_bar import ActionBar
+    bar = window.findChild(ActionBar)
     from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit, QSpinBox, QCheckBox
     off = []
     for kind in (QAbstractButton, QComboBox, QLineEdit, QSpinBox, QCheckBox):
@@ -66,7 +69,7 @@ _PROBE = textwrap.dedent(
         before = panels()
         window.move_cuda()
         end = time.time() + 60
-        while time.time() < end and (window.busy_task is not None or not window.errorBanner.isVisible()):
+        while time.time() < end and (window.session_state.tasks.task is not None or not window.errorBanner.isVisible()):
             app.processEvents(); time.sleep(0.01)
         for _ in range(20):
             app.processEvents(); time.sleep(0.01)
@@ -75,7 +78,7 @@ _PROBE = textwrap.dedent(
         button.setFocus()
         button.click()
         end = time.time() + 60
-        while time.time() < end and (window.busy_task is not None or window.errorBanner.isVisible()):
+        while time.time() < end and (window.session_state.tasks.task is not None or window.errorBanner.isVisible()):
             app.processEvents(); time.sleep(0.01)
         for _ in range(10):
             app.processEvents(); time.sleep(0.01)
@@ -170,7 +173,7 @@ def test_at_1024_px_the_progress_text_is_whole_for_the_texts_a_student_saw(qtbot
     window.show()
     window.resize(1024, 700)
     qtbot.waitUntil(lambda: window.width() == 1024)
-    bar = window.action_bar
+    bar = doors.bar(window)
     for text in ("样本 3,567 / 20,000 · 约剩 12 秒", "中位数 36.7 µs · 有噪声", "已写入 Net-timing-report.html"):
         bar.show_progress(0.2, text)
         qtbot.wait(10)

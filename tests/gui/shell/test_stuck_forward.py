@@ -11,6 +11,7 @@ import contextlib
 
 from inspector.gui.shell import stuck_notice
 from tests.gui.deep_models import factory_spec
+from tests.gui import doors
 
 #: A model whose forward waits at ``gate`` (open while the model loads) and says when it entered.
 HANGING = (
@@ -43,15 +44,15 @@ def _stuck_benchmark(make_window, tmp_path, monkeypatch, qtbot):
     model.gate.clear()
     model.entered.clear()
     try:
-        window.action_bar.runsSpin.setValue(5)
-        window.action_bar.benchmarkButton.click()
+        doors.bar(window).runsSpin.setValue(5)
+        doors.bar(window).benchmarkButton.click()
         qtbot.waitUntil(model.entered.is_set, timeout=30_000)
-        window.action_bar.cancelButton.click()
+        doors.bar(window).cancelButton.click()
         assert window.statusBusy.text() == "Cancelling the benchmark…"
         yield window, model
     finally:
         model.gate.set()  # whatever the test did: the worker can end, and the window close
-        qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+        qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
 
 
 def test_cancel_says_the_forward_has_not_returned_and_the_window_recovers_when_it_does(
@@ -63,15 +64,15 @@ def test_cancel_says_the_forward_has_not_returned_and_the_window_recovers_when_i
         assert notice.title.text() == "The model's forward pass has not returned"
         assert "cannot be interrupted" in notice.message.text()
         assert notice.wait_button.text() == "Keep waiting" and notice.quit_button.text() == "Save settings and quit"
-        assert window.busy_task == "benchmark"  # still running: nothing pretends it stopped
+        assert doors.busy(window) == "benchmark"  # still running: nothing pretends it stopped
 
         notice.wait_button.click()
-        assert notice.isHidden() and window.busy_task == "benchmark"
+        assert notice.isHidden() and doors.busy(window) == "benchmark"
         model.gate.set()  # the forward returns: the benchmark sees the cancel
-        qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+        qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     assert window.historyView.history.entries()[-1].result.startswith("cancelled")
     assert notice.isHidden() and window.statusBusy.text() == "Ready"
-    assert window.action_bar.benchmarkButton.isEnabled()
+    assert doors.bar(window).benchmarkButton.isEnabled()
 
 
 def test_save_settings_and_quit_saves_the_layout_then_ends_the_process(
@@ -91,9 +92,9 @@ def test_save_settings_and_quit_saves_the_layout_then_ends_the_process(
 def test_a_cancel_that_ends_the_task_in_time_shows_no_notice(make_window, qtbot, monkeypatch):
     monkeypatch.setattr(stuck_notice, "NOTICE_DELAY_S", 3600.0)  # never reached: the task ends first
     window = make_window()
-    window.action_bar.runsSpin.setValue(window.action_bar.runsSpin.maximum())
-    window.action_bar.benchmarkButton.click()
-    qtbot.waitUntil(lambda: window.busy_task == "benchmark", timeout=10_000)
-    window.action_bar.cancelButton.click()
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+    doors.bar(window).runsSpin.setValue(doors.bar(window).runsSpin.maximum())
+    doors.bar(window).benchmarkButton.click()
+    qtbot.waitUntil(lambda: doors.busy(window) == "benchmark", timeout=10_000)
+    doors.bar(window).cancelButton.click()
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     assert window.stuckNotice.isHidden() and not window.stuckNotice._timer.isActive()

@@ -30,6 +30,7 @@ from inspector.gui.features.memory.plot import MemoryPlot
 from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, tree_rows, widget
 from tests.warm_python import run_python
+from tests.gui import doors
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 cpu_only = pytest.mark.skipif(torch.cuda.is_available(), reason="checks what a machine without CUDA shows")
@@ -50,7 +51,7 @@ def parameters(window) -> dict[str, dict[str, str]]:
 
 
 def wait_history(qtbot, window, count: int) -> list[dict[str, str]]:
-    qtbot.waitUntil(lambda: len(history(window)) >= count and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: len(history(window)) >= count and doors.busy(window) is None, timeout=30_000)
     return history(window)
 
 
@@ -61,7 +62,7 @@ def start_long_benchmark(qtbot, window) -> None:
     click(qtbot, window, "benchmarkButton")
     # Waits on the GUI thread's view of the progress (a waitSignal on the worker's own
     # signal would run pytest-qt's callback on the worker thread).
-    qtbot.waitUntil(lambda: window.action_bar.progressBar.value() > 0, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.bar(window).progressBar.value() > 0, timeout=30_000)
 
 
 # ---------------------------------------------------------------- contract
@@ -208,7 +209,7 @@ def test_pinned_is_offered_for_a_host_to_gpu_move_and_reaches_the_worker(qtbot, 
 
 
 def test_pinned_applies_only_to_host_to_cuda_moves():
-    from inspector.gui.features.moves.action_bar import pinned_blocker
+    from inspector.gui.features.moves.bar_reasons import pinned_blocker
 
     assert pinned_blocker("cuda:3", ["cpu"]) is None
     assert pinned_blocker("cuda:0", ["cpu", "cuda:0"]) is None  # its host tensors can be pinned
@@ -256,12 +257,12 @@ def test_tree_puts_grads_and_optimizer_state_under_their_module(qapp, qtmodeltes
 def test_split_model_warning_is_shown_and_blocks_benchmark(window):
     from inspector.core.placement.tensor_rows import Finding
 
-    state = window.model_state
+    state = doors.model(window)
     split = type(state.placement)(
         state.placement.tensors, state.placement.totals,
         (Finding("split_model", "The model is split across devices: cpu, cuda:0.", ("cpu", "cuda:0")),),
     )  # fmt: skip
-    window._on_placement_changed(type(state)(state.info, split))
+    window.session_state.set_model(type(state)(state.info, split))  # (through the state, as a move's end sets it)
     warnings = window.findChild(type(window.statusModel), "placementWarnings")
     assert warnings.isVisibleTo(window) and "split across devices" in warnings.text()
     button = widget(window, QPushButton, "benchmarkButton")
@@ -355,7 +356,7 @@ def test_a_cast_leaves_once_the_window_has_drawn_that_it_started(qtbot, window):
             return False
 
     paints = Paints()
-    bar = window.action_bar.progressBar
+    bar = doors.bar(window).progressBar
     bar.installEventFilter(paints)
     sent: list[tuple[int, str]] = []
     window.requestMove.connect(lambda _request: sent.append((paints.count, bar.text())))
@@ -394,7 +395,7 @@ def test_the_move_controls_state_the_price_before_a_move_and_follow_the_model(qt
     before = len(history(window))
     click(qtbot, window, "toDeviceButton")
     wait_history(qtbot, window, before + 1)
-    qtbot.waitUntil(lambda: window.busy_task is None)
+    qtbot.waitUntil(lambda: doors.busy(window) is None)
     dtype.setCurrentIndex(dtype.findText("float64"))  # from bfloat16 now: 4x the bytes in copies
     assert "(5.0x the model's bytes there)" in label.full_text
 
@@ -467,7 +468,7 @@ def test_malicious_checkpoint_is_refused_and_its_payload_never_runs(qtbot, windo
     assert dialog is not None and "pathlib" in dialog.informativeText()
     qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.No), Qt.MouseButton.LeftButton)
     assert not marker.exists()
-    assert window.busy_task is None and window.model_state.info.spec == "example"  # unchanged
+    assert doors.busy(window) is None and doors.model(window).info.spec == "example"  # unchanged
 
 
 def test_trusting_a_pickled_module_loads_it(qtbot, window, tmp_path):
@@ -478,7 +479,7 @@ def test_trusting_a_pickled_module_loads_it(qtbot, window, tmp_path):
     dialog = window.findChild(QMessageBox, "trustDialog")
     assert "torch.nn.modules.linear.Linear" in dialog.informativeText()
     qtbot.mouseClick(dialog.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.model_state.info.class_name == "Linear" and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.model(window).info.class_name == "Linear" and doors.busy(window) is None, timeout=30_000)
     assert parameters(window)["weight"]["Shape"] == "3×5"
     assert not widget(window, QFrame, "errorBanner").isVisibleTo(window)
     assert window.recent_models()[0] == str(path)
@@ -516,7 +517,7 @@ def test_recent_models_and_sample_rate_are_kept_in_settings(qtbot, window, tmp_p
     factory.write_text("import torch\n\ndef make():\n    return torch.nn.Linear(2, 2), torch.randn(1, 2)\n")
     spec = f"{factory}:make"
     window.open_model(spec)
-    qtbot.waitUntil(lambda: window.model_state.info.spec == spec and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.model(window).info.spec == spec and doors.busy(window) is None, timeout=30_000)
     assert window.recent_models()[:2] == [spec, "example"]
     assert [a.text() for a in window.recentMenu.actions()][:2] == [spec, "example"]
     window.set_sample_rate(50)
@@ -545,7 +546,7 @@ def test_no_display_prints_a_clear_message(monkeypatch, capsys):
 
 def test_closing_mid_benchmark_ends_the_threads_without_qt_warnings(qtbot, window, qtlog):
     start_long_benchmark(qtbot, window)
-    assert window.busy_task == "benchmark"
+    assert doors.busy(window) == "benchmark"
     window.close()
     assert window.threads_stopped
     assert all(t.isFinished() for t in window.threads())
@@ -558,21 +559,22 @@ _CLOSE_MID_BENCHMARK = textwrap.dedent(
     import sys
     from PySide6.QtCore import QTimer
     from inspector.gui.shell.app import create_window, ensure_application
+    from tests.gui import doors
 
     app = ensure_application()
     window = create_window()
     window.show()
 
     def start():
-        if window.model_state is None or window.busy_task is not None:
+        if doors.model(window) is None or doors.busy(window) is not None:
             return QTimer.singleShot(20, start)
-        window.action_bar.runsSpin.setValue(100_000)
-        window.action_bar.inputShapeEdit.setText("4096,3")
+        doors.bar(window).runsSpin.setValue(100_000)
+        doors.bar(window).inputShapeEdit.setText("4096,3")
         window.run_benchmark()
         QTimer.singleShot(20, close_when_measuring)
 
     def close_when_measuring():
-        if window.action_bar.progressBar.value() == 0:
+        if doors.bar(window).progressBar.value() == 0:
             return QTimer.singleShot(20, close_when_measuring)
         print("closing mid-benchmark", flush=True)
         window.close()
@@ -643,7 +645,7 @@ def test_closing_mid_move_cancels_rolls_back_and_ends_the_threads(qtbot, monkeyp
     dtype = widget(window, QComboBox, "dtypeCombo")
     dtype.setCurrentIndex(dtype.findText("float64"))
     click(qtbot, window, "toDeviceButton")
-    assert window.busy_task == "move"
+    assert doors.busy(window) == "move"
     qtbot.waitUntil(halfway.is_set, timeout=30_000)
 
     window.close()
@@ -665,6 +667,7 @@ _CLOSE_MID_MOVE = textwrap.dedent(
     import pytest
     from PySide6.QtCore import QTimer
     from inspector.gui.shell.app import create_window, ensure_application
+    from tests.gui import doors
     from tests.gui.shell.test_window import hold_moves_half_way
 
     with pytest.MonkeyPatch.context() as monkeypatch:
@@ -674,10 +677,10 @@ _CLOSE_MID_MOVE = textwrap.dedent(
         window.show()
 
         def start():
-            if window.model_state is None or window.busy_task is not None:
+            if doors.model(window) is None or doors.busy(window) is not None:
                 return QTimer.singleShot(20, start)
-            window.action_bar.set_target_device("cpu")
-            window.action_bar.set_dtype("float64")
+            doors.bar(window).set_target_device("cpu")
+            doors.bar(window).set_dtype("float64")
             window.move_to_target()
             QTimer.singleShot(20, close_half_way)
 
@@ -786,6 +789,7 @@ _CTRL_C_AFTER_LOAD = textwrap.dedent(
     import os, signal
     from PySide6.QtCore import QTimer
     from inspector.gui.shell import app
+    from tests.gui import doors
 
     create = app.create_window
 
@@ -793,7 +797,7 @@ _CTRL_C_AFTER_LOAD = textwrap.dedent(
         window = create(**kwargs)
 
         def check():
-            if window.model_state is None:
+            if doors.model(window) is None:
                 return QTimer.singleShot(20, check)
             os.kill(os.getpid(), signal.SIGINT)
 

@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QTextBrowser
 
 from inspector.gui.common import i18n
 from inspector.gui.features.help.pages import CJK_FONT_NOTE_KEY
+from inspector.gui.features.moves.commands import ModelCommands
+from tests.gui import doors
 
 
 
@@ -40,13 +42,13 @@ def code_caption(window) -> str:
 
 def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english_after):
     # A move, so the code panel's caption is one the window made.
-    window.commands.move_cpu()
-    qtbot.waitUntil(lambda: window.busy_task is None and "model.cpu()" in code_caption(window), timeout=30_000)
+    doors.part(window, ModelCommands).move_cpu()
+    qtbot.waitUntil(lambda: doors.busy(window) is None and "model.cpu()" in code_caption(window), timeout=30_000)
     window.tabs.setCurrentIndex(1)  # the Memory tab gets built: its title survives the swap
     english = {
         "tabs": tab_titles(window), "boxes": box_titles(window), "recent": window.recentMenu.actions()[-1].text(),
         "export tip": window.findChild(QAction, "exportReportAction").toolTip(), "caption": code_caption(window),
-        "busy": window.dispatcher.busy_text(), "cuda tip": window.action_bar.cudaButton.toolTip(),
+        "busy": window.dispatcher.busy_text(), "cuda tip": doors.bar(window).cudaButton.toolTip(),
     }  # fmt: skip
     assert english["tabs"] == ["History", "Memory", "Latency", "Compare", "Code"]
     assert english["boxes"] == ["Devices", "Code"]
@@ -60,7 +62,7 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
     assert window.findChild(QAction, "exportReportAction").toolTip().startswith("把计时报告")
     assert code_caption(window) == "等价的 PyTorch 代码：model.cpu()"
     # The action bar's own tip in Chinese, and the move's price put back after it.
-    cuda_tip = window.action_bar.cudaButton.toolTip().split("\n")
+    cuda_tip = doors.bar(window).cudaButton.toolTip().split("\n")
     assert len(cuda_tip) == 2 and cuda_tip[0].startswith("model.cuda()") and cuda_tip[0].endswith("。")
     assert cuda_tip[0] != english["cuda tip"].split("\n")[0]
 
@@ -71,7 +73,7 @@ def test_the_window_speaks_chinese_and_english_again_live(qtbot, window, english
     assert window.findChild(QAction, "exportReportAction").toolTip() == english["export tip"]
     assert code_caption(window) == english["caption"]
     assert window.dispatcher.busy_text() == english["busy"]
-    assert window.action_bar.cudaButton.toolTip() == english["cuda tip"]
+    assert doors.bar(window).cudaButton.toolTip() == english["cuda tip"]
 
 
 def test_a_model_without_example_input_says_why_in_chinese(qtbot, make_window, tmp_path, english_after):
@@ -82,7 +84,7 @@ def test_a_model_without_example_input_says_why_in_chinese(qtbot, make_window, t
     assert "brings no example input" in button.toolTip()
     switch(qtbot, i18n.CHINESE)
     assert "没有自带示例输入" in button.toolTip()
-    problem = [label.text() for label in window.action_bar.findChildren(QLabel) if "示例输入" in label.text()]
+    problem = [label.text() for label in doors.bar(window).findChildren(QLabel) if "示例输入" in label.text()]
     assert problem, "the input field's problem is not said in Chinese"
     switch(qtbot, i18n.ENGLISH)
     assert "brings no example input" in button.toolTip()

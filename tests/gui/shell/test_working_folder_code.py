@@ -9,6 +9,7 @@ import sys
 from tests.cli.test_working_folder_code import make_model_folder
 from tests.decoys import decoys_that_ran, plant_decoys, watching
 from tests.gui.conftest import wait_idle
+from tests.gui import doors
 
 
 def test_the_windows_loader_runs_no_decoy(qtbot, make_window, tmp_path, monkeypatch):
@@ -23,10 +24,10 @@ def test_the_windows_loader_runs_no_decoy(qtbot, make_window, tmp_path, monkeypa
     with watching([work, models]) as watch:
         window = make_window("example")
         assert window.open_model(str(models / "exported.pt2"))
-        qtbot.waitUntil(lambda: window.model_state.info.source == "export", timeout=60_000)
+        qtbot.waitUntil(lambda: doors.model(window).info.source == "export", timeout=60_000)
         wait_idle(qtbot, window)
         assert window.open_model(str(models / "model.safetensors"), architecture="example")
-        qtbot.waitUntil(lambda: window.model_state.info.source == "safetensors", timeout=60_000)
+        qtbot.waitUntil(lambda: doors.model(window).info.source == "safetensors", timeout=60_000)
         wait_idle(qtbot, window)
     assert decoys_that_ran(marks) == []
     assert watch.seen == []

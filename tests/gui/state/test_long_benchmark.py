@@ -12,6 +12,7 @@ from inspector.core.measure.time_left import TimeLeft
 from inspector.core.messages import Text
 from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS
+from tests.gui import doors
 
 
 class _SlowSession:
@@ -77,7 +78,7 @@ def measuring(qtbot, make_window, tmp_path, monkeypatch):
     path.write_text(SLOW)
     window = make_window(f"{path}:make")
     window.show()
-    window.action_bar.runsSpin.setValue(1000)
+    doors.bar(window).runsSpin.setValue(1000)
     assert window.run_benchmark()
     qtbot.waitUntil(lambda: window.latencyPlot.measuring_seconds() >= 0.1, timeout=30_000)
     return window
@@ -106,7 +107,7 @@ def test_keep_measuring_calls_the_close_off(qtbot, measuring, monkeypatch):
     _answer(monkeypatch, "keepMeasuringButton", asked)
     _quit(window)
     assert asked and "Closing the window now throws them away." in asked[0]
-    assert window.isVisible() and window.busy_task == "benchmark" and not window.tasks.closed
+    assert window.isVisible() and doors.busy(window) == "benchmark" and not window.tasks.closed
     _answer(monkeypatch, "closeAnywayButton", asked)  # (the test ends: no 20 s run to wait for)
     _quit(window)
     assert not window.isVisible()
@@ -117,7 +118,7 @@ def test_stop_and_keep_ends_the_run_with_its_samples_and_the_window_stays(qtbot,
     _answer(monkeypatch, "stopAndKeepButton", asked)
     _quit(window)
     assert asked and window.isVisible()
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     [series] = window.latencyPlot.series.values()
     assert series.status == "" and series.stats is not None  # a finished run, not a cancelled one
     assert 0 < len(series.samples) < 1000

@@ -18,12 +18,13 @@ import pytest
 from inspector.core.measure import attribution, sampling
 from inspector.gui.state.workers import ModelWorker
 from tests.gui.helpers import widget
+from tests.gui import doors
 
 #: A busy GUI slot: this many Python loop turns (work by count, not by time).
 BUSY_TURNS = 20_000
 
 WORKER_SIGNALS = (
-    "taskStarted", "taskFinished", "latencySamples", "progress", "benchmarkFinished", "placementChanged", "failed",
+    "taskStarted", "taskEnded", "latencySamples", "progress",
 )  # fmt: skip
 
 
@@ -133,7 +134,7 @@ def _benchmark(qtbot, window, *, runs: int, per_module: bool) -> None:
     widget(window, QSpinBox, "runsSpin").setValue(runs)
     widget(window, QCheckBox, "perModuleCheck").setChecked(per_module)
     assert window.run_benchmark()
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=60_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=60_000)
     assert window.historyView.history.entries()[-1].ok
 
 
@@ -157,7 +158,7 @@ def test_a_window_closed_while_the_gui_thread_would_park_does_not_hang(qtbot, ma
     """The worker waits for the GUI thread to park; a window closing never parks it, and
     its worker still ends (the gate gives up on the cancel and on close)."""
     window = make_window()
-    window.action_bar.runsSpin.setValue(100_000)
+    doors.bar(window).runsSpin.setValue(100_000)
     assert window.run_benchmark()
     qtbot.waitUntil(lambda: window.worker.session.loaded is not None, timeout=10_000)
     window.close()

@@ -9,26 +9,14 @@ from types import SimpleNamespace
 import pytest
 from PySide6.QtCore import QObject, Signal
 
+from inspector.gui.state.events import WorkerEvents
+from inspector.gui.state.outcomes import LoadOutcome, ReportBuilt, TaskEnded
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.state.tasks import Task, TaskController
 
 
-class FakeWorker(QObject):
-    """The ModelWorker's signals, and nothing else."""
-
-    taskStarted = Signal(str)
-    taskFinished = Signal(str)
-    modelLoaded = Signal(object)
-    placementChanged = Signal(object)
-    moveFinished = Signal(object)
-    benchmarkFinished = Signal(object)
-    latencySamples = Signal(object)
-    progress = Signal(object)
-    reportBuilt = Signal(object)
-    fitFinished = Signal(object)
-    trainStepFinished = Signal(object)
-    lessonFinished = Signal(object)
-    failed = Signal(object)
+class FakeWorker(WorkerEvents):
+    """The ModelWorker's signals (declared once: ``events.WorkerEvents``), and nothing else."""
 
 
 class FakeSampler(QObject):
@@ -53,8 +41,7 @@ def state(qapp):
     state.deleteLater()
 
 
-WORKER_EVENTS = ["moveFinished", "benchmarkFinished", "latencySamples", "progress", "reportBuilt", "fitFinished",
-                 "trainStepFinished", "lessonFinished", "failed"]  # fmt: skip
+WORKER_EVENTS = ["taskStarted", "progress", "latencySamples"]
 
 
 @pytest.mark.parametrize("event", WORKER_EVENTS)
@@ -62,7 +49,7 @@ def test_a_workers_signal_from_its_thread_reaches_every_subscriber_in_order_on_t
     heard = []
     for name in ("tree", "history", "plot"):  # three features, subscribed in this order
         getattr(state, event).connect(lambda value, name=name: heard.append((name, value, threading.current_thread())))
-    sent = object()
+    sent = "sent" if event == "taskStarted" else object()
     _from_another_thread(lambda: getattr(state.worker, event).emit(sent))
     assert heard == []  # queued: nothing runs on the worker's thread
     qtbot.waitUntil(lambda: len(heard) == 3)
@@ -70,28 +57,48 @@ def test_a_workers_signal_from_its_thread_reaches_every_subscriber_in_order_on_t
     assert all(thread is threading.main_thread() for _, _, thread in heard)
 
 
+def test_a_tasks_end_is_one_value_heard_once_on_the_gui_thread_before_the_model_and_the_machine_follow_it(qtbot, state):
+    old, new = SimpleNamespace(name="old"), SimpleNamespace(name="new")
+    state.set_model(old)
+    state.tasks.begin(Task.MOVE)
+    heard = []
+    for name in ("tree", "history"):
+        state.taskEnded.connect(lambda end, name=name: heard.append(
+            (name, end.task, end.own, state.model.name, state.tasks.task, threading.current_thread())))
+    state.modelChanged.connect(lambda model: heard.append(("changed", model.name, state.tasks.task)))
+    state.tasks.busyChanged.connect(lambda task: heard.append(("busy", task)))
+    end = TaskEnded(Task.MOVE, "model.to('cpu')", 0.1, result="a MoveResult", placement=new)
+    _from_another_thread(lambda: state.worker.taskEnded.emit(end))
+    qtbot.waitUntil(lambda: len(heard) == 4)
+    main = threading.main_thread()
+    # Heard while the window still shows the move and the model as before; then the model; then idle.
+    assert heard == [("tree", Task.MOVE, True, "old", Task.MOVE, main), ("history", Task.MOVE, True, "old", Task.MOVE, main),
+                     ("changed", "new", Task.MOVE), ("busy", None)]  # fmt: skip
+    assert state.model is new and state.tasks.task is None
+
+
 def test_a_load_is_heard_before_the_model_changes_so_what_belonged_to_the_last_one_resets_first(qtbot, state):
     old, new = SimpleNamespace(name="old"), SimpleNamespace(name="new")
     state.set_model(old)
     heard = []
-    state.modelLoaded.connect(lambda outcome: heard.append(("loaded", outcome.state.name, state.model.name)))
+    state.taskEnded.connect(lambda end: heard.append(("loaded", end.result.state.name, state.model.name)))
     state.modelChanged.connect(lambda model: heard.append(("changed", model.name, state.model.name)))
-    _from_another_thread(lambda: state.worker.modelLoaded.emit(SimpleNamespace(state=new, seconds=0.1)))
+    loaded = LoadOutcome(new, 0.1)  # type: ignore[arg-type]
+    _from_another_thread(lambda: state.worker.taskEnded.emit(TaskEnded(Task.LOAD, "load", 0.1, loaded, placement=new)))
     qtbot.waitUntil(lambda: len(heard) == 2)
     assert heard == [("loaded", "new", "old"), ("changed", "new", "new")]
-    _from_another_thread(lambda: state.worker.placementChanged.emit(old))  # a move's new placement
-    qtbot.waitUntil(lambda: len(heard) == 3)
-    assert heard[-1] == ("changed", "old", "old") and state.model is old
 
 
-def test_the_end_of_a_task_is_heard_with_the_window_idle_and_a_quiet_task_is_not_the_windows(qtbot, state):
+def test_a_quiet_tasks_end_is_not_the_windows_and_leaves_the_window_busy(qtbot, state):
     heard = []
-    state.taskFinished.connect(lambda task, ended: heard.append((task, ended, state.tasks.task)))
+    state.taskEnded.connect(lambda end: heard.append((end.task, end.own, state.tasks.task)))
     state.tasks.begin(Task.MOVE)
-    _from_another_thread(lambda: (state.worker.taskFinished.emit("session"), state.worker.taskFinished.emit("move")))
+    _from_another_thread(lambda: (state.worker.taskEnded.emit(TaskEnded(Task.SESSION, "build_report(model)", 0.1)),
+                                  state.worker.taskEnded.emit(TaskEnded(Task.MOVE, "model.cpu()", 0.1))))  # fmt: skip
     qtbot.waitUntil(lambda: len(heard) == 2)
-    # The quiet session report ended while the move ran: not the window's; then the move: idle.
-    assert heard == [("session", False, Task.MOVE), ("move", True, None)]
+    # The quiet session report ended while the move ran: not the window's, the move still runs.
+    assert heard == [(Task.SESSION, False, Task.MOVE), (Task.MOVE, True, Task.MOVE)]
+    assert state.tasks.task is None
 
 
 def test_the_samplers_inventory_and_readings_are_values_each_said_when_replaced(qtbot, state):
@@ -138,12 +145,12 @@ def test_a_value_is_said_only_when_it_is_replaced_by_another(qtbot, state):
     assert models == [model, other]
 
 
-@pytest.mark.parametrize("event", ["moveFinished", "benchmarkFinished", "trainStepFinished", "lessonFinished"])
-def test_each_change_of_the_session_is_a_new_revision_before_anyone_hears_it(qtbot, state, event):
+@pytest.mark.parametrize("task", [Task.LOAD, Task.MOVE, Task.BENCHMARK, Task.TRAIN_STEP, Task.LESSON])
+def test_each_change_of_the_session_is_a_new_revision_before_anyone_hears_it(qtbot, state, task):
     before = state.revision
     heard = []
-    getattr(state, event).connect(lambda _value: heard.append(state.revision))
-    _from_another_thread(lambda: getattr(state.worker, event).emit(object()))
+    state.taskEnded.connect(lambda _end: heard.append(state.revision))
+    _from_another_thread(lambda: state.worker.taskEnded.emit(TaskEnded(task, "call", 0.1, result=object())))
     qtbot.waitUntil(lambda: heard != [])
     assert heard == [before + 1] and state.revision == before + 1
 
@@ -152,7 +159,10 @@ def test_what_does_not_change_the_session_keeps_its_revision(qtbot, state):
     before = state.revision
     heard = []
     state.progress.connect(heard.append)
-    state.reportBuilt.connect(heard.append)
-    _from_another_thread(lambda: (state.worker.progress.emit(0.5), state.worker.reportBuilt.emit("report")))
-    qtbot.waitUntil(lambda: len(heard) == 2)
+    state.taskEnded.connect(heard.append)
+    built = ReportBuilt(SimpleNamespace(), SimpleNamespace(), 0.1)  # type: ignore[arg-type]
+    failed = TaskEnded(Task.BENCHMARK, "benchmark", 0.1)  # (no result: it failed before one)
+    _from_another_thread(lambda: (state.worker.progress.emit(0.5), state.worker.taskEnded.emit(
+        TaskEnded(Task.SESSION, "build_report(model)", 0.1, built)), state.worker.taskEnded.emit(failed)))
+    qtbot.waitUntil(lambda: len(heard) == 3)
     assert state.revision == before

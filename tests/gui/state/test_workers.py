@@ -13,7 +13,7 @@ from inspector.core.files.models import Net, example_model
 from inspector.core.moves.request import MoveRequest
 from inspector.core.moves.transaction import move_model
 from inspector.core.session import LoadRequest
-from inspector.gui.state.workers import ModelWorker, TaskFailure, request_call
+from inspector.gui.state.workers import ModelWorker, TaskEnded, TaskFailure, request_call
 
 
 @pytest.mark.parametrize(
@@ -38,12 +38,14 @@ def test_a_refused_file_fails_with_its_path_and_what_it_wants(qapp, tmp_path):
     path = tmp_path / "whole.pt"
     torch.save(Net(), path)
     worker = ModelWorker(threading.Event())
-    failures: list[TaskFailure] = []
-    worker.failed.connect(failures.append)
+    ends: list[TaskEnded] = []
+    worker.taskEnded.connect(ends.append)
 
     worker.load(LoadRequest(str(path)))
 
-    [failure] = failures
+    [end] = ends
+    failure = end.failure
+    assert failure is not None and end.result is None and end.placement is None and end.outcome == "failed"
     assert failure.task == "load" and failure.failure.kind == "untrusted"
     assert failure.path == str(path) and "inspector.core.files.models.Net" in failure.wanted
     # Everything it carries is filled in by the worker: no field the window cannot rely on.
@@ -79,3 +81,28 @@ def test_a_move_runs_below_the_windows_priority_and_a_benchmark_does_not(monkeyp
     worker.benchmark(BenchmarkRequest(runs=5))
     assert seen == {"move": min(19, here + BACKGROUND_NICE), "benchmark": here}
     assert nice_of_this_thread() == here  # the worker's own thread is untouched
+
+
+def test_each_task_ends_as_one_value_with_its_result_and_the_placement_after_it(qapp):
+    # A move was three signals (its result, the new placement, the end) whose order subscribers
+    # had to know: now one value, said once, whatever happened.
+    worker = ModelWorker(threading.Event())
+    said: list[tuple[str, object]] = []
+    worker.taskStarted.connect(lambda task: said.append(("started", task)))
+    worker.taskEnded.connect(lambda end: said.append(("ended", end)))
+
+    worker.load(LoadRequest("example"))
+    worker.move(MoveRequest("to", "cpu", "float64"))
+    worker.train_step(None)
+    worker.move(MoveRequest("to", "cuda:97"))  # no such device: refused, the model as before
+
+    assert [kind for kind, _ in said] == ["started", "ended"] * 4
+    load, move, step, refused = (end for kind, end in said if kind == "ended")
+    assert load.task == "load" and load.outcome == "done" and load.placement is load.result.state
+    assert move.outcome == "done" and move.result.ok and move.placement is not None
+    assert {t.dtype for t in move.placement.placement.tensors} == {"float64"}
+    assert step.task == "train step" and step.outcome == "done" and step.result.loss == step.result.loss
+    assert any(t.kind == "grad" for t in step.placement.placement.tensors)  # the step's gradients, shown
+    assert refused.outcome == "failed" and refused.failure is None and not refused.result.ok
+    assert refused.error is refused.result.error and refused.placement is not None  # the rollback, shown
+    assert not any(end.own for _, end in said if isinstance(end, TaskEnded))  # (the state says whose it is)

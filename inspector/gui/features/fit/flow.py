@@ -12,13 +12,14 @@ from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import QWidget
 
 from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.state.outcomes import FitOutcome
 from inspector.gui.state.tasks import Task
 
 if TYPE_CHECKING:
     from inspector.gui.common.faces import InputShapeField
     from inspector.gui.state.dispatcher import Dispatcher
     from inspector.gui.state.session_state import SessionState
-    from inspector.gui.state.workers import FitOutcome, TaskFailure
+    from inspector.gui.state.outcomes import TaskEnded, TaskFailure
 
 
 class FitFlow(QObject):
@@ -36,8 +37,7 @@ class FitFlow(QObject):
         self._request = request
         self.action_bar = action_bar  # the dialog starts from the input field's shape
         self.state = state  # its rows are the inventory's devices
-        state.fitFinished.connect(self.on_finished)
-        state.failed.connect(self.on_task_failed)
+        state.taskEnded.connect(self.on_task_ended)
         self.dialog: Any = None  # gui.features.fit.dialog.FitDialog
         self._available = False
 
@@ -74,11 +74,16 @@ class FitFlow(QObject):
             self.dialog.set_busy(not available)
 
     @Slot(object)
+    def on_task_ended(self, end: TaskEnded) -> None:
+        if end.failure is not None:
+            self.on_task_failed(end.failure)
+        elif (outcome := end.result_of(FitOutcome)) is not None:
+            self.on_finished(outcome)
+
     def on_finished(self, outcome: FitOutcome) -> None:
         if self.dialog is not None:
             self.dialog.show_outcome(outcome)
 
-    @Slot(object)
     def on_task_failed(self, failure: TaskFailure) -> None:
         if failure.task == Task.FIT and self.dispatcher.tasks.owns(failure.task) and self.dialog is not None:
             self.dialog.show_failure(core_text(failure.failure.message))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Slot
 
+from inspector.core.moves import MoveResult
 from inspector.core.placement import meta_text
 from inspector.core.units import format_bytes, format_ms
 from inspector.core.vocabulary import FailureKind
@@ -23,14 +24,14 @@ from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.common.outcome_words import architecture_message, failed_text, fit_verdict
 from inspector.gui.common.plain_text import shown
 from inspector.gui.common.vocabulary_words import mode_text, source_text, timer_text
+from inspector.gui.state.outcomes import BenchmarkOutcome, FitOutcome, LoadOutcome
 from inspector.gui.state.tasks import Task
 
 if TYPE_CHECKING:
-    from inspector.core.moves import MoveResult
     from inspector.gui.common.faces import History
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
-    from inspector.gui.state.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, TaskFailure
+    from inspector.gui.state.outcomes import TaskEnded, TaskFailure
     from inspector.gui.state.notes import Note
 
 
@@ -41,13 +42,24 @@ class HistoryRows(QObject):
         super().__init__(parent)
         self.tasks = tasks
         self.history = history
-        state.modelLoaded.connect(self.on_model_loaded)
-        state.moveFinished.connect(self.on_move_finished)
-        state.benchmarkFinished.connect(self.on_benchmark_finished)
-        state.failed.connect(self.on_failed)
-        state.fitFinished.connect(self.on_fit_finished)
-        state.trainStepFinished.connect(self.on_train_step_finished)
+        state.taskEnded.connect(self.on_task_ended)
         state.noted.connect(self.on_noted)
+
+    @Slot(object)
+    def on_task_ended(self, end: TaskEnded) -> None:
+        """A row for how the task went (a lesson's is the lessons feature's, a report's the report feature's)."""
+        if end.failure is not None:
+            self.on_failed(end.failure)
+        elif (loaded := end.result_of(LoadOutcome)) is not None:
+            self.on_model_loaded(loaded)
+        elif (moved := end.result_of(MoveResult)) is not None:
+            self.on_move_finished(moved)
+        elif (measured := end.result_of(BenchmarkOutcome)) is not None:
+            self.on_benchmark_finished(measured)
+        elif (fitted := end.result_of(FitOutcome)) is not None:
+            self.on_fit_finished(fitted)
+        elif end.task == Task.TRAIN_STEP:
+            self.on_train_step_finished(end.result)
 
     @Slot(object)
     def on_noted(self, note: Note) -> None:

@@ -23,6 +23,7 @@ from inspector.core.vocabulary import FailureKind
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.common.pages import LATENCY
 from inspector.gui.common.vocabulary_words import mode_text
+from inspector.gui.state.outcomes import BenchmarkOutcome, LoadOutcome
 from inspector.gui.state.tasks import Task
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from inspector.gui.state.runs import BenchmarkRun
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
-    from inspector.gui.state.workers import BenchmarkOutcome, LoadOutcome, TaskFailure
+    from inspector.gui.state.outcomes import TaskEnded, TaskFailure
 
 
 class LatencyFollows(QObject):
@@ -44,10 +45,8 @@ class LatencyFollows(QObject):
         self.tasks = tasks
         self.pages = pages
         self.code = code
-        state.modelLoaded.connect(self.on_model_loaded)
         state.latencySamples.connect(self.on_latency_samples)
-        state.benchmarkFinished.connect(self.on_benchmark_finished)
-        state.failed.connect(self.on_failed)
+        state.taskEnded.connect(self.on_task_ended)
         # A benchmark the launch starts (``state.runs``): the plot ready before it, its
         # series begun once it is sent, the items made for it dropped if it never starts.
         state.benchmarkPlanned.connect(self.on_benchmark_planned)
@@ -63,6 +62,14 @@ class LatencyFollows(QObject):
         return self.pages.page(LATENCY)
 
     @Slot(object)
+    def on_task_ended(self, end: TaskEnded) -> None:
+        if end.failure is not None:
+            self.on_failed(end.failure)
+        elif (loaded := end.result_of(LoadOutcome)) is not None:
+            self.on_model_loaded(loaded)
+        elif (measured := end.result_of(BenchmarkOutcome)) is not None:
+            self.on_benchmark_finished(measured)
+
     def on_model_loaded(self, _outcome: LoadOutcome) -> None:
         if self.pages.is_built(LATENCY):  # (else it has nothing to clear yet)
             self.latency_plot.clear()

@@ -1,23 +1,25 @@
 """What a lesson that ran leaves in the window besides its dialog: a History row (its first
 answer line, the rest as its tooltip) and its code in the code view.
 
-It hears the session state's ``lessonFinished``. The row's and caption's words stay in the
+It hears the session state's ``taskEnded`` (a lesson's). The row's and caption's words stay in the
 translation context "WorkerResults", the part that wrote them before the window was made of
 features, so their translations are kept.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
 
 from inspector.gui.common.i18n import fill, translate
 from inspector.gui.features.lessons.answers import answer_lines
+from inspector.gui.state.outcomes import LessonOutcome
 
 if TYPE_CHECKING:
     from inspector.gui.common.code_panel import CodePanel
     from inspector.gui.common.faces import History
+    from inspector.gui.state.outcomes import TaskEnded
     from inspector.gui.state.session_state import SessionState
 
 
@@ -28,10 +30,14 @@ class LessonOutcomes(QObject):
         super().__init__(parent)
         self.history = history
         self.code = code
-        state.lessonFinished.connect(self.on_lesson_finished)
+        state.taskEnded.connect(self.on_task_ended)
 
     @Slot(object)
-    def on_lesson_finished(self, outcome: Any) -> None:
+    def on_task_ended(self, end: TaskEnded) -> None:
+        if (outcome := end.result_of(LessonOutcome)) is not None:
+            self.on_lesson_finished(outcome)
+
+    def on_lesson_finished(self, outcome: LessonOutcome) -> None:
         """Help › Lessons ran lesson ``outcome.number``: a history row, and its code in the code view."""
         from inspector.core.lessons import LESSON_CODE
 

@@ -31,6 +31,7 @@ from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.plain_text import plain_label
 from inspector.gui.common.screen_fit import fit_dialog
 from inspector.gui.features.lessons.answers import answer_lines
+from inspector.gui.state.outcomes import LessonOutcome, TaskEnded
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.state.tasks import Task
 
@@ -84,7 +85,7 @@ class LessonsPanel(Retranslates, QDialog):
         self.setObjectName("lessonsPanel")
         self._send, self._request, self._open_example = send, request, open_example
         self.state = state
-        state.lessonFinished.connect(self.on_lesson_finished)
+        state.taskEnded.connect(self.on_task_ended)
         #: A lesson asked for while the example was being loaded for it.
         self.pending: int | None = None
         self.results: dict[int, object] = {}
@@ -194,9 +195,10 @@ class LessonsPanel(Retranslates, QDialog):
             self._send(Task.LESSON, self._request, number)
 
     @Slot(object)
-    def on_lesson_finished(self, outcome: Any) -> None:
-        """The worker's ``lessonFinished`` (a ``LessonOutcome``), on the GUI thread."""
-        self.on_finished(outcome.number, outcome.facts)
+    def on_task_ended(self, end: TaskEnded) -> None:
+        """A lesson ran (its ``LessonOutcome``), on the GUI thread."""
+        if (outcome := end.result_of(LessonOutcome)) is not None:
+            self.on_finished(outcome.number, outcome.facts)
 
     def on_finished(self, number: int, facts: object) -> None:
         self.results[number] = facts

@@ -15,18 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Slot
 
+from inspector.core.moves import MoveResult
 from inspector.core.units import format_ms
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.common.i18n import fill, translate
 from inspector.gui.common.pages import MEMORY
+from inspector.gui.state.outcomes import BenchmarkOutcome, LessonOutcome
+from inspector.gui.state.tasks import Task
 
 if TYPE_CHECKING:
-    from inspector.core.moves import MoveResult
     from inspector.gui.common.lazy_tabs import LazyTabs
     from inspector.gui.features.memory.task_marks import TaskMarks
     from inspector.gui.state.session_state import SessionState
-    from inspector.gui.state.tasks import Task, TaskController
-    from inspector.gui.state.workers import BenchmarkOutcome, TaskFailure
+    from inspector.gui.state.outcomes import TaskEnded, TaskFailure
+    from inspector.gui.state.tasks import TaskController
 
 
 class MemoryFollows(QObject):
@@ -43,11 +45,7 @@ class MemoryFollows(QObject):
         tasks.began.connect(self.on_task_began)
         tasks.busyChanged.connect(self.on_busy_changed)
         state.readingsChanged.connect(self.on_readings)
-        state.moveFinished.connect(self.on_move_finished)
-        state.benchmarkFinished.connect(self.on_benchmark_finished)
-        state.trainStepFinished.connect(self.on_train_step_finished)
-        state.lessonFinished.connect(self.on_lesson_finished)
-        state.failed.connect(self.on_failed)
+        state.taskEnded.connect(self.on_task_ended)
 
     @Slot(object, str)
     def on_task_began(self, _task: Task, label: str) -> None:
@@ -65,6 +63,19 @@ class MemoryFollows(QObject):
             self.pages.page(MEMORY).schedule_redraw()
 
     @Slot(object)
+    def on_task_ended(self, end: TaskEnded) -> None:
+        """The task's mark ends, named by how it went."""
+        if end.failure is not None:
+            self.on_failed(end.failure)
+        elif (moved := end.result_of(MoveResult)) is not None:
+            self.on_move_finished(moved)
+        elif (measured := end.result_of(BenchmarkOutcome)) is not None:
+            self.on_benchmark_finished(measured)
+        elif (lesson := end.result_of(LessonOutcome)) is not None:
+            self.on_lesson_finished(lesson)
+        elif end.task == Task.TRAIN_STEP:
+            self.on_train_step_finished(end.result)
+
     def on_move_finished(self, result: MoveResult) -> None:
         if result.ok:
             self.marks.end()

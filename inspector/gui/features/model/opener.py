@@ -20,6 +20,7 @@ from inspector.core.vocabulary import FailureKind
 from inspector.gui.common import window_settings
 from inspector.gui.common.i18n import fill, translate
 from inspector.gui.common.plain_text import shown
+from inspector.gui.state.outcomes import LoadOutcome
 from inspector.gui.state.tasks import Task
 from inspector.gui.common.vocabulary_words import spec_text
 
@@ -29,12 +30,12 @@ if TYPE_CHECKING:
     from inspector.gui.common.faces import InputShapeField
     from inspector.gui.state.dispatcher import Dispatcher
     from inspector.gui.state.session_state import SessionState
-    from inspector.gui.state.workers import LoadOutcome, TaskFailure
+    from inspector.gui.state.outcomes import TaskEnded, TaskFailure
 
 
 class ModelOpener(QObject):
     """Loads models for the window (see the module docstring). It hears the session state's
-    ``modelLoaded`` and ``failed``; a file that needs trust is offered again through
+    ``taskEnded`` (a load's, or a failure's); a file that needs trust is offered again through
     ``ask_trust`` (the window's: a remote window asks its own way; default: ``self.ask_trust``)."""
 
     def __init__(
@@ -51,8 +52,7 @@ class ModelOpener(QObject):
         self.settings = settings
         self.state = state
         self._ask_trust = ask_trust if ask_trust is not None else self.ask_trust
-        state.modelLoaded.connect(self.on_model_loaded)
-        state.failed.connect(self.on_task_failed)
+        state.taskEnded.connect(self.on_task_ended)
         self.pending_load: LoadRequest | None = None
         #: The last load that failed (the Open model dialog reopens on it, to fix); None once one succeeds.
         self.failed_load: Failure | None = None
@@ -111,6 +111,12 @@ class ModelOpener(QObject):
         return dialogs.ask_trust(self.parent_widget, path, wanted, trusted)
 
     @Slot(object)
+    def on_task_ended(self, end: TaskEnded) -> None:
+        if end.failure is not None:
+            self.on_task_failed(end.failure)
+        elif (loaded := end.result_of(LoadOutcome)) is not None:
+            self.on_model_loaded(loaded)
+
     def on_model_loaded(self, outcome: LoadOutcome) -> None:
         """The input field shows what the model was opened with (a preset), else what its last
         benchmark used, else nothing (its own example input, or a hint)."""
@@ -124,7 +130,6 @@ class ModelOpener(QObject):
         self.action_bar.inputShapeEdit.setText(text)
         self.code.show_code("", "")  # the last model's snippet does not apply to this one
 
-    @Slot(object)
     def on_task_failed(self, failure: TaskFailure) -> None:
         if not self.dispatcher.tasks.owns(failure.task):  # the quiet session report
             return

@@ -1,9 +1,9 @@
 """The loaded model as the window shows it: the tensor tree (its placement, and each module's
 share of a benchmark), the model box's title, the input field's hint, the status line's model.
 
-It hears the session state (``state.session_state``): ``modelLoaded`` (another model: the
-filter's words were the last one's), ``modelChanged`` (a load, or a placement after a move),
-``benchmarkFinished`` (the modules' shares). What stays on screen is said again on a change of
+It hears the session state (``state.session_state``): ``taskEnded`` (a load: another model, the
+filter's words were the last one's; a benchmark: the modules' shares), ``modelChanged`` (a
+load, or a placement after a move). What stays on screen is said again on a change of
 language (``retranslate``). The translation context stays "WorkerResults", the part that said
 these before the window was made of features, so their translations are kept.
 """
@@ -18,13 +18,14 @@ from PySide6.QtWidgets import QGroupBox
 from inspector.gui.common.i18n import fill, translate
 from inspector.gui.common.plain_text import shown
 from inspector.gui.common.vocabulary_words import spec_text
+from inspector.gui.state.outcomes import BenchmarkOutcome, LoadOutcome
 
 if TYPE_CHECKING:
     from inspector.core.session import ModelState
     from inspector.gui.common.faces import InputShapeField
     from inspector.gui.common.status_line import StatusLine
     from inspector.gui.state.session_state import SessionState
-    from inspector.gui.state.workers import BenchmarkOutcome, LoadOutcome
+    from inspector.gui.state.outcomes import TaskEnded
 
 
 class TensorTree(Protocol):
@@ -55,9 +56,8 @@ class ModelShown(QObject):
         self.model_box = model_box
         self.input_field = input_field
         self.status = status
-        state.modelLoaded.connect(self.on_model_loaded)
+        state.taskEnded.connect(self.on_task_ended)
         state.modelChanged.connect(self.on_model_changed)
-        state.benchmarkFinished.connect(self.on_benchmark_finished)
 
     def retranslate(self) -> None:
         """What this part said that stays on screen, again in the language now installed."""
@@ -65,6 +65,12 @@ class ModelShown(QObject):
             self._show_model_words(self.state.model)
 
     @Slot(object)
+    def on_task_ended(self, end: TaskEnded) -> None:
+        if (loaded := end.result_of(LoadOutcome)) is not None:
+            self.on_model_loaded(loaded)
+        elif (measured := end.result_of(BenchmarkOutcome)) is not None:
+            self.on_benchmark_finished(measured)
+
     def on_model_loaded(self, outcome: LoadOutcome) -> None:
         self.parameters.model_loaded(outcome.state.info.spec)  # another model: the filter's words were the last one's
 
@@ -74,7 +80,6 @@ class ModelShown(QObject):
         self._show_model_words(state)
         self.status.show_model(state)
 
-    @Slot(object)
     def on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
         if outcome.attribution is not None:
             self.parameters.set_attribution(outcome.attribution)

@@ -18,7 +18,8 @@ from PySide6.QtCore import QObject
 from inspector.core.errors import InputError
 from inspector.core.moves import MoveRequest, call_code, held_bytes, price_line
 from inspector.gui.common.i18n import core_text, fill, translate
-from inspector.gui.features.moves.action_bar import ActionBar, ActionState, enabled_tip, pinned_blocker
+from inspector.gui.features.moves.action_bar import ActionBar
+from inspector.gui.features.moves.bar_reasons import ActionState, enabled_tip, pinned_blocker
 from inspector.gui.state.readiness import benchmark_blocker, input_shape
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
-"""The moves feature, installed (``state.feature``): the action bar's commands (moves and the
-training step: ``commands``; its Benchmark button is the latency feature's), what they are allowed to do now
-(``availability``), and each task's outcome on the bar, banner and status line (``outcome``)."""
+"""The moves feature, installed (``state.feature``): the action bar's moves (``commands``; its
+Benchmark button is the latency feature's), what they are allowed to do now (``availability``),
+and each task's outcome on the bar, banner and status line (``outcome``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
 from inspector.gui.features.moves.action_bar import ActionBar
-from inspector.gui.features.moves.actions import TRAIN_STEP
 from inspector.gui.features.moves.availability import CommandAvailability
 from inspector.gui.features.moves.commands import ModelCommands
 from inspector.gui.features.moves.outcome import TaskOutcomes
@@ -25,13 +24,12 @@ def install(context: FeatureContext) -> None:
     outcomes = TaskOutcomes(state=state, tasks=context.tasks, bar=bar, banner=frame.banner, status=frame.status,
                             parent=context.parent)  # fmt: skip
     commands = ModelCommands(
-        context.parent, dispatcher=context.dispatcher, move=requests.move, train_step=requests.train_step,
-        action_bar=bar, banner=frame.banner, code=frame.code, state=state,
+        context.parent, dispatcher=context.dispatcher, move=requests.move, action_bar=bar, banner=frame.banner,
+        code=frame.code, state=state,
     )  # fmt: skip
     availability = CommandAvailability(action_bar=bar, tasks=context.tasks, state=state, parent=context.parent)
     bar.cancelButton.clicked.connect(context.cancel)
     bar.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
-    context.actions.bind(TRAIN_STEP, commands.confirm_train_step)
     context.started.append(availability.refresh)
     context.retranslatable += [outcomes, availability]
     context.publish(

@@ -14,26 +14,27 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QObject, Slot
 
 from inspector.core.measure import time_left_text
+from inspector.core.moves import MoveResult
 from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.common.bar_words import BarWords, ProgressShown
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.common.outcome_words import architecture_message, fit_verdict
 from inspector.gui.common.plain_text import shown
+from inspector.gui.state.outcomes import BenchmarkOutcome, FitOutcome, LessonOutcome, LoadOutcome
 from inspector.gui.state.tasks import Task, task_label
 
 if TYPE_CHECKING:
-    from inspector.core.moves import MoveResult
     from inspector.gui.common.error_banner import ErrorBanner
     from inspector.gui.common.status_line import StatusLine
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
-    from inspector.gui.state.workers import BenchmarkOutcome, FitOutcome, LoadOutcome, Progress, TaskFailure
+    from inspector.gui.state.outcomes import Progress, TaskEnded, TaskFailure
 
 
 class TaskOutcomes(QObject):
@@ -50,16 +51,10 @@ class TaskOutcomes(QObject):
         self.banner = banner
         self.status = status
         tasks.busyChanged.connect(status.show_task)
+        tasks.busyChanged.connect(self.on_busy_changed)
         state.taskStarted.connect(self.on_task_started)
-        state.taskFinished.connect(self.on_task_finished)
-        state.modelLoaded.connect(self.on_model_loaded)
-        state.moveFinished.connect(self.on_move_finished)
-        state.benchmarkFinished.connect(self.on_benchmark_finished)
         state.progress.connect(self.on_progress)
-        state.failed.connect(self.on_failed)
-        state.fitFinished.connect(self.on_fit_finished)
-        state.trainStepFinished.connect(self.on_train_step_finished)
-        state.lessonFinished.connect(self.on_lesson_finished)
+        state.taskEnded.connect(self.on_task_ended)
 
     def retranslate(self) -> None:
         """The bar's words again, if it still says this part's."""
@@ -70,10 +65,28 @@ class TaskOutcomes(QObject):
         if self.tasks.owns(task):  # not the quiet session report
             self.status.show_task(task)
 
-    @Slot(str, bool)
-    def on_task_finished(self, _task: str, ended: bool) -> None:
-        if ended and self.bar.progressBar.maximum() == 0:  # a load or export: no measured progress
+    @Slot(object)
+    def on_busy_changed(self, task: Task | None) -> None:
+        if task is None and self.bar.progressBar.maximum() == 0:  # a task that said no words of its own
             self.bar.show_idle()
+
+    @Slot(object)
+    def on_task_ended(self, end: TaskEnded) -> None:
+        """The bar's words and the banner for how ``end``'s task went."""
+        if end.failure is not None:
+            self.on_failed(end.failure)
+            return
+        match end.result:
+            case LoadOutcome() as loaded:
+                self.on_model_loaded(loaded)
+            case MoveResult() as moved:
+                self.on_move_finished(moved)
+            case BenchmarkOutcome() as measured:
+                self.on_benchmark_finished(measured)
+            case FitOutcome() as fitted:
+                self.on_fit_finished(fitted)
+            case LessonOutcome() as lesson:
+                self.on_lesson_finished(lesson)
 
     @Slot(object)
     def on_model_loaded(self, outcome: LoadOutcome) -> None:
@@ -136,11 +149,7 @@ class TaskOutcomes(QObject):
         self.bar_words.idle(partial(_fit_idle, fits))
 
     @Slot(object)
-    def on_train_step_finished(self, _result: Any) -> None:
-        self.bar_words.idle(lambda: translate("WorkerResults", "trained 1 step"))
-
-    @Slot(object)
-    def on_lesson_finished(self, outcome: Any) -> None:
+    def on_lesson_finished(self, outcome: LessonOutcome) -> None:
         self.bar.show_idle(fill(translate("WorkerResults", "lesson %1 done"), outcome.number))
 
 

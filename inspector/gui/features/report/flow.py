@@ -40,7 +40,7 @@ from inspector.gui.common.bar_words import BarWords, ProgressShown
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.common.pages import COMPARISON, LATENCY, MEMORY
 from inspector.gui.state.tasks import Task
-from inspector.gui.state.workers import ReportBuilt, ReportRequest, TaskFailure
+from inspector.gui.state.outcomes import ReportBuilt, ReportRequest, TaskEnded, TaskFailure
 
 if TYPE_CHECKING:
     from inspector.core.report import TimingReport
@@ -102,9 +102,9 @@ class ReportFlow(QObject):
         self.last_export: TimingReport | None = None
 
         self._exporter: ReportExporter | None = None
-        state.reportBuilt.connect(self.on_report_built)
-        state.taskFinished.connect(self.on_task_finished)
-        state.failed.connect(self.on_failed)
+        state.taskEnded.connect(self.on_task_ended)
+        # The end of the window's own task (the window idle again) is a moment to rebuild side A.
+        tasks.busyChanged.connect(lambda task: self.maybe_refresh_session() if task is None else None)
 
     def retranslate(self) -> None:
         """The progress bar's text again, if it still says this flow's."""
@@ -259,16 +259,16 @@ class ReportFlow(QObject):
         self._session_in_flight = True
         self._request.emit(ReportRequest(Task.SESSION.value))
 
-    @Slot(str, bool)
-    def on_task_finished(self, task: str, ended: bool) -> None:
-        """The worker ended ``task``: a quiet session report is no longer in flight; the end of
-        the window's own task is a moment to rebuild side A."""
-        if task == Task.SESSION:
-            self._session_in_flight = False
-        if ended:
-            self.maybe_refresh_session()
-
     @Slot(object)
+    def on_task_ended(self, end: TaskEnded) -> None:
+        """A report built (or not): a quiet session report is no longer in flight."""
+        if (built := end.result_of(ReportBuilt)) is not None:
+            self.on_report_built(built)
+        if end.failure is not None:
+            self.on_failed(end.failure)
+        if end.task == Task.SESSION:
+            self._session_in_flight = False
+
     def on_failed(self, failure: TaskFailure) -> None:
         if not self.tasks.owns(failure.task):  # the quiet session report (the window's own: a banner)
             self.session_failed(failure)
@@ -281,7 +281,6 @@ class ReportFlow(QObject):
 
     # ----- worker and writer results
 
-    @Slot(object)
     def on_report_built(self, built: ReportBuilt) -> None:
         self.session_report = built.report
         if self.pages.is_built(COMPARISON):  # (else it takes it when built)

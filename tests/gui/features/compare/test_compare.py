@@ -17,6 +17,7 @@ from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from tests.core.report.generated import scaled, with_samples  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
+from tests.gui import doors
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
 
@@ -200,7 +201,7 @@ def test_open_report_and_compare_with_in_the_window_never_compare_on_the_gui_thr
         monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, _path=path, **k: (str(_path), "Timing report (*.json)"))
         window.findChild(QAction, action).trigger()
         view = window.comparisonView
-        assert window.busy_task is None  # nothing of this is the window's task: it stays free
+        assert doors.busy(window) is None  # nothing of this is the window's task: it stays free
         qtbot.waitUntil(lambda _name=path.name: view.labels["b"] == _name and view.comparison is not None
                         and len(view.comparison.latency) >= 2000, timeout=60_000)  # fmt: skip
     assert view.labels["a"] == "first.json" and view.latency_table.row_count() == 4000

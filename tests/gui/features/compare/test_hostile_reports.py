@@ -21,6 +21,7 @@ from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from tests.core.report.generated import with_latency, with_samples  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
+from tests.gui import doors
 
 
 @pytest.fixture(scope="module")
@@ -124,9 +125,9 @@ def test_after_a_bad_report_the_window_still_exports(qtbot, window, good_report,
     assert not window.comparisonView.summary_label.text().startswith("Opening")
 
     out = tmp_path / "after.json"
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     assert window.export_report(out)
-    qtbot.waitUntil(lambda: out.exists() and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: out.exists() and doors.busy(window) is None, timeout=30_000)
     assert load_report(out).to_dict()["model"]["class"] == "Net"
     assert window.statusBusy.text() == "Ready"
 

@@ -21,6 +21,7 @@ from tests.gui.helpers import widget  # noqa: E402
 from tests.gui.languages import has_chinese, speak  # noqa: E402
 from tests.gui.shell.test_window import click, history, wait_history  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
+from tests.gui import doors
 
 pytestmark = pytest.mark.usefixtures("chinese")  # each test starts in Chinese; English comes back after
 
@@ -117,19 +118,19 @@ def test_the_ranks_tab_says_its_table_and_summary_again_when_the_language_change
 def test_after_a_benchmark_what_stays_on_screen_follows_the_language_and_the_history_too(qtbot, qapp, window):
     speak(qapp, "zh_CN")  # the window was made in English: a live switch
     assert window.model_box.title() == "模型 — Net (示例)"
-    assert window.action_bar.inputShapeEdit.placeholderText().startswith("模型输入 ")
+    assert doors.bar(window).inputShapeEdit.placeholderText().startswith("模型输入 ")
     widget(window, QSpinBox, "runsSpin").setValue(20)
     before = len(history(window))
     click(qtbot, window, "benchmarkButton")
     row = wait_history(qtbot, window, before + 1)[-1]
     assert row["Result"].startswith("中位数 ") and " · p95 " in row["Result"]
-    assert window.action_bar.progressBar.format().startswith("中位数 ")
+    assert doors.bar(window).progressBar.format().startswith("中位数 ")
     assert window.code.caption.text() == "等价的 PyTorch 代码：在 cpu 上计时前向传播"
 
     speak(qapp, "en")
     assert window.model_box.title() == "Model — Net (example)"
-    assert window.action_bar.inputShapeEdit.placeholderText().startswith("model input ")
-    assert window.action_bar.progressBar.format().startswith("median ")
+    assert doors.bar(window).inputShapeEdit.placeholderText().startswith("model input ")
+    assert doors.bar(window).progressBar.format().startswith("median ")
     assert window.code.caption.text() == "Equivalent PyTorch code: forward timing on cpu"
     english = history(window)[-1]["Result"]  # the row said again in the language now installed
     assert english.startswith("median ") and " · p95 " in english and english != row["Result"]

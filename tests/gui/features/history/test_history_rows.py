@@ -8,9 +8,10 @@ from inspector.core.errors import Failure
 from inspector.core.moves.transaction import MoveResult
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.features.history.rows import HistoryRows
+from inspector.gui.state.events import WorkerEvents
+from inspector.gui.state.outcomes import TaskEnded, TaskFailure
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.state.tasks import Task, TaskController
-from inspector.gui.state.workers import TaskFailure
 
 
 class Rows:
@@ -34,12 +35,16 @@ def test_the_history_feature_alone_writes_the_rows_of_the_states_events(qapp):
     state = SessionState(tasks)
     history = Rows()
     rows = HistoryRows(state=state, tasks=tasks, history=history)  # noqa: F841 (kept: it hears the state)
+    worker = WorkerEvents()  # what a worker says, through the state's one door
+    state.connect_worker(worker)
 
-    state.moveFinished.emit(_move(True))
-    state.moveFinished.emit(_move(False, Failure(FailureKind.CANCELLED, "cancelled")))
+    worker.taskEnded.emit(TaskEnded(Task.MOVE, "model.to('cpu')", 0.25, _move(True)))
+    worker.taskEnded.emit(TaskEnded(Task.MOVE, "model.to('cpu')", 0.25, _move(False, Failure(FailureKind.CANCELLED, "x"))))
     tasks.begin(Task.BENCHMARK)
-    state.failed.emit(TaskFailure("benchmark", "benchmark ×100", Failure(FailureKind.CANCELLED, "stop"), 1.0))
-    state.failed.emit(TaskFailure("session", "session report", Failure(FailureKind.ERROR, "boom"), 1.0))
+    session = TaskFailure("session", "session report", Failure(FailureKind.ERROR, "boom"), 1.0)
+    worker.taskEnded.emit(TaskEnded(Task.SESSION, "session report", 1.0, failure=session))
+    stopped = TaskFailure("benchmark", "benchmark ×100", Failure(FailureKind.CANCELLED, "stop"), 1.0)
+    worker.taskEnded.emit(TaskEnded(Task.BENCHMARK, "benchmark ×100", 1.0, failure=stopped))
 
     assert history.rows == [
         ("model.to('cpu')", "cuda:0 → cpu: 4.0 KiB", True),

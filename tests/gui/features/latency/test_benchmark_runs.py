@@ -19,6 +19,7 @@ from inspector.gui.state.runs import BenchmarkRun
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.state.tasks import TaskController
 from tests.gui.conftest import wait_idle
+from tests.gui import doors
 
 KEY = ("cpu", "float32", "forward")
 
@@ -66,9 +67,9 @@ def test_the_benchmark_button_announces_its_run_on_the_state(make_window, qtbot)
     state = window.session_state
     for name in ("benchmarkPlanned", "benchmarkSent", "benchmarkRefused"):
         getattr(state, name).connect(lambda run, name=name: heard.append((name, run)))
-    window.action_bar.runsSpin.setValue(20)
+    doors.bar(window).runsSpin.setValue(20)
 
-    window.action_bar.benchmarkButton.click()
+    doors.bar(window).benchmarkButton.click()
 
     assert [name for name, _run in heard] == ["benchmarkPlanned", "benchmarkSent"]
     run = heard[0][1]

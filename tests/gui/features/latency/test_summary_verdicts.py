@@ -10,6 +10,7 @@ pytest.importorskip("pytestqt")
 import pyqtgraph as pg  # noqa: E402
 
 from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
+from tests.gui import doors
 
 
 @pytest.fixture
@@ -79,10 +80,10 @@ def test_a_long_benchmark_shows_the_time_left_in_the_progress_bar_and_status_bar
 
     monkeypatch.setattr(type(window.tasks), "task", property(lambda self: "benchmark"))  # the window's busy state
     window.session_state.progress.emit(Progress("benchmark", 400, 1000, seconds_left=75.0))
-    assert window.action_bar.progressBar.format() == "sample 400 / 1,000 · about 1 min 15 s left"
+    assert doors.bar(window).progressBar.format() == "sample 400 / 1,000 · about 1 min 15 s left"
     assert window.statusBusy.text() == "Busy: benchmark · about 1 min 15 s left"
     window.session_state.progress.emit(Progress("benchmark", 5, 1000))  # too early to say: no estimate
-    assert window.action_bar.progressBar.format() == "sample 5 / 1,000"
+    assert doors.bar(window).progressBar.format() == "sample 5 / 1,000"
 
 
 def test_the_workers_progress_carries_the_estimate():

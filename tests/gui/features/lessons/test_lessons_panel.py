@@ -8,6 +8,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
 from tests.gui.conftest import wait_idle
+from tests.gui import doors
 
 
 def run_lesson(window, qtbot, number: int) -> str:
@@ -34,13 +35,13 @@ def test_lesson_1_says_cpu_and_why(make_window, qtbot):
 
 def test_lesson_2_keeps_the_live_models_parameter_objects(make_window, qtbot):
     window = make_window()
-    state = window.model_state
+    state = doors.model(window)
     text = run_lesson(window, qtbot, 2)
     assert "y is a new tensor on meta;" in text and "(y is x: no)" in text  # as PyTorch prints it: not meta:0
     assert "meta:0" not in text
     assert "returned net itself: yes; the same parameter objects: yes" in text
     assert "cpu float32 → cpu float64" in text  # the copy's cast
-    assert {r.dtype for r in window.model_state.placement.tensors} == {r.dtype for r in state.placement.tensors}
+    assert {r.dtype for r in doors.model(window).placement.tensors} == {r.dtype for r in state.placement.tensors}
 
 
 @pytest.mark.cpu_only
@@ -115,12 +116,12 @@ def test_a_lesson_asks_before_replacing_another_model(make_window, qtbot, monkey
     window.findChild(QAction, "lessonsAction").trigger()
     window.lessons.list.setCurrentRow(4)
     window.lessons.runButton.click()
-    assert window.model_state.info.spec.endswith(":make") and 5 not in window.lessons.results  # declined
+    assert doors.model(window).info.spec.endswith(":make") and 5 not in window.lessons.results  # declined
 
     answers.append(QMessageBox.StandardButton.Yes)
     window.lessons.runButton.click()
     qtbot.waitUntil(lambda: 5 in window.lessons.results, timeout=30_000)
-    assert window.model_state.info.spec == "example"
+    assert doors.model(window).info.spec == "example"
 
 
 def test_the_lessons_follow_the_language(make_window, qtbot, chinese):

@@ -11,9 +11,10 @@ from inspector.core.vocabulary import FailureKind
 from inspector.gui.common.lazy_tabs import LazyTabs
 from inspector.gui.features.memory.follows import MemoryFollows
 from inspector.gui.features.memory.task_marks import TaskMarks
+from inspector.gui.state.events import WorkerEvents
+from inspector.gui.state.outcomes import BenchmarkOutcome, TaskEnded, TaskFailure
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.state.tasks import Task, TaskController
-from inspector.gui.state.workers import TaskFailure
 
 
 def test_the_marks_begin_with_the_task_machine_and_end_labelled_with_the_outcome(qtbot):
@@ -25,19 +26,21 @@ def test_the_marks_begin_with_the_task_machine_and_end_labelled_with_the_outcome
     state = SessionState(tasks)
     marks = TaskMarks()
     MemoryFollows(state=state, tasks=tasks, marks=marks, pages=LazyTabs(tabs), parent=tabs)
+    worker = WorkerEvents()  # what a worker says, through the state's one door
+    state.connect_worker(worker)
 
     tasks.begin(Task.LOAD)  # no label: no mark
-    tasks.worker_finished("load")
+    worker.taskEnded.emit(TaskEnded(Task.LOAD, "load_model('example')", 0.1))
     assert marks.unplotted == []
 
     tasks.begin(Task.BENCHMARK, "benchmark ×100 · cpu float32")
-    state.benchmarkFinished.emit(SimpleNamespace(result=SimpleNamespace(median_ms=1.5)))
-    tasks.worker_finished("benchmark")
+    measured = BenchmarkOutcome(SimpleNamespace(median_ms=1.5), SimpleNamespace(), 1.0)  # type: ignore[arg-type]
+    worker.taskEnded.emit(TaskEnded(Task.BENCHMARK, "benchmark", 1.0, measured))
     tasks.begin(Task.MOVE, "model.to('cpu')")
-    state.failed.emit(TaskFailure("move", "model.to('cpu')", Failure(FailureKind.CANCELLED, "stop"), 0.1))
-    tasks.worker_finished("move")
+    stopped = TaskFailure("move", "model.to('cpu')", Failure(FailureKind.CANCELLED, "stop"), 0.1)
+    worker.taskEnded.emit(TaskEnded(Task.MOVE, "model.to('cpu')", 0.1, failure=stopped))
     tasks.begin(Task.FIT, "will it fit? cpu")
-    tasks.worker_finished("fit")  # no outcome of its own: the span ends when the task does
+    worker.taskEnded.emit(TaskEnded(Task.FIT, "estimate_fit", 0.1))  # nothing to name: the span ends with the task
 
     labels = [label for label, _start, _end in marks.unplotted]
     assert labels == [

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QPus
 
 from tests.gui.conftest import wait_idle
 from tests.gui.helpers import table_rows, tree_rows, widget
+from tests.gui import doors
 
 TRANSFORMER = (
     "from torch import nn\n"
@@ -49,7 +50,7 @@ def _last_history(window):
 
 
 def _benchmark_done(qtbot, window, count):
-    qtbot.waitUntil(lambda: window.busy_task is None and widget(window, QTableView, "historyView").model().rowCount() >= count,
+    qtbot.waitUntil(lambda: doors.busy(window) is None and widget(window, QTableView, "historyView").model().rowCount() >= count,
                     timeout=60_000)  # fmt: skip
 
 
@@ -64,7 +65,7 @@ def test_a_transformer_benchmarks_in_the_window_with_its_two_inputs(qtbot, make_
     assert not problem.isHidden() and "no example input" in problem.text()
     assert not widget(window, QPushButton, "benchmarkButton").isEnabled()
 
-    window.action_bar.runsSpin.setValue(2)
+    doors.bar(window).runsSpin.setValue(2)
     edit.setText("5,2,16; 4,2,16")
     assert problem.isHidden()
     rows = widget(window, QTableView, "historyView").model().rowCount()
@@ -75,7 +76,7 @@ def test_a_transformer_benchmarks_in_the_window_with_its_two_inputs(qtbot, make_
     code = widget(window, QPlainTextEdit, "codeView").toPlainText()
     assert "x0 = torch.randn(5, 2, 16" in code and "x1 = torch.randn(4, 2, 16" in code and "model(x0, x1)" in code
 
-    window.action_bar.modeCombo.setCurrentIndex(window.action_bar.modeCombo.findData("train-step"))
+    doors.bar(window).modeCombo.setCurrentIndex(doors.bar(window).modeCombo.findData("train-step"))
     qtbot.mouseClick(widget(window, QPushButton, "benchmarkButton"), Qt.MouseButton.LeftButton)
     _benchmark_done(qtbot, window, rows + 2)
     entry = _last_history(window)
@@ -91,7 +92,7 @@ def test_a_wrong_input_is_marked_in_the_field_with_its_reason(qtbot, window):
     assert edit.property("invalid") is True and "c62828" in edit.styleSheet()
     assert not widget(window, QPushButton, "benchmarkButton").isEnabled()
     qtbot.keyClick(edit, Qt.Key.Key_Return)  # refused, with the reason in the banner
-    assert window.busy_task is None
+    assert doors.busy(window) is None
     assert window.errorBanner.isVisibleTo(window) and "not an input shape" in window.errorBanner.message.text()
     edit.setText("64,3:float64")
     assert problem.isHidden() and not edit.property("invalid")
@@ -109,8 +110,8 @@ def test_presets_fill_the_spec_and_the_input_and_the_field_follows_the_loaded_mo
 
     cnn = next(p for p in __import__("inspector.core.files.presets", fromlist=["PRESETS"]).PRESETS if "CNN" in p.label)
     window.open_model(cnn.spec, inputs=cnn.inputs)
-    qtbot.waitUntil(lambda: window.model_state.info.spec == cnn.spec and window.busy_task is None, timeout=30_000)
-    assert window.action_bar.input_shape_text() == "8,3,32,32"
+    qtbot.waitUntil(lambda: doors.model(window).info.spec == cnn.spec and doors.busy(window) is None, timeout=30_000)
+    assert doors.bar(window).input_shape_text() == "8,3,32,32"
     assert widget(window, QLabel, "inputShapeProblem").isHidden()
 
 
@@ -118,7 +119,7 @@ def test_presets_fill_the_spec_and_the_input_and_the_field_follows_the_loaded_mo
 
 
 def test_the_code_panel_and_input_follow_the_model_and_its_last_input_is_remembered(qtbot, window, tmp_path):
-    window.action_bar.runsSpin.setValue(2)
+    doors.bar(window).runsSpin.setValue(2)
     window.run_benchmark()
     _benchmark_done(qtbot, window, 2)
     code = widget(window, QPlainTextEdit, "codeView")
@@ -126,22 +127,22 @@ def test_the_code_panel_and_input_follow_the_model_and_its_last_input_is_remembe
 
     spec = _factory(tmp_path, "tr", TRANSFORMER)
     window.open_model(spec)
-    qtbot.waitUntil(lambda: window.model_state.info.spec == spec and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.model(window).info.spec == spec and doors.busy(window) is None, timeout=30_000)
     assert code.toPlainText() == ""  # the Net's 64×3 snippet is gone
-    assert window.action_bar.input_shape_text() == ""
-    window.action_bar.inputShapeEdit.setText("5,2,16; 4,2,16")
+    assert doors.bar(window).input_shape_text() == ""
+    doors.bar(window).inputShapeEdit.setText("5,2,16; 4,2,16")
     window.run_benchmark()
     _benchmark_done(qtbot, window, 4)
 
     window.open_model("example")
-    qtbot.waitUntil(lambda: window.model_state.info.spec == "example" and window.busy_task is None, timeout=30_000)
-    assert window.action_bar.input_shape_text() == ""  # the example's own input, not the Transformer's
+    qtbot.waitUntil(lambda: doors.model(window).info.spec == "example" and doors.busy(window) is None, timeout=30_000)
+    assert doors.bar(window).input_shape_text() == ""  # the example's own input, not the Transformer's
     dialog = window.make_open_model_dialog()
     assert dialog.spec() == "example"  # the dialog follows the current model
     dialog.deleteLater()
     window.open_model(spec)
-    qtbot.waitUntil(lambda: window.model_state.info.spec == spec and window.busy_task is None, timeout=30_000)
-    assert window.action_bar.input_shape_text() == "5,2,16; 4,2,16"  # remembered for this model
+    qtbot.waitUntil(lambda: doors.model(window).info.spec == spec and doors.busy(window) is None, timeout=30_000)
+    assert doors.bar(window).input_shape_text() == "5,2,16; 4,2,16"  # remembered for this model
 
 
 def test_report_dialogs_start_in_the_last_folder_with_the_models_name(window, tmp_path, clean_settings):
@@ -166,7 +167,7 @@ def test_a_state_dict_error_points_at_the_dialogs_architecture_field(qtbot, wind
     torch.save(nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
                               dim_feedforward=32).state_dict(), path)  # fmt: skip
     window.open_model(str(path))
-    qtbot.waitUntil(lambda: window.busy_task is None and window.errorBanner.isVisibleTo(window), timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None and window.errorBanner.isVisibleTo(window), timeout=30_000)
     message = window.errorBanner.message.text()
     assert "holds only weights" in message and "Architecture field of File › Open model" in message
     assert "--arch" not in message
@@ -211,18 +212,18 @@ def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path
     # the action bar, and moves no panel.
     panels = [w.geometry() for w in (window.main_splitter, window.tabs, view)]
     window.move_cuda()
-    qtbot.waitUntil(lambda: window.busy_task is None and window.errorBanner.isVisible(), timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None and window.errorBanner.isVisible(), timeout=30_000)
     banner = window.errorBanner
     qtbot.waitUntil(lambda: banner.parentWidget() is window.tabs and banner.geometry().bottom() == window.tabs.height() - 1)
     assert [w.geometry() for w in (window.main_splitter, window.tabs, view)] == panels
-    assert not banner.geometry().intersects(window.action_bar.geometry())
+    assert not banner.geometry().intersects(doors.bar(window).geometry())
     assert banner.width() == window.tabs.width() and banner.message.wordWrap()
     assert banner.message.height() >= banner.message.heightForWidth(banner.message.width())  # all of the message
 
     dtype = widget(window, QComboBox, "dtypeCombo")  # a move: the Dtype column follows it
     dtype.setCurrentIndex(dtype.findText("float64"))
     widget(window, QPushButton, "toDeviceButton").click()
-    qtbot.waitUntil(lambda: window.busy_task is None and window.model_state.placement.totals.by_dtype.keys() == {"float64"},
+    qtbot.waitUntil(lambda: doors.busy(window) is None and doors.model(window).placement.totals.by_dtype.keys() == {"float64"},
                     timeout=30_000)  # fmt: skip
     _assert_every_column_in_view_and_uncut(view)
     assert view.model().index(0, PlacementModel.DTYPE).data() == "float64"
@@ -283,7 +284,7 @@ def test_a_ten_thousand_tensor_model_opens_collapsed_filters_and_copies(qtbot, m
     assert set(actions) == {"copyNameAction", "copyMoveLineAction", "expandAllAction", "collapseAllAction"}
     actions["copyNameAction"].trigger()
     assert QGuiApplication.clipboard().text() == "0.layers.3"
-    window.action_bar.set_dtype("float16")
+    doors.bar(window).set_dtype("float16")
     actions["copyMoveLineAction"].trigger()
     assert QGuiApplication.clipboard().text() == "model.get_submodule('0.layers.3').to('cpu', dtype=torch.float16)"
     weight = model.index(0, 0, block)

@@ -16,6 +16,7 @@ from inspector.core.files.presets import PRESETS
 from inspector.core.vocabulary import BenchMode
 from inspector.gui.features.model import cells
 from tests.gui.helpers import tree_rows, widget
+from tests.gui import doors
 
 
 
@@ -88,8 +89,8 @@ def test_the_parameter_cells_say_every_word_through_tr():
 
 
 def test_the_panels_speak_chinese_and_english_again_with_the_model_kept(window, speak):
-    bar = window.action_bar
-    state = window.model_state
+    bar = doors.bar(window)
+    state = doors.model(window)
     speak("zh_CN")
 
     assert bar.benchmarkButton.text() == "基准测试"
@@ -121,7 +122,7 @@ def test_the_panels_speak_chinese_and_english_again_with_the_model_kept(window, 
     assert {row["Kind"] for row in tree_rows(tree).values()} == {"parameter"}
     assert "4</b> tensors" in widget(window, QLabel, "parameterTotals").text()
     assert window.errorBanner.title.text() == "Out of memory — move"
-    assert window.model_state is state  # the same model, never reloaded
+    assert doors.model(window) is state  # the same model, never reloaded
 
 
 def _tree_rows(model, kind_header: str, module_word: str) -> dict[str, dict[str, str]]:
@@ -144,7 +145,7 @@ def _tree_rows(model, kind_header: str, module_word: str) -> dict[str, dict[str,
 
 
 def test_the_disabled_reasons_are_said_in_the_language_installed(qapp, speak):
-    from inspector.gui.features.moves.action_bar import ActionState, disabled_reasons, pinned_blocker
+    from inspector.gui.features.moves.bar_reasons import ActionState, disabled_reasons, pinned_blocker
 
     speak("zh_CN")
     reasons = disabled_reasons(ActionState(busy_task="export", has_model=True))
@@ -181,7 +182,7 @@ def test_the_fit_dialog_left_open_follows_the_language(qtbot, window, speak):
     dialog = window.show_fit_dialog()
     table = widget(dialog, QTableWidget, "fitTable")
     qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.busy_task is None and bool(table.item(0, 1) and table.item(0, 1).text()),
+    qtbot.waitUntil(lambda: doors.busy(window) is None and bool(table.item(0, 1) and table.item(0, 1).text()),
                     timeout=60_000)  # fmt: skip
     fits = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())].index("Fits")
     assert table.item(0, fits).text() == "yes"

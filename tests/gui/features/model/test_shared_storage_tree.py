@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QTreeView
 
 from tests.gui.helpers import column_names, tree_rows, widget
 from tests.view_models import write_factory
+from tests.gui import doors
 
 
 def test_the_tree_marks_each_view_and_counts_the_storage_once(qtbot, make_window, tmp_path):
@@ -21,4 +22,4 @@ def test_the_tree_marks_each_view_and_counts_the_storage_once(qtbot, make_window
     tips = {model.index(r, 0, QModelIndex()).data(): model.index(r, size, QModelIndex()).data(Qt.ItemDataRole.ToolTipRole)
             for r in range(model.rowCount(QModelIndex()))}  # fmt: skip
     assert "a view of weight's storage" in tips["head"]
-    assert window.model_state.placement.totals.bytes == 4 << 20
+    assert doors.model(window).placement.totals.bytes == 4 << 20

@@ -17,6 +17,7 @@ from inspector.gui.features.model.item_model import PlacementModel
 from tests.fake_cuda import fake_cuda
 from tests.gui.deep_models import LSTM, TRANSFORMER, factory_spec
 from tests.gui.helpers import table_rows, tree_rows, widget
+from tests.gui import doors
 
 
 def answer(monkeypatch, button) -> list:
@@ -35,7 +36,7 @@ def train_once(qtbot, window, monkeypatch) -> dict:
     assert window.findChild(QAction, "trainStepAction").isEnabled()
     window.findChild(QAction, "trainStepAction").trigger()
     assert asked == ["Run one training step?"]
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     return tree_rows(widget(window, QTreeView, "parameterView").model())
 
 
@@ -52,7 +53,7 @@ def test_a_training_step_on_a_transformer_shows_grads_and_momentum_then_the_cast
     # Cancelled: nothing runs.
     answer(monkeypatch, QMessageBox.StandardButton.Cancel)
     window.findChild(QAction, "trainStepAction").trigger()
-    assert window.busy_task is None
+    assert doors.busy(window) is None
 
     rows = train_once(qtbot, window, monkeypatch)
     kinds = [r["Kind"] for r in rows.values()]
@@ -68,7 +69,7 @@ def test_a_training_step_on_a_transformer_shows_grads_and_momentum_then_the_cast
 
     # A cast moves parameters and grads, never the optimizer's state: the classic finding.
     assert window.request_move(MoveRequest("to", device="cpu", dtype="float64"))
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     warning = widget(window, QLabel, "placementWarnings")
     assert warning.isVisibleTo(window)
     text = html.unescape(warning.text())

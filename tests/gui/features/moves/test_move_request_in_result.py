@@ -17,12 +17,14 @@ from inspector.core.report.snippets import move_snippet
 from inspector.core.session import LoadRequest
 from inspector.gui.state.workers import ModelWorker
 from tests.gui.helpers import table_rows, widget
+from inspector.gui.features.moves.commands import ModelCommands
+from tests.gui import doors
 
 
 def test_the_worker_hands_back_the_request_it_was_sent(qapp):
     worker = ModelWorker(threading.Event())
     results = []
-    worker.moveFinished.connect(results.append)
+    worker.taskEnded.connect(lambda end: results.append(end.result) if end.task == "move" else None)
     worker.load(LoadRequest("example"))
     sent = resolve_request(MoveRequest("to", "cpu", "float64"))
     worker.move(sent)
@@ -34,10 +36,10 @@ def test_the_worker_hands_back_the_request_it_was_sent(qapp):
 def test_the_code_view_shows_the_move_its_result_names(qtbot, window):
     # A result the window did not ask for itself: its code comes from the request it carries.
     result = move_model(example_model(), MoveRequest("to", "cpu", "bf16"))
-    window.commands.on_move_finished(result)
+    doors.part(window, ModelCommands).on_move_finished(result)
     code = widget(window, QPlainTextEdit, "codeView").toPlainText()
     assert code == move_snippet(MoveRequest("to", "cpu", "bf16")) and "dtype=torch.bfloat16" in code
-    assert not hasattr(window.commands, "pending_move")
+    assert not hasattr(doors.part(window, ModelCommands), "pending_move")
 
 
 def test_a_move_from_the_window_reads_its_device_once(qtbot, window, monkeypatch):
@@ -60,7 +62,7 @@ def test_a_move_from_the_window_reads_its_device_once(qtbot, window, monkeypatch
     before = len(rows())
     monkeypatch.setattr(request_module, "parse_device", counting)
     qtbot.mouseClick(widget(window, QPushButton, "toDeviceButton"), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: len(rows()) > before and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: len(rows()) > before and doors.busy(window) is None, timeout=30_000)
     monkeypatch.setattr(request_module, "parse_device", parse)
     assert rows()[-1]["Call"] == "model.to('cpu', dtype=torch.float64)"  # the plot's mark and the history
     code = widget(window, QPlainTextEdit, "codeView").toPlainText()

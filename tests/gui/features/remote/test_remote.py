@@ -19,6 +19,7 @@ from inspector.core.remote.client import local_agent_command
 from tests.warm_python import warm_command
 from inspector.gui.features.remote.connect_dialog import ConnectDialog, remember
 from inspector.gui.shell.app import connect_server
+from tests.gui import doors
 
 HOST = "gpu-test"
 
@@ -30,7 +31,7 @@ def _connect(qtbot, local, opened, command, host=HOST):
 
 
 def _idle(qtbot, window, timeout=60_000):
-    qtbot.waitUntil(lambda: window.model_state is not None and window.busy_task is None, timeout=timeout)
+    qtbot.waitUntil(lambda: doors.model(window) is not None and doors.busy(window) is None, timeout=timeout)
 
 
 def _results(window):

@@ -39,6 +39,7 @@ from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
 from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
 from tests.faults import fill_disk_half_way_through_report_writes  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
+from tests.gui import doors
 
 
 @pytest.fixture(scope="module")
@@ -258,7 +259,7 @@ def test_export_asks_before_replacing_the_file_its_suffix_names(qtbot, window, t
         qtbot.waitUntil(lambda: len(asked_at) == 2, timeout=10_000)
         assert asked_at[1] == typed  # back in the dialog, at the name typed
         assert notes.read_text() == "my notes, not a report", notes.name
-        assert len(history(window)) == rows and window.busy_task is None  # nothing was exported
+        assert len(history(window)) == rows and doors.busy(window) is None  # nothing was exported
 
     # A yes replaces it with the report.
     notes = tmp_path / "notes.json"
@@ -266,12 +267,12 @@ def test_export_asks_before_replacing_the_file_its_suffix_names(qtbot, window, t
     action.trigger()
     box = _replace_question(qtbot, window)
     qtbot.mouseClick(box.button(QMessageBox.StandardButton.Yes), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: len(history(window)) == rows + 1 and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: len(history(window)) == rows + 1 and doors.busy(window) is None, timeout=30_000)
     assert load_report(notes).to_dict()["model"]
     # A name that holds no file yet is written without a question.
     answers[:] = [(str(tmp_path / "fresh"), export_filter().split(";;")[1])]
     action.trigger()
-    qtbot.waitUntil(lambda: len(history(window)) == rows + 2 and window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: len(history(window)) == rows + 2 and doors.busy(window) is None, timeout=30_000)
     assert (tmp_path / "fresh.html").exists()
     assert not [b for b in window.findChildren(QMessageBox, "replaceFileDialog") if b.isVisible()]
 

@@ -31,6 +31,7 @@ from tests.gui.shell.test_language_walk import host_data, without  # noqa: E402
 from tests.gui.features.report.test_window_plots import benchmark, cast_on_cpu, history, wait_history  # noqa: E402
 from tests.prose import english_words  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
+from tests.gui import doors
 
 
 class ImageWords:
@@ -79,7 +80,7 @@ def _export_through_the_dialog(qtbot, window, monkeypatch, path, chosen_filter, 
     before = len(history(window))
     widget(window, QAction, "exportReportAction").trigger()
     wait_history(qtbot, window, before + 1)
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     written = export.path_with_suffix(path, chosen_filter)  # (a name typed without its suffix gets it)
     assert written.exists(), history(window)[-1]
     return written.read_text(encoding="utf-8")

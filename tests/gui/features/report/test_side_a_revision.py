@@ -5,6 +5,7 @@ flag the report feature sets from five signals."""
 from __future__ import annotations
 
 from tests.gui.conftest import wait_idle
+from tests.gui import doors
 
 
 def test_side_a_is_rebuilt_after_a_move_and_only_then(make_window, qtbot):
@@ -18,8 +19,8 @@ def test_side_a_is_rebuilt_after_a_move_and_only_then(make_window, qtbot):
     reports.maybe_refresh_session()  # nothing changed: nothing is asked again
     assert not reports._session_in_flight and reports.session_report is first
 
-    window.action_bar.set_dtype("float64")
-    window.action_bar.toDeviceButton.click()  # Move to the target, in float64
+    doors.bar(window).set_dtype("float64")
+    doors.bar(window).toDeviceButton.click()  # Move to the target, in float64
     qtbot.waitUntil(lambda: state.revision == revision + 1, timeout=60_000)
     wait_idle(qtbot, window)
     # The move's end was a moment to rebuild: side A is this revision's report now.

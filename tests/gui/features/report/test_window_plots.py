@@ -27,6 +27,7 @@ from tests.faults import fill_disk_half_way_through_report_writes
 from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, widget
 from tests.gui.shell.test_window import click, start_long_benchmark, wait_history
+from tests.gui import doors
 
 RUN = ("cpu", "float32", "forward")  # the example Net's benchmark series
 
@@ -107,11 +108,11 @@ def test_samples_stream_in_while_a_benchmark_runs_and_a_cancel_keeps_them(qtbot,
     start_long_benchmark(qtbot, window)
     plot = window.latencyPlot
     qtbot.waitUntil(lambda: RUN in plot.series and len(plot.series[RUN].samples) > 0, timeout=10_000)
-    assert window.busy_task == "benchmark"  # they arrived before the result
+    assert doors.busy(window) == "benchmark"  # they arrived before the result
     # ...into a view spanning the samples asked for, steady while they come (live_range)
-    assert plot.canvas.streaming and plot.canvas.expected_samples == window.action_bar.runsSpin.value()
+    assert plot.canvas.streaming and plot.canvas.expected_samples == doors.bar(window).runsSpin.value()
     click(qtbot, window, "cancelButton")
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=10_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=10_000)
     assert not plot.canvas.streaming
     plot.redraw()
     (row,) = plot.summary_rows()
@@ -152,7 +153,7 @@ def test_a_cancel_before_the_benchmark_left_ends_it_as_cancelled(qtbot, window):
     widget(window, QSpinBox, "runsSpin").setValue(100_000)
     before = len(history(window))
     click(qtbot, window, "benchmarkButton")
-    assert window.busy_task == "benchmark"  # the window's, while its tab is drawn
+    assert doors.busy(window) == "benchmark"  # the window's, while its tab is drawn
     window.cancel()
     rows = wait_history(qtbot, window, before + 1)
     assert rows[-1]["Result"].startswith("cancelled")
@@ -165,7 +166,7 @@ def test_a_run_that_fails_before_its_first_sample_leaves_the_earlier_one(qtbot, 
     plot = window.latencyPlot
     first = plot.series[RUN].samples_ms.tolist()
     widget(window, QSpinBox, "runsSpin").setValue(10)
-    window.action_bar.inputShapeEdit.setText("8,5")  # the Net takes 3 features: the forward fails
+    doors.bar(window).inputShapeEdit.setText("8,5")  # the Net takes 3 features: the forward fails
     before = len(history(window))
     click(qtbot, window, "benchmarkButton")
     wait_history(qtbot, window, before + 1)
@@ -313,7 +314,7 @@ def test_a_failed_export_shows_the_banner_and_keeps_the_old_file(qtbot, window, 
     assert banner.isVisibleTo(window) and "disk is full" in banner.failure.message
     assert existing.read_bytes() == b"the previous report"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "report.html"]  # no temporary file
-    assert window.busy_task is None and widget(window, QAction, "exportReportAction").isEnabled()
+    assert doors.busy(window) is None and widget(window, QAction, "exportReportAction").isEnabled()
 
 
 def test_copy_as_markdown_puts_the_report_on_the_clipboard(qtbot, window):
@@ -326,7 +327,7 @@ def test_copy_as_markdown_puts_the_report_on_the_clipboard(qtbot, window):
     text = QGuiApplication.clipboard().text()
     assert text.startswith("### torch-device-inspector timing report\n")
     assert "| cpu |" in text and "float32" in text
-    assert window.busy_task is None
+    assert doors.busy(window) is None
 
 
 def test_closing_mid_export_ends_every_thread_without_qt_warnings(qtbot, window, tmp_path, monkeypatch, qtlog):

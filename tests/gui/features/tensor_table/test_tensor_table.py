@@ -14,6 +14,7 @@ from inspector.gui.common import i18n
 from inspector.gui.common.actions import FeatureHost
 from inspector.gui.features.tensor_table.copy import copy_tensor_table
 from tests.gui.conftest import wait_idle
+from tests.gui import doors
 
 
 def _copy_action(window) -> QAction:
@@ -35,7 +36,7 @@ def test_the_copied_table_reads_in_pandas_as_one_row_per_tensor(make_window, qtb
 
     action.trigger()
 
-    rows = window.model_state.placement.tensors
+    rows = doors.model(window).placement.tensors
     table = _read_clipboard()
     assert len(table) == len(rows) > 0
     assert list(table["name"]) == [r.name for r in rows]
@@ -49,12 +50,12 @@ def test_after_a_training_step_the_table_holds_its_grads_on_their_devices(make_w
     window = make_window()
     monkeypatch.setattr(QMessageBox, "question", lambda *args, **kwargs: QMessageBox.StandardButton.Ok)
     window.findChild(QAction, "trainStepAction").trigger()  # Tools › Run one training step…
-    qtbot.waitUntil(lambda: any(r.kind == "grad" for r in window.model_state.placement.tensors), timeout=60_000)
+    qtbot.waitUntil(lambda: any(r.kind == "grad" for r in doors.model(window).placement.tensors), timeout=60_000)
     wait_idle(qtbot, window)
 
     _copy_action(window).trigger()
 
-    rows = window.model_state.placement.tensors
+    rows = doors.model(window).placement.tensors
     table = _read_clipboard()
     assert "grad" in set(table["kind"])
     assert list(zip(table["name"], table["kind"], table["device"], table["bytes"])) == [

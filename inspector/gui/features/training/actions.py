@@ -1,5 +1,5 @@
-"""Tools › Run one training step… (bound to the move commands' confirmation,
-``commands.ModelCommands.confirm_train_step``, when the feature is installed)."""
+"""Tools › Run one training step… (bound to the step's confirmation, ``step.TrainingStep.confirm``,
+when the feature is installed)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 from inspector.gui.common.actions import ActionSpec, when_idle_with_model
 
 TRAIN_STEP = ActionSpec(
-    "moves.train_step", "trainStepAction", QT_TRANSLATE_NOOP("Menus", "Run one &training step…"), "Ctrl+T",
+    "training.step", "trainStepAction", QT_TRANSLATE_NOOP("Menus", "Run one &training step…"), "Ctrl+T",
     QT_TRANSLATE_NOOP("Menus", "One real forward, backward and optimizer step on the model: its weights "
                                "change, and its gradients and optimizer state appear in the tree"),
     enabled=when_idle_with_model,
