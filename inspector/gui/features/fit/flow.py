@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
 from PySide6.QtWidgets import QWidget
 
+from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.state.outcomes import FitOutcome
 from inspector.gui.state.tasks import Task
@@ -58,7 +59,7 @@ class FitFlow(QObject):
         return self.dialog
 
     def request(self, requests: tuple[Any, ...]) -> bool:
-        devices = ", ".join(r.device for r in requests)
+        devices = ", ".join(planned_name(r) for r in requests)
         mark = fill(translate("FitFlow", "will it fit? %1"), devices)
         if not self.dispatcher.send(Task.FIT, self._request, requests, mark=mark):
             if self.dialog is not None:
@@ -87,3 +88,13 @@ class FitFlow(QObject):
     def on_task_failed(self, failure: TaskFailure) -> None:
         if failure.task == Task.FIT and self.dispatcher.tasks.owns(failure.task) and self.dialog is not None:
             self.dialog.show_failure(core_text(failure.failure.message))
+
+
+def planned_name(request: Any) -> str:
+    """What the memory plot's mark calls a device asked about: one planned for by name or
+    capacity as planned ("RTX 4090, planned"), never the cuda:0 its plan is laid out on
+    (issue 45 item 2: "will it fit? cpu, cuda:0" on a machine without a GPU)."""
+    if request.gpu is None and request.capacity is None:
+        return str(request.device)
+    label = request.gpu if request.capacity is None else format_bytes(request.capacity)
+    return fill(translate("FitFlow", "%1, planned"), label)

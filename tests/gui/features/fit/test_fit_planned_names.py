@@ -37,3 +37,12 @@ def test_a_planned_gpu_is_named_as_planned_with_its_input_and_the_cpus_small_pea
     # The example's step is a few hundred bytes: under what the process's RSS resolves.
     assert rows["cpu"]["Measured peak"] == "under 1.0 MiB: below what RSS resolves"
     assert rows["cpu"]["Measured / estimated"] == "—"
+
+
+def test_the_memory_plots_mark_names_a_planned_device_as_planned(qapp):
+    from inspector.core.measure import FitRequest
+    from inspector.gui.features.fit.flow import planned_name
+
+    assert planned_name(FitRequest(device="cuda:0", gpu="RTX 4090")) == "RTX 4090, planned"
+    assert planned_name(FitRequest(device="cuda:0", capacity=24 << 30)) == "24.0 GiB, planned"
+    assert planned_name(FitRequest(device="cpu")) == "cpu"
