@@ -108,3 +108,19 @@ def fit_dialog(dialog: QWidget, parent: QWidget | None = None) -> None:
     if size != dialog.size():
         dialog.resize(size)
     dialog.setMaximumSize(dialog.maximumSize().boundedTo(screen.availableGeometry().size()))
+
+
+def fit_height_to_contents(dialog: QWidget) -> None:
+    """``dialog`` as tall as its contents need at its width now (word-wrapped text included),
+    never taller than its screen: neither cut nor growing with each answer (the fit dialog's
+    notes overlapped each other, and it grew 380 -> 506 px with each plan, issue 45)."""
+    layout = dialog.layout()
+    if layout is None:
+        return
+    layout.activate()
+    width = dialog.width()
+    height = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.totalSizeHint().height()
+    screen = dialog.screen() or _primary_screen()
+    if screen is not None:
+        height = min(height, _shrunk(screen.availableGeometry(), MARGIN).height())
+    dialog.resize(width, max(height, layout.totalMinimumSize().height()))

@@ -41,7 +41,7 @@ from inspector.core.measure import OPTIMIZERS, FitRequest, parse_capacity, prese
 from inspector.core.files import parse_inputs
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
-from inspector.gui.common.screen_fit import fit_dialog
+from inspector.gui.common.screen_fit import fit_dialog, fit_height_to_contents
 from inspector.gui.features.fit.cells import answer_cells, shown_name
 
 COLUMNS = (
@@ -181,7 +181,7 @@ class FitDialog(Retranslates, QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addLayout(row)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.table)  # as tall as its rows (``_fit_to_answer``): nothing scrolls
         layout.addWidget(self.status)
         layout.addWidget(self.notes)
         layout.addWidget(buttons)
@@ -189,6 +189,7 @@ class FitDialog(Retranslates, QDialog):
         self.set_devices(self._devices)
         self.retranslate()
         fit_dialog(self, parent)  # narrower on a small screen: the table scrolls
+        self._fit_to_answer()
 
     def retranslate(self) -> None:
         """Every text again in the language now installed, the answers shown included."""
@@ -373,6 +374,17 @@ class FitDialog(Retranslates, QDialog):
             failed = fill(translate("FitDialog", "failed: %1"), core_text(failure.message))
             self._set_row(row, [self._named_shown if named else device, failed] + ["" for _ in COLUMNS[2:]])
         self.notes.setText("\n".join(dict.fromkeys(notes)))
+        self._fit_to_answer()
+
+    def _fit_to_answer(self) -> None:
+        """The table as tall as its header and rows, the dialog as tall as the whole answer
+        (every note), at most the screen's height (issue 45: 1½ rows showed, the notes overlapped)."""
+        table = self.table
+        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+        scroll = table.horizontalScrollBar()
+        extra = scroll.sizeHint().height() if scroll.maximum() > 0 else 0
+        table.setFixedHeight(table.horizontalHeader().height() + rows + 2 * table.frameWidth() + extra)
+        fit_height_to_contents(self)
 
     def show_failure(self, message: str) -> None:
         """Say ``message`` (core's, or the window's) in the status line."""
@@ -410,6 +422,7 @@ class FitDialog(Retranslates, QDialog):
         if device not in self._devices:
             self._devices.append(device)
             self.table.setRowCount(len(self._devices))
+            self._fit_to_answer()
         return self._devices.index(device)
 
     def _set_row(self, row: int, cells: list[str]) -> None:
