@@ -18,7 +18,8 @@ class ProgressShown(Protocol):
     """What is asked of the bar (the moves feature's ``ActionBar``): any feature may say
     something there without importing it."""
 
-    progressBar: QProgressBar
+    @property
+    def progressBar(self) -> QProgressBar: ...  # (read-only here: the bar may be a subclass)
 
     def show_idle(self, text: Callable[[], str] | str | None = None) -> None: ...
 

@@ -9,6 +9,7 @@ view; the shell asks how long a benchmark has measured before a close).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Protocol
 
 
@@ -24,7 +25,7 @@ class MemoryPage(Protocol):
     """The Memory tab's plot (``features.memory.plot.MemoryPlot``), as others use it."""
 
     timeline: MemoryTimeline
-    markers: list[Any]
+    markers: list[Any]  # the memory feature's ``Marker``s (a report redraws them in its language)
 
     def schedule_redraw(self, _readings: object = None) -> None: ...
 
@@ -34,7 +35,9 @@ class MemoryPage(Protocol):
 class LatencyPage(Protocol):
     """The Latency tab's plot (``features.latency.plot.LatencyPlot``), as others use it."""
 
-    series: dict[Any, Any]
+    @property
+    def series(self) -> Collection[object]:
+        """The runs drawn (none: nothing to draw into a report)."""
 
     def measuring_seconds(self) -> float: ...
 

@@ -6,10 +6,9 @@ banner, the status line) needs nothing of the machine.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from inspector.core.vocabulary import StrEnum
-from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 
 class Task(StrEnum):

@@ -30,7 +30,7 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import Qt, QThreadPool, Signal, Slot
 from PySide6.QtWidgets import (
@@ -52,6 +52,9 @@ from inspector.gui.features.compare.cells import header_text
 from inspector.gui.features.compare.words import A_REPORT, THIS_SESSION, side_name
 from inspector.gui.common.i18n import Retranslates, core_text, current_language, fill, translate
 from inspector.gui.state.pool import run_in_pool
+
+if TYPE_CHECKING:
+    from inspector.gui.common.faces import ComparisonPage
 
 log = logging.getLogger(__name__)
 
@@ -386,3 +389,7 @@ class ComparisonView(Retranslates, QWidget):
         if header not in table.headers():
             raise KeyError(header)
         return str(table.cell(row, header) or "")
+
+
+if TYPE_CHECKING:  # the face the other features know the view by (common.faces): mypy holds it to it
+    _AS_PAGE: type[ComparisonPage] = ComparisonView
