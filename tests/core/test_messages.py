@@ -226,9 +226,16 @@ def test_cuda_without_a_gpu_names_the_reason_and_the_portable_call():
     assert message.key == "device.not_available" and message.args["reason"].key.startswith("device.no_cuda")
     assert message == f"cuda:0 is not available: {message.args['reason']}"
     message = _raised(plan_move, MoveRequest("cuda"))
-    assert message.key == "move.cuda_needs_gpu" and message.startswith("model.cuda() needs a CUDA GPU, but ")
-    assert message.endswith('prefer model.to(device) with device = torch.device("cuda:0" if '
-                            'torch.cuda.is_available() else "cpu"): it runs everywhere')  # fmt: skip
+    ours = message.args["message"]  # ours, then PyTorch's own words a script meets (issue 45 item 7)
+    assert message.key == "move.pytorch_said" and ours.key == "move.cuda_needs_gpu"
+    assert ours.startswith("model.cuda() needs a CUDA GPU, but ")
+    assert ours.endswith('prefer model.to(device) with device = torch.device("cuda:0" if '
+                         'torch.cuda.is_available() else "cpu"): it runs everywhere')  # fmt: skip
+    try:
+        torch.empty(0).cuda()
+    except (AssertionError, RuntimeError) as exc:
+        said = str(exc).splitlines()[0]
+    assert message.endswith(f"PyTorch's own message, as a script meets it: “{said}”")
 
 
 def test_device_map_errors(tmp_path):

@@ -11,6 +11,7 @@ MOVES: dict[str, str] = {
     "move.to_needs_target": "model.to() needs a target device, a dtype, or both",
     "move.cpu_takes_no_device": "model.cpu() takes no device (got {device})",
     "move.cuda_takes_cuda": "model.cuda() takes a CUDA device such as 'cuda:1' or '1', not {device}",
+    "move.pytorch_said": "{message}. PyTorch's own message, as a script meets it: “{said}”",
     "move.cuda_needs_gpu": (
         "{call} needs a CUDA GPU, but {reason}; prefer model.to(device) with "
         'device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu"): it runs everywhere'

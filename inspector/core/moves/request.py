@@ -22,7 +22,7 @@ from torch import nn
 from inspector.core.devices import discovery as devices
 from inspector.core.errors import InputError, InspectorError
 from inspector.core.messages import Text
-from inspector.core.units import dtype_name
+from inspector.core.units import dtype_name, first_line
 from inspector.core.vocabulary import DType, FailureKind, MoveMethod
 
 METHODS = tuple(m.value for m in MoveMethod)
@@ -333,6 +333,9 @@ def _plan_cuda(request: ResolvedRequest) -> Plan:
         reason = devices.unavailable_reason("cuda")
         if reason:
             message = Text("move.cuda_needs_gpu", call=call, reason=reason)
+            said = _pytorch_says_cuda()
+            if said:  # the words a student meets in a script, beside ours (issue 45 item 7)
+                message = Text("move.pytorch_said", message=message, said=said)
         else:
             message = Text("move.cuda_failed", call=call, error=exc.message)
         raise InputError(message, kind=FailureKind.DEVICE) from None
@@ -340,6 +343,17 @@ def _plan_cuda(request: ResolvedRequest) -> Plan:
         # model.cuda() means the *current* CUDA device, which need not be cuda:0.
         target = torch.device("cuda", torch.cuda.current_device())
     return Plan(request, lambda m: m.cuda(index), target, None, pinned=request.pinned)
+
+
+def _pytorch_says_cuda() -> str:
+    """PyTorch's own message for a ``.cuda()`` here ("Torch not compiled with CUDA enabled",
+    "No CUDA GPUs are available"), from an empty tensor: asked only once CUDA is known to be
+    unusable, so it allocates nothing."""
+    try:
+        torch.empty(0).cuda()
+    except (AssertionError, RuntimeError) as exc:
+        return first_line(exc)
+    return ""
 
 
 def _plan_to(request: ResolvedRequest) -> Plan:
