@@ -16,6 +16,8 @@ tooltips, headers and menus: every other text it shows is in Qt's catalogue.
 from __future__ import annotations
 
 
+from PySide6.QtCore import QCoreApplication
+
 from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 # (plain comments here: lupdate would hand a "#:" comment to the translators as a note)
@@ -23,3 +25,11 @@ QT_OWN_MISSING = (
     QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
     QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
 )
+
+
+def folder_type() -> str:
+    """The file dialog's Type column for a folder, as Qt's ``QAbstractFileIconProvider::type``
+    asks for it (with its disambiguation, which ``QT_TRANSLATE_NOOP`` cannot carry: the call
+    itself marks it). Qt's catalogue lacks it, so a Chinese file dialog said "Folder" beside
+    its Chinese columns (issue 45 item 7); ours has it."""
+    return QCoreApplication.translate("QAbstractFileIconProvider", "Folder", "All other platforms")

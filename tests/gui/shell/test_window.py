@@ -292,7 +292,7 @@ def test_cuda_on_cpu_only_machine_shows_banner_and_window_keeps_working(qtbot, w
     assert banner.isVisibleTo(window)
     assert "needs a CUDA GPU" in banner.failure.message and ".to(device)" in banner.failure.message
     assert rows[-1]["Call"] == "model.cuda()" and rows[-1]["Result"].startswith("failed:")
-    assert rows[-1]["Seconds"] == "—" and rows[-1]["GB/s"] == "—"  # a failed move: no "0.0 µs"
+    assert rows[-1]["Duration"] == "—" and rows[-1]["GB/s"] == "—"  # a failed move: no "0.0 µs"
     assert "model.cuda()" in widget(window, QPlainTextEdit, "codeView").toPlainText()
     assert {r["Device"] for r in parameters(window).values()} == {"cpu"}  # nothing moved
 

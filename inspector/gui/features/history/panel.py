@@ -4,7 +4,7 @@ Everything it shows follows the window's language: the column titles (context "H
 and the rows. A row keeps what it means, not only the words it was first said in: a part
 that records one gives, for its call, result and detail, either a text that is the same in
 every language (code such as ``model.to('cpu')``, a number) or the function that says it
-(``lambda: fill(translate("WorkerResults", "failed: %1"), core_text(message))``: the message
+(``lambda: fill(translate("OutcomeWords", "failed: %1"), core_text(message))``: the message
 ids and their arguments). On a change of language every row is said again from those, so a
 row made in English reads in Chinese after the switch, and in English again after the next.
 """
@@ -88,7 +88,9 @@ class HistoryModel(HeaderedTableModel):
     HEADERS = (
         QT_TRANSLATE_NOOP("HistoryView", "Time"),
         QT_TRANSLATE_NOOP("HistoryView", "Call"),
-        QT_TRANSLATE_NOOP("HistoryView", "Seconds"),
+        # No unit in the title: each cell says its own ("1.500 ms", "36.2 µs"); "Seconds" (秒)
+        # stood over cells in ms and µs (issue 45 item 7).
+        QT_TRANSLATE_NOOP("HistoryView", "Duration"),
         "GB/s",  # a unit: the same in every language
         QT_TRANSLATE_NOOP("HistoryView", "Result"),
     )

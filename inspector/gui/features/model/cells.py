@@ -116,7 +116,8 @@ def timing_header_tip(attribution: Any, tr: Tr = english) -> str:
     tip = tr(QT_TRANSLATE_NOOP(
         "ParameterCells",
         "Time: the module's call with its children (median of the per-module run), the hooks' own cost taken out; "
-        "% of forward: that time over the forward measured without hooks.",
+        "% of forward: that time over the model's own in the same run (the model's row 100 %, "
+        "a module's never more than its parent's).",
     ))  # fmt: skip
     warnings = tuple(getattr(attribution, "warnings", ()))
     if warnings:

@@ -101,7 +101,7 @@ def test_the_panels_speak_chinese_and_english_again_with_the_model_kept(window, 
     assert bar.cancelButton.toolTip() == "没有可取消的操作：没有正在进行的移动或基准测试"
     assert bar.perModuleCheck.text() == "逐模块" and bar.pinnedCheck.text() == "锁页"
 
-    assert _headers(widget(window, QTableView, "historyView").model())[:3] == ["时间", "调用", "秒"]
+    assert _headers(widget(window, QTableView, "historyView").model())[:3] == ["时间", "调用", "用时"]
     assert _headers(widget(window, QTableView, "deviceTable").model())[0] == "设备"
     tree = widget(window, QTreeView, "parameterView").model()
     assert _headers(tree)[:2] == ["名称", "类别"]
@@ -117,7 +117,7 @@ def test_the_panels_speak_chinese_and_english_again_with_the_model_kept(window, 
     assert bar.dtypeCombo.itemText(0) == "keep dtype"
     assert [bar.modeCombo.itemText(i) for i in range(bar.modeCombo.count())] == ["forward", "train step"]
     assert bar.cancelButton.toolTip() == "Nothing to cancel: no move or benchmark is running"
-    assert _headers(widget(window, QTableView, "historyView").model())[:3] == ["Time", "Call", "Seconds"]
+    assert _headers(widget(window, QTableView, "historyView").model())[:3] == ["Time", "Call", "Duration"]
     assert _headers(widget(window, QTableView, "deviceTable").model())[0] == "Device"
     assert {row["Kind"] for row in tree_rows(tree).values()} == {"parameter"}
     assert "4</b> tensors" in widget(window, QLabel, "parameterTotals").text()
