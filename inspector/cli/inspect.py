@@ -70,7 +70,7 @@ def cmd_inspect(args) -> int:
     move = None
     with user_output_to_stderr():  # the factory, a pickle, the model's hooks may print
         session = _session(_load(args))
-        loaded = session.require_model()
+        loaded = session.require_loaded()
         if moving:
             request = _move_request(args.method, target, args.dtype, args.pinned)
             move = session.move(request, progress=_ProgressBar(f"{request.method}"))

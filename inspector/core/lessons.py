@@ -182,7 +182,7 @@ def module_to(session: Session, device: str) -> tuple[ModuleTo, ...]:
     keeps its dtype. (A move to ``meta`` would not show it: PyTorch makes new parameter
     objects when the old and new tensor types cannot share a Python object.)
     """
-    loaded = session.require_model()
+    loaded = session.require_loaded()
     module = loaded.module
     names, before, ids, data = _parameters(module)
     move = session.move(MoveRequest(method="to", device=device))
@@ -322,7 +322,7 @@ def run_lesson(number: int, session: Session) -> object:
     choice = device_choice()
     if number == 1:
         return choice
-    loaded = session.require_model()
+    loaded = session.require_loaded()
     if number == 2:
         other = choice.device if choice.device != "cpu" else "meta"
         return TensorLesson(tensor_to(other), tensor_to(choice.device), module_to(session, choice.device))

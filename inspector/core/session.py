@@ -75,6 +75,7 @@ class Session:
         #: A placement taken right after a load or move, until ``state()`` hands it out
         #: (the window asks for one after each move: the snapshot is taken once).
         self._fresh: Placement | None = None
+        self._info: ModelInfo | None = None  # the open model's facts, as ``state()`` last gave them
 
     @property
     def capabilities(self) -> SessionCapabilities:
@@ -102,10 +103,19 @@ class Session:
     def fits(self) -> tuple[FitResult, ...]:
         return tuple(self._fits)
 
-    def require_model(self) -> LoadedModel:
+    def require_loaded(self) -> LoadedModel:
+        """The model object in this process; ``InspectorError`` when none is open."""
         if self._loaded is None:
             raise InspectorError(Text("failure.no_model"))
         return self._loaded
+
+    def require_model(self) -> ModelInfo:
+        """The open model's facts, as a remote session gives the agent's (the face's one type);
+        ``InspectorError`` when none is open. The model object itself: ``require_loaded``."""
+        loaded = self.require_loaded()
+        if self._info is None:
+            self._info = _info_of(loaded)
+        return self._info
 
     # ----- commands
 
@@ -143,7 +153,7 @@ class Session:
     ) -> MoveResult:
         """Move the model as a transaction (``core.moves.transaction.move_model``); a failed move comes
         back as a result with ``ok`` False, the model as before, and is recorded too."""
-        result = moves.move_model(self.require_model(), request, progress=progress, should_cancel=should_cancel)
+        result = moves.move_model(self.require_loaded(), request, progress=progress, should_cancel=should_cancel)
         self._moves.append(result)
         self._record_model()  # a failed move too: the record shows the rollback held
         return result
@@ -169,12 +179,12 @@ class Session:
                                          should_stop=should_stop, max_samples=repeats.run_share(1 + runs_elsewhere))  # fmt: skip
         if request.repeat > 1:
             result = repeats.measure_runs(
-                self.require_model(), repeat=request.repeat, mode=request.mode, runs=request.runs,
+                self.require_loaded(), repeat=request.repeat, mode=request.mode, runs=request.runs,
                 min_time=request.min_time, input_shape=request.input_shape, control=control,
             )  # fmt: skip
         else:
             result = timing.measure_latency(
-                self.require_model(),
+                self.require_loaded(),
                 mode=request.mode,
                 runs=request.runs,
                 min_time=request.min_time,
@@ -196,7 +206,7 @@ class Session:
 
         runs = min(request.runs or attribution.DEFAULT_RUNS, attribution.DEFAULT_RUNS)
         result = attribution.measure_attribution(
-            self.require_model(),
+            self.require_loaded(),
             runs=runs,
             input_shape=request.input_shape,
             progress=progress,
@@ -210,7 +220,7 @@ class Session:
         weights change, and its gradients and optimizer state appear in ``state()``."""
         from inspector.core.measure import training
 
-        return training.train_step(self.require_model(), input_shape)
+        return training.train_step(self.require_loaded(), input_shape)
 
     def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult:
         """Will one step fit on ``request.device`` (``core.measure.fit.estimate_fit``), recorded for the report.
@@ -218,7 +228,7 @@ class Session:
         ``should_cancel`` is polled inside the estimate and the proof (``Cancelled``)."""
         from inspector.core.measure import fit
 
-        result = fit.estimate_fit(self.require_model(), request, should_cancel=should_cancel)
+        result = fit.estimate_fit(self.require_loaded(), request, should_cancel=should_cancel)
         self._fits.append(result)
         return result
 
@@ -226,16 +236,9 @@ class Session:
 
     def state(self) -> ModelState:
         """Facts about the model and a fresh snapshot of where each of its tensors lives."""
-        loaded = self.require_model()
+        loaded = self.require_loaded()
         fresh, self._fresh = self._fresh, None
-        info = ModelInfo(
-            spec=loaded.spec,
-            class_name=loaded.class_name,
-            source=loaded.source,
-            example_input_shapes=_shapes(loaded.example_input),
-            notes=tuple(loaded.notes),
-            **_move_facts(loaded.module),
-        )
+        info = self._info = _info_of(loaded)
         taken = fresh if fresh is not None else self._record_model()
         self._fresh = None  # handed out: the next state() looks again
         return ModelState(info, taken)
@@ -260,7 +263,7 @@ class Session:
 
         memory = self.timeline.to_report() if with_memory else {}
         return timing_report.build_timing_report(
-            self.require_model(),
+            self.require_loaded(),
             moves=self._moves,
             latency=self._latencies if latency is None else latency,
             memory=memory,
@@ -271,13 +274,13 @@ class Session:
 
     def _record_model(self) -> Placement:
         """Snapshot the placement and record the model's bytes per device in the timeline."""
-        taken = placement.snapshot(self.require_model())
+        taken = placement.snapshot(self.require_loaded())
         self.timeline.record_model(model_bytes(taken))
         self._fresh = taken
         return taken
 
     def _new_ledger(self) -> None:
-        self._fresh = None
+        self._fresh = self._info = None
         self._moves.clear()
         self._latencies.clear()
         self._attributions.clear()
@@ -286,6 +289,17 @@ class Session:
 
 def _never() -> bool:
     return False
+
+
+def _info_of(loaded: LoadedModel) -> ModelInfo:
+    return ModelInfo(
+        spec=loaded.spec,
+        class_name=loaded.class_name,
+        source=loaded.source,
+        example_input_shapes=_shapes(loaded.example_input),
+        notes=tuple(loaded.notes),
+        **_move_facts(loaded.module),
+    )
 
 
 def _move_facts(module: nn.Module) -> dict[str, Any]:

@@ -174,8 +174,8 @@ class FrontEndSession(Protocol):
         """The model object in this process; None when there is none, or it lives elsewhere."""
         ...
 
-    def require_model(self) -> object:
-        """Raises ``InspectorError`` when no model is open (what it returns is the session's own)."""
+    def require_model(self) -> ModelInfo:
+        """The open model's facts, locally and remotely alike; ``InspectorError`` when none is open."""
         ...
 
     def load(

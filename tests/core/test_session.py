@@ -98,7 +98,7 @@ def test_a_cnn_with_batchnorm_is_timed_in_train_step_mode_without_touching_its_w
     factory.write_text(_CNN)
     session = Session()
     session.load(LoadRequest(f"{factory}:make"))
-    loaded = session.require_model()
+    loaded = session.require_loaded()
     before = {k: v.clone() for k, v in loaded.module.state_dict().items()}
 
     result = session.measure(BenchmarkRequest(mode=BenchMode.TRAIN_STEP, runs=3))
@@ -143,7 +143,7 @@ def test_a_model_loaded_elsewhere_can_be_adopted():
     session = Session()
     loaded = example_model()
     state = session.adopt(loaded)
-    assert session.require_model() is loaded and isinstance(loaded.module, Net)
+    assert session.require_loaded() is loaded and isinstance(loaded.module, Net)
     assert state.placement.totals.count == 4
 
 
@@ -174,7 +174,7 @@ def test_per_module_times_and_fit_answers_are_part_of_the_sessions_report():
 def test_one_real_training_step_on_a_transformer_takes_its_two_inputs_from_the_field_syntax(small_transformer):
     session = Session()
     session.load(LoadRequest(small_transformer))
-    module = session.require_model().module
+    module = session.require_loaded().module
     before = {n: p.detach().clone() for n, p in module.named_parameters()}
     result = session.train_step(parse_inputs("5,2,16; 4,2,16"))
     assert result.input_shapes == ((5, 2, 16), (4, 2, 16))

@@ -68,3 +68,23 @@ def test_a_local_load_runs_its_factory_where_the_front_end_says_and_adopts_it_he
     with pytest.raises(InspectorError):
         session.load(LoadRequest("/no/such/model.pt"), run=run)
     assert session.require_model().class_name == "Net"  # the model before a failed load stays
+
+
+def test_require_model_gives_one_type_locally_and_remotely():
+    """Issue 44 §6: the face no longer leaks the local model. ``require_model`` gives the open
+    model's facts (``ModelInfo``) here and over the wire alike; the model object is the local
+    session's own (``require_loaded``)."""
+    from inspector.core.remote.client import AgentConnection, local_agent_command
+    from inspector.core.session import ModelInfo
+
+    local = Session()
+    local.load(LoadRequest("example"))
+    remote = RemoteSession(AgentConnection.open(local_agent_command()))
+    try:
+        remote.load(LoadRequest("example"))
+        here, there = local.require_model(), remote.require_model()
+    finally:
+        remote.close()
+    assert type(here) is type(there) is ModelInfo
+    assert here == there  # the same facts of the same model, wherever it lives
+    assert local.require_loaded().class_name == here.class_name

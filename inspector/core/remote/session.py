@@ -37,7 +37,7 @@ from inspector.core.messages import Text
 from inspector.core.moves.request import MoveRequest, as_run
 from inspector.core.moves.transaction import MoveResult
 from inspector.core.placement.model_memory import model_bytes
-from inspector.core.session import REMOTE, BenchmarkRequest, LoadRequest, ModelState, RunBlocking, SessionCapabilities
+from inspector.core.session import REMOTE, BenchmarkRequest, LoadRequest, ModelInfo, ModelState, RunBlocking, SessionCapabilities
 from inspector.core.measure.measurement import LatencyResult
 from inspector.core.remote.wire import WireError, decode
 from inspector.core.report.schema import TimingReport
@@ -131,11 +131,11 @@ class RemoteSession:
             decode(tuple[str, ...], data.get("notes", []), "notes"),
         )
 
-    def require_model(self) -> ModelState:
-        """The model as the agent last sent it; ``InspectorError`` when none is open there."""
+    def require_model(self) -> ModelInfo:
+        """The model's facts as the agent last sent them; ``InspectorError`` when none is open there."""
         if self.last_state is None:
             raise InspectorError(Text("remote.no_model", host=self.host))
-        return self.last_state
+        return self.last_state.info
 
     def load(
         self, request: LoadRequest, *, should_cancel: ShouldCancel | None = None, run: RunBlocking[LoadedModel] | None = None

@@ -55,7 +55,7 @@ class _OlderAgent:
     def __init__(self) -> None:
         session = Session()
         session.adopt(example_model())
-        self.move = encode(move_model(session.require_model(), MoveRequest("to", "cpu", "float64")))
+        self.move = encode(move_model(session.require_loaded(), MoveRequest("to", "cpu", "float64")))
         del self.move["request"]
         self.state = encode(session.state())
 

@@ -165,7 +165,7 @@ def test_fit_dialog_cancel_stops_a_big_estimate_and_leaves_the_model_as_it_was(q
     # thread held (see the issue-14b note).
     gc.collect()
     window = make_window(f"{factory}:make")
-    module = window.worker.session.require_model().module  # the worker is idle: reading it here is safe
+    module = window.worker.session.require_loaded().module  # the worker is idle: reading it here is safe
     before = [(p, p.detach().clone()) for p in module.parameters()]
     dialog = window.show_fit_dialog()
     cancel = widget(dialog, QPushButton, "fitCancelButton")
