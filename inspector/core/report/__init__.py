@@ -2,11 +2,12 @@
 
 Owns: ``timing_report`` (build the report from results as a ``TimingReport``, kept one until
 it is saved as .json/.csv/.md/.html/.zip; load it again), its views ``markdown_view``, ``csv_view`` (over ``csv_tables``, the report as
-tidy tables) and ``html_view`` with the rows they share (``view_rows``), ``schema`` (the report's type, ``TimingReport``, with its
-typed entries: ``from_dict`` checks every field a reader uses, ``lenient`` reads an unchecked
-dict without raising, ``to_dict`` gives back the file's JSON) over ``entry_reader`` (one reader
-of an entry, strict or lenient, driven by its type's fields) and ``field_checks`` (typed,
-bounded reads of one field), ``modules`` (per-module
+tidy tables) and ``html_view`` with the rows they share (``view_rows``), ``schema`` (the report's type, ``TimingReport``:
+``read_report`` checks every field a reader uses, or reads an unchecked dict without raising;
+``to_dict`` gives back the file's JSON) with its sections' types (``sections``) and its latency
+entries read as measurements (``latency_reader``), over ``entry_reader`` (the one reader of file
+and wire: a dataclass read by its fields, strict or lenient) and ``field_checks`` (typed,
+bounded reads of one field, in both modes), ``modules`` (per-module
 rows of a report), ``compare`` (two reports side by side: latency ratios with intervals,
 moves) with ``compare_environment`` (where each was made) and ``lenient_read`` (reads of an
 unchecked report that never raise), ``run_verdicts`` (a session's runs compared like with
