@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QToolBar, QWidget
 
     from inspector.core.measure import MemoryTimeline
-    from inspector.core.session import ModelState
+    from inspector.core.session import LoadRequest, ModelState
     from inspector.gui.common.actions import ActionRegistry
     from inspector.gui.common.error_banner import ErrorBanner
     from inspector.gui.features.devices.panel import DevicesPanel
@@ -35,10 +35,10 @@ if TYPE_CHECKING:
 class Opener(Protocol):
     """What a kind asks of the window's model opener (``features.model.opener.ModelOpener``)."""
 
-    #: The load asked for last (a ``LoadRequest``: spec, trust, architecture), if any.
-    pending_load: Any
+    #: The load asked for last (spec, trust, architecture), if any.
+    pending_load: LoadRequest | None
 
-    def ask_trust(self, path: str, wanted: tuple[str, ...]) -> Any:
+    def ask_trust(self, path: str, wanted: tuple[str, ...]) -> object:
         """The trust question (the box shown, window-modal)."""
 
 
