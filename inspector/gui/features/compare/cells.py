@@ -10,13 +10,13 @@ here since a tooltip holding a folded column names it). Texts keep the view's co
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 from PySide6.QtGui import QColor
 
 from inspector.core.messages import Text
 from inspector.core.units import format_bytes, format_ms, format_ratio
 from inspector.gui.features.compare.cell import Cell
 from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 #: The column titles that are words (``B ÷ A``, ``p5–p95``, ``GB/s`` are the same in every
 #: language); a side's column is its title after "A " or "B ".

@@ -15,12 +15,13 @@ import datetime as _dt
 from dataclasses import dataclass, replace
 from typing import Callable, Union
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from inspector.core.units import format_gbps, format_seconds
 from inspector.gui.common.i18n import Retranslates
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.table_model import HeaderedTableModel
 from inspector.gui.common.plain_text import shown, shown_tip
 
@@ -97,7 +98,7 @@ class HistoryModel(HeaderedTableModel):
     HEADER_CONTEXT = "HistoryView"
     TIME, CALL, SECONDS, GBPS, RESULT = range(5)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._entries: list[HistoryEntry] = []
 
@@ -115,10 +116,10 @@ class HistoryModel(HeaderedTableModel):
         self._entries = [entry.said_again() for entry in self._entries]
         self.retranslate()
 
-    def items(self) -> list:
+    def items(self) -> list[HistoryEntry]:
         return self._entries
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
             return None
         entry = self._entries[index.row()]
@@ -152,7 +153,7 @@ def _gbps_text(gbps: float | None) -> str:
 
 
 class HistoryView(Retranslates, QTableView):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("historyView")
         self.history = HistoryModel(self)
