@@ -44,7 +44,7 @@ def agree(window: Any, *, asked_by_person: bool) -> bool:
         return True
     task = window.tasks.task
     if task is Task.BENCHMARK and window.lazy_tabs.is_built(LATENCY):
-        measured = window.latencyPlot.measuring_seconds()
+        measured = window.lazy_tabs.page(LATENCY).measuring_seconds()
         if measured >= ASK_AFTER_S:
             answer = ask_to_close(window, measured)
             if answer is Answer.STOP_AND_KEEP and window.tasks.stop_keeping():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.gui.state.feature import Requests
+from inspector.gui.state.requests import Requests
 from inspector.gui.state.session_state import SessionState
 
 

@@ -19,7 +19,6 @@ between runs.
 from __future__ import annotations
 
 import threading
-import time
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer, Signal, Slot
@@ -35,7 +34,7 @@ from inspector.gui.features.devices import actions as devices_actions
 from inspector.gui.features.model import actions as model_actions
 from inspector.gui.features.remote import actions as remote_actions
 from inspector.gui.common.i18n import fill, is_language_change, translate
-from inspector.gui.common.pages import COMPARISON, LATENCY, MEMORY
+from inspector.gui.common.pages import LATENCY
 from inspector.gui.shell.layout import build_frame
 from inspector.gui.shell.language_menu import LanguageMenu
 from inspector.gui.shell.menus import DISMISS_ERROR, MENUS, PREFERENCES, QUIT, build_menus, place, retranslate_menus
@@ -49,14 +48,16 @@ from inspector.gui.features.model.panel import ParametersPanel
 from inspector.gui.common.plain_text import shown
 from inspector.gui.state.feature import Live
 from inspector.gui.state.outcomes import LoadOutcome
+from inspector.gui.state.requests import Requests
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.common.status_line import StatusLine
 from inspector.gui.shell.stuck_notice import StuckNotice, quit_leaving_work
 from inspector.gui.shell.local_kind import LocalKind
 from inspector.gui.shell.window_kind import WindowKind
+from inspector.gui.shell.window_stop import stop_session
 from inspector.gui.state.tasks import TaskController
 from inspector.gui.common.vocabulary_words import spec_text
-from inspector.gui.state.threads import start_in_thread, stop_threads
+from inspector.gui.state.threads import start_in_thread
 
 if TYPE_CHECKING:
     from inspector.core.session import ModelState
@@ -64,23 +65,7 @@ if TYPE_CHECKING:
     from inspector.gui.state.sample_gate import SampleGate
     from inspector.gui.state.outcomes import TaskEnded
 
-#: After a close's 2 s bound, how much longer the hidden window waits for work that cannot
-#: be interrupted to reach its next cancel check.
-LINGER_S = 20.0
-
-
 class InspectorWindow(QMainWindow):
-    # Requests to the workers: queued, because the workers live on their own threads.
-    requestLoad = Signal(object)  # LoadRequest
-    requestMove = Signal(object)  # MoveRequest
-    requestBenchmark = Signal(object)  # BenchmarkRequest
-    requestReport = Signal(object)  # ReportRequest
-    requestFit = Signal(object)  # tuple[FitRequest, ...]
-    requestTrainStep = Signal(object)  # input shape, or None for the model's own input
-    requestSampleRate = Signal(float)
-    requestRediscover = Signal()
-    requestStopSampler = Signal()
-    requestLesson = Signal(object)  # LessonRequest
     #: File › Connect to server…: the app answers it (``app.create_window`` wires it: the app
     #: makes a window of the remote kind, ``remote_window.RemoteKind``).
     connectServerRequested = Signal()
@@ -109,6 +94,8 @@ class InspectorWindow(QMainWindow):
         self.tasks = TaskController(self.cancel_event, self)
         #: The evented session state: the workers' answers, which every feature subscribes to.
         self.session_state = SessionState(self.tasks, self)
+        #: The requests to the workers (``state.requests``), which every feature is handed.
+        self.requests = Requests(self)
         self._title_info: Any = None  # the loaded model's ModelInfo, which the title names
         self.threads_stopped: bool | None = None
         #: Parks this window's threads around timed samples (a local session's: ``LocalKind``).
@@ -173,7 +160,7 @@ class InspectorWindow(QMainWindow):
         bind(DISMISS_ERROR, self.errorBanner.dismiss)
         bind(model_actions.OPEN, self.open_model_dialog)  # (a remote window opens its own way)
         bind(remote_actions.CONNECT, self.connectServerRequested.emit)
-        bind(devices_actions.REFRESH, self.requestRediscover.emit)
+        bind(devices_actions.REFRESH, self.requests.rediscover.emit)
         help_actions.bind(self.menu_actions, self.help)
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -190,15 +177,10 @@ class InspectorWindow(QMainWindow):
         from inspector.core.measure import MemoryTimeline
         from inspector.gui.shell import features, session_parts
         from inspector.gui.state.dispatcher import Dispatcher
-        from inspector.gui.state.feature import FeatureContext, FrameParts, Requests
+        from inspector.gui.state.feature import FeatureContext, FrameParts
 
         if self.session_started or self.tasks.closed:
             return
-        requests = Requests(
-            load=self.requestLoad, move=self.requestMove, benchmark=self.requestBenchmark, report=self.requestReport,
-            fit=self.requestFit, train_step=self.requestTrainStep, sample_rate=self.requestSampleRate,
-            rediscover=self.requestRediscover, stop_sampler=self.requestStopSampler, lesson=self.requestLesson,
-        )  # fmt: skip
         frame = FrameParts(
             action_bar=self.action_bar, banner=self.errorBanner, history=self.historyView, code=self.code,
             status=self.status, status_bar=self.statusBar(), tabs=self.tabs, model_box=self.model_box,
@@ -210,7 +192,7 @@ class InspectorWindow(QMainWindow):
         #: What the features were installed with, and what they left in it (``state.feature``).
         self.features: FeatureContext = features.install(FeatureContext(
             parent=self, state=self.session_state, tasks=self.tasks, settings=self.settings,
-            dispatcher=self.dispatcher, requests=requests, pages=self.lazy_tabs, actions=self.menu_actions,
+            dispatcher=self.dispatcher, requests=self.requests, pages=self.lazy_tabs, actions=self.menu_actions,
             frame=frame, timeline=self.timeline, cancel=self.cancel, open_model=lambda spec: self.open_model(spec),
             ask_trust=self.ask_trust, place=lambda menu, action: place(self, menu, action),
         ))  # fmt: skip
@@ -223,7 +205,7 @@ class InspectorWindow(QMainWindow):
             self.stuckNotice = StuckNotice(self.tasks, self.quit_leaving_work, self.centralWidget())
             self.stuckNotice.overlay(self.main_splitter)
         self.session_state.taskEnded.connect(self._on_task_ended)
-        session_parts.connect_workers(self.session_state, requests, self.worker, self.sampler)
+        session_parts.connect_workers(self.session_state, self.requests, self.worker, self.sampler)
         self.model_thread = start_in_thread(self.worker, "model-worker")
         self.sampler_thread = start_in_thread(self.sampler, "memory-sampler", on_started=self.sampler.start)
         self.session_started = True
@@ -316,19 +298,9 @@ class InspectorWindow(QMainWindow):
         return part.read() if isinstance(part, Live) else part
 
     @property
-    def memoryPlot(self) -> Any:  # noqa: N802 (the documented object name)
-        """The Memory tab's plot (``gui.features.memory.plot.MemoryPlot``), built on first use."""
-        return self.lazy_tabs.page(MEMORY)
-
-    @property
     def latencyPlot(self) -> Any:  # noqa: N802 (the documented object name)
         """The Latency tab's plot (``gui.features.latency.plot.LatencyPlot``), built on first use."""
         return self.lazy_tabs.page(LATENCY)
-
-    @property
-    def comparisonView(self) -> Any:  # noqa: N802 (the documented object name)
-        """The Compare tab (``gui.features.compare.view.ComparisonView``), built on first use."""
-        return self.lazy_tabs.page(COMPARISON)
 
     # ------------------------------------------------------------------ commands
 
@@ -380,7 +352,7 @@ class InspectorWindow(QMainWindow):
             self.set_sample_rate(dialog.sample_hz())
 
     def set_sample_rate(self, hz: float) -> None:
-        self.requestSampleRate.emit(window_settings.set_sample_hz(self.settings, hz))
+        self.requests.sample_rate.emit(window_settings.set_sample_hz(self.settings, hz))
 
     # ------------------------------------------------------------------ shutdown
 
@@ -461,30 +433,8 @@ class InspectorWindow(QMainWindow):
         return self.kind.shutdown(lambda: self._stop(timeout_s))
 
     def _stop(self, timeout_s: float) -> bool:
-        self.tasks.close()  # sets the cancel event: a running move or benchmark stops
-        gate = self.sample_gate
-        if gate is not None:  # the worker no longer waits for this thread to park
-            gate.close()
-        if not self.session_started:  # closed while torch was being imported: no thread of its own
-            self.threads_stopped = True
-            return True
-        deadline = time.monotonic() + timeout_s
-        self.requestStopSampler.emit()  # the sampler stops its timer and quits its own thread
-        self.model_thread.quit()  # ends once the running move/benchmark sees the cancel
-        stopped = stop_threads([self.model_thread, self.sampler_thread], timeout_s, quit=False)
-        if not stopped:
-            # The cancel is set; what still runs cannot be interrupted (a first import of
-            # torch._dynamo takes ~2 s under load). A QThread destroyed while it runs aborts
-            # the process, so the window goes out of sight and waits for it a while longer.
-            self.hide()
-            stopped = stop_threads([self.model_thread, self.sampler_thread], LINGER_S, quit=False)
-            deadline = time.monotonic() + timeout_s
-        # A file being written is finished rather than abandoned (it is written atomically,
-        # so even an interrupted one would leave the old file), within what is left of the bound.
-        for wait in self.features.waits:
-            stopped = wait(max(0, int((deadline - time.monotonic()) * 1000))) and stopped
-        self.threads_stopped = stopped
-        return stopped
+        self.threads_stopped = stop_session(self, timeout_s)
+        return self.threads_stopped
 
     def threads(self) -> list[Any]:
         return [self.model_thread, self.sampler_thread] if self.session_started else []

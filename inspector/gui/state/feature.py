@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from PySide6.QtCore import QSettings, SignalInstance
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QGroupBox, QStatusBar, QTabWidget, QWidget
 
     from inspector.core.measure import MemoryTimeline
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from inspector.gui.common.lazy_tabs import LazyTabs
     from inspector.gui.common.status_line import StatusLine
     from inspector.gui.state.dispatcher import Dispatcher
+    from inspector.gui.state.requests import Requests
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
 
@@ -45,22 +46,6 @@ class Feature(Protocol):
     """One thing a user does, installed in the window (a feature package's ``feature`` module is one)."""
 
     def install(self, context: FeatureContext) -> None: ...
-
-
-@dataclass(frozen=True)
-class Requests:
-    """The window's requests to the workers (queued signals: the workers live on their own threads)."""
-
-    load: SignalInstance  # LoadRequest
-    move: SignalInstance  # MoveRequest
-    benchmark: SignalInstance  # BenchmarkRequest
-    report: SignalInstance  # ReportRequest
-    fit: SignalInstance  # tuple[FitRequest, ...]
-    train_step: SignalInstance  # input shape, or None for the model's own input
-    sample_rate: SignalInstance
-    rediscover: SignalInstance
-    stop_sampler: SignalInstance
-    lesson: SignalInstance  # LessonRequest
 
 
 class Retranslatable(Protocol):

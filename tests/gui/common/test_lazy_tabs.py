@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QTabWidget
 from inspector.gui.common import lazy_tabs
 from inspector.gui.common.lazy_tabs import LazyTabs, TabKey
 from inspector.gui.common.pages import COMPARISON, LATENCY
+from tests.gui import doors
 
 #: The page these tests build (a label stands in for a plot).
 PLOT: TabKey[QLabel] = TabKey("plot", "Latency")
@@ -173,20 +174,20 @@ def test_the_window_builds_its_latency_plot_while_idle(qtbot, make_window, monke
     window = make_window()
     qtbot.waitUntil(lambda: window.lazy_tabs.is_built(LATENCY), timeout=5_000)
     assert window.tabs.tabText(window.tabs.currentIndex()) == "History"
-    assert window.tabs.indexOf(window.latencyPlot) == 2
+    assert window.tabs.indexOf(doors.page(window, LATENCY)) == 2
     assert not window.lazy_tabs.is_built(COMPARISON)  # only the page a benchmark opens
     # then the legend's keys every run shares, hidden until there is a run to explain
-    legend = window.latencyPlot.samples_plot.getPlotItem().legend
+    legend = doors.page(window, LATENCY).samples_plot.getPlotItem().legend
     qtbot.waitUntil(lambda: len(legend.items) == 2, timeout=5_000)
     assert not legend.isVisible()
     # and the plots' right-click menus, made at moments of their own after the build
-    views = [p.getPlotItem().getViewBox() for p in (window.latencyPlot.samples_plot, window.latencyPlot.summary_plot)]
+    views = [p.getPlotItem().getViewBox() for p in (doors.page(window, LATENCY).samples_plot, doors.page(window, LATENCY).summary_plot)]
     qtbot.waitUntil(lambda: all(v.menu is not None for v in views), timeout=5_000)
     for view in views:
         assert view.menuEnabled() and "View All" in [a.text() for a in view.menu.actions()]
-    window.latencyPlot.begin_series("cpu", "float32", expected=5)
-    window.latencyPlot.add_sample(0, 1.0)
-    window.latencyPlot.redraw()
+    doors.page(window, LATENCY).begin_series("cpu", "float32", expected=5)
+    doors.page(window, LATENCY).add_sample(0, 1.0)
+    doors.page(window, LATENCY).redraw()
     assert legend.isVisible() and len(legend.items) == 3
 
 
@@ -199,7 +200,7 @@ def test_a_latency_plot_built_at_idle_shows_the_benchmarks_that_follow(qtbot, ma
     window = make_window()
     window.show()
     qtbot.waitUntil(lambda: window.lazy_tabs.is_built(LATENCY), timeout=5_000)
-    plot = window.latencyPlot
+    plot = doors.page(window, LATENCY)
     for runs in (12, 20):
         benchmark(qtbot, window, runs=runs)
         qtbot.waitUntil(lambda n=runs: RUN in plot.canvas.items and len(plot.drawn(RUN)["samples"][0]) == n,

@@ -12,6 +12,7 @@ from tests.gui.conftest import wait_idle
 from tests.gui.helpers import widget
 from tests.report_edge import typed
 from tests.gui import doors
+from inspector.gui.common.pages import LATENCY
 
 
 def test_the_repeats_setting_reaches_core_and_the_report_keeps_each_run(qtbot, window, tmp_path):
@@ -24,7 +25,7 @@ def test_the_repeats_setting_reaches_core_and_the_report_keeps_each_run(qtbot, w
     rows = history.rowCount()
     widget(window, QPushButton, "benchmarkButton").click()
     qtbot.waitUntil(lambda: doors.busy(window) is None and history.rowCount() > rows, timeout=60_000)
-    assert len(window.latencyPlot.series[("cpu", "float32", "forward")].samples) == 45
+    assert len(doors.page(window, LATENCY).series[("cpu", "float32", "forward")].samples) == 45
     exported = tmp_path / "r.json"
     assert window.export_report(exported)
     qtbot.waitUntil(lambda: exported.exists() and window.reports.exporting is None, timeout=30_000)

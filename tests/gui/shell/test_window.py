@@ -31,6 +31,7 @@ from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, tree_rows, widget
 from tests.warm_python import run_python
 from tests.gui import doors
+from inspector.gui.common.pages import COMPARISON, LATENCY
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 cpu_only = pytest.mark.skipif(torch.cuda.is_available(), reason="checks what a machine without CUDA shows")
@@ -114,10 +115,10 @@ def test_hidden_tabs_are_built_when_first_shown_or_asked_for(qtbot, window):
     view = widget(window, ComparisonView, "comparisonView")
     assert tabs.currentWidget() is view and view.isVisible()
     assert [tabs.tabText(i) for i in range(tabs.count())] == titles
-    assert window.comparisonView is view  # built once
+    assert doors.page(window, COMPARISON) is view  # built once
 
     tabs.setCurrentIndex(0)
-    plot = window.latencyPlot  # code asking for it (a benchmark) builds it where its tab is
+    plot = doors.page(window, LATENCY)  # code asking for it (a benchmark) builds it where its tab is
     assert tabs.indexOf(plot) == titles.index("Latency") and tabs.currentIndex() == 0
     assert not plot.isVisible() and widget(window, LatencyPlot, "latencyPlot") is plot
 
@@ -359,7 +360,7 @@ def test_a_cast_leaves_once_the_window_has_drawn_that_it_started(qtbot, window):
     bar = doors.bar(window).progressBar
     bar.installEventFilter(paints)
     sent: list[tuple[int, str]] = []
-    window.requestMove.connect(lambda _request: sent.append((paints.count, bar.text())))
+    window.requests.move.connect(lambda _request: sent.append((paints.count, bar.text())))
     set_target(window, "cpu")
     dtype = widget(window, QComboBox, "dtypeCombo")
     dtype.setCurrentIndex(dtype.findText("bfloat16"))

@@ -13,6 +13,7 @@ from inspector.core.messages import Text
 from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS
 from tests.gui import doors
+from inspector.gui.common.pages import LATENCY
 
 
 class _SlowSession:
@@ -80,7 +81,7 @@ def measuring(qtbot, make_window, tmp_path, monkeypatch):
     window.show()
     doors.bar(window).runsSpin.setValue(1000)
     assert window.run_benchmark()
-    qtbot.waitUntil(lambda: window.latencyPlot.measuring_seconds() >= 0.1, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.page(window, LATENCY).measuring_seconds() >= 0.1, timeout=30_000)
     return window
 
 
@@ -119,7 +120,7 @@ def test_stop_and_keep_ends_the_run_with_its_samples_and_the_window_stays(qtbot,
     _quit(window)
     assert asked and window.isVisible()
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
-    [series] = window.latencyPlot.series.values()
+    [series] = doors.page(window, LATENCY).series.values()
     assert series.status == "" and series.stats is not None  # a finished run, not a cancelled one
     assert 0 < len(series.samples) < 1000
     [result] = window.worker.session.latencies  # (the worker is idle: its session is read here)

@@ -18,6 +18,7 @@ from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from tests.core.report.generated import scaled, with_samples  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
 from tests.gui import doors
+from inspector.gui.common.pages import COMPARISON
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
 
@@ -200,7 +201,7 @@ def test_open_report_and_compare_with_in_the_window_never_compare_on_the_gui_thr
     for action, path in (("openReportAction", first), ("compareWithAction", second)):
         monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, _path=path, **k: (str(_path), "Timing report (*.json)"))
         window.findChild(QAction, action).trigger()
-        view = window.comparisonView
+        view = doors.page(window, COMPARISON)
         assert doors.busy(window) is None  # nothing of this is the window's task: it stays free
         qtbot.waitUntil(lambda _name=path.name: view.labels["b"] == _name and view.comparison is not None
                         and len(view.comparison.latency) >= 2000, timeout=60_000)  # fmt: skip

@@ -15,6 +15,8 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QToolTip  # noqa: E402
 from inspector.cli import main  # noqa: E402
 from tests.gui.languages import speak  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
+from inspector.gui.common.pages import COMPARISON
+from tests.gui import doors
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +34,7 @@ def _compare_in_window(qtbot, window, monkeypatch, first, second):
     for action, path in (("openReportAction", first), ("compareWithAction", second)):
         monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, _path=path, **k: (str(_path), ""))
         window.findChild(QAction, action).trigger()
-        view = window.comparisonView
+        view = doors.page(window, COMPARISON)
         qtbot.waitUntil(lambda _name=path.name: view.labels["b"] == _name and view.comparison is not None
                         and view.latency_table.row_count() > 0, timeout=30_000)  # fmt: skip
     assert view.labels["a"] == first.name

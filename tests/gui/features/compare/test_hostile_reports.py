@@ -22,6 +22,7 @@ from tests.core.report.generated import with_latency, with_samples  # noqa: E402
 from tests.gui.helpers import widget  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
 from tests.gui import doors
+from inspector.gui.common.pages import COMPARISON
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +123,7 @@ def test_after_a_bad_report_the_window_still_exports(qtbot, window, good_report,
     banner = widget(window, QFrame, "errorBanner")
     qtbot.waitUntil(lambda: banner.isVisibleTo(window) and banner.failure is not None, timeout=10_000)
     assert message in banner.failure.message
-    assert not window.comparisonView.summary_label.text().startswith("Opening")
+    assert not doors.page(window, COMPARISON).summary_label.text().startswith("Opening")
 
     out = tmp_path / "after.json"
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)

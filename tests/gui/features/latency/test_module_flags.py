@@ -14,6 +14,8 @@ from inspector.core.measure import attribution
 from tests.gui.helpers import table_rows, widget
 from tests.gui.shell.test_modules_and_fit import _column, _per_module_benchmark
 from tests.module_clock import CLOCK, factory_source
+from inspector.gui.common.pages import LATENCY
+from tests.gui import doors
 
 
 @pytest.fixture
@@ -60,7 +62,7 @@ def test_module_times_that_exceed_the_forward_are_flagged_next_to_them(qtbot, ma
     assert says in detail and detail.index(says) < detail.index("Top 5 modules by self time")
     assert "the hooks' own cost, 20.0 µs a module call (measured on empty modules), is taken out" in detail
 
-    label = window.latencyPlot.findChild(QLabel, "summaryModulesLabel")
+    label = doors.page(window, LATENCY).findChild(QLabel, "summaryModulesLabel")
     assert says in label.text()
 
 

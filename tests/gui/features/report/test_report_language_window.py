@@ -32,6 +32,7 @@ from tests.gui.features.report.test_window_plots import benchmark, cast_on_cpu, 
 from tests.prose import english_words  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
 from tests.gui import doors
+from inspector.gui.common.pages import MEMORY
 
 
 class ImageWords:
@@ -125,7 +126,7 @@ def test_a_chinese_window_exports_chinese_and_english_for_sharing_when_asked(qtb
     drawn = images.take()
     assert any(t.startswith("内存 (") for t in drawn) and any(t.startswith("延迟 (") for t in drawn), drawn
     assert not [t for t in drawn if english_words(without(data, t))], drawn
-    marks = window.memoryPlot.markers
+    marks = doors.page(window, MEMORY).markers
     assert [m.label for m in marks if "基准测试" in m.label]  # the window wrote its marks in Chinese
 
     # In English for sharing: no Chinese anywhere, the images' marks said again in English.

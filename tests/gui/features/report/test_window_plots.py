@@ -21,7 +21,7 @@ from inspector.gui.features.report.export import IMAGE_SIZE
 from inspector.gui.features.latency.plot import LatencyPlot
 from inspector.gui.features.memory.plot import MemoryPlot
 from inspector.gui.common.svg_export import QtSvgExporter
-from inspector.gui.common.pages import LATENCY
+from inspector.gui.common.pages import LATENCY, MEMORY
 from tests.core.report.generated import scaled
 from tests.faults import fill_disk_half_way_through_report_writes
 from tests.gui.conftest import OFFSCREEN_NOISE
@@ -106,7 +106,7 @@ def test_a_benchmark_fills_the_latency_plot_with_every_sample(qtbot, window):
 
 def test_samples_stream_in_while_a_benchmark_runs_and_a_cancel_keeps_them(qtbot, window):
     start_long_benchmark(qtbot, window)
-    plot = window.latencyPlot
+    plot = doors.page(window, LATENCY)
     qtbot.waitUntil(lambda: RUN in plot.series and len(plot.series[RUN].samples) > 0, timeout=10_000)
     assert doors.busy(window) == "benchmark"  # they arrived before the result
     # ...into a view spanning the samples asked for, steady while they come (live_range)
@@ -117,7 +117,7 @@ def test_samples_stream_in_while_a_benchmark_runs_and_a_cancel_keeps_them(qtbot,
     plot.redraw()
     (row,) = plot.summary_rows()
     assert row["label"] == "cpu · float32 (cancelled)"
-    span = window.memoryPlot.markers[-1]
+    span = doors.page(window, MEMORY).markers[-1]
     assert span.end is not None and span.label.endswith("(cancelled)")
 
 
@@ -137,7 +137,7 @@ def test_a_benchmark_that_opens_the_latency_tab_leaves_once_the_tab_is_drawn(qtb
     paints = Paints()
     plot.samples_plot.viewport().installEventFilter(paints)
     painted_when_sent: list[int] = []
-    window.requestBenchmark.connect(lambda _request: painted_when_sent.append(paints.count))
+    window.requests.benchmark.connect(lambda _request: painted_when_sent.append(paints.count))
     benchmark(qtbot, window, runs=5)
     assert painted_when_sent and painted_when_sent[0] >= 1  # the tab was on screen first
     assert history(window)[-1]["Result"].startswith("median")
@@ -163,7 +163,7 @@ def test_a_cancel_before_the_benchmark_left_ends_it_as_cancelled(qtbot, window):
 
 def test_a_run_that_fails_before_its_first_sample_leaves_the_earlier_one(qtbot, window):
     benchmark(qtbot, window, runs=10)
-    plot = window.latencyPlot
+    plot = doors.page(window, LATENCY)
     first = plot.series[RUN].samples_ms.tolist()
     widget(window, QSpinBox, "runsSpin").setValue(10)
     doors.bar(window).inputShapeEdit.setText("8,5")  # the Net takes 3 features: the forward fails
@@ -215,7 +215,7 @@ def test_a_cast_marks_the_memory_plot_which_has_points_for_every_device(qtbot, m
 
 
 def test_pause_resume_and_clear_from_the_window(qtbot, window):
-    plot = window.memoryPlot
+    plot = doors.page(window, MEMORY)
     qtbot.waitUntil(lambda: "cpu" in window.timeline.devices(), timeout=5000)
     qtbot.mouseClick(plot.pause_button, pg.QtCore.Qt.MouseButton.LeftButton)
     assert plot.paused and plot.pause_button.text() == "Resume"
@@ -231,8 +231,8 @@ def test_pause_resume_and_clear_from_the_window(qtbot, window):
 
 
 def test_every_plot_in_the_window_saves_png_and_svg(window, tmp_path):
-    window.memoryPlot.redraw()
-    for plot in (window.memoryPlot.canvas, window.latencyPlot.samples_plot, window.latencyPlot.summary_plot):
+    doors.page(window, MEMORY).redraw()
+    for plot in (doors.page(window, MEMORY).canvas, doors.page(window, LATENCY).samples_plot, doors.page(window, LATENCY).summary_plot):
         assert any(a.text() == "Export..." for a in plot.scene().contextMenu)
         item = plot.getPlotItem()
         png, svg = tmp_path / f"{plot.objectName()}.png", tmp_path / f"{plot.objectName()}.svg"
@@ -374,7 +374,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, t
                     timeout=10_000)  # fmt: skip
     rows = latency_rows(view)
     # The session's own CPU median against the server's, which was made four times as slow.
-    session_median = window.latencyPlot.series[RUN].summary()["median_ms"]
+    session_median = doors.page(window, LATENCY).series[RUN].summary()["median_ms"]
     assert view.cell_text(table, rows["cpu"], "A median (ms)") == format_ms(session_median, compact=True)
     assert view.cell_text(table, rows["cpu"], "B ÷ A") == "4.00×"
     assert view.cell_text(table, rows["cpu"], "Verdict").startswith("B 4.00× slower")  # "(… noisy …)" on a loaded machine
