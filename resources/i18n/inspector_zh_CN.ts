@@ -4,7 +4,7 @@
 <context>
     <name>ActionBar</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+42"/>
+        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+41"/>
         <source>keep dtype</source>
         <extracomment>The combo boxes&apos; choices: (shown text, data). The shown texts are translated where they are shown (``translate(&quot;ActionBar&quot;, label)``); dtype names stay as PyTorch spells them, and the data (a dtype, a ``BenchMode`` value) never changes with the language.</extracomment>
         <translation>保持数据类型</translation>
@@ -27,9 +27,9 @@
         <translation>基准测试的输入：形状，例如 1,3,224,224；多个输入用 &apos;;&apos; 分隔（Transformer 的 src 和 tgt 写作 10,32,512; 20,32,512），每个输入可附加 :dtype（词元 ID 写作 8,128:int64）。留空：使用模型自带的示例输入。按 Enter 开始基准测试。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location filename="../../inspector/gui/features/moves/bar_reasons.py" line="+61"/>
         <source>pinning only speeds host-to-GPU copies; no GPU is the target</source>
-        <extracomment>A text the bar shows: as it is, or a function that says it again in the language now installed (then a change of language renders it again). Why a benchmark cannot run now (no input, a bad shape, a split model); None if it can. Why a pinned move makes no sense now (see ``pinned_blocker``); None if it does.</extracomment>
+        <extracomment>Why a benchmark cannot run now (no input, a bad shape, a split model); None if it can. Why a pinned move makes no sense now (see ``pinned_blocker``); None if it does.</extracomment>
         <translation>锁页只能加快主机到 GPU 的复制；目标不是 GPU</translation>
     </message>
     <message>
@@ -103,9 +103,9 @@
         <translation>没有可取消的操作：没有正在进行的移动或基准测试</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="-91"/>
         <source>model.to(device, dtype): works on every machine when device falls back to the CPU</source>
-        <extracomment>Emitted after a change of language has set the bar&apos;s texts again: whoever adds to its tooltips (the move buttons&apos; prices) says them again then. Each control&apos;s tooltip while it is enabled (English, marked; ``enabled_tip`` translates).</extracomment>
+        <extracomment>Each control&apos;s tooltip while it is enabled (English, marked; ``enabled_tip`` translates).</extracomment>
         <translation>model.to(device, dtype)：当 device 回退到 CPU 时，在每台机器上都能运行</translation>
     </message>
     <message>
@@ -134,8 +134,9 @@
         <translation>锁定主机上的张量（页锁定内存），并以 non_blocking=True 复制，适用于 .to(device) 和 .cuda()：将其 GB/s 与未锁页的移动比较，看锁页在这里是否值得</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+155"/>
         <source>Move the model</source>
+        <extracomment>A text the bar shows: as it is, or a function that says it again in the language now installed (then a change of language renders it again). Emitted after a change of language has set the bar&apos;s texts again: whoever adds to its tooltips (the move buttons&apos; prices) says them again then. Each control&apos;s tooltip while it is enabled (``bar_reasons``).</extracomment>
         <translation>移动模型</translation>
     </message>
     <message>
@@ -227,7 +228,48 @@
 <context>
     <name>CloseGuard</name>
     <message>
-        <location filename="../../inspector/gui/shell/close_guard.py" line="+35"/>
+        <location filename="../../inspector/gui/shell/close_guard.py" line="+75"/>
+        <source>Quit now?</source>
+        <extracomment>A run with fewer seconds of samples than this closes without asking: a short one is soon measured again, and a question on every close would be a nuisance.</extracomment>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A %1 is running. Quitting now stops it, and what it has done so far is lost.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Quit anyway</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Quit without exporting?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This session holds %n result(s) no report has saved (measurements, fit answers, moves). Quitting drops them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>File › Export report… saves them as JSON, HTML, Markdown or CSV.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export report…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Quit without exporting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>A benchmark is measuring</source>
         <translation>基准测试正在测量</translation>
     </message>
@@ -275,7 +317,7 @@
 <context>
     <name>CodePanel</name>
     <message>
-        <location filename="../../inspector/gui/common/code_panel.py" line="+22"/>
+        <location filename="../../inspector/gui/common/code_panel.py" line="+23"/>
         <source>The PyTorch code for your last move or benchmark appears here.</source>
         <translation>你上一次移动或基准测试对应的 PyTorch 代码会显示在这里。</translation>
     </message>
@@ -318,7 +360,7 @@
         <translation>此模型没有自带示例输入：请输入输入形状，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/availability.py" line="+72"/>
+        <location filename="../../inspector/gui/features/moves/availability.py" line="+73"/>
         <source>This model brings no example input: enter its input shape(s), e.g. 1,3,224,224</source>
         <extracomment>The model whose prices the action bar shows (a new one: its label sizes afresh).</extracomment>
         <translation>此模型没有自带示例输入：请输入它的输入形状，例如 1,3,224,224</translation>
@@ -359,7 +401,7 @@
         <translation>报告</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/compare/cells.py" line="+23"/>
+        <location filename="../../inspector/gui/features/compare/cells.py" line="+24"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -447,6 +489,12 @@
         <location line="+1"/>
         <source>Value</source>
         <translation>值</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>median</source>
+        <extracomment>Columns whose cells say their own unit (``36.2 µs``, as the rest of the window does): their title names none. The key stays (the view and its callers pick columns by it).</extracomment>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../inspector/gui/features/compare/words.py" line="+5"/>
@@ -540,8 +588,9 @@
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/compare/cells.py" line="+52"/>
+        <location filename="../../inspector/gui/features/compare/cells.py" line="+67"/>
         <source>%1 noisy</source>
+        <extracomment>The verdicts that say B is clearly slower or faster; every other one (no clear difference, within run-to-run noise, about the same, too few samples, not compared) leaves a ratio uncoloured.</extracomment>
         <translation>%1 有噪声</translation>
     </message>
     <message>
@@ -571,7 +620,7 @@
         <translation>%1（%2 次失败）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/compare/view.py" line="+185"/>
+        <location filename="../../inspector/gui/features/compare/view.py" line="+191"/>
         <source>Open report…</source>
         <extracomment>A report could not be opened: Failure(kind, message, detail) for the error banner. (side, path) after a report from disk is shown. The tables show a comparison (or the empty view) just made: for tests and tools. Each side&apos;s name: a file&apos;s name, or THIS_SESSION / A_REPORT (said in the window&apos;s language). True in a window whose session is side A (possibly not built yet): a report opened with the button then always goes to side B, never into the session&apos;s place. What is shown: the outcome of the comparison the tables hold (None: empty). Per side, the serial of the latest Open report… asked for (an older one&apos;s outcome is dropped). What the summary line says instead of the reports (&quot;Opening…&quot;, a failure), as a function that says it again when the language changes; None: the reports.</extracomment>
         <translation>打开报告…</translation>
@@ -602,13 +651,13 @@
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="-103"/>
+        <location line="-106"/>
         <source>could not show %1: %2</source>
         <extracomment>by side, ``reports`` as the typed report they were read as (on the pool thread)</extracomment>
         <translation>无法显示 %1：%2</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+132"/>
         <source>could not compare the reports: %1</source>
         <translation>无法比较报告：%1</translation>
     </message>
@@ -668,12 +717,12 @@
         <translation>连接服务器</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>gpu-server, user@host, or a name from ~/.ssh/config</source>
         <translation>gpu-server、user@host，或 ~/.ssh/config 中的主机名</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Started on this machine; its stdin/stdout carry the session. Examples:</source>
         <translation>在本机上启动；会话经由它的 stdin/stdout 传输。示例：</translation>
     </message>
@@ -796,7 +845,12 @@
         <translation>本机轮与轮之间的波动，每轮 {percent}，由 bench --repeat 在 {runs} 轮中测得，最近一次于 {when}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>run-to-run noise of {percent} a run: a constant stated for separate benches minutes apart (measured on a quiet 2-core VM, docs/cli.md), the same whatever this machine ran before; bench A --against B (turn about, fresh processes) or bench --repeat 5 on each side can tell a smaller difference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>the spread of {label}&apos;s two runs, {percent} a run</source>
         <translation>{label} 两轮之间的差异，每轮 {percent}</translation>
     </message>
@@ -809,11 +863,6 @@
         <location line="+1"/>
         <source>{label_a} and {label_b} are one interleaved comparison but hold {runs_a} and {runs_b} runs: their runs are compared as runs apart, not round by round</source>
         <translation>{label_a} 和 {label_b} 属于同一次交替比较，但分别有 {runs_a} 次和 {runs_b} 次运行：它们的运行按彼此独立的运行比较，而不是逐轮比较</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM, since {unread}; bench --repeat 5 on this machine measures its own</source>
-        <translation>每次运行 {percent} 的运行间噪声（在一台空闲的双核虚拟机上测得），因为 {unread}；在本机运行 bench --repeat 5 可测出本机自己的噪声</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1479,6 +1528,16 @@
         <location line="+1"/>
         <source>timed turn about with the other side of the comparison, in {slices} slices of each</source>
         <translation>与比较的另一方轮流计时，各 {slices} 段</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it (fresh processes of the example in float16 landed 26-48 µs apart on a quiet 2-core VM), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it, and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2563,6 +2622,31 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>allowance, not a rule: {count} cuBLAS workspace(s) of {size}, PyTorch&apos;s default on {gpu} ({architecture}, compute capability {capability}: {rule}), one per thread that runs matrix products</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name}, planned: not on this machine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{name}, planned ({device} is here)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{shapes} (largest batch {batch})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>under {size}: below what RSS resolves</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>allowance, not a rule: the GPU plans for {share} of the unified memory (the machine itself says how much in Metal&apos;s recommendedMaxWorkingSetSize); {size} is left to the system and other programs</source>
         <translation>预留量，而非规则：GPU 按统一内存的 {share} 规划（机器本身通过 Metal 的 recommendedMaxWorkingSetSize 给出确切数值）；{size} 留给系统和其他程序</translation>
     </message>
@@ -2931,17 +3015,137 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 当部分调用较慢时，它更接近均值。</translation>
     </message>
     <message>
-        <location line="-184"/>
+        <location line="+1"/>
+        <source>{name} is not a strategy (choose one of: {choices})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{flag} must be a positive whole number, not {text}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a distributed plan needs the number of ranks: --gpus N (or --min-gpus with --gpu)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--shard-size is the shard group of fsdp-hybrid; ddp and fsdp have none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>fsdp-hybrid needs a shard group of {size} rank(s) to divide the {world} rank(s): each replica is one whole shard group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FSDP2&apos;s fully_shard refuses this model: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DDP needs a parameter that requires a gradient; this model has none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DDP plans a training step: forward mode needs no DDP (plan it with fit alone)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a process group is already set up in this process; plan the cluster from a fresh process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the smallest GPU count needs the memory of each GPU: name a GPU or a capacity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--min-gpus and --max-batch each search: ask for one at a time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--min-gpus with fsdp-hybrid needs --shard-size (the group the count grows by)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DDP: each rank holds the whole model, its gradients and optimizer state, plus {buckets} of gradient buckets (bucket_cap_mb 25, the first 1 MiB; gradient_as_bucket_view off)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FSDP2 (fully_shard): {blocks} block(s) sharded, then the root; each rank holds 1/N of the parameters, gradients and optimizer state, and each block&apos;s all-gathered parameters while it runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HSDP (fully_shard on a 2-D mesh): {blocks} block(s) sharded within each shard group, replicated across the groups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mixed precision by FSDP2&apos;s MixedPrecisionPolicy(param_dtype={amp}, reduce_dtype=float32): float32 shards, gradients and optimizer state; the all-gathered parameters in {amp}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NCCL&apos;s own buffers (outside PyTorch&apos;s allocator, set by NCCL_BUFFSIZE per channel and peer) are not counted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one rank of a distributed run: proven on CPU ranks, not by a single step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not measured (the ranks&apos; proof was not asked for)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not measured: the ranks prove a plan for the CPU on this machine; {device} is planned only (plan with --device cpu to prove the same layout here)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>planned without proof: {world} ranks are more than this machine proves ({most}: two per core, at least 4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>planned without proof: {world} ranks need about {need} (each its step, its model and its interpreter) and {free} is free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the ranks could not start: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>rank {rank} failed: {error}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{world} CPU ranks (gloo), each its own process&apos;s peak RSS over the second step less its RSS before it; pages the ranks share were resident before, and large blocks are unmapped at their free</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-214"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-332"/>
-        <source>run-to-run noise of {percent} a run, measured on a quiet 2-core VM (a busy machine is far noisier); bench --repeat 5 on this machine measures its own</source>
-        <translation>轮与轮之间的波动每轮 {percent}，在一台空闲的双核虚拟机上测得（繁忙的机器波动大得多）；在本机运行 bench --repeat 5 可测出本机自己的值</translation>
-    </message>
-    <message>
-        <location line="+52"/>
+        <location line="-282"/>
         <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
         <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
@@ -3016,7 +3220,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>没有哪个算子或哪段 Python 代码能解释它（进程的其他线程，或分配器的取整）</translation>
     </message>
     <message>
-        <location line="+220"/>
+        <location line="+222"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>
@@ -3384,7 +3588,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 <context>
     <name>DevicesCsv</name>
     <message>
-        <location filename="../../inspector/gui/features/devices_csv/copy.py" line="+59"/>
+        <location filename="../../inspector/gui/features/devices_csv/copy.py" line="+64"/>
         <source>The devices are not known yet: there is no table to copy</source>
         <extracomment>What a spreadsheet reads as the start of a formula.</extracomment>
         <translation>设备尚未读取：没有可复制的表格</translation>
@@ -3398,9 +3602,9 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
 <context>
     <name>DevicesPanel</name>
     <message>
-        <location filename="../../inspector/gui/features/devices/panel.py" line="+42"/>
+        <location filename="../../inspector/gui/features/devices/panel.py" line="+48"/>
         <source>cores</source>
-        <extracomment>Item-data role carrying (used, total) bytes for the memory bar delegate. Item-data role carrying the device id of a row. The words for core&apos;s device details (``DeviceSnapshot.details`` keys) in the row&apos;s tooltip; a key not listed shows as it is, its underscores as spaces.</extracomment>
+        <extracomment>The device rows shown without scrolling (eight GPUs); more scroll. Item-data role carrying (used, total) bytes for the memory bar delegate. Item-data role carrying the device id of a row. The words for core&apos;s device details (``DeviceSnapshot.details`` keys) in the row&apos;s tooltip; a key not listed shows as it is, its underscores as spaces.</extracomment>
         <translation>核心数</translation>
     </message>
     <message>
@@ -3539,16 +3743,16 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+145"/>
         <source>Loading PyTorch…</source>
-        <extracomment>Torch is still being imported (the window&apos;s first second): no device is known yet.</extracomment>
+        <extracomment>The height its rows and notes need (``needed_height``), said when it changes: the layout gives the devices no more (a laptop&apos;s one CPU took a third of the column, issue 45). Torch is still being imported (the window&apos;s first second): no device is known yet.</extracomment>
         <translation>正在加载 PyTorch…</translation>
     </message>
 </context>
 <context>
     <name>Dialogs</name>
     <message>
-        <location filename="../../inspector/gui/common/dialogs.py" line="+286"/>
+        <location filename="../../inspector/gui/common/dialogs.py" line="+287"/>
         <source>%1 and %2 more (Show Details lists them all)</source>
         <translation>%1 等另外 %2 项（“显示详细信息”中列出全部）</translation>
     </message>
@@ -3693,18 +3897,23 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Exporter</name>
     <message>
-        <location filename="../../inspector/gui/common/svg_export.py" line="+33"/>
+        <location filename="../../inspector/gui/common/svg_export.py" line="+36"/>
         <source>SVG, drawn by Qt (use this if the other SVG entry fails)</source>
-        <extracomment>The last pyqtgraph release whose SVGExporter cannot read Qt&apos;s close-path command. pyqtgraph&apos;s Export dialog shows ``translate(&quot;Exporter&quot;, Name)``.</extracomment>
+        <extracomment>pyqtgraph&apos;s Export dialog shows ``translate(&quot;Exporter&quot;, Name)``.</extracomment>
         <translation>SVG，由 Qt 绘制（另一个 SVG 选项失败时请用此项）</translation>
     </message>
 </context>
 <context>
     <name>FitDialog</name>
     <message>
-        <location filename="../../inspector/gui/features/fit/dialog.py" line="+47"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="+48"/>
         <source>Device</source>
         <translation>设备</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Input</source>
+        <translation type="unfinished">输入</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3738,12 +3947,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+365"/>
+        <location line="+380"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location line="-364"/>
+        <location line="-379"/>
         <source>Margin</source>
         <translation>余量</translation>
     </message>
@@ -3759,12 +3968,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+148"/>
+        <location line="+150"/>
         <source>Largest batch</source>
         <translation>最大批大小</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-147"/>
         <source>no GPU named</source>
         <extracomment>The &quot;a GPU I name…&quot; choices besides the presets: none, or a capacity typed in.</extracomment>
         <translation>不指定 GPU</translation>
@@ -3817,7 +4026,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>AdamW</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+119"/>
         <source>Will it fit?</source>
         <translation>放得下吗？</translation>
     </message>
@@ -3892,7 +4101,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>我指定的 GPU</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+68"/>
+        <source>%1, planned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+60"/>
         <source>%1: planned as %2</source>
         <translation>%1：按 %2 规划</translation>
     </message>
@@ -3918,7 +4132,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+30"/>
         <source>Estimating…</source>
         <translation>正在估算…</translation>
     </message>
@@ -3938,7 +4152,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>先选择步骤，再点“估算”：估算不会分配任何内存。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>No device could be estimated.</source>
         <translation>没有设备能完成估算。</translation>
     </message>
@@ -3953,7 +4167,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>一次%1，数据类型 %2，优化器 %3，输入 %4：不分配内存完成估算（FakeTensorMode + MemTracker），用时 %5 s。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../../inspector/gui/features/fit/cells.py" line="+22"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -3968,7 +4182,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>否</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>%1 (later steps %2)</source>
         <translation>%1（后续各步 %2）</translation>
     </message>
@@ -3986,15 +4200,20 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitFlow</name>
     <message>
-        <location filename="../../inspector/gui/features/fit/flow.py" line="+62"/>
+        <location filename="../../inspector/gui/features/fit/flow.py" line="+63"/>
         <source>will it fit? %1</source>
         <translation>放得下吗？%1</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>%1, planned</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>HelpPages</name>
     <message>
-        <location filename="../../inspector/gui/features/help/pages.py" line="+51"/>
+        <location filename="../../inspector/gui/features/help/pages.py" line="+52"/>
         <location line="+168"/>
         <source>Getting started</source>
         <extracomment>A page is its blocks: a heading (``&quot;h3&quot;``, ``&quot;h4&quot;``) or paragraph (``&quot;p&quot;``) holding one text, or a list (``&quot;ol&quot;``, ``&quot;ul&quot;``) holding one text per item. Each text is marked for translation (context &quot;HelpPages&quot;, inline markup included) and translated when the page is shown, so the HTML around the texts is the same in every language.</extracomment>
@@ -4148,9 +4367,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>调用</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Seconds</source>
-        <translation>秒</translation>
+        <location line="+3"/>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4167,9 +4386,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/shell/window.py" line="+278"/>
+        <location filename="../../inspector/gui/shell/window.py" line="+265"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
-        <extracomment>After a close&apos;s 2 s bound, how much longer the hidden window waits for work that cannot be interrupted to reach its next cancel check. File › Connect to server…: the app answers it (``app.create_window`` wires it: the app makes a window of the remote kind, ``remote_window.RemoteKind``). Local or remote: the workers, the dialogs and the texts that differ (``window_kind``). The evented session state: the workers&apos; answers, which every feature subscribes to. Parks this window&apos;s threads around timed samples (a local session&apos;s: ``LocalKind``). The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The memory readings since the start (the sampler fills it; the plot and the report read it). What the features were installed with, and what they left in it (``state.feature``). The notice shown now, if any (for the tests).</extracomment>
+        <extracomment>File › Connect to server…: the app answers it (``app.create_window`` wires it: the app makes a window of the remote kind, ``remote_window.RemoteKind``). Local or remote: the workers, the dialogs and the texts that differ (``window_kind``). The evented session state: the workers&apos; answers, which every feature subscribes to. The requests to the workers (``state.requests``), which every feature is handed. Parks this window&apos;s threads around timed samples (a local session&apos;s: ``LocalKind``). The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The memory readings since the start (the sampler fills it; the plot and the report read it). What the features were installed with, and what they left in it (``state.feature``). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
     </message>
 </context>
@@ -4289,7 +4508,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyPlot</name>
     <message>
-        <location filename="../../inspector/gui/features/latency/plot.py" line="+115"/>
+        <location filename="../../inspector/gui/features/latency/plot.py" line="+114"/>
         <source>Samples</source>
         <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``).</extracomment>
         <translation>样本</translation>
@@ -4310,7 +4529,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+253"/>
+        <location line="+255"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
@@ -4338,7 +4557,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Layout</name>
     <message>
-        <location filename="../../inspector/gui/shell/layout.py" line="+67"/>
+        <location filename="../../inspector/gui/shell/layout.py" line="+62"/>
         <source>Devices</source>
         <extracomment>The lazy tab pages after History, in order.</extracomment>
         <translation>设备</translation>
@@ -4359,7 +4578,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/common/pages.py" line="+44"/>
+        <location filename="../../inspector/gui/common/pages.py" line="+47"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
@@ -4377,7 +4596,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Lessons</name>
     <message>
-        <location filename="../../inspector/gui/features/lessons/panel.py" line="+40"/>
+        <location filename="../../inspector/gui/features/lessons/panel.py" line="+42"/>
         <source>1. Pick the device: cuda:0 or cpu</source>
         <extracomment>(title, what it teaches, where the answer shows) per lesson, marked for translation. The last is the line under the answer box: it points up at the answer, and names the main window for its panels (the lessons dialog may cover it, as it does on a 1024x700 screen).</extracomment>
         <translation>1. 选择设备：cuda:0 还是 cpu</translation>
@@ -4607,7 +4826,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemoryCanvas</name>
     <message>
-        <location filename="../../inspector/gui/features/memory/canvas.py" line="+46"/>
+        <location filename="../../inspector/gui/features/memory/canvas.py" line="+49"/>
         <source>model (params, buffers, grads, optimizer state)</source>
         <extracomment>The curves of one device, in legend order. ``model``: the model&apos;s own bytes there (from the placement ledger, steps at each move). Accelerators: the allocator&apos;s ``allocated`` and ``reserved`` bytes and the driver&apos;s ``used`` (whole device). The CPU: this process&apos;s resident set (``process_rss``) and the machine&apos;s used memory (``machine_used``): neither is the model&apos;s, so they are secondary curves (``SECONDARY_FIGURES``). Not ``total``: a device&apos;s size would flatten every other curve against the floor. Curves shown only on request (&quot;Process &amp; machine&quot; box, or their legend entry) on a machine without an accelerator, where they would dwarf the model. Which column of a reading each CPU figure is drawn from (``MemoryReading`` keeps the RSS in ``allocated`` for the CPU). Up to this many curves the memory legend names each one; beyond (several GPUs) it names the devices (colour) and the figures (line style) apart, so it stays two rows high. The line-style key of that compact legend (translated where shown).</extracomment>
         <translation>模型（参数、缓冲区、梯度、优化器状态）</translation>
@@ -4643,9 +4862,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>整机已用</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+50"/>
         <source>model on %1</source>
-        <extracomment>The model&apos;s curve is the one to read first: drawn thicker, above the others. Marker labels: pixels between lanes&apos; labels, and the share of the plot&apos;s height they may use.</extracomment>
+        <extracomment>The model&apos;s curve is the one to read first: drawn thicker, above the others.</extracomment>
         <translation>%1 上的模型</translation>
     </message>
     <message>
@@ -4669,14 +4888,14 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1 其他进程 (NVML)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+57"/>
         <source>time since start (s)</source>
         <extracomment>Process RSS and machine used shown? None: not decided yet (shown once an accelerator appears, hidden on a CPU-only machine); then the user&apos;s choice.</extracomment>
         <translation>自开始以来的时间 (s)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+152"/>
+        <location line="+154"/>
         <source>memory (%1)</source>
         <translation>内存 (%1)</translation>
     </message>
@@ -4721,8 +4940,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+91"/>
         <source>Freeze the picture; readings are still recorded</source>
+        <extracomment>The canvas&apos;s least height: 150 px of drawing area over its axis and legend.</extracomment>
         <translation>冻结画面；读数仍在记录</translation>
     </message>
     <message>
@@ -4779,7 +4999,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemorySampler</name>
     <message>
-        <location filename="../../inspector/gui/state/sampler.py" line="+61"/>
+        <location filename="../../inspector/gui/state/sampler.py" line="+60"/>
         <source>device discovery failed: see the log for details</source>
         <extracomment>A reading never runs inside a chunk of latency samples (``gui.sample_gate``).</extracomment>
         <translation>设备发现失败：详情请查看日志</translation>
@@ -4890,7 +5110,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>一次训练步在每个设备上所需的内存：先不分配内存进行估算，再实际验证</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/actions.py" line="+11"/>
+        <location filename="../../inspector/gui/features/training/actions.py" line="+11"/>
         <source>Run one &amp;training step…</source>
         <translation>运行一次训练步(&amp;T)…</translation>
     </message>
@@ -4973,6 +5193,14 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
 </context>
 <context>
+    <name>MessageBar</name>
+    <message>
+        <location filename="../../inspector/gui/common/message_bar.py" line="+120"/>
+        <source>Hide this message</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ModelCommands</name>
     <message>
         <location filename="../../inspector/gui/features/latency/launch.py" line="+76"/>
@@ -4985,17 +5213,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>基准测试 ×%1 · %2 %3</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/commands.py" line="+93"/>
+        <location filename="../../inspector/gui/features/training/step.py" line="+69"/>
         <source>Input shape: %1</source>
         <translation>输入形状：%1</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location filename="../../inspector/gui/features/moves/commands.py" line="+97"/>
         <source>no snippet for this move: %1</source>
         <translation>此移动没有对应的代码片段：%1</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-10"/>
         <source>Equivalent PyTorch code: %1</source>
         <translation>等价的 PyTorch 代码：%1</translation>
     </message>
@@ -5012,21 +5240,21 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/state/workers.py" line="+373"/>
+        <location filename="../../inspector/gui/state/workers.py" line="+274"/>
         <source>cancelled before the estimate for %1</source>
-        <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. For a refused (untrusted) file: its path and what it wanted (the window keeps the load&apos;s other arguments to retry it with trust). An estimate of the time left (``core.measure.time_left``); None while there is nothing to say. Parks the window&apos;s threads around each chunk of samples (``gui.state.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
+        <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. Parks the window&apos;s threads around each chunk of samples (``gui.state.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
     </message>
 </context>
 <context>
     <name>ModuleSummary</name>
     <message>
-        <location filename="../../inspector/gui/common/module_summary.py" line="+18"/>
+        <location filename="../../inspector/gui/common/module_summary.py" line="+28"/>
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>⚠ per-module figures not reliable: %1</source>
         <translation>⚠ 逐模块数据不可靠：%1</translation>
     </message>
@@ -5047,16 +5275,21 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+16"/>
-        <source>Top %1 modules by self time on %2 %3 (share of the forward without hooks): %4</source>
-        <translation>%2 %3 上自身耗时最多的 %1 个模块（占不带钩子的前向传播的比例）：%4</translation>
+        <source>Top %1 modules by self time on %2 %3 (share of all modules&apos; self time): %4</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location line="+3"/>
-        <source>Top %1 modules by self time (share of the forward without hooks): %2</source>
-        <translation>自身耗时最多的 %1 个模块（占不带钩子的前向传播的比例）：%2</translation>
+        <source>Top %1 modules by self time (share of all modules&apos; self time): %2</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+13"/>
+        <source>%1 (%2): self %3, %4 of the model&apos;s time with its children, output %5, %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>the hooks&apos; own cost, %1 a module call (measured on empty modules), is taken out of every module&apos;s time; the modules&apos; self times add up to %2, %3 the forward without hooks</source>
         <translation>已从每个模块的时间中扣除钩子本身的开销，每次模块调用 %1（在空模块上测得）；各模块自身耗时之和为 %2，是不带钩子的前向传播的 %3</translation>
     </message>
@@ -5066,12 +5299,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>自身耗时最多的 5 个模块（模型树的“时间”列列出了每个模块）：</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>%1 (%2): self %3, %4 of the forward with its children, output %5, %6</source>
-        <translation>%1 (%2)：自身 %3，连同子模块占前向传播的 %4，输出 %5，%6</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>forward with per-module hooks %1, without %2 (%3 — the hooks&apos; own cost); %4 per forward (FlopCounterMode)</source>
         <translation>带逐模块钩子的前向传播 %1，不带钩子 %2（%3 —— 钩子本身的开销）；每次前向传播 %4 (FlopCounterMode)</translation>
     </message>
@@ -5190,11 +5418,277 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
 </context>
 <context>
+    <name>OutcomeWords</name>
+    <message>
+        <location filename="../../inspector/gui/features/model/shown.py" line="+92"/>
+        <source>Model — %1 (%2)</source>
+        <extracomment>Its &quot;move this module&quot; asks where to (the action bar&apos;s target device and dtype).</extracomment>
+        <translation>模型 — %1 (%2)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>model input %1</source>
+        <translation>模型输入 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>needed, e.g. 1,3,224,224</source>
+        <translation>必填，例如 1,3,224,224</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+75"/>
+        <source>%1 (%2): %n tensors, %3%4</source>
+        <translation>%1 (%2)：%n 个张量，%3%4</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+95"/>
+        <source>loaded %1</source>
+        <translation>已加载 %1</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+80"/>
+        <source>%1 → %2: %3 as %4</source>
+        <translation>%1 → %2：%3，转换为 %4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 → %2: %3</source>
+        <translation>%1 → %2：%3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+6"/>
+        <source>moved in %1</source>
+        <translation>移动用时 %1</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+3"/>
+        <source>cancelled: rolled back, the model is as before</source>
+        <translation>已取消：已回滚，模型保持原样</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="+82"/>
+        <location line="+21"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+3"/>
+        <location line="+33"/>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/common/outcome_words.py" line="+18"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="-30"/>
+        <source>move failed</source>
+        <translation>移动失败</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="-19"/>
+        <location line="+19"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+7"/>
+        <source>%1 ×%2 · %3 %4 · input %5</source>
+        <translation>%1 ×%2 · %3 %4 · 输入 %5</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>median %1 · p95 %2</source>
+        <translation>中位数 %1 · p95 %2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>p5 %1, mean %2, min %3, max %4; first call %5</source>
+        <translation>p5 %1，均值 %2，最小 %3，最大 %4；首次调用 %5</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>95 % CI of the median %1 – %2, IQR %3; timed by %4</source>
+        <translation>中位数的 95% 置信区间 %1 – %2，IQR %3；计时方式 %4</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>IQR %1; timed by %2</source>
+        <translation>IQR %1；计时方式 %2</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="-15"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+51"/>
+        <source>median %1</source>
+        <translation>中位数 %1</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/latency/follows.py" line="+128"/>
+        <source>no snippet for this measurement: %1</source>
+        <translation>此次测量没有代码片段：%1</translation>
+    </message>
+    <message>
+        <location line="-17"/>
+        <source>Equivalent PyTorch code: %1 timing on %2</source>
+        <extracomment>The run planned last, and the series key whose items were made for it (None: none new).</extracomment>
+        <translation>等价的 PyTorch 代码：在 %2 上计时%1</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="-36"/>
+        <source>moving %1 / %2</source>
+        <translation>正在移动 %1 / %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>sample %1 / %2</source>
+        <translation>样本 %1 / %2</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/history/rows.py" line="-88"/>
+        <source>cancelled: nothing of the model was touched</source>
+        <translation>已取消：模型未被改动</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cancelled: the file was not loaded, the model shown is unchanged</source>
+        <translation>已取消：文件未加载，显示的模型保持不变</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cancelled: stopped between samples</source>
+        <translation>已取消：在两个样本之间停止</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/common/outcome_words.py" line="+5"/>
+        <source>%1: enter it in the Architecture field of File › Open model… (it opens with this file filled in)</source>
+        <translation>%1：请在“文件 › 打开模型…”的“结构”字段中填写（对话框打开时已填入此文件）</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+20"/>
+        <source>%1 failed</source>
+        <translation>%1失败</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+20"/>
+        <source>will it fit?</source>
+        <translation>放得下吗？</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>(no tensor)</source>
+        <translation>（无张量）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>loss %1 · %2 on %3 %4: gradients and optimizer state are in the tree</source>
+        <translation>损失 %1 · %2，在 %3 %4 上：梯度和优化器状态已显示在树中</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>input %1</source>
+        <translation>输入 %1</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/training/step.py" line="+19"/>
+        <source>a stand-in loss</source>
+        <translation>代替真实损失</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>each parameter gets a .grad</source>
+        <translation>每个参数得到 .grad</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the optimizer keeps state</source>
+        <translation>优化器保存状态</translation>
+    </message>
+    <message>
+        <location line="-13"/>
+        <source>trained 1 step</source>
+        <translation>已训练 1 步</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="+4"/>
+        <source>loss %1</source>
+        <translation>损失 %1</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/training/step.py" line="+1"/>
+        <source>Equivalent PyTorch code: one training step</source>
+        <translation>等价的 PyTorch 代码：一次训练步</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/lessons/follows.py" line="+45"/>
+        <location filename="../../inspector/gui/features/memory/follows.py" line="+4"/>
+        <source>lesson %1</source>
+        <translation>学习第 %1 课</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+9"/>
+        <source>lesson %1 done</source>
+        <translation>第 %1 课完成</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/lessons/follows.py" line="+3"/>
+        <source>Lesson %1</source>
+        <translation>第 %1 课</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+7"/>
+        <source>%1 · noisy</source>
+        <translation>%1 · 有噪声</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/common/outcome_words.py" line="+9"/>
+        <source>%1 fits (%2)</source>
+        <translation>%1 放得下（%2）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 does not fit (%2)</source>
+        <translation>%1 放不下（%2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 unknown (%2)</source>
+        <translation>%1 未知（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+6"/>
+        <source>fit failed</source>
+        <translation>“放得下吗？”失败</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+74"/>
+        <source>%1 before: process RSS %2, used %3 of %4</source>
+        <translation>%1 移动前：进程 RSS %2，已用 %3 / %4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 after: process RSS %2, used %3 of %4</source>
+        <translation>%1 移动后：进程 RSS %2，已用 %3 / %4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 before: allocated %2, used %3 of %4</source>
+        <translation>%1 移动前：已分配 %2，已用 %3 / %4</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 after: allocated %2, used %3 of %4</source>
+        <translation>%1 移动后：已分配 %2，已用 %3 / %4</translation>
+    </message>
+</context>
+<context>
     <name>ParameterCells</name>
     <message>
-        <location filename="../../inspector/gui/features/model/cells.py" line="+49"/>
+        <location filename="../../inspector/gui/features/model/cells.py" line="+56"/>
         <source>parameter</source>
-        <extracomment>Turns a marked text of this module (or a text of core&apos;s) into the words shown.</extracomment>
+        <extracomment>A tensor&apos;s shape, as ``TensorRow.shape`` holds it. Turns a marked text of this module (or a text of core&apos;s) into the words shown.</extracomment>
         <translation>参数</translation>
     </message>
     <message>
@@ -5329,18 +5823,18 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>模块 (%1)</translation>
     </message>
     <message>
-        <location line="+42"/>
-        <location line="+22"/>
+        <location line="+41"/>
+        <location line="+23"/>
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
     <message>
-        <location line="-21"/>
+        <location line="-22"/>
         <source>%1 — %2 tensors, %3</source>
         <translation>%1 — %2 个张量，%3</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>%1 — %2, %3 elements on %4</source>
         <translation>%1 — %2，%3 个元素，位于 %4</translation>
     </message>
@@ -5398,7 +5892,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParametersPanel</name>
     <message>
-        <location filename="../../inspector/gui/features/model/panel.py" line="+154"/>
+        <location filename="../../inspector/gui/features/model/panel.py" line="+152"/>
         <source>Filter: name, device, dtype or kind (e.g. cuda float16 weight)</source>
         <extracomment>Models up to this many tensors open fully expanded; bigger ones show their top level. The Name column never gets narrower than this (the others scroll sideways instead): &quot;in_p…weight&quot; four modules deep (names elide in the middle; the tooltip has them whole). The other columns are sized to what they show (``fit_columns``), each at most this wide: a longer cell (a mixed module&apos;s dtypes, a 6-d shape) elides, its tooltip has it whole. The columns&apos; order on screen (the model&apos;s own order stays, for code and tests). Under the filter field when the filter hides every row: an empty tree says why. The spec of the model shown: another one clears the filter (``model_loaded``). The move a &quot;Copy the .to() line&quot; writes: () -&gt; (device, dtype or None). The window points it at the action bar&apos;s target.</extracomment>
         <translation>筛选：名称、设备、数据类型或类别（例如 cuda float16 weight）</translation>
@@ -5414,7 +5908,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载模型…</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+65"/>
         <source>No row matches “%1”: clear the filter to see every row.</source>
         <translation>没有与“%1”匹配的行：清空筛选即可看到所有行。</translation>
     </message>
@@ -5544,7 +6038,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>QFileDialog</name>
     <message>
-        <location filename="../../inspector/gui/common/qt_own_texts.py" line="+22"/>
+        <location filename="../../inspector/gui/common/qt_own_texts.py" line="+23"/>
         <source>&amp;Look in:</source>
         <translation>查找范围(&amp;L)：</translation>
     </message>
@@ -5557,7 +6051,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RanksView</name>
     <message>
-        <location filename="../../inspector/gui/features/ranks/table.py" line="+32"/>
+        <location filename="../../inspector/gui/features/ranks/table.py" line="+33"/>
         <source>Rank</source>
         <translation>进程号</translation>
     </message>
@@ -5661,7 +6155,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RecentModels</name>
     <message>
-        <location filename="../../inspector/gui/common/window_settings.py" line="+60"/>
+        <location filename="../../inspector/gui/common/window_settings.py" line="+62"/>
         <source>Clear the list</source>
         <extracomment>Input texts remembered per model spec, newest kept.</extracomment>
         <translation>清空列表</translation>
@@ -5800,7 +6294,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportExport</name>
     <message>
-        <location filename="../../inspector/gui/features/report/export.py" line="+60"/>
+        <location filename="../../inspector/gui/features/report/export.py" line="+62"/>
         <source>JSON report, opens again</source>
         <extracomment>Plot images are rendered at this size whatever the window&apos;s size, so reports compare. For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes (its name translated where shown, its pattern as it is).</extracomment>
         <translation>JSON 报告（可再次打开）</translation>
@@ -5901,7 +6395,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+51"/>
-        <location line="+68"/>
+        <location line="+67"/>
         <source>failed: %1</source>
         <translation>失败：%1</translation>
     </message>
@@ -6165,7 +6659,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>模式</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
@@ -6320,12 +6814,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>结果</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-31"/>
         <source>Input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+32"/>
         <source>First call</source>
         <translation>首次调用</translation>
     </message>
@@ -6418,7 +6912,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>StatusLine</name>
     <message>
-        <location filename="../../inspector/gui/common/status_line.py" line="+44"/>
+        <location filename="../../inspector/gui/common/status_line.py" line="+47"/>
         <location line="+28"/>
         <source>Starting…</source>
         <extracomment>The most characters a passing message shows.</extracomment>
@@ -6570,7 +7064,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Throughput</name>
     <message>
-        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="+68"/>
+        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="+69"/>
         <source>%1 steps/s</source>
         <translation>%1 步/s</translation>
     </message>
@@ -6588,7 +7082,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>Vocabulary</name>
     <message>
-        <location filename="../../inspector/gui/common/vocabulary_words.py" line="+25"/>
+        <location filename="../../inspector/gui/common/vocabulary_words.py" line="+27"/>
         <source>forward</source>
         <translation>前向传播</translation>
     </message>
@@ -6622,272 +7116,6 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="-38"/>
         <source>factory</source>
         <translation>工厂函数</translation>
-    </message>
-</context>
-<context>
-    <name>WorkerResults</name>
-    <message>
-        <location filename="../../inspector/gui/features/model/shown.py" line="+84"/>
-        <source>Model — %1 (%2)</source>
-        <extracomment>Its &quot;move this module&quot; asks where to (the action bar&apos;s target device and dtype).</extracomment>
-        <translation>模型 — %1 (%2)</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>model input %1</source>
-        <translation>模型输入 %1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>needed, e.g. 1,3,224,224</source>
-        <translation>必填，例如 1,3,224,224</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+63"/>
-        <source>%1 (%2): %n tensors, %3%4</source>
-        <translation>%1 (%2)：%n 个张量，%3%4</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+82"/>
-        <source>loaded %1</source>
-        <translation>已加载 %1</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+80"/>
-        <source>%1 → %2: %3 as %4</source>
-        <translation>%1 → %2：%3，转换为 %4</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 → %2: %3</source>
-        <translation>%1 → %2：%3</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+6"/>
-        <source>moved in %1</source>
-        <translation>移动用时 %1</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+3"/>
-        <source>cancelled: rolled back, the model is as before</source>
-        <translation>已取消：已回滚，模型保持原样</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/memory/follows.py" line="+72"/>
-        <location line="+21"/>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+3"/>
-        <location line="+33"/>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/common/outcome_words.py" line="+17"/>
-        <source>failed: %1</source>
-        <translation>失败：%1</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="-30"/>
-        <source>move failed</source>
-        <translation>移动失败</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/memory/follows.py" line="-19"/>
-        <location line="+19"/>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+7"/>
-        <source>%1 ×%2 · %3 %4 · input %5</source>
-        <translation>%1 ×%2 · %3 %4 · 输入 %5</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>median %1 · p95 %2</source>
-        <translation>中位数 %1 · p95 %2</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>p5 %1, mean %2, min %3, max %4; first call %5</source>
-        <translation>p5 %1，均值 %2，最小 %3，最大 %4；首次调用 %5</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>95 % CI of the median %1 – %2, IQR %3; timed by %4</source>
-        <translation>中位数的 95% 置信区间 %1 – %2，IQR %3；计时方式 %4</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>IQR %1; timed by %2</source>
-        <translation>IQR %1；计时方式 %2</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/memory/follows.py" line="-15"/>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+55"/>
-        <source>median %1</source>
-        <translation>中位数 %1</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/latency/follows.py" line="+122"/>
-        <source>no snippet for this measurement: %1</source>
-        <translation>此次测量没有代码片段：%1</translation>
-    </message>
-    <message>
-        <location line="-17"/>
-        <source>Equivalent PyTorch code: %1 timing on %2</source>
-        <extracomment>The run planned last, and the series key whose items were made for it (None: none new).</extracomment>
-        <translation>等价的 PyTorch 代码：在 %2 上计时%1</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="-40"/>
-        <source>moving %1 / %2</source>
-        <translation>正在移动 %1 / %2</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>sample %1 / %2</source>
-        <translation>样本 %1 / %2</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="-88"/>
-        <source>cancelled: nothing of the model was touched</source>
-        <translation>已取消：模型未被改动</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>cancelled: the file was not loaded, the model shown is unchanged</source>
-        <translation>已取消：文件未加载，显示的模型保持不变</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>cancelled: stopped between samples</source>
-        <translation>已取消：在两个样本之间停止</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/common/outcome_words.py" line="+5"/>
-        <source>%1: enter it in the Architecture field of File › Open model… (it opens with this file filled in)</source>
-        <translation>%1：请在“文件 › 打开模型…”的“结构”字段中填写（对话框打开时已填入此文件）</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+20"/>
-        <source>%1 failed</source>
-        <translation>%1失败</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+20"/>
-        <source>will it fit?</source>
-        <translation>放得下吗？</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>(no tensor)</source>
-        <translation>（无张量）</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>loss %1 · %2 on %3 %4: gradients and optimizer state are in the tree</source>
-        <translation>损失 %1 · %2，在 %3 %4 上：梯度和优化器状态已显示在树中</translation>
-    </message>
-    <message>
-        <location line="-4"/>
-        <source>input %1</source>
-        <translation>输入 %1</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/commands.py" line="+14"/>
-        <source>a stand-in loss</source>
-        <translation>代替真实损失</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>each parameter gets a .grad</source>
-        <translation>每个参数得到 .grad</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>the optimizer keeps state</source>
-        <translation>优化器保存状态</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+9"/>
-        <source>trained 1 step</source>
-        <translation>已训练 1 步</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/memory/follows.py" line="+4"/>
-        <source>loss %1</source>
-        <translation>损失 %1</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/commands.py" line="-12"/>
-        <source>Equivalent PyTorch code: one training step</source>
-        <translation>等价的 PyTorch 代码：一次训练步</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/lessons/follows.py" line="+40"/>
-        <location filename="../../inspector/gui/features/memory/follows.py" line="+4"/>
-        <source>lesson %1</source>
-        <translation>学习第 %1 课</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+4"/>
-        <source>lesson %1 done</source>
-        <translation>第 %1 课完成</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/lessons/follows.py" line="+3"/>
-        <source>Lesson %1</source>
-        <translation>第 %1 课</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+7"/>
-        <source>%1 · noisy</source>
-        <translation>%1 · 有噪声</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/common/outcome_words.py" line="+9"/>
-        <source>%1 fits (%2)</source>
-        <translation>%1 放得下（%2）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 does not fit (%2)</source>
-        <translation>%1 放不下（%2）</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>%1 unknown (%2)</source>
-        <translation>%1 未知（%2）</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+6"/>
-        <source>fit failed</source>
-        <translation>“放得下吗？”失败</translation>
-    </message>
-    <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+74"/>
-        <source>%1 before: process RSS %2, used %3 of %4</source>
-        <translation>%1 移动前：进程 RSS %2，已用 %3 / %4</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 after: process RSS %2, used %3 of %4</source>
-        <translation>%1 移动后：进程 RSS %2，已用 %3 / %4</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 before: allocated %2, used %3 of %4</source>
-        <translation>%1 移动前：已分配 %2，已用 %3 / %4</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 after: allocated %2, used %3 of %4</source>
-        <translation>%1 移动后：已分配 %2，已用 %3 / %4</translation>
     </message>
 </context>
 </TS>

@@ -38,7 +38,7 @@ CORE = "CoreText"
 REPORT_VIEW = "ReportView"
 #: The window's contexts the memory plot's event marks are made of (a task's name and how it
 #: ended): kept so a report's images can re-say a mark written in the window's language.
-MARK_CONTEXTS = ("Task", "TaskMarks", "WorkerResults", "ModelOpener", "ModelCommands", "FitFlow", "Vocabulary")
+MARK_CONTEXTS = ("Task", "TaskMarks", "OutcomeWords", "ModelOpener", "ModelCommands", "FitFlow", "Vocabulary")
 CONTEXTS = (CORE, REPORT_VIEW, *MARK_CONTEXTS)
 #: Where the catalogues are, inside the package ``inspector.resources``.
 RESOURCE_PACKAGE = "inspector.resources"

@@ -5,8 +5,8 @@ session report that failed is the report feature's row).
 It hears the session state (``state.session_state``). Each row keeps the functions that say
 it, said again on a change of language (``panel``). Core's texts (notes, noise flags, failure
 messages) go through ``core_text``; core's vocabulary (a mode, a model's source) through
-``vocabulary_words``. The rows' translation context stays "WorkerResults", the part that
-wrote them before the window was made of features, so their translations are kept.
+``vocabulary_words``. The rows' words are in the translation context "OutcomeWords", the
+words of how tasks end (``common.outcome_words``).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ class HistoryRows(QObject):
         meta, count = meta_text(totals), totals.count
 
         def loaded() -> str:
-            words = translate("WorkerResults", "%1 (%2): %n tensors, %3%4", None, count)
+            words = translate("OutcomeWords", "%1 (%2): %n tensors, %3%4", None, count)
             return fill(words, shown(info.class_name), shown(source_text(info.source)), format_bytes(totals.bytes), core_text(meta))
 
         self.history.record(
@@ -103,12 +103,12 @@ class HistoryRows(QObject):
             return
         if failure.failure.kind == FailureKind.CANCELLED:
             if failure.task == Task.FIT:
-                outcome = QT_TRANSLATE_NOOP("WorkerResults", "cancelled: nothing of the model was touched")
+                outcome = QT_TRANSLATE_NOOP("OutcomeWords", "cancelled: nothing of the model was touched")
             elif failure.task == Task.LOAD:
-                outcome = QT_TRANSLATE_NOOP("WorkerResults", "cancelled: the file was not loaded, the model shown is unchanged")
+                outcome = QT_TRANSLATE_NOOP("OutcomeWords", "cancelled: the file was not loaded, the model shown is unchanged")
             else:
-                outcome = QT_TRANSLATE_NOOP("WorkerResults", "cancelled: stopped between samples")
-            self.history.record(failure.call, failure.seconds, None, partial(translate, "WorkerResults", outcome), ok=False)
+                outcome = QT_TRANSLATE_NOOP("OutcomeWords", "cancelled: stopped between samples")
+            self.history.record(failure.call, failure.seconds, None, partial(translate, "OutcomeWords", outcome), ok=False)
             return
         message = failure.failure.message
         said = partial(architecture_message, message) if failure.failure.kind == FailureKind.ARCHITECTURE else message
@@ -127,7 +127,7 @@ class HistoryRows(QObject):
         def result() -> str:
             return ", ".join(fit_verdict(*fit) for fit in fits) or failed_text(failed)
 
-        self.history.record(lambda: translate("WorkerResults", "will it fit?"), outcome.seconds, None, result,
+        self.history.record(lambda: translate("OutcomeWords", "will it fit?"), outcome.seconds, None, result,
                             ok=bool(outcome.results), detail=failed)  # fmt: skip
 
     @Slot(object)
@@ -136,12 +136,12 @@ class HistoryRows(QObject):
         loss = f"{result.loss:.4g}"
 
         def detail() -> str:
-            shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or translate("WorkerResults", "(no tensor)")
-            return "\n".join((fill(translate("WorkerResults", "input %1"), shapes), *map(core_text, result.notes)))
+            shapes = ", ".join("x".join(map(str, s)) for s in result.input_shapes) or translate("OutcomeWords", "(no tensor)")
+            return "\n".join((fill(translate("OutcomeWords", "input %1"), shapes), *map(core_text, result.notes)))
 
         self.history.record(
             result.call(), result.seconds, None,
-            lambda: fill(translate("WorkerResults", "loss %1 · %2 on %3 %4: gradients and optimizer state are in the tree"),
+            lambda: fill(translate("OutcomeWords", "loss %1 · %2 on %3 %4: gradients and optimizer state are in the tree"),
                          loss, result.optimizer, result.device, result.dtype),
             detail=detail,
         )  # fmt: skip
@@ -152,27 +152,27 @@ def _move_outcome(result: MoveResult) -> str:
     if result.ok:
         size = format_bytes(result.bytes)
         if result.dtype:
-            outcome = fill(translate("WorkerResults", "%1 → %2: %3 as %4"), result.source, result.target, size, result.dtype)
+            outcome = fill(translate("OutcomeWords", "%1 → %2: %3 as %4"), result.source, result.target, size, result.dtype)
         else:
-            outcome = fill(translate("WorkerResults", "%1 → %2: %3"), result.source, result.target, size)
+            outcome = fill(translate("OutcomeWords", "%1 → %2: %3"), result.source, result.target, size)
         if result.note:
-            outcome = fill(translate("WorkerResults", "%1 (%2)"), outcome, core_text(result.note))
+            outcome = fill(translate("OutcomeWords", "%1 (%2)"), outcome, core_text(result.note))
         return outcome
     if result.error.kind == FailureKind.CANCELLED:
-        return translate("WorkerResults", "cancelled: rolled back, the model is as before")
+        return translate("OutcomeWords", "cancelled: rolled back, the model is as before")
     return failed_text(result.error.message)
 
 
 def _benchmark_call(r: Any) -> str:
     """A measurement's history call: its mode, samples, device, dtype and input."""
     shape = "; ".join("x".join(map(str, s)) for s in (r.input_shapes or (r.input_shape,)))
-    return fill(translate("WorkerResults", "%1 ×%2 · %3 %4 · input %5"), mode_text(r.mode), len(r.samples_ms), r.device, r.dtype, shape)
+    return fill(translate("OutcomeWords", "%1 ×%2 · %3 %4 · input %5"), mode_text(r.mode), len(r.samples_ms), r.device, r.dtype, shape)
 
 
 def _benchmark_result(r: Any, attribution: Any) -> str:
     """A measurement's history result: its median and p95, a noise flag, the top module."""
     ms = partial(format_ms, compact=True)
-    result = fill(translate("WorkerResults", "median %1 · p95 %2"), ms(r.median_ms), ms(r.p95_ms))
+    result = fill(translate("OutcomeWords", "median %1 · p95 %2"), ms(r.median_ms), ms(r.p95_ms))
     if r.noise:  # said where it is seen first: the history row, the status line and its tooltip
         result += " · " + core_text(r.noise)
     if attribution is not None:
@@ -185,13 +185,13 @@ def _benchmark_result(r: Any, attribution: Any) -> str:
 def _benchmark_detail(r: Any, attribution: Any) -> str:
     """A measurement's history tooltip: every figure, its spread and clock, notes, the modules."""
     ms = partial(format_ms, compact=True)
-    figures = fill(translate("WorkerResults", "p5 %1, mean %2, min %3, max %4; first call %5"),
+    figures = fill(translate("OutcomeWords", "p5 %1, mean %2, min %3, max %4; first call %5"),
                    ms(r.p5_ms), ms(r.mean_ms), ms(r.min_ms), ms(r.max_ms), ms(r.warmup_ms))  # fmt: skip
     if r.median_ci_ms:
-        spread = fill(translate("WorkerResults", "95 % CI of the median %1 – %2, IQR %3; timed by %4"),
+        spread = fill(translate("OutcomeWords", "95 % CI of the median %1 – %2, IQR %3; timed by %4"),
                       ms(r.median_ci_ms[0]), ms(r.median_ci_ms[1]), ms(r.iqr_ms), timer_text(r.timer))  # fmt: skip
     else:
-        spread = fill(translate("WorkerResults", "IQR %1; timed by %2"), ms(r.iqr_ms), timer_text(r.timer))
+        spread = fill(translate("OutcomeWords", "IQR %1; timed by %2"), ms(r.iqr_ms), timer_text(r.timer))
     detail = [figures, spread]
     if r.noise:
         detail.insert(0, core_text(r.noise))
@@ -211,12 +211,12 @@ def _memory_detail(result: MoveResult) -> str:
             allocated, used, total = (format_bytes(reading.get(k)) for k in ("allocated", "used", "total"))
             # The CPU's reading holds this process's RSS where a GPU's holds allocated bytes.
             if device == "cpu" and when == "before":
-                line = translate("WorkerResults", "%1 before: process RSS %2, used %3 of %4")
+                line = translate("OutcomeWords", "%1 before: process RSS %2, used %3 of %4")
             elif device == "cpu":
-                line = translate("WorkerResults", "%1 after: process RSS %2, used %3 of %4")
+                line = translate("OutcomeWords", "%1 after: process RSS %2, used %3 of %4")
             elif when == "before":
-                line = translate("WorkerResults", "%1 before: allocated %2, used %3 of %4")
+                line = translate("OutcomeWords", "%1 before: allocated %2, used %3 of %4")
             else:
-                line = translate("WorkerResults", "%1 after: allocated %2, used %3 of %4")
+                line = translate("OutcomeWords", "%1 after: allocated %2, used %3 of %4")
             lines.append(fill(line, device, allocated, used, total))
     return "\n".join(lines)

@@ -5,9 +5,8 @@ model (a new session: its latency starts afresh; the memory timeline goes on).
 
 It hears the session state (``state.session_state``). The plot is built on first use
 (``lazy_tabs``), or ahead while the window waits for the user (``build_latency_plot_when_idle``,
-once the first model is listed); a load clears it only once built. The code view's words stay in the
-translation context "WorkerResults", the part that said them before the window was made of
-features, so their translations are kept.
+once the first model is listed); a load clears it only once built. The code view's words are
+in the translation context "OutcomeWords" (``common.outcome_words``).
 """
 
 from __future__ import annotations
@@ -109,7 +108,7 @@ class LatencyFollows(QObject):
         mode, device = r.mode, r.device
         self.code.show_code(
             partial(_measurement_code, r),
-            lambda: fill(translate("WorkerResults", "Equivalent PyTorch code: %1 timing on %2"), mode_text(mode), device),
+            lambda: fill(translate("OutcomeWords", "Equivalent PyTorch code: %1 timing on %2"), mode_text(mode), device),
         )
 
     @Slot(object)
@@ -126,7 +125,7 @@ def _measurement_code(r: Any) -> str:
     try:
         return measurement_snippet(r, say=core_text)
     except InputError as exc:
-        return "# " + fill(translate("WorkerResults", "no snippet for this measurement: %1"), core_text(exc.message))
+        return "# " + fill(translate("OutcomeWords", "no snippet for this measurement: %1"), core_text(exc.message))
 
 
 def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None:

@@ -1,9 +1,8 @@
 """What a lesson that ran leaves in the window besides its dialog: a History row (its first
 answer line, the rest as its tooltip) and its code in the code view.
 
-It hears the session state's ``taskEnded`` (a lesson's). The row's and caption's words stay in the
-translation context "WorkerResults", the part that wrote them before the window was made of
-features, so their translations are kept.
+It hears the session state's ``taskEnded`` (a lesson's). The row's and caption's words are in
+the translation context "OutcomeWords" (``common.outcome_words``).
 """
 
 from __future__ import annotations
@@ -43,7 +42,7 @@ class LessonOutcomes(QObject):
 
         number, facts = outcome.number, outcome.facts
         self.history.record(
-            lambda: fill(translate("WorkerResults", "lesson %1"), number), outcome.seconds, None,
+            lambda: fill(translate("OutcomeWords", "lesson %1"), number), outcome.seconds, None,
             lambda: next(iter(answer_lines(number, facts)), ""), detail=lambda: "\n".join(answer_lines(number, facts)[1:]),
         )  # fmt: skip
-        self.code.show_code(LESSON_CODE[number], lambda: fill(translate("WorkerResults", "Lesson %1"), number))
+        self.code.show_code(LESSON_CODE[number], lambda: fill(translate("OutcomeWords", "Lesson %1"), number))

@@ -5,8 +5,7 @@ already: a built plot repaints, an unbuilt one draws the whole timeline when it 
 
 It hears the task machine (``TaskController.began`` and ``busyChanged``) and the session
 state (``state.session_state``). A mark's outcome is written in the language of the moment (a
-log); its words stay in the translation context "WorkerResults", the part that said them
-before the window was made of features, so their translations are kept.
+log); its words are in the translation context "OutcomeWords" (``common.outcome_words``).
 """
 
 from __future__ import annotations
@@ -80,25 +79,25 @@ class MemoryFollows(QObject):
         if result.ok:
             self.marks.end()
         elif result.error.kind == FailureKind.CANCELLED:
-            self.marks.end(translate("WorkerResults", "cancelled"))
+            self.marks.end(translate("OutcomeWords", "cancelled"))
         else:
-            self.marks.end(translate("WorkerResults", "failed"))
+            self.marks.end(translate("OutcomeWords", "failed"))
 
     @Slot(object)
     def on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
-        self.marks.end(fill(translate("WorkerResults", "median %1"), format_ms(outcome.result.median_ms, compact=True)))
+        self.marks.end(fill(translate("OutcomeWords", "median %1"), format_ms(outcome.result.median_ms, compact=True)))
 
     @Slot(object)
     def on_train_step_finished(self, result: Any) -> None:
-        self.marks.end(fill(translate("WorkerResults", "loss %1"), f"{result.loss:.4g}"))
+        self.marks.end(fill(translate("OutcomeWords", "loss %1"), f"{result.loss:.4g}"))
 
     @Slot(object)
     def on_lesson_finished(self, outcome: Any) -> None:
-        self.marks.end(fill(translate("WorkerResults", "lesson %1"), outcome.number))
+        self.marks.end(fill(translate("OutcomeWords", "lesson %1"), outcome.number))
 
     @Slot(object)
     def on_failed(self, failure: TaskFailure) -> None:
         if not self.tasks.owns(failure.task):  # the quiet session report has no mark
             return
         cancelled = failure.failure.kind == FailureKind.CANCELLED
-        self.marks.end(translate("WorkerResults", "cancelled") if cancelled else translate("WorkerResults", "failed"))
+        self.marks.end(translate("OutcomeWords", "cancelled") if cancelled else translate("OutcomeWords", "failed"))

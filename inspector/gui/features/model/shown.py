@@ -4,8 +4,7 @@ share of a benchmark), the model box's title, the input field's hint, the status
 It hears the session state (``state.session_state``): ``taskEnded`` (a load: another model, the
 filter's words were the last one's; a benchmark: the modules' shares), ``modelChanged`` (a
 load, or a placement after a move). What stays on screen is said again on a change of
-language (``retranslate``). The translation context stays "WorkerResults", the part that said
-these before the window was made of features, so their translations are kept.
+language (``retranslate``), in the translation context "OutcomeWords" (``common.outcome_words``).
 """
 
 from __future__ import annotations
@@ -90,10 +89,10 @@ class ModelShown(QObject):
         """The model box's title and the input field's hint, for the model ``state`` shows."""
         info = state.info
         # Names from the file: escaped and elided, or a newline in one wrapped the title (plain_text).
-        self.model_box.setTitle(fill(translate("WorkerResults", "Model — %1 (%2)"), shown(info.class_name), shown(spec_text(info.spec))))
+        self.model_box.setTitle(fill(translate("OutcomeWords", "Model — %1 (%2)"), shown(info.class_name), shown(spec_text(info.spec))))
         field = self.input_field
         if not field.input_shape_text() and info.example_input_shapes:
             shapes = ", ".join("x".join(map(str, s)) for s in info.example_input_shapes)
-            field.inputShapeEdit.setPlaceholderText(fill(translate("WorkerResults", "model input %1"), shapes))
+            field.inputShapeEdit.setPlaceholderText(fill(translate("OutcomeWords", "model input %1"), shapes))
         elif not info.example_input_shapes:
-            field.inputShapeEdit.setPlaceholderText(translate("WorkerResults", "needed, e.g. 1,3,224,224"))
+            field.inputShapeEdit.setPlaceholderText(translate("OutcomeWords", "needed, e.g. 1,3,224,224"))

@@ -6,8 +6,8 @@ status line's busy task (it follows the task machine), and a failure shown in th
 
 It hears the session state (``state.session_state``); the banner and the status line are the
 shared widgets of ``common``. Its words are the window's language, said again on a change of
-language (``retranslate``). Their translation context stays "WorkerResults", the part that
-said them before the window was made of features, so their translations are kept.
+language (``retranslate``), in the translation context "OutcomeWords", the words of how tasks
+end (``common.outcome_words``).
 """
 
 from __future__ import annotations
@@ -92,19 +92,19 @@ class TaskOutcomes(QObject):
     def on_model_loaded(self, outcome: LoadOutcome) -> None:
         self.banner.dismiss()
         name = shown(outcome.state.info.class_name)
-        self.bar_words.idle(lambda: fill(translate("WorkerResults", "loaded %1"), name))
+        self.bar_words.idle(lambda: fill(translate("OutcomeWords", "loaded %1"), name))
 
     @Slot(object)
     def on_move_finished(self, result: MoveResult) -> None:
         if result.ok:
             took = format_seconds(result.seconds)
-            self.bar_words.idle(lambda: fill(translate("WorkerResults", "moved in %1"), took))
+            self.bar_words.idle(lambda: fill(translate("OutcomeWords", "moved in %1"), took))
             self.banner.cleared_by(Task.MOVE)  # a move that works now: the failed one's banner is over
         elif result.error.kind == FailureKind.CANCELLED:
-            self.bar_words.idle(lambda: translate("WorkerResults", "cancelled"))
+            self.bar_words.idle(lambda: translate("OutcomeWords", "cancelled"))
         else:
             self.banner.show_failure(result.error, result.call, source=Task.MOVE)
-            self.bar_words.idle(lambda: translate("WorkerResults", "move failed"))
+            self.bar_words.idle(lambda: translate("OutcomeWords", "move failed"))
 
     @Slot(object)
     def on_benchmark_finished(self, outcome: BenchmarkOutcome) -> None:
@@ -119,9 +119,9 @@ class TaskOutcomes(QObject):
     @Slot(object)
     def on_progress(self, progress: Progress) -> None:
         if progress.task == Task.MOVE:
-            text = fill(translate("WorkerResults", "moving %1 / %2"), format_bytes(progress.done), format_bytes(progress.total))
+            text = fill(translate("OutcomeWords", "moving %1 / %2"), format_bytes(progress.done), format_bytes(progress.total))
         else:
-            text = fill(translate("WorkerResults", "sample %1 / %2"), f"{int(progress.done):,}", f"{int(progress.total):,}")
+            text = fill(translate("OutcomeWords", "sample %1 / %2"), f"{int(progress.done):,}", f"{int(progress.total):,}")
         left = core_text(time_left_text(progress.seconds_left))
         if left:  # a long benchmark: an estimate in the bar and in the status bar
             text += f" · {left}"
@@ -134,14 +134,14 @@ class TaskOutcomes(QObject):
         if not self.tasks.owns(failure.task):  # the quiet session report: no banner for it
             return
         if failure.failure.kind == FailureKind.CANCELLED:
-            self.bar_words.idle(lambda: translate("WorkerResults", "cancelled"))
+            self.bar_words.idle(lambda: translate("OutcomeWords", "cancelled"))
             return
         if failure.failure.kind == FailureKind.ARCHITECTURE:
             # The window's way to give it: the dialog's field (the CLI says --arch).
             failure = replace(failure, failure=replace(failure.failure, message=architecture_message(failure.failure.message)))
         self.banner.show_failure(failure.failure, failure.task, source=failure.task)
         task = failure.task
-        self.bar_words.idle(lambda: fill(translate("WorkerResults", "%1 failed"), task_label(task)))
+        self.bar_words.idle(lambda: fill(translate("OutcomeWords", "%1 failed"), task_label(task)))
 
     @Slot(object)
     def on_fit_finished(self, outcome: FitOutcome) -> None:
@@ -150,17 +150,17 @@ class TaskOutcomes(QObject):
 
     @Slot(object)
     def on_lesson_finished(self, outcome: LessonOutcome) -> None:
-        self.bar.show_idle(fill(translate("WorkerResults", "lesson %1 done"), outcome.number))
+        self.bar.show_idle(fill(translate("OutcomeWords", "lesson %1 done"), outcome.number))
 
 
 def _benchmark_idle(median: str, noisy: bool, top: Callable[[], str] | None) -> str:
     """The progress bar's words after a benchmark: its median, a flag when noisy, the top module."""
-    text = fill(translate("WorkerResults", "median %1"), median)
+    text = fill(translate("OutcomeWords", "median %1"), median)
     if noisy:
-        text = fill(translate("WorkerResults", "%1 · noisy"), text)
+        text = fill(translate("OutcomeWords", "%1 · noisy"), text)
     return text + (" · " + top() if top is not None else "")
 
 
 def _fit_idle(fits: list[tuple[str, bool | None, str]]) -> str:
     verdicts = ", ".join(fit_verdict(*fit) for fit in fits)
-    return verdicts[:80] or translate("WorkerResults", "fit failed")
+    return verdicts[:80] or translate("OutcomeWords", "fit failed")

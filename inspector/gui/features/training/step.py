@@ -3,8 +3,8 @@ weights) with the model's own input or the input field's, sent through the one d
 worker (``state.dispatcher.Dispatcher``), and once it ran, the PyTorch code it ran in the code
 view and "trained 1 step" in the bar (it hears the session state's ``taskEnded``). The rest of
 its end is the other features': the tree shows the gradients (the state's model), the History
-a row, the Memory tab a mark. Its words keep the translation context of the part that said
-them before (``OutcomeWords``, ``ModelCommands``), so their translations are kept.
+a row, the Memory tab a mark. Its words are in the translation contexts of the words of how
+tasks end (``OutcomeWords``) and of the moves' commands that said them before (``ModelCommands``).
 """
 
 from __future__ import annotations
