@@ -60,7 +60,7 @@ NOT_ITS_KEYS: dict[type, dict[str, str]] = {
 }
 RENAMED: dict[type, dict[str, str]] = {FitResult: {"max_batch": "batch_search"}}
 #: Optional fields ``to_dict`` leaves out when unset (older readers never see the key), so null is never written.
-LEFT_OUT_WHEN_NONE: dict[type, set[str]] = {LatencyResult: {"pair_id", "threads"}}
+LEFT_OUT_WHEN_NONE: dict[type, set[str]] = {LatencyResult: {"pair_id", "threads", "batch"}}
 #: None only in a measurement read from a file nobody checked, or from before the field (its
 #: readers show "?"): ``measure_latency`` sets them all, and a checked file's entry holds a sample.
 NONE_ONLY_WHEN_READ: dict[type, set[str]] = {
