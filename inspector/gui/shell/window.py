@@ -310,7 +310,7 @@ class InspectorWindow(QMainWindow):
         if not self.session_started:  # a recent model picked while torch loads: it loads first
             self._first_load = (spec, trust)
             return True
-        return self.opener.open(spec, trust=trust, architecture=architecture, inputs=inputs)
+        return bool(self.opener.open(spec, trust=trust, architecture=architecture, inputs=inputs))
 
     def cancel(self) -> None:
         """Ask the running move or benchmark to stop at its next safe point."""
@@ -325,7 +325,8 @@ class InspectorWindow(QMainWindow):
         self.kind.open_model_dialog()
 
     def make_open_model_dialog(self) -> dialogs.OpenModelDialog:
-        return self.opener.make_dialog(self.recent_models())
+        dialog: dialogs.OpenModelDialog = self.opener.make_dialog(self.recent_models())
+        return dialog
 
     def ask_trust(self, path: str, wanted: tuple[str, ...]) -> None:
         self.kind.ask_trust(path, wanted)

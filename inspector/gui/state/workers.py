@@ -17,7 +17,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from PySide6.QtCore import Slot
 
@@ -178,7 +178,7 @@ class ModelWorker(WorkerEvents):
     def move(self, request: MoveRequest) -> None:
         with self._task(Task.MOVE, request_call(request)) as task:
             self.session.require_model()
-            throttle = self._progress_throttle("move")
+            throttle = self._progress_throttle(Task.MOVE)
             # On the mover's thread, below the window's priority: a cast's copies take every
             # core, and the window would wait for a time slice to repaint (ui_stall.py).
             result = self._mover.run(
@@ -194,7 +194,7 @@ class ModelWorker(WorkerEvents):
             self.session.require_model()
             if request.mode == BenchMode.TRAIN_STEP:
                 self._make_deferred_optimizer()
-            throttle = self._progress_throttle("benchmark")
+            throttle = self._progress_throttle(Task.BENCHMARK)
             # Each run's samples stop at the time cap: the time left never says more.
             throttle.cap_seconds(MAX_MEASURE_SECONDS * max(1, request.repeat))
             streamed: list[tuple[int, float]] = []
@@ -252,7 +252,8 @@ class ModelWorker(WorkerEvents):
 
         with self._task(Task.LESSON, lessons.LESSON_CODE[number].splitlines()[0]) as task:
             try:
-                facts = lessons.run_lesson(number, self.session)
+                # (offered only where ``capabilities.lessons``: this process's own Session)
+                facts = lessons.run_lesson(number, cast(Session, self.session))
             finally:
                 if self.session.loaded is not None and number in (2, 3):  # lessons that move the live model
                     task.placement = self.session.state()

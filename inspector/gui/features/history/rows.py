@@ -14,13 +14,14 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Slot
+from PySide6.QtCore import QObject, Slot
 
 from inspector.core.moves import MoveResult
 from inspector.core.placement import meta_text
 from inspector.core.units import format_bytes, format_ms
 from inspector.core.vocabulary import FailureKind
 from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.outcome_words import architecture_message, failed_text, fit_verdict
 from inspector.gui.common.plain_text import shown
 from inspector.gui.common.vocabulary_words import mode_text, source_text, timer_text
@@ -158,9 +159,10 @@ def _move_outcome(result: MoveResult) -> str:
         if result.note:
             outcome = fill(translate("OutcomeWords", "%1 (%2)"), outcome, core_text(result.note))
         return outcome
-    if result.error.kind == FailureKind.CANCELLED:
+    error = result.error
+    if error is not None and error.kind == FailureKind.CANCELLED:
         return translate("OutcomeWords", "cancelled: rolled back, the model is as before")
-    return failed_text(result.error.message)
+    return failed_text(error.message if error is not None else "")
 
 
 def _benchmark_call(r: Any) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from inspector.core.vocabulary import DEFAULT_RUNS, MAX_MEASURE_SECONDS, MAX_REPEAT, MAX_SAMPLES, BenchMode, DType
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.steady_label import SteadyHeightLabel
 from inspector.gui.features.moves.bar_reasons import ENABLED_TIPS, ActionState, disabled_reasons, enabled_tip
 
@@ -67,7 +68,7 @@ class ActionBar(Retranslates, QWidget):
     #: Each control's tooltip while it is enabled (``bar_reasons``).
     ENABLED_TIPS = ENABLED_TIPS
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         # What the bar shows, kept so a change of language can say it again.
         self._state: ActionState | None = None
@@ -299,10 +300,11 @@ class ActionBar(Retranslates, QWidget):
             self.targetDeviceCombo.setCurrentIndex(index)
 
     def target_device(self) -> str:
-        return self.targetDeviceCombo.currentData() or "cpu"
+        return str(self.targetDeviceCombo.currentData() or "cpu")
 
     def dtype(self) -> str | None:
-        return self.dtypeCombo.currentData()
+        data = self.dtypeCombo.currentData()
+        return None if data is None else str(data)
 
     def pinned(self) -> bool:
         """Whether a move should pin: ticked, and offered for this target and model."""
@@ -312,7 +314,7 @@ class ActionBar(Retranslates, QWidget):
         self.dtypeCombo.setCurrentIndex(max(0, self.dtypeCombo.findData(dtype)))
 
     def mode(self) -> str:
-        return self.modeCombo.currentData()
+        return str(self.modeCombo.currentData())
 
     def input_shape_text(self) -> str:
         return self.inputShapeEdit.text().strip()

@@ -110,8 +110,8 @@ class CommandAvailability(QObject):
         if self._priced is None or self._priced[0] is not placement:
             self._priced = (placement, held_bytes(placement))
         held = self._priced[1]
-        facts = {"warnings": state.info.move_warnings, "packed_weights": state.info.packed_weights}
-        to_price = core_text(price_line(held, to_request, **facts))
+        warnings, packed = state.info.move_warnings, state.info.packed_weights
+        to_price = core_text(price_line(held, to_request, warnings=warnings, packed_weights=packed))
         a.set_move_price(to_price, new_model=state.info != self._priced_model)
         self._priced_model = state.info
         if a.toDeviceButton.isEnabled():
@@ -123,5 +123,5 @@ class CommandAvailability(QObject):
         for button, request in ((a.cudaButton, MoveRequest("cuda")), (a.cpuButton, MoveRequest("cpu"))):
             if button.isEnabled():
                 tip = enabled_tip(button.objectName())
-                price = core_text(price_line(held, request, **facts))
+                price = core_text(price_line(held, request, warnings=warnings, packed_weights=packed))
                 button.setToolTip(fill(translate("CommandAvailability", "%1.\n%2"), tip, price))

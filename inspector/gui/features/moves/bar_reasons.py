@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
-
 from inspector.gui.common.i18n import core_text, fill, translate
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.task_words import task_label
 
 #: Each control's tooltip while it is enabled (English, marked; ``enabled_tip`` translates).

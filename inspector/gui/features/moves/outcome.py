@@ -100,6 +100,8 @@ class TaskOutcomes(QObject):
             took = format_seconds(result.seconds)
             self.bar_words.idle(lambda: fill(translate("OutcomeWords", "moved in %1"), took))
             self.banner.cleared_by(Task.MOVE)  # a move that works now: the failed one's banner is over
+        elif result.error is None:
+            return  # (a failed move always says why)
         elif result.error.kind == FailureKind.CANCELLED:
             self.bar_words.idle(lambda: translate("OutcomeWords", "cancelled"))
         else:

@@ -3,9 +3,8 @@ when the feature is installed)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
-
 from inspector.gui.common.actions import ActionSpec, when_idle_with_model
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 
 TRAIN_STEP = ActionSpec(
     "training.step", "trainStepAction", QT_TRANSLATE_NOOP("Menus", "Run one &training step…"), "Ctrl+T",
