@@ -86,6 +86,7 @@ class RemoteKind(QObject):
         self.link.signals.connected.connect(self._on_connected)
         self.link.signals.connectionLost.connect(self._on_connection_lost)
         self.link.signals.inventoryReady.connect(window.session_state.set_inventory)
+        window.session_state.set_host(self.host)  # (the devices feature names it)
         self._build_remote_bar()
         self._retranslate_remote()  # (the title too: the host, "connecting…")
         return worker, sampler
@@ -142,7 +143,6 @@ class RemoteKind(QObject):
         self.disconnectButton.setToolTip(
             translate("RemoteWindow", "End the agent on the server; what was measured stays in this window")
         )
-        window.devices.parentWidget().setTitle(fill(translate("RemoteWindow", "Devices on %1"), self.host))
         window.menu_actions.action(lessons_actions.SHOW).setToolTip(
             fill(translate("RemoteWindow", "The lessons run in the local window: the agent on %1 cannot run them"),
                  self.host)

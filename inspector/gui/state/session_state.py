@@ -16,6 +16,8 @@ replaced by another; features read them and never hold the model):
 - ``inventory`` (``DeviceInventory | None``): ``inventoryChanged``;
 - ``readings`` (the latest memory readings): ``readingsChanged``, at the sampler's rate;
 - ``target_device`` (the action bar's target, which the devices table follows): ``targetDeviceChanged``;
+- ``host`` (the machine the session runs on, as the user named it; "" for this one, a remote
+  window's server otherwise: the devices feature names it): ``hostChanged``;
 - ``revision``: how many times the session has changed (a load, a move, a benchmark, a training
   step, a lesson), counted before any subscriber hears the event: what was made from the
   session at one revision is stale at another (the report feature's side A of a comparison).
@@ -68,6 +70,7 @@ class SessionState(WorkerEvents):
     inventoryChanged = Signal(object)  # DeviceInventory
     readingsChanged = Signal(object)  # tuple[MemoryReading, ...]
     targetDeviceChanged = Signal(str)
+    hostChanged = Signal(str)
     # ----- events: the worker's (``WorkerEvents``: taskStarted, progress, latencySamples, taskEnded)
     # ----- the features' events (``runs``)
     benchmarkPlanned = Signal(object)  # BenchmarkRun: its subscribers get ready for it
@@ -83,6 +86,7 @@ class SessionState(WorkerEvents):
         self._inventory: Any = None
         self._readings: tuple[Any, ...] = ()
         self._target_device = "cpu"
+        self._host = ""
         self._revision = 0
 
     # ----- values
@@ -105,6 +109,10 @@ class SessionState(WorkerEvents):
         return self._target_device
 
     @property
+    def host(self) -> str:
+        return self._host
+
+    @property
     def revision(self) -> int:
         return self._revision
 
@@ -125,6 +133,11 @@ class SessionState(WorkerEvents):
         if readings is not self._readings:
             self._readings = readings
             self.readingsChanged.emit(readings)
+
+    def set_host(self, host: str) -> None:
+        if host != self._host:
+            self._host = host
+            self.hostChanged.emit(host)
 
     def set_target_device(self, device: str) -> None:
         if device != self._target_device:

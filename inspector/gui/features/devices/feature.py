@@ -13,4 +13,5 @@ if TYPE_CHECKING:
 
 
 def install(context: FeatureContext) -> None:
-    DevicesFollow(state=context.state, devices=cast(DevicesPanel, context.frame.devices), parent=context.parent)
+    follow = DevicesFollow(state=context.state, devices=cast(DevicesPanel, context.frame.devices), parent=context.parent)
+    context.retranslatable.append(follow)

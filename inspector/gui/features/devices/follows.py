@@ -1,7 +1,9 @@
 """The device table as the session goes on: the inventory once the sampler found it, the
 memory readings (at most once a second: the sampler reads at 10 Hz), and the row of the
 target device (``SessionState.target_device``): the one picked in the action bar is selected
-here, and a row picked here becomes the target.
+here, and a row picked here becomes the target; and the box's title names the machine when the
+session runs on another (``SessionState.host``: a remote window's server), said again on a change
+of language (``retranslate``, after the frame's own "Devices").
 
 It hears the session state (``state.session_state``) and imports no other feature.
 """
@@ -12,6 +14,9 @@ import time
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QGroupBox
+
+from inspector.gui.common.i18n import fill, translate
 
 if TYPE_CHECKING:
     from inspector.core.devices import DeviceInventory, MemoryReading
@@ -34,6 +39,14 @@ class DevicesFollow(QObject):
         state.readingsChanged.connect(self.on_readings)
         state.targetDeviceChanged.connect(devices.select_device)
         devices.deviceSelected.connect(state.set_target_device)
+        state.hostChanged.connect(lambda _host: self.retranslate())
+
+    def retranslate(self) -> None:
+        """The box's title names the server the devices are on (the frame says "Devices" here)."""
+        box = self.devices.parentWidget()
+        if self.state.host and isinstance(box, QGroupBox):
+            # (context "RemoteWindow": the remote window said it before, so its translation is kept)
+            box.setTitle(fill(translate("RemoteWindow", "Devices on %1"), self.state.host))
 
     @Slot(object)
     def on_inventory(self, inventory: DeviceInventory) -> None:

@@ -31,3 +31,26 @@ def test_the_devices_feature_alone_follows_the_inventory_and_the_target_device(q
     assert selected == ["cuda:0", "cpu"]
     panel.table.selectRow(1)  # the user picks the GPU's row
     assert state.target_device == "cuda:0"
+
+
+def test_the_devices_box_names_the_machine_the_session_runs_on_from_the_state_alone(qtbot):
+    # A remote window's server is a value of the state (``host``): the devices feature titles its
+    # box from it, in each language; the remote window never writes the devices' widgets.
+    from PySide6.QtWidgets import QGroupBox, QVBoxLayout
+
+    box = QGroupBox("Devices")
+    qtbot.addWidget(box)
+    panel = DevicesPanel()
+    QVBoxLayout(box).addWidget(panel)
+    state = SessionState()
+    follow = DevicesFollow(state=state, devices=panel, parent=panel)
+    said = []
+    state.hostChanged.connect(said.append)
+
+    state.set_host("")  # this machine: nothing changes, nothing is said
+    assert box.title() == "Devices" and said == []
+    state.set_host("gpu-box")
+    assert box.title() == "Devices on gpu-box" and said == ["gpu-box"]
+    box.setTitle("Devices")  # a change of language: the frame says its own title first...
+    follow.retranslate()  # ...then the feature names the server again
+    assert box.title() == "Devices on gpu-box"
