@@ -4,7 +4,7 @@
 <context>
     <name>ActionBar</name>
     <message>
-        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+41"/>
+        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+42"/>
         <source>keep dtype</source>
         <extracomment>The combo boxes&apos; choices: (shown text, data). The shown texts are translated where they are shown (``translate(&quot;ActionBar&quot;, label)``); dtype names stay as PyTorch spells them, and the data (a dtype, a ``BenchMode`` value) never changes with the language.</extracomment>
         <translation>保持数据类型</translation>
@@ -27,7 +27,7 @@
         <translation>基准测试的输入：形状，例如 1,3,224,224；多个输入用 &apos;;&apos; 分隔（Transformer 的 src 和 tgt 写作 10,32,512; 20,32,512），每个输入可附加 :dtype（词元 ID 写作 8,128:int64）。留空：使用模型自带的示例输入。按 Enter 开始基准测试。</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/bar_reasons.py" line="+61"/>
+        <location filename="../../inspector/gui/features/moves/bar_reasons.py" line="+60"/>
         <source>pinning only speeds host-to-GPU copies; no GPU is the target</source>
         <extracomment>Why a benchmark cannot run now (no input, a bad shape, a split model); None if it can. Why a pinned move makes no sense now (see ``pinned_blocker``); None if it does.</extracomment>
         <translation>锁页只能加快主机到 GPU 的复制；目标不是 GPU</translation>
@@ -220,7 +220,7 @@
         <translation>在普通测量之后，为每个模块计时（每次调用挂钩子，再运行一次）：填充模型树的“时间”“占前向传播 %”“输出形状”和 FLOPs 列</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+126"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -231,42 +231,42 @@
         <location filename="../../inspector/gui/shell/close_guard.py" line="+75"/>
         <source>Quit now?</source>
         <extracomment>A run with fewer seconds of samples than this closes without asking: a short one is soon measured again, and a question on every close would be a nuisance.</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>现在退出？</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>A %1 is running. Quitting now stops it, and what it has done so far is lost.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1正在运行。现在退出会停止它，已完成的部分也会丢失。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Quit anyway</source>
-        <translation type="unfinished"></translation>
+        <translation>仍然退出</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Quit without exporting?</source>
-        <translation type="unfinished"></translation>
+        <translation>不导出就退出？</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>This session holds %n result(s) no report has saved (measurements, fit answers, moves). Quitting drops them.</source>
-        <translation type="unfinished"></translation>
+        <translation>本次会话有 %n 个结果还没有保存到报告里（测量、“放得下吗？”的回答、移动）。退出会丢弃它们。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>File › Export report… saves them as JSON, HTML, Markdown or CSV.</source>
-        <translation type="unfinished"></translation>
+        <translation>文件 › 导出报告… 可将它们保存为 JSON、HTML、Markdown 或 CSV。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Export report…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出报告…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Quit without exporting</source>
-        <translation type="unfinished"></translation>
+        <translation>不导出，直接退出</translation>
     </message>
     <message>
         <location line="+23"/>
@@ -494,7 +494,7 @@
         <location line="+6"/>
         <source>median</source>
         <extracomment>Columns whose cells say their own unit (``36.2 µs``, as the rest of the window does): their title names none. The key stays (the view and its callers pick columns by it).</extracomment>
-        <translation type="unfinished"></translation>
+        <translation>中位数</translation>
     </message>
     <message>
         <location filename="../../inspector/gui/features/compare/words.py" line="+5"/>
@@ -2212,6 +2212,11 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>{message}. PyTorch&apos;s own message, as a script meets it: “{said}”</source>
+        <translation>{message}。PyTorch 的消息（在脚本里会看到的原文）：“{said}”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{call} needs a CUDA GPU, but {reason}; prefer model.to(device) with device = torch.device(&quot;cuda:0&quot; if torch.cuda.is_available() else &quot;cpu&quot;): it runs everywhere</source>
         <translation>{call} 需要 CUDA GPU，但{reason}；建议使用 model.to(device)，其中 device = torch.device(&quot;cuda:0&quot; if torch.cuda.is_available() else &quot;cpu&quot;)：它在任何机器上都能运行</translation>
     </message>
@@ -2623,27 +2628,27 @@
     <message>
         <location line="+1"/>
         <source>allowance, not a rule: {count} cuBLAS workspace(s) of {size}, PyTorch&apos;s default on {gpu} ({architecture}, compute capability {capability}: {rule}), one per thread that runs matrix products</source>
-        <translation type="unfinished"></translation>
+        <translation>预留量，而非规则：{count} 个 {size} 的 cuBLAS 工作区，即 PyTorch 在 {gpu} 上的默认大小（{architecture}，计算能力 {capability}：{rule}），每个执行矩阵乘法的线程一个</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{name}, planned: not on this machine</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}，规划：本机没有</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{name}, planned ({device} is here)</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}，规划（本机有 {device}）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{shapes} (largest batch {batch})</source>
-        <translation type="unfinished"></translation>
+        <translation>{shapes}（最大批大小 {batch}）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>under {size}: below what RSS resolves</source>
-        <translation type="unfinished"></translation>
+        <translation>小于 {size}：低于 RSS 能分辨的大小</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3145,7 +3150,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-282"/>
+        <location line="-283"/>
         <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
         <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
@@ -3220,7 +3225,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>没有哪个算子或哪段 Python 代码能解释它（进程的其他线程，或分配器的取整）</translation>
     </message>
     <message>
-        <location line="+222"/>
+        <location line="+223"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>
@@ -3913,7 +3918,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+1"/>
         <source>Input</source>
-        <translation type="unfinished">输入</translation>
+        <translation>输入</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4103,7 +4108,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+68"/>
         <source>%1, planned</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，规划</translation>
     </message>
     <message>
         <location line="+60"/>
@@ -4207,7 +4212,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+37"/>
         <source>%1, planned</source>
-        <translation type="unfinished"></translation>
+        <translation>%1，规划</translation>
     </message>
 </context>
 <context>
@@ -4268,7 +4273,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="-44"/>
         <source>No GPU here: see placement, cast dtypes, time on CPU, plan a GPU&apos;s memory (Help › Getting started)</source>
         <extracomment>Remembers that the CPU-only note was shown (once per user, not per launch). Short enough for the status bar of a 1024-pixel-wide window (translated where shown).</extracomment>
-        <translation>本机没有 GPU：可查看位置、转换数据类型、在 CPU 上计时、规划某块 GPU 的内存（帮助 › 入门）</translation>
+        <translation>本机没有 GPU：可查看位置、转换数据类型、在 CPU 上计时、规划某块 GPU 的显存（帮助 › 入门）</translation>
     </message>
     <message>
         <location line="+49"/>
@@ -4356,7 +4361,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>HistoryView</name>
     <message>
-        <location filename="../../inspector/gui/features/history/panel.py" line="+89"/>
+        <location filename="../../inspector/gui/features/history/panel.py" line="+90"/>
         <source>Time</source>
         <extracomment>A row&apos;s text: the same in every language (``str``), or the function that says it in the language installed when it is called. Longer text for the tooltip (a failure&apos;s detail, a move&apos;s memory figures). What the row means (None: its texts are the same in every language).</extracomment>
         <translation>时间</translation>
@@ -4369,7 +4374,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+3"/>
         <source>Duration</source>
-        <translation type="unfinished"></translation>
+        <translation>用时</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4675,7 +4680,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="+74"/>
         <source>Lessons</source>
         <extracomment>Room for a lesson&apos;s text, its code on one line each and its answer without scrolling. A lesson asked for while the example was being loaded for it.</extracomment>
-        <translation>学习</translation>
+        <translation>课程</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -4826,7 +4831,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemoryCanvas</name>
     <message>
-        <location filename="../../inspector/gui/features/memory/canvas.py" line="+49"/>
+        <location filename="../../inspector/gui/features/memory/canvas.py" line="+50"/>
         <source>model (params, buffers, grads, optimizer state)</source>
         <extracomment>The curves of one device, in legend order. ``model``: the model&apos;s own bytes there (from the placement ledger, steps at each move). Accelerators: the allocator&apos;s ``allocated`` and ``reserved`` bytes and the driver&apos;s ``used`` (whole device). The CPU: this process&apos;s resident set (``process_rss``) and the machine&apos;s used memory (``machine_used``): neither is the model&apos;s, so they are secondary curves (``SECONDARY_FIGURES``). Not ``total``: a device&apos;s size would flatten every other curve against the floor. Curves shown only on request (&quot;Process &amp; machine&quot; box, or their legend entry) on a machine without an accelerator, where they would dwarf the model. Which column of a reading each CPU figure is drawn from (``MemoryReading`` keeps the RSS in ``allocated`` for the CPU). Up to this many curves the memory legend names each one; beyond (several GPUs) it names the devices (colour) and the figures (line style) apart, so it stays two rows high. The line-style key of that compact legend (translated where shown).</extracomment>
         <translation>模型（参数、缓冲区、梯度、优化器状态）</translation>
@@ -4862,7 +4867,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>整机已用</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+39"/>
         <source>model on %1</source>
         <extracomment>The model&apos;s curve is the one to read first: drawn thicker, above the others.</extracomment>
         <translation>%1 上的模型</translation>
@@ -5110,7 +5115,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>一次训练步在每个设备上所需的内存：先不分配内存进行估算，再实际验证</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/training/actions.py" line="+11"/>
+        <location filename="../../inspector/gui/features/training/actions.py" line="+10"/>
         <source>Run one &amp;training step…</source>
         <translation>运行一次训练步(&amp;T)…</translation>
     </message>
@@ -5137,7 +5142,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location filename="../../inspector/gui/features/lessons/actions.py" line="+12"/>
         <source>&amp;Lessons</source>
-        <translation>学习(&amp;L)</translation>
+        <translation>课程(&amp;L)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5240,7 +5245,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/state/workers.py" line="+274"/>
+        <location filename="../../inspector/gui/state/workers.py" line="+275"/>
         <source>cancelled before the estimate for %1</source>
         <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. Parks the window&apos;s threads around each chunk of samples (``gui.state.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
@@ -5276,17 +5281,17 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+16"/>
         <source>Top %1 modules by self time on %2 %3 (share of all modules&apos; self time): %4</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 %3 上自身耗时最多的 %1 个模块（占所有模块自身耗时之和的比例）：%4</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Top %1 modules by self time (share of all modules&apos; self time): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>自身耗时最多的 %1 个模块（占所有模块自身耗时之和的比例）：%2</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>%1 (%2): self %3, %4 of the model&apos;s time with its children, output %5, %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2)：自身 %3，连同子模块占模型耗时的 %4，输出 %5，%6</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -5436,7 +5441,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>必填，例如 1,3,224,224</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+75"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+76"/>
         <source>%1 (%2): %n tensors, %3%4</source>
         <translation>%1 (%2)：%n 个张量，%3%4</translation>
     </message>
@@ -5466,14 +5471,14 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>移动用时 %1</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+3"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+4"/>
         <source>cancelled: rolled back, the model is as before</source>
         <translation>已取消：已回滚，模型保持原样</translation>
     </message>
     <message>
         <location filename="../../inspector/gui/features/memory/follows.py" line="+82"/>
         <location line="+21"/>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+3"/>
+        <location filename="../../inspector/gui/features/moves/outcome.py" line="+5"/>
         <location line="+33"/>
         <source>cancelled</source>
         <translation>已取消</translation>
@@ -5547,7 +5552,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>样本 %1 / %2</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="-88"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="-89"/>
         <source>cancelled: nothing of the model was touched</source>
         <translation>已取消：模型未被改动</translation>
     </message>
@@ -5625,7 +5630,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location filename="../../inspector/gui/features/lessons/follows.py" line="+45"/>
         <location filename="../../inspector/gui/features/memory/follows.py" line="+4"/>
         <source>lesson %1</source>
-        <translation>学习第 %1 课</translation>
+        <translation>第 %1 课</translation>
     </message>
     <message>
         <location filename="../../inspector/gui/features/moves/outcome.py" line="+9"/>
@@ -5663,7 +5668,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>“放得下吗？”失败</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/history/rows.py" line="+74"/>
+        <location filename="../../inspector/gui/features/history/rows.py" line="+75"/>
         <source>%1 before: process RSS %2, used %3 of %4</source>
         <translation>%1 移动前：进程 RSS %2，已用 %3 / %4</translation>
     </message>
@@ -5779,11 +5784,11 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+10"/>
-        <source>Time: the module&apos;s call with its children (median of the per-module run), the hooks&apos; own cost taken out; % of forward: that time over the forward measured without hooks.</source>
-        <translation>时间：模块一次调用（含子模块）的耗时（逐模块测量的中位数），已扣除钩子本身的开销；占前向传播 %：该时间占不带钩子测得的前向传播的比例。</translation>
+        <source>Time: the module&apos;s call with its children (median of the per-module run), the hooks&apos; own cost taken out; % of forward: that time over the model&apos;s own in the same run (the model&apos;s row 100 %, a module&apos;s never more than its parent&apos;s).</source>
+        <translation>时间：模块一次调用（含子模块）的耗时（逐模块测量的中位数），已扣除钩子本身的开销；占前向传播 %：该时间占同一次测量中模型自身耗时的比例（模型这一行为 100 %，子模块永远不超过其父模块）。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>⚠ Per-module figures not reliable:</source>
         <translation>⚠ 逐模块数据不可靠：</translation>
     </message>
@@ -6036,9 +6041,18 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
 </context>
 <context>
+    <name>QAbstractFileIconProvider</name>
+    <message>
+        <location filename="../../inspector/gui/common/qt_own_texts.py" line="+35"/>
+        <source>Folder</source>
+        <comment>All other platforms</comment>
+        <translation>文件夹</translation>
+    </message>
+</context>
+<context>
     <name>QFileDialog</name>
     <message>
-        <location filename="../../inspector/gui/common/qt_own_texts.py" line="+23"/>
+        <location line="-10"/>
         <source>&amp;Look in:</source>
         <translation>查找范围(&amp;L)：</translation>
     </message>
@@ -6169,7 +6183,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RemoteWindow</name>
     <message>
-        <location filename="../../inspector/gui/shell/remote_window.py" line="+118"/>
+        <location filename="../../inspector/gui/shell/remote_window.py" line="+119"/>
         <source>connecting…</source>
         <extracomment>The local window opened it; closed, it goes. No saved layout (that is the local window&apos;s), and a close just ends the agent. The local recent list holds this machine&apos;s specs; this window opens the server&apos;s. The connection to the agent (made with the workers).</extracomment>
         <translation>正在连接…</translation>
@@ -6200,14 +6214,15 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>结束服务器上的代理；已测得的结果保留在此窗口中</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../inspector/gui/features/devices/follows.py" line="+49"/>
         <source>Devices on %1</source>
+        <extracomment>The device table repaints from the 10 Hz samples at most this often.</extracomment>
         <translation>%1 上的设备</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../inspector/gui/shell/remote_window.py" line="+3"/>
         <source>The lessons run in the local window: the agent on %1 cannot run them</source>
-        <translation>“学习”只在本地窗口中运行：%1 上的代理无法运行这些课程</translation>
+        <translation>“课程”只在本地窗口中运行：%1 上的代理无法运行它们</translation>
     </message>
     <message>
         <location line="+15"/>
@@ -7036,7 +7051,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+1"/>
         <source>lesson</source>
-        <translation>学习</translation>
+        <translation>课程</translation>
     </message>
 </context>
 <context>

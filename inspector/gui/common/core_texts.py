@@ -314,6 +314,7 @@ CORE_TEXTS = {
     'move.to_needs_target': QT_TRANSLATE_NOOP("CoreText", 'model.to() needs a target device, a dtype, or both'),
     'move.cpu_takes_no_device': QT_TRANSLATE_NOOP("CoreText", 'model.cpu() takes no device (got {device})'),
     'move.cuda_takes_cuda': QT_TRANSLATE_NOOP("CoreText", "model.cuda() takes a CUDA device such as 'cuda:1' or '1', not {device}"),
+    'move.pytorch_said': QT_TRANSLATE_NOOP("CoreText", "{message}. PyTorch's own message, as a script meets it: “{said}”"),
     'move.cuda_needs_gpu': QT_TRANSLATE_NOOP("CoreText", '{call} needs a CUDA GPU, but {reason}; prefer model.to(device) with device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu"): it runs everywhere'),
     'move.cuda_failed': QT_TRANSLATE_NOOP("CoreText", '{call} failed: {error}; prefer model.to(device) with device = torch.device("cuda:0" if torch.cuda.is_available() else "cpu"): it runs everywhere'),
     'move.pinned_ignored_cast': QT_TRANSLATE_NOOP("CoreText", 'pinned ignored: pinned host memory only speeds host-to-CUDA copies, and a dtype cast stays on its device'),

@@ -52,3 +52,24 @@ def test_ours_only_fills_what_qts_catalogue_lacks(qapp):
     assert qt.load(QLocale(i18n.CHINESE), "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))
     assert qt.translate("QFileDialog", "File &name:")  # (the catalogue is there and answers)
     assert [text for text in QT_OWN_MISSING if qt.translate("QFileDialog", text)] == []
+
+
+def test_a_folders_type_reads_in_chinese_in_the_file_dialog(qtbot, chinese, tmp_path):
+    """The Type column said "Folder" beside Chinese columns (issue 45 item 7): Qt's catalogue
+    lacks its text, ours has it (``qt_own_texts.folder_type``)."""
+    from PySide6.QtWidgets import QTreeView
+
+    from inspector.gui.common.qt_own_texts import folder_type
+
+    assert folder_type() == "文件夹"
+    (tmp_path / "runs").mkdir()
+    dialog = QFileDialog(None, "t", str(tmp_path))
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    tree = dialog.findChild(QTreeView, "treeView")
+    model, root = tree.model(), tree.rootIndex()
+    qtbot.waitUntil(lambda: model.rowCount(tree.rootIndex()) > 0, timeout=10_000)
+    root = tree.rootIndex()
+    types = {model.index(r, 0, root).data(): model.index(r, 2, root).data() for r in range(model.rowCount(root))}
+    assert types["runs"] == "文件夹"

@@ -127,7 +127,7 @@ def test_a_lesson_asks_before_replacing_another_model(make_window, qtbot, monkey
 def test_the_lessons_follow_the_language(make_window, qtbot, chinese):
     window = make_window()
     text = run_lesson(window, qtbot, 1)
-    assert "device 是 cpu" in text and window.lessons.windowTitle() == "学习"
+    assert "device 是 cpu" in text and window.lessons.windowTitle() == "课程"
     from inspector.gui.common import i18n
 
     i18n.apply_language(i18n.ENGLISH)

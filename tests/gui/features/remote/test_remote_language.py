@@ -63,7 +63,7 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
 
     # Help › Lessons stays off here, saying why; the checks that enable commands leave it off.
     assert not remote.findChild(QAction, "lessonsAction").isEnabled()
-    assert remote.findChild(QAction, "lessonsAction").toolTip() == f"“学习”只在本地窗口中运行：{HOST} 上的代理无法运行这些课程"
+    assert remote.findChild(QAction, "lessonsAction").toolTip() == f"“课程”只在本地窗口中运行：{HOST} 上的代理无法运行它们"
     remote.availability.refresh()
     remote.action_bar.runsSpin.setValue(10)
     remote.action_bar.benchmarkButton.click()
