@@ -140,12 +140,19 @@ def prove(source: ModelSource, job: RankJob, world: int, should_cancel: Callable
     if should_cancel is not None and should_cancel():
         return Readings((), Text("failure.cancelled_proof"))
     peaks: list[int] = []
+    failed: list[tuple[int, str, int]] = []
     for rank, done in enumerate(ended):
         said = _last_json(done.stdout)
         if done.returncode != 0 or "peak" not in said:
             error = str(said.get("error") or _last_line(done.stderr) or f"exit status {done.returncode}")
-            return Readings((), Text("cluster.rank_failed", rank=str(rank), error=error))
-        peaks.append(int(said["peak"]))
+            failed.append((rank, error, done.returncode))
+        else:
+            peaks.append(int(said["peak"]))
+    if failed:
+        # A rank whose peer failed reports gloo's lost connection, or was killed (a negative status)
+        # once one failed: name the one that failed of its own.
+        rank, error, _ = sorted(failed, key=lambda item: (item[2] < 0, "gloo" in item[1].lower()))[0]
+        return Readings((), Text("cluster.rank_failed", rank=str(rank), error=error))
     return Readings(tuple(peaks), Text("cluster.proof_ranks", world=str(world)))
 
 
