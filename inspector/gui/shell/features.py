@@ -16,6 +16,7 @@ from inspector.gui.features.lessons import feature as lessons
 from inspector.gui.features.memory import feature as memory
 from inspector.gui.features.model import feature as model
 from inspector.gui.features.moves import feature as moves
+from inspector.gui.features.outcomes import feature as outcomes
 from inspector.gui.features.ranks import feature as ranks
 from inspector.gui.features.report import feature as report
 from inspector.gui.features.tensor_table import feature as tensor_table
@@ -24,6 +25,7 @@ from inspector.gui.state.feature import Feature, FeatureContext
 
 FEATURES: tuple[Feature, ...] = (
     model,
+    outcomes,
     moves,
     training,
     devices,

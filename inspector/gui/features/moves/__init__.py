@@ -1,2 +1,2 @@
-"""Moving the model: the action bar, the moves it sends, which commands are available, and each
-task's outcome on the bar (the benchmark it starts is the latency feature's)."""
+"""Moving the model: the action bar, the moves it sends and which commands are available (the
+benchmark it starts is the latency feature's; how each task went, the outcomes feature's)."""

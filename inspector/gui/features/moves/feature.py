@@ -1,6 +1,6 @@
 """The moves feature, installed (``state.feature``): the action bar's moves (``commands``; its
-Benchmark button is the latency feature's), what they are allowed to do now (``availability``),
-and each task's outcome on the bar, banner and status line (``outcome``)."""
+Benchmark button is the latency feature's) and what they are allowed to do now (``availability``);
+how each task went is the outcomes feature's."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from PySide6.QtGui import QKeySequence
 from inspector.gui.features.moves.action_bar import ActionBar
 from inspector.gui.features.moves.availability import CommandAvailability
 from inspector.gui.features.moves.commands import ModelCommands
-from inspector.gui.features.moves.outcome import TaskOutcomes
 
 if TYPE_CHECKING:
     from inspector.gui.state.feature import FeatureContext
@@ -21,8 +20,6 @@ if TYPE_CHECKING:
 def install(context: FeatureContext) -> None:
     frame, state, requests = context.frame, context.state, context.requests
     bar = cast(ActionBar, frame.action_bar)  # this feature's own bar
-    outcomes = TaskOutcomes(state=state, tasks=context.tasks, bar=bar, banner=frame.banner, status=frame.status,
-                            parent=context.parent)  # fmt: skip
     commands = ModelCommands(
         context.parent, dispatcher=context.dispatcher, move=requests.move, action_bar=bar, banner=frame.banner,
         code=frame.code, state=state,
@@ -31,7 +28,7 @@ def install(context: FeatureContext) -> None:
     bar.cancelButton.clicked.connect(context.cancel)
     bar.cancelButton.setShortcut(QKeySequence(Qt.Key.Key_Escape))
     context.started.append(availability.refresh)
-    context.retranslatable += [outcomes, availability]
+    context.retranslatable.append(availability)
     context.publish(
         commands=commands, availability=availability, request_move=commands.request_move,
         move_to_target=commands.move_to_target, move_cuda=commands.move_cuda,
