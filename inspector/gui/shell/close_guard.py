@@ -19,6 +19,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any
 
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from inspector.gui.common.i18n import fill, translate
@@ -55,8 +56,10 @@ def agree(window: Any, *, asked_by_person: bool) -> bool:
     count = unexported_results(window)
     if count:
         answer = ask_about_results(window, count)
-        if answer is Answer.EXPORT_FIRST:
-            window.reports.export_report_dialog()
+        if answer is Answer.EXPORT_FIRST:  # File › Export report…, as the menu asks it
+            export = window.findChild(QAction, "exportReportAction")
+            if export is not None and export.isEnabled():
+                export.trigger()
         return answer is Answer.CLOSE_ANYWAY
     return True
 

@@ -8,6 +8,9 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox, QPushButton, QSpinBox
 
 from tests.gui.helpers import widget
+from inspector.gui.features.latency.launch import BenchmarkLaunch
+from inspector.gui.features.report.flow import ReportFlow
+from tests.gui import doors
 
 SLOW = (
     "import time\n"
@@ -46,7 +49,7 @@ def test_a_quit_during_a_short_benchmark_asks_and_cancel_keeps_it_running(qtbot,
     window = make_window(f"{path}:make")
     window.show()
     widget(window, QSpinBox, "runsSpin").setValue(1000)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     qtbot.waitUntil(lambda: window.tasks.task is not None, timeout=30_000)
     asked: list[tuple[str, str, str]] = []
     _answer(monkeypatch, "cancelCloseButton", asked)
@@ -62,7 +65,7 @@ def test_a_quit_during_a_short_benchmark_asks_and_cancel_keeps_it_running(qtbot,
 def test_a_quit_with_unsaved_results_asks_and_a_saved_report_quiets_it(qtbot, window, tmp_path, monkeypatch):
     window.show()
     widget(window, QSpinBox, "runsSpin").setValue(3)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     qtbot.waitUntil(lambda: window.tasks.task is None and window.frame.history.unsaved_results() == 1, timeout=60_000)
     asked: list[tuple[str, str, str]] = []
     _answer(monkeypatch, "cancelCloseButton", asked)
@@ -70,7 +73,7 @@ def test_a_quit_with_unsaved_results_asks_and_a_saved_report_quiets_it(qtbot, wi
     assert [a[0] for a in asked] == ["closeWithResults"] and asked[0][2] == "cancelCloseButton"
     assert "1 result" in asked[0][1] and window.isVisible()
     # A report saved: nothing is lost any more, and the quit asks nothing.
-    assert window.export_report(tmp_path / "r.json")
+    assert doors.part(window, ReportFlow).export_report(tmp_path / "r.json")
     qtbot.waitUntil(lambda: window.frame.history.unsaved_results() == 0 and window.tasks.task is None
                     and (tmp_path / "r.json").exists(), timeout=60_000)  # fmt: skip
     qtbot.waitUntil(lambda: window._exporting is None, timeout=60_000)
@@ -86,3 +89,19 @@ def test_a_close_the_program_makes_asks_nothing(qtbot, window, monkeypatch):
     _answer(monkeypatch, "cancelCloseButton", asked)
     window.close()  # a script's (a test's) close, not a person's
     assert asked == [] and not window.isVisible()
+
+
+def test_export_first_opens_the_export_dialog_and_the_window_stays(qtbot, window, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    window.show()
+    window.frame.history.record("model.to('cpu')", 0.1, None, "ok")  # a result nobody saved
+    opened: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (opened.append("save") or ("", "")))
+    asked: list[tuple[str, str, str]] = []
+    _answer(monkeypatch, "exportFirstButton", asked)
+    _quit(window)
+    assert [a[0] for a in asked] == ["closeWithResults"] and opened == ["save"] and window.isVisible()
+    _answer(monkeypatch, "closeAnywayButton", asked)
+    _quit(window)
+    assert not window.isVisible()
