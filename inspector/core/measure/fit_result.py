@@ -148,4 +148,5 @@ class FitResult:
             "use_cache": self.use_cache,
             "loop": self.loop,
             "capacity_source": self.capacity_source,
+            "shown_device": self.shown_device,
         }

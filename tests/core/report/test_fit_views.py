@@ -60,3 +60,11 @@ def test_a_measured_peak_below_what_rss_resolves_is_said_so_not_zero():
     cpu = next(r for r in rows if r.startswith("| cpu "))
     assert "under 1.0 MiB: below what RSS resolves" in cpu
     assert "| 0 B |" not in cpu and "0.000" not in cpu
+
+
+def test_the_json_answer_says_how_its_device_is_named():
+    import torch
+
+    fit = estimate_fit(example_model(), FitRequest("cuda", optimizer="adam", gpu="RTX 4090", measure=False))
+    expected = "RTX 4090, planned (cuda:0 is here)" if torch.cuda.is_available() else PLANNED
+    assert fit.to_dict()["shown_device"] == expected and fit.to_dict()["named_device"] == "RTX 4090"
