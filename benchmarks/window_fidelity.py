@@ -19,6 +19,12 @@ processes took during the runs (a p95 blown up by them is the machine's, not the
     xvfb-run is used when no X display is set (Xvfb must be installed).
     python benchmarks/window_fidelity.py [--quick] [--repeats 3] [--cases example-float16,mlp]
                                          [--against DIR]   # the window of another checkout too
+    python benchmarks/window_fidelity.py --pairs 10 [--cases ...]   # issue 46's 10-pair mode
+
+``--pairs N`` (issue 46 item 3): N alternated pairs of a fresh window and a fresh CLI per case
+(plain runs; default cases the example in float32 and float16 and the MLP), every median
+printed, and the target: the window's median of medians within the CLI's own process-to-process
+spread (between the lowest and the highest of the CLI's N medians).
 """
 
 from __future__ import annotations
@@ -265,6 +271,8 @@ def main() -> int:
     parser.add_argument(
         "--against", metavar="DIR", help="also the window of the app in DIR (git worktree add DIR <commit>)"
     )
+    parser.add_argument("--pairs", type=int, default=0, help="N alternated window/CLI pairs per case, plain runs "
+                        "(issue 46: the window's median of medians within the CLI's own spread)")  # fmt: skip
     parser.add_argument("--child", choices=("window", "cli", "timer"), help=argparse.SUPPRESS)
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--runs", type=int, help=argparse.SUPPRESS)
@@ -288,13 +296,17 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
-    names = [n for n in args.cases.split(",") if n] or [c.name for c in CASES]
+    default = PAIR_CASES if args.pairs else [c.name for c in CASES]
+    names = [n for n in args.cases.split(",") if n] or default
     unknown = [n for n in names if n not in by_name]
     if unknown:
         print(f"error: unknown case(s) {', '.join(unknown)}; known: {', '.join(by_name)}", file=sys.stderr)
         return 2
     repeats = args.repeats or (1 if args.quick else 3)
     import torch
+
+    if args.pairs:
+        return pairs_mode([by_name[n] for n in names], args.pairs, args.quick)
 
     print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, CPUs {os.cpu_count()}, "
           f"repeats {repeats}{' (quick)' if args.quick else ''}, X: {os.environ.get('DISPLAY') or 'xvfb-run'}")  # fmt: skip
@@ -318,6 +330,42 @@ def main() -> int:
             print_row(case, runs, per_module, got, windows)
             sys.stdout.flush()
     print_targets()
+    return 0
+
+
+#: The cases of ``--pairs`` unless ``--cases`` names others (issue 46's).
+PAIR_CASES = ["example-float32", "example-float16", "mlp"]
+
+
+def pairs_mode(cases: list[Case], pairs: int, quick: bool) -> int:
+    """``pairs`` alternated (window, CLI) pairs per case, plain runs: is the window's median of
+    medians within the CLI's own spread between processes?"""
+    import numpy as np
+    import torch
+
+    print(f"--pairs {pairs}: torch {torch.__version__}, threads {torch.get_num_threads()}, CPUs {os.cpu_count()}, "
+          f"load average {os.getloadavg()[0]:.2f} at start, X: {os.environ.get('DISPLAY') or 'xvfb-run'}")  # fmt: skip
+    met = 0
+    for case in cases:
+        runs = case.quick_runs if quick else case.runs
+        medians: dict[str, list[float]] = {"window": [], "cli": []}
+        others: list[float] = []
+        for r in range(pairs):
+            for kind in (("window", "cli") if r % 2 == 0 else ("cli", "window")):
+                got = run_child(kind, case, runs, False)
+                medians[kind].append(float(np.median(got["samples_ms"])))
+                others.append(got["others_share"])
+        window, cli = float(np.median(medians["window"])), float(np.median(medians["cli"]))
+        low, high = min(medians["cli"]), max(medians["cli"])
+        ok = low <= window <= high
+        met += ok
+        print(f"\n{case.name} (x{runs}), {pairs} pairs; other processes took {float(np.median(others)):.2f} cores")
+        for kind in ("window", "cli"):
+            print(f"  {kind:<6} medians: {', '.join(fmt_ms(m) for m in medians[kind])}")
+        print(f"  window median of medians {fmt_ms(window)} = {window / cli:.2f}x the CLI's {fmt_ms(cli)}; the CLI's own "
+              f"spread {fmt_ms(low)}-{fmt_ms(high)} [{'ok' if ok else 'MISS'}]")  # fmt: skip
+        sys.stdout.flush()
+    print(f"\nwithin the CLI's own spread: {met} of {len(cases)} cases; load average {os.getloadavg()[0]:.2f} at the end")
     return 0
 
 

@@ -225,6 +225,10 @@ class ModelWorker(WorkerEvents):
             if request.per_module and not (stop is not None and stop()):  # after the plain run, which it states its overhead against
                 throttle.cap_seconds(None)  # (a per-module run has no time cap)
                 try:
+                    if self.session.capabilities.timed_here:  # the FLOP counter's set-up before the gate (issue 46)
+                        from inspector.core.measure.flop_count import prepare
+
+                        prepare()
                     with self._quiet_window():
                         attribution = self.session.attribute(
                             request, progress=throttle.update, should_cancel=self._cancel.is_set

@@ -56,3 +56,29 @@ def test_the_example_models_flops_reach_the_attribution() -> None:
     run = measure_attribution(loaded, runs=2, warmup=1)
     total, _ = count_flops(loaded.module, as_args(make_input(loaded, None)))
     assert run.total_flops == total
+
+
+def test_prepare_does_the_counters_one_time_set_up_once_before_a_run() -> None:
+    # Issue 46 item 4: the window calls it before its per-module run's quiet window. With dynamo
+    # imported (as an optimizer's constructor imports it), torch's disable wrapper is made and
+    # cached there; without, nothing of torch's is left changed and dynamo stays unimported.
+    script = textwrap.dedent(
+        """
+        import json, sys
+        import torch
+        from inspector.core.measure import flop_count
+        flop_count.prepare()
+        plain = {"dynamo": "torch._dynamo" in sys.modules,
+                 "cached": [hasattr(fn, flop_count._CACHE) for fn in flop_count._dispatch_functions()]}
+        import torch._dynamo
+        flop_count._prepared.clear()
+        flop_count.prepare()
+        cached = [hasattr(fn, flop_count._CACHE) for fn in flop_count._dispatch_functions()]
+        flop_count.prepare()  # once per process: nothing more
+        print(json.dumps({"plain": plain, "cached": cached, "prepared": len(flop_count._prepared)}))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=True)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["plain"] == {"dynamo": False, "cached": [False] * len(found["cached"])}
+    assert found["cached"] and all(found["cached"]) and found["prepared"] == 1
