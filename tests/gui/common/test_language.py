@@ -10,6 +10,7 @@ from inspector.gui.common import i18n
 from inspector.gui.common.language_choice import chosen_language
 from tests.gui.conftest import wait_idle
 from tests.gui import doors
+from inspector.gui.features.moves.commands import ModelCommands
 
 
 @pytest.mark.parametrize(
@@ -50,7 +51,7 @@ def test_qt_placeholders_fill_in_any_order():
 def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_window, qtbot, clean_settings):
     window = make_window()
     doors.bar(window).dtypeCombo.setCurrentIndex(doors.bar(window).dtypeCombo.findData("float64"))
-    assert window.move_to_target()
+    assert doors.part(window, ModelCommands).move_to_target()
     wait_idle(qtbot, window)
     state, rows = doors.model(window), window.historyView.history.rowCount()
     file_menu = window.menuBar().findChild(type(window.recentMenu), "fileMenu")

@@ -25,6 +25,9 @@ from tests.gui.shell.test_language_walk import code_comments, english_left, our_
 from inspector.gui.features.training.step import TrainingStep
 from inspector.gui.features.moves.commands import ModelCommands
 from tests.gui import doors
+from inspector.gui.features.latency.launch import BenchmarkLaunch
+from inspector.gui.features.lessons.panel import LessonsPanel
+from inspector.gui.features.report.flow import ReportFlow
 
 
 def _rows(window) -> list[tuple[str, ...]]:
@@ -42,29 +45,29 @@ def _session(window, qtbot, tmp_path) -> None:
     cast, a forward and a train-step measurement, a training step, a lesson that quotes
     PyTorch, a load that fails, a report written and opened."""
     bar = doors.bar(window)
-    window.move_cuda()
+    doors.part(window, ModelCommands).move_cuda()
     wait_idle(qtbot, window)
     bar.dtypeCombo.setCurrentIndex(bar.dtypeCombo.findData("float64"))
-    assert window.move_to_target()
+    assert doors.part(window, ModelCommands).move_to_target()
     wait_idle(qtbot, window)
     bar.runsSpin.setValue(10)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     wait_idle(qtbot, window, timeout=60_000)
     bar.modeCombo.setCurrentIndex(bar.modeCombo.findData("train-step"))
     bar.runsSpin.setValue(5)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     wait_idle(qtbot, window, timeout=60_000)
     bar.modeCombo.setCurrentIndex(bar.modeCombo.findData("forward"))
     assert doors.part(window, TrainingStep).run()
     wait_idle(qtbot, window)
-    window.lessons.list.setCurrentRow(2)  # lesson 3: .cuda() or .to(); PyTorch's message quoted
-    window.lessons.runButton.click()
-    qtbot.waitUntil(lambda: 3 in window.lessons.results, timeout=30_000)
+    doors.part(window, LessonsPanel).list.setCurrentRow(2)  # lesson 3: .cuda() or .to(); PyTorch's message quoted
+    doors.part(window, LessonsPanel).runButton.click()
+    qtbot.waitUntil(lambda: 3 in doors.part(window, LessonsPanel).results, timeout=30_000)
     wait_idle(qtbot, window)
     report = tmp_path / "r.json"
-    assert window.export_report(report)
+    assert doors.part(window, ReportFlow).export_report(report)
     qtbot.waitUntil(lambda: report.exists() and doors.busy(window) is None, timeout=30_000)
-    window.open_report(report)
+    doors.part(window, ReportFlow).open_report(report)
     qtbot.waitUntil(lambda: any("load_report" in row[1] for row in _rows(window)), timeout=30_000)
     window.open_model(str(tmp_path / "missing.pt"))
     qtbot.waitUntil(lambda: doors.busy(window) is None and not _rows(window)[-1][-1].startswith("load_report"), timeout=30_000)
@@ -103,7 +106,7 @@ def test_history_rows_made_in_english_read_in_chinese_after_a_switch_and_in_engl
 def test_the_code_views_comments_follow_the_language_and_copy_copies_them(make_window, qtbot, qapp):
     window = make_window()
     doors.bar(window).runsSpin.setValue(5)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     wait_idle(qtbot, window, timeout=60_000)
     english, caption = window.code.code(), window.code.caption.text()
     assert "# where the app measured" in english and caption == "Equivalent PyTorch code: forward timing on cpu"
@@ -127,7 +130,7 @@ def test_the_code_views_comments_follow_the_language_and_copy_copies_them(make_w
 
 def test_the_cuda_and_training_step_code_say_their_comments_in_chinese(make_window, qtbot, chinese):
     window = make_window()
-    window.move_cuda()
+    doors.part(window, ModelCommands).move_cuda()
     wait_idle(qtbot, window)
     code = window.code.code()
     assert code.startswith("model = model.cuda()") and code_comments(code) == "需要 CUDA GPU；更推荐 .to(device)"
@@ -145,15 +148,15 @@ def test_core_vocabulary_is_said_in_words_in_chinese(make_window, qtbot, chinese
     assert window.model_box.title() == "模型 — Net (示例)"
     doors.bar(window).runsSpin.setValue(5)
     doors.bar(window).modeCombo.setCurrentIndex(doors.bar(window).modeCombo.findData("train-step"))
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     wait_idle(qtbot, window, timeout=60_000)
     assert "训练步" in window.code.caption.text() and "train" not in window.code.caption.text()
     assert doors.part(window, ModelCommands).move_cpu()
     wait_idle(qtbot, window)
     report = tmp_path / "r.json"
-    assert window.export_report(report)
+    assert doors.part(window, ReportFlow).export_report(report)
     qtbot.waitUntil(lambda: report.exists() and doors.busy(window) is None, timeout=30_000)
-    window.open_report(report)
+    doors.part(window, ReportFlow).open_report(report)
     qtbot.waitUntil(lambda: window.lazy_tabs.is_built(COMPARISON), timeout=30_000)
     view = window.lazy_tabs.page(COMPARISON)
     latency, moves = view.latency_table, view.moves_table

@@ -44,6 +44,11 @@ from tests.gui.languages import has_chinese
 from tests.prose import english_words
 from inspector.gui.features.training.step import TrainingStep
 from tests.gui import doors
+from inspector.gui.features.fit.flow import FitFlow
+from inspector.gui.features.latency.launch import BenchmarkLaunch
+from inspector.gui.features.lessons.panel import LessonsPanel
+from inspector.gui.features.moves.commands import ModelCommands
+from inspector.gui.features.report.flow import ReportFlow
 
 #: Widgets whose content is code or PyTorch's own words (their headers and labels are read).
 CODE_WIDGETS = {"codeView", "lessonCode", "lessonAnswer"}
@@ -302,22 +307,22 @@ def a_whole_session(window, qtbot, tmp_path) -> tuple[list[QWidget], list[tuple[
         shown.append((f"code view comments after {action}", code_comments(window.code.code())))
 
     bar = doors.bar(window)
-    assert window.move_cuda()
+    assert doors.part(window, ModelCommands).move_cuda()
     wait_idle(qtbot, window)
     code_after(".cuda()")
     bar.dtypeCombo.setCurrentIndex(bar.dtypeCombo.findData("float64"))
-    assert window.move_to_target()
+    assert doors.part(window, ModelCommands).move_to_target()
     wait_idle(qtbot, window)
     code_after(".to()")
     bar.runsSpin.setValue(20)
     bar.perModuleCheck.setChecked(True)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     wait_idle(qtbot, window, timeout=60_000)
     code_after("the benchmark")
     bar.perModuleCheck.setChecked(False)
     bar.modeCombo.setCurrentIndex(bar.modeCombo.findData("train-step"))
     bar.runsSpin.setValue(10)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     wait_idle(qtbot, window, timeout=60_000)
     code_after("the train-step benchmark")
     bar.modeCombo.setCurrentIndex(bar.modeCombo.findData("forward"))
@@ -325,30 +330,30 @@ def a_whole_session(window, qtbot, tmp_path) -> tuple[list[QWidget], list[tuple[
     wait_idle(qtbot, window)
     code_after("a training step")
     report = tmp_path / "session.json"
-    assert window.export_report(report)
+    assert doors.part(window, ReportFlow).export_report(report)
     qtbot.waitUntil(lambda: report.exists() and doors.busy(window) is None, timeout=30_000)
-    window.open_report(report)  # the Compare tab, this session against its own report
+    doors.part(window, ReportFlow).open_report(report)  # the Compare tab, this session against its own report
     qtbot.waitUntil(lambda: window.lazy_tabs.is_built(COMPARISON), timeout=30_000)
     for index in range(window.tabs.count()):  # every page, built
         window.tabs.setCurrentIndex(index)
         qtbot.wait(20)
-    window.lessons.show()
+    doors.part(window, LessonsPanel).show()
     answers = shown  # every lesson's answer, read as it is shown (the panel shows one at a time)
-    for row in range(window.lessons.list.count()):
-        window.lessons.list.setCurrentRow(row)
-        window.lessons.runButton.click()
-        qtbot.waitUntil(lambda r=row: r + 1 in window.lessons.results, timeout=30_000)
+    for row in range(doors.part(window, LessonsPanel).list.count()):
+        doors.part(window, LessonsPanel).list.setCurrentRow(row)
+        doors.part(window, LessonsPanel).runButton.click()
+        qtbot.waitUntil(lambda r=row: r + 1 in doors.part(window, LessonsPanel).results, timeout=30_000)
         wait_idle(qtbot, window)
-        answers.append((f"lesson {row + 1} answer", our_lines(window.lessons.answer.toPlainText())))
-    opened = [window, window.lessons]
+        answers.append((f"lesson {row + 1} answer", our_lines(doors.part(window, LessonsPanel).answer.toPlainText())))
+    opened = [window, doors.part(window, LessonsPanel)]
     for topic in ("start", "shortcuts", "report"):
         opened.append(window.help.show(topic))
-    fit = window.show_fit_dialog()
+    fit = doors.part(window, FitFlow).show()
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=60_000)
     # Qt's own file dialogs, in the session's folder (the disk's names are not ours to read)
     window_settings.set_last_folder(window.settings, "reports", str(report))
     window_settings.set_last_folder(window.settings, "models", str(report))
-    shown += file_dialog_texts(window.reports.export_report_dialog)
+    shown += file_dialog_texts(doors.part(window, ReportFlow).export_report_dialog)
     open_model = window.make_open_model_dialog()
     open_model.show()
     shown += file_dialog_texts(open_model.browse_button.click)

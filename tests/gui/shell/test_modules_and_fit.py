@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
 )  # fmt: skip
 
 from tests.gui.helpers import table_rows, widget
+from inspector.gui.features.fit.flow import FitFlow
+from tests.gui import doors
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 
@@ -40,7 +42,7 @@ def _per_module_benchmark(qtbot, window, runs: int = 5) -> None:
     before = len(table_rows(widget(window, QTableView, "historyView").model()))
     qtbot.mouseClick(widget(window, QPushButton, "benchmarkButton"), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(
-        lambda: window.busy_task is None
+        lambda: doors.busy(window) is None
         and len(table_rows(widget(window, QTableView, "historyView").model())) > before,
         timeout=60_000,
     )
@@ -110,7 +112,7 @@ def test_module_columns_appear_after_a_per_module_run_and_sort(qtbot, make_windo
 def test_a_plain_benchmark_leaves_the_module_columns_hidden(qtbot, window):
     widget(window, QSpinBox, "runsSpin").setValue(3)
     qtbot.mouseClick(widget(window, QPushButton, "benchmarkButton"), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.busy_task is None and window.latencyPlot is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None and window.latencyPlot is not None, timeout=30_000)
     view = widget(window, QTreeView, "parameterView")
     assert all(view.isColumnHidden(_column(view.model(), h)) for h in MODULE_HEADERS)
     assert view.model().attribution is None
@@ -125,7 +127,7 @@ def test_fit_dialog_answers_for_every_device_of_the_machine(qtbot, window):
     table = widget(dialog, QTableWidget, "fitTable")
     assert table.rowCount() == len(window.inventory.ids())
     qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.busy_task is None and bool(table.item(0, 1) and table.item(0, 1).text()), timeout=60_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None and bool(table.item(0, 1) and table.item(0, 1).text()), timeout=60_000)
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     cpu = {h: table.item(0, c).text() for c, h in enumerate(headers)}
     # The example Net in float32 with Adam: 44 B of parameters and of gradients, two moments
@@ -144,11 +146,11 @@ def test_fit_dialog_answers_for_every_device_of_the_machine(qtbot, window):
 
 
 def test_fit_dialog_says_what_is_wrong_with_an_input_shape(qtbot, window):
-    dialog = window.show_fit_dialog()
+    dialog = doors.part(window, FitFlow).show()
     dialog.inputEdit.setText("3,x")
     qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
     assert "is not an input shape" in dialog.status.text()
-    assert window.busy_task is None  # nothing was sent to the worker
+    assert doors.busy(window) is None  # nothing was sent to the worker
 
 
 _TEN_THOUSAND_TENSORS = (
@@ -167,14 +169,14 @@ def test_fit_dialog_cancel_stops_a_big_estimate_and_leaves_the_model_as_it_was(q
     window = make_window(f"{factory}:make")
     module = window.worker.session.require_loaded().module  # the worker is idle: reading it here is safe
     before = [(p, p.detach().clone()) for p in module.parameters()]
-    dialog = window.show_fit_dialog()
+    dialog = doors.part(window, FitFlow).show()
     cancel = widget(dialog, QPushButton, "fitCancelButton")
     assert not cancel.isEnabled()  # nothing to cancel yet
     qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
-    assert window.busy_task == "fit" and cancel.isEnabled()
+    assert doors.busy(window) == "fit" and cancel.isEnabled()
     qtbot.wait(300)  # the worker is copying the 10,000 tensors or running the fake step
     qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: window.busy_task is None, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     assert "cancelled" in dialog.status.text() and not cancel.isEnabled()
     assert widget(dialog, QPushButton, "fitEstimateButton").isEnabled()
     rows = table_rows(widget(window, QTableView, "historyView").model())
@@ -246,7 +248,7 @@ def test_a_close_waits_out_work_that_cannot_be_interrupted_instead_of_aborting(m
 
     monkeypatch.setattr(session, "fit", deaf_fit)
     window.show()
-    dialog = window.show_fit_dialog()
+    dialog = doors.part(window, FitFlow).show()
     qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(entered), timeout=10_000)
     started = time.monotonic()

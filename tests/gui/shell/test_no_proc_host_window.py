@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QSpinBox, QTableView
 
 from tests.gui.helpers import table_rows, widget
 from tests.gui.shell.test_window import click, history, wait_history
+from inspector.gui.features.report.flow import ReportFlow
+from tests.gui import doors
 
 
 def test_the_devices_panel_and_a_benchmark_work_without_proc(qtbot, no_proc_host, make_window, tmp_path):
@@ -24,7 +26,7 @@ def test_the_devices_panel_and_a_benchmark_work_without_proc(qtbot, no_proc_host
     assert rows[-1]["Call"].startswith("forward ×30 · cpu float32") and not rows[-1]["Result"].startswith("failed")
 
     path = tmp_path / "session.json"
-    assert window.export_report(path)
+    assert doors.part(window, ReportFlow).export_report(path)
     wait_history(qtbot, window, before + 2)
     (latency,) = json.loads(path.read_text(encoding="utf-8"))["latency"]
     machine = latency["machine"]

@@ -13,6 +13,7 @@ from tests.gui.helpers import widget
 from tests.report_edge import typed
 from tests.gui import doors
 from inspector.gui.common.pages import LATENCY
+from inspector.gui.features.report.flow import ReportFlow
 
 
 def test_the_repeats_setting_reaches_core_and_the_report_keeps_each_run(qtbot, window, tmp_path):
@@ -27,8 +28,8 @@ def test_the_repeats_setting_reaches_core_and_the_report_keeps_each_run(qtbot, w
     qtbot.waitUntil(lambda: doors.busy(window) is None and history.rowCount() > rows, timeout=60_000)
     assert len(doors.page(window, LATENCY).series[("cpu", "float32", "forward")].samples) == 45
     exported = tmp_path / "r.json"
-    assert window.export_report(exported)
-    qtbot.waitUntil(lambda: exported.exists() and window.reports.exporting is None, timeout=30_000)
+    assert doors.part(window, ReportFlow).export_report(exported)
+    qtbot.waitUntil(lambda: exported.exists() and doors.part(window, ReportFlow).exporting is None, timeout=30_000)
     entry = json.loads(exported.read_text())["latency"][-1]
     assert [len(r) for r in entry["runs_ms"]] == [15, 15, 15]
 

@@ -32,6 +32,8 @@ from tests.gui.helpers import table_rows, tree_rows, widget
 from tests.warm_python import run_python
 from tests.gui import doors
 from inspector.gui.common.pages import COMPARISON, LATENCY
+from inspector.gui.features.moves.commands import ModelCommands
+from inspector.gui.features.report.flow import ReportFlow
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 cpu_only = pytest.mark.skipif(torch.cuda.is_available(), reason="checks what a machine without CUDA shows")
@@ -504,7 +506,7 @@ def test_export_report_writes_a_loadable_report(qtbot, window, tmp_path):
     click(qtbot, window, "cpuButton")
     wait_history(qtbot, window, 2)
     path = tmp_path / "report.json"
-    assert window.export_report(path)
+    assert doors.part(window, ReportFlow).export_report(path)
     rows = wait_history(qtbot, window, 3)
     assert rows[-1]["Result"] == "written"
     report = load_report(path).to_dict()
@@ -722,7 +724,7 @@ def test_cancel_mid_move_rolls_back(qtbot, make_window, tmp_path):
     window = make_window(f"{factory}:make")
     widget(window, QComboBox, "dtypeCombo").setCurrentIndex(widget(window, QComboBox, "dtypeCombo").findText("float64"))
     before = len(history(window))
-    assert window.move_to_target()
+    assert doors.part(window, ModelCommands).move_to_target()
     window.cancel()  # within microseconds: the move is still snapshotting its 6,000 tensors
     rows = wait_history(qtbot, window, before + 1)
     assert rows[-1]["Result"] == "cancelled: rolled back, the model is as before"

@@ -14,6 +14,7 @@ from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import MAX_MEASURE_SECONDS
 from tests.gui import doors
 from inspector.gui.common.pages import LATENCY
+from inspector.gui.features.latency.launch import BenchmarkLaunch
 
 
 class _SlowSession:
@@ -80,7 +81,7 @@ def measuring(qtbot, make_window, tmp_path, monkeypatch):
     window = make_window(f"{path}:make")
     window.show()
     doors.bar(window).runsSpin.setValue(1000)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     qtbot.waitUntil(lambda: doors.page(window, LATENCY).measuring_seconds() >= 0.1, timeout=30_000)
     return window
 

@@ -19,6 +19,7 @@ from inspector.core.measure import attribution, sampling
 from inspector.gui.state.workers import ModelWorker
 from tests.gui.helpers import widget
 from tests.gui import doors
+from inspector.gui.features.latency.launch import BenchmarkLaunch
 
 #: A busy GUI slot: this many Python loop turns (work by count, not by time).
 BUSY_TURNS = 20_000
@@ -133,7 +134,7 @@ def _benchmark(qtbot, window, *, runs: int, per_module: bool) -> None:
 
     widget(window, QSpinBox, "runsSpin").setValue(runs)
     widget(window, QCheckBox, "perModuleCheck").setChecked(per_module)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=60_000)
     assert window.historyView.history.entries()[-1].ok
 
@@ -159,7 +160,7 @@ def test_a_window_closed_while_the_gui_thread_would_park_does_not_hang(qtbot, ma
     its worker still ends (the gate gives up on the cancel and on close)."""
     window = make_window()
     doors.bar(window).runsSpin.setValue(100_000)
-    assert window.run_benchmark()
+    assert doors.part(window, BenchmarkLaunch).run_benchmark()
     qtbot.waitUntil(lambda: window.worker.session.loaded is not None, timeout=10_000)
     window.close()
     assert window.threads_stopped

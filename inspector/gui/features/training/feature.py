@@ -20,4 +20,3 @@ def install(context: FeatureContext) -> None:
     )  # fmt: skip
     context.actions.bind(TRAIN_STEP, step.confirm)
     context.retranslatable.append(step)
-    context.publish(training=step)

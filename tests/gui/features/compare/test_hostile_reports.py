@@ -23,6 +23,7 @@ from tests.gui.helpers import widget  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
 from tests.gui import doors
 from inspector.gui.common.pages import COMPARISON
+from inspector.gui.features.report.flow import ReportFlow
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +120,7 @@ def test_a_comparison_that_fails_never_leaves_the_view_stuck(qtbot, view, good_r
 def test_after_a_bad_report_the_window_still_exports(qtbot, window, good_report, tmp_path, key, value, message):
     bad = tmp_path / "bad.json"
     bad.write_text(_latency_field(good_report, key, value))
-    window.open_report(bad)
+    doors.part(window, ReportFlow).open_report(bad)
     banner = widget(window, QFrame, "errorBanner")
     qtbot.waitUntil(lambda: banner.isVisibleTo(window) and banner.failure is not None, timeout=10_000)
     assert message in banner.failure.message
@@ -127,7 +128,7 @@ def test_after_a_bad_report_the_window_still_exports(qtbot, window, good_report,
 
     out = tmp_path / "after.json"
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
-    assert window.export_report(out)
+    assert doors.part(window, ReportFlow).export_report(out)
     qtbot.waitUntil(lambda: out.exists() and doors.busy(window) is None, timeout=30_000)
     assert load_report(out).to_dict()["model"]["class"] == "Net"
     assert window.statusBusy.text() == "Ready"

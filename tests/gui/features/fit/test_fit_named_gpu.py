@@ -7,6 +7,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QTableWidget
 
 from tests.gui.helpers import widget
+from inspector.gui.features.fit.flow import FitFlow
+from tests.gui import doors
 
 
 # A planned device is named as planned, never by the cuda:0 its plan is laid out on (issue 45 item 2).
@@ -24,7 +26,7 @@ def _row(table: QTableWidget, name: str) -> dict[str, str]:
 
 
 def test_a_named_gpu_gets_a_row_its_rules_and_allowances_and_the_largest_batch(qtbot, window):
-    dialog = window.show_fit_dialog()
+    dialog = doors.part(window, FitFlow).show()
     table = widget(dialog, QTableWidget, "fitTable")
     combo = widget(dialog, QComboBox, "fitNamedCombo")
     assert combo.itemText(0) == "no GPU named" and combo.findData("RTX 4090") > 0 and combo.findData("H200") > 0
@@ -33,7 +35,7 @@ def test_a_named_gpu_gets_a_row_its_rules_and_allowances_and_the_largest_batch(q
     dialog.inputEdit.setText("8,3")
     qtbot.mouseClick(widget(dialog, QPushButton, "fitMaxBatchButton"), Qt.MouseButton.LeftButton)
     assert "largest batch" in dialog.status.text()
-    qtbot.waitUntil(lambda: window.busy_task is None and bool(_row(table, PLANNED)["Fits"]), timeout=120_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None and bool(_row(table, PLANNED)["Fits"]), timeout=120_000)
     named = _row(table, PLANNED)
     assert named["Fits"] == "yes" and named["Parameters"] == "44 B"
     assert named["Largest batch"].startswith("at least ")  # the example's rows are tiny: the search stops at its cap
@@ -49,16 +51,16 @@ def test_a_named_gpu_gets_a_row_its_rules_and_allowances_and_the_largest_batch(q
 
 
 def test_a_capacity_that_is_no_size_is_said_and_nothing_is_asked(qtbot, window):
-    dialog = window.show_fit_dialog()
+    dialog = doors.part(window, FitFlow).show()
     combo = widget(dialog, QComboBox, "fitNamedCombo")
     combo.setCurrentIndex(combo.count() - 1)
     edit = widget(dialog, QLineEdit, "fitCapacityEdit")
     assert edit.isEnabled()
     edit.setText("lots")
     qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
-    assert "'lots' is not a memory size" in dialog.status.text() and window.busy_task is None
+    assert "'lots' is not a memory size" in dialog.status.text() and doors.busy(window) is None
     edit.setText("12GiB")
     qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
     table = widget(dialog, QTableWidget, "fitTable")
-    qtbot.waitUntil(lambda: window.busy_task is None and bool(_row(table, CAPACITY)["Fits"]), timeout=60_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None and bool(_row(table, CAPACITY)["Fits"]), timeout=60_000)
     assert _row(table, CAPACITY)["Free"] == "11.0 GiB"  # less the CUDA context's allowance

@@ -9,6 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QTableWidget
 
 from tests.gui.helpers import widget
+from inspector.gui.features.fit.flow import FitFlow
+from tests.gui import doors
 
 PLANNED = "RTX 4090, planned (cuda:0 is here)" if torch.cuda.is_available() else "RTX 4090, planned: not on this machine"
 
@@ -20,7 +22,7 @@ def _rows(table: QTableWidget) -> dict[str, dict[str, str]]:
 
 
 def test_a_planned_gpu_is_named_as_planned_with_its_input_and_the_cpus_small_peak_is_said(qtbot, window):
-    dialog = window.show_fit_dialog()
+    dialog = doors.part(window, FitFlow).show()
     table = widget(dialog, QTableWidget, "fitTable")
     combo = widget(dialog, QComboBox, "fitNamedCombo")
     combo.setCurrentIndex(combo.findData("RTX 4090"))

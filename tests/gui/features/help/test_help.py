@@ -9,6 +9,8 @@ from PySide6.QtWidgets import QLabel, QTextBrowser
 from inspector.gui.features.help.pages import CPU_ONLY_NOTE, CPU_ONLY_NOTE_KEY
 from tests.fake_cuda import fake_cuda
 from tests.gui.deep_models import TRANSFORMER, factory_spec
+from inspector.gui.features.fit.flow import FitFlow
+from tests.gui import doors
 
 cpu_only = __import__("pytest").mark.skipif(torch.cuda.is_available(), reason="what a machine without CUDA shows")
 
@@ -73,7 +75,7 @@ def test_what_help_promises_of_will_it_fit_is_what_the_dialog_offers_without_a_g
     start = page(window, "gettingStartedAction")
     assert "GPU included" not in start and "any device" not in start
     assert "on this machine's devices (here, the CPU, where one real step can prove it) or on a GPU you name" in start
-    dialog = window.show_fit_dialog()
+    dialog = doors.part(window, FitFlow).show()
     table = dialog.table
     assert [table.item(row, 0).text() for row in range(table.rowCount())] == ["cpu"]  # the devices present
     named = dialog.findChild(QComboBox, "fitNamedCombo")

@@ -9,10 +9,11 @@ from PySide6.QtWidgets import QMessageBox
 
 from tests.gui.conftest import wait_idle
 from tests.gui import doors
+from inspector.gui.features.lessons.panel import LessonsPanel
 
 
 def run_lesson(window, qtbot, number: int) -> str:
-    panel = window.lessons
+    panel = doors.part(window, LessonsPanel)
     window.findChild(QAction, "lessonsAction").trigger()
     assert panel.isVisible()
     panel.list.setCurrentRow(number - 1)
@@ -79,7 +80,7 @@ def test_each_lessons_footer_points_up_at_its_answer_and_names_the_main_window(m
     """Issue 35, section 3: the line under the answer says the answer is above it (it is), and
     sends the reader to the main window for the panels the lessons dialog may cover."""
     window = make_window()
-    panel = window.lessons
+    panel = doors.part(window, LessonsPanel)
     for number in (1, 2, 3, 4, 5):
         run_lesson(window, qtbot, number)
         footer = panel.look.text()
@@ -94,7 +95,7 @@ def test_the_footers_in_chinese_point_up(make_window, qtbot, chinese):
     window = make_window()
     for number in (1, 5):
         run_lesson(window, qtbot, number)
-        footer = window.lessons.look.text()
+        footer = doors.part(window, LessonsPanel).look.text()
         assert "上方" in footer and "下方" not in footer and "下面" not in footer, footer
 
 
@@ -114,22 +115,22 @@ def test_a_lesson_asks_before_replacing_another_model(make_window, qtbot, monkey
     answers = [QMessageBox.StandardButton.No]
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: answers.pop(0))
     window.findChild(QAction, "lessonsAction").trigger()
-    window.lessons.list.setCurrentRow(4)
-    window.lessons.runButton.click()
-    assert doors.model(window).info.spec.endswith(":make") and 5 not in window.lessons.results  # declined
+    doors.part(window, LessonsPanel).list.setCurrentRow(4)
+    doors.part(window, LessonsPanel).runButton.click()
+    assert doors.model(window).info.spec.endswith(":make") and 5 not in doors.part(window, LessonsPanel).results  # declined
 
     answers.append(QMessageBox.StandardButton.Yes)
-    window.lessons.runButton.click()
-    qtbot.waitUntil(lambda: 5 in window.lessons.results, timeout=30_000)
+    doors.part(window, LessonsPanel).runButton.click()
+    qtbot.waitUntil(lambda: 5 in doors.part(window, LessonsPanel).results, timeout=30_000)
     assert doors.model(window).info.spec == "example"
 
 
 def test_the_lessons_follow_the_language(make_window, qtbot, chinese):
     window = make_window()
     text = run_lesson(window, qtbot, 1)
-    assert "device 是 cpu" in text and window.lessons.windowTitle() == "课程"
+    assert "device 是 cpu" in text and doors.part(window, LessonsPanel).windowTitle() == "课程"
     from inspector.gui.common import i18n
 
     i18n.apply_language(i18n.ENGLISH)
-    qtbot.waitUntil(lambda: window.lessons.windowTitle() == "Lessons")
-    assert "device is cpu" in window.lessons.answer.toPlainText()  # the answer is said again, in English
+    qtbot.waitUntil(lambda: doors.part(window, LessonsPanel).windowTitle() == "Lessons")
+    assert "device is cpu" in doors.part(window, LessonsPanel).answer.toPlainText()  # the answer is said again, in English

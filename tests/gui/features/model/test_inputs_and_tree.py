@@ -13,6 +13,9 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QPus
 from tests.gui.conftest import wait_idle
 from tests.gui.helpers import table_rows, tree_rows, widget
 from tests.gui import doors
+from inspector.gui.features.latency.launch import BenchmarkLaunch
+from inspector.gui.features.moves.commands import ModelCommands
+from inspector.gui.features.report.flow import ReportFlow
 
 TRANSFORMER = (
     "from torch import nn\n"
@@ -120,7 +123,7 @@ def test_presets_fill_the_spec_and_the_input_and_the_field_follows_the_loaded_mo
 
 def test_the_code_panel_and_input_follow_the_model_and_its_last_input_is_remembered(qtbot, window, tmp_path):
     doors.bar(window).runsSpin.setValue(2)
-    window.run_benchmark()
+    doors.part(window, BenchmarkLaunch).run_benchmark()
     _benchmark_done(qtbot, window, 2)
     code = widget(window, QPlainTextEdit, "codeView")
     assert "torch.randn(64, 3" in code.toPlainText()
@@ -131,7 +134,7 @@ def test_the_code_panel_and_input_follow_the_model_and_its_last_input_is_remembe
     assert code.toPlainText() == ""  # the Net's 64×3 snippet is gone
     assert doors.bar(window).input_shape_text() == ""
     doors.bar(window).inputShapeEdit.setText("5,2,16; 4,2,16")
-    window.run_benchmark()
+    doors.part(window, BenchmarkLaunch).run_benchmark()
     _benchmark_done(qtbot, window, 4)
 
     window.open_model("example")
@@ -150,9 +153,9 @@ def test_report_dialogs_start_in_the_last_folder_with_the_models_name(window, tm
 
     from inspector.gui.common import window_settings
 
-    assert window.reports.suggested_export_path() == str(Path.home() / "Net-timing-report.json")
+    assert doors.part(window, ReportFlow).suggested_export_path() == str(Path.home() / "Net-timing-report.json")
     window_settings.set_last_folder(window.settings, "reports", str(tmp_path / "r.json"))
-    assert window.reports.suggested_export_path() == str(tmp_path / "Net-timing-report.json")
+    assert doors.part(window, ReportFlow).suggested_export_path() == str(tmp_path / "Net-timing-report.json")
     assert window.settings.fileName() == clean_settings.fileName()  # the tests' own store, not the user's
     # A folder that has gone since falls back to the home folder.
     window_settings.set_last_folder(window.settings, "models", str(tmp_path / "gone" / "m.pt"))
@@ -211,7 +214,7 @@ def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path
     # The error banner floats over the bottom of the tabs (issue 45): it covers neither the tree nor
     # the action bar, and moves no panel.
     panels = [w.geometry() for w in (window.main_splitter, window.tabs, view)]
-    window.move_cuda()
+    doors.part(window, ModelCommands).move_cuda()
     qtbot.waitUntil(lambda: doors.busy(window) is None and window.errorBanner.isVisible(), timeout=30_000)
     banner = window.errorBanner
     qtbot.waitUntil(lambda: banner.parentWidget() is window.tabs and banner.geometry().bottom() == window.tabs.height() - 1)

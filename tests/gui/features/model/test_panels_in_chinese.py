@@ -17,6 +17,7 @@ from inspector.core.vocabulary import BenchMode
 from inspector.gui.features.model import cells
 from tests.gui.helpers import tree_rows, widget
 from tests.gui import doors
+from inspector.gui.features.fit.flow import FitFlow
 
 
 
@@ -179,7 +180,7 @@ def test_the_open_dialog_shows_the_presets_in_chinese(window, speak):
 
 
 def test_the_fit_dialog_left_open_follows_the_language(qtbot, window, speak):
-    dialog = window.show_fit_dialog()
+    dialog = doors.part(window, FitFlow).show()
     table = widget(dialog, QTableWidget, "fitTable")
     qtbot.mouseClick(widget(dialog, QPushButton, "fitEstimateButton"), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: doors.busy(window) is None and bool(table.item(0, 1) and table.item(0, 1).text()),

@@ -11,6 +11,7 @@ from inspector.gui.features.model.item_model import PlacementModel
 from tests.gui.deep_models import TRANSFORMER, factory_spec
 from tests.gui.helpers import tree_rows, widget
 from tests.gui import doors
+from inspector.gui.features.moves.commands import ModelCommands
 
 
 class _PaintedRegion(QObject):
@@ -74,7 +75,7 @@ def test_every_row_shows_the_move_expanded_scrolled_and_through_a_proxy(qtbot, m
 
     painted = _PaintedRegion()
     view.viewport().installEventFilter(painted)
-    assert window.request_move(MoveRequest("to", device="cpu", dtype="float64"))
+    assert doors.part(window, ModelCommands).request_move(MoveRequest("to", device="cpu", dtype="float64"))
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     qtbot.waitUntil(lambda: painted.region is not None, timeout=5_000)
 

@@ -18,6 +18,7 @@ from tests.fake_cuda import fake_cuda
 from tests.gui.deep_models import LSTM, TRANSFORMER, factory_spec
 from tests.gui.helpers import table_rows, tree_rows, widget
 from tests.gui import doors
+from inspector.gui.features.moves.commands import ModelCommands
 
 
 def answer(monkeypatch, button) -> list:
@@ -68,7 +69,7 @@ def test_a_training_step_on_a_transformer_shows_grads_and_momentum_then_the_cast
     assert "loss.backward()" in widget(window, QPlainTextEdit, "codeView").toPlainText()
 
     # A cast moves parameters and grads, never the optimizer's state: the classic finding.
-    assert window.request_move(MoveRequest("to", device="cpu", dtype="float64"))
+    assert doors.part(window, ModelCommands).request_move(MoveRequest("to", device="cpu", dtype="float64"))
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     warning = widget(window, QLabel, "placementWarnings")
     assert warning.isVisibleTo(window)

@@ -7,11 +7,12 @@ from __future__ import annotations
 from tests.gui.conftest import wait_idle
 from tests.gui import doors
 from inspector.gui.common.pages import COMPARISON
+from inspector.gui.features.report.flow import ReportFlow
 
 
 def test_side_a_is_rebuilt_after_a_move_and_only_then(make_window, qtbot):
     window = make_window()
-    reports, state = window.reports, window.session_state
+    reports, state = doors.part(window, ReportFlow), window.session_state
     window.tabs.setCurrentWidget(doors.page(window, COMPARISON))  # side A follows the session while shown
     qtbot.waitUntil(lambda: reports.session_report is not None and not reports._session_in_flight, timeout=60_000)
     first, revision = reports.session_report, state.revision

@@ -28,6 +28,7 @@ from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, widget
 from tests.gui.shell.test_window import click, start_long_benchmark, wait_history
 from tests.gui import doors
+from inspector.gui.features.report.flow import ReportFlow
 
 RUN = ("cpu", "float32", "forward")  # the example Net's benchmark series
 
@@ -60,7 +61,7 @@ def cast_on_cpu(qtbot, window, dtype: str) -> None:
 def export(qtbot, window, path) -> dict[str, str]:
     """Export through the window; returns the history row the export added."""
     before = len(history(window))
-    assert window.export_report(path)
+    assert doors.part(window, ReportFlow).export_report(path)
     return wait_history(qtbot, window, before + 1)[-1]
 
 
@@ -343,7 +344,7 @@ def test_closing_mid_export_ends_every_thread_without_qt_warnings(qtbot, window,
 
     monkeypatch.setattr(export_module, "save_report", slow_save)
     path = tmp_path / "late.json"
-    assert window.export_report(path)
+    assert doors.part(window, ReportFlow).export_report(path)
     qtbot.waitUntil(lambda: window._exporting is not None, timeout=10_000)
     window.close()
     assert window.threads_stopped
@@ -410,7 +411,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, t
 def test_a_file_that_is_not_a_report_shows_the_banner(qtbot, window, tmp_path):
     path = tmp_path / "notes.json"
     path.write_text('{"hello": 1}')
-    window.open_report(path)
+    doors.part(window, ReportFlow).open_report(path)
     banner = widget(window, QFrame, "errorBanner")
     qtbot.waitUntil(lambda: banner.isVisibleTo(window), timeout=10_000)
     assert "not a timing report" in banner.failure.message
