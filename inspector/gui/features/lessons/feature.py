@@ -3,7 +3,7 @@ and each lesson's outcome in the history and the code view (``follows.LessonOutc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 
@@ -13,6 +13,7 @@ from inspector.gui.features.lessons.panel import LessonsPanel
 
 if TYPE_CHECKING:
     from inspector.gui.state.feature import FeatureContext
+    from inspector.gui.state.tasks import Task
 
 
 def install(context: FeatureContext) -> None:
@@ -23,7 +24,7 @@ def install(context: FeatureContext) -> None:
         open_example=lambda: context.open_model("example"), state=context.state,
     )  # fmt: skip
 
-    def idle(task: Any) -> None:
+    def idle(task: Task | None) -> None:
         # (queued: the task that just ended is still being wound up when busyChanged says so)
         if task is None:
             QTimer.singleShot(0, panel.on_idle)

@@ -4,7 +4,7 @@ session's report once that page is built, and a close waits for a file being wri
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from inspector.gui.common.pages import COMPARISON
 from inspector.gui.features.report import actions
@@ -12,6 +12,9 @@ from inspector.gui.features.report.flow import ReportFlow
 from inspector.gui.state.feature import Live
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+    from inspector.gui.common.lazy_tabs import TabKey
     from inspector.gui.state.feature import FeatureContext
 
 
@@ -24,9 +27,9 @@ def install(context: FeatureContext) -> None:
     )  # fmt: skip
     frame.tabs.currentChanged.connect(lambda _i: reports.maybe_refresh_session())
 
-    def built(key: Any, page: Any) -> None:
+    def built(key: TabKey[object], _page: QWidget) -> None:
         if key is COMPARISON:
-            reports.comparison_view_built(page)
+            reports.comparison_view_built(pages.page(COMPARISON))  # (that page, as its face)
 
     pages.built.append(built)
     context.waits.append(reports.wait)
