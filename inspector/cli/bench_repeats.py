@@ -12,7 +12,8 @@ development VM, 5 runs of a 1.8 ms MLP in fresh processes spread their medians
 
 Each entry's runs are combined (``core.measure.repeats.combine_runs``): ``runs_ms`` keeps
 every run, ``samples_ms`` pools them. What the runs' medians spread is this machine's
-run-to-run noise, recorded for ``compare`` (``core.measure.run_noise.record``). A worker that
+run-to-run noise, said and recorded (``core.measure.run_noise.record``); no verdict reads that
+record (``compare`` assumes a stated constant for sides of few runs: issue 46). A worker that
 fails is named in a note; the runs that worked are kept.
 """
 
