@@ -46,7 +46,7 @@ CPU_ONLY_NOTE = QT_TRANSLATE_NOOP(
 #: or a list (``"ol"``, ``"ul"``) holding one text per item. Each text is marked for translation
 #: (context "HelpPages", inline markup included) and translated when the page is shown, so the
 #: HTML around the texts is the same in every language.
-Page = tuple[tuple[str, Any], ...]
+Page = tuple[tuple[str, "str | tuple[str, ...]"], ...]
 
 GETTING_STARTED: Page = (
     ("h3", QT_TRANSLATE_NOOP("HelpPages", "Getting started")),
@@ -184,7 +184,7 @@ class HelpDialog(Retranslates, QDialog):
     """A non-modal page of help; one per topic, kept by the window and raised again. ``title``
     and ``body`` make its texts, again on a change of language."""
 
-    def __init__(self, title: Callable[[], str], body: Callable[[], str], parent: Any = None) -> None:
+    def __init__(self, title: Callable[[], str], body: Callable[[], str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._title, self._body = title, body
         self.setObjectName("helpDialog")

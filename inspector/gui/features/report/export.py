@@ -36,7 +36,7 @@ import dataclasses
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from PySide6.QtCore import QObject, QSettings, Qt, QThreadPool, Signal
 from PySide6.QtGui import QGuiApplication
@@ -53,6 +53,7 @@ from inspector.gui.state.pool import run_in_pool
 
 if TYPE_CHECKING:
     from inspector.core.report import TimingReport
+    from inspector.gui.common.pages import LatencyPage, MemoryPage
 
 #: Plot images are rendered at this size whatever the window's size, so reports compare.
 IMAGE_SIZE = (960, 480)
@@ -176,7 +177,7 @@ def images_language(language: str) -> str:
     return language
 
 
-def plot_images(memory_plot: Any = None, latency_plot: Any = None, size: tuple[int, int] = IMAGE_SIZE,
+def plot_images(memory_plot: MemoryPage | None = None, latency_plot: LatencyPage | None = None, size: tuple[int, int] = IMAGE_SIZE,
                 language: str = ENGLISH) -> dict[str, bytes]:  # fmt: skip
     """PNG bytes of the plots that hold data, at ``size``, for ``save_report(images=...)``.
 
