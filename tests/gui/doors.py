@@ -15,7 +15,9 @@ from PySide6.QtGui import QAction
 if TYPE_CHECKING:
     from inspector.core.session import ModelState
     from inspector.gui.common.actions import ActionSpec
+    from inspector.gui.common.error_banner import ErrorBanner
     from inspector.gui.common.lazy_tabs import TabKey
+    from inspector.gui.features.history.panel import HistoryView
     from inspector.gui.features.moves.action_bar import ActionBar
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import Task
@@ -63,3 +65,17 @@ def action(window: QObject, spec: ActionSpec) -> QAction:
 def page(window: Any, key: TabKey[T]) -> T:
     """The tab page under ``key``, built if it was not yet."""
     return window.lazy_tabs.page(key)
+
+
+def banner(window: QObject) -> ErrorBanner:
+    """The error banner (``common.error_banner``: object name ``errorBanner``)."""
+    from inspector.gui.common.error_banner import ErrorBanner
+
+    return part(window, ErrorBanner)
+
+
+def history_view(window: QObject) -> HistoryView:
+    """The History tab's table (the history feature's: object name ``historyView``)."""
+    from inspector.gui.features.history.panel import HistoryView
+
+    return part(window, HistoryView)

@@ -53,7 +53,7 @@ def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_
     doors.bar(window).dtypeCombo.setCurrentIndex(doors.bar(window).dtypeCombo.findData("float64"))
     assert doors.part(window, ModelCommands).move_to_target()
     wait_idle(qtbot, window)
-    state, rows = doors.model(window), window.historyView.history.rowCount()
+    state, rows = doors.model(window), doors.history_view(window).history.rowCount()
     file_menu = window.menuBar().findChild(type(window.recentMenu), "fileMenu")
 
     window.language.actions[i18n.CHINESE].trigger()
@@ -63,11 +63,11 @@ def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_
         qtbot.waitUntil(lambda: file_menu.title() != "&File")  # Qt posts the LanguageChange event
         assert file_menu.title() == "文件(&F)" and window.findChild(QAction, "openModelAction").text() == "打开模型(&O)…"
         assert window.statusBusy.text() == "就绪"
-        assert doors.model(window) is state and window.historyView.history.rowCount() == rows
+        assert doors.model(window) is state and doors.history_view(window).history.rowCount() == rows
         assert {r.dtype for r in state.placement.tensors} == {"float64"}
     finally:
         window.language.actions[""].trigger()  # follow the system again: English here
     assert i18n.current_language() == i18n.ENGLISH
     qtbot.waitUntil(lambda: file_menu.title() == "&File")
     assert file_menu.title() == "&File" and window.statusBusy.text() == "Ready"
-    assert doors.model(window) is state and window.historyView.history.rowCount() == rows
+    assert doors.model(window) is state and doors.history_view(window).history.rowCount() == rows

@@ -32,7 +32,7 @@ from inspector.gui.features.report.flow import ReportFlow
 
 def _rows(window) -> list[tuple[str, ...]]:
     """Every history row as the view shows it: each cell, and its tooltip."""
-    model = window.historyView.history
+    model = doors.history_view(window).history
     return [
         tuple(model.index(r, c).data() or "" for c in range(model.columnCount()))
         + (model.index(r, model.RESULT).data(Qt.ItemDataRole.ToolTipRole) or "",)

@@ -70,7 +70,7 @@ def test_cancel_says_the_forward_has_not_returned_and_the_window_recovers_when_i
         assert notice.isHidden() and doors.busy(window) == "benchmark"
         model.gate.set()  # the forward returns: the benchmark sees the cancel
         qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
-    assert window.historyView.history.entries()[-1].result.startswith("cancelled")
+    assert doors.history_view(window).history.entries()[-1].result.startswith("cancelled")
     assert notice.isHidden() and window.statusBusy.text() == "Ready"
     assert doors.bar(window).benchmarkButton.isEnabled()
 

@@ -129,7 +129,7 @@ def test_stop_and_keep_ends_the_run_with_its_samples_and_the_window_stays(qtbot,
     assert any(getattr(n, "key", "") == "bench.stopped_early" for n in result.notes)
     from tests.gui.helpers import table_rows
 
-    assert f"×{len(result.samples_ms)} · cpu" in table_rows(window.historyView.history)[-1]["Call"]
+    assert f"×{len(result.samples_ms)} · cpu" in table_rows(doors.history_view(window).history)[-1]["Call"]
     window.close()  # the program's own close (a person's would ask about the unsaved run: test_close_guard)
     assert len(asked) == 1 and not window.isVisible()
 

@@ -136,7 +136,7 @@ def _benchmark(qtbot, window, *, runs: int, per_module: bool) -> None:
     widget(window, QCheckBox, "perModuleCheck").setChecked(per_module)
     assert doors.part(window, BenchmarkLaunch).run_benchmark()
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=60_000)
-    assert window.historyView.history.entries()[-1].ok
+    assert doors.history_view(window).history.entries()[-1].ok
 
 
 def test_no_slot_of_the_window_runs_while_a_chunk_of_samples_is_timed(qtbot, window, log):

@@ -17,11 +17,11 @@ def run_lesson(window, qtbot, number: int) -> str:
     window.findChild(QAction, "lessonsAction").trigger()
     assert panel.isVisible()
     panel.list.setCurrentRow(number - 1)
-    before = window.historyView.history.rowCount()
+    before = doors.history_view(window).history.rowCount()
     panel.runButton.click()
     qtbot.waitUntil(lambda: number in panel.results, timeout=30_000)
     wait_idle(qtbot, window)
-    assert window.historyView.history.rowCount() > before  # the lesson (and any move it made) in the history
+    assert doors.history_view(window).history.rowCount() > before  # the lesson (and any move it made) in the history
     return panel.answer.toPlainText()
 
 

@@ -96,7 +96,7 @@ def test_a_wrong_input_is_marked_in_the_field_with_its_reason(qtbot, window):
     assert not widget(window, QPushButton, "benchmarkButton").isEnabled()
     qtbot.keyClick(edit, Qt.Key.Key_Return)  # refused, with the reason in the banner
     assert doors.busy(window) is None
-    assert window.errorBanner.isVisibleTo(window) and "not an input shape" in window.errorBanner.message.text()
+    assert doors.banner(window).isVisibleTo(window) and "not an input shape" in doors.banner(window).message.text()
     edit.setText("64,3:float64")
     assert problem.isHidden() and not edit.property("invalid")
 
@@ -170,8 +170,8 @@ def test_a_state_dict_error_points_at_the_dialogs_architecture_field(qtbot, wind
     torch.save(nn.Transformer(d_model=16, nhead=2, num_encoder_layers=1, num_decoder_layers=1,
                               dim_feedforward=32).state_dict(), path)  # fmt: skip
     window.open_model(str(path))
-    qtbot.waitUntil(lambda: doors.busy(window) is None and window.errorBanner.isVisibleTo(window), timeout=30_000)
-    message = window.errorBanner.message.text()
+    qtbot.waitUntil(lambda: doors.busy(window) is None and doors.banner(window).isVisibleTo(window), timeout=30_000)
+    message = doors.banner(window).message.text()
     assert "holds only weights" in message and "Architecture field of File › Open model" in message
     assert "--arch" not in message
     dialog = window.make_open_model_dialog()  # opens on the failed file, the field marked
@@ -215,8 +215,8 @@ def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path
     # the action bar, and moves no panel.
     panels = [w.geometry() for w in (window.main_splitter, window.tabs, view)]
     doors.part(window, ModelCommands).move_cuda()
-    qtbot.waitUntil(lambda: doors.busy(window) is None and window.errorBanner.isVisible(), timeout=30_000)
-    banner = window.errorBanner
+    qtbot.waitUntil(lambda: doors.busy(window) is None and doors.banner(window).isVisible(), timeout=30_000)
+    banner = doors.banner(window)
     qtbot.waitUntil(lambda: banner.parentWidget() is window.tabs and banner.geometry().bottom() == window.tabs.height() - 1)
     assert [w.geometry() for w in (window.main_splitter, window.tabs, view)] == panels
     assert not banner.geometry().intersects(doors.bar(window).geometry())

@@ -109,9 +109,9 @@ def test_the_panels_speak_chinese_and_english_again_with_the_model_kept(window, 
     assert {row["类别"] for row in _tree_rows(tree, "类别", "模块").values()} == {"参数"}
     assert "个张量" in widget(window, QLabel, "parameterTotals").text()
     assert widget(window, QPushButton, "copyCodeButton").text() == "复制"
-    window.errorBanner.show_failure(Failure("oom", "CUDA out of memory."), "move")
-    assert window.errorBanner.title.text() == "内存不足 — 移动"
-    assert window.errorBanner.details_button.text() == "详细信息"
+    doors.banner(window).show_failure(Failure("oom", "CUDA out of memory."), "move")
+    assert doors.banner(window).title.text() == "内存不足 — 移动"
+    assert doors.banner(window).details_button.text() == "详细信息"
 
     speak("en")
     assert bar.benchmarkButton.text() == "Benchmark" and bar.moveGroup.title() == "Move the model"
@@ -122,7 +122,7 @@ def test_the_panels_speak_chinese_and_english_again_with_the_model_kept(window, 
     assert _headers(widget(window, QTableView, "deviceTable").model())[0] == "Device"
     assert {row["Kind"] for row in tree_rows(tree).values()} == {"parameter"}
     assert "4</b> tensors" in widget(window, QLabel, "parameterTotals").text()
-    assert window.errorBanner.title.text() == "Out of memory — move"
+    assert doors.banner(window).title.text() == "Out of memory — move"
     assert doors.model(window) is state  # the same model, never reloaded
 
 

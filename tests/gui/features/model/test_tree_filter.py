@@ -9,14 +9,15 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QTreeView
 
 from tests.gui.conftest import wait_idle
 from tests.gui.helpers import tree_rows, widget
+from tests.gui import doors
 
 OTHER = "from torch import nn\ndef make():\n    return nn.Sequential(nn.Linear(4, 4), nn.ReLU(), nn.Linear(4, 2))\n"
 
 
 def _load(qtbot, window, spec: str) -> None:
-    loads = window.historyView.history.rowCount()
+    loads = doors.history_view(window).history.rowCount()
     assert window.open_model(spec)
-    qtbot.waitUntil(lambda: window.historyView.history.rowCount() > loads, timeout=30_000)
+    qtbot.waitUntil(lambda: doors.history_view(window).history.rowCount() > loads, timeout=30_000)
     wait_idle(qtbot, window)
 
 

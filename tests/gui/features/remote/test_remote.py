@@ -35,7 +35,7 @@ def _idle(qtbot, window, timeout=60_000):
 
 
 def _results(window):
-    return [entry.result for entry in window.historyView.history.entries()]
+    return [entry.result for entry in doors.history_view(window).history.entries()]
 
 
 def test_connect_dialog_suggests_the_command_and_remembers_hosts(clean_settings, qtbot):
