@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -141,15 +141,18 @@ class FitDialog(Retranslates, QDialog):
         self.cancelButton.clicked.connect(self.cancel)
 
         self.form_labels = [QLabel(self) for _ in range(5)]
-        form = QFormLayout()
-        form.addRow(self.form_labels[0], self.dtypeCombo)
-        form.addRow(self.form_labels[1], self.optimizerCombo)
-        form.addRow(self.form_labels[2], self.modeCombo)
-        form.addRow(self.form_labels[3], self.inputEdit)
+        # The choices two to a row: the answer under them gets the height (issue 45).
+        form = QGridLayout()
+        for i, field in enumerate((self.dtypeCombo, self.optimizerCombo, self.modeCombo, self.inputEdit)):
+            form.addWidget(self.form_labels[i], i // 2, 2 * (i % 2))
+            form.addWidget(field, i // 2, 2 * (i % 2) + 1)
         named = QHBoxLayout()
         named.addWidget(self.namedCombo)
         named.addWidget(self.capacityEdit, 1)
-        form.addRow(self.form_labels[4], named)
+        form.addWidget(self.form_labels[4], 2, 0)
+        form.addLayout(named, 2, 1, 1, 3)
+        form.setColumnStretch(1, 1)
+        form.setColumnStretch(3, 1)
         row = QHBoxLayout()
         row.addWidget(self.measureCheck)
         row.addStretch(1)

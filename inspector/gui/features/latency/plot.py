@@ -44,12 +44,9 @@ TopModules = str | Callable[[], str]
 
 class LatencyPlot(Retranslates, QWidget):
     """Benchmark latency: every sample against its index with the running median ("Samples"
-    tab), and one bar per device/dtype with p5–p95 whiskers ("Summary" tab).
-
-    Samples stream in through ``add_sample`` (cheap: appended, repainted by a timer);
-    ``finish_series`` then replaces them with the exact figures of the ``LatencyResult``
-    and adds the warm-up calls at negative indices.
-    """
+    tab), one bar per device/dtype with p5–p95 whiskers ("Summary"). Samples stream in through
+    ``add_sample`` (appended, repainted by a timer); ``finish_series`` then replaces them with
+    the ``LatencyResult``'s exact figures and adds the warm-up calls at negative indices."""
 
     def __init__(
         self, parent: QWidget | None = None, *, redraw_fps: float = DEFAULT_REDRAW_FPS, plots: Sequence[pg.PlotWidget] = (),
@@ -73,15 +70,16 @@ class LatencyPlot(Retranslates, QWidget):
         self.readout = QLabel(self, objectName="latencyReadout")
         self.readout.setTextFormat(Qt.TextFormat.PlainText)
         self._hovered: tuple[str, float, float] | None = None  # ("samples" or "summary", x, y) read out
-        bar = QHBoxLayout()
-        bar.setContentsMargins(6, 0, 6, 0)
-        bar.addWidget(self.logCheck)
-        bar.addSpacing(12)
+        # Beside the Samples and Summary tabs, not in a row above them: the plots keep its height (issue 45).
+        corner = QWidget(self.tabs)
+        bar = QHBoxLayout(corner)
+        bar.setContentsMargins(12, 0, 6, 0)
         bar.addWidget(self.readout, 1)
+        bar.addWidget(self.logCheck)
+        self.tabs.setCornerWidget(corner, Qt.Corner.TopRightCorner)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
-        layout.addLayout(bar)
         layout.addWidget(self.tabs)
         self.canvas.samples_plot.scene().sigMouseMoved.connect(self._samples_hovered)
         self.canvas.summary_plot.scene().sigMouseMoved.connect(self._summary_hovered)

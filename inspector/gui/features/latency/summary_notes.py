@@ -50,7 +50,10 @@ class SummaryNotes(QScrollArea):
         if shown:
             width = self.viewport().width()
             needed = sum(label.heightForWidth(width) for label in shown)
-            self.setFixedHeight(min(needed, self.fontMetrics().lineSpacing() * NOTES_MAX_LINES + 4))  # + a label's margins
+            room = self.fontMetrics().lineSpacing() * NOTES_MAX_LINES + 4  # + a label's margins
+            self.setFixedHeight(min(needed, room))
+            for label in shown:  # scrolled into view a few lines at a time: the tooltip has it whole
+                label.setToolTip(label.text() if needed > room else "")
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)

@@ -24,6 +24,10 @@ from inspector.gui.common.i18n import fill
 from inspector.gui.common.plain_text import plain_tooltip
 from inspector.gui.common.theme import device_color, restyle, theme_colors, translucent
 from inspector.gui.common.plot_words import LIVE, Words
+from inspector.gui.features.memory.units import pick_unit
+from inspector.gui.features.memory.lanes import (
+    LABEL_HEIGHT_SHARE, LABEL_MAX_PX, LABEL_WIDTH_SHARE, RIGHT, place_label,
+)  # fmt: skip
 
 #: The curves of one device, in legend order. ``model``: the model's own bytes there (from the
 #: placement ledger, steps at each move). Accelerators: the allocator's ``allocated`` and
@@ -51,7 +55,6 @@ FIGURE_KEYS = {
     "process_rss": QT_TRANSLATE_NOOP("MemoryCanvas", "process RSS"),
     "machine_used": QT_TRANSLATE_NOOP("MemoryCanvas", "machine used"),
 }
-_BINARY_UNITS = (("B", 1), ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40))
 # Lines tell a device's figures apart by style; the device is the colour.
 _FIGURE_STYLES = {
     "model": Qt.PenStyle.SolidLine,
@@ -67,29 +70,6 @@ _FIGURE_WIDTHS = {"model": 3}
 # The thinnest curve of a report's picture, in pixels: a picture is looked at scaled down (a
 # browser fits the 960-pixel image to its page), where a 1-pixel dotted grey line fades out.
 REPORT_LINE_WIDTH = 2
-#: Marker labels: pixels between lanes' labels, and the share of the plot's height they may use.
-_LABEL_GAP_PX = 6
-_LABEL_HEIGHT_SHARE = 0.85
-# A label is at most this wide (and this share of the plot's width); a longer one is
-# shortened in its middle, where the room is less (the marker's tooltip has it whole).
-_LABEL_MAX_PX = 360
-_LABEL_WIDTH_SHARE = 0.6
-# A label that would be shortened below this many pixels of text is hidden instead.
-_LABEL_MIN_PX = 56
-# Where a label hangs from its marker's line: its left edge there (reads rightwards), or its
-# right edge (where the plot has no room right of the line).
-_RIGHT, _LEFT = (0.0, 0.0), (1.0, 0.0)
-
-def pick_unit(max_bytes: float) -> tuple[str, int]:
-    """The largest binary unit in which ``max_bytes`` is still at least 1 (bytes at the least:
-    the example model is 44 bytes)."""
-    name, size = _BINARY_UNITS[0]
-    for unit, unit_size in _BINARY_UNITS:
-        if max_bytes >= unit_size:
-            name, size = unit, unit_size
-    return name, size
-
-
 def _label_text(text: str) -> str:
     """A marker's label as the plot shows it (the tooltip has the call as it was)."""
     return text.replace("dtype=torch.", "dtype=")
@@ -98,39 +78,6 @@ def _label_text(text: str) -> str:
 def _format(text: str) -> str:
     # InfLineLabel formats its text with str.format({value}); braces in a label are literal.
     return text.replace("{", "{{").replace("}", "}}")
-
-
-def place_label(lanes: list[list[tuple[float, float]]], x: float, wanted: float, width: float,
-                minimum: float = _LABEL_MIN_PX, gap: float = _LABEL_GAP_PX) -> tuple[int, tuple[float, float], float] | None:  # fmt: skip
-    """Where a label ``wanted`` pixels wide hangs from a line at ``x`` (pixels from the plot's
-    left edge, which is ``width`` wide), among the labels already in ``lanes`` (per lane,
-    their (left, right) spans): (lane, side, pixels it gets), or None (no room for ``minimum``).
-
-    The first lane (from the top) where it fits whole, right of the line (reading on from
-    its marker, into a span), else left of it; where it fits whole in no lane, the lane with
-    the most room right of the line, where it is shortened; else the most room left of it.
-    It never reaches past the plot's edges, nor within ``gap`` of another label."""
-    rooms: list[tuple[int, float, float]] = []  # per lane with the line free: room right, left
-    for lane, taken in enumerate(lanes):
-        low, high = 0.0, width
-        for left, right in taken:
-            if right + gap <= x:
-                low = max(low, right + gap)
-            elif left - gap >= x:
-                high = min(high, left - gap)
-            else:  # a label of this lane covers the line
-                break
-        else:
-            if high - x >= wanted:
-                return lane, _RIGHT, wanted
-            if x - low >= wanted:
-                return lane, _LEFT, wanted
-            rooms.append((lane, high - x, x - low))
-    for side, index in ((_RIGHT, 1), (_LEFT, 2)):
-        best = max(rooms, key=lambda room: room[index], default=None)
-        if best is not None and best[index] >= minimum:
-            return best[0], side, best[index]
-    return None
 
 
 @dataclass(frozen=True)
@@ -196,6 +143,12 @@ class MemoryCanvas(pg.PlotWidget):
         self._legend_for: tuple = ()  # the curves the legend was built for
         # (curve or key, slot): each legend sample repaints when its curve is shown or hidden.
         self._sample_links: list[tuple[pg.PlotDataItem, Any]] = []
+        # An unseen point above the highest curve: the y range leaves the marker labels' lanes
+        # free of the curves (``layout_marker_labels`` says how tall they are; issue 45).
+        self._headroom = pg.PlotDataItem(pen=None, symbol="o", symbolSize=1, symbolPen=None, symbolBrush=(0, 0, 0, 0))
+        item.addItem(self._headroom)
+        self._label_share = 0.0  # of the view's height, the lanes the labels use
+        self._top = (0.0, 0.0)  # (t, value in the unit) of the highest point shown
         view = item.getViewBox()
         view.sigXRangeChanged.connect(self.layout_marker_labels)
         view.sigResized.connect(self.layout_marker_labels)
@@ -263,6 +216,8 @@ class MemoryCanvas(pg.PlotWidget):
                     continue  # e.g. the CPU has no allocator cache: no empty legend entry
                 curve = self._add_curve(*key)
             curve.setData(t, values / scale)
+        self._top = (latest, peak / scale)
+        self._raise_headroom()
         if tuple(self.curves) != self._legend_for:
             self._rebuild_legend()
         return latest
@@ -376,7 +331,7 @@ class MemoryCanvas(pg.PlotWidget):
         foreground = theme_colors(self)[1]
         # A label hangs from its marker's line, right of it or (no room there) left of it;
         # lanes keep neighbours apart (layout_marker_labels), and the tooltip has the full text.
-        opts = {"position": 0.97, "anchors": [_RIGHT, _RIGHT],
+        opts = {"position": 0.97, "anchors": [RIGHT, RIGHT],
                 "color": foreground, "fill": translucent(self.backgroundBrush().color(), 200)}  # fmt: skip
         text = _label_text(marker.label)
         if marker.end is None:
@@ -423,8 +378,8 @@ class MemoryCanvas(pg.PlotWidget):
             return
         px_per_s = width / (x_high - x_low)
         lane_height = max(item.label.boundingRect().height() + 2 for item in self.marker_items)
-        lanes: list[list[tuple[float, float]]] = [[] for _ in range(max(1, int(height * _LABEL_HEIGHT_SHARE // lane_height)))]
-        widest = min(_LABEL_MAX_PX, width * _LABEL_WIDTH_SHARE)
+        lanes: list[list[tuple[float, float]]] = [[] for _ in range(max(1, int(height * LABEL_HEIGHT_SHARE // lane_height)))]
+        widest = min(LABEL_MAX_PX, width * LABEL_WIDTH_SHARE)
         for item in reversed(self.marker_items):
             label = item.label
             start = item.value() if isinstance(item, pg.InfiniteLine) else item.getRegion()[0]
@@ -446,7 +401,17 @@ class MemoryCanvas(pg.PlotWidget):
             label.anchors = [side, side]
             label.setVisible(True)
             label.setPosition(1.0 - (2 + lane * lane_height) / height)
-            lanes[lane].append((x, x + room) if side == _RIGHT else (x - room, x))
+            lanes[lane].append((x, x + room) if side == RIGHT else (x - room, x))
+        used = max((lane + 1 for lane, taken in enumerate(lanes) if taken), default=0)
+        share = (used * lane_height + 6) / height if used else 0.0
+        if abs(share - self._label_share) > 0.01:
+            self._label_share = share
+            self._raise_headroom()
+
+    def _raise_headroom(self) -> None:
+        t, top = self._top
+        share = min(0.5, self._label_share)
+        self._headroom.setData([t], [top / (1.0 - share)] if top > 0 else [])
 
     @staticmethod
     def _label_px(label: pg.InfLineLabel, text: str) -> float:

@@ -178,8 +178,13 @@ def test_a_short_plot_says_its_outliers_on_one_line_that_fits(latency_plot, qtbo
     assert tall.count("\n") >= 1 and "1 outlier above" in tall and "log scale shows all" in tall
 
     assert text.boundingRect().height() <= view.height()
-    latency_plot.resize(800, 165)  # the view ~40 px high: room for one line, not three
-    qtbot.waitUntil(lambda: view.height() < 50)
+    # (the window never makes it this short, issue 45; a plot made smaller than its least height)
+    for plot in (latency_plot.samples_plot, latency_plot.summary_plot):
+        plot.setMinimumHeight(0)
+    # The view ~45 px high: room for one line, not three (asked again until the window takes it:
+    # the first resize after the minimum changed is ignored offscreen).
+    qtbot.waitUntil(lambda: latency_plot.resize(800, round(latency_plot.height() - view.height() + 45))
+                    or 25 < view.height() < 60)  # fmt: skip
     short = text.textItem.toPlainText()
     assert "\n" not in short and short == " · ".join(tall.split("\n"))
     assert text.boundingRect().height() <= view.height()  # the whole line inside the view
