@@ -38,7 +38,7 @@ def test_ids_are_grouped_by_prefix():
     prefixes = {key.partition(".")[0] for key in TEMPLATES}
     assert prefixes <= {"list", "verdict", "noise", "time_left", "placement", "fit", "input", "failure", "bench",
                         "load", "write", "report", "device", "move", "price", "trust", "device_map", "environment", "remote",
-                        "run_noise", "modules", "snippet"}  # fmt: skip
+                        "run_noise", "modules", "snippet", "cluster"}  # fmt: skip
     assert all(key.count(".") == 1 and key == key.lower() for key in TEMPLATES)
 
 
