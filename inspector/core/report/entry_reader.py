@@ -23,7 +23,7 @@ import typing
 from typing import Any, Callable, Mapping, TypeVar
 
 from inspector.core.report import lenient_read as read
-from inspector.core.report.field_checks import MAX_ITEMS, Fields, Rules, kind_of
+from inspector.core.report.field_checks import MAX_ITEMS, Fields, Rules, kind_of, quoted_key
 
 T = TypeVar("T")
 
@@ -49,106 +49,168 @@ def read_fields(cls: type[T], f: Fields, *, reads: Mapping[str, Read] | None = N
         for key, kind in getattr(cls, "__checked_only__", ()):
             _CHECKS[kind](f, key)
     values = {}
-    for name, key, hint, read_, has_default in _plan(typing.cast(type, cls)):
-        chosen = (reads or {}).get(name, read_)
+    data, rules, prefix = f.data, f.rules, f"{f.at}." if f.at else ""
+    for name, key, shown, reader, read_, has_default in _plan(typing.cast(type, cls)):
+        chosen = reads.get(name, read_) if reads else read_
         if chosen is not None:
             values[name] = chosen(f, key)
-        elif key in f.data or not has_default:  # a field left out takes its default
-            if key not in f.data and f.rules.fields_required:
-                f.rules.refuse(f.at, f"field {key!r} is missing")
-            values[name] = read_value(hint, f.data.get(key), f.name(key), f.rules, depth + 1)
+        elif key in data or not has_default:  # a field left out takes its default
+            if key not in data and rules.fields_required:
+                rules.refuse(f.at, f"field {key!r} is missing")
+            values[name] = reader(data.get(key), prefix + shown, rules, depth + 1)
     return cls(**values)  # keys it does not know (a newer version's) are left out
 
 
 @functools.lru_cache(maxsize=None)
-def _plan(cls: type) -> tuple[tuple[str, str, Any, Read | None, bool], ...]:
-    """(field, key, annotation, its own read if any, has a default) for each field of ``cls``."""
+def _plan(cls: type) -> tuple[tuple[str, str, str, "_Reader", Read | None, bool], ...]:
+    """(field, key, the key as a refusal names it, the annotation's reader, the field's own read
+    if any, has a default) for each field of ``cls``."""
     hints = typing.get_type_hints(cls)
     return tuple(
-        (f.name, f.metadata.get("key", f.name), hints[f.name], f.metadata.get("read"),
+        (f.name, (key := f.metadata.get("key", f.name)), quoted_key(key), _reader(hints[f.name]), f.metadata.get("read"),
          f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING)
         for f in dataclasses.fields(cls) if f.init and f.metadata.get("wire", True)
     )  # fmt: skip
 
 
+#: Reads one value: (value, where it is, the rules, its depth) -> what the annotation says.
+_Reader = Callable[[Any, str, Rules, int], Any]
+#: A type's nothing: what a file's null or missing field reads as where it is not optional.
+_EMPTY: dict[Any, Callable[[], Any]] = {bool: lambda: False, tuple: tuple, list: list, dict: dict}
+
+
 def read_value(tp: Any, value: Any, at: str, rules: Rules, depth: int = 0) -> Any:
     """``value`` as the annotation ``tp`` says, by ``rules`` (lenient: None where it is not one)."""
-    if depth > MAX_DEPTH:
-        return _refuse(rules, at, "nested too deeply")
+    return _reader(tp)(value, at, rules, depth)
+
+
+@functools.lru_cache(maxsize=None)
+def _reader(tp: Any) -> _Reader:
+    """The read of one annotation, worked out once (a report holds 100,000s of values)."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if tp is Any or tp is object:
-        return _plain(value, at, rules, depth)
+        return _plain
     if origin is typing.Union or origin is types.UnionType:
-        return _union([a for a in args if a is not type(None)], type(None) in args, value, at, rules, depth)
-    if value is None:  # a file's null or missing field is its type's nothing; the wire sends every value
-        return _empty(tp) if not rules.strict or not rules.fields_required else _refuse(rules, at, _expected(tp, value))
+        return _union([a for a in args if a is not type(None)], type(None) in args)
+    read_ = _value_reader(tp, origin, args)
+    empty = _EMPTY.get(origin or tp, lambda: None)
+
+    def read_or_nothing(value: Any, at: str, rules: Rules, depth: int) -> Any:
+        if value is None:  # a file's null or missing field is its type's nothing; the wire sends every value
+            return empty() if not rules.fields_required or not rules.strict else _refuse(rules, at, _expected(tp, value))
+        return read_(value, at, rules, depth)
+
+    return read_or_nothing
+
+
+def _value_reader(tp: Any, origin: Any, args: tuple[Any, ...]) -> _Reader:
+    """The read of a value (not None) of the annotation ``tp``."""
     if dataclasses.is_dataclass(tp):
-        return read_fields(typing.cast(type, tp), Fields(value, at, rules), depth=depth)
+        cls = typing.cast(type, tp)
+        return lambda value, at, rules, depth: read_fields(cls, Fields(value, at, rules), depth=_deeper(rules, at, depth))
     if origin in (tuple, list):
-        return _sequence(tp, value, at, rules, depth)
+        return _sequence(origin, args or (Any, ...))
     if origin is dict or tp is dict:
-        return _mapping(args or (str, Any), value, at, rules, depth)
+        return _mapping(*(args or (str, Any)))
     if tp is bool:
-        return value if isinstance(value, bool) else _refuse(rules, at, _expected(tp, value), False)
+        return lambda value, at, rules, depth: value if isinstance(value, bool) else _refuse(rules, at, _expected(tp, value), False)
     if tp is float:
-        return rules.number(value, at) if rules.strict else read.number(value)
+        return lambda value, at, rules, depth: rules.number(value, at) if rules.strict else read.number(value)
     if tp is int:
-        return rules.whole(value, at) if rules.strict else read.whole(value)
+        return lambda value, at, rules, depth: rules.whole(value, at) if rules.strict else read.whole(value)
     if tp is str:  # leniently, an item of a list of text is text
-        return rules.text(value, at, depth) if rules.strict else value if isinstance(value, str) else None
+        return lambda value, at, rules, depth: (
+            rules.text(value, at, depth) if rules.strict else value if isinstance(value, str) else None
+        )
     if isinstance(tp, type) and issubclass(tp, str):  # a StrEnum: its value as it is
-        return value if isinstance(value, str) else _refuse(rules, at, _expected(tp, value))
-    raise TypeError(f"{at}: no read for {tp!r}")
+        return lambda value, at, rules, depth: value if isinstance(value, str) else _refuse(rules, at, _expected(tp, value))
+    raise TypeError(f"no read for {tp!r}")
 
 
-def _union(args: list[Any], optional: bool, value: Any, at: str, rules: Rules, depth: int) -> Any:
-    if value is None and optional:
-        return None
-    if args == [str] and not rules.strict:  # an optional text field: a number or flag as text
-        return read.optional_text(value)
-    if len(args) == 1:
-        return read_value(args[0], value, at, rules, depth)
-    refusals = []
-    for arg in args:  # the first type that takes it
-        try:
-            found = read_value(arg, value, at, rules, depth)
-        except rules.error as exc:
-            refusals.append(exc)
-            continue
-        if rules.strict or found is not None:
-            return found
-    if rules.strict and len(refusals) == 1:
-        raise refusals[0]
-    return _refuse(rules, at, "not any of the expected types")
+def _deeper(rules: Rules, at: str, depth: int) -> int:
+    """``depth``, refused past ``MAX_DEPTH`` (a hostile line could nest lists thousands deep)."""
+    if depth > MAX_DEPTH:
+        _refuse(rules, at, "nested too deeply")
+    return depth
 
 
-def _sequence(tp: Any, value: Any, at: str, rules: Rules, depth: int) -> Any:
-    origin, args = typing.get_origin(tp), typing.get_args(tp) or (Any, ...)
+def _union(args: list[Any], optional: bool) -> _Reader:
+    readers = [_reader(a) for a in args]
+    only_text = args == [str]
+
+    def read_union(value: Any, at: str, rules: Rules, depth: int) -> Any:
+        if value is None and optional:
+            return None
+        if only_text and not rules.strict:  # an optional text field: a number or flag as text
+            return read.optional_text(value)
+        if len(readers) == 1:
+            return readers[0](value, at, rules, depth)
+        refusals = []
+        for reader in readers:  # the first type that takes it
+            try:
+                found = reader(value, at, rules, depth)
+            except rules.error as exc:
+                refusals.append(exc)
+                continue
+            if rules.strict or found is not None:
+                return found
+        if rules.strict and len(refusals) == 1:
+            raise refusals[0]
+        return _refuse(rules, at, "not any of the expected types")
+
+    return read_union
+
+
+def _sequence(origin: Any, args: tuple[Any, ...]) -> _Reader:
+    what, kind = _list_of(args[0]), tuple if origin is tuple else list
+    if origin is list or args[-1] is Ellipsis:
+        item, floats = _reader(args[0]), args[0] is float
+
+        def read_items(value: Any, at: str, rules: Rules, depth: int) -> Any:
+            value = _list(value, at, rules, depth, what)
+            if floats and rules.fast_numbers and all(type(v) is float for v in value):
+                return kind(value)  # 100,000 samples, checked at C speed
+            read_ = (item(v, f"{at}[{i}]", rules, depth + 1) for i, v in enumerate(value))
+            return kind(v for v in read_ if rules.strict or v is not None)  # leniently, the items of its type
+
+        return read_items
+    items = [_reader(a) for a in args]
+
+    def read_fixed(value: Any, at: str, rules: Rules, depth: int) -> Any:
+        value = _list(value, at, rules, depth, what)
+        if len(value) != len(items):
+            return _refuse(rules, at, f"expected {len(items)} items, not {len(value)}")
+        return tuple(read_(v, f"{at}[{i}]", rules, depth + 1) for i, (read_, v) in enumerate(zip(items, value)))
+
+    return read_fixed
+
+
+def _list(value: Any, at: str, rules: Rules, depth: int, what: str) -> list[Any]:
+    """``value`` if it is a list of at most ``MAX_ITEMS`` (leniently: [] if it is none, or its first ones)."""
+    _deeper(rules, at, depth)
     if not isinstance(value, list):
-        return _refuse(rules, at, f"expected {_list_of(args[0])}, not {kind_of(value)}", _empty(tp))
+        return typing.cast(list[Any], _refuse(rules, at, f"expected {what}, not {kind_of(value)}", []))
     if len(value) > MAX_ITEMS:
         _refuse(rules, at, f"holds {len(value):,} items, more than {MAX_ITEMS:,}")
-        value = value[:MAX_ITEMS]
-    if origin is list or args[-1] is Ellipsis:
-        if args[0] is float and rules.fast_numbers and all(type(v) is float for v in value):
-            return tuple(value) if origin is tuple else list(value)  # 100,000 samples, checked at C speed
-        read_items = (read_value(args[0], v, f"{at}[{i}]", rules, depth + 1) for i, v in enumerate(value))
-        kept = [v for v in read_items if rules.strict or v is not None]  # leniently, the items of its type
-        return tuple(kept) if origin is tuple else kept
-    if len(value) != len(args):
-        return _refuse(rules, at, f"expected {len(args)} items, not {len(value)}")
-    return tuple(read_value(a, v, f"{at}[{i}]", rules, depth + 1) for i, (a, v) in enumerate(zip(args, value)))
+        return value[:MAX_ITEMS]
+    return value
 
 
-def _mapping(args: tuple[Any, ...], value: Any, at: str, rules: Rules, depth: int) -> Any:
-    f = Fields(value, at, rules)
-    out = {}
-    for key, item in f.data.items():
-        name = read_value(args[0], key, f"{at} key", rules, depth + 1)
-        found = read_value(args[1], item, f.name(str(key)), rules, depth + 1)
-        if rules.strict or (name is not None and found is not None):
-            out[name] = found
-    return out
+def _mapping(key_type: Any, value_type: Any) -> _Reader:
+    read_key, read_item = _reader(key_type), _reader(value_type)
+
+    def read_mapping(value: Any, at: str, rules: Rules, depth: int) -> Any:
+        f = Fields(value, at, rules)
+        _deeper(rules, at, depth)
+        out = {}
+        for key, item in f.data.items():
+            name = read_key(key, f"{at} key", rules, depth + 1)
+            found = read_item(item, f.name(str(key)), rules, depth + 1)
+            if rules.strict or (name is not None and found is not None):
+                out[name] = found
+        return out
+
+    return read_mapping
 
 
 def _plain(value: Any, at: str, rules: Rules, depth: int) -> Any:
@@ -160,12 +222,6 @@ def _plain(value: Any, at: str, rules: Rules, depth: int) -> Any:
     if isinstance(value, list):
         return [_plain(v, at, rules, depth + 1) for v in value]
     return value
-
-
-def _empty(tp: Any) -> Any:
-    """A type's nothing: what a null or missing field reads as where it is not optional."""
-    origin = typing.get_origin(tp) or tp
-    return {bool: False, tuple: (), list: [], dict: {}}.get(origin)
 
 
 def _refuse(rules: Rules, at: str, problem: str, lenient: Any = None) -> Any:

@@ -96,7 +96,7 @@ class Fields:
         self.at = at or ""
 
     def name(self, key: str) -> str:
-        key = _key(key)
+        key = quoted_key(key)
         return f"{self.at}.{key}" if self.at else key
 
     def key(self, key: Any) -> str:
@@ -232,7 +232,7 @@ class Fields:
         return {checked_text(k, fields.at): _number(v, fields.name(k)) for k, v in fields.data.items()}
 
 
-def _key(key: Any) -> str:
+def quoted_key(key: Any) -> str:
     """A key as it can appear in a one-line message: keys come from the file (device names in
     ``memory``, ``by_device``), so anything odd is quoted with its control characters escaped."""
     text = str(key)

@@ -130,11 +130,11 @@ def test_the_wire_reads_through_the_same_reader_by_its_own_rules(monkeypatch):
     from inspector.core.report import entry_reader
 
     walked = []
-    real = entry_reader.read_value
-    monkeypatch.setattr(entry_reader, "read_value", lambda tp, *a, **k: walked.append(tp) or real(tp, *a, **k))
+    real = entry_reader.read_fields
+    monkeypatch.setattr(entry_reader, "read_fields", lambda cls, f, **k: walked.append((cls, f.rules)) or real(cls, f, **k))
     noise = MachineNoise(True, "quiet", 0.01, None, 3, 2, 100, 500, 4)
     assert wire.decode(MachineNoise, wire.encode(noise), "machine") == noise
-    assert bool in walked and float in walked  # its fields, walked by the one reader
+    assert walked == [(MachineNoise, wire.WIRE)]  # its fields, walked by the one reader in the wire's rules
     with pytest.raises(wire.WireError, match=r"^machine\.note: expected text, got a list$"):
         wire.decode(MachineNoise, {**wire.encode(noise), "note": [1]}, "machine")
     with pytest.raises(wire.WireError, match=r"^machine: field 'measured' is missing$"):
