@@ -45,7 +45,7 @@ def _estimate_text(spec: str, result) -> str:
     rows.append(["fits", fits])
     if result.batch_search is not None:
         rows.append(["largest batch", _batch_text(result.batch_search)])
-    where = f"{_plain(result.named_device)} ({result.device}, named)" if result.named_device else result.device
+    where = _plain(str(result.shown_device))  # a planned card as planned, never the cuda:0 it is laid out on
     options = "".join([f", autocast {result.amp}" if result.amp else "", ", checkpointing" if result.checkpointing else ""])
     # How the step is run: the loop planned (training) and the KV cache (a model that takes use_cache).
     step = "".join([f" (loop {result.loop})" if result.loop else "",
