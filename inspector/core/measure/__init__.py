@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from inspector.core.measure.timing import request_caps
     from inspector.core.measure.model_input import make_input, model_device
     from inspector.core.measure.chunk_gate import GATED_CHUNK_SECONDS, ChunkGate, gated
-    from inspector.core.measure.attribution import DEFAULT_RUNS as ATTRIBUTION_RUNS, Attribution, measure_attribution
+    from inspector.core.measure.attribution import DEFAULT_RUNS as ATTRIBUTION_RUNS, Attribution, ModuleStats, measure_attribution
     from inspector.core.measure.fit import OPTIMIZERS, FitRequest, estimate_fit
     from inspector.core.measure.fit_cluster import ClusterRequest, plan_cluster
     from inspector.core.measure.fit_cluster_proof import ModelSource
@@ -77,6 +77,7 @@ __all__ = [
     "LatencyResult",
     "MemoryTimeline",
     "ModelSource",
+    "ModuleStats",
     "RankSpans",
     "RunNoise",
     "STRATEGIES",
@@ -120,6 +121,7 @@ _HOMES = {
     "MAX_REPEAT": "repeats",
     "OPTIMIZERS": "fit",
     "Attribution": "attribution",
+    "ModuleStats": "attribution",
     "BackgroundSampler": "memory_log",
     "ChunkGate": "chunk_gate",
     "ClusterRequest": "fit_cluster",

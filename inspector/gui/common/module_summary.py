@@ -7,24 +7,17 @@ made, for the history entry and the progress line the window shows after a bench
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from inspector.core.report import format_flops
 from inspector.core.units import format_ms
 from inspector.gui.common.i18n import core_text, fill, translate
 
 if TYPE_CHECKING:
-    from inspector.core.measure import Attribution
+    from inspector.core.measure import Attribution, ModuleStats
 
 
-class _Named(Protocol):
-    """A module of the run (``ModuleStats``), by the name it has in the model."""
-
-    @property
-    def name(self) -> str: ...
-
-
-def _name(m: _Named) -> str:
+def _name(m: ModuleStats) -> str:
     return m.name or translate("ModuleSummary", "(model)")
 
 

@@ -24,6 +24,7 @@ from inspector.core.units import format_bytes, format_ms
 from inspector.gui.features.model.tree import ModuleNode, Node, PlacementTree, module_path
 
 if TYPE_CHECKING:
+    from inspector.core.measure import Attribution, ModuleStats
     from inspector.core.placement import Placement, TensorRow
 
 #: A tensor's shape, as ``TensorRow.shape`` holds it.
@@ -110,7 +111,7 @@ HEADER_TIPS = {
 }
 
 
-def timing_header_tip(attribution: Any, tr: Tr = english) -> str:
+def timing_header_tip(attribution: Attribution, tr: Tr = english) -> str:
     """The Time and % of forward titles' tooltip after a per-module run: what the figures
     are, and why they are rough when they are (``Attribution.warnings``, core's texts)."""
     tip = tr(QT_TRANSLATE_NOOP(
@@ -198,7 +199,7 @@ def module_text(node: ModuleNode, column: int, tr: Tr = english) -> str:
     return ""
 
 
-def timing_text(stats: Any, column: int, tr: Tr = english) -> str | None:
+def timing_text(stats: ModuleStats | None, column: int, tr: Tr = english) -> str | None:
     """A per-module column's cell (None before a per-module run, and on tensor rows)."""
     if stats is None:
         return None
@@ -243,7 +244,7 @@ def tooltip_text(node: Node, column: int, tr: Tr = english) -> str | None:
     return tip
 
 
-def timing_tip(stats: Any, tr: Tr = english) -> str:
+def timing_tip(stats: ModuleStats, tr: Tr = english) -> str:
     name = stats.name or tr(QT_TRANSLATE_NOOP("ParameterCells", "(model)"))
     if stats.calls != 1:
         where = _fill(tr(QT_TRANSLATE_NOOP("ParameterCells", "%1 (%2) on %3, called %4× per forward")),
@@ -283,7 +284,7 @@ def sort_key(tree: PlacementTree, column: int, tr: Tr = english) -> Callable[[No
     model's own order."""
     if column < 0 or column >= len(C.HEADERS):
         return None
-    figures: dict[int, Callable[[Any], object]] = {  # of a module's ModuleStats
+    figures: dict[int, Callable[[ModuleStats], object]] = {
         C.TIME: lambda s: s.median_ms,
         C.SHARE: lambda s: s.share,
         C.FLOPS: lambda s: s.flops,

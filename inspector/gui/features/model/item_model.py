@@ -186,7 +186,7 @@ class PlacementModel(cells.Columns, QAbstractItemModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         timing = self._attribution is not None and section in (self.TIME, self.SHARE)
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
-            if timing:  # what the figures are, and why they are rough when they are
+            if timing and self._attribution is not None:  # what the figures are, and why they are rough when they are
                 return cells.timing_header_tip(self._attribution, shown)
             tip = cells.HEADER_TIPS.get(section)
             return translate("ParameterCells", tip) if tip else None

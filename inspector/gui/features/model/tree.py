@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 from inspector.core import gc_pause
 
 if TYPE_CHECKING:
-    from inspector.core.measure import Attribution
+    from inspector.core.measure import Attribution, ModuleStats
     from inspector.core.placement import Placement, TensorRow
 
 #: A child added under a module comes back as what it was (a module or a tensor).
@@ -32,7 +32,7 @@ class ModuleNode:
         self.parent = parent
         self.index = 0  # position among the parent's children
         self.seq = 0  # position in the model's own order (sorting by no column restores it)
-        self.stats: Any = None  # core.measure.attribution.ModuleStats after a per-module run
+        self.stats: ModuleStats | None = None  # after a per-module run
         self.children: list[ModuleNode | TensorLeaf] = []
         self.count = 0
         self.bytes = 0
