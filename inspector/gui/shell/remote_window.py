@@ -29,7 +29,6 @@ from PySide6.QtCore import QObject, Qt, QTimer, Slot
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QToolBar, QWidget
 
 from inspector.core.remote import AgentInfo
-from inspector.core.errors import Failure
 from inspector.gui.common import dialogs
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.common.plain_text import plain_label
@@ -37,7 +36,7 @@ from inspector.gui.common.plain_text import shown as shown_text
 from inspector.gui.features.lessons import actions as lessons_actions
 from inspector.gui.features.remote.link import RemoteLink, RemoteSampler
 from inspector.gui.shell.window_kind import KindHost
-from inspector.gui.state.notes import Note
+from inspector.gui.state.notes import Note, NoteFailure
 from inspector.gui.state.workers import ModelWorker
 
 log = logging.getLogger(__name__)
@@ -67,7 +66,6 @@ class RemoteKind(QObject):
         # What the remote bar, the title and the banner say, kept so a new language can say it again.
         self._connection: str = "connecting"  # connecting | connected | disconnected | lost | reconnecting
         self._title: str | None = None  # the window's own title; None: still connecting
-        self._lost_failure: Failure | None = None  # the banner's "connection lost", while shown
         self._trust_path: str | None = None
         self.trust_box: Any = None
 
@@ -149,9 +147,6 @@ class RemoteKind(QObject):
         )  # fmt: skip
         window.show_title(self._title)
         self._show_connection()
-        banner = window.errorBanner
-        if self._lost_failure is not None and not banner.isHidden() and banner.failure is self._lost_failure:
-            self._show_lost_banner()
         self._retranslate_trust_box()
 
     def _show_connection(self) -> None:
@@ -173,17 +168,6 @@ class RemoteKind(QObject):
         else:
             text = fill(translate("RemoteWindow", "Connecting to %1…"), host)
         self.remoteStatus.setText(text)
-
-    def _show_lost_banner(self) -> None:
-        reason = core_text(self.connection_lost or "")
-        message = fill(translate(
-            "RemoteWindow",
-            "The connection to %1 was lost (%2). What was measured stays in this window and can be "
-            "exported; Reconnect starts the agent again and reopens the model.",
-        ), self.host, reason)  # fmt: skip
-        self._lost_failure = Failure("disconnected", message, reason)
-        context = fill(translate("RemoteWindow", "connection to %1"), self.host)
-        self.window.errorBanner.show_failure(self._lost_failure, context)
 
     # ----- the connection
 
@@ -219,11 +203,12 @@ class RemoteKind(QObject):
         self.connection_lost = reason
         self._connection = "lost"
         self._show_connection()
-        self._show_lost_banner()
         host = self.host
+        # One note: the History's row, and the error banner's failure (the outcomes feature shows it).
         self.window.session_state.noted.emit(Note(
             lambda: fill(translate("RemoteWindow", "connection to %1"), host),
             lambda: fill(translate("RemoteWindow", "lost: %1"), core_text(reason)), ok=False,
+            failure=NoteFailure("disconnected", lambda: _lost_message(host, reason), reason),
         ))  # fmt: skip
 
     def reconnect(self) -> bool:
@@ -237,8 +222,7 @@ class RemoteKind(QObject):
         architecture = load.architecture if load is not None and load.spec == spec else None
         self._connection = "reconnecting"
         self._show_connection()
-        window.errorBanner.dismiss()
-        self._lost_failure = None
+        window.errorBanner.dismiss()  # (the frame's shared banner: the lost connection is being mended)
         return window.open_model(spec, trust=trust, architecture=architecture)
 
     def disconnect_server(self) -> None:
@@ -293,3 +277,12 @@ class RemoteKind(QObject):
         stopped = stop()
         self.link.close(timeout=1.0)
         return stopped
+
+
+def _lost_message(host: str, reason: str) -> str:
+    """A lost connection, for the error banner, in the language now installed."""
+    return fill(translate(
+        "RemoteWindow",
+        "The connection to %1 was lost (%2). What was measured stays in this window and can be "
+        "exported; Reconnect starts the agent again and reopens the model.",
+    ), host, core_text(reason))  # fmt: skip

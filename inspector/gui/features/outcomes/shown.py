@@ -2,7 +2,8 @@
 …", "moved in …", a benchmark's median, the fit's verdicts, "… failed"), its words while a task
 measures ("sample 400 / 1,000 · about 1 min left", with the estimate in the status line), the
 status line's busy task (it follows the task machine), and a failure shown in the banner
-(cleared by a move or benchmark that works).
+(cleared by a move or benchmark that works), a task's or a note's (``state.notes``: a lost
+connection, said again in a new language).
 
 It hears the session state (``state.session_state``); the banner and the status line are the
 shared widgets of ``common``. Its words are the window's language, said again on a change of
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QObject, Slot
 
+from inspector.core.errors import Failure
 from inspector.core.measure import time_left_text
 from inspector.core.moves import MoveResult
 from inspector.core.units import format_bytes, format_ms, format_seconds
@@ -32,6 +34,7 @@ from inspector.gui.state.tasks import Task, task_label
 if TYPE_CHECKING:
     from inspector.gui.common.error_banner import ErrorBanner
     from inspector.gui.common.status_line import StatusLine
+    from inspector.gui.state.notes import Note
     from inspector.gui.state.session_state import SessionState
     from inspector.gui.state.tasks import TaskController
     from inspector.gui.state.outcomes import Progress, TaskEnded, TaskFailure
@@ -55,10 +58,25 @@ class TaskOutcomes(QObject):
         state.taskStarted.connect(self.on_task_started)
         state.progress.connect(self.on_progress)
         state.taskEnded.connect(self.on_task_ended)
+        state.noted.connect(self.on_noted)
+        #: The note whose failure the banner shows (said again on a change of language), and that failure.
+        self._noted: tuple[Note, Failure] | None = None
 
     def retranslate(self) -> None:
-        """The bar's words again, if it still says this part's."""
+        """The bar's words again, if it still says this part's; a note's failure, if still shown."""
         self.bar_words.retranslate()
+        if self._noted is not None and not self.banner.isHidden() and self.banner.failure is self._noted[1]:
+            self.on_noted(self._noted[0])
+
+    @Slot(object)
+    def on_noted(self, note: Note) -> None:
+        """A note that is a failure the user must see now (a lost connection): in the banner."""
+        if note.failure is None:
+            return
+        said = note.failure.message
+        failure = Failure(note.failure.kind, said() if callable(said) else said, note.failure.detail)
+        self._noted = (note, failure)
+        self.banner.show_failure(failure, note.call)
 
     @Slot(str)
     def on_task_started(self, task: str) -> None:

@@ -16,6 +16,8 @@ from inspector.gui.common import dialogs, i18n
 from inspector.gui.features.remote.connect_dialog import ConnectDialog
 from inspector.gui.shell.app import connect_server
 from tests.warm_python import warm_command
+from inspector.gui.features.moves.availability import CommandAvailability
+from tests.gui import doors
 
 HOST = "gpu-test"
 
@@ -64,7 +66,7 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     # Help › Lessons stays off here, saying why; the checks that enable commands leave it off.
     assert not remote.findChild(QAction, "lessonsAction").isEnabled()
     assert remote.findChild(QAction, "lessonsAction").toolTip() == f"“课程”只在本地窗口中运行：{HOST} 上的代理无法运行它们"
-    remote.availability.refresh()
+    doors.part(remote, CommandAvailability).refresh()
     remote.action_bar.runsSpin.setValue(10)
     remote.action_bar.benchmarkButton.click()
     qtbot.waitUntil(lambda: remote.busy_task is None, timeout=30_000)
