@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from inspector.core.messages import ENGLISH
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
     from inspector.core.report import TimingReport
 
-_app: Any = None  # keeps an application we created alive for the life of the process
+_app: QApplication | None = None  # keeps an application we created alive for the life of the process
 
 
 def render_report_images(report: TimingReport, size: tuple[int, int] = (960, 480), *,

@@ -9,7 +9,7 @@ window's language. PyTorch's own messages are quoted as PyTorch wrote them.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from PySide6.QtCore import QSize, Qt, SignalInstance, Slot
 from PySide6.QtGui import QFont, QFontDatabase
@@ -78,7 +78,7 @@ class LessonsPanel(Retranslates, QDialog):
     """The lessons dialog (non-modal, object name ``lessonsPanel``)."""
 
     def __init__(
-        self, parent: QWidget, *, send: Callable[[Task, SignalInstance, Any], bool], request: SignalInstance,
+        self, parent: QWidget, *, send: Callable[[Task, SignalInstance, object], bool], request: SignalInstance,
         open_example: Callable[[], bool], state: SessionState,
     ) -> None:  # fmt: skip
         super().__init__(parent)
