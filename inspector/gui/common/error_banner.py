@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -21,8 +21,10 @@ from PySide6.QtWidgets import (
     QStyle,
     QToolButton,
     QVBoxLayout,
+    QWidget,
 )
 
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.core.errors import Failure
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.common.plain_text import plain_label
@@ -51,7 +53,7 @@ class ErrorBanner(Retranslates, QFrame):
 
     dismissed = Signal()
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("errorBanner")
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -158,7 +160,9 @@ class ErrorBanner(Retranslates, QFrame):
     def cleared_by(self, task: str) -> None:
         """``task`` just succeeded: a failure of the same kind shown here is over, so it goes
         (a failure of another kind stays until closed: it is still true)."""
-        if self.isVisibleTo(self.parentWidget()) and self.source and self.source == task:
+        parent = self.parentWidget()
+        shown = self.isVisibleTo(parent) if parent is not None else self.isVisible()
+        if shown and self.source and self.source == task:
             self.dismiss()
 
     def _toggle_details(self, shown: bool) -> None:

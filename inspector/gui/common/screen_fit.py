@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QPoint, QRect, QSize
 from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QStyle, QWidget
+from PySide6.QtWidgets import QStyle, QTableView, QWidget
 
 #: Kept free around a window on a screen smaller than it would like: room for the window
 #: manager's frame and title bar, and a bit of desktop, so the window reads as a window.
@@ -124,3 +124,11 @@ def fit_height_to_contents(dialog: QWidget) -> None:
     if screen is not None:
         height = min(height, _shrunk(screen.availableGeometry(), MARGIN).height())
     dialog.resize(width, max(height, layout.totalMinimumSize().height()))
+
+
+def fit_table_to_rows(table: QTableView) -> None:
+    """``table`` as tall as its header, its rows and its sideways scroll bar: no row scrolls out of sight."""
+    rows = sum(table.rowHeight(r) for r in range(table.model().rowCount()))
+    scroll = table.horizontalScrollBar()
+    extra = scroll.sizeHint().height() if scroll.maximum() > 0 else 0
+    table.setFixedHeight(table.horizontalHeader().height() + rows + 2 * table.frameWidth() + extra)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.actions import ActionRegistry, ActionSpec, when_idle_with_model
 
 SHOW = ActionSpec(

@@ -1,22 +1,18 @@
 """"Will it fit?": one step's memory on every device of the machine, and on a GPU the user
 names (a preset, or a capacity), estimated, then proven where the device is here.
 
-The dialog only collects the question and shows the answers: the estimate and the proof
-run on the model worker (the sole owner of the model), which the window asks on the
-dialog's behalf. Non-modal, so the window stays usable while it is open.
-
-"A GPU I name…" adds a row planned with the device's rules and stated allowances
-(``core.measure.fit_devices``); "Largest batch" asks each row for the largest batch that fits
-(``core.measure.fit_batch``). Its texts are translated (context "FitDialog"); core's findings and failure messages go
-through ``core_text``. It can stay open while the language changes: ``retranslate`` says
-the question, the status and the last answers again.
+It only collects the question and shows the answers (the model worker, the model's sole owner,
+runs the estimate and the proof; non-modal). "A GPU I name…" adds a row planned with the
+device's rules and stated allowances (``core.measure.fit_devices``); "Largest batch" asks each
+row for the largest batch that fits (``core.measure.fit_batch``). Texts: context "FitDialog",
+core's through ``core_text``; ``retranslate`` says the question, status and answers again.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -36,12 +32,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.core.errors import InputError
 from inspector.core.measure import OPTIMIZERS, FitRequest, parse_capacity, presets
 from inspector.core.files import parse_inputs
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
-from inspector.gui.common.screen_fit import fit_dialog, fit_height_to_contents
+from inspector.gui.common.screen_fit import fit_dialog, fit_height_to_contents, fit_table_to_rows
 from inspector.gui.features.fit.cells import answer_cells, shown_name
 
 COLUMNS = (
@@ -141,8 +138,7 @@ class FitDialog(Retranslates, QDialog):
         self.cancelButton.clicked.connect(self.cancel)
 
         self.form_labels = [QLabel(self) for _ in range(5)]
-        # The choices two to a row: the answer under them gets the height (issue 45).
-        form = QGridLayout()
+        form = QGridLayout()  # two choices a row: the answer under them gets the height (issue 45)
         for i, field in enumerate((self.dtypeCombo, self.optimizerCombo, self.modeCombo, self.inputEdit)):
             form.addWidget(self.form_labels[i], i // 2, 2 * (i % 2))
             form.addWidget(field, i // 2, 2 * (i % 2) + 1)
@@ -180,6 +176,7 @@ class FitDialog(Retranslates, QDialog):
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.close)
+        row.addWidget(buttons)  # beside the question's buttons: a row less above the answer
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -187,7 +184,6 @@ class FitDialog(Retranslates, QDialog):
         layout.addWidget(self.table)  # as tall as its rows (``_fit_to_answer``): nothing scrolls
         layout.addWidget(self.status)
         layout.addWidget(self.notes)
-        layout.addWidget(buttons)
         self.resize(1120, 380)
         self.set_devices(self._devices)
         self.retranslate()
@@ -228,8 +224,8 @@ class FitDialog(Retranslates, QDialog):
         )
         words = (translate("FitDialog", "dtype"), translate("FitDialog", "Optimizer"), translate("FitDialog", "Step"),
                  translate("FitDialog", "Input shape"), translate("FitDialog", "A GPU I name"))  # fmt: skip
-        for label, text in zip(self.form_labels, words):
-            label.setText(text)
+        for form_label, text in zip(self.form_labels, words):
+            form_label.setText(text)
         self.table.setHorizontalHeaderLabels([translate("FitDialog", c) for c in COLUMNS])
         if self._outcome is not None:
             self._show_rows(self._outcome)
@@ -373,20 +369,15 @@ class FitDialog(Retranslates, QDialog):
         for device, failure in outcome.failures:
             # A failure is keyed by the request's device: the named device's, unless the machine has it too.
             named = self._named_key is not None and device not in self._present and self._named_key.endswith(f"({device})")
-            row = self._row_of(self._named_key if named else device)
+            row = self._row_of(self._named_key if named and self._named_key is not None else device)
             failed = fill(translate("FitDialog", "failed: %1"), core_text(failure.message))
             self._set_row(row, [self._named_shown if named else device, failed] + ["" for _ in COLUMNS[2:]])
         self.notes.setText("\n".join(dict.fromkeys(notes)))
         self._fit_to_answer()
 
     def _fit_to_answer(self) -> None:
-        """The table as tall as its header and rows, the dialog as tall as the whole answer
-        (every note), at most the screen's height (issue 45: 1½ rows showed, the notes overlapped)."""
-        table = self.table
-        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
-        scroll = table.horizontalScrollBar()
-        extra = scroll.sizeHint().height() if scroll.maximum() > 0 else 0
-        table.setFixedHeight(table.horizontalHeader().height() + rows + 2 * table.frameWidth() + extra)
+        """Every row and note shown, within the screen (issue 45: 1½ rows showed, notes overlapped)."""
+        fit_table_to_rows(self.table)
         fit_height_to_contents(self)
 
     def show_failure(self, message: str) -> None:

@@ -13,6 +13,8 @@ The window makes the plot widgets ahead at idle moments (``plot_widgets``, throu
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Sequence
 
 import pyqtgraph as pg
@@ -129,11 +131,11 @@ class LatencyCanvas(QWidget):
 
     # ----- summary view
 
-    def draw_summary(self, rows: list[dict]) -> None:
+    def draw_summary(self, rows: list[dict[str, Any]]) -> None:
         self.summary.draw(rows)
 
     @property
-    def summary_rows(self) -> list[dict]:
+    def summary_rows(self) -> list[dict[str, Any]]:
         return self.summary.rows
 
     @property

@@ -149,6 +149,12 @@ def build_latency_plot_when_idle(pages: LazyTabs, tasks: TaskController) -> None
         steps=[lambda: widgets().samples_plot_widget(pages.tabs, menu=False),
                lambda: widgets().summary_plot_widget(pages.tabs, menu=False)],  # fmt: skip
         # and the items every run draws with (~15 ms), which the first benchmark made at its start
-        then=[lambda page: page.canvas.prepare_shared_items(),
-              lambda page: widgets().enable_menu(page.samples_plot), lambda page: widgets().enable_menu(page.summary_plot)],
+        then=[lambda page: _plot(page).canvas.prepare_shared_items(),
+              lambda page: widgets().enable_menu(_plot(page).samples_plot),
+              lambda page: widgets().enable_menu(_plot(page).summary_plot)],
     )
+
+
+def _plot(page: object) -> Any:
+    """The Latency page (a ``LatencyPlot``, built by ``plot_widgets``' steps), as its builder hands it over."""
+    return page

@@ -5,8 +5,8 @@ early when it did (``run_label``). ``LatencyPlot`` hands it to the views it draw
 
 from __future__ import annotations
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP
 
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.gui.common.i18n import fill
 from inspector.gui.common.plot_words import LIVE, Words
 from inspector.gui.common.vocabulary_words import mode_text

@@ -18,12 +18,13 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QPointF, Qt, QTimer, Slot
+from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.core.report import Run, TimingReport
 from inspector.core.vocabulary import MAX_SAMPLES, BenchMode
+from inspector.gui.common.named import named
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.features.latency.canvas import LatencyCanvas
 from inspector.gui.features.latency.labels import run_label
@@ -60,14 +61,14 @@ class LatencyPlot(Retranslates, QWidget):
         self._replaced: Series | None = None
         self._dirty: set[SeriesKey] = set()
         self.canvas = LatencyCanvas(self, plots=plots, label=run_label)
-        self.tabs = QTabWidget(self, objectName="latencyTabs")
+        self.tabs = named(QTabWidget(self), "latencyTabs")
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.canvas.samples_plot, "")
         self.tabs.addTab(self.canvas.summary_plot, "")
-        self.logCheck = QCheckBox(self, objectName="latencyLogCheck")
+        self.logCheck = named(QCheckBox(self), "latencyLogCheck")
         self.logCheck.toggled.connect(self._log_toggled)
         # The hover readout: the sample under the pointer (or the bar), in words.
-        self.readout = QLabel(self, objectName="latencyReadout")
+        self.readout = named(QLabel(self), "latencyReadout")
         self.readout.setTextFormat(Qt.TextFormat.PlainText)
         self._hovered: tuple[str, float, float] | None = None  # ("samples" or "summary", x, y) read out
         # Beside the Samples and Summary tabs, not in a row above them: the plots keep its height (issue 45).
@@ -125,7 +126,7 @@ class LatencyPlot(Retranslates, QWidget):
         if self.isVisible():
             self.redraw(summary=self.tabs.currentWidget() is self.summary_plot)
 
-    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
         self._shown_timer.start()
 
@@ -266,8 +267,7 @@ class LatencyPlot(Retranslates, QWidget):
         key, replaced = self._current, self._replaced
         self._current, self._replaced = None, None
         self.canvas.stream_ended()
-        series = self.series.get(key)
-        if series is None:
+        if key is None or (series := self.series.get(key)) is None:
             return
         finished = replaced is not None and not replaced.status and replaced.summary() is not None
         if (len(series.samples) or series.warmup_ms) and not finished:
@@ -312,9 +312,9 @@ class LatencyPlot(Retranslates, QWidget):
         self.canvas.drop(key)
 
     def _current_series(self) -> Series:
-        if self._current not in self.series:
+        if self._current is None or self._current not in self.series:
             # Samples without begin_series: collect them; finish_series names the run.
-            self.begin_series("?", "?", BenchMode.FORWARD.value)
+            return self.series[self.begin_series("?", "?", BenchMode.FORWARD.value)]
         return self.series[self._current]
 
     # ----- drawing
@@ -348,9 +348,10 @@ class LatencyPlot(Retranslates, QWidget):
             self._colors[key] = pick_series_color(key[0], self._colors.values())
         return self._colors[key]
 
-    def _summary_rows(self, words: Words = LIVE) -> list[dict]:
+    def _summary_rows(self, words: Words = LIVE) -> list[dict[str, Any]]:
         """The summary's bars, their verdicts and the sentences under them, in ``words``' language."""
-        rows, runs = [], []
+        rows: list[dict[str, Any]] = []
+        runs: list[Run] = []
         for key, s in self.series.items():
             stats = s.summary()
             if stats is None:
@@ -361,8 +362,7 @@ class LatencyPlot(Retranslates, QWidget):
             samples = s.samples_ms
             runs.append(Run(label, key[1], key[2], s.input_shape, stats["median_ms"],
                             tuple(samples[np.isfinite(samples)].tolist()), runs_ms=s.runs_ms))  # fmt: skip
-        # core's texts (the verdicts) in ``words``' language: as written in English
-        say_core: Callable[[object], str] = str if words.english else core_text
+        say_core: Callable[[object], str] = str if words.english else core_text  # the verdicts in ``words``' language
         for row, run, verdict in zip(rows, runs, summary_verdicts(runs, [row["key"][0] for row in rows])):
             noise = self.series[row["key"]].noise
             # The bar's words: how it compares with alike runs, and a flag when it is noisy.
@@ -374,7 +374,7 @@ class LatencyPlot(Retranslates, QWidget):
             row["sentence"] = "\n".join(t for t in (*map(say_core, verdict.sentences), noise_line) if t)
         return rows
 
-    def summary_rows(self) -> list[dict]:
+    def summary_rows(self) -> list[dict[str, Any]]:
         """What the summary view shows: per run ``label``, ``median_ms``, ``p5_ms``, ``p95_ms``."""
         return self.canvas.summary_rows
 
@@ -396,7 +396,7 @@ class LatencyPlot(Retranslates, QWidget):
     def _log_toggled(self, on: bool) -> None:
         self.canvas.set_log_scale(on)
 
-    def _samples_hovered(self, scene_pos) -> None:
+    def _samples_hovered(self, scene_pos: QPointF) -> None:
         view = self.samples_plot.getPlotItem().getViewBox()
         if not view.sceneBoundingRect().contains(scene_pos):
             return
@@ -417,7 +417,7 @@ class LatencyPlot(Retranslates, QWidget):
         shown = {key for key, items in self.canvas.items.items() if items.samples.isVisible()}
         return sample_readout(self.series, shown, x, y, self.canvas.unit, log_scale=self.canvas.log_scale)
 
-    def _summary_hovered(self, scene_pos) -> None:
+    def _summary_hovered(self, scene_pos: QPointF) -> None:
         view = self.summary_plot.getPlotItem().getViewBox()
         if not view.sceneBoundingRect().contains(scene_pos):
             return

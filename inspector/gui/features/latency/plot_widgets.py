@@ -12,15 +12,15 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
 
-class IntegerAxis(pg.AxisItem):
+class IntegerAxis(pg.AxisItem):  # type: ignore[misc]  # (pyqtgraph has no stubs)
     """An axis of sample indices: ticks only at whole numbers, written without decimals."""
 
-    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802,N803 (pyqtgraph's names)
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:  # noqa: N802,N803
         levels = [(max(1.0, float(round(spacing))), offset)
                   for spacing, offset in super().tickSpacing(minVal, maxVal, size) if spacing >= 0.5]  # fmt: skip
         return levels or [(1.0, 0.0)]
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
         return [f"{round(v):d}" for v in values]
 
 

@@ -28,7 +28,7 @@ from inspector.gui.features.latency.series import Series, SeriesKey
 
 
 #: Each dtype's marker in the samples view (another dtype: a circle).
-DTYPE_SYMBOLS = {DType.FLOAT32: "o", DType.FLOAT16: "t", DType.BFLOAT16: "s", DType.FLOAT64: "d"}
+DTYPE_SYMBOLS: dict[str, str] = {DType.FLOAT32: "o", DType.FLOAT16: "t", DType.BFLOAT16: "s", DType.FLOAT64: "d"}
 #: A run's name in the legend (``labels.run_label``): the key, why the run stopped early ("" if
 #: it did not), the words to say it in.
 RunLabel = Callable[[SeriesKey, str, Words], str]
@@ -71,7 +71,7 @@ class SamplesView:
         self.log_scale = False
         self.unit: tuple[str, float] = ("ms", 1.0)
         self.bulk: BulkRange | None = None
-        self._bulk_for: tuple[tuple, int] = ((), 0)  # the runs and sample count it was found for
+        self._bulk_for: tuple[tuple[object, ...], int] = ((), 0)  # the runs and sample count it was found for
         self._outliers_shown: tuple[bool, int, int] = (False, 0, 0)  # the corner text's (clipping, outliers, warm-ups)
         self._outlier_lines: list[str] = []  # what the corner says, a line each (``_place_outlier_text``)
         self._stacked: tuple[str, float] = ("", 0.0)  # those lines one under another, and their height (px)

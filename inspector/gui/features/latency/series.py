@@ -82,7 +82,7 @@ class Series:
     samples: Growing = field(default_factory=Growing)
     medians: Growing = field(default_factory=Growing)
     running: RunningMedian = field(default_factory=RunningMedian)
-    stats: dict | None = None  # the finished result's statistics (exact, from the core)
+    stats: dict[str, float] | None = None  # the finished result's statistics (exact, from the core)
     status: str = ""  # "", "cancelled", "failed", ...
     batch: int | None = None  # the input's batch as the model says it (the result's ``batch``)
     input_shape: tuple[int, ...] | None = None  # known once the run is finished
@@ -111,7 +111,7 @@ class Series:
         for ms in samples:
             self.add(float(ms))
 
-    def summary(self) -> dict | None:
+    def summary(self) -> dict[str, float] | None:
         if self.stats is not None:
             return self.stats
         values = self.samples.values()

@@ -8,6 +8,8 @@ they always had: the live view in the window's language, a report's twin in Engl
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
@@ -38,7 +40,7 @@ class SummaryBars:
         #: Each bar's label and the height (in the axis's unit) it sits on; the bars' top.
         self._labels: list[tuple[pg.TextItem, float]] = []
         self._top = 0.0
-        self._rows: list[dict] = []
+        self._rows: list[dict[str, Any]] = []
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -50,7 +52,7 @@ class SummaryBars:
         item.setLabel("bottom", words.translate("LatencyCanvas", "bar: median · whiskers: p5–p95"))
         self.plot.setToolTip(words.translate("LatencyCanvas", "Bars: each run's median latency; whiskers: its 5th to 95th percentile"))
 
-    def draw(self, rows: list[dict]) -> None:
+    def draw(self, rows: list[dict[str, Any]]) -> None:
         plot = self.plot.getPlotItem()
         for item in self.items:
             plot.removeItem(item)
@@ -122,7 +124,7 @@ class SummaryBars:
             first = self._labels[0][0].textItem.boundingRect().width() / 2 / width
             last = self._labels[-1][0].textItem.boundingRect().width() / 2 / width
             if first + last < 0.9:
-                for _ in range(8):  # the span depends on the margins it holds: a fixed point
+                for _step in range(8):  # the span depends on the margins it holds: a fixed point
                     span = count - 1 + left + right
                     left, right = max(0.6, first * span), max(0.6, last * span)
             needs = [on / (1 - label.textItem.boundingRect().height() / height)
@@ -133,7 +135,7 @@ class SummaryBars:
         plot.setYRange(0, top, padding=0)
 
     @property
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[dict[str, Any]]:
         """The rows last drawn (a copy)."""
         return list(self._rows)
 

@@ -5,6 +5,7 @@ sets their texts and says when to fit them again (``refit``)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 #: The lines under the Summary tab's plot take at most this many lines of height (more scroll),
@@ -15,7 +16,8 @@ NOTES_MAX_LINES = 3
 def note_label(parent: QWidget, name: str) -> QLabel:
     """One of the notes: plain text (it holds module and device names, which come from files),
     wrapped to the width it has, hidden until it is given a text."""
-    label = QLabel(parent, objectName=name)
+    label = QLabel(parent)
+    label.setObjectName(name)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     label.setContentsMargins(6, 2, 6, 2)
@@ -55,6 +57,6 @@ class SummaryNotes(QScrollArea):
             for label in shown:  # scrolled into view a few lines at a time: the tooltip has it whole
                 label.setToolTip(label.text() if needed > room else "")
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
         self.refit()  # the lines wrap anew at the new width

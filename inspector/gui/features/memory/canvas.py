@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QWidget
 
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.core.measure import MemoryTimeline
 from inspector.gui.common.i18n import fill
 from inspector.gui.common.plain_text import plain_tooltip
@@ -113,7 +114,7 @@ def _columns_of(device: str, col: dict[str, np.ndarray]) -> dict[str, np.ndarray
     return {figure: col[figure] for figure in ("allocated", "reserved", "used", "other_processes")}
 
 
-class MemoryCanvas(pg.PlotWidget):
+class MemoryCanvas(pg.PlotWidget):  # type: ignore[misc]  # (pyqtgraph has no stubs)
     """The drawing half of MemoryPlot: curves per device and figure, plus markers.
 
     Separate from the toolbar so an offscreen twin can render the same timeline at a
@@ -140,7 +141,7 @@ class MemoryCanvas(pg.PlotWidget):
         #: accelerator appears, hidden on a CPU-only machine); then the user's choice.
         self.show_secondary: bool | None = None
         self._legend_keys: list[pg.PlotDataItem] = []  # the compact legend's samples
-        self._legend_for: tuple = ()  # the curves the legend was built for
+        self._legend_for: tuple[tuple[str, str], ...] = ()  # the curves the legend was built for
         # (curve or key, slot): each legend sample repaints when its curve is shown or hidden.
         self._sample_links: list[tuple[pg.PlotDataItem, Any]] = []
         # An unseen point above the highest curve: the y range leaves the marker labels' lanes
@@ -225,7 +226,7 @@ class MemoryCanvas(pg.PlotWidget):
     def _would_show(self, key: tuple[str, str]) -> bool:
         curve = self.curves.get(key)
         if curve is not None:
-            return curve.isVisible()
+            return bool(curve.isVisible())
         return bool(self.show_secondary) or key[1] not in SECONDARY_FIGURES
 
     def set_secondary_visible(self, on: bool) -> None:
@@ -417,7 +418,7 @@ class MemoryCanvas(pg.PlotWidget):
     def _label_px(label: pg.InfLineLabel, text: str) -> float:
         """How wide ``label`` is when it shows ``text``, in pixels (its margins included)."""
         metrics = QFontMetricsF(label.textItem.font())
-        return metrics.horizontalAdvance(text) + 2 * label.textItem.document().documentMargin() + 1
+        return float(metrics.horizontalAdvance(text) + 2 * label.textItem.document().documentMargin() + 1)
 
     def _fitted(self, label: pg.InfLineLabel, text: str, room: float) -> str:
         """``text``, shortened in the middle until ``label`` showing it is at most ``room`` wide:

@@ -78,7 +78,7 @@ class MemoryFollows(QObject):
     def on_move_finished(self, result: MoveResult) -> None:
         if result.ok:
             self.marks.end()
-        elif result.error.kind == FailureKind.CANCELLED:
+        elif result.error is not None and result.error.kind == FailureKind.CANCELLED:
             self.marks.end(translate("OutcomeWords", "cancelled"))
         else:
             self.marks.end(translate("OutcomeWords", "failed"))

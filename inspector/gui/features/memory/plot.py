@@ -14,14 +14,16 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Iterable
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, Qt, QTimer, Slot
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QPointF, Qt, QTimer, Slot
+from PySide6.QtGui import QAction, QShowEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from inspector.gui.common.marks import QT_TRANSLATE_NOOP
 from inspector.core.devices import MemoryReading
 from inspector.core.measure import MemoryTimeline, report_point
 from inspector.core.placement import KINDS
 from inspector.core.units import format_bytes
+from inspector.gui.common.named import named
 from inspector.gui.common.i18n import Retranslates, fill, translate
 from inspector.gui.features.memory.canvas import REPORT_LINE_WIDTH, Marker, MemoryCanvas, figure_label
 from inspector.gui.common.plot_render import DEFAULT_REDRAW_FPS, png_bytes
@@ -70,18 +72,19 @@ class MemoryPlot(Retranslates, QWidget):
         self.canvas = MemoryCanvas(self)
         # 150 px to draw in at the window's least size (its minimum height grows to give it, issue 45)
         self.canvas.setMinimumHeight(MIN_PLOT_HEIGHT)
-        self.pause_button = QToolButton(self, objectName="memoryPauseButton", checkable=True)
+        self.pause_button = named(QToolButton(self), "memoryPauseButton")
+        self.pause_button.setCheckable(True)
         self.pause_button.toggled.connect(self.set_paused)
-        self.clear_button = QToolButton(self, objectName="memoryClearButton")
+        self.clear_button = named(QToolButton(self), "memoryClearButton")
         self.clear_button.clicked.connect(self.clear)
-        self.window_combo = QComboBox(self, objectName="memoryWindowCombo")
+        self.window_combo = named(QComboBox(self), "memoryWindowCombo")
         for text, seconds in MEMORY_WINDOWS:
             self.window_combo.addItem(text, seconds)
         self.window_combo.currentIndexChanged.connect(self._window_changed)
-        self.secondary_check = QCheckBox(self, objectName="memorySecondaryCheck")
+        self.secondary_check = named(QCheckBox(self), "memorySecondaryCheck")
         self.secondary_check.toggled.connect(self._secondary_toggled)
         self.show_label = QLabel(self)
-        self.readout = QLabel(self, objectName="memoryReadout")
+        self.readout = named(QLabel(self), "memoryReadout")
         self.readout.setTextFormat(Qt.TextFormat.PlainText)
         self._hovered_t: float | None = None  # the time the readout reads out
         self.canvas.scene().sigMouseMoved.connect(self._hovered)
@@ -99,7 +102,7 @@ class MemoryPlot(Retranslates, QWidget):
         if self.isVisible():
             self.redraw()
 
-    def showEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
         if self._dirty:
             self.redraw()
@@ -272,7 +275,7 @@ class MemoryPlot(Retranslates, QWidget):
             self.secondary_check.setChecked(shown)
             self.secondary_check.blockSignals(False)
 
-    def _hovered(self, scene_pos) -> None:
+    def _hovered(self, scene_pos: QPointF) -> None:
         view = self.canvas.getPlotItem().getViewBox()
         if view.sceneBoundingRect().contains(scene_pos):
             self._hovered_t = view.mapSceneToView(scene_pos).x()

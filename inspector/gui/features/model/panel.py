@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -67,7 +67,7 @@ class ParametersPanel(Retranslates, QWidget):
         label.setVisible(False)
         return MessageBar(label, f"{name}Bar", self)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._placement: Any = None  # the placement shown, to say it again in another language
         self.totals = QLabel(self)
@@ -333,7 +333,7 @@ class ParametersPanel(Retranslates, QWidget):
         device, dtype = self.move_target()
         return module_move_line(module, device, dtype)
 
-    def _show_warnings(self, findings) -> None:
+    def _show_warnings(self, findings: Any) -> None:
         if not findings:
             self.warningsBar.say("")
             self.messages.follow()
@@ -351,7 +351,7 @@ class ParametersPanel(Retranslates, QWidget):
 
 
 class _MiddleElided(QStyledItemDelegate):
-    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideMiddle
 
