@@ -339,8 +339,9 @@ class RemoteSession:
             if connection.alive:
                 connection.send_only(Op.MEMORY_STOP)
 
-    def close(self) -> int | None:
-        return self.connection.close() if self.connection is not None else None
+    def close(self, timeout: float = 2.0) -> int | None:
+        """End the agent (``AgentConnection.close``: its stdin closed, ``timeout`` s to exit, then ended)."""
+        return self.connection.close(timeout) if self.connection is not None else None
 
 
 class _Relay:

@@ -17,6 +17,7 @@ import pytest
 import torch
 from torch import nn
 
+from tests.processes import CLEAN_EXIT_S
 from inspector.core.remote.agent_answers import AgentError, ConnectionLost
 from inspector.core.remote.client import AgentConnection, local_agent_command
 from inspector.core.remote.protocol import PROTOCOL_VERSION, Op
@@ -38,7 +39,7 @@ AGENT_WITHOUT_QT = [sys.executable, "-c", BLOCK_QT + "from inspector.cli import 
 def remote():
     session = RemoteSession(AgentConnection.open(AGENT_WITHOUT_QT))
     yield session
-    assert session.close() == 0  # closing its stdin ends it cleanly
+    assert session.close(timeout=CLEAN_EXIT_S) == 0  # closing its stdin ends it cleanly
 
 
 def _wait_for(predicate, timeout=20.0):

@@ -18,13 +18,14 @@ from inspector.core.remote.wire import encode
 from inspector.core.report.snippets import move_snippet
 from inspector.core.session import LoadRequest, Session
 from tests.core.remote.test_agent import AGENT_WITHOUT_QT
+from tests.processes import CLEAN_EXIT_S
 
 
 @pytest.fixture(scope="module")
 def remote():
     session = RemoteSession(AgentConnection.open(AGENT_WITHOUT_QT))
     yield session
-    assert session.close() == 0
+    assert session.close(timeout=CLEAN_EXIT_S) == 0
 
 
 def test_a_remote_move_names_the_device_dtype_and_method_it_ran_with(remote):

@@ -12,6 +12,7 @@ from inspector.core.remote.client import AgentConnection
 from inspector.core.remote.protocol import Op
 from inspector.core.remote.session import RemoteSession, sample_limit
 from inspector.core.session import BenchmarkRequest, LoadRequest
+from tests.processes import CLEAN_EXIT_S
 
 AGENT = [sys.executable, "-c", "import sys; from inspector.cli import main; sys.exit(main(['agent']))"]
 
@@ -26,5 +27,5 @@ def test_an_agent_takes_the_runs_asked_for_and_refuses_too_many():
             session.connection.call(Op.BENCHMARK, {"runs": 2, "repeat": 51})
         assert refused.value.kind == "protocol" and "from 1 to 50" in refused.value.message
     finally:
-        assert session.close() == 0
+        assert session.close(timeout=CLEAN_EXIT_S) == 0
     assert sample_limit(BenchmarkRequest(runs=7, repeat=3)) == 21

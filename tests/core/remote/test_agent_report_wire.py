@@ -12,6 +12,7 @@ from inspector.core.remote.session import RemoteSession
 from inspector.core.report.schema import TimingReport
 from inspector.core.report.timing_report import load_report, render_json
 from tests.report_edge import typed
+from tests.processes import CLEAN_EXIT_S
 
 #: A real agent (the protocol's own loop) whose session's report is one built as the CLI and the
 #: sessions build it: a failed move whose message is a core text, text no ASCII spells, and the
@@ -57,7 +58,7 @@ def test_the_report_that_crosses_the_wire_is_the_file_the_agent_would_write(tmp_
         sent = remote.agent_report(with_memory=False)  # the JSON as it came over the pipe
         received = remote.report(with_memory=False)  # what the remote window is handed
     finally:
-        assert remote.close() == 0
+        assert remote.close(timeout=CLEAN_EXIT_S) == 0
 
     file_text = written.read_text(encoding="utf-8")
     assert isinstance(received, TimingReport)

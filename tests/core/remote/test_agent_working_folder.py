@@ -10,6 +10,7 @@ from inspector.core.remote.session import RemoteSession
 from inspector.core.session import BenchmarkRequest, LoadRequest
 from tests.cli.test_working_folder_code import PYTHONS_OWN, make_model_folder
 from tests.decoys import decoys_that_ran, plant_decoys, watch_env, watched
+from tests.processes import CLEAN_EXIT_S
 
 
 def test_the_agent_runs_no_decoy_from_its_folder_or_the_models(tmp_path, monkeypatch):
@@ -27,7 +28,7 @@ def test_the_agent_runs_no_decoy_from_its_folder_or_the_models(tmp_path, monkeyp
         attribution = session.attribute(BenchmarkRequest(runs=5, per_module=True))
         weights = session.load(LoadRequest(spec=str(models / "model.safetensors"), architecture="example"))
     finally:
-        assert session.close() == 0
+        assert session.close(timeout=CLEAN_EXIT_S) == 0
     assert exported.info.source == "export" and weights.info.source == "safetensors"
     assert len(latency.samples_ms) == 5 and attribution is not None
     assert decoys_that_ran(marks) == []
