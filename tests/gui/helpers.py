@@ -5,6 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, Qt
 from PySide6.QtWidgets import QWidget
 
+from tests.processes import GENEROUS_S
+
+#: ``qtbot.waitUntil``/``waitSignal``'s deadline for what the test then asserts happened (pytest-qt's
+#: default is 5 s, which a loaded machine overruns while the code is right); never a speed bound.
+GENEROUS_MS = int(GENEROUS_S * 1000)
+
 
 def widget(window: QWidget, cls: type, name: str):
     found = window.findChild(cls, name)
