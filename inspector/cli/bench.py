@@ -122,7 +122,7 @@ def _with_process_note(result):
     """``result`` with the note saying its median is one process's, where it may be (``one_process``)."""
     import dataclasses
 
-    from inspector.core.measure.one_process import one_process_note
+    from inspector.core.measure import one_process_note
 
     note = one_process_note(result)
     return result if note is None else dataclasses.replace(result, notes=(*result.notes, note))

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
         with_rounds,
     )
     from inspector.core.measure.repeats import MAX_REPEAT, combine_runs, run_share
+    from inspector.core.measure.one_process import one_process_note
+    from inspector.core.measure.flop_count import prepare as prepare_flop_count
     from inspector.core.measure.run_noise import RunNoise, record as record_run_noise, spread_of_runs
     from inspector.core.measure.memory_log import BackgroundSampler, MemoryTimeline, report_point
     from inspector.core.measure.memory_snapshot import (
@@ -96,8 +98,10 @@ __all__ = [
     "memory_history_recorded",
     "model_device",
     "new_pair_id",
+    "one_process_note",
     "parse_capacity",
     "plan_cluster",
+    "prepare_flop_count",
     "presets",
     "record_run_noise",
     "report_point",
@@ -148,7 +152,9 @@ _HOMES = {
     "memory_history_recorded": "memory_snapshot:recording",
     "model_device": "model_input",
     "new_pair_id": "interleaved",
+    "one_process_note": "one_process",
     "parse_capacity": "fit_devices",
+    "prepare_flop_count": "flop_count:prepare",
     "presets": "fit_devices",
     "record_run_noise": "run_noise:record",
     "report_point": "memory_log",

@@ -226,9 +226,9 @@ class ModelWorker(WorkerEvents):
                 throttle.cap_seconds(None)  # (a per-module run has no time cap)
                 try:
                     if self.session.capabilities.timed_here:  # the FLOP counter's set-up before the gate (issue 46)
-                        from inspector.core.measure.flop_count import prepare
+                        from inspector.core.measure import prepare_flop_count
 
-                        prepare()
+                        prepare_flop_count()
                     with self._quiet_window():
                         attribution = self.session.attribute(
                             request, progress=throttle.update, should_cancel=self._cancel.is_set
