@@ -224,3 +224,21 @@ def test_the_models_here_build(tmp_path):
     assert isinstance(loaded.module, nn.Module)
     assert loaded.module.head.weight is loaded.module.embed.weight
     assert torch.is_tensor(loaded.example_input)
+
+
+def test_a_cancel_while_the_ranks_run_ends_every_rank(tmp_path):
+    # Cancel (the window's button, Ctrl-C's flag) asked once the ranks exist: none outlives the call.
+    me = psutil.Process()
+    before = {child.pid for child in me.children(recursive=True)}
+    started: list[int] = []
+
+    def cancel() -> bool:
+        started.extend(child.pid for child in me.children(recursive=True) if child.pid not in before)
+        return bool(started)
+
+    spec = f"{models_file(tmp_path)}:mlp"
+    request = FitRequest(device="cpu", optimizer="adamw")
+    result = plan_cluster(load_model(spec), ClusterRequest(request, 2, "fsdp", source=ModelSource.of(spec)),
+                          should_cancel=cancel)  # fmt: skip
+    assert started and result.measured == ()
+    assert {child.pid for child in me.children(recursive=True)} - before == set()
