@@ -39,6 +39,9 @@ def fake_world(world: int) -> Iterator[None]:
     nothing (torch's "fake" backend with its ``FakeStore``, as torchtitan's memory estimation
     uses it); destroyed on leaving. Refused where a process group exists already."""
     import torch.distributed as dist
+
+    if not dist.is_available():  # a build without torch.distributed (some macOS and Windows wheels)
+        raise InputError(Text("cluster.no_distributed", version=torch.__version__))
     from torch.testing._internal.distributed.fake_pg import FakeStore  # registers the "fake" backend
 
     if dist.is_initialized():

@@ -17,6 +17,7 @@ CLUSTER: dict[str, str] = {
     "cluster.cannot_shard": "FSDP2's fully_shard refuses this model: {error}",
     "cluster.ddp_needs_trainable": "DDP needs a parameter that requires a gradient; this model has none",
     "cluster.ddp_needs_training": "DDP plans a training step: forward mode needs no DDP (plan it with fit alone)",
+    "cluster.no_distributed": "this PyTorch build (torch {version}) has no torch.distributed: a distributed run cannot be planned with it",
     "cluster.group_in_use": "a process group is already set up in this process; plan the cluster from a fresh process",
     "cluster.min_gpus_needs_capacity": "the smallest GPU count needs the memory of each GPU: name a GPU or a capacity",
     "cluster.min_gpus_and_max_batch": "--min-gpus and --max-batch each search: ask for one at a time",
