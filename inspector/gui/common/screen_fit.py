@@ -131,4 +131,6 @@ def fit_table_to_rows(table: QTableView) -> None:
     rows = sum(table.rowHeight(r) for r in range(table.model().rowCount()))
     scroll = table.horizontalScrollBar()
     extra = scroll.sizeHint().height() if scroll.maximum() > 0 else 0
-    table.setFixedHeight(table.horizontalHeader().height() + rows + 2 * table.frameWidth() + extra)
+    header = table.horizontalHeader()
+    header_height = max(header.height(), header.sizeHint().height())  # (its words just changed: not laid out yet)
+    table.setFixedHeight(header_height + rows + 2 * table.frameWidth() + extra)

@@ -230,6 +230,7 @@ class FitDialog(Retranslates, QDialog):
         if self._outcome is not None:
             self._show_rows(self._outcome)
         self._show_status()
+        self._fit_to_answer()  # (the words' height and the notes' lines change with the language)
 
     # ----- the question
 
