@@ -10,6 +10,7 @@ from inspector.gui.common import i18n
 from inspector.gui.common.language_choice import chosen_language
 from tests.gui.conftest import wait_idle
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 from inspector.gui.features.moves.commands import ModelCommands
 
 
@@ -60,7 +61,7 @@ def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_
     assert i18n.current_language() == i18n.CHINESE
     try:
         assert QSettings().value(i18n.SETTINGS_KEY) == i18n.CHINESE  # remembered
-        qtbot.waitUntil(lambda: file_menu.title() != "&File")  # Qt posts the LanguageChange event
+        qtbot.waitUntil(lambda: file_menu.title() != "&File", timeout=GENEROUS_MS)  # Qt posts the LanguageChange event
         assert file_menu.title() == "文件(&F)" and window.findChild(QAction, "openModelAction").text() == "打开模型(&O)…"
         assert window.statusBusy.text() == "就绪"
         assert doors.model(window) is state and doors.history_view(window).history.rowCount() == rows
@@ -68,6 +69,6 @@ def test_switching_language_keeps_the_model_and_its_history_and_comes_back(make_
     finally:
         window.language.actions[""].trigger()  # follow the system again: English here
     assert i18n.current_language() == i18n.ENGLISH
-    qtbot.waitUntil(lambda: file_menu.title() == "&File")
+    qtbot.waitUntil(lambda: file_menu.title() == "&File", timeout=GENEROUS_MS)
     assert file_menu.title() == "&File" and window.statusBusy.text() == "Ready"
     assert doors.model(window) is state and doors.history_view(window).history.rowCount() == rows

@@ -16,6 +16,7 @@ from inspector.gui.common import lazy_tabs
 from inspector.gui.common.lazy_tabs import LazyTabs, TabKey
 from inspector.gui.common.pages import COMPARISON, LATENCY
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 
 #: The page these tests build (a label stands in for a plot).
 PLOT: TabKey[QLabel] = TabKey("plot", "Latency")
@@ -64,7 +65,7 @@ def test_a_page_is_built_after_its_imports_once_the_window_is_idle(qtbot, tabs):
     assert calls == [] and not lazy.is_built(PLOT)  # busy: nothing is built under the work
 
     work.set_idle(True)
-    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=2_000)
+    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=GENEROUS_MS)
     assert calls == ["import a", "import b", "build"]
     # Built where its tab is, behind the tab on screen, which stays on screen.
     assert tabs.currentIndex() == 0 and tabs.tabText(1) == "Latency"
@@ -82,7 +83,7 @@ def test_a_pages_own_import_runs_off_the_gui_thread_after_the_builders(qtbot, ta
     lazy, work = LazyTabs(tabs), _Work(idle=True)
     lazy.add(PLOT, lambda: QLabel("plot"), prepare=lambda: on_thread("page's module"))
     lazy.build_when_idle(PLOT, lambda: work.idle, work.changed, prepare=[lambda: on_thread("core")])
-    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=2_000)
+    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=GENEROUS_MS)
     assert calls == [("core", False), ("page's module", False)]
 
 
@@ -96,14 +97,14 @@ def test_work_that_starts_between_the_steps_postpones_the_rest(qtbot, tabs):
         go_on.wait(10)  # (still importing while the user starts a move, on the GUI thread)
 
     lazy.build_when_idle(PLOT, lambda: work.idle, work.changed, prepare=[first_import])
-    qtbot.waitUntil(lambda: calls == ["import"], timeout=2_000)
+    qtbot.waitUntil(lambda: calls == ["import"], timeout=GENEROUS_MS)
     work.set_idle(False)  # the user starts a move right after this idle moment
     go_on.set()
     qtbot.wait(150)
     assert calls == ["import"] and not lazy.is_built(PLOT)
 
     work.set_idle(True)
-    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=2_000)
+    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=GENEROUS_MS)
     assert calls == ["import", "build"]
 
 
@@ -128,11 +129,11 @@ def test_steps_make_parts_at_idle_moments_of_their_own_and_the_page_is_made_from
         return make
 
     lazy.build_when_idle(PLOT, lambda: work.idle, work.changed, steps=[step("a"), step("b")])
-    qtbot.waitUntil(lambda: calls == ["make a"], timeout=2_000)
+    qtbot.waitUntil(lambda: calls == ["make a"], timeout=GENEROUS_MS)
     qtbot.wait(150)
     assert calls == ["make a"] and not lazy.is_built(PLOT)
     work.set_idle(True)
-    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=2_000)
+    qtbot.waitUntil(lambda: lazy.is_built(PLOT), timeout=GENEROUS_MS)
     ticker.stop()
     assert calls == ["make a", "make b", "build from ('a', 'b')"]
     assert turns[1] > turns[0]  # not in the same turn of the event loop
@@ -146,13 +147,13 @@ def test_parts_made_ahead_are_dropped_when_the_tab_is_shown_first(qtbot, tabs, m
     made: list[QLabel] = []
     lazy.build_when_idle(PLOT, lambda: work.idle, work.changed,
                          steps=[lambda: made.append(QLabel("part", tabs)) or made[-1], lambda: QLabel("never")])  # fmt: skip
-    qtbot.waitUntil(lambda: len(made) == 1, timeout=2_000)
+    qtbot.waitUntil(lambda: len(made) == 1, timeout=GENEROUS_MS)
     destroyed: list[bool] = []
     made[0].destroyed.connect(lambda: destroyed.append(True))
     tabs.setCurrentIndex(1)  # the user opens the tab before the last step
     assert built == [()]  # the page made its own parts
     work.set_idle(False)  # the next change of state lets the part made ahead go
-    qtbot.waitUntil(lambda: destroyed == [True], timeout=2_000)
+    qtbot.waitUntil(lambda: destroyed == [True], timeout=GENEROUS_MS)
 
 
 def test_a_page_shown_before_its_idle_moment_is_built_once(qtbot, tabs):
@@ -172,17 +173,17 @@ def test_a_page_shown_before_its_idle_moment_is_built_once(qtbot, tabs):
 def test_the_window_builds_its_latency_plot_while_idle(qtbot, make_window, monkeypatch):
     monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 10)
     window = make_window()
-    qtbot.waitUntil(lambda: window.lazy_tabs.is_built(LATENCY), timeout=5_000)
+    qtbot.waitUntil(lambda: window.lazy_tabs.is_built(LATENCY), timeout=GENEROUS_MS)
     assert window.tabs.tabText(window.tabs.currentIndex()) == "History"
     assert window.tabs.indexOf(doors.page(window, LATENCY)) == 2
     assert not window.lazy_tabs.is_built(COMPARISON)  # only the page a benchmark opens
     # then the legend's keys every run shares, hidden until there is a run to explain
     legend = doors.page(window, LATENCY).samples_plot.getPlotItem().legend
-    qtbot.waitUntil(lambda: len(legend.items) == 2, timeout=5_000)
+    qtbot.waitUntil(lambda: len(legend.items) == 2, timeout=GENEROUS_MS)
     assert not legend.isVisible()
     # and the plots' right-click menus, made at moments of their own after the build
     views = [p.getPlotItem().getViewBox() for p in (doors.page(window, LATENCY).samples_plot, doors.page(window, LATENCY).summary_plot)]
-    qtbot.waitUntil(lambda: all(v.menu is not None for v in views), timeout=5_000)
+    qtbot.waitUntil(lambda: all(v.menu is not None for v in views), timeout=GENEROUS_MS)
     for view in views:
         assert view.menuEnabled() and "View All" in [a.text() for a in view.menu.actions()]
     doors.page(window, LATENCY).begin_series("cpu", "float32", expected=5)
@@ -199,12 +200,12 @@ def test_a_latency_plot_built_at_idle_shows_the_benchmarks_that_follow(qtbot, ma
     monkeypatch.setattr(lazy_tabs, "IDLE_BUILD_DELAY_MS", 10)
     window = make_window()
     window.show()
-    qtbot.waitUntil(lambda: window.lazy_tabs.is_built(LATENCY), timeout=5_000)
+    qtbot.waitUntil(lambda: window.lazy_tabs.is_built(LATENCY), timeout=GENEROUS_MS)
     plot = doors.page(window, LATENCY)
     for runs in (12, 20):
         benchmark(qtbot, window, runs=runs)
         qtbot.waitUntil(lambda n=runs: RUN in plot.canvas.items and len(plot.drawn(RUN)["samples"][0]) == n,
-                        timeout=5_000)  # fmt: skip
+                        timeout=GENEROUS_MS)  # fmt: skip
     assert window.tabs.currentWidget() is plot and plot.samples_plot.isVisible()
     assert [name for name, _ in plot.samples_plot.getPlotItem().legend.items][:1]  # its legend is alive
 
@@ -222,14 +223,14 @@ def test_work_on_the_built_page_follows_at_idle_moments_of_its_own(qtbot, tabs):
         return run
 
     lazy.build_when_idle(PLOT, lambda: work.idle, work.changed, then=[then("first"), then("second")])
-    qtbot.waitUntil(lambda: calls == ["build", "first on plot"], timeout=2_000)
+    qtbot.waitUntil(lambda: calls == ["build", "first on plot"], timeout=GENEROUS_MS)
     qtbot.wait(150)
     assert calls == ["build", "first on plot"]
     assert lazy.is_built(PLOT) and not lazy.done_ahead(PLOT)
     work.set_idle(True)
-    qtbot.waitUntil(lambda: len(calls) == 3, timeout=2_000)
+    qtbot.waitUntil(lambda: len(calls) == 3, timeout=GENEROUS_MS)
     assert calls[-1] == "second on plot"
-    qtbot.waitUntil(lambda: lazy.done_ahead(PLOT), timeout=2_000)
+    qtbot.waitUntil(lambda: lazy.done_ahead(PLOT), timeout=GENEROUS_MS)
 
 
 def test_work_on_the_page_runs_on_a_page_its_first_use_built(qtbot, tabs):
@@ -239,7 +240,7 @@ def test_work_on_the_page_runs_on_a_page_its_first_use_built(qtbot, tabs):
     tabs.setCurrentIndex(1)  # the user opens the tab before the window was ever idle
     assert calls == ["build"]
     work.set_idle(True)
-    qtbot.waitUntil(lambda: calls == ["build", "then on plot"], timeout=2_000)
+    qtbot.waitUntil(lambda: calls == ["build", "then on plot"], timeout=GENEROUS_MS)
     work.set_idle(False)
     work.set_idle(True)
     qtbot.wait(150)

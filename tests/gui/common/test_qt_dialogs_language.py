@@ -13,6 +13,7 @@ from inspector.gui.common import i18n
 from inspector.gui.common.qt_own_texts import QT_OWN_MISSING
 from tests.gui.languages import has_chinese
 from tests.gui.shell.test_language_walk import _file_dialog_read, english_left
+from tests.gui.helpers import GENEROUS_MS
 
 
 def _dialog(qtbot, save: bool) -> QFileDialog:
@@ -69,7 +70,7 @@ def test_a_folders_type_reads_in_chinese_in_the_file_dialog(qtbot, chinese, tmp_
     dialog.show()
     tree = dialog.findChild(QTreeView, "treeView")
     model, root = tree.model(), tree.rootIndex()
-    qtbot.waitUntil(lambda: model.rowCount(tree.rootIndex()) > 0, timeout=10_000)
+    qtbot.waitUntil(lambda: model.rowCount(tree.rootIndex()) > 0, timeout=GENEROUS_MS)
     root = tree.rootIndex()
     types = {model.index(r, 0, root).data(): model.index(r, 2, root).data() for r in range(model.rowCount(root))}
     assert types["runs"] == "文件夹"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import threading
 import weakref
+from tests.gui.helpers import GENEROUS_MS
 
 
 class _Cycle:
@@ -37,7 +38,7 @@ def test_a_worker_allocating_never_collects_qt_garbage_the_gui_timer_does(qapp, 
     worker.start()
     worker.join()
     assert freed_in == []
-    qtbot.waitUntil(lambda: bool(freed_in), timeout=5_000)
+    qtbot.waitUntil(lambda: bool(freed_in), timeout=GENEROUS_MS)
     assert freed_in == ["MainThread"]
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -172,7 +173,7 @@ def test_at_1024_px_the_progress_text_is_whole_for_the_texts_a_student_saw(qtbot
     window = make_window()
     window.show()
     window.resize(1024, 700)
-    qtbot.waitUntil(lambda: window.width() == 1024)
+    qtbot.waitUntil(lambda: window.width() == 1024, timeout=GENEROUS_MS)
     bar = doors.bar(window)
     for text in ("样本 3,567 / 20,000 · 约剩 12 秒", "中位数 36.7 µs · 有噪声", "已写入 Net-timing-report.html"):
         bar.show_progress(0.2, text)

@@ -12,6 +12,7 @@ import contextlib
 from inspector.gui.shell import stuck_notice
 from tests.gui.deep_models import factory_spec
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 
 #: A model whose forward waits at ``gate`` (open while the model loads) and says when it entered.
 HANGING = (
@@ -60,7 +61,7 @@ def test_cancel_says_the_forward_has_not_returned_and_the_window_recovers_when_i
 ):
     with _stuck_benchmark(make_window, tmp_path, monkeypatch, qtbot) as (window, model):
         notice = window.stuckNotice
-        qtbot.waitUntil(lambda: not notice.isHidden(), timeout=10_000)
+        qtbot.waitUntil(lambda: not notice.isHidden(), timeout=GENEROUS_MS)
         assert notice.title.text() == "The model's forward pass has not returned"
         assert "cannot be interrupted" in notice.message.text()
         assert notice.wait_button.text() == "Keep waiting" and notice.quit_button.text() == "Save settings and quit"
@@ -82,7 +83,7 @@ def test_save_settings_and_quit_saves_the_layout_then_ends_the_process(
     monkeypatch.setattr(stuck_notice, "_leave", left.append)  # (os._exit would end pytest too)
     with _stuck_benchmark(make_window, tmp_path, monkeypatch, qtbot) as (window, _model):
         clean_settings.remove("window")
-        qtbot.waitUntil(lambda: not window.stuckNotice.isHidden(), timeout=10_000)
+        qtbot.waitUntil(lambda: not window.stuckNotice.isHidden(), timeout=GENEROUS_MS)
         window.stuckNotice.quit_button.click()
         assert left == [0]
     clean_settings.sync()
@@ -94,7 +95,7 @@ def test_a_cancel_that_ends_the_task_in_time_shows_no_notice(make_window, qtbot,
     window = make_window()
     doors.bar(window).runsSpin.setValue(doors.bar(window).runsSpin.maximum())
     doors.bar(window).benchmarkButton.click()
-    qtbot.waitUntil(lambda: doors.busy(window) == "benchmark", timeout=10_000)
+    qtbot.waitUntil(lambda: doors.busy(window) == "benchmark", timeout=GENEROUS_MS)
     doors.bar(window).cancelButton.click()
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
     assert window.stuckNotice.isHidden() and not window.stuckNotice._timer.isActive()

@@ -28,7 +28,7 @@ from inspector.gui.features.compare.view import ComparisonView
 from inspector.gui.features.latency.plot import LatencyPlot
 from inspector.gui.features.memory.plot import MemoryPlot
 from tests.gui.conftest import OFFSCREEN_NOISE
-from tests.gui.helpers import table_rows, tree_rows, widget
+from tests.gui.helpers import table_rows, tree_rows, widget, GENEROUS_MS
 from tests.warm_python import run_python
 from tests.gui import doors
 from inspector.gui.common.pages import COMPARISON, LATENCY
@@ -377,7 +377,7 @@ def test_a_cast_leaves_once_the_window_has_drawn_that_it_started(qtbot, window):
     drawn, before = paints.count, len(history(window))
     click(qtbot, window, "toDeviceButton")
     assert len(sent) == 1  # not yet: the window draws that it started first
-    qtbot.waitUntil(lambda: len(sent) == 2, timeout=5_000)
+    qtbot.waitUntil(lambda: len(sent) == 2, timeout=GENEROUS_MS)
     assert sent[1][0] > drawn and sent[1][1] == "move…"  # the bar said so on screen before
     rows = wait_history(qtbot, window, before + 1)
     assert rows[-1]["Call"] == "model.to('cpu', dtype=torch.float32)"
@@ -398,7 +398,7 @@ def test_the_move_controls_state_the_price_before_a_move_and_follow_the_model(qt
     before = len(history(window))
     click(qtbot, window, "toDeviceButton")
     wait_history(qtbot, window, before + 1)
-    qtbot.waitUntil(lambda: doors.busy(window) is None)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=GENEROUS_MS)
     dtype.setCurrentIndex(dtype.findText("float64"))  # from bfloat16 now: 4x the bytes in copies
     assert "(5.0x the model's bytes there)" in label.full_text
 
@@ -758,7 +758,7 @@ def test_torch_work_never_runs_on_the_gui_thread(qtbot, window, monkeypatch):
 def test_device_table_follows_the_memory_readings(qtbot, window):
     from inspector.core.devices.discovery import MemoryReading
 
-    qtbot.waitUntil(lambda: any(r.device == "cpu" for r in window.last_readings), timeout=10_000)
+    qtbot.waitUntil(lambda: any(r.device == "cpu" for r in window.last_readings), timeout=GENEROUS_MS)
     gib = 1 << 30
     window.devices.set_readings([MemoryReading("cpu", 0.0, 512 << 20, None, 3 * gib, 4 * gib)])
     row = table_rows(widget(window, QTableView, "deviceTable").model())[0]

@@ -13,6 +13,7 @@ from inspector.gui.common import i18n
 from inspector.gui.features.help.pages import CJK_FONT_NOTE_KEY
 from inspector.gui.features.moves.commands import ModelCommands
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 
 
 
@@ -149,7 +150,7 @@ def test_choosing_chinese_without_a_font_says_so(qtbot, monkeypatch, window, cle
     monkeypatch.setattr(i18n, "has_cjk_font", lambda: False)
     assert not notices(window)  # English needs no Chinese font
     window.language.choose(i18n.CHINESE)
-    qtbot.waitUntil(lambda: bool(notices(window)))
+    qtbot.waitUntil(lambda: bool(notices(window)), timeout=GENEROUS_MS)
     notices(window)[0].close()
     window.language.choose(i18n.ENGLISH)
     window.language.choose(i18n.CHINESE)

@@ -17,7 +17,7 @@ import pytest
 
 from inspector.core.measure import attribution, sampling
 from inspector.gui.state.workers import ModelWorker
-from tests.gui.helpers import widget
+from tests.gui.helpers import widget, GENEROUS_MS
 from tests.gui import doors
 from inspector.gui.features.latency.launch import BenchmarkLaunch
 
@@ -161,6 +161,6 @@ def test_a_window_closed_while_the_gui_thread_would_park_does_not_hang(qtbot, ma
     window = make_window()
     doors.bar(window).runsSpin.setValue(100_000)
     assert doors.part(window, BenchmarkLaunch).run_benchmark()
-    qtbot.waitUntil(lambda: window.worker.session.loaded is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.worker.session.loaded is not None, timeout=GENEROUS_MS)
     window.close()
     assert window.threads_stopped

@@ -13,6 +13,7 @@ from inspector.gui.state.events import WorkerEvents
 from inspector.gui.state.outcomes import LoadOutcome, ReportBuilt, TaskEnded
 from inspector.gui.state.session_state import SessionState
 from inspector.gui.state.tasks import Task, TaskController
+from tests.gui.helpers import GENEROUS_MS
 
 
 class FakeWorker(WorkerEvents):
@@ -52,7 +53,7 @@ def test_a_workers_signal_from_its_thread_reaches_every_subscriber_in_order_on_t
     sent = "sent" if event == "taskStarted" else object()
     _from_another_thread(lambda: getattr(state.worker, event).emit(sent))
     assert heard == []  # queued: nothing runs on the worker's thread
-    qtbot.waitUntil(lambda: len(heard) == 3)
+    qtbot.waitUntil(lambda: len(heard) == 3, timeout=GENEROUS_MS)
     assert [(name, value) for name, value, _ in heard] == [("tree", sent), ("history", sent), ("plot", sent)]
     assert all(thread is threading.main_thread() for _, _, thread in heard)
 
@@ -69,7 +70,7 @@ def test_a_tasks_end_is_one_value_heard_once_on_the_gui_thread_before_the_model_
     state.tasks.busyChanged.connect(lambda task: heard.append(("busy", task)))
     end = TaskEnded(Task.MOVE, "model.to('cpu')", 0.1, result="a MoveResult", placement=new)
     _from_another_thread(lambda: state.worker.taskEnded.emit(end))
-    qtbot.waitUntil(lambda: len(heard) == 4)
+    qtbot.waitUntil(lambda: len(heard) == 4, timeout=GENEROUS_MS)
     main = threading.main_thread()
     # Heard while the window still shows the move and the model as before; then the model; then idle.
     assert heard == [("tree", Task.MOVE, True, "old", Task.MOVE, main), ("history", Task.MOVE, True, "old", Task.MOVE, main),
@@ -85,7 +86,7 @@ def test_a_load_is_heard_before_the_model_changes_so_what_belonged_to_the_last_o
     state.modelChanged.connect(lambda model: heard.append(("changed", model.name, state.model.name)))
     loaded = LoadOutcome(new, 0.1)  # type: ignore[arg-type]
     _from_another_thread(lambda: state.worker.taskEnded.emit(TaskEnded(Task.LOAD, "load", 0.1, loaded, placement=new)))
-    qtbot.waitUntil(lambda: len(heard) == 2)
+    qtbot.waitUntil(lambda: len(heard) == 2, timeout=GENEROUS_MS)
     assert heard == [("loaded", "new", "old"), ("changed", "new", "new")]
 
 
@@ -95,7 +96,7 @@ def test_a_quiet_tasks_end_is_not_the_windows_and_leaves_the_window_busy(qtbot, 
     state.tasks.begin(Task.MOVE)
     _from_another_thread(lambda: (state.worker.taskEnded.emit(TaskEnded(Task.SESSION, "build_report(model)", 0.1)),
                                   state.worker.taskEnded.emit(TaskEnded(Task.MOVE, "model.cpu()", 0.1))))  # fmt: skip
-    qtbot.waitUntil(lambda: len(heard) == 2)
+    qtbot.waitUntil(lambda: len(heard) == 2, timeout=GENEROUS_MS)
     # The quiet session report ended while the move ran: not the window's, the move still runs.
     assert heard == [(Task.SESSION, False, Task.MOVE), (Task.MOVE, True, Task.MOVE)]
     assert state.tasks.task is None
@@ -107,7 +108,7 @@ def test_the_samplers_inventory_and_readings_are_values_each_said_when_replaced(
     state.readingsChanged.connect(readings.append)
     inventory, sample = SimpleNamespace(ids=lambda: ["cpu"]), ("cpu reading",)
     _from_another_thread(lambda: (state.sampler.inventoryReady.emit(inventory), state.sampler.samples.emit(sample)))
-    qtbot.waitUntil(lambda: readings == [sample])
+    qtbot.waitUntil(lambda: readings == [sample], timeout=GENEROUS_MS)
     assert inventories == [inventory] and state.inventory is inventory and state.readings == sample
 
 
@@ -151,7 +152,7 @@ def test_each_change_of_the_session_is_a_new_revision_before_anyone_hears_it(qtb
     heard = []
     state.taskEnded.connect(lambda _end: heard.append(state.revision))
     _from_another_thread(lambda: state.worker.taskEnded.emit(TaskEnded(task, "call", 0.1, result=object())))
-    qtbot.waitUntil(lambda: heard != [])
+    qtbot.waitUntil(lambda: heard != [], timeout=GENEROUS_MS)
     assert heard == [before + 1] and state.revision == before + 1
 
 
@@ -164,5 +165,5 @@ def test_what_does_not_change_the_session_keeps_its_revision(qtbot, state):
     failed = TaskEnded(Task.BENCHMARK, "benchmark", 0.1)  # (no result: it failed before one)
     _from_another_thread(lambda: (state.worker.progress.emit(0.5), state.worker.taskEnded.emit(
         TaskEnded(Task.SESSION, "build_report(model)", 0.1, built)), state.worker.taskEnded.emit(failed)))
-    qtbot.waitUntil(lambda: len(heard) == 3)
+    qtbot.waitUntil(lambda: len(heard) == 3, timeout=GENEROUS_MS)
     assert state.revision == before

@@ -18,6 +18,7 @@ from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from tests.core.report.generated import scaled, with_samples  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 from inspector.gui.common.pages import COMPARISON
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
@@ -60,7 +61,7 @@ def view(qtbot):
     view = ComparisonView()
     qtbot.addWidget(view)
     yield view
-    assert view.wait(5000)
+    assert view.wait(GENEROUS_MS)
 
 
 def _rows(view, table):
@@ -70,7 +71,7 @@ def _rows(view, table):
 def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, view, session_report, tmp_path):
     path = save_report(typed(_server_report(session_report, 2.0, 0.25)), tmp_path / "server.json")
     view.set_session_report(typed(session_report))
-    with qtbot.waitSignal(view.reportOpened, timeout=10_000) as opened:
+    with qtbot.waitSignal(view.reportOpened, timeout=GENEROUS_MS) as opened:
         view.open_report(path)
     assert opened.args == ["b", str(path)]
 
@@ -104,7 +105,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, view, ses
 
 def test_one_report_alone_shows_its_devices_with_speedups(qtbot, view, session_report, tmp_path):
     path = save_report(typed(_server_report(session_report, [3.0] * 20, [0.5] * 20)), tmp_path / "gpu-box.json")
-    with qtbot.waitSignal(view.reportOpened, timeout=10_000):
+    with qtbot.waitSignal(view.reportOpened, timeout=GENEROUS_MS):
         view.open_report(path, side="a")
     table = view.latency_table
     rows = _rows(view, table)
@@ -120,7 +121,7 @@ def test_sorting_by_a_number_column_sorts_numerically(qtbot, view, session_repor
     report = json.loads(json.dumps(session_report))
     base = report["latency"][0]
     report["latency"] = [with_samples(base, [m] * 3, device=d) for d, m in (("cpu", 10.0), ("cuda:0", 9.0), ("cuda:1", 100.0))]
-    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
+    with qtbot.waitSignal(view.comparisonShown, timeout=GENEROUS_MS):
         view.set_reports(typed(report), label_a="r")
     table = view.latency_table
     column = next(c for c in range(table.model().columnCount())
@@ -134,7 +135,7 @@ def test_sorting_by_a_number_column_sorts_numerically(qtbot, view, session_repor
 def test_a_file_that_is_not_a_report_is_a_clear_error(qtbot, view, tmp_path):
     path = tmp_path / "notes.json"
     path.write_text('{"hello": 1}')
-    with qtbot.waitSignal(view.failed, timeout=10_000) as failed:
+    with qtbot.waitSignal(view.failed, timeout=GENEROUS_MS) as failed:
         view.open_report(path)
     (failure,) = failed.args
     assert isinstance(failure, Failure) and failure.kind == "input"
@@ -175,9 +176,9 @@ def test_the_view_reads_and_compares_on_a_pool_thread_and_only_shows_on_the_gui_
 ):
     gui = threading.get_ident()
     path = save_report(typed(_server_report(session_report, 2.0, 0.25)), tmp_path / "server.json")
-    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
+    with qtbot.waitSignal(view.comparisonShown, timeout=GENEROUS_MS):
         view.set_session_report(typed(session_report))
-    with qtbot.waitSignal(view.reportOpened, timeout=10_000):
+    with qtbot.waitSignal(view.reportOpened, timeout=GENEROUS_MS):
         view.open_report(path)
     assert threads["load"] and len(threads["compare"]) == len(threads["rows"]) == 2
     assert gui not in threads["load"] + threads["compare"] + threads["rows"]
@@ -212,7 +213,7 @@ def test_open_report_and_compare_with_in_the_window_never_compare_on_the_gui_thr
 
 def test_the_same_report_on_both_sides_is_said_to_be_the_same_measurement(qtbot, view, session_report):
     copy = json.loads(json.dumps(session_report))
-    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
+    with qtbot.waitSignal(view.comparisonShown, timeout=GENEROUS_MS):
         view.set_reports(typed(session_report), typed(copy), label_a="r.json", label_b="r.json")
     assert "A and B hold the same measurements (identical samples)" in view.summary_label.text()
     assert view.cell_text(view.latency_table, 0, "Verdict") == "the same measurement (identical samples)"
@@ -240,6 +241,6 @@ def test_the_medians_read_in_the_windows_duration_units(qtbot, view, session_rep
     """The compare table's medians said "0.03621" (ms, five decimals) where the rest of the window says µs."""
     report = json.loads(json.dumps(session_report))
     report["latency"] = [with_samples(report["latency"][0], [0.0362, 0.0362, 0.0362], device="cpu")]
-    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):
+    with qtbot.waitSignal(view.comparisonShown, timeout=GENEROUS_MS):
         view.set_reports(typed(report), label_a="r")
     assert view.cell_text(view.latency_table, 0, "median (ms)") == "36.2 µs"

@@ -17,6 +17,7 @@ from tests.gui.languages import speak  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
 from inspector.gui.common.pages import COMPARISON
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def _compare_in_window(qtbot, window, monkeypatch, first, second):
         qtbot.waitUntil(lambda _name=path.name: view.labels["b"] == _name and view.comparison is not None
                         and view.latency_table.row_count() > 0, timeout=30_000)  # fmt: skip
     assert view.labels["a"] == first.name
-    qtbot.waitUntil(view.latency_table.isVisible)
+    qtbot.waitUntil(view.latency_table.isVisible, timeout=GENEROUS_MS)
     return view
 
 
@@ -64,21 +65,21 @@ def test_at_1024x700_the_verdict_shows_without_scrolling_sideways(qtbot, qapp, m
     window = make_window()
     window.show()
     window.resize(1024, 700)
-    qtbot.waitUntil(lambda: window.width() == 1024 and window.height() == 700)
+    qtbot.waitUntil(lambda: window.width() == 1024 and window.height() == 700, timeout=GENEROUS_MS)
     try:
         speak(qapp, language)
         view = _compare_in_window(qtbot, window, monkeypatch, *two_reports)
         for table in (view.latency_table, view.moves_table, view.environment_table):
             view.tabs.setCurrentWidget(table)
-            qtbot.waitUntil(table.isVisible)
-            qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() == 0)  # (it was 9 to 46 px)
+            qtbot.waitUntil(table.isVisible, timeout=GENEROUS_MS)
+            qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() == 0, timeout=GENEROUS_MS)  # (it was 9 to 46 px)
             if "Verdict" in table.headers():
                 assert _verdict_in_view(table)
                 column = table.headers().index("Verdict")
                 assert table.columnWidth(column) >= min(table.sizeHintForColumn(column), 120)
         table = view.latency_table
         view.tabs.setCurrentWidget(table)
-        qtbot.waitUntil(table.isVisible)
+        qtbot.waitUntil(table.isVisible, timeout=GENEROUS_MS)
         assert table.shown_headers() == ["Device", "Dtype", "Mode", "Input", "A median (ms)", "B median (ms)", "B ÷ A",
                                          "Verdict"]  # fmt: skip
 
@@ -104,12 +105,12 @@ def test_at_1024x700_the_verdict_shows_without_scrolling_sideways(qtbot, qapp, m
         # where there is room; the choice outlives the next comparison.
         table.show_column("95 % CI")
         assert "95 % CI" in table.shown_headers()
-        qtbot.waitUntil(lambda: _verdict_in_view(table))
+        qtbot.waitUntil(lambda: _verdict_in_view(table), timeout=GENEROUS_MS)
         view.refresh()
         assert "95 % CI" in table.shown_headers() and table.horizontalScrollBar().maximum() == 0
         table.show_column("95 % CI", False)
         table.sort_by("Dtype")  # a sort arrow takes room beside its title: the columns fit again
-        qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() == 0 and _verdict_in_view(table))
+        qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() == 0 and _verdict_in_view(table), timeout=GENEROUS_MS)
     finally:
         speak(qapp, "en")
 
@@ -123,10 +124,10 @@ def test_a_text_cut_to_fit_is_whole_in_its_tooltip(qtbot, two_reports):
     view.resize(420, 240)
     view.show()
     report = load_report(two_reports[0])
-    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):  # the same file twice: a long verdict
+    with qtbot.waitSignal(view.comparisonShown, timeout=GENEROUS_MS):  # the same file twice: a long verdict
         view.set_reports(typed(report), load_report(two_reports[0]), label_a="first.json", label_b="first.json")
     table = view.latency_table
-    qtbot.waitUntil(lambda: table.columnWidth(table.headers().index("Verdict")) > 0)
+    qtbot.waitUntil(lambda: table.columnWidth(table.headers().index("Verdict")) > 0, timeout=GENEROUS_MS)
     verdict_column = table.headers().index("Verdict")
     assert table.columnWidth(verdict_column) < table.sizeHintForColumn(verdict_column)  # cut: "…"
     verdict = view.cell_text(table, 0, "Verdict")

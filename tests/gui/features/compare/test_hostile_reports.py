@@ -19,7 +19,7 @@ from inspector.core.files.models import example_model  # noqa: E402
 from inspector.core.report.timing_report import build_report, load_report, render_json  # noqa: E402
 from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from tests.core.report.generated import with_latency, with_samples  # noqa: E402
-from tests.gui.helpers import widget  # noqa: E402
+from tests.gui.helpers import GENEROUS_MS, widget  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
 from tests.gui import doors
 from inspector.gui.common.pages import COMPARISON
@@ -54,7 +54,7 @@ def view(qtbot):
     view = ComparisonView()
     qtbot.addWidget(view)
     yield view
-    assert view.wait(5000)
+    assert view.wait(GENEROUS_MS)
 
 
 @pytest.mark.parametrize(("key", "value", "message"), HOSTILE)
@@ -63,11 +63,11 @@ def test_a_bad_report_is_refused_in_one_line_and_the_view_keeps_what_it_showed(
 ):
     good = tmp_path / "good.json"
     good.write_text(json.dumps(good_report))
-    with qtbot.waitSignal(view.reportOpened, timeout=10_000):
+    with qtbot.waitSignal(view.reportOpened, timeout=GENEROUS_MS):
         view.open_report(good)
     bad = tmp_path / "bad.json"
     bad.write_text(_latency_field(good_report, key, value))
-    with qtbot.waitSignal(view.failed, timeout=10_000) as failed:
+    with qtbot.waitSignal(view.failed, timeout=GENEROUS_MS) as failed:
         view.open_report(bad)
     failure = failed.args[0]
     assert message in failure.message and "\n" not in failure.message
@@ -83,7 +83,7 @@ def test_a_zero_median_is_shown_without_a_ratio(qtbot, view, good_report, tmp_pa
     path = tmp_path / "zero.json"  # every sample 0 (a zero median with other samples is refused)
     path.write_text(json.dumps(with_latency(good_report, [with_samples(good_report["latency"][0], [0.0] * 5)])))
     view.set_session_report(typed(good_report))
-    with qtbot.waitSignal(view.reportOpened, timeout=10_000):
+    with qtbot.waitSignal(view.reportOpened, timeout=GENEROUS_MS):
         view.open_report(path)
     assert view.latency_table.rowCount() == 1
     assert view.cell_text(view.latency_table, 0, "B ÷ A") == "—"
@@ -97,7 +97,7 @@ def test_a_comparison_that_fails_never_leaves_the_view_stuck(qtbot, view, good_r
 
     path = tmp_path / "r.json"
     path.write_text(json.dumps(good_report))
-    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):  # (compared on the view's pool thread)
+    with qtbot.waitSignal(view.comparisonShown, timeout=GENEROUS_MS):  # (compared on the view's pool thread)
         view.set_session_report(typed(good_report))
 
     def broken(*args, **kwargs):
@@ -107,8 +107,8 @@ def test_a_comparison_that_fails_never_leaves_the_view_stuck(qtbot, view, good_r
     failures = []
     view.failed.connect(failures.append)
     view.open_report(path)
-    qtbot.waitUntil(lambda: bool(failures), timeout=10_000)
-    assert view.wait(5000)
+    qtbot.waitUntil(lambda: bool(failures), timeout=GENEROUS_MS)
+    assert view.wait(GENEROUS_MS)
     qtbot.wait(50)  # a second (duplicate) failure would arrive in this time
     assert len(failures) == 1
     assert failures[0].message == f"could not show {path}: ZeroDivisionError: float division by zero"
@@ -122,7 +122,7 @@ def test_after_a_bad_report_the_window_still_exports(qtbot, window, good_report,
     bad.write_text(_latency_field(good_report, key, value))
     doors.part(window, ReportFlow).open_report(bad)
     banner = widget(window, QFrame, "errorBanner")
-    qtbot.waitUntil(lambda: banner.isVisibleTo(window) and banner.failure is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: banner.isVisibleTo(window) and banner.failure is not None, timeout=GENEROUS_MS)
     assert message in banner.failure.message
     assert not doors.page(window, COMPARISON).summary_label.text().startswith("Opening")
 

@@ -17,7 +17,7 @@ from inspector.core.measure.timing import measure_latency  # noqa: E402
 from inspector.core.report.timing_report import build_report  # noqa: E402
 from inspector.gui.features.compare.view import ComparisonView  # noqa: E402
 from inspector.gui.features.ranks.table import show_ranks  # noqa: E402
-from tests.gui.helpers import widget  # noqa: E402
+from tests.gui.helpers import GENEROUS_MS, widget  # noqa: E402
 from tests.gui.languages import has_chinese, speak  # noqa: E402
 from tests.gui.shell.test_window import click, history, wait_history  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
@@ -49,7 +49,7 @@ def test_the_compare_view_says_its_headers_and_words_again_when_the_language_cha
     view = ComparisonView()
     qtbot.addWidget(view)
     view.set_reports(typed(session_report), typed(_other(session_report)), label_a=None, label_b="server.json")
-    with qtbot.waitSignal(view.comparisonShown, timeout=10_000):  # (compared on the view's pool thread)
+    with qtbot.waitSignal(view.comparisonShown, timeout=GENEROUS_MS):  # (compared on the view's pool thread)
         view.set_session_report(typed(session_report))
     assert {"设备", "数据类型", "A 中位数", "B 中位数", "B ÷ A", "结论"} <= set(_headers(view.latency_table))
     assert "本次会话" in view.summary_label.text() and "server.json" in view.summary_label.text()
@@ -78,14 +78,14 @@ def test_the_compare_views_summary_line_is_said_again_and_a_failure_stays_told(q
     assert view.summary_label.text() == "No report yet: run a benchmark, or open a saved report."
     bad = tmp_path / "bad.json"
     bad.write_text("{")
-    with qtbot.waitSignal(view.failed, timeout=10_000):
+    with qtbot.waitSignal(view.failed, timeout=GENEROUS_MS):
         view.open_report(bad)
     told = view.summary_label.text()
     assert "No report yet" not in told and told.endswith("bad.json is not a timing report: it is not JSON")
     speak(qapp, "zh_CN")
     # the file's failure (core's words) said again in Chinese, not the empty view's line
     assert view.summary_label.text().endswith("bad.json 不是计时报告：它不是 JSON")
-    assert view.wait(5000)
+    assert view.wait(GENEROUS_MS)
 
 
 def _ranks_report() -> dict:

@@ -25,6 +25,7 @@ from inspector.gui.features.latency.series import RunningMedian  # noqa: E402
 from inspector.gui.features.memory.canvas import pick_unit  # noqa: E402
 from inspector.gui.features.latency.summary_bars import SUMMARY_WHISKER_CAP  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
+from tests.gui.helpers import GENEROUS_MS
 
 MiB, GiB = 1 << 20, 1 << 30
 
@@ -190,7 +191,7 @@ def test_readings_reach_the_screen_through_the_redraw_timer(memory_plot, qtbot):
     memory_plot.show()
     memory_plot.add_readings([memory_reading("cpu")])
     assert memory_plot.canvas.curves == {}  # nothing drawn per sample
-    qtbot.waitUntil(lambda: ("cpu", "process_rss") in memory_plot.canvas.curves, timeout=2000)
+    qtbot.waitUntil(lambda: ("cpu", "process_rss") in memory_plot.canvas.curves, timeout=GENEROUS_MS)
 
 
 def test_a_hidden_plot_draws_nothing_until_it_is_shown(memory_plot, qtbot):
@@ -205,7 +206,7 @@ def test_the_latency_summary_is_computed_when_its_tab_is_shown(latency_plot, qtb
     latency_plot.show()
     key = latency_plot.begin_series("cpu", "float32")
     latency_plot.add_samples(0, [1.0, 2.0, 3.0])
-    qtbot.waitUntil(lambda: len(latency_plot.drawn(key)["samples"][0]) == 3, timeout=2000)
+    qtbot.waitUntil(lambda: len(latency_plot.drawn(key)["samples"][0]) == 3, timeout=GENEROUS_MS)
     assert latency_plot.summary_rows() == []  # the samples tab is the one on screen
     latency_plot.tabs.setCurrentWidget(latency_plot.summary_plot)
     assert [r["median_ms"] for r in latency_plot.summary_rows()] == [2.0]
@@ -219,7 +220,7 @@ def test_a_shared_timeline_filled_elsewhere_is_drawn_and_kept_when_a_report_is_s
     readings = (_gpu(shared.t0 + 1, MiB),)
     shared.add(readings)  # what the window's MemorySampler does before it emits
     plot.schedule_redraw(readings)
-    qtbot.waitUntil(lambda: ("cuda:0", "allocated") in plot.canvas.curves, timeout=2000)
+    qtbot.waitUntil(lambda: ("cuda:0", "allocated") in plot.canvas.curves, timeout=GENEROUS_MS)
 
     plot.show_report(typed({"memory": {"cpu": [{"t": 0.0, "allocated": GiB, "reserved": None, "used": None, "total": None}]}}))
     assert set(plot.canvas.curves) == {("cpu", "process_rss")}  # an older report's CPU "allocated" is RSS

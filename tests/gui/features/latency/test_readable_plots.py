@@ -14,6 +14,7 @@ from inspector.gui.features.latency.plot import LatencyPlot  # noqa: E402
 from inspector.gui.features.latency.plot_widgets import IntegerAxis  # noqa: E402
 from inspector.gui.features.latency.readable import bulk_range  # noqa: E402
 from inspector.gui.features.latency.summary_bars import throughput_text  # noqa: E402
+from tests.gui.helpers import GENEROUS_MS
 
 
 @pytest.fixture
@@ -173,7 +174,7 @@ def test_a_short_plot_says_its_outliers_on_one_line_that_fits(latency_plot, qtbo
     latency_plot.redraw()
     text = latency_plot.canvas.outlier_text
     view = latency_plot.samples_plot.getPlotItem().getViewBox()
-    qtbot.waitUntil(lambda: view.height() > 150)
+    qtbot.waitUntil(lambda: view.height() > 150, timeout=GENEROUS_MS)
     tall = text.textItem.toPlainText()
     assert tall.count("\n") >= 1 and "1 outlier above" in tall and "log scale shows all" in tall
 
@@ -184,10 +185,10 @@ def test_a_short_plot_says_its_outliers_on_one_line_that_fits(latency_plot, qtbo
     # The view ~45 px high: room for one line, not three (asked again until the window takes it:
     # the first resize after the minimum changed is ignored offscreen).
     qtbot.waitUntil(lambda: latency_plot.resize(800, round(latency_plot.height() - view.height() + 45))
-                    or 25 < view.height() < 60)  # fmt: skip
+                    or 25 < view.height() < 60, timeout=GENEROUS_MS)  # fmt: skip
     short = text.textItem.toPlainText()
     assert "\n" not in short and short == " · ".join(tall.split("\n"))
     assert text.boundingRect().height() <= view.height()  # the whole line inside the view
 
     latency_plot.resize(800, 400)
-    qtbot.waitUntil(lambda: text.textItem.toPlainText() == tall)
+    qtbot.waitUntil(lambda: text.textItem.toPlainText() == tall, timeout=GENEROUS_MS)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from tests.gui.conftest import wait_idle
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 from inspector.gui.features.lessons.panel import LessonsPanel
 
 
@@ -132,5 +133,5 @@ def test_the_lessons_follow_the_language(make_window, qtbot, chinese):
     from inspector.gui.common import i18n
 
     i18n.apply_language(i18n.ENGLISH)
-    qtbot.waitUntil(lambda: doors.part(window, LessonsPanel).windowTitle() == "Lessons")
+    qtbot.waitUntil(lambda: doors.part(window, LessonsPanel).windowTitle() == "Lessons", timeout=GENEROUS_MS)
     assert "device is cpu" in doors.part(window, LessonsPanel).answer.toPlainText()  # the answer is said again, in English

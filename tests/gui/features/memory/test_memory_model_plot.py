@@ -13,6 +13,7 @@ from inspector.core.moves.request import MoveRequest  # noqa: E402
 from inspector.core.session import LoadRequest, Session  # noqa: E402
 from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
+from tests.gui.helpers import GENEROUS_MS
 
 MiB, GiB = 1 << 20, 1 << 30
 DTYPES = ("float64", "float16", "float32", "float64", "bfloat16")
@@ -237,7 +238,7 @@ def test_the_legend_shows_the_hidden_eye_exactly_for_the_hidden_curves(qtbot, qa
         expected = _hidden_curves(plot)
         if hidden is not None:
             assert expected == hidden
-        qtbot.waitUntil(lambda: _icons_on_screen(plot) == expected, timeout=3000)
+        qtbot.waitUntil(lambda: _icons_on_screen(plot) == expected, timeout=GENEROUS_MS)
 
     icons_match({"model on cpu": False, "process RSS": True, "machine used": True})
     plot.secondary_check.setChecked(True)

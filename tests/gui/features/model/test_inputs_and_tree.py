@@ -11,7 +11,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QTableView, QTreeView
 
 from tests.gui.conftest import wait_idle
-from tests.gui.helpers import table_rows, tree_rows, widget
+from tests.gui.helpers import table_rows, tree_rows, widget, GENEROUS_MS
 from tests.gui import doors
 from inspector.gui.features.latency.launch import BenchmarkLaunch
 from inspector.gui.features.moves.commands import ModelCommands
@@ -190,7 +190,7 @@ def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path
     window = make_window(_factory(tmp_path, "tr", WIDE_TRANSFORMER))
     window.show()
     window.resize(1024, 700)
-    qtbot.waitUntil(lambda: window.width() == 1024)
+    qtbot.waitUntil(lambda: window.width() == 1024, timeout=GENEROUS_MS)
     view = widget(window, QTreeView, "parameterView")
     header = view.header()
     assert header.sectionSize(PlacementModel.NAME) >= NAME_MIN_WIDTH
@@ -217,7 +217,7 @@ def test_the_transformer_is_readable_at_1024_by_700(qtbot, make_window, tmp_path
     doors.part(window, ModelCommands).move_cuda()
     qtbot.waitUntil(lambda: doors.busy(window) is None and doors.banner(window).isVisible(), timeout=30_000)
     banner = doors.banner(window)
-    qtbot.waitUntil(lambda: banner.parentWidget() is window.tabs and banner.geometry().bottom() == window.tabs.height() - 1)
+    qtbot.waitUntil(lambda: banner.parentWidget() is window.tabs and banner.geometry().bottom() == window.tabs.height() - 1, timeout=GENEROUS_MS)
     assert [w.geometry() for w in (window.main_splitter, window.tabs, view)] == panels
     assert not banner.geometry().intersects(doors.bar(window).geometry())
     assert banner.width() == window.tabs.width() and banner.message.wordWrap()

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QTreeView
 from inspector.core.moves.request import MoveRequest
 from inspector.gui.features.model.item_model import PlacementModel
 from tests.gui.deep_models import TRANSFORMER, factory_spec
-from tests.gui.helpers import tree_rows, widget
+from tests.gui.helpers import tree_rows, widget, GENEROUS_MS
 from tests.gui import doors
 from inspector.gui.features.moves.commands import ModelCommands
 
@@ -77,7 +77,7 @@ def test_every_row_shows_the_move_expanded_scrolled_and_through_a_proxy(qtbot, m
     view.viewport().installEventFilter(painted)
     assert doors.part(window, ModelCommands).request_move(MoveRequest("to", device="cpu", dtype="float64"))
     qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=30_000)
-    qtbot.waitUntil(lambda: painted.region is not None, timeout=5_000)
+    qtbot.waitUntil(lambda: painted.region is not None, timeout=GENEROUS_MS)
 
     def covered(index: QModelIndex) -> bool:
         return "layout" in announced or any(

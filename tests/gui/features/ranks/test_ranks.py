@@ -9,7 +9,7 @@ from inspector.cli import main
 from inspector.core.report.timing_report import load_report
 from inspector.gui.features.ranks.table import RanksView, show_ranks
 from tests.core.report.generated import with_samples
-from tests.gui.helpers import widget
+from tests.gui.helpers import widget, GENEROUS_MS
 from tests.report_edge import typed
 from inspector.gui.features.report.flow import ReportFlow
 from tests.gui import doors
@@ -42,7 +42,7 @@ def _cells(table):
 def test_opening_a_torchrun_report_shows_the_ranks_side_by_side(qtbot, window, tmp_path, capsys):
     path = _ranks_report(tmp_path, capsys)
     doors.part(window, ReportFlow).open_report(path)
-    qtbot.waitUntil(lambda: window.findChild(RanksView, "ranksView") is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: window.findChild(RanksView, "ranksView") is not None, timeout=GENEROUS_MS)
     view = widget(window, RanksView, "ranksView")
     assert window.tabs.currentWidget() is view and window.tabs.tabText(window.tabs.indexOf(view)) == "Ranks"
     table = widget(window, QTableWidget, "ranksTable")

@@ -20,6 +20,7 @@ from tests.warm_python import warm_command
 from inspector.gui.features.remote.connect_dialog import ConnectDialog, remember
 from inspector.gui.shell.app import connect_server
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 
 HOST = "gpu-test"
 
@@ -66,7 +67,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     assert asked == ["ssh -- HOST torch-device-inspector agent"]  # the menu item opens the dialog
     remote = _connect(qtbot, local, remote_windows, warm_command(local_agent_command()[1:]))
     _idle(qtbot, remote)
-    qtbot.waitUntil(lambda: remote.inventory is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: remote.inventory is not None, timeout=GENEROUS_MS)
     # Labelled with the host everywhere the user looks.
     assert HOST in remote.windowTitle() and remote.devices.parentWidget().title() == f"Devices on {HOST}"
     assert remote.kind.remoteStatus.text().startswith(f"Connected to {HOST}")
@@ -106,7 +107,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     qtbot.waitUntil(lambda: remote.busy_task is None, timeout=30_000)
     series = remote.latencyPlot.series[("cpu", "float64", "forward")]
     assert len(series.samples) == 50  # the streamed samples, then the exact result
-    qtbot.waitUntil(lambda: "cpu" in remote.timeline.devices(), timeout=10_000)  # memory streams in
+    qtbot.waitUntil(lambda: "cpu" in remote.timeline.devices(), timeout=GENEROUS_MS)  # memory streams in
 
     # Cancel mid-benchmark: stopped at the agent, the window free again.
     remote.action_bar.runsSpin.setValue(remote.action_bar.runsSpin.maximum())
@@ -127,7 +128,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     # A killed agent: a banner, what was measured kept, Export still writes it, Reconnect works.
     rows = len(_results(remote))
     remote.kind.link._connection.kill()
-    qtbot.waitUntil(lambda: remote.kind.connection_lost is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: remote.kind.connection_lost is not None, timeout=GENEROUS_MS)
     assert not remote.errorBanner.isHidden() and HOST in remote.errorBanner.message.text()
     assert remote.kind.reconnectButton.isEnabled()
     assert remote.model_state.placement.totals.by_dtype.keys() == {"float64"}
@@ -137,7 +138,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
     qtbot.waitUntil(lambda: after.exists() and remote.reports.exporting is None, timeout=30_000)
     assert json.loads(after.read_text())["latency"][0]["dtype"] == "float64"
     remote.action_bar.benchmarkButton.click()
-    qtbot.waitUntil(lambda: remote.busy_task is None, timeout=10_000)
+    qtbot.waitUntil(lambda: remote.busy_task is None, timeout=GENEROUS_MS)
     assert "not connected" in remote.errorBanner.message.text()
 
     remote.close()
@@ -152,7 +153,7 @@ def test_reconnect_after_a_killed_agent_starts_a_new_one_and_reopens_the_model(m
     _idle(qtbot, remote)
     first = remote.kind.link._connection
     first.kill()
-    qtbot.waitUntil(lambda: remote.kind.connection_lost is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: remote.kind.connection_lost is not None, timeout=GENEROUS_MS)
     remote.kind.reconnectButton.click()
     qtbot.waitUntil(lambda: remote.busy_task is None and remote.kind.connection_lost is None and remote.kind.link.alive, timeout=60_000)
     assert remote.kind.link._connection is not first and remote.model_state.info.class_name == "Net"

@@ -18,6 +18,7 @@ from inspector.gui.shell.app import connect_server
 from tests.warm_python import warm_command
 from inspector.gui.features.moves.availability import CommandAvailability
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 
 HOST = "gpu-test"
 
@@ -29,7 +30,7 @@ def _switch(qtbot, language: str, done) -> None:
     """Change the language as View › Language does, and wait until ``done()`` (the window
     hears the change through posted events)."""
     assert i18n.apply_language(language)
-    qtbot.waitUntil(done, timeout=5_000)
+    qtbot.waitUntil(done, timeout=GENEROUS_MS)
 
 
 def test_connect_dialog_speaks_chinese_and_english_again(chinese, clean_settings, qtbot):
@@ -53,7 +54,7 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     remote = connect_server(local, HOST, warm_command(local_agent_command()[1:]))
     remote_windows.append(remote)
     qtbot.waitUntil(lambda: remote.model_state is not None and remote.busy_task is None, timeout=60_000)
-    qtbot.waitUntil(lambda: remote.kind.agent_info is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: remote.kind.agent_info is not None, timeout=GENEROUS_MS)
 
     # The remote bar, the title, the devices' title: Chinese, naming the host.
     assert remote.kind.remoteStatus.text().startswith(f"已连接到 {HOST}")
@@ -100,7 +101,7 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     _switch(qtbot, i18n.ENGLISH, lambda: box.text() == f"<b>whole.pt</b> on <b>{HOST}</b> needs to run code to load.")
     assert box.detailedText() == f"{HOST}:{path}"
     box.button(box.StandardButton.No).click()
-    qtbot.waitUntil(lambda: remote.busy_task is None, timeout=10_000)
+    qtbot.waitUntil(lambda: remote.busy_task is None, timeout=GENEROUS_MS)
 
     # English again: every text of the connection, the model and its history kept.
     assert remote.kind.remoteStatus.text().startswith(f"Connected to {HOST}")
@@ -114,7 +115,7 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
     # A dropped connection in Chinese: the bar and the banner say so, and again in English.
     _switch(qtbot, i18n.CHINESE, lambda: remote.kind.remoteStatus.text().startswith("已连接到"))
     remote.kind.link._connection.kill()
-    qtbot.waitUntil(lambda: remote.kind.connection_lost is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: remote.kind.connection_lost is not None, timeout=GENEROUS_MS)
     assert remote.kind.remoteStatus.text() == f"与 {HOST} 的连接已中断"
     assert not remote.errorBanner.isHidden()
     assert remote.errorBanner.message.text().startswith(f"与 {HOST} 的连接已中断（")
@@ -123,14 +124,14 @@ def test_remote_window_in_chinese_then_english(chinese, make_window, remote_wind
 
     _switch(qtbot, i18n.ENGLISH, lambda: remote.kind.remoteStatus.text() == f"Connection to {HOST} lost")
     qtbot.waitUntil(
-        lambda: remote.errorBanner.message.text().startswith(f"The connection to {HOST} was lost ("), timeout=5_000
+        lambda: remote.errorBanner.message.text().startswith(f"The connection to {HOST} was lost ("), timeout=GENEROUS_MS
     )
     assert f"connection to {HOST}" in remote.errorBanner.title.text() and not remote.errorBanner.isHidden()
 
     # A benchmark without a connection: the link's own failure, in the language of the moment.
     _switch(qtbot, i18n.CHINESE, lambda: remote.kind.reconnectButton.text() == "重新连接")
     remote.action_bar.benchmarkButton.click()
-    qtbot.waitUntil(lambda: remote.busy_task is None, timeout=10_000)
+    qtbot.waitUntil(lambda: remote.busy_task is None, timeout=GENEROUS_MS)
     assert remote.errorBanner.message.text().startswith(f"未连接到 {HOST}")
     assert remote.model_state.info.class_name == "Net"  # what was measured stays
 

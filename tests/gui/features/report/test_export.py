@@ -40,6 +40,7 @@ from inspector.gui.features.memory.plot import MemoryPlot  # noqa: E402
 from tests.faults import fill_disk_half_way_through_report_writes  # noqa: E402
 from tests.report_edge import typed  # noqa: E402
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +71,7 @@ def session(qapp):
 def exporter(qtbot):
     exporter = ReportExporter()
     yield exporter
-    assert exporter.wait(5000)
+    assert exporter.wait(GENEROUS_MS)
 
 
 def _export(qtbot, exporter, report, path, images=None):
@@ -79,7 +80,7 @@ def _export(qtbot, exporter, report, path, images=None):
     exporter.finished.connect(lambda p: outcome.setdefault("finished", p))
     exporter.failed.connect(lambda f: outcome.setdefault("failed", f))
     exporter.export(typed(report), path, images)
-    qtbot.waitUntil(lambda: bool(outcome), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(outcome), timeout=GENEROUS_MS)
     ((kind, value),) = outcome.items()
     return kind, value
 
@@ -88,7 +89,7 @@ def _export(qtbot, exporter, report, path, images=None):
 def test_export_writes_each_format(qtbot, exporter, session, tmp_path, suffix):
     report, memory_plot, latency_plot = session
     path = tmp_path / f"report{suffix}"
-    with qtbot.waitSignal(exporter.progress) as progress:
+    with qtbot.waitSignal(exporter.progress, timeout=GENEROUS_MS) as progress:
         kind, value = _export(qtbot, exporter, report, path, plot_images(memory_plot, latency_plot))
     assert (kind, value) == ("finished", str(path))
     assert progress.args is not None
@@ -201,8 +202,8 @@ def test_the_exporter_writes_a_copy_taken_when_asked(qtbot, exporter, session, t
     path = tmp_path / "report.json"
     exporter.export(typed(report), path)
     report["moves"].clear()  # the window goes on changing its own dict
-    assert exporter.wait(5000)
-    qtbot.waitUntil(path.exists)
+    assert exporter.wait(GENEROUS_MS)
+    qtbot.waitUntil(path.exists, timeout=GENEROUS_MS)
     assert len(load_report(path).to_dict()["moves"]) == 1
 
 
@@ -225,7 +226,7 @@ def test_file_dialog_filter_and_suffix():
 def _replace_question(qtbot, window) -> QMessageBox:
     """The "Replace the file?" box showing over ``window`` (earlier ones may await deletion)."""
     shown = lambda: [b for b in window.findChildren(QMessageBox, "replaceFileDialog") if b.isVisible()]  # noqa: E731
-    qtbot.waitUntil(lambda: len(shown()) == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: len(shown()) == 1, timeout=GENEROUS_MS)
     return shown()[0]
 
 
@@ -256,7 +257,7 @@ def test_export_asks_before_replacing_the_file_its_suffix_names(qtbot, window, t
         box = _replace_question(qtbot, window)
         assert notes.name in box.text() and box.detailedText() == str(notes)
         qtbot.keyClick(box, Qt.Key.Key_Return)  # the default answer keeps the file
-        qtbot.waitUntil(lambda: len(asked_at) == 2, timeout=10_000)
+        qtbot.waitUntil(lambda: len(asked_at) == 2, timeout=GENEROUS_MS)
         assert asked_at[1] == typed  # back in the dialog, at the name typed
         assert notes.read_text() == "my notes, not a report", notes.name
         assert len(history(window)) == rows and doors.busy(window) is None  # nothing was exported

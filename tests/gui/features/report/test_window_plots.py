@@ -25,7 +25,7 @@ from inspector.gui.common.pages import LATENCY, MEMORY
 from tests.core.report.generated import scaled
 from tests.faults import fill_disk_half_way_through_report_writes
 from tests.gui.conftest import OFFSCREEN_NOISE
-from tests.gui.helpers import table_rows, widget
+from tests.gui.helpers import table_rows, widget, GENEROUS_MS
 from tests.gui.shell.test_window import click, start_long_benchmark, wait_history
 from tests.gui import doors
 from inspector.gui.features.report.flow import ReportFlow
@@ -91,7 +91,7 @@ def test_a_benchmark_fills_the_latency_plot_with_every_sample(qtbot, window):
     benchmark(qtbot, window, runs=20)
     plot = widget(window, LatencyPlot, "latencyPlot")
     assert window.tabs.currentWidget() is plot  # the run is shown as it happens
-    qtbot.waitUntil(lambda: RUN in plot.canvas.items and len(plot.drawn(RUN)["samples"][0]) == 20, timeout=5000)
+    qtbot.waitUntil(lambda: RUN in plot.canvas.items and len(plot.drawn(RUN)["samples"][0]) == 20, timeout=GENEROUS_MS)
     drawn = plot.drawn(RUN)
     assert drawn["samples"][0].tolist() == list(range(20))
     warmup_x = drawn["warmup"][0].tolist()
@@ -108,12 +108,12 @@ def test_a_benchmark_fills_the_latency_plot_with_every_sample(qtbot, window):
 def test_samples_stream_in_while_a_benchmark_runs_and_a_cancel_keeps_them(qtbot, window):
     start_long_benchmark(qtbot, window)
     plot = doors.page(window, LATENCY)
-    qtbot.waitUntil(lambda: RUN in plot.series and len(plot.series[RUN].samples) > 0, timeout=10_000)
+    qtbot.waitUntil(lambda: RUN in plot.series and len(plot.series[RUN].samples) > 0, timeout=GENEROUS_MS)
     assert doors.busy(window) == "benchmark"  # they arrived before the result
     # ...into a view spanning the samples asked for, steady while they come (live_range)
     assert plot.canvas.streaming and plot.canvas.expected_samples == doors.bar(window).runsSpin.value()
     click(qtbot, window, "cancelButton")
-    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=10_000)
+    qtbot.waitUntil(lambda: doors.busy(window) is None, timeout=GENEROUS_MS)
     assert not plot.canvas.streaming
     plot.redraw()
     (row,) = plot.summary_rows()
@@ -188,7 +188,7 @@ def test_a_cast_marks_the_memory_plot_which_has_points_for_every_device(qtbot, m
     # The plot is built when its tab first shows; what happened before is on it then.
     assert window.findChild(MemoryPlot, "memoryPlot") is None
     cast_on_cpu(qtbot, window, "float64")
-    qtbot.waitUntil(lambda: {"cpu", "cuda:0", "cuda:1"} <= set(window.timeline.devices()), timeout=5000)
+    qtbot.waitUntil(lambda: {"cpu", "cuda:0", "cuda:1"} <= set(window.timeline.devices()), timeout=GENEROUS_MS)
     window.tabs.setCurrentIndex([window.tabs.tabText(i) for i in range(window.tabs.count())].index("Memory"))
     plot = widget(window, MemoryPlot, "memoryPlot")
     assert plot.timeline is window.timeline and window.timeline.capacity >= 36_000  # an hour at 10 Hz
@@ -202,7 +202,7 @@ def test_a_cast_marks_the_memory_plot_which_has_points_for_every_device(qtbot, m
 
     window.tabs.setCurrentWidget(plot)
     window.show()
-    qtbot.waitUntil(lambda: ("cuda:1", "allocated") in plot.canvas.curves, timeout=5000)
+    qtbot.waitUntil(lambda: ("cuda:1", "allocated") in plot.canvas.curves, timeout=GENEROUS_MS)
     for key in (("cpu", "model"), ("cpu", "process_rss"), ("cuda:0", "allocated"), ("cuda:1", "allocated")):
         assert len(plot.canvas.curves[key].xData) >= 1
     # Nine curves: the legend names the devices (colour) and the figures (line style) apart,
@@ -217,7 +217,7 @@ def test_a_cast_marks_the_memory_plot_which_has_points_for_every_device(qtbot, m
 
 def test_pause_resume_and_clear_from_the_window(qtbot, window):
     plot = doors.page(window, MEMORY)
-    qtbot.waitUntil(lambda: "cpu" in window.timeline.devices(), timeout=5000)
+    qtbot.waitUntil(lambda: "cpu" in window.timeline.devices(), timeout=GENEROUS_MS)
     qtbot.mouseClick(plot.pause_button, pg.QtCore.Qt.MouseButton.LeftButton)
     assert plot.paused and plot.pause_button.text() == "Resume"
     qtbot.mouseClick(plot.pause_button, pg.QtCore.Qt.MouseButton.LeftButton)
@@ -228,7 +228,7 @@ def test_pause_resume_and_clear_from_the_window(qtbot, window):
     assert plot.markers == [] and plot.canvas.marker_items == []
     assert window.timeline.t0 > started  # the session's record starts afresh, clock at 0 s
     # The sampler goes on into the same timeline.
-    qtbot.waitUntil(lambda: "cpu" in window.timeline.devices(), timeout=5000)
+    qtbot.waitUntil(lambda: "cpu" in window.timeline.devices(), timeout=GENEROUS_MS)
 
 
 def test_every_plot_in_the_window_saves_png_and_svg(window, tmp_path):
@@ -253,7 +253,7 @@ def test_the_sampling_rate_from_preferences_applies_now_and_next_time(qtbot, mak
     monkeypatch.setattr(PreferencesDialog, "exec", choose_4_hz)
     window = make_window()
     widget(window, QAction, "preferencesAction").trigger()
-    qtbot.waitUntil(lambda: window.sampler._timer is not None and window.sampler._timer.interval() == 250, timeout=5000)
+    qtbot.waitUntil(lambda: window.sampler._timer is not None and window.sampler._timer.interval() == 250, timeout=GENEROUS_MS)
     window.close()
     again = make_window()
     assert again.sampler._hz == 4.0
@@ -324,7 +324,7 @@ def test_copy_as_markdown_puts_the_report_on_the_clipboard(qtbot, window):
     action = widget(window, QAction, "copyMarkdownAction")
     assert action.isEnabled()
     action.trigger()
-    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() != "", timeout=10_000)
+    qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() != "", timeout=GENEROUS_MS)
     text = QGuiApplication.clipboard().text()
     assert text.startswith("### torch-device-inspector timing report\n")
     assert "| cpu |" in text and "float32" in text
@@ -345,7 +345,7 @@ def test_closing_mid_export_ends_every_thread_without_qt_warnings(qtbot, window,
     monkeypatch.setattr(export_module, "save_report", slow_save)
     path = tmp_path / "late.json"
     assert doors.part(window, ReportFlow).export_report(path)
-    qtbot.waitUntil(lambda: window._exporting is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: window._exporting is not None, timeout=GENEROUS_MS)
     window.close()
     assert window.threads_stopped
     assert all(t.isFinished() for t in window.threads())
@@ -372,7 +372,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, t
     assert window.tabs.currentWidget() is view
     table = widget(window, QTableView, "comparisonLatencyTable")
     qtbot.waitUntil(lambda: view.reports["a"] is not None and set(latency_rows(view)) == {"cpu", "cuda:0"},
-                    timeout=10_000)  # fmt: skip
+                    timeout=GENEROUS_MS)  # fmt: skip
     rows = latency_rows(view)
     # The session's own CPU median against the server's, which was made four times as slow.
     session_median = doors.page(window, LATENCY).series[RUN].summary()["median_ms"]
@@ -391,7 +391,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, t
     benchmark(qtbot, window, runs=10)
     window.tabs.setCurrentWidget(view)
     qtbot.waitUntil(lambda: "float64" in {view.cell_text(table, r, "Dtype") for r in range(table.row_count())},
-                    timeout=10_000)  # fmt: skip
+                    timeout=GENEROUS_MS)  # fmt: skip
 
     # "Compare with…": the opened report against a second one from disk.
     other = tmp_path / "other-server.json"
@@ -400,7 +400,7 @@ def test_a_report_opened_from_disk_is_compared_with_the_session(qtbot, window, t
     assert compare_with.isEnabled()
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(other), "Timing report (*.json)"))
     compare_with.trigger()
-    qtbot.waitUntil(lambda: view.labels["b"] == "other-server.json", timeout=10_000)
+    qtbot.waitUntil(lambda: view.labels["b"] == "other-server.json", timeout=GENEROUS_MS)
     summary = view.summary_label.text()
     assert "<b>A</b> = <b>gpu-server.json</b>" in summary and "<b>B</b> = <b>other-server.json</b>" in summary
     rows = latency_rows(view)
@@ -413,5 +413,5 @@ def test_a_file_that_is_not_a_report_shows_the_banner(qtbot, window, tmp_path):
     path.write_text('{"hello": 1}')
     doors.part(window, ReportFlow).open_report(path)
     banner = widget(window, QFrame, "errorBanner")
-    qtbot.waitUntil(lambda: banner.isVisibleTo(window), timeout=10_000)
+    qtbot.waitUntil(lambda: banner.isVisibleTo(window), timeout=GENEROUS_MS)
     assert "not a timing report" in banner.failure.message

@@ -15,6 +15,7 @@ from inspector.gui.common.actions import FeatureHost
 from inspector.gui.features.tensor_table.copy import copy_tensor_table
 from tests.gui.conftest import wait_idle
 from tests.gui import doors
+from tests.gui.helpers import GENEROUS_MS
 
 
 def _copy_action(window) -> QAction:
@@ -80,11 +81,11 @@ def test_in_chinese_the_menu_says_it_in_chinese(make_window, qtbot):
     assert action.text() == "Copy tensor &table as CSV"
     window.language.actions[i18n.CHINESE].trigger()
     try:
-        qtbot.waitUntil(lambda: action.text() != "Copy tensor &table as CSV")
+        qtbot.waitUntil(lambda: action.text() != "Copy tensor &table as CSV", timeout=GENEROUS_MS)
         assert action.text() == "将张量表复制为 CSV(&T)"
         assert "张量" in action.toolTip()
         action.trigger()
         assert "CSV" in window.statusBar().currentMessage() and "已" in window.statusBar().currentMessage()
     finally:
         window.language.actions[""].trigger()
-    qtbot.waitUntil(lambda: action.text() == "Copy tensor &table as CSV")
+    qtbot.waitUntil(lambda: action.text() == "Copy tensor &table as CSV", timeout=GENEROUS_MS)
