@@ -17,7 +17,7 @@ import pytest
 import torch
 from torch import nn
 
-from tests.processes import CLEAN_EXIT_S
+from tests.processes import CLEAN_EXIT_S, GENEROUS_S
 from inspector.core.remote.agent_answers import AgentError, ConnectionLost
 from inspector.core.remote.client import AgentConnection, local_agent_command
 from inspector.core.remote.protocol import PROTOCOL_VERSION, Op
@@ -42,7 +42,7 @@ def remote():
     assert session.close(timeout=CLEAN_EXIT_S) == 0  # closing its stdin ends it cleanly
 
 
-def _wait_for(predicate, timeout=20.0):
+def _wait_for(predicate, timeout=GENEROUS_S):
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
@@ -157,7 +157,7 @@ def test_cancel_mid_benchmark(remote):
     thread.start()
     _wait_for(lambda: len(streamed) > 10)
     cancel.set()
-    thread.join(timeout=20)
+    thread.join(timeout=GENEROUS_S)
     assert not thread.is_alive()
     assert isinstance(outcome["error"], Cancelled)
     assert remote.state().info.class_name == "Net"  # the agent is free for the next request
@@ -185,9 +185,9 @@ def test_agent_exits_when_stdin_closes_mid_benchmark():
 
     thread = threading.Thread(target=run)
     thread.start()
-    assert running.wait(20)
-    assert connection.close(timeout=10) == 0  # it saw EOF, cancelled and exited on its own
-    thread.join(timeout=5)
+    assert running.wait(GENEROUS_S)
+    assert connection.close(timeout=CLEAN_EXIT_S) == 0  # it saw EOF, cancelled and exited on its own
+    thread.join(timeout=GENEROUS_S)
     # Its work was cancelled: the agent either said so before exiting, or the pipe closed first.
     assert isinstance(outcome["error"], (Cancelled, ConnectionLost))
 
@@ -274,7 +274,7 @@ def test_a_killed_agent_fails_the_waiting_call_with_one_line(fake):
     lost = []
     fake.on_lost(lost.append)
     fake.kill()
-    thread.join(timeout=10)
+    thread.join(timeout=GENEROUS_S)
     error = outcome["error"]
     assert isinstance(error, ConnectionLost) and "exited" in error.message and "\n" not in error.message
     assert lost == [fake.lost] and not fake.alive

@@ -24,6 +24,7 @@ from inspector.core.remote.session import RemoteSession
 from inspector.core.remote.wire import WireError
 from inspector.core.session import BenchmarkRequest
 from inspector.core.vocabulary import MAX_SAMPLES
+from tests.processes import CLEAN_EXIT_S, GENEROUS_S
 
 
 class _Answers:
@@ -42,7 +43,7 @@ class _Answers:
     def flush(self) -> None:
         pass
 
-    def wait(self, predicate, timeout: float = 60.0) -> list[dict]:
+    def wait(self, predicate, timeout: float = GENEROUS_S) -> list[dict]:
         with self._changed:
             assert self._changed.wait_for(lambda: predicate(self.lines), timeout), f"no such answer in {self.lines}"
             return list(self.lines)
@@ -75,7 +76,7 @@ class LiveAgent:
 
     def close(self) -> int:
         self._requests.close()
-        self._thread.join(timeout=30)
+        self._thread.join(timeout=GENEROUS_S)
         return self.status[0]
 
 
@@ -233,7 +234,7 @@ def test_a_latency_event_beyond_what_was_asked_ends_the_run_in_one_line(events, 
         assert refusal in message and "refused" in message and "\n" not in message and len(message) < 200
         assert len(received) <= 100  # nothing padded, nothing past the run's end reached the caller
         assert connection.alive and connection.call(Op.REPORT) == {"fine": True}  # still talking
-        connection.close(timeout=2)
+        connection.close(timeout=CLEAN_EXIT_S)  # it exits at EOF; its stderr read to the end
         assert any(line.startswith("cancel ") for line in connection.stderr_tail(40).splitlines())  # told to stop
     finally:
         connection.close(timeout=1)

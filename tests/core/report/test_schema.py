@@ -21,6 +21,7 @@ from inspector.core.report.timing_report import build_report, load_report, rende
 from inspector.core.report.field_checks import ReportSchemaError
 from inspector.core.report.schema import TimingReport
 from inspector.core.measure.timing import measure_latency
+from tests.processes import GENEROUS_S
 from tests.report_edge import typed
 
 GPU = {"id": "cuda:0", "type": "cuda", "index": 0, "name": "NVIDIA H200", "total_bytes": 150 << 30}
@@ -109,7 +110,7 @@ def test_a_pipe_is_refused_without_waiting_for_a_writer(tmp_path):
     outcome: list[BaseException | dict] = []
     reader = threading.Thread(target=lambda: outcome.append(_catch(fifo)), daemon=True)
     reader.start()
-    reader.join(10)
+    reader.join(GENEROUS_S)  # a refusal returns at once; only a blocked open reaches this
     if reader.is_alive():  # unblock the reader so the test process can end, then fail
         with open(fifo, "w"):
             pass
