@@ -11,6 +11,7 @@ import time
 import pytest
 
 from inspector.gui.shell import app
+from tests.processes import GENEROUS_S
 from tests.warm_python import run_python
 
 
@@ -117,10 +118,10 @@ def test_a_live_x_server_is_a_display(monkeypatch):
         monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
         monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
         monkeypatch.setenv("DISPLAY", f":{number}")
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + GENEROUS_S  # Xvfb's start under load; only a hang reaches it
         while not app.has_display() and time.monotonic() < deadline and server.poll() is None:
             time.sleep(0.1)
         assert app.has_display() is True
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=GENEROUS_S)
