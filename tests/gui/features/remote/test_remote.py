@@ -21,6 +21,7 @@ from inspector.gui.features.remote.connect_dialog import ConnectDialog, remember
 from inspector.gui.shell.app import connect_server
 from tests.gui import doors
 from tests.gui.helpers import GENEROUS_MS
+from tests.processes import CLEAN_EXIT_S
 
 HOST = "gpu-test"
 
@@ -33,6 +34,14 @@ def _connect(qtbot, local, opened, command, host=HOST):
 
 def _idle(qtbot, window, timeout=60_000):
     qtbot.waitUntil(lambda: doors.model(window) is not None and doors.busy(window) is None, timeout=timeout)
+
+
+def _patient(remote, monkeypatch) -> None:
+    """The window's close gives its agent 1 s to exit before ending it; these tests assert the
+    agent's clean exit on its stdin's close, not its speed, so they wait CLEAN_EXIT_S for it."""
+    link = remote.kind.link
+    close = link.close
+    monkeypatch.setattr(link, "close", lambda timeout=1.0: close(timeout=CLEAN_EXIT_S))
 
 
 def _results(window):
@@ -147,7 +156,7 @@ def test_remote_window_trusts_moves_benchmarks_cancels_exports_and_survives_a_ki
 
 
 @pytest.mark.slow  # a second agent start (torch's import) on top of the first
-def test_reconnect_after_a_killed_agent_starts_a_new_one_and_reopens_the_model(make_window, remote_windows, qtbot):
+def test_reconnect_after_a_killed_agent_starts_a_new_one_and_reopens_the_model(make_window, remote_windows, qtbot, monkeypatch):
     local = make_window()
     remote = _connect(qtbot, local, remote_windows, warm_command(local_agent_command()[1:]))
     _idle(qtbot, remote)
@@ -163,6 +172,7 @@ def test_reconnect_after_a_killed_agent_starts_a_new_one_and_reopens_the_model(m
     qtbot.waitUntil(lambda: remote.busy_task is None, timeout=30_000)
     assert _results(remote)[-1].startswith("median")
     second = remote.kind.link._connection
+    _patient(remote, monkeypatch)
     remote.close()
     assert remote.threads_stopped and second._process.returncode == 0  # it ended on stdin's close
 
@@ -189,7 +199,7 @@ for line in sys.stdin:
 """
 
 
-def test_malformed_lines_from_the_agent_never_crash_the_window(make_window, remote_windows, qtbot):
+def test_malformed_lines_from_the_agent_never_crash_the_window(make_window, remote_windows, qtbot, monkeypatch):
     local = make_window()
     remote = _connect(qtbot, local, remote_windows, [sys.executable, "-c", _GARBAGE_AGENT], host="odd")
     qtbot.waitUntil(lambda: remote.busy_task is None and not remote.errorBanner.isHidden(), timeout=30_000)
@@ -197,11 +207,12 @@ def test_malformed_lines_from_the_agent_never_crash_the_window(make_window, remo
     assert remote.model_state is None and remote.kind.link.alive  # still talking
     connection = remote.kind.link._connection
     assert connection.malformed_lines >= 3
+    _patient(remote, monkeypatch)
     remote.close()
     assert remote.threads_stopped and connection._process.returncode == 0  # stdin closed: it ended
 
 
-def test_ctrl_c_in_the_terminal_closes_the_remote_windows_too(make_window, remote_windows, qtbot):
+def test_ctrl_c_in_the_terminal_closes_the_remote_windows_too(make_window, remote_windows, qtbot, monkeypatch):
     import signal
 
     from inspector.gui.shell.app import _ctrl_c_closes
@@ -210,6 +221,7 @@ def test_ctrl_c_in_the_terminal_closes_the_remote_windows_too(make_window, remot
     remote = _connect(qtbot, local, remote_windows, [sys.executable, "-c", _GARBAGE_AGENT], host="odd")
     qtbot.waitUntil(lambda: remote.busy_task is None and remote.kind.link.alive, timeout=30_000)
     connection = remote.kind.link._connection
+    _patient(remote, monkeypatch)
     with _ctrl_c_closes(local) as interrupted:
         signal.getsignal(signal.SIGINT)(signal.SIGINT, None)  # what Ctrl+C runs
     assert interrupted and local.closed
