@@ -22,7 +22,12 @@ Resampling R runs sees (R - 1) / R of their variance, and nothing of it under tw
   (``within_noise``);
 - a side whose runs agree more closely than the stated noise says runs do gets the rest
   of that noise as the same kind of term (√(σ² - s²) / √R): under load, runs can all land in
-  one state (a quick check of 3 runs a side saw 2 of 4 identical pairs called 4× apart).
+  one state (a quick check of 3 runs a side saw 2 of 4 identical pairs called 4× apart);
+- a side of fewer runs whose samples are flagged noisy (``spread.noise_note``: a tail, a wide
+  middle half or an unsure median) supports no claim at all (``too_noisy`` names it): under
+  load such a run's median lands anywhere between processes, and two separate benches read
+  "B 1.5× slower (A and B noisy)" for identical code in 1 pair of 9. Still a function of the
+  samples only, so the same two files get the same verdict anywhere.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from inspector.core.measure.spread import (
     MIN_SAMPLES_FOR_INTERVAL,
     RatioEstimate,
     _bootstrap_medians,
+    figures_of,
 )
 
 #: A side needs this many runs for its own run-to-run variation to be resampled; with fewer,
@@ -70,6 +76,9 @@ class RunRatio:
     #: The runs were paired (``bench --against``): run i of each side timed turn about, and
     #: the interval is that of the rounds' ratios (``paired_ratio``).
     paired: bool = False
+    #: The labels of the sides of fewer than ``MIN_RUNS`` runs whose samples are flagged noisy:
+    #: nothing can be claimed from them (the verdict says which, and the command that can tell).
+    too_noisy: tuple[str, ...] = ()
 
     def floor_text(self) -> str:
         """The smallest claimable difference as a verdict says it: ``0.53 -> '±53 %'`` ("" without one)."""
@@ -153,13 +162,21 @@ def ratio_over_runs(
     if interval is None:
         return RunRatio(RatioEstimate(ratio), count_a, count_b)
     estimate = RatioEstimate(ratio, *interval)
+    noisy = tuple(label for label, side, p in zip(labels, sides, pooled) if len(side) < MIN_RUNS and _flagged(p))
     if variance == 0:
-        return RunRatio(estimate, count_a, count_b)
+        return RunRatio(estimate, count_a, count_b, too_noisy=noisy)
     samples_only = _interval(ratio, within_b - within_a, tail, resamples)
     within = samples_only is not None and not estimate.clear and (samples_only[1] < 1 or samples_only[0] > 1)
     floor = math.expm1(_Z * math.sqrt(variance))
     used = noise if not noise_from else RunNoise(sigma, runs=2)
-    return RunRatio(estimate, count_a, count_b, noise=used, noise_from=noise_from, floor=floor, within_noise=within)
+    return RunRatio(estimate, count_a, count_b, noise=used, noise_from=noise_from, floor=floor, within_noise=within,
+                    too_noisy=noisy)  # fmt: skip
+
+
+def _flagged(samples: np.ndarray) -> bool:
+    """The samples' own noise flag (``spread.noise_note``, the one a report and compare show)."""
+    figures = figures_of(samples)
+    return figures is not None and figures.noise is not None
 
 
 def paired_ratio(runs_a: Sequence[Sequence[float]], runs_b: Sequence[Sequence[float]]) -> RunRatio | None:

@@ -18,6 +18,15 @@ VERDICTS: dict[str, str] = {
         "no verdict: the machine stalled the sampling threads in {spoiled} of {rounds} rounds, so the medians are "
         "the machine's, not the code's; rerun on a quieter machine"
     ),
+    # a side of fewer than 3 runs whose samples are flagged noisy supports no claim (measure.run_ratio)
+    "verdict.too_noisy_one": (
+        "no verdict: {label}'s run is too noisy to tell (flagged noisy, under {least} runs); "
+        "bench A --against B, or bench --repeat 5 on each side on a quieter machine, can tell"
+    ),
+    "verdict.too_noisy_both": (
+        "no verdict: {label_a}'s and {label_b}'s runs are too noisy to tell (flagged noisy, under {least} runs); "
+        "bench A --against B, or bench --repeat 5 on each side on a quieter machine, can tell"
+    ),
     # ----- the run-to-run noise a comparison of few runs assumes (report.compare, measure.run_noise)
     "run_noise.one_run_each": (
         "one run on each side: how far a rerun lands is unknown, so no difference under {floor} is claimed ({source})"
@@ -80,6 +89,11 @@ VERDICTS: dict[str, str] = {
     "verdict.run_within_noise": (
         "{run}: no clear difference from {reference}: within run-to-run noise ({floor}; 95 % CI {interval}); "
         "a repeat of 3 or more shows this machine's own"
+    ),
+    "verdict.too_noisy": "too noisy to tell",
+    "verdict.run_too_noisy": (
+        "{run}: no verdict against {reference}: too noisy to tell ({labels} flagged noisy, under {least} runs); "
+        "a repeat of 5 on a quieter machine, or bench A --against B, can tell"
     ),
     "verdict.run_same_within": "{run}: about the same (within {within}) from {reference} (95 % CI {interval})",
     "verdict.run_not_compared": (

@@ -15,7 +15,8 @@ entry of several runs (``runs_ms``, ``bench --repeat``) shows its own; a side of
 three runs is given the stated run-to-run noise (``measure.run_noise.stated_noise``, a
 constant: never this machine's record, so the same two files get the same verdict anywhere),
 and the row says so and names the commands that can tell a smaller difference
-(``run_noise_note``). The moves' rows are ``compare_moves``'. Work is linear in the entries: each entry is read once, and the nearest counterpart of
+(``run_noise_note``); such a side whose samples are flagged noisy gets no verdict at all, only
+the command that can tell (``RunRatio.too_noisy``). The moves' rows are ``compare_moves``'. Work is linear in the entries: each entry is read once, and the nearest counterpart of
 an unmatched one is looked up in an index, not found by a scan of the other report.
 """
 
@@ -266,6 +267,8 @@ def _unmatched(key: tuple[Any, ...], others: _Entries, label: str, other_label: 
 
 def _verdict(found: RunRatio, noise_a: str | None, noise_b: str | None, label_a: str, label_b: str) -> str:
     estimate = found.estimate
+    if found.too_noisy:  # a noisy run of fewer than 3 a side: its median may land anywhere on a rerun
+        return _too_noisy(found.too_noisy)
     if found.within_noise and found.floor is not None:  # the samples alone would have claimed one
         return Text("verdict.within_run_noise", floor=found.floor_text())
     verdict = ratio_verdict(estimate, label_b)
@@ -275,6 +278,13 @@ def _verdict(found: RunRatio, noise_a: str | None, noise_b: str | None, label_a:
             return Text("verdict.noisy_one", verdict=verdict, label=noisy[0])
         return Text("verdict.noisy_both", verdict=verdict, label_a=noisy[0], label_b=noisy[1])
     return verdict
+
+
+def _too_noisy(labels: tuple[str, ...]) -> str:
+    """No claim from a side of fewer than ``MIN_RUNS`` runs flagged noisy, and the command that can tell."""
+    if len(labels) == 1:
+        return Text("verdict.too_noisy_one", label=labels[0], least=MIN_RUNS)
+    return Text("verdict.too_noisy_both", label_a=labels[0], label_b=labels[1], least=MIN_RUNS)
 
 
 def _no_ratio(fa: SampleFigures | None, fb: SampleFigures | None, label_a: str, label_b: str) -> str:

@@ -7,7 +7,8 @@ several (the window's repeat setting) shows its own run-to-run noise; a single r
 the stated constant (``measure.run_noise.stated_noise``, never this machine's record of what
 ran before), so two single runs a few percent apart are "within run-to-run noise", never
 "1.05× slower" on the strength of their samples alone: a rerun a minute later lands further
-apart than that on a shared machine."""
+apart than that on a shared machine. A run of fewer than three whose samples are flagged noisy
+gets no verdict ("too noisy to tell"), as in ``compare``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from inspector.core.measure.run_noise import RunNoise, stated_noise
-from inspector.core.measure.run_ratio import RunRatio, ratio_over_runs
+from inspector.core.measure.run_ratio import MIN_RUNS, RunRatio, ratio_over_runs
 from inspector.core.measure.spread import SAME_WITHIN
 from inspector.core.messages import Text, joined
 from inspector.core.units import format_ratio
@@ -80,6 +81,10 @@ def _verdict(run: Run, reference: Run, found: RunRatio) -> RunVerdict:
         return RunVerdict(Text(f"verdict.factor_{way}", factor=factor),
                           Text(f"verdict.run_{way}_unsure", factor=factor, **names))  # fmt: skip
     interval = estimate.interval_text()
+    if found.too_noisy:  # a noisy run of fewer than 3: its median may land anywhere on a rerun
+        labels = joined(list(found.too_noisy), "list.and")
+        return RunVerdict(Text("verdict.too_noisy"),
+                          Text("verdict.run_too_noisy", labels=labels, least=MIN_RUNS, **names))  # fmt: skip
     if found.within_noise and found.floor is not None:  # the samples alone would have claimed one
         floor = found.floor_text()
         return RunVerdict(Text("verdict.within_run_noise", floor=floor),
