@@ -115,7 +115,8 @@ def seed_record(path: Path, sigma: float | None) -> None:
 def claimed(row: dict) -> bool:
     low, high = row.get("ratio_low"), row.get("ratio_high")
     clear = low is not None and high is not None and (low > 1 or high < 1)
-    return clear and not str(row["verdict"]).startswith("about the same")
+    # "no verdict: ... too noisy to tell" (a noisy single run) keeps its interval but claims nothing
+    return clear and not str(row["verdict"]).startswith(("about the same", "no verdict"))
 
 
 def against(a: str, b: str, args, env, cwd) -> tuple[dict, float]:
