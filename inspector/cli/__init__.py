@@ -84,6 +84,8 @@ def _fit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shard-size", metavar="N", help="fsdp-hybrid: ranks per shard group (default: all of them)")
     p.add_argument("--min-gpus", action="store_true", help="the smallest number of GPUs whose ranks each fit (name the GPU with --gpu)")
     p.add_argument("--no-reshard-after-forward", action="store_true", help="FSDP2: keep each block's parameters gathered from its forward to its backward (reshard_after_forward=False)")
+    p.add_argument("--output", metavar="FILE", help="also write the answer as a timing report (.json, .csv, .md, .html or .zip; key fit, with the cluster plan and each rank's measured peak)")
+    p.add_argument("--lang", metavar="LANG", help="the language of a .md or .html report: en (default) or zh_CN")
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 

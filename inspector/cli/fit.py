@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from inspector.cli.common import _device_name, _load
+from inspector.cli.fit_report import check_report_args, write_fit_report
 from inspector.cli.printing import _plain, _print, _say
 from inspector.core.files import program_output, user_output_to_stderr
 from inspector.core.units import format_bytes
@@ -132,7 +133,7 @@ def _ranks_text(result) -> str:
     return "\n".join(lines)
 
 
-def _cmd_cluster(args, request) -> int:
+def _cmd_cluster(args, request, output) -> int:
     from inspector.core.measure import ClusterRequest, ModelSource, plan_cluster
     from inspector.core.errors import InputError
     from inspector.core.messages import Text
@@ -162,6 +163,7 @@ def _cmd_cluster(args, request) -> int:
         _print(json.dumps(result.to_dict(), indent=2))
     else:
         _print(_ranks_text(result) if shown else _cluster_text(loaded.spec, result) + "\n" + _ranks_text(result))
+    write_fit_report(loaded, result, output, args.lang)
     return 0
 
 
@@ -171,6 +173,7 @@ def cmd_fit(args) -> int:
 
     from inspector.core.measure import find_preset, parse_capacity
 
+    output = check_report_args(args)  # a path or language that cannot work fails before any work
     inputs = parse_inputs(args.input_shape) if args.input_shape else None
     gpu = getattr(args, "gpu", None)
     # An empty --device is refused as every command refuses it, not read as "not given".
@@ -186,7 +189,7 @@ def cmd_fit(args) -> int:
         keep_output=getattr(args, "keep_output", False),
     )
     if _cluster_asked(args):  # a distributed run: what each rank holds
-        return _cmd_cluster(args, request)
+        return _cmd_cluster(args, request, output)
     with user_output_to_stderr():  # a factory's prints must not spoil --json
         loaded = _load(args)
     shown: list[bool] = []
@@ -210,4 +213,5 @@ def cmd_fit(args) -> int:
         _print(_measured_text(result))
     else:
         _print(_fit_text(loaded.spec, result))
+    write_fit_report(loaded, result, output, args.lang)
     return 0

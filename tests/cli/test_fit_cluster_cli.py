@@ -77,3 +77,39 @@ def test_the_smallest_count_for_a_named_gpu(capsys, spec):
     assert code == 0
     data = json.loads(out)
     assert data["min_gpus"]["gpus"] == data["gpus"] and data["rank_plan"]["fits"] is True
+
+
+def test_output_keeps_the_plan_and_each_ranks_measured_peak_in_a_report_that_validates(capsys, spec, tmp_path):
+    from tests.core.report.test_report_json_schema import STRICT, problems
+
+    path = tmp_path / "plan.json"
+    code, out, err = run(capsys, "fit", spec, "--optimizer", "adamw", "--gpus", "2", "--strategy", "ddp",
+                         "--output", str(path))  # fmt: skip
+    assert code == 0 and f"report written: {path}" in err
+    report = json.loads(path.read_text())
+    assert problems(STRICT, report) == []
+    (entry,) = report["fit"]
+    plan = entry["cluster"]
+    assert (plan["strategy"], plan["gpus"], [r["rank"] for r in plan["ranks"]]) == ("ddp", 2, [0, 1])
+    assert all(r["measured_peak_bytes"] > 0 and r["planned_peak_bytes"] == entry["estimated_peak_bytes"] for r in plan["ranks"])
+    assert plan["measured_reason"].startswith("2 CPU ranks (gloo)")
+
+
+def test_output_of_a_plan_not_proven_says_why_in_every_view(capsys, spec, tmp_path):
+    path = tmp_path / "plan.md"
+    code, _, _ = run(capsys, "fit", spec, "--optimizer", "adamw", "--gpus", "64", "--strategy", "fsdp", "--output", str(path))
+    text = path.read_text()
+    assert code == 0 and "each of 64 ranks (fsdp)" in text
+    assert "64 ranks, fsdp: each rank's peak; measured: planned without proof: 64 ranks are more" in text
+
+
+@pytest.mark.parametrize("flags, said", [
+    (["--output", "plan.txt"], "error: cannot write the report to plan.txt: the file name must end in"),
+    (["--output", "."], "error: cannot write the report to .: it is a folder"),
+    (["--output", "plan.md", "--lang", "xx"], "error: --lang 'xx': reports are written in"),
+])  # fmt: skip
+def test_a_report_that_cannot_be_written_is_one_line_and_exit_2_before_any_work(capsys, spec, tmp_path, monkeypatch, flags, said):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "fit", spec, "--optimizer", "adamw", "--gpus", "2", "--strategy", "ddp", *flags)
+    assert code == 2 and out == "" and err.startswith(said) and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["models.py"]  # nothing written, no rank's folder left

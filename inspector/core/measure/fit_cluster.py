@@ -25,6 +25,7 @@ from inspector.core.errors import InputError
 from inspector.core.files.models import LoadedModel
 from inspector.core.measure import fit_cluster_proof as proof
 from inspector.core.measure.fit import FitRequest, estimate_fit
+from inspector.core.measure.fit_cluster_plan import ClusterPlan, GpuSearch, RankPeak
 from inspector.core.measure.fit_result import FitResult
 from inspector.core.measure.fit_shard import blocks_of, check_layout, ddp_buckets, fake_world, make_mesh, shard
 from inspector.core.messages import Text
@@ -52,20 +53,6 @@ class ClusterRequest:
 
 
 @dataclass(frozen=True)
-class GpuSearch:
-    """``--min-gpus``'s answer: the smallest count that fits (None: none up to ``most``), the
-    largest tried that did not, and how many traced plans the search took."""
-
-    gpus: int | None
-    short_at: int | None
-    steps: int
-    most: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"gpus": self.gpus, "short_at": self.short_at, "steps": self.steps, "most": self.most}
-
-
-@dataclass(frozen=True)
 class ClusterResult:
     """One rank's plan (``rank``, a ``FitResult``: its figures are per rank), the layout, and
     each rank's measured peak where the ranks ran (else ``measured`` empty and the reason)."""
@@ -87,22 +74,26 @@ class ClusterResult:
         planned = self.rank.estimated_peak_bytes
         return [m / planned for m in self.measured] if planned > 0 else []
 
+    @property
+    def plan(self) -> ClusterPlan:
+        """The layout and each rank's reading, as a fit answer carries them (``as_fit``)."""
+        planned = self.rank.estimated_peak_bytes
+        return ClusterPlan(self.strategy, self.gpus, self.shard_size, self.reshard_after_forward, self.blocks,
+                           self.buckets_bytes, tuple(RankPeak(i, planned, m) for i, m in enumerate(self.measured)),
+                           self.measured_reason, self.gpu_search, self.notes)  # fmt: skip
+
+    def as_fit(self) -> FitResult:
+        """One rank's answer with the plan in it: what the report's ``fit`` section keeps (its
+        figures are per rank; ``cluster`` says how many ranks, how laid out and what each measured)."""
+        return dataclasses.replace(self.rank, cluster=self.plan, measured_reason=self.measured_reason)
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "strategy": self.strategy,
-            "gpus": self.gpus,
-            "shard_size": self.shard_size,
-            "reshard_after_forward": self.reshard_after_forward,
-            "blocks": self.blocks,
-            "buckets_bytes": self.buckets_bytes,
-            "rank_plan": self.rank.to_dict(),
-            "ranks": [{"rank": i, "planned_peak_bytes": self.rank.estimated_peak_bytes, "measured_peak_bytes": m,
-                       "ratio": m / self.rank.estimated_peak_bytes if self.rank.estimated_peak_bytes else None}
-                      for i, m in enumerate(self.measured)],  # fmt: skip
-            "measured_reason": self.measured_reason,
-            "min_gpus": self.gpu_search.to_dict() if self.gpu_search is not None else None,
-            "notes": list(self.notes),
-        }
+        """``fit --json``'s answer: the plan's keys, one rank's answer as ``rank_plan``."""
+        plan = self.plan.to_dict()
+        return {**{k: plan[k] for k in ("strategy", "gpus", "shard_size", "reshard_after_forward", "blocks",
+                                        "buckets_bytes")},
+                "rank_plan": self.rank.to_dict(),
+                **{k: plan[k] for k in ("ranks", "measured_reason", "min_gpus", "notes")}}  # fmt: skip
 
 
 def plan_cluster(

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.core.measure.fit_batch import BatchSearch
+from inspector.core.measure.fit_cluster_plan import ClusterPlan
 from inspector.core.measure.peak_reading import measured_text
 from inspector.core.measure.planned_device import device_label, input_text
 
@@ -82,6 +83,9 @@ class FitResult:
     loop: str | None = None
     #: For a preset: where its capacity comes from (what PyTorch reports for the card, and the source).
     capacity_source: str | None = None
+    #: A distributed run's plan (``fit --gpus``): the strategy, the world size and each rank's
+    #: measured peak; the figures above are then one rank's. None for one device (not written).
+    cluster: ClusterPlan | None = None
 
     @property
     def row_name(self) -> str:
@@ -112,6 +116,7 @@ class FitResult:
         return self.measured_peak_bytes / self.estimated_peak_bytes
 
     def to_dict(self) -> dict[str, Any]:
+        cluster = {"cluster": self.cluster.to_dict()} if self.cluster is not None else {}
         return {
             "device": self.device,
             "dtype": self.dtype,
@@ -149,4 +154,5 @@ class FitResult:
             "loop": self.loop,
             "capacity_source": self.capacity_source,
             "shown_device": self.shown_device,
+            **cluster,
         }

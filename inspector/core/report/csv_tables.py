@@ -236,13 +236,18 @@ FIT_COLUMNS = (
     "device", "named_device", "dtype", "optimizer", "mode", "input_shapes", "largest_batch", "parameters_bytes", "buffers_bytes", "gradients_bytes",
     "optimizer_state_bytes", "activations_bytes", "estimated_peak_bytes", "measured_peak_bytes", "measured_reason",
     "measured_gap", "free_bytes", "free_limit", "margin_bytes", "fits", "device_present", "notes",
+    "strategy", "gpus", "shard_size",
 )  # fmt: skip
+#: A distributed plan's keys (``fit[].cluster``) in its fit.csv row: empty for one device.
+_CLUSTER_KEYS = ("strategy", "gpus", "shard_size")
 
 
 def fit_rows(report: Mapping[str, Any]) -> Iterator[Row]:
     """One row per "will it fit?" estimate."""
     for entry in _dicts(report.get("fit")):
-        row = {k: _scalar(entry.get(k)) for k in FIT_COLUMNS if k not in ("input_shapes", "notes")}
+        cluster = _cluster(entry)
+        row = {k: _scalar(cluster.get(k) if k in _CLUSTER_KEYS else entry.get(k))
+               for k in FIT_COLUMNS if k not in ("input_shapes", "notes")}  # fmt: skip
         # A planned device by its plan ("RTX 4090, planned: not on this machine"), never only
         # the cuda:0 its plan was laid out on; the largest batch a search found (max_batch).
         search = entry.get("max_batch")
@@ -251,6 +256,26 @@ def fit_rows(report: Mapping[str, Any]) -> Iterator[Row]:
         yield {**row, "device": str(shown) if shown is not None else None,
                "largest_batch": _scalar(search.get("batch")) if isinstance(search, Mapping) else None,
                "input_shapes": _shapes(entry.get("input_shapes")), "notes": _texts(entry.get("notes"))}  # fmt: skip
+
+
+def _cluster(entry: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A fit answer's distributed plan; {} for one device (or a file's entry holding no mapping)."""
+    cluster = entry.get("cluster")
+    return cluster if isinstance(cluster, Mapping) else {}
+
+
+FIT_RANK_COLUMNS = ("fit", "rank", "strategy", "gpus", "planned_peak_bytes", "measured_peak_bytes", "ratio", "measured_reason")
+
+
+def fit_rank_rows(report: Mapping[str, Any]) -> Iterator[Row]:
+    """One row per CPU rank measured for a distributed plan (``fit`` is the answer's row of
+    fit.csv, from 0): its peak beside the plan's. A plan not proven has none (fit.csv has it)."""
+    for index, entry in enumerate(_dicts(report.get("fit"))):
+        cluster = _cluster(entry)
+        keys = {"fit": index, "strategy": _scalar(cluster.get("strategy")), "gpus": _scalar(cluster.get("gpus")),
+                "measured_reason": _scalar(cluster.get("measured_reason"))}  # fmt: skip
+        for rank in _dicts(cluster.get("ranks")):
+            yield {**keys, **{k: _scalar(rank.get(k)) for k in ("rank", "planned_peak_bytes", "measured_peak_bytes", "ratio")}}
 
 
 ENVIRONMENT_COLUMNS = ("key", "value")
@@ -294,6 +319,7 @@ TABLES = (
     Table("modules.csv", MODULE_COLUMNS, module_rows, "one row per module per per-module run (--per-module; the model itself is named (model))", False),
     Table("attribution.csv", ATTRIBUTION_COLUMNS, attribution_rows, "one row per per-module run: the hooks' cost, warnings", False),
     Table("fit.csv", FIT_COLUMNS, fit_rows, 'one row per "will it fit?" estimate', False),
+    Table("fit_ranks.csv", FIT_RANK_COLUMNS, fit_rank_rows, "one row per CPU rank measured for a distributed fit plan (fit --gpus)", False),
     Table("environment.csv", ENVIRONMENT_COLUMNS, environment_rows, "key, value: the machine, PyTorch and the model"),
 )  # fmt: skip
 #: Each table by its file name.

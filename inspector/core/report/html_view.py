@@ -134,6 +134,9 @@ def _html_extras(report: TimingReport, say: Catalogue) -> list[str]:
     if fits:
         parts += [f"<h2>{html.escape(say.word('Will it fit?'))}</h2>",
                   _html_table(report_modules.FIT_HEADERS, (report_modules.fit_cells(f, say) for f in fits), say)]  # fmt: skip
+        for plan in (f for f in fits if report_modules.cluster_of(f)):  # a distributed plan: its ranks
+            parts += [f"<p>{_text(report_modules.cluster_heading(plan, say))}</p>",
+                      _html_table(report_modules.RANK_HEADERS, report_modules.rank_cells(plan, say), say)]  # fmt: skip
     return parts
 
 

@@ -102,4 +102,7 @@ def _markdown_extras(report: TimingReport, say: Catalogue) -> list[str]:
     if fits:
         lines += ["", f"**{say.word('Will it fit?')}**", ""]
         lines += _md_table(report_modules.FIT_HEADERS, (report_modules.fit_cells(f, say) for f in fits), say)
+        for plan in (f for f in fits if report_modules.cluster_of(f)):  # a distributed plan: its ranks
+            lines += ["", _md_cell(report_modules.cluster_heading(plan, say)), ""]
+            lines += _md_table(report_modules.RANK_HEADERS, report_modules.rank_cells(plan, say), say)
     return lines

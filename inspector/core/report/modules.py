@@ -28,9 +28,14 @@ MODULE_HEADERS = (word("Module"), word("Type"), word("Device"), word("Output sha
 FIT_HEADERS = (word("Device"), "dtype", word("Optimizer"), word("Mode"), word("Input"), word("Parameters"), word("Gradients"),
                word("Optimizer state"), word("Activations"), word("Estimated peak"), word("Measured peak"),
                word("Measured / estimated"), word("Free"), word("Fits"))  # fmt: skip
+#: A distributed plan's rows: each CPU rank measured, or one row for every rank when not proven.
+RANK_HEADERS = (word("Rank"), word("Planned peak"), word("Measured peak"), word("Measured / planned"))
+#: More ranks than any proof runs (16 at most); a file's longer list is cut, the JSON keeps it.
+MOST_RANK_ROWS = 64
 NUMERIC = frozenset({
     "Self", "Inclusive", "% of forward", "FLOPs", "FLOP/s", "Activations", "Parameters",
     "Gradients", "Optimizer state", "Estimated peak", "Measured peak", "Measured / estimated", "Free",
+    "Planned peak", "Measured / planned",
 })  # fmt: skip
 
 
@@ -138,8 +143,13 @@ def fit_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tupl
     optimizer = str(entry.get("optimizer", ""))
     device = entry.get("device")
     under = measured_text(device, entry.get("measured_peak_bytes"))
+    shown = say.text(device_label(device, entry.get("named_device"), entry.get("device_present")))
+    plan = cluster_of(entry)
+    if plan:  # a distributed plan: its figures are one rank's
+        shown = say.word("{device}, each of {gpus} ranks ({strategy})", device=shown, gpus=_whole(plan.get("gpus")),
+                         strategy=_name(plan.get("strategy")))  # fmt: skip
     return (
-        say.text(device_label(device, entry.get("named_device"), entry.get("device_present"))),
+        shown,
         str(entry.get("dtype", "")),
         say.word("none") if optimizer == "none" else optimizer,
         mode_text(entry.get("mode", ""), say),
@@ -154,3 +164,41 @@ def fit_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> tupl
         _bytes(entry.get("free_bytes")),
         (say.word("yes") if fits else say.word("no")) if isinstance(fits, bool) else "—",
     )
+
+
+def cluster_of(entry: dict[str, Any]) -> dict[str, Any]:
+    """A fit answer's distributed plan (``fit[].cluster``); {} for one device or a file's non-mapping."""
+    plan = entry.get("cluster")
+    return plan if isinstance(plan, dict) else {}
+
+
+def cluster_heading(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> str:
+    """What a distributed plan's rank rows are about: the world, the strategy, how they were measured."""
+    plan = cluster_of(entry)
+    reason = plan.get("measured_reason")
+    return say.word("{gpus} ranks, {strategy}: each rank's peak; measured: {reason}", gpus=_whole(plan.get("gpus")),
+                    strategy=_name(plan.get("strategy")), reason=say.text(reason) if isinstance(reason, str) else "—")  # fmt: skip
+
+
+def rank_cells(entry: dict[str, Any], say: Catalogue = ENGLISH_CATALOGUE) -> list[tuple[str, ...]]:
+    """A distributed plan's rows: each rank measured beside the plan, at most ``MOST_RANK_ROWS``;
+    not proven, one row for every rank (all are planned the same)."""
+    ranks = cluster_of(entry).get("ranks")
+    measured = [r for r in ranks if isinstance(r, dict)][:MOST_RANK_ROWS] if isinstance(ranks, list) else []
+    if not measured:
+        return [(say.word("each"), _bytes(entry.get("estimated_peak_bytes")), "—", "—")]
+    rows: list[tuple[str, ...]] = []
+    for rank in measured:
+        ratio = _number(rank.get("ratio"))
+        rows.append((_whole(rank.get("rank")), _bytes(rank.get("planned_peak_bytes")),
+                     _bytes(rank.get("measured_peak_bytes")), f"{ratio:.3f}" if ratio is not None else "—"))  # fmt: skip
+    return rows
+
+
+def _whole(value: Any) -> str:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else "?"
+
+
+def _name(value: Any) -> str:
+    """A strategy's name as the file has it, bounded (it is shown as plain text)."""
+    return value[:40] if isinstance(value, str) else "?"

@@ -27,6 +27,7 @@ from inspector.core.devices.discovery import MemoryReading
 from inspector.core.measure.attribution import Attribution, ModuleStats
 from inspector.core.measure.fit import FitResult
 from inspector.core.measure.fit_batch import BatchSearch
+from inspector.core.measure.fit_cluster_plan import ClusterPlan, GpuSearch, RankPeak
 from inspector.core.measure.machine_noise import MachineNoise
 from inspector.core.measure.timing import LatencyResult
 from inspector.core.messages import Text
@@ -43,6 +44,9 @@ WRITTEN_BY: dict[str, type] = {
     "attributionRun": Attribution,
     "fitAnswer": FitResult,
     "batchSearch": BatchSearch,
+    "clusterPlan": ClusterPlan,
+    "rankPeak": RankPeak,
+    "gpuSearch": GpuSearch,
     "rank": RankResult,
     "memoryReading": MemoryReading,
     "move": MoveResult,
@@ -54,13 +58,14 @@ NOT_ITS_KEYS: dict[type, dict[str, str]] = {
     Attribution: {"modules": "written as the report's top-level 'modules'",
                   "module_order": "orders the window's tree; not written"},  # fmt: skip
     FitResult: {"batch_search": "written as 'max_batch'"},
+    ClusterPlan: {"gpu_search": "written as 'min_gpus'"},
     RankResult: {"spans": "trace spans, sent to rank 0 for --trace; not in the report"},
     MoveResult: {"started_ns": "the move's start on this host's clock; not written",
                  "request": "the request as resolved, for the code view; not written"},  # fmt: skip
 }
-RENAMED: dict[type, dict[str, str]] = {FitResult: {"max_batch": "batch_search"}}
+RENAMED: dict[type, dict[str, str]] = {FitResult: {"max_batch": "batch_search"}, ClusterPlan: {"min_gpus": "gpu_search"}}
 #: Optional fields ``to_dict`` leaves out when unset (older readers never see the key), so null is never written.
-LEFT_OUT_WHEN_NONE: dict[type, set[str]] = {LatencyResult: {"pair_id", "threads", "batch"}}
+LEFT_OUT_WHEN_NONE: dict[type, set[str]] = {LatencyResult: {"pair_id", "threads", "batch"}, FitResult: {"cluster"}}
 #: None only in a measurement read from a file nobody checked, or from before the field (its
 #: readers show "?"): ``measure_latency`` sets them all, and a checked file's entry holds a sample.
 NONE_ONLY_WHEN_READ: dict[type, set[str]] = {
