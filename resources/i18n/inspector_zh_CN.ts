@@ -134,7 +134,7 @@
         <translation>锁定主机上的张量（页锁定内存），并以 non_blocking=True 复制，适用于 .to(device) 和 .cuda()：将其 GB/s 与未锁页的移动比较，看锁页在这里是否值得</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+155"/>
+        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+157"/>
         <source>Move the model</source>
         <extracomment>A text the bar shows: as it is, or a function that says it again in the language now installed (then a change of language renders it again). Emitted after a change of language has set the bar&apos;s texts again: whoever adds to its tooltips (the move buttons&apos; prices) says them again then. Each control&apos;s tooltip while it is enabled (``bar_reasons``).</extracomment>
         <translation>移动模型</translation>
@@ -228,7 +228,7 @@
 <context>
     <name>CloseGuard</name>
     <message>
-        <location filename="../../inspector/gui/shell/close_guard.py" line="+75"/>
+        <location filename="../../inspector/gui/shell/close_guard.py" line="+78"/>
         <source>Quit now?</source>
         <extracomment>A run with fewer seconds of samples than this closes without asking: a short one is soon measured again, and a question on every close would be a nuisance.</extracomment>
         <translation>现在退出？</translation>
@@ -821,6 +821,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>no verdict: {label}&apos;s run is too noisy to tell (flagged noisy, under {least} runs); bench A --against B, or bench --repeat 5 on each side on a quieter machine, can tell</source>
+        <translation>无结论：{label} 的运行噪声太大，无法判断（已标记为有噪声，运行次数少于 {least}）；bench A --against B，或在更安静的机器上每边 bench --repeat 5，才能判断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no verdict: {label_a}&apos;s and {label_b}&apos;s runs are too noisy to tell (flagged noisy, under {least} runs); bench A --against B, or bench --repeat 5 on each side on a quieter machine, can tell</source>
+        <translation>无结论：{label_a} 和 {label_b} 的运行噪声都太大，无法判断（已标记为有噪声，运行次数少于 {least}）；bench A --against B，或在更安静的机器上每边 bench --repeat 5，才能判断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>one run on each side: how far a rerun lands is unknown, so no difference under {floor} is claimed ({source})</source>
         <translation>两边各只有一轮：重跑一次会偏离多少未知，因此不认定小于 {floor} 的差异（{source}）</translation>
     </message>
@@ -847,7 +857,7 @@
     <message>
         <location line="+1"/>
         <source>run-to-run noise of {percent} a run: a constant stated for separate benches minutes apart (measured on a quiet 2-core VM, docs/cli.md), the same whatever this machine ran before; bench A --against B (turn about, fresh processes) or bench --repeat 5 on each side can tell a smaller difference</source>
-        <translation type="unfinished"></translation>
+        <translation>运行间噪声为每次运行 {percent}：这是为相隔几分钟的两次独立 bench 规定的常数（在安静的双核虚拟机上测得，见 docs/cli.md），与这台机器之前运行过什么无关；bench A --against B（轮流运行，全新进程）或每边 bench --repeat 5 能分辨更小的差异</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -993,6 +1003,16 @@
         <location line="+1"/>
         <source>{run}: no clear difference from {reference}: within run-to-run noise ({floor}; 95 % CI {interval}); a repeat of 3 or more shows this machine&apos;s own</source>
         <translation>{run}：与 {reference} 无明显差异：在运行间噪声之内（{floor}；95% 置信区间 {interval}）；重复 3 次或更多可测出本机自己的运行间噪声</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>too noisy to tell</source>
+        <translation>噪声太大，无法判断</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{run}: no verdict against {reference}: too noisy to tell ({labels} flagged noisy, under {least} runs); a repeat of 5 on a quieter machine, or bench A --against B, can tell</source>
+        <translation>{run}：与 {reference} 相比无结论：噪声太大，无法判断（{labels} 已标记为有噪声，运行次数少于 {least}）；在更安静的机器上重复 5 次，或 bench A --against B，才能判断</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1532,12 +1552,12 @@
     <message>
         <location line="+1"/>
         <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it (fresh processes of the example in float16 landed 26-48 µs apart on a quiet 2-core VM), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
-        <translation type="unfinished"></translation>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在安静的双核虚拟机上，示例模型 float16 的全新进程之间相差 26-48 µs），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it, and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
-        <translation type="unfinished"></translation>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态，而且它在本次运行中发生了变化（依次 {blocks} 段：中位数从 {low} 到 {high}），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3022,130 +3042,135 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
     <message>
         <location line="+1"/>
         <source>{name} is not a strategy (choose one of: {choices})</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 不是一种策略（可选：{choices}）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{flag} must be a positive whole number, not {text}</source>
-        <translation type="unfinished"></translation>
+        <translation>{flag} 必须是正整数，而不是 {text}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>a distributed plan needs the number of ranks: --gpus N (or --min-gpus with --gpu)</source>
-        <translation type="unfinished"></translation>
+        <translation>分布式规划需要 rank 数：--gpus N（或与 --gpu 一起用 --min-gpus）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>--shard-size is the shard group of fsdp-hybrid; ddp and fsdp have none</source>
-        <translation type="unfinished"></translation>
+        <translation>--shard-size 是 fsdp-hybrid 的分片组；ddp 和 fsdp 没有分片组</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>fsdp-hybrid needs a shard group of {size} rank(s) to divide the {world} rank(s): each replica is one whole shard group</source>
-        <translation type="unfinished"></translation>
+        <translation>fsdp-hybrid 需要 {size} 个 rank 的分片组能整除 {world} 个 rank：每个副本是一个完整的分片组</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>FSDP2&apos;s fully_shard refuses this model: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>FSDP2 的 fully_shard 拒绝了这个模型：{error}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DDP needs a parameter that requires a gradient; this model has none</source>
-        <translation type="unfinished"></translation>
+        <translation>DDP 需要至少一个需要梯度的参数；这个模型没有</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DDP plans a training step: forward mode needs no DDP (plan it with fit alone)</source>
-        <translation type="unfinished"></translation>
+        <translation>DDP 规划的是训练步：前向模式不需要 DDP（只用 fit 规划即可）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this PyTorch build (torch {version}) has no torch.distributed: a distributed run cannot be planned with it</source>
+        <translation>这个 PyTorch 构建（torch {version}）没有 torch.distributed：无法用它规划分布式运行</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>a process group is already set up in this process; plan the cluster from a fresh process</source>
-        <translation type="unfinished"></translation>
+        <translation>这个进程里已经建立了进程组；请在全新的进程中规划集群</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the smallest GPU count needs the memory of each GPU: name a GPU or a capacity</source>
-        <translation type="unfinished"></translation>
+        <translation>求最少 GPU 数需要知道每块 GPU 的显存：请指定 GPU 或容量</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>--min-gpus and --max-batch each search: ask for one at a time</source>
-        <translation type="unfinished"></translation>
+        <translation>--min-gpus 和 --max-batch 都要搜索：一次只能问一个</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>--min-gpus with fsdp-hybrid needs --shard-size (the group the count grows by)</source>
-        <translation type="unfinished"></translation>
+        <translation>fsdp-hybrid 配合 --min-gpus 需要 --shard-size（数量按这个组增长）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>DDP: each rank holds the whole model, its gradients and optimizer state, plus {buckets} of gradient buckets (bucket_cap_mb 25, the first 1 MiB; gradient_as_bucket_view off)</source>
-        <translation type="unfinished"></translation>
+        <translation>DDP：每个 rank 持有整个模型、它的梯度和优化器状态，另加 {buckets} 的梯度桶（bucket_cap_mb 25，第一个 1 MiB；gradient_as_bucket_view 关闭）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>FSDP2 (fully_shard): {blocks} block(s) sharded, then the root; each rank holds 1/N of the parameters, gradients and optimizer state, and each block&apos;s all-gathered parameters while it runs</source>
-        <translation type="unfinished"></translation>
+        <translation>FSDP2（fully_shard）：{blocks} 个块分片，然后是根模块；每个 rank 持有参数、梯度和优化器状态的 1/N，以及每个块运行时全收集（all-gather）的参数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>HSDP (fully_shard on a 2-D mesh): {blocks} block(s) sharded within each shard group, replicated across the groups</source>
-        <translation type="unfinished"></translation>
+        <translation>HSDP（在二维网格上 fully_shard）：{blocks} 个块在每个分片组内分片，在组之间复制</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>mixed precision by FSDP2&apos;s MixedPrecisionPolicy(param_dtype={amp}, reduce_dtype=float32): float32 shards, gradients and optimizer state; the all-gathered parameters in {amp}</source>
-        <translation type="unfinished"></translation>
+        <translation>由 FSDP2 的 MixedPrecisionPolicy(param_dtype={amp}, reduce_dtype=float32) 实现混合精度：分片、梯度和优化器状态为 float32；全收集的参数为 {amp}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>NCCL&apos;s own buffers (outside PyTorch&apos;s allocator, set by NCCL_BUFFSIZE per channel and peer) are not counted</source>
-        <translation type="unfinished"></translation>
+        <translation>NCCL 自己的缓冲区（在 PyTorch 分配器之外，由每个通道和对端的 NCCL_BUFFSIZE 决定）未计入</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>one rank of a distributed run: proven on CPU ranks, not by a single step</source>
-        <translation type="unfinished"></translation>
+        <translation>分布式运行中的一个 rank：在 CPU rank 上验证，而不是用单步验证</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>not measured (the ranks&apos; proof was not asked for)</source>
-        <translation type="unfinished"></translation>
+        <translation>未测量（没有要求在 rank 上验证）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>not measured: the ranks prove a plan for the CPU on this machine; {device} is planned only (plan with --device cpu to prove the same layout here)</source>
-        <translation type="unfinished"></translation>
+        <translation>未测量：rank 只能在这台机器上验证 CPU 的规划；{device} 只做规划（用 --device cpu 规划，可以在这里验证同样的布局）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>planned without proof: {world} ranks are more than this machine proves ({most}: two per core, at least 4)</source>
-        <translation type="unfinished"></translation>
+        <translation>只规划、未验证：{world} 个 rank 超过了这台机器能验证的数量（{most}：每核两个，至少 4 个）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>planned without proof: {world} ranks need about {need} (each its step, its model and its interpreter) and {free} is free</source>
-        <translation type="unfinished"></translation>
+        <translation>只规划、未验证：{world} 个 rank 大约需要 {need}（每个 rank 的训练步、模型和解释器），而可用的只有 {free}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the ranks could not start: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>rank 无法启动：{error}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>rank {rank} failed: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>rank {rank} 失败：{error}</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>{world} CPU ranks (gloo), each its own process&apos;s peak RSS over the second step less its RSS before it; pages the ranks share were resident before, and large blocks are unmapped at their free</source>
-        <translation type="unfinished"></translation>
+        <translation>{world} 个 CPU rank（gloo），每个取自己进程在第二步中的 RSS 峰值减去该步之前的 RSS；rank 之间共享的页面在此之前已驻留，大块内存在释放时即解除映射</translation>
     </message>
     <message>
-        <location line="-214"/>
+        <location line="-215"/>
         <source>{value} is not a device name</source>
         <translation>{value} 不是设备名</translation>
     </message>
@@ -3837,7 +3862,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ErrorBanner</name>
     <message>
-        <location filename="../../inspector/gui/common/error_banner.py" line="+33"/>
+        <location filename="../../inspector/gui/common/error_banner.py" line="+35"/>
         <source>Device not available</source>
         <extracomment>Headings per failure kind; anything else is just &quot;Error&quot;.</extracomment>
         <translation>设备不可用</translation>
@@ -3911,7 +3936,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitDialog</name>
     <message>
-        <location filename="../../inspector/gui/features/fit/dialog.py" line="+48"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="+46"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3952,12 +3977,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+380"/>
+        <location line="+378"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location line="-379"/>
+        <location line="-377"/>
         <source>Margin</source>
         <translation>余量</translation>
     </message>
@@ -3973,12 +3998,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+150"/>
+        <location line="+146"/>
         <source>Largest batch</source>
         <translation>最大批大小</translation>
     </message>
     <message>
-        <location line="-147"/>
+        <location line="-143"/>
         <source>no GPU named</source>
         <extracomment>The &quot;a GPU I name…&quot; choices besides the presets: none, or a capacity typed in.</extracomment>
         <translation>不指定 GPU</translation>
@@ -3995,7 +4020,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>模型的数据类型</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../inspector/gui/features/fit/cells.py" line="+16"/>
         <source>train step</source>
         <translation>训练步</translation>
     </message>
@@ -4031,7 +4056,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>AdamW</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="+125"/>
         <source>Will it fit?</source>
         <translation>放得下吗？</translation>
     </message>
@@ -4106,23 +4131,65 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>我指定的 GPU</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+71"/>
         <source>%1, planned</source>
         <translation>%1，规划</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+63"/>
         <source>%1: planned as %2</source>
         <translation>%1：按 %2 规划</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../inspector/gui/features/fit/cluster.py" line="+20"/>
+        <source>DDP: a replica per rank</source>
+        <translation>DDP：每个 rank 一个副本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FSDP2: sharded</source>
+        <translation>FSDP2：分片</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HSDP: sharded per node</source>
+        <translation>HSDP：按节点分片</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>GPUs (ranks)</source>
+        <extracomment>The most GPUs asked for here (``fit --min-gpus`` searches as far). A rank row&apos;s key starts so: never a device&apos;s id, so set_devices and a new question find them.</extracomment>
+        <translation>GPU 数（rank）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1: one device. More: what each rank of a torch.distributed run holds, planned per device row; on the CPU, proven on that many CPU ranks (gloo) when the proof is asked</source>
+        <translation>1：单个设备。更多：torch.distributed 运行中每个 rank 持有的内存，按每个设备行规划；在 CPU 上，要求验证时用同样数量的 CPU rank（gloo）验证</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>%1, each of %2 ranks (%3)</source>
+        <translation>%1，%2 个 rank 中的每一个（%3）</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>  every rank of %1</source>
+        <translation>  %1 的每个 rank</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>  rank %1</source>
+        <translation>  rank %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="+5"/>
         <location line="+9"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location line="-6"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="-6"/>
         <source>%1: largest batch %2, found in %3 traced steps</source>
         <translation>%1：最大批大小 %2，用了 %3 个追踪步骤求得</translation>
     </message>
@@ -4137,7 +4204,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+26"/>
         <source>Estimating…</source>
         <translation>正在估算…</translation>
     </message>
@@ -4157,7 +4224,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>先选择步骤，再点“估算”：估算不会分配任何内存。</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../../inspector/gui/features/fit/cells.py" line="+51"/>
         <source>No device could be estimated.</source>
         <translation>没有设备能完成估算。</translation>
     </message>
@@ -4172,7 +4239,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>一次%1，数据类型 %2，优化器 %3，输入 %4：不分配内存完成估算（FakeTensorMode + MemTracker），用时 %5 s。</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/fit/cells.py" line="+22"/>
+        <location line="-41"/>
         <source>unknown</source>
         <translation>未知</translation>
     </message>
@@ -4210,7 +4277,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>放得下吗？%1</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+39"/>
         <source>%1, planned</source>
         <translation>%1，规划</translation>
     </message>
@@ -4426,7 +4493,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+11"/>
-        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="+93"/>
+        <location filename="../../inspector/gui/features/latency/summary_bars.py" line="+95"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
@@ -4513,7 +4580,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>LatencyPlot</name>
     <message>
-        <location filename="../../inspector/gui/features/latency/plot.py" line="+114"/>
+        <location filename="../../inspector/gui/features/latency/plot.py" line="+113"/>
         <source>Samples</source>
         <extracomment>The Summary tab&apos;s line of top modules: a text, or a function that says it again in the language now installed (``set_top_modules``).</extracomment>
         <translation>样本</translation>
@@ -4534,7 +4601,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>对数延迟轴：所有样本（包括离群值）都在视图中</translation>
     </message>
     <message>
-        <location line="+255"/>
+        <location line="+254"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
@@ -4831,7 +4898,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemoryCanvas</name>
     <message>
-        <location filename="../../inspector/gui/features/memory/canvas.py" line="+50"/>
+        <location filename="../../inspector/gui/features/memory/canvas.py" line="+51"/>
         <source>model (params, buffers, grads, optimizer state)</source>
         <extracomment>The curves of one device, in legend order. ``model``: the model&apos;s own bytes there (from the placement ledger, steps at each move). Accelerators: the allocator&apos;s ``allocated`` and ``reserved`` bytes and the driver&apos;s ``used`` (whole device). The CPU: this process&apos;s resident set (``process_rss``) and the machine&apos;s used memory (``machine_used``): neither is the model&apos;s, so they are secondary curves (``SECONDARY_FIGURES``). Not ``total``: a device&apos;s size would flatten every other curve against the floor. Curves shown only on request (&quot;Process &amp; machine&quot; box, or their legend entry) on a machine without an accelerator, where they would dwarf the model. Which column of a reading each CPU figure is drawn from (``MemoryReading`` keeps the RSS in ``allocated`` for the CPU). Up to this many curves the memory legend names each one; beyond (several GPUs) it names the devices (colour) and the figures (line style) apart, so it stays two rows high. The line-style key of that compact legend (translated where shown).</extracomment>
         <translation>模型（参数、缓冲区、梯度、优化器状态）</translation>
@@ -4908,7 +4975,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MemoryPlot</name>
     <message>
-        <location filename="../../inspector/gui/features/memory/plot.py" line="+37"/>
+        <location filename="../../inspector/gui/features/memory/plot.py" line="+39"/>
         <source>Whole timeline</source>
         <extracomment>An hour at 20 Hz (the sampler&apos;s fastest rate), two hours at the default 10 Hz. The memory plot&apos;s &quot;Show&quot; choices: label -&gt; seconds of history (None: the whole timeline).</extracomment>
         <translation>整个时间线</translation>
@@ -4945,7 +5012,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+92"/>
         <source>Freeze the picture; readings are still recorded</source>
         <extracomment>The canvas&apos;s least height: 150 px of drawing area over its axis and legend.</extracomment>
         <translation>冻结画面；读数仍在记录</translation>
@@ -5200,9 +5267,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>MessageBar</name>
     <message>
-        <location filename="../../inspector/gui/common/message_bar.py" line="+120"/>
+        <location filename="../../inspector/gui/common/message_bar.py" line="+122"/>
         <source>Hide this message</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏此消息</translation>
     </message>
 </context>
 <context>
@@ -5245,7 +5312,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/state/workers.py" line="+275"/>
+        <location filename="../../inspector/gui/state/workers.py" line="+279"/>
         <source>cancelled before the estimate for %1</source>
         <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. Parks the window&apos;s threads around each chunk of samples (``gui.state.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>
@@ -5254,7 +5321,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModuleSummary</name>
     <message>
-        <location filename="../../inspector/gui/common/module_summary.py" line="+28"/>
+        <location filename="../../inspector/gui/common/module_summary.py" line="+21"/>
         <source>(model)</source>
         <translation>（模型）</translation>
     </message>
@@ -5446,8 +5513,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1 (%2)：%n 个张量，%3%4</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+95"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+113"/>
         <source>loaded %1</source>
+        <extracomment>The note whose failure the banner shows (said again on a change of language), and that failure.</extracomment>
         <translation>已加载 %1</translation>
     </message>
     <message>
@@ -5466,7 +5534,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+6"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+6"/>
         <source>moved in %1</source>
         <translation>移动用时 %1</translation>
     </message>
@@ -5478,7 +5546,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location filename="../../inspector/gui/features/memory/follows.py" line="+82"/>
         <location line="+21"/>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+5"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+5"/>
         <location line="+33"/>
         <source>cancelled</source>
         <translation>已取消</translation>
@@ -5489,7 +5557,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>失败：%1</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="-30"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="-30"/>
         <source>move failed</source>
         <translation>移动失败</translation>
     </message>
@@ -5526,7 +5594,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location filename="../../inspector/gui/features/memory/follows.py" line="-15"/>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+51"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+51"/>
         <source>median %1</source>
         <translation>中位数 %1</translation>
     </message>
@@ -5542,7 +5610,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>等价的 PyTorch 代码：在 %2 上计时%1</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="-36"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="-36"/>
         <source>moving %1 / %2</source>
         <translation>正在移动 %1 / %2</translation>
     </message>
@@ -5572,7 +5640,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1：请在“文件 › 打开模型…”的“结构”字段中填写（对话框打开时已填入此文件）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+20"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+20"/>
         <source>%1 failed</source>
         <translation>%1失败</translation>
     </message>
@@ -5633,7 +5701,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>第 %1 课</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+9"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+9"/>
         <source>lesson %1 done</source>
         <translation>第 %1 课完成</translation>
     </message>
@@ -5643,7 +5711,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>第 %1 课</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+7"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+7"/>
         <source>%1 · noisy</source>
         <translation>%1 · 有噪声</translation>
     </message>
@@ -5663,7 +5731,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1 未知（%2）</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/outcome.py" line="+6"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+6"/>
         <source>fit failed</source>
         <translation>“放得下吗？”失败</translation>
     </message>
@@ -5691,7 +5759,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParameterCells</name>
     <message>
-        <location filename="../../inspector/gui/features/model/cells.py" line="+56"/>
+        <location filename="../../inspector/gui/features/model/cells.py" line="+57"/>
         <source>parameter</source>
         <extracomment>A tensor&apos;s shape, as ``TensorRow.shape`` holds it. Turns a marked text of this module (or a text of core&apos;s) into the words shown.</extracomment>
         <translation>参数</translation>
@@ -5897,7 +5965,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ParametersPanel</name>
     <message>
-        <location filename="../../inspector/gui/features/model/panel.py" line="+152"/>
+        <location filename="../../inspector/gui/features/model/panel.py" line="+155"/>
         <source>Filter: name, device, dtype or kind (e.g. cuda float16 weight)</source>
         <extracomment>Models up to this many tensors open fully expanded; bigger ones show their top level. The Name column never gets narrower than this (the others scroll sideways instead): &quot;in_p…weight&quot; four modules deep (names elide in the middle; the tooltip has them whole). The other columns are sized to what they show (``fit_columns``), each at most this wide: a longer cell (a mixed module&apos;s dtypes, a 6-d shape) elides, its tooltip has it whole. The columns&apos; order on screen (the model&apos;s own order stays, for code and tests). Under the filter field when the filter hides every row: an empty tree says why. The spec of the model shown: another one clears the filter (``model_loaded``). The move a &quot;Copy the .to() line&quot; writes: () -&gt; (device, dtype or None). The window points it at the action bar&apos;s target.</extracomment>
         <translation>筛选：名称、设备、数据类型或类别（例如 cuda float16 weight）</translation>
@@ -6183,7 +6251,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>RemoteWindow</name>
     <message>
-        <location filename="../../inspector/gui/shell/remote_window.py" line="+119"/>
+        <location filename="../../inspector/gui/shell/remote_window.py" line="+117"/>
         <source>connecting…</source>
         <extracomment>The local window opened it; closed, it goes. No saved layout (that is the local window&apos;s), and a close just ends the agent. The local recent list holds this machine&apos;s specs; this window opens the server&apos;s. The connection to the agent (made with the workers).</extracomment>
         <translation>正在连接…</translation>
@@ -6225,7 +6293,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>“课程”只在本地窗口中运行：%1 上的代理无法运行它们</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+12"/>
         <source>Connected to %1 · agent %2 · torch %3 · Python %4</source>
         <translation>已连接到 %1 · 代理 %2 · torch %3 · Python %4</translation>
     </message>
@@ -6255,13 +6323,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在连接到 %1…</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+115"/>
         <source>The connection to %1 was lost (%2). What was measured stays in this window and can be exported; Reconnect starts the agent again and reopens the model.</source>
         <translation>与 %1 的连接已中断（%2）。已测得的结果保留在此窗口中，仍可导出；“重新连接”会重新启动代理并重新打开模型。</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location line="+40"/>
+        <location line="-75"/>
         <source>connection to %1</source>
         <translation>与 %1 的连接</translation>
     </message>
@@ -6309,7 +6376,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportExport</name>
     <message>
-        <location filename="../../inspector/gui/features/report/export.py" line="+62"/>
+        <location filename="../../inspector/gui/features/report/export.py" line="+63"/>
         <source>JSON report, opens again</source>
         <extracomment>Plot images are rendered at this size whatever the window&apos;s size, so reports compare. For QFileDialog.getSaveFileName: one filter per format ``save_report`` writes (its name translated where shown, its pattern as it is).</extracomment>
         <translation>JSON 报告（可再次打开）</translation>
@@ -6709,6 +6776,16 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>放得下</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>Planned peak</source>
+        <translation>规划峰值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measured / planned</source>
+        <translation>实测 / 规划</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>scalar</source>
         <translation>标量</translation>
@@ -6745,6 +6822,11 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
+        <source>{device}, each of {gpus} ranks ({strategy})</source>
+        <translation>{device}，{gpus} 个 rank 中的每一个（{strategy}）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -6757,6 +6839,16 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="+1"/>
         <source>no</source>
         <translation>否</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{gpus} ranks, {strategy}: each rank&apos;s peak; measured: {reason}</source>
+        <translation>{gpus} 个 rank，{strategy}：每个 rank 的峰值；实测：{reason}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>each</source>
+        <translation>每个</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6829,12 +6921,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>结果</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-37"/>
         <source>Input</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+38"/>
         <source>First call</source>
         <translation>首次调用</translation>
     </message>
@@ -6879,12 +6971,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>线程数</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-38"/>
         <source>Rank</source>
         <translation>进程号</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+39"/>
         <source>Host</source>
         <translation>主机</translation>
     </message>
