@@ -26,20 +26,21 @@ WARNING_STYLE = (
 
 
 class FloatOver(QObject):
-    """Keeps ``widget`` over the bottom of ``host`` (made its parent): placed again when the
-    host is resized or the widget shown or its layout changes."""
+    """Keeps ``widget`` over the bottom (or the ``top``) of ``host`` (made its parent): placed
+    again when the host is resized or the widget shown or its layout changes."""
 
-    def __init__(self, widget: QWidget, host: QWidget, *, max_share: float = MAX_SHARE) -> None:
+    def __init__(self, widget: QWidget, host: QWidget, *, max_share: float = MAX_SHARE, top: bool = False) -> None:
         super().__init__(widget)
-        self.widget, self.host, self.max_share = widget, host, max_share
+        self.widget, self.host, self.max_share, self.top = widget, host, max_share, top
         widget.setParent(host)
         host.installEventFilter(self)
         widget.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
         kind = event.type()
-        if (watched is self.host and kind == QEvent.Type.Resize) or (
-            watched is self.widget and kind in (QEvent.Type.Show, QEvent.Type.LayoutRequest)
+        host, widget = getattr(self, "host", None), getattr(self, "widget", None)  # (none while being destroyed)
+        if (watched is host and kind == QEvent.Type.Resize) or (
+            watched is widget and kind in (QEvent.Type.Show, QEvent.Type.LayoutRequest)
         ):
             self.place()
         return False
@@ -52,7 +53,7 @@ class FloatOver(QObject):
         height = widget.heightForWidth(width) if widget.hasHeightForWidth() else -1
         height = max(height, widget.minimumSizeHint().height(), widget.sizeHint().height() if height < 0 else 0)
         height = min(height, max(40, round(self.max_share * host.height())))
-        widget.setGeometry(0, host.height() - height, width, height)
+        widget.setGeometry(0, 0 if self.top else host.height() - height, width, height)
         widget.raise_()
 
 
@@ -110,7 +111,8 @@ class MessageBar(Retranslates, QFrame):
         self.close_button.setAutoRaise(True)
         self.close_button.clicked.connect(self.dismiss)
         row = QHBoxLayout(self)
-        row.setContentsMargins(6, 4, 4, 4)
+        one_line = isinstance(label, OneLineLabel)
+        row.setContentsMargins(6, 0, 2, 0) if one_line else row.setContentsMargins(6, 4, 4, 4)
         row.addWidget(label, 1)
         row.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
         self.setVisible(False)
@@ -139,18 +141,18 @@ class MessageBar(Retranslates, QFrame):
 
 
 class MessageStack(QWidget):
-    """Message bars one above the other, floating over the bottom of ``host``."""
+    """Message bars one above the other, floating over the bottom (or the ``top``) of ``host``."""
 
-    def __init__(self, host: QWidget, *bars: MessageBar) -> None:
+    def __init__(self, host: QWidget, *bars: MessageBar, top: bool = False) -> None:
         super().__init__(host)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 0, 4, 4)
+        layout.setContentsMargins(0, 0, 0, 0) if top else layout.setContentsMargins(4, 0, 4, 4)
         layout.setSpacing(2)
         for bar in bars:
             layout.addWidget(bar)
             bar.closed.connect(self.follow)
         self.bars = bars
-        self.floating = FloatOver(self, host)
+        self.floating = FloatOver(self, host, top=top)
         self.setVisible(False)
 
     def follow(self) -> None:

@@ -44,13 +44,13 @@ class Frame:
 
     def first_start(self) -> None:
         """At the first show without a saved layout, once the splitter has its real width: the
-        left column 42 % of it (at least ``LEFT_MIN_WIDTH``, at most 47 %: at 1024 px the tree's
-        Shape column stays in view), the tabs the rest.
+        left column half of it, at most ``LEFT_MAX_WIDTH`` (at 1024 px the tree's Shape column
+        in view, and its totals on one line in Chinese), the tabs the rest.
         (The devices take the height their rows need, ``build_frame``; the tree the rest.)"""
         splitter = self.main_splitter
         width = splitter.width() - splitter.handleWidth()
         if width > 0:
-            left = min(max(LEFT_MIN_WIDTH, round(0.42 * width)), round(0.47 * width))
+            left = min(LEFT_MAX_WIDTH, round(0.5 * width))
             splitter.setSizes([left, width - left])
 
     def splitters(self) -> tuple[QSplitter, QSplitter]:
@@ -70,8 +70,9 @@ class Frame:
         self.pages.retranslate()
 
 
-#: The left column (devices over the model tree) never gets narrower than this on first start.
-LEFT_MIN_WIDTH = 460
+#: The left column (devices over the model tree) is no wider than this on first start (a wide
+#: screen's room goes to the plots).
+LEFT_MAX_WIDTH = 600
 
 
 def build_frame(
@@ -126,7 +127,7 @@ def build_frame(
 def _boxed(widget: QWidget) -> QGroupBox:
     box = QGroupBox()
     layout = QVBoxLayout(box)
-    layout.setContentsMargins(4, 4, 4, 4)
+    layout.setContentsMargins(4, 2, 4, 4)  # (the title above is margin enough)
     layout.addWidget(widget)
     return box
 

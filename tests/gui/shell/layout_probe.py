@@ -111,12 +111,20 @@ def _figures(app: Any, window: Any, dialog: Any, language: str) -> dict[str, Any
 
 
 def _tree_rows(window: Any) -> int:
-    """The model tree's rows wholly in view."""
+    """The model tree's rows wholly in view (not under a floating message)."""
+    from PySide6.QtCore import QPoint
     from PySide6.QtWidgets import QTreeView
 
+    from inspector.gui.common.message_bar import MessageStack
+
     tree = window.findChild(QTreeView, "parameterView")
-    shown, index = 0, tree.indexAt(tree.viewport().rect().topLeft())
-    while index.isValid() and tree.visualRect(index).bottom() < tree.viewport().height():
+    viewport = tree.viewport()
+    bottom = viewport.height()
+    for message in tree.findChildren(MessageStack):  # a warning floating over the last rows hides them
+        if message.isVisible():
+            bottom = min(bottom, viewport.mapFromGlobal(message.mapToGlobal(QPoint(0, 0))).y())
+    shown, index = 0, tree.indexAt(viewport.rect().topLeft())
+    while index.isValid() and tree.visualRect(index).bottom() < bottom:
         shown += 1
         index = tree.indexBelow(index)
     return shown

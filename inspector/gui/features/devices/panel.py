@@ -231,7 +231,7 @@ class DevicesPanel(Retranslates, QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().lineSpacing() * 1.8))
+        self.table.verticalHeader().setDefaultSectionSize(round(self.fontMetrics().lineSpacing() * 1.6))
         # A long device name wraps onto more lines rather than being cut (a 1024-pixel
         # screen leaves the Name column ~100 px); rows grow to fit it.
         self.table.setWordWrap(True)

@@ -144,7 +144,10 @@ class ParametersPanel(Retranslates, QWidget):
         layout.addWidget(self.filterEdit)
         layout.addWidget(self.noMatches)
         layout.addWidget(self.view, 1)
-        self.messages = MessageStack(self.view, self.warningsBar, self.moduleWarningsBar)
+        self.messages = MessageStack(self.view, self.warningsBar)
+        # (one line, over the totals above the filter: the rows stay in view; the status line
+        # and the window's title say the totals too)
+        self.moduleMessages = MessageStack(self, self.moduleWarningsBar, top=True)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -191,7 +194,7 @@ class ParametersPanel(Retranslates, QWidget):
         attribution = self.model.attribution if self._module_run_last else None
         lines = warning_lines(attribution) if attribution is not None else []
         self.moduleWarningsBar.say("\n".join(lines))
-        self.messages.follow()
+        self.moduleMessages.follow()
 
     def plain_run_finished(self) -> None:
         """A benchmark without per-module timing ended: the last per-module run's warnings

@@ -154,8 +154,10 @@ class ActionBar(Retranslates, QWidget):
             buttons.addWidget(button)
         grid.addLayout(buttons, 1, 0, 1, 5)
         # The transaction's price before a move: a cast holds the model and its copies.
-        # Always two lines tall, with or without a price: no text it says moves the window.
-        self.movePriceLabel = SteadyHeightLabel(move, lines=2)
+        # Always one line tall, with or without a price: no text it says moves the window; a
+        # longer price is cut at a word, whole in its tooltip (a second line took a tree row at
+        # 1024x700 in Chinese, issue 45).
+        self.movePriceLabel = SteadyHeightLabel(move, lines=1)
         self.movePriceLabel.setObjectName("movePriceLabel")
         self.movePriceLabel.setTextFormat(Qt.TextFormat.PlainText)  # warnings name classes from files
         self.movePriceLabel.setMaximumWidth(420)
