@@ -29,6 +29,7 @@ from inspector.gui.features.latency.plot import LatencyPlot
 from inspector.gui.features.memory.plot import MemoryPlot
 from tests.gui.conftest import OFFSCREEN_NOISE
 from tests.gui.helpers import table_rows, tree_rows, widget, GENEROUS_MS
+from tests.processes import GENEROUS_S
 from tests.warm_python import run_python
 from tests.gui import doors
 from inspector.gui.common.pages import COMPARISON, LATENCY
@@ -628,7 +629,7 @@ def hold_moves_half_way(monkeypatch) -> tuple:
             checks += 1
             if checks == 400:
                 halfway.set()
-                cancel.wait(10)  # released by the close; 10 s only so a broken close cannot hang the run
+                cancel.wait(GENEROUS_S)  # released by the close; bounded only so a broken close cannot hang the run
             return should_cancel()
 
         result = real_move(loaded, request, should_cancel=pause_half_way, **kwargs)
