@@ -13,6 +13,7 @@ an ``InspectorError``. Only one thread may use a session at a time (it owns the 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     # and should not pay for timing, attribution, fit, training or the report (issue 12).
     from inspector.core.measure.attribution import Attribution
     from inspector.core.measure.fit import FitRequest, FitResult
+    from inspector.core.measure.fit_cluster import ClusterRequest
     from inspector.core.measure.measurement import LatencyResult
     from inspector.core.measure.training import TrainStepResult
     from inspector.core.report.schema import TimingReport
@@ -72,6 +74,8 @@ class Session:
         self._latencies: list[LatencyResult] = []
         self._attributions: list[Attribution] = []
         self._fits: list[FitResult] = []
+        #: How the model was loaded: a cluster plan's CPU ranks load it the same way (None: adopted).
+        self._loaded_by: LoadRequest | None = None
         #: A placement taken right after a load or move, until ``state()`` hands it out
         #: (the window asks for one after each move: the snapshot is taken once).
         self._fresh: Placement | None = None
@@ -134,13 +138,13 @@ class Session:
             )  # fmt: skip
 
         loaded = work() if run is None else run(work, should_cancel or _never)
-        self._loaded = loaded
+        self._loaded, self._loaded_by = loaded, request
         self._new_ledger()
         return self.state()
 
     def adopt(self, loaded: LoadedModel) -> ModelState:
         """Take a model loaded elsewhere (a notebook, a test) as this session's; a new ledger starts."""
-        self._loaded = loaded
+        self._loaded, self._loaded_by = loaded, None
         self._new_ledger()
         return self.state()
 
@@ -222,12 +226,23 @@ class Session:
 
         return training.train_step(self.require_loaded(), input_shape)
 
-    def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult:
+    def fit(self, request: FitRequest | ClusterRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult:
         """Will one step fit on ``request.device`` (``core.measure.fit.estimate_fit``), recorded for the report.
 
-        ``should_cancel`` is polled inside the estimate and the proof (``Cancelled``)."""
-        from inspector.core.measure import fit
+        A ``ClusterRequest`` plans a distributed run (``core.measure.plan_cluster``): the answer is
+        one rank's, its ``cluster`` the layout and, where its request measures, each CPU rank's
+        peak, the ranks loading the model as this session loaded it (an adopted model has no
+        load to repeat: planned, not proven). ``should_cancel`` is polled inside the estimate
+        and the proof, and ends every rank (``Cancelled``)."""
+        from inspector.core.measure import ClusterRequest, ModelSource, fit, plan_cluster
 
+        if isinstance(request, ClusterRequest):
+            by = self._loaded_by
+            source = ModelSource.of(by.spec, by.architecture, by.trust) if by is not None and request.fit.measure else None
+            planned = plan_cluster(self.require_loaded(), dataclasses.replace(request, source=source),
+                                   should_cancel=should_cancel)  # fmt: skip
+            self._fits.append(planned.as_fit())
+            return self._fits[-1]
         result = fit.estimate_fit(self.require_loaded(), request, should_cancel=should_cancel)
         self._fits.append(result)
         return result

@@ -23,6 +23,7 @@ from inspector.core.vocabulary import DEFAULT_RUNS, BenchMode
 if TYPE_CHECKING:
     from inspector.core.measure.attribution import Attribution
     from inspector.core.measure.fit import FitRequest, FitResult
+    from inspector.core.measure.fit_cluster import ClusterRequest
     from inspector.core.measure.measurement import LatencyResult
     from inspector.core.measure.training import TrainStepResult
     from inspector.core.report.schema import TimingReport
@@ -212,6 +213,6 @@ class FrontEndSession(Protocol):
 
     def train_step(self, input_shape: InputsLike | None = None) -> TrainStepResult: ...
 
-    def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult: ...
+    def fit(self, request: FitRequest | ClusterRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult: ...
 
     def report(self, *, with_memory: bool = True) -> TimingReport: ...

@@ -51,6 +51,11 @@ class ClusterRequest:
     min_gpus: bool = False
     source: proof.ModelSource | None = None
 
+    @property
+    def device(self) -> str:
+        """The device each rank is planned on (a task's and the history's name for the request)."""
+        return self.fit.device
+
 
 @dataclass(frozen=True)
 class ClusterResult:

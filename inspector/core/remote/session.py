@@ -45,6 +45,7 @@ from inspector.core.vocabulary import MAX_SAMPLES, MAX_WARMUP_SAMPLES, FailureKi
 
 if TYPE_CHECKING:
     from inspector.core.measure.fit import FitRequest, FitResult
+    from inspector.core.measure.fit_cluster import ClusterRequest
     from inspector.core.measure.training import TrainStepResult
     from inspector.core.session import FrontEndSession, Session
 
@@ -267,7 +268,7 @@ class RemoteSession:
             raise InspectorError(Text("remote.no_attribution"), kind=FailureKind.ERROR)
         return attribution
 
-    def fit(self, request: FitRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult:
+    def fit(self, request: FitRequest | ClusterRequest, *, should_cancel: ShouldCancel | None = None) -> FitResult:
         raise InspectorError(Text("remote.no_fit", host=self.host), kind=FailureKind.INPUT)
 
     def train_step(self, input_shape: InputsLike | None = None) -> TrainStepResult:

@@ -107,3 +107,16 @@ def test_a_hostile_plan_in_a_file_is_shown_as_far_as_it_reads_never_a_failure(pl
     rows = [line for line in markdown.splitlines() if line.startswith("| ") and line[2:3].isdigit()]
     assert len(rows) <= MOST_RANK_ROWS  # a file's 5,000 ranks: the views list the first 64
     assert "x" * 10_000 not in markdown and "x" * 10_000 not in page
+
+
+def test_a_sessions_cluster_answer_is_kept_for_its_report_as_one_ranks_answer_with_its_plan():
+    """What the window's export writes: the session records the plan as it records a fit answer."""
+    from inspector.core.session import LoadRequest, Session
+
+    session = Session()
+    session.load(LoadRequest("example"))
+    answer = session.fit(ClusterRequest(FitRequest("cpu", optimizer="adamw", measure=False), gpus=4, strategy="ddp"))
+    assert answer.cluster is not None and answer.cluster.gpus == 4 and answer.cluster.ranks == ()
+    report = json.loads(render_json(session.report()))
+    assert problems(STRICT, report) == []
+    assert [e["cluster"]["gpus"] for e in report["fit"]] == [4]

@@ -39,7 +39,8 @@ from inspector.core.files import parse_inputs
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.common.screen_fit import fit_dialog, fit_height_to_contents, fit_table_to_rows
-from inspector.gui.features.fit.cells import answer_cells, shown_name
+from inspector.gui.features.fit.cells import _MODES, _OPTIMIZER_LABELS, _outcome_text, answer_cells, shown_name
+from inspector.gui.features.fit.cluster import ClusterChoice, drop_rank_rows, insert_rank_rows, plan_notes, shrink_table_to_screen
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("FitDialog", "Device"),
@@ -64,15 +65,6 @@ _DTYPES = (
     (QT_TRANSLATE_NOOP("FitDialog", "model's dtype"), None),
     ("float32", "float32"), ("bfloat16", "bfloat16"), ("float16", "float16"), ("float64", "float64"),
 )  # fmt: skip
-_MODES = ((QT_TRANSLATE_NOOP("FitDialog", "train step"), "train-step"), (QT_TRANSLATE_NOOP("FitDialog", "forward"), "forward"))
-#: How each optimizer the estimate knows reads in the list (its value stays the CLI's name).
-_OPTIMIZER_LABELS = {
-    "none": QT_TRANSLATE_NOOP("FitDialog", "no optimizer"),
-    "sgd": QT_TRANSLATE_NOOP("FitDialog", "SGD"),
-    "sgd-momentum": QT_TRANSLATE_NOOP("FitDialog", "SGD with momentum"),
-    "adam": QT_TRANSLATE_NOOP("FitDialog", "Adam"),
-    "adamw": QT_TRANSLATE_NOOP("FitDialog", "AdamW"),
-}
 _FITS = QColor("#2e7d32")
 _DOES_NOT_FIT = QColor("#c62828")
 
@@ -137,6 +129,7 @@ class FitDialog(Retranslates, QDialog):
         self.cancelButton.setEnabled(False)
         self.cancelButton.clicked.connect(self.cancel)
 
+        self.cluster = ClusterChoice(self)  # GPUs (ranks) and the strategy: a distributed run's plan per row
         self.form_labels = [QLabel(self) for _ in range(5)]
         form = QGridLayout()  # two choices a row: the answer under them gets the height (issue 45)
         for i, field in enumerate((self.dtypeCombo, self.optimizerCombo, self.modeCombo, self.inputEdit)):
@@ -147,6 +140,8 @@ class FitDialog(Retranslates, QDialog):
         named.addWidget(self.capacityEdit, 1)
         form.addWidget(self.form_labels[4], 2, 0)
         form.addLayout(named, 2, 1, 1, 3)
+        form.addWidget(self.cluster.label, 3, 0)
+        form.addWidget(self.cluster, 3, 1, 1, 3)
         form.setColumnStretch(1, 1)
         form.setColumnStretch(3, 1)
         row = QHBoxLayout()
@@ -226,6 +221,7 @@ class FitDialog(Retranslates, QDialog):
                  translate("FitDialog", "Input shape"), translate("FitDialog", "A GPU I name"))  # fmt: skip
         for form_label, text in zip(self.form_labels, words):
             form_label.setText(text)
+        self.cluster.retranslate()
         self.table.setHorizontalHeaderLabels([translate("FitDialog", c) for c in COLUMNS])
         if self._outcome is not None:
             self._show_rows(self._outcome)
@@ -251,9 +247,10 @@ class FitDialog(Retranslates, QDialog):
             self.inputEdit.setText(text)
         self._pushed_input = text
 
-    def requests(self, *, max_batch: bool = False) -> tuple[FitRequest, ...]:
-        """One request per device of the machine, and one for the GPU named, if any; raises
-        InputError for an input shape or a capacity that is not one."""
+    def requests(self, *, max_batch: bool = False) -> tuple[Any, ...]:
+        """One request per device of the machine, and one for the GPU named, if any (each a
+        ``ClusterRequest`` when more GPUs are asked); raises InputError for an input shape or a
+        capacity that is not one."""
         text = self.inputEdit.text().strip()
         inputs = parse_inputs(text) if text else None
         asked = dict(
@@ -261,11 +258,11 @@ class FitDialog(Retranslates, QDialog):
             mode=self.modeCombo.currentData(), inputs=inputs, measure=self.measureCheck.isChecked(),
             max_batch=max_batch,
         )  # fmt: skip
-        requests = [FitRequest(device=device, **asked) for device in self._present]
+        requests = [self.cluster.wrap(FitRequest(device=device, **asked)) for device in self._present]
         named = self.named_request(asked)
         self._show_named_row(named)
         if named is not None:
-            requests.append(named)
+            requests.append(self.cluster.wrap(named))
         return tuple(requests)
 
     def named_request(self, asked: dict[str, Any]) -> FitRequest | None:
@@ -307,6 +304,7 @@ class FitDialog(Retranslates, QDialog):
         except InputError as exc:
             self.show_failure(exc.message)
             return
+        drop_rank_rows(self._devices, self.table)  # the last plan's ranks; this answer brings its own
         self._say("searching" if max_batch else "estimating")
         self.estimateButton.setEnabled(False)
         self._set_asking(True)
@@ -350,6 +348,8 @@ class FitDialog(Retranslates, QDialog):
             name = shown_name(result)
             self._set_row(row, answer_cells(result))
             self._colour_verdict(row, result.fits)
+            for at, cells in insert_rank_rows(self._devices, self.table, row, result, len(COLUMNS)):
+                self._set_row(at, cells)  # a plan's ranks, under its device's row
             built = getattr(result, "model_class", None)  # the class planned (a config may name none)
             if built:
                 notes.append(fill(translate("FitDialog", "%1: planned as %2"), name, built))
@@ -357,7 +357,7 @@ class FitDialog(Retranslates, QDialog):
             capacity = getattr(result, "capacity_source", None)
             told = (*((capacity,) if capacity else ()), *getattr(result, "rules", ()), *getattr(result, "allowances", ()),
                     *result.notes)  # fmt: skip
-            notes += [fill(translate("FitDialog", "%1: %2"), name, core_text(n)) for n in told]
+            notes += plan_notes(result) + [fill(translate("FitDialog", "%1: %2"), name, core_text(n)) for n in told]
             search = getattr(result, "batch_search", None)
             if search is not None:
                 notes.append(fill(translate("FitDialog", "%1: largest batch %2, found in %3 traced steps"),
@@ -380,6 +380,7 @@ class FitDialog(Retranslates, QDialog):
         """Every row and note shown, within the screen (issue 45: 1½ rows showed, notes overlapped)."""
         fit_table_to_rows(self.table)
         fit_height_to_contents(self)
+        shrink_table_to_screen(self, self.table)
 
     def show_failure(self, message: str) -> None:
         """Say ``message`` (core's, or the window's) in the status line."""
@@ -434,17 +435,4 @@ class FitDialog(Retranslates, QDialog):
             font = item.font()
             font.setBold(True)
             item.setFont(font)
-
-
-def _outcome_text(outcome: Any) -> str:
-    """The status line after an answer: the question asked, and how it was estimated."""
-    first = outcome.results[0] if outcome.results else None
-    if first is None:
-        return translate("FitDialog", "No device could be estimated.")
-    shapes = ", ".join("x".join(map(str, s)) for s in first.input_shapes) or translate("FitDialog", "no input")
-    mode = next((translate("FitDialog", label) for label, value in _MODES if value == first.mode), first.mode)
-    text = translate("FitDialog", "One %1 in %2 with optimizer %3, input %4: estimated without allocating "
-                                  "(FakeTensorMode + MemTracker) in %5 s.")  # fmt: skip
-    optimizer = translate("FitDialog", _OPTIMIZER_LABELS[first.optimizer]) if first.optimizer in _OPTIMIZER_LABELS else first.optimizer
-    return fill(text, mode, first.dtype, optimizer, shapes, f"{outcome.seconds:.2f}")
 

@@ -93,7 +93,9 @@ class FitFlow(QObject):
 def planned_name(request: Any) -> str:
     """What the memory plot's mark calls a device asked about: one planned for by name or
     capacity as planned ("RTX 4090, planned"), never the cuda:0 its plan is laid out on
-    (issue 45 item 2: "will it fit? cpu, cuda:0" on a machine without a GPU)."""
+    (issue 45 item 2: "will it fit? cpu, cuda:0" on a machine without a GPU); a distributed
+    plan's by its ranks' device (``ClusterRequest.fit``)."""
+    request = getattr(request, "fit", request)
     if request.gpu is None and request.capacity is None:
         return str(request.device)
     label = request.gpu if request.capacity is None else format_bytes(request.capacity)
