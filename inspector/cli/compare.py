@@ -20,8 +20,8 @@ def _same_file(first: str, second: str) -> bool:
 def cmd_compare(args) -> int:
     """Two reports side by side. Ratios of latency medians get a 95 % interval from how runs
     differ (the rounds' ratios of a pair ``bench --against`` made; else a hierarchical
-    bootstrap over each side's runs, a side of one or two runs borrowing this machine's
-    run-to-run noise, said in a note) and "no clear difference" when it holds 1; entries that differ in dtype, mode or input
+    bootstrap over each side's runs, a side of one or two runs given the stated run-to-run
+    noise, the same on every machine, said in a note; such a side flagged noisy gets no verdict) and "no clear difference" when it holds 1; entries that differ in dtype, mode or input
     shape are named, never given a ratio; the same measurement on both sides (the same file,
     or a copy) is said to be that. A file that is no report: exit 2."""
     from inspector.core.report import compare_reports, load_report

@@ -87,7 +87,7 @@ def latency_table(comparison: Comparison) -> Table:
             cells["95 % CI"] = number_cell(core_text(row.interval_text), row.ratio_low, interval_tip)
         cells["Noise"] = noise_cell(row.noise_a, row.noise_b, b is not None)
         if b is not None:
-            # A side of few runs borrows the machine's run-to-run noise: where it came from, on
+            # A side of few runs is given the stated run-to-run noise: what it is, on
             # hover; then the interval the verdict rests on, and which side was noisy and why
             # (the folded columns').
             notes = [core_text(row.run_noise_note) if row.run_noise_note else "",
