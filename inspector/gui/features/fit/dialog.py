@@ -2,10 +2,9 @@
 names (a preset, or a capacity), estimated, then proven where the device is here.
 
 It only collects the question and shows the answers (the model worker, the model's sole owner,
-runs the estimate and the proof; non-modal). "A GPU I name…" adds a row planned with the
-device's rules and stated allowances (``core.measure.fit_devices``); "Largest batch" asks each
-row for the largest batch that fits (``core.measure.fit_batch``). Texts: context "FitDialog",
-core's through ``core_text``; ``retranslate`` says the question, status and answers again.
+runs the estimate and the proof; non-modal). "A GPU I name…" adds a row planned with the device's
+rules and allowances (``core.measure.fit_devices``); "Largest batch" asks each row for the largest
+batch that fits (``fit_batch``). Texts: "FitDialog", core's through ``core_text`` (``retranslate``).
 """
 
 from __future__ import annotations
@@ -167,13 +166,16 @@ class FitDialog(Retranslates, QDialog):
         self.notes.setObjectName("fitNotes")
         self.notes.setTextFormat(Qt.TextFormat.PlainText)
         self.notes.setWordWrap(True)
-        self.notes.setStyleSheet("color: #5c6475;")
+        # (secondary, a size smaller: every note within a 700-pixel screen in Chinese too, issue 45)
+        self.notes.setStyleSheet(f"color: #5c6475; font-size: {self.notes.font().pointSizeF() * 0.9:.1f}pt;")
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.close)
         row.addWidget(buttons)  # beside the question's buttons: a row less above the answer
 
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.setSpacing(4)
         layout.addLayout(form)
         layout.addLayout(row)
         layout.addWidget(self.table)  # as tall as its rows (``_fit_to_answer``): nothing scrolls
