@@ -11,7 +11,6 @@ from typing import Any
 from inspector.core.units import format_bytes
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.common.marks import QT_TRANSLATE_NOOP
-from inspector.gui.features.fit.cluster import device_name
 
 _MODES = ((QT_TRANSLATE_NOOP("FitDialog", "train step"), "train-step"), (QT_TRANSLATE_NOOP("FitDialog", "forward"), "forward"))
 #: How each optimizer the estimate knows reads in the list (its value stays the CLI's name).
@@ -26,7 +25,7 @@ _OPTIMIZER_LABELS = {
 
 def shown_name(result: Any) -> str:
     """``"RTX 4090, planned: not on this machine"``, in the window's language; the device id otherwise;
-    (a distributed plan's row adds its ranks: ``cluster.device_name``)."""
+    (a distributed plan's row adds its ranks: ``device_name``)."""
     return core_text(result.shown_device)
 
 
@@ -78,3 +77,11 @@ def _outcome_text(outcome: Any) -> str:
                                   "(FakeTensorMode + MemTracker) in %5 s.")  # fmt: skip
     optimizer = translate("FitDialog", _OPTIMIZER_LABELS[first.optimizer]) if first.optimizer in _OPTIMIZER_LABELS else first.optimizer
     return fill(text, mode, first.dtype, optimizer, shapes, f"{outcome.seconds:.2f}")
+
+
+def device_name(result: Any, name: str) -> str:
+    """The device row's name: a plan's says it is each of its ranks ("cpu, each of 4 ranks (fsdp)")."""
+    plan = getattr(result, "cluster", None)
+    if plan is None:
+        return name
+    return fill(translate("FitDialog", "%1, each of %2 ranks (%3)"), name, str(plan.gpus), plan.strategy)

@@ -71,14 +71,6 @@ class ClusterChoice(Retranslates, QWidget):
         return ClusterRequest(fit=request, gpus=self.gpusSpin.value(), strategy=str(self.strategyCombo.currentData()))
 
 
-def device_name(result: Any, name: str) -> str:
-    """The device row's name: a plan's says it is each of its ranks ("cpu, each of 4 ranks (fsdp)")."""
-    plan = getattr(result, "cluster", None)
-    if plan is None:
-        return name
-    return fill(translate("FitDialog", "%1, each of %2 ranks (%3)"), name, str(plan.gpus), plan.strategy)
-
-
 def insert_rank_rows(devices: list[str], table: QTableWidget, row: int, result: Any, columns: int) -> list[tuple[int, list[str]]]:
     """A plan's rows, inserted under its device's ``row`` (each rank measured, else one for every
     rank): (their rows, their cells). Cells: the rank, its planned peak under Estimated peak,
