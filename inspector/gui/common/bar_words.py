@@ -8,22 +8,10 @@ still shows it (a later task's text is not overwritten).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import Callable
 
-if TYPE_CHECKING:
-    from PySide6.QtWidgets import QProgressBar
-
-
-class ProgressShown(Protocol):
-    """What is asked of the bar (the moves feature's ``ActionBar``): any feature may say
-    something there without importing it."""
-
-    @property
-    def progressBar(self) -> QProgressBar: ...  # (read-only here: the bar may be a subclass)
-
-    def show_idle(self, text: Callable[[], str] | str | None = None) -> None: ...
-
-    def show_progress(self, fraction: float | None, text: Callable[[], str] | str) -> None: ...
+# (the bar's face lives with the other faces features share, so the faces import no word list)
+from inspector.gui.common.faces import ProgressShown
 
 
 class BarWords:

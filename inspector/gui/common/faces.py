@@ -17,19 +17,31 @@ every use of it against the Protocol: a name not here is an error.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol, Union
-
-from inspector.gui.common.bar_words import ProgressShown
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Union
 
 if TYPE_CHECKING:
     from PySide6.QtCore import SignalInstance
-    from PySide6.QtWidgets import QLineEdit, QWidget
+    from PySide6.QtWidgets import QLineEdit, QProgressBar, QWidget
 
+    from inspector.core.measure import MemoryTimeline
     from inspector.core.report import TimingReport
 
 #: A text as it is, or the function that says it (said again on a change of language).
 Said = Union[str, Callable[[], str]]
+
+
+class ProgressShown(Protocol):
+    """What is asked of the bar (the moves feature's ``ActionBar``): any feature may say
+    something there without importing it."""
+
+    @property
+    def progressBar(self) -> QProgressBar: ...  # (read-only here: the bar may be a subclass)
+
+    def show_idle(self, text: Callable[[], str] | str | None = None) -> None: ...
+
+    def show_progress(self, fraction: float | None, text: Callable[[], str] | str) -> None: ...
 
 
 class InputShapeField(Protocol):
@@ -76,3 +88,26 @@ class ComparisonPage(Protocol):
 
     def wait(self, msecs: int) -> bool:
         """Block until a report being read is done (a close waits for it); False on timeout."""
+
+
+class MemoryPage(Protocol):
+    """The Memory tab's plot (``features.memory.plot.MemoryPlot``), as others use it."""
+
+    timeline: MemoryTimeline
+    markers: list[Any]  # the memory feature's ``Marker``s (a report redraws them in its language)
+
+    def schedule_redraw(self, _readings: object = None) -> None: ...
+
+    def render_png(self, width: int = 960, height: int = 480, *, english: bool = True) -> bytes: ...
+
+
+class LatencyPage(Protocol):
+    """The Latency tab's plot (``features.latency.plot.LatencyPlot``), as others use it."""
+
+    @property
+    def series(self) -> Collection[object]:
+        """The runs drawn (none: nothing to draw into a report)."""
+
+    def measuring_seconds(self) -> float: ...
+
+    def render_png(self, width: int = 960, height: int = 480, view: str = "samples", *, english: bool = True) -> bytes: ...

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from inspector.gui.common.faces import ActionBarFace, History
-    from inspector.gui.common.pages import LatencyPage, MemoryPage
+    from inspector.gui.common.faces import LatencyPage, MemoryPage
     from inspector.gui.features.history.panel import HistoryView
     from inspector.gui.features.latency.plot import LatencyPlot
     from inspector.gui.features.memory.plot import MemoryPlot

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtWidgets import QWidget
 
 from inspector.gui.common.after_paint import after_paints
-from inspector.gui.common.bar_words import ProgressShown
+from inspector.gui.common.faces import ProgressShown
 from inspector.gui.common.i18n import fill, translate
 from inspector.gui.common.task_words import Task, task_label
 

@@ -24,7 +24,8 @@ from inspector.core.measure import time_left_text
 from inspector.core.moves import MoveResult
 from inspector.core.units import format_bytes, format_ms, format_seconds
 from inspector.core.vocabulary import FailureKind
-from inspector.gui.common.bar_words import BarWords, ProgressShown
+from inspector.gui.common.bar_words import BarWords
+from inspector.gui.common.faces import ProgressShown
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.common.outcome_words import architecture_message, fit_verdict
 from inspector.gui.common.plain_text import shown

@@ -53,7 +53,7 @@ from inspector.gui.state.pool import run_in_pool
 
 if TYPE_CHECKING:
     from inspector.core.report import TimingReport
-    from inspector.gui.common.pages import LatencyPage, MemoryPage
+    from inspector.gui.common.faces import LatencyPage, MemoryPage
 
 #: Plot images are rendered at this size whatever the window's size, so reports compare.
 IMAGE_SIZE = (960, 480)

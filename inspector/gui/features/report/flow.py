@@ -36,7 +36,8 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from inspector.core.errors import Failure
 from inspector.gui.common import i18n, window_settings
-from inspector.gui.common.bar_words import BarWords, ProgressShown
+from inspector.gui.common.bar_words import BarWords
+from inspector.gui.common.faces import ProgressShown
 from inspector.gui.common.i18n import core_text, fill, translate
 from inspector.gui.common.pages import COMPARISON, LATENCY, MEMORY
 from inspector.gui.state.tasks import Task
