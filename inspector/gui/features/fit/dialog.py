@@ -138,9 +138,9 @@ class FitDialog(Retranslates, QDialog):
         named.addWidget(self.namedCombo)
         named.addWidget(self.capacityEdit, 1)
         form.addWidget(self.form_labels[4], 2, 0)
-        form.addLayout(named, 2, 1, 1, 3)
-        form.addWidget(self.cluster.label, 3, 0)
-        form.addWidget(self.cluster, 3, 1, 1, 3)
+        form.addLayout(named, 2, 1)
+        form.addWidget(self.cluster.label, 2, 2)  # two to a row, as the others: no height taken from the answer
+        form.addWidget(self.cluster, 2, 3)
         form.setColumnStretch(1, 1)
         form.setColumnStretch(3, 1)
         row = QHBoxLayout()
