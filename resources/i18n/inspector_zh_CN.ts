@@ -3936,7 +3936,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitDialog</name>
     <message>
-        <location filename="../../inspector/gui/features/fit/dialog.py" line="+46"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="+45"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3977,12 +3977,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+378"/>
+        <location line="+381"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location line="-377"/>
+        <location line="-380"/>
         <source>Margin</source>
         <translation>余量</translation>
     </message>
@@ -3998,12 +3998,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+146"/>
+        <location line="+149"/>
         <source>Largest batch</source>
         <translation>最大批大小</translation>
     </message>
     <message>
-        <location line="-143"/>
+        <location line="-146"/>
         <source>no GPU named</source>
         <extracomment>The &quot;a GPU I name…&quot; choices besides the presets: none, or a capacity typed in.</extracomment>
         <translation>不指定 GPU</translation>
@@ -4020,7 +4020,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>模型的数据类型</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/fit/cells.py" line="+16"/>
+        <location filename="../../inspector/gui/features/fit/cells.py" line="+15"/>
         <source>train step</source>
         <translation>训练步</translation>
     </message>
@@ -4056,7 +4056,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>AdamW</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/fit/dialog.py" line="+125"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="+128"/>
         <source>Will it fit?</source>
         <translation>放得下吗？</translation>
     </message>
@@ -4141,8 +4141,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1：按 %2 规划</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/fit/cluster.py" line="+20"/>
+        <location filename="../../inspector/gui/features/fit/cluster.py" line="+21"/>
         <source>DDP: a replica per rank</source>
+        <extracomment>The strategies (shown text, the CLI&apos;s name).</extracomment>
         <translation>DDP：每个 rank 一个副本</translation>
     </message>
     <message>
@@ -4156,9 +4157,9 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>HSDP：按节点分片</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>GPUs (ranks)</source>
-        <extracomment>The most GPUs asked for here (``fit --min-gpus`` searches as far). A rank row&apos;s key starts so: never a device&apos;s id, so set_devices and a new question find them.</extracomment>
+        <extracomment>The most GPUs asked for here (``fit --min-gpus`` searches as far). What a window manager&apos;s title bar takes above a dialog (the screen&apos;s room is for its frame). A rank row&apos;s key starts so: never a device&apos;s id, so set_devices and a new question find them.</extracomment>
         <translation>GPU 数（rank）</translation>
     </message>
     <message>
@@ -4167,22 +4168,27 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>1：单个设备。更多：torch.distributed 运行中每个 rank 持有的内存，按每个设备行规划；在 CPU 上，要求验证时用同样数量的 CPU rank（gloo）验证</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location filename="../../inspector/gui/features/fit/cells.py" line="+65"/>
         <source>%1, each of %2 ranks (%3)</source>
         <translation>%1，%2 个 rank 中的每一个（%3）</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../../inspector/gui/features/fit/cluster.py" line="+32"/>
         <source>  every rank of %1</source>
         <translation>  %1 的每个 rank</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>  rank %1</source>
         <translation>  rank %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+20"/>
+        <source>%1 ranks (%2)</source>
+        <translation>%1 个 rank（%2）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <location filename="../../inspector/gui/features/fit/dialog.py" line="+5"/>
         <location line="+9"/>
         <source>%1: %2</source>
@@ -4224,7 +4230,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>先选择步骤，再点“估算”：估算不会分配任何内存。</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/fit/cells.py" line="+51"/>
+        <location filename="../../inspector/gui/features/fit/cells.py" line="-14"/>
         <source>No device could be estimated.</source>
         <translation>没有设备能完成估算。</translation>
     </message>
@@ -4650,7 +4656,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>历史记录</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/common/pages.py" line="+47"/>
+        <location filename="../../inspector/gui/common/pages.py" line="+16"/>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
@@ -5513,7 +5519,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>%1 (%2)：%n 个张量，%3%4</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+113"/>
+        <location filename="../../inspector/gui/features/outcomes/shown.py" line="+114"/>
         <source>loaded %1</source>
         <extracomment>The note whose failure the banner shows (said again on a change of language), and that failure.</extracomment>
         <translation>已加载 %1</translation>
@@ -6450,7 +6456,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ReportFlow</name>
     <message>
-        <location filename="../../inspector/gui/features/report/flow.py" line="+65"/>
+        <location filename="../../inspector/gui/features/report/flow.py" line="+66"/>
         <source>Timing report</source>
         <translation>计时报告</translation>
     </message>
