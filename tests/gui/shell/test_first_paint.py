@@ -72,7 +72,7 @@ def test_the_frame_builds_and_paints_without_torch(tmp_path):
     assert seen["visible"] and not seen["session"] and not seen["torch"]
     assert seen["note"] == "Loading PyTorch…" and seen["waiting"] == ["Loading PyTorch…"]
     assert seen["enabled"] == ["gettingStartedAction", "quitAction", "reportFormatAction", "shortcutsAction"]
-    assert seen["bar"] is False and seen["tabs"] == 4 and seen["stopped"] is True
+    assert seen["bar"] is False and seen["tabs"] == 5 and seen["stopped"] is True
 
 
 def test_torch_imported_after_the_window_loads_the_model_and_the_window_closes_cleanly(tmp_path):

@@ -107,7 +107,7 @@ def test_hidden_tabs_are_built_when_first_shown_or_asked_for(qtbot, window):
     (The window's build of the Latency page at idle is off in tests unless asked for.)"""
     tabs = window.tabs
     titles = [tabs.tabText(i) for i in range(tabs.count())]
-    assert titles == ["History", "Memory", "Latency", "Compare"]
+    assert titles == ["History", "Memory", "Latency", "Compare", "Code"]  # (the code view is a tab since issue 45)
     assert window.findChild(LatencyPlot, "latencyPlot") is None
     assert window.findChild(ComparisonView, "comparisonView") is None
     window.resize(1024, 700)
