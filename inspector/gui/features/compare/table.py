@@ -13,7 +13,7 @@ column title)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, QSortFilterProxyModel, Qt
@@ -238,8 +238,12 @@ class ComparisonTable(QTableView):
         self._fitted_for = -1  # the viewport width the columns were fitted to
 
     def set_rows(self, headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
-        self.cells.set_rows(headers, rows)
         folded = self._folded(headers)
+        if folded:  # side by side: what every row says alike is said once, in the Device tooltips
+            same = uniform_columns(headers, rows)
+            rows = with_said_once(headers, rows, same, self.cells.header_text)
+            folded = folded | same
+        self.cells.set_rows(headers, rows)
         for column, key in enumerate(headers):
             self.setColumnHidden(column, not self._chosen.get(key, key not in folded))
         self._measured.clear()
@@ -348,3 +352,34 @@ class ComparisonTable(QTableView):
 
     def sort_by(self, header: str, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self.sortByColumn(self.headers().index(header), order)
+
+
+#: Columns a side-by-side table folds when every row says the same in them (a bench of one
+#: mode and input on several devices): the tab is half the window since issue 45's layout, and
+#: the verdict needs their room more than a repeated "forward" does.
+_FOLDED_WHEN_UNIFORM = ("Dtype", "Mode", "Input")
+
+
+def uniform_columns(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> frozenset[str]:
+    """The ``_FOLDED_WHEN_UNIFORM`` columns whose cells all say the same."""
+    if not rows or "Device" not in headers:
+        return frozenset()
+    return frozenset(h for h in _FOLDED_WHEN_UNIFORM
+                     if h in headers and len({row[headers.index(h)].text for row in rows}) == 1)  # fmt: skip
+
+
+def with_said_once(headers: Sequence[str], rows: Sequence[Sequence[Cell]], same: frozenset[str],
+                   header_text: Callable[[str], str] = str) -> list[list[Cell]]:
+    """``rows`` whose Device cells' tooltips also say what the folded ``same`` columns hold
+    ("Mode: forward", the column's title as shown)."""
+    if not same:
+        return [list(r) for r in rows]
+    device = headers.index("Device")
+    out = []
+    for row in rows:
+        said = "\n".join(f"{header_text(h)}: {row[headers.index(h)].text}" for h in headers if h in same)
+        cell = row[device]
+        cells = list(row)
+        cells[device] = replace(cell, tooltip=f"{cell.tooltip}\n{said}" if cell.tooltip else said)
+        out.append(cells)
+    return out

@@ -371,16 +371,18 @@ class ComparisonView(Retranslates, QWidget):
 
     def _summary_text(self, a: TimingReport, b: TimingReport | None, name_a: str, name_b: str,
                       comparison: Comparison) -> str:  # fmt: skip
-        def describe(report: TimingReport, name: str) -> str:
+        def describe(report: TimingReport, name: str, when: bool) -> str:
             from inspector.gui.common.vocabulary_words import spec_text  # ("example" is 示例 in Chinese)
 
             model = spec_text(report.model.spec or "?")
-            created = _minute(report.created or "?")  # (the Environment tab has it whole)
-            return f"<b>{html.escape(side_name(name))}</b> ({html.escape(model)}, {html.escape(created)})"
+            created = f", {html.escape(_minute(report.created or '?'))}" if when else ""  # (the Environment tab has it whole)
+            return f"<b>{html.escape(side_name(name))}</b> ({html.escape(model)}{created})"
 
         if b is None:
-            return describe(a, name_a)
-        line = f"<b>A</b> = {describe(a, name_a)} &nbsp;·&nbsp; <b>B</b> = {describe(b, name_b)}"
+            return describe(a, name_a, True)
+        # One line in a tab half the window wide: when each report was made is on hover.
+        self.summary_label.setToolTip(f"A = {describe(a, name_a, True)}<br>B = {describe(b, name_b, True)}")
+        line = f"<b>A</b> = {describe(a, name_a, False)} &nbsp;·&nbsp; <b>B</b> = {describe(b, name_b, False)}"
         same = comparison.same_measurement_text()  # the same file twice, or a copy
         return f"{line}<br>{html.escape(core_text(same))}" if same else line
 
