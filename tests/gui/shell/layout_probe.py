@@ -21,9 +21,18 @@ PRESET = ("torch.nn:Transformer", "10,32,512; 20,32,512")
 TABS = {"en": ("Latency", "Memory"), "zh_CN": ("延迟", "内存")}
 
 
+
+def pump(ms: int) -> None:
+    """Turn the event loop for ``ms`` ms. (QTest.qWait holds the GIL while it sleeps between
+    turns: the window's torch import, on its own thread, then took 40-50 s instead of 2.)"""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
 def main() -> None:
     from PySide6.QtGui import QAction
-    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QCheckBox, QComboBox, QDialog, QPushButton, QSpinBox, QTableView, QTableWidget
 
     from inspector.gui.common import i18n
@@ -40,7 +49,7 @@ def main() -> None:
         while not done():
             if time.monotonic() > end:
                 raise SystemExit("the probe waited too long")
-            QTest.qWait(20)
+            pump(20)
 
     idle = lambda: state.model is not None and state.tasks.task is None and state.inventory is not None  # noqa: E731
     wait(lambda: window.session_started and idle())
@@ -58,24 +67,23 @@ def main() -> None:
     named = dialog.findChild(QComboBox, "fitNamedCombo")
     named.setCurrentIndex(named.findData("RTX 4090"))
     dialog.findChild(QPushButton, "fitEstimateButton").click()
-    QTest.qWait(50)
+    pump(50)
     wait(lambda: idle() and dialog.findChild(QPushButton, "fitEstimateButton").isEnabled())
-    QTest.qWait(300)
+    pump(300)
 
     for language in ("en", "zh_CN"):
         i18n.apply_language(language)
-        QTest.qWait(300)
+        pump(300)
         print(json.dumps({"language": language, **_figures(app, window, dialog, language)}), flush=True)
 
     dialog.close()
     window.resize(window.minimumSizeHint())
-    QTest.qWait(300)
+    pump(300)
     print(json.dumps({"language": "minimum", "size": window.size().toTuple(), "views": _views(window, "zh_CN")}), flush=True)
     window.close()
 
 
 def _figures(app: Any, window: Any, dialog: Any, language: str) -> dict[str, Any]:
-    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QAbstractButton, QPushButton, QWidget
 
     figures: dict[str, Any] = {"tree_rows": _tree_rows(window), "views": _views(window, language)}
@@ -90,12 +98,12 @@ def _figures(app: Any, window: Any, dialog: Any, language: str) -> dict[str, Any
     while not (error is not None and error.isVisible() and window.session_state.tasks.task is None):
         if time.monotonic() > end:
             raise SystemExit("no banner")
-        QTest.qWait(20)
-    QTest.qWait(100)
+        pump(20)
+    pump(100)
     shown = _geometries(window)
     figures["cut_with_banner"] = _cut_texts(error)
     error.findChild(QAbstractButton, "errorBannerCloseButton").click()
-    QTest.qWait(100)
+    pump(100)
     figures["moved_by_banner"] = sorted(name for name in before if shown.get(name) != before[name])
     figures["moved_back"] = sorted(name for name in before if _geometries(window).get(name) != before[name])
     screen = dialog.screen().availableGeometry()
@@ -133,7 +141,6 @@ def _tree_rows(window: Any) -> int:
 def _views(window: Any, language: str) -> dict[str, int]:
     """The height of each plot's drawing area (its ViewBox), each shown as a student would."""
     import pyqtgraph as pg
-    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QTabWidget, QWidget
 
     tabs = window.findChild(QTabWidget, "bottomTabs")
@@ -141,21 +148,21 @@ def _views(window: Any, language: str) -> dict[str, int]:
     heights = {}
     latency_title, memory_title = TABS[language]
     tabs.setCurrentIndex(titles.index(latency_title))
-    QTest.qWait(200)
+    pump(200)
     latency = window.findChild(QWidget, "latencyPlot")
     for index, name in enumerate(("samples", "summary")):
         latency.tabs.setCurrentIndex(index)
-        QTest.qWait(200)
+        pump(200)
         plot = latency.tabs.currentWidget()
         heights[name] = round(plot.getPlotItem().getViewBox().sceneBoundingRect().height())
     tabs.setCurrentIndex(titles.index(memory_title))
-    QTest.qWait(200)
+    pump(200)
     memory = window.findChild(QWidget, "memoryPlot")
     canvas = next(p for p in memory.findChildren(pg.PlotWidget) if p.isVisible())
     heights["memory"] = round(canvas.getPlotItem().getViewBox().sceneBoundingRect().height())
     tabs.setCurrentIndex(titles.index(latency_title))
     latency.tabs.setCurrentIndex(1)  # the Summary, with its value labels, for the text checks
-    QTest.qWait(200)
+    pump(200)
     return heights
 
 

@@ -57,8 +57,13 @@ def test_a_hook_installed_meanwhile_is_left_in_place(fake_hook):
     assert builtins.__import__ is later
 
 
-def test_nothing_changes_without_the_hook_or_without_the_kept_import(fake_hook, monkeypatch):
-    hook, _ = fake_hook
+def test_where_pyside_came_before_inspector_importlibs_import_stands_in(fake_hook, monkeypatch):
+    """A script (or pytest-qt) that imports PySide6 first: the interpreter's own import was not
+    kept, and importlib's implementation of it bypasses the hook instead."""
+    hook, seen = fake_hook
     monkeypatch.setattr(inspector, "_interpreter_import", hook)  # PySide came before inspector
     with pyside_import_hook.bypassed() as bypassing:
-        assert not bypassing and builtins.__import__ is hook
+        assert bypassing
+        exec("import json.scanner", {})
+    assert not [name for _thread, name in seen if name.startswith("json")]
+    assert builtins.__import__ is hook  # put back

@@ -308,4 +308,6 @@ class CpuOnlyNote(Retranslates, QLabel):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.setText(translate("HelpPages", CPU_ONLY_NOTE))
+        text = translate("HelpPages", CPU_ONLY_NOTE)
+        self.setText(text)
+        self.setToolTip(text)  # (the status bar cuts it at 1024 px: whole on hover)
