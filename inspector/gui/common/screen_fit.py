@@ -124,6 +124,9 @@ def fit_height_to_contents(dialog: QWidget) -> None:
     if screen is not None:
         height = min(height, _shrunk(screen.availableGeometry(), MARGIN).height())
     dialog.resize(width, max(height, layout.totalMinimumSize().height()))
+    if dialog.isVisible():  # (a dialog grown by its answer hung below the screen's edge at 1024x700)
+        keep_on_screen(dialog)
+
 
 
 def fit_table_to_rows(table: QTableView) -> None:

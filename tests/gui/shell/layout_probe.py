@@ -114,6 +114,7 @@ def _figures(app: Any, window: Any, dialog: Any, language: str) -> dict[str, Any
                           for r in range(table.rowCount())),
         "notes_whole": dialog.notes.height() >= dialog.notes.heightForWidth(dialog.notes.width()),
         "table_scrolls": table.verticalScrollBar().maximum() > 0,
+        "on_screen": screen.contains(dialog.frameGeometry()),
     }  # fmt: skip
     return figures
 
