@@ -109,11 +109,16 @@ def test_main_with_a_dead_display_prints_the_message_instead_of_aborting(tmp_pat
 
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb to have an X server that answers")
 def test_a_live_x_server_is_a_display(monkeypatch):
-    number = 300 + os.getpid() % 200  # clear of xvfb-run -a, which starts at :99
-    server = subprocess.Popen(
-        ["Xvfb", f":{number}", "-nolisten", "tcp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
+    # Xvfb picks a free display itself and writes its number to our pipe (a number we chose
+    # could be taken, or locked by a server killed before).
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp"], pass_fds=(write_end,),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    os.close(write_end)
     try:
+        with os.fdopen(read_end) as said:  # (a line once it listens; "" if it died)
+            number = said.readline().strip()
+        assert number, "Xvfb ended before it said its display"
         monkeypatch.setattr(app.sys, "platform", "linux")
         monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
         monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
