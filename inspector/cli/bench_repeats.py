@@ -25,6 +25,7 @@ import os
 from typing import Any, Sequence
 
 from inspector.cli.printing import _plain, _say
+from inspector.core.files import absolute_spec
 
 #: The first key of a worker's line: what this process looks for on its stdout.
 WORKER_KEY = "repeat_worker"
@@ -47,22 +48,6 @@ PASSED_ON = {
 #: Options a worker is not given: the model (first, as a spec), the worker's own role (the
 #: caller adds it) and the window's or the parser's own.
 NOT_PASSED_ON = frozenset({"spec", "repeat_worker", "pair_worker", "command", "version", "model", "help"})
-
-
-def absolute_spec(spec: str) -> str:
-    """``spec`` with the file or folder it names made absolute (``models.py:make`` →
-    ``/here/models.py:make``), so a worker in another folder loads the same model; a spec that
-    names no file (``example``, ``hf:org/name``, ``package.module:factory``) as it is. Links are
-    kept (a Hugging Face cache's ``model.safetensors`` links to a blob without a suffix)."""
-    text = spec.strip()
-    if text == "example":  # before the files, as core.files.parse_spec reads it
-        return spec
-    if os.path.exists(text):
-        return os.path.abspath(text)
-    location, colon, attribute = text.rpartition(":")
-    if colon and location.endswith(".py"):
-        return f"{os.path.abspath(location)}:{attribute}"
-    return spec
 
 
 def worker_argv(args: Any, *role: str) -> list[str]:

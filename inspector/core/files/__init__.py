@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from inspector.core.lazy_face import lazy_names
 
 if TYPE_CHECKING:
-    from inspector.core.files.models import load_model
+    from inspector.core.files.models import absolute_spec, load_model
     from inspector.core.files.inputs import InputSpec, parse_inputs
     from inspector.core.files.dangerous_names import dangerous_first, described, is_dangerous
     from inspector.core.files.load_errors import DANGEROUS_SHOWN
@@ -42,6 +42,7 @@ __all__ = [
     "NAME_LIMIT",
     "PRESETS",
     "InputSpec",
+    "absolute_spec",
     "Preset",
     "check_distinct_outputs",
     "check_output_path",
@@ -63,6 +64,7 @@ _HOMES = {
     "NAME_LIMIT": "terminal_text",
     "PRESETS": "presets",
     "InputSpec": "inputs",
+    "absolute_spec": "models",
     "Preset": "presets",
     "check_distinct_outputs": "output_path",
     "check_output_path": "output_path",

@@ -154,6 +154,23 @@ def parse_spec(spec: str) -> ModelSpec:
     return ModelSpec("file", text)
 
 
+def absolute_spec(spec: str) -> str:
+    """``spec`` with the file or folder it names made absolute (``models.py:make`` →
+    ``/here/models.py:make``), so a process in another folder (a bench worker, a cluster rank)
+    loads the same model; a spec that names no file (``example``, ``hf:org/name``,
+    ``package.module:factory``) as it is. Links are kept (a Hugging Face cache's
+    ``model.safetensors`` links to a blob without a suffix)."""
+    text = spec.strip()
+    if text == "example":  # before the files, as parse_spec reads it
+        return spec
+    if os.path.exists(text):
+        return os.path.abspath(text)
+    location, colon, attribute = text.rpartition(":")
+    if colon and location.endswith(".py"):
+        return f"{os.path.abspath(location)}:{attribute}"
+    return spec
+
+
 def resolved_spec(spec: str) -> str:
     """``spec`` with its file made absolute and free of links (``models.py:build`` and
     ``../here/models.py:build`` name one model), so two reports can tell whether they measured

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable, NamedTuple
 
 from inspector.core import launcher
+from inspector.core.files.models import absolute_spec
 from inspector.core.measure import process_peak
 from inspector.core.messages import Text
 from inspector.core.units import format_bytes
@@ -54,19 +55,7 @@ class ModelSource:
     def of(cls, spec: str, arch: str | None = None, trust: bool = False) -> ModelSource:
         """The source with the file or folder each spec names made absolute (the ranks run in
         a folder of their own); a spec naming no file (``example``, ``pkg.mod:make``) as it is."""
-        return cls(_absolute(spec), _absolute(arch) if arch else None, trust)
-
-
-def _absolute(spec: str) -> str:
-    text = spec.strip()
-    if text == "example":  # before the files, as core.files.parse_spec reads it
-        return spec
-    if os.path.exists(text):
-        return os.path.abspath(text)
-    location, colon, attribute = text.rpartition(":")
-    if colon and location.endswith(".py"):
-        return f"{os.path.abspath(location)}:{attribute}"
-    return spec
+        return cls(absolute_spec(spec), absolute_spec(arch) if arch else None, trust)
 
 
 @dataclass(frozen=True)
