@@ -7,9 +7,11 @@ import ast
 import json
 import logging
 import os
+import stat
 import sys
 import tracemalloc
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -100,6 +102,51 @@ def test_a_link_inside_the_folder_is_followed(tmp_path):
     (folder / "model.safetensors").symlink_to(Path("real") / "weights.safetensors")
     state = load_model(str(folder)).module.state_dict()
     assert all(torch.equal(state[name], value) for name, value in saved.items())
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX FIFOs")
+def test_a_shard_swapped_for_a_fifo_after_its_check_is_refused_unopened(tmp_path, monkeypatch):
+    """The race the check alone left: the name is checked, then made a FIFO before it is staged."""
+    from inspector.core.files.hugging_face import folder_files
+
+    folder = _sharded(tmp_path)
+    shard = sorted(folder.glob("model-*.safetensors"))[0]
+    checked = folder_files.check_folder
+
+    def check_then_swap(*args, **kwargs):
+        files = checked(*args, **kwargs)
+        shard.unlink()
+        os.mkfifo(shard)
+        return files
+
+    monkeypatch.setattr(folder_files, "check_folder", check_then_swap)
+    message = refusal(folder)
+    assert f"{shard.name} is not a regular file (a FIFO)" in message
+
+
+@pytest.mark.skipif(not Path("/dev/fd").is_dir() or not hasattr(os, "mkfifo"), reason="a /dev/fd folder, FIFOs")
+def test_transformers_reads_the_staged_shard_even_when_its_name_becomes_a_fifo(tmp_path, monkeypatch):
+    """Staged, a shard is reached through its open descriptor: its name swapped for a FIFO
+    before transformers opens it (the old link followed the name and hung for ever) changes
+    nothing, and the weights read are the checked file's."""
+    from inspector.core.files.hugging_face import folder_files
+
+    folder, saved = weights_folder(tmp_path, "gpt2", shard=True)
+    shards = sorted(folder.glob("model-*.safetensors"))
+    staged = folder_files.staged
+
+    @contextmanager
+    def stage_then_swap(files):
+        with staged(files) as stage:
+            for shard in shards:
+                shard.unlink()
+                os.mkfifo(shard)
+            yield stage
+
+    monkeypatch.setattr(folder_files, "staged", stage_then_swap)
+    state = load_model(str(folder)).module.state_dict()
+    assert all(torch.equal(state[name], value) for name, value in saved.items())
+    assert all(stat.S_ISFIFO(shard.stat().st_mode) for shard in shards)
 
 
 @pytest.mark.parametrize(

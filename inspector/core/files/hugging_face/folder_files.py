@@ -10,7 +10,10 @@ the weight index must be an object whose ``weight_map`` names plain file names o
 
 Transformers is never pointed at the folder itself: it gets a private temporary folder (the
 "stage") holding the config, generation config and index exactly as read and checked here,
-and links to the checked weight files. So whatever else the folder holds (a tokenizer, an
+and links to the checked weight files. Each weight (and trusted code) file is opened as it is
+staged and checked again through its descriptor, and the stage's link leads to that open file
+(``/dev/fd/N``) where the system has one: a shard swapped for a FIFO, or for a link elsewhere,
+between the check and transformers' open is refused, never read. So whatever else the folder holds (a tokenizer, an
 ``adapter_config.json`` naming another model, a file a later transformers would look for) is
 not there for it to open, and a config with a byte-order mark is read as the report reader
 reads one. The folder's Python files are staged only when the user trusts its code.
@@ -24,7 +27,7 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -101,6 +104,7 @@ def staged(files: FolderFiles) -> Iterator[Path]:
     """A private folder holding only what was checked: the JSON files as read, links to the
     weight (and, trusted, code) files. Removed on the way out."""
     stage = Path(tempfile.mkdtemp(prefix="inspector-hf-"))
+    held = ExitStack()
     try:
         _write_json(stage / CONFIG, files.config)
         if files.generation is not None:
@@ -108,9 +112,10 @@ def staged(files: FolderFiles) -> Iterator[Path]:
         if files.index is not None:
             _write_json(stage / SAFETENSORS_INDEX, files.index)
         for name, real in files.weights + files.code:
-            _link(real, stage / name, files.folder)
+            _link(_held(real, name, files.folder, held), stage / name, files.folder)
         yield stage
     finally:
+        held.close()
         shutil.rmtree(stage, ignore_errors=True)
 
 
@@ -201,6 +206,23 @@ def _names(folder: Path) -> list[str]:
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _held(real: Path, name: str, folder: Path, held: ExitStack) -> Path:
+    """The checked file, opened now and checked again by its descriptor (kept open in ``held``),
+    and the path that leads to that open file rather than to whatever its name holds later
+    (``/dev/fd/N``; the real path where the system has no such folder)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(real, flags)  # O_NONBLOCK: a FIFO put there since the check opens at once
+    except OSError as exc:
+        raise _unreadable(folder, name, exc) from None
+    held.callback(os.close, fd)
+    kind = _kind(os.fstat(fd))
+    if kind:
+        raise ModelLoadError(Text("load.hf_not_regular", path=folder, name=name, kind=kind))
+    by_descriptor = Path(f"/dev/fd/{fd}")
+    return by_descriptor if by_descriptor.exists() else real
 
 
 def _link(real: Path, link: Path, folder: Path) -> None:
