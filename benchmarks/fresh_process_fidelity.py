@@ -12,8 +12,10 @@ drift of the machine hits both alike:
   (a note naming the process; ``NOTE_MARK``).
 
 Target: every bench median within 10 % of the Timer reference, or the run says why not.
+``--threads N`` gives both sides N intra-op threads (``bench --threads N``, the Timer's
+``num_threads``); default: PyTorch's.
 
-    PYTHONPATH=. python benchmarks/fresh_process_fidelity.py [--benches 10] [--timers 5] [--dtype float16]
+    PYTHONPATH=. python benchmarks/fresh_process_fidelity.py [--benches 10] [--timers 5] [--dtype float16] [--threads 1]
 
 Quote the load average (printed at the start and the end) with the figures.
 """
@@ -39,17 +41,20 @@ import sys, torch
 import torch.utils.benchmark as benchmark
 from inspector.core.files.models import example_model
 dtype = getattr(torch, sys.argv[1])
+threads = int(sys.argv[3]) if sys.argv[3] != "-" else torch.get_num_threads()
+torch.set_num_threads(threads)  # before the model: as bench --threads does
 loaded = example_model()
 model = loaded.module.to(dtype).eval()
 x = loaded.example_input.to(dtype)
 with torch.inference_mode():
-    timer = benchmark.Timer("model(x)", globals={"model": model, "x": x}, num_threads=torch.get_num_threads())
+    timer = benchmark.Timer("model(x)", globals={"model": model, "x": x}, num_threads=threads)
     print(timer.blocked_autorange(min_run_time=float(sys.argv[2])).median * 1e3)
 """
 
 
 def timer_ms(args, env) -> float:
-    done = subprocess.run([sys.executable, "-c", _TIMER, args.dtype, str(args.timer_time)], env=env, cwd=ROOT,
+    threads = str(args.threads) if args.threads else "-"
+    done = subprocess.run([sys.executable, "-c", _TIMER, args.dtype, str(args.timer_time), threads], env=env, cwd=ROOT,
                           capture_output=True, text=True, check=True)  # fmt: skip
     return float(done.stdout.strip().splitlines()[-1])
 
@@ -58,7 +63,8 @@ def bench_ms(args, env) -> tuple[float, list[str], float]:
     """One fresh default bench: its median (ms), its notes, its wall time."""
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "inspector", "bench", "example", "--device", "cpu", "--dtype",
-                           args.dtype, "--json"], env=env, cwd=ROOT, capture_output=True, text=True, check=False)  # fmt: skip
+                           args.dtype, "--json", *(["--threads", str(args.threads)] if args.threads else [])],
+                          env=env, cwd=ROOT, capture_output=True, text=True, check=False)  # fmt: skip
     wall = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"bench failed: {done.stderr.strip().splitlines()[-1:]}")
@@ -73,9 +79,11 @@ def main() -> None:
     parser.add_argument("--timers", type=int, default=5)
     parser.add_argument("--timer-time", type=float, default=1.0, help="blocked_autorange's min_run_time (s)")
     parser.add_argument("--dtype", default="float16")
+    parser.add_argument("--threads", type=int, default=0, help="intra-op threads of both sides (default: PyTorch's)")
     args = parser.parse_args()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     print(f"fresh_process_fidelity: example in {args.dtype} on the CPU, {os.cpu_count()} CPUs, "
+          f"threads {args.threads or 'PyTorch default'}, "
           f"load average {os.getloadavg()[0]:.2f} at start")  # fmt: skip
     timers: list[float] = []
     benches: list[tuple[float, list[str], float]] = []

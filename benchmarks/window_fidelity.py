@@ -25,6 +25,10 @@ processes took during the runs (a p95 blown up by them is the machine's, not the
 (plain runs; default cases the example in float32 and float16 and the MLP), every median
 printed, and the target: the window's median of medians within the CLI's own process-to-process
 spread (between the lowest and the highest of the CLI's N medians).
+
+Diagnostics: ``FIDELITY_NO_PROBE=1`` runs the window without the 1 ms stall probe (its own
+wake-ups on the GUI thread); ``FIDELITY_THREADS=1`` prints the window process's threads (name,
+nice, CPU ticks) on stderr when its run ends.
 """
 
 from __future__ import annotations
@@ -129,11 +133,20 @@ def window_child(case: Case, runs: int, per_module: bool) -> dict:
     probe.setTimerType(Qt.TimerType.PreciseTimer)
     probe.setInterval(1)
     probe.timeout.connect(lambda: stamps.append(time.perf_counter()))
-    probe.start()
+    if not os.environ.get("FIDELITY_NO_PROBE"):
+        probe.start()
     assert window.run_benchmark(), "the window refused the benchmark"
     loop.exec()
     probe.stop()
     gaps = [(b - a) * 1e3 for a, b in zip(stamps, stamps[1:])] or [0.0]
+    if os.environ.get("FIDELITY_THREADS"):
+        import glob
+
+        for f in sorted(glob.glob("/proc/self/task/*/stat")):
+            text = open(f).read()
+            rest = text[text.rindex(")") + 2 :].split()
+            print(f.split("/")[4], text[text.index("(") + 1 : text.rindex(")")], "nice", rest[16], "cpu_ticks",
+                  int(rest[11]) + int(rest[12]), file=sys.stderr)  # fmt: skip
     entry = window.historyView.history.entries()[-1]
     assert entry.ok, entry
     session = window.worker.session

@@ -131,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     group = p.add_mutually_exclusive_group()
     group.add_argument("--runs", type=int, metavar="N", help=f"timed samples per device (default: {DEFAULT_RUNS}; capped at {MAX_SAMPLES:,}, and a run stops after {MAX_MEASURE_SECONDS:,g} s)")
     group.add_argument("--min-time", type=float, metavar="S", help=f"sample for at least S seconds per device (capped at {MAX_MEASURE_SECONDS:,g} s or {MAX_SAMPLES:,} samples)")
+    p.add_argument("--threads", type=int, metavar="N", help="torch's intra-op CPU threads while measuring (torch.set_num_threads, set before the model loads; default: PyTorch's). On a CPU a call under a millisecond repeats best on 1: the example in float16 read 26-71 µs between fresh processes on 2 threads of a 2-core VM, 25-26 µs on 1")
     p.add_argument("--output", metavar="FILE", help="write the timing report (.json, .csv, .md, .html or .zip)")
     p.add_argument("--lang", metavar="LANG", help="the language of a .md or .html report: en (default) or zh_CN; the JSON and CSV are data, the same in every language")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")

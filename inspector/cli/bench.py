@@ -60,6 +60,10 @@ def cmd_bench(args) -> int:
         check_snapshot_available()
     check_distinct_outputs({"--output": args.output, "--trace": args.trace, "--memory-snapshot": args.memory_snapshot},
                            stdout_fd=1)  # fmt: skip
+    if args.threads is not None:  # before the model loads: a team, once started, stays
+        from inspector.core.measure import use_threads
+
+        use_threads(args.threads)
     shape = parse_inputs(args.input_shape) if args.input_shape else None
     announced = request_caps(args.runs, args.min_time)
     for note in announced:  # now, not after an hour: the user may rather stop and ask again

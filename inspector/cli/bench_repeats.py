@@ -44,6 +44,7 @@ PASSED_ON = {
     "trace": ("--trace", "path"), "memory_snapshot": ("--memory-snapshot", "path"),
     "per_module": ("--per-module", "flag"), "repeat": ("--repeat", "value"), "against": ("--against", "spec"),
     "against_output": ("--against-output", "path"), "trust": ("--trust", "flag"), "debug": ("--debug", "flag"),
+    "threads": ("--threads", "value"),
 }  # fmt: skip
 #: Options a worker is not given: the model (first, as a spec), the worker's own role (the
 #: caller adds it) and the window's or the parser's own.

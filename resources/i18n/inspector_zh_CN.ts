@@ -1551,8 +1551,13 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it (fresh processes of the example in float16 landed 26-48 µs apart on a quiet 2-core VM), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
-        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在安静的双核虚拟机上，示例模型 float16 的全新进程之间相差 26-48 µs），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
+        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it (fresh processes of the example in float16 landed 26-71 µs apart on PyTorch&apos;s 2 threads of a quiet 2-core VM, within 5 % in 27 of 30 on 1), so a rerun may land elsewhere; bench --threads 1 measures without the OpenMP team, bench --repeat 5 gives the median over 5 fresh processes</source>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在一台空闲的 2 核虚拟机上，float16 的示例在 PyTorch 默认的 2 个线程下，各个全新进程的结果相差 26-71 µs；1 个线程下 30 个进程中有 27 个彼此相差不到 5 %），所以重新运行可能得到别的结果；bench --threads 1 不用 OpenMP 线程组来测量，bench --repeat 5 给出 5 个全新进程的中位数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it (fresh processes of the example in float16 on 1 thread landed within 5 % of one another in 27 of 30 on a quiet 2-core VM, and 1.6-2.6x slower in 3), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在一台空闲的 2 核虚拟机上，float16 的示例在 1 个线程下，30 个全新进程中有 27 个彼此相差不到 5 %，另有 3 个慢了 1.6-2.6 倍），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3175,7 +3180,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-283"/>
+        <location line="-284"/>
         <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
         <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
@@ -3250,7 +3255,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>没有哪个算子或哪段 Python 代码能解释它（进程的其他线程，或分配器的取整）</translation>
     </message>
     <message>
-        <location line="+223"/>
+        <location line="+224"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>

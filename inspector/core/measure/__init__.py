@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     )
     from inspector.core.measure.repeats import MAX_REPEAT, combine_runs, run_share
     from inspector.core.measure.one_process import one_process_note
+    from inspector.core.measure.intra_op_threads import use_threads
     from inspector.core.measure.flop_count import prepare as prepare_flop_count
     from inspector.core.measure.run_noise import RunNoise, record as record_run_noise, spread_of_runs
     from inspector.core.measure.memory_log import BackgroundSampler, MemoryTimeline, report_point
@@ -108,6 +109,7 @@ __all__ = [
     "request_caps",
     "run_share",
     "snapshot_rank_path",
+    "use_threads",
     "spread_of_runs",
     "take_snapshot",
     "time_left_text",
@@ -164,6 +166,7 @@ _HOMES = {
     "spread_of_runs": "run_noise",
     "take_snapshot": "memory_snapshot",
     "time_left_text": "time_left",
+    "use_threads": "intra_op_threads",
     "with_rounds": "interleaved",
     "write_snapshot": "memory_snapshot",
     "write_trace": "trace",
