@@ -206,15 +206,22 @@ class Session:
         should_cancel: ShouldCancel | None = None,
     ) -> Attribution:
         """Per-module time, FLOPs and shapes (``core.measure.attribution``), recorded for the report."""
+        from inspector.core.devices.discovery import device_id
         from inspector.core.measure import attribution
+        from inspector.core.measure.model_input import model_device
 
         runs = min(request.runs or attribution.DEFAULT_RUNS, attribution.DEFAULT_RUNS)
+        # The plain forward just timed, where it was (the window runs it first): decides the gating.
+        last = self._latencies[-1] if self._latencies else None
+        loaded = self.require_loaded()
+        timed = last is not None and last.mode == "forward" and last.device == device_id(model_device(loaded.module))
         result = attribution.measure_attribution(
-            self.require_loaded(),
+            loaded,
             runs=runs,
             input_shape=request.input_shape,
             progress=progress,
             should_cancel=should_cancel,
+            forward_ms=last.min_ms if timed and last is not None else None,
         )
         self._attributions.append(result)
         return result

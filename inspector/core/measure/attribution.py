@@ -74,6 +74,7 @@ def measure_attribution(
     progress: Callable[[int, int], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
     phase: Callable[[str], contextlib.AbstractContextManager[Any]] | None = None,
+    forward_ms: float | None = None,
 ) -> Attribution:
     """Time every module over ``runs`` forwards (after ``warmup``), count FLOPs once.
 
@@ -84,6 +85,8 @@ def measure_attribution(
 
     ``phase(name)``, where given, wraps each step ("counting FLOPs", "the hooks' cost",
     "forwards with and without hooks", "the hooks' cost again"): a trace draws them.
+    ``forward_ms``: the forward's time just measured by a plain run (its fastest call), which
+    decides whether a front end's gate holds the first per-module forward too (``chunk_gate``).
     """
     from inspector.core.measure.model_input import as_args, input_shapes, make_input, model_device, model_dtype
     from inspector.core.measure.timing import synchronizer
@@ -119,7 +122,7 @@ def measure_attribution(
         with torch.inference_mode(), step("counting FLOPs"):
             total_flops, flops_by_name = count_flops(module, args)
         # As timeit does: a collection landing inside a sample is noise, not latency.
-        with torch.inference_mode(), gc_pause.paused(), _GatedBatches() as batches:
+        with torch.inference_mode(), gc_pause.paused(), _GatedBatches(forward_ms) as batches:
             with step("the hooks' cost"):
                 before = _hook_cost(sync)
             with step("forwards with and without hooks"):
@@ -307,14 +310,16 @@ class _GatedBatches:
     gap before each, so every forward began with torch's intra-op threads asleep (the
     example's fc1 read 187 µs in the window against 4 µs back to back)."""
 
-    def __init__(self) -> None:
+    def __init__(self, forward_ms: float | None) -> None:
         self._stack = contextlib.ExitStack()
         self._chunk: chunk_gate.Chunk | None = None
         self._start = 0
         self._iterations = 0
+        self._forward_ms = forward_ms
 
     def __enter__(self) -> _GatedBatches:
-        chunk_gate.gate_from_the_first()  # the plain measurement before this one timed the forward
+        if self._forward_ms is not None:  # the plain measurement before this one timed the forward
+            chunk_gate.gate_from_the_first(int(self._forward_ms * 1e6))
         return self
 
     def next_iteration(self) -> None:

@@ -85,3 +85,68 @@ def test_without_a_gate_nothing_is_called_around_the_chunks(fake_time):
     rec = Recorder(fake_time, call_ns=1_000_000)
     run(rec, runs=100, gated=False)
     assert set(rec.events) == {"call"} and len(rec.events) == 103
+
+
+# --------------------------------------------------------------------------- a per-module run after the plain one
+
+
+def per_module_events(rec: Recorder, forward_ms: float | None, forwards: int = 6) -> list[str]:
+    """The gate's calls around a per-module run's forwards (attribution's own batching)."""
+    from inspector.core.measure.attribution import _GatedBatches
+
+    with chunk_gate.gated(rec.gate), _GatedBatches(forward_ms) as batches:
+        for _ in range(forwards):
+            batches.next_iteration()
+            rec.step()
+    return rec.events
+
+
+def test_a_per_module_run_of_a_short_forward_just_timed_gates_its_first_forward_too(fake_time):
+    events = per_module_events(Recorder(fake_time, call_ns=1_000_000), forward_ms=1.0)
+    assert events[0] == "enter" and events.count("call") == 6
+    assert events[-1] == "leave"
+
+
+def test_a_per_module_run_of_a_long_forward_never_holds_the_window_for_one(fake_time):
+    # A 210 ms forward (ui_stall's 1 GiB model): its first per-module forward was gated all the
+    # same, and the window stood still for ~200 ms (issue 46 item 4).
+    events = per_module_events(Recorder(fake_time, call_ns=210_000_000), forward_ms=210.0)
+    assert events == ["call"] * 6
+
+
+def test_a_per_module_run_with_no_forward_timed_before_decides_by_its_first_forward(fake_time):
+    assert per_module_events(Recorder(fake_time, call_ns=210_000_000), forward_ms=None) == ["call"] * 6
+    short = per_module_events(Recorder(fake_time, call_ns=1_000_000), forward_ms=None)
+    assert short[:2] == ["call", "enter"]
+
+
+def test_the_session_hands_its_plain_runs_time_to_the_per_module_run():
+    """Through the session, as the window runs them: a forward of at least 60 ms, timed plain
+    then per module inside the window's gate, is never gated (sleep makes it long; load only
+    makes it longer)."""
+    import time
+
+    import torch
+    from torch import nn
+
+    from inspector.core.files.models import LoadedModel
+    from inspector.core.session import BenchmarkRequest, Session
+
+    class Slow(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.fc = nn.Linear(4, 4)
+
+        def forward(self, x):
+            time.sleep(0.06)
+            return self.fc(x)
+
+    session = Session()
+    session.adopt(LoadedModel(spec="slow", module=Slow(), example_input=torch.zeros(2, 4)))
+    entered: list[str] = []
+    gate = chunk_gate.ChunkGate(enter=lambda: entered.append("enter"), leave=lambda: entered.append("leave"))
+    with chunk_gate.gated(gate):
+        session.measure(BenchmarkRequest(runs=2))
+    with chunk_gate.gated(gate):
+        session.attribute(BenchmarkRequest(runs=2))
+    assert entered == []
