@@ -393,6 +393,9 @@ def test_render_png_has_the_fixed_size_and_is_not_blank(memory_plot, latency_plo
 
 
 def test_every_plot_exports_png_and_svg_from_its_context_menu(memory_plot, latency_plot, tmp_path):
+    from inspector.gui.common.svg_export import register_if_needed
+
+    register_if_needed()  # as the window's latency feature does once it is installed (no window here)
     _filled_plots(memory_plot, latency_plot)
     for plot in (memory_plot.canvas, latency_plot.samples_plot, latency_plot.summary_plot):
         plot.resize(640, 360)
