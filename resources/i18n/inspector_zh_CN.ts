@@ -3941,7 +3941,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>FitDialog</name>
     <message>
-        <location filename="../../inspector/gui/features/fit/dialog.py" line="+45"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="+46"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -3982,12 +3982,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+381"/>
+        <location line="+384"/>
         <source>Fits</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location line="-380"/>
+        <location line="-383"/>
         <source>Margin</source>
         <translation>余量</translation>
     </message>
@@ -4003,12 +4003,12 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     </message>
     <message>
         <location line="+1"/>
-        <location line="+149"/>
+        <location line="+151"/>
         <source>Largest batch</source>
         <translation>最大批大小</translation>
     </message>
     <message>
-        <location line="-146"/>
+        <location line="-148"/>
         <source>no GPU named</source>
         <extracomment>The &quot;a GPU I name…&quot; choices besides the presets: none, or a capacity typed in.</extracomment>
         <translation>不指定 GPU</translation>
@@ -4061,7 +4061,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>AdamW</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/fit/dialog.py" line="+128"/>
+        <location filename="../../inspector/gui/features/fit/dialog.py" line="+130"/>
         <source>Will it fit?</source>
         <translation>放得下吗？</translation>
     </message>
@@ -4136,7 +4136,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>我指定的 GPU</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+72"/>
         <source>%1, planned</source>
         <translation>%1，规划</translation>
     </message>
@@ -4278,6 +4278,26 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <location line="+1"/>
         <source>at least %1</source>
         <translation>至少 %1</translation>
+    </message>
+    <message>
+        <location filename="../../inspector/gui/features/fit/step_choices.py" line="+35"/>
+        <source>keep the output</source>
+        <translation>保留输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Plan the loop out = model(x); out.loss.backward(); optimizer.step(), which holds the output (logits) through backward (unchecked: freed before backward, as transformers&apos; Trainer does)</source>
+        <translation>按 out = model(x); out.loss.backward(); optimizer.step() 这样的循环来规划，输出（logits）在整个反向传播期间一直保留（不勾选：在反向传播之前释放，和 transformers 的 Trainer 一样）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>keep the KV cache</source>
+        <translation>保留 KV 缓存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Call a model that takes use_cache with use_cache=True: its key/value cache is kept (unchecked: use_cache=False, whatever its config says)</source>
+        <translation>对接受 use_cache 的模型以 use_cache=True 调用：保留它的键/值缓存（不勾选：use_cache=False，不管它的配置怎么写）</translation>
     </message>
 </context>
 <context>

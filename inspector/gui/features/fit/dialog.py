@@ -40,6 +40,7 @@ from inspector.gui.common.i18n import Retranslates, core_text, fill, translate
 from inspector.gui.common.screen_fit import fit_dialog, fit_height_to_contents, fit_table_to_rows
 from inspector.gui.features.fit.cells import _MODES, _OPTIMIZER_LABELS, _outcome_text, answer_cells, shown_name
 from inspector.gui.features.fit.cluster import ClusterChoice, drop_rank_rows, insert_rank_rows, plan_notes, shrink_table_to_screen
+from inspector.gui.features.fit.step_choices import StepChoices
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("FitDialog", "Device"),
@@ -116,6 +117,7 @@ class FitDialog(Retranslates, QDialog):
         self.measureCheck = QCheckBox(self)
         self.measureCheck.setObjectName("fitMeasureCheck")
         self.measureCheck.setChecked(True)
+        self.step = StepChoices(self)  # the loop kept, the KV cache kept (fit --keep-output, --use-cache)
         self.estimateButton = QPushButton(self)
         self.estimateButton.setObjectName("fitEstimateButton")
         self.estimateButton.setDefault(True)
@@ -145,6 +147,7 @@ class FitDialog(Retranslates, QDialog):
         form.setColumnStretch(3, 1)
         row = QHBoxLayout()
         row.addWidget(self.measureCheck)
+        row.addWidget(self.step)
         row.addStretch(1)
         row.addWidget(self.estimateButton)
         row.addWidget(self.maxBatchButton)
@@ -224,6 +227,7 @@ class FitDialog(Retranslates, QDialog):
         for form_label, text in zip(self.form_labels, words):
             form_label.setText(text)
         self.cluster.retranslate()
+        self.step.retranslate()
         self.table.setHorizontalHeaderLabels([translate("FitDialog", c) for c in COLUMNS])
         if self._outcome is not None:
             self._show_rows(self._outcome)
@@ -258,7 +262,7 @@ class FitDialog(Retranslates, QDialog):
         asked = dict(
             dtype=self.dtypeCombo.currentData(), optimizer=self.optimizerCombo.currentData(),
             mode=self.modeCombo.currentData(), inputs=inputs, measure=self.measureCheck.isChecked(),
-            max_batch=max_batch,
+            max_batch=max_batch, **self.step.asked(),
         )  # fmt: skip
         requests = [self.cluster.wrap(FitRequest(device=device, **asked)) for device in self._present]
         named = self.named_request(asked)
