@@ -20,7 +20,7 @@ ALLOWED = frozenset(
     Torch Device Inspector torchrun ssh HOST agent example Transformer src tgt weight bias
     Enter Esc Ctrl Shift Alt Tab Space BatchNorm Embedding pickle torch-device-inspector Python s
     English GitHub x y Apple cuBLAS
-    rank ranks gloo
+    rank ranks gloo logits
     """.split()
 )
 

@@ -4287,7 +4287,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
     <message>
         <location line="+1"/>
         <source>Plan the loop out = model(x); out.loss.backward(); optimizer.step(), which holds the output (logits) through backward (unchecked: freed before backward, as transformers&apos; Trainer does)</source>
-        <translation>按 out = model(x); out.loss.backward(); optimizer.step() 这样的循环来规划，输出（logits）在整个反向传播期间一直保留（不勾选：在反向传播之前释放，和 transformers 的 Trainer 一样）</translation>
+        <translation>按 out=model(x); out.loss.backward(); optimizer.step() 这样的循环来规划，输出（logits）在整个反向传播期间一直保留（不勾选：在反向传播之前释放，和 transformers.Trainer 一样）</translation>
     </message>
     <message>
         <location line="+4"/>
