@@ -1550,17 +1550,7 @@
         <translation>与比较的另一方轮流计时，各 {slices} 段</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it (fresh processes of the example in float16 landed 26-71 µs apart on PyTorch&apos;s 2 threads of a quiet 2-core VM, within 5 % in 27 of 30 on 1), so a rerun may land elsewhere; bench --threads 1 measures without the OpenMP team, bench --repeat 5 gives the median over 5 fresh processes</source>
-        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在一台空闲的 2 核虚拟机上，float16 的示例在 PyTorch 默认的 2 个线程下，各个全新进程的结果相差 26-71 µs；1 个线程下 30 个进程中有 27 个彼此相差不到 5 %），所以重新运行可能得到别的结果；bench --threads 1 不用 OpenMP 线程组来测量，bench --repeat 5 给出 5 个全新进程的中位数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it (fresh processes of the example in float16 on 1 thread landed within 5 % of one another in 27 of 30 on a quiet 2-core VM, and 1.6-2.6x slower in 3), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
-        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在一台空闲的 2 核虚拟机上，float16 的示例在 1 个线程下，30 个全新进程中有 27 个彼此相差不到 5 %，另有 3 个慢了 1.6-2.6 倍），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it, and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
         <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态，而且它在本次运行中发生了变化（依次 {blocks} 段：中位数从 {low} 到 {high}），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
     </message>
@@ -3255,7 +3245,17 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>没有哪个算子或哪段 Python 代码能解释它（进程的其他线程，或分配器的取整）</translation>
     </message>
     <message>
-        <location line="+224"/>
+        <location line="+40"/>
+        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it (fresh processes of the example in float16 landed 26-71 µs apart on PyTorch&apos;s 2 threads of a quiet 2-core VM, within 5 % in 17 of 20 on 1), so a rerun may land elsewhere; bench --threads 1 measures without the OpenMP team, bench --repeat 5 gives the median over 5 fresh processes</source>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在一台空闲的 2 核虚拟机上，float16 的示例在 PyTorch 默认的 2 个线程下，各个全新进程的结果相差 26-71 µs；1 个线程下 20 个进程中有 17 个彼此相差不到 5 %），所以重新运行可能得到别的结果；bench --threads 1 不用 OpenMP 线程组来测量，bench --repeat 5 给出 5 个全新进程的中位数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it (fresh processes of the example in float16 on 1 thread landed within 5 % of one another in 17 of 20 on a quiet 2-core VM, and 1.6-2.6x slower in 3), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在一台空闲的 2 核虚拟机上，float16 的示例在 1 个线程下，20 个全新进程中有 17 个彼此相差不到 5 %，另有 3 个慢了 1.6-2.6 倍），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
+    </message>
+    <message>
+        <location line="+183"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>

@@ -4,7 +4,7 @@ On a CPU a call of tens of microseconds repeats best on one thread: the example 
 fresh processes on a quiet 2-core VM, read 26-71 µs between processes with PyTorch's default
 team of 2 OpenMP threads (5 processes of 10 had slow blocks); on 1 thread a plain loop read
 24.9-25.7 µs in every block of 10 processes, faster than the team at its best, and ``bench``
-within 5 % in 27 of 30 processes (3 read 1.6-2.6x: rarer, not gone). The count must be set before the
+within 5 % in 17 of 20 processes (3 read 1.6-2.6x: rarer, not gone). The count must be set before the
 process's first parallel region: once a team exists, its threads stay, and one-thread blocks
 measured beside it were slow in the same processes as the team's. So it is set before the
 model loads, and a worker of ``--repeat`` or ``--against`` is given the same option.

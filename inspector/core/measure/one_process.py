@@ -4,7 +4,7 @@ A call of tens of microseconds on the CPU is as fast as the state of the process
 the example in float16 measured 26-29 µs in some fresh ``bench`` processes and 38-48 µs in
 others on a quiet 2-core VM (``torch.utils.benchmark.Timer``: 27.6 µs), each run with a tight
 interval, and its state switched within one process too (26 ↔ 32 µs between blocks of 12 ms).
-Most of it is the OpenMP team's: on one intra-op thread (``bench --threads 1``) 27 of 30 fresh
+Most of it is the OpenMP team's: on one intra-op thread (``bench --threads 1``) 17 of 20 fresh
 processes agreed within 5 % (5 of 10 on PyTorch's two), so a run of the default team is told
 of ``--threads 1``, and a one-thread run still says a rerun may land elsewhere.
 A run's samples all come from one process, and its interval cannot see that. So a run of one

@@ -204,12 +204,12 @@ MEASUREMENT: dict[str, str] = {
     "bench.one_process": (
         "one process's figure: a call of {median} on the CPU is as fast as the state of the process that runs it "
         "(fresh processes of the example in float16 landed 26-71 µs apart on PyTorch's 2 threads of a quiet 2-core VM, "
-        "within 5 % in 27 of 30 on 1), so a rerun may land elsewhere; bench --threads 1 measures without the OpenMP team, "
+        "within 5 % in 17 of 20 on 1), so a rerun may land elsewhere; bench --threads 1 measures without the OpenMP team, "
         "bench --repeat 5 gives the median over 5 fresh processes"
     ),
     "bench.one_process_one_thread": (
         "one process's figure: a call of {median} on the CPU is as fast as the state of the process that runs it "
-        "(fresh processes of the example in float16 on 1 thread landed within 5 % of one another in 27 of 30 on a quiet "
+        "(fresh processes of the example in float16 on 1 thread landed within 5 % of one another in 17 of 20 on a quiet "
         "2-core VM, and 1.6-2.6x slower in 3), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 "
         "fresh processes"
     ),
