@@ -10,26 +10,19 @@ Fixed samples; no clock is read."""
 
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
 
 from inspector.cli import main
 from inspector.core.files.models import example_model
-from inspector.core.measure import run_noise
 from inspector.core.report.compare import compare_reports
 from inspector.core.report.run_verdicts import Run, run_verdicts
-from inspector.core.report.timing_report import build_report, save_report
-from tests.cli.test_compare_cli import _entry
-from tests.cli.test_compare_same_verdict import RECORDS, _seed_record
+from inspector.core.report.timing_report import build_report
+from tests.cli.test_compare_same_verdict import RECORDS, _samples as _quiet, _save, _verdicts as _rows
 from tests.report_edge import typed
 
 COMMANDS = ("bench A --against B", "bench --repeat 5")
-
-
-def _quiet(median: float, seed: int, n: int = 300) -> list[float]:
-    return (median * np.random.default_rng(seed).lognormal(0.0, 0.01, n)).tolist()
 
 
 def _noisy(median: float, seed: int, n: int = 300) -> list[float]:
@@ -45,24 +38,6 @@ def _noisy(median: float, seed: int, n: int = 300) -> list[float]:
 @pytest.fixture(scope="module")
 def base():
     return build_report(example_model())
-
-
-def _save(base, tmp_path, name: str, samples: list[float]) -> str:
-    report = json.loads(json.dumps(base))
-    report["latency"] = [_entry(samples)]
-    return str(save_report(typed(report), tmp_path / name))
-
-
-def _rows(capsys, monkeypatch, tmp_path, a: str, b: str) -> dict[str, dict]:
-    """compare --json of ``a`` and ``b`` under an empty, a quiet and a noisy noise record."""
-    path = tmp_path / "run_noise.json"
-    monkeypatch.setenv(run_noise.ENV_FILE, str(path))
-    rows = {}
-    for name, sigma in RECORDS.items():
-        _seed_record(path, sigma)
-        assert main(["compare", a, b, "--json"]) == 0
-        [rows[name]] = json.loads(capsys.readouterr().out)["latency"]
-    return rows
 
 
 def test_a_noisy_pair_one_and_a_half_times_apart_claims_nothing_and_names_the_command_that_can(

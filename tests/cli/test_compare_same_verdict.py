@@ -25,8 +25,9 @@ from tests.report_edge import typed
 RECORDS = {"empty": None, "quiet": 0.02, "noisy": 0.54}
 
 
-def _samples(median: float, seed: int) -> list[float]:
-    return (median * np.random.default_rng(seed).lognormal(0.0, 0.01, 300)).tolist()
+def _samples(median: float, seed: int, n: int = 300) -> list[float]:
+    """A quiet run: ``n`` calls tight around ``median``."""
+    return (median * np.random.default_rng(seed).lognormal(0.0, 0.01, n)).tolist()
 
 
 def _seed_record(path, sigma: float | None) -> None:
@@ -42,9 +43,9 @@ def base():
     return build_report(example_model())
 
 
-def _save(base, tmp_path, name: str, median: float, seed: int) -> str:
+def _save(base, tmp_path, name: str, samples: list[float]) -> str:
     report = json.loads(json.dumps(base))
-    report["latency"] = [_entry(_samples(median, seed))]
+    report["latency"] = [_entry(samples)]
     return str(save_report(typed(report), tmp_path / name))
 
 
@@ -67,14 +68,14 @@ def _verdicts(capsys, monkeypatch, tmp_path, a: str, b: str) -> dict[str, dict]:
 def test_the_same_two_files_get_one_verdict_with_an_empty_a_quiet_and_a_noisy_record(
     capsys, monkeypatch, tmp_path, base, median_b, verdict
 ):
-    a, b = _save(base, tmp_path, "a.json", 1.0, 1), _save(base, tmp_path, "b.json", median_b, 2)
+    a, b = _save(base, tmp_path, "a.json", _samples(1.0, 1)), _save(base, tmp_path, "b.json", _samples(median_b, 2))
     rows = _verdicts(capsys, monkeypatch, tmp_path, a, b)
     assert {name: row["verdict"] for name, row in rows.items()} == dict.fromkeys(RECORDS, verdict)
     assert len({(row["ratio_low"], row["ratio_high"], row["run_noise_note"]) for row in rows.values()}) == 1
 
 
 def test_files_that_cannot_support_a_claim_say_so_and_name_the_commands_that_can(capsys, monkeypatch, tmp_path, base):
-    a, b = _save(base, tmp_path, "a.json", 1.0, 1), _save(base, tmp_path, "b.json", 1.10, 2)
+    a, b = _save(base, tmp_path, "a.json", _samples(1.0, 1)), _save(base, tmp_path, "b.json", _samples(1.10, 2))
     note = _verdicts(capsys, monkeypatch, tmp_path, a, b)["quiet"]["run_noise_note"]
     assert note.startswith("one run on each side: how far a rerun lands is unknown, so no difference under ±47 %")
     assert "bench A --against B" in note and "bench --repeat 5" in note
