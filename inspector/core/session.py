@@ -211,17 +211,19 @@ class Session:
         from inspector.core.measure.model_input import model_device
 
         runs = min(request.runs or attribution.DEFAULT_RUNS, attribution.DEFAULT_RUNS)
-        # The plain forward just timed, where it was (the window runs it first): decides the gating.
-        last = self._latencies[-1] if self._latencies else None
         loaded = self.require_loaded()
-        timed = last is not None and last.mode == "forward" and last.device == device_id(model_device(loaded.module))
+        # The plain forward just timed, where the model is (the window runs it first): decides the gating.
+        last = self._latencies[-1] if self._latencies else None
+        forward_ms = None
+        if last is not None and last.mode == "forward" and last.device == device_id(model_device(loaded.module)):
+            forward_ms = last.min_ms
         result = attribution.measure_attribution(
             loaded,
             runs=runs,
             input_shape=request.input_shape,
             progress=progress,
             should_cancel=should_cancel,
-            forward_ms=last.min_ms if timed and last is not None else None,
+            forward_ms=forward_ms,
         )
         self._attributions.append(result)
         return result
