@@ -93,8 +93,6 @@ def cmd_bench(args) -> int:
     if repeat > 1 and latencies:  # runs 2..N in fresh processes, each entry's runs kept
         latencies, repeat_notes = run_workers(args, latencies, repeat)
         record_noise(latencies, args.spec)
-    else:  # a short CPU call measured in one process: say a rerun may land elsewhere (issue 46)
-        latencies = [_with_process_note(r) for r in latencies]
     # The session's report, as the window builds it (a TimingReport from here until it is written),
     # with the runs joined from the other processes and the per-module runs measured beside it.
     report = run.session.report(latency=latencies, attribution=run.attributions)
@@ -120,16 +118,6 @@ def cmd_bench(args) -> int:
         _say(f"error: {_plain(failures[0])}" + (f" (and {len(failures) - 1} more failures)" if len(failures) > 1 else ""))
         return 1
     return 0
-
-
-def _with_process_note(result):
-    """``result`` with the note saying its median is one process's, where it may be (``one_process``)."""
-    import dataclasses
-
-    from inspector.core.measure import one_process_note
-
-    note = one_process_note(result)
-    return result if note is None else dataclasses.replace(result, notes=(*result.notes, note))
 
 
 def _repeat(args) -> int:

@@ -18,7 +18,8 @@ import json
 from typing import Any
 
 from inspector.cli.bench_files import _write_report
-from inspector.cli.bench_repeats import WORKER_ENTRY, _last_error, _samples, worker_argv
+from inspector.cli.bench_repeats import WORKER_ENTRY, worker_argv
+from inspector.core.measure import worker_error, worker_samples
 from inspector.cli.compare_table import print_comparison
 from inspector.cli.common import _load, _move_request, _session
 from inspector.cli.printing import _plain, _print, _ProgressBar, _say
@@ -184,7 +185,7 @@ def _later_rounds(
             continue
         found = _read_round(done.stdout, cap) if done.returncode == 0 else None
         if found is None:
-            notes.append(f"round {index} of {rounds} failed: {_plain(_last_error(done.stderr))}; the other rounds are compared")
+            notes.append(f"round {index} of {rounds} failed: {_plain(worker_error(done.stderr))}; the other rounds are compared")
             continue
         later_a.append(found[0])
         later_b.append(found[1])
@@ -206,7 +207,7 @@ def _read_round(stdout: str, cap: int) -> tuple[list[float], list[float], str, b
             return None
         if not isinstance(data, dict):
             return None
-        a, b = _samples(data.get("a"), cap), _samples(data.get("b"), cap)
+        a, b = worker_samples(data.get("a"), cap), worker_samples(data.get("b"), cap)
         machine = data.get("machine")
         said = machine[:500] if isinstance(machine, str) else ""
         spoiled = data.get("spoiled") is True

@@ -19,18 +19,14 @@ fails is named in a note; the runs that worked are kept.
 
 from __future__ import annotations
 
-import json
-import math
 import os
 from typing import Any, Sequence
 
 from inspector.cli.printing import _plain, _say
 from inspector.core.files import absolute_spec
+from inspector.core.measure import WORKER_ENTRY, worker_error, read_worker, run_key, worker_line
 
-#: The first key of a worker's line: what this process looks for on its stdout.
-WORKER_KEY = "repeat_worker"
-#: What a worker runs: the CLI's entry, with the worker's argv as its command line.
-WORKER_ENTRY = "inspector.cli:entry"
+__all__ = ["NOT_PASSED_ON", "PASSED_ON", "WORKER_ENTRY", "record_noise", "run_workers", "worker_argv", "worker_line"]
 
 #: bench's options a worker is given again, by their dest: how each is written back.
 #: "flag": store_true; "value": --opt=VALUE; "values": --opt=V once per value; "path": a file
@@ -72,55 +68,6 @@ def worker_argv(args: Any, *role: str) -> list[str]:
     return [*argv, *role, absolute_spec(args.spec)]
 
 
-def worker_line(latencies: Sequence[Any]) -> str:
-    """What a worker prints: its latency entries' keys and samples, one JSON line."""
-    entries = [
-        {"device": r.device, "dtype": r.dtype, "mode": r.mode, "input_shape": list(r.input_shape),
-         "samples_ms": list(r.samples_ms), "notes": [str(n) for n in r.notes]}
-        for r in latencies
-    ]  # fmt: skip
-    return json.dumps({WORKER_KEY: 1, "latency": entries})
-
-
-def _key(device: Any, dtype: Any, mode: Any, shape: Any) -> tuple[str, str, str, tuple[int, ...]]:
-    return str(device), str(dtype), str(mode), tuple(int(d) for d in shape) if isinstance(shape, (list, tuple)) else ()
-
-
-def _samples(values: Any, cap: int) -> list[float] | None:
-    """A worker's samples, if they are what a run gives: finite non-negative numbers, at most ``cap``."""
-    if not isinstance(values, list) or not values or len(values) > cap:
-        return None
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0 for v in values):
-        return None
-    return [float(v) for v in values]
-
-
-def _read_worker(stdout: str, cap: int) -> dict[tuple[Any, ...], list[float]]:
-    """The samples of each entry a worker's stdout holds, by key; {} when it holds no worker line."""
-    for line in reversed(stdout.splitlines()):
-        if not line.startswith('{"' + WORKER_KEY):
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError:
-            return {}
-        out = {}
-        for entry in data.get("latency", []) if isinstance(data, dict) else []:
-            if not isinstance(entry, dict):
-                continue
-            samples = _samples(entry.get("samples_ms"), cap)
-            if samples is not None:
-                key = _key(entry.get("device"), entry.get("dtype"), entry.get("mode"), entry.get("input_shape"))
-                out[key] = samples
-        return out
-    return {}
-
-
-def _last_error(stderr: str) -> str:
-    lines = [line for line in stderr.splitlines() if line.startswith("error:")]
-    return lines[-1][len("error:") :].strip() if lines else "it ended without a result"
-
-
 def run_workers(args: Any, latencies: Sequence[Any], repeat: int) -> tuple[list[Any], list[str]]:
     """Runs 2..``repeat`` of this bench (``args``, its parsed options) in fresh processes, one
     at a time; ``latencies`` (run 1's results) each combined with the runs that match it, and
@@ -139,12 +86,12 @@ def run_workers(args: Any, latencies: Sequence[Any], repeat: int) -> tuple[list[
         except OSError as exc:  # no temporary folder, pipe or process to be had: the runs so far stand
             notes.append(f"run {number} of {repeat} could not start: {_plain(exc.strerror or str(exc))}")
             continue
-        found = _read_worker(done.stdout, cap)
+        found = read_worker(done.stdout, cap)
         if done.returncode != 0 or not found:
-            notes.append(f"run {number} of {repeat} failed: {_plain(_last_error(done.stderr))}")
+            notes.append(f"run {number} of {repeat} failed: {_plain(worker_error(done.stderr))}")
         for key, samples in found.items():
             later.setdefault(key, []).append(samples)
-    combined = [combine_runs(r, later.get(_key(r.device, r.dtype, r.mode, r.input_shape), [])) for r in latencies]
+    combined = [combine_runs(r, later.get(run_key(r.device, r.dtype, r.mode, r.input_shape), [])) for r in latencies]
     return combined, notes
 
 

@@ -67,8 +67,10 @@ class Session:
     reads it. It outlives a load (it is the devices' history, and shows the load itself).
     """
 
-    def __init__(self, timeline: MemoryTimeline | None = None) -> None:
+    def __init__(self, timeline: MemoryTimeline | None = None, *, in_window: bool = False) -> None:
+        """``in_window``: the session of the window, whose notes name its controls, not bench's options."""
         self.timeline = timeline if timeline is not None else MemoryTimeline()
+        self._in_window = in_window
         self._loaded: LoadedModel | None = None
         self._moves: list[MoveResult] = []
         self._latencies: list[LatencyResult] = []
@@ -173,28 +175,34 @@ class Session:
         should_stop: ShouldCancel | None = None,
     ) -> LatencyResult:
         """Measure latency (``core.measure.timing.measure_latency``) and record the result;
-        ``request.repeat`` runs of it one after another (``core.measure.repeats``), kept apart.
+        ``request.repeat`` runs of it one after another (``core.measure.repeats``), kept apart,
+        or, with ``request.fresh_processes``, runs 2..N each in a fresh process that loads the
+        model as this session did (``core.measure.fresh_runs``). A single run of a short CPU
+        call says its figure is one process's (``one_process``).
         ``runs_elsewhere``: further runs of this request taken in other processes (``bench
         --repeat``): this one keeps only its share of the samples a measurement holds.
         ``should_stop()``: True ends the measurement early, its samples kept as its result."""
-        from inspector.core.measure import repeats, run_control, timing
+        from inspector.core.measure import ModelSource, fresh_runs, one_process_note, repeats, run_control, timing
 
         control = run_control.RunControl(on_sample=on_sample, progress=progress, should_cancel=should_cancel,
                                          should_stop=should_stop, max_samples=repeats.run_share(1 + runs_elsewhere))  # fmt: skip
-        if request.repeat > 1:
-            result = repeats.measure_runs(
-                self.require_loaded(), repeat=request.repeat, mode=request.mode, runs=request.runs,
-                min_time=request.min_time, input_shape=request.input_shape, control=control,
-            )  # fmt: skip
+        loaded, by, r = self.require_loaded(), self._loaded_by, request
+        if r.repeat > 1 and r.fresh_processes and by is not None:
+            source = ModelSource.of(by.spec, by.architecture, by.trust)
+            result = fresh_runs.measure_runs_fresh(loaded, source, repeat=r.repeat, mode=r.mode, runs=r.runs,
+                                                   min_time=r.min_time, input_shape=r.input_shape, control=control)  # fmt: skip
+        elif r.repeat > 1:
+            result = repeats.measure_runs(loaded, repeat=r.repeat, mode=r.mode, runs=r.runs, min_time=r.min_time,
+                                          input_shape=r.input_shape, control=control)  # fmt: skip
+            if r.fresh_processes:  # an adopted model: no load a process could repeat
+                result = dataclasses.replace(result, notes=(*result.notes, Text("bench.fresh_runs_no_source")))
         else:
-            result = timing.measure_latency(
-                self.require_loaded(),
-                mode=request.mode,
-                runs=request.runs,
-                min_time=request.min_time,
-                input_shape=request.input_shape,
-                control=control,
-            )
+            result = timing.measure_latency(loaded, mode=r.mode, runs=r.runs, min_time=r.min_time,
+                                            input_shape=r.input_shape, control=control)  # fmt: skip
+            # One process's figure, where it may not repeat (issue 46); not said by one of several runs.
+            note = one_process_note(result, in_window=self._in_window) if runs_elsewhere == 0 else None
+            if note is not None:
+                result = dataclasses.replace(result, notes=(*result.notes, note))
         self._latencies.append(result)
         return result
 

@@ -76,6 +76,9 @@ class BenchmarkRequest:
     #: Independent runs, one after another, each with its own warm-up (``core.measure.repeats``):
     #: the result keeps each run's samples, so a comparison sees how runs differ.
     repeat: int = 1
+    #: Runs 2..``repeat`` each in a fresh process that loads the model again, as ``bench
+    #: --repeat`` takes them (``core.measure.fresh_runs``); where ``capabilities.fresh_processes``.
+    fresh_processes: bool = False
 
     def call(self) -> str:
         """The request in words, for the history ("forward ×100 · input 1x3")."""
@@ -84,7 +87,7 @@ class BenchmarkRequest:
         if specs is not None:
             text += " · input " + "; ".join("x".join(map(str, s.shape)) + (f":{s.dtype}" if s.dtype else "") for s in specs)
         if self.repeat > 1:
-            text += f" · {self.repeat} runs"
+            text += f" · {self.repeat} runs" + (" in fresh processes" if self.fresh_processes else "")
         return text
 
 
@@ -145,6 +148,8 @@ class SessionCapabilities:
     #: The front end's sampler reads this machine's devices; else the session's machine
     #: streams its readings (``RemoteSession.start_memory``).
     memory_sampled_here: bool = True
+    #: ``BenchmarkRequest.fresh_processes``: later runs in fresh processes of this machine.
+    fresh_processes: bool = True
 
 
 #: A ``Session`` in this process: it can do everything.
@@ -152,7 +157,8 @@ LOCAL = SessionCapabilities(remote=False)
 #: A ``RemoteSession``: loads, moves, measures (per module too) and reports; no fit, training
 #: step or lesson yet; its samples are timed, and its memory read, on the agent's machine.
 REMOTE = SessionCapabilities(
-    remote=True, fit=False, train_step=False, lessons=False, stop_early=False, timed_here=False, memory_sampled_here=False
+    remote=True, fit=False, train_step=False, lessons=False, stop_early=False, timed_here=False, memory_sampled_here=False,
+    fresh_processes=False,
 )
 
 

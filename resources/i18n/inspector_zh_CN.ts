@@ -134,7 +134,7 @@
         <translation>锁定主机上的张量（页锁定内存），并以 non_blocking=True 复制，适用于 .to(device) 和 .cuda()：将其 GB/s 与未锁页的移动比较，看锁页在这里是否值得</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+157"/>
+        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+164"/>
         <source>Move the model</source>
         <extracomment>A text the bar shows: as it is, or a function that says it again in the language now installed (then a change of language renders it again). Emitted after a change of language has set the bar&apos;s texts again: whoever adds to its tooltips (the move buttons&apos; prices) says them again then. Each control&apos;s tooltip while it is enabled (``bar_reasons``).</extracomment>
         <translation>移动模型</translation>
@@ -220,7 +220,17 @@
         <translation>在普通测量之后，为每个模块计时（每次调用挂钩子，再运行一次）：填充模型树的“时间”“占前向传播 %”“输出形状”和 FLOPs 列</translation>
     </message>
     <message>
-        <location line="+126"/>
+        <location line="+5"/>
+        <source>fresh processes</source>
+        <translation>全新进程</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Take runs 2 and on each in a fresh process that loads the model again, as bench --repeat does: a short call on the CPU is as fast as the thread that runs it, and one process is one draw. Costs a process start and a load per run (about 3 s for the example) and the model&apos;s memory twice while a run loads it. Needs two runs or more; not for a remote session</source>
+        <translation>从第 2 次运行起，每次都在一个重新加载模型的全新进程中进行，和 bench --repeat 一样：CPU 上很短的调用有多快取决于运行它的线程，一个进程只是一次抽样。代价是每次运行都要启动一个进程并加载一次模型（示例约 3 秒），加载期间模型占用两份内存。需要两次或更多运行；远程会话不可用</translation>
+    </message>
+    <message>
+        <location line="+140"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -1553,6 +1563,41 @@
         <location line="+3"/>
         <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the process that runs it, and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land elsewhere; bench --repeat 5 gives the median over 5 fresh processes</source>
         <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态，而且它在本次运行中发生了变化（依次 {blocks} 段：中位数从 {low} 到 {high}），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the thread that runs it (two threads of one process, taking turns on a quiet 2-core VM, ran 2x apart for seconds), so a rerun may land elsewhere; Repeat 5 with fresh processes gives the median over 5 processes, as bench --repeat 5 does</source>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的线程的状态（在一台空闲的 2 核虚拟机上，同一进程中轮流运行的两个线程有几秒钟相差 2 倍），所以重新运行可能得到别的结果；重复 ×5 并勾选“全新进程”会给出 5 个进程的中位数，和 bench --repeat 5 一样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the thread that runs it, and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land elsewhere; Repeat 5 with fresh processes gives the median over 5 processes, as bench --repeat 5 does</source>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的线程的状态，而且在这次运行中就变了（依次 {blocks} 段：中位数从 {low} 到 {high}），所以重新运行可能得到别的结果；重复 ×5 并勾选“全新进程”会给出 5 个进程的中位数，和 bench --repeat 5 一样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>run 1 in this process, the others each in a fresh process that loaded the model again: {runs} runs</source>
+        <translation>第 1 次运行在本进程中，其余每次都在重新加载模型的全新进程中：共 {runs} 次运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>run {number} of {repeat} (a fresh process) failed: {why}; the other runs are kept</source>
+        <translation>第 {number} 次运行（共 {repeat} 次，全新进程）失败：{why}；其他运行保留</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>run {number} of {repeat} (a fresh process) could not start: {why}</source>
+        <translation>第 {number} 次运行（共 {repeat} 次，全新进程）无法启动：{why}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model is split across devices or dtypes, which a fresh process cannot repeat: the runs were taken one after another in this process</source>
+        <translation>模型分布在多个设备或多种数据类型上，全新进程无法照样重现：各次运行在本进程中依次进行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model was handed to this session, not loaded by it, so no fresh process can load it: the runs were taken one after another in this process</source>
+        <translation>模型是交给这个会话的，不是它加载的，所以全新进程无法加载它：各次运行在本进程中依次进行</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3170,7 +3215,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-284"/>
+        <location line="-291"/>
         <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
         <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
@@ -3255,7 +3300,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在一台空闲的 2 核虚拟机上，float16 的示例在 1 个线程下，20 个全新进程中有 17 个彼此相差不到 5 %，另有 3 个慢了 1.6-2.6 倍），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+190"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>
@@ -4489,7 +4534,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
         <translation>正在加载 PyTorch…</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/shell/window.py" line="+265"/>
+        <location filename="../../inspector/gui/shell/window.py" line="+266"/>
         <source>The %1 translation could not be read: the window stays in English.</source>
         <extracomment>File › Connect to server…: the app answers it (``app.create_window`` wires it: the app makes a window of the remote kind, ``remote_window.RemoteKind``). Local or remote: the workers, the dialogs and the texts that differ (``window_kind``). The evented session state: the workers&apos; answers, which every feature subscribes to. The requests to the workers (``state.requests``), which every feature is handed. Parks this window&apos;s threads around timed samples (a local session&apos;s: ``LocalKind``). The parts and workers exist (``_start_session`` ran). Windows opened from this one, held while they are open (``keep_open``). The menus&apos; actions, by id: each feature binds what its actions call (``common.actions``). No saved splitter positions: the first show sizes them for the screen (``Frame.first_start``). The frame&apos;s wait for torch, while it is imported (None: it was imported already). The memory readings since the start (the sampler fills it; the plot and the report read it). What the features were installed with, and what they left in it (``state.feature``). The notice shown now, if any (for the tests).</extracomment>
         <translation>无法读取%1翻译：窗口保持英文。</translation>
@@ -5306,7 +5351,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelCommands</name>
     <message>
-        <location filename="../../inspector/gui/features/latency/launch.py" line="+76"/>
+        <location filename="../../inspector/gui/features/latency/launch.py" line="+78"/>
         <source>benchmark ×%1 train step · %2 %3</source>
         <translation>基准测试 ×%1 训练步 · %2 %3</translation>
     </message>
@@ -5343,7 +5388,7 @@ The loss is the sum of the outputs; the input is the model&apos;s own example in
 <context>
     <name>ModelWorker</name>
     <message>
-        <location filename="../../inspector/gui/state/workers.py" line="+279"/>
+        <location filename="../../inspector/gui/state/workers.py" line="+281"/>
         <source>cancelled before the estimate for %1</source>
         <extracomment>Progress and streamed samples reach the window at most this often: a benchmark of a tiny model takes a sample every few microseconds, and a signal per sample would flood the GUI. Parks the window&apos;s threads around each chunk of samples (``gui.state.sample_gate``); a remote session&apos;s samples are taken in the agent&apos;s process and need none.</extracomment>
         <translation>在估算 %1 之前已取消</translation>

@@ -7,7 +7,8 @@ import errno
 import json
 
 from inspector.cli import main
-from inspector.cli.bench_repeats import WORKER_KEY, _read_worker
+from inspector.core.measure.fresh_runs import WORKER_KEY
+from inspector.core.measure.fresh_runs import read_worker as _read_worker
 from inspector.core.measure import run_noise
 
 

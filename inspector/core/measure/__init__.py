@@ -16,7 +16,8 @@ one rank of a DDP or FSDP2 run, laid out by ``fit_shard`` and proven on CPU rank
 ``fit_cluster_proof`` and ``fit_cluster_rank``),
 ``memory_log`` (the memory timeline
 and its sampler), ``memory_snapshot`` (CUDA allocator snapshots), ``trace`` (Chrome Trace
-Event JSON), ``time_left`` (estimates for progress).
+Event JSON), ``time_left`` (estimates for progress), ``one_process`` (whether a run's median is its process's)
+and ``fresh_runs`` (later runs in fresh processes: ``bench --repeat``'s and the window's).
 
 May import: ``inspector.core.placement``, ``inspector.core.devices``, ``inspector.core.files``
 and the base modules. Never ``moves``: measuring leaves a model where it is.
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     )
     from inspector.core.measure.repeats import MAX_REPEAT, combine_runs, run_share
     from inspector.core.measure.one_process import one_process_note
+    from inspector.core.measure.fresh_runs import WORKER_ENTRY, read_worker, run_key, worker_error, worker_line, worker_samples
     from inspector.core.measure.intra_op_threads import use_threads
     from inspector.core.measure.flop_count import prepare as prepare_flop_count
     from inspector.core.measure.run_noise import RunNoise, record as record_run_noise, spread_of_runs
@@ -100,6 +102,12 @@ __all__ = [
     "model_device",
     "new_pair_id",
     "one_process_note",
+    "WORKER_ENTRY",
+    "read_worker",
+    "run_key",
+    "worker_error",
+    "worker_line",
+    "worker_samples",
     "parse_capacity",
     "plan_cluster",
     "prepare_flop_count",
@@ -155,6 +163,12 @@ _HOMES = {
     "model_device": "model_input",
     "new_pair_id": "interleaved",
     "one_process_note": "one_process",
+    "WORKER_ENTRY": "fresh_runs",
+    "read_worker": "fresh_runs",
+    "run_key": "fresh_runs",
+    "worker_error": "fresh_runs",
+    "worker_line": "fresh_runs",
+    "worker_samples": "fresh_runs",
     "parse_capacity": "fit_devices",
     "prepare_flop_count": "flop_count:prepare",
     "presets": "fit_devices",

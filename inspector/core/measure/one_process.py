@@ -41,9 +41,10 @@ def block_medians(samples_ms: tuple[float, ...] | list[float], blocks: int = BLO
     return [float(np.median(part)) for part in np.array_split(values, parts)]
 
 
-def one_process_note(result: LatencyResult) -> str | None:
+def one_process_note(result: LatencyResult, *, in_window: bool = False) -> str | None:
     """Why this run's median may not repeat in another process, or None: a run of one process
-    (no ``runs_ms`` of several) on the CPU whose fastest call is under ``SHORT_CALL_MS``."""
+    (no ``runs_ms`` of several) on the CPU whose fastest call is under ``SHORT_CALL_MS``.
+    ``in_window``: the note names the window's Repeat with fresh processes, not bench's options."""
     median, fastest = result.median_ms, result.min_ms
     if result.device != "cpu" or median is None or fastest is None or len(result.run_samples) > 1:
         return None
@@ -51,8 +52,10 @@ def one_process_note(result: LatencyResult) -> str | None:
         return None
     medians = block_medians(result.samples_ms)
     if medians and min(medians) > 0 and max(medians) / min(medians) - 1 > MOVED:
-        return Text("bench.one_process_moved", median=format_ms(median), low=format_ms(min(medians)),
+        return Text("bench.one_process_window_moved" if in_window else "bench.one_process_moved", median=format_ms(median), low=format_ms(min(medians)),
                     high=format_ms(max(medians)), blocks=len(medians))  # fmt: skip
+    if in_window:  # the window's measuring thread: as fast as its state, whatever the team (fresh_runs)
+        return Text("bench.one_process_window", median=format_ms(median))
     if result.threads == 1:  # no OpenMP team: rarer, not gone (intra_op_threads)
         return Text("bench.one_process_one_thread", median=format_ms(median))
     return Text("bench.one_process", median=format_ms(median))

@@ -218,6 +218,27 @@ MEASUREMENT: dict[str, str] = {
         "and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land "
         "elsewhere; bench --repeat 5 gives the median over 5 fresh processes"
     ),
+    "bench.one_process_window": (
+        "one process's figure: a call of {median} on the CPU is as fast as the state of the thread that runs it "
+        "(two threads of one process, taking turns on a quiet 2-core VM, ran 2x apart for seconds), so a rerun may "
+        "land elsewhere; Repeat 5 with fresh processes gives the median over 5 processes, as bench --repeat 5 does"
+    ),
+    "bench.one_process_window_moved": (
+        "one process's figure: a call of {median} on the CPU is as fast as the state of the thread that runs it, "
+        "and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land "
+        "elsewhere; Repeat 5 with fresh processes gives the median over 5 processes, as bench --repeat 5 does"
+    ),
+    "bench.fresh_runs": "run 1 in this process, the others each in a fresh process that loaded the model again: {runs} runs",
+    "bench.fresh_run_failed": "run {number} of {repeat} (a fresh process) failed: {why}; the other runs are kept",
+    "bench.fresh_run_not_started": "run {number} of {repeat} (a fresh process) could not start: {why}",
+    "bench.fresh_runs_split_model": (
+        "the model is split across devices or dtypes, which a fresh process cannot repeat: "
+        "the runs were taken one after another in this process"
+    ),
+    "bench.fresh_runs_no_source": (
+        "the model was handed to this session, not loaded by it, so no fresh process can load it: "
+        "the runs were taken one after another in this process"
+    ),
     "bench.runs_pooled": "{runs} independent runs, each with its own warm-up: the figures are of their samples together",
     "bench.min_time_capped": "a minimum time of {seconds} s asked for: capped at {cap} s per measurement",
     "bench.stopped_at_sample_cap": (

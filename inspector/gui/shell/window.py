@@ -199,6 +199,7 @@ class InspectorWindow(QMainWindow):
         # (after the parts: a remote window's workers use the timeline and the session state)
         self.worker, self.sampler = self.kind.make_workers(window_settings.sample_hz(self.settings))
         capabilities = self.worker.session.capabilities  # (read before the worker's thread starts)
+        self.action_bar.freshProcessesCheck.setVisible(capabilities.fresh_processes)
         if not capabilities.remote:
             # A Cancel that cannot stop a forward which never returns says so, with what can be
             # done (a remote session's forward runs in its agent: the connection gives up on it).

@@ -125,7 +125,7 @@ class ModelWorker(WorkerEvents):
         #: remote session's samples are taken in the agent's process and need none.
         self._gate = gate
         # Touched only on this worker's thread once the worker has moved there.
-        self.session: FrontEndSession = session if session is not None else Session(timeline)
+        self.session: FrontEndSession = session if session is not None else Session(timeline, in_window=True)
         self._runner: BackgroundRunner | None = None
 
     @property
@@ -190,6 +190,8 @@ class ModelWorker(WorkerEvents):
 
     @Slot(object)
     def benchmark(self, request: BenchmarkRequest) -> None:
+        if request.fresh_processes and not self.session.capabilities.fresh_processes:
+            request = replace(request, fresh_processes=False)  # (the window hides the choice there)
         with self._task(Task.BENCHMARK, request.call()) as task:
             self.session.require_model()
             if request.mode == BenchMode.TRAIN_STEP:

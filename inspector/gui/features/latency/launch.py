@@ -43,6 +43,8 @@ class BenchmarkFields(Protocol):
 
     def input_shape_text(self) -> str: ...
 
+    def fresh_processes(self) -> bool: ...
+
 
 class BenchmarkLaunch(QObject):
     """Sends the benchmark the action bar asks for (see the module docstring)."""
@@ -65,7 +67,7 @@ class BenchmarkLaunch(QObject):
             return False
         request = BenchmarkRequest(
             mode=a.mode(), runs=a.runsSpin.value(), input_shape=input_shape(a), per_module=a.perModuleCheck.isChecked(),
-            repeat=a.repeatSpin.value(),
+            repeat=a.repeatSpin.value(), fresh_processes=a.fresh_processes(),
         )
         if self.state.model is not None:
             window_settings.remember_inputs(self.settings, self.state.model.info.spec, a.input_shape_text())

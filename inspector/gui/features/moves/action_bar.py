@@ -129,6 +129,12 @@ class ActionBar(Retranslates, QWidget):
 
         self.perModuleCheck = QCheckBox(self)
         self.perModuleCheck.setObjectName("perModuleCheck")
+        # Runs 2..N each in a fresh process, as bench --repeat takes them (core.measure.fresh_runs):
+        # a short CPU call is as fast as the thread that runs it, so one process is one draw.
+        self.freshProcessesCheck = QCheckBox(self)
+        self.freshProcessesCheck.setObjectName("freshProcessesCheck")
+        self.freshProcessesCheck.setEnabled(False)  # with one run there are no later runs to take
+        self.repeatSpin.valueChanged.connect(self._follow_repeat)
 
         self.benchmarkButton = self._button("", "benchmarkButton")
         self.cancelButton = self._button("", "cancelButton")
@@ -188,6 +194,7 @@ class ActionBar(Retranslates, QWidget):
         row.addWidget(self.benchmarkButton)
         row.addWidget(self.cancelButton)
         row.addWidget(self.perModuleCheck)
+        row.addWidget(self.freshProcessesCheck)
         row.addWidget(self.progressBar, 1)
         grid.addLayout(row, 1, 0, 1, 6)
         grid.addWidget(self.inputShapeProblem, 2, 0, 1, 6)
@@ -240,6 +247,14 @@ class ActionBar(Retranslates, QWidget):
             "After the plain measurement, time every module (hooks on each call, a second run): "
             "fills the Time, % of forward, Output shape and FLOPs columns of the model tree",
         ))  # fmt: skip
+        self.freshProcessesCheck.setText(translate("ActionBar", "fresh processes"))
+        self.freshProcessesCheck.setToolTip(translate(
+            "ActionBar",
+            "Take runs 2 and on each in a fresh process that loads the model again, as bench --repeat does: a short "
+            "call on the CPU is as fast as the thread that runs it, and one process is one draw. Costs a process start "
+            "and a load per run (about 3 s for the example) and the model's memory twice while a run loads it. "
+            "Needs two runs or more; not for a remote session",
+        ))  # fmt: skip
         self._show_input_problem()
         self.progressBar.setFormat(_say(self._progress))
         if self._state is not None:
@@ -272,6 +287,7 @@ class ActionBar(Retranslates, QWidget):
         editable = state.busy_task is None
         for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin, self.repeatSpin):
             widget.setEnabled(editable)
+        self._follow_repeat()
         before = self._focus_before_busy
         if editable and before is not None:
             self._focus_before_busy = None
@@ -279,6 +295,17 @@ class ActionBar(Retranslates, QWidget):
             # Unless the user has put the focus elsewhere meanwhile (outside the bar).
             if before.isEnabled() and now is not before and (now is None or self.isAncestorOf(now)):
                 before.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _follow_repeat(self) -> None:
+        """Fresh processes can be asked for while idle, for two runs or more, where the session
+        can start them (``SessionCapabilities.fresh_processes``: a remote window hides it)."""
+        idle = self._state is None or self._state.busy_task is None
+        self.freshProcessesCheck.setEnabled(idle and self.repeatSpin.value() > 1)
+
+    def fresh_processes(self) -> bool:
+        """Whether the next benchmark takes its later runs in fresh processes."""
+        check = self.freshProcessesCheck
+        return not check.isHidden() and check.isEnabled() and check.isChecked()
 
     def set_move_price(self, text: str, *, new_model: bool = False) -> None:
         """What ``.to(device)`` with the chosen target and dtype holds at its peak ("": none).

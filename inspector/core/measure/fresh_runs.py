@@ -1,0 +1,194 @@
+"""Runs of a latency measurement in fresh processes: ``bench --repeat``'s workers, and the window's
+Repeat when asked for fresh processes (issue 46 item 3).
+
+A call of tens of microseconds runs as fast as the thread that runs it happens to be. On the
+2-vCPU development VM two threads of one process, taking 4 ms blocks of the example in turn,
+were 2x apart for 30 blocks on end (one fast, one slow), and the states swap within seconds;
+a fresh process lands in either (``one_process``). The window's own run is one such draw, as a
+plain ``bench`` is. Runs in fresh processes are independent draws: this module takes runs
+2..N of a measurement as ``bench … --repeat-worker`` processes, started one at a time by
+``core.launcher`` (isolated, by the app's own path, in a folder of their own, ended with this
+process), each loading the model from the session's source (``ModelSource``: the spec with its paths
+absolute, the architecture, the trust), moving it to the same device and dtype
+and printing its samples as one JSON line (``worker_line``), which ``read_worker`` reads back
+with bounds. Run 1 is the calling process's own, so the result is ``bench --repeat N``'s by
+construction, whoever asks.
+
+The cost is a process and a load per run: 3.2 s a run for the example on the development VM
+(the run itself takes 11 ms), and the model held twice while a worker runs. So it is asked
+for, never the default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from typing import Any, Sequence
+
+from inspector.core.files.inputs import InputsLike, as_specs, format_inputs
+from inspector.core.files.models import LoadedModel
+from inspector.core.measure.fit_cluster_proof import ModelSource
+from inspector.core.measure.measurement import LatencyResult
+from inspector.core.measure.repeats import combine_runs, measure_runs, run_share
+from inspector.core.measure.run_control import RunControl
+from inspector.core.measure.timing import measure_latency
+from inspector.core.messages import Text
+from inspector.core.units import dtype_name
+
+#: The first key of a worker's line: what the parent looks for on its stdout.
+WORKER_KEY = "repeat_worker"
+#: What a worker runs: the CLI's entry, with the worker's argv as its command line.
+WORKER_ENTRY = "inspector.cli:entry"
+
+RunKey = tuple[str, str, str, tuple[int, ...]]
+
+
+def worker_line(latencies: Sequence[Any]) -> str:
+    """What a worker prints: its latency entries' keys and samples, one JSON line."""
+    entries = [
+        {"device": r.device, "dtype": r.dtype, "mode": r.mode, "input_shape": list(r.input_shape),
+         "samples_ms": list(r.samples_ms), "notes": [str(n) for n in r.notes]}
+        for r in latencies
+    ]  # fmt: skip
+    return json.dumps({WORKER_KEY: 1, "latency": entries})
+
+
+def run_key(device: Any, dtype: Any, mode: Any, shape: Any) -> RunKey:
+    """The entry a worker's samples belong to: device, dtype, mode and input shape."""
+    return str(device), str(dtype), str(mode), tuple(int(d) for d in shape) if isinstance(shape, (list, tuple)) else ()
+
+
+def worker_samples(values: Any, cap: int) -> list[float] | None:
+    """A worker's samples, if they are what a run gives: finite non-negative numbers, at most ``cap``."""
+    if not isinstance(values, list) or not values or len(values) > cap:
+        return None
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v >= 0 for v in values):
+        return None
+    return [float(v) for v in values]
+
+
+def read_worker(stdout: str, cap: int) -> dict[RunKey, list[float]]:
+    """The samples of each entry a worker's stdout holds, by key; {} when it holds no worker line
+    (a model may print anything first: only the last line that starts as ours is read)."""
+    for line in reversed(stdout.splitlines()):
+        if not line.startswith('{"' + WORKER_KEY):
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError:
+            return {}
+        out = {}
+        for entry in data.get("latency", []) if isinstance(data, dict) else []:
+            if not isinstance(entry, dict):
+                continue
+            samples = worker_samples(entry.get("samples_ms"), cap)
+            if samples is not None:
+                key = run_key(entry.get("device"), entry.get("dtype"), entry.get("mode"), entry.get("input_shape"))
+                out[key] = samples
+        return out
+    return {}
+
+
+def worker_error(stderr: str) -> str:
+    """A failed worker's own last ``error:`` line, or what to say when it printed none."""
+    lines = [line for line in stderr.splitlines() if line.startswith("error:")]
+    return lines[-1][len("error:") :].strip() if lines else "it ended without a result"
+
+
+def uniform_placement(loaded: LoadedModel) -> tuple[str, str] | None:
+    """The one device and floating dtype of every parameter and buffer, as a worker's
+    ``--device`` and ``--dtype`` write them; None for a model split across devices or dtypes
+    (a worker could not place it the same way)."""
+    from inspector.core.devices.discovery import device_id
+
+    tensors = [*loaded.module.parameters(), *loaded.module.buffers()]
+    devices = {device_id(t.device) for t in tensors}
+    dtypes = {dtype_name(t.dtype) for t in tensors if t.is_floating_point()}
+    if len(devices) != 1 or len(dtypes) != 1:
+        return None
+    return devices.pop(), dtypes.pop()
+
+
+def worker_argv(source: ModelSource, device: str, dtype: str, *, mode: str, runs: int | None, min_time: float | None,
+                input_shape: InputsLike | None, repeat: int) -> list[str]:  # fmt: skip
+    """The ``bench`` command line of one later run: the model from ``source``, moved to ``device``
+    in ``dtype``, measured as the first run was (``--repeat`` gives each run its share of samples)."""
+    argv = ["bench", f"--device={device}", f"--dtype={dtype}", f"--mode={mode}", f"--repeat={repeat}"]
+    argv.append(f"--runs={runs}" if min_time is None else f"--min-time={min_time!r}")
+    specs = as_specs(input_shape)
+    if specs is not None:
+        argv.append(f"--input-shape={format_inputs(specs)}")
+    if source.arch:
+        argv.append(f"--arch={source.arch}")
+    if source.trust:
+        argv.append("--trust")
+    return [*argv, "--repeat-worker", source.spec]
+
+
+def measure_runs_fresh(
+    loaded: LoadedModel,
+    source: ModelSource,
+    *,
+    repeat: int,
+    mode: str,
+    runs: int | None,
+    min_time: float | None,
+    input_shape: InputsLike | None,
+    control: RunControl = RunControl(),
+) -> LatencyResult:
+    """Run 1 of ``repeat`` in this process, runs 2..``repeat`` each in a fresh process, combined
+    (``repeats.combine_runs``), as ``bench --repeat`` takes them.
+
+    Sample indices continue from run to run; ``progress`` counts runs in thousandths (a worker's
+    run moves it once, when it ends). ``should_cancel()`` ends a running worker at once and
+    raises ``Cancelled``; ``should_stop()`` keeps the runs taken and starts no more. A worker
+    that fails is said in a note and the runs taken stand; a model this process cannot describe
+    to one (split across devices or dtypes) has its runs taken here, one after another, and says so."""
+    from inspector.core import launcher
+    from inspector.core.errors import Cancelled
+
+    share = run_share(repeat)
+    on_sample, progress = control.on_sample, control.progress
+
+    def step(done: int, total: int) -> None:
+        if progress is not None:
+            progress(1000 * done // total if total else 0, repeat * 1000)
+
+    placed = uniform_placement(loaded)
+    if placed is None:  # the runs one after another here, as a window's Repeat takes them
+        result = measure_runs(loaded, repeat=repeat, mode=mode, runs=runs, min_time=min_time, input_shape=input_shape,
+                              control=control)  # fmt: skip
+        return dataclasses.replace(result, notes=(*result.notes, Text("bench.fresh_runs_split_model")))
+    first = measure_latency(loaded, mode=mode, runs=runs, min_time=min_time, input_shape=input_shape,
+                            control=dataclasses.replace(control, progress=step if progress is not None else None,
+                                                        max_samples=share))  # fmt: skip
+    argv = worker_argv(source, *placed, mode=mode, runs=runs, min_time=min_time, input_shape=input_shape, repeat=repeat)
+    key = run_key(first.device, first.dtype, first.mode, first.input_shape)
+    later: list[list[float]] = []
+    notes: list[str] = []
+    taken = len(first.samples_ms)
+    for number in range(2, repeat + 1):
+        if control.stop_asked():
+            break
+        try:
+            done = launcher.run_app_workers(WORKER_ENTRY, [argv], should_stop=control.cancelled)[0]
+        except OSError as exc:  # no temporary folder, pipe or process to be had: the runs so far stand
+            notes.append(Text("bench.fresh_run_not_started", number=number, repeat=repeat, why=exc.strerror or str(exc)))
+            continue
+        if control.cancelled():
+            raise Cancelled(Text("failure.cancelled_benchmark", samples=taken))
+        samples = read_worker(done.stdout, share).get(key)
+        if done.returncode != 0 or samples is None:
+            notes.append(Text("bench.fresh_run_failed", number=number, repeat=repeat, why=worker_error(done.stderr)))
+            continue
+        later.append(samples)
+        if on_sample is not None:
+            for index, ms in enumerate(samples, start=taken):
+                on_sample(index, ms)
+        taken += len(samples)
+        if progress is not None:
+            progress(number * 1000, repeat * 1000)
+    if not later:  # (combine_runs keeps a lone run as it is: the failures are said all the same)
+        return dataclasses.replace(first, notes=(*first.notes, *notes))
+    return combine_runs(first, later, [*notes, Text("bench.fresh_runs", runs=1 + len(later))])
