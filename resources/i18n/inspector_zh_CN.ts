@@ -227,7 +227,7 @@
     <message>
         <location line="+1"/>
         <source>Take runs 2 and on each in a fresh process that loads the model again, as bench --repeat does: a short call on the CPU is as fast as the thread that runs it, and one process is one draw. Costs a process start and a load per run (about 3 s for the example) and the model&apos;s memory twice while a run loads it. Needs two runs or more; not for a remote session</source>
-        <translation>从第 2 次运行起，每次都在一个重新加载模型的全新进程中进行，和 bench --repeat 一样：CPU 上很短的调用有多快取决于运行它的线程，一个进程只是一次抽样。代价是每次运行都要启动一个进程并加载一次模型（示例约 3 秒），加载期间模型占用两份内存。需要两次或更多运行；远程会话不可用</translation>
+        <translation>从第 2 次运行起，每次都在一个重新加载模型的全新进程中进行，和命令行的多进程重复一样：CPU 上很短的调用有多快取决于运行它的线程，一个进程只是一次抽样。代价是每次运行都要启动一个进程并加载一次模型（示例约 3 秒），加载期间模型占用两份内存。需要两次或更多运行；远程会话不可用</translation>
     </message>
     <message>
         <location line="+140"/>
@@ -1567,12 +1567,12 @@
     <message>
         <location line="+1"/>
         <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the thread that runs it (two threads of one process, taking turns on a quiet 2-core VM, ran 2x apart for seconds), so a rerun may land elsewhere; Repeat 5 with fresh processes gives the median over 5 processes, as bench --repeat 5 does</source>
-        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的线程的状态（在一台空闲的 2 核虚拟机上，同一进程中轮流运行的两个线程有几秒钟相差 2 倍），所以重新运行可能得到别的结果；重复 ×5 并勾选“全新进程”会给出 5 个进程的中位数，和 bench --repeat 5 一样</translation>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的线程的状态（在一台空闲的 2 核虚拟机上，同一进程中轮流运行的两个线程有几秒钟相差 2 倍），所以重新运行可能得到别的结果；重复 ×5 并勾选“全新进程”会给出 5 个进程的中位数，和命令行的多进程重复一样</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>one process&apos;s figure: a call of {median} on the CPU is as fast as the state of the thread that runs it, and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land elsewhere; Repeat 5 with fresh processes gives the median over 5 processes, as bench --repeat 5 does</source>
-        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的线程的状态，而且在这次运行中就变了（依次 {blocks} 段：中位数从 {low} 到 {high}），所以重新运行可能得到别的结果；重复 ×5 并勾选“全新进程”会给出 5 个进程的中位数，和 bench --repeat 5 一样</translation>
+        <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的线程的状态，而且在这次运行中就变了（依次 {blocks} 段：中位数从 {low} 到 {high}），所以重新运行可能得到别的结果；重复 ×5 并勾选“全新进程”会给出 5 个进程的中位数，和命令行的多进程重复一样</translation>
     </message>
     <message>
         <location line="+1"/>
