@@ -20,6 +20,7 @@ processes took during the runs (a p95 blown up by them is the machine's, not the
     python benchmarks/window_fidelity.py [--quick] [--repeats 3] [--cases example-float16,mlp]
                                          [--against DIR]   # the window of another checkout too
     python benchmarks/window_fidelity.py --pairs 10 [--cases ...]   # issue 46's 10-pair mode
+    python benchmarks/window_fidelity.py --pairs 10 --fresh 3       # Repeat x3, fresh processes, against bench --repeat 3
 
 ``--pairs N`` (issue 46 item 3): N alternated pairs of a fresh window and a fresh CLI per case
 (plain runs; default cases the example in float32 and float16 and the MLP), every median
@@ -125,6 +126,10 @@ def window_child(case: Case, runs: int, per_module: bool) -> dict:
         wait(app, lambda: window.busy_task is None)
     bar.runsSpin.setValue(runs)
     bar.perModuleCheck.setChecked(per_module)
+    fresh = int(os.environ.get("FIDELITY_FRESH") or 0)
+    if fresh > 1:  # --fresh N: Repeat xN, runs 2..N in fresh processes
+        bar.repeatSpin.setValue(fresh)
+        bar.freshProcessesCheck.setChecked(True)
     loop = QEventLoop()
     window.tasks.busyChanged.connect(lambda task: task is None and loop.quit())
     # The event loop's gaps meanwhile (a 1 ms timer, as benchmarks/ui_stall.py): what parking costs the window.
@@ -211,6 +216,9 @@ def cli_child(case: Case, runs: int, per_module: bool) -> dict:
         cmd += ["--input-shape", case.input_shape]
     if per_module:
         cmd.append("--per-module")
+    fresh = int(os.environ.get("FIDELITY_FRESH") or 0)
+    if fresh > 1:  # --fresh N: bench --repeat N, as the window's Repeat xN with fresh processes
+        cmd += ["--repeat", str(fresh)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
     if done.returncode != 0:
         raise SystemExit(f"error: the CLI failed on {case.name}: {done.stderr[-2000:]}")
@@ -286,6 +294,8 @@ def main() -> int:
     )
     parser.add_argument("--pairs", type=int, default=0, help="N alternated window/CLI pairs per case, plain runs "
                         "(issue 46: the window's median of medians within the CLI's own spread)")  # fmt: skip
+    parser.add_argument("--fresh", type=int, default=0, metavar="N", help="with --pairs: the window's Repeat xN with "
+                        "fresh processes against bench --repeat N (issue 46 item 3)")  # fmt: skip
     parser.add_argument("--child", choices=("window", "cli", "timer"), help=argparse.SUPPRESS)
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--runs", type=int, help=argparse.SUPPRESS)
@@ -318,6 +328,8 @@ def main() -> int:
     repeats = args.repeats or (1 if args.quick else 3)
     import torch
 
+    if args.fresh > 1:
+        os.environ["FIDELITY_FRESH"] = str(args.fresh)  # (read by the children)
     if args.pairs:
         return pairs_mode([by_name[n] for n in names], args.pairs, args.quick)
 
@@ -357,7 +369,9 @@ def pairs_mode(cases: list[Case], pairs: int, quick: bool) -> int:
     import torch
 
     print(f"--pairs {pairs}: torch {torch.__version__}, threads {torch.get_num_threads()}, CPUs {os.cpu_count()}, "
-          f"load average {os.getloadavg()[0]:.2f} at start, X: {os.environ.get('DISPLAY') or 'xvfb-run'}")  # fmt: skip
+          f"load average {os.getloadavg()[0]:.2f} at start, X: {os.environ.get('DISPLAY') or 'xvfb-run'}"
+          + (f"; window Repeat x{os.environ['FIDELITY_FRESH']} with fresh processes against bench --repeat "
+             f"{os.environ['FIDELITY_FRESH']}" if os.environ.get("FIDELITY_FRESH") else ""))  # fmt: skip
     met = 0
     for case in cases:
         runs = case.quick_runs if quick else case.runs

@@ -87,6 +87,8 @@ def cmd_bench(args) -> int:
     if getattr(args, "repeat_worker", False):  # one of bench --repeat's runs: its samples, nothing else
         worker = _run_bench(args, loaded, targets, requests, shape, recorder, worker=True)
         _print(worker_line(worker.latencies))
+        for failure in worker.failures:  # the parent names the last one (a note of bench --repeat, the window's)
+            _say(f"error: {_plain(failure)}")
         return 1 if worker.failures else 0
     run = _run_bench(args, loaded, targets, requests, shape, recorder, snapshot_path=args.memory_snapshot)
     latencies, repeat_notes = list(run.latencies), []

@@ -42,7 +42,8 @@ def _bench_ranks(args, env, shape, output) -> int:
             with user_output_to_stderr():
                 loaded = _load(args)
             snapshot = snapshot_rank_path(args.memory_snapshot, env.rank, env.world_size) if args.memory_snapshot else None
-            run = _run_bench(args, loaded, [device], [request], shape, recorder, prefix=prefix, snapshot_path=snapshot)
+            run = _run_bench(args, loaded, [device], [request], shape, recorder, prefix=prefix, snapshot_path=snapshot,
+                             rank=True)  # fmt: skip
             failure = run.failures[0] if run.failures else None
         except InspectorError as exc:
             own_error, failure = exc, exc.message

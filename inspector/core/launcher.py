@@ -117,6 +117,12 @@ def import_path() -> list[str]:
     return kept
 
 
+def app_workers_possible() -> bool:
+    """Whether this app can start itself again as a worker: not from a bundle (PyInstaller),
+    whose executable is the app, not an interpreter that takes ``-c``."""
+    return not getattr(sys, "frozen", False)
+
+
 def app_worker_command(entry: str, argv: Sequence[str], *, watch_fd: int | None) -> list[str]:
     """The command line of a worker that runs ``entry`` (``"module:function"``) with
     ``sys.argv[1:] == argv``; ``watch_fd``: the pipe end it watches (None: none)."""

@@ -85,7 +85,10 @@ class Session:
 
     @property
     def capabilities(self) -> SessionCapabilities:
-        return LOCAL
+        from inspector.core.launcher import app_workers_possible
+
+        # A bundled app cannot start itself again (``launcher``): no runs in fresh processes there.
+        return LOCAL if app_workers_possible() else dataclasses.replace(LOCAL, fresh_processes=False)
 
     # ----- what it holds
 
@@ -173,6 +176,7 @@ class Session:
         should_cancel: ShouldCancel | None = None,
         runs_elsewhere: int = 0,
         should_stop: ShouldCancel | None = None,
+        say_one_process: bool = True,
     ) -> LatencyResult:
         """Measure latency (``core.measure.timing.measure_latency``) and record the result;
         ``request.repeat`` runs of it one after another (``core.measure.repeats``), kept apart,
@@ -181,7 +185,8 @@ class Session:
         call says its figure is one process's (``one_process``).
         ``runs_elsewhere``: further runs of this request taken in other processes (``bench
         --repeat``): this one keeps only its share of the samples a measurement holds.
-        ``should_stop()``: True ends the measurement early, its samples kept as its result."""
+        ``should_stop()``: True ends the measurement early, its samples kept as its result.
+        ``say_one_process``: False for a run whose remedy is not a rerun here (a torchrun rank)."""
         from inspector.core.measure import ModelSource, fresh_runs, one_process_note, repeats, run_control, timing
 
         control = run_control.RunControl(on_sample=on_sample, progress=progress, should_cancel=should_cancel,
@@ -200,7 +205,7 @@ class Session:
             result = timing.measure_latency(loaded, mode=r.mode, runs=r.runs, min_time=r.min_time,
                                             input_shape=r.input_shape, control=control)  # fmt: skip
             # One process's figure, where it may not repeat (issue 46); not said by one of several runs.
-            note = one_process_note(result, in_window=self._in_window) if runs_elsewhere == 0 else None
+            note = one_process_note(result, in_window=self._in_window) if runs_elsewhere == 0 and say_one_process else None
             if note is not None:
                 result = dataclasses.replace(result, notes=(*result.notes, note))
         self._latencies.append(result)

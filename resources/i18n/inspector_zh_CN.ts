@@ -1590,12 +1590,7 @@
         <translation>第 {number} 次运行（共 {repeat} 次，全新进程）无法启动：{why}</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>the model is split across devices or dtypes, which a fresh process cannot repeat: the runs were taken one after another in this process</source>
-        <translation>模型分布在多个设备或多种数据类型上，全新进程无法照样重现：各次运行在本进程中依次进行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>the model was handed to this session, not loaded by it, so no fresh process can load it: the runs were taken one after another in this process</source>
         <translation>模型是交给这个会话的，不是它加载的，所以全新进程无法加载它：各次运行在本进程中依次进行</translation>
     </message>
@@ -3300,7 +3295,12 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在一台空闲的 2 核虚拟机上，float16 的示例在 1 个线程下，20 个全新进程中有 17 个彼此相差不到 5 %，另有 3 个慢了 1.6-2.6 倍），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location line="+7"/>
+        <source>the model is not on one device (split across several, or holding no tensors), which a fresh process cannot repeat: the runs were taken one after another in this process</source>
+        <translation>模型不在同一个设备上（分布在多个设备上，或者没有任何张量），全新进程无法照样重现：各次运行在本进程中依次进行</translation>
+    </message>
+    <message>
+        <location line="+183"/>
         <source>{value} is not a device name (try cpu, cuda:0, mps, xpu:0 or meta)</source>
         <translation>{value} 不是设备名（可以试试 cpu、cuda:0、mps、xpu:0 或 meta）</translation>
     </message>

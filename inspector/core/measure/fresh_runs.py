@@ -96,26 +96,34 @@ def worker_error(stderr: str) -> str:
     return lines[-1][len("error:") :].strip() if lines else "it ended without a result"
 
 
-def uniform_placement(loaded: LoadedModel) -> tuple[str, str] | None:
-    """The one device and floating dtype of every parameter and buffer, as a worker's
-    ``--device`` and ``--dtype`` write them; None for a model split across devices or dtypes
-    (a worker could not place it the same way)."""
+def uniform_placement(loaded: LoadedModel) -> tuple[str, str | None] | None:
+    """The one device of every parameter and buffer, as a worker's ``--device`` writes it, and
+    their one floating dtype (``--dtype``), or None where they hold several (a Hugging Face
+    model's float32 ``inv_freq`` beside bfloat16 weights: the worker keeps the load's own
+    dtypes, and the run's key tells whether it matched). None for a model on several devices
+    or with no tensors: a worker could not place it the same way."""
     from inspector.core.devices.discovery import device_id
 
     tensors = [*loaded.module.parameters(), *loaded.module.buffers()]
     devices = {device_id(t.device) for t in tensors}
     dtypes = {dtype_name(t.dtype) for t in tensors if t.is_floating_point()}
-    if len(devices) != 1 or len(dtypes) != 1:
+    if len(devices) != 1:
         return None
-    return devices.pop(), dtypes.pop()
+    return devices.pop(), dtypes.pop() if len(dtypes) == 1 else None
 
 
-def worker_argv(source: ModelSource, device: str, dtype: str, *, mode: str, runs: int | None, min_time: float | None,
-                input_shape: InputsLike | None, repeat: int) -> list[str]:  # fmt: skip
+def worker_argv(source: ModelSource, device: str, dtype: str | None, *, mode: str, runs: int | None,
+                min_time: float | None, input_shape: InputsLike | None, repeat: int) -> list[str]:  # fmt: skip
     """The ``bench`` command line of one later run: the model from ``source``, moved to ``device``
-    in ``dtype``, measured as the first run was (``--repeat`` gives each run its share of samples)."""
-    argv = ["bench", f"--device={device}", f"--dtype={dtype}", f"--mode={mode}", f"--repeat={repeat}"]
-    argv.append(f"--runs={runs}" if min_time is None else f"--min-time={min_time!r}")
+    (in ``dtype``, when one is given), measured as the first run was (``--repeat`` gives each
+    run its share of samples). The spec comes after ``--``: nothing in it is read as an option."""
+    argv = ["bench", f"--device={device}", f"--mode={mode}", f"--repeat={repeat}"]
+    if dtype is not None:
+        argv.append(f"--dtype={dtype}")
+    if min_time is not None:
+        argv.append(f"--min-time={min_time!r}")
+    elif runs is not None:
+        argv.append(f"--runs={runs}")
     specs = as_specs(input_shape)
     if specs is not None:
         argv.append(f"--input-shape={format_inputs(specs)}")
@@ -123,7 +131,7 @@ def worker_argv(source: ModelSource, device: str, dtype: str, *, mode: str, runs
         argv.append(f"--arch={source.arch}")
     if source.trust:
         argv.append("--trust")
-    return [*argv, "--repeat-worker", source.spec]
+    return [*argv, "--repeat-worker", "--", source.spec]
 
 
 def measure_runs_fresh(
@@ -142,7 +150,8 @@ def measure_runs_fresh(
 
     Sample indices continue from run to run; ``progress`` counts runs in thousandths (a worker's
     run moves it once, when it ends). ``should_cancel()`` ends a running worker at once and
-    raises ``Cancelled``; ``should_stop()`` keeps the runs taken and starts no more. A worker
+    raises ``Cancelled``; ``should_stop()`` ends a running worker too, keeps the runs taken
+    before it and starts no more. A worker
     that fails is said in a note and the runs taken stand; a model this process cannot describe
     to one (split across devices or dtypes) has its runs taken here, one after another, and says so."""
     from inspector.core import launcher
@@ -172,12 +181,14 @@ def measure_runs_fresh(
         if control.stop_asked():
             break
         try:
-            done = launcher.run_app_workers(WORKER_ENTRY, [argv], should_stop=control.cancelled)[0]
+            done = launcher.run_app_workers(WORKER_ENTRY, [argv], should_stop=lambda: control.cancelled() or control.stop_asked())[0]
         except OSError as exc:  # no temporary folder, pipe or process to be had: the runs so far stand
             notes.append(Text("bench.fresh_run_not_started", number=number, repeat=repeat, why=exc.strerror or str(exc)))
             continue
         if control.cancelled():
             raise Cancelled(Text("failure.cancelled_benchmark", samples=taken))
+        if control.stop_asked():  # the worker was ended mid-run: its samples are not a run
+            break
         samples = read_worker(done.stdout, share).get(key)
         if done.returncode != 0 or samples is None:
             notes.append(Text("bench.fresh_run_failed", number=number, repeat=repeat, why=worker_error(done.stderr)))

@@ -232,8 +232,8 @@ MEASUREMENT: dict[str, str] = {
     "bench.fresh_run_failed": "run {number} of {repeat} (a fresh process) failed: {why}; the other runs are kept",
     "bench.fresh_run_not_started": "run {number} of {repeat} (a fresh process) could not start: {why}",
     "bench.fresh_runs_split_model": (
-        "the model is split across devices or dtypes, which a fresh process cannot repeat: "
-        "the runs were taken one after another in this process"
+        "the model is not on one device (split across several, or holding no tensors), which a fresh process "
+        "cannot repeat: the runs were taken one after another in this process"
     ),
     "bench.fresh_runs_no_source": (
         "the model was handed to this session, not loaded by it, so no fresh process can load it: "

@@ -189,7 +189,7 @@ CORE_TEXTS = {
     'bench.fresh_runs': QT_TRANSLATE_NOOP("CoreText", 'run 1 in this process, the others each in a fresh process that loaded the model again: {runs} runs'),
     'bench.fresh_run_failed': QT_TRANSLATE_NOOP("CoreText", 'run {number} of {repeat} (a fresh process) failed: {why}; the other runs are kept'),
     'bench.fresh_run_not_started': QT_TRANSLATE_NOOP("CoreText", 'run {number} of {repeat} (a fresh process) could not start: {why}'),
-    'bench.fresh_runs_split_model': QT_TRANSLATE_NOOP("CoreText", 'the model is split across devices or dtypes, which a fresh process cannot repeat: the runs were taken one after another in this process'),
+    'bench.fresh_runs_split_model': QT_TRANSLATE_NOOP("CoreText", 'the model is not on one device (split across several, or holding no tensors), which a fresh process cannot repeat: the runs were taken one after another in this process'),
     'bench.fresh_runs_no_source': QT_TRANSLATE_NOOP("CoreText", 'the model was handed to this session, not loaded by it, so no fresh process can load it: the runs were taken one after another in this process'),
     'bench.runs_pooled': QT_TRANSLATE_NOOP("CoreText", '{runs} independent runs, each with its own warm-up: the figures are of their samples together'),
     'bench.min_time_capped': QT_TRANSLATE_NOOP("CoreText", 'a minimum time of {seconds} s asked for: capped at {cap} s per measurement'),

@@ -68,14 +68,17 @@ def test_a_cancel_ends_the_running_worker_and_leaves_no_process(monkeypatch):
     assert len(started) == 1 and not launcher._RUNNING  # the first worker was killed; no second started
 
 
-def test_a_model_split_across_dtypes_or_handed_over_is_measured_here_and_says_so(monkeypatch):
+def test_a_model_on_no_one_device_or_handed_over_is_measured_here_and_says_so(monkeypatch):
     monkeypatch.setattr(launcher, "run_app_workers", lambda *a, **k: pytest.fail("no process may start"))
-    split = nn.Linear(4, 2)
-    assert uniform_placement(LoadedModel(spec="x", module=split)) == ("cpu", "float32")
-    split.register_buffer("scale", torch.ones(1, dtype=torch.float64))  # a buffer the forward does not use
-    assert uniform_placement(LoadedModel(spec="x", module=split)) is None
-    loaded = LoadedModel(spec="x", module=split, example_input=torch.randn(1, 4))
-    result = measure_runs_fresh(loaded, ModelSource.of("x"), repeat=2, mode="forward", runs=10, min_time=None,
+    mixed = nn.Linear(4, 2)
+    assert uniform_placement(LoadedModel(spec="x", module=mixed)) == ("cpu", "float32")
+    mixed.register_buffer("scale", torch.ones(1, dtype=torch.float64))  # as a float32 inv_freq beside bf16 weights
+    assert uniform_placement(LoadedModel(spec="x", module=mixed)) == ("cpu", None)  # the worker keeps the load's dtypes
+    assert not any(a.startswith("--dtype") for a in worker_argv(ModelSource.of("example"), "cpu", None, mode="forward",
+                                                                 runs=10, min_time=None, input_shape=None, repeat=2))  # fmt: skip
+    empty = LoadedModel(spec="x", module=nn.Sequential(nn.ReLU()), example_input=torch.randn(1, 4))
+    assert uniform_placement(empty) is None  # no tensor says where a worker should put it
+    result = measure_runs_fresh(empty, ModelSource.of("x"), repeat=2, mode="forward", runs=10, min_time=None,
                                 input_shape=None)
     assert [len(r) for r in result.runs_ms] == [10, 10] and "bench.fresh_runs_split_model" in _keys(result)
 
@@ -104,3 +107,33 @@ def test_a_single_short_cpu_run_says_it_is_one_processs_figure_in_the_words_of_i
         result = session.measure(BenchmarkRequest(runs=200))
         assert {key, key + "_moved"} & set(_keys(result)) or "bench.one_process_one_thread" in _keys(result)
         assert not (in_window and "bench.one_process" in _keys(result))
+
+
+def test_a_stop_during_a_worker_ends_it_and_keeps_the_runs_before(monkeypatch):
+    session = Session()
+    session.load(LoadRequest("example"))
+    started = []
+    real = launcher.run_app_workers
+
+    def run(entry, argvs, **kwargs):
+        started.append(argvs)
+        return real(entry, argvs, **kwargs)
+
+    monkeypatch.setattr(launcher, "run_app_workers", run)
+    result = session.measure(BenchmarkRequest(runs=20, repeat=3, fresh_processes=True), should_stop=lambda: bool(started))
+    assert len(started) == 1 and not launcher._RUNNING and len(result.samples_ms) == 20  # run 1 only, as taken
+
+
+def test_a_request_by_time_or_by_count_asks_the_worker_for_the_same():
+    source = ModelSource.of("example")
+    by_count = worker_argv(source, "cpu", "float32", mode="forward", runs=None, min_time=None, input_shape=None, repeat=2)
+    assert not any(a.startswith(("--runs", "--min-time")) for a in by_count)  # bench's own default, as run 1's
+    assert build_parser().parse_args(by_count).runs is None
+
+
+def test_a_bundled_app_offers_no_fresh_processes(monkeypatch):
+    import sys
+
+    assert Session().capabilities.fresh_processes
+    monkeypatch.setattr(sys, "frozen", True, raising=False)  # a PyInstaller bundle: its executable takes no -c
+    assert not Session().capabilities.fresh_processes and not launcher.app_workers_possible()
