@@ -180,9 +180,9 @@ class Session:
     ) -> LatencyResult:
         """Measure latency (``core.measure.timing.measure_latency``) and record the result;
         ``request.repeat`` runs of it one after another (``core.measure.repeats``), kept apart,
-        or, with ``request.fresh_processes``, runs 2..N each in a fresh process that loads the
-        model as this session did (``core.measure.fresh_runs``). A single run of a short CPU
-        call says its figure is one process's (``one_process``).
+        or, with ``request.fresh_processes``, every run in a fresh process that loads the model
+        as this session did (``core.measure.fresh_runs``). A single run of a short CPU call says
+        its figure is one process's (``one_process``).
         ``runs_elsewhere``: further runs of this request taken in other processes (``bench
         --repeat``): this one keeps only its share of the samples a measurement holds.
         ``should_stop()``: True ends the measurement early, its samples kept as its result.
@@ -192,10 +192,16 @@ class Session:
         control = run_control.RunControl(on_sample=on_sample, progress=progress, should_cancel=should_cancel,
                                          should_stop=should_stop, max_samples=repeats.run_share(1 + runs_elsewhere))  # fmt: skip
         loaded, by, r = self.require_loaded(), self._loaded_by, request
-        if r.repeat > 1 and r.fresh_processes and by is not None:
+        if r.fresh_processes and by is not None:
+            from inspector.core.report.latency_reader import latency_entry
+
             source = ModelSource.of(by.spec, by.architecture, by.trust)
             result = fresh_runs.measure_runs_fresh(loaded, source, repeat=r.repeat, mode=r.mode, runs=r.runs,
-                                                   min_time=r.min_time, input_shape=r.input_shape, control=control)  # fmt: skip
+                                                   min_time=r.min_time, input_shape=r.input_shape,
+                                                   read_entry=latency_entry, control=control)  # fmt: skip
+            # A worker's own one-process note speaks bench's words: this session's, where it applies.
+            result = dataclasses.replace(result, notes=tuple(n for n in result.notes
+                                                             if not getattr(n, "key", "").startswith("bench.one_process")))  # fmt: skip
         elif r.repeat > 1:
             result = repeats.measure_runs(loaded, repeat=r.repeat, mode=r.mode, runs=r.runs, min_time=r.min_time,
                                           input_shape=r.input_shape, control=control)  # fmt: skip
@@ -204,10 +210,12 @@ class Session:
         else:
             result = timing.measure_latency(loaded, mode=r.mode, runs=r.runs, min_time=r.min_time,
                                             input_shape=r.input_shape, control=control)  # fmt: skip
-            # One process's figure, where it may not repeat (issue 46); not said by one of several runs.
-            note = one_process_note(result, in_window=self._in_window) if runs_elsewhere == 0 and say_one_process else None
-            if note is not None:
-                result = dataclasses.replace(result, notes=(*result.notes, note))
+            if r.fresh_processes:  # an adopted model: no load a process could repeat
+                result = dataclasses.replace(result, notes=(*result.notes, Text("bench.fresh_runs_no_source")))
+        # One process's figure, where it may not repeat (issue 46); not said by one of several runs.
+        note = one_process_note(result, in_window=self._in_window) if runs_elsewhere == 0 and say_one_process else None
+        if note is not None:
+            result = dataclasses.replace(result, notes=(*result.notes, note))
         self._latencies.append(result)
         return result
 

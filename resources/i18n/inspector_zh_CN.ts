@@ -134,7 +134,7 @@
         <translation>锁定主机上的张量（页锁定内存），并以 non_blocking=True 复制，适用于 .to(device) 和 .cuda()：将其 GB/s 与未锁页的移动比较，看锁页在这里是否值得</translation>
     </message>
     <message>
-        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+164"/>
+        <location filename="../../inspector/gui/features/moves/action_bar.py" line="+162"/>
         <source>Move the model</source>
         <extracomment>A text the bar shows: as it is, or a function that says it again in the language now installed (then a change of language renders it again). Emitted after a change of language has set the bar&apos;s texts again: whoever adds to its tooltips (the move buttons&apos; prices) says them again then. Each control&apos;s tooltip while it is enabled (``bar_reasons``).</extracomment>
         <translation>移动模型</translation>
@@ -226,11 +226,11 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Take runs 2 and on each in a fresh process that loads the model again, as bench --repeat does: a short call on the CPU is as fast as the thread that runs it, and one process is one draw. Costs a process start and a load per run (about 3 s for the example) and the model&apos;s memory twice while a run loads it. Needs two runs or more; not for a remote session</source>
-        <translation>从第 2 次运行起，每次都在一个重新加载模型的全新进程中进行，和命令行的多进程重复一样：CPU 上很短的调用有多快取决于运行它的线程，一个进程只是一次抽样。代价是每次运行都要启动一个进程并加载一次模型（示例约 3 秒），加载期间模型占用两份内存。需要两次或更多运行；远程会话不可用</translation>
+        <source>Take every run in a fresh process that loads the model again, moves it to this device and dtype and measures it, as bench does: a short call on the CPU is as fast as the thread that runs it, and the window&apos;s own threads stay out. Costs a process start and a load per run (about 3 s for the example) and the model&apos;s memory twice while a run loads it. Not for a remote session</source>
+        <translation>每次运行都在一个全新进程中进行：重新加载模型，移到这个设备和数据类型上再测量，和命令行一样。CPU 上很短的调用有多快取决于运行它的线程，这样窗口自己的线程就不在测量之中。代价是每次运行都要启动一个进程并加载一次模型（示例约 3 秒），加载期间模型占用两份内存。远程会话不可用</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+135"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
@@ -1575,12 +1575,7 @@
         <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的线程的状态，而且在这次运行中就变了（依次 {blocks} 段：中位数从 {low} 到 {high}），所以重新运行可能得到别的结果；重复 ×5 并勾选“全新进程”会给出 5 个进程的中位数，和命令行的多进程重复一样</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>run 1 in this process, the others each in a fresh process that loaded the model again: {runs} runs</source>
-        <translation>第 1 次运行在本进程中，其余每次都在重新加载模型的全新进程中：共 {runs} 次运行</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>run {number} of {repeat} (a fresh process) failed: {why}; the other runs are kept</source>
         <translation>第 {number} 次运行（共 {repeat} 次，全新进程）失败：{why}；其他运行保留</translation>
     </message>
@@ -3210,7 +3205,7 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>{value} 不是设备名</translation>
     </message>
     <message>
-        <location line="-291"/>
+        <location line="-292"/>
         <source>The optimizer&apos;s state stayed in {state} while the model is in {model}: {count} optimizer-state tensors ({names}). Module.to() does not move optimizer state; depending on the optimizer, the next optimizer.step() stops with a dtype error (Adam, AdamW) or runs with this state still in {state} (SGD), without a word. Load the optimizer&apos;s state_dict again (it follows each parameter&apos;s device and dtype), or create the optimizer after moving the model.</source>
         <translation>模型是 {model}，而优化器状态仍是 {state}：{count} 个优化器状态张量（{names}）。Module.to() 不会移动优化器状态；视优化器而定，下一次 optimizer.step() 要么因数据类型不符而报错（Adam、AdamW），要么照常运行、这些状态仍是 {state}（SGD），且没有任何提示。请重新加载优化器的 state_dict（它会跟随每个参数的设备和数据类型），或在移动模型之后再创建优化器。</translation>
     </message>
@@ -3295,7 +3290,17 @@ of means of blocks of calls, which reads nearer the mean when some calls are slo
         <translation>单个进程的数值：CPU 上一次 {median} 的调用有多快取决于运行它的进程的状态（在一台空闲的 2 核虚拟机上，float16 的示例在 1 个线程下，20 个全新进程中有 17 个彼此相差不到 5 %，另有 3 个慢了 1.6-2.6 倍），所以重新运行可能得到别的结果；bench --repeat 5 给出 5 个全新进程的中位数</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+4"/>
+        <source>every run in a fresh process that loaded the model again, none in this one: {runs} runs</source>
+        <translation>每次运行都在重新加载了模型的全新进程中，没有一次在本进程中：共 {runs} 次运行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the first run could not be taken in a fresh process ({why}): the runs were taken one after another in this process</source>
+        <translation>第一次运行无法在全新进程中进行（{why}）：各次运行在本进程中依次进行</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>the model is not on one device (split across several, or holding no tensors), which a fresh process cannot repeat: the runs were taken one after another in this process</source>
         <translation>模型不在同一个设备上（分布在多个设备上，或者没有任何张量），全新进程无法照样重现：各次运行在本进程中依次进行</translation>
     </message>

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from inspector.core.files.inputs import InputsLike, as_specs, format_inputs
 from inspector.core.files.models import LoadedModel
@@ -32,7 +32,6 @@ from inspector.core.measure.fit_cluster_proof import ModelSource
 from inspector.core.measure.measurement import LatencyResult
 from inspector.core.measure.repeats import combine_runs, measure_runs, run_share
 from inspector.core.measure.run_control import RunControl
-from inspector.core.measure.timing import measure_latency
 from inspector.core.messages import Text
 from inspector.core.units import dtype_name
 
@@ -45,13 +44,41 @@ RunKey = tuple[str, str, str, tuple[int, ...]]
 
 
 def worker_line(latencies: Sequence[Any]) -> str:
-    """What a worker prints: its latency entries' keys and samples, one JSON line."""
+    """What a worker prints: its latency entries' keys and samples, and each whole entry as a
+    report holds it (``entry``: a window that takes every run in a worker reads run 1's from
+    it), one JSON line."""
     entries = [
         {"device": r.device, "dtype": r.dtype, "mode": r.mode, "input_shape": list(r.input_shape),
-         "samples_ms": list(r.samples_ms), "notes": [str(n) for n in r.notes]}
+         "samples_ms": list(r.samples_ms), "notes": [str(n) for n in r.notes], "entry": r.to_dict(),
+         "texts": [_text_json(n) for n in r.notes]}
         for r in latencies
     ]  # fmt: skip
     return json.dumps({WORKER_KEY: 1, "latency": entries})
+
+
+def _text_json(note: str) -> Any:
+    """A note as its template id and arguments (a window translates it), or as it reads."""
+    if isinstance(note, Text):
+        return {"key": note.key, "args": {name: _text_json(value) for name, value in note.args.items()}}
+    return str(note)
+
+
+def _text_of(value: Any) -> str | None:
+    """A note sent by a worker, made again: a ``Text`` of a known template whose arguments are
+    words (or such notes), a plain string as it is; None for anything else."""
+    from inspector.core.messages import TEMPLATES
+
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, dict) or value.get("key") not in TEMPLATES or not isinstance(value.get("args"), dict):
+        return None
+    args = {name: _text_of(arg) for name, arg in value["args"].items() if isinstance(name, str)}
+    if any(arg is None for arg in args.values()):
+        return None
+    try:
+        return Text(value["key"], **args)
+    except TypeError:  # a template whose fields the sender filled otherwise
+        return None
 
 
 def run_key(device: Any, dtype: Any, mode: Any, shape: Any) -> RunKey:
@@ -71,6 +98,13 @@ def worker_samples(values: Any, cap: int) -> list[float] | None:
 def read_worker(stdout: str, cap: int) -> dict[RunKey, list[float]]:
     """The samples of each entry a worker's stdout holds, by key; {} when it holds no worker line
     (a model may print anything first: only the last line that starts as ours is read)."""
+    return {key: samples for key, (samples, _entry, _notes) in _worker_entries(stdout, cap).items()}
+
+
+def _worker_entries(stdout: str, cap: int) -> dict[RunKey, tuple[list[float], Any, tuple[str, ...]]]:
+    """Each entry of a worker's line by key: its checked samples, its whole entry as sent (None
+    if it sent none; read by the caller's report reader, which checks it) and its notes made
+    again (``_text_of``)."""
     for line in reversed(stdout.splitlines()):
         if not line.startswith('{"' + WORKER_KEY):
             continue
@@ -85,7 +119,9 @@ def read_worker(stdout: str, cap: int) -> dict[RunKey, list[float]]:
             samples = worker_samples(entry.get("samples_ms"), cap)
             if samples is not None:
                 key = run_key(entry.get("device"), entry.get("dtype"), entry.get("mode"), entry.get("input_shape"))
-                out[key] = samples
+                texts = entry.get("texts")
+                notes = [_text_of(t) for t in texts] if isinstance(texts, list) and len(texts) <= 100 else []
+                out[key] = (samples, entry.get("entry"), tuple(n for n in notes if n is not None))
         return out
     return {}
 
@@ -143,63 +179,83 @@ def measure_runs_fresh(
     runs: int | None,
     min_time: float | None,
     input_shape: InputsLike | None,
+    read_entry: Callable[[Any], LatencyResult],
     control: RunControl = RunControl(),
 ) -> LatencyResult:
-    """Run 1 of ``repeat`` in this process, runs 2..``repeat`` each in a fresh process, combined
-    (``repeats.combine_runs``), as ``bench --repeat`` takes them.
+    """``repeat`` runs, each in a fresh process, combined (``repeats.combine_runs``): none in
+    this process, so nothing of the caller's (a window's threads) is in what they measured.
 
-    Sample indices continue from run to run; ``progress`` counts runs in thousandths (a worker's
-    run moves it once, when it ends). ``should_cancel()`` ends a running worker at once and
-    raises ``Cancelled``; ``should_stop()`` ends a running worker too, keeps the runs taken
-    before it and starts no more. A worker
-    that fails is said in a note and the runs taken stand; a model this process cannot describe
-    to one (split across devices or dtypes) has its runs taken here, one after another, and says so."""
+    Run 1's whole entry is read back with ``read_entry`` (the report's reader, which checks it),
+    so the result describes that run as a report does; later runs add their samples. A worker
+    must measure the model as this process holds it: its entry's device and dtype are checked.
+    Sample indices continue from run to run; ``progress`` counts runs in thousandths (each
+    moves it once, when it ends). ``should_cancel()`` ends a running worker at once and raises
+    ``Cancelled``; ``should_stop()`` ends a running worker too, keeps the runs taken before it
+    and starts no more. A worker that fails is said in a note and the runs taken stand; where
+    run 1 fails, or the model cannot be described to a worker (not on one device: a split
+    model, one with no tensors), the runs are taken here, one after another, and the note
+    says why."""
     from inspector.core import launcher
     from inspector.core.errors import Cancelled
+    from inspector.core.measure.model_input import model_dtype
 
     share = run_share(repeat)
     on_sample, progress = control.on_sample, control.progress
 
-    def step(done: int, total: int) -> None:
-        if progress is not None:
-            progress(1000 * done // total if total else 0, repeat * 1000)
-
-    placed = uniform_placement(loaded)
-    if placed is None:  # the runs one after another here, as a window's Repeat takes them
+    def here(note: str) -> LatencyResult:  # the runs one after another in this process, as a window's Repeat takes them
         result = measure_runs(loaded, repeat=repeat, mode=mode, runs=runs, min_time=min_time, input_shape=input_shape,
                               control=control)  # fmt: skip
-        return dataclasses.replace(result, notes=(*result.notes, Text("bench.fresh_runs_split_model")))
-    first = measure_latency(loaded, mode=mode, runs=runs, min_time=min_time, input_shape=input_shape,
-                            control=dataclasses.replace(control, progress=step if progress is not None else None,
-                                                        max_samples=share))  # fmt: skip
+        return dataclasses.replace(result, notes=(*result.notes, note))
+
+    placed = uniform_placement(loaded)
+    if placed is None:
+        return here(Text("bench.fresh_runs_split_model"))
     argv = worker_argv(source, *placed, mode=mode, runs=runs, min_time=min_time, input_shape=input_shape, repeat=repeat)
-    key = run_key(first.device, first.dtype, first.mode, first.input_shape)
+    expected = (placed[0], dtype_name(model_dtype(loaded.module)), str(mode))
+    first: LatencyResult | None = None
     later: list[list[float]] = []
     notes: list[str] = []
-    taken = len(first.samples_ms)
-    for number in range(2, repeat + 1):
+    taken = 0
+    for number in range(1, repeat + 1):
         if control.stop_asked():
             break
         try:
             done = launcher.run_app_workers(WORKER_ENTRY, [argv], should_stop=lambda: control.cancelled() or control.stop_asked())[0]
         except OSError as exc:  # no temporary folder, pipe or process to be had: the runs so far stand
             notes.append(Text("bench.fresh_run_not_started", number=number, repeat=repeat, why=exc.strerror or str(exc)))
-            continue
+            done = None
         if control.cancelled():
             raise Cancelled(Text("failure.cancelled_benchmark", samples=taken))
         if control.stop_asked():  # the worker was ended mid-run: its samples are not a run
             break
-        samples = read_worker(done.stdout, share).get(key)
-        if done.returncode != 0 or samples is None:
-            notes.append(Text("bench.fresh_run_failed", number=number, repeat=repeat, why=worker_error(done.stderr)))
-            continue
-        later.append(samples)
+        found = _worker_entries(done.stdout, share) if done is not None else {}
+        matching = [(key, got) for key, got in found.items() if key[:3] == expected]
+        if first is None:
+            entry = read_entry(matching[0][1][1]) if done is not None and done.returncode == 0 and len(matching) == 1 else None
+            if entry is None or not entry.samples_ms:
+                if done is not None:
+                    notes.append(Text("bench.fresh_run_failed", number=number, repeat=repeat,
+                                      why=worker_error(done.stderr)))  # fmt: skip
+                return here(Text("bench.fresh_runs_first_failed", why="; ".join(str(n) for n in notes)))
+            first, key, samples = dataclasses.replace(entry, notes=matching[0][1][2]), matching[0][0], list(entry.samples_ms)
+        else:
+            got = found.get(key) if done is not None and done.returncode == 0 else None
+            if got is None:
+                if done is not None:
+                    notes.append(Text("bench.fresh_run_failed", number=number, repeat=repeat,
+                                      why=worker_error(done.stderr)))  # fmt: skip
+                continue
+            samples = got[0]
+            later.append(samples)
         if on_sample is not None:
             for index, ms in enumerate(samples, start=taken):
                 on_sample(index, ms)
         taken += len(samples)
         if progress is not None:
             progress(number * 1000, repeat * 1000)
-    if not later:  # (combine_runs keeps a lone run as it is: the failures are said all the same)
-        return dataclasses.replace(first, notes=(*first.notes, *notes))
-    return combine_runs(first, later, [*notes, Text("bench.fresh_runs", runs=1 + len(later))])
+    if first is None:  # stopped before run 1 ended: nothing was measured
+        raise Cancelled(Text("failure.cancelled_benchmark", samples=0))
+    said = [*notes, Text("bench.fresh_runs", runs=1 + len(later))]
+    if not later:  # (combine_runs keeps a lone run as it is)
+        return dataclasses.replace(first, notes=(*first.notes, *said))
+    return combine_runs(first, later, said)

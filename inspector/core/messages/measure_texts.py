@@ -228,7 +228,10 @@ MEASUREMENT: dict[str, str] = {
         "and it moved within this run ({blocks} blocks in turn: medians from {low} to {high}), so a rerun may land "
         "elsewhere; Repeat 5 with fresh processes gives the median over 5 processes, as bench --repeat 5 does"
     ),
-    "bench.fresh_runs": "run 1 in this process, the others each in a fresh process that loaded the model again: {runs} runs",
+    "bench.fresh_runs": "every run in a fresh process that loaded the model again, none in this one: {runs} runs",
+    "bench.fresh_runs_first_failed": (
+        "the first run could not be taken in a fresh process ({why}): the runs were taken one after another in this process"
+    ),
     "bench.fresh_run_failed": "run {number} of {repeat} (a fresh process) failed: {why}; the other runs are kept",
     "bench.fresh_run_not_started": "run {number} of {repeat} (a fresh process) could not start: {why}",
     "bench.fresh_runs_split_model": (

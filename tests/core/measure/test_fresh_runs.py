@@ -17,6 +17,7 @@ from inspector.core.measure import ModelSource
 from inspector.core.measure.fresh_runs import measure_runs_fresh, uniform_placement, worker_argv
 from inspector.core.files.inputs import parse_inputs
 from inspector.core.files.models import LoadedModel
+from inspector.core.moves import MoveRequest
 from inspector.core.session import BenchmarkRequest, LoadRequest, Session
 
 
@@ -24,20 +25,29 @@ def _keys(result):
     return [getattr(n, "key", None) for n in result.notes]
 
 
-def test_runs_after_the_first_come_from_fresh_processes_in_order_and_are_kept_apart():
-    session = Session()
+def test_every_run_comes_from_a_fresh_process_in_order_and_they_are_kept_apart(monkeypatch):
+    import inspector.core.measure.fresh_runs as fresh
+
+    monkeypatch.setattr(fresh, "measure_runs", lambda *a, **k: pytest.fail("no run may be taken in this process"))
+    session = Session(in_window=True)
     session.load(LoadRequest("example"))
+    session.move(MoveRequest("to", "cpu", "float64"))  # the worker repeats the window's cast
     seen, progress = [], []
     result = session.measure(BenchmarkRequest(runs=40, repeat=3, fresh_processes=True),
                              on_sample=lambda i, ms: seen.append(i), progress=lambda d, t: progress.append((d, t)))
-    assert [len(run) for run in result.runs_ms] == [40, 40, 40]
+    assert [len(run) for run in result.runs_ms] == [40, 40, 40] and result.dtype == "float64"
     assert len(result.samples_ms) == 120 and seen == list(range(120))  # the plot gets every run, in order
     assert progress[-1] == (3000, 3000)
     assert "bench.fresh_runs" in _keys(result) and "bench.runs_pooled" in _keys(result)
+    assert result.warmup_samples_ms and result.timer == "host clock"  # run 1 as its worker described it
     assert session.latencies[-1] is result  # the report keeps it as any measurement
 
+    single = session.measure(BenchmarkRequest(runs=50, fresh_processes=True))  # one run, in one fresh process
+    assert len(single.samples_ms) == 50 and not single.runs_ms and "bench.fresh_runs" in _keys(single)
+    assert not {"bench.one_process", "bench.one_process_moved"} & set(_keys(single))  # the worker's words are bench's
 
-def test_a_worker_that_fails_is_named_and_the_runs_taken_stand(tmp_path):
+
+def test_a_first_worker_that_fails_is_named_and_the_runs_are_taken_here(tmp_path):
     factory = tmp_path / "only_here.py"
     factory.write_text(
         "import os, torch\n"
@@ -47,8 +57,8 @@ def test_a_worker_that_fails_is_named_and_the_runs_taken_stand(tmp_path):
     session = Session()
     session.load(LoadRequest(f"{factory}:make", trust=True))
     result = session.measure(BenchmarkRequest(runs=20, repeat=2, fresh_processes=True))
-    assert len(result.samples_ms) == 20 and not result.runs_ms  # run 1, this process's, stands alone
-    failed = [n for n in result.notes if getattr(n, "key", None) == "bench.fresh_run_failed"]
+    assert [len(r) for r in result.runs_ms] == [20, 20]  # taken here instead, one after another
+    failed = [n for n in result.notes if getattr(n, "key", None) == "bench.fresh_runs_first_failed"]
     assert len(failed) == 1 and "builds only in its first process" in str(failed[0])
 
 
@@ -69,6 +79,8 @@ def test_a_cancel_ends_the_running_worker_and_leaves_no_process(monkeypatch):
 
 
 def test_a_model_on_no_one_device_or_handed_over_is_measured_here_and_says_so(monkeypatch):
+    from inspector.core.report.latency_reader import latency_entry
+
     monkeypatch.setattr(launcher, "run_app_workers", lambda *a, **k: pytest.fail("no process may start"))
     mixed = nn.Linear(4, 2)
     assert uniform_placement(LoadedModel(spec="x", module=mixed)) == ("cpu", "float32")
@@ -79,7 +91,7 @@ def test_a_model_on_no_one_device_or_handed_over_is_measured_here_and_says_so(mo
     empty = LoadedModel(spec="x", module=nn.Sequential(nn.ReLU()), example_input=torch.randn(1, 4))
     assert uniform_placement(empty) is None  # no tensor says where a worker should put it
     result = measure_runs_fresh(empty, ModelSource.of("x"), repeat=2, mode="forward", runs=10, min_time=None,
-                                input_shape=None)
+                                input_shape=None, read_entry=latency_entry)
     assert [len(r) for r in result.runs_ms] == [10, 10] and "bench.fresh_runs_split_model" in _keys(result)
 
     session = Session()
@@ -120,8 +132,8 @@ def test_a_stop_during_a_worker_ends_it_and_keeps_the_runs_before(monkeypatch):
         return real(entry, argvs, **kwargs)
 
     monkeypatch.setattr(launcher, "run_app_workers", run)
-    result = session.measure(BenchmarkRequest(runs=20, repeat=3, fresh_processes=True), should_stop=lambda: bool(started))
-    assert len(started) == 1 and not launcher._RUNNING and len(result.samples_ms) == 20  # run 1 only, as taken
+    result = session.measure(BenchmarkRequest(runs=20, repeat=3, fresh_processes=True), should_stop=lambda: len(started) > 1)
+    assert len(started) == 2 and not launcher._RUNNING and len(result.samples_ms) == 20  # run 1 only, as taken
 
 
 def test_a_request_by_time_or_by_count_asks_the_worker_for_the_same():

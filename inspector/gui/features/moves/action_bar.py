@@ -129,12 +129,10 @@ class ActionBar(Retranslates, QWidget):
 
         self.perModuleCheck = QCheckBox(self)
         self.perModuleCheck.setObjectName("perModuleCheck")
-        # Runs 2..N each in a fresh process, as bench --repeat takes them (core.measure.fresh_runs):
-        # a short CPU call is as fast as the thread that runs it, so one process is one draw.
+        # Every run in a fresh process, none in the window's (core.measure.fresh_runs): a short
+        # CPU call is as fast as the thread that runs it, and the window's own is one draw.
         self.freshProcessesCheck = QCheckBox(self)
         self.freshProcessesCheck.setObjectName("freshProcessesCheck")
-        self.freshProcessesCheck.setEnabled(False)  # with one run there are no later runs to take
-        self.repeatSpin.valueChanged.connect(self._follow_repeat)
 
         self.benchmarkButton = self._button("", "benchmarkButton")
         self.cancelButton = self._button("", "cancelButton")
@@ -250,10 +248,10 @@ class ActionBar(Retranslates, QWidget):
         self.freshProcessesCheck.setText(translate("ActionBar", "fresh processes"))
         self.freshProcessesCheck.setToolTip(translate(
             "ActionBar",
-            "Take runs 2 and on each in a fresh process that loads the model again, as bench --repeat does: a short "
-            "call on the CPU is as fast as the thread that runs it, and one process is one draw. Costs a process start "
-            "and a load per run (about 3 s for the example) and the model's memory twice while a run loads it. "
-            "Needs two runs or more; not for a remote session",
+            "Take every run in a fresh process that loads the model again, moves it to this device and dtype and "
+            "measures it, as bench does: a short call on the CPU is as fast as the thread that runs it, and the "
+            "window's own threads stay out. Costs a process start and a load per run (about 3 s for the example) and "
+            "the model's memory twice while a run loads it. Not for a remote session",
         ))  # fmt: skip
         self._show_input_problem()
         self.progressBar.setFormat(_say(self._progress))
@@ -285,9 +283,9 @@ class ActionBar(Retranslates, QWidget):
             control.setEnabled(reason is None)
             control.setToolTip(enabled_tip(name) if reason is None else reason)
         editable = state.busy_task is None
-        for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin, self.repeatSpin):
+        for widget in (self.targetDeviceCombo, self.dtypeCombo, self.modeCombo, self.runsSpin, self.repeatSpin,
+                       self.freshProcessesCheck):  # fmt: skip
             widget.setEnabled(editable)
-        self._follow_repeat()
         before = self._focus_before_busy
         if editable and before is not None:
             self._focus_before_busy = None
@@ -296,14 +294,9 @@ class ActionBar(Retranslates, QWidget):
             if before.isEnabled() and now is not before and (now is None or self.isAncestorOf(now)):
                 before.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    def _follow_repeat(self) -> None:
-        """Fresh processes can be asked for while idle, for two runs or more, where the session
-        can start them (``SessionCapabilities.fresh_processes``: a remote window hides it)."""
-        idle = self._state is None or self._state.busy_task is None
-        self.freshProcessesCheck.setEnabled(idle and self.repeatSpin.value() > 1)
-
     def fresh_processes(self) -> bool:
-        """Whether the next benchmark takes its later runs in fresh processes."""
+        """Whether the next benchmark takes its runs in fresh processes (hidden where the
+        session cannot start them: ``SessionCapabilities.fresh_processes``)."""
         check = self.freshProcessesCheck
         return not check.isHidden() and check.isEnabled() and check.isChecked()
 
