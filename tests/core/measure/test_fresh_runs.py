@@ -62,10 +62,10 @@ def test_a_first_worker_that_fails_is_named_and_the_runs_are_taken_here(tmp_path
     assert len(failed) == 1 and "builds only in its first process" in str(failed[0])
 
 
-def test_a_cancel_ends_the_running_worker_and_leaves_no_process(monkeypatch):
-    session = Session()
-    session.load(LoadRequest("example"))
-    started = []
+@pytest.fixture
+def started(monkeypatch):
+    """The workers started so far (each one's argv lists), the real launcher starting them."""
+    started: list = []
     real = launcher.run_app_workers
 
     def run(entry, argvs, **kwargs):
@@ -73,6 +73,12 @@ def test_a_cancel_ends_the_running_worker_and_leaves_no_process(monkeypatch):
         return real(entry, argvs, **kwargs)
 
     monkeypatch.setattr(launcher, "run_app_workers", run)
+    return started
+
+
+def test_a_cancel_ends_the_running_worker_and_leaves_no_process(started):
+    session = Session()
+    session.load(LoadRequest("example"))
     with pytest.raises(Cancelled):
         session.measure(BenchmarkRequest(runs=20, repeat=3, fresh_processes=True), should_cancel=lambda: bool(started))
     assert len(started) == 1 and not launcher._RUNNING  # the first worker was killed; no second started
@@ -121,17 +127,9 @@ def test_a_single_short_cpu_run_says_it_is_one_processs_figure_in_the_words_of_i
         assert not (in_window and "bench.one_process" in _keys(result))
 
 
-def test_a_stop_during_a_worker_ends_it_and_keeps_the_runs_before(monkeypatch):
+def test_a_stop_during_a_worker_ends_it_and_keeps_the_runs_before(started):
     session = Session()
     session.load(LoadRequest("example"))
-    started = []
-    real = launcher.run_app_workers
-
-    def run(entry, argvs, **kwargs):
-        started.append(argvs)
-        return real(entry, argvs, **kwargs)
-
-    monkeypatch.setattr(launcher, "run_app_workers", run)
     result = session.measure(BenchmarkRequest(runs=20, repeat=3, fresh_processes=True), should_stop=lambda: len(started) > 1)
     assert len(started) == 2 and not launcher._RUNNING and len(result.samples_ms) == 20  # run 1 only, as taken
 
