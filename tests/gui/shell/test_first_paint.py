@@ -87,7 +87,9 @@ def test_torch_imported_after_the_window_loads_the_model_and_the_window_closes_c
         window.show()
         order["torch_at_show"] = "torch" in sys.modules
         end = time.time() + 120
-        while time.time() < end and (window.session_state.model is None or window.session_state.tasks.task is not None):
+        # The devices arrive on their own (after the model on a busy machine): waited for too.
+        while time.time() < end and (window.session_state.model is None or window.session_state.tasks.task is not None
+                                     or window.inventory is None):
             app.processEvents(); time.sleep(0.01)
         rows = window.session_state.model.placement.totals.count if window.session_state.model else None
         order.update(rows=rows, note=window.devices.note.text(), session=window.session_started,
