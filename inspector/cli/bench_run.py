@@ -40,7 +40,8 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
     """Move to each target in turn and time it; failures are collected, not raised
     (except an input shape that fails, which fails on every device alike: exit 2).
     ``worker``: one of ``bench --repeat``'s later runs (no per-module run: run 1 has it).
-    ``rank``: one rank of a torchrun job (``--repeat`` is refused there: no one-process note)."""
+    ``rank``: one rank of a torchrun job (``--repeat`` is refused there). Neither says the
+    one-process note: a worker's parent says what applies to the whole measurement."""
     import contextlib
 
     from inspector.core.devices import available_device_ids
@@ -84,7 +85,7 @@ def _run_bench(args, loaded, targets, requests, shape, recorder, *, prefix: str 
                 # (the model's forward may print: to stderr; and it may never return: the watchdog)
                 with span as extra, user_output_to_stderr(), measurement_watchdog(f"the benchmark on {target}"):
                     bar = _ProgressBar(f"time on {target}", cap_s=MAX_MEASURE_SECONDS * max(1, benchmark.repeat))
-                    result = run.session.measure(benchmark, progress=bar, runs_elsewhere=elsewhere, say_one_process=not rank)
+                    result = run.session.measure(benchmark, progress=bar, runs_elsewhere=elsewhere, say_one_process=not (rank or worker))
                     extra.update(median_ms=result.median_ms, warmup_ms=result.warmup_samples_ms, samples_ms=result.samples_ms,
                                  timeline=result.timeline)
             except InputError:

@@ -199,17 +199,13 @@ class Session:
             result = fresh_runs.measure_runs_fresh(loaded, source, repeat=r.repeat, mode=r.mode, runs=r.runs,
                                                    min_time=r.min_time, input_shape=r.input_shape,
                                                    read_entry=latency_entry, control=control)  # fmt: skip
-            # A worker's own one-process note speaks bench's words: this session's, where it applies.
-            result = dataclasses.replace(result, notes=tuple(n for n in result.notes
-                                                             if not getattr(n, "key", "").startswith("bench.one_process")))  # fmt: skip
-        elif r.repeat > 1:
-            result = repeats.measure_runs(loaded, repeat=r.repeat, mode=r.mode, runs=r.runs, min_time=r.min_time,
-                                          input_shape=r.input_shape, control=control)  # fmt: skip
-            if r.fresh_processes:  # an adopted model: no load a process could repeat
-                result = dataclasses.replace(result, notes=(*result.notes, Text("bench.fresh_runs_no_source")))
         else:
-            result = timing.measure_latency(loaded, mode=r.mode, runs=r.runs, min_time=r.min_time,
-                                            input_shape=r.input_shape, control=control)  # fmt: skip
+            if r.repeat > 1:
+                result = repeats.measure_runs(loaded, repeat=r.repeat, mode=r.mode, runs=r.runs, min_time=r.min_time,
+                                              input_shape=r.input_shape, control=control)  # fmt: skip
+            else:
+                result = timing.measure_latency(loaded, mode=r.mode, runs=r.runs, min_time=r.min_time,
+                                                input_shape=r.input_shape, control=control)  # fmt: skip
             if r.fresh_processes:  # an adopted model: no load a process could repeat
                 result = dataclasses.replace(result, notes=(*result.notes, Text("bench.fresh_runs_no_source")))
         # One process's figure, where it may not repeat (issue 46); not said by one of several runs.

@@ -1,18 +1,18 @@
-"""Runs of a latency measurement in fresh processes: ``bench --repeat``'s workers, and the window's
-Repeat when asked for fresh processes (issue 46 item 3).
+"""Runs of a latency measurement in fresh processes: ``bench --repeat``'s workers, and the
+window's runs when asked for fresh processes (issue 46 item 3).
 
 A call of tens of microseconds runs as fast as the thread that runs it happens to be. On the
 2-vCPU development VM two threads of one process, taking 4 ms blocks of the example in turn,
 were 2x apart for 30 blocks on end (one fast, one slow), and the states swap within seconds;
-a fresh process lands in either (``one_process``). The window's own run is one such draw, as a
-plain ``bench`` is. Runs in fresh processes are independent draws: this module takes runs
-2..N of a measurement as ``bench … --repeat-worker`` processes, started one at a time by
-``core.launcher`` (isolated, by the app's own path, in a folder of their own, ended with this
-process), each loading the model from the session's source (``ModelSource``: the spec with its paths
-absolute, the architecture, the trust), moving it to the same device and dtype
-and printing its samples as one JSON line (``worker_line``), which ``read_worker`` reads back
-with bounds. Run 1 is the calling process's own, so the result is ``bench --repeat N``'s by
-construction, whoever asks.
+a fresh process lands in either (``one_process``), and the window's own run is one such draw.
+A worker is this app's ``bench … --repeat-worker``, started by ``core.launcher`` (isolated, by
+the app's own path, in a folder of its own, ended with this process): it loads the model from
+the session's source (``ModelSource``: the spec with its paths absolute, the architecture, the
+trust), moves it to the same device and dtype and prints each latency entry as a report holds
+it, its notes as texts (``messages.text_json``), on one JSON line (``worker_line``), which
+``read_worker`` reads back with bounds. ``bench --repeat N`` takes runs 2..N so, run 1 being
+its own; ``measure_runs_fresh`` takes every run so, none in the calling process, so nothing of
+a window's threads is in the figure.
 
 The cost is a process and a load per run: 3.2 s a run for the example on the development VM
 (the run itself takes 11 ms), and the model held twice while a worker runs. So it is asked
@@ -33,6 +33,7 @@ from inspector.core.measure.measurement import LatencyResult
 from inspector.core.measure.repeats import combine_runs, measure_runs, run_share
 from inspector.core.measure.run_control import RunControl
 from inspector.core.messages import Text
+from inspector.core.messages.text_json import decode_text, encode_text
 from inspector.core.units import dtype_name
 
 #: The first key of a worker's line: what the parent looks for on its stdout.
@@ -40,45 +41,18 @@ WORKER_KEY = "repeat_worker"
 #: What a worker runs: the CLI's entry, with the worker's argv as its command line.
 WORKER_ENTRY = "inspector.cli:entry"
 
+#: The most notes of a worker's entry read back (a run says a handful).
+MAX_NOTES = 100
+
 RunKey = tuple[str, str, str, tuple[int, ...]]
 
 
 def worker_line(latencies: Sequence[Any]) -> str:
-    """What a worker prints: its latency entries' keys and samples, and each whole entry as a
-    report holds it (``entry``: a window that takes every run in a worker reads run 1's from
-    it), one JSON line."""
-    entries = [
-        {"device": r.device, "dtype": r.dtype, "mode": r.mode, "input_shape": list(r.input_shape),
-         "samples_ms": list(r.samples_ms), "notes": [str(n) for n in r.notes], "entry": r.to_dict(),
-         "texts": [_text_json(n) for n in r.notes]}
-        for r in latencies
-    ]  # fmt: skip
+    """What a worker prints: each latency entry as a report holds it, with its notes as texts
+    (``text_json``: a window says them in its language), one JSON line."""
+    entries = [{**r.to_dict(), "texts": [encode_text(n) if isinstance(n, Text) else str(n) for n in r.notes]}
+               for r in latencies]  # fmt: skip
     return json.dumps({WORKER_KEY: 1, "latency": entries})
-
-
-def _text_json(note: str) -> Any:
-    """A note as its template id and arguments (a window translates it), or as it reads."""
-    if isinstance(note, Text):
-        return {"key": note.key, "args": {name: _text_json(value) for name, value in note.args.items()}}
-    return str(note)
-
-
-def _text_of(value: Any) -> str | None:
-    """A note sent by a worker, made again: a ``Text`` of a known template whose arguments are
-    words (or such notes), a plain string as it is; None for anything else."""
-    from inspector.core.messages import TEMPLATES
-
-    if isinstance(value, str):
-        return value
-    if not isinstance(value, dict) or value.get("key") not in TEMPLATES or not isinstance(value.get("args"), dict):
-        return None
-    args = {name: _text_of(arg) for name, arg in value["args"].items() if isinstance(name, str)}
-    if any(arg is None for arg in args.values()):
-        return None
-    try:
-        return Text(value["key"], **args)
-    except TypeError:  # a template whose fields the sender filled otherwise
-        return None
 
 
 def run_key(device: Any, dtype: Any, mode: Any, shape: Any) -> RunKey:
@@ -101,10 +75,9 @@ def read_worker(stdout: str, cap: int) -> dict[RunKey, list[float]]:
     return {key: samples for key, (samples, _entry, _notes) in _worker_entries(stdout, cap).items()}
 
 
-def _worker_entries(stdout: str, cap: int) -> dict[RunKey, tuple[list[float], Any, tuple[str, ...]]]:
-    """Each entry of a worker's line by key: its checked samples, its whole entry as sent (None
-    if it sent none; read by the caller's report reader, which checks it) and its notes made
-    again (``_text_of``)."""
+def _worker_entries(stdout: str, cap: int) -> dict[RunKey, tuple[list[float], dict[str, Any], tuple[str, ...]]]:
+    """Each entry of a worker's line by key: its checked samples, the entry as sent (for the
+    caller's report reader, which checks it) and its notes made again (``_notes_of``)."""
     for line in reversed(stdout.splitlines()):
         if not line.startswith('{"' + WORKER_KEY):
             continue
@@ -119,11 +92,20 @@ def _worker_entries(stdout: str, cap: int) -> dict[RunKey, tuple[list[float], An
             samples = worker_samples(entry.get("samples_ms"), cap)
             if samples is not None:
                 key = run_key(entry.get("device"), entry.get("dtype"), entry.get("mode"), entry.get("input_shape"))
-                texts = entry.get("texts")
-                notes = [_text_of(t) for t in texts] if isinstance(texts, list) and len(texts) <= 100 else []
-                out[key] = (samples, entry.get("entry"), tuple(n for n in notes if n is not None))
+                out[key] = (samples, entry, _notes_of(entry.get("texts")))
         return out
     return {}
+
+
+def _notes_of(texts: Any) -> tuple[str, ...]:
+    """A worker's notes made again (``text_json.decode_text``); what is not a text is left out."""
+    notes = []
+    for text in texts[:MAX_NOTES] if isinstance(texts, list) else ():
+        try:
+            notes.append(decode_text(text))
+        except ValueError:
+            continue
+    return tuple(notes)
 
 
 def worker_error(stderr: str) -> str:
@@ -139,8 +121,9 @@ def uniform_placement(loaded: LoadedModel) -> tuple[str, str | None] | None:
     dtypes, and the run's key tells whether it matched). None for a model on several devices
     or with no tensors: a worker could not place it the same way."""
     from inspector.core.devices.discovery import device_id
+    from inspector.core.measure.model_input import model_tensors
 
-    tensors = [*loaded.module.parameters(), *loaded.module.buffers()]
+    tensors = list(model_tensors(loaded.module))
     devices = {device_id(t.device) for t in tensors}
     dtypes = {dtype_name(t.dtype) for t in tensors if t.is_floating_point()}
     if len(devices) != 1:
@@ -195,7 +178,6 @@ def measure_runs_fresh(
     run 1 fails, or the model cannot be described to a worker (not on one device: a split
     model, one with no tensors), the runs are taken here, one after another, and the note
     says why."""
-    from inspector.core import launcher
     from inspector.core.errors import Cancelled
     from inspector.core.measure.model_input import model_dtype
 
@@ -213,40 +195,31 @@ def measure_runs_fresh(
     argv = worker_argv(source, *placed, mode=mode, runs=runs, min_time=min_time, input_shape=input_shape, repeat=repeat)
     expected = (placed[0], dtype_name(model_dtype(loaded.module)), str(mode))
     first: LatencyResult | None = None
+    key: RunKey | None = None  # run 1's entry: the later runs' samples are of the same
     later: list[list[float]] = []
     notes: list[str] = []
     taken = 0
     for number in range(1, repeat + 1):
         if control.stop_asked():
             break
-        try:
-            done = launcher.run_app_workers(WORKER_ENTRY, [argv], should_stop=lambda: control.cancelled() or control.stop_asked())[0]
-        except OSError as exc:  # no temporary folder, pipe or process to be had: the runs so far stand
-            notes.append(Text("bench.fresh_run_not_started", number=number, repeat=repeat, why=exc.strerror or str(exc)))
-            done = None
+        found, failed = _take_run(argv, share, number, repeat, control)
         if control.cancelled():
             raise Cancelled(Text("failure.cancelled_benchmark", samples=taken))
         if control.stop_asked():  # the worker was ended mid-run: its samples are not a run
             break
-        found = _worker_entries(done.stdout, share) if done is not None else {}
-        matching = [(key, got) for key, got in found.items() if key[:3] == expected]
-        if first is None:
-            entry = read_entry(matching[0][1][1]) if done is not None and done.returncode == 0 and len(matching) == 1 else None
+        if key is None:  # run 1: the one entry of the model as this process holds it, read as a report's
+            matching = [(k, got) for k, got in found.items() if k[:3] == expected]
+            entry = read_entry(matching[0][1][1]) if failed is None and len(matching) == 1 else None
             if entry is None or not entry.samples_ms:
-                if done is not None:
-                    notes.append(Text("bench.fresh_run_failed", number=number, repeat=repeat,
-                                      why=worker_error(done.stderr)))  # fmt: skip
-                return here(Text("bench.fresh_runs_first_failed", why="; ".join(str(n) for n in notes)))
-            first, key, samples = dataclasses.replace(entry, notes=matching[0][1][2]), matching[0][0], list(entry.samples_ms)
-        else:
-            got = found.get(key) if done is not None and done.returncode == 0 else None
-            if got is None:
-                if done is not None:
-                    notes.append(Text("bench.fresh_run_failed", number=number, repeat=repeat,
-                                      why=worker_error(done.stderr)))  # fmt: skip
-                continue
-            samples = got[0]
+                return here(Text("bench.fresh_runs_first_failed", why=failed or worker_failed(number, repeat, "")))
+            key, (samples, _sent, said) = matching[0]
+            first = dataclasses.replace(entry, notes=said)
+        elif failed is None and key in found:
+            samples = found[key][0]
             later.append(samples)
+        else:
+            notes.append(failed or worker_failed(number, repeat, ""))
+            continue
         if on_sample is not None:
             for index, ms in enumerate(samples, start=taken):
                 on_sample(index, ms)
@@ -255,7 +228,24 @@ def measure_runs_fresh(
             progress(number * 1000, repeat * 1000)
     if first is None:  # stopped before run 1 ended: nothing was measured
         raise Cancelled(Text("failure.cancelled_benchmark", samples=0))
-    said = [*notes, Text("bench.fresh_runs", runs=1 + len(later))]
-    if not later:  # (combine_runs keeps a lone run as it is)
-        return dataclasses.replace(first, notes=(*first.notes, *said))
-    return combine_runs(first, later, said)
+    return combine_runs(first, later, [*notes, Text("bench.fresh_runs", runs=1 + len(later))])
+
+
+def worker_failed(number: int, repeat: int, stderr: str) -> Text:
+    """Run ``number`` of ``repeat`` failed in its worker: what the worker said (``worker_error``)."""
+    return Text("bench.fresh_run_failed", number=number, repeat=repeat, why=worker_error(stderr))
+
+
+def _take_run(argv: list[str], cap: int, number: int, repeat: int,
+              control: RunControl) -> tuple[dict[RunKey, tuple[list[float], dict[str, Any], tuple[str, ...]]], Text | None]:  # fmt: skip
+    """One worker run to its end (or ended by a cancel or a stop): its entries, and why it
+    failed (None: it did not)."""
+    from inspector.core import launcher
+
+    try:
+        done = launcher.run_app_workers(WORKER_ENTRY, [argv], should_stop=lambda: control.cancelled() or control.stop_asked())[0]
+    except OSError as exc:  # no temporary folder, pipe or process to be had
+        return {}, Text("bench.fresh_run_not_started", number=number, repeat=repeat, why=exc.strerror or str(exc))
+    if done.returncode != 0:
+        return {}, worker_failed(number, repeat, done.stderr)
+    return _worker_entries(done.stdout, cap), None

@@ -38,10 +38,10 @@ def combine_runs(
 ) -> LatencyResult:
     """``first`` with the samples of ``later_runs_ms`` as further runs: ``runs_ms`` every run's
     samples, ``samples_ms`` and every figure those of all of them pooled; ``first``'s warm-up
-    and its other fields kept; ``notes`` added (once each)."""
+    and its other fields kept; ``notes`` added (once each), to a lone run too."""
     runs = (tuple(first.samples_ms), *(tuple(float(v) for v in r) for r in later_runs_ms if len(r)))
-    if len(runs) == 1:
-        return first
+    if len(runs) == 1:  # a lone run stays as it is, with what is to be said of it
+        return dataclasses.replace(first, notes=tuple(dict.fromkeys([*first.notes, *notes]))) if notes else first
     ms = np.asarray([v for run in runs for v in run], dtype=np.float64)
     said = list(dict.fromkeys([*first.notes, *notes, Text("bench.runs_pooled", runs=len(runs))]))
     return dataclasses.replace(first, **figures_of_samples(ms), notes=tuple(said), runs_ms=runs)

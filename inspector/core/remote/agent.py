@@ -40,7 +40,8 @@ from inspector.core.remote import agent_args as arg
 from inspector.core.remote import protocol as proto
 from inspector.core.remote.agent_output import MemoryStream, ProgressEvents, SampleStream, Writer
 from inspector.core.remote.protocol import ErrorKind, Op
-from inspector.core.remote.wire import WireError, encode, encode_text
+from inspector.core.messages.text_json import encode_text
+from inspector.core.remote.wire import WireError, encode
 from inspector.core.vocabulary import BenchMode, DType, MoveMethod
 
 if TYPE_CHECKING:

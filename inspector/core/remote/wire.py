@@ -16,8 +16,8 @@ import math
 from typing import Any, NoReturn, TypeVar
 
 from inspector.core.errors import InspectorError
-from inspector.core.messages import Text
-from inspector.core.report.entry_reader import MAX_DEPTH as _MAX_DEPTH
+from inspector.core.messages import Text, text_json
+from inspector.core.messages.text_json import encode_text
 from inspector.core.report.entry_reader import read_value
 from inspector.core.report.field_checks import Rules, kind_of
 
@@ -57,33 +57,10 @@ def encode(value: Any, *, texts: bool = False) -> Any:
     return str(value)  # a torch.dtype or device that slipped into a details dict
 
 
-def encode_text(text: Text) -> dict[str, Any]:
-    """One ``Text`` as its English sentence, its template id and its arguments (``encode``)."""
-    args = {name: encode_text(v) if isinstance(v, Text) else str(v) for name, v in text.args.items()}
-    return {"text": str(text), "key": text.key, "args": args}
-
-
 def decode_text(data: Any, at: str = "text", depth: int = 0) -> str:
-    """What ``encode_text`` sent, as a ``Text`` again; a plain string stays a string.
-
-    A template this side does not know (a newer agent's), or arguments that do not fill it,
-    give the agent's English sentence as a plain string: said, if not translated. Anything
-    else that is not a text object is a ``WireError``."""
-    if isinstance(data, str):
-        return data
-    if depth > _MAX_DEPTH:
-        raise WireError(f"{at}: nested too deeply")
-    if not isinstance(data, dict):
-        raise WireError(f"{at}: expected text, got {_type_name(data)}")
-    english, key, args = data.get("text"), data.get("key"), data.get("args", {})
-    if not isinstance(english, str) or not isinstance(key, str) or not isinstance(args, dict):
-        raise WireError(f"{at}: expected text, or an object with 'text', 'key' and 'args'")
-    values = {str(name): decode_text(v, f"{at}.args[{name!r}]", depth + 1) for name, v in args.items()}
-    try:
-        text = Text(key, **values)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return english  # a template of another version: its English words
-    return text if str(text) == english else english
+    """What ``encode_text`` sent, as a ``Text`` again (``messages.text_json``); a plain string
+    stays a string, a newer agent's template its English words; anything else a ``WireError``."""
+    return text_json.decode_text(data, at, depth, error=WireError)
 
 
 class _WireRules(Rules):
@@ -125,9 +102,3 @@ def decode(cls: type[T], data: Any, at: str = "result") -> T:
         return value
     except OverflowError:  # float() of a 400-digit whole number
         raise WireError(f"{at}: a number too large") from None
-
-
-def _type_name(data: Any) -> str:
-    return {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}.get(
-        type(data), type(data).__name__
-    )
